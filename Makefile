@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: MIT
+# Convenience targets around meson. 'make demo' and 'make test' set up a
+# fresh Debian 12 machine themselves (see README.md).
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+WERROR ?= 0
+MESON_OPTS ?=
+TEST_OPTS ?=
+
+ifeq ($(WERROR),1)
+MESON_OPTS += -Dwerror=true
+endif
+
+HWPROF = $(BUILD)/cli/hwprof
+
+.PHONY: all deps build demo test test-asan bench install clean help
+
+all: build
+
+help:
+	@echo "make demo       install what is missing, build, and run hwprof stat on a workload"
+	@echo "make test       install what is missing, build, and run the whole test suite"
+	@echo "make test-asan  the suite under AddressSanitizer and UndefinedBehaviorSanitizer"
+	@echo "make bench      the benchmarks of bench/ (results: BENCHMARKS.md)"
+	@echo "make install    meson install (PREFIX via MESON_OPTS=--prefix=...)"
+
+deps:
+	@tools/deps.sh
+
+# Configure once; later runs apply MESON_OPTS to the existing build.
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_OPTS)
+
+build: deps $(BUILD)/build.ninja
+	@if [ -n "$(strip $(MESON_OPTS))" ]; then meson configure $(BUILD) $(MESON_OPTS); fi
+	meson compile -C $(BUILD)
+
+demo: build
+	@echo
+	@echo '$$ hwprof stat -e page-faults,context-switches,cpu-migrations,cache-misses,task-clock \'
+	@echo '      -M "faults/migration=page-faults / cpu-migrations" -- examples/churn'
+	@$(HWPROF) stat -e page-faults,context-switches,cpu-migrations,cache-misses,task-clock \
+		-M "faults/migration=page-faults / cpu-migrations" -- $(BUILD)/examples/churn
+
+test: build
+	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
+	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
+		$(BUILD)/test-output.txt; \
+	tools/test-summary.py $(BUILD)/meson-logs/testlog.json && exit $$rc
+
+test-asan: deps
+	@[ -f $(ASAN_BUILD)/build.ninja ] || meson setup $(ASAN_BUILD) \
+		-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug $(MESON_OPTS)
+	meson compile -C $(ASAN_BUILD)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		meson test -C $(ASAN_BUILD) --print-errorlogs $(TEST_OPTS) \
+		>$(ASAN_BUILD)/test-output.txt 2>&1; rc=$$?; \
+	grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
+		$(ASAN_BUILD)/test-output.txt; \
+	tools/test-summary.py $(ASAN_BUILD)/meson-logs/testlog.json && exit $$rc
+
+bench: build
+	meson compile -C $(BUILD) bench-all 2>/dev/null || true
+	bench/run.sh $(BUILD)
+
+install: build
+	meson install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

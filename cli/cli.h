@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* The command table and what every command shares. */
+#ifndef HWPROF_CLI_H
+#define HWPROF_CLI_H
+
+#include <hwprof/hwprof.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct cli_cmd {
+	const char *name;
+	const char *summary;	/* one line, for 'hwprof --help' */
+	const char *help;	/* the whole text of 'hwprof CMD --help' */
+	int (*run)(int argc, char **argv);
+};
+
+extern const struct cli_cmd cli_cmd_stat;
+extern const struct cli_cmd cli_cmd_list;
+
+/* Exit statuses (see README). */
+enum {
+	CLI_EXIT_FAILURE = 1,
+	CLI_EXIT_USAGE = 2,
+	CLI_EXIT_NOEXEC = 126,
+	CLI_EXIT_NOTFOUND = 127,
+};
+
+/* "hwprof CMD: error: ..." on stderr. */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Report a library failure: its detailed message, or hwp_strerror(). */
+void cli_lib_error(const char *cmd, int err);
+/* The exit status for a library error: 2 for bad input, 1 otherwise. */
+int cli_exit_for(int err);
+/* Print @cmd's help on @f. */
+void cli_help(const struct cli_cmd *cmd, FILE *f);
+/* Flush stdout and report a failed write (a full disk): 0 or 1. */
+int cli_flush_stdout(const char *cmd);
+/* Parse a whole decimal number in [min, max]; false if it is not one. */
+bool cli_parse_long(const char *s, long min, long max, long *out);
+
+#endif

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+/* hwprof list: the events this machine knows, and whether each opens now. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+static const char list_help[] =
+	"usage: hwprof list [OPTIONS] [PATTERN]\n"
+	"\n"
+	"List the events hwprof can name: perf's generic names, the libpfm4 events of\n"
+	"this CPU's PMUs (LIBPFM_FORCE_PMU=NAME adds another PMU's), and tracepoints when\n"
+	"tracefs is mounted. Each one is tried on this machine: 'yes' means it opens now;\n"
+	"otherwise the reason is given.\n"
+	"\n"
+	"PATTERN is a case-insensitive substring, or a glob with * and ?.\n"
+	"\n"
+	"  --no-probe   do not try to open the events\n"
+	"  --names      print the names alone, one a line (for scripts)\n"
+	"  -h, --help   this text\n";
+
+struct list_ctx {
+	bool probe;
+	bool names_only;
+	char section[128];
+	size_t count;
+	size_t opens;
+};
+
+static const char *section_title(const struct hwp_event_desc *ev, char *buf, size_t size)
+{
+	if (!strcmp(ev->pmu, "hardware"))
+		return "Hardware events (perf's generic names)";
+	if (!strcmp(ev->pmu, "cache"))
+		return "Hardware cache events (perf's generic names)";
+	if (!strcmp(ev->pmu, "software"))
+		return "Software events (perf's generic names)";
+	if (!strcmp(ev->pmu, "tracepoint"))
+		return "Tracepoints (tracefs)";
+	snprintf(buf, size, "libpfm4 PMU '%s'", ev->pmu);
+	return buf;
+}
+
+static void short_reason(int err, char *buf, size_t size)
+{
+	const char *msg = hwp_errmsg();
+	const char *p = strstr(msg, "not supported: ");
+
+	if (err == -HWP_ERR_NO_PMU)
+		snprintf(buf, size, "no: no hardware PMU");
+	else if (err == -EACCES || err == -EPERM)
+		snprintf(buf, size, "no: permission");
+	else if (p)
+		snprintf(buf, size, "no: %.40s", p + strlen("not supported: "));
+	else
+		snprintf(buf, size, "no: %s", hwp_strerror(err));
+}
+
+static int list_one(const struct hwp_event_desc *ev, void *arg)
+{
+	struct list_ctx *lc = arg;
+	char title[128], status[64] = "";
+	const char *t;
+
+	lc->count++;
+	if (lc->names_only) {
+		puts(ev->name);
+		return 0;
+	}
+	t = section_title(ev, title, sizeof(title));
+	if (strcmp(t, lc->section)) {
+		printf("%s%s:\n", lc->section[0] ? "\n" : "", t);
+		snprintf(lc->section, sizeof(lc->section), "%s", t);
+	}
+	if (lc->probe) {
+		int err = hwp_event_probe(ev->name);
+
+		if (!err) {
+			snprintf(status, sizeof(status), "yes");
+			lc->opens++;
+		} else {
+			short_reason(err, status, sizeof(status));
+		}
+	}
+	printf("  %-40s %-26s %s\n", ev->name, status, ev->desc);
+	return ferror(stdout) ? -EIO : 0;
+}
+
+static int list_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "no-probe", no_argument, NULL, 'n' },
+		{ "names", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct list_ctx lc = { .probe = true };
+	const char *pattern = NULL;
+	int opt, err;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n': lc.probe = false; break;
+		case 'N': lc.names_only = true; lc.probe = false; break;
+		case 'h':
+			cli_help(&cli_cmd_list, stdout);
+			return cli_flush_stdout("list");
+		default:
+			cli_error("list", "unknown option '%s'; 'hwprof list --help' lists them",
+				  argv[optind - 1]);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		pattern = argv[optind++];
+	if (optind < argc) {
+		cli_error("list", "one pattern at most; '%s' is one too many", argv[optind]);
+		return CLI_EXIT_USAGE;
+	}
+	err = hwp_events_foreach(pattern, list_one, &lc);
+	if (err && err != -EIO) {
+		cli_lib_error("list", err);
+		return CLI_EXIT_FAILURE;
+	}
+	if (!lc.names_only && lc.count && lc.probe)
+		printf("\n%zu events, %zu of them open on this machine now.\n", lc.count, lc.opens);
+	if (!lc.count && !lc.names_only)
+		printf("No event matches '%s'.\n", pattern ? pattern : "");
+	return cli_flush_stdout("list") ? CLI_EXIT_FAILURE : (lc.count || !pattern ? 0 : 1);
+}
+
+const struct cli_cmd cli_cmd_list = {
+	.name = "list",
+	.summary = "List the events this machine knows, and whether each opens",
+	.help = list_help,
+	.run = list_run,
+};

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "hwprof%s%s: error: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+void cli_lib_error(const char *cmd, int err)
+{
+	const char *msg = hwp_errmsg();
+
+	cli_error(cmd, "%s", msg && *msg ? msg : hwp_strerror(err));
+}
+
+int cli_exit_for(int err)
+{
+	switch (-err) {
+	case HWP_ERR_SYNTAX:
+	case HWP_ERR_UNKNOWN_EVENT:
+	case HWP_ERR_UNKNOWN_NAME:
+	case HWP_ERR_NO_PMU:
+		return CLI_EXIT_USAGE;
+	default:
+		return CLI_EXIT_FAILURE;
+	}
+}
+
+void cli_help(const struct cli_cmd *cmd, FILE *f)
+{
+	fputs(cmd->help, f);
+}
+
+int cli_flush_stdout(const char *cmd)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	cli_error(cmd, "writing to standard output failed: %s",
+		  errno ? strerror(errno) : "I/O error");
+	return CLI_EXIT_FAILURE;
+}
+
+bool cli_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}

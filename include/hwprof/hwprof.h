@@ -1,0 +1,722 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hwprof: hardware-counter profiling on Linux, built on perf_event_open.
+ *
+ * Conventions that hold for every function below unless its comment says
+ * otherwise:
+ *
+ * - A fallible function returns 0 on success or a negative error code: a
+ *   negative errno (-ENOENT, -EACCES...) or a negative HWP_ERR_* value
+ *   (4000 and up). hwp_strerror() names both kinds. After a failure,
+ *   hwp_errmsg() returns a sentence for people that names the input, the
+ *   cause and the fix.
+ * - Constructors return the object through an out parameter and leave it
+ *   NULL on failure. Every _free(NULL) is a no-op.
+ * - Returned pointers are borrowed from the object they came from and live
+ *   as long as it does, unless the function name says _dup or _take.
+ * - Opts and info structs start with `size_t sz`: set it to sizeof the
+ *   struct (HWP_OPTS does). NULL opts means defaults; zero fields mean
+ *   defaults. The library copies what it needs from opts and never keeps
+ *   the caller's pointer.
+ * - One object belongs to one thread at a time. Functions that take no
+ *   object are thread-safe.
+ * - The library never writes to stdout and never calls exit(). Warnings go
+ *   to the log callback (see hwp_log_set()).
+ */
+#ifndef HWPROF_HWPROF_H
+#define HWPROF_HWPROF_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <hwprof/version.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef HWP_API
+#define HWP_API __attribute__((visibility("default")))
+#endif
+
+/*
+ * Declare and initialize an opts struct: HWP_OPTS(hwp_session_opts, o,
+ * .scope = HWP_SCOPE_PROCESS); sets .sz and zeroes every other field.
+ */
+#define HWP_OPTS(TYPE, NAME, ...) \
+	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
+
+/* ------------------------------------------------------------------------
+ * Errors
+ */
+
+/* Library-specific error codes. Functions return them negated. */
+enum hwp_error {
+	HWP_ERR_BASE = 4000,
+	/* An event name that no source (perf, libpfm4, raw, tracepoint) knows. */
+	HWP_ERR_UNKNOWN_EVENT = HWP_ERR_BASE,
+	/* Malformed input: an event list, a formula, a CPU list. */
+	HWP_ERR_SYNTAX,
+	/* The event needs a hardware PMU that this machine does not have. */
+	HWP_ERR_NO_PMU,
+	/* No event of the list could be opened on this machine. */
+	HWP_ERR_NOTHING_COUNTED,
+	/* A metric has no value: an input was not counted, or a division by 0. */
+	HWP_ERR_UNDEFINED,
+	/* A formula names something that is not in the event list. */
+	HWP_ERR_UNKNOWN_NAME,
+	/* The command to measure could not be started. */
+	HWP_ERR_EXEC,
+	/* A file or input that is not in the format it should be. */
+	HWP_ERR_FORMAT,
+	/* Two results that cannot be compared (different events, too few runs). */
+	HWP_ERR_MISMATCH,
+	/* The module has no symbols or debug information. */
+	HWP_ERR_NO_DEBUGINFO,
+	HWP_ERR_END,
+};
+
+/*
+ * hwp_strerror - a short description of an error code
+ * @err: a negative or positive errno or HWP_ERR_* value
+ *
+ * Returns a static string; never NULL. Since: 0.1
+ */
+HWP_API const char *hwp_strerror(int err);
+
+/*
+ * hwp_errmsg - the detailed message of the last failure on this thread
+ *
+ * Set by every function that fails; it names what failed, why, and what to
+ * do, and may span several lines. The string stays valid until the next
+ * call into the library on the same thread. Returns "" when no call has
+ * failed on this thread. Thread-safe (one message per thread). Since: 0.1
+ */
+HWP_API const char *hwp_errmsg(void);
+
+/*
+ * hwp_version - the library's version string, "MAJOR.MINOR.PATCH"
+ * Since: 0.1
+ */
+HWP_API const char *hwp_version(void);
+
+/* ------------------------------------------------------------------------
+ * Logging
+ */
+
+enum hwp_log_level {
+	HWP_LOG_ERROR = 0,
+	HWP_LOG_WARN,
+	HWP_LOG_INFO,
+	HWP_LOG_DEBUG,
+};
+
+/* A log callback. @msg has no trailing newline. */
+typedef void (*hwp_log_fn)(enum hwp_log_level level, const char *msg, void *ctx);
+
+/*
+ * hwp_log_set - send the library's messages to @fn
+ * @fn: the callback, or NULL for the default (stderr, prefixed "hwprof: ")
+ * @ctx: passed to @fn unchanged
+ *
+ * The pair is swapped atomically: a message goes to the old pair or the new
+ * one, never to a mix. Thread-safe. Since: 0.1
+ */
+HWP_API void hwp_log_set(hwp_log_fn fn, void *ctx);
+
+/*
+ * hwp_log_set_level - the most verbose level passed to the callback
+ *
+ * The default is HWP_LOG_WARN, or what the environment variable
+ * HWPROF_LOG_LEVEL says (error, warn, info, debug, or 0-3). Thread-safe.
+ * Since: 0.1
+ */
+HWP_API void hwp_log_set_level(enum hwp_log_level level);
+
+/* ------------------------------------------------------------------------
+ * Events and event lists
+ *
+ * An event list is a string such as
+ *	"cycles,{instructions,LLC-load-misses},cpu-migrations:u"
+ * Commas separate events; braces form a group, scheduled on the PMU
+ * together so that ratios within it are consistent; a suffix of modifier
+ * letters after the last colon applies to one event or, after the closing
+ * brace, to every event of the group:
+ *	u user, k kernel, h hypervisor (any of them excludes the others),
+ *	H host, G guest, I exclude idle, p precise (repeat for more), P the
+ *	highest precision, D pinned.
+ * Names resolve in this order:
+ *	1. perf's generic names and aliases (cycles, cache-misses,
+ *	   LLC-load-misses, task-clock, page-faults/faults, cs, migrations...)
+ *	2. libpfm4 names: PMU events (MEM_LOAD_RETIRED:L3_MISS,
+ *	   icl::INST_RETIRED:ANY_P) and perf:: names; LIBPFM_FORCE_PMU makes
+ *	   libpfm4 encode the events of another PMU
+ *	3. raw codes rNNNN (hexadecimal), optionally rNNNN:MODIFIERS
+ *	4. tracepoints subsystem:name, read from tracefs
+ */
+
+enum hwp_event_source {
+	HWP_SOURCE_GENERIC = 0,	/* perf's generic hardware, cache and software names */
+	HWP_SOURCE_PFM,		/* libpfm4 */
+	HWP_SOURCE_RAW,		/* rNNNN */
+	HWP_SOURCE_TRACEPOINT,	/* subsystem:name */
+};
+
+/* What one event of a list is. Filled by hwp_evlist_event(). */
+struct hwp_event_info {
+	size_t sz;
+	const char *name;	/* as written in the list, modifiers included */
+	const char *canonical;	/* resolved: "cpu-migrations", "amd64_fam19h::RETIRED_INSTRUCTIONS" */
+	const char *desc;	/* one line */
+	const char *unit;	/* "ns" for the clocks (cpu-clock, task-clock), else "" */
+	enum hwp_event_source source;
+	size_t group;		/* index of its group; an ungrouped event is a group of one */
+	bool is_leader;		/* first event of its group */
+	bool is_hardware;	/* needs a hardware PMU */
+	struct perf_event_attr attr;	/* as it will be opened (before fallbacks) */
+};
+
+struct hwp_evlist;
+
+struct hwp_evlist_opts {
+	size_t sz;
+	bool all_user;		/* count user space only, as if every event had :u */
+	bool all_kernel;	/* count the kernel only, as if every event had :k */
+};
+
+/*
+ * hwp_evlist_parse - parse an event list
+ * @spec: the list, as above
+ * @opts: NULL or options
+ * @out: the parsed list; free it with hwp_evlist_free()
+ *
+ * Errors: -HWP_ERR_SYNTAX for a malformed list (hwp_errmsg() points at the
+ * position), -HWP_ERR_UNKNOWN_EVENT for a name no source knows
+ * (hwp_errmsg() suggests up to three close names), -ENOENT for a tracepoint
+ * when tracefs is not mounted (the message says how to mount it),
+ * -ENOMEM. Parsing opens no counter. Since: 0.1
+ */
+HWP_API int hwp_evlist_parse(const char *spec, const struct hwp_evlist_opts *opts,
+			     struct hwp_evlist **out);
+
+/* hwp_evlist_free - free a list. Since: 0.1 */
+HWP_API void hwp_evlist_free(struct hwp_evlist *evl);
+
+/* hwp_evlist_nr_events - how many events the list has. Since: 0.1 */
+HWP_API size_t hwp_evlist_nr_events(const struct hwp_evlist *evl);
+
+/* hwp_evlist_nr_groups - how many groups (an ungrouped event counts as one). Since: 0.1 */
+HWP_API size_t hwp_evlist_nr_groups(const struct hwp_evlist *evl);
+
+/* hwp_evlist_spec - the list as it was parsed. Since: 0.1 */
+HWP_API const char *hwp_evlist_spec(const struct hwp_evlist *evl);
+
+/*
+ * hwp_evlist_event - describe event @idx of the list
+ * @info: filled up to info->sz bytes; its strings are borrowed from @evl
+ *
+ * Errors: -EINVAL for an index out of range or info->sz too small.
+ * Since: 0.1
+ */
+HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
+			     struct hwp_event_info *info);
+
+/* One event a source knows, for listing. */
+struct hwp_event_desc {
+	const char *name;	/* the name to write in an event list */
+	const char *desc;	/* one line, possibly empty */
+	const char *pmu;	/* "generic", "software", a libpfm4 PMU name, "tracepoint" */
+	enum hwp_event_source source;
+};
+
+/* A walk callback: return 0 to go on, anything else to stop (it is returned). */
+typedef int (*hwp_event_fn)(const struct hwp_event_desc *ev, void *ctx);
+
+/*
+ * hwp_events_foreach - walk the events that can be named on this machine
+ * @pattern: NULL, or a case-insensitive substring or glob (*, ?) to match
+ *	     against the name
+ * @fn, @ctx: called once per event; the desc's strings live during the call
+ *
+ * Walks perf's generic names, then the libpfm4 events of the PMUs that
+ * libpfm4 detected (or that LIBPFM_FORCE_PMU forces), then tracepoints when
+ * tracefs is mounted. Returns 0, what @fn returned to stop, or a negative
+ * error. Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_events_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
+
+/*
+ * hwp_event_probe - whether one event opens on this machine right now
+ * @name: one event, as in a list
+ *
+ * Opens the event on the calling thread and closes it at once. Returns 0
+ * when it opens; else a negative error, with hwp_errmsg() saying why (for
+ * example that there is no hardware PMU, or the perf_event_paranoid value
+ * that forbids it). Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_event_probe(const char *name);
+
+/* ------------------------------------------------------------------------
+ * Counting sessions
+ */
+
+/* What a session counts. */
+enum hwp_scope {
+	/* One thread: opts.pid's (0: the calling thread). With inheritance,
+	 * also the threads and children it creates after the open. */
+	HWP_SCOPE_THREAD = 0,
+	/* Every thread that process opts.pid (0: the calling process) has at
+	 * the open, and with inheritance those created later. */
+	HWP_SCOPE_PROCESS,
+	/* Every task on the CPUs of opts.cpus (NULL: all online CPUs). Needs
+	 * perf_event_paranoid <= 0 or CAP_PERFMON. */
+	HWP_SCOPE_CPUS,
+};
+
+struct hwp_session_opts {
+	size_t sz;
+	enum hwp_scope scope;
+	pid_t pid;		/* see enum hwp_scope */
+	const char *cpus;	/* HWP_SCOPE_CPUS: a CPU list such as "0-3,6" */
+	bool no_inherit;	/* do not count threads and children created later */
+	bool enable_on_exec;	/* start counting when the task calls exec() */
+};
+
+/* One event's reading. A frozen value type. */
+struct hwp_count {
+	uint64_t value;		/* the raw count */
+	uint64_t time_enabled;	/* ns the event was enabled */
+	uint64_t time_running;	/* ns it was on a counter (less when multiplexed) */
+};
+
+/* What became of an event at the open. */
+enum hwp_event_status {
+	HWP_EVENT_COUNTING = 0,		/* opened as asked */
+	HWP_EVENT_NOT_SUPPORTED,	/* not on this machine; the reason says why */
+	HWP_EVENT_USER_ONLY,		/* opened, but counts user space only (permission fallback) */
+	HWP_EVENT_NOT_OPENED,		/* the session is not open */
+};
+
+struct hwp_session;
+
+/*
+ * hwp_session_new - a session that will count @evl's events
+ * @evl: the events; the session keeps its own copy
+ * @opts: NULL (the calling thread, inherited) or options
+ * @out: the session; free it with hwp_session_free()
+ *
+ * Opens nothing yet. Errors: -HWP_ERR_SYNTAX for a bad CPU list, -ENODEV
+ * for a CPU that does not exist (the message lists the online ones),
+ * -EINVAL for a bad scope, -ENOMEM. Since: 0.1
+ */
+HWP_API int hwp_session_new(const struct hwp_evlist *evl,
+			    const struct hwp_session_opts *opts,
+			    struct hwp_session **out);
+
+/*
+ * hwp_session_open - open the counters, disabled
+ *
+ * Failures are sorted per event, as perf does: an event the machine does
+ * not support (no PMU, unknown to the kernel) is marked
+ * HWP_EVENT_NOT_SUPPORTED and the rest go on; when the member of a group is
+ * unsupported, the group goes on without it, and when its leader is, the
+ * next member leads. An event refused for permission is retried counting
+ * user space only (HWP_EVENT_USER_ONLY, with a warning); if that fails too
+ * the open fails with -EACCES or -EPERM and a message that names
+ * perf_event_paranoid and the fix. -EMFILE raises RLIMIT_NOFILE to its
+ * hard limit once and retries. -ESRCH: the process is gone.
+ * -HWP_ERR_NOTHING_COUNTED when no event could be opened.
+ * Opening an open session closes it first. Since: 0.1
+ */
+HWP_API int hwp_session_open(struct hwp_session *s);
+
+/* hwp_session_close - close the counters; the session can be opened again. Since: 0.1 */
+HWP_API void hwp_session_close(struct hwp_session *s);
+
+/* hwp_session_free - close and free. Since: 0.1 */
+HWP_API void hwp_session_free(struct hwp_session *s);
+
+/*
+ * hwp_session_enable, hwp_session_disable, hwp_session_reset - start, stop,
+ * zero every counter. One ioctl per group and instance. Errors: -EBADF when
+ * the session is not open. Since: 0.1
+ */
+HWP_API int hwp_session_enable(struct hwp_session *s);
+HWP_API int hwp_session_disable(struct hwp_session *s);
+HWP_API int hwp_session_reset(struct hwp_session *s);
+
+/* hwp_session_nr_events - the number of events, as in the event list. Since: 0.1 */
+HWP_API size_t hwp_session_nr_events(const struct hwp_session *s);
+
+/* hwp_session_evlist - the session's copy of the event list. Since: 0.1 */
+HWP_API const struct hwp_evlist *hwp_session_evlist(const struct hwp_session *s);
+
+/*
+ * hwp_session_read - read every event: one read() per group and instance
+ * @counts: an array of @nr entries; entry i receives event i, summed over
+ *	    the session's threads or CPUs. An event that is not supported
+ *	    reads as all zeros (see hwp_session_event_status()).
+ * @nr: at least hwp_session_nr_events()
+ *
+ * Reads every group before returning, so ratios within a group are
+ * consistent. Allocates nothing and takes no lock. Errors: -EBADF when not
+ * open, -EINVAL when @nr is too small, or the read()'s errno. Since: 0.1
+ */
+HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, size_t nr);
+
+/*
+ * hwp_session_event_status - what became of event @idx at the open
+ * @reason: NULL, or set to a sentence (borrowed) saying why the event is
+ *	    not supported or counts user space only; NULL when counting
+ * Since: 0.1
+ */
+HWP_API enum hwp_event_status hwp_session_event_status(const struct hwp_session *s,
+							size_t idx, const char **reason);
+
+/*
+ * hwp_count_scaled - the count scaled for multiplexing
+ *
+ * value * time_enabled / time_running, in floating point. NAN when the
+ * event never ran (time_running == 0): it was "not counted", which is not 0.
+ * Since: 0.1
+ */
+HWP_API double hwp_count_scaled(const struct hwp_count *c);
+
+/* hwp_count_percent_running - 100 * time_running / time_enabled; NAN if never enabled. Since: 0.1 */
+HWP_API double hwp_count_percent_running(const struct hwp_count *c);
+
+/* ------------------------------------------------------------------------
+ * Workloads: the fork/exec handshake
+ */
+
+struct hwp_workload_opts {
+	size_t sz;
+	const char *cpus;	/* pin the command to this CPU list, as taskset does */
+};
+
+struct hwp_workload;
+
+/*
+ * hwp_workload_new - fork a command that waits to be started
+ * @argv: NULL-terminated; argv[0] is searched in PATH as execvp() does. It
+ *	  is never run through a shell.
+ * @out: the workload; its pid can be counted before hwp_workload_start()
+ *
+ * The child blocks until hwp_workload_start(), so counters opened with
+ * enable_on_exec see exactly the command. Errors: -ENOENT (command not
+ * found), -EACCES (not executable), -HWP_ERR_SYNTAX or -ENODEV for a bad
+ * CPU list, or fork's errno. Since: 0.1
+ */
+HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts *opts,
+			     struct hwp_workload **out);
+
+/* hwp_workload_pid - the child's pid. Since: 0.1 */
+HWP_API pid_t hwp_workload_pid(const struct hwp_workload *w);
+
+/*
+ * hwp_workload_start - let the child exec the command
+ *
+ * Returns once the exec succeeded, or with -HWP_ERR_EXEC (the exec's errno
+ * in the message) when it failed; the child has then exited with 127 (or
+ * 126 when the file is not executable). Since: 0.1
+ */
+HWP_API int hwp_workload_start(struct hwp_workload *w);
+
+/*
+ * hwp_workload_fd - a file descriptor that polls readable when the child
+ * exits (a pidfd). Borrowed. Since: 0.1
+ */
+HWP_API int hwp_workload_fd(const struct hwp_workload *w);
+
+/*
+ * hwp_workload_wait - wait for the child and reap it
+ * @status: NULL, or set to the wait status (see waitpid())
+ *
+ * Retries on EINTR only if @stop is NULL or *@stop is 0; returns -EINTR
+ * otherwise, leaving the child running. Since: 0.1
+ */
+HWP_API int hwp_workload_wait(struct hwp_workload *w, int *status,
+			      const volatile int *stop);
+
+/* hwp_workload_kill - send @sig to the child if it still runs. Since: 0.1 */
+HWP_API int hwp_workload_kill(struct hwp_workload *w, int sig);
+
+/* hwp_workload_elapsed - seconds from hwp_workload_start() to its exit (or now). Since: 0.1 */
+HWP_API double hwp_workload_elapsed(const struct hwp_workload *w);
+
+/*
+ * hwp_workload_exit_code - the shell's view of a wait status: the exit
+ * status, or 128+N when killed by signal N. Since: 0.1
+ */
+HWP_API int hwp_workload_exit_code(int status);
+
+/* hwp_workload_free - kill (SIGKILL) and reap the child if it still runs, then free. Since: 0.1 */
+HWP_API void hwp_workload_free(struct hwp_workload *w);
+
+/* ------------------------------------------------------------------------
+ * Metrics: formulas over counts
+ *
+ * A formula has + - * / ( ), decimal numbers (1e9 too), event names and
+ * `seconds` (the wall time). An event name matches an event of the list as
+ * written ("cpu-migrations:u"), by its canonical name, by an alias
+ * ("migrations"), or ignoring case, '-' and '_' ("cachemisses"). A '-'
+ * between two letters with no space is part of a name: write "a - b" to
+ * subtract.
+ */
+
+struct hwp_metric;
+
+/*
+ * hwp_metric_parse - parse "NAME=EXPR", or EXPR alone (then NAME is EXPR)
+ * @out: free it with hwp_metric_free()
+ *
+ * Errors: -HWP_ERR_SYNTAX with the position in hwp_errmsg(), -ENOMEM.
+ * Formulas nest at most 64 deep and are at most 4096 bytes. Since: 0.1
+ */
+HWP_API int hwp_metric_parse(const char *def, struct hwp_metric **out);
+
+/* hwp_metric_free - free a metric (never a built-in one). Since: 0.1 */
+HWP_API void hwp_metric_free(struct hwp_metric *m);
+
+/* hwp_metric_name, hwp_metric_expr, hwp_metric_unit, hwp_metric_desc. Since: 0.1 */
+HWP_API const char *hwp_metric_name(const struct hwp_metric *m);
+HWP_API const char *hwp_metric_expr(const struct hwp_metric *m);
+HWP_API const char *hwp_metric_unit(const struct hwp_metric *m);
+HWP_API const char *hwp_metric_desc(const struct hwp_metric *m);
+
+/*
+ * A value lookup for hwp_metric_eval(): set *value and return 0; return
+ * -ENOENT when @name is unknown, -HWP_ERR_UNDEFINED when it is known but
+ * has no value (not supported, not counted).
+ */
+typedef int (*hwp_value_fn)(const char *name, double *value, void *ctx);
+
+/*
+ * hwp_metric_eval - evaluate a formula
+ *
+ * Errors: -HWP_ERR_UNKNOWN_NAME (a name @lookup does not know),
+ * -HWP_ERR_UNDEFINED (an input without value, a division by zero, or a
+ * result that is not finite). hwp_errmsg() names the input. A metric is
+ * never 0 or infinite in place of undefined. Since: 0.1
+ */
+HWP_API int hwp_metric_eval(const struct hwp_metric *m, hwp_value_fn lookup, void *ctx,
+			    double *value);
+
+/*
+ * hwp_metric_check - whether every name in @m is an event of @evl or "seconds"
+ *
+ * Run it before measuring, so that a typo is reported before the command
+ * runs. Errors: -HWP_ERR_UNKNOWN_NAME naming the first unknown name and
+ * the events it could have meant. Since: 0.1
+ */
+HWP_API int hwp_metric_check(const struct hwp_metric *m, const struct hwp_evlist *evl);
+
+/*
+ * hwp_metric_builtin - built-in metric @idx, or NULL past the last
+ *
+ * The built-ins: LLC misses per CPU migration, IPC, LLC MPKI, CPUs
+ * utilized, migrations/s, context switches/s, faults/s, and miss rates.
+ * Borrowed, static. Since: 0.1
+ */
+HWP_API const struct hwp_metric *hwp_metric_builtin(size_t idx);
+
+/*
+ * hwp_session_metric - evaluate @m on a reading of @s
+ * @counts: from hwp_session_read()
+ * @seconds: the wall time the counts cover (for "seconds" and the rates)
+ *
+ * Names resolve against the session's events (see above). An event that is
+ * not supported or never ran makes the metric -HWP_ERR_UNDEFINED.
+ * Since: 0.1
+ */
+HWP_API int hwp_session_metric(const struct hwp_session *s, const struct hwp_count *counts,
+			       double seconds, const struct hwp_metric *m, double *value);
+
+/* ------------------------------------------------------------------------
+ * Statistics
+ */
+
+/* A summary of repeated measurements. */
+struct hwp_summary {
+	size_t sz;
+	size_t n;		/* values that were defined (NAN ones are skipped) */
+	double mean;
+	double median;
+	double stddev;		/* sample standard deviation (n - 1) */
+	double cv;		/* stddev / |mean|; NAN when mean is 0 */
+	double min, max;
+	double rel_stderr;	/* stddev / sqrt(n) / |mean|: perf stat's "+- x%" (as a fraction) */
+	double ci_low, ci_high;	/* 95% confidence interval of the mean (Student t) */
+};
+
+/*
+ * hwp_summarize - summarize @n values, skipping NANs
+ *
+ * Fields that need more values than there are (stddev with one value) are
+ * NAN. Errors: -EINVAL for a NULL @out or a too small out->sz. Thread-safe.
+ * Since: 0.1
+ */
+HWP_API int hwp_summarize(const double *values, size_t n, struct hwp_summary *out);
+
+/* ------------------------------------------------------------------------
+ * Results: what `hwprof stat` measures, run after run
+ */
+
+enum hwp_series_kind {
+	HWP_SERIES_EVENT = 0,
+	HWP_SERIES_METRIC,
+};
+
+/* One row of a result: an event or a metric, with one value per run. */
+struct hwp_series_info {
+	size_t sz;
+	const char *name;
+	const char *unit;
+	enum hwp_series_kind kind;
+	bool supported;		/* events: opened on this machine; metrics: inputs exist */
+	const char *reason;	/* why unsupported or undefined, or NULL */
+	size_t nr_runs;
+	const double *values;	/* nr_runs values; NAN where not counted or undefined */
+	const double *percent_running;	/* events: nr_runs values; NULL for metrics */
+};
+
+struct hwp_result;
+
+/* hwp_result_new - an empty result. Since: 0.1 */
+HWP_API int hwp_result_new(struct hwp_result **out);
+
+/* hwp_result_free. Since: 0.1 */
+HWP_API void hwp_result_free(struct hwp_result *r);
+
+/*
+ * hwp_result_set_command - the command that was measured (copied), for the
+ * report's title and the JSON. Since: 0.1
+ */
+HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[]);
+
+/*
+ * hwp_result_set_target - what was counted, when it was not the command:
+ * "process id 1234", "system wide", "CPUs 0-3" (copied; NULL: the command).
+ * The text report's title and the JSON's "target" show it. Since: 0.1
+ */
+HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target);
+
+/*
+ * hwp_result_add_metric - a user metric to evaluate on every run (copied)
+ *
+ * Add metrics before the first run. Built-in metrics are added by the
+ * result itself, and shown when their inputs were counted. Errors: -EBUSY
+ * after the first run, -EEXIST for a name already used. Since: 0.1
+ */
+HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m);
+
+/*
+ * hwp_result_add_run - record one run
+ * @s: the session that counted it; every run must use the same event list
+ * @counts: the run's reading
+ * @seconds: its wall time
+ *
+ * Errors: -HWP_ERR_MISMATCH when @s's events differ from the first run's.
+ * Since: 0.1
+ */
+HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
+			       const struct hwp_count *counts, double seconds);
+
+/* hwp_result_set_exit_status - the command's shell exit code, for the JSON. Since: 0.1 */
+HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
+
+/* hwp_result_nr_runs, hwp_result_nr_series. Since: 0.1 */
+HWP_API size_t hwp_result_nr_runs(const struct hwp_result *r);
+HWP_API size_t hwp_result_nr_series(const struct hwp_result *r);
+
+/*
+ * hwp_result_series - describe row @idx: the events in list order, then
+ * the metrics. Built-in metrics whose inputs were not counted are not rows.
+ * Errors: -EINVAL. Since: 0.1
+ */
+HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
+			      struct hwp_series_info *info);
+
+/* hwp_result_seconds - the per-run wall times (hwp_result_nr_runs() of them). Since: 0.1 */
+HWP_API const double *hwp_result_seconds(const struct hwp_result *r);
+
+enum hwp_format {
+	HWP_FORMAT_TEXT = 0,	/* perf stat's layout */
+	HWP_FORMAT_CSV,		/* perf stat -x's field order */
+	HWP_FORMAT_JSON,	/* the documented schema (README) */
+};
+
+struct hwp_write_opts {
+	size_t sz;
+	enum hwp_format format;
+	const char *separator;	/* CSV: the field separator (default ",") */
+	bool no_big_num;	/* TEXT: no thousands separators */
+	/* > 0: write one interval of interval-mode output, each line (JSON:
+	 * each object) stamped with this time in seconds since the start */
+	double interval;
+	bool no_header;		/* interval mode: leave out the column header */
+};
+
+/*
+ * hwp_result_write - write @r to @f
+ *
+ * Errors: the write's errno (-ENOSPC for a full disk, found by flushing
+ * @f). Since: 0.1
+ */
+HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
+			     const struct hwp_write_opts *opts);
+
+/* ------------------------------------------------------------------------
+ * Output files that never end up half-written
+ */
+
+struct hwp_ofile;
+
+/*
+ * hwp_ofile_open - start writing @path
+ * @path: a file path, or "-" for stdout
+ *
+ * A regular file is written under a new temporary name in the same
+ * directory (created with O_EXCL, mode 0644 less the umask) and renamed
+ * into place by hwp_ofile_commit(), so an interrupted writer never leaves
+ * a half-written file under the real name. A path that exists and is not
+ * a regular file (a pipe, /dev/null, /dev/full) is written directly.
+ * Errors: the errno of creating the file, with the path and the fix in
+ * hwp_errmsg(). Since: 0.1
+ */
+HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out);
+
+/* hwp_ofile_stream - the stream to write to. Borrowed. Since: 0.1 */
+HWP_API FILE *hwp_ofile_stream(struct hwp_ofile *of);
+
+/*
+ * hwp_ofile_commit - flush, check and rename into place; frees @of
+ *
+ * Errors: the errno of the first failed write, flush, fsync or rename
+ * (-ENOSPC for a full disk); the temporary file is removed and the real
+ * name is left as it was. Since: 0.1
+ */
+HWP_API int hwp_ofile_commit(struct hwp_ofile *of);
+
+/* hwp_ofile_abort - drop what was written; frees @of. Since: 0.1 */
+HWP_API void hwp_ofile_abort(struct hwp_ofile *of);
+
+/*
+ * hwp_cpulist_parse - parse a CPU list such as "0-3,6" against the online CPUs
+ * @cpus: set to a malloc'ed ascending array without duplicates; free() it
+ * @nr: set to its length
+ *
+ * Errors: -HWP_ERR_SYNTAX, -ENODEV for a CPU that is not online (the
+ * message lists the online ones). Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_cpulist_parse(const char *list, int **cpus, size_t *nr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWPROF_HWPROF_H */

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: MIT
+/* Counting sessions: groups opened on threads or CPUs, read with one read()
+ * per group, failures sorted per event as perf does. */
+#include "hwprof-internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define READ_FORMAT                                                                   \
+	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | \
+	 PERF_FORMAT_ID)
+
+struct hwp_session {
+	struct hwp_evlist *evl;
+	struct hwp_session_opts opts;
+	char *cpulist;
+	int *cpus;		/* HWP_SCOPE_CPUS; else one entry, -1 */
+	size_t nr_cpus;
+	pid_t *tids;		/* task scopes; else one entry, -1 */
+	size_t nr_tids;
+	size_t nr_inst;		/* nr_cpus * nr_tids */
+	size_t *group_start;	/* nr_groups + 1: events of group g are [start[g], start[g+1]) */
+	int *fds;		/* nr_inst * nr_events, -1 when not open */
+	uint64_t *ids;		/* same shape */
+	enum hwp_event_status *status;
+	char **reason;
+	uint64_t *buf;		/* one group read */
+	size_t buf_words;
+	bool open;
+};
+
+static inline size_t slot(const struct hwp_session *s, size_t inst, size_t ev)
+{
+	return inst * s->evl->nr_events + ev;
+}
+
+HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_session_opts *opts,
+			    struct hwp_session **out)
+{
+	struct hwp_session *s;
+	size_t nr, max_group = 0;
+	int err;
+
+	hwp_clear_error();
+	if (!out)
+		return hwp_fail(-EINVAL, "hwp_session_new: out is NULL");
+	*out = NULL;
+	if (!evl || !evl->nr_events)
+		return hwp_fail(-EINVAL, "hwp_session_new: no event list");
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return hwp_fail(-ENOMEM, "out of memory");
+	err = hwp_opts_copy(&s->opts, sizeof(s->opts), opts, "hwp_session_opts");
+	if (err)
+		goto err;
+	if (s->opts.scope > HWP_SCOPE_CPUS) {
+		err = hwp_fail(-EINVAL, "hwp_session_opts: unknown scope %d", (int)s->opts.scope);
+		goto err;
+	}
+	if (s->opts.cpus && s->opts.scope != HWP_SCOPE_CPUS) {
+		err = hwp_fail(-EINVAL, "hwp_session_opts: a CPU list needs HWP_SCOPE_CPUS");
+		goto err;
+	}
+	if (s->opts.cpus) {
+		s->cpulist = strdup(s->opts.cpus);
+		if (!s->cpulist) {
+			err = hwp_fail(-ENOMEM, "out of memory");
+			goto err;
+		}
+		err = hwp_cpulist_parse(s->cpulist, &s->cpus, &s->nr_cpus);
+	} else if (s->opts.scope == HWP_SCOPE_CPUS) {
+		err = hwp_online_cpus(&s->cpus, &s->nr_cpus);
+	}
+	s->opts.cpus = NULL;	/* never keep the caller's pointer */
+	if (err)
+		goto err;
+	err = hwp_evlist_dup(evl, &s->evl);
+	if (err)
+		goto err;
+	nr = s->evl->nr_events;
+	s->group_start = calloc(s->evl->nr_groups + 1, sizeof(*s->group_start));
+	s->status = calloc(nr, sizeof(*s->status));
+	s->reason = calloc(nr, sizeof(*s->reason));
+	if (!s->group_start || !s->status || !s->reason) {
+		err = hwp_fail(-ENOMEM, "out of memory");
+		goto err;
+	}
+	for (size_t i = 0, g = 0; i < nr; i++) {
+		const struct hwp_event *ev = &s->evl->events[i];
+
+		s->status[i] = HWP_EVENT_NOT_OPENED;
+		if (i == 0 || ev->group != s->evl->events[i - 1].group)
+			s->group_start[g++] = i;
+		s->group_start[g] = i + 1;
+	}
+	for (size_t g = 0; g < s->evl->nr_groups; g++)
+		if (s->group_start[g + 1] - s->group_start[g] > max_group)
+			max_group = s->group_start[g + 1] - s->group_start[g];
+	s->buf_words = 3 + 2 * max_group;
+	s->buf = calloc(s->buf_words, sizeof(*s->buf));
+	if (!s->buf) {
+		err = hwp_fail(-ENOMEM, "out of memory");
+		goto err;
+	}
+	*out = s;
+	return 0;
+err:
+	hwp_session_free(s);
+	return err;
+}
+
+static int find_threads(struct hwp_session *s)
+{
+	char path[64];
+	struct dirent *de;
+	size_t cap = 16;
+	pid_t pid = s->opts.pid ? s->opts.pid : getpid();
+	DIR *d;
+
+	free(s->tids);
+	s->nr_tids = 0;
+	s->tids = malloc(cap * sizeof(*s->tids));
+	if (!s->tids)
+		return hwp_fail(-ENOMEM, "out of memory");
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return hwp_fail(-ESRCH, "process %d does not exist (%s: %s)", (int)pid, path,
+				strerrordesc_np(errno));
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (de->d_name[0] == '.' || *end || tid <= 0)
+			continue;
+		if (s->nr_tids == cap) {
+			pid_t *n = realloc(s->tids, 2 * cap * sizeof(*n));
+
+			if (!n) {
+				closedir(d);
+				return hwp_fail(-ENOMEM, "out of memory");
+			}
+			s->tids = n;
+			cap *= 2;
+		}
+		s->tids[s->nr_tids++] = (pid_t)tid;
+	}
+	closedir(d);
+	if (!s->nr_tids)
+		return hwp_fail(-ESRCH, "process %d has no threads left", (int)pid);
+	return 0;
+}
+
+static int set_targets(struct hwp_session *s)
+{
+	if (s->opts.scope != HWP_SCOPE_CPUS) {
+		free(s->cpus);
+		s->cpus = malloc(sizeof(*s->cpus));
+		if (!s->cpus)
+			return hwp_fail(-ENOMEM, "out of memory");
+		s->cpus[0] = -1;
+		s->nr_cpus = 1;
+	}
+	if (s->opts.scope == HWP_SCOPE_PROCESS)
+		return find_threads(s);
+	free(s->tids);
+	s->tids = malloc(sizeof(*s->tids));
+	if (!s->tids)
+		return hwp_fail(-ENOMEM, "out of memory");
+	s->nr_tids = 1;
+	s->tids[0] = s->opts.scope == HWP_SCOPE_CPUS ? -1 : s->opts.pid;
+	return 0;
+}
+
+static int set_reason(struct hwp_session *s, size_t ev, enum hwp_event_status st,
+		      struct strbuf *sb)
+{
+	free(s->reason[ev]);
+	s->reason[ev] = strbuf_detach(sb);
+	s->status[ev] = st;
+	return s->reason[ev] ? 0 : hwp_fail(-ENOMEM, "out of memory");
+}
+
+static void close_event(struct hwp_session *s, size_t ev)
+{
+	for (size_t i = 0; i < s->nr_inst; i++) {
+		int *fd = &s->fds[slot(s, i, ev)];
+
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
+}
+
+static bool raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return false;
+	pr_info("raising the open-file limit from %llu to %llu for the counters",
+		(unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+	rl.rlim_cur = rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
+}
+
+static int too_many_files(const struct hwp_session *s, int err)
+{
+	struct rlimit rl = { 0 };
+
+	getrlimit(RLIMIT_NOFILE, &rl);
+	return hwp_fail(err,
+			"too many open files: %zu events on %zu threads or CPUs need %zu descriptors, and the limit is %llu (hard limit %llu); raise it with 'ulimit -n' or count fewer events",
+			s->evl->nr_events, s->nr_inst, s->evl->nr_events * s->nr_inst,
+			(unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+}
+
+/* Open event @e on instance @inst; 0 with the fd stored, 1 when the event
+ * was marked not supported, or a fatal negative error. */
+static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
+{
+	const struct hwp_event *ev = &s->evl->events[e];
+	pid_t tid = s->tids[inst % s->nr_tids];
+	int cpu = s->cpus[inst / s->nr_tids];
+	bool raised = false;
+	struct perf_event_attr attr = ev->attr;
+	long fd;
+
+	attr.size = sizeof(attr);
+	attr.read_format = READ_FORMAT;
+	attr.disabled = leader_fd < 0;
+	attr.enable_on_exec = leader_fd < 0 && s->opts.enable_on_exec;
+	attr.inherit = !s->opts.no_inherit && s->opts.scope != HWP_SCOPE_CPUS;
+	if (s->status[e] == HWP_EVENT_USER_ONLY) {
+		attr.exclude_kernel = 1;
+		attr.exclude_hv = 1;
+	}
+	for (;;) {
+		fd = hwp_perf_event_open(&attr, tid, cpu, leader_fd, 0);
+		if (fd >= 0)
+			break;
+		if ((fd == -EACCES || fd == -EPERM) && !attr.exclude_kernel &&
+		    s->opts.scope != HWP_SCOPE_CPUS) {
+			struct strbuf sb = STRBUF_INIT;
+
+			attr.exclude_kernel = 1;
+			attr.exclude_hv = 1;
+			strbuf_addf(&sb, "counts user space only: kernel.perf_event_paranoid is %d (sysctl -w kernel.perf_event_paranoid=1 counts the kernel too)",
+				    hwp_read_paranoid());
+			if (set_reason(s, e, HWP_EVENT_USER_ONLY, &sb))
+				return -ENOMEM;
+			pr_warn("%s: %s", ev->name, s->reason[e]);
+			continue;
+		}
+		if ((fd == -EOPNOTSUPP || fd == -EINVAL) && attr.precise_ip > 0) {
+			attr.precise_ip--;	/* perf's fallback for :P and :pp */
+			continue;
+		}
+		if ((fd == -EMFILE || fd == -ENFILE) && !raised) {
+			raised = true;
+			if (raise_nofile())
+				continue;
+		}
+		break;
+	}
+	if (fd >= 0) {
+		s->fds[slot(s, inst, e)] = (int)fd;
+		if (ioctl((int)fd, PERF_EVENT_IOC_ID, &s->ids[slot(s, inst, e)]) < 0)
+			return hwp_fail(-errno, "%s: PERF_EVENT_IOC_ID failed: %s", ev->name,
+					strerrordesc_np(errno));
+		if (s->status[e] == HWP_EVENT_NOT_OPENED)
+			s->status[e] = HWP_EVENT_COUNTING;
+		return 0;
+	}
+	switch (-fd) {
+	case EACCES:
+	case EPERM: {
+		struct strbuf sb = STRBUF_INIT;
+
+		hwp_explain_permission(&sb, ev->name, (int)fd, s->opts.scope == HWP_SCOPE_CPUS);
+		hwp_fail((int)fd, "%s", strbuf_str(&sb));
+		strbuf_release(&sb);
+		return (int)fd;
+	}
+	case EMFILE:
+	case ENFILE:
+		return too_many_files(s, (int)fd);
+	case ESRCH:
+		if (s->opts.scope == HWP_SCOPE_PROCESS)
+			return 1;	/* this thread exited meanwhile */
+		return hwp_fail((int)fd, "process %d does not exist", (int)tid);
+	case ENOMEM:
+		return hwp_fail((int)fd, "%s: the kernel is out of memory", ev->name);
+	default: {
+		struct strbuf sb = STRBUF_INIT;
+
+		hwp_explain_unsupported(&sb, ev, (int)fd);
+		if (set_reason(s, e, HWP_EVENT_NOT_SUPPORTED, &sb))
+			return -ENOMEM;
+		close_event(s, e);
+		pr_debug("%s: %s", ev->name, s->reason[e]);
+		return 1;
+	}
+	}
+}
+
+static int open_all(struct hwp_session *s)
+{
+	const struct hwp_evlist *evl = s->evl;
+	size_t live_threads = 0;
+
+	for (size_t inst = 0; inst < s->nr_inst; inst++) {
+		bool thread_gone = false;
+
+		for (size_t g = 0; g < evl->nr_groups && !thread_gone; g++) {
+			int leader_fd = -1;
+
+			for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++) {
+				int ret;
+
+				if (s->status[e] == HWP_EVENT_NOT_SUPPORTED)
+					continue;
+				ret = open_one(s, inst, e, leader_fd);
+				if (ret < 0)
+					return ret;
+				if (ret == 1 && s->status[e] != HWP_EVENT_NOT_SUPPORTED) {
+					thread_gone = true;
+					break;
+				}
+				if (ret == 0 && leader_fd < 0)
+					leader_fd = s->fds[slot(s, inst, e)];
+			}
+		}
+		if (thread_gone) {
+			for (size_t e = 0; e < evl->nr_events; e++) {
+				int *fd = &s->fds[slot(s, inst, e)];
+
+				if (*fd >= 0)
+					close(*fd);
+				*fd = -1;
+			}
+		} else {
+			live_threads++;
+		}
+	}
+	if (!live_threads)
+		return hwp_fail(-ESRCH, "process %d exited before its counters could be opened",
+				(int)s->opts.pid);
+	return 0;
+}
+
+static int nothing_counted(struct hwp_session *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, "none of the events could be counted:");
+	for (size_t e = 0; e < s->evl->nr_events; e++)
+		strbuf_addf(&sb, "\n  %s: not supported: %s", s->evl->events[e].name,
+			    s->reason[e] ? s->reason[e] : "not opened");
+	hwp_fail(-HWP_ERR_NOTHING_COUNTED, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	return -HWP_ERR_NOTHING_COUNTED;
+}
+
+HWP_API int hwp_session_open(struct hwp_session *s)
+{
+	size_t nr_slots;
+	int err;
+
+	hwp_clear_error();
+	if (!s)
+		return hwp_fail(-EINVAL, "hwp_session_open: session is NULL");
+	hwp_session_close(s);
+	err = set_targets(s);
+	if (err)
+		return err;
+	s->nr_inst = s->nr_cpus * s->nr_tids;
+	nr_slots = s->nr_inst * s->evl->nr_events;
+	free(s->fds);
+	free(s->ids);
+	s->fds = malloc(nr_slots * sizeof(*s->fds));
+	s->ids = calloc(nr_slots, sizeof(*s->ids));
+	if (!s->fds || !s->ids)
+		return hwp_fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < nr_slots; i++)
+		s->fds[i] = -1;
+	for (size_t e = 0; e < s->evl->nr_events; e++) {
+		free(s->reason[e]);
+		s->reason[e] = NULL;
+		s->status[e] = HWP_EVENT_NOT_OPENED;
+	}
+	s->open = true;
+	err = open_all(s);
+	if (!err) {
+		bool any = false;
+
+		for (size_t e = 0; e < s->evl->nr_events; e++)
+			any |= s->status[e] == HWP_EVENT_COUNTING ||
+			       s->status[e] == HWP_EVENT_USER_ONLY;
+		if (!any)
+			err = nothing_counted(s);
+	}
+	if (err) {
+		char keep[4096];
+
+		/* Closing must not lose the message that says why. */
+		snprintf(keep, sizeof(keep), "%s", hwp_errmsg());
+		hwp_session_close(s);
+		hwp_fail(err, "%s", keep);
+	}
+	return err;
+}
+
+HWP_API void hwp_session_close(struct hwp_session *s)
+{
+	if (!s || !s->open)
+		return;
+	/* Members before leaders: a leader closed first would promote its
+	 * members to groups of their own for a moment. */
+	for (size_t i = s->nr_inst * s->evl->nr_events; i-- > 0;)
+		if (s->fds[i] >= 0) {
+			close(s->fds[i]);
+			s->fds[i] = -1;
+		}
+	/* The statuses stay: they say what became of each event at the open. */
+	s->open = false;
+}
+
+HWP_API void hwp_session_free(struct hwp_session *s)
+{
+	if (!s)
+		return;
+	hwp_session_close(s);
+	if (s->reason && s->evl)
+		for (size_t e = 0; e < s->evl->nr_events; e++)
+			free(s->reason[e]);
+	free(s->reason);
+	free(s->status);
+	free(s->group_start);
+	free(s->fds);
+	free(s->ids);
+	free(s->buf);
+	free(s->tids);
+	free(s->cpus);
+	free(s->cpulist);
+	hwp_evlist_free(s->evl);
+	free(s);
+}
+
+/* The fd of group @g's leader on instance @inst, or -1. */
+static inline int group_leader_fd(const struct hwp_session *s, size_t inst, size_t g)
+{
+	for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++) {
+		int fd = s->fds[slot(s, inst, e)];
+
+		if (fd >= 0)
+			return fd;
+	}
+	return -1;
+}
+
+static int group_ioctl(struct hwp_session *s, unsigned long req, const char *what)
+{
+	if (!s || !s->open)
+		return hwp_fail(-EBADF, "%s: the session is not open", what);
+	for (size_t inst = 0; inst < s->nr_inst; inst++)
+		for (size_t g = 0; g < s->evl->nr_groups; g++) {
+			int fd = group_leader_fd(s, inst, g);
+
+			if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0)
+				return hwp_fail(-errno, "%s: ioctl failed: %s", what,
+						strerrordesc_np(errno));
+		}
+	return 0;
+}
+
+HWP_API int hwp_session_enable(struct hwp_session *s)
+{
+	return group_ioctl(s, PERF_EVENT_IOC_ENABLE, "hwp_session_enable");
+}
+
+HWP_API int hwp_session_disable(struct hwp_session *s)
+{
+	return group_ioctl(s, PERF_EVENT_IOC_DISABLE, "hwp_session_disable");
+}
+
+HWP_API int hwp_session_reset(struct hwp_session *s)
+{
+	return group_ioctl(s, PERF_EVENT_IOC_RESET, "hwp_session_reset");
+}
+
+HWP_API size_t hwp_session_nr_events(const struct hwp_session *s)
+{
+	return s ? s->evl->nr_events : 0;
+}
+
+HWP_API const struct hwp_evlist *hwp_session_evlist(const struct hwp_session *s)
+{
+	return s ? s->evl : NULL;
+}
+
+HWP_API enum hwp_event_status hwp_session_event_status(const struct hwp_session *s,
+							size_t idx, const char **reason)
+{
+	if (reason)
+		*reason = NULL;
+	if (!s || idx >= s->evl->nr_events)
+		return HWP_EVENT_NOT_OPENED;
+	if (reason)
+		*reason = s->reason[idx];
+	return s->status[idx];
+}
+
+/* Add one group read to @counts. The kernel lists the leader, then the
+ * members in the order they joined: match by position, check by id. */
+static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
+			   struct hwp_count *counts)
+{
+	const uint64_t *b = s->buf;
+	uint64_t nr = b[0], enabled = b[1], running = b[2];
+	size_t e = s->group_start[g], end = s->group_start[g + 1];
+
+	for (uint64_t j = 0; j < nr && 3 + 2 * j + 1 < s->buf_words; j++) {
+		uint64_t value = b[3 + 2 * j], id = b[4 + 2 * j];
+		size_t k;
+
+		while (e < end && s->fds[slot(s, inst, e)] < 0)
+			e++;
+		k = e;
+		if (k >= end || s->ids[slot(s, inst, k)] != id)
+			for (k = s->group_start[g]; k < end; k++)
+				if (s->fds[slot(s, inst, k)] >= 0 && s->ids[slot(s, inst, k)] == id)
+					break;
+		if (k >= end)
+			continue;
+		counts[k].value += value;
+		counts[k].time_enabled += enabled;
+		counts[k].time_running += running;
+		e = k + 1;
+	}
+}
+
+HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, size_t nr)
+{
+	if (!s || !s->open)
+		return hwp_fail(-EBADF, "hwp_session_read: the session is not open");
+	if (!counts || nr < s->evl->nr_events)
+		return hwp_fail(-EINVAL, "hwp_session_read: room for %zu counts, %zu events", nr,
+				s->evl->nr_events);
+	memset(counts, 0, s->evl->nr_events * sizeof(*counts));
+	for (size_t inst = 0; inst < s->nr_inst; inst++)
+		for (size_t g = 0; g < s->evl->nr_groups; g++) {
+			int fd = group_leader_fd(s, inst, g);
+			ssize_t n;
+
+			if (fd < 0)
+				continue;
+			do
+				n = read(fd, s->buf, s->buf_words * sizeof(*s->buf));
+			while (n < 0 && errno == EINTR);
+			if (n < 0)
+				return hwp_fail(-errno, "reading the counters failed: %s",
+						strerrordesc_np(errno));
+			if ((size_t)n < 3 * sizeof(uint64_t))
+				continue;	/* nothing left to read: the task is gone */
+			add_group_read(s, inst, g, counts);
+		}
+	return 0;
+}
+
+HWP_API double hwp_count_scaled(const struct hwp_count *c)
+{
+	if (!c || !c->time_running)
+		return NAN;
+	if (c->time_running >= c->time_enabled)
+		return (double)c->value;
+	return (double)c->value * ((double)c->time_enabled / (double)c->time_running);
+}
+
+HWP_API double hwp_count_percent_running(const struct hwp_count *c)
+{
+	if (!c || !c->time_enabled)
+		return NAN;
+	if (c->time_running >= c->time_enabled)
+		return 100.0;
+	return 100.0 * (double)c->time_running / (double)c->time_enabled;
+}
+
+/* ---- metrics over a session's reading ---- */
+
+struct session_lookup {
+	const struct hwp_session *s;
+	const struct hwp_count *counts;
+	double seconds;
+};
+
+static int session_value(const char *name, double *value, void *arg)
+{
+	const struct session_lookup *sl = arg;
+	const struct hwp_evlist *evl = sl->s->evl;
+	size_t e;
+
+	if (!strcmp(name, "seconds")) {
+		*value = sl->seconds;
+		return sl->seconds > 0 ? 0 : -HWP_ERR_UNDEFINED;
+	}
+	for (e = 0; e < evl->nr_events; e++)
+		if (!strcmp(name, evl->events[e].name))
+			break;
+	if (e == evl->nr_events)
+		for (e = 0; e < evl->nr_events; e++)
+			if (hwp_event_name_matches(&evl->events[e], name))
+				break;
+	if (e == evl->nr_events)
+		return -ENOENT;
+	if (sl->s->status[e] != HWP_EVENT_COUNTING && sl->s->status[e] != HWP_EVENT_USER_ONLY)
+		return -HWP_ERR_UNDEFINED;
+	*value = hwp_count_scaled(&sl->counts[e]);
+	return isnan(*value) ? -HWP_ERR_UNDEFINED : 0;
+}
+
+HWP_API int hwp_session_metric(const struct hwp_session *s, const struct hwp_count *counts,
+			       double seconds, const struct hwp_metric *m, double *value)
+{
+	struct session_lookup sl = { s, counts, seconds };
+
+	hwp_clear_error();
+	if (!s || !counts || !m || !value)
+		return hwp_fail(-EINVAL, "hwp_session_metric: NULL argument");
+	return hwp_metric_eval(m, session_value, &sl, value);
+}

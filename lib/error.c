@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+/* Error codes and the per-thread message that explains the last failure. */
+#include "hwprof-internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A fixed buffer per thread: setting a message can never fail itself. */
+static _Thread_local char errmsg[4096];
+
+static const char *const hwp_errstr[] = {
+	[HWP_ERR_UNKNOWN_EVENT - HWP_ERR_BASE] = "Unknown event",
+	[HWP_ERR_SYNTAX - HWP_ERR_BASE] = "Syntax error",
+	[HWP_ERR_NO_PMU - HWP_ERR_BASE] = "No hardware PMU for this event",
+	[HWP_ERR_NOTHING_COUNTED - HWP_ERR_BASE] = "No event could be counted",
+	[HWP_ERR_UNDEFINED - HWP_ERR_BASE] = "Value undefined",
+	[HWP_ERR_UNKNOWN_NAME - HWP_ERR_BASE] = "Unknown name in formula",
+	[HWP_ERR_EXEC - HWP_ERR_BASE] = "Command could not be started",
+	[HWP_ERR_FORMAT - HWP_ERR_BASE] = "Bad input format",
+	[HWP_ERR_MISMATCH - HWP_ERR_BASE] = "Results do not match",
+	[HWP_ERR_NO_DEBUGINFO - HWP_ERR_BASE] = "No symbols or debug information",
+};
+
+HWP_API const char *hwp_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err >= HWP_ERR_BASE && err < HWP_ERR_END)
+		return hwp_errstr[err - HWP_ERR_BASE];
+	if (err == 0)
+		return "Success";
+	/* strerror() is not thread-safe for unknown codes; these are known. */
+	if (err < HWP_ERR_BASE)
+		return strerrordesc_np(err) ? strerrordesc_np(err) : "Unknown error";
+	return "Unknown error";
+}
+
+HWP_API const char *hwp_errmsg(void)
+{
+	return errmsg;
+}
+
+void hwp_clear_error(void)
+{
+	errmsg[0] = '\0';
+}
+
+int hwp_fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int hwp_fail_prefix(int err, const char *fmt, ...)
+{
+	char old[sizeof(errmsg)];
+	size_t n;
+	va_list ap;
+
+	memcpy(old, errmsg, sizeof(old));
+	va_start(ap, fmt);
+	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+	va_end(ap);
+	n = strlen(errmsg);
+	if (old[0] && n < sizeof(errmsg))
+		snprintf(errmsg + n, sizeof(errmsg) - n, ": %s", old);
+	return err;
+}
+
+int hwp_opts_copy(void *dst, size_t dst_sz, const void *src, const char *what)
+{
+	size_t src_sz;
+
+	memset(dst, 0, dst_sz);
+	if (!src)
+		return 0;
+	memcpy(&src_sz, src, sizeof(src_sz));
+	if (src_sz < sizeof(size_t))
+		return hwp_fail(-EINVAL, "%s: sz is %zu; set it to sizeof the struct (HWP_OPTS does)",
+				what, src_sz);
+	/* A newer caller's fields beyond ours must be zero: we cannot honour them. */
+	for (size_t i = dst_sz; i < src_sz; i++)
+		if (((const unsigned char *)src)[i])
+			return hwp_fail(-EOPNOTSUPP,
+					"%s: the caller sets options this library version (%s) does not know",
+					what, HWPROF_VERSION);
+	memcpy(dst, src, src_sz < dst_sz ? src_sz : dst_sz);
+	return 0;
+}
+
+int hwp_info_fill(void *dst, const void *src, size_t src_sz)
+{
+	size_t dst_sz;
+
+	if (!dst)
+		return hwp_fail(-EINVAL, "info struct is NULL");
+	memcpy(&dst_sz, dst, sizeof(dst_sz));
+	if (dst_sz < sizeof(size_t))
+		return hwp_fail(-EINVAL, "info struct: sz is %zu; set it to sizeof the struct",
+				dst_sz);
+	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+	       (dst_sz < src_sz ? dst_sz : src_sz) - sizeof(size_t));
+	return 0;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to the library: shared between lib/ files and the unit tests. */
+#ifndef HWPROF_INTERNAL_H
+#define HWPROF_INTERNAL_H
+
+#include <hwprof/hwprof.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/strbuf.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define HWP_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+
+/* error.c: the thread's detailed message; each returns -err unchanged. */
+int hwp_fail(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
+void hwp_clear_error(void);
+/* Keep the message a callee set, adding context in front: "ctx: old". */
+int hwp_fail_prefix(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
+
+/* log.c */
+void hwp_log(enum hwp_log_level level, const char *fmt, ...) HWP_PRINTF(2, 3);
+#define pr_warn(...) hwp_log(HWP_LOG_WARN, __VA_ARGS__)
+#define pr_info(...) hwp_log(HWP_LOG_INFO, __VA_ARGS__)
+#define pr_debug(...) hwp_log(HWP_LOG_DEBUG, __VA_ARGS__)
+
+/* Copy a caller's opts struct of any size into ours, zero-filling. */
+int hwp_opts_copy(void *dst, size_t dst_sz, const void *src, const char *what);
+/* Fill an info struct of the caller's size from ours. */
+int hwp_info_fill(void *dst, const void *src, size_t src_sz);
+
+/* event.c */
+struct hwp_event {
+	char *name;		/* as written, modifiers included */
+	char *canonical;
+	char *desc;
+	const char *unit;	/* static */
+	enum hwp_event_source source;
+	size_t group;
+	bool is_leader;
+	bool is_hardware;
+	bool mod_explicit_plm;	/* u/k/h given: no permission fallback changes it silently */
+	unsigned char plm_bits;	/* which of u, k, h were given, event and group together */
+	struct perf_event_attr attr;
+};
+
+struct hwp_evlist {
+	char *spec;
+	struct hwp_event *events;
+	size_t nr_events;
+	size_t nr_groups;
+};
+
+int hwp_evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out);
+const struct hwp_event *hwp_evlist_get(const struct hwp_evlist *evl, size_t idx);
+/* Resolve one name (no modifiers) into @ev's attr, canonical, desc, unit. */
+int hwp_event_resolve(const char *name, struct hwp_event *ev);
+/* Whether @name is one of perf's generic names or a raw code rNNNN. */
+bool hwp_is_own_name(const char *name);
+/* Whether the machine has a hardware PMU (a PMU of PERF_TYPE_RAW in sysfs). */
+bool hwp_have_hw_pmu(void);
+/* Why an event could not be opened, for people. */
+void hwp_explain_unsupported(struct strbuf *sb, const struct hwp_event *ev, int err);
+/* Up to three names close to @name, comma-separated, into @sb. */
+void hwp_event_suggest(const char *name, struct strbuf *sb);
+/* Match a name as a metric formula may write it against an event. */
+bool hwp_event_name_matches(const struct hwp_event *ev, const char *name);
+/* The generic-name table, for listing and suggestions. */
+struct hwp_generic_event {
+	const char *name;
+	const char *alias;
+	uint32_t type;
+	uint64_t config;
+	const char *desc;
+	const char *unit;
+};
+size_t hwp_generic_nr(void);
+const struct hwp_generic_event *hwp_generic_get(size_t idx);
+
+/* event-pfm.c: libpfm4 at the boundary; PFM_ERR_* never leave it. */
+int hwp_pfm_init(void);
+/* Encode @name into @attr: 0, -ENOENT (unknown to libpfm4), or a
+ * translated error with the message set. */
+int hwp_pfm_encode(const char *name, struct perf_event_attr *attr, char **canonical,
+		   char **desc);
+int hwp_pfm_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
+/* Calls @fn for every libpfm4 event name of the active PMUs. */
+int hwp_pfm_names(int (*fn)(const char *name, void *ctx), void *ctx);
+
+/* tracepoint.c */
+int hwp_tracepoint_resolve(const char *name, struct perf_event_attr *attr);
+int hwp_tracepoint_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
+bool hwp_tracepoint_syntax(const char *name);
+bool hwp_tracefs_mounted(void);
+
+/* util: glob or substring match, case-insensitive */
+bool hwp_pattern_match(const char *pattern, const char *name);
+/* Damerau-Levenshtein distance, case-insensitive, capped at @cap + 1. */
+size_t hwp_edit_distance(const char *a, const char *b, size_t cap);
+
+/* sys.c: system facts */
+long hwp_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			 unsigned long flags);
+int hwp_read_paranoid(void);
+/* A sentence that explains a permission error and names the fix. */
+void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide);
+int hwp_online_cpus(int **cpus, size_t *nr);
+double hwp_now(void);	/* CLOCK_MONOTONIC seconds */
+
+/* metric.c */
+/* Calls @fn for every event name a metric reads ("seconds" excluded). */
+int hwp_metric_foreach_input(const struct hwp_metric *m,
+			     int (*fn)(const char *name, void *ctx), void *ctx);
+
+#endif

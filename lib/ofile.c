@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/* Output files written under a temporary name and renamed into place. */
+#include "hwprof-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct hwp_ofile {
+	FILE *f;
+	char *path;
+	char *tmp;	/* NULL when writing directly (stdout, devices, pipes) */
+	bool is_stdout;
+};
+
+static void ofile_free(struct hwp_ofile *of)
+{
+	if (!of)
+		return;
+	if (of->f && !of->is_stdout)
+		fclose(of->f);
+	free(of->path);
+	free(of->tmp);
+	free(of);
+}
+
+HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)
+{
+	struct hwp_ofile *of;
+	struct stat st;
+	mode_t mask;
+	int fd, err;
+
+	hwp_clear_error();
+	if (!out || !path)
+		return hwp_fail(-EINVAL, "hwp_ofile_open: NULL argument");
+	*out = NULL;
+	of = calloc(1, sizeof(*of));
+	if (!of || !(of->path = strdup(path))) {
+		free(of);
+		return hwp_fail(-ENOMEM, "out of memory");
+	}
+	if (!strcmp(path, "-")) {
+		of->f = stdout;
+		of->is_stdout = true;
+		*out = of;
+		return 0;
+	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		ofile_free(of);
+		return hwp_fail(-EISDIR, "cannot write '%s': it is a directory", path);
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		of->f = fopen(path, "we");
+		if (!of->f) {
+			err = -errno;
+			ofile_free(of);
+			return hwp_fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
+		}
+		*out = of;
+		return 0;
+	}
+	if (asprintf(&of->tmp, "%s.tmp.XXXXXX", path) < 0) {
+		of->tmp = NULL;
+		ofile_free(of);
+		return hwp_fail(-ENOMEM, "out of memory");
+	}
+	fd = mkostemp(of->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		free(of->tmp);
+		of->tmp = NULL;
+		ofile_free(of);
+		if (err == -ENOENT)
+			return hwp_fail(err, "cannot write '%s': its directory does not exist", path);
+		if (err == -EACCES || err == -EPERM || err == -EROFS)
+			return hwp_fail(err, "cannot write '%s': %s (no permission to create files in its directory)",
+					path, strerrordesc_np(-err));
+		return hwp_fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
+	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	of->f = fdopen(fd, "w");
+	if (!of->f) {
+		err = -errno;
+		close(fd);
+		unlink(of->tmp);
+		ofile_free(of);
+		return hwp_fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
+	}
+	*out = of;
+	return 0;
+}
+
+HWP_API FILE *hwp_ofile_stream(struct hwp_ofile *of)
+{
+	return of ? of->f : NULL;
+}
+
+HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
+{
+	int err = 0;
+
+	hwp_clear_error();
+	if (!of)
+		return hwp_fail(-EINVAL, "hwp_ofile_commit: NULL");
+	errno = 0;
+	if (fflush(of->f) || ferror(of->f))
+		err = errno ? -errno : -EIO;
+	else if (of->tmp && fsync(fileno(of->f)))
+		err = -errno;
+	if (!of->is_stdout) {
+		if (fclose(of->f) && !err)
+			err = errno ? -errno : -EIO;
+		of->f = NULL;
+	}
+	if (!err && of->tmp && rename(of->tmp, of->path))
+		err = -errno;
+	if (err) {
+		if (of->tmp)
+			unlink(of->tmp);
+		hwp_fail(err, "writing '%s' failed: %s%s", of->is_stdout ? "standard output" : of->path,
+			 strerrordesc_np(-err),
+			 err == -ENOSPC ? " (the disk is full); nothing was written under that name" : "");
+	}
+	ofile_free(of);
+	return err;
+}
+
+HWP_API void hwp_ofile_abort(struct hwp_ofile *of)
+{
+	if (!of)
+		return;
+	if (of->tmp) {
+		fclose(of->f);
+		of->f = NULL;
+		unlink(of->tmp);
+	}
+	ofile_free(of);
+}

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: MIT
+/* Writing results: perf stat's text layout, its -x CSV, and JSON. */
+#include "hwprof-internal.h"
+#include "result.h"
+#include "util/json-writer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What one row shows, worked out once for every format. */
+struct row {
+	const struct series *sr;
+	struct hwp_summary sum;
+	double pct;		/* mean percent running; NAN for metrics */
+	double running;		/* mean ns running */
+	bool clock;		/* counts ns, shown as msec */
+};
+
+static double mean_defined(const double *v, size_t n)
+{
+	double s = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; v && i < n; i++)
+		if (!isnan(v[i])) {
+			s += v[i];
+			k++;
+		}
+	return k ? s / (double)k : NAN;
+}
+
+static void row_init(const struct hwp_result *r, size_t idx, struct row *row)
+{
+	const struct series *sr = &r->series[idx];
+
+	memset(row, 0, sizeof(*row));
+	row->sr = sr;
+	row->sum.sz = sizeof(row->sum);
+	hwp_summarize(sr->values, r->nr_runs, &row->sum);
+	row->pct = sr->kind == HWP_SERIES_EVENT ? mean_defined(sr->pct, r->nr_runs) : NAN;
+	row->running = sr->kind == HWP_SERIES_EVENT ? mean_defined(sr->running, r->nr_runs) : NAN;
+	row->clock = sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
+}
+
+static const char *row_placeholder(const struct row *row)
+{
+	if (row->sr->kind == HWP_SERIES_EVENT && !row->sr->supported)
+		return "<not supported>";
+	if (row->sum.n)
+		return NULL;
+	return row->sr->kind == HWP_SERIES_EVENT ? "<not counted>" : "<undefined>";
+}
+
+/* 1234567.4 -> "1,234,567" */
+static void fmt_grouped(double v, bool big, char *buf, size_t size)
+{
+	char digits[64];
+	size_t len, out = 0, lead;
+	const char *d = digits;
+
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	if (!big || fabs(v) >= 1e21) {
+		snprintf(buf, size, "%s", digits);
+		return;
+	}
+	if (*d == '-') {
+		if (out + 1 < size)
+			buf[out++] = '-';
+		d++;
+	}
+	len = strlen(d);
+	lead = len % 3 ? len % 3 : 3;
+	for (size_t i = 0; i < len && out + 2 < size; i++) {
+		if (i && (i - lead) % 3 == 0 && i >= lead)
+			buf[out++] = ',';
+		buf[out++] = d[i];
+	}
+	buf[out] = '\0';
+}
+
+static void fmt_metric(double v, bool big, char *buf, size_t size)
+{
+	if (fabs(v) >= 1e5)
+		fmt_grouped(v, big, buf, size);
+	else if (fabs(v) >= 100)
+		snprintf(buf, size, "%.1f", v);
+	else
+		snprintf(buf, size, "%.3f", v);
+}
+
+static void fmt_value(const struct row *row, bool big, char *buf, size_t size)
+{
+	const char *ph = row_placeholder(row);
+
+	if (ph)
+		snprintf(buf, size, "%s", ph);
+	else if (row->clock)
+		snprintf(buf, size, "%.2f", row->sum.mean / 1e6);
+	else if (row->sr->kind == HWP_SERIES_EVENT)
+		fmt_grouped(row->sum.mean, big, buf, size);
+	else
+		fmt_metric(row->sum.mean, big, buf, size);
+}
+
+static void command_line(const struct hwp_result *r, struct strbuf *sb)
+{
+	for (size_t i = 0; r->argv && r->argv[i]; i++)
+		strbuf_addf(sb, "%s%s", i ? " " : "", r->argv[i]);
+	if (!r->argv || !r->argv[0])
+		strbuf_adds(sb, "(no command)");
+}
+
+/* ---- text ---- */
+
+static void text_row(const struct hwp_result *r, const struct row *row,
+		     const struct hwp_write_opts *o, FILE *f)
+{
+	const struct series *sr = row->sr;
+	struct strbuf line = STRBUF_INIT;
+	char value[64];
+	const char *unit = row->clock && !row_placeholder(row) ? "msec" : "";
+	bool pct_unit = sr->kind == HWP_SERIES_METRIC && !strcmp(sr->unit, "%");
+
+	fmt_value(row, !o->no_big_num, value, sizeof(value));
+	if (pct_unit && !row_placeholder(row))
+		strcat(value, "%");
+	if (o->interval > 0)
+		strbuf_addf(&line, "%16.9f ", o->interval);
+	strbuf_addf(&line, "%18s %-5s %-28s", value, unit, sr->name);
+	if (row->sum.n && !isnan(row->pct) && row->pct < 99.995)
+		strbuf_addf(&line, " (%.2f%% counted, scaled)", row->pct);
+	if (r->nr_runs > 1 && row->sum.n > 1 && !isnan(row->sum.rel_stderr))
+		strbuf_addf(&line, " ( +- %5.2f%% )", 100.0 * row->sum.rel_stderr);
+	if (r->nr_runs > 1 && row->sum.n && row->sum.n < r->nr_runs)
+		strbuf_addf(&line, " (counted in %zu of %zu runs)", row->sum.n, r->nr_runs);
+	if (sr->reason && (!sr->supported || sr->user_only || !row->sum.n))
+		strbuf_addf(&line, "  # %s", sr->reason);
+	while (line.len && line.buf[line.len - 1] == ' ')
+		line.buf[--line.len] = '\0';
+	fprintf(f, "%s\n", strbuf_str(&line));
+	strbuf_release(&line);
+}
+
+static void write_text(const struct hwp_result *r, const struct hwp_write_opts *o, FILE *f)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct hwp_summary secs = { .sz = sizeof(secs) };
+	bool metrics_header = false;
+	struct row row;
+
+	if (o->interval > 0 && !o->no_header)
+		fprintf(f, "#%15s %18s %-5s %s\n", "time", "counts", "unit", "events");
+	if (o->interval <= 0) {
+		command_line(r, &cmd);
+		if (r->target)
+			fprintf(f, "\n Performance counter stats for %s", r->target);
+		else
+			fprintf(f, "\n Performance counter stats for '%s'", strbuf_str(&cmd));
+		if (r->nr_runs > 1)
+			fprintf(f, " (%zu runs)", r->nr_runs);
+		fprintf(f, ":\n\n");
+		strbuf_release(&cmd);
+	}
+	for (size_t i = 0; i < r->nr_series; i++) {
+		row_init(r, i, &row);
+		if (row.sr->kind == HWP_SERIES_METRIC && !metrics_header && o->interval <= 0) {
+			fprintf(f, "\n Metrics:\n");
+			metrics_header = true;
+		}
+		text_row(r, &row, o, f);
+	}
+	if (o->interval > 0)
+		return;
+	hwp_summarize(r->seconds, r->nr_runs, &secs);
+	if (r->nr_runs > 1 && secs.n > 1)
+		fprintf(f, "\n %17.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n\n", secs.mean,
+			secs.stddev / sqrt((double)secs.n), 100.0 * secs.rel_stderr);
+	else
+		fprintf(f, "\n %17.9f seconds time elapsed\n\n", secs.n ? secs.mean : 0.0);
+}
+
+/* ---- CSV (perf stat -x) ---- */
+
+static void csv_field(FILE *f, const char *s, const char *sep)
+{
+	if (!strstr(s, sep) && !strchr(s, '"') && !strchr(s, '\n')) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_csv(const struct hwp_result *r, const struct hwp_write_opts *o, FILE *f)
+{
+	const char *sep = o->separator && *o->separator ? o->separator : ",";
+	bool repeated = r->nr_runs > 1;
+	struct row row;
+
+	for (size_t i = 0; i < r->nr_series; i++) {
+		const struct series *sr;
+		char value[64] = "", num[64] = "";
+		bool event;
+
+		row_init(r, i, &row);
+		sr = row.sr;
+		event = sr->kind == HWP_SERIES_EVENT;
+		if (o->interval > 0)
+			fprintf(f, "%.9f%s", o->interval, sep);
+		/* value, unit, event */
+		if (event) {
+			if (row_placeholder(&row))
+				snprintf(value, sizeof(value), "%s", row_placeholder(&row));
+			else if (row.clock)
+				snprintf(value, sizeof(value), "%.2f", row.sum.mean / 1e6);
+			else
+				snprintf(value, sizeof(value), "%.0f", row.sum.mean);
+			csv_field(f, value, sep);
+			fprintf(f, "%s%s%s", sep, row.clock ? "msec" : "", sep);
+			csv_field(f, sr->name, sep);
+		} else {
+			fprintf(f, "%s%s", sep, sep);
+		}
+		fputs(sep, f);
+		if (repeated) {
+			if (row.sum.n > 1 && !isnan(row.sum.rel_stderr))
+				fprintf(f, "%.2f%%", 100.0 * row.sum.rel_stderr);
+			fputs(sep, f);
+		}
+		/* run time, percent running */
+		if (event && row.sum.n)
+			fprintf(f, "%.0f%s%.2f", row.running, sep, row.pct);
+		else
+			fputs(sep, f);
+		fputs(sep, f);
+		/* metric value, metric unit */
+		if (!event) {
+			if (row.sum.n)
+				snprintf(num, sizeof(num), "%.6g", row.sum.mean);
+			fprintf(f, "%s%s", num, sep);
+			csv_field(f, sr->name, sep);
+		} else {
+			fputs(sep, f);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* ---- JSON ---- */
+
+static void json_values(struct json_writer *w, const double *v, size_t n)
+{
+	jw_array_begin(w, true);
+	for (size_t i = 0; v && i < n; i++)
+		jw_number(w, v[i]);
+	jw_array_end(w);
+}
+
+static void json_summary(struct json_writer *w, const struct hwp_summary *s)
+{
+	jw_key(w, "mean");
+	jw_number(w, s->mean);
+	jw_key(w, "median");
+	jw_number(w, s->median);
+	jw_key(w, "stddev");
+	jw_number(w, s->stddev);
+	jw_key(w, "cv");
+	jw_number(w, s->cv);
+	jw_key(w, "min");
+	jw_number(w, s->min);
+	jw_key(w, "max");
+	jw_number(w, s->max);
+	jw_key(w, "ci95");
+	jw_array_begin(w, true);
+	jw_number(w, s->ci_low);
+	jw_number(w, s->ci_high);
+	jw_array_end(w);
+}
+
+static void json_rows(const struct hwp_result *r, struct json_writer *w,
+		      enum hwp_series_kind kind, bool all_runs)
+{
+	struct row row;
+
+	jw_key(w, kind == HWP_SERIES_EVENT ? "events" : "metrics");
+	jw_array_begin(w, false);
+	for (size_t i = 0; i < r->nr_series; i++) {
+		const struct series *sr = &r->series[i];
+
+		if (sr->kind != kind)
+			continue;
+		row_init(r, i, &row);
+		jw_object_begin(w);
+		if (kind == HWP_SERIES_EVENT) {
+			jw_key(w, "event");
+			jw_string(w, sr->name);
+			jw_key(w, "canonical");
+			jw_string(w, sr->canonical);
+			jw_key(w, "count");
+			jw_number(w, row.sum.n ? row.sum.mean : NAN);
+			jw_key(w, "unit");
+			jw_string(w, sr->unit);
+			jw_key(w, "supported");
+			jw_bool(w, sr->supported);
+			jw_key(w, "counted");
+			jw_bool(w, row.sum.n > 0);
+			jw_key(w, "user_only");
+			jw_bool(w, sr->user_only);
+			jw_key(w, "percent_running");
+			jw_number(w, row.sum.n ? row.pct : NAN);
+		} else {
+			jw_key(w, "metric");
+			jw_string(w, sr->name);
+			jw_key(w, "value");
+			jw_number(w, row.sum.n ? row.sum.mean : NAN);
+			jw_key(w, "unit");
+			jw_string(w, sr->unit);
+			jw_key(w, "expr");
+			jw_string(w, sr->expr);
+			jw_key(w, "builtin");
+			jw_bool(w, sr->builtin);
+		}
+		jw_key(w, "reason");
+		jw_string(w, !row.sum.n || !sr->supported || sr->user_only ? sr->reason : NULL);
+		if (all_runs) {
+			json_summary(w, &row.sum);
+			jw_key(w, "values");
+			json_values(w, sr->values, r->nr_runs);
+			if (kind == HWP_SERIES_EVENT) {
+				jw_key(w, "percent_running_values");
+				json_values(w, sr->pct, r->nr_runs);
+			}
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+}
+
+/* A result read from a file keeps where it was measured; a new one is
+ * measured here, now. */
+static void json_environment(struct json_writer *w, const struct hwp_result *r)
+{
+	struct hwp_environment here = { 0 };
+	const struct hwp_environment *env = &r->env;
+
+	if (!env->host) {
+		hwp_environment_read(&here);
+		env = &here;
+	}
+	jw_key(w, "environment");
+	jw_object_begin(w);
+	jw_key(w, "host");
+	jw_string(w, env->host);
+	jw_key(w, "kernel");
+	jw_string(w, env->kernel);
+	jw_key(w, "cpu");
+	jw_string(w, env->cpu);
+	jw_key(w, "nr_cpus");
+	jw_int(w, env->nr_cpus);
+	jw_key(w, "date");
+	jw_string(w, env->date);
+	jw_key(w, "hwprof_version");
+	jw_string(w, env->version);
+	jw_object_end(w);
+	hwp_environment_release(&here);
+}
+
+static void write_json(const struct hwp_result *r, const struct hwp_write_opts *o, FILE *f)
+{
+	struct hwp_summary secs = { .sz = sizeof(secs) };
+	struct json_writer w;
+
+	if (o->interval > 0) {
+		jw_init(&w, f, false);
+		jw_object_begin(&w);
+		jw_key(&w, "interval");
+		jw_number(&w, o->interval);
+		json_rows(r, &w, HWP_SERIES_EVENT, false);
+		json_rows(r, &w, HWP_SERIES_METRIC, false);
+		jw_object_end(&w);
+		jw_finish(&w);
+		return;
+	}
+	jw_init(&w, f, true);
+	jw_object_begin(&w);
+	jw_key(&w, "schema");
+	jw_string(&w, "hwprof-stat/1");
+	jw_key(&w, "command");
+	jw_array_begin(&w, true);
+	for (size_t i = 0; r->argv && r->argv[i]; i++)
+		jw_string(&w, r->argv[i]);
+	jw_array_end(&w);
+	jw_key(&w, "target");
+	jw_string(&w, r->target);
+	jw_key(&w, "event_spec");
+	jw_string(&w, r->spec);
+	jw_key(&w, "runs");
+	jw_int(&w, (long long)r->nr_runs);
+	jw_key(&w, "exit_status");
+	if (r->exit_code >= 0)
+		jw_int(&w, r->exit_code);
+	else
+		jw_null(&w);
+	hwp_summarize(r->seconds, r->nr_runs, &secs);
+	jw_key(&w, "seconds");
+	jw_object_begin(&w);
+	json_summary(&w, &secs);
+	jw_key(&w, "values");
+	json_values(&w, r->seconds, r->nr_runs);
+	jw_object_end(&w);
+	json_rows(r, &w, HWP_SERIES_EVENT, true);
+	json_rows(r, &w, HWP_SERIES_METRIC, true);
+	json_environment(&w, r);
+	jw_object_end(&w);
+	jw_finish(&w);
+}
+
+HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
+			     const struct hwp_write_opts *opts)
+{
+	struct hwp_write_opts o;
+	int err;
+
+	hwp_clear_error();
+	if (!r || !f)
+		return hwp_fail(-EINVAL, "hwp_result_write: NULL argument");
+	err = hwp_opts_copy(&o, sizeof(o), opts, "hwp_write_opts");
+	if (err)
+		return err;
+	switch (o.format) {
+	case HWP_FORMAT_TEXT:
+		write_text(r, &o, f);
+		break;
+	case HWP_FORMAT_CSV:
+		write_csv(r, &o, f);
+		break;
+	case HWP_FORMAT_JSON:
+		write_json(r, &o, f);
+		break;
+	default:
+		return hwp_fail(-EINVAL, "hwp_result_write: unknown format %d", (int)o.format);
+	}
+	if (fflush(f) || ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		return hwp_fail(-e, "writing the result failed: %s", strerrordesc_np(e));
+	}
+	return 0;
+}

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+/* Results: the events and metrics of a measurement, one value per run. */
+#include "hwprof-internal.h"
+#include "result.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+HWP_API int hwp_result_new(struct hwp_result **out)
+{
+	struct hwp_result *r;
+
+	hwp_clear_error();
+	if (!out)
+		return hwp_fail(-EINVAL, "hwp_result_new: out is NULL");
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return hwp_fail(-ENOMEM, "out of memory");
+	r->exit_code = -1;
+	*out = r;
+	return 0;
+}
+
+static void series_release(struct series *sr)
+{
+	free(sr->name);
+	free(sr->unit);
+	free(sr->canonical);
+	free(sr->expr);
+	free(sr->reason);
+	free(sr->values);
+	free(sr->pct);
+	free(sr->running);
+}
+
+void hwp_environment_release(struct hwp_environment *env)
+{
+	free(env->host);
+	free(env->kernel);
+	free(env->cpu);
+	free(env->date);
+	free(env->version);
+	memset(env, 0, sizeof(*env));
+}
+
+HWP_API void hwp_result_free(struct hwp_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_series; i++)
+		series_release(&r->series[i]);
+	free(r->series);
+	for (size_t i = 0; i < r->nr_user; i++)
+		hwp_metric_free(r->user[i]);
+	free(r->user);
+	if (r->argv)
+		for (size_t i = 0; r->argv[i]; i++)
+			free(r->argv[i]);
+	free(r->argv);
+	free(r->spec);
+	free(r->target);
+	free(r->seconds);
+	hwp_environment_release(&r->env);
+	free(r);
+}
+
+static char *cpu_model(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char *model = NULL;
+
+	if (!f)
+		return strdup("unknown");
+	while (!model && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (colon && (!strncmp(line, "model name", 10) || !strncmp(line, "Processor", 9) ||
+			      !strncmp(line, "cpu model", 9))) {
+			colon += 1 + (colon[1] == ' ');
+			colon[strcspn(colon, "\n")] = '\0';
+			model = strdup(colon);
+		}
+	}
+	fclose(f);
+	return model ? model : strdup("unknown");
+}
+
+int hwp_environment_read(struct hwp_environment *env)
+{
+	struct utsname u;
+	char date[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	memset(env, 0, sizeof(*env));
+	if (uname(&u)) {
+		snprintf(u.nodename, sizeof(u.nodename), "unknown");
+		snprintf(u.release, sizeof(u.release), "unknown");
+	}
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	env->host = strdup(u.nodename);
+	env->kernel = strdup(u.release);
+	env->cpu = cpu_model();
+	env->date = strdup(date);
+	env->version = strdup(HWPROF_VERSION);
+	env->nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (!env->host || !env->kernel || !env->cpu || !env->date || !env->version) {
+		hwp_environment_release(env);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[])
+{
+	size_t n = 0;
+	char **copy;
+
+	hwp_clear_error();
+	if (!r || !argv)
+		return hwp_fail(-EINVAL, "hwp_result_set_command: NULL argument");
+	while (argv[n])
+		n++;
+	copy = calloc(n + 1, sizeof(*copy));
+	if (!copy)
+		return hwp_fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!(copy[i] = strdup(argv[i]))) {
+			for (size_t j = 0; j < i; j++)
+				free(copy[j]);
+			free(copy);
+			return hwp_fail(-ENOMEM, "out of memory");
+		}
+	if (r->argv)
+		for (size_t i = 0; r->argv[i]; i++)
+			free(r->argv[i]);
+	free(r->argv);
+	r->argv = copy;
+	return 0;
+}
+
+HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target)
+{
+	char *copy = NULL;
+
+	hwp_clear_error();
+	if (!r)
+		return hwp_fail(-EINVAL, "hwp_result_set_target: NULL result");
+	if (target && !(copy = strdup(target)))
+		return hwp_fail(-ENOMEM, "out of memory");
+	free(r->target);
+	r->target = copy;
+	return 0;
+}
+
+HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m)
+{
+	struct hwp_metric *copy, **n;
+	char *def;
+	int err;
+
+	hwp_clear_error();
+	if (!r || !m)
+		return hwp_fail(-EINVAL, "hwp_result_add_metric: NULL argument");
+	if (r->nr_runs)
+		return hwp_fail(-EBUSY, "metric '%s': add metrics before the first run",
+				hwp_metric_name(m));
+	for (size_t i = 0; i < r->nr_user; i++)
+		if (!strcmp(hwp_metric_name(r->user[i]), hwp_metric_name(m)))
+			return hwp_fail(-EEXIST, "metric '%s' is given twice", hwp_metric_name(m));
+	if (asprintf(&def, "%s=%s", hwp_metric_name(m), hwp_metric_expr(m)) < 0)
+		return hwp_fail(-ENOMEM, "out of memory");
+	err = hwp_metric_parse(def, &copy);
+	free(def);
+	if (err)
+		return err;
+	n = realloc(r->user, (r->nr_user + 1) * sizeof(*n));
+	if (!n) {
+		hwp_metric_free(copy);
+		return hwp_fail(-ENOMEM, "out of memory");
+	}
+	r->user = n;
+	r->user[r->nr_user++] = copy;
+	return 0;
+}
+
+static struct series *add_series(struct hwp_result *r)
+{
+	struct series *n = realloc(r->series, (r->nr_series + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	r->series = n;
+	n = &r->series[r->nr_series++];
+	memset(n, 0, sizeof(*n));
+	return n;
+}
+
+struct counted_ctx {
+	const struct hwp_session *s;
+};
+
+/* A built-in metric is a row only when every input is an event that counts. */
+static int input_counted(const char *name, void *arg)
+{
+	const struct counted_ctx *cc = arg;
+	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
+
+	for (size_t e = 0; e < evl->nr_events; e++)
+		if (hwp_event_name_matches(&evl->events[e], name)) {
+			enum hwp_event_status st = hwp_session_event_status(cc->s, e, NULL);
+
+			return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ? 0 : 1;
+		}
+	return 1;
+}
+
+static int first_run(struct hwp_result *r, const struct hwp_session *s)
+{
+	const struct hwp_evlist *evl = hwp_session_evlist(s);
+	struct counted_ctx cc = { s };
+
+	r->spec = strdup(evl->spec);
+	if (!r->spec)
+		return -ENOMEM;
+	for (size_t e = 0; e < evl->nr_events; e++) {
+		const struct hwp_event *ev = &evl->events[e];
+		struct series *sr = add_series(r);
+		const char *reason;
+		enum hwp_event_status st;
+
+		if (!sr)
+			return -ENOMEM;
+		st = hwp_session_event_status(s, e, &reason);
+		sr->kind = HWP_SERIES_EVENT;
+		sr->name = strdup(ev->name);
+		sr->canonical = strdup(ev->canonical);
+		sr->unit = strdup(ev->unit);
+		sr->supported = st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY;
+		sr->user_only = st == HWP_EVENT_USER_ONLY;
+		sr->reason = reason ? strdup(reason) : NULL;
+		if (!sr->name || !sr->canonical || !sr->unit || (reason && !sr->reason))
+			return -ENOMEM;
+		r->nr_events++;
+	}
+	for (size_t i = 0; i < r->nr_user; i++) {
+		struct series *sr = add_series(r);
+
+		if (!sr)
+			return -ENOMEM;
+		sr->kind = HWP_SERIES_METRIC;
+		sr->metric = r->user[i];
+		sr->supported = true;
+	}
+	for (size_t i = 0; hwp_metric_builtin(i); i++) {
+		const struct hwp_metric *m = hwp_metric_builtin(i);
+		struct series *sr;
+		bool taken = false;
+
+		for (size_t j = 0; j < r->nr_user; j++)
+			taken |= !strcmp(hwp_metric_name(r->user[j]), hwp_metric_name(m));
+		if (taken || hwp_metric_foreach_input(m, input_counted, &cc))
+			continue;
+		sr = add_series(r);
+		if (!sr)
+			return -ENOMEM;
+		sr->kind = HWP_SERIES_METRIC;
+		sr->metric = m;
+		sr->supported = true;
+		sr->builtin = true;
+	}
+	for (size_t i = r->nr_events; i < r->nr_series; i++) {
+		struct series *sr = &r->series[i];
+
+		sr->name = strdup(hwp_metric_name(sr->metric));
+		sr->unit = strdup(hwp_metric_unit(sr->metric));
+		sr->expr = strdup(hwp_metric_expr(sr->metric));
+		if (!sr->name || !sr->unit || !sr->expr)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int grow(double **a, size_t n)
+{
+	double *p = realloc(*a, n * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	return 0;
+}
+
+HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
+			       const struct hwp_count *counts, double seconds)
+{
+	const struct hwp_evlist *evl;
+	size_t n;
+	int err;
+
+	hwp_clear_error();
+	if (!r || !s || !counts)
+		return hwp_fail(-EINVAL, "hwp_result_add_run: NULL argument");
+	evl = hwp_session_evlist(s);
+	if (r->nr_runs && (strcmp(r->spec, evl->spec) || r->nr_events != evl->nr_events))
+		return hwp_fail(-HWP_ERR_MISMATCH,
+				"run %zu counted '%s', but the first run counted '%s'",
+				r->nr_runs + 1, evl->spec, r->spec);
+	if (!r->nr_runs && first_run(r, s))
+		return hwp_fail(-ENOMEM, "out of memory");
+	n = r->nr_runs + 1;
+	if (grow(&r->seconds, n))
+		return hwp_fail(-ENOMEM, "out of memory");
+	r->seconds[n - 1] = seconds;
+	for (size_t i = 0; i < r->nr_series; i++) {
+		struct series *sr = &r->series[i];
+
+		if (grow(&sr->values, n))
+			return hwp_fail(-ENOMEM, "out of memory");
+		if (sr->kind == HWP_SERIES_EVENT) {
+			const struct hwp_count *c = &counts[i];
+
+			if (grow(&sr->pct, n) || grow(&sr->running, n))
+				return hwp_fail(-ENOMEM, "out of memory");
+			sr->values[n - 1] = sr->supported ? hwp_count_scaled(c) : NAN;
+			sr->pct[n - 1] = sr->supported ? hwp_count_percent_running(c) : NAN;
+			sr->running[n - 1] = sr->supported ? (double)c->time_running : NAN;
+			continue;
+		}
+		err = hwp_session_metric(s, counts, seconds, sr->metric, &sr->values[n - 1]);
+		if (err) {
+			free(sr->reason);
+			sr->reason = strdup(hwp_errmsg());
+		}
+	}
+	r->nr_runs = n;
+	hwp_clear_error();
+	return 0;
+}
+
+HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code)
+{
+	if (r)
+		r->exit_code = code;
+}
+
+HWP_API size_t hwp_result_nr_runs(const struct hwp_result *r)
+{
+	return r ? r->nr_runs : 0;
+}
+
+HWP_API size_t hwp_result_nr_series(const struct hwp_result *r)
+{
+	return r ? r->nr_series : 0;
+}
+
+HWP_API const double *hwp_result_seconds(const struct hwp_result *r)
+{
+	return r ? r->seconds : NULL;
+}
+
+HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
+			      struct hwp_series_info *info)
+{
+	const struct series *sr;
+	struct hwp_series_info i = { .sz = sizeof(i) };
+
+	if (!r || idx >= r->nr_series)
+		return hwp_fail(-EINVAL, "hwp_result_series: no row %zu", idx);
+	sr = &r->series[idx];
+	i.name = sr->name;
+	i.unit = sr->unit;
+	i.kind = sr->kind;
+	i.supported = sr->supported;
+	i.reason = sr->reason;
+	i.nr_runs = r->nr_runs;
+	i.values = sr->values;
+	i.percent_running = sr->pct;
+	return hwp_info_fill(info, &i, sizeof(i));
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/* Summaries of repeated measurements, and the distributions behind them. */
+#include "hwprof-internal.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* log of the Beta function through lgamma (C99; exact to ~1e-15 here). */
+static double log_beta(double a, double b)
+{
+	return lgamma(a) + lgamma(b) - lgamma(a + b);
+}
+
+/* One step of the modified Lentz algorithm: returns the factor for h. */
+static double lentz_step(double num, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1.0 + num * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1.0 + num / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
+/* Continued fraction of the incomplete Beta function. */
+static double beta_cf(double a, double b, double x)
+{
+	double c = 1.0, d = 1.0, h;
+
+	/* The leading term sets d alone; c starts again from 1. */
+	lentz_step(-(a + b) * x / (a + 1.0), &c, &d);
+	c = 1.0;
+	h = d;
+	for (int m = 1; m <= 10000; m++) {
+		double m2 = 2.0 * m, del;
+
+		h *= lentz_step(m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)), &c, &d);
+		del = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)), &c, &d);
+		h *= del;
+		if (fabs(del - 1.0) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+double hwp_incbeta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(a * log(x) + b * log1p(-x) - log_beta(a, b));
+	/* The fraction converges fast on one side of the mean; use symmetry. */
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return front * beta_cf(a, b, x) / a;
+	return 1.0 - front * beta_cf(b, a, 1.0 - x) / b;
+}
+
+double hwp_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1.0 : 0.0;
+	/* The lower tail P(T < -|t|). Near 0, df / (df + t^2) rounds to 1:
+	 * work with its complement instead. */
+	if (t * t < df)
+		tail = 0.5 * (1.0 - hwp_incbeta(0.5, df / 2.0, t * t / (df + t * t)));
+	else
+		tail = 0.5 * hwp_incbeta(df / 2.0, 0.5, df / (df + t * t));
+	return t > 0 ? 1.0 - tail : tail;
+}
+
+double hwp_t_quantile(double p, double df)
+{
+	double lo = -1.0, hi = 1.0;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	while (hwp_t_cdf(lo, df) > p)
+		lo *= 2;
+	while (hwp_t_cdf(hi, df) < p)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * (1 + fabs(lo)); i++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (hwp_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+double hwp_normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double hwp_median_sorted(const double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The defined values of @values, sorted, into a new array. */
+size_t hwp_sorted_defined(const double *values, size_t n, double **out)
+{
+	size_t k = 0;
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+
+	*out = v;
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(values[i]))
+			v[k++] = values[i];
+	qsort(v, k, sizeof(*v), cmp_double);
+	return k;
+}
+
+HWP_API int hwp_summarize(const double *values, size_t n, struct hwp_summary *out)
+{
+	struct hwp_summary s = { .sz = sizeof(s) };
+	double *v = NULL, mean = 0, m2 = 0;
+	size_t k;
+
+	if (!out)
+		return hwp_fail(-EINVAL, "hwp_summarize: out is NULL");
+	if (n && !values)
+		return hwp_fail(-EINVAL, "hwp_summarize: values is NULL");
+	k = hwp_sorted_defined(values, n, &v);
+	if (!v)
+		return hwp_fail(-ENOMEM, "out of memory");
+	/* Welford's update: stable for values far from zero. */
+	for (size_t i = 0; i < k; i++) {
+		double d = v[i] - mean;
+
+		mean += d / (double)(i + 1);
+		m2 += d * (v[i] - mean);
+	}
+	s.n = k;
+	s.mean = k ? mean : NAN;
+	s.median = hwp_median_sorted(v, k);
+	s.min = k ? v[0] : NAN;
+	s.max = k ? v[k - 1] : NAN;
+	s.stddev = k > 1 ? sqrt(m2 / (double)(k - 1)) : NAN;
+	s.cv = k > 1 && mean != 0 ? s.stddev / fabs(mean) : NAN;
+	s.rel_stderr = k > 1 && mean != 0 ? s.stddev / sqrt((double)k) / fabs(mean) : NAN;
+	if (k > 1) {
+		double half = hwp_t_quantile(0.975, (double)(k - 1)) * s.stddev / sqrt((double)k);
+
+		s.ci_low = mean - half;
+		s.ci_high = mean + half;
+	} else {
+		s.ci_low = s.ci_high = NAN;
+	}
+	free(v);
+	return hwp_info_fill(out, &s, sizeof(s));
+}

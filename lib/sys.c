@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/* Facts about the running system, and the one place perf_event_open is called. */
+#include "hwprof-internal.h"
+#include "util/cpulist.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+long hwp_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			 unsigned long flags)
+{
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
+			  flags | PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int read_int_file(const char *path, long *out)
+{
+	char buf[64];
+	FILE *f = fopen(path, "re");
+	char *end;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	errno = 0;
+	*out = strtol(buf, &end, 0);
+	if (errno || end == buf)
+		return -EINVAL;
+	return 0;
+}
+
+int hwp_read_paranoid(void)
+{
+	long v;
+
+	if (read_int_file("/proc/sys/kernel/perf_event_paranoid", &v))
+		return 2;	/* the kernel's default when the file is unreadable */
+	return (int)v;
+}
+
+void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide)
+{
+	int paranoid = hwp_read_paranoid();
+
+	strbuf_addf(sb, "perf_event_open(%s) was refused: %s. kernel.perf_event_paranoid is %d",
+		    what, strerrordesc_np(err < 0 ? -err : err), paranoid);
+	if (paranoid >= 3)
+		strbuf_adds(sb, ", which forbids performance monitoring to unprivileged users");
+	else if (paranoid == 2)
+		strbuf_adds(sb, ", which lets unprivileged users count only their own processes in user space");
+	else if (paranoid == 1)
+		strbuf_adds(sb, ", which lets unprivileged users count only their own processes");
+	else if (paranoid == 0)
+		strbuf_adds(sb, ", which forbids raw tracepoint access to unprivileged users");
+	strbuf_adds(sb, ". To allow it: run as root or give the program CAP_PERFMON "
+			"(sudo setcap cap_perfmon+ep PROGRAM), or lower the setting: sudo sysctl -w ");
+	if (cpu_wide)
+		strbuf_adds(sb, "kernel.perf_event_paranoid=0 (system-wide counting needs 0 or lower; -1 allows everything)");
+	else
+		strbuf_adds(sb, "kernel.perf_event_paranoid=1 (kernel and user space; 2 allows user space only)");
+}
+
+bool hwp_have_hw_pmu(void)
+{
+	static int cached = -1;
+	DIR *d;
+	struct dirent *de;
+	int found = 0;
+
+	if (cached >= 0)
+		return cached;
+	d = opendir("/sys/bus/event_source/devices");
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		char path[512];
+		long type;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
+		/* Core PMUs register as PERF_TYPE_RAW; hybrid ones (cpu_core,
+		 * cpu_atom) take dynamic types but keep a "cpus" file. */
+		if (!read_int_file(path, &type) && type == PERF_TYPE_RAW)
+			found = 1;
+		if (!strncmp(de->d_name, "cpu_", 4) || !strncmp(de->d_name, "armv", 4))
+			found = 1;
+	}
+	closedir(d);
+	cached = found;
+	return found;
+}
+
+double hwp_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int hwp_online_cpus(int **cpus, size_t *nr)
+{
+	char buf[4096];
+	size_t bad;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	long n;
+
+	if (f) {
+		char *ok = fgets(buf, sizeof(buf), f);
+
+		fclose(f);
+		if (ok) {
+			buf[strcspn(buf, "\n")] = '\0';
+			if (!cpulist_parse(buf, cpus, nr, &bad))
+				return 0;
+		}
+	}
+	/* No sysfs: assume CPUs 0..N-1. */
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	*cpus = malloc((size_t)n * sizeof(**cpus));
+	if (!*cpus)
+		return -ENOMEM;
+	for (long i = 0; i < n; i++)
+		(*cpus)[i] = (int)i;
+	*nr = (size_t)n;
+	return 0;
+}
+
+HWP_API int hwp_cpulist_parse(const char *list, int **cpus, size_t *nr)
+{
+	int *online = NULL, *want = NULL;
+	size_t nr_online = 0, nr_want = 0, bad = 0, j = 0;
+	char have[1024];
+	int err;
+
+	*cpus = NULL;
+	*nr = 0;
+	if (!list)
+		return hwp_fail(-EINVAL, "CPU list is NULL");
+	err = cpulist_parse(list, &want, &nr_want, &bad);
+	if (err == -ENOMEM)
+		return hwp_fail(err, "CPU list '%s': out of memory", list);
+	if (err)
+		return hwp_fail(-HWP_ERR_SYNTAX,
+				"CPU list '%s': expected numbers and ranges such as 0-3,6 at position %zu",
+				list, bad);
+	err = hwp_online_cpus(&online, &nr_online);
+	if (err) {
+		free(want);
+		return hwp_fail(err, "cannot read the online CPUs");
+	}
+	for (size_t i = 0; i < nr_want; i++) {
+		while (j < nr_online && online[j] < want[i])
+			j++;
+		if (j == nr_online || online[j] != want[i]) {
+			cpulist_format(online, nr_online, have, sizeof(have));
+			err = hwp_fail(-ENODEV, "CPU list '%s': CPU %d is not online (online CPUs: %s)",
+				       list, want[i], have);
+			free(want);
+			free(online);
+			return err;
+		}
+	}
+	free(online);
+	*cpus = want;
+	*nr = nr_want;
+	return 0;
+}

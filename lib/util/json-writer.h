@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* A small streaming JSON writer: NAN and infinities become null. */
+#ifndef HWPROF_UTIL_JSON_WRITER_H
+#define HWPROF_UTIL_JSON_WRITER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define JW_MAX_DEPTH 32
+
+struct json_writer {
+	FILE *f;
+	int depth;
+	bool pretty;
+	bool first[JW_MAX_DEPTH];
+	bool inline_[JW_MAX_DEPTH];	/* this container on one line */
+	bool after_key;
+};
+
+void jw_init(struct json_writer *w, FILE *f, bool pretty);
+void jw_object_begin(struct json_writer *w);
+void jw_object_end(struct json_writer *w);
+/* @one_line: keep the array on one line (for arrays of numbers). */
+void jw_array_begin(struct json_writer *w, bool one_line);
+void jw_array_end(struct json_writer *w);
+void jw_key(struct json_writer *w, const char *key);
+void jw_string(struct json_writer *w, const char *s);	/* NULL writes null */
+void jw_number(struct json_writer *w, double v);
+void jw_int(struct json_writer *w, long long v);
+void jw_bool(struct json_writer *w, bool v);
+void jw_null(struct json_writer *w);
+/* End the document with a newline. */
+void jw_finish(struct json_writer *w);
+
+#endif

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Bad input gets a clear message and the right exit status, never a crash;
+output errors never leave a half-written file."""
+import os
+import stat as st
+import subprocess
+import tempfile
+
+from common import HWPROF, WORKLOAD, check, done, hwprof
+
+USAGE = [
+    (["stat"], "no command to measure"),
+    (["stat", "--bogus", "--", "true"], "unknown option '--bogus'"),
+    (["stat", "-r", "0", "--", "true"], "-r: '0'"),
+    (["stat", "-r", "x", "--", "true"], "-r: 'x'"),
+    (["stat", "-I", "5", "--", "true"], "at least 10" if False else "-I: '5'"),
+    (["stat", "-I", "100", "-r", "2", "--", "true"], "cannot be combined"),
+    (["stat", "--json", "-x", ",", "--", "true"], "cannot be combined"),
+    (["stat", "-x", "", "--", "true"], "separator is empty"),
+    (["stat", "-p", "abc"], "not a process id"),
+    (["stat", "-p", "1", "-a"], "choose one"),
+    (["stat", "--pin", "0", "-a"], "--pin needs a command"),
+    (["stat", "-e", "cache-mises", "--", "true"], "did you mean: cache-misses"),
+    (["stat", "-e", "{page-faults,", "--", "true"], "position 13"),
+    (["stat", "-e", "", "--", "true"], "empty"),
+    (["stat", "-e", "cycles:q", "--", "true"], "not a modifier"),
+    (["stat", "-M", "x=page-faults /", "-e", "page-faults", "--", "true"], "position"),
+    (["stat", "-M", "x=cache-misses / 2", "-e", "page-faults", "--", "true"],
+     "'cache-misses' is not an event of the list"),
+    (["stat", "-M", "x=cs", "-M", "x=cs", "-e", "cs", "--", "true"], "given twice"),
+    (["stat", "--pin", "0-", "--", "true"], "position"),
+    (["nosuchcommand"], "no command 'nosuchcommand'"),
+    (["help", "nosuchcommand"], "no command"),
+    (["list", "a", "b"], "one pattern at most"),
+]
+
+for args, msg in USAGE:
+    p = hwprof(*args)
+    check(p.returncode == 2, f"{args}: status {p.returncode}, want 2: {p.stderr}")
+    check(msg in p.stderr, f"{args}: stderr lacks {msg!r}: {p.stderr!r}")
+    check("Traceback" not in p.stderr and "Sanitizer" not in p.stderr, f"{args}: crash")
+
+p = hwprof()
+check(p.returncode == 2 and "usage: hwprof" in p.stderr, "no command: usage")
+p = hwprof("--version")
+check(p.returncode == 0 and p.stdout.startswith("hwprof "), p.stdout)
+
+# Output files: a bad place fails before the command runs.
+with tempfile.TemporaryDirectory() as d:
+    marker = os.path.join(d, "ran")
+    p = hwprof("stat", "-o", os.path.join(d, "no", "such", "dir.json"), "--", "touch", marker)
+    check(p.returncode == 1 and "directory does not exist" in p.stderr, p.stderr)
+    check(not os.path.exists(marker), "the command did not run")
+    p = hwprof("stat", "-o", d, "--", "true")
+    check(p.returncode == 1 and "is a directory" in p.stderr, p.stderr)
+    ro = os.path.join(d, "ro")
+    os.mkdir(ro)
+    os.chmod(ro, st.S_IRUSR | st.S_IXUSR)
+    if os.geteuid() != 0:
+        p = hwprof("stat", "-o", os.path.join(ro, "x"), "--", "true")
+        check(p.returncode == 1 and "permission" in p.stderr.lower(), p.stderr)
+    # A full disk: an error and status 1.
+    p = hwprof("stat", "-e", "cs", "-o", "/dev/full", "--", "true")
+    check(p.returncode == 1 and "No space left" in p.stderr, f"/dev/full: {p.stderr}")
+    # The old file is kept whole when a new run fails before writing.
+    out = os.path.join(d, "keep.json")
+    with open(out, "w") as f:
+        f.write("old")
+    p = hwprof("stat", "--json", "-o", out, "-e", "cs", "--", "no-such-command-xyz")
+    check(p.returncode == 127, p.stderr)
+    check(open(out).read() == "old", "the old file is untouched")
+    check(sorted(os.listdir(d)) == ["keep.json", "ro"], f"no leftovers: {os.listdir(d)}")
+    # stdout closed or full: an error, not silence.
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([HWPROF, "list", "--names", "page"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=30)
+    check(p.returncode == 1 and "No space left" in p.stderr, f"list to /dev/full: {p.stderr}")
+done()

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Where perf is installed, hwprof stat agrees with perf stat on workloads
+with known counts, within a few percent."""
+import csv
+import io
+import shutil
+
+from common import WORKLOAD, check, done, event, skip, run, stat_json
+
+perf = shutil.which("perf")
+if not perf or run([perf, "stat", "-e", "page-faults", "true"]).returncode != 0:
+    skip("perf is not installed or cannot count here")
+
+CASES = [
+    ("page-faults", ["pages", "20000"]),
+    ("context-switches", ["pingpong", "2000"]),
+    ("cpu-migrations", ["migrate", "300"]),
+    ("page-faults", ["fork", "4", "3000"]),
+    ("page-faults", ["threads", "4", "3000"]),
+]
+
+for ev, work in CASES:
+    pp = run([perf, "stat", "-x", ",", "-e", ev, "--", WORKLOAD, *work])
+    rows = [r for r in csv.reader(io.StringIO(pp.stderr)) if len(r) > 2 and r[2] == ev]
+    if not check(rows and rows[0][0].replace(".", "").isdigit(), f"perf: {pp.stderr}"):
+        continue
+    theirs = float(rows[0][0])
+    p, doc = stat_json("-e", ev, "--", WORKLOAD, *work)
+    if not check(doc is not None, p.stderr):
+        continue
+    ours = event(doc, ev)["count"]
+    # Migrations and switches vary from run to run on a busy machine; the
+    # workloads make them large enough that 5% (or 30 events) covers it.
+    tol = max(0.05 * theirs, 30)
+    check(abs(ours - theirs) <= tol, f"{ev} on {work}: hwprof {ours}, perf {theirs}")
+done()

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/* Hardware counting: runs where a hardware PMU exists, and is skipped, with
+ * the reason, where none does. Nothing here passes without counting. */
+#include "hwprof-internal.h"
+#include "harness.h"
+
+#define LOOPS 10000000L
+
+static void spin(long n)
+{
+	for (volatile long i = 0; i < n; i++)
+		;
+}
+
+int main(void)
+{
+	struct hwp_evlist *evl;
+	struct hwp_session *s;
+	struct hwp_count c[16];
+	struct hwp_metric *ipc;
+	double v;
+	int err;
+
+	t_init();
+	if (!hwp_have_hw_pmu())
+		t_skip("this machine has no hardware PMU (a VM without PMU passthrough): "
+		       "cycles and instructions cannot be counted here");
+	err = hwp_event_probe("instructions");
+	if (err)
+		t_skip("the hardware PMU refuses instructions: %s", hwp_errmsg());
+
+	CHECK_ERR(hwp_evlist_parse("{cycles,instructions},branches", NULL, &evl), 0);
+	CHECK_ERR(hwp_session_new(evl, NULL, &s), 0);
+	CHECK_ERR(hwp_session_open(s), 0);
+	hwp_session_enable(s);
+	spin(LOOPS);
+	hwp_session_disable(s);
+	CHECK_ERR(hwp_session_read(s, c, 3), 0);
+	/* Each iteration of the volatile loop retires several instructions. */
+	CHECK(hwp_count_scaled(&c[1]) >= 3.0 * LOOPS, "instructions %.0f for %ld loops",
+	      hwp_count_scaled(&c[1]), LOOPS);
+	CHECK(hwp_count_scaled(&c[0]) > LOOPS / 2.0, "cycles %.0f", hwp_count_scaled(&c[0]));
+	CHECK(hwp_count_scaled(&c[2]) >= LOOPS, "branches %.0f", hwp_count_scaled(&c[2]));
+	CHECK_ERR(hwp_metric_parse("ipc=instructions / cycles", &ipc), 0);
+	CHECK_ERR(hwp_session_metric(s, c, 1.0, ipc, &v), 0);
+	CHECK(v > 0.1 && v < 10, "IPC %.3f", v);
+	hwp_metric_free(ipc);
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
+
+	/* More hardware groups than counters: multiplexed, scaled, and said so. */
+	CHECK_ERR(hwp_evlist_parse("{cycles,instructions},{cycles,branches},{cycles,branch-misses},"
+				   "{cycles,cache-misses},{cycles,cache-references},{cycles,instructions},"
+				   "{cycles,branches},{cycles,instructions}",
+				   NULL, &evl),
+		  0);
+	CHECK_ERR(hwp_session_new(evl, NULL, &s), 0);
+	CHECK_ERR(hwp_session_open(s), 0);
+	hwp_session_enable(s);
+	spin(20 * LOOPS);
+	hwp_session_disable(s);
+	CHECK_ERR(hwp_session_read(s, c, 16), 0);
+	{
+		bool multiplexed = false;
+
+		for (int i = 0; i < 16; i++) {
+			double pct = hwp_count_percent_running(&c[i]);
+
+			if (pct < 99.9 && c[i].time_running) {
+				multiplexed = true;
+				CHECK(hwp_count_scaled(&c[i]) > (double)c[i].value,
+				      "event %d scaled up from %llu", i, (unsigned long long)c[i].value);
+			}
+		}
+		CHECK(multiplexed, "16 hardware events on one PMU must multiplex");
+	}
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
+	return t_done();
+}

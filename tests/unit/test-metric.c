@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/* Metric formulas: the parser and the evaluator, table-driven. */
+#include "hwprof-internal.h"
+#include "harness.h"
+
+static const struct {
+	const char *name;
+	double value;
+	int err;
+} vars[] = {
+	{ "cycles", 1000, 0 },
+	{ "instructions", 2500, 0 },
+	{ "cache-misses", 50, 0 },
+	{ "cpu-migrations", 10, 0 },
+	{ "zero", 0, 0 },
+	{ "seconds", 2, 0 },
+	{ "big", 1e300, 0 },
+	{ "icl::INST_RETIRED:ANY_P", 7, 0 },
+	{ "notcounted", 0, -HWP_ERR_UNDEFINED },
+};
+
+static int lookup(const char *name, double *value, void *ctx)
+{
+	(void)ctx;
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++)
+		if (!strcmp(vars[i].name, name)) {
+			*value = vars[i].value;
+			return vars[i].err;
+		}
+	return -ENOENT;
+}
+
+struct row {
+	int line;
+	const char *def;
+	int parse_err;
+	int eval_err;
+	double want;
+	const char *name;
+	const char *msg;
+};
+
+#define VAL(def, want, name) { __LINE__, def, 0, 0, want, name, NULL }
+#define EVAL_ERR(def, err, msg) { __LINE__, def, 0, err, 0, NULL, msg }
+#define PARSE_ERR(def, msg) { __LINE__, def, -HWP_ERR_SYNTAX, 0, 0, NULL, msg }
+
+static const struct row rows[] = {
+	VAL("ipc=instructions / cycles", 2.5, "ipc"),
+	VAL("instructions/cycles", 2.5, "instructions/cycles"),
+	VAL("mpm = cache-misses / cpu-migrations", 5, "mpm"),
+	VAL("1 + 2 * 3", 7, NULL),
+	VAL("(1 + 2) * 3", 9, NULL),
+	VAL("10 - 4 - 3", 3, NULL),
+	VAL("64 / 4 / 2", 8, NULL),
+	VAL("-cycles + 2000", 1000, NULL),
+	VAL("--3", 3, NULL),
+	VAL("+4", 4, NULL),
+	VAL("cycles - instructions", -1500, NULL),
+	VAL("cache-misses * 1000 / instructions", 20, NULL),
+	VAL("cycles / seconds", 500, NULL),
+	VAL("1e3 * 2.5e-1", 250, NULL),
+	VAL(".5 * 4", 2, NULL),
+	VAL("icl::INST_RETIRED:ANY_P * 2", 14, NULL),
+	VAL("  ipc  =  instructions/cycles  ", 2.5, "ipc"),
+	VAL("((((((((((1))))))))))", 1, NULL),
+	EVAL_ERR("cycles / zero", -HWP_ERR_UNDEFINED, "division by zero"),
+	EVAL_ERR("x=cycles / (cycles - 1000)", -HWP_ERR_UNDEFINED, "division by zero"),
+	EVAL_ERR("big * big", -HWP_ERR_UNDEFINED, "overflows"),
+	EVAL_ERR("cycles / notcounted", -HWP_ERR_UNDEFINED, "'notcounted' was not counted"),
+	EVAL_ERR("cycles / nosuch", -HWP_ERR_UNKNOWN_NAME, "'nosuch'"),
+	EVAL_ERR("cycles-instructions", -HWP_ERR_UNKNOWN_NAME, "with spaces, to subtract"),
+	PARSE_ERR("", "before the end"),
+	PARSE_ERR("x=", "before the end"),
+	PARSE_ERR("=cycles", "name before '=' is empty"),
+	PARSE_ERR("cycles /", "position 8"),
+	PARSE_ERR("(cycles", "expected ')'"),
+	PARSE_ERR("cycles)", "unbalanced ')'"),
+	PARSE_ERR("cycles instructions", "expected an operator"),
+	PARSE_ERR("cycles $ 2", "expected an operator"),
+	PARSE_ERR("3cycles", "cannot start with a digit"),
+	PARSE_ERR("1e999", "out of range"),
+	PARSE_ERR("* 2", "expected a number"),
+};
+
+static void check_row(const struct row *r)
+{
+	struct hwp_metric *m = NULL;
+	double v = 0;
+	int err = hwp_metric_parse(r->def, &m);
+
+	if (r->parse_err) {
+		CHECK(err == r->parse_err, "line %d '%s': parse returned %d", r->line, r->def, err);
+		CHECK(!m, "line %d: no metric on failure", r->line);
+		CHECK(strstr(hwp_errmsg(), r->msg), "line %d: '%s' lacks '%s'", r->line,
+		      hwp_errmsg(), r->msg);
+		return;
+	}
+	CHECK(err == 0, "line %d '%s': %s", r->line, r->def, hwp_errmsg());
+	if (err)
+		return;
+	err = hwp_metric_eval(m, lookup, NULL, &v);
+	if (r->eval_err) {
+		CHECK(err == r->eval_err, "line %d '%s': eval returned %d", r->line, r->def, err);
+		CHECK(isnan(v), "line %d: an undefined value is NAN, never 0: %g", r->line, v);
+		CHECK(strstr(hwp_errmsg(), r->msg), "line %d: '%s' lacks '%s'", r->line,
+		      hwp_errmsg(), r->msg);
+	} else {
+		CHECK(err == 0, "line %d '%s': %s", r->line, r->def, hwp_errmsg());
+		CHECK_NEAR(v, r->want, 1e-9 * (1 + fabs(r->want)));
+	}
+	if (r->name)
+		CHECK(!strcmp(hwp_metric_name(m), r->name), "line %d: name '%s'", r->line,
+		      hwp_metric_name(m));
+	hwp_metric_free(m);
+}
+
+static void check_depth(void)
+{
+	char deep[300];
+	struct hwp_metric *m = NULL;
+	size_t n = 0;
+
+	for (int i = 0; i < 70; i++)
+		deep[n++] = '(';
+	deep[n++] = '1';
+	for (int i = 0; i < 70; i++)
+		deep[n++] = ')';
+	deep[n] = '\0';
+	CHECK_ERR(hwp_metric_parse(deep, &m), -HWP_ERR_SYNTAX);
+	CHECK(strstr(hwp_errmsg(), "64 deep"), "%s", hwp_errmsg());
+	memset(deep, '-', 200);
+	deep[200] = '1';
+	deep[201] = '\0';
+	CHECK_ERR(hwp_metric_parse(deep, &m), -HWP_ERR_SYNTAX);
+	{
+		char *huge = malloc(5000);
+
+		memset(huge, '1', 4999);
+		huge[4999] = '\0';
+		CHECK_ERR(hwp_metric_parse(huge, &m), -HWP_ERR_SYNTAX);
+		free(huge);
+	}
+}
+
+static void check_builtins(void)
+{
+	struct hwp_evlist *evl;
+	size_t n = 0;
+
+	CHECK_ERR(hwp_evlist_parse("cache-misses,cpu-migrations,instructions,cycles,task-clock,"
+				   "context-switches,page-faults,cache-references,branches,branch-misses",
+				   NULL, &evl), 0);
+	for (; hwp_metric_builtin(n); n++) {
+		const struct hwp_metric *m = hwp_metric_builtin(n);
+
+		CHECK(*hwp_metric_desc(m), "built-in %s has a description", hwp_metric_name(m));
+		CHECK_ERR(hwp_metric_check(m, evl), 0);
+		hwp_metric_free((struct hwp_metric *)m);	/* a no-op for built-ins */
+	}
+	CHECK(n >= 9, "%zu built-in metrics", n);
+	CHECK(!strcmp(hwp_metric_name(hwp_metric_builtin(0)), "LLC-misses/migration"),
+	      "the first built-in is LLC misses per migration");
+	hwp_evlist_free(evl);
+}
+
+static void check_check(void)
+{
+	struct hwp_evlist *evl;
+	struct hwp_metric *m;
+
+	CHECK_ERR(hwp_evlist_parse("cache-misses,cpu-migrations:u", NULL, &evl), 0);
+	hwp_metric_parse("cachemisses/migrations", &m);
+	CHECK_ERR(hwp_metric_check(m, evl), 0);
+	hwp_metric_free(m);
+	hwp_metric_parse("x=cache-misses / seconds", &m);
+	CHECK_ERR(hwp_metric_check(m, evl), 0);
+	hwp_metric_free(m);
+	hwp_metric_parse("x=cache-mises / cycles", &m);
+	CHECK_ERR(hwp_metric_check(m, evl), -HWP_ERR_UNKNOWN_NAME);
+	CHECK(strstr(hwp_errmsg(), "did you mean: cache-misses"), "%s", hwp_errmsg());
+	hwp_metric_free(m);
+	hwp_evlist_free(evl);
+}
+
+int main(void)
+{
+	t_init();
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		check_row(&rows[i]);
+	check_depth();
+	check_builtins();
+	check_check();
+	return t_done();
+}

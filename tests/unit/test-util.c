@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/* Small pieces: CPU lists, edit distance, patterns, strbuf, errors, opts. */
+#include "hwprof-internal.h"
+#include "util/cpulist.h"
+#include "harness.h"
+
+#include <pthread.h>
+
+static void check_cpulist(void)
+{
+	int *cpus;
+	size_t nr, bad;
+	char buf[64];
+
+	CHECK_ERR(cpulist_parse("0-3,6,8-9", &cpus, &nr, &bad), 0);
+	CHECK(nr == 7 && cpus[0] == 0 && cpus[3] == 3 && cpus[4] == 6 && cpus[6] == 9, "nr %zu", nr);
+	cpulist_format(cpus, nr, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "0-3,6,8-9"), "round trip: %s", buf);
+	free(cpus);
+	CHECK_ERR(cpulist_parse("3,1,3,2", &cpus, &nr, &bad), 0);
+	CHECK(nr == 3 && cpus[0] == 1 && cpus[2] == 3, "sorted, unique");
+	free(cpus);
+	CHECK_ERR(cpulist_parse("1-", &cpus, &nr, &bad), -EINVAL);
+	CHECK(bad == 2, "bad at %zu", bad);
+	CHECK_ERR(cpulist_parse("3-1", &cpus, &nr, &bad), -EINVAL);
+	CHECK_ERR(cpulist_parse("a", &cpus, &nr, &bad), -EINVAL);
+	CHECK_ERR(cpulist_parse("", &cpus, &nr, &bad), -EINVAL);
+	CHECK_ERR(cpulist_parse("1,", &cpus, &nr, &bad), -EINVAL);
+	CHECK_ERR(cpulist_parse("99999999", &cpus, &nr, &bad), -EINVAL);
+
+	CHECK_ERR(hwp_cpulist_parse("0", &cpus, &nr), 0);
+	CHECK(nr == 1 && cpus[0] == 0, "CPU 0 is online");
+	free(cpus);
+	CHECK_ERR(hwp_cpulist_parse("4095", &cpus, &nr), -ENODEV);
+	CHECK(strstr(hwp_errmsg(), "online CPUs: 0"), "names the online CPUs: %s", hwp_errmsg());
+	CHECK_ERR(hwp_cpulist_parse("x", &cpus, &nr), -HWP_ERR_SYNTAX);
+}
+
+static void check_text(void)
+{
+	CHECK(hwp_edit_distance("cache-mises", "cache-misses", 3) == 1, "insertion");
+	CHECK(hwp_edit_distance("cahce-misses", "cache-misses", 3) == 1, "transposition");
+	CHECK(hwp_edit_distance("CYCLES", "cycles", 3) == 0, "case");
+	CHECK(hwp_edit_distance("abc", "xyz", 2) == 3, "capped at cap + 1");
+	CHECK(hwp_edit_distance("a", "abcdefgh", 2) == 3, "length gap");
+	CHECK(hwp_pattern_match("page", "page-faults"), "substring");
+	CHECK(hwp_pattern_match("PAGE", "page-faults"), "case");
+	CHECK(hwp_pattern_match("*faults", "page-faults"), "glob");
+	CHECK(!hwp_pattern_match("cycles*", "page-faults"), "no match");
+	CHECK(hwp_pattern_match(NULL, "x"), "no pattern");
+}
+
+static void check_strbuf(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+
+	CHECK(!strcmp(strbuf_str(&sb), ""), "empty");
+	for (int i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%d,", i);
+	CHECK(sb.len == 3890, "len %zu", sb.len);
+	strbuf_reset(&sb);
+	strbuf_adds(&sb, "abc");
+	strbuf_addch(&sb, 'd');
+	s = strbuf_detach(&sb);
+	CHECK(!strcmp(s, "abcd"), "%s", s);
+	free(s);
+	CHECK(sb.buf == NULL, "detach resets");
+	s = strbuf_detach(&sb);
+	CHECK(s && !*s, "detaching nothing gives an empty string");
+	free(s);
+}
+
+static void *errmsg_thread(void *arg)
+{
+	hwp_fail(-EINVAL, "thread %ld", (long)arg);
+	for (int i = 0; i < 1000; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "thread %ld", (long)arg);
+		if (strcmp(hwp_errmsg(), want))
+			return (void *)1;
+		sched_yield();
+	}
+	return NULL;
+}
+
+static void check_errors(void)
+{
+	pthread_t t[4];
+	int bad = 0;
+
+	CHECK(!strcmp(hwp_strerror(-HWP_ERR_UNKNOWN_EVENT), "Unknown event"), "lib range");
+	CHECK(!strcmp(hwp_strerror(HWP_ERR_SYNTAX), "Syntax error"), "positive too");
+	CHECK(!strcmp(hwp_strerror(-ENOENT), "No such file or directory"), "errno range");
+	CHECK(!strcmp(hwp_strerror(0), "Success"), "zero");
+	CHECK(!strcmp(hwp_strerror(-HWP_ERR_END), "Unknown error"), "past the end");
+	CHECK(strlen(hwp_strerror(-99999)) > 0, "never NULL");
+	for (int i = HWP_ERR_BASE; i < HWP_ERR_END; i++)
+		CHECK(hwp_strerror(-i) && strcmp(hwp_strerror(-i), "Unknown error"), "code %d named", i);
+	/* The message is per thread: threads do not see each other's. */
+	for (long i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, errmsg_thread, (void *)i);
+	for (int i = 0; i < 4; i++) {
+		void *ret;
+
+		pthread_join(t[i], &ret);
+		bad += ret != NULL;
+	}
+	CHECK(bad == 0, "%d threads saw another thread's message", bad);
+	CHECK(strcmp(hwp_errmsg(), "thread 0"), "main thread's message is its own");
+	CHECK(!strcmp(hwp_version(), HWPROF_VERSION), "version %s", hwp_version());
+}
+
+static void check_opts_abi(void)
+{
+	struct {
+		struct hwp_evlist_opts o;
+		char newer_field;
+	} newer = { .o = { .sz = sizeof(newer) }, .newer_field = 1 };
+	struct hwp_evlist *evl = NULL;
+	struct hwp_evlist_opts old = { .sz = sizeof(size_t) };
+
+	/* A newer caller asking for something we do not know: refused, clearly. */
+	CHECK_ERR(hwp_evlist_parse("cs", (struct hwp_evlist_opts *)&newer, &evl), -EOPNOTSUPP);
+	newer.newer_field = 0;
+	CHECK_ERR(hwp_evlist_parse("cs", (struct hwp_evlist_opts *)&newer, &evl), 0);
+	hwp_evlist_free(evl);
+	/* An older, smaller caller: defaults for the rest. */
+	CHECK_ERR(hwp_evlist_parse("cs", &old, &evl), 0);
+	hwp_evlist_free(evl);
+	old.sz = 0;
+	CHECK_ERR(hwp_evlist_parse("cs", &old, &evl), -EINVAL);
+}
+
+#include <stdatomic.h>
+
+static atomic_int log_total;
+
+struct log_seen {
+	int n;
+	enum hwp_log_level level;
+	char msg[256];
+};
+
+static void log_cb(enum hwp_log_level level, const char *msg, void *ctx)
+{
+	struct log_seen *s = ctx;
+
+	atomic_fetch_add(&log_total, 1);
+	if (!strcmp(msg, "spam"))
+		return;	/* from the other thread: only counted */
+	s->n++;
+	s->level = level;
+	snprintf(s->msg, sizeof(s->msg), "%s", msg);
+}
+
+static atomic_int log_stop;
+
+static void *log_spammer(void *arg)
+{
+	(void)arg;
+	while (!log_stop)
+		hwp_log(HWP_LOG_WARN, "spam");
+	return NULL;
+}
+
+static void check_log(void)
+{
+	struct log_seen a = { 0 }, b = { 0 };
+	pthread_t t;
+
+	hwp_log_set(log_cb, &a);
+	hwp_log_set_level(HWP_LOG_WARN);
+	hwp_log(HWP_LOG_WARN, "hello %d", 42);
+	hwp_log(HWP_LOG_DEBUG, "hidden");
+	CHECK(a.n == 1 && !strcmp(a.msg, "hello 42") && a.level == HWP_LOG_WARN, "n %d '%s'", a.n,
+	      a.msg);
+	hwp_log_set_level(HWP_LOG_DEBUG);
+	hwp_log(HWP_LOG_DEBUG, "shown");
+	CHECK(a.n == 2 && !strcmp(a.msg, "shown"), "debug after raising the level");
+	/* Swapping while another thread logs: each message goes to one whole pair. */
+	atomic_store(&log_total, 0);
+	pthread_create(&t, NULL, log_spammer, NULL);
+	for (int i = 0; atomic_load(&log_total) < 2000 && i < 100000000; i++)
+		hwp_log_set(log_cb, i % 2 ? (void *)&a : (void *)&b);
+	log_stop = 1;
+	pthread_join(t, NULL);
+	CHECK(atomic_load(&log_total) >= 2000, "messages arrived while swapping");
+	hwp_log_set(NULL, NULL);
+	hwp_log_set_level(HWP_LOG_WARN);
+}
+
+int main(void)
+{
+	t_init();
+	check_cpulist();
+	check_text();
+	check_strbuf();
+	check_errors();
+	check_opts_abi();
+	check_log();
+	return t_done();
+}

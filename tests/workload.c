@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/* Workloads with known counts, for the kernel and CLI tests.
+ * Usage: workload STEP [ARGS] [STEP [ARGS]...], steps run in order:
+ *   pages N        touch N fresh pages (>= N page faults)
+ *   migrate M      alternate between CPUs 0 and 1 M times (>= M-1 migrations)
+ *   pingpong K     K pipe round trips between two threads on one CPU (>= 2K switches)
+ *   threads T N    T threads, each touching N fresh pages
+ *   fork C N       C children, each touching N fresh pages; waits for them
+ *   spin SECONDS   burn CPU
+ *   sleep SECONDS  sleep
+ *   serve N MS     touch N pages every MS milliseconds until killed
+ *   orphans C      fork C children that outlive us by 0.2 s, and exit
+ *   fds            fail if any file descriptor but 0, 1, 2 is open
+ *   exit CODE      exit with CODE
+ *   kill SIG       kill ourselves with SIG */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "work.h"
+
+static void *toucher(void *arg)
+{
+	work_touch_pages((long)arg);
+	return NULL;
+}
+
+static void spin(double secs)
+{
+	struct timespec a, b;
+	volatile unsigned long x = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += (unsigned long)i;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9 < secs);
+}
+
+static void sleep_s(double secs)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+static int check_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int bad = 0;
+
+	if (!d)
+		return 1;
+	while ((de = readdir(d))) {
+		int fd = atoi(de->d_name);
+		char path[64], target[256] = "";
+
+		if (de->d_name[0] == '.' || fd <= 2 || fd == dirfd(d))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		if (readlink(path, target, sizeof(target) - 1) < 0)
+			continue;
+		fprintf(stderr, "workload: fd %d is open: %s\n", fd, target);
+		bad = 1;
+	}
+	closedir(d);
+	return bad;
+}
+
+static long arg(char **argv, int i, int argc)
+{
+	if (i >= argc) {
+		fprintf(stderr, "workload: %s needs an argument\n", argv[i - 1]);
+		exit(2);
+	}
+	return atol(argv[i]);
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+
+		if (!strcmp(s, "pages")) {
+			work_touch_pages(arg(argv, ++i, argc));
+		} else if (!strcmp(s, "migrate")) {
+			long m = arg(argv, ++i, argc);
+
+			for (long j = 0; j < m; j++)
+				if (work_pin((int)(j % 2))) {
+					perror("sched_setaffinity");
+					return 1;
+				}
+		} else if (!strcmp(s, "pingpong")) {
+			if (work_pingpong(arg(argv, ++i, argc)))
+				return 1;
+		} else if (!strcmp(s, "threads")) {
+			long t = arg(argv, ++i, argc), n = arg(argv, ++i, argc);
+			pthread_t *tids = calloc((size_t)t, sizeof(*tids));
+
+			for (long j = 0; j < t; j++)
+				if (pthread_create(&tids[j], NULL, toucher, (void *)n))
+					return 1;
+			for (long j = 0; j < t; j++)
+				pthread_join(tids[j], NULL);
+			free(tids);
+		} else if (!strcmp(s, "fork")) {
+			long c = arg(argv, ++i, argc), n = arg(argv, ++i, argc);
+
+			for (long j = 0; j < c; j++) {
+				pid_t p = fork();
+
+				if (p == 0) {
+					work_touch_pages(n);
+					_exit(0);
+				}
+				if (p < 0)
+					return 1;
+			}
+			while (wait(NULL) > 0)
+				;
+		} else if (!strcmp(s, "spin")) {
+			spin(atof(argv[++i < argc ? i : argc - 1]));
+		} else if (!strcmp(s, "sleep")) {
+			sleep_s(atof(argv[++i < argc ? i : argc - 1]));
+		} else if (!strcmp(s, "serve")) {
+			long n = arg(argv, ++i, argc), ms = arg(argv, ++i, argc);
+
+			printf("ready\n");
+			fflush(stdout);
+			for (;;) {
+				work_touch_pages(n);
+				sleep_s((double)ms / 1000.0);
+			}
+		} else if (!strcmp(s, "orphans")) {
+			long c = arg(argv, ++i, argc);
+
+			for (long j = 0; j < c; j++)
+				if (fork() == 0) {
+					sleep_s(0.2);
+					work_touch_pages(100);
+					_exit(0);
+				}
+			return 0;
+		} else if (!strcmp(s, "fds")) {
+			if (check_fds())
+				return 3;
+		} else if (!strcmp(s, "exit")) {
+			return (int)arg(argv, ++i, argc);
+		} else if (!strcmp(s, "kill")) {
+			raise((int)arg(argv, ++i, argc));
+		} else {
+			fprintf(stderr, "workload: unknown step '%s'\n", s);
+			return 2;
+		}
+	}
+	return 0;
+}
