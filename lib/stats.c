@@ -177,3 +177,104 @@ HWP_API int hwp_summarize(const double *values, size_t n, struct hwp_summary *ou
 	free(v);
 	return hwp_info_fill(out, &s, sizeof(s));
 }
+
+/* The median of |v[i] - median| over the sorted @v, and the mean of the same. */
+static int abs_deviations(const double *v, size_t k, double median, double *mad,
+			  double *mean_ad)
+{
+	double *dev = malloc(k * sizeof(*dev)), sum = 0;
+
+	if (!dev)
+		return -ENOMEM;
+	for (size_t i = 0; i < k; i++) {
+		dev[i] = fabs(v[i] - median);
+		sum += dev[i];
+	}
+	qsort(dev, k, sizeof(*dev), cmp_double);
+	*mad = hwp_median_sorted(dev, k);
+	*mean_ad = sum / (double)k;
+	free(dev);
+	return 0;
+}
+
+HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold, bool *flags,
+			     size_t *nr)
+{
+	double *v = NULL, median, mad, mean_ad, scale;
+	size_t k, count = 0;
+
+	hwp_clear_error();
+	if (n && !values)
+		return hwp_fail(-EINVAL, "hwp_outliers_mad: values is NULL");
+	if (threshold < 0 || isnan(threshold))
+		return hwp_fail(-EINVAL, "hwp_outliers_mad: threshold %g is negative", threshold);
+	if (!threshold)
+		threshold = 3.5;
+	for (size_t i = 0; flags && i < n; i++)
+		flags[i] = false;
+	if (nr)
+		*nr = 0;
+	k = hwp_sorted_defined(values, n, &v);
+	if (!v)
+		return hwp_fail(-ENOMEM, "out of memory");
+	if (k < 3)
+		goto out;
+	median = hwp_median_sorted(v, k);
+	if (abs_deviations(v, k, median, &mad, &mean_ad)) {
+		free(v);
+		return hwp_fail(-ENOMEM, "out of memory");
+	}
+	/* 0.6745 makes the MAD of a normal sample estimate its sigma; 1.2533
+	 * (sqrt(pi / 2)) does the same for the mean absolute deviation. */
+	scale = mad > 0 ? mad / 0.6745 : 1.2533 * mean_ad;
+	if (scale == 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		double dev = fabs(values[i] - median);
+
+		if (isnan(values[i]) || dev / scale <= threshold || dev <= 1e-3 * fabs(median))
+			continue;
+		if (flags)
+			flags[i] = true;
+		count++;
+	}
+	if (nr)
+		*nr = count;
+out:
+	free(v);
+	return 0;
+}
+
+HWP_API int hwp_histogram(const double *values, size_t n, size_t *bins, size_t nr_bins,
+			  double *lo, double *width)
+{
+	double min = INFINITY, max = -INFINITY, w;
+
+	hwp_clear_error();
+	if ((n && !values) || !bins || !nr_bins || !lo || !width)
+		return hwp_fail(-EINVAL, "hwp_histogram: NULL argument or no bin");
+	memset(bins, 0, nr_bins * sizeof(*bins));
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(values[i])) {
+			min = fmin(min, values[i]);
+			max = fmax(max, values[i]);
+		}
+	if (min > max) {
+		*lo = NAN;
+		*width = 0;
+		return 0;
+	}
+	w = (max - min) / (double)nr_bins;
+	for (size_t i = 0; i < n; i++) {
+		size_t b;
+
+		if (!isfinite(values[i]))
+			continue;
+		/* Rounding may put the largest value one past the end. */
+		b = w > 0 ? (size_t)((values[i] - min) / w) : 0;
+		bins[b < nr_bins ? b : nr_bins - 1]++;
+	}
+	*lo = min;
+	*width = w;
+	return 0;
+}

@@ -562,6 +562,100 @@ struct hwp_summary {
  */
 HWP_API int hwp_summarize(const double *values, size_t n, struct hwp_summary *out);
 
+/* The two-sample tests of hwp_sample_test(). */
+enum hwp_test {
+	/* Welch's t-test: a difference of means, variances not assumed equal */
+	HWP_TEST_WELCH = 0,
+	/* Mann-Whitney U (Wilcoxon rank-sum): a shift of one sample against the
+	 * other, from ranks alone; for small or skewed samples and outliers */
+	HWP_TEST_MANN_WHITNEY,
+};
+
+struct hwp_test_opts {
+	size_t sz;
+	enum hwp_test test;	/* default Welch */
+	double confidence;	/* of the interval of the difference; 0: 0.95 */
+};
+
+/* The outcome of a two-sample test. */
+struct hwp_test_result {
+	size_t sz;
+	enum hwp_test test;
+	size_t na, nb;		/* the values used: NANs are skipped */
+	double diff;		/* mean of b - mean of a */
+	double ci_low, ci_high;	/* confidence interval of diff (Welch's t, whatever the test) */
+	/* Welch: t = diff / its standard error. Mann-Whitney: U of b, the
+	 * number of pairs (a[i], b[j]) with b[j] > a[i], ties counting 1/2. */
+	double statistic;
+	double df;		/* Welch: Welch-Satterthwaite degrees of freedom; else NAN */
+	double p_value;		/* two-sided */
+	/* Mann-Whitney: true when p_value comes from the exact distribution of U
+	 * (both samples under 50 values and no ties); false for the normal
+	 * approximation with tie and continuity corrections. Welch: false. */
+	bool exact;
+};
+
+/*
+ * hwp_sample_test - whether two samples differ
+ * @a, @na: the first sample (the baseline); NANs are skipped
+ * @b, @nb: the second sample
+ * @opts: NULL (Welch's t-test, 95% interval) or options
+ * @out: filled up to out->sz
+ *
+ * Two-sided. When both samples have no spread, p_value is 1 when their
+ * means are equal and 0 when they differ. Errors: -EINVAL for a NULL
+ * argument, an unknown test or a confidence outside (0, 1);
+ * -HWP_ERR_MISMATCH when a sample has fewer than 2 defined values (the
+ * message says which); -ENOMEM. Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_sample_test(const double *a, size_t na, const double *b, size_t nb,
+			    const struct hwp_test_opts *opts, struct hwp_test_result *out);
+
+/*
+ * hwp_holm_adjust - Holm's step-down correction of @n p-values
+ * @p: the p-values; NANs are left out of the family and stay NAN
+ * @adjusted: receives the adjusted p-values, in the order of @p (it may be @p)
+ *
+ * Rejecting where adjusted < alpha keeps the chance of any false positive
+ * among the n tests below alpha (Holm, Scand. J. Statist. 6, 1979). The
+ * adjusted values never decrease with p and are at most 1. Errors: -EINVAL
+ * for a NULL array, -ENOMEM. Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_holm_adjust(const double *p, size_t n, double *adjusted);
+
+/*
+ * hwp_outliers_mad - flag the values far from the rest
+ * @threshold: the modified z-score above which a value is flagged; 0 for
+ *	       3.5, as Iglewicz and Hoaglin recommend
+ * @flags: @n entries, set true for an outlier (NULL: count only)
+ * @nr: NULL, or set to the number of outliers
+ *
+ * The modified z-score is 0.6745 (x - median) / MAD, MAD being the median
+ * absolute deviation from the median; when more than half the values are
+ * equal (MAD is 0) it is (x - median) / (1.2533 * mean absolute deviation).
+ * A value within 0.1% of the median is never an outlier, so that counts
+ * that differ by a unit in thousands are not flagged. NANs are never
+ * outliers, and fewer than 3 defined values have none. Errors: -EINVAL,
+ * -ENOMEM. Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold, bool *flags,
+			     size_t *nr);
+
+/*
+ * hwp_histogram - count @n values into @nr_bins bins of equal width
+ * @bins: @nr_bins counters, overwritten
+ * @lo: set to the lower edge of the first bin (the smallest value), NAN
+ *	when no value is defined
+ * @width: set to the width of a bin; 0 when all values are equal (they are
+ *	   all in the first bin)
+ *
+ * Bin i holds [lo + i * width, lo + (i + 1) * width); the last also holds
+ * the largest value. NANs and infinities are skipped. Errors: -EINVAL for a NULL pointer
+ * or no bin, -ENOMEM. Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_histogram(const double *values, size_t n, size_t *bins, size_t nr_bins,
+			  double *lo, double *width);
+
 /* ------------------------------------------------------------------------
  * Results: what `hwprof stat` measures, run after run
  */

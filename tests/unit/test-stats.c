@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Summaries and distributions, against values worked out independently:
- * Student t quantiles from the published tables, and hand computations. */
+/* Summaries, distributions and tests, against values worked out
+ * independently: Student t quantiles from the published tables, textbook
+ * examples of Welch's t-test and Mann-Whitney U with their published
+ * p-values, and hand computations. */
 #include "hwprof-internal.h"
 #include "stats.h"
 #include "harness.h"
@@ -18,6 +20,13 @@ static void check_t(void)
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		CHECK_NEAR(hwp_t_quantile(0.975, table[i].df), table[i].q, 5e-4);
 	CHECK_NEAR(hwp_t_quantile(0.995, 9), 3.2498, 5e-4);
+	/* One-sided 95%, same tables. */
+	CHECK_NEAR(hwp_t_quantile(0.95, 5), 2.0150, 5e-4);
+	CHECK_NEAR(hwp_t_quantile(0.95, 10), 1.8125, 5e-4);
+	CHECK_NEAR(hwp_t_quantile(0.95, 30), 1.6973, 5e-4);
+	/* A fractional df, as Welch's test makes: between its neighbours. */
+	CHECK(hwp_t_quantile(0.975, 17.776) < hwp_t_quantile(0.975, 17) &&
+	      hwp_t_quantile(0.975, 17.776) > hwp_t_quantile(0.975, 18), "df 17.776");
 	CHECK_NEAR(hwp_t_quantile(0.5, 7), 0, 1e-9);
 	CHECK_NEAR(hwp_t_quantile(0.025, 9), -2.2622, 5e-4);
 	CHECK_NEAR(hwp_t_cdf(2.2622, 9), 0.975, 1e-4);
@@ -82,6 +91,196 @@ static void check_summary(void)
 	}
 }
 
+/*
+ * Student's sleep data (Cushny and Peebles, as in Student, Biometrika 6,
+ * 1908): extra hours of sleep with two drugs, ten patients each. R's
+ * documented example t.test(extra ~ group, data = sleep) publishes Welch's
+ * t = -1.8608, df = 17.776, p-value = 0.07939 and the 95% interval of
+ * mean(1) - mean(2), (-3.3654832, 0.2054832); we test b - a, so the signs
+ * turn. wilcox.test(extra ~ group, data = sleep) publishes W = 25.5,
+ * p-value = 0.06933 from the normal approximation with tie and continuity
+ * corrections (the data have ties); W counts pairs where group 1 is larger,
+ * so our U of b is 10 * 10 - 25.5.
+ */
+static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+
+static void check_welch(void)
+{
+	struct hwp_test_result r = { .sz = sizeof(r) };
+	HWP_OPTS(hwp_test_opts, o90, .confidence = 0.90);
+	/* Rosetta Code's "Welch's t-test" task: p = 0.010751 (R agrees). */
+	const double x[] = { 3.0, 4.0, 1.0, 2.1 }, y[] = { 490.2, 340.0, 433.9 };
+	const double same[] = { 5, 5, 5 }, other[] = { 6, 6, 6, 6 }, one[] = { 1, NAN };
+
+	CHECK_ERR(hwp_sample_test(sleep1, 10, sleep2, 10, NULL, &r), 0);
+	CHECK(r.test == HWP_TEST_WELCH && r.na == 10 && r.nb == 10 && !r.exact, "Welch, 10 + 10");
+	CHECK_NEAR(r.diff, 1.58, 1e-12);
+	CHECK_NEAR(r.statistic, 1.8608, 5e-5);
+	CHECK_NEAR(r.df, 17.776, 5e-4);
+	CHECK_NEAR(r.p_value, 0.07939, 5e-6);
+	CHECK_NEAR(r.ci_low, -0.2054832, 5e-7);
+	CHECK_NEAR(r.ci_high, 3.3654832, 5e-7);
+	/* The other way round: the same p, the difference negated. */
+	CHECK_ERR(hwp_sample_test(sleep2, 10, sleep1, 10, NULL, &r), 0);
+	CHECK_NEAR(r.p_value, 0.07939, 5e-6);
+	CHECK_NEAR(r.ci_low, -3.3654832, 5e-7);
+	/* A 90% interval is narrower: t(0.95, 17.776) instead of t(0.975, ...). */
+	CHECK_ERR(hwp_sample_test(sleep1, 10, sleep2, 10, &o90, &r), 0);
+	CHECK(r.ci_low > -0.2054832 && r.ci_high < 3.3654832, "90%% narrower: [%g, %g]",
+	      r.ci_low, r.ci_high);
+	/* The same standard error as the published 95% interval's. */
+	CHECK_NEAR(r.ci_high - r.diff,
+		   (3.3654832 + 0.2054832) / 2 * hwp_t_quantile(0.95, 17.776) /
+			   hwp_t_quantile(0.975, 17.776), 1e-5);
+
+	CHECK_ERR(hwp_sample_test(x, 4, y, 3, NULL, &r), 0);
+	CHECK_NEAR(r.p_value, 0.010751, 5e-6);
+
+	/* No spread: equal means are not different, unequal ones are. */
+	CHECK_ERR(hwp_sample_test(same, 3, same, 3, NULL, &r), 0);
+	CHECK(r.p_value == 1 && r.diff == 0, "identical: p %g", r.p_value);
+	CHECK_ERR(hwp_sample_test(same, 3, other, 4, NULL, &r), 0);
+	CHECK(r.p_value == 0 && r.diff == 1 && r.ci_low == 1 && r.ci_high == 1,
+	      "constant and different: p %g", r.p_value);
+
+	CHECK_ERR(hwp_sample_test(one, 2, same, 3, NULL, &r), -HWP_ERR_MISMATCH);
+	CHECK(strstr(hwp_errmsg(), "first sample has 1 value:"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_sample_test(same, 3, one, 1, NULL, &r), -HWP_ERR_MISMATCH);
+	CHECK(strstr(hwp_errmsg(), "second sample"), "%s", hwp_errmsg());
+	o90.confidence = 1.5;
+	CHECK_ERR(hwp_sample_test(same, 3, other, 4, &o90, &r), -EINVAL);
+	CHECK_ERR(hwp_sample_test(same, 3, other, 4, NULL, NULL), -EINVAL);
+}
+
+static void check_mann_whitney(void)
+{
+	HWP_OPTS(hwp_test_opts, mw, .test = HWP_TEST_MANN_WHITNEY);
+	struct hwp_test_result r = { .sz = sizeof(r) };
+	/*
+	 * Hollander and Wolfe, Nonparametric Statistical Methods (1973),
+	 * Table 4.1: permeability of the human chorioamnion at term (x) and
+	 * at 12-26 weeks (y). R's documented example wilcox.test(x, y,
+	 * alternative = "g") publishes W = 35, p-value = 0.1272 (exact, no
+	 * ties), so two-sided 0.2544; U of y is 50 - 35.
+	 */
+	const double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+	const double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	/* By hand: U of b is 4 in one order of C(4, 2) = 6; two-sided 2/6. */
+	const double lo[] = { 1, 2 }, hi[] = { 3, 4 };
+	const double all_same[] = { 7, 7, 7 };
+
+	CHECK_ERR(hwp_sample_test(x, 10, y, 5, &mw, &r), 0);
+	CHECK(r.test == HWP_TEST_MANN_WHITNEY && r.exact, "exact without ties");
+	CHECK_NEAR(r.statistic, 15, 0);
+	CHECK_NEAR(r.p_value, 0.2544, 5e-5);
+	CHECK(isnan(r.df), "no df: %g", r.df);
+	CHECK_NEAR(r.diff, (0.88 + 0.90 + 0.74 + 1.21 + 1.15) / 5 - 13.13 / 10, 1e-12);
+
+	CHECK_ERR(hwp_sample_test(sleep1, 10, sleep2, 10, &mw, &r), 0);
+	CHECK(!r.exact, "ties: the normal approximation");
+	CHECK_NEAR(r.statistic, 74.5, 1e-12);
+	CHECK_NEAR(r.p_value, 0.06933, 5e-6);
+
+	CHECK_ERR(hwp_sample_test(lo, 2, hi, 2, &mw, &r), 0);
+	CHECK(r.exact && r.statistic == 4, "U %g", r.statistic);
+	CHECK_NEAR(r.p_value, 1.0 / 3, 1e-12);
+	CHECK_ERR(hwp_sample_test(hi, 2, lo, 2, &mw, &r), 0);
+	CHECK(r.statistic == 0, "U %g", r.statistic);
+	CHECK_NEAR(r.p_value, 1.0 / 3, 1e-12);
+	/* Everything tied: nothing to tell apart. */
+	CHECK_ERR(hwp_sample_test(all_same, 3, all_same, 3, &mw, &r), 0);
+	CHECK(r.p_value == 1 && !r.exact, "all tied: p %g", r.p_value);
+	/* 60 a side is past the exact range: approximate, and still right. */
+	{
+		double a[60], b[60];
+
+		for (int i = 0; i < 60; i++) {
+			a[i] = i;
+			b[i] = i + 30.5;
+		}
+		CHECK_ERR(hwp_sample_test(a, 60, b, 60, &mw, &r), 0);
+		CHECK(!r.exact && r.p_value < 1e-4, "shifted by half: p %g", r.p_value);
+	}
+	mw.test = 7;
+	CHECK_ERR(hwp_sample_test(lo, 2, hi, 2, &mw, &r), -EINVAL);
+}
+
+static void check_holm(void)
+{
+	/* By hand: sorted 0.005 0.01 0.03 0.04 times 4 3 2 1 is 0.02 0.03
+	 * 0.06 0.04, and the step-down keeps the last at 0.06. */
+	double p[] = { 0.01, 0.04, 0.03, 0.005 }, adj[4];
+	double with_nan[] = { 0.02, NAN, 0.5 };
+	double big[] = { 0.6, 0.9 };
+
+	CHECK_ERR(hwp_holm_adjust(p, 4, adj), 0);
+	CHECK_NEAR(adj[0], 0.03, 1e-15);
+	CHECK_NEAR(adj[1], 0.06, 1e-15);
+	CHECK_NEAR(adj[2], 0.06, 1e-15);
+	CHECK_NEAR(adj[3], 0.02, 1e-15);
+	/* A NAN is no test: a family of two. In place. */
+	CHECK_ERR(hwp_holm_adjust(with_nan, 3, with_nan), 0);
+	CHECK_NEAR(with_nan[0], 0.04, 1e-15);
+	CHECK(isnan(with_nan[1]), "NAN stays");
+	CHECK_NEAR(with_nan[2], 0.5, 1e-15);
+	CHECK_ERR(hwp_holm_adjust(big, 2, big), 0);
+	CHECK(big[0] == 1 && big[1] == 1, "capped at 1: %g %g", big[0], big[1]);
+	CHECK_ERR(hwp_holm_adjust(p, 1, adj), 0);
+	CHECK(adj[0] == 0.01, "one test: unchanged");
+	CHECK_ERR(hwp_holm_adjust(NULL, 0, NULL), 0);
+	CHECK_ERR(hwp_holm_adjust(NULL, 2, adj), -EINVAL);
+}
+
+static void check_outliers(void)
+{
+	/* median 11, |deviations| 1 0 1 1 0 1 39, MAD 1: 50 scores 0.6745 * 39 */
+	const double v[] = { 10, 11, 10, 12, 11, 10, 50 };
+	/* MAD 0: mean absolute deviation 4/7, 9 scores 4 / (1.2533 * 4/7) = 5.6 */
+	const double flat[] = { 5, 5, 5, 5, 5, 5, 9 };
+	const double counts[] = { 10052, 10052, 10052, 10052, 10053, 10052 };
+	const double zeros[] = { 0, 0, 0, 0, 0, 3 };
+	const double few[] = { 1, 100 };
+	bool f[7];
+	size_t nr;
+
+	CHECK_ERR(hwp_outliers_mad(v, 7, 0, f, &nr), 0);
+	CHECK(nr == 1 && f[6] && !f[0] && !f[3], "one outlier: %zu", nr);
+	/* 0.6745 * 39 = 26.3: a threshold above it flags nothing. */
+	CHECK_ERR(hwp_outliers_mad(v, 7, 27, f, &nr), 0);
+	CHECK(nr == 0 && !f[6], "threshold 27: %zu", nr);
+	CHECK_ERR(hwp_outliers_mad(v, 7, 26, NULL, &nr), 0);
+	CHECK(nr == 1, "threshold 26: %zu", nr);
+	CHECK_ERR(hwp_outliers_mad(flat, 7, 0, f, &nr), 0);
+	CHECK(nr == 1 && f[6], "MAD 0: mean deviation: %zu", nr);
+	CHECK_ERR(hwp_outliers_mad(counts, 6, 0, f, &nr), 0);
+	CHECK(nr == 0, "a unit in ten thousand is noise: %zu", nr);
+	CHECK_ERR(hwp_outliers_mad(zeros, 6, 0, f, &nr), 0);
+	CHECK(nr == 1 && f[5], "3 among zeros: %zu", nr);
+	CHECK_ERR(hwp_outliers_mad(few, 2, 0, f, &nr), 0);
+	CHECK(nr == 0, "two values: no outlier");
+	CHECK_ERR(hwp_outliers_mad(v, 7, -1, f, &nr), -EINVAL);
+}
+
+static void check_histogram(void)
+{
+	const double v[] = { 1, 2, 2, 3, 3, 3, 4, 4, 4, NAN, 4 };
+	const double eq[] = { 5, 5 };
+	size_t bins[4];
+	double lo, width;
+
+	/* width 0.75: [1, 1.75) [1.75, 2.5) [2.5, 3.25) [3.25, 4] */
+	CHECK_ERR(hwp_histogram(v, 11, bins, 4, &lo, &width), 0);
+	CHECK(lo == 1 && width == 0.75, "lo %g width %g", lo, width);
+	CHECK(bins[0] == 1 && bins[1] == 2 && bins[2] == 3 && bins[3] == 4,
+	      "bins %zu %zu %zu %zu", bins[0], bins[1], bins[2], bins[3]);
+	CHECK_ERR(hwp_histogram(eq, 2, bins, 4, &lo, &width), 0);
+	CHECK(lo == 5 && width == 0 && bins[0] == 2 && bins[3] == 0, "all equal");
+	CHECK_ERR(hwp_histogram(NULL, 0, bins, 4, &lo, &width), 0);
+	CHECK(isnan(lo) && bins[0] == 0, "no value");
+	CHECK_ERR(hwp_histogram(v, 11, bins, 0, &lo, &width), -EINVAL);
+}
+
 static void check_scaling(void)
 {
 	struct hwp_count c = { .value = 1000, .time_enabled = 200, .time_running = 50 };
@@ -109,5 +308,10 @@ int main(void)
 	check_t();
 	check_summary();
 	check_scaling();
+	check_welch();
+	check_mann_whitney();
+	check_holm();
+	check_outliers();
+	check_histogram();
 	return t_done();
 }
