@@ -256,6 +256,15 @@ static void normalize(const char *in, char *out, size_t size)
 	out[n] = '\0';
 }
 
+bool hwp_names_match_loosely(const char *x, const char *y)
+{
+	char a[256], b[256];
+
+	normalize(x, a, sizeof(a));
+	normalize(y, b, sizeof(b));
+	return !strcmp(a, b);
+}
+
 bool hwp_event_name_matches(const struct hwp_event *ev, const char *name)
 {
 	const struct hwp_generic_event *g;

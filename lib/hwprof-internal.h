@@ -70,6 +70,8 @@ void hwp_explain_unsupported(struct strbuf *sb, const struct hwp_event *ev, int 
 void hwp_event_suggest(const char *name, struct strbuf *sb);
 /* Match a name as a metric formula may write it against an event. */
 bool hwp_event_name_matches(const struct hwp_event *ev, const char *name);
+/* Equal, ignoring case, '-' and '_'. */
+bool hwp_names_match_loosely(const char *a, const char *b);
 /* The generic-name table, for listing and suggestions. */
 struct hwp_generic_event {
 	const char *name;

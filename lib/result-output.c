@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What one row shows, worked out once for every format. */
-struct row {
-	const struct series *sr;
-	struct hwp_summary sum;
-	double pct;		/* mean percent running; NAN for metrics */
-	double running;		/* mean ns running */
-	bool clock;		/* counts ns, shown as msec */
-};
-
 static double mean_defined(const double *v, size_t n)
 {
 	double s = 0;
@@ -32,7 +23,7 @@ static double mean_defined(const double *v, size_t n)
 	return k ? s / (double)k : NAN;
 }
 
-static void row_init(const struct hwp_result *r, size_t idx, struct row *row)
+void hwp_row_init(const struct hwp_result *r, size_t idx, struct hwp_row *row)
 {
 	const struct series *sr = &r->series[idx];
 
@@ -45,7 +36,7 @@ static void row_init(const struct hwp_result *r, size_t idx, struct row *row)
 	row->clock = sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
 }
 
-static const char *row_placeholder(const struct row *row)
+const char *hwp_row_placeholder(const struct hwp_row *row)
 {
 	if (row->sr->kind == HWP_SERIES_EVENT && !row->sr->supported)
 		return "<not supported>";
@@ -55,7 +46,7 @@ static const char *row_placeholder(const struct row *row)
 }
 
 /* 1234567.4 -> "1,234,567" */
-static void fmt_grouped(double v, bool big, char *buf, size_t size)
+void hwp_fmt_grouped(double v, bool big, char *buf, size_t size)
 {
 	char digits[64];
 	size_t len, out = 0, lead;
@@ -81,51 +72,68 @@ static void fmt_grouped(double v, bool big, char *buf, size_t size)
 	buf[out] = '\0';
 }
 
-static void fmt_metric(double v, bool big, char *buf, size_t size)
+void hwp_fmt_metric(double v, bool big, char *buf, size_t size)
 {
 	if (fabs(v) >= 1e5)
-		fmt_grouped(v, big, buf, size);
+		hwp_fmt_grouped(v, big, buf, size);
 	else if (fabs(v) >= 100)
 		snprintf(buf, size, "%.1f", v);
 	else
 		snprintf(buf, size, "%.3f", v);
 }
 
-static void fmt_value(const struct row *row, bool big, char *buf, size_t size)
+void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size)
 {
-	const char *ph = row_placeholder(row);
+	const char *ph = hwp_row_placeholder(row);
 
 	if (ph)
 		snprintf(buf, size, "%s", ph);
 	else if (row->clock)
 		snprintf(buf, size, "%.2f", row->sum.mean / 1e6);
 	else if (row->sr->kind == HWP_SERIES_EVENT)
-		fmt_grouped(row->sum.mean, big, buf, size);
+		hwp_fmt_grouped(row->sum.mean, big, buf, size);
 	else
-		fmt_metric(row->sum.mean, big, buf, size);
+		hwp_fmt_metric(row->sum.mean, big, buf, size);
 }
 
-static void command_line(const struct hwp_result *r, struct strbuf *sb)
+void hwp_command_line(char *const *argv, struct strbuf *sb)
 {
-	for (size_t i = 0; r->argv && r->argv[i]; i++)
-		strbuf_addf(sb, "%s%s", i ? " " : "", r->argv[i]);
-	if (!r->argv || !r->argv[0])
+	for (size_t i = 0; argv && argv[i]; i++)
+		strbuf_addf(sb, "%s%s", i ? " " : "", argv[i]);
+	if (!argv || !argv[0])
 		strbuf_adds(sb, "(no command)");
+}
+
+/* Which runs of a row are outliers (hwp_outliers_mad()); NULL when none
+ * or out of memory, which only costs the annotation. */
+static bool *outlier_runs(const struct hwp_result *r, const struct series *sr, size_t *nr)
+{
+	bool *flags = r->nr_runs >= 3 ? calloc(r->nr_runs, sizeof(*flags)) : NULL;
+
+	*nr = 0;
+	if (flags && (hwp_outliers_mad(sr->values, r->nr_runs, 0, flags, nr) || !*nr)) {
+		free(flags);
+		flags = NULL;
+		*nr = 0;
+	}
+	return flags;
 }
 
 /* ---- text ---- */
 
-static void text_row(const struct hwp_result *r, const struct row *row,
+static void text_row(const struct hwp_result *r, const struct hwp_row *row,
 		     const struct hwp_write_opts *o, FILE *f)
 {
 	const struct series *sr = row->sr;
 	struct strbuf line = STRBUF_INIT;
 	char value[64];
-	const char *unit = row->clock && !row_placeholder(row) ? "msec" : "";
+	const char *unit = row->clock && !hwp_row_placeholder(row) ? "msec" : "";
+	size_t nr_outliers;
+	bool *outliers;
 	bool pct_unit = sr->kind == HWP_SERIES_METRIC && !strcmp(sr->unit, "%");
 
-	fmt_value(row, !o->no_big_num, value, sizeof(value));
-	if (pct_unit && !row_placeholder(row))
+	hwp_row_format(row, !o->no_big_num, value, sizeof(value));
+	if (pct_unit && !hwp_row_placeholder(row))
 		strcat(value, "%");
 	if (o->interval > 0)
 		strbuf_addf(&line, "%16.9f ", o->interval);
@@ -136,6 +144,15 @@ static void text_row(const struct hwp_result *r, const struct row *row,
 		strbuf_addf(&line, " ( +- %5.2f%% )", 100.0 * row->sum.rel_stderr);
 	if (r->nr_runs > 1 && row->sum.n && row->sum.n < r->nr_runs)
 		strbuf_addf(&line, " (counted in %zu of %zu runs)", row->sum.n, r->nr_runs);
+	outliers = outlier_runs(r, sr, &nr_outliers);
+	if (outliers) {
+		strbuf_adds(&line, nr_outliers > 1 ? " (outliers: runs" : " (outlier: run");
+		for (size_t i = 0, k = 0; i < r->nr_runs; i++)
+			if (outliers[i])
+				strbuf_addf(&line, "%s %zu", k++ ? "," : "", i + 1);
+		strbuf_addch(&line, ')');
+		free(outliers);
+	}
 	if (sr->reason && (!sr->supported || sr->user_only || !row->sum.n))
 		strbuf_addf(&line, "  # %s", sr->reason);
 	while (line.len && line.buf[line.len - 1] == ' ')
@@ -149,12 +166,12 @@ static void write_text(const struct hwp_result *r, const struct hwp_write_opts *
 	struct strbuf cmd = STRBUF_INIT;
 	struct hwp_summary secs = { .sz = sizeof(secs) };
 	bool metrics_header = false;
-	struct row row;
+	struct hwp_row row;
 
 	if (o->interval > 0 && !o->no_header)
 		fprintf(f, "#%15s %18s %-5s %s\n", "time", "counts", "unit", "events");
 	if (o->interval <= 0) {
-		command_line(r, &cmd);
+		hwp_command_line(r->argv, &cmd);
 		if (r->target)
 			fprintf(f, "\n Performance counter stats for %s", r->target);
 		else
@@ -165,7 +182,7 @@ static void write_text(const struct hwp_result *r, const struct hwp_write_opts *
 		strbuf_release(&cmd);
 	}
 	for (size_t i = 0; i < r->nr_series; i++) {
-		row_init(r, i, &row);
+		hwp_row_init(r, i, &row);
 		if (row.sr->kind == HWP_SERIES_METRIC && !metrics_header && o->interval <= 0) {
 			fprintf(f, "\n Metrics:\n");
 			metrics_header = true;
@@ -203,22 +220,22 @@ static void write_csv(const struct hwp_result *r, const struct hwp_write_opts *o
 {
 	const char *sep = o->separator && *o->separator ? o->separator : ",";
 	bool repeated = r->nr_runs > 1;
-	struct row row;
+	struct hwp_row row;
 
 	for (size_t i = 0; i < r->nr_series; i++) {
 		const struct series *sr;
 		char value[64] = "", num[64] = "";
 		bool event;
 
-		row_init(r, i, &row);
+		hwp_row_init(r, i, &row);
 		sr = row.sr;
 		event = sr->kind == HWP_SERIES_EVENT;
 		if (o->interval > 0)
 			fprintf(f, "%.9f%s", o->interval, sep);
 		/* value, unit, event */
 		if (event) {
-			if (row_placeholder(&row))
-				snprintf(value, sizeof(value), "%s", row_placeholder(&row));
+			if (hwp_row_placeholder(&row))
+				snprintf(value, sizeof(value), "%s", hwp_row_placeholder(&row));
 			else if (row.clock)
 				snprintf(value, sizeof(value), "%.2f", row.sum.mean / 1e6);
 			else
@@ -288,7 +305,7 @@ static void json_summary(struct json_writer *w, const struct hwp_summary *s)
 static void json_rows(const struct hwp_result *r, struct json_writer *w,
 		      enum hwp_series_kind kind, bool all_runs)
 {
-	struct row row;
+	struct hwp_row row;
 
 	jw_key(w, kind == HWP_SERIES_EVENT ? "events" : "metrics");
 	jw_array_begin(w, false);
@@ -297,7 +314,7 @@ static void json_rows(const struct hwp_result *r, struct json_writer *w,
 
 		if (sr->kind != kind)
 			continue;
-		row_init(r, i, &row);
+		hwp_row_init(r, i, &row);
 		jw_object_begin(w);
 		if (kind == HWP_SERIES_EVENT) {
 			jw_key(w, "event");
@@ -331,9 +348,19 @@ static void json_rows(const struct hwp_result *r, struct json_writer *w,
 		jw_key(w, "reason");
 		jw_string(w, !row.sum.n || !sr->supported || sr->user_only ? sr->reason : NULL);
 		if (all_runs) {
+			size_t nr_outliers;
+			bool *outliers = outlier_runs(r, sr, &nr_outliers);
+
 			json_summary(w, &row.sum);
 			jw_key(w, "values");
 			json_values(w, sr->values, r->nr_runs);
+			jw_key(w, "outliers");
+			jw_array_begin(w, true);
+			for (size_t k = 0; outliers && k < r->nr_runs; k++)
+				if (outliers[k])
+					jw_int(w, (long long)k);
+			jw_array_end(w);
+			free(outliers);
 			if (kind == HWP_SERIES_EVENT) {
 				jw_key(w, "percent_running_values");
 				json_values(w, sr->pct, r->nr_runs);
@@ -375,7 +402,6 @@ static void json_environment(struct json_writer *w, const struct hwp_result *r)
 
 static void write_json(const struct hwp_result *r, const struct hwp_write_opts *o, FILE *f)
 {
-	struct hwp_summary secs = { .sz = sizeof(secs) };
 	struct json_writer w;
 
 	if (o->interval > 0) {
@@ -390,37 +416,49 @@ static void write_json(const struct hwp_result *r, const struct hwp_write_opts *
 		return;
 	}
 	jw_init(&w, f, true);
-	jw_object_begin(&w);
-	jw_key(&w, "schema");
-	jw_string(&w, "hwprof-stat/1");
-	jw_key(&w, "command");
-	jw_array_begin(&w, true);
-	for (size_t i = 0; r->argv && r->argv[i]; i++)
-		jw_string(&w, r->argv[i]);
-	jw_array_end(&w);
-	jw_key(&w, "target");
-	jw_string(&w, r->target);
-	jw_key(&w, "event_spec");
-	jw_string(&w, r->spec);
-	jw_key(&w, "runs");
-	jw_int(&w, (long long)r->nr_runs);
-	jw_key(&w, "exit_status");
-	if (r->exit_code >= 0)
-		jw_int(&w, r->exit_code);
-	else
-		jw_null(&w);
-	hwp_summarize(r->seconds, r->nr_runs, &secs);
-	jw_key(&w, "seconds");
-	jw_object_begin(&w);
-	json_summary(&w, &secs);
-	jw_key(&w, "values");
-	json_values(&w, r->seconds, r->nr_runs);
-	jw_object_end(&w);
-	json_rows(r, &w, HWP_SERIES_EVENT, true);
-	json_rows(r, &w, HWP_SERIES_METRIC, true);
-	json_environment(&w, r);
-	jw_object_end(&w);
+	hwp_result_json(r, &w);
 	jw_finish(&w);
+}
+
+void hwp_json_command(struct json_writer *w, char *const *argv)
+{
+	jw_key(w, "command");
+	jw_array_begin(w, true);
+	for (size_t i = 0; argv && argv[i]; i++)
+		jw_string(w, argv[i]);
+	jw_array_end(w);
+}
+
+void hwp_result_json(const struct hwp_result *r, struct json_writer *w)
+{
+	struct hwp_summary secs = { .sz = sizeof(secs) };
+
+	jw_object_begin(w);
+	jw_key(w, "schema");
+	jw_string(w, "hwprof-stat/1");
+	hwp_json_command(w, r->argv);
+	jw_key(w, "target");
+	jw_string(w, r->target);
+	jw_key(w, "event_spec");
+	jw_string(w, r->spec);
+	jw_key(w, "runs");
+	jw_int(w, (long long)r->nr_runs);
+	jw_key(w, "exit_status");
+	if (r->exit_code >= 0)
+		jw_int(w, r->exit_code);
+	else
+		jw_null(w);
+	hwp_summarize(r->seconds, r->nr_runs, &secs);
+	jw_key(w, "seconds");
+	jw_object_begin(w);
+	json_summary(w, &secs);
+	jw_key(w, "values");
+	json_values(w, r->seconds, r->nr_runs);
+	jw_object_end(w);
+	json_rows(r, w, HWP_SERIES_EVENT, true);
+	json_rows(r, w, HWP_SERIES_METRIC, true);
+	json_environment(w, r);
+	jw_object_end(w);
 }
 
 HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
@@ -448,10 +486,15 @@ HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
 	default:
 		return hwp_fail(-EINVAL, "hwp_result_write: unknown format %d", (int)o.format);
 	}
+	return hwp_stream_check(f, "the result");
+}
+
+int hwp_stream_check(FILE *f, const char *what)
+{
 	if (fflush(f) || ferror(f)) {
 		int e = errno ? errno : EIO;
 
-		return hwp_fail(-e, "writing the result failed: %s", strerrordesc_np(e));
+		return hwp_fail(-e, "writing %s failed: %s", what, strerrordesc_np(e));
 	}
 	return 0;
 }

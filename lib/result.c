@@ -59,10 +59,8 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	for (size_t i = 0; i < r->nr_user; i++)
 		hwp_metric_free(r->user[i]);
 	free(r->user);
-	if (r->argv)
-		for (size_t i = 0; r->argv[i]; i++)
-			free(r->argv[i]);
-	free(r->argv);
+	hwp_argv_free(r->argv);
+	free(r->source);
 	free(r->spec);
 	free(r->target);
 	free(r->seconds);
@@ -119,32 +117,47 @@ int hwp_environment_read(struct hwp_environment *env)
 	return 0;
 }
 
-HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[])
+char **hwp_argv_dup(char *const *argv)
 {
 	size_t n = 0;
 	char **copy;
 
-	hwp_clear_error();
-	if (!r || !argv)
-		return hwp_fail(-EINVAL, "hwp_result_set_command: NULL argument");
 	while (argv[n])
 		n++;
 	copy = calloc(n + 1, sizeof(*copy));
+	for (size_t i = 0; copy && i < n; i++)
+		if (!(copy[i] = strdup(argv[i]))) {
+			hwp_argv_free(copy);
+			return NULL;
+		}
+	return copy;
+}
+
+void hwp_argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+int hwp_argv_set(char ***dst, char *const *argv, const char *fn)
+{
+	char **copy;
+
+	hwp_clear_error();
+	if (!dst || !argv)
+		return hwp_fail(-EINVAL, "%s: NULL argument", fn);
+	copy = hwp_argv_dup(argv);
 	if (!copy)
 		return hwp_fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		if (!(copy[i] = strdup(argv[i]))) {
-			for (size_t j = 0; j < i; j++)
-				free(copy[j]);
-			free(copy);
-			return hwp_fail(-ENOMEM, "out of memory");
-		}
-	if (r->argv)
-		for (size_t i = 0; r->argv[i]; i++)
-			free(r->argv[i]);
-	free(r->argv);
-	r->argv = copy;
+	hwp_argv_free(*dst);
+	*dst = copy;
 	return 0;
+}
+
+HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[])
+{
+	return hwp_argv_set(r ? &r->argv : NULL, argv, "hwp_result_set_command");
 }
 
 HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target)
@@ -170,7 +183,7 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 	hwp_clear_error();
 	if (!r || !m)
 		return hwp_fail(-EINVAL, "hwp_result_add_metric: NULL argument");
-	if (r->nr_runs)
+	if (r->nr_runs || r->loaded)
 		return hwp_fail(-EBUSY, "metric '%s': add metrics before the first run",
 				hwp_metric_name(m));
 	for (size_t i = 0; i < r->nr_user; i++)
@@ -309,6 +322,8 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 	hwp_clear_error();
 	if (!r || !s || !counts)
 		return hwp_fail(-EINVAL, "hwp_result_add_run: NULL argument");
+	if (r->loaded)
+		return hwp_fail(-EBUSY, "a result read from %s takes no more runs", r->source);
 	evl = hwp_session_evlist(s);
 	if (r->nr_runs && (strcmp(r->spec, evl->spec) || r->nr_events != evl->nr_events))
 		return hwp_fail(-HWP_ERR_MISMATCH,
@@ -385,4 +400,39 @@ HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
 	i.values = sr->values;
 	i.percent_running = sr->pct;
 	return hwp_info_fill(info, &i, sizeof(i));
+}
+
+static bool row_matches(const struct series *sr, const char *name)
+{
+	struct hwp_event ev = { .name = sr->name, .canonical = sr->canonical };
+
+	if (sr->kind == HWP_SERIES_EVENT && sr->canonical)
+		return hwp_event_name_matches(&ev, name);
+	return hwp_names_match_loosely(sr->name, name);
+}
+
+HWP_API int hwp_result_find(const struct hwp_result *r, const char *name, size_t *idx)
+{
+	struct strbuf rows = STRBUF_INIT;
+
+	hwp_clear_error();
+	if (!r || !name || !idx)
+		return hwp_fail(-EINVAL, "hwp_result_find: NULL argument");
+	/* Exact names first: a loose match never hides the row named. */
+	for (size_t i = 0; i < r->nr_series; i++)
+		if (!strcmp(r->series[i].name, name)) {
+			*idx = i;
+			return 0;
+		}
+	for (size_t i = 0; i < r->nr_series; i++)
+		if (row_matches(&r->series[i], name)) {
+			*idx = i;
+			return 0;
+		}
+	for (size_t i = 0; i < r->nr_series; i++)
+		strbuf_addf(&rows, "%s%s", i ? ", " : "", r->series[i].name);
+	hwp_fail(-ENOENT, "no event or metric '%s' in the result; its rows are: %s", name,
+		 r->nr_series ? strbuf_str(&rows) : "(none)");
+	strbuf_release(&rows);
+	return -ENOENT;
 }

@@ -43,7 +43,64 @@ struct hwp_result {
 	size_t nr_user;
 	int exit_code;		/* -1: not set */
 	struct hwp_environment env;
+	char *source;		/* the file it was read from, or NULL */
+	bool loaded;		/* read from a file: it takes no more runs */
 };
+
+struct hwp_sweep {
+	char *param;		/* NULL: a plain result read as a sweep of one */
+	char **argv;		/* the command with {PARAM}, or NULL */
+	char **values;		/* nr of them; values[0] NULL for a plain result */
+	struct hwp_result **results;
+	size_t nr;
+};
+
+/* sweep.c: a sweep without parameter, to hold one plain result. */
+int hwp_sweep_alloc(const char *param, struct hwp_sweep **out);
+int hwp_sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
+
+/* What one row shows, worked out once for every format. */
+struct hwp_row {
+	const struct series *sr;
+	struct hwp_summary sum;
+	double pct;		/* mean percent running; NAN for metrics */
+	double running;		/* mean ns running */
+	bool clock;		/* counts ns, shown as msec */
+};
+
+struct json_writer;
+struct json_value;
+
+/* result-output.c, for the writers of sweeps and comparisons too */
+void hwp_row_init(const struct hwp_result *r, size_t idx, struct hwp_row *row);
+/* "<not supported>", "<not counted>", "<undefined>", or NULL for a value. */
+const char *hwp_row_placeholder(const struct hwp_row *row);
+/* The row's mean as the text report shows it (msec for clocks). */
+void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size);
+/* 1234567.4 -> "1,234,567" (or "1234567" without @big) */
+void hwp_fmt_grouped(double v, bool big, char *buf, size_t size);
+/* A metric's value: grouped when large, else 1 or 3 decimals. */
+void hwp_fmt_metric(double v, bool big, char *buf, size_t size);
+/* The result as a hwprof-stat/1 object, inside a larger document. */
+void hwp_result_json(const struct hwp_result *r, struct json_writer *w);
+/* Flush @f and check it for errors (a full disk): 0 or -errno, with a message. */
+int hwp_stream_check(FILE *f, const char *what);
+/* The command line, its arguments separated by spaces. */
+void hwp_command_line(char *const *argv, struct strbuf *sb);
+
+/* result-read.c: build a result from a parsed hwprof-stat/1 object; the
+ * messages name @source and @where (the path of the object in its file). */
+int hwp_result_from_json(const struct json_value *obj, const char *source, const char *where,
+			 struct hwp_result **out);
+/* Read and parse a whole JSON file, with messages for people. */
+int hwp_json_read_file(const char *path, struct json_value **doc);
+/* Duplicate a NULL-terminated argv; NULL on failure. */
+char **hwp_argv_dup(char *const *argv);
+void hwp_argv_free(char **argv);
+/* Replace *@dst with a copy of @argv; @fn names the caller in messages. */
+int hwp_argv_set(char ***dst, char *const *argv, const char *fn);
+/* "command": [argv...] */
+void hwp_json_command(struct json_writer *w, char *const *argv);
 
 int hwp_environment_read(struct hwp_environment *env);
 void hwp_environment_release(struct hwp_environment *env);

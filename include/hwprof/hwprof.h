@@ -704,7 +704,8 @@ HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target);
  *
  * Add metrics before the first run. Built-in metrics are added by the
  * result itself, and shown when their inputs were counted. Errors: -EBUSY
- * after the first run, -EEXIST for a name already used. Since: 0.1
+ * after the first run or for a result read from a file, -EEXIST for a name
+ * already used. Since: 0.1
  */
 HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m);
 
@@ -714,8 +715,8 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
  * @counts: the run's reading
  * @seconds: its wall time
  *
- * Errors: -HWP_ERR_MISMATCH when @s's events differ from the first run's.
- * Since: 0.1
+ * Errors: -HWP_ERR_MISMATCH when @s's events differ from the first run's,
+ * -EBUSY for a result read from a file. Since: 0.1
  */
 HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
 			       const struct hwp_count *counts, double seconds);
@@ -737,6 +738,34 @@ HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
 
 /* hwp_result_seconds - the per-run wall times (hwp_result_nr_runs() of them). Since: 0.1 */
 HWP_API const double *hwp_result_seconds(const struct hwp_result *r);
+
+/*
+ * hwp_result_find - the row named @name
+ * @idx: set to its index for hwp_result_series()
+ *
+ * @name matches an event as written in the list or by its canonical name,
+ * or a metric by its name; failing that, ignoring case, '-' and '_'.
+ * Errors: -ENOENT, with the rows there are in hwp_errmsg(); -EINVAL.
+ * Since: 0.1
+ */
+HWP_API int hwp_result_find(const struct hwp_result *r, const char *name, size_t *idx);
+
+/*
+ * hwp_result_read - load what hwprof stat --json wrote (schema hwprof-stat/1)
+ * @path: the file
+ * @out: the result with every run's values, the command and the
+ *	 environment it was measured in; free it with hwp_result_free(). It
+ *	 takes no more runs or metrics (-EBUSY).
+ *
+ * The file is treated as untrusted: at most 64 MiB, nesting and sizes
+ * capped, every field checked. Errors: the errno of opening or reading it;
+ * -EFBIG past 64 MiB; -HWP_ERR_FORMAT, with a message naming the file,
+ * the line and the field, for a file that is empty, not JSON, truncated,
+ * JSON but not hwprof's, of another schema (a sweep: see
+ * hwp_sweep_read()), or with a field of the wrong type or an array of
+ * values whose length is not "runs"; -ENOMEM. Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
 
 enum hwp_format {
 	HWP_FORMAT_TEXT = 0,	/* perf stat's layout */
@@ -763,6 +792,73 @@ struct hwp_write_opts {
  */
 HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
 			     const struct hwp_write_opts *opts);
+
+/* ------------------------------------------------------------------------
+ * Sweeps: one result per value of a parameter, as the tables of benchmark
+ * results people post have one column per thread or client count
+ */
+
+struct hwp_sweep;
+
+/*
+ * hwp_sweep_new - an empty sweep over parameter @param
+ * @param: a name of letters, digits, '_' and '-' (copied)
+ *
+ * Errors: -EINVAL for a NULL or malformed name, -ENOMEM. Since: 0.1
+ */
+HWP_API int hwp_sweep_new(const char *param, struct hwp_sweep **out);
+
+/* hwp_sweep_free - free the sweep and its results. Since: 0.1 */
+HWP_API void hwp_sweep_free(struct hwp_sweep *sw);
+
+/*
+ * hwp_sweep_set_command - the command as given, with {PARAM} where each
+ * value goes (copied), for the report's title and the JSON. Since: 0.1
+ */
+HWP_API int hwp_sweep_set_command(struct hwp_sweep *sw, char *const argv[]);
+
+/*
+ * hwp_sweep_add - add the result measured for @value (copied)
+ * @r: taken by the sweep on success (it frees it); left to the caller on
+ *     failure
+ *
+ * Errors: -EINVAL for a NULL argument or an empty value, -EEXIST for a
+ * value already in the sweep, -ENOMEM. Since: 0.1
+ */
+HWP_API int hwp_sweep_add(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
+
+/* hwp_sweep_param - the parameter's name; NULL for a plain result read by hwp_sweep_read(). Since: 0.1 */
+HWP_API const char *hwp_sweep_param(const struct hwp_sweep *sw);
+
+/* hwp_sweep_nr_points - how many values were measured. Since: 0.1 */
+HWP_API size_t hwp_sweep_nr_points(const struct hwp_sweep *sw);
+
+/* hwp_sweep_value - value @idx, in the order added; NULL past the end or for a plain result. Since: 0.1 */
+HWP_API const char *hwp_sweep_value(const struct hwp_sweep *sw, size_t idx);
+
+/* hwp_sweep_result - the result of value @idx (borrowed); NULL past the end. Since: 0.1 */
+HWP_API const struct hwp_result *hwp_sweep_result(const struct hwp_sweep *sw, size_t idx);
+
+/*
+ * hwp_sweep_write - write the sweep to @f
+ *
+ * HWP_FORMAT_TEXT: one row per event and metric, one column per value
+ * (with the relative standard error of the mean under each when there were
+ * repeated runs). HWP_FORMAT_JSON: schema hwprof-sweep/1 (README), each
+ * value's result a complete hwprof-stat/1 object. Errors: -EOPNOTSUPP for
+ * CSV, -EINVAL, or the write's errno. Since: 0.1
+ */
+HWP_API int hwp_sweep_write(const struct hwp_sweep *sw, FILE *f,
+			    const struct hwp_write_opts *opts);
+
+/*
+ * hwp_sweep_read - load a sweep (hwprof-sweep/1), or a plain result
+ * (hwprof-stat/1) as a sweep of one point without parameter or value
+ *
+ * As hwp_result_read(), with the same checks and errors. Thread-safe.
+ * Since: 0.1
+ */
+HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out);
 
 /* ------------------------------------------------------------------------
  * Output files that never end up half-written

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+/* Reading results and sweeps back: the fields land where they belong, a
+ * written result reads back the same, and every kind of bad file gets a
+ * message that names the file and what is wrong with it. */
+#include "hwprof-internal.h"
+#include "harness.h"
+
+#include <stdint.h>
+
+/* In the shape hwprof stat --json -r 3 writes (schema hwprof-stat/1). */
+static const char stat_doc[] =
+	"{\n"
+	"  \"schema\": \"hwprof-stat/1\",\n"
+	"  \"command\": [\"./bench\", \"--threads\", \"4\"],\n"
+	"  \"target\": null,\n"
+	"  \"event_spec\": \"page-faults,cycles\",\n"
+	"  \"runs\": 3,\n"
+	"  \"exit_status\": 0,\n"
+	"  \"seconds\": { \"mean\": 0.2, \"values\": [0.1, 0.2, 0.3] },\n"
+	"  \"events\": [ {\n"
+	"      \"event\": \"faults\", \"canonical\": \"page-faults\", \"count\": 110, \"unit\": \"\",\n"
+	"      \"supported\": true, \"counted\": true, \"user_only\": false,\n"
+	"      \"percent_running\": 100, \"reason\": null, \"mean\": 110,\n"
+	"      \"values\": [100, 110, 120], \"outliers\": [],\n"
+	"      \"percent_running_values\": [100, 100, 100]\n"
+	"    }, {\n"
+	"      \"event\": \"cycles\", \"canonical\": \"cycles\", \"count\": null, \"unit\": \"\",\n"
+	"      \"supported\": false, \"counted\": false, \"user_only\": false,\n"
+	"      \"percent_running\": null, \"reason\": \"no PMU\",\n"
+	"      \"values\": [null, null, null], \"percent_running_values\": [null, null, null]\n"
+	"  } ],\n"
+	"  \"metrics\": [ {\n"
+	"      \"metric\": \"faults/s\", \"value\": 550, \"unit\": \"/s\",\n"
+	"      \"expr\": \"page-faults / seconds\", \"builtin\": true, \"reason\": null,\n"
+	"      \"values\": [1000, 550, 400]\n"
+	"  } ],\n"
+	"  \"environment\": { \"host\": \"box\", \"kernel\": \"6.1.0\", \"cpu\": \"Some CPU\",\n"
+	"      \"nr_cpus\": 2, \"date\": \"2024-01-01T00:00:00Z\", \"hwprof_version\": \"0.1.0\" }\n"
+	"}\n";
+
+static char tmpdir[] = "/tmp/hwprof-read-XXXXXX";
+
+static const char *write_file(const char *name, const char *data, size_t len)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f))
+		t_skip("cannot write %s", path);
+	return path;
+}
+
+static const char *write_str(const char *name, const char *data)
+{
+	return write_file(name, data, strlen(data));
+}
+
+static void check_read(void)
+{
+	struct hwp_series_info si = { .sz = sizeof(si) };
+	struct hwp_result *r = NULL;
+	const char *path = write_str("a.json", stat_doc);
+	size_t idx;
+
+	CHECK_ERR(hwp_result_read(path, &r), 0);
+	if (!r)
+		return;
+	CHECK(hwp_result_nr_runs(r) == 3 && hwp_result_nr_series(r) == 3, "3 runs, 3 rows");
+	CHECK(hwp_result_seconds(r)[2] == 0.3, "seconds");
+	CHECK_ERR(hwp_result_series(r, 0, &si), 0);
+	CHECK(!strcmp(si.name, "faults") && si.kind == HWP_SERIES_EVENT && si.supported &&
+	      si.values[1] == 110 && si.percent_running[2] == 100, "event row");
+	CHECK_ERR(hwp_result_series(r, 1, &si), 0);
+	CHECK(!si.supported && isnan(si.values[0]) && !strcmp(si.reason, "no PMU"),
+	      "null is NAN, not 0");
+	CHECK_ERR(hwp_result_series(r, 2, &si), 0);
+	CHECK(si.kind == HWP_SERIES_METRIC && !strcmp(si.unit, "/s") && si.values[0] == 1000,
+	      "metric row");
+	/* Rows by name: as written, canonical, loosely, metrics. */
+	CHECK_ERR(hwp_result_find(r, "faults", &idx), 0);
+	CHECK(idx == 0, "as written");
+	CHECK_ERR(hwp_result_find(r, "page-faults", &idx), 0);
+	CHECK(idx == 0, "canonical");
+	CHECK_ERR(hwp_result_find(r, "PageFaults", &idx), 0);
+	CHECK(idx == 0, "loosely");
+	CHECK_ERR(hwp_result_find(r, "faults/s", &idx), 0);
+	CHECK(idx == 2, "metric");
+	CHECK_ERR(hwp_result_find(r, "instructions", &idx), -ENOENT);
+	CHECK(strstr(hwp_errmsg(), "its rows are: faults, cycles, faults/s"), "%s", hwp_errmsg());
+	/* What was read is a record: no more runs, no more metrics. */
+	CHECK_ERR(hwp_result_add_run(r, (const struct hwp_session *)r, (const struct hwp_count *)r,
+				     1),
+		  -EBUSY);
+	hwp_result_free(r);
+}
+
+/* Written back and read again: the same numbers, the same environment. */
+static void check_round_trip(void)
+{
+	HWP_OPTS(hwp_write_opts, json, .format = HWP_FORMAT_JSON);
+	struct hwp_result *a = NULL, *b = NULL;
+	char path[300], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &a), 0);
+	f = open_memstream(&buf, &len);
+	CHECK_ERR(hwp_result_write(a, f, &json), 0);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s", write_file("b.json", buf, len));
+	CHECK(strstr(buf, "\"host\": \"box\"") && strstr(buf, "\"date\": \"2024-01-01T00:00:00Z\""),
+	      "the environment it was measured in, not this machine's");
+	CHECK_ERR(hwp_result_read(path, &b), 0);
+	for (size_t i = 0; a && b && i < hwp_result_nr_series(a); i++) {
+		struct hwp_series_info x = { .sz = sizeof(x) }, y = { .sz = sizeof(y) };
+
+		hwp_result_series(a, i, &x);
+		hwp_result_series(b, i, &y);
+		CHECK(!strcmp(x.name, y.name) && x.nr_runs == y.nr_runs, "row %zu", i);
+		for (size_t k = 0; k < x.nr_runs; k++)
+			CHECK(x.values[k] == y.values[k] || (isnan(x.values[k]) && isnan(y.values[k])),
+			      "row %zu run %zu: %g vs %g", i, k, x.values[k], y.values[k]);
+	}
+	free(buf);
+	hwp_result_free(a);
+	hwp_result_free(b);
+}
+
+/* The document with its first @from replaced by @to (16 live at once). */
+static const char *variant(const char *from, const char *to)
+{
+	static char bufs[16][sizeof(stat_doc) + 256];
+	static size_t next;
+	char *buf = bufs[next++ % ARRAY_SIZE(bufs)];
+	const char *at = strstr(stat_doc, from);
+
+	if (!at)
+		t_skip("fixture lacks %s", from);
+	snprintf(buf, sizeof(bufs[0]), "%.*s%s%s", (int)(at - stat_doc), stat_doc, to,
+		 at + strlen(from));
+	return buf;
+}
+
+static void check_refused(void)
+{
+	const struct {
+		const char *doc;
+		const char *msg;
+		int err;
+	} table[] = {
+		{ "", "is empty", -HWP_ERR_FORMAT },
+		{ "hello", "is not valid JSON: line 1, column 1", -HWP_ERR_FORMAT },
+		{ "{\"a\": 1,}", "is not valid JSON", -HWP_ERR_FORMAT },
+		{ "[1, 2]", "is JSON but not hwprof's: an array", -HWP_ERR_FORMAT },
+		{ "{\"runs\": 3}", "is JSON but not hwprof's: it has no \"schema\"", -HWP_ERR_FORMAT },
+		{ "{\"schema\": \"perf-stat\"}", "has schema 'perf-stat', not hwprof-stat/1",
+		  -HWP_ERR_FORMAT },
+		{ "{\"schema\": \"hwprof-stat/2\"}", "which this hwprof (", -HWP_ERR_FORMAT },
+		{ "{\"schema\": \"hwprof-sweep/1\"}", "is a sweep", -HWP_ERR_FORMAT },
+		{ "{\"interval\": 0.1, \"events\": []}\n{\"interval\": 0.2, \"events\": []}\n",
+		  "hwprof stat -I writes one object a line", -HWP_ERR_FORMAT },
+		{ variant("\"runs\": 3", "\"runs\": 0"), "runs should be a whole number from 1",
+		  -HWP_ERR_FORMAT },
+		{ variant("\"runs\": 3", "\"runs\": 2.5"), "runs should be a whole number",
+		  -HWP_ERR_FORMAT },
+		{ variant("\"runs\": 3", "\"runs\": \"3\""), "runs should be a number, not a string",
+		  -HWP_ERR_FORMAT },
+		{ variant("\"runs\": 3", "\"runs\": 4"),
+		  "seconds.values has 3 values, but \"runs\" is 4", -HWP_ERR_FORMAT },
+		{ variant("[100, 110, 120]", "[100, 110]"),
+		  "line 13: events[0].values has 2 values", -HWP_ERR_FORMAT },
+		{ variant("[100, 110, 120]", "[100, \"110\", 120]"),
+		  "events[0].values[1] should be a number or null, not a string", -HWP_ERR_FORMAT },
+		{ variant("\"supported\": true", "\"supported\": 1"),
+		  "events[0].supported should be true or false, not a number", -HWP_ERR_FORMAT },
+		{ variant("\"event\": \"cycles\", ", ""), "events[1] has no \"event\"",
+		  -HWP_ERR_FORMAT },
+		{ variant("\"./bench\"", "7"), "command[0] should be a string", -HWP_ERR_FORMAT },
+		{ variant("\"metrics\": [", "\"metrics\": [ 3, "), "metrics[0] should be an object",
+		  -HWP_ERR_FORMAT },
+		{ variant("\"target\": null,", ""), "no \"target\" is missing", -HWP_ERR_FORMAT },
+		{ variant("\"nr_cpus\": 2", "\"nr_cpus\": -2"),
+		  "environment.nr_cpus should be a whole number", -HWP_ERR_FORMAT },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+		struct hwp_result *r = (struct hwp_result *)&r;
+		const char *path = write_str("bad.json", table[i].doc);
+
+		CHECK_ERR(hwp_result_read(path, &r), table[i].err);
+		CHECK(!r, "row %zu: no result on failure", i);
+		CHECK(strstr(hwp_errmsg(), table[i].msg) && strstr(hwp_errmsg(), "bad.json"),
+		      "row %zu: message '%s', want '%s'", i, hwp_errmsg(), table[i].msg);
+	}
+	{
+		struct hwp_result *r;
+		char path[300];
+
+		snprintf(path, sizeof(path), "%s/missing.json", tmpdir);
+		CHECK_ERR(hwp_result_read(path, &r), -ENOENT);
+		CHECK(strstr(hwp_errmsg(), "missing.json"), "%s", hwp_errmsg());
+		CHECK_ERR(hwp_result_read(tmpdir, &r), -EISDIR);
+	}
+}
+
+/* Every prefix of a good file is refused as truncated (or empty). */
+static void check_truncated(void)
+{
+	size_t bad = 0, last = strlen(stat_doc) - 2;	/* "}\n" ends it */
+
+	for (size_t len = 0; len <= last; len++) {
+		struct hwp_result *r = NULL;
+		const char *path = write_file("cut.json", stat_doc, len);
+		int err = hwp_result_read(path, &r);
+
+		if (err != -HWP_ERR_FORMAT ||
+		    (!strstr(hwp_errmsg(), "ends early") && !strstr(hwp_errmsg(), "is empty"))) {
+			if (bad++ < 3)
+				printf("%zu bytes: %d: %s\n", len, err, hwp_errmsg());
+		}
+		hwp_result_free(r);
+	}
+	CHECK(bad == 0, "%zu prefixes not refused as truncated", bad);
+}
+
+static void check_sweeps(void)
+{
+	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
+	HWP_OPTS(hwp_write_opts, json, .format = HWP_FORMAT_JSON);
+	HWP_OPTS(hwp_write_opts, csv, .format = HWP_FORMAT_CSV);
+	struct hwp_sweep *sw = NULL, *back = NULL;
+	struct hwp_result *r1 = NULL, *r2 = NULL;
+	char *const argv[] = { "./bench", "--threads", "{T}", NULL };
+	char *buf = NULL, path[300];
+	size_t len = 0;
+	FILE *f;
+
+	CHECK_ERR(hwp_sweep_new("bad name", &sw), -EINVAL);
+	CHECK_ERR(hwp_sweep_new("T", &sw), 0);
+	CHECK_ERR(hwp_sweep_set_command(sw, argv), 0);
+	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &r1), 0);
+	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &r2), 0);
+	CHECK_ERR(hwp_sweep_add(sw, "1", r1), 0);
+	CHECK_ERR(hwp_sweep_add(sw, "1", r2), -EEXIST);
+	CHECK_ERR(hwp_sweep_add(sw, "2", r2), 0);
+	CHECK(hwp_sweep_nr_points(sw) == 2 && !strcmp(hwp_sweep_value(sw, 1), "2") &&
+	      hwp_sweep_result(sw, 0) == r1 && !hwp_sweep_value(sw, 2), "points");
+	CHECK(!strcmp(hwp_sweep_param(sw), "T"), "param");
+
+	f = open_memstream(&buf, &len);
+	CHECK_ERR(hwp_sweep_write(sw, f, &text), 0);
+	fclose(f);
+	CHECK(strstr(buf, "for './bench --threads {T}' over T (3 runs each):"), "title: %s", buf);
+	CHECK(strstr(buf, "T=1") && strstr(buf, "T=2"), "a column per value: %s", buf);
+	CHECK(strstr(buf, "faults   ") && strstr(buf, "<not supported>"), "rows: %s", buf);
+	CHECK(strstr(buf, "+- 5.25%"), "the noise under each value (10 / 110 / sqrt 3): %s", buf);
+	free(buf);
+	CHECK_ERR(hwp_sweep_write(sw, stdout, &csv), -EOPNOTSUPP);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CHECK_ERR(hwp_sweep_write(sw, f, &json), 0);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s", write_file("sweep.json", buf, len));
+	CHECK_ERR(hwp_sweep_read(path, &back), 0);
+	CHECK(back && hwp_sweep_nr_points(back) == 2 && !strcmp(hwp_sweep_param(back), "T") &&
+	      !strcmp(hwp_sweep_value(back, 0), "1") &&
+	      hwp_result_nr_runs(hwp_sweep_result(back, 1)) == 3, "sweep read back");
+	{
+		struct hwp_result *r;
+
+		CHECK_ERR(hwp_result_read(path, &r), -HWP_ERR_FORMAT);
+		CHECK(strstr(hwp_errmsg(), "hwp_sweep_read"), "%s", hwp_errmsg());
+	}
+	hwp_sweep_free(back);
+	/* A duplicate value in a file, and a bad point. */
+	{
+		char *dup = strdup(buf), *second = strstr(dup, "\"value\": \"2\"");
+
+		if (second)
+			second[10] = '1';
+		CHECK_ERR(hwp_sweep_read(write_str("dup.json", dup), &back), -HWP_ERR_FORMAT);
+		CHECK(strstr(hwp_errmsg(), "T=1 appears twice"), "%s", hwp_errmsg());
+		free(dup);
+	}
+	CHECK_ERR(hwp_sweep_read(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
+					   "\"parameter\": \"T\", \"command\": [], \"points\": [{\"value\": \"1\", "
+					   "\"result\": {\"schema\": \"hwprof-stat/1\"}}]}"),
+				 &back),
+		  -HWP_ERR_FORMAT);
+	CHECK(strstr(hwp_errmsg(), "points[0].result has no \"runs\""), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_sweep_read(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
+					   "\"parameter\": \"T\", \"command\": [], \"points\": []}"),
+				 &back),
+		  -HWP_ERR_FORMAT);
+	CHECK(strstr(hwp_errmsg(), "has no points"), "%s", hwp_errmsg());
+	free(buf);
+	hwp_sweep_free(sw);
+
+	/* A plain result is a sweep of one point without parameter. */
+	CHECK_ERR(hwp_sweep_read(write_str("a.json", stat_doc), &sw), 0);
+	CHECK(sw && hwp_sweep_nr_points(sw) == 1 && !hwp_sweep_param(sw) &&
+	      !hwp_sweep_value(sw, 0) && hwp_result_nr_runs(hwp_sweep_result(sw, 0)) == 3,
+	      "plain result as a sweep");
+	hwp_sweep_free(sw);
+}
+
+int main(void)
+{
+	t_init();
+	if (!mkdtemp(tmpdir))
+		t_skip("no temporary directory");
+	check_read();
+	check_round_trip();
+	check_refused();
+	check_truncated();
+	check_sweeps();
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		CHECK(system(cmd) == 0, "cleanup");
+	}
+	return t_done();
+}
