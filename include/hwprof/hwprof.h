@@ -861,6 +861,121 @@ HWP_API int hwp_sweep_write(const struct hwp_sweep *sw, FILE *f,
 HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out);
 
 /* ------------------------------------------------------------------------
+ * Comparisons: is B different from A, row by row, beyond the noise?
+ */
+
+enum hwp_verdict {
+	HWP_VERDICT_UNCHANGED = 0,	/* no difference at the significance level */
+	HWP_VERDICT_INCREASE,		/* B is larger than A */
+	HWP_VERDICT_DECREASE,		/* B is smaller than A */
+	HWP_VERDICT_NONE,		/* no test: a side has fewer than 2 values */
+};
+
+/* hwp_verdict_name - "unchanged", "increase", "decrease", "n/a". Since: 0.1 */
+HWP_API const char *hwp_verdict_name(enum hwp_verdict v);
+
+struct hwp_compare_opts {
+	size_t sz;
+	double alpha;		/* the significance level; 0: 0.05 */
+	enum hwp_test test;	/* default Welch's t-test */
+	bool no_correction;	/* do not apply Holm's correction across the tests */
+};
+
+/* One cell of a comparison: a row (event or metric), in one column (a sweep
+ * value; a plain comparison has one column). */
+struct hwp_compare_info {
+	size_t sz;
+	const char *name;
+	const char *unit;
+	enum hwp_series_kind kind;
+	const char *column;	/* the sweep value, or NULL */
+	size_t a_n, b_n;	/* defined values on each side */
+	double a_mean, b_mean;
+	double a_cv, b_cv;	/* coefficients of variation */
+	double ratio;		/* b_mean / a_mean; NAN when a_mean is 0 */
+	double diff;		/* b_mean - a_mean */
+	double ci_low, ci_high;	/* 95% confidence interval of diff (Welch) */
+	double statistic, df;	/* of the test, as in struct hwp_test_result */
+	double p_value;		/* after Holm's correction, when it applies */
+	double p_raw;		/* before the correction */
+	bool exact;		/* Mann-Whitney: exact p */
+	enum hwp_verdict verdict;	/* p_value < alpha: increase or decrease */
+	const char *reason;	/* why there is no test (verdict NONE), else NULL */
+	size_t a_outliers, b_outliers;	/* runs flagged by hwp_outliers_mad() */
+	size_t noise_rank;	/* the row's rank by coefficient of variation, 1 = least noisy */
+};
+
+struct hwp_compare;
+
+/*
+ * hwp_compare_results - compare every event and metric that @a and @b have
+ * in common (by name, or an event by its canonical name)
+ * @a: the baseline; @b: the candidate. Neither is kept.
+ * @out: free it with hwp_compare_free()
+ *
+ * Each common row gets the means, the ratio B/A, the confidence interval
+ * of the difference, a two-sided p-value and a verdict at opts.alpha. With
+ * more than one test, the p-values are corrected with Holm's method so that
+ * the chance of any false "increase" or "decrease" stays below alpha, and
+ * the output says so. Rows are ranked by their coefficient of variation
+ * (the larger of A's and B's), so the least noisy metric, the best to
+ * decide on, comes first. Rows in one result only, results of different
+ * commands or machines give warnings (hwp_compare_warning()), not errors.
+ * Errors: -HWP_ERR_MISMATCH when a side has fewer than 2 runs or no row is
+ * common to both (the message says which and what to do); -EINVAL for a
+ * NULL argument, alpha outside (0, 1) or an unknown test; -ENOMEM.
+ * Since: 0.1
+ */
+HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_result *b,
+				const struct hwp_compare_opts *opts, struct hwp_compare **out);
+
+/*
+ * hwp_compare_sweeps - compare two sweeps column by column
+ *
+ * Columns are the values both sweeps measured (a warning names the others);
+ * each cell is compared as hwp_compare_results() does, and Holm's
+ * correction runs over every cell. Two sweeps of one point without
+ * parameter (plain results read by hwp_sweep_read()) compare as results.
+ * Errors: as hwp_compare_results(), and -HWP_ERR_MISMATCH for a sweep
+ * against a plain result or sweeps without a value in common. Since: 0.1
+ */
+HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
+			       const struct hwp_compare_opts *opts, struct hwp_compare **out);
+
+/* hwp_compare_free. Since: 0.1 */
+HWP_API void hwp_compare_free(struct hwp_compare *c);
+
+/* hwp_compare_nr_rows, hwp_compare_nr_columns, hwp_compare_nr_tests (the
+ * cells tested: the family Holm's correction runs over). Since: 0.1 */
+HWP_API size_t hwp_compare_nr_rows(const struct hwp_compare *c);
+HWP_API size_t hwp_compare_nr_columns(const struct hwp_compare *c);
+HWP_API size_t hwp_compare_nr_tests(const struct hwp_compare *c);
+
+/*
+ * hwp_compare_cell - describe the cell of @row and @col
+ * @info: filled up to info->sz; its strings are borrowed from @c
+ *
+ * Errors: -EINVAL for a cell out of range or a too small info->sz.
+ * Since: 0.1
+ */
+HWP_API int hwp_compare_cell(const struct hwp_compare *c, size_t row, size_t col,
+			     struct hwp_compare_info *info);
+
+/* hwp_compare_warning - warning @idx (borrowed), or NULL past the last. Since: 0.1 */
+HWP_API const char *hwp_compare_warning(const struct hwp_compare *c, size_t idx);
+
+/*
+ * hwp_compare_write - write the comparison to @f
+ *
+ * HWP_FORMAT_TEXT: a table of rows (or of ratios with a verdict per sweep
+ * column), the test and correction used, the noise ranking and the
+ * warnings. HWP_FORMAT_JSON: schema hwprof-compare/1 (README). Errors:
+ * -EOPNOTSUPP for CSV, -EINVAL, or the write's errno. Since: 0.1
+ */
+HWP_API int hwp_compare_write(const struct hwp_compare *c, FILE *f,
+			      const struct hwp_write_opts *opts);
+
+/* ------------------------------------------------------------------------
  * Output files that never end up half-written
  */
 

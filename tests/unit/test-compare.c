@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: MIT
+/* Comparisons of results and sweeps written as hwprof stat would write
+ * them: the numbers of each row, Holm's correction, verdicts, the noise
+ * ranking, the warnings and the refusals, and both output formats. */
+#include "hwprof-internal.h"
+#include "util/json-reader.h"
+#include "harness.h"
+
+/* Student's sleep data again (see test-stats.c): Welch p = 0.07939. */
+static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+/* Quiet counts 10% apart: no doubt. */
+static const double pf_a[] = { 1000, 1001, 999, 1000, 1002, 998, 1000, 1001, 999, 1000 };
+static const double pf_b[] = { 1100, 1101, 1099, 1100, 1102, 1098, 1100, 1101, 1099, 1100 };
+static const double flat[] = { 5, 5, 5, 5, 5, 5, 5, 5, 5, 5 };
+
+struct fx_row {
+	const char *name;
+	bool metric;
+	const double *v;	/* NULL: not supported */
+};
+
+static char tmpdir[] = "/tmp/hwprof-compare-XXXXXX";
+
+static void write_values(FILE *f, const double *v, size_t runs)
+{
+	fputc('[', f);
+	for (size_t r = 0; r < runs; r++)
+		if (v)
+			fprintf(f, "%s%.17g", r ? ", " : "", v[r]);
+		else
+			fprintf(f, "%snull", r ? ", " : "");
+	fputc(']', f);
+}
+
+static void write_row(FILE *f, const struct fx_row *row, size_t runs)
+{
+	static const double hundred[64] = { [0 ... 63] = 100 };
+
+	if (row->metric) {
+		fprintf(f, "{\"metric\": \"%s\", \"unit\": \"\", \"reason\": null, "
+			   "\"expr\": \"x\", \"builtin\": false, \"values\": ", row->name);
+	} else {
+		fprintf(f, "{\"event\": \"%s\", \"canonical\": \"%s\", \"unit\": \"\", "
+			   "\"reason\": %s, \"supported\": %s, \"user_only\": false, "
+			   "\"percent_running_values\": ",
+			row->name, row->name, row->v ? "null" : "\"no PMU\"",
+			row->v ? "true" : "false");
+		write_values(f, row->v ? hundred : NULL, runs);
+		fprintf(f, ", \"values\": ");
+	}
+	write_values(f, row->v, runs);
+	fputc('}', f);
+}
+
+/* A hwprof-stat/1 document: every run took 1 s. */
+static void write_result(FILE *f, const char *cmd, size_t runs, const struct fx_row *rows,
+			 size_t nr)
+{
+	static const double one[64] = { [0 ... 63] = 1 };
+
+	fprintf(f, "{\"schema\": \"hwprof-stat/1\", \"command\": [\"%s\"], \"target\": null,\n"
+		   "\"event_spec\": \"x\", \"runs\": %zu, \"exit_status\": 0,\n"
+		   "\"seconds\": {\"values\": ", cmd, runs);
+	write_values(f, one, runs);
+	for (int metric = 0; metric < 2; metric++) {
+		bool first = true;
+
+		fprintf(f, "%s, \"%s\": [", metric ? "]" : "}", metric ? "metrics" : "events");
+		for (size_t i = 0; i < nr; i++) {
+			if (rows[i].metric != (metric == 1))
+				continue;
+			fprintf(f, "%s", first ? "" : ", ");
+			write_row(f, &rows[i], runs);
+			first = false;
+		}
+	}
+	fprintf(f, "], \"environment\": {\"host\": \"h\", \"kernel\": \"k\", \"cpu\": \"c\", "
+		   "\"nr_cpus\": 1, \"date\": \"d\", \"hwprof_version\": \"0.1.0\"}}");
+}
+
+static const char *path_of(const char *name)
+{
+	static char path[8][256];
+	static size_t next;
+	char *p = path[next++ % 8];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", tmpdir, name);
+	return p;
+}
+
+static struct hwp_result *result(const char *name, const char *cmd, size_t runs,
+				 const struct fx_row *rows, size_t nr)
+{
+	const char *path = path_of(name);
+	FILE *f = fopen(path, "w");
+	struct hwp_result *r = NULL;
+
+	if (!f)
+		t_skip("cannot write %s", path);
+	write_result(f, cmd, runs, rows, nr);
+	fclose(f);
+	CHECK(hwp_result_read(path, &r) == 0, "fixture %s: %s", name, hwp_errmsg());
+	return r;
+}
+
+/* A sweep file of @n points named by @values, point k from rows[k]. */
+static struct hwp_sweep *sweep(const char *name, const char *param, const char *const *values,
+			       size_t n, const struct fx_row (*rows)[2])
+{
+	const char *path = path_of(name);
+	FILE *f = fopen(path, "w");
+	struct hwp_sweep *sw = NULL;
+
+	if (!f)
+		t_skip("cannot write %s", path);
+	fprintf(f, "{\"schema\": \"hwprof-sweep/1\", \"parameter\": \"%s\", "
+		   "\"command\": [\"bench\", \"{%s}\"], \"points\": [", param, param);
+	for (size_t k = 0; k < n; k++) {
+		fprintf(f, "%s{\"value\": \"%s\", \"result\": ", k ? ", " : "", values[k]);
+		write_result(f, "bench", 10, rows[k], 2);
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}");
+	fclose(f);
+	CHECK(hwp_sweep_read(path, &sw) == 0, "fixture %s: %s", name, hwp_errmsg());
+	return sw;
+}
+
+static struct hwp_compare_info cell(const struct hwp_compare *c, size_t row, size_t col)
+{
+	struct hwp_compare_info i = { .sz = sizeof(i) };
+
+	CHECK_ERR(hwp_compare_cell(c, row, col, &i), 0);
+	return i;
+}
+
+static void check_results(void)
+{
+	const struct fx_row ra[] = { { "page-faults", false, pf_a }, { "sleep", true, sleep1 },
+				     { "flat", false, flat }, { "cycles", false, NULL },
+				     { "only-a", false, flat } };
+	const struct fx_row rb[] = { { "page-faults", false, pf_b }, { "sleep", true, sleep2 },
+				     { "flat", false, flat }, { "cycles", false, NULL },
+				     { "only-b", true, flat } };
+	struct hwp_result *a = result("a.json", "./old", 10, ra, 5);
+	struct hwp_result *b = result("b.json", "./new", 10, rb, 5);
+	HWP_OPTS(hwp_compare_opts, raw, .no_correction = true);
+	HWP_OPTS(hwp_compare_opts, mw, .test = HWP_TEST_MANN_WHITNEY);
+	struct hwp_compare *c = NULL;
+	struct hwp_compare_info i;
+	bool w_only = false, w_cmd = false, w_cycles = false;
+
+	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	if (!c)
+		return;
+	/* cycles has no values: no row; only-a and only-b: no row either. */
+	CHECK(hwp_compare_nr_rows(c) == 3 && hwp_compare_nr_columns(c) == 1, "rows %zu",
+	      hwp_compare_nr_rows(c));
+	CHECK(hwp_compare_nr_tests(c) == 3, "3 tests");
+	i = cell(c, 0, 0);
+	CHECK(!strcmp(i.name, "page-faults") && i.kind == HWP_SERIES_EVENT && !i.column, "row 0");
+	CHECK_NEAR(i.a_mean, 1000, 1e-9);
+	CHECK_NEAR(i.b_mean, 1100, 1e-9);
+	CHECK_NEAR(i.ratio, 1.1, 1e-12);
+	CHECK_NEAR(i.diff, 100, 1e-9);
+	CHECK(i.ci_low < 100 && i.ci_high > 100 && i.ci_low > 98, "CI [%g, %g]", i.ci_low,
+	      i.ci_high);
+	CHECK(i.p_value < 1e-10 && i.verdict == HWP_VERDICT_INCREASE, "increase: p %g",
+	      i.p_value);
+	CHECK(i.a_n == 10 && i.b_n == 10 && i.a_outliers == 0, "counts");
+	/* Events first, then metrics, as in the results. */
+	i = cell(c, 2, 0);
+	CHECK(!strcmp(i.name, "sleep") && i.kind == HWP_SERIES_METRIC, "metric row");
+	CHECK_NEAR(i.p_raw, 0.07939, 5e-6);
+	/* Holm over 3: the smallest p (page-faults) times 3, then 0.07939 * 2. */
+	CHECK_NEAR(i.p_value, 2 * i.p_raw, 1e-12);
+	CHECK(i.verdict == HWP_VERDICT_UNCHANGED, "not significant");
+	i = cell(c, 1, 0);
+	CHECK(!strcmp(i.name, "flat") && i.p_value == 1 && i.verdict == HWP_VERDICT_UNCHANGED && isnan(i.a_cv) == false &&
+	      i.a_cv == 0, "flat: p %g", i.p_value);
+	/* Noise ranking: flat (CV 0), page-faults (0.1%), sleep (huge). */
+	CHECK(cell(c, 1, 0).noise_rank == 1 && cell(c, 0, 0).noise_rank == 2 &&
+	      cell(c, 2, 0).noise_rank == 3, "ranks %zu %zu %zu", cell(c, 0, 0).noise_rank,
+	      cell(c, 1, 0).noise_rank, cell(c, 2, 0).noise_rank);
+	for (size_t k = 0; hwp_compare_warning(c, k); k++) {
+		const char *w = hwp_compare_warning(c, k);
+
+		w_only |= strstr(w, "a.json, not compared: only-a") != NULL;
+		w_cmd |= strstr(w, "the commands differ: ") && strstr(w, "ran './old'");
+		w_cycles |= strstr(w, "no test for cycles: not supported in ") && strstr(w, "no PMU");
+	}
+	CHECK(w_only && w_cmd && w_cycles, "warnings: %d %d %d", w_only, w_cmd, w_cycles);
+	hwp_compare_free(c);
+
+	CHECK_ERR(hwp_compare_results(a, b, &raw, &c), 0);
+	i = cell(c, 2, 0);
+	CHECK(i.p_value == i.p_raw, "no correction");
+	hwp_compare_free(c);
+
+	CHECK_ERR(hwp_compare_results(a, b, &mw, &c), 0);
+	i = cell(c, 2, 0);
+	CHECK(!i.exact && isnan(i.df), "Mann-Whitney on tied data: approximate");
+	CHECK_NEAR(i.p_raw, 0.06933, 5e-6);
+	i = cell(c, 0, 0);
+	CHECK(i.verdict == HWP_VERDICT_INCREASE, "ranks agree on page-faults");
+	hwp_compare_free(c);
+
+	mw.alpha = 2;
+	CHECK_ERR(hwp_compare_results(a, b, &mw, &c), -EINVAL);
+	CHECK(!c, "nothing on failure");
+	hwp_result_free(a);
+	hwp_result_free(b);
+}
+
+static void check_refusals(void)
+{
+	const struct fx_row ra[] = { { "page-faults", false, pf_a } };
+	const struct fx_row rb[] = { { "cycles", false, pf_b } };
+	const struct fx_row rc[] = { { "page-faults", false, NULL } };
+	struct hwp_result *a = result("a.json", "x", 10, ra, 1);
+	struct hwp_result *one = result("one.json", "x", 1, ra, 1);
+	struct hwp_result *other = result("other.json", "x", 10, rb, 1);
+	struct hwp_result *none = result("none.json", "x", 10, rc, 1);
+	struct hwp_compare *c = NULL;
+
+	CHECK_ERR(hwp_compare_results(a, one, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK(strstr(hwp_errmsg(), "one.json has one run: a comparison needs at least 2 runs") &&
+	      strstr(hwp_errmsg(), "-r 5"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_compare_results(one, a, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK(strstr(hwp_errmsg(), "one.json has one run"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_compare_results(a, other, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK(strstr(hwp_errmsg(), "no event or metric in common") &&
+	      strstr(hwp_errmsg(), "a.json counted page-faults") &&
+	      strstr(hwp_errmsg(), "other.json counted cycles"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_compare_results(a, none, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK(strstr(hwp_errmsg(), "no event or metric with values on both sides") &&
+	      strstr(hwp_errmsg(), "not supported in "), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_compare_results(a, NULL, NULL, &c), -EINVAL);
+	CHECK(!c, "nothing on failure");
+	hwp_result_free(a);
+	hwp_result_free(one);
+	hwp_result_free(other);
+	hwp_result_free(none);
+}
+
+static void check_sweeps(void)
+{
+	const char *const va[] = { "1", "2", "4" }, *const vb[] = { "2", "4", "8" };
+	/* A: 1, 2, 4; B: 2, 4, 8. At 2, B is 10% up; at 4, the same. */
+	const struct fx_row pa[3][2] = {
+		{ { "page-faults", false, pf_a }, { "m", true, sleep1 } },
+		{ { "page-faults", false, pf_a }, { "m", true, sleep1 } },
+		{ { "page-faults", false, pf_b }, { "m", true, sleep1 } },
+	};
+	const struct fx_row pb[3][2] = {
+		{ { "page-faults", false, pf_b }, { "m", true, sleep1 } },
+		{ { "page-faults", false, pf_b }, { "m", true, sleep1 } },
+		{ { "page-faults", false, pf_a }, { "m", true, sleep1 } },
+	};
+	struct hwp_sweep *a = sweep("sa.json", "T", va, 3, pa);
+	struct hwp_sweep *b = sweep("sb.json", "T", vb, 3, pb);
+	struct hwp_sweep *plain = NULL, *disjoint = sweep("sc.json", "T", (const char *[]){ "16" }, 1, pa);
+	struct hwp_compare *c = NULL;
+	struct hwp_compare_info i;
+	bool w1 = false, w8 = false;
+
+	CHECK_ERR(hwp_compare_sweeps(a, b, NULL, &c), 0);
+	if (!c)
+		return;
+	CHECK(hwp_compare_nr_columns(c) == 2 && hwp_compare_nr_rows(c) == 2, "2 x 2");
+	CHECK(hwp_compare_nr_tests(c) == 4, "Holm over the 4 cells");
+	i = cell(c, 0, 0);
+	CHECK(!strcmp(i.column, "2") && i.verdict == HWP_VERDICT_INCREASE, "T=2: increase");
+	CHECK_NEAR(i.ratio, 1.1, 1e-12);
+	i = cell(c, 0, 1);
+	CHECK(!strcmp(i.column, "4") && i.verdict == HWP_VERDICT_UNCHANGED, "T=4: same values");
+	CHECK_NEAR(i.ratio, 1, 1e-12);
+	i = cell(c, 1, 1);
+	CHECK(i.verdict == HWP_VERDICT_UNCHANGED && i.p_value == 1, "m: identical samples");
+	for (size_t k = 0; hwp_compare_warning(c, k); k++) {
+		w1 |= strstr(hwp_compare_warning(c, k), "T=1 measured in ") != NULL;
+		w8 |= strstr(hwp_compare_warning(c, k), "T=8 measured in ") != NULL;
+	}
+	CHECK(w1 && w8, "values on one side only are named");
+	hwp_compare_free(c);
+
+	CHECK_ERR(hwp_compare_sweeps(a, disjoint, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK(strstr(hwp_errmsg(), "no T value in common"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_sweep_read(path_of("a.json"), &plain), 0);
+	CHECK_ERR(hwp_compare_sweeps(a, plain, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK(strstr(hwp_errmsg(), "is a sweep over T and ") &&
+	      strstr(hwp_errmsg(), "a single result"), "%s", hwp_errmsg());
+	hwp_sweep_free(plain);
+	hwp_sweep_free(a);
+	hwp_sweep_free(b);
+	hwp_sweep_free(disjoint);
+}
+
+static char *written(const struct hwp_compare *c, enum hwp_format fmt)
+{
+	HWP_OPTS(hwp_write_opts, o, .format = fmt);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK_ERR(hwp_compare_write(c, f, &o), 0);
+	fclose(f);
+	return buf;
+}
+
+static void check_output(void)
+{
+	const struct fx_row ra[] = { { "page-faults", false, pf_a }, { "sleep", true, sleep1 } };
+	const struct fx_row rb[] = { { "page-faults", false, pf_b }, { "sleep", true, sleep2 } };
+	struct hwp_result *a = result("a.json", "x", 10, ra, 2);
+	struct hwp_result *b = result("b.json", "x", 10, rb, 2);
+	HWP_OPTS(hwp_write_opts, csv, .format = HWP_FORMAT_CSV);
+	struct hwp_compare *c = NULL;
+	struct json_value *doc = NULL;
+	struct json_error jerr;
+	char *text, *json;
+
+	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	if (!c)
+		return;
+	text = written(c, HWP_FORMAT_TEXT);
+	CHECK(strstr(text, "Welch's t-test, alpha 0.05; Holm's correction over 2 tests"),
+	      "test and correction named: %s", text);
+	CHECK(strstr(text, " page-faults ") && strstr(text, "1.100") &&
+	      strstr(text, "increase") && strstr(text, "unchanged"), "rows: %s", text);
+	/* Holm: the largest of two p-values is its own adjusted value. */
+	CHECK(strstr(text, "  0.079  unchanged"), "sleep's p: %s", text);
+	CHECK(strstr(text, "Noise ranking") && strstr(text, "1. page-faults"), "ranking: %s",
+	      text);
+	json = written(c, HWP_FORMAT_JSON);
+	CHECK_ERR(json_parse(json, strlen(json), NULL, &doc, &jerr), 0);
+	if (doc) {
+		const struct json_value *rows = json_get(doc, "rows"), *r0;
+
+		CHECK(!strcmp(json_get(doc, "schema")->u.string, "hwprof-compare/1"), "schema");
+		CHECK(!strcmp(json_get(doc, "correction")->u.string, "holm") &&
+		      json_get(doc, "tests")->u.number == 2, "correction");
+		CHECK(rows && rows->u.array.n == 2, "2 rows");
+		r0 = rows ? &rows->u.array.items[0] : NULL;
+		CHECK(r0 && !strcmp(json_get(r0, "name")->u.string, "page-faults") &&
+		      json_get(r0, "a_mean")->u.number == 1000 &&
+		      json_get(r0, "ratio")->u.number == 1.1 &&
+		      !strcmp(json_get(r0, "verdict")->u.string, "increase") &&
+		      json_get(r0, "ci_low")->type == JSON_NUMBER &&
+		      json_get(r0, "p_value")->type == JSON_NUMBER, "row fields");
+	}
+	json_free(doc);
+	CHECK_ERR(hwp_compare_write(c, stdout, &csv), -EOPNOTSUPP);
+	free(text);
+	free(json);
+	hwp_compare_free(c);
+	hwp_result_free(a);
+	hwp_result_free(b);
+}
+
+int main(void)
+{
+	t_init();
+	if (!mkdtemp(tmpdir))
+		t_skip("no temporary directory");
+	check_results();
+	check_refusals();
+	check_sweeps();
+	check_output();
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		CHECK(system(cmd) == 0, "cleanup");
+	}
+	return t_done();
+}
