@@ -17,6 +17,7 @@ struct cli_cmd {
 
 extern const struct cli_cmd cli_cmd_stat;
 extern const struct cli_cmd cli_cmd_list;
+extern const struct cli_cmd cli_cmd_compare;
 
 /* Exit statuses (see README). */
 enum {

@@ -6,6 +6,7 @@
 
 static const struct cli_cmd *const commands[] = {
 	&cli_cmd_stat,
+	&cli_cmd_compare,
 	&cli_cmd_list,
 };
 

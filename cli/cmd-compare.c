@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/* hwprof compare: is B different from A beyond the noise? */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char compare_help[] =
+	"usage: hwprof compare [OPTIONS] A.json B.json\n"
+	"\n"
+	"Compare two results of hwprof stat -r N --json (or two sweeps of hwprof stat\n"
+	"--sweep), event by event and metric by metric: mean of A, mean of B, the ratio\n"
+	"B/A, the 95% confidence interval of B - A, the p-value and a verdict: increase,\n"
+	"decrease or unchanged. With more than one row, the p-values are corrected for\n"
+	"multiple comparisons (Holm), so that a row called changed is not luck among\n"
+	"many. Rows are then ranked by their noise (coefficient of variation): the\n"
+	"least noisy metric is the one to decide on.\n"
+	"Two sweeps compare column by column: a row of ratios with a verdict each.\n"
+	"\n"
+	"Options:\n"
+	"  -a, --alpha X            the significance level (default 0.05)\n"
+	"  -t, --test TEST          welch (default): Welch's t-test on the means;\n"
+	"                           mann-whitney: Mann-Whitney U on the ranks, for few runs,\n"
+	"                           skewed values or outliers (exact p below 50 runs a side\n"
+	"                           without ties)\n"
+	"      --no-correction      no Holm correction across rows\n"
+	"      --json               JSON (schema hwprof-compare/1, in README.md)\n"
+	"  -o, --output FILE        write to FILE (never half-written) instead of standard\n"
+	"                           output\n"
+	"      --no-big-num         no thousands separators\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"Each side needs at least 2 runs (5 or more are better); results need events or\n"
+	"metrics in common. Different commands or machines are warnings, not errors.\n"
+	"\n"
+	"Exit status: 0 when the comparison was made, whatever its verdicts; 2 for a\n"
+	"usage error or a file that is not a result of hwprof stat --json; 1 for results\n"
+	"that cannot be compared (one run, nothing in common) and other failures.\n";
+
+struct compare_config {
+	struct hwp_compare_opts opts;
+	bool json;
+	bool no_big_num;
+	const char *output;
+	const char *a, *b;
+};
+
+static const struct option compare_options[] = {
+	{ "alpha", required_argument, NULL, 'a' },
+	{ "test", required_argument, NULL, 't' },
+	{ "no-correction", no_argument, NULL, 'N' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "no-big-num", no_argument, NULL, 'B' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_options(struct compare_config *c, int argc, char **argv)
+{
+	int opt;
+	char *end;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "a:t:o:h", compare_options, NULL)) != -1) {
+		switch (opt) {
+		case 'a':
+			errno = 0;
+			c->opts.alpha = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(c->opts.alpha > 0 && c->opts.alpha < 1)) {
+				cli_error("compare", "--alpha: '%s' is not a level between 0 and 1, such as 0.05",
+					  optarg);
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case 't':
+			if (!strcmp(optarg, "welch")) {
+				c->opts.test = HWP_TEST_WELCH;
+			} else if (!strcmp(optarg, "mann-whitney") || !strcmp(optarg, "mw")) {
+				c->opts.test = HWP_TEST_MANN_WHITNEY;
+			} else {
+				cli_error("compare", "--test: '%s' is not a test: welch or mann-whitney",
+					  optarg);
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case 'N': c->opts.no_correction = true; break;
+		case 'J': c->json = true; break;
+		case 'o': c->output = optarg; break;
+		case 'B': c->no_big_num = true; break;
+		case 'h':
+			cli_help(&cli_cmd_compare, stdout);
+			return -1;
+		default:
+			cli_error("compare", "unknown option '%s'; 'hwprof compare --help' lists them",
+				  argv[optind - 1]);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		cli_error("compare", "%s: hwprof compare [OPTIONS] A.json B.json",
+			  argc - optind < 2 ? "two result files are needed" : "too many files");
+		return CLI_EXIT_USAGE;
+	}
+	c->a = argv[optind];
+	c->b = argv[optind + 1];
+	return 0;
+}
+
+/* A file that is not a result at all is a usage error, as a bad option is;
+ * one that is fine but cannot be compared is a failure. */
+static int exit_for(int err)
+{
+	return err == -HWP_ERR_FORMAT ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+}
+
+static int write_out(const struct compare_config *c, const struct hwp_compare *cmp)
+{
+	HWP_OPTS(hwp_write_opts, wo, .format = c->json ? HWP_FORMAT_JSON : HWP_FORMAT_TEXT,
+		 .no_big_num = c->no_big_num);
+	struct hwp_ofile *of;
+	int err;
+
+	err = hwp_ofile_open(c->output ? c->output : "-", &of);
+	if (err) {
+		cli_lib_error("compare", err);
+		return CLI_EXIT_FAILURE;
+	}
+	err = hwp_compare_write(cmp, hwp_ofile_stream(of), &wo);
+	if (err) {
+		cli_lib_error("compare", err);
+		hwp_ofile_abort(of);
+		return CLI_EXIT_FAILURE;
+	}
+	err = hwp_ofile_commit(of);
+	if (err) {
+		cli_lib_error("compare", err);
+		return CLI_EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static int compare_run(int argc, char **argv)
+{
+	struct compare_config cfg = { .opts = { .sz = sizeof(cfg.opts) } };
+	struct hwp_sweep *a = NULL, *b = NULL;
+	struct hwp_compare *cmp = NULL;
+	int ret, err;
+
+	ret = parse_options(&cfg, argc, argv);
+	if (ret == -1)
+		return cli_flush_stdout("compare");
+	if (ret)
+		return ret;
+	err = hwp_sweep_read(cfg.a, &a);
+	if (!err)
+		err = hwp_sweep_read(cfg.b, &b);
+	if (!err)
+		err = hwp_compare_sweeps(a, b, &cfg.opts, &cmp);
+	if (err) {
+		cli_lib_error("compare", err);
+		ret = exit_for(err);
+	} else {
+		ret = write_out(&cfg, cmp);
+	}
+	hwp_compare_free(cmp);
+	hwp_sweep_free(a);
+	hwp_sweep_free(b);
+	return ret ? ret : cli_flush_stdout("compare");
+}
+
+const struct cli_cmd cli_cmd_compare = {
+	.name = "compare",
+	.summary = "Compare two results (or sweeps) of hwprof stat, with significance",
+	.help = compare_help,
+	.run = compare_run,
+};

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hwprof compare end to end: hwprof stat -r on a workload whose page-fault
+count differs by 10% between two settings is an increase with ratio ~1.10;
+two results of one setting are unchanged; bad inputs get a clear message
+and the documented exit status."""
+import json
+import os
+import tempfile
+
+from common import WORKLOAD, check, done, hwprof
+
+PAGES = 10000
+RUNS = "10"
+
+
+def measure(path, pages, runs=RUNS, events="page-faults"):
+    p = hwprof("stat", "-r", runs, "--json", "-o", path, "-e", events, "--",
+               WORKLOAD, "pages", str(pages), timeout=120)
+    check(p.returncode == 0, f"stat for {path}: {p.stderr}")
+
+
+def compare_json(*args):
+    p = hwprof("compare", "--json", *args)
+    try:
+        return p, json.loads(p.stdout)
+    except ValueError:
+        print(f"not JSON (status {p.returncode}): {p.stdout!r} {p.stderr!r}")
+        return p, None
+
+
+def row(doc, name, column=None):
+    for r in doc["rows"]:
+        if r["name"] == name and r["column"] == column:
+            return r
+    return None
+
+
+with tempfile.TemporaryDirectory() as d:
+    a, b = os.path.join(d, "a.json"), os.path.join(d, "b.json")
+    measure(a, PAGES)
+    measure(b, PAGES * 11 // 10)
+
+    # 10% more pages: an increase, ratio ~1.10 (the workload's own ~50 faults
+    # are in both, so a hair under).
+    p, doc = compare_json(a, b)
+    check(p.returncode == 0, f"status {p.returncode}: {p.stderr}")
+    if doc:
+        check(doc["schema"] == "hwprof-compare/1", "schema")
+        check(doc["test"] == "welch" and doc["alpha"] == 0.05, "defaults")
+        pf = row(doc, "page-faults")
+        check(pf is not None, f"a page-faults row: {doc['rows']}")
+        if pf:
+            check(pf["verdict"] == "increase", f"verdict {pf['verdict']}: {pf}")
+            check(abs(pf["ratio"] - 1.10) < 0.01, f"ratio {pf['ratio']}")
+            check(pf["ci_low"] > 0.09 * pf["a_mean"] and pf["ci_high"] < 0.11 * pf["a_mean"],
+                  f"CI of B - A around 10%: [{pf['ci_low']}, {pf['ci_high']}]")
+            check(pf["p_value"] < 1e-6 and pf["p_value"] >= pf["p_raw"], f"p {pf['p_value']}")
+            check(pf["a_n"] == 10 and pf["b_n"] == 10, "10 runs a side")
+            for key in ("name", "a_mean", "b_mean", "ratio", "ci_low", "ci_high", "p_value",
+                        "verdict"):
+                check(key in pf, f"row has {key}")
+        # faults/s is a built-in metric of both: two rows, Holm over 2 tests.
+        check(doc["correction"] == "holm" and doc["tests"] == len(doc["rows"]) >= 2,
+              f"Holm over {doc['tests']} tests, {len(doc['rows'])} rows")
+        check(doc["noise_ranking"][0]["name"] == "page-faults",
+              f"page-faults is the least noisy: {doc['noise_ranking']}")
+
+    # The text table says the same, and names the test and the correction.
+    p = hwprof("compare", a, b)
+    check(p.returncode == 0, p.stderr)
+    line = [l for l in p.stdout.splitlines() if l.startswith(" page-faults ")]
+    check(line and "increase" in line[0] and ("1.099" in line[0] or "1.100" in line[0]),
+          f"text row: {line}")
+    check("Welch's t-test, alpha 0.05; Holm's correction over" in p.stdout, p.stdout)
+    check("Noise ranking" in p.stdout, "noise ranking shown")
+
+    # Mann-Whitney on request: said in the output, same verdict.
+    p, doc = compare_json("--test", "mann-whitney", a, b)
+    check(p.returncode == 0 and doc and doc["test"] == "mann-whitney", p.stderr)
+    if doc:
+        check(row(doc, "page-faults")["verdict"] == "increase", "Mann-Whitney: increase")
+    p = hwprof("compare", "--test", "mann-whitney", a, b)
+    check("Mann-Whitney U test" in p.stdout, p.stdout)
+
+    # -o writes the same document; --no-correction leaves p as it was.
+    out = os.path.join(d, "cmp.json")
+    p = hwprof("compare", "--json", "--no-correction", "-o", out, a, b)
+    check(p.returncode == 0 and p.stdout == "", f"-o: {p.stderr}")
+    with open(out) as f:
+        doc = json.load(f)
+    check(doc["correction"] == "none" and
+          all(r["p_value"] == r["p_raw"] for r in doc["rows"]), "no correction")
+
+    # A/A: the same setting twice is unchanged. At alpha 0.05 a correct test
+    # calls 5% of true A/A pairs different (test-stats-sim checks that rate),
+    # so a fresh pair is measured when one is: three in a row fail with
+    # p = 1.25e-4, while a test biased towards "increase" fails every time.
+    verdicts = []
+    for attempt in range(3):
+        a2 = os.path.join(d, f"a2-{attempt}.json")
+        measure(a2, PAGES)
+        p, doc = compare_json(a, a2)
+        check(p.returncode == 0 and doc, p.stderr)
+        pf = row(doc, "page-faults") if doc else None
+        verdicts.append(pf and pf["verdict"])
+        if pf and pf["verdict"] == "unchanged":
+            check(abs(pf["ratio"] - 1) < 0.001, f"A/A ratio {pf['ratio']}")
+            check(pf["ci_low"] <= 0 <= pf["ci_high"], "the interval holds 0")
+            break
+    check("unchanged" in verdicts, f"A/A verdicts: {verdicts}")
+
+    # Bad inputs: what is wrong, and the exit status (2: not a result file;
+    # 1: results that cannot be compared, or a file that cannot be read).
+    def bad_file(name, content):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(content)
+        return path
+
+    with open(a) as f:
+        whole = f.read()
+    one = os.path.join(d, "one.json")
+    measure(one, PAGES, runs="1")
+    cs = os.path.join(d, "cs.json")
+    measure(cs, 100, events="context-switches")
+    cases = [
+        ([bad_file("text.json", "hello\n"), b], 2, "is not valid JSON: line 1, column 1"),
+        ([a, bad_file("empty.json", "")], 2, "is empty"),
+        ([bad_file("cut.json", whole[:len(whole) // 2]), b], 2, "ends early"),
+        ([bad_file("other.json", '{"name": "x"}'), b], 2, "is JSON but not hwprof's"),
+        ([bad_file("new.json", '{"schema": "hwprof-stat/9"}'), b], 2, "does not read"),
+        ([os.path.join(d, "missing.json"), b], 1, "cannot open"),
+        ([a, one], 1, "has one run: a comparison needs at least 2 runs"),
+        ([a, cs], 1, "no event or metric in common"),
+        ([a], 2, "two result files are needed"),
+        ([a, b, b], 2, "too many files"),
+        (["--alpha", "2", a, b], 2, "--alpha: '2'"),
+        (["--alpha", "x", a, b], 2, "--alpha: 'x'"),
+        (["--test", "z", a, b], 2, "welch or mann-whitney"),
+        (["--bogus", a, b], 2, "unknown option '--bogus'"),
+    ]
+    for args, status, msg in cases:
+        p = hwprof("compare", *args)
+        check(p.returncode == status, f"{args}: status {p.returncode}, want {status}: {p.stderr}")
+        check(msg in p.stderr, f"{args}: stderr lacks {msg!r}: {p.stderr!r}")
+        check(p.stdout == "", f"{args}: nothing on stdout")
+        check("Sanitizer" not in p.stderr, f"{args}: crash")
+    p = hwprof("compare", bad_file("cut2.json", whole[:100]), b)
+    check("truncated" in p.stderr and "cut2.json" in p.stderr, p.stderr)
+
+# Help: both ways print the same; the command table lists compare.
+h1, h2 = hwprof("compare", "--help"), hwprof("help", "compare")
+check(h1.returncode == 0 and h1.stdout == h2.stdout and "usage: hwprof compare" in h1.stdout,
+      "help")
+check("compare" in hwprof("--help").stdout, "listed")
+done()
