@@ -94,8 +94,8 @@ static void fmt_num(double v, bool big, bool sign, char *buf, size_t size)
 	snprintf(buf, size, "%s%s", sign && v >= 0 ? "+" : "", digits);
 }
 
-static void fmt_p(const struct hwp_compare *c, const struct hwp_compare_info *i, char *buf,
-		  size_t size)
+static void fmt_p(const struct hwp_compare *c, const struct hwp_compare_info *i,
+		  char *buf, size_t size)
 {
 	const char *approx = c->opts.test == HWP_TEST_MANN_WHITNEY && !i->exact ? "*" : "";
 
@@ -152,7 +152,8 @@ static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 		const struct cmp_row *row = &c->rows[i];
 		const struct hwp_compare_info *in = &row->cells[0].info;
 		char name[300], ma[64], mb[64], ratio[32], lo[64], hi[64], ci[140], p[32];
-		const char *cells[] = { name, ma, mb, ratio, ci, p, hwp_verdict_name(in->verdict) };
+		const char *verdict = hwp_verdict_name(in->verdict);
+		const char *cells[] = { name, ma, mb, ratio, ci, p, verdict };
 
 		row_label(row, name, sizeof(name));
 		fmt_num(shown(row, in->a_mean), big, false, ma, sizeof(ma));
@@ -245,7 +246,8 @@ static void text_notes(const struct hwp_compare *c, FILE *f)
 		fprintf(f, " warning: %s\n", c->warnings[i]);
 }
 
-static int write_text(const struct hwp_compare *c, const struct hwp_write_opts *o, FILE *f)
+static int write_text(const struct hwp_compare *c, const struct hwp_write_opts *o,
+		      FILE *f)
 {
 	struct table t = { .nr_cols = c->param ? c->nr_columns + 1 : 7 };
 

@@ -122,7 +122,8 @@ static size_t defined(const double *v, size_t n)
 }
 
 /* Why a side cannot be tested, for the cell's reason. */
-static char *why_untested(const struct series *sr, size_t n, size_t runs, const char *side)
+static char *why_untested(const struct series *sr, size_t n, size_t runs,
+			  const char *side)
 {
 	char *s = NULL;
 
@@ -153,14 +154,15 @@ static size_t outliers_of(const double *v, size_t n)
 	return nr;
 }
 
-static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell, const struct hwp_result *ra,
-		     const struct series *sa, const struct hwp_result *rb,
-		     const struct series *sb)
+static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
+		     const struct hwp_result *ra, const struct series *sa,
+		     const struct hwp_result *rb, const struct series *sb)
 {
 	HWP_OPTS(hwp_test_opts, to, .test = c->opts.test);
 	struct hwp_compare_info *i = &cell->info;
 	struct hwp_test_result t = { .sz = sizeof(t) };
-	size_t na = defined(sa->values, ra->nr_runs), nb = defined(sb->values, rb->nr_runs);
+	size_t na = defined(sa->values, ra->nr_runs);
+	size_t nb = defined(sb->values, rb->nr_runs);
 	int err;
 
 	i->a_n = na;
@@ -224,7 +226,7 @@ static void only_in(const struct hwp_sweep *sw, const struct hwp_sweep *other,
 			bool anywhere = false, listed = false;
 
 			for (size_t q = 0; q < other->nr && !anywhere; q++)
-				anywhere = match(other->results[q], &r->series[i]) != NULL;
+				anywhere = match(other->results[q], &r->series[i]);
 			for (size_t q = 0; q < p && !listed; q++)
 				listed = match(sw->results[q], &r->series[i]) != NULL;
 			if (!anywhere && !listed)
@@ -291,8 +293,11 @@ static int correct_and_decide(struct hwp_compare *c)
 		return -ENOMEM;
 	c->corrected = c->nr_tests > 1 && !c->opts.no_correction;
 	for (size_t i = 0; i < c->nr_rows; i++)
-		for (size_t k = 0; k < c->nr_columns; k++)
-			p[n++] = c->rows[i].cells[k].tested ? c->rows[i].cells[k].info.p_raw : NAN;
+		for (size_t k = 0; k < c->nr_columns; k++) {
+			const struct cmp_cell *cell = &c->rows[i].cells[k];
+
+			p[n++] = cell->tested ? cell->info.p_raw : NAN;
+		}
 	if (c->corrected && hwp_holm_adjust(p, n, p)) {
 		free(p);
 		return -ENOMEM;
@@ -307,14 +312,17 @@ static int correct_and_decide(struct hwp_compare *c)
 			info->p_value = p[n++];
 			if (!cell->tested)
 				continue;
-			/* Mann-Whitney speaks of ranks: its direction is U's, not the means'. */
-			up = c->opts.test == HWP_TEST_MANN_WHITNEY ?
-				     info->statistic - (double)info->a_n * (double)info->b_n / 2 :
-				     info->diff;
+			/* Mann-Whitney speaks of ranks: its direction is U's
+			 * against its middle, n_a n_b / 2. */
+			up = info->diff;
+			if (c->opts.test == HWP_TEST_MANN_WHITNEY)
+				up = 2 * info->statistic - (double)(info->a_n * info->b_n);
 			if (!(info->p_value < c->opts.alpha))
 				info->verdict = HWP_VERDICT_UNCHANGED;
+			else if (up > 0)
+				info->verdict = HWP_VERDICT_INCREASE;
 			else
-				info->verdict = up > 0 ? HWP_VERDICT_INCREASE : HWP_VERDICT_DECREASE;
+				info->verdict = HWP_VERDICT_DECREASE;
 		}
 	free(p);
 	return 0;
@@ -345,8 +353,9 @@ static int rank_noise(struct hwp_compare *c)
 			const struct hwp_compare_info *info = &row->cells[k].info;
 			double cv = fmax(info->a_cv, info->b_cv);
 
-			if (row->cells[k].tested && !isnan(cv))
-				row->noise = isnan(row->noise) ? cv : fmax(row->noise, cv);
+			/* fmax() takes the number over a NAN. */
+			if (row->cells[k].tested)
+				row->noise = fmax(row->noise, cv);
 		}
 		order[i] = row;
 	}
@@ -386,7 +395,8 @@ static int warn_context(struct hwp_compare *c, const struct hwp_sweep *a,
 			const struct hwp_sweep *b)
 {
 	const struct hwp_result *ra = a->results[0], *rb = b->results[0];
-	char *const *ca = a->param ? a->argv : ra->argv, *const *cb = b->param ? b->argv : rb->argv;
+	char *const *ca = a->param ? a->argv : ra->argv;
+	char *const *cb = b->param ? b->argv : rb->argv;
 	const struct hwp_environment *ea = &ra->env, *eb = &rb->env;
 	int err = 0;
 
@@ -404,8 +414,8 @@ static int warn_context(struct hwp_compare *c, const struct hwp_sweep *a,
 	    (strcmp(ea->host, eb->host) || strcmp(ea->cpu, eb->cpu) ||
 	     strcmp(ea->kernel, eb->kernel)))
 		err = warn(c, "measured on different machines or kernels: %s on %s (%s, %s), %s on %s (%s, %s)",
-			   c->a_name, ea->host, ea->cpu, ea->kernel, c->b_name, eb->host, eb->cpu,
-			   eb->kernel);
+			   c->a_name, ea->host, ea->cpu, ea->kernel, c->b_name, eb->host,
+			   eb->cpu, eb->kernel);
 	if (!err && a->param && b->param && strcmp(a->param, b->param))
 		err = warn(c, "the sweeps are over different parameters: %s and %s; columns are matched by value",
 			   a->param, b->param);
@@ -503,7 +513,8 @@ static int mismatch_no_rows(const struct hwp_compare *c, const struct hwp_sweep 
 	return err;
 }
 
-static int build(struct hwp_compare *c, const struct hwp_sweep *a, const struct hwp_sweep *b)
+static int build(struct hwp_compare *c, const struct hwp_sweep *a,
+		 const struct hwp_sweep *b)
 {
 	size_t *pair_a = calloc(a->nr + 1, sizeof(*pair_a));
 	size_t *pair_b = calloc(a->nr + 1, sizeof(*pair_b));
@@ -538,7 +549,8 @@ static int build(struct hwp_compare *c, const struct hwp_sweep *a, const struct 
 }
 
 HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
-			       const struct hwp_compare_opts *opts, struct hwp_compare **out)
+			       const struct hwp_compare_opts *opts,
+			       struct hwp_compare **out)
 {
 	struct hwp_compare *c;
 	int err;
@@ -576,7 +588,8 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 	if (!a->param != !b->param) {
 		err = hwp_fail(-HWP_ERR_MISMATCH,
 			       "%s is a sweep over %s and %s a single result: compare a sweep with a sweep",
-			       a->param ? c->a_name : c->b_name, a->param ? a->param : b->param,
+			       a->param ? c->a_name : c->b_name,
+			       a->param ? a->param : b->param,
 			       a->param ? c->b_name : c->a_name);
 		goto err;
 	}
@@ -591,7 +604,8 @@ err:
 }
 
 HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_result *b,
-				const struct hwp_compare_opts *opts, struct hwp_compare **out)
+				const struct hwp_compare_opts *opts,
+				struct hwp_compare **out)
 {
 	/* Each result as a sweep of one point, borrowed for the call. */
 	char *none = NULL;

@@ -152,8 +152,8 @@ static int get(const struct field_ctx *c, const struct json_value *obj, const ch
 }
 
 /* A string member, copied; NULL for null when @nullable. */
-static int get_string(const struct field_ctx *c, const struct json_value *obj, const char *key,
-		      bool nullable, char **out)
+static int get_string(const struct field_ctx *c, const struct json_value *obj,
+		      const char *key, bool nullable, char **out)
 {
 	const struct json_value *v;
 	int err = get(c, obj, key, JSON_STRING, nullable, &v);
@@ -165,8 +165,8 @@ static int get_string(const struct field_ctx *c, const struct json_value *obj, c
 	return *out ? 0 : hwp_fail(-ENOMEM, "out of memory");
 }
 
-static int get_bool(const struct field_ctx *c, const struct json_value *obj, const char *key,
-		    bool *out)
+static int get_bool(const struct field_ctx *c, const struct json_value *obj,
+		    const char *key, bool *out)
 {
 	const struct json_value *v;
 	int err = get(c, obj, key, JSON_BOOL, false, &v);
@@ -177,8 +177,8 @@ static int get_bool(const struct field_ctx *c, const struct json_value *obj, con
 }
 
 /* An integer member in [min, max]; -1 for null when @nullable. */
-static int get_int(const struct field_ctx *c, const struct json_value *obj, const char *key,
-		   bool nullable, long min, long max, long *out)
+static int get_int(const struct field_ctx *c, const struct json_value *obj,
+		   const char *key, bool nullable, long min, long max, long *out)
 {
 	const struct json_value *v;
 	int err = get(c, obj, key, JSON_NUMBER, nullable, &v);
@@ -196,8 +196,8 @@ static int get_int(const struct field_ctx *c, const struct json_value *obj, cons
 }
 
 /* An array of exactly @n numbers or nulls (NAN) into a new array. */
-static int get_values(const struct field_ctx *c, const struct json_value *obj, const char *key,
-		      size_t n, double **out)
+static int get_values(const struct field_ctx *c, const struct json_value *obj,
+		      const char *key, size_t n, double **out)
 {
 	const struct json_value *v;
 	int err = get(c, obj, key, JSON_ARRAY, false, &v);
@@ -228,7 +228,8 @@ static int get_values(const struct field_ctx *c, const struct json_value *obj, c
 	return 0;
 }
 
-static int read_command(const struct field_ctx *c, const struct json_value *obj, char ***out)
+static int read_command(const struct field_ctx *c, const struct json_value *obj,
+			char ***out)
 {
 	const struct json_value *v;
 	int err = get(c, obj, "command", JSON_ARRAY, false, &v);
@@ -315,9 +316,13 @@ static int read_rows(struct field_ctx *c, const struct json_value *doc, const ch
 		if (o->type != JSON_OBJECT) {
 			c->where[base] = '\0';
 			return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s[%zu] should be an object, not %s",
-					c->source, o->line, key, i, json_type_name(o->type));
+					c->source, o->line, key, i,
+					json_type_name(o->type));
 		}
-		err = events ? read_event(c, o, sr, r->nr_runs) : read_metric(c, o, sr, r->nr_runs);
+		if (events)
+			err = read_event(c, o, sr, r->nr_runs);
+		else
+			err = read_metric(c, o, sr, r->nr_runs);
 		if (err)
 			return err;
 		r->nr_events += events;
@@ -347,8 +352,8 @@ static int read_environment(struct field_ctx *c, const struct json_value *doc,
 }
 
 /* Whether the document says it is ours, and which kind; a message if not. */
-static int check_schema(const struct json_value *doc, const char *source, const char *where,
-			const char *want)
+static int check_schema(const struct json_value *doc, const char *source,
+			const char *where, const char *want)
 {
 	const struct json_value *s = json_get(doc, "schema");
 
@@ -370,8 +375,8 @@ static int check_schema(const struct json_value *doc, const char *source, const 
 			*where ? ": " : "", where, s->u.string, want);
 }
 
-int hwp_result_from_json(const struct json_value *doc, const char *source, const char *where,
-			 struct hwp_result **out)
+int hwp_result_from_json(const struct json_value *doc, const char *source,
+			 const char *where, struct hwp_result **out)
 {
 	struct field_ctx c = { .source = source };
 	struct hwp_result *r = NULL;
@@ -425,7 +430,8 @@ static bool is_sweep(const struct json_value *doc)
 {
 	const struct json_value *schema = json_get(doc, "schema");
 
-	return schema && schema->type == JSON_STRING && !strcmp(schema->u.string, SWEEP_SCHEMA);
+	return schema && schema->type == JSON_STRING &&
+	       !strcmp(schema->u.string, SWEEP_SCHEMA);
 }
 
 HWP_API int hwp_result_read(const char *path, struct hwp_result **out)
@@ -450,7 +456,8 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out)
 	return err;
 }
 
-static int read_points(const struct json_value *doc, const char *path, struct hwp_sweep *sw)
+static int read_points(const struct json_value *doc, const char *path,
+		       struct hwp_sweep *sw)
 {
 	struct field_ctx c = { .source = path };
 	const struct json_value *points;

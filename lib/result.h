@@ -90,8 +90,8 @@ void hwp_command_line(char *const *argv, struct strbuf *sb);
 
 /* result-read.c: build a result from a parsed hwprof-stat/1 object; the
  * messages name @source and @where (the path of the object in its file). */
-int hwp_result_from_json(const struct json_value *obj, const char *source, const char *where,
-			 struct hwp_result **out);
+int hwp_result_from_json(const struct json_value *obj, const char *source,
+			 const char *where, struct hwp_result **out);
 /* Read and parse a whole JSON file, with messages for people. */
 int hwp_json_read_file(const char *path, struct json_value **doc);
 /* Duplicate a NULL-terminated argv; NULL on failure. */

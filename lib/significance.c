@@ -98,7 +98,8 @@ static int exact_tails(size_t m, size_t n, size_t u, double *lower, double *uppe
 		cur[0] = 1;	/* i = 0: U is 0 */
 		for (size_t i = 1; i <= m; i++) {
 			double pb = (double)j / (double)(i + j), pa = 1 - pb;
-			const double *from_b = prev + i * len, *from_a = cur + (i - 1) * len;
+			const double *from_b = prev + i * len;
+			const double *from_a = cur + (i - 1) * len;
 			double *p = cur + i * len;
 
 			for (size_t k = 0; k <= i * j; k++)

@@ -197,8 +197,8 @@ static int abs_deviations(const double *v, size_t k, double median, double *mad,
 	return 0;
 }
 
-HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold, bool *flags,
-			     size_t *nr)
+HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold,
+			     bool *flags, size_t *nr)
 {
 	double *v = NULL, median, mad, mean_ad, scale;
 	size_t k, count = 0;
@@ -232,7 +232,9 @@ HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold, b
 	for (size_t i = 0; i < n; i++) {
 		double dev = fabs(values[i] - median);
 
-		if (isnan(values[i]) || dev / scale <= threshold || dev <= 1e-3 * fabs(median))
+		if (isnan(values[i]) || dev / scale <= threshold)
+			continue;
+		if (dev <= 1e-3 * fabs(median))
 			continue;
 		if (flags)
 			flags[i] = true;

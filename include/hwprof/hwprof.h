@@ -583,11 +583,11 @@ struct hwp_test_result {
 	enum hwp_test test;
 	size_t na, nb;		/* the values used: NANs are skipped */
 	double diff;		/* mean of b - mean of a */
-	double ci_low, ci_high;	/* confidence interval of diff (Welch's t, whatever the test) */
+	double ci_low, ci_high;	/* confidence interval of diff (Welch's t) */
 	/* Welch: t = diff / its standard error. Mann-Whitney: U of b, the
 	 * number of pairs (a[i], b[j]) with b[j] > a[i], ties counting 1/2. */
 	double statistic;
-	double df;		/* Welch: Welch-Satterthwaite degrees of freedom; else NAN */
+	double df;		/* Welch: Welch-Satterthwaite df; else NAN */
 	double p_value;		/* two-sided */
 	/* Mann-Whitney: true when p_value comes from the exact distribution of U
 	 * (both samples under 50 values and no ties); false for the normal
@@ -609,7 +609,8 @@ struct hwp_test_result {
  * message says which); -ENOMEM. Thread-safe. Since: 0.1
  */
 HWP_API int hwp_sample_test(const double *a, size_t na, const double *b, size_t nb,
-			    const struct hwp_test_opts *opts, struct hwp_test_result *out);
+			    const struct hwp_test_opts *opts,
+			    struct hwp_test_result *out);
 
 /*
  * hwp_holm_adjust - Holm's step-down correction of @n p-values
@@ -638,8 +639,8 @@ HWP_API int hwp_holm_adjust(const double *p, size_t n, double *adjusted);
  * outliers, and fewer than 3 defined values have none. Errors: -EINVAL,
  * -ENOMEM. Thread-safe. Since: 0.1
  */
-HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold, bool *flags,
-			     size_t *nr);
+HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold,
+			     bool *flags, size_t *nr);
 
 /*
  * hwp_histogram - count @n values into @nr_bins bins of equal width
@@ -827,16 +828,22 @@ HWP_API int hwp_sweep_set_command(struct hwp_sweep *sw, char *const argv[]);
  */
 HWP_API int hwp_sweep_add(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
 
-/* hwp_sweep_param - the parameter's name; NULL for a plain result read by hwp_sweep_read(). Since: 0.1 */
+/*
+ * hwp_sweep_param - the parameter's name; NULL for a plain result read by
+ * hwp_sweep_read(). Since: 0.1
+ */
 HWP_API const char *hwp_sweep_param(const struct hwp_sweep *sw);
 
 /* hwp_sweep_nr_points - how many values were measured. Since: 0.1 */
 HWP_API size_t hwp_sweep_nr_points(const struct hwp_sweep *sw);
 
-/* hwp_sweep_value - value @idx, in the order added; NULL past the end or for a plain result. Since: 0.1 */
+/*
+ * hwp_sweep_value - value @idx, in the order added; NULL past the end or for
+ * a plain result. Since: 0.1
+ */
 HWP_API const char *hwp_sweep_value(const struct hwp_sweep *sw, size_t idx);
 
-/* hwp_sweep_result - the result of value @idx (borrowed); NULL past the end. Since: 0.1 */
+/* hwp_sweep_result - value @idx's result (borrowed), NULL past the end. Since: 0.1 */
 HWP_API const struct hwp_result *hwp_sweep_result(const struct hwp_sweep *sw, size_t idx);
 
 /*
@@ -902,7 +909,7 @@ struct hwp_compare_info {
 	enum hwp_verdict verdict;	/* p_value < alpha: increase or decrease */
 	const char *reason;	/* why there is no test (verdict NONE), else NULL */
 	size_t a_outliers, b_outliers;	/* runs flagged by hwp_outliers_mad() */
-	size_t noise_rank;	/* the row's rank by coefficient of variation, 1 = least noisy */
+	size_t noise_rank;	/* the row's rank by its CV, 1 = the least noisy */
 };
 
 struct hwp_compare;
@@ -927,7 +934,8 @@ struct hwp_compare;
  * Since: 0.1
  */
 HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_result *b,
-				const struct hwp_compare_opts *opts, struct hwp_compare **out);
+				const struct hwp_compare_opts *opts,
+				struct hwp_compare **out);
 
 /*
  * hwp_compare_sweeps - compare two sweeps column by column
@@ -940,7 +948,8 @@ HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_res
  * against a plain result or sweeps without a value in common. Since: 0.1
  */
 HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
-			       const struct hwp_compare_opts *opts, struct hwp_compare **out);
+			       const struct hwp_compare_opts *opts,
+			       struct hwp_compare **out);
 
 /* hwp_compare_free. Since: 0.1 */
 HWP_API void hwp_compare_free(struct hwp_compare *c);

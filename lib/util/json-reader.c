@@ -430,8 +430,8 @@ static int cmp_key(const void *a, const void *b)
 }
 
 /* Sorting the keys finds a duplicate in n log n, whatever the input. */
-static int check_duplicates(struct parser *ps, const struct json_value *v, const char *start,
-			    unsigned int line, const char *line_start)
+static int check_duplicates(struct parser *ps, const struct json_value *v,
+			    const char *start, unsigned int line, const char *line_start)
 {
 	size_t n = v->u.object.n;
 	char **keys;

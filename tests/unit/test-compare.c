@@ -11,7 +11,8 @@ static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0
 static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
 /* Quiet counts 10% apart: no doubt. */
 static const double pf_a[] = { 1000, 1001, 999, 1000, 1002, 998, 1000, 1001, 999, 1000 };
-static const double pf_b[] = { 1100, 1101, 1099, 1100, 1102, 1098, 1100, 1101, 1099, 1100 };
+static const double pf_b[] = { 1100, 1101, 1099, 1100, 1102,
+			       1098, 1100, 1101, 1099, 1100 };
 static const double flat[] = { 5, 5, 5, 5, 5, 5, 5, 5, 5, 5 };
 
 struct fx_row {
@@ -105,8 +106,9 @@ static struct hwp_result *result(const char *name, const char *cmd, size_t runs,
 }
 
 /* A sweep file of @n points named by @values, point k from rows[k]. */
-static struct hwp_sweep *sweep(const char *name, const char *param, const char *const *values,
-			       size_t n, const struct fx_row (*rows)[2])
+static struct hwp_sweep *sweep(const char *name, const char *param,
+			       const char *const *values, size_t n,
+			       const struct fx_row (*rows)[2])
 {
 	const char *path = path_of(name);
 	FILE *f = fopen(path, "w");

@@ -90,8 +90,8 @@ static void check_read(void)
 	CHECK_ERR(hwp_result_find(r, "instructions", &idx), -ENOENT);
 	CHECK(strstr(hwp_errmsg(), "its rows are: faults, cycles, faults/s"), "%s", hwp_errmsg());
 	/* What was read is a record: no more runs, no more metrics. */
-	CHECK_ERR(hwp_result_add_run(r, (const struct hwp_session *)r, (const struct hwp_count *)r,
-				     1),
+	CHECK_ERR(hwp_result_add_run(r, (const struct hwp_session *)r,
+				     (const struct hwp_count *)r, 1),
 		  -EBUSY);
 	hwp_result_free(r);
 }
@@ -119,9 +119,12 @@ static void check_round_trip(void)
 		hwp_result_series(a, i, &x);
 		hwp_result_series(b, i, &y);
 		CHECK(!strcmp(x.name, y.name) && x.nr_runs == y.nr_runs, "row %zu", i);
-		for (size_t k = 0; k < x.nr_runs; k++)
-			CHECK(x.values[k] == y.values[k] || (isnan(x.values[k]) && isnan(y.values[k])),
-			      "row %zu run %zu: %g vs %g", i, k, x.values[k], y.values[k]);
+		for (size_t k = 0; k < x.nr_runs; k++) {
+			double u = x.values[k], v = y.values[k];
+
+			CHECK(u == v || (isnan(u) && isnan(v)), "row %zu run %zu: %g vs %g", i, k,
+			      u, v);
+		}
 	}
 	free(buf);
 	hwp_result_free(a);

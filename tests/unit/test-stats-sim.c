@@ -53,7 +53,8 @@ static void sample(double *v, double mean, double cv)
 }
 
 /* How often @test calls samples of means 1000 and @mean_b different. */
-static double rejection_rate(enum hwp_test test, double mean_b, double cv, double *coverage)
+static double rejection_rate(enum hwp_test test, double mean_b, double cv,
+			     double *coverage)
 {
 	HWP_OPTS(hwp_test_opts, o, .test = test);
 	struct hwp_test_result r = { .sz = sizeof(r) };
