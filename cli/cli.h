@@ -37,6 +37,8 @@ int cli_exit_for(int err);
 void cli_help(const struct cli_cmd *cmd, FILE *f);
 /* Flush stdout and report a failed write (a full disk): 0 or 1. */
 int cli_flush_stdout(const char *cmd);
+/* CLOCK_MONOTONIC, in seconds. */
+double cli_now(void);
 /* Parse a whole decimal number in [min, max]; false if it is not one. */
 bool cli_parse_long(const char *s, long min, long max, long *out);
 

@@ -70,7 +70,8 @@ static int parse_options(struct compare_config *c, int argc, char **argv)
 		case 'a':
 			errno = 0;
 			c->opts.alpha = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(c->opts.alpha > 0 && c->opts.alpha < 1)) {
+			if (errno || end == optarg || *end ||
+			    !(c->opts.alpha > 0 && c->opts.alpha < 1)) {
 				cli_error("compare", "--alpha: '%s' is not a level between 0 and 1, such as 0.05",
 					  optarg);
 				return CLI_EXIT_USAGE;
@@ -119,8 +120,8 @@ static int exit_for(int err)
 
 static int write_out(const struct compare_config *c, const struct hwp_compare *cmp)
 {
-	HWP_OPTS(hwp_write_opts, wo, .format = c->json ? HWP_FORMAT_JSON : HWP_FORMAT_TEXT,
-		 .no_big_num = c->no_big_num);
+	HWP_OPTS(hwp_write_opts, wo, .no_big_num = c->no_big_num,
+		 .format = c->json ? HWP_FORMAT_JSON : HWP_FORMAT_TEXT);
 	struct hwp_ofile *of;
 	int err;
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* hwprof stat: count events while a command runs, as perf stat does. */
-#include "cli.h"
+#include "stat.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -43,8 +44,16 @@ static const char stat_help[] =
 	"\n"
 	"Runs and output:\n"
 	"  -r, --repeat N           run COMMAND N times; show means and, as perf does, the\n"
-	"                           relative standard error of the mean ( +- x% )\n"
+	"                           relative standard error of the mean ( +- x% ); runs far\n"
+	"                           from the rest are flagged (median absolute deviation)\n"
+	"      --warmup W           run COMMAND W more times first, and discard those runs\n"
+	"      --sweep NAME=V1,V2,...  run COMMAND once per value (with -r N each), with\n"
+	"                           {NAME} in its arguments replaced by the value; one column\n"
+	"                           per value. The JSON is what 'hwprof compare' reads\n"
+	"      --histogram NAME     draw the per-run values of one event or metric\n"
 	"  -I, --interval-print MS  print the counts of every MS milliseconds (at least 10)\n"
+	"      --skip-first SECS    do not count the first SECS seconds of each run (a\n"
+	"                           benchmark's warm-up), with or without -I\n"
 	"  -x, --field-separator S  CSV, in perf stat's field order: value, unit, event,\n"
 	"                           [+- %,] run time, % running, metric value, metric name\n"
 	"      --json               JSON; the schema is in README.md\n"
@@ -58,31 +67,11 @@ static const char stat_help[] =
 	"An event this machine cannot count shows as <not supported> with the reason, and\n"
 	"a metric without value as <undefined>, never as 0.\n"
 	"\n"
+	"A progress line is shown on standard error during repeated runs when it is a\n"
+	"terminal.\n"
+	"\n"
 	"Exit status: COMMAND's (128+N when a signal N killed it), 127 when COMMAND is\n"
 	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n";
-
-struct stat_config {
-	struct {
-		char *buf;
-		size_t len;
-	} events;
-	const char **metrics;
-	size_t nr_metrics;
-	long repeat;
-	long interval_ms;
-	const char *sep;
-	bool json;
-	const char *output;
-	pid_t pid;
-	bool all_cpus;
-	const char *cpus;
-	const char *pin;
-	bool no_big_num;
-	bool all_user;
-	bool all_kernel;
-	bool no_inherit;
-	char **argv;
-};
 
 /* Set by the signal handler alone. */
 static volatile sig_atomic_t stop_signal;
@@ -113,6 +102,10 @@ static const struct option stat_options[] = {
 	{ "json", no_argument, NULL, 'J' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-big-num", no_argument, NULL, 'B' },
+	{ "warmup", required_argument, NULL, 'W' },
+	{ "sweep", required_argument, NULL, 'S' },
+	{ "histogram", required_argument, NULL, 'H' },
+	{ "skip-first", required_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -130,6 +123,26 @@ static int add_events(struct stat_config *c, const char *list)
 	memcpy(p + c->events.len, list, n + 1);
 	c->events.len += n;
 	return 0;
+}
+
+/* The newer options, against the rest. */
+static int check_combinations(const struct stat_config *c)
+{
+	if (c->interval_ms && c->warmup) {
+		cli_error("stat", "--warmup discards whole runs; with -I, use --skip-first");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->histogram && (c->json || c->sep || c->interval_ms || c->sweep)) {
+		cli_error("stat", "--histogram draws the runs of one measurement in the text report: not with %s",
+			  c->json ? "--json" : c->sep ? "-x" : c->interval_ms ? "-I" : "--sweep");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->sweep && (c->interval_ms || c->sep)) {
+		cli_error("stat", "--sweep writes a table or JSON: not with %s",
+			  c->interval_ms ? "-I" : "-x");
+		return CLI_EXIT_USAGE;
+	}
+	return c->sweep ? sweep_check(c) : 0;
 }
 
 static int parse_options(struct stat_config *c, int argc, char **argv)
@@ -185,6 +198,28 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		case 'J': c->json = true; break;
 		case 'o': c->output = optarg; break;
 		case 'B': c->no_big_num = true; break;
+		case 'W':
+			if (!cli_parse_long(optarg, 0, 1000000, &c->warmup)) {
+				cli_error("stat", "--warmup: '%s' is not a number of runs (0 or more)",
+					  optarg);
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case 'S': c->sweep = optarg; break;
+		case 'H': c->histogram = optarg; break;
+		case 'F': {
+			char *end;
+
+			errno = 0;
+			c->skip_first = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(c->skip_first > 0) ||
+			    c->skip_first > 86400) {
+				cli_error("stat", "--skip-first: '%s' is not a number of seconds (more than 0)",
+					  optarg);
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		}
 		case 'h':
 			cli_help(&cli_cmd_stat, stdout);
 			return -1;
@@ -220,11 +255,12 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		cli_error("stat", "--pin needs a command to pin");
 		return CLI_EXIT_USAGE;
 	}
-	if (c->repeat > 1 && !c->argv) {
-		cli_error("stat", "-r repeats a command; give one after --");
+	if ((c->repeat > 1 || c->warmup) && !c->argv) {
+		cli_error("stat", "%s repeats a command; give one after --",
+			  c->warmup ? "--warmup" : "-r");
 		return CLI_EXIT_USAGE;
 	}
-	return 0;
+	return check_combinations(c);
 }
 
 /* Everything one run holds; released by run_release(). */
@@ -233,9 +269,10 @@ struct run {
 	struct hwp_session *s;
 	int target_pidfd;	/* -p without a command: the process to outlive */
 	struct hwp_count *counts;
-	struct hwp_count *prev;
+	struct hwp_count *prev;	/* what counts start from: 0, or --skip-first's */
 	double t_start;
 	double t_last;		/* the end of the last interval printed */
+	double t_skip;		/* --skip-first's end; 0 once passed */
 };
 
 static void run_release(struct run *r)
@@ -250,26 +287,36 @@ static void run_release(struct run *r)
 	r->target_pidfd = -1;
 }
 
-static double now(void)
+/* Errors while the progress line may be on the screen. */
+static void run_error(struct stat_ctx *sc, int err)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	progress_clear(&sc->progress);
+	cli_lib_error("stat", err);
 }
 
-struct stat_ctx {
-	struct stat_config *cfg;
-	struct hwp_evlist *evl;
-	struct hwp_metric **metrics;
-	struct hwp_result *result;
-	struct hwp_ofile *out;
-	struct hwp_write_opts wopts;
-	FILE *stream;		/* where the report goes: -o's file, or stderr */
-	sigset_t blocked;	/* SIGINT and SIGTERM, unblocked only while waiting */
-	bool interval_header_done;
-	bool wrote;		/* something is in the stream */
-};
+bool stat_stopped(void)
+{
+	return stop_count != 0;
+}
+
+/* Read every event, and what it counted since r->prev, which moves on. */
+static int read_delta(struct run *r, struct hwp_count *delta)
+{
+	size_t n = hwp_session_nr_events(r->s);
+	int err = hwp_session_read(r->s, r->counts, n);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		const struct hwp_count *c = &r->counts[i], *p = &r->prev[i];
+
+		delta[i].value = c->value - p->value;
+		delta[i].time_enabled = c->time_enabled - p->time_enabled;
+		delta[i].time_running = c->time_running - p->time_running;
+	}
+	memcpy(r->prev, r->counts, n * sizeof(*delta));
+	return 0;
+}
 
 static int print_interval(struct stat_ctx *sc, struct run *r, double t, double dt)
 {
@@ -281,15 +328,9 @@ static int print_interval(struct stat_ctx *sc, struct run *r, double t, double d
 
 	if (!delta)
 		return -ENOMEM;
-	err = hwp_session_read(r->s, r->counts, n);
+	err = read_delta(r, delta);
 	if (err)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
-		delta[i].value = r->counts[i].value - r->prev[i].value;
-		delta[i].time_enabled = r->counts[i].time_enabled - r->prev[i].time_enabled;
-		delta[i].time_running = r->counts[i].time_running - r->prev[i].time_running;
-	}
-	memcpy(r->prev, r->counts, n * sizeof(*delta));
 	err = hwp_result_new(&res);
 	for (size_t i = 0; !err && i < sc->cfg->nr_metrics; i++)
 		err = hwp_result_add_metric(res, sc->metrics[i]);
@@ -322,13 +363,40 @@ static void forward_stop(struct run *r)
 	handled = stop_count;
 }
 
+/* A timer went off: print an interval, or start counting over after
+ * --skip-first. An interval that ends within the skipped seconds is not
+ * printed; counting starts over when they end. */
+static int on_timer(struct stat_ctx *sc, struct run *r, double *next)
+{
+	double t = cli_now();
+	int err = 0;
+
+	if (sc->cfg->interval_ms && t >= *next) {
+		if (!r->t_skip)
+			err = print_interval(sc, r, t - r->t_start, t - r->t_last);
+		r->t_last = t;
+		*next += sc->cfg->interval_ms / 1000.0;
+	}
+	if (!err && r->t_skip && t >= r->t_skip) {
+		size_t n = hwp_session_nr_events(r->s);
+		struct hwp_count *skipped = calloc(n, sizeof(*skipped));
+
+		err = skipped ? read_delta(r, skipped) : -ENOMEM;
+		free(skipped);
+		r->t_last = t;
+		r->t_skip = 0;
+	}
+	return err;
+}
+
 /* Wait for the end of the run, printing intervals on the way. */
 static int wait_run(struct stat_ctx *sc, struct run *r)
 {
 	int fd = r->wl && !sc->cfg->pid ? hwp_workload_fd(r->wl) : r->target_pidfd;
 	struct pollfd pfd[2];
 	nfds_t nfds = 0;
-	double next = r->t_start + sc->cfg->interval_ms / 1000.0;
+	double ms = (double)sc->cfg->interval_ms;
+	double next = ms ? r->t_start + ms / 1000.0 : INFINITY;
 	sigset_t none;
 
 	sigemptyset(&none);
@@ -337,11 +405,12 @@ static int wait_run(struct stat_ctx *sc, struct run *r)
 	if (r->wl && sc->cfg->pid)
 		pfd[nfds++] = (struct pollfd){ .fd = hwp_workload_fd(r->wl), .events = POLLIN };
 	for (;;) {
+		double deadline = r->t_skip && r->t_skip < next ? r->t_skip : next;
 		struct timespec ts, *tsp = NULL;
 		int ret;
 
-		if (sc->cfg->interval_ms) {
-			double left = next - now();
+		if (deadline < INFINITY) {
+			double left = deadline - cli_now();
 
 			if (left < 0)
 				left = 0;
@@ -353,13 +422,10 @@ static int wait_run(struct stat_ctx *sc, struct run *r)
 		if (ret > 0)
 			return 0;
 		if (ret == 0) {
-			double t = now();
-			int err = print_interval(sc, r, t - r->t_start, t - r->t_last);
+			int err = on_timer(sc, r, &next);
 
 			if (err)
 				return err;
-			r->t_last = t;
-			next += sc->cfg->interval_ms / 1000.0;
 			continue;
 		}
 		if (errno != EINTR)
@@ -391,71 +457,121 @@ static int open_session(struct stat_ctx *sc, struct run *r)
 	return hwp_session_new(sc->evl, &so, &r->s) ?: hwp_session_open(r->s);
 }
 
-/* One run. Returns the command's exit status (or 0), or -1 after printing
- * a fatal error, with *fatal_exit set to the exit status to use. */
-static int one_run(struct stat_ctx *sc, int *fatal_exit)
+static bool self_enabled(const struct stat_ctx *sc, const struct run *r)
+{
+	const struct stat_config *c = sc->cfg;
+
+	return r->wl && !c->pid && !c->all_cpus && !c->cpus;
+}
+
+/* Start the command (if any) and the counters of one run. Returns 0, or
+ * -1 after printing a fatal error, with *fatal_exit set. */
+static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 {
 	struct stat_config *c = sc->cfg;
 	HWP_OPTS(hwp_workload_opts, wo, .cpus = c->pin);
-	struct run r = { .target_pidfd = -1 };
-	bool self_enabled;
-	double seconds;
-	int status = 0, err, code = 0;
 	size_t n;
+	int err, status = 0;
 
-	if (c->argv) {
-		err = hwp_workload_new(c->argv, &wo, &r.wl);
+	if (sc->run_argv) {
+		err = hwp_workload_new(sc->run_argv, &wo, &r->wl);
 		if (err) {
-			cli_lib_error("stat", err);
+			run_error(sc, err);
 			*fatal_exit = err == -ENOENT ? CLI_EXIT_NOTFOUND :
 				      err == -EACCES ? CLI_EXIT_NOEXEC : cli_exit_for(err);
-			goto fatal;
+			return -1;
 		}
 	}
-	if (c->pid && !c->argv) {
-		r.target_pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
-		if (r.target_pidfd < 0) {
+	if (c->pid && !sc->run_argv) {
+		r->target_pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+		if (r->target_pidfd < 0) {
+			progress_clear(&sc->progress);
 			cli_error("stat", "-p %d: %s", (int)c->pid,
 				  errno == ESRCH ? "no such process" : strerror(errno));
 			*fatal_exit = CLI_EXIT_FAILURE;
-			goto fatal;
+			return -1;
 		}
 	}
-	err = open_session(sc, &r);
+	err = open_session(sc, r);
 	if (err) {
-		cli_lib_error("stat", err);
+		run_error(sc, err);
 		*fatal_exit = cli_exit_for(err);
-		goto fatal;
+		return -1;
 	}
-	n = hwp_session_nr_events(r.s);
-	r.counts = calloc(n, sizeof(*r.counts));
-	r.prev = calloc(n, sizeof(*r.prev));
-	if (!r.counts || !r.prev) {
-		cli_error("stat", "out of memory");
+	n = hwp_session_nr_events(r->s);
+	r->counts = calloc(n, sizeof(*r->counts));
+	r->prev = calloc(n, sizeof(*r->prev));
+	if (!r->counts || !r->prev) {
+		run_error(sc, -ENOMEM);
 		*fatal_exit = CLI_EXIT_FAILURE;
-		goto fatal;
+		return -1;
 	}
 	/* A command counted from its exec enables itself; the rest we enable. */
-	self_enabled = r.wl && !c->pid && !c->all_cpus && !c->cpus;
-	if (!self_enabled && (err = hwp_session_enable(r.s))) {
-		cli_lib_error("stat", err);
+	if (!self_enabled(sc, r) && (err = hwp_session_enable(r->s))) {
+		run_error(sc, err);
 		*fatal_exit = CLI_EXIT_FAILURE;
-		goto fatal;
+		return -1;
 	}
-	r.t_start = r.t_last = now();
-	if (r.wl) {
-		err = hwp_workload_start(r.wl);
+	r->t_start = r->t_last = cli_now();
+	r->t_skip = c->skip_first ? r->t_start + c->skip_first : 0;
+	if (r->wl) {
+		err = hwp_workload_start(r->wl);
 		if (err) {
-			cli_lib_error("stat", err);
-			hwp_workload_wait(r.wl, &status, NULL);
+			run_error(sc, err);
+			hwp_workload_wait(r->wl, &status, NULL);
 			*fatal_exit = hwp_workload_exit_code(status);
-			goto fatal;
+			return -1;
 		}
 	}
+	return 0;
+}
+
+/* What the run counted, after its end: the last partial interval with -I
+ * (what it counted is not dropped), else the run added to the result.
+ * Returns 0, a negative error, or 1 for an error reported already. */
+static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool keep)
+{
+	size_t n = hwp_session_nr_events(r->s);
+	struct hwp_count *delta;
+	double t = cli_now();
+	int err;
+
+	if (r->t_skip) {
+		progress_clear(&sc->progress);
+		cli_error("stat", "the run ended after %.3f s, within --skip-first %g s: nothing was counted",
+			  t - r->t_start, sc->cfg->skip_first);
+		return 1;
+	}
+	if (sc->cfg->interval_ms)
+		return print_interval(sc, r, t - r->t_start, t - r->t_last);
+	delta = calloc(n, sizeof(*delta));
+	if (!delta)
+		return -ENOMEM;
+	err = read_delta(r, delta);
+	/* The rates divide by the time counted, without the skipped seconds. */
+	if (!err && keep)
+		err = hwp_result_add_run(sc->result, r->s, delta,
+					 seconds - sc->cfg->skip_first);
+	free(delta);
+	return err;
+}
+
+/* One run; a warm-up run is not kept. Returns the command's exit status
+ * (or 0), or -1 after printing a fatal error, with *fatal_exit set to the
+ * exit status to use. */
+static int one_run(struct stat_ctx *sc, bool keep, int *fatal_exit)
+{
+	struct stat_config *c = sc->cfg;
+	struct run r = { .target_pidfd = -1 };
+	double seconds;
+	int status = 0, err, code = 0;
+
+	if (start_run(sc, &r, fatal_exit))
+		goto fatal;
 	err = wait_run(sc, &r);
-	if (!self_enabled)
+	if (!self_enabled(sc, &r))
 		hwp_session_disable(r.s);
-	seconds = now() - r.t_start;
+	seconds = cli_now() - r.t_start;
 	if (r.wl) {
 		/* Ctrl-C while counting a pid or CPUs: the command goes too. */
 		if (stop_count && (c->pid || c->all_cpus || c->cpus))
@@ -466,22 +582,15 @@ static int one_run(struct stat_ctx *sc, int *fatal_exit)
 			seconds = hwp_workload_elapsed(r.wl);
 	}
 	if (err) {
+		progress_clear(&sc->progress);
 		cli_error("stat", "waiting for the command failed: %s", strerror(-err));
 		*fatal_exit = CLI_EXIT_FAILURE;
 		goto fatal;
 	}
-	if (c->interval_ms) {
-		/* The last, partial interval: what it counted is not dropped. */
-		double t = now();
-
-		err = print_interval(sc, &r, t - r.t_start, t - r.t_last);
-	} else {
-		err = hwp_session_read(r.s, r.counts, n);
-		if (!err)
-			err = hwp_result_add_run(sc->result, r.s, r.counts, seconds);
-	}
+	err = finish_run(sc, &r, seconds, keep);
 	if (err) {
-		cli_lib_error("stat", err);
+		if (err < 0)
+			run_error(sc, err);
 		*fatal_exit = CLI_EXIT_FAILURE;
 		goto fatal;
 	}
@@ -490,6 +599,26 @@ static int one_run(struct stat_ctx *sc, int *fatal_exit)
 fatal:
 	run_release(&r);
 	return -1;
+}
+
+int stat_measure(struct stat_ctx *sc, const char *label, int *code)
+{
+	const struct stat_config *c = sc->cfg;
+	int fatal = 0;
+
+	for (long i = 0; i < c->warmup + c->repeat && !stop_count; i++) {
+		bool warm = i < c->warmup;
+		int ret;
+
+		progress_show(&sc->progress, label, warm, warm ? i : i - c->warmup,
+			      warm ? c->warmup : c->repeat);
+		ret = one_run(sc, !warm, &fatal);
+		if (ret < 0)
+			return fatal;
+		*code = ret;
+	}
+	progress_clear(&sc->progress);
+	return 0;
 }
 
 static void install_signals(struct stat_ctx *sc)
@@ -510,6 +639,37 @@ static void install_signals(struct stat_ctx *sc)
 	sigprocmask(SIG_BLOCK, &sc->blocked, NULL);
 }
 
+int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
+{
+	struct stat_config *c = sc->cfg;
+	struct hwp_result *r;
+	int err = hwp_result_new(&r);
+
+	*out = NULL;
+	for (size_t i = 0; !err && i < c->nr_metrics; i++)
+		err = hwp_result_add_metric(r, sc->metrics[i]);
+	if (!err && argv)
+		err = hwp_result_set_command(r, argv);
+	if (!err && (c->pid || c->all_cpus || c->cpus)) {
+		char target[256];
+
+		if (c->pid)
+			snprintf(target, sizeof(target), "process id %d", (int)c->pid);
+		else if (c->cpus)
+			snprintf(target, sizeof(target), "CPUs %s", c->cpus);
+		else
+			snprintf(target, sizeof(target), "system wide");
+		err = hwp_result_set_target(r, target);
+	}
+	if (err) {
+		cli_lib_error("stat", err);
+		hwp_result_free(r);
+		return err == -EEXIST ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+	}
+	*out = r;
+	return 0;
+}
+
 static int prepare(struct stat_ctx *sc)
 {
 	struct stat_config *c = sc->cfg;
@@ -522,8 +682,7 @@ static int prepare(struct stat_ctx *sc)
 		return cli_exit_for(err);
 	}
 	sc->metrics = calloc(c->nr_metrics + 1, sizeof(*sc->metrics));
-	err = hwp_result_new(&sc->result);
-	if (!sc->metrics || err) {
+	if (!sc->metrics) {
 		cli_error("stat", "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
@@ -531,37 +690,26 @@ static int prepare(struct stat_ctx *sc)
 		err = hwp_metric_parse(c->metrics[i], &sc->metrics[i]);
 		if (!err)
 			err = hwp_metric_check(sc->metrics[i], sc->evl);
-		if (!err)
-			err = hwp_result_add_metric(sc->result, sc->metrics[i]);
 		if (err) {
 			cli_lib_error("stat", err);
-			return err == -EEXIST ? CLI_EXIT_USAGE : cli_exit_for(err);
+			return cli_exit_for(err);
 		}
 	}
-	if (c->argv && (err = hwp_result_set_command(sc->result, c->argv))) {
-		cli_lib_error("stat", err);
-		return CLI_EXIT_FAILURE;
-	}
-	if (c->pid || c->all_cpus || c->cpus) {
-		char target[256];
-
-		if (c->pid)
-			snprintf(target, sizeof(target), "process id %d", (int)c->pid);
-		else if (c->cpus)
-			snprintf(target, sizeof(target), "CPUs %s", c->cpus);
-		else
-			snprintf(target, sizeof(target), "system wide");
-		if ((err = hwp_result_set_target(sc->result, target))) {
-			cli_lib_error("stat", err);
-			return CLI_EXIT_FAILURE;
-		}
-	}
+	/* Checked here, so that a typo is reported before a long run. */
+	if (c->histogram && (err = histogram_check(sc)))
+		return err;
+	sc->run_argv = c->argv;
+	/* A sweep makes one a value; this one checks the metrics now. */
+	err = stat_new_result(sc, c->argv, &sc->result);
+	if (err)
+		return err;
 	sc->wopts = (struct hwp_write_opts){
 		.sz = sizeof(sc->wopts),
 		.format = c->json ? HWP_FORMAT_JSON : c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
 		.separator = c->sep,
 		.no_big_num = c->no_big_num,
 	};
+	progress_init(&sc->progress, c);
 	/* Open the output before running, so a bad path fails before a long run. */
 	sc->stream = stderr;
 	/* One write for the whole report, not one a line: stderr is unbuffered. */
@@ -577,11 +725,53 @@ static int prepare(struct stat_ctx *sc)
 	return 0;
 }
 
+/* The runs of a plain measurement, and its report. */
+static int measure_and_write(struct stat_ctx *sc, int *code)
+{
+	int ret = stat_measure(sc, NULL, code), err;
+
+	/* What was measured is written, even after a failed later run. */
+	if (sc->cfg->interval_ms || !hwp_result_nr_runs(sc->result))
+		return ret;
+	hwp_result_set_exit_status(sc->result, ret ? -1 : *code);
+	err = hwp_result_write(sc->result, sc->stream, &sc->wopts);
+	if (!err && sc->cfg->histogram)
+		err = histogram_print(sc->result, sc->cfg->histogram, sc->stream);
+	if (err) {
+		cli_lib_error("stat", err);
+		ret = ret ? ret : CLI_EXIT_FAILURE;
+	}
+	sc->wrote = true;
+	return ret;
+}
+
+/* Commit or drop the output file, or flush the report on stderr. */
+static int finish_output(struct stat_ctx *sc, int ret)
+{
+	if (sc->out) {
+		int err = 0;
+
+		if (sc->wrote || !ret)
+			err = hwp_ofile_commit(sc->out);
+		else
+			hwp_ofile_abort(sc->out);
+		sc->out = NULL;
+		if (err) {
+			cli_lib_error("stat", err);
+			return ret ? ret : CLI_EXIT_FAILURE;
+		}
+	} else if (fflush(sc->stream) || ferror(sc->stream)) {
+		cli_error("stat", "writing the report failed: %s", strerror(errno));
+		return ret ? ret : CLI_EXIT_FAILURE;
+	}
+	return ret;
+}
+
 static int stat_run(int argc, char **argv)
 {
 	struct stat_config cfg = { 0 };
 	struct stat_ctx sc = { .cfg = &cfg };
-	int ret, code = 0, fatal = 0;
+	int ret, code = 0;
 
 	ret = parse_options(&cfg, argc, argv);
 	if (ret)
@@ -590,41 +780,8 @@ static int stat_run(int argc, char **argv)
 	if (ret)
 		goto out;
 	install_signals(&sc);
-	for (long i = 0; i < cfg.repeat && !stop_count; i++) {
-		code = one_run(&sc, &fatal);
-		if (code < 0) {
-			ret = fatal;
-			break;
-		}
-	}
-	/* What was measured is written, even after a failed later run. */
-	if (!cfg.interval_ms && hwp_result_nr_runs(sc.result)) {
-		int err;
-
-		hwp_result_set_exit_status(sc.result, code >= 0 ? code : -1);
-		err = hwp_result_write(sc.result, sc.stream, &sc.wopts);
-		if (err) {
-			cli_lib_error("stat", err);
-			ret = ret ? ret : CLI_EXIT_FAILURE;
-		}
-		sc.wrote = true;
-	}
-	if (sc.out) {
-		int err = 0;
-
-		if (sc.wrote || !ret)
-			err = hwp_ofile_commit(sc.out);
-		else
-			hwp_ofile_abort(sc.out);
-		if (err) {
-			cli_lib_error("stat", err);
-			ret = ret ? ret : CLI_EXIT_FAILURE;
-		}
-		sc.out = NULL;
-	} else if (fflush(sc.stream) || ferror(sc.stream)) {
-		cli_error("stat", "writing the report failed: %s", strerror(errno));
-		ret = ret ? ret : CLI_EXIT_FAILURE;
-	}
+	ret = cfg.sweep ? sweep_run(&sc, &code) : measure_and_write(&sc, &code);
+	ret = finish_output(&sc, ret);
 	if (!ret)
 		ret = code;
 out:

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -66,4 +67,12 @@ bool cli_parse_long(const char *s, long min, long max, long *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+double cli_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

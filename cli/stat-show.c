@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/* hwprof stat: the progress line of repeated runs, and --histogram. */
+#include "stat.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define MAX_BINS 20
+#define BAR_WIDTH 40
+
+void progress_init(struct progress *p, const struct stat_config *c)
+{
+	memset(p, 0, sizeof(*p));
+	/* Only people watching a terminal want it; a log file does not. */
+	p->on = isatty(STDERR_FILENO) && !c->interval_ms &&
+		(c->repeat + c->warmup > 1 || c->sweep);
+}
+
+void progress_show(struct progress *p, const char *label, bool warmup, long i, long n)
+{
+	double t = cli_now();
+
+	if (!p->on)
+		return;
+	if (i == 0)
+		p->t_start = t;
+	fprintf(stderr, "\r\033[K[hwprof stat] %s%s%s %ld/%ld", label ? label : "",
+		label ? ": " : "", warmup ? "warm-up run" : "run", i + 1, n);
+	if (i > 0)
+		fprintf(stderr, ", about %.0f s left", (t - p->t_start) / (double)i * (double)(n - i));
+	fflush(stderr);
+	p->shown = true;
+}
+
+void progress_clear(struct progress *p)
+{
+	if (!p->shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	p->shown = false;
+}
+
+/* As the library matches names in formulas: case, '-' and '_' aside. */
+static bool same_name(const char *a, const char *b)
+{
+	while (*a || *b) {
+		if (*a == '-' || *a == '_') {
+			a++;
+		} else if (*b == '-' || *b == '_') {
+			b++;
+		} else if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) {
+			return false;
+		} else {
+			a++;
+			b++;
+		}
+	}
+	return true;
+}
+
+int histogram_check(const struct stat_ctx *sc)
+{
+	const char *name = sc->cfg->histogram;
+
+	for (size_t i = 0; i < hwp_evlist_nr_events(sc->evl); i++) {
+		struct hwp_event_info ei = { .sz = sizeof(ei) };
+
+		if (!hwp_evlist_event(sc->evl, i, &ei) &&
+		    (same_name(name, ei.name) || same_name(name, ei.canonical)))
+			return 0;
+	}
+	for (size_t i = 0; i < sc->cfg->nr_metrics; i++)
+		if (same_name(name, hwp_metric_name(sc->metrics[i])))
+			return 0;
+	for (size_t i = 0; hwp_metric_builtin(i); i++)
+		if (same_name(name, hwp_metric_name(hwp_metric_builtin(i))))
+			return 0;
+	cli_error("stat", "--histogram: '%s' is neither an event of the list (%s) nor a metric",
+		  name, hwp_evlist_spec(sc->evl));
+	return CLI_EXIT_USAGE;
+}
+
+/* Whole numbers over a short range get a bin each; the rest, Sturges'
+ * ceil(log2 n) + 1 bins. */
+static size_t nr_bins_for(const double *v, size_t n, bool *whole)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t k = 0, bins;
+
+	*whole = true;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			continue;
+		lo = fmin(lo, v[i]);
+		hi = fmax(hi, v[i]);
+		*whole &= v[i] == floor(v[i]);
+		k++;
+	}
+	if (*whole && hi - lo < MAX_BINS)
+		return (size_t)(hi - lo) + 1;
+	*whole = false;
+	bins = (size_t)ceil(log2((double)k)) + 1;
+	return bins > MAX_BINS ? MAX_BINS : bins;
+}
+
+static void draw(FILE *f, const size_t *bins, size_t nr, double lo, double width, bool whole,
+		 const char *unit)
+{
+	size_t most = 1;
+	int decimals = width > 0 ? 2 - (int)floor(log10(width)) : 0;
+
+	decimals = decimals < 0 ? 0 : decimals > 6 ? 6 : decimals;
+	for (size_t b = 0; b < nr; b++)
+		most = bins[b] > most ? bins[b] : most;
+	for (size_t b = 0; b < nr; b++) {
+		char label[96], bar[BAR_WIDTH + 1];
+		size_t len = bins[b] ? (bins[b] * BAR_WIDTH + most - 1) / most : 0;
+
+		if (whole)
+			snprintf(label, sizeof(label), "%.0f%s", lo + (double)b, unit);
+		else
+			snprintf(label, sizeof(label), "%.*f - %.*f%s", decimals,
+				 lo + (double)b * width, decimals, lo + (double)(b + 1) * width, unit);
+		memset(bar, '#', len);
+		bar[len] = '\0';
+		fprintf(f, " %28s  %-*s %zu\n", label, BAR_WIDTH, bar, bins[b]);
+	}
+}
+
+int histogram_print(const struct hwp_result *r, const char *name, FILE *f)
+{
+	struct hwp_series_info si = { .sz = sizeof(si) };
+	bool clock, whole;
+	size_t idx, nr, bins[MAX_BINS], outliers = 0;
+	double *v, lo, width;
+	int err;
+
+	err = hwp_result_find(r, name, &idx) ?: hwp_result_series(r, idx, &si);
+	if (err)
+		return err;
+	v = malloc((si.nr_runs ? si.nr_runs : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	/* Clocks count ns; the report shows msec. */
+	clock = si.kind == HWP_SERIES_EVENT && !strcmp(si.unit, "ns");
+	for (size_t i = 0; i < si.nr_runs; i++)
+		v[i] = clock ? si.values[i] / 1e6 : si.values[i];
+	nr = nr_bins_for(v, si.nr_runs, &whole);
+	err = hwp_histogram(v, si.nr_runs, bins, nr, &lo, &width) ?:
+	      hwp_outliers_mad(si.values, si.nr_runs, 0, NULL, &outliers);
+	if (!err) {
+		fprintf(f, " Histogram of %s, %zu run%s", si.name, si.nr_runs,
+			si.nr_runs == 1 ? "" : "s");
+		if (outliers)
+			fprintf(f, " (%zu outlier%s)", outliers, outliers == 1 ? "" : "s");
+		fprintf(f, ":\n");
+		if (isnan(lo))
+			fprintf(f, " %28s\n\n", "(no value)");
+		else
+			draw(f, bins, nr, lo, width, whole, clock ? " msec" : "");
+		fputc('\n', f);
+	}
+	free(v);
+	return err;
+}

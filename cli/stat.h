@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* What the files of hwprof stat share: cmd-stat.c (options, runs),
+ * stat-sweep.c (--sweep) and stat-show.c (progress line, histogram). */
+#ifndef HWPROF_CLI_STAT_H
+#define HWPROF_CLI_STAT_H
+
+#include "cli.h"
+
+#include <signal.h>
+#include <sys/types.h>
+
+struct stat_config {
+	struct {
+		char *buf;
+		size_t len;
+	} events;
+	const char **metrics;
+	size_t nr_metrics;
+	long repeat;
+	long warmup;		/* runs before the counted ones, discarded */
+	long interval_ms;
+	double skip_first;	/* seconds of each run not counted; 0: none */
+	const char *sep;
+	bool json;
+	const char *output;
+	pid_t pid;
+	bool all_cpus;
+	const char *cpus;
+	const char *pin;
+	bool no_big_num;
+	bool all_user;
+	bool all_kernel;
+	bool no_inherit;
+	const char *histogram;	/* the event or metric to draw */
+	const char *sweep;	/* NAME=v1,v2,... as given */
+	char **argv;
+};
+
+/* The progress line on a terminal's stderr, during repeated runs. */
+struct progress {
+	bool on;		/* stderr is a terminal and there is more than one run */
+	bool shown;		/* a line is on the screen now */
+	double t_start;		/* when run 0 of the current series started */
+};
+
+struct stat_ctx {
+	struct stat_config *cfg;
+	struct hwp_evlist *evl;
+	struct hwp_metric **metrics;
+	struct hwp_result *result;	/* the measurement runs are added to */
+	char **run_argv;	/* the command as run now: --sweep substitutes a value */
+	struct hwp_ofile *out;
+	struct hwp_write_opts wopts;
+	FILE *stream;		/* where the report goes: -o's file, or stderr */
+	sigset_t blocked;	/* SIGINT and SIGTERM, unblocked only while waiting */
+	bool interval_header_done;
+	bool wrote;		/* something is in the stream */
+	struct progress progress;
+};
+
+/* cmd-stat.c */
+/* A result for @argv with the -M metrics, the command and the target. */
+int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out);
+/* The warm-up runs, then the counted ones into sc->result. Returns 0 or,
+ * after printing why, the exit status of a fatal error. *code gets the
+ * command's last exit status. @label names the sweep value, or is NULL. */
+int stat_measure(struct stat_ctx *sc, const char *label, int *code);
+/* Whether Ctrl-C or SIGTERM asked to stop. */
+bool stat_stopped(void);
+
+/* stat-sweep.c */
+/* Check --sweep against the command: a usage error is printed, and
+ * returned as CLI_EXIT_USAGE. */
+int sweep_check(const struct stat_config *c);
+/* Measure every value and write the sweep; the exit status. */
+int sweep_run(struct stat_ctx *sc, int *code);
+
+/* stat-show.c */
+void progress_init(struct progress *p, const struct stat_config *c);
+void progress_show(struct progress *p, const char *label, bool warmup, long i, long n);
+void progress_clear(struct progress *p);
+/* Whether --histogram names an event of the list or a metric; prints why not. */
+int histogram_check(const struct stat_ctx *sc);
+/* Draw the runs of --histogram's row of @r on @f. */
+int histogram_print(const struct hwp_result *r, const char *name, FILE *f);
+
+#endif

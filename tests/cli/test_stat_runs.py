@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hwprof stat's noise controls: --warmup, outlier runs, --histogram,
+--skip-first (with and without -I), the progress line on a terminal, and
+--sweep with what hwprof compare makes of two sweeps."""
+import json
+import os
+import pty
+import re
+import subprocess
+import tempfile
+
+from common import HWPROF, WORKLOAD, check, done, event, hwprof, stat_json
+
+with tempfile.TemporaryDirectory() as d:
+    # --warmup W: W more runs, none of them in the result.
+    log = os.path.join(d, "ran")
+    p, doc = stat_json("-r", "3", "--warmup", "2", "-e", "page-faults", "--",
+                       "sh", "-c", f"echo x >> {log}; {WORKLOAD} pages 2000")
+    check(p.returncode == 0, p.stderr)
+    with open(log) as f:
+        check(len(f.readlines()) == 5, "2 warm-up runs and 3 counted")
+    if doc:
+        pf = event(doc, "page-faults")
+        check(doc["runs"] == 3 and len(pf["values"]) == 3, f"3 runs kept: {pf['values']}")
+        check(all(v >= 2000 for v in pf["values"]), "counted runs")
+
+    # A run far from the rest is flagged, not dropped: run 4 of 6 touches
+    # 20000 pages instead of 1000.
+    counter = os.path.join(d, "n")
+    with open(counter, "w") as f:
+        f.write("0\n")
+    script = (f"n=$(cat {counter}); echo $((n + 1)) > {counter}; "
+              f"if [ $n = 3 ]; then {WORKLOAD} pages 20000; else {WORKLOAD} pages 1000; fi")
+    out = os.path.join(d, "outlier.json")
+    p = hwprof("stat", "-r", "6", "--json", "-o", out, "-e", "page-faults", "--",
+               "sh", "-c", script)
+    check(p.returncode == 0, p.stderr)
+    with open(out) as f:
+        doc = json.load(f)
+    pf = event(doc, "page-faults")
+    check(pf["outliers"] == [3], f"run index 3 flagged: {pf['outliers']} {pf['values']}")
+    check(len(pf["values"]) == 6 and pf["values"][3] > 20000, "and kept")
+    with open(counter, "w") as f:
+        f.write("0\n")
+    p = hwprof("stat", "-r", "6", "-e", "page-faults", "--", "sh", "-c", script)
+    check(re.search(r"page-faults .*\(outlier: run 4\)", p.stderr), f"text: {p.stderr}")
+
+    # --histogram: the per-run values drawn after the report.
+    p = hwprof("stat", "-r", "5", "--histogram", "page-faults", "-e", "page-faults,task-clock",
+               "--", WORKLOAD, "pages", "1000")
+    check(p.returncode == 0, p.stderr)
+    check("Histogram of page-faults, 5 runs" in p.stderr, p.stderr)
+    bars = re.findall(r"^\s+(\d+)\s+(#*)\s+(\d+)$", p.stderr, re.M)
+    check(bars and sum(int(b[2]) for b in bars) == 5, f"5 runs in the bins: {bars}")
+    check(all(len(b[1]) > 0 for b in bars if int(b[2]) > 0), "a bar for every filled bin")
+    p = hwprof("stat", "-r", "4", "--histogram", "task-clock", "-e", "task-clock", "--",
+               WORKLOAD, "pages", "100")
+    check(p.returncode == 0 and "msec" in p.stderr.split("Histogram of task-clock")[-1],
+          "a clock in msec")
+    marker = os.path.join(d, "should-not-run")
+    p = hwprof("stat", "--histogram", "cache-mises", "-e", "page-faults", "--", "touch", marker)
+    check(p.returncode == 2 and "--histogram: 'cache-mises' is neither" in p.stderr, p.stderr)
+    check(not os.path.exists(marker), "a bad name is found before the command runs")
+    p = hwprof("stat", "--histogram", "page-faults", "--json", "--", "true")
+    check(p.returncode == 2 and "not with --json" in p.stderr, p.stderr)
+
+    # --skip-first without -I: only what happens after the first SECONDS
+    # counts. The workload touches 4000 pages at once, sleeps 1 s and
+    # touches 1000: the skip point (0.5 s) falls in the sleep.
+    p, doc = stat_json("--skip-first", "0.5", "-e", "page-faults", "--",
+                       WORKLOAD, "pages", "4000", "sleep", "1", "pages", "1000")
+    check(p.returncode == 0, p.stderr)
+    if doc:
+        n = event(doc, "page-faults")["count"]
+        check(1000 <= n < 1300, f"only the pages after the skip: {n}")
+        # The run lasts over 1 s (it sleeps 1 s); without the skipped 0.5 s,
+        # over 0.5 s; the rates divide by that.
+        secs = doc["seconds"]["values"][0]
+        check(secs >= 0.5, f"seconds {secs}")
+        fs = [m for m in doc["metrics"] if m["metric"] == "faults/s"][0]
+        check(abs(fs["value"] * secs - n) < 1e-6 * n, "faults/s over the counted time")
+    # With -I: no interval before the skip point, and the rest adds up.
+    p = hwprof("stat", "-I", "100", "--skip-first", "0.3", "-x", ",", "-e", "page-faults",
+               "--", WORKLOAD, "pages", "3000", "sleep", "0.8", "pages", "2000", "sleep", "0.2")
+    check(p.returncode == 0, p.stderr)
+    rows = [l.split(",") for l in p.stderr.splitlines() if ",page-faults," in l]
+    check(rows and all(float(r[0]) > 0.3 for r in rows), f"nothing before 0.3 s: {rows}")
+    total = sum(float(r[1]) for r in rows if r[1] != "<not counted>")
+    check(2000 <= total < 2300, f"the pages after the skip: {total}")
+    p = hwprof("stat", "--skip-first", "5", "-e", "page-faults", "--", WORKLOAD, "sleep", "0.05")
+    check(p.returncode == 1 and "within --skip-first 5 s: nothing was counted" in p.stderr,
+          p.stderr)
+
+    # The progress line: on a terminal only.
+    master, slave = pty.openpty()
+    h = subprocess.Popen([HWPROF, "stat", "-r", "3", "--warmup", "1", "-o", os.path.join(d, "o"),
+                          "-e", "page-faults", "--", WORKLOAD, "pages", "100"],
+                         stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the other side is closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    check(h.wait(timeout=60) == 0, "status")
+    text = seen.decode(errors="replace")
+    check("[hwprof stat] warm-up run 1/1" in text and "[hwprof stat] run 3/3" in text,
+          f"progress on a terminal: {text!r}")
+    check(text.endswith("\r\x1b[K"), f"and cleared at the end: {text[-20:]!r}")
+    p = hwprof("stat", "-r", "3", "-e", "page-faults", "--", WORKLOAD, "pages", "100")
+    check("[hwprof stat]" not in p.stderr, "none into a pipe")
+
+    # --sweep: one result per value, {N} replaced; JSON for compare.
+    sa, sb = os.path.join(d, "sa.json"), os.path.join(d, "sb.json")
+    p = hwprof("stat", "-r", "3", "--sweep", "N=1000,2000", "--json", "-o", sa,
+               "-e", "page-faults", "--", WORKLOAD, "pages", "{N}")
+    check(p.returncode == 0, p.stderr)
+    with open(sa) as f:
+        doc = json.load(f)
+    check(doc["schema"] == "hwprof-sweep/1" and doc["parameter"] == "N", "sweep schema")
+    check(doc["command"] == [WORKLOAD, "pages", "{N}"], f"template: {doc['command']}")
+    check([pt["value"] for pt in doc["points"]] == ["1000", "2000"], "values")
+    for pt in doc["points"]:
+        r = pt["result"]
+        n = int(pt["value"])
+        check(r["schema"] == "hwprof-stat/1" and r["runs"] == 3, "a stat result per value")
+        check(r["command"] == [WORKLOAD, "pages", str(n)], f"substituted: {r['command']}")
+        check(n <= event(r, "page-faults")["mean"] < n + 300, f"{n} pages")
+    p = hwprof("stat", "-r", "2", "--sweep", "N=1000,2000", "-e", "page-faults", "--",
+               WORKLOAD, "pages", "{N}")
+    check(p.returncode == 0 and re.search(r"N=1000\s+N=2000", p.stderr), p.stderr)
+    check(re.search(r"page-faults\s+1,0\d\d\s+2,0\d\d", p.stderr), p.stderr)
+
+    # Two sweeps, 100 more pages each in B: a row of ratios, increase each.
+    p = hwprof("stat", "-r", "3", "--sweep", "N=1000,2000", "--json", "-o", sb,
+               "-e", "page-faults", "--", WORKLOAD, "pages", "{N}", "pages", "100")
+    check(p.returncode == 0, p.stderr)
+    p = hwprof("compare", "--json", sa, sb)
+    check(p.returncode == 0, p.stderr)
+    doc = json.loads(p.stdout) if p.returncode == 0 else {"rows": [], "columns": []}
+    check(doc["parameter"] == "N" and doc["columns"] == ["1000", "2000"], "columns")
+    cells = {r["column"]: r for r in doc["rows"] if r["name"] == "page-faults"}
+    for col, want in (("1000", 1.095), ("2000", 1.049)):
+        c = cells.get(col)
+        check(c and c["verdict"] == "increase" and abs(c["ratio"] - want) < 0.01,
+              f"N={col}: {c and (c['ratio'], c['verdict'])}")
+    p = hwprof("compare", sa, sb)
+    check(re.search(r"page-faults\s+1\.09\d \+\s+1\.0[45]\d \+", p.stdout), p.stdout)
+    p = hwprof("compare", sa, os.path.join(d, "outlier.json"))
+    check(p.returncode == 1 and "is a sweep over N and" in p.stderr, p.stderr)
+
+    # --sweep mistakes are usage errors, found before anything runs.
+    for args, msg in (
+        (["--sweep", "N", "--", WORKLOAD, "pages", "{N}"], "write NAME=V1,V2"),
+        (["--sweep", "N=1,,2", "--", WORKLOAD, "pages", "{N}"], "a value is empty"),
+        (["--sweep", "N=1,", "--", WORKLOAD, "pages", "{N}"], "a value is empty"),
+        (["--sweep", "N=1,1", "--", WORKLOAD, "pages", "{N}"], "N=1 is given twice"),
+        (["--sweep", "N=1,2", "--", "touch", marker], "no argument of the command has {N}"),
+        (["--sweep", "N=1,2", "-I", "100", "--", WORKLOAD, "pages", "{N}"], "not with -I"),
+        (["--sweep", "N=1,2", "-x", ",", "--", WORKLOAD, "pages", "{N}"], "not with -x"),
+        (["--warmup", "x", "--", "true"], "--warmup: 'x'"),
+        (["--warmup", "1", "-I", "100", "--", "true"], "with -I, use --skip-first"),
+        (["--skip-first", "0", "--", "true"], "--skip-first: '0'"),
+        (["--skip-first", "x", "--", "true"], "--skip-first: 'x'"),
+    ):
+        p = hwprof("stat", *args)
+        check(p.returncode == 2 and msg in p.stderr, f"{args}: {p.returncode} {p.stderr!r}")
+    check(not os.path.exists(marker), "nothing ran")
+done()
