@@ -45,7 +45,13 @@ struct hwp_result {
 	struct hwp_environment env;
 };
 
+struct json_writer;
+
 int hwp_environment_read(struct hwp_environment *env);
+/* result-output.c: the "events" and "metrics" members of a JSON object. */
+void hwp_result_json_rows(const struct hwp_result *r, struct json_writer *w, bool all_runs);
+/* An "environment" member: @saved's, or this machine's now when NULL. */
+void hwp_json_environment(struct json_writer *w, const struct hwp_environment *saved);
 void hwp_environment_release(struct hwp_environment *env);
 
 #endif
