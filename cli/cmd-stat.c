@@ -322,10 +322,41 @@ static void forward_stop(struct run *r)
 	handled = stop_count;
 }
 
+/* Whether process @pid has exited: gone, or a zombie its parent has not
+ * reaped yet. */
+static bool process_exited(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *state;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	state = strrchr(buf, ')');
+	return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
+}
+
+/* Whether what the run waits for has ended: the command, or the -p target.
+ * For systems without pidfds, where the wait polls. */
+static bool run_ended(struct stat_ctx *sc, struct run *r)
+{
+	if (r->wl && hwp_workload_fd(r->wl) < 0 && hwp_workload_poll(r->wl) != 0)
+		return true;
+	return sc->cfg->pid && r->target_pidfd < 0 && !r->wl && process_exited(sc->cfg->pid);
+}
+
 /* Wait for the end of the run, printing intervals on the way. */
 static int wait_run(struct stat_ctx *sc, struct run *r)
 {
 	int fd = r->wl && !sc->cfg->pid ? hwp_workload_fd(r->wl) : r->target_pidfd;
+	bool polling = (r->wl && hwp_workload_fd(r->wl) < 0) ||
+		       (sc->cfg->pid && !r->wl && r->target_pidfd < 0);
 	struct pollfd pfd[2];
 	nfds_t nfds = 0;
 	double next = r->t_start + sc->cfg->interval_ms / 1000.0;
@@ -334,15 +365,16 @@ static int wait_run(struct stat_ctx *sc, struct run *r)
 	sigemptyset(&none);
 	if (fd >= 0)
 		pfd[nfds++] = (struct pollfd){ .fd = fd, .events = POLLIN };
-	if (r->wl && sc->cfg->pid)
+	if (r->wl && sc->cfg->pid && hwp_workload_fd(r->wl) >= 0)
 		pfd[nfds++] = (struct pollfd){ .fd = hwp_workload_fd(r->wl), .events = POLLIN };
 	for (;;) {
 		struct timespec ts, *tsp = NULL;
+		double left = sc->cfg->interval_ms ? next - now() : 3600;
 		int ret;
 
-		if (sc->cfg->interval_ms) {
-			double left = next - now();
-
+		if (polling && left > 0.01)
+			left = 0.01;
+		if (sc->cfg->interval_ms || polling) {
 			if (left < 0)
 				left = 0;
 			ts.tv_sec = (time_t)left;
@@ -350,8 +382,10 @@ static int wait_run(struct stat_ctx *sc, struct run *r)
 			tsp = &ts;
 		}
 		ret = ppoll(nfds ? pfd : NULL, nfds, tsp, &none);
-		if (ret > 0)
+		if (ret > 0 || (ret == 0 && polling && run_ended(sc, r)))
 			return 0;
+		if (ret == 0 && (!sc->cfg->interval_ms || now() < next))
+			continue;	/* a polling tick, not an interval */
 		if (ret == 0) {
 			double t = now();
 			int err = print_interval(sc, r, t - r->t_start, t - r->t_last);
@@ -414,7 +448,9 @@ static int one_run(struct stat_ctx *sc, int *fatal_exit)
 	}
 	if (c->pid && !c->argv) {
 		r.target_pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
-		if (r.target_pidfd < 0) {
+		if (r.target_pidfd < 0 && errno == ENOSYS && !kill(c->pid, 0))
+			;	/* no pidfds here: the wait polls */
+		else if (r.target_pidfd < 0) {
 			cli_error("stat", "-p %d: %s", (int)c->pid,
 				  errno == ESRCH ? "no such process" : strerror(errno));
 			*fatal_exit = CLI_EXIT_FAILURE;

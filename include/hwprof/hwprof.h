@@ -445,9 +445,19 @@ HWP_API int hwp_workload_start(struct hwp_workload *w);
 
 /*
  * hwp_workload_fd - a file descriptor that polls readable when the child
- * exits (a pidfd). Borrowed. Since: 0.1
+ * exits (a pidfd); borrowed. -1 where the kernel (before 5.3) or a tool
+ * such as valgrind 3.19 has no pidfds: then poll with hwp_workload_poll().
+ * Since: 0.1
  */
 HWP_API int hwp_workload_fd(const struct hwp_workload *w);
+
+/*
+ * hwp_workload_poll - whether the child has exited, without waiting
+ *
+ * Returns 1 when it has (it is then reaped, as by hwp_workload_wait()), 0
+ * while it runs, or a negative error. Since: 0.1
+ */
+HWP_API int hwp_workload_poll(struct hwp_workload *w);
 
 /*
  * hwp_workload_wait - wait for the child and reap it
