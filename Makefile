@@ -55,6 +55,7 @@ test: build
 test-asan: deps
 	@[ -f $(ASAN_BUILD)/build.ninja ] || meson setup $(ASAN_BUILD) \
 		-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug $(MESON_OPTS)
+	@if [ -n "$(strip $(MESON_OPTS))" ]; then meson configure $(ASAN_BUILD) $(MESON_OPTS); fi
 	meson compile -C $(ASAN_BUILD)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		meson test -C $(ASAN_BUILD) --print-errorlogs $(TEST_OPTS) \
