@@ -3,6 +3,8 @@
 # fresh Debian 12 machine themselves (see README.md).
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 60
 WERROR ?= 0
 MESON_OPTS ?=
 TEST_OPTS ?=
@@ -13,7 +15,7 @@ endif
 
 HWPROF = $(BUILD)/cli/hwprof
 
-.PHONY: all deps build demo test test-asan bench install clean help
+.PHONY: all deps build demo test test-asan test-valgrind fuzz bench install clean help
 
 all: build
 
@@ -21,6 +23,8 @@ help:
 	@echo "make demo       install what is missing, build, and run hwprof stat on a workload"
 	@echo "make test       install what is missing, build, and run the whole test suite"
 	@echo "make test-asan  the suite under AddressSanitizer and UndefinedBehaviorSanitizer"
+	@echo "make test-valgrind  the C tests, examples and CLI under valgrind's memcheck"
+	@echo "make fuzz       every libFuzzer target for FUZZ_TIME seconds (default 60)"
 	@echo "make bench      the benchmarks of bench/ (results: BENCHMARKS.md)"
 	@echo "make install    meson install (PREFIX via MESON_OPTS=--prefix=...)"
 
@@ -51,6 +55,7 @@ test: build
 test-asan: deps
 	@[ -f $(ASAN_BUILD)/build.ninja ] || meson setup $(ASAN_BUILD) \
 		-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug $(MESON_OPTS)
+	@if [ -n "$(strip $(MESON_OPTS))" ]; then meson configure $(ASAN_BUILD) $(MESON_OPTS); fi
 	meson compile -C $(ASAN_BUILD)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		meson test -C $(ASAN_BUILD) --print-errorlogs $(TEST_OPTS) \
@@ -58,6 +63,30 @@ test-asan: deps
 	grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(ASAN_BUILD)/test-output.txt; \
 	tools/test-summary.py $(ASAN_BUILD)/meson-logs/testlog.json && exit $$rc
+
+# Valgrind wraps the C tests and examples ('valgrind') and every hwprof run
+# of the CLI tests ('valgrindcli'); the logs of the latter are checked too.
+test-valgrind: build
+	@tools/deps.sh valgrind
+	@rm -f $(BUILD)/meson-logs/valgrind-hwprof-*.log
+	@meson test -C $(BUILD) --setup valgrind --print-errorlogs $(TEST_OPTS) \
+		>$(BUILD)/test-valgrind.txt 2>&1; rc1=$$?; \
+	meson test -C $(BUILD) --setup valgrindcli --print-errorlogs $(TEST_OPTS) \
+		>>$(BUILD)/test-valgrind.txt 2>&1; rc2=$$?; \
+	grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' $(BUILD)/test-valgrind.txt; \
+	if grep -l '== .*\(Invalid\|uninitialised\|definitely lost\)' \
+		$(BUILD)/meson-logs/valgrind-hwprof-*.log 2>/dev/null; then \
+		echo "valgrind found errors in hwprof (logs above)"; rc2=1; fi; \
+	tools/test-summary.py $(BUILD)/meson-logs/testlog-valgrind.json \
+		$(BUILD)/meson-logs/testlog-valgrindcli.json && [ $$rc1 = 0 ] && [ $$rc2 = 0 ]
+
+# libFuzzer needs clang. Crashes are kept in $(FUZZ_BUILD)/fuzz-work/artifacts.
+fuzz: deps
+	@tools/deps.sh clang libclang-rt-14-dev
+	@[ -f $(FUZZ_BUILD)/build.ninja ] || CC=clang CXX=clang++ meson setup $(FUZZ_BUILD) \
+		-Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+	meson compile -C $(FUZZ_BUILD) >/dev/null
+	tools/fuzz.sh $(FUZZ_BUILD) $(FUZZ_TIME)
 
 bench: build
 	meson compile -C $(BUILD) bench-all 2>/dev/null || true

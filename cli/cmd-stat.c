@@ -389,10 +389,41 @@ static int on_timer(struct stat_ctx *sc, struct run *r, double *next)
 	return err;
 }
 
+/* Whether process @pid has exited: gone, or a zombie its parent has not
+ * reaped yet. */
+static bool process_exited(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *state;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	state = strrchr(buf, ')');
+	return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
+}
+
+/* Whether what the run waits for has ended: the command, or the -p target.
+ * For systems without pidfds, where the wait polls. */
+static bool run_ended(struct stat_ctx *sc, struct run *r)
+{
+	if (r->wl && hwp_workload_fd(r->wl) < 0 && hwp_workload_poll(r->wl) != 0)
+		return true;
+	return sc->cfg->pid && r->target_pidfd < 0 && !r->wl && process_exited(sc->cfg->pid);
+}
+
 /* Wait for the end of the run, printing intervals on the way. */
 static int wait_run(struct stat_ctx *sc, struct run *r)
 {
 	int fd = r->wl && !sc->cfg->pid ? hwp_workload_fd(r->wl) : r->target_pidfd;
+	bool polling = (r->wl && hwp_workload_fd(r->wl) < 0) ||
+		       (sc->cfg->pid && !r->wl && r->target_pidfd < 0);
 	struct pollfd pfd[2];
 	nfds_t nfds = 0;
 	double ms = (double)sc->cfg->interval_ms;
@@ -402,16 +433,18 @@ static int wait_run(struct stat_ctx *sc, struct run *r)
 	sigemptyset(&none);
 	if (fd >= 0)
 		pfd[nfds++] = (struct pollfd){ .fd = fd, .events = POLLIN };
-	if (r->wl && sc->cfg->pid)
+	if (r->wl && sc->cfg->pid && hwp_workload_fd(r->wl) >= 0)
 		pfd[nfds++] = (struct pollfd){ .fd = hwp_workload_fd(r->wl), .events = POLLIN };
 	for (;;) {
 		double deadline = r->t_skip && r->t_skip < next ? r->t_skip : next;
 		struct timespec ts, *tsp = NULL;
+		double left = deadline < INFINITY ? deadline - cli_now() : 3600;
 		int ret;
 
-		if (deadline < INFINITY) {
-			double left = deadline - cli_now();
-
+		/* Without pidfds, the end of the run is polled for. */
+		if (polling && left > 0.01)
+			left = 0.01;
+		if (deadline < INFINITY || polling) {
 			if (left < 0)
 				left = 0;
 			ts.tv_sec = (time_t)left;
@@ -419,8 +452,10 @@ static int wait_run(struct stat_ctx *sc, struct run *r)
 			tsp = &ts;
 		}
 		ret = ppoll(nfds ? pfd : NULL, nfds, tsp, &none);
-		if (ret > 0)
+		if (ret > 0 || (ret == 0 && polling && run_ended(sc, r)))
 			return 0;
+		if (ret == 0 && cli_now() < deadline)
+			continue;	/* a polling tick, not a timer */
 		if (ret == 0) {
 			int err = on_timer(sc, r, &next);
 
@@ -484,7 +519,9 @@ static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 	}
 	if (c->pid && !sc->run_argv) {
 		r->target_pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
-		if (r->target_pidfd < 0) {
+		if (r->target_pidfd < 0 && errno == ENOSYS && !kill(c->pid, 0)) {
+			;	/* no pidfds here: the wait polls */
+		} else if (r->target_pidfd < 0) {
 			progress_clear(&sc->progress);
 			cli_error("stat", "-p %d: %s", (int)c->pid,
 				  errno == ESRCH ? "no such process" : strerror(errno));

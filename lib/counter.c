@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define READ_FORMAT                                                                   \
@@ -33,6 +34,9 @@ struct hwp_session {
 	char **reason;
 	uint64_t *buf;		/* one group read */
 	size_t buf_words;
+	void **pages;		/* rdpmc: the mmap'ed page of each slot, or NULL */
+	pid_t owner_tid;	/* rdpmc reads only work on the counted thread itself */
+	uint64_t rdpmc_reads;	/* groups read through rdpmc: for the tests */
 	bool open;
 };
 
@@ -369,6 +373,56 @@ static int nothing_counted(struct hwp_session *s)
 	return -HWP_ERR_NOTHING_COUNTED;
 }
 
+static pid_t current_tid(void)
+{
+	static HWP_TLS pid_t tid;
+
+	if (!tid)
+		tid = (pid_t)syscall(SYS_gettid);
+	return tid;
+}
+
+/* rdpmc reads the counter of the CPU we run on: only for events counting
+ * the calling thread itself, not inherited (their children's counts are
+ * not on our counter), on the PMU. */
+static int map_rdpmc(struct hwp_session *s)
+{
+	bool any = false;
+
+	if (s->opts.no_rdpmc || !hwp_rdpmc_arch() || s->opts.scope != HWP_SCOPE_THREAD ||
+	    s->opts.pid != 0 || !s->opts.no_inherit)
+		return 0;
+	s->pages = calloc(s->evl->nr_events, sizeof(*s->pages));
+	if (!s->pages)
+		return hwp_fail(-ENOMEM, "out of memory");
+	for (size_t e = 0; e < s->evl->nr_events; e++)
+		if (s->fds[e] >= 0 && s->evl->events[e].is_hardware) {
+			s->pages[e] = hwp_rdpmc_map(s->fds[e]);
+			any |= s->pages[e] != NULL;
+		}
+	if (!any) {
+		free(s->pages);
+		s->pages = NULL;
+	}
+	s->owner_tid = current_tid();
+	return 0;
+}
+
+static void unmap_rdpmc(struct hwp_session *s)
+{
+	if (!s->pages)
+		return;
+	for (size_t e = 0; e < s->evl->nr_events; e++)
+		hwp_rdpmc_unmap(s->pages[e]);
+	free(s->pages);
+	s->pages = NULL;
+}
+
+HWP_API bool hwp_session_rdpmc(const struct hwp_session *s)
+{
+	return s && s->open && s->pages;
+}
+
 HWP_API int hwp_session_open(struct hwp_session *s)
 {
 	size_t nr_slots;
@@ -398,6 +452,8 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	}
 	s->open = true;
 	err = open_all(s);
+	if (!err)
+		err = map_rdpmc(s);
 	if (!err) {
 		bool any = false;
 
@@ -422,6 +478,7 @@ HWP_API void hwp_session_close(struct hwp_session *s)
 {
 	if (!s || !s->open)
 		return;
+	unmap_rdpmc(s);
 	/* Members before leaders: a leader closed first would promote its
 	 * members to groups of their own for a moment. */
 	for (size_t i = s->nr_inst * s->evl->nr_events; i-- > 0;)
@@ -547,6 +604,32 @@ static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
 	}
 }
 
+/* Group @g through rdpmc: true when every member was read that way. A
+ * member not on a counter, or multiplexed, sends the group to read(). */
+static bool read_group_rdpmc(const struct hwp_session *s, size_t g, struct hwp_count *counts)
+{
+	size_t start = s->group_start[g], end = s->group_start[g + 1];
+
+	if (current_tid() != s->owner_tid)
+		return false;
+	for (size_t e = start; e < end; e++)
+		if (s->fds[e] >= 0 && !s->pages[e])
+			return false;
+	for (size_t e = start; e < end; e++)
+		if (s->fds[e] >= 0 && hwp_rdpmc_read(s->pages[e], &counts[e])) {
+			for (size_t k = start; k <= e; k++)
+				counts[k] = (struct hwp_count){ 0 };
+			return false;
+		}
+	((struct hwp_session *)s)->rdpmc_reads++;
+	return true;
+}
+
+uint64_t hwp_session_rdpmc_reads(const struct hwp_session *s)
+{
+	return s->rdpmc_reads;
+}
+
 HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, size_t nr)
 {
 	if (!s || !s->open)
@@ -560,7 +643,7 @@ HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, si
 			int fd = group_leader_fd(s, inst, g);
 			ssize_t n;
 
-			if (fd < 0)
+			if (fd < 0 || (s->pages && read_group_rdpmc(s, g, counts)))
 				continue;
 			do
 				n = read(fd, s->buf, s->buf_words * sizeof(*s->buf));

@@ -16,6 +16,9 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define HWP_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+/* Thread-local variables on the hot path: initial-exec avoids a call to
+ * __tls_get_addr on each access from the shared library. */
+#define HWP_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 
 /* error.c: the thread's detailed message; each returns -err unchanged. */
 int hwp_fail(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
@@ -113,6 +116,22 @@ int hwp_read_paranoid(void);
 void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide);
 int hwp_online_cpus(int **cpus, size_t *nr);
 double hwp_now(void);	/* CLOCK_MONOTONIC seconds */
+
+/* rdpmc.c: user-space reads of the calling thread's own counters */
+bool hwp_rdpmc_arch(void);
+void *hwp_rdpmc_map(int fd);
+void hwp_rdpmc_unmap(void *page);
+/* 0 with @c filled, or -EAGAIN: read() instead. */
+int hwp_rdpmc_read(const void *page, struct hwp_count *c);
+
+/* region.c: the walk behind hwp_regions_foreach(), with the session whose
+ * statuses the values follow (for metrics). */
+typedef int (*hwp_region_walk_fn)(const struct hwp_region_info *info,
+				  const struct hwp_session *model, void *ctx);
+int hwp_regions_walk(hwp_region_walk_fn fn, void *ctx);
+
+/* counter.c: how many group reads went through rdpmc (for the tests). */
+uint64_t hwp_session_rdpmc_reads(const struct hwp_session *s);
 
 /* metric.c */
 /* Calls @fn for every event name a metric reads ("seconds" excluded). */

@@ -371,14 +371,20 @@ static void json_rows(const struct hwp_result *r, struct json_writer *w,
 	jw_array_end(w);
 }
 
+void hwp_result_json_rows(const struct hwp_result *r, struct json_writer *w, bool all_runs)
+{
+	json_rows(r, w, HWP_SERIES_EVENT, all_runs);
+	json_rows(r, w, HWP_SERIES_METRIC, all_runs);
+}
+
 /* A result read from a file keeps where it was measured; a new one is
  * measured here, now. */
-static void json_environment(struct json_writer *w, const struct hwp_result *r)
+void hwp_json_environment(struct json_writer *w, const struct hwp_environment *saved)
 {
 	struct hwp_environment here = { 0 };
-	const struct hwp_environment *env = &r->env;
+	const struct hwp_environment *env = saved;
 
-	if (!env->host) {
+	if (!env || !env->host) {
 		hwp_environment_read(&here);
 		env = &here;
 	}
@@ -409,8 +415,7 @@ static void write_json(const struct hwp_result *r, const struct hwp_write_opts *
 		jw_object_begin(&w);
 		jw_key(&w, "interval");
 		jw_number(&w, o->interval);
-		json_rows(r, &w, HWP_SERIES_EVENT, false);
-		json_rows(r, &w, HWP_SERIES_METRIC, false);
+		hwp_result_json_rows(r, &w, false);
 		jw_object_end(&w);
 		jw_finish(&w);
 		return;
@@ -455,9 +460,8 @@ void hwp_result_json(const struct hwp_result *r, struct json_writer *w)
 	jw_key(w, "values");
 	json_values(w, r->seconds, r->nr_runs);
 	jw_object_end(w);
-	json_rows(r, w, HWP_SERIES_EVENT, true);
-	json_rows(r, w, HWP_SERIES_METRIC, true);
-	json_environment(w, r);
+	hwp_result_json_rows(r, w, true);
+	hwp_json_environment(w, &r->env);
 	jw_object_end(w);
 }
 

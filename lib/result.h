@@ -103,6 +103,10 @@ int hwp_argv_set(char ***dst, char *const *argv, const char *fn);
 void hwp_json_command(struct json_writer *w, char *const *argv);
 
 int hwp_environment_read(struct hwp_environment *env);
+/* result-output.c: the "events" and "metrics" members of a JSON object. */
+void hwp_result_json_rows(const struct hwp_result *r, struct json_writer *w, bool all_runs);
+/* An "environment" member: @saved's, or this machine's now when NULL. */
+void hwp_json_environment(struct json_writer *w, const struct hwp_environment *saved);
 void hwp_environment_release(struct hwp_environment *env);
 
 #endif

@@ -160,11 +160,12 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	w->go_fd = go[1];
 	w->err_fd = er[0];
 	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
-	if (w->pidfd < 0) {
-		err = hwp_fail(-errno, "pidfd_open: %s (hwprof needs Linux 5.3 or later)",
-			       strerrordesc_np(errno));
+	if (w->pidfd < 0 && errno != ENOSYS) {
+		err = hwp_fail(-errno, "pidfd_open: %s", strerrordesc_np(errno));
 		goto err;
 	}
+	/* Without pidfds (Linux < 5.3, valgrind 3.19): hwp_workload_fd() is -1
+	 * and callers poll with hwp_workload_poll(). */
 	*out = w;
 	return 0;
 err:
@@ -237,11 +238,37 @@ HWP_API int hwp_workload_wait(struct hwp_workload *w, int *status, const volatil
 	return 0;
 }
 
+HWP_API int hwp_workload_poll(struct hwp_workload *w)
+{
+	pid_t r;
+
+	if (!w || w->pid <= 0)
+		return hwp_fail(-EINVAL, "hwp_workload_poll: no workload");
+	if (w->reaped)
+		return 1;
+	r = waitpid(w->pid, &w->status, WNOHANG);
+	if (r == 0)
+		return 0;
+	if (r < 0)
+		return hwp_fail(-errno, "waitpid: %s", strerrordesc_np(errno));
+	w->t_end = hwp_now();
+	w->reaped = true;
+	return 1;
+}
+
 HWP_API int hwp_workload_kill(struct hwp_workload *w, int sig)
 {
+	long ret;
+
 	if (!w || w->pid <= 0 || w->reaped)
 		return 0;
-	if (syscall(SYS_pidfd_send_signal, w->pidfd, sig, NULL, 0) < 0 && errno != ESRCH)
+	/* The pidfd cannot signal a recycled pid; without one, the child is
+	 * not reaped yet, so its pid is still ours. */
+	if (w->pidfd >= 0)
+		ret = syscall(SYS_pidfd_send_signal, w->pidfd, sig, NULL, 0);
+	else
+		ret = kill(w->pid, sig);
+	if (ret < 0 && errno != ESRCH)
 		return hwp_fail(-errno, "cannot signal the command: %s", strerrordesc_np(errno));
 	return 0;
 }

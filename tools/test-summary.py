@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Summarize a meson test log: the skips with their reasons, the failures,
-then one last line 'N passed, N failed[, N skipped]'. Exits 1 on failure."""
+"""Summarize meson test logs (testlog*.json, one or more): the skips with
+their reasons, the failures, then one last line 'N passed, N failed[, N
+skipped]' over all of them. Exits 1 on any failure."""
 import json
 import sys
 
-log = sys.argv[1] if len(sys.argv) > 1 else "build/meson-logs/testlog.json"
+logs = sys.argv[1:] or ["build/meson-logs/testlog.json"]
 counts = {"passed": 0, "failed": 0, "skipped": 0}
 failed, skipped = [], []
 try:
+  for log in logs:
     with open(log) as f:
         for line in f:
             t = json.loads(line)

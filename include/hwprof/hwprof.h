@@ -284,6 +284,9 @@ struct hwp_session_opts {
 	const char *cpus;	/* HWP_SCOPE_CPUS: a CPU list such as "0-3,6" */
 	bool no_inherit;	/* do not count threads and children created later */
 	bool enable_on_exec;	/* start counting when the task calls exec() */
+	/* Read with read() even where rdpmc could be used (see
+	 * hwp_session_rdpmc()). */
+	bool no_rdpmc;
 };
 
 /* One event's reading. A frozen value type. */
@@ -363,10 +366,24 @@ HWP_API const struct hwp_evlist *hwp_session_evlist(const struct hwp_session *s)
  * @nr: at least hwp_session_nr_events()
  *
  * Reads every group before returning, so ratios within a group are
- * consistent. Allocates nothing and takes no lock. Errors: -EBADF when not
+ * consistent. Allocates nothing and takes no lock. See hwp_session_rdpmc()
+ * for the reads that need no system call. Errors: -EBADF when not
  * open, -EINVAL when @nr is too small, or the read()'s errno. Since: 0.1
  */
 HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, size_t nr);
+
+/*
+ * hwp_session_rdpmc - whether reads may go through rdpmc
+ *
+ * True when the session counts the calling thread alone (HWP_SCOPE_THREAD,
+ * pid 0, no_inherit), on x86, and at least one hardware event's page could
+ * be mapped. hwp_session_read() then reads such a group with rdpmc and the
+ * page's seqlock, without a system call, when it runs on the thread that
+ * opened the session and every member is on a hardware counter and not
+ * multiplexed; any other group, thread or moment uses read(). Members of
+ * a group are then read one after the other, not atomically. Since: 0.1
+ */
+HWP_API bool hwp_session_rdpmc(const struct hwp_session *s);
 
 /*
  * hwp_session_event_status - what became of event @idx at the open
@@ -428,9 +445,19 @@ HWP_API int hwp_workload_start(struct hwp_workload *w);
 
 /*
  * hwp_workload_fd - a file descriptor that polls readable when the child
- * exits (a pidfd). Borrowed. Since: 0.1
+ * exits (a pidfd); borrowed. -1 where the kernel (before 5.3) or a tool
+ * such as valgrind 3.19 has no pidfds: then poll with hwp_workload_poll().
+ * Since: 0.1
  */
 HWP_API int hwp_workload_fd(const struct hwp_workload *w);
+
+/*
+ * hwp_workload_poll - whether the child has exited, without waiting
+ *
+ * Returns 1 when it has (it is then reaped, as by hwp_workload_wait()), 0
+ * while it runs, or a negative error. Since: 0.1
+ */
+HWP_API int hwp_workload_poll(struct hwp_workload *w);
 
 /*
  * hwp_workload_wait - wait for the child and reap it
@@ -983,6 +1010,137 @@ HWP_API const char *hwp_compare_warning(const struct hwp_compare *c, size_t idx)
  */
 HWP_API int hwp_compare_write(const struct hwp_compare *c, FILE *f,
 			      const struct hwp_write_opts *opts);
+
+/* ------------------------------------------------------------------------
+ * Regions: counting parts of a program, per thread
+ *
+ *	hwp_region_begin("solve");
+ *	solve();
+ *	hwp_region_end("solve");
+ *
+ * Each thread counts itself: its counters open at its first region and run
+ * until it exits; a region reads them at begin and end and adds up the
+ * difference, per region name and per thread, with the number of calls.
+ * Regions nest (counts are inclusive) up to 64 deep. With no set-up at
+ * all, the events come from $HWPROF_EVENTS and the results go, as JSON
+ * (schema "hwprof-regions/1", in README.md), to $HWPROF_OUTPUT at exit:
+ * so a program with regions and no code to pick events can be measured
+ * from outside, as 'hwprof stat --regions' does.
+ *
+ * The hot path (begin, end) takes no lock and allocates nothing but the
+ * first time a thread meets a name; passing the same pointer (a string
+ * literal) each time skips even the string comparison. A region that is
+ * too short to measure (less than 20 reads of the counters; see
+ * hwp_regions_read_cost()) is flagged in the results; sample_every measures
+ * one call in N and scales, for regions called very often.
+ */
+
+struct hwp_regions_opts {
+	size_t sz;
+	/* The events (default: task-clock,page-faults,context-switches,
+	 * cpu-migrations,cycles,instructions). $HWPROF_EVENTS wins over both,
+	 * so that whoever runs the program can choose. */
+	const char *events;
+	/* Write the results as JSON there at exit. $HWPROF_OUTPUT wins. */
+	const char *output;
+	/* Measure one call in N of each region and scale (0 or 1: every
+	 * call). $HWPROF_SAMPLE_EVERY wins. */
+	unsigned int sample_every;
+	bool no_rdpmc;		/* read() even where rdpmc would do */
+};
+
+/*
+ * hwp_regions_init - configure regions, before the first one
+ *
+ * Optional: the first hwp_region_begin() configures them from the
+ * environment alone. Errors: -EBUSY when regions are configured already,
+ * -HWP_ERR_SYNTAX or -HWP_ERR_UNKNOWN_EVENT for the events (which then
+ * every region call returns too). Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_regions_init(const struct hwp_regions_opts *opts);
+
+/*
+ * hwp_region_begin - enter region @name in the calling thread
+ *
+ * The first region of a thread opens its counters (a few microseconds); a
+ * failure there (no event countable, permission) is returned by every
+ * later call of that thread. Errors: -EINVAL for a NULL name, -E2BIG past
+ * 64 nested regions, -ENOMEM. Thread-safe: each thread has its own regions.
+ * Since: 0.1
+ */
+HWP_API int hwp_region_begin(const char *name);
+
+/*
+ * hwp_region_end - leave region @name, the innermost open one of this thread
+ *
+ * Errors: -EINVAL when @name is not the innermost open region (the message
+ * names the one that is) or none is open. Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_region_end(const char *name);
+
+/*
+ * hwp_region_end_ops - hwp_region_end(), and this call did @ops operations
+ * (messages, bytes, iterations): the results give per-operation figures.
+ * Since: 0.1
+ */
+HWP_API int hwp_region_end_ops(const char *name, uint64_t ops);
+
+/* One region's results, given to a hwp_regions_foreach() callback. */
+struct hwp_region_info {
+	size_t sz;
+	const char *name;
+	pid_t tid;		/* 0: the total over all threads; else one thread's part */
+	size_t nr_threads;	/* threads that entered the region */
+	uint64_t calls;
+	uint64_t measured_calls;	/* calls < measured_calls only with sample_every */
+	uint64_t ops;		/* from hwp_region_end_ops() */
+	double seconds;		/* wall time inside, over all calls */
+	bool too_short;		/* a measured call lasted less than 20 reads */
+	size_t nr_events;
+	/* Per event, in the list's order, over all calls: scaled for
+	 * multiplexing and for sparse measurement. NAN when not counted. */
+	const double *values;
+	const struct hwp_evlist *evlist;	/* the events; borrowed */
+};
+
+typedef int (*hwp_region_fn)(const struct hwp_region_info *info, void *ctx);
+
+/*
+ * hwp_regions_foreach - walk the results so far
+ *
+ * For each region name, in the order first met: the total over threads
+ * (tid 0), then each thread's part. Regions still open are not counted
+ * yet. Returns 0 or what @fn returned to stop. Thread-safe, also while
+ * other threads measure. Since: 0.1
+ */
+HWP_API int hwp_regions_foreach(hwp_region_fn fn, void *ctx);
+
+/*
+ * hwp_regions_write - write the results so far as text (perf stat's layout,
+ * one block per region) or JSON ("hwprof-regions/1"). Errors: -EOPNOTSUPP
+ * for CSV, the write's errno. Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts);
+
+/*
+ * hwp_regions_save - write the results so far as JSON to @path, through
+ * hwp_ofile_open(), so the file is never half-written. What happens at
+ * exit when an output is configured. Thread-safe. Since: 0.1
+ */
+HWP_API int hwp_regions_save(const char *path);
+
+/*
+ * hwp_regions_read_cost - what one read of the counters costs, in ns,
+ * measured once when the first thread opened its counters; NAN before.
+ * Thread-safe. Since: 0.1
+ */
+HWP_API double hwp_regions_read_cost(void);
+
+/* hwp_regions_events - the event list regions count, or NULL before the first. Since: 0.1 */
+HWP_API const char *hwp_regions_events(void);
+
+/* hwp_regions_sample_every - N when one call in N is measured (1: all). Since: 0.1 */
+HWP_API unsigned int hwp_regions_sample_every(void);
 
 /* ------------------------------------------------------------------------
  * Output files that never end up half-written

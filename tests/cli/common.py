@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 HWPROF = os.environ.get("HWPROF", "build/cli/hwprof")
+# "valgrind ...": every hwprof run goes through it (meson test --setup valgrindcli).
+WRAPPER = os.environ.get("HWPROF_WRAPPER", "").split()
 WORKLOAD = os.environ.get("WORKLOAD", "build/tests/workload")
 
 _checks = 0
@@ -41,7 +43,13 @@ def run(args, timeout=60, **kw):
 
 
 def hwprof(*args, **kw):
-    return run([HWPROF, *args], **kw)
+    return run([*WRAPPER, HWPROF, *args], **kw)
+
+
+def under_valgrind(why):
+    """Skip a test whose timing valgrind would upset, saying so."""
+    if WRAPPER:
+        skip(f"under {os.path.basename(WRAPPER[0])}: {why}")
 
 
 def stat_json(*args, **kw):

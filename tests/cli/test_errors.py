@@ -7,7 +7,7 @@ import stat as st
 import subprocess
 import tempfile
 
-from common import HWPROF, WORKLOAD, check, done, hwprof
+from common import HWPROF, WORKLOAD, WRAPPER, check, done, hwprof
 
 USAGE = [
     (["stat"], "no command to measure"),
@@ -73,7 +73,7 @@ with tempfile.TemporaryDirectory() as d:
     check(sorted(os.listdir(d)) == ["keep.json", "ro"], f"no leftovers: {os.listdir(d)}")
     # stdout closed or full: an error, not silence.
     with open("/dev/full", "w") as full:
-        p = subprocess.run([HWPROF, "list", "--names", "page"], stdout=full,
+        p = subprocess.run([*WRAPPER, HWPROF, "list", "--names", "page"], stdout=full,
                            stderr=subprocess.PIPE, text=True, timeout=30)
     check(p.returncode == 1 and "No space left" in p.stderr, f"list to /dev/full: {p.stderr}")
 done()

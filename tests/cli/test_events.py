@@ -6,7 +6,9 @@ import os
 import shutil
 import subprocess
 
-from common import HWPROF, WORKLOAD, check, done, event, have_hw_pmu, run, stat_json
+from common import HWPROF, WORKLOAD, WRAPPER, check, done, event, have_hw_pmu, run, stat_json
+
+HW = " ".join([*WRAPPER, HWPROF])
 
 forced = dict(os.environ, LIBPFM_FORCE_PMU="icl")
 
@@ -43,7 +45,7 @@ if not have_hw_pmu():
 unshare = shutil.which("unshare")
 if os.geteuid() == 0 and unshare:
     script = (f"mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true; "
-              f"exec {HWPROF} stat --json -o - -e sched:sched_switch,cs -- {WORKLOAD} pingpong 500")
+              f"exec {HW} stat --json -o - -e sched:sched_switch,cs -- {WORKLOAD} pingpong 500")
     p = run([unshare, "--mount", "--propagation", "private", "sh", "-c", script])
     if p.returncode == 0:
         import json
@@ -55,13 +57,13 @@ if os.geteuid() == 0 and unshare:
     else:
         print(f"note: tracefs could not be used here: {p.stderr.strip()}")
     script = (f"umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null; "
-              f"exec {HWPROF} stat -e sched:sched_switch -- true")
+              f"exec {HW} stat -e sched:sched_switch -- true")
     p = run([unshare, "--mount", "--propagation", "private", "sh", "-c", script])
     if "tracefs is not mounted" in p.stderr or p.returncode == 0:
         check(p.returncode in (0, 2), p.stderr)
     p = run([unshare, "--mount", "--propagation", "private", "sh", "-c",
              f"mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; "
-             f"exec {HWPROF} stat -e sched:sched_swich -- true"])
+             f"exec {HW} stat -e sched:sched_swich -- true"])
     check(p.returncode == 2 and ("sched:sched_switch" in p.stderr or "tracefs" in p.stderr),
           f"tracepoint typo suggests: {p.stderr}")
 else:

@@ -9,7 +9,9 @@ import subprocess
 import tempfile
 import time
 
-from common import HWPROF, WORKLOAD, check, done, event
+from common import HWPROF, WORKLOAD, check, done, event, under_valgrind
+
+under_valgrind("the signals are sent at set times after the start")
 
 with tempfile.TemporaryDirectory() as d:
     for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):

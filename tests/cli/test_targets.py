@@ -6,7 +6,7 @@ import signal
 import subprocess
 import time
 
-from common import HWPROF, WORKLOAD, check, done, event, ncpus, stat_json
+from common import HWPROF, WORKLOAD, WRAPPER, check, done, event, ncpus, stat_json
 
 # -p PID -- CMD: count an existing process (all its threads) while CMD runs.
 srv = subprocess.Popen([WORKLOAD, "serve", "200", "20"], stdout=subprocess.PIPE, text=True)
@@ -22,9 +22,9 @@ try:
         check(0.45 < doc["seconds"]["values"][0] < 2, "timed by the command")
 
     # -p without a command: until Ctrl-C (here SIGINT from outside).
-    h = subprocess.Popen([HWPROF, "stat", "-p", str(srv.pid), "-e", "page-faults", "--json",
+    h = subprocess.Popen([*WRAPPER, HWPROF, "stat", "-p", str(srv.pid), "-e", "page-faults", "--json",
                           "-o", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.4)
+    time.sleep(3 if WRAPPER else 0.4)  # valgrind starts slowly
     h.send_signal(signal.SIGINT)
     out, err = h.communicate(timeout=20)
     check(h.returncode == 0, f"status {h.returncode}: {err}")
@@ -37,7 +37,8 @@ finally:
     srv.wait()
 
 # -p of a process that exits: counting ends with it.
-short = subprocess.Popen([WORKLOAD, "sleep", "0.3", "pages", "3000", "sleep", "0.2"])
+delay = "3" if WRAPPER else "0.3"  # hwprof must attach before the pages are touched
+short = subprocess.Popen([WORKLOAD, "sleep", delay, "pages", "3000", "sleep", "0.2"])
 p, doc = stat_json("-p", str(short.pid), "-e", "page-faults")
 short.wait()
 check(p.returncode == 0, p.stderr)

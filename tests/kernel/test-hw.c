@@ -12,6 +12,62 @@ static void spin(long n)
 		;
 }
 
+static double instructions(struct hwp_session *s)
+{
+	struct hwp_count c[2];
+
+	CHECK_ERR(hwp_session_read(s, c, 2), 0);
+	return hwp_count_scaled(&c[0]);
+}
+
+/* The rdpmc path and the read() path agree: read in turns while counting,
+ * each value lies between its neighbours of the other path. */
+static void test_rdpmc(void)
+{
+	HWP_OPTS(hwp_session_opts, fast_o, .no_inherit = true);
+	HWP_OPTS(hwp_session_opts, slow_o, .no_inherit = true, .no_rdpmc = true);
+	struct hwp_evlist *evl;
+	struct hwp_session *fast, *slow;
+	double f1, s1, f2, s2;
+	FILE *knob = fopen("/sys/bus/event_source/devices/cpu/rdpmc", "r");
+	int allowed = 1;
+
+	if (knob) {
+		if (fscanf(knob, "%d", &allowed) != 1)
+			allowed = 1;
+		fclose(knob);
+	}
+	CHECK_ERR(hwp_evlist_parse("{instructions,cycles}", NULL, &evl), 0);
+	CHECK_ERR(hwp_session_new(evl, &fast_o, &fast), 0);
+	CHECK_ERR(hwp_session_new(evl, &slow_o, &slow), 0);
+	CHECK_ERR(hwp_session_open(fast), 0);
+	CHECK_ERR(hwp_session_open(slow), 0);
+	if (!allowed) {
+		printf("note: /sys/bus/event_source/devices/cpu/rdpmc is 0: rdpmc is not tried\n");
+		goto out;
+	}
+	CHECK(hwp_session_rdpmc(fast) && !hwp_session_rdpmc(slow), "rdpmc only where asked");
+	hwp_session_enable(fast);
+	hwp_session_enable(slow);
+	spin(LOOPS / 10);
+	f1 = instructions(fast);
+	s1 = instructions(slow);
+	spin(LOOPS / 10);
+	f2 = instructions(fast);
+	s2 = instructions(slow);
+	CHECK(hwp_session_rdpmc_reads(fast) >= 1, "rdpmc was used: %llu group reads",
+	      (unsigned long long)hwp_session_rdpmc_reads(fast));
+	/* The slow session started counting after the fast one. */
+	CHECK(s1 <= f1 + 1e5 && f2 <= s2 + 2e5 + (f2 - f1), "f1 %.0f s1 %.0f f2 %.0f s2 %.0f",
+	      f1, s1, f2, s2);
+	CHECK(fabs((f2 - f1) - (s2 - s1)) < 0.02 * (s2 - s1) + 1e4,
+	      "the same work counts the same: rdpmc %.0f, read() %.0f", f2 - f1, s2 - s1);
+out:
+	hwp_session_free(fast);
+	hwp_session_free(slow);
+	hwp_evlist_free(evl);
+}
+
 int main(void)
 {
 	struct hwp_evlist *evl;
@@ -76,5 +132,6 @@ int main(void)
 	}
 	hwp_session_free(s);
 	hwp_evlist_free(evl);
+	test_rdpmc();
 	return t_done();
 }

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Under load: a command with 500 threads and a fork-heavy command count
+what perf stat counts, within a few percent; counting a process of 500
+threads needs more file descriptors than the default soft limit, which
+hwprof raises, and says so when it cannot."""
+import csv
+import io
+import resource
+import shutil
+import subprocess
+
+from common import HWPROF, WORKLOAD, WRAPPER, check, done, event, run, stat_json
+
+
+def perf_count(ev, cmd):
+    p = run(["perf", "stat", "-x", ",", "-e", ev, "--", *cmd], timeout=120)
+    for r in csv.reader(io.StringIO(p.stderr)):
+        if len(r) > 2 and r[2] == ev and r[0].replace(".", "").isdigit():
+            return float(r[0])
+    return None
+
+
+CASES = [
+    ("page-faults", [WORKLOAD, "threads", "500", "40"], 500 * 40),
+    ("page-faults", [WORKLOAD, "fork", "1000", "5"], 1000 * 5),
+]
+for ev, cmd, least in CASES:
+    p, doc = stat_json("-e", ev, "--", *cmd, timeout=120)
+    if not check(p.returncode == 0 and doc, f"{cmd}: {p.stderr[-300:]}"):
+        continue
+    ours = event(doc, ev)["count"]
+    check(ours >= least, f"{cmd[1:]}: {ours} >= {least}")
+    if shutil.which("perf"):
+        theirs = perf_count(ev, cmd)
+        check(theirs and abs(ours - theirs) <= 0.03 * theirs,
+              f"{cmd[1:]}: hwprof {ours}, perf {theirs}")
+
+
+def limit(soft, hard):
+    def pre():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return pre
+
+
+hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+crowd = subprocess.Popen([WORKLOAD, "crowd", "500", "20"], stdout=subprocess.PIPE, text=True)
+try:
+    check(crowd.stdout.readline().strip() == "ready", "500 threads running")
+    args = [*WRAPPER, HWPROF, "stat", "--json", "-o", "-", "-p", str(crowd.pid),
+            "-e", "page-faults,cs,task-clock", "--", "sleep", "0.3"]
+    # 500 threads x 3 events: 1500 descriptors, over a soft limit of 1024.
+    if hard == resource.RLIM_INFINITY or hard >= 2048:
+        p = subprocess.run(args, capture_output=True, text=True, timeout=120,
+                           preexec_fn=limit(1024, hard))
+        check(p.returncode == 0, f"the soft limit is raised: {p.stderr[-300:]}")
+        if p.returncode == 0:
+            import json
+            doc = json.loads(p.stdout)
+            check(event(doc, "page-faults")["count"] > 0, "500 threads counted")
+    else:
+        print(f"note: the hard limit is {hard}: raising past 1024 is not tried")
+    p = subprocess.run(args, capture_output=True, text=True, timeout=120,
+                       preexec_fn=limit(1024, 1024))
+    check(p.returncode == 1 and "too many open files" in p.stderr and "ulimit -n" in p.stderr,
+          f"a hard limit too low is explained: {p.stderr[-400:]}")
+finally:
+    crowd.kill()
+    crowd.wait()
+done()

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Regions driven by the environment alone: examples/msgbench picks no
+events; HWPROF_EVENTS picks them and HWPROF_OUTPUT gets the JSON at exit."""
+import json
+import os
+import tempfile
+
+from common import check, done, have_hw_pmu, run
+
+MSGBENCH = os.environ["MSGBENCH"]
+GROUPS, MESSAGES = 3, 400
+
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "regions.json")
+    env = dict(os.environ, HWPROF_EVENTS="context-switches,task-clock,page-faults,cycles",
+               HWPROF_OUTPUT=out)
+    p = run([MSGBENCH, str(GROUPS), str(MESSAGES)], env=env)
+    check(p.returncode == 0, p.stderr)
+    check("send" in p.stdout and "/msg" in p.stdout, f"per-message figures: {p.stdout}")
+    with open(out) as f:
+        doc = json.load(f)
+    check(doc["schema"] == "hwprof-regions/1", "schema")
+    check(doc["event_spec"] == "context-switches,task-clock,page-faults,cycles", doc["event_spec"])
+    check(doc["sample_every"] == 1 and doc["read_cost_ns"] > 0, "sampling and read cost")
+    regions = {r["region"]: r for r in doc["regions"]}
+    check(set(regions) == {"setup", "send", "receive"}, f"regions {sorted(regions)}")
+    for name in ("send", "receive"):
+        r = regions[name]
+        check(r["threads"] == GROUPS and r["calls"] == GROUPS, f"{name}: {r['threads']} threads")
+        check(r["ops"] == GROUPS * MESSAGES, f"{name}: ops {r['ops']}")
+        check(len(r["per_thread"]) == GROUPS, f"{name}: one entry a thread")
+        ev = {e["event"]: e for e in r["events"]}
+        tc = ev["task-clock"]["count"]
+        check(tc > 0 and r["seconds"] > 0, f"{name}: task-clock {tc}")
+        cs = ev["context-switches"]["count"]
+        check(abs(r["per_op"]["context-switches"] - cs / r["ops"]) < 1e-9, "per op")
+        check(abs(r["per_call"]["task-clock"] - tc / r["calls"]) < 1e-6, "per call")
+        parts = sum(t["counts"]["task-clock"] for t in r["per_thread"])
+        check(abs(parts - tc) <= 1e-6 * tc + 1, f"{name}: threads add up: {parts} vs {tc}")
+        if not have_hw_pmu():
+            check(ev["cycles"]["supported"] is False and ev["cycles"]["count"] is None,
+                  "cycles: not supported, null")
+            check(r["per_op"]["cycles"] is None, "no per-op figure without a count")
+    check(regions["setup"]["calls"] == 1 and regions["setup"]["threads"] == 1, "setup")
+    check(doc["environment"]["hwprof_version"], "environment")
+
+    # Sparse measurement from the environment.
+    env["HWPROF_SAMPLE_EVERY"] = "2"
+    p = run([MSGBENCH, "2", "100"], env=env)
+    with open(out) as f:
+        doc = json.load(f)
+    check(doc["sample_every"] == 2, f"sample_every {doc['sample_every']}")
+    del env["HWPROF_SAMPLE_EVERY"]
+
+    # Bad events: every region call fails with the reason; the program says it.
+    env["HWPROF_EVENTS"] = "cache-mises"
+    p = run([MSGBENCH, "1", "10"], env=env)
+    check(p.returncode == 1 and "did you mean: cache-misses" in p.stderr, p.stderr)
+
+    # An output that cannot be written: the error names it, at exit.
+    env["HWPROF_EVENTS"] = "task-clock"
+    env["HWPROF_OUTPUT"] = os.path.join(d, "no", "such", "dir.json")
+    p = run([MSGBENCH, "1", "10"], env=env)
+    check("directory does not exist" in p.stderr, f"at exit: {p.stderr}")
+done()

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# meson install into a temporary root; then build examples/out-of-tree
+# against it with pkg-config, as a user would, and run it.
+set -eu
+build=$1 src=$2
+cc=${CC:-cc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+meson install -C "$build" --destdir "$tmp" --no-rebuild --quiet >/dev/null
+pc=$(find "$tmp" -name hwprof.pc | head -n 1)
+[ -n "$pc" ] || { echo "hwprof.pc was not installed"; exit 1; }
+for f in hwprof/hwprof.h hwprof/version.h; do
+	[ -n "$(find "$tmp" -path "*/include/$f")" ] || { echo "$f was not installed"; exit 1; }
+done
+PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$tmp
+export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+cflags=$(pkg-config --cflags hwprof)
+libs=$(pkg-config --libs hwprof)
+echo "pkg-config: $cflags $libs"
+libdir=$(dirname "$(find "$tmp" -name 'libhwprof.so.0' | head -n 1)")
+# A library built with the sanitizers needs a program built with them.
+san=""
+readelf -d "$libdir/libhwprof.so.0" | grep -q libasan && san="-fsanitize=address,undefined"
+# shellcheck disable=SC2086
+$cc -std=c11 -Wall -Werror $san $cflags "$src/examples/out-of-tree/hello.c" $libs -o "$tmp/hello"
+out=$(LD_LIBRARY_PATH=$libdir "$tmp/hello")
+echo "$out"
+case $out in
+*"page-faults"*) ;;
+*) echo "the program built against the installed library did not count"; exit 1 ;;
+esac
+ver=$(LD_LIBRARY_PATH=$libdir "$(find "$tmp" -path '*/bin/hwprof')" --version)
+echo "installed CLI: $ver"

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+/* Regions against the real kernel, with software events on known work:
+ * page touches inside a region are its faults, not its neighbours';
+ * nesting is inclusive; threads are kept apart; calls are counted; a
+ * report can run while threads measure. Run with "sampled" and
+ * HWPROF_SAMPLE_EVERY=4 for sparse measurement. */
+#include "hwprof-internal.h"
+#include "harness.h"
+#include "work.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#define PAGES 2000
+#define SLACK 64
+
+struct found {
+	const char *name;
+	pid_t tid;
+	bool seen;
+	uint64_t calls, measured, ops;
+	double faults, cs, seconds;
+	size_t nr_threads;
+	bool too_short;
+};
+
+static int find_cb(const struct hwp_region_info *info, void *ctx)
+{
+	struct found *f = ctx;
+
+	if (strcmp(info->name, f->name) || info->tid != f->tid)
+		return 0;
+	f->seen = true;
+	f->calls = info->calls;
+	f->measured = info->measured_calls;
+	f->ops = info->ops;
+	f->faults = info->values[0];
+	f->cs = info->values[1];
+	f->seconds = info->seconds;
+	f->nr_threads = info->nr_threads;
+	f->too_short = info->too_short;
+	return 0;
+}
+
+static struct found find(const char *name, pid_t tid)
+{
+	struct found f = { .name = name, .tid = tid };
+
+	CHECK_ERR(hwp_regions_foreach(find_cb, &f), 0);
+	CHECK(f.seen, "region '%s' of thread %d reported", name, (int)tid);
+	return f;
+}
+
+static void test_counts_and_nesting(void)
+{
+	struct found f;
+
+	for (int i = 0; i < 3; i++) {
+		CHECK_ERR(hwp_region_begin("outer"), 0);
+		work_touch_pages(PAGES);
+		CHECK_ERR(hwp_region_begin("inner"), 0);
+		work_touch_pages(PAGES / 2);
+		CHECK_ERR(hwp_region_end_ops("inner", 10), 0);
+		CHECK_ERR(hwp_region_end("outer"), 0);
+		CHECK_ERR(hwp_region_begin("quiet"), 0);
+		CHECK_ERR(hwp_region_end("quiet"), 0);
+	}
+	work_touch_pages(PAGES);	/* outside every region */
+	f = find("outer", 0);
+	CHECK(f.calls == 3 && f.measured == 3, "outer calls %llu", (unsigned long long)f.calls);
+	CHECK(f.faults >= 3 * 1.5 * PAGES && f.faults <= 3 * 1.5 * PAGES + SLACK,
+	      "outer (inclusive) faults %.0f", f.faults);
+	CHECK(f.seconds > 0, "time inside");
+	f = find("inner", 0);
+	CHECK(f.calls == 3 && f.ops == 30, "inner calls %llu ops %llu", (unsigned long long)f.calls,
+	      (unsigned long long)f.ops);
+	CHECK(f.faults >= 3 * PAGES / 2 && f.faults <= 3 * PAGES / 2 + SLACK, "inner faults %.0f",
+	      f.faults);
+	f = find("quiet", 0);
+	CHECK(f.faults <= 2, "nothing happens in 'quiet': %.0f faults", f.faults);
+	CHECK(f.too_short, "an empty region is too short to measure");
+	CHECK(hwp_regions_read_cost() > 0, "read cost measured: %g ns", hwp_regions_read_cost());
+}
+
+static void test_errors(void)
+{
+	char name[] = "dynamic";
+
+	CHECK_ERR(hwp_region_end("never"), -EINVAL);
+	CHECK(strstr(hwp_errmsg(), "without a hwp_region_begin"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_region_begin("a"), 0);
+	CHECK_ERR(hwp_region_end("b"), -EINVAL);
+	CHECK(strstr(hwp_errmsg(), "innermost open region is 'a'"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_region_end("a"), 0);
+	CHECK_ERR(hwp_region_begin(NULL), -EINVAL);
+	/* A name in a buffer, not a literal: matched by content. */
+	CHECK_ERR(hwp_region_begin(name), 0);
+	CHECK_ERR(hwp_region_end("dynamic"), 0);
+	for (int i = 0; i < 64; i++)
+		CHECK_ERR(hwp_region_begin("deep"), 0);
+	CHECK_ERR(hwp_region_begin("deep"), -E2BIG);
+	for (int i = 0; i < 64; i++)
+		CHECK_ERR(hwp_region_end("deep"), 0);
+	CHECK_ERR(hwp_regions_init(NULL), -EBUSY);
+}
+
+static atomic_int stop_reporting;
+
+static void *worker(void *arg)
+{
+	long pages = (long)arg;
+
+	for (int i = 0; i < 5; i++) {
+		if (hwp_region_begin("work") || hwp_region_begin(i % 2 ? "odd" : "even"))
+			return (void *)1;
+		work_touch_pages(pages);
+		if (hwp_region_end(i % 2 ? "odd" : "even") || hwp_region_end("work"))
+			return (void *)1;
+	}
+	return (void *)(long)syscall(SYS_gettid);
+}
+
+static int count_cb(const struct hwp_region_info *info, void *ctx)
+{
+	(void)info;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void *reporter(void *arg)
+{
+	int rows = 0;
+
+	(void)arg;
+	while (!atomic_load(&stop_reporting))
+		hwp_regions_foreach(count_cb, &rows);
+	return NULL;
+}
+
+/* Threads measure their own regions at once, while another thread reports. */
+static void test_threads(void)
+{
+	const long pages[3] = { 500, 1000, 1500 };
+	pthread_t t[3], rep;
+	pid_t tid[3];
+	struct found f;
+
+	pthread_create(&rep, NULL, reporter, NULL);
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, worker, (void *)pages[i]);
+	for (int i = 0; i < 3; i++) {
+		void *ret;
+
+		pthread_join(t[i], &ret);
+		tid[i] = (pid_t)(long)ret;
+		CHECK(tid[i] > 1, "worker %d ran its regions", i);
+	}
+	atomic_store(&stop_reporting, 1);
+	pthread_join(rep, NULL);
+	f = find("work", 0);
+	CHECK(f.nr_threads == 3 && f.calls == 15, "work: %zu threads, %llu calls", f.nr_threads,
+	      (unsigned long long)f.calls);
+	CHECK(f.faults >= 5 * 3000 && f.faults <= 5 * 3000 + 3 * SLACK, "total %.0f", f.faults);
+	for (int i = 0; i < 3; i++) {
+		f = find("work", tid[i]);
+		CHECK(f.calls == 5 && f.faults >= 5 * pages[i] && f.faults <= 5 * pages[i] + SLACK,
+		      "thread %d: %llu calls, %.0f faults for %ld pages", i,
+		      (unsigned long long)f.calls, f.faults, 5 * pages[i]);
+		f = find("even", tid[i]);
+		CHECK(f.calls == 3 && f.faults >= 3 * pages[i] && f.faults <= 3 * pages[i] + SLACK,
+		      "thread %d even: %.0f", i, f.faults);
+	}
+}
+
+static void test_sampled(void)
+{
+	struct found f;
+
+	CHECK(hwp_regions_sample_every() == 4, "HWPROF_SAMPLE_EVERY=4: %u",
+	      hwp_regions_sample_every());
+	for (int i = 0; i < 40; i++) {
+		CHECK_ERR(hwp_region_begin("sampled"), 0);
+		work_touch_pages(100);
+		CHECK_ERR(hwp_region_end("sampled"), 0);
+	}
+	f = find("sampled", 0);
+	CHECK(f.calls == 40 && f.measured == 10, "%llu calls, %llu measured",
+	      (unsigned long long)f.calls, (unsigned long long)f.measured);
+	/* 10 measured calls of 100 faults, scaled by 4. */
+	CHECK(f.faults >= 4000 && f.faults <= 4000 + 4 * SLACK, "scaled faults %.0f", f.faults);
+}
+
+static void test_write(void)
+{
+	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
+	HWP_OPTS(hwp_write_opts, json, .format = HWP_FORMAT_JSON);
+	HWP_OPTS(hwp_write_opts, csv, .format = HWP_FORMAT_CSV);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK_ERR(hwp_regions_write(f, &text), 0);
+	fflush(f);
+	CHECK(strstr(buf, "Performance counter stats for region 'outer' (1 thread)"), "%s", buf);
+	CHECK(strstr(buf, "3 calls"), "calls shown");
+	CHECK_ERR(hwp_regions_write(f, &csv), -EOPNOTSUPP);
+	fclose(f);
+	free(buf);
+	f = open_memstream(&buf, &len);
+	CHECK_ERR(hwp_regions_write(f, &json), 0);
+	fclose(f);
+	CHECK(strstr(buf, "\"schema\": \"hwprof-regions/1\"") && strstr(buf, "\"region\": \"inner\""),
+	      "JSON");
+	free(buf);
+}
+
+int main(int argc, char **argv)
+{
+	HWP_OPTS(hwp_regions_opts, o, .events = "page-faults,context-switches,task-clock");
+
+	t_init();
+	CHECK_ERR(hwp_regions_init(&o), 0);
+	CHECK(!strcmp(hwp_regions_events(), "page-faults,context-switches,task-clock"), "%s",
+	      hwp_regions_events());
+	if (argc > 1 && !strcmp(argv[1], "sampled")) {
+		test_sampled();
+	} else {
+		test_counts_and_nesting();
+		test_errors();
+		test_threads();
+		test_write();
+	}
+	/* The main thread's counters stay open until exit, as its regions may
+	 * still be reported then: they are not a leak. */
+	t_fds_at_start += 3;
+	return t_done();
+}
