@@ -69,9 +69,11 @@ static int read_all(int fd, const char *path, char **out, size_t *len)
 	return 0;
 }
 
+static int parse_json(const char *buf, size_t len, const char *path,
+		      struct json_value **doc);
+
 int hwp_json_read_file(const char *path, struct json_value **doc)
 {
-	struct json_error jerr;
 	char *buf = NULL;
 	size_t len = 0;
 	int fd, err;
@@ -87,8 +89,18 @@ int hwp_json_read_file(const char *path, struct json_value **doc)
 	close(fd);
 	if (err)
 		return err;
-	err = json_parse(buf, len, NULL, doc, &jerr);
+	err = parse_json(buf, len, path, doc);
 	free(buf);
+	return err;
+}
+
+/* Parse @len bytes of @path, with messages for people. */
+static int parse_json(const char *buf, size_t len, const char *path,
+		      struct json_value **doc)
+{
+	struct json_error jerr;
+	int err = json_parse(buf, len, NULL, doc, &jerr);
+
 	if (err == -ENOMEM)
 		return hwp_fail(err, "out of memory");
 	if (err == -E2BIG)
@@ -477,10 +489,14 @@ static int read_points(const struct json_value *doc, const char *path,
 		if (pt->type != JSON_OBJECT)
 			return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: points[%zu] should be an object, not %s",
 					path, pt->line, i, json_type_name(pt->type));
-		err = get_string(&c, pt, "value", false, &value) ?:
-		      get(&c, pt, "result", JSON_OBJECT, false, &res);
+		err = get_string(&c, pt, "value", false, &value);
 		if (err)
 			return err;
+		err = get(&c, pt, "result", JSON_OBJECT, false, &res);
+		if (err) {
+			free(value);
+			return err;
+		}
 		strcat(c.where, ".result");
 		err = hwp_result_from_json(res, path, c.where, &r);
 		if (!err) {
@@ -541,19 +557,13 @@ static int sweep_of_one(struct hwp_result *r, struct hwp_sweep **out)
 	return err;
 }
 
-HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out)
+/* A sweep, or a plain result as a sweep of one; frees @doc. */
+static int sweep_from_doc(struct json_value *doc, const char *path,
+			  struct hwp_sweep **out)
 {
-	struct json_value *doc;
 	struct hwp_result *r;
 	int err;
 
-	hwp_clear_error();
-	if (!path || !out)
-		return hwp_fail(-EINVAL, "hwp_sweep_read: NULL argument");
-	*out = NULL;
-	err = hwp_json_read_file(path, &doc);
-	if (err)
-		return err;
 	if (is_sweep(doc)) {
 		err = sweep_from_json(doc, path, out);
 	} else {
@@ -563,4 +573,29 @@ HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out)
 	}
 	json_free(doc);
 	return err;
+}
+
+int hwp_sweep_parse(const char *buf, size_t len, const char *source,
+		    struct hwp_sweep **out)
+{
+	struct json_value *doc;
+	int err;
+
+	hwp_clear_error();
+	*out = NULL;
+	err = parse_json(buf, len, source, &doc);
+	return err ? err : sweep_from_doc(doc, source, out);
+}
+
+HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out)
+{
+	struct json_value *doc;
+	int err;
+
+	hwp_clear_error();
+	if (!path || !out)
+		return hwp_fail(-EINVAL, "hwp_sweep_read: NULL argument");
+	*out = NULL;
+	err = hwp_json_read_file(path, &doc);
+	return err ? err : sweep_from_doc(doc, path, out);
 }

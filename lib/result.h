@@ -92,6 +92,10 @@ void hwp_command_line(char *const *argv, struct strbuf *sb);
  * messages name @source and @where (the path of the object in its file). */
 int hwp_result_from_json(const struct json_value *obj, const char *source,
 			 const char *where, struct hwp_result **out);
+/* A sweep (or a plain result as a sweep of one) from @len bytes of JSON,
+ * as hwp_sweep_read() reads a file; @source names it in messages. */
+int hwp_sweep_parse(const char *buf, size_t len, const char *source,
+		    struct hwp_sweep **out);
 /* Read and parse a whole JSON file, with messages for people. */
 int hwp_json_read_file(const char *path, struct json_value **doc);
 /* Duplicate a NULL-terminated argv; NULL on failure. */

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/* Result and sweep files (what hwprof compare reads): the strict JSON
+ * reader, then the hwprof-stat/1 and hwprof-sweep/1 readers. Whatever
+ * loads must then write, compare with itself and free without a crash;
+ * whatever does not gets a message. */
+#include "hwprof-internal.h"
+#include "result.h"
+#include "fuzz.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static void use(const struct hwp_sweep *sw)
+{
+	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
+	HWP_OPTS(hwp_write_opts, json, .format = HWP_FORMAT_JSON);
+	struct hwp_compare *c = NULL;
+	FILE *f = fopen("/dev/null", "w");
+
+	FUZZ_ASSERT(f);
+	FUZZ_ASSERT(hwp_sweep_nr_points(sw) >= 1);
+	for (size_t i = 0; i < hwp_sweep_nr_points(sw); i++)
+		FUZZ_ASSERT(hwp_result_nr_runs(hwp_sweep_result(sw, i)) >= 1);
+	hwp_sweep_write(sw, f, &text);
+	hwp_sweep_write(sw, f, &json);
+	if (!hwp_compare_sweeps(sw, sw, NULL, &c)) {
+		FUZZ_ASSERT(hwp_compare_nr_rows(c) >= 1);
+		hwp_compare_write(c, f, &text);
+		hwp_compare_write(c, f, &json);
+		hwp_compare_free(c);
+	} else {
+		FUZZ_ASSERT(!c && *hwp_errmsg());
+	}
+	fclose(f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct hwp_sweep *sw = NULL;
+	int err = hwp_sweep_parse((const char *)data, size, "fuzz.json", &sw);
+
+	if (!err) {
+		use(sw);
+		hwp_sweep_free(sw);
+	} else {
+		FUZZ_ASSERT(!sw && *hwp_errmsg());
+		FUZZ_ASSERT(err == -HWP_ERR_FORMAT || err == -ENOMEM);
+	}
+	return 0;
+}
