@@ -659,8 +659,9 @@ HWP_API int hwp_holm_adjust(const double *p, size_t n, double *adjusted);
  * @nr: NULL, or set to the number of outliers
  *
  * The modified z-score is 0.6745 (x - median) / MAD, MAD being the median
- * absolute deviation from the median; when more than half the values are
- * equal (MAD is 0) it is (x - median) / (1.2533 * mean absolute deviation).
+ * absolute deviation from the median; when half the values or more equal
+ * the median (MAD is 0) it is (x - median) / (1.2533 * mean absolute
+ * deviation).
  * A value within 0.1% of the median is never an outlier, so that counts
  * that differ by a unit in thousands are not flagged. NANs are never
  * outliers, and fewer than 3 defined values have none. Errors: -EINVAL,
