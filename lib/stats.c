@@ -234,7 +234,8 @@ HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold,
 
 		if (isnan(values[i]) || dev / scale <= threshold)
 			continue;
-		if (dev <= 1e-3 * fabs(median))
+		/* Real runs wobble by a few counts; that is not "far". */
+		if (dev <= 0.01 * fabs(median))
 			continue;
 		if (flags)
 			flags[i] = true;

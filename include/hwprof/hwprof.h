@@ -662,8 +662,8 @@ HWP_API int hwp_holm_adjust(const double *p, size_t n, double *adjusted);
  * absolute deviation from the median; when half the values or more equal
  * the median (MAD is 0) it is (x - median) / (1.2533 * mean absolute
  * deviation).
- * A value within 0.1% of the median is never an outlier, so that counts
- * that differ by a unit in thousands are not flagged. NANs are never
+ * A value within 1% of the median is never an outlier, so that counts
+ * that wobble by a few units in a thousand are not flagged. NANs are never
  * outliers, and fewer than 3 defined values have none. Errors: -EINVAL,
  * -ENOMEM. Thread-safe. Since: 0.1
  */

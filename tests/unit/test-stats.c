@@ -239,9 +239,12 @@ static void check_outliers(void)
 	/* MAD 0: mean absolute deviation 4/7, 9 scores 4 / (1.2533 * 4/7) = 5.6 */
 	const double flat[] = { 5, 5, 5, 5, 5, 5, 9 };
 	const double counts[] = { 10052, 10052, 10052, 10052, 10053, 10052 };
+	/* median 1219.5, MAD 0.5: 1228 scores 11.5 but is 0.7% off, so not far;
+	 * 1250 scores 41 and is 2.5% off. */
+	const double wobble[] = { 1219, 1220, 1218, 1219, 1228, 1219, 1250, 1220 };
 	const double zeros[] = { 0, 0, 0, 0, 0, 3 };
 	const double few[] = { 1, 100 };
-	bool f[7];
+	bool f[8];
 	size_t nr;
 
 	CHECK_ERR(hwp_outliers_mad(v, 7, 0, f, &nr), 0);
@@ -255,6 +258,8 @@ static void check_outliers(void)
 	CHECK(nr == 1 && f[6], "MAD 0: mean deviation: %zu", nr);
 	CHECK_ERR(hwp_outliers_mad(counts, 6, 0, f, &nr), 0);
 	CHECK(nr == 0, "a unit in ten thousand is noise: %zu", nr);
+	CHECK_ERR(hwp_outliers_mad(wobble, 8, 0, f, &nr), 0);
+	CHECK(nr == 1 && f[6] && !f[4], "within 1%% is not far: %zu", nr);
 	CHECK_ERR(hwp_outliers_mad(zeros, 6, 0, f, &nr), 0);
 	CHECK(nr == 1 && f[5], "3 among zeros: %zu", nr);
 	CHECK_ERR(hwp_outliers_mad(few, 2, 0, f, &nr), 0);
