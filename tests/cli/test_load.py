@@ -10,7 +10,9 @@ import resource
 import shutil
 import subprocess
 
-from common import HWPROF, WORKLOAD, WRAPPER, check, done, event, run, stat_json
+from common import HWPROF, WORKLOAD, WRAPPER, check, done, event, run, stat_json, under_valgrind
+
+under_valgrind("it caps the descriptor limit, and 500 threads under it take minutes")
 
 
 def perf_count(ev, cmd):
