@@ -66,8 +66,13 @@ int hwp_fail_prefix(int err, const char *fmt, ...)
 	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
 	va_end(ap);
 	n = strlen(errmsg);
-	if (old[0] && n < sizeof(errmsg))
-		snprintf(errmsg + n, sizeof(errmsg) - n, ": %s", old);
+	if (old[0] && n + 3 < sizeof(errmsg)) {
+		size_t len = strnlen(old, sizeof(errmsg) - n - 3);
+
+		memcpy(errmsg + n, ": ", 2);
+		memcpy(errmsg + n + 2, old, len);
+		errmsg[n + 2 + len] = '\0';
+	}
 	return err;
 }
 

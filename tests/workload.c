@@ -6,6 +6,8 @@
  *   pingpong K     K pipe round trips between two threads on one CPU (>= 2K switches)
  *   threads T N    T threads, each touching N fresh pages
  *   fork C N       C children, each touching N fresh pages; waits for them
+ *   forkwait C N   the same, one child at a time: the parent's copy-on-write
+ *                  faults no longer depend on which of the two runs first
  *   spin SECONDS   burn CPU
  *   sleep SECONDS  sleep
  *   serve N MS     touch N pages every MS milliseconds until killed
@@ -151,6 +153,19 @@ int main(int argc, char **argv)
 			}
 			while (wait(NULL) > 0)
 				;
+		} else if (!strcmp(s, "forkwait")) {
+			long c = arg(argv, ++i, argc), n = arg(argv, ++i, argc);
+
+			for (long j = 0; j < c; j++) {
+				pid_t p = fork();
+
+				if (p == 0) {
+					work_touch_pages(n);
+					_exit(0);
+				}
+				if (p < 0 || waitpid(p, NULL, 0) != p)
+					return 1;
+			}
 		} else if (!strcmp(s, "spin")) {
 			spin(atof(argv[++i < argc ? i : argc - 1]));
 		} else if (!strcmp(s, "sleep")) {

@@ -118,10 +118,12 @@ for row in ROWS:
         check(bad not in p.stderr, f"{label}: {bad} in stderr")
 
 # hwprof's own stdout closed, with the report going there: an error, not silence.
-p = subprocess.run(f"exec {' '.join(WRAPPER)} {HWPROF} stat -e cs -o - -- true >&-",
+# (Not under valgrind: its log file takes the free descriptor 1.)
+if not WRAPPER:
+  p = subprocess.run(f"exec {' '.join(WRAPPER)} {HWPROF} stat -e cs -o - -- true >&-",
                    shell=True, capture_output=True, text=True, timeout=30)
-check(p.returncode == 1 and "writing" in p.stderr, f"stdout closed: {p.returncode} {p.stderr}")
-ran += 1
+  check(p.returncode == 1 and "writing" in p.stderr, f"stdout closed: {p.returncode} {p.stderr}")
+  ran += 1
 check(ran >= 40, f"{ran} cases ran")
 shutil.rmtree(tmp)
 done()
