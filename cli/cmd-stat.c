@@ -51,6 +51,9 @@ static const char stat_help[] =
 	"                           {NAME} in its arguments replaced by the value; one column\n"
 	"                           per value. The JSON is what 'hwprof compare' reads\n"
 	"      --histogram NAME     draw the per-run values of one event or metric\n"
+	"      --regions            COMMAND is linked with libhwprof: show its regions\n"
+	"                           (hwp_region_begin/end) after the whole program's counts;\n"
+	"                           they count the -e events too\n"
 	"  -I, --interval-print MS  print the counts of every MS milliseconds (at least 10)\n"
 	"      --skip-first SECS    do not count the first SECS seconds of each run (a\n"
 	"                           benchmark's warm-up), with or without -I\n"
@@ -105,6 +108,7 @@ static const struct option stat_options[] = {
 	{ "warmup", required_argument, NULL, 'W' },
 	{ "sweep", required_argument, NULL, 'S' },
 	{ "histogram", required_argument, NULL, 'H' },
+	{ "regions", no_argument, NULL, 'G' },
 	{ "skip-first", required_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -207,6 +211,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			break;
 		case 'S': c->sweep = optarg; break;
 		case 'H': c->histogram = optarg; break;
+		case 'G': c->regions = true; break;
 		case 'F': {
 			char *end;
 
@@ -253,6 +258,10 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 	}
 	if (c->pin && !c->argv) {
 		cli_error("stat", "--pin needs a command to pin");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->regions && (!c->argv || c->interval_ms)) {
+		cli_error("stat", "--regions needs a command%s", c->argv ? ", and no -I" : "");
 		return CLI_EXIT_USAGE;
 	}
 	if ((c->repeat > 1 || c->warmup) && !c->argv) {
@@ -625,6 +634,7 @@ static int one_run(struct stat_ctx *sc, bool keep, int *fatal_exit)
 		goto fatal;
 	}
 	err = finish_run(sc, &r, seconds, keep);
+	regions_collect(sc, keep && !err);
 	if (err) {
 		if (err < 0)
 			run_error(sc, err);
@@ -747,6 +757,9 @@ static int prepare(struct stat_ctx *sc)
 		.no_big_num = c->no_big_num,
 	};
 	progress_init(&sc->progress, c);
+	err = regions_prepare(sc);
+	if (err)
+		return err;
 	/* Open the output before running, so a bad path fails before a long run. */
 	sc->stream = stderr;
 	/* One write for the whole report, not one a line: stderr is unbuffered. */
@@ -825,6 +838,7 @@ out:
 	if (ret == -1)	/* --help */
 		ret = cli_flush_stdout("stat");
 	hwp_ofile_abort(sc.out);
+	regions_cleanup(&sc);
 	for (size_t i = 0; sc.metrics && i < cfg.nr_metrics; i++)
 		hwp_metric_free(sc.metrics[i]);
 	free(sc.metrics);

@@ -33,6 +33,7 @@ struct stat_config {
 	bool no_inherit;
 	const char *histogram;	/* the event or metric to draw */
 	const char *sweep;	/* NAME=v1,v2,... as given */
+	bool regions;		/* show the regions the program writes */
 	char **argv;
 };
 
@@ -56,6 +57,9 @@ struct stat_ctx {
 	bool interval_header_done;
 	bool wrote;		/* something is in the stream */
 	struct progress progress;
+	char *regions_dir;	/* --regions: a directory of ours, and the */
+	char *regions_file;	/* file the program writes its regions to */
+	bool regions_warned;	/* "the command wrote no regions" was said */
 };
 
 /* cmd-stat.c */
@@ -74,6 +78,12 @@ bool stat_stopped(void);
 int sweep_check(const struct stat_config *c);
 /* Measure every value and write the sweep; the exit status. */
 int sweep_run(struct stat_ctx *sc, int *code);
+
+/* stat-regions.c */
+int regions_prepare(struct stat_ctx *sc);
+/* After a run: attach the regions it wrote (when @keep), then remove them. */
+void regions_collect(struct stat_ctx *sc, bool keep);
+void regions_cleanup(struct stat_ctx *sc);
 
 /* stat-show.c */
 void progress_init(struct progress *p, const struct stat_config *c);

@@ -197,6 +197,7 @@ static void write_text(const struct hwp_result *r, const struct hwp_write_opts *
 			secs.stddev / sqrt((double)secs.n), 100.0 * secs.rel_stderr);
 	else
 		fprintf(f, "\n %17.9f seconds time elapsed\n\n", secs.n ? secs.mean : 0.0);
+	hwp_result_regions_text(r, f, !o->no_big_num);
 }
 
 /* ---- CSV (perf stat -x) ---- */
@@ -461,6 +462,7 @@ void hwp_result_json(const struct hwp_result *r, struct json_writer *w)
 	json_values(w, r->seconds, r->nr_runs);
 	jw_object_end(w);
 	hwp_result_json_rows(r, w, true);
+	hwp_result_regions_json(r, w);
 	hwp_json_environment(w, &r->env);
 	jw_object_end(w);
 }

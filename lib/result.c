@@ -65,6 +65,7 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	free(r->target);
 	free(r->seconds);
 	hwp_environment_release(&r->env);
+	hwp_result_regions_free(r);
 	free(r);
 }
 

@@ -44,6 +44,8 @@ struct hwp_result {
 	int exit_code;		/* -1: not set */
 	struct hwp_environment env;
 	char *source;		/* the file it was read from, or NULL */
+	struct json_value **regions;	/* hwprof-regions/1 documents, one a run */
+	size_t nr_regions;
 	bool loaded;		/* read from a file: it takes no more runs */
 };
 
@@ -70,6 +72,11 @@ struct hwp_row {
 
 struct json_writer;
 struct json_value;
+
+/* region-file.c: the regions a measured program wrote. */
+void hwp_result_regions_free(struct hwp_result *r);
+void hwp_result_regions_json(const struct hwp_result *r, struct json_writer *w);
+void hwp_result_regions_text(const struct hwp_result *r, FILE *f, bool big);
 
 /* result-output.c, for the writers of sweeps and comparisons too */
 void hwp_row_init(const struct hwp_result *r, size_t idx, struct hwp_row *row);

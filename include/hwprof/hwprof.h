@@ -753,6 +753,19 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 /* hwp_result_set_exit_status - the command's shell exit code, for the JSON. Since: 0.1 */
 HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
 
+/*
+ * hwp_result_add_regions - attach the regions the measured program wrote
+ * @path: a hwprof-regions/1 file, as a program linked with libhwprof
+ *	  writes to $HWPROF_OUTPUT at exit (see hwp_region_begin())
+ *
+ * One file a run. The text report then shows the regions of the last run,
+ * region by region, after the whole program's counts; the JSON keeps every
+ * run's under "regions". This is 'hwprof stat --regions'. Errors: the
+ * open's errno (-ENOENT: the program wrote none), -HWP_ERR_FORMAT for a
+ * file that is not the regions of a program. Since: 0.1
+ */
+HWP_API int hwp_result_add_regions(struct hwp_result *r, const char *path);
+
 /* hwp_result_nr_runs, hwp_result_nr_series. Since: 0.1 */
 HWP_API size_t hwp_result_nr_runs(const struct hwp_result *r);
 HWP_API size_t hwp_result_nr_series(const struct hwp_result *r);

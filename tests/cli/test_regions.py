@@ -6,7 +6,7 @@ import json
 import os
 import tempfile
 
-from common import check, done, have_hw_pmu, run
+from common import HWPROF, check, done, have_hw_pmu, run
 
 MSGBENCH = os.environ["MSGBENCH"]
 GROUPS, MESSAGES = 3, 400
@@ -63,4 +63,31 @@ with tempfile.TemporaryDirectory() as d:
     env["HWPROF_OUTPUT"] = os.path.join(d, "no", "such", "dir.json")
     p = run([MSGBENCH, "1", "10"], env=env)
     check("directory does not exist" in p.stderr, f"at exit: {p.stderr}")
+
+# hwprof stat --regions: the whole program's counts, and its regions.
+env = {k: v for k, v in os.environ.items() if not k.startswith("HWPROF_") or k == "HWPROF"}
+with tempfile.TemporaryDirectory() as d:
+    # -o FILE: the program's own output goes to stdout.
+    p = run([HWPROF, "stat", "--regions", "-r", "2", "--json", "-o", f"{d}/out.json",
+             "-e", "{context-switches,task-clock}", "--", MSGBENCH, "2", "200"], env=env)
+    check(p.returncode == 0, p.stderr)
+    doc = json.load(open(f"{d}/out.json")) if p.returncode == 0 else {"regions": []}
+check(len(doc["regions"]) == 2, f"one regions document a run: {len(doc['regions'])}")
+for rd in doc["regions"]:
+    check(rd["schema"] == "hwprof-regions/1", "schema")
+    check(rd["event_spec"] == "{context-switches,task-clock}", "the -e events: " + rd["event_spec"])
+    names = {r["region"]: r for r in rd["regions"]}
+    check(set(names) == {"setup", "send", "receive"}, f"regions {sorted(names)}")
+    check(names["send"]["ops"] == 400 and names["send"]["threads"] == 2, "send: 2 x 200")
+whole = next(e for e in doc["events"] if e["event"] == "task-clock")["count"]
+inside = sum(next(e for e in r["events"] if e["event"] == "task-clock")["count"]
+             for r in doc["regions"][-1]["regions"])
+check(0 < inside <= whole * 1.05, f"the regions ({inside}) are part of the whole ({whole})")
+p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--", MSGBENCH, "1", "50"], env=env)
+check("Region 'send': 1 thread, 1 calls" in p.stderr, p.stderr)
+check("Performance counter stats for" in p.stderr, "the whole program too")
+p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--", "true"], env=env)
+check(p.returncode == 0 and "wrote no regions" in p.stderr, f"no regions: {p.stderr}")
+p = run([HWPROF, "stat", "--regions", "-I", "100", "--", "true"], env=env)
+check(p.returncode == 2 and "no -I" in p.stderr, p.stderr)
 done()
