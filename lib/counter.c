@@ -37,6 +37,8 @@ struct hwp_session {
 	void **pages;		/* rdpmc: the mmap'ed page of each slot, or NULL */
 	pid_t owner_tid;	/* rdpmc reads only work on the counted thread itself */
 	uint64_t rdpmc_reads;	/* groups read through rdpmc: for the tests */
+	int *raw_fd;		/* per group: its leader's fd on instance 0, or -1 */
+	size_t *raw_words;	/* per group: the words of its read */
 	bool open;
 };
 
@@ -373,6 +375,28 @@ static int nothing_counted(struct hwp_session *s)
 	return -HWP_ERR_NOTHING_COUNTED;
 }
 
+static inline int group_leader_fd(const struct hwp_session *s, size_t inst, size_t g);
+
+/* What a raw read of instance 0 does per group, worked out once. */
+static int raw_prepare(struct hwp_session *s)
+{
+	size_t groups = s->evl->nr_groups;
+
+	free(s->raw_fd);
+	free(s->raw_words);
+	s->raw_fd = malloc(groups * sizeof(*s->raw_fd));
+	s->raw_words = calloc(groups, sizeof(*s->raw_words));
+	if (!s->raw_fd || !s->raw_words)
+		return hwp_fail(-ENOMEM, "out of memory");
+	for (size_t g = 0; g < groups; g++) {
+		s->raw_fd[g] = group_leader_fd(s, 0, g);
+		s->raw_words[g] = 3;
+		for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++)
+			s->raw_words[g] += s->fds[e] >= 0 ? 2 : 0;
+	}
+	return 0;
+}
+
 static pid_t current_tid(void)
 {
 	static HWP_TLS pid_t tid;
@@ -454,6 +478,8 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	err = open_all(s);
 	if (!err)
 		err = map_rdpmc(s);
+	if (!err)
+		err = raw_prepare(s);
 	if (!err) {
 		bool any = false;
 
@@ -504,6 +530,8 @@ HWP_API void hwp_session_free(struct hwp_session *s)
 	free(s->fds);
 	free(s->ids);
 	free(s->buf);
+	free(s->raw_fd);
+	free(s->raw_words);
 	free(s->tids);
 	free(s->cpus);
 	free(s->cpulist);
@@ -628,6 +656,81 @@ static bool read_group_rdpmc(const struct hwp_session *s, size_t g, struct hwp_c
 uint64_t hwp_session_rdpmc_reads(const struct hwp_session *s)
 {
 	return s->rdpmc_reads;
+}
+
+/* ---- raw reads, for regions: the groups' buffers back to back ---- */
+
+size_t hwp_session_raw_layout(const struct hwp_session *s, struct hwp_raw_item *items,
+			      size_t *words)
+{
+	size_t n = 0, off = 0;
+
+	for (size_t g = 0; g < s->evl->nr_groups; g++) {
+		size_t j = 0;
+
+		for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++) {
+			if (s->fds[e] < 0)
+				continue;
+			if (items)
+				items[n] = (struct hwp_raw_item){
+					.event = e,
+					.value = off + 3 + 2 * j,
+					.enabled = off + 1,
+					.running = off + 2,
+				};
+			n++;
+			j++;
+		}
+		if (j)
+			off += 3 + 2 * j;
+	}
+	*words = off;
+	return n;
+}
+
+/* Group @g's members through rdpmc, into its raw buffer: false to read(). */
+static bool read_group_raw_rdpmc(const struct hwp_session *s, size_t g, uint64_t *buf)
+{
+	struct hwp_count c;
+	size_t j = 0;
+
+	if (current_tid() != s->owner_tid)
+		return false;
+	for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++) {
+		if (s->fds[e] < 0)
+			continue;
+		if (!s->pages[e] || hwp_rdpmc_read(s->pages[e], &c))
+			return false;
+		if (!j) {
+			buf[1] = c.time_enabled;
+			buf[2] = c.time_running;
+		}
+		buf[3 + 2 * j++] = c.value;
+	}
+	buf[0] = j;
+	((struct hwp_session *)s)->rdpmc_reads++;
+	return true;
+}
+
+int hwp_session_read_raw(struct hwp_session *s, uint64_t *buf)
+{
+	for (size_t g = 0, off = 0; g < s->evl->nr_groups; g++) {
+		int fd = s->raw_fd[g];
+		ssize_t n;
+
+		if (fd < 0)
+			continue;
+		if (!s->pages || !read_group_raw_rdpmc(s, g, buf + off)) {
+			do
+				n = read(fd, buf + off, s->raw_words[g] * sizeof(*buf));
+			while (n < 0 && errno == EINTR);
+			if (n < 0)
+				return hwp_fail(-errno, "reading the counters failed: %s",
+						strerrordesc_np(errno));
+		}
+		off += s->raw_words[g];
+	}
+	return 0;
 }
 
 HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, size_t nr)

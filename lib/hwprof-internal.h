@@ -133,6 +133,18 @@ int hwp_regions_walk(hwp_region_walk_fn fn, void *ctx);
 /* counter.c: how many group reads went through rdpmc (for the tests). */
 uint64_t hwp_session_rdpmc_reads(const struct hwp_session *s);
 
+/* Raw reads for regions, of a session with one instance (a thread): each
+ * group's read() buffer (PERF_FORMAT_GROUP) back to back, and where each
+ * open event's value and times are in it. The layout is fixed at the open. */
+struct hwp_raw_item {
+	size_t event;		/* index in the event list */
+	size_t value, enabled, running;	/* word offsets in the buffer */
+};
+/* The number of items; @items (may be NULL) gets them, *@words the size. */
+size_t hwp_session_raw_layout(const struct hwp_session *s, struct hwp_raw_item *items,
+			      size_t *words);
+int hwp_session_read_raw(struct hwp_session *s, uint64_t *buf);
+
 /* metric.c */
 /* Calls @fn for every event name a metric reads ("seconds" excluded). */
 int hwp_metric_foreach_input(const struct hwp_metric *m,

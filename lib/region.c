@@ -45,7 +45,7 @@ struct frame {
 	struct slot *slot;
 	bool measured;
 	uint64_t t0;
-	struct hwp_count *start;
+	uint64_t *start;	/* the raw read at begin */
 };
 
 struct thread_rec {
@@ -53,7 +53,11 @@ struct thread_rec {
 	pid_t tid;
 	struct hwp_session *s;		/* closed at the thread's exit, kept for its statuses */
 	int error;			/* the open failed: every call returns it */
-	struct hwp_count *now;
+	/* Where each event is in a raw read (see hwp_session_read_raw()):
+	 * the hot path subtracts two raw reads, nothing more. */
+	struct hwp_raw_item *items;
+	size_t nr_items;
+	uint64_t *now;			/* the raw read at end */
 	struct frame frames[FRAMES_MAX];
 	size_t depth;
 	struct chunk first;
@@ -199,39 +203,49 @@ static int ensure_ready(void)
  * are not worth trusting, and the report says so. */
 static void calibrate(struct thread_rec *t)
 {
-	size_t n = hwp_evlist_nr_events(regions.evl);
 	double best = INFINITY;
 
 	for (int round = 0; round < 5; round++) {
 		uint64_t t0 = now_ns();
 
 		for (int i = 0; i < 200; i++)
-			hwp_session_read(t->s, t->now, n);
+			hwp_session_read_raw(t->s, t->now);
 		if ((double)(now_ns() - t0) / 200.0 < best)
 			best = (double)(now_ns() - t0) / 200.0;
 	}
 	regions.read_cost_ns = best;
 }
 
+/* The raw buffers of a thread whose counters opened: one for the end and
+ * one a nesting level. */
+static int thread_buffers(struct thread_rec *t)
+{
+	size_t words;
+	uint64_t *raw;
+
+	t->nr_items = hwp_session_raw_layout(t->s, NULL, &words);
+	t->items = calloc(t->nr_items ? t->nr_items : 1, sizeof(*t->items));
+	raw = calloc((FRAMES_MAX + 1) * (words ? words : 1), sizeof(*raw));
+	if (!t->items || !raw) {
+		free(raw);
+		return hwp_fail(-ENOMEM, "out of memory");
+	}
+	hwp_session_raw_layout(t->s, t->items, &words);
+	t->now = raw;
+	for (size_t i = 0; i < FRAMES_MAX; i++)
+		t->frames[i].start = raw + (i + 1) * words;
+	return 0;
+}
+
 static int thread_register(struct thread_rec **out)
 {
 	HWP_OPTS(hwp_session_opts, so, .scope = HWP_SCOPE_THREAD, .no_inherit = true,
 		 .no_rdpmc = regions.no_rdpmc);
-	size_t n = hwp_evlist_nr_events(regions.evl);
 	struct thread_rec *t = calloc(1, sizeof(*t));
-	struct hwp_count *starts;
 	int err;
 
 	if (!t)
 		return hwp_fail(-ENOMEM, "out of memory");
-	starts = calloc((FRAMES_MAX + 1) * n, sizeof(*starts));
-	if (!starts) {
-		free(t);
-		return hwp_fail(-ENOMEM, "out of memory");
-	}
-	t->now = starts;
-	for (size_t i = 0; i < FRAMES_MAX; i++)
-		t->frames[i].start = starts + (i + 1) * n;
 	t->last = &t->first;
 	t->tid = (pid_t)syscall(SYS_gettid);
 	err = hwp_session_new(regions.evl, &so, &t->s);
@@ -239,6 +253,8 @@ static int thread_register(struct thread_rec **out)
 		err = hwp_session_open(t->s);
 	if (!err)
 		err = hwp_session_enable(t->s);
+	if (!err)
+		err = thread_buffers(t);
 	if (err)
 		t->error = hwp_fail_prefix(err, "regions: counting thread %d", (int)t->tid);
 	pthread_setspecific(regions.key, t);
@@ -260,7 +276,9 @@ static void thread_exit(void *arg)
 	hwp_session_close(t->s);
 	pthread_mutex_lock(&regions.lock);
 	free(t->now);
+	free(t->items);
 	t->now = NULL;
+	t->items = NULL;
 	for (size_t i = 0; i < FRAMES_MAX; i++)
 		t->frames[i].start = NULL;
 	pthread_mutex_unlock(&regions.lock);
@@ -368,7 +386,7 @@ HWP_API int hwp_region_begin(const char *name)
 	f->measured = s->begins++ % regions.sample_every == 0;
 	if (f->measured) {
 		f->t0 = now_ns();
-		err = hwp_session_read(t->s, f->start, hwp_session_nr_events(t->s));
+		err = hwp_session_read_raw(t->s, f->start);
 		if (err) {
 			t->depth--;
 			return err;
@@ -382,7 +400,6 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 	struct thread_rec *t = self;
 	struct frame *f;
 	struct slot *s;
-	size_t n;
 
 	if (!t || !t->depth)
 		return hwp_fail(-EINVAL, "hwp_region_end('%s') without a hwp_region_begin() in this thread",
@@ -393,9 +410,8 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 		return hwp_fail(-EINVAL, "hwp_region_end('%s'): the innermost open region is '%s'",
 				name ? name : "(null)", s->name);
 	t->depth--;
-	n = hwp_session_nr_events(t->s);
 	if (f->measured) {
-		int err = hwp_session_read(t->s, t->now, n);
+		int err = hwp_session_read_raw(t->s, t->now);
 		uint64_t t1 = now_ns();
 		unsigned int seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
 
@@ -403,10 +419,12 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 			return err;
 		atomic_store_explicit(&t->seq, seq + 1, memory_order_relaxed);
 		atomic_thread_fence(memory_order_release);
-		for (size_t e = 0; e < n; e++) {
-			add(&s->value[e], t->now[e].value - f->start[e].value);
-			add(&s->enabled[e], t->now[e].time_enabled - f->start[e].time_enabled);
-			add(&s->running[e], t->now[e].time_running - f->start[e].time_running);
+		for (size_t i = 0; i < t->nr_items; i++) {
+			const struct hwp_raw_item *it = &t->items[i];
+
+			add(&s->value[it->event], t->now[it->value] - f->start[it->value]);
+			add(&s->enabled[it->event], t->now[it->enabled] - f->start[it->enabled]);
+			add(&s->running[it->event], t->now[it->running] - f->start[it->running]);
 		}
 		add(&s->ns, t1 - f->t0);
 		add(&s->measured, 1);
