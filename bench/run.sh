@@ -20,3 +20,21 @@ if command -v perf >/dev/null 2>&1; then
 else
 	echo "perf is not installed: the wrapper comparison is skipped"
 fi
+echo
+echo "== bench-region: a region's begin+end, libhwprof vs raw syscalls vs PAPI"
+"$b/bench/bench-region" 31 10000
+if command -v valgrind >/dev/null 2>&1; then
+	# Instructions in user space, counted by callgrind: the same from run to
+	# run, whatever the neighbours do. (Under valgrind, PAPI's libpfm4
+	# recognizes the emulated CPU, so PAPI counts there even on this VM.)
+	out=$(mktemp)
+	valgrind --tool=callgrind --callgrind-out-file="$out" "$b/bench/bench-region" 1 20000 \
+		>/dev/null 2>&1
+	echo
+	echo "== instructions a region in user space (callgrind, 20000 regions each)"
+	callgrind_annotate --inclusive=yes "$out" 2>/dev/null |
+		awk '/bench-region.c:(raw|api|papi)_region / { gsub(",", "", $1);
+			split($0, a, ":"); sub(/ .*/, "", a[2]);
+			if (!seen[a[2]]++) printf "%-12s %6.0f\n", a[2], $1 / 20000 }'
+	rm -f "$out"
+fi
