@@ -62,10 +62,7 @@ static const char stat_help[] =
 	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n";
 
 struct stat_config {
-	struct {
-		char *buf;
-		size_t len;
-	} events;
+	struct cli_list events;
 	const char **metrics;
 	size_t nr_metrics;
 	long repeat;
@@ -83,19 +80,6 @@ struct stat_config {
 	bool no_inherit;
 	char **argv;
 };
-
-/* Set by the signal handler alone. */
-static volatile sig_atomic_t stop_signal;
-static volatile sig_atomic_t stop_count;
-static volatile sig_atomic_t stop_from_tty;
-
-static void on_stop(int sig, siginfo_t *info, void *uc)
-{
-	(void)uc;
-	stop_signal = sig;
-	stop_from_tty = info && info->si_code == SI_KERNEL;
-	stop_count++;
-}
 
 static const struct option stat_options[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -117,21 +101,6 @@ static const struct option stat_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int add_events(struct stat_config *c, const char *list)
-{
-	size_t n = strlen(list);
-	char *p = realloc(c->events.buf, c->events.len + n + 2);
-
-	if (!p)
-		return -ENOMEM;
-	c->events.buf = p;
-	if (c->events.len)
-		p[c->events.len++] = ',';
-	memcpy(p + c->events.len, list, n + 1);
-	c->events.len += n;
-	return 0;
-}
-
 static int parse_options(struct stat_config *c, int argc, char **argv)
 {
 	int opt;
@@ -143,7 +112,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+e:M:ip:aC:r:I:x:o:h", stat_options, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			if (add_events(c, optarg))
+			if (cli_list_add(&c->events, optarg))
 				return CLI_EXIT_FAILURE;
 			break;
 		case 'M': {
@@ -266,7 +235,6 @@ struct stat_ctx {
 	struct hwp_ofile *out;
 	struct hwp_write_opts wopts;
 	FILE *stream;		/* where the report goes: -o's file, or stderr */
-	sigset_t blocked;	/* SIGINT and SIGTERM, unblocked only while waiting */
 	bool interval_header_done;
 	bool wrote;		/* something is in the stream */
 };
@@ -305,21 +273,6 @@ out:
 	hwp_result_free(res);
 	free(delta);
 	return err;
-}
-
-/* Forward a stop request to the command: a terminal's Ctrl-C reached it
- * already; a kill aimed at hwprof alone did not. A second one kills it. */
-static void forward_stop(struct run *r)
-{
-	static sig_atomic_t handled;
-
-	if (!r->wl || handled == stop_count)
-		return;
-	if (stop_count > 1)
-		hwp_workload_kill(r->wl, SIGKILL);
-	else if (!stop_from_tty)
-		hwp_workload_kill(r->wl, stop_signal);
-	handled = stop_count;
 }
 
 /* Wait for the end of the run, printing intervals on the way. */
@@ -364,10 +317,10 @@ static int wait_run(struct stat_ctx *sc, struct run *r)
 		}
 		if (errno != EINTR)
 			return -errno;
-		if (stop_count) {
+		if (cli_stop_count) {
 			if (!r->wl || sc->cfg->pid)
 				return 0;	/* counting a pid or CPUs: Ctrl-C ends it */
-			forward_stop(r);
+			cli_forward_stop(r->wl);
 		}
 	}
 }
@@ -407,8 +360,7 @@ static int one_run(struct stat_ctx *sc, int *fatal_exit)
 		err = hwp_workload_new(c->argv, &wo, &r.wl);
 		if (err) {
 			cli_lib_error("stat", err);
-			*fatal_exit = err == -ENOENT ? CLI_EXIT_NOTFOUND :
-				      err == -EACCES ? CLI_EXIT_NOEXEC : cli_exit_for(err);
+			*fatal_exit = cli_exit_for_start(err);
 			goto fatal;
 		}
 	}
@@ -458,7 +410,7 @@ static int one_run(struct stat_ctx *sc, int *fatal_exit)
 	seconds = now() - r.t_start;
 	if (r.wl) {
 		/* Ctrl-C while counting a pid or CPUs: the command goes too. */
-		if (stop_count && (c->pid || c->all_cpus || c->cpus))
+		if (cli_stop_count && (c->pid || c->all_cpus || c->cpus))
 			hwp_workload_kill(r.wl, SIGTERM);
 		hwp_workload_wait(r.wl, &status, NULL);
 		code = hwp_workload_exit_code(status);
@@ -490,24 +442,6 @@ static int one_run(struct stat_ctx *sc, int *fatal_exit)
 fatal:
 	run_release(&r);
 	return -1;
-}
-
-static void install_signals(struct stat_ctx *sc)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_stop;
-	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: waits must see EINTR */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigemptyset(&sc->blocked);
-	sigaddset(&sc->blocked, SIGINT);
-	sigaddset(&sc->blocked, SIGTERM);
-	/* Blocked except inside ppoll(), so a signal cannot slip in between
-	 * the check of the flag and the wait. */
-	sigprocmask(SIG_BLOCK, &sc->blocked, NULL);
 }
 
 static int prepare(struct stat_ctx *sc)
@@ -589,8 +523,8 @@ static int stat_run(int argc, char **argv)
 	ret = prepare(&sc);
 	if (ret)
 		goto out;
-	install_signals(&sc);
-	for (long i = 0; i < cfg.repeat && !stop_count; i++) {
+	cli_install_stop_signals();
+	for (long i = 0; i < cfg.repeat && !cli_stop_count; i++) {
 		code = one_run(&sc, &fatal);
 		if (code < 0) {
 			ret = fatal;

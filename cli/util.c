@@ -67,3 +67,18 @@ bool cli_parse_long(const char *s, long min, long max, long *out)
 	*out = v;
 	return true;
 }
+
+int cli_list_add(struct cli_list *l, const char *item)
+{
+	size_t n = strlen(item);
+	char *p = realloc(l->buf, l->len + n + 2);
+
+	if (!p)
+		return -ENOMEM;
+	l->buf = p;
+	if (l->len)
+		p[l->len++] = ',';
+	memcpy(p + l->len, item, n + 1);
+	l->len += n;
+	return 0;
+}

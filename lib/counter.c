@@ -199,18 +199,6 @@ static void close_event(struct hwp_session *s, size_t ev)
 	}
 }
 
-static bool raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
-		return false;
-	pr_info("raising the open-file limit from %llu to %llu for the counters",
-		(unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
-	rl.rlim_cur = rl.rlim_max;
-	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
-}
-
 static int too_many_files(const struct hwp_session *s, int err)
 {
 	struct rlimit rl = { 0 };
@@ -265,7 +253,7 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 		}
 		if ((fd == -EMFILE || fd == -ENFILE) && !raised) {
 			raised = true;
-			if (raise_nofile())
+			if (hwp_raise_nofile())
 				continue;
 		}
 		break;

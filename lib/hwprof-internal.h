@@ -111,6 +111,8 @@ int hwp_read_paranoid(void);
 void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide);
 int hwp_online_cpus(int **cpus, size_t *nr);
 double hwp_now(void);	/* CLOCK_MONOTONIC seconds */
+/* Raise RLIMIT_NOFILE to its hard limit: whether it was raised. */
+bool hwp_raise_nofile(void);
 
 /* metric.c */
 /* Calls @fn for every event name a metric reads ("seconds" excluded). */

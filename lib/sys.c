@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,6 +102,18 @@ bool hwp_have_hw_pmu(void)
 	closedir(d);
 	cached = found;
 	return found;
+}
+
+bool hwp_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return false;
+	pr_info("raising the open-file limit from %llu to %llu for the counters",
+		(unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+	rl.rlim_cur = rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
 }
 
 double hwp_now(void)
