@@ -59,10 +59,7 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	for (size_t i = 0; i < r->nr_user; i++)
 		hwp_metric_free(r->user[i]);
 	free(r->user);
-	if (r->argv)
-		for (size_t i = 0; r->argv[i]; i++)
-			free(r->argv[i]);
-	free(r->argv);
+	strv_free(r->argv);
 	free(r->spec);
 	free(r->target);
 	free(r->seconds);
@@ -121,28 +118,15 @@ int hwp_environment_read(struct hwp_environment *env)
 
 HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[])
 {
-	size_t n = 0;
 	char **copy;
 
 	hwp_clear_error();
 	if (!r || !argv)
 		return hwp_fail(-EINVAL, "hwp_result_set_command: NULL argument");
-	while (argv[n])
-		n++;
-	copy = calloc(n + 1, sizeof(*copy));
+	copy = strv_dup(argv);
 	if (!copy)
 		return hwp_fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		if (!(copy[i] = strdup(argv[i]))) {
-			for (size_t j = 0; j < i; j++)
-				free(copy[j]);
-			free(copy);
-			return hwp_fail(-ENOMEM, "out of memory");
-		}
-	if (r->argv)
-		for (size_t i = 0; r->argv[i]; i++)
-			free(r->argv[i]);
-	free(r->argv);
+	strv_free(r->argv);
 	r->argv = copy;
 	return 0;
 }
