@@ -17,6 +17,8 @@ struct cli_cmd {
 
 extern const struct cli_cmd cli_cmd_stat;
 extern const struct cli_cmd cli_cmd_list;
+extern const struct cli_cmd cli_cmd_record;
+extern const struct cli_cmd cli_cmd_report;
 
 /* Exit statuses (see README). */
 enum {
