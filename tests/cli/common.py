@@ -10,6 +10,9 @@ import sys
 
 HWPROF = os.environ.get("HWPROF", "build/cli/hwprof")
 WORKLOAD = os.environ.get("WORKLOAD", "build/tests/workload")
+HOTSPOTS = os.environ.get("HOTSPOTS", "build/tests/hotspots")
+# Whether hwprof was built with libdw, which symbols and source lines need.
+HAVE_LIBDW = os.environ.get("HWPROF_LIBDW", "1") == "1"
 
 _checks = 0
 _failures = 0
@@ -52,6 +55,30 @@ def stat_json(*args, **kw):
     except ValueError:
         print(f"not JSON (status {p.returncode}): stdout={p.stdout!r} stderr={p.stderr!r}")
         return p, None
+
+
+def report_json(path, *args, **kw):
+    """hwprof report --format json -i PATH ARGS; returns (process, parsed JSON or None)."""
+    p = hwprof("report", "--format", "json", "-i", path, *args, **kw)
+    try:
+        return p, json.loads(p.stdout)
+    except ValueError:
+        print(f"not JSON (status {p.returncode}): stdout={p.stdout!r} stderr={p.stderr!r}")
+        return p, None
+
+
+def entry(doc, symbol):
+    """The entry of a report whose symbol is SYMBOL, or None."""
+    for e in doc["entries"]:
+        if e["symbol"] == symbol:
+            return e
+    return None
+
+
+def marked_lines(path, mark):
+    """The line numbers of PATH that carry the comment mark, e.g. LINE:hot."""
+    with open(path) as f:
+        return {i for i, line in enumerate(f, 1) if mark in line}
 
 
 def stat_csv(*args, sep=",", **kw):
