@@ -194,6 +194,7 @@ static const char *open_problem(int err)
 	case EACCES: case EPERM: return "the file cannot be read (permission)";
 	case HWP_ERR_FORMAT: return "the file is not an ELF file";
 	case EOPNOTSUPP: return "hwprof was built without libdw (elfutils)";
+	case ELIBACC: return "libdw (elfutils) cannot be loaded";
 	default: return "the file cannot be read";
 	}
 }
