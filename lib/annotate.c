@@ -220,6 +220,7 @@ static int prepare_walk(struct walk *w, const char *symbol)
 
 	if (find_function(p, symbol, &w->dso))
 		return not_found(p, symbol);
+	p->lines_used = true;
 	if (machine_dso(p->m, w->dso)->kind == DSO_KERNEL)
 		return hwp_fail(-EOPNOTSUPP, "'%s' is in the kernel, whose code hwprof does not read",
 				symbol);

@@ -156,3 +156,10 @@ int pd_sample_id_pos(uint64_t t)
 	return !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
 	       !!(t & PERF_SAMPLE_ADDR);
 }
+
+int pd_sample_time_pos(uint64_t t)
+{
+	if (!(t & PERF_SAMPLE_TIME))
+		return -1;
+	return !!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID);
+}

@@ -150,7 +150,9 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
 	jw_array_begin(&w, false);
 	err = hwp_profile_top(p, o->sort, o->top, json_entry, &c);
 	jw_array_end(&w);
-	for (int pass = 0; !err && pass < 2; pass++) {
+	/* Debug information is looked for only by the reports that show lines. */
+	for (int pass = 0; !err && pass < (c.sort == HWP_SORT_RIP || c.sort == HWP_SORT_LINE ? 2 : 1);
+	     pass++) {
 		jm.debuginfo = pass;
 		jw_key(&w, pass ? "modules_without_debuginfo" : "modules_without_symbols");
 		jw_array_begin(&w, false);

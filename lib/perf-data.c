@@ -254,8 +254,6 @@ static void classify(const struct pd_file *f, const struct perf_event_header *h,
 	*event = 0;
 	*time = 0;
 	if (h->type == PERF_RECORD_SAMPLE) {
-		struct pd_sample s;
-
 		if (f->id_mode != ID_SINGLE) {
 			pos = pd_sample_id_pos(a0->sample_type);
 			if (h->size < sizeof(*h) + 8 * (size_t)(pos + 1)) {
@@ -265,8 +263,10 @@ static void classify(const struct pd_file *f, const struct perf_event_header *h,
 			memcpy(&id, (const unsigned char *)(h + 1) + 8 * pos, 8);
 			*event = event_of_id(f, id);
 		}
-		if (*event >= 0 && !pd_decode_sample(&f->events[*event].attr, h, &s))
-			*time = s.time;
+		/* Only the time is needed here: no need to decode it all. */
+		pos = *event < 0 ? -1 : pd_sample_time_pos(f->events[*event].attr.sample_type);
+		if (pos >= 0 && h->size >= sizeof(*h) + 8 * (size_t)(pos + 1))
+			memcpy(time, (const unsigned char *)(h + 1) + 8 * pos, 8);
 		return;
 	}
 	if (h->type >= PERF_RECORD_MAX || !a0->sample_id_all)

@@ -191,6 +191,7 @@ static int build_report(struct hwp_profile *p, enum hwp_sort sort, struct report
 	if (!r || !(r->site_group = malloc((p->nr_sites + 1) * sizeof(*r->site_group))))
 		goto nomem;
 	r->sort = sort;
+	p->lines_used |= lines;
 	for (size_t i = 0; i < p->nr_sites; i++) {
 		struct group key;
 
@@ -450,7 +451,7 @@ HWP_API int hwp_profile_modules(struct hwp_profile *p, hwp_module_fn fn, void *c
 		struct dso *d = machine_dso(p->m, rows[i].dso);
 		struct hwp_module_info mi = { .sz = sizeof(mi) };
 
-		symbolize_check(p->sym, rows[i].dso);
+		symbolize_check(p->sym, rows[i].dso, p->lines_used);
 		mi.path = d->path;
 		mi.samples = rows[i].samples;
 		mi.has_symbols = d->has_symbols;

@@ -47,6 +47,8 @@ int pd_decode_sample_id(const struct perf_event_attr *attr, const struct perf_ev
 			struct pd_sample_id *sid);
 /* The u64 index of the ID field in a sample's body, or -1 without one. */
 int pd_sample_id_pos(uint64_t sample_type);
+/* The same for the TIME field. */
+int pd_sample_time_pos(uint64_t sample_type);
 /* Bytes of the sample_id trailer that @attr gives non-sample records. */
 size_t pd_sample_id_size(const struct perf_event_attr *attr);
 
@@ -211,8 +213,10 @@ int symbolize(struct symbolizer *s, const struct location *loc, bool lines,
 /* The same for a module address (symbol_info.vaddr) rather than a location. */
 int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lines,
 		    struct symbol_info *out);
-/* Fill @dso's has_symbols, has_debuginfo and the reasons why not. */
-void symbolize_check(struct symbolizer *s, uint32_t dso);
+/* Fill @dso's has_symbols and, with @lines, has_debuginfo, and the reasons
+ * why not. Debug information is only looked for when asked: loading it
+ * (often compressed) costs more than a report by symbol. */
+void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines);
 /* Up to @len bytes of code at module address @vaddr of @dso: the count read. */
 ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, void *buf,
 			    size_t len);

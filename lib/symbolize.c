@@ -7,6 +7,7 @@
 #include "sample.h"
 
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,51 +77,103 @@ static bool is_text(char type)
 	return type == 't' || type == 'T' || type == 'w' || type == 'W';
 }
 
-/* Parse "ADDR TYPE NAME[\t[MODULE]]": false for lines that are not text. */
-static bool parse_kallsyms_line(char *line, uint64_t *addr, char **name)
+static int hex_digit(char c)
 {
-	char *p = line, *end;
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
 
-	*addr = strtoull(p, &end, 16);
-	if (end == p || end[0] != ' ' || !end[1] || end[2] != ' ' || !is_text(end[1]))
+/* Parse the line at *@p, "ADDR TYPE NAME[\t[MODULE]]\n", and step past it,
+ * cutting the name with a NUL: false for lines that are not text symbols.
+ * One pass over the bytes: the kernel has some 100,000 of these lines. */
+static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char **name)
+{
+	char *c = *p, *n, *eol = memchr(*p, '\n', (size_t)(end - *p));
+	uint64_t a = 0;
+	int d;
+	bool ok;
+
+	if (!eol)
+		eol = (char *)end;
+	*p = eol < end ? eol + 1 : eol;
+	while (c < eol && (d = hex_digit(*c)) >= 0) {
+		a = a << 4 | (uint64_t)d;
+		c++;
+	}
+	ok = c + 3 < eol && c != *p && c[0] == ' ' && c[2] == ' ' && is_text(c[1]);
+	n = c + 3;
+	if (!ok)
 		return false;
-	*name = end + 3;
-	(*name)[strcspn(*name, "\t\n")] = '\0';
-	return **name != '\0';
+	*eol = '\0';
+	for (char *t = n; t < eol; t++)
+		if (*t == '\t') {
+			*t = '\0';	/* "\t[module]" */
+			break;
+		}
+	*addr = a;
+	*name = n;
+	return *n != '\0';
+}
+
+/* The whole of a /proc file, read in large pieces: the kernel formats
+ * kallsyms anew on each read, and restarts its walk for each. */
+static char *slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 0;
+	char *buf = NULL;
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t n;
+
+		if (vec_reserve(&buf, &cap, *len + (1 << 20) + 1, 1)) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		n = read(fd, buf + *len, cap - *len - 1);
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	close(fd);
+	if (buf)
+		buf[*len] = '\0';
+	return buf;
 }
 
 static int load_kallsyms(struct symbolizer *s)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	size_t cap = 0, ncap = 0, nlen = 0, len = 0;
-	char *line = NULL;
+	size_t len, cap = 0;
 	bool sorted = true, any_addr = false;
+	char *text = slurp("/proc/kallsyms", &len);
 
 	s->ksyms_loaded = true;
-	if (!f) {
+	if (!text) {
 		s->kproblem = "/proc/kallsyms cannot be read";
 		return 0;
 	}
-	while (getline(&line, &len, f) > 0) {
+	s->knames = text;	/* the names stay where they were read */
+	for (char *p = text; p < text + len;) {
 		uint64_t addr;
 		char *name;
-		size_t n;
 
-		if (!parse_kallsyms_line(line, &addr, &name))
+		if (!parse_kallsyms_line(&p, text + len, &addr, &name))
 			continue;
-		n = strlen(name) + 1;
 		if (vec_reserve(&s->ksyms, &cap, s->nr_ksyms + 1, sizeof(*s->ksyms)) ||
-		    vec_reserve(&s->knames, &ncap, nlen + n, 1) || nlen + n > UINT32_MAX)
+		    (size_t)(name - text) > UINT32_MAX)
 			break;
-		memcpy(s->knames + nlen, name, n);
 		if (s->nr_ksyms && addr < s->ksyms[s->nr_ksyms - 1].addr)
 			sorted = false;
 		any_addr |= addr != 0;
-		s->ksyms[s->nr_ksyms++] = (struct ksym){ addr, (uint32_t)nlen };
-		nlen += n;
+		s->ksyms[s->nr_ksyms++] = (struct ksym){ addr, (uint32_t)(name - text) };
 	}
-	free(line);
-	fclose(f);
 	if (!any_addr) {
 		s->nr_ksyms = 0;
 		s->kproblem = "kernel addresses are hidden (kernel.kptr_restrict; run as root or set it to 0)";
@@ -226,7 +279,7 @@ static struct dw_module *module_of(struct dso *d)
 	return mod;
 }
 
-void symbolize_check(struct symbolizer *s, uint32_t dso)
+void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 {
 	struct dso *d = machine_dso(s->m, dso);
 	struct dw_module *mod;
@@ -244,9 +297,9 @@ void symbolize_check(struct symbolizer *s, uint32_t dso)
 	case DSO_FILE:
 	case DSO_VDSO:
 		mod = module_of(d);
-		if (mod)
+		if (mod && lines)
 			d->has_debuginfo = dw_module_has_debuginfo(mod);
-		if (mod && !d->has_debuginfo)
+		if (mod && lines && !d->has_debuginfo)
 			d->dbg_problem = "no debug information: install its -dbg or -dbgsym package, or build it with -g";
 		break;
 	case DSO_ANON:

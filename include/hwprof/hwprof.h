@@ -975,6 +975,10 @@ struct hwp_module_info {
 	const char *path;
 	uint64_t samples;
 	bool has_symbols;
+	/* Source lines were found. Debug information is looked for only once
+	 * a report needed lines (HWP_SORT_RIP, HWP_SORT_LINE, annotate), as
+	 * loading it costs more than a report by symbol: false, with
+	 * no_debuginfo NULL, until then. */
 	bool has_debuginfo;
 	const char *no_symbols;		/* why there are no symbols, or NULL */
 	const char *no_debuginfo;	/* why there are no source lines, or NULL */
