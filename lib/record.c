@@ -561,6 +561,19 @@ static int count_and_write(const struct perf_event_header *h, void *ctx)
 	return write_record(h, ctx);
 }
 
+/* A ring's owner whose task exited polls as hung up, for ever: take it
+ * out of the set, or a poll on hwp_record_fd() would spin. The CPU's other
+ * events may still write there; the periodic reads collect it. */
+static void drop_hangups(struct hwp_record *r)
+{
+	struct epoll_event ev[64];
+	int n = epoll_wait(r->epfd, ev, ARRAY_SIZE(ev), 0);
+
+	for (int i = 0; i < n; i++)
+		if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && ev[i].data.u64 < r->nr_cpus)
+			epoll_ctl(r->epfd, EPOLL_CTL_DEL, r->rings[ev[i].data.u64].fd, NULL);
+}
+
 HWP_API int hwp_record_read(struct hwp_record *r)
 {
 	static const struct perf_event_header round = { .type = PD_RECORD_FINISHED_ROUND,
@@ -572,6 +585,7 @@ HWP_API int hwp_record_read(struct hwp_record *r)
 		return hwp_fail(-EBADF, "hwp_record_read: the recording is not open");
 	if (r->write_err)
 		return r->write_err;
+	drop_hangups(r);
 	r->round_bytes = 0;
 	for (size_t c = 0; c < r->nr_cpus && !err; c++)
 		err = ring_drain(&r->rings[c], count_and_write, r);
