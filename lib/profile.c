@@ -133,6 +133,10 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 		return hwp_fail_prefix(err, "'%s', record at offset %llu", p->input,
 				       (unsigned long long)rec->offset);
 	machine_resolve(p->m, s.pid, s.ip, s.cpumode, &loc);
+	/* The first sample in the kernel starts reading its symbols, on a
+	 * thread, while the rest of the file is read. */
+	if (s.cpumode == PERF_RECORD_MISC_KERNEL)
+		symbolizer_prefetch_kernel(p->sym);
 	site = profile_site(p, &loc);
 	if (site < 0)
 		return hwp_fail(-ENOMEM, "out of memory");

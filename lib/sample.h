@@ -206,6 +206,10 @@ struct symbol_info {
 struct symbolizer;
 
 int symbolizer_new(struct machine *m, struct symbolizer **out);
+/* Start reading the kernel's symbols on a thread of their own, while the
+ * caller reads the samples: on a machine of two CPUs, /proc/kallsyms alone
+ * (the kernel formats 5 MB of it) costs as much as 100,000 samples. */
+void symbolizer_prefetch_kernel(struct symbolizer *s);
 void symbolizer_free(struct symbolizer *s);
 /* The symbol of @loc (and with @lines its source line and inline). */
 int symbolize(struct symbolizer *s, const struct location *loc, bool lines,

@@ -7,6 +7,7 @@
 #include "sample.h"
 
 #include <elf.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdlib.h>
@@ -25,8 +26,11 @@ struct symbolizer {
 	struct strtab strs;
 	struct ksym *ksyms;
 	size_t nr_ksyms;
-	char *knames;
+	char *knames;		/* /proc/kallsyms as read, the names cut in place */
+	size_t knames_len;	/* the size of its mapping */
 	bool ksyms_loaded;
+	pthread_t loader;	/* reading kallsyms while the samples are read */
+	bool loading, prefetched;
 	const char *kproblem;
 };
 
@@ -45,6 +49,8 @@ void symbolizer_free(struct symbolizer *s)
 {
 	if (!s)
 		return;
+	if (s->loading)
+		pthread_join(s->loader, NULL);
 	for (size_t i = 0; i < machine_nr_dsos(s->m); i++) {
 		struct dso *d = machine_dso(s->m, (uint32_t)i);
 
@@ -53,7 +59,8 @@ void symbolizer_free(struct symbolizer *s)
 		d->tried = false;
 	}
 	free(s->ksyms);
-	free(s->knames);
+	if (s->knames)
+		munmap(s->knames, s->knames_len);
 	strtab_release(&s->strs);
 	free(s);
 }
@@ -118,33 +125,44 @@ static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char 
 	return *n != '\0';
 }
 
-/* The whole of a /proc file, read in large pieces: the kernel formats
- * kallsyms anew on each read, and restarts its walk for each. */
-static char *slurp(const char *path, size_t *len)
+/* The whole of a /proc file, read in large pieces (the kernel formats
+ * kallsyms anew on each read, and restarts its walk for each) into memory
+ * mapped with huge pages where the kernel gives them: on a virtual machine
+ * the first pass over 5 MB of small pages costs more than parsing it. */
+static char *slurp(const char *path, size_t *len, size_t *map_len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 0;
-	char *buf = NULL;
+	size_t cap = 16u << 20;
+	char *buf;
 
-	*len = 0;
+	*len = *map_len = 0;
 	if (fd < 0)
 		return NULL;
+	buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		close(fd);
+		return NULL;
+	}
+	madvise(buf, cap, MADV_HUGEPAGE);
 	for (;;) {
 		ssize_t n;
 
-		if (vec_reserve(&buf, &cap, *len + (1 << 20) + 1, 1)) {
-			free(buf);
-			buf = NULL;
-			break;
+		if (cap - *len < (1u << 20) + 1) {
+			char *bigger = mremap(buf, cap, 2 * cap, MREMAP_MAYMOVE);
+
+			if (bigger == MAP_FAILED)
+				break;
+			buf = bigger;
+			cap *= 2;
 		}
-		n = read(fd, buf + *len, cap - *len - 1);
+		n = read(fd, buf + *len, 1u << 20);
 		if (n <= 0)
 			break;
 		*len += (size_t)n;
 	}
 	close(fd);
-	if (buf)
-		buf[*len] = '\0';
+	buf[*len] = '\0';
+	*map_len = cap;
 	return buf;
 }
 
@@ -152,7 +170,7 @@ static int load_kallsyms(struct symbolizer *s)
 {
 	size_t len, cap = 0;
 	bool sorted = true, any_addr = false;
-	char *text = slurp("/proc/kallsyms", &len);
+	char *text = slurp("/proc/kallsyms", &len, &s->knames_len);
 
 	s->ksyms_loaded = true;
 	if (!text) {
@@ -183,6 +201,33 @@ static int load_kallsyms(struct symbolizer *s)
 	return 0;
 }
 
+static void *kallsyms_loader(void *arg)
+{
+	load_kallsyms(arg);
+	return NULL;
+}
+
+void symbolizer_prefetch_kernel(struct symbolizer *s)
+{
+	/* Once only: ksyms_loaded is the loader's to set, so ask "tried". */
+	if (s->prefetched)
+		return;
+	s->prefetched = true;
+	if (!s->ksyms_loaded && !s->loading)
+		s->loading = !pthread_create(&s->loader, NULL, kallsyms_loader, s);
+}
+
+/* The kernel's symbols, once: from the loader if one runs, else read now. */
+static void kernel_symbols(struct symbolizer *s)
+{
+	if (s->loading) {
+		pthread_join(s->loader, NULL);
+		s->loading = false;
+	}
+	if (!s->ksyms_loaded)
+		load_kallsyms(s);
+}
+
 static const struct ksym *ksym_find(const struct symbolizer *s, uint64_t addr)
 {
 	size_t lo = 0, hi = s->nr_ksyms;
@@ -202,8 +247,7 @@ static void symbolize_kernel(struct symbolizer *s, uint64_t addr, struct symbol_
 {
 	const struct ksym *k;
 
-	if (!s->ksyms_loaded)
-		load_kallsyms(s);
+	kernel_symbols(s);
 	k = ksym_find(s, addr);
 	if (!k)
 		return;
@@ -288,8 +332,7 @@ void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 		return;
 	switch (d->kind) {
 	case DSO_KERNEL:
-		if (!s->ksyms_loaded)
-			load_kallsyms(s);
+		kernel_symbols(s);
 		d->has_symbols = s->nr_ksyms > 0;
 		d->sym_problem = s->kproblem;
 		d->dbg_problem = "hwprof does not read the kernel's source lines";
@@ -379,8 +422,7 @@ int symbolize_lookup(struct symbolizer *s, uint32_t dso, const char *name, uint6
 	if (!d)
 		return -ENOENT;
 	if (d->kind == DSO_KERNEL) {
-		if (!s->ksyms_loaded)
-			load_kallsyms(s);
+		kernel_symbols(s);
 		for (size_t i = 0; i < s->nr_ksyms; i++)
 			if (!strcmp(s->knames + s->ksyms[i].name, name)) {
 				*start = s->ksyms[i].addr;
