@@ -46,14 +46,19 @@ static int text_row(const struct hwp_entry *e, void *arg)
 {
 	struct text_ctx *t = arg;
 	const char *dso = short_dso(e->dso);
-	char samples[32], source[256] = "", bytes[64] = "";
+	char samples[32], source[256] = "", bytes[64] = "", sym[256];
 
+	/* Where DWARF says a function was inlined, the line is its. */
+	if (e->inlined)
+		snprintf(sym, sizeof(sym), "%s (inlined %s)", e->symbol ? e->symbol : "?", e->inlined);
+	else
+		snprintf(sym, sizeof(sym), "%s", e->symbol ? e->symbol : "");
 	format_source(e->file, e->line, source, sizeof(source));
 	if (e->bytes)
 		format_bytes(e->bytes, e->nr_bytes, bytes, sizeof(bytes));
 	if (t->measure) {
 		widen(&t->w.name, e->name);
-		widen(&t->w.sym, e->symbol);
+		widen(&t->w.sym, sym);
 		widen(&t->w.source, source);
 		widen(&t->w.bytes, bytes);
 		widen(&t->w.dso, dso);
@@ -69,8 +74,7 @@ static int text_row(const struct hwp_entry *e, void *arg)
 		fprintf(t->f, "%-*s  %s\n", t->w.name, e->name, dso);
 		break;
 	case HWP_SORT_LINE:
-		fprintf(t->f, "%-*s  %-*s  %s\n", t->w.name, e->name, t->w.sym,
-			e->symbol ? e->symbol : "", dso);
+		fprintf(t->f, "%-*s  %-*s  %s\n", t->w.name, e->name, t->w.sym, sym, dso);
 		break;
 	case HWP_SORT_RIP:
 		fprintf(t->f, "%18llx  %-*s  %-*s  %-*s  %-*s  %s\n", (unsigned long long)e->address,

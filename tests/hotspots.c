@@ -9,6 +9,9 @@
  * stack no frame, even with -fno-omit-frame-pointer, and its caller would
  * then be missing from the call chain.
  *
+ * hot() adds through bump(), which is always inlined: its line is hot's
+ * hottest, and DWARF says which function was inlined there.
+ *
  * The lines the tests look for are marked LINE:hot and LINE:cold.
  * Usage: hotspots ROUNDS (each round is about 10 ms here) */
 #include <stdlib.h>
@@ -19,12 +22,18 @@ void hot(unsigned long n);
 void cold(unsigned long n);
 void mid(unsigned long n);
 
+static inline __attribute__((always_inline)) void bump(volatile unsigned long *acc,
+							unsigned long i)
+{
+	*acc += i;				/* LINE:hot LINE:bump */
+}
+
 __attribute__((noinline)) void hot(unsigned long n)
 {
 	volatile unsigned long acc = 0;
 
 	for (unsigned long i = 0; i < n; i++)	/* LINE:hot */
-		acc += i;			/* LINE:hot */
+		bump(&acc, i);			/* LINE:hot */
 	hotspots_sink += acc;
 }
 

@@ -17,6 +17,7 @@ from common import (HAVE_LIBDW, HOTSPOTS, check, done, entry, have_hw_pmu, hwpro
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hotspots.c")
 HOT_LINES = marked_lines(SRC, "LINE:hot")
+BUMP_LINE = marked_lines(SRC, "LINE:bump").pop()
 COLD_LINES = marked_lines(SRC, "LINE:cold")
 BINARY = os.path.realpath(HOTSPOTS)
 
@@ -103,6 +104,12 @@ def by_line(data, sym):
         want = entry(sym, name)["percent"]
         check(abs(on_lines - want) <= 1.0,
               f"{name}'s marked lines hold {on_lines:.2f}%, its function {want:.2f}%")
+    # hot() adds through bump(), always inlined: DWARF says so on its line.
+    bump = [e for e in ours if e["line"] == BUMP_LINE]
+    check(bump and bump[0]["inlined"] == "bump" and bump[0]["symbol"] == "hot",
+          f"line {BUMP_LINE} is bump() inlined in hot(): {bump[:1]}")
+    check(all(e["inlined"] is None for e in ours if e["line"] in COLD_LINES),
+          "nothing is inlined in cold()")
 
 
 def by_dso(data):
