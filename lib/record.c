@@ -44,6 +44,7 @@ struct hwp_record {
 	int write_err;
 	bool no_lost_format;	/* the kernel (before 6.0) has no PERF_FORMAT_LOST */
 	bool open, finished;
+	bool tried;		/* hwp_record_open() was called: it is not called twice */
 };
 
 static inline size_t slot(const struct hwp_record *r, size_t cpu, size_t tid, size_t ev)
@@ -478,8 +479,10 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 	int err;
 
 	hwp_clear_error();
-	if (!r || r->open || r->finished)
-		return hwp_fail(-EINVAL, "hwp_record_open: %s", r ? "already opened" : "NULL");
+	if (!r || r->tried)
+		return hwp_fail(-EINVAL, "hwp_record_open: %s",
+				r ? "a recording is opened once (free it and make a new one)" : "NULL");
+	r->tried = true;
 	r->freq = r->o.freq ? r->o.freq : DEFAULT_FREQ;
 	if (!r->o.period && max_sample_rate() && r->freq > max_sample_rate()) {
 		pr_warn("-F %llu is above kernel.perf_event_max_sample_rate: sampling at %u Hz",

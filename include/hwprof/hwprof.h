@@ -804,8 +804,8 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
  * they wait for exec(). Errors: -EACCES or -EPERM with the
  * perf_event_paranoid explanation, -ESRCH (no such process), the event's
  * error when it cannot be sampled (hwp_errmsg() says why), the output
- * file's error (see hwp_ofile_open()), -EINVAL when already opened.
- * Since: 0.1
+ * file's error (see hwp_ofile_open()), -EINVAL on a second call: a
+ * recording is opened once, whether that worked or not. Since: 0.1
  */
 HWP_API int hwp_record_open(struct hwp_record *r);
 

@@ -189,6 +189,8 @@ static void check_refused(void)
 				      .events = "cpu-clock" };
 	CHECK_ERR(hwp_record_new(&o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), -ESRCH);
+	CHECK_ERR(hwp_record_open(r), -EINVAL);
+	CHECK(strstr(hwp_errmsg(), "opened once"), "%s", hwp_errmsg());
 	CHECK_ERR(hwp_record_read(r), -EBADF);
 	CHECK_ERR(hwp_record_finish(r), -EBADF);
 	hwp_record_free(r);
