@@ -47,32 +47,28 @@ def hwprof(*args, **kw):
     return run([HWPROF, *args], **kw)
 
 
-def stat_json(*args, **kw):
-    """hwprof stat --json -o - ARGS; returns (process, parsed JSON or None)."""
-    p = hwprof("stat", "--json", "-o", "-", *args, **kw)
+def parsed_json(p):
+    """(process, its stdout parsed as JSON, or None after saying why)."""
     try:
         return p, json.loads(p.stdout)
     except ValueError:
         print(f"not JSON (status {p.returncode}): stdout={p.stdout!r} stderr={p.stderr!r}")
         return p, None
+
+
+def stat_json(*args, **kw):
+    """hwprof stat --json -o - ARGS; returns (process, parsed JSON or None)."""
+    return parsed_json(hwprof("stat", "--json", "-o", "-", *args, **kw))
 
 
 def report_json(path, *args, **kw):
     """hwprof report --format json -i PATH ARGS; returns (process, parsed JSON or None)."""
-    p = hwprof("report", "--format", "json", "-i", path, *args, **kw)
-    try:
-        return p, json.loads(p.stdout)
-    except ValueError:
-        print(f"not JSON (status {p.returncode}): stdout={p.stdout!r} stderr={p.stderr!r}")
-        return p, None
+    return parsed_json(hwprof("report", "--format", "json", "-i", path, *args, **kw))
 
 
 def entry(doc, symbol):
     """The entry of a report whose symbol is SYMBOL, or None."""
-    for e in doc["entries"]:
-        if e["symbol"] == symbol:
-            return e
-    return None
+    return next((e for e in doc["entries"] if e["symbol"] == symbol), None)
 
 
 def marked_lines(path, mark):
