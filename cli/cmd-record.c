@@ -258,7 +258,8 @@ static void print_summary(const struct record_config *c, struct session *s)
 	fprintf(stderr, " ]\n");
 	if (st.lost)
 		fprintf(stderr, "hwprof record: lost %llu samples (%.2f%%): the ring buffers were full; enlarge them with -m or sample less often with -F\n",
-			(unsigned long long)st.lost, all ? 100.0 * (double)st.lost / (double)all : 0);
+			(unsigned long long)st.lost,
+			all ? 100.0 * (double)st.lost / (double)all : 0);
 	if (st.throttled)
 		fprintf(stderr, "hwprof record: sample rate throttled %llu times: the kernel caps it at %u Hz (kernel.perf_event_max_sample_rate)\n",
 			(unsigned long long)st.throttled, st.max_sample_rate);

@@ -98,7 +98,8 @@ static int find_function(struct hwp_profile *p, const char *name, uint32_t *dso)
 		if (!s->si.symbol || strcmp(s->si.symbol, name))
 			continue;
 		for (size_t j = 0; j < p->nr_sites; j++)
-			if (p->sites[j].loc.dso == s->loc.dso && p->sites[j].si.symbol == s->si.symbol)
+			if (p->sites[j].loc.dso == s->loc.dso &&
+			    p->sites[j].si.symbol == s->si.symbol)
 				in_dso += p->sites[j].samples;
 		if (in_dso > best) {
 			best = in_dso;

@@ -41,7 +41,8 @@ static bool skip_u64s(struct cursor *c, uint64_t n)
 /* The bytes of a read_format value group in a sample (PERF_SAMPLE_READ). */
 static bool skip_read(struct cursor *c, uint64_t read_format)
 {
-	uint64_t per = 1 + !!(read_format & PERF_FORMAT_ID) + !!(read_format & PERF_FORMAT_LOST);
+	uint64_t per = 1 + !!(read_format & PERF_FORMAT_ID) +
+		       !!(read_format & PERF_FORMAT_LOST);
 	uint64_t times = !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
 			 !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
 	uint64_t nr;
@@ -66,7 +67,8 @@ int pd_decode_sample(const struct perf_event_attr *attr, const struct perf_event
 		     struct pd_sample *s)
 {
 	uint64_t t = attr->sample_type, cpu_res;
-	struct cursor c = { (const unsigned char *)(h + 1), (const unsigned char *)h + h->size };
+	struct cursor c = { (const unsigned char *)(h + 1),
+			    (const unsigned char *)h + h->size };
 
 	memset(s, 0, sizeof(*s));
 	s->cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -109,9 +111,9 @@ size_t pd_sample_id_size(const struct perf_event_attr *attr)
 
 	if (!attr->sample_id_all)
 		return 0;
-	return 8 * (!!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ID) +
-		    !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
-		    !!(t & PERF_SAMPLE_IDENTIFIER));
+	return 8 * (!!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
+		    !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
+		    !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
 }
 
 int pd_decode_sample_id(const struct perf_event_attr *attr, const struct perf_event_header *h,
@@ -161,5 +163,6 @@ int pd_sample_time_pos(uint64_t t)
 {
 	if (!(t & PERF_SAMPLE_TIME))
 		return -1;
-	return !!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID);
+	return !!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+	       !!(t & PERF_SAMPLE_TID);
 }

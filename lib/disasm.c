@@ -16,7 +16,8 @@
 /* The major version the headers describe: cs_insn's layout changes with it. */
 #define LIBCAPSTONE "libcapstone.so." STR(CS_API_MAJOR)
 
-#define CS_FUNCS(X) X(cs_open) X(cs_option) X(cs_malloc) X(cs_free) X(cs_close) X(cs_disasm_iter)
+#define CS_FUNCS(X) \
+	X(cs_open) X(cs_option) X(cs_malloc) X(cs_free) X(cs_close) X(cs_disasm_iter)
 
 static struct {
 #define X(fn) __typeof__(fn) *fn;

@@ -25,8 +25,18 @@
 #define LIBELF "libelf.so.1"
 
 /* The functions used, with the headers' own types. */
-#define DW_FUNCS(X)                                                                     	X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_elf)               	X(dwfl_report_end) X(dwfl_module_getelf) X(dwfl_module_getsymtab)               	X(dwfl_module_getdwarf) X(dwfl_module_addrinfo) X(dwfl_module_getsym_info)      	X(dwfl_module_addrdie) X(dwfl_module_getsrc) X(dwfl_lineinfo)                   	X(dwfl_line_comp_dir) X(dwarf_getscopes) X(dwarf_tag) X(dwarf_attr_integrate)   	X(dwarf_formstring) X(dwfl_build_id_find_elf) X(dwfl_standard_find_debuginfo)   	X(dwfl_offline_section_address)
-#define ELF_FUNCS(X)                                                                    	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn) X(gelf_getshdr) 	X(elf_getdata)
+#define DW_FUNCS(X)                                                          \
+	X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_elf)    \
+	X(dwfl_report_end) X(dwfl_module_getelf) X(dwfl_module_getsymtab)    \
+	X(dwfl_module_getdwarf) X(dwfl_module_addrinfo)                      \
+	X(dwfl_module_getsym_info) X(dwfl_module_addrdie)                    \
+	X(dwfl_module_getsrc) X(dwfl_lineinfo) X(dwfl_line_comp_dir)         \
+	X(dwarf_getscopes) X(dwarf_tag) X(dwarf_attr_integrate)              \
+	X(dwarf_formstring) X(dwfl_build_id_find_elf)                        \
+	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)
+#define ELF_FUNCS(X)                                                         \
+	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
+	X(gelf_getshdr) X(elf_getdata)
 
 static struct {
 #define X(fn) __typeof__(fn) *fn;
@@ -116,7 +126,8 @@ static int read_loads(struct dw_module *m)
 		GElf_Phdr ph;
 
 		if (dw.gelf_getphdr(m->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-			m->loads[m->nr_loads++] = (struct load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+			m->loads[m->nr_loads++] =
+				(struct load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
 	}
 	return 0;
 }
@@ -233,7 +244,8 @@ int dw_module_lookup(struct dw_module *m, const char *name, uint64_t *start, uin
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
-		const char *s = dw.dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL, NULL, NULL);
+		const char *s = dw.dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL, NULL,
+							   NULL);
 
 		if (s && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
 		    !strcmp(s, name)) {
@@ -262,7 +274,8 @@ static const char *inlined_at(struct dw_module *m, uint64_t vaddr)
 
 		if (dw.dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 			continue;
-		name = dw.dwarf_formstring(dw.dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
+		name = dw.dwarf_formstring(
+			dw.dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
 	}
 	free(scopes);
 	return name;

@@ -140,6 +140,7 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
 	struct json_writer w;
 	struct json_ctx c = { &w, o->sort };
 	struct json_modules jm = { &w, false };
+	bool lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE;
 	int err;
 
 	hwp_profile_info(p, &in);
@@ -151,8 +152,7 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
 	err = hwp_profile_top(p, o->sort, o->top, json_entry, &c);
 	jw_array_end(&w);
 	/* Debug information is looked for only by the reports that show lines. */
-	for (int pass = 0; !err && pass < (c.sort == HWP_SORT_RIP || c.sort == HWP_SORT_LINE ? 2 : 1);
-	     pass++) {
+	for (int pass = 0; !err && pass < (lines ? 2 : 1); pass++) {
 		jm.debuginfo = pass;
 		jw_key(&w, pass ? "modules_without_debuginfo" : "modules_without_symbols");
 		jw_array_begin(&w, false);

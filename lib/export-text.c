@@ -77,9 +77,9 @@ static int text_row(const struct hwp_entry *e, void *arg)
 		fprintf(t->f, "%-*s  %-*s  %s\n", t->w.name, e->name, t->w.sym, sym, dso);
 		break;
 	case HWP_SORT_RIP:
-		fprintf(t->f, "%18llx  %-*s  %-*s  %-*s  %-*s  %s\n", (unsigned long long)e->address,
-			t->w.name, e->name, t->w.dso, dso, t->w.source, source, t->w.bytes, bytes,
-			e->disasm ? e->disasm : "?");
+		fprintf(t->f, "%18llx  %-*s  %-*s  %-*s  %-*s  %s\n",
+			(unsigned long long)e->address, t->w.name, e->name, t->w.dso, dso,
+			t->w.source, source, t->w.bytes, bytes, e->disasm ? e->disasm : "?");
 		break;
 	}
 	for (size_t i = 0; i < e->nr_callers && i < TEXT_CALLERS; i++)
@@ -117,15 +117,17 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_report_
 {
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 	char n[32], lost[32];
+	uint64_t all;
 
 	hwp_profile_info(p, &in);
+	all = in.samples + in.lost;
 	fmt_grouped((double)in.samples, true, n, sizeof(n));
 	fmt_grouped((double)in.lost, true, lost, sizeof(lost));
 	fprintf(f, "# hwprof report of %s, sorted by %s\n", in.input, sort_name(o->sort));
 	fprintf(f, "# %s samples of event '%s'%s\n", n, in.event,
 		in.callchains ? ", with call chains" : "");
 	fprintf(f, "# lost %s samples (%.2f%%)\n", lost,
-		in.samples + in.lost ? 100.0 * (double)in.lost / (double)(in.samples + in.lost) : 0);
+		all ? 100.0 * (double)in.lost / (double)all : 0);
 	if (in.throttled)
 		fprintf(f, "# sampling was throttled %llu times: the kernel lowered the sample rate to stay under kernel.perf_event_max_sample_rate\n",
 			(unsigned long long)in.throttled);
@@ -167,9 +169,10 @@ static int text_module(const struct hwp_module_info *m, void *arg)
 int export_text(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
 {
 	struct text_ctx t = { .f = f, .sort = o->sort, .measure = true };
-	struct module_lists ml = { .f = f, .lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE };
+	struct module_lists ml = { .f = f };
 	int err;
 
+	ml.lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE;
 	t.w.name = (int)strlen(o->sort == HWP_SORT_RIP ? "Symbol+offset" : "Symbol");
 	t.w.source = (int)strlen("Source");
 	t.w.bytes = (int)strlen("Bytes");

@@ -167,8 +167,8 @@ static int add_map(struct proc *p, struct map nm)
 				       (struct map){ m.start, nm.start, m.pgoff, m.dso });
 		if (!err && m.end > nm.end)
 			err = push_map(&out, &nr, &cap,
-				       (struct map){ nm.end, m.end, m.pgoff + (nm.end - m.start),
-						     m.dso });
+				       (struct map){ nm.end, m.end,
+						     m.pgoff + (nm.end - m.start), m.dso });
 	}
 	if (!err)
 		err = push_map(&out, &nr, &cap, nm);
@@ -202,7 +202,8 @@ struct mmap_fields {
  * must end inside the record. */
 static bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
 {
-	const unsigned char *p = (const unsigned char *)(h + 1), *end = (const unsigned char *)h + h->size;
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	const unsigned char *end = (const unsigned char *)h + h->size;
 	size_t fixed = h->type == PERF_RECORD_MMAP2 ? 64 : 32;
 	uint32_t prot;
 

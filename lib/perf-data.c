@@ -38,7 +38,7 @@ struct file_header {
 /* How the event of a record is found (see find_event()). */
 enum id_mode {
 	ID_SINGLE,		/* one event: every record is its */
-	ID_IDENTIFIER,		/* PERF_SAMPLE_IDENTIFIER: first u64 of samples, last of others */
+	ID_IDENTIFIER,		/* first u64 of samples, last of other records */
 	ID_POSITION,		/* PERF_SAMPLE_ID, the same layout for every event */
 };
 
@@ -116,8 +116,8 @@ static int read_header(struct pd_file *f)
 		return bad(f, "the header says it is %llu bytes long", (unsigned long long)h->size);
 	if (!in_file(f, h->attrs.offset, h->attrs.size))
 		return bad(f, "the attribute section (%llu bytes at %llu) lies outside the file of %zu bytes",
-			   (unsigned long long)h->attrs.size, (unsigned long long)h->attrs.offset,
-			   f->size);
+			   (unsigned long long)h->attrs.size,
+			   (unsigned long long)h->attrs.offset, f->size);
 	if (!in_file(f, h->data.offset, h->data.size))
 		return bad(f, "the data section (%llu bytes at %llu) lies outside the file of %zu bytes: the file is truncated",
 			   (unsigned long long)h->data.size, (unsigned long long)h->data.offset,
@@ -184,7 +184,8 @@ static int read_attrs(struct pd_file *f)
 		memcpy(&ids, p + entry - sizeof(ids), sizeof(ids));
 		if (!in_file(f, ids.offset, ids.size) || ids.size % 8)
 			return bad(f, "the ids of event %zu (%llu bytes at %llu) lie outside the file",
-				   i, (unsigned long long)ids.size, (unsigned long long)ids.offset);
+				   i, (unsigned long long)ids.size,
+				   (unsigned long long)ids.offset);
 		ev->nr_ids = ids.size / 8;
 		total_ids += ev->nr_ids;
 		if (ev->nr_ids) {
@@ -219,7 +220,8 @@ static int choose_id_mode(struct pd_file *f)
 		const struct perf_event_attr *a = &f->events[i].attr;
 
 		all_identifier &= !!(a->sample_type & PERF_SAMPLE_IDENTIFIER);
-		same &= a->sample_type == a0->sample_type && a->sample_id_all == a0->sample_id_all &&
+		same &= a->sample_type == a0->sample_type &&
+			a->sample_id_all == a0->sample_id_all &&
 			a->read_format == a0->read_format;
 		f->ordered &= a->sample_id_all && (a->sample_type & PERF_SAMPLE_TIME);
 	}
@@ -380,7 +382,8 @@ static int read_features(struct pd_file *f)
 		n++;
 		if (!in_file(f, sec.offset, sec.size))
 			return bad(f, "feature section %d (%llu bytes at %llu) lies outside the file: the file is truncated",
-				   bit, (unsigned long long)sec.size, (unsigned long long)sec.offset);
+				   bit, (unsigned long long)sec.size,
+				   (unsigned long long)sec.offset);
 		c.p = f->map + sec.offset;
 		c.end = c.p + sec.size;
 		if (bit == HEADER_EVENT_DESC)

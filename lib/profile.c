@@ -51,7 +51,8 @@ static bool stack_eq(size_t idx, const void *key, const void *ctx)
 	const struct frames_key *k = key;
 	const struct stack *st = &p->stacks[idx];
 
-	return st->nr == k->nr && !memcmp(p->frames + st->first, k->frames, k->nr * sizeof(*k->frames));
+	return st->nr == k->nr &&
+	       !memcmp(p->frames + st->first, k->frames, k->nr * sizeof(*k->frames));
 }
 
 static int add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
@@ -62,8 +63,10 @@ static int add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
 	long i = hidx_find(&p->stack_idx, h, stack_eq, &k, p);
 
 	if (i < 0) {
-		if (vec_reserve(&p->stacks, &p->cap_stacks, p->nr_stacks + 1, sizeof(*p->stacks)) ||
-		    vec_reserve(&p->frames, &p->cap_frames, p->nr_frames + nr, sizeof(*p->frames)) ||
+		if (vec_reserve(&p->stacks, &p->cap_stacks, p->nr_stacks + 1,
+				sizeof(*p->stacks)) ||
+		    vec_reserve(&p->frames, &p->cap_frames, p->nr_frames + nr,
+				sizeof(*p->frames)) ||
 		    hidx_add(&p->stack_idx, h, p->nr_stacks))
 			return -ENOMEM;
 		memcpy(p->frames + p->nr_frames, frames, nr * sizeof(*frames));

@@ -44,7 +44,7 @@ struct hwp_profile {
 	uint64_t samples, period, lost, throttled, skipped, other_samples;
 	uint64_t lost_records, lost_samples;	/* LOST and LOST_SAMPLES, summed */
 	bool callchains;
-	bool lines_used;	/* a report looked up source lines: modules say if they have them */
+	bool lines_used;	/* a report looked up lines: modules say if they have them */
 	struct report *reports[HWP_SORT_DSO + 1];	/* built on first use */
 	struct disasm *dis;
 	int dis_machine;	/* the ELF machine @dis decodes; -1 when it cannot */

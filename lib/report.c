@@ -238,8 +238,10 @@ static int add_caller(struct hwp_profile *p, struct group *g, uint32_t site, uin
 		if (!n)
 			return -ENOMEM;
 		g->callers = n;
-		g->callers[i] = (struct hwp_caller){ s->name, machine_dso(p->m, s->loc.dso)->path,
-						     0, 0 };
+		g->callers[i] = (struct hwp_caller){
+			.name = s->name,
+			.dso = machine_dso(p->m, s->loc.dso)->path,
+		};
 		g->nr_callers++;
 	}
 	g->callers[i].samples += samples;
@@ -265,7 +267,9 @@ static int find_callers(struct hwp_profile *p, struct report *r)
 		if (st->nr < 2)
 			continue;
 		g = r->site_group[p->frames[st->first]];
-		if (g != NO_GROUP && add_caller(p, &r->groups[g], p->frames[st->first + 1], st->samples))
+		if (g == NO_GROUP)
+			continue;
+		if (add_caller(p, &r->groups[g], p->frames[st->first + 1], st->samples))
 			return hwp_fail(-ENOMEM, "out of memory");
 	}
 	for (size_t g = 0; g < r->nr; g++) {
@@ -276,8 +280,8 @@ static int find_callers(struct hwp_profile *p, struct report *r)
 		if (gr->nr_callers > MAX_CALLERS)
 			gr->nr_callers = MAX_CALLERS;
 		for (size_t c = 0; c < gr->nr_callers; c++)
-			gr->callers[c].percent = gr->samples ?
-				100.0 * (double)gr->callers[c].samples / (double)gr->samples : 0;
+			gr->callers[c].percent =
+				100.0 * (double)gr->callers[c].samples / (double)gr->samples;
 	}
 	return 0;
 }
@@ -376,8 +380,8 @@ static void fill_entry(struct hwp_profile *p, const struct report *r, size_t ran
 		} else {
 			snprintf(b->name, sizeof(b->name), "%s", s->name);
 		}
-		len = profile_disasm(p, g->dso, s->si.vaddr, b->bytes, sizeof(b->bytes), b->disasm,
-				     sizeof(b->disasm));
+		len = profile_disasm(p, g->dso, s->si.vaddr, b->bytes, sizeof(b->bytes),
+				     b->disasm, sizeof(b->disasm));
 		if (len > 0) {
 			e->bytes = b->bytes;
 			e->nr_bytes = (size_t)len;
@@ -614,7 +618,8 @@ void format_source(const char *file, unsigned int line, char *buf, size_t size)
 	snprintf(buf, size, "%s:%u", base ? base + 1 : file, line);
 }
 
-HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *opts)
+HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
+			      const struct hwp_report_opts *opts)
 {
 	struct hwp_report_opts o;
 	int err;

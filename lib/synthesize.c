@@ -128,7 +128,8 @@ static int synth_map_line(pid_t pid, const char *line, size_t id_size, synth_fn 
 	if (n > PATH_MAX - 1)
 		n = PATH_MAX - 1;
 	len = end - start;
-	prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+	prot = PROT_EXEC | (perms[0] == 'r' ? PROT_READ : 0) |
+	       (perms[1] == 'w' ? PROT_WRITE : 0);
 	flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 	b.h.type = PERF_RECORD_MMAP2;
 	b.h.misc = PERF_RECORD_MISC_USER;

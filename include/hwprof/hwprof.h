@@ -761,7 +761,7 @@ struct hwp_record_opts {
 	const char *cpus;	/* HWP_SCOPE_CPUS: a CPU list; NULL: all online CPUs */
 	bool no_inherit;	/* do not sample threads and children created later */
 	bool enable_on_exec;	/* start when the target calls exec() (a new command) */
-	size_t mmap_pages;	/* data pages of each CPU's ring buffer, a power of two; default 128 */
+	size_t mmap_pages;	/* data pages of each CPU's ring, a power of two; default 128 */
 	const char *output;	/* the perf.data path; NULL: keep the recording in memory */
 	char *const *argv;	/* NULL-terminated command line kept in the file, or NULL */
 };
@@ -809,7 +809,8 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
  */
 HWP_API int hwp_record_open(struct hwp_record *r);
 
-/* hwp_record_enable, hwp_record_disable - start, stop sampling. -EBADF when not open. Since: 0.1 */
+/* hwp_record_enable, hwp_record_disable - start, stop sampling. -EBADF when not
+ * open. Since: 0.1 */
 HWP_API int hwp_record_enable(struct hwp_record *r);
 HWP_API int hwp_record_disable(struct hwp_record *r);
 
@@ -921,7 +922,8 @@ struct hwp_profile_info {
 /* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */
 HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_info *info);
 
-/* hwp_profile_event_name - the name of event @idx of the file, or NULL past the last. Since: 0.1 */
+/* hwp_profile_event_name - the name of event @idx of the file, or NULL past
+ * the last. Since: 0.1 */
 HWP_API const char *hwp_profile_event_name(const struct hwp_profile *p, size_t idx);
 
 /* One caller of an entry, from the call chains. */
@@ -942,7 +944,9 @@ struct hwp_entry {
 	uint64_t samples;
 	uint64_t period;
 	double percent;		/* of the profile's period */
-	uint64_t address;	/* RIP: the instruction's address in its module (objdump's); SYM: the symbol's */
+	/* RIP: the instruction's address in its module (as objdump shows it);
+	 * SYM: the symbol's */
+	uint64_t address;
 	uint64_t offset;	/* RIP: the address's offset in its symbol */
 	const char *file;	/* RIP, LINE: the source file, or NULL */
 	unsigned int line;
@@ -1053,7 +1057,8 @@ struct hwp_report_opts {
  * hwp_profile_top() and hwp_profile_annotate(), and the write's errno
  * (-ENOSPC), found by flushing @f. Since: 0.1
  */
-HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *opts);
+HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
+			      const struct hwp_report_opts *opts);
 
 #ifdef __cplusplus
 }

@@ -185,8 +185,8 @@ static void check_refused(void)
 	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
 	o = (struct hwp_record_opts){ .sz = sizeof(o), .events = "cpu-clok" };
 	CHECK_ERR(hwp_record_new(&o, &r), -HWP_ERR_UNKNOWN_EVENT);
-	o = (struct hwp_record_opts){ .sz = sizeof(o), .scope = HWP_SCOPE_PROCESS, .pid = 4000000,
-				      .events = "cpu-clock" };
+	o = (struct hwp_record_opts){ .sz = sizeof(o), .scope = HWP_SCOPE_PROCESS,
+				      .pid = 4000000, .events = "cpu-clock" };
 	CHECK_ERR(hwp_record_new(&o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), -ESRCH);
 	CHECK_ERR(hwp_record_open(r), -EINVAL);

@@ -119,8 +119,8 @@ static void mmap2(struct buf *b, uint32_t pid, uint64_t start, uint64_t len, uin
 	trailer(b, pid, time);
 }
 
-static void simple(struct buf *b, uint32_t type, uint16_t misc, const uint64_t *fields, size_t n,
-		   uint32_t pid, uint64_t time)
+static void simple(struct buf *b, uint32_t type, uint16_t misc, const uint64_t *fields,
+		   size_t n, uint32_t pid, uint64_t time)
 {
 	struct perf_event_header h = { type, misc, (uint16_t)(8 + 8 * n + 32) };
 

@@ -119,7 +119,8 @@ static void check_laps(void)
 		int n = 1 + lap % 7;
 
 		for (int i = 0; i < n; i++)
-			fake_write(&f, (uint32_t)(1 + (lap + i) % 20), (uint16_t)(8 * (2 + (lap * 7 + i) % 40)),
+			fake_write(&f, (uint32_t)(1 + (lap + i) % 20),
+				   (uint16_t)(8 * (2 + (lap * 7 + i) % 40)),
 				   (unsigned char)(1 + (lap + i) % 20));
 		ring_drain(&f.r, collect, &s);
 		total += n;
