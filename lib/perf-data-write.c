@@ -231,8 +231,8 @@ static void feature(const struct pd_writer *w, int feat, char *const argv[], str
 		add_string(sb, cpu);
 		break;
 	case FEAT_TOTAL_MEM: {
-		uint64_t kb = (uint64_t)sysconf(_SC_PHYS_PAGES) / 1024 *
-			      (uint64_t)sysconf(_SC_PAGESIZE);
+		uint64_t kb = (uint64_t)sysconf(_SC_PHYS_PAGES) *
+			      ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
 
 		strbuf_add(sb, (const char *)&kb, sizeof(kb));
 		break;
