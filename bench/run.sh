@@ -38,3 +38,45 @@ if command -v valgrind >/dev/null 2>&1; then
 			if (!seen[a[2]]++) printf "%-12s %6.0f\n", a[2], $1 / 20000 }'
 	rm -f "$out"
 fi
+
+# ---- hwprof record and report (issue 3) ----
+if ! command -v perf >/dev/null 2>&1; then
+	echo "perf is not installed: the record and report comparisons are skipped"
+	exit 0
+fi
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+h="$b/cli/hwprof"
+echo
+echo "== report by symbol: hwprof report --sort sym vs perf report --stdio --sort sym"
+echo "   on the same perf.data: hotspots 1300 rounds, cpu-clock every 100 us, call chains"
+"$h" record -g -c 100000 -o "$d/hw.data" -- "$b/tests/hotspots" 1300 2>&1 | tail -1
+"$b/bench/bench-wrapper" 11 ::: "$h" report -i "$d/hw.data" --sort sym \
+	::: perf report -i "$d/hw.data" --stdio --sort sym
+echo "   ... the same with user-space samples only (cpu-clock:u): no kernel symbols to read"
+"$h" record -g -e cpu-clock:u -c 100000 -o "$d/hwu.data" -- "$b/tests/hotspots" 1300 2>&1 | tail -1
+"$b/bench/bench-wrapper" 11 ::: "$h" report -i "$d/hwu.data" --sort sym \
+	::: perf report -i "$d/hwu.data" --stdio --sort sym
+echo "   ... and on perf record's file of the same program"
+perf record -q -e cpu-clock -g -c 100000 -o "$d/perf.data" -- "$b/tests/hotspots" 1300
+"$b/bench/bench-wrapper" 11 ::: "$h" report -i "$d/perf.data" --sort sym \
+	::: perf report -i "$d/perf.data" --stdio --sort sym
+echo
+echo "== recording overhead at 4 kHz: the program's own run time"
+python3 bench/bench-record.py "$b" 21 4000 300000000
+echo
+echo "== fixed cost of a recording: record -- true"
+"$b/bench/bench-wrapper" 31 ::: "$h" record -o "$d/t1.data" -- true \
+	::: perf record -q -o "$d/t2.data" -- true ::: true
+echo
+echo "== memory of a report (maximum resident set) over 10x the samples at the same addresses"
+python3 bench/perf-data-repeat.py "$d/hw.data" 10 "$d/hw10.data"
+for f in hw.data hw10.data; do
+	n=$("$h" report -i "$d/$f" --format json --top 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
+	/usr/bin/time -o "$d/time" -f "%M KB  %e s  hwprof report --sort sym, $n samples ($f)" \
+		"$h" report -i "$d/$f" --sort sym >/dev/null
+	cat "$d/time"
+	/usr/bin/time -o "$d/time" -f "%M KB  %e s  perf report --stdio --sort sym, $n samples ($f)" \
+		perf report -i "$d/$f" --stdio --sort sym >/dev/null 2>&1
+	cat "$d/time"
+done

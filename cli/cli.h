@@ -18,6 +18,8 @@ struct cli_cmd {
 extern const struct cli_cmd cli_cmd_stat;
 extern const struct cli_cmd cli_cmd_list;
 extern const struct cli_cmd cli_cmd_compare;
+extern const struct cli_cmd cli_cmd_record;
+extern const struct cli_cmd cli_cmd_report;
 
 /* Exit statuses (see README). */
 enum {
@@ -41,5 +43,27 @@ int cli_flush_stdout(const char *cmd);
 double cli_now(void);
 /* Parse a whole decimal number in [min, max]; false if it is not one. */
 bool cli_parse_long(const char *s, long min, long max, long *out);
+
+/* A comma-separated list grown by repeated options (-e a -e b: "a,b"). */
+struct cli_list {
+	char *buf;		/* NULL while empty */
+	size_t len;
+};
+int cli_list_add(struct cli_list *l, const char *item);
+
+/* Ctrl-C and SIGTERM while a command runs (signals.c). The handler only
+ * counts; the signals stay blocked except inside ppoll() with an empty
+ * mask, so that a signal cannot slip in between a check and a wait. */
+#include <signal.h>
+extern volatile sig_atomic_t cli_stop_count;
+void cli_install_stop_signals(void);
+/* Pass a stop request on to the command: a terminal's Ctrl-C reached it
+ * already, a kill aimed at hwprof alone did not; a second one kills it. */
+void cli_forward_stop(struct hwp_workload *wl);
+/* The exit status for a command that could not be started. */
+int cli_exit_for_start(int err);
+/* Whether process @pid has exited: gone, or a zombie not reaped yet (for
+ * waits that poll where there are no pidfds). */
+bool cli_process_exited(pid_t pid);
 
 #endif

@@ -76,18 +76,6 @@ static const char stat_help[] =
 	"Exit status: COMMAND's (128+N when a signal N killed it), 127 when COMMAND is\n"
 	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n";
 
-/* Set by the signal handler alone. */
-static volatile sig_atomic_t stop_signal;
-static volatile sig_atomic_t stop_count;
-static volatile sig_atomic_t stop_from_tty;
-
-static void on_stop(int sig, siginfo_t *info, void *uc)
-{
-	(void)uc;
-	stop_signal = sig;
-	stop_from_tty = info && info->si_code == SI_KERNEL;
-	stop_count++;
-}
 
 static const struct option stat_options[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -113,21 +101,6 @@ static const struct option stat_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static int add_events(struct stat_config *c, const char *list)
-{
-	size_t n = strlen(list);
-	char *p = realloc(c->events.buf, c->events.len + n + 2);
-
-	if (!p)
-		return -ENOMEM;
-	c->events.buf = p;
-	if (c->events.len)
-		p[c->events.len++] = ',';
-	memcpy(p + c->events.len, list, n + 1);
-	c->events.len += n;
-	return 0;
-}
 
 /* The newer options, against the rest. */
 static int check_combinations(const struct stat_config *c)
@@ -160,7 +133,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+e:M:ip:aC:r:I:x:o:h", stat_options, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			if (add_events(c, optarg))
+			if (cli_list_add(&c->events, optarg))
 				return CLI_EXIT_FAILURE;
 			break;
 		case 'M': {
@@ -305,7 +278,7 @@ static void run_error(struct stat_ctx *sc, int err)
 
 bool stat_stopped(void)
 {
-	return stop_count != 0;
+	return cli_stop_count != 0;
 }
 
 /* Read every event, and what it counted since r->prev, which moves on. */
@@ -357,21 +330,6 @@ out:
 	return err;
 }
 
-/* Forward a stop request to the command: a terminal's Ctrl-C reached it
- * already; a kill aimed at hwprof alone did not. A second one kills it. */
-static void forward_stop(struct run *r)
-{
-	static sig_atomic_t handled;
-
-	if (!r->wl || handled == stop_count)
-		return;
-	if (stop_count > 1)
-		hwp_workload_kill(r->wl, SIGKILL);
-	else if (!stop_from_tty)
-		hwp_workload_kill(r->wl, stop_signal);
-	handled = stop_count;
-}
-
 /* A timer went off: print an interval, or start counting over after
  * --skip-first. An interval that ends within the skipped seconds is not
  * printed; counting starts over when they end. */
@@ -398,33 +356,13 @@ static int on_timer(struct stat_ctx *sc, struct run *r, double *next)
 	return err;
 }
 
-/* Whether process @pid has exited: gone, or a zombie its parent has not
- * reaped yet. */
-static bool process_exited(pid_t pid)
-{
-	char path[64], buf[512];
-	const char *state;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return true;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	state = strrchr(buf, ')');
-	return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
-}
-
 /* Whether what the run waits for has ended: the command, or the -p target.
  * For systems without pidfds, where the wait polls. */
 static bool run_ended(struct stat_ctx *sc, struct run *r)
 {
 	if (r->wl && hwp_workload_fd(r->wl) < 0 && hwp_workload_poll(r->wl) != 0)
 		return true;
-	return sc->cfg->pid && r->target_pidfd < 0 && !r->wl && process_exited(sc->cfg->pid);
+	return sc->cfg->pid && r->target_pidfd < 0 && !r->wl && cli_process_exited(sc->cfg->pid);
 }
 
 /* Wait for the end of the run, printing intervals on the way. */
@@ -474,10 +412,10 @@ static int wait_run(struct stat_ctx *sc, struct run *r)
 		}
 		if (errno != EINTR)
 			return -errno;
-		if (stop_count) {
+		if (cli_stop_count) {
 			if (!r->wl || sc->cfg->pid)
 				return 0;	/* counting a pid or CPUs: Ctrl-C ends it */
-			forward_stop(r);
+			cli_forward_stop(r->wl);
 		}
 	}
 }
@@ -521,8 +459,7 @@ static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 		err = hwp_workload_new(sc->run_argv, &wo, &r->wl);
 		if (err) {
 			run_error(sc, err);
-			*fatal_exit = err == -ENOENT ? CLI_EXIT_NOTFOUND :
-				      err == -EACCES ? CLI_EXIT_NOEXEC : cli_exit_for(err);
+			*fatal_exit = cli_exit_for_start(err);
 			return -1;
 		}
 	}
@@ -620,7 +557,7 @@ static int one_run(struct stat_ctx *sc, bool keep, int *fatal_exit)
 	seconds = cli_now() - r.t_start;
 	if (r.wl) {
 		/* Ctrl-C while counting a pid or CPUs: the command goes too. */
-		if (stop_count && (c->pid || c->all_cpus || c->cpus))
+		if (cli_stop_count && (c->pid || c->all_cpus || c->cpus))
 			hwp_workload_kill(r.wl, SIGTERM);
 		hwp_workload_wait(r.wl, &status, NULL);
 		code = hwp_workload_exit_code(status);
@@ -653,7 +590,7 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 	const struct stat_config *c = sc->cfg;
 	int fatal = 0;
 
-	for (long i = 0; i < c->warmup + c->repeat && !stop_count; i++) {
+	for (long i = 0; i < c->warmup + c->repeat && !cli_stop_count; i++) {
 		bool warm = i < c->warmup;
 		int ret;
 
@@ -666,24 +603,6 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 	}
 	progress_clear(&sc->progress);
 	return 0;
-}
-
-static void install_signals(struct stat_ctx *sc)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_stop;
-	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: waits must see EINTR */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigemptyset(&sc->blocked);
-	sigaddset(&sc->blocked, SIGINT);
-	sigaddset(&sc->blocked, SIGTERM);
-	/* Blocked except inside ppoll(), so a signal cannot slip in between
-	 * the check of the flag and the wait. */
-	sigprocmask(SIG_BLOCK, &sc->blocked, NULL);
 }
 
 int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
@@ -829,7 +748,7 @@ static int stat_run(int argc, char **argv)
 	ret = prepare(&sc);
 	if (ret)
 		goto out;
-	install_signals(&sc);
+	cli_install_stop_signals();
 	ret = cfg.sweep ? sweep_run(&sc, &code) : measure_and_write(&sc, &code);
 	ret = finish_output(&sc, ret);
 	if (!ret)

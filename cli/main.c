@@ -7,6 +7,8 @@
 static const struct cli_cmd *const commands[] = {
 	&cli_cmd_stat,
 	&cli_cmd_compare,
+	&cli_cmd_record,
+	&cli_cmd_report,
 	&cli_cmd_list,
 };
 

@@ -10,10 +10,7 @@
 #include <sys/types.h>
 
 struct stat_config {
-	struct {
-		char *buf;
-		size_t len;
-	} events;
+	struct cli_list events;
 	const char **metrics;
 	size_t nr_metrics;
 	long repeat;
@@ -53,7 +50,6 @@ struct stat_ctx {
 	struct hwp_ofile *out;
 	struct hwp_write_opts wopts;
 	FILE *stream;		/* where the report goes: -o's file, or stderr */
-	sigset_t blocked;	/* SIGINT and SIGTERM, unblocked only while waiting */
 	bool interval_header_done;
 	bool wrote;		/* something is in the stream */
 	struct progress progress;

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,4 +76,39 @@ double cli_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_list_add(struct cli_list *l, const char *item)
+{
+	size_t n = strlen(item);
+	char *p = realloc(l->buf, l->len + n + 2);
+
+	if (!p)
+		return -ENOMEM;
+	l->buf = p;
+	if (l->len)
+		p[l->len++] = ',';
+	memcpy(p + l->len, item, n + 1);
+	l->len += n;
+	return 0;
+}
+
+/* Whether process @pid has exited: gone, or a zombie its parent has not
+ * reaped yet. */
+bool cli_process_exited(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *state;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	state = strrchr(buf, ')');
+	return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
 }

@@ -4,6 +4,7 @@
 #include "hwprof-internal.h"
 #include "compare.h"
 #include "result.h"
+#include "util/format.h"
 #include "util/json-writer.h"
 
 #include <errno.h>
@@ -84,7 +85,7 @@ static void fmt_num(double v, bool big, bool sign, char *buf, size_t size)
 		return;
 	}
 	if (fabs(v) >= 1e4) {
-		hwp_fmt_grouped(v, big, digits, sizeof(digits));
+		fmt_grouped(v, big, digits, sizeof(digits));
 	} else {
 		int decimals = v == 0 ? 0 : 3 - (int)floor(log10(fabs(v)));
 

@@ -3,7 +3,6 @@
  * per group, failures sorted per event as perf does. */
 #include "hwprof-internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,48 +121,6 @@ err:
 	return err;
 }
 
-static int find_threads(struct hwp_session *s)
-{
-	char path[64];
-	struct dirent *de;
-	size_t cap = 16;
-	pid_t pid = s->opts.pid ? s->opts.pid : getpid();
-	DIR *d;
-
-	free(s->tids);
-	s->nr_tids = 0;
-	s->tids = malloc(cap * sizeof(*s->tids));
-	if (!s->tids)
-		return hwp_fail(-ENOMEM, "out of memory");
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return hwp_fail(-ESRCH, "process %d does not exist (%s: %s)", (int)pid, path,
-				strerrordesc_np(errno));
-	while ((de = readdir(d))) {
-		char *end;
-		long tid = strtol(de->d_name, &end, 10);
-
-		if (de->d_name[0] == '.' || *end || tid <= 0)
-			continue;
-		if (s->nr_tids == cap) {
-			pid_t *n = realloc(s->tids, 2 * cap * sizeof(*n));
-
-			if (!n) {
-				closedir(d);
-				return hwp_fail(-ENOMEM, "out of memory");
-			}
-			s->tids = n;
-			cap *= 2;
-		}
-		s->tids[s->nr_tids++] = (pid_t)tid;
-	}
-	closedir(d);
-	if (!s->nr_tids)
-		return hwp_fail(-ESRCH, "process %d has no threads left", (int)pid);
-	return 0;
-}
-
 static int set_targets(struct hwp_session *s)
 {
 	if (s->opts.scope != HWP_SCOPE_CPUS) {
@@ -174,8 +131,10 @@ static int set_targets(struct hwp_session *s)
 		s->cpus[0] = -1;
 		s->nr_cpus = 1;
 	}
-	if (s->opts.scope == HWP_SCOPE_PROCESS)
-		return find_threads(s);
+	if (s->opts.scope == HWP_SCOPE_PROCESS) {
+		free(s->tids);
+		return hwp_list_threads(s->opts.pid ? s->opts.pid : getpid(), &s->tids, &s->nr_tids);
+	}
 	free(s->tids);
 	s->tids = malloc(sizeof(*s->tids));
 	if (!s->tids)
@@ -203,18 +162,6 @@ static void close_event(struct hwp_session *s, size_t ev)
 			close(*fd);
 		*fd = -1;
 	}
-}
-
-static bool raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
-		return false;
-	pr_info("raising the open-file limit from %llu to %llu for the counters",
-		(unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
-	rl.rlim_cur = rl.rlim_max;
-	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
 }
 
 static int too_many_files(const struct hwp_session *s, int err)
@@ -271,7 +218,7 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 		}
 		if ((fd == -EMFILE || fd == -ENFILE) && !raised) {
 			raised = true;
-			if (raise_nofile())
+			if (hwp_raise_nofile())
 				continue;
 		}
 		break;

@@ -116,6 +116,11 @@ int hwp_read_paranoid(void);
 void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide);
 int hwp_online_cpus(int **cpus, size_t *nr);
 double hwp_now(void);	/* CLOCK_MONOTONIC seconds */
+/* The threads of process @pid, from /proc: a malloc'ed array in *@tids
+ * (free it, even on failure). -ESRCH when the process is gone. */
+int hwp_list_threads(pid_t pid, pid_t **tids, size_t *nr);
+/* Raise RLIMIT_NOFILE to its hard limit: whether it was raised. */
+bool hwp_raise_nofile(void);
 
 /* rdpmc.c: user-space reads of the calling thread's own counters */
 bool hwp_rdpmc_arch(void);

@@ -5,6 +5,7 @@
  * comes from another program: every field is checked before it is used. */
 #include "hwprof-internal.h"
 #include "result.h"
+#include "util/format.h"
 #include "util/json-reader.h"
 #include "util/json-writer.h"
 
@@ -152,7 +153,7 @@ static void text_event(FILE *f, const struct json_value *ev, const struct json_v
 	else if (unit && !strcmp(unit, "ns"))
 		snprintf(value, sizeof(value), "%.2f msec", count / 1e6);
 	else
-		hwp_fmt_grouped(count, big, value, sizeof(value));
+		fmt_grouped(count, big, value, sizeof(value));
 	fprintf(f, "%23s  %-24s", value, name ? name : "?");
 	/* Clocks count ns and show msec, per call and per op as well. */
 	if (unit && !strcmp(unit, "ns")) {

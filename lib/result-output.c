@@ -2,6 +2,7 @@
 /* Writing results: perf stat's text layout, its -x CSV, and JSON. */
 #include "hwprof-internal.h"
 #include "result.h"
+#include "util/format.h"
 #include "util/json-writer.h"
 
 #include <errno.h>
@@ -45,37 +46,10 @@ const char *hwp_row_placeholder(const struct hwp_row *row)
 	return row->sr->kind == HWP_SERIES_EVENT ? "<not counted>" : "<undefined>";
 }
 
-/* 1234567.4 -> "1,234,567" */
-void hwp_fmt_grouped(double v, bool big, char *buf, size_t size)
-{
-	char digits[64];
-	size_t len, out = 0, lead;
-	const char *d = digits;
-
-	snprintf(digits, sizeof(digits), "%.0f", v);
-	if (!big || fabs(v) >= 1e21) {
-		snprintf(buf, size, "%s", digits);
-		return;
-	}
-	if (*d == '-') {
-		if (out + 1 < size)
-			buf[out++] = '-';
-		d++;
-	}
-	len = strlen(d);
-	lead = len % 3 ? len % 3 : 3;
-	for (size_t i = 0; i < len && out + 2 < size; i++) {
-		if (i && (i - lead) % 3 == 0 && i >= lead)
-			buf[out++] = ',';
-		buf[out++] = d[i];
-	}
-	buf[out] = '\0';
-}
-
 void hwp_fmt_metric(double v, bool big, char *buf, size_t size)
 {
 	if (fabs(v) >= 1e5)
-		hwp_fmt_grouped(v, big, buf, size);
+		fmt_grouped(v, big, buf, size);
 	else if (fabs(v) >= 100)
 		snprintf(buf, size, "%.1f", v);
 	else
@@ -91,7 +65,7 @@ void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size)
 	else if (row->clock)
 		snprintf(buf, size, "%.2f", row->sum.mean / 1e6);
 	else if (row->sr->kind == HWP_SERIES_EVENT)
-		hwp_fmt_grouped(row->sum.mean, big, buf, size);
+		fmt_grouped(row->sum.mean, big, buf, size);
 	else
 		hwp_fmt_metric(row->sum.mean, big, buf, size);
 }
@@ -202,20 +176,6 @@ static void write_text(const struct hwp_result *r, const struct hwp_write_opts *
 
 /* ---- CSV (perf stat -x) ---- */
 
-static void csv_field(FILE *f, const char *s, const char *sep)
-{
-	if (!strstr(s, sep) && !strchr(s, '"') && !strchr(s, '\n')) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static void write_csv(const struct hwp_result *r, const struct hwp_write_opts *o, FILE *f)
 {

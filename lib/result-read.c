@@ -257,13 +257,13 @@ static int read_command(const struct field_ctx *c, const struct json_value *obj,
 		const struct json_value *x = &v->u.array.items[i];
 
 		if (x->type != JSON_STRING) {
-			hwp_argv_free(argv);
+			strv_free(argv);
 			return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%scommand[%zu] should be a string, not %s",
 					c->source, x->line, c->where, *c->where ? "." : "", i,
 					json_type_name(x->type));
 		}
 		if (!(argv[i] = strdup(x->u.string))) {
-			hwp_argv_free(argv);
+			strv_free(argv);
 			return hwp_fail(-ENOMEM, "out of memory");
 		}
 	}
@@ -529,7 +529,7 @@ static int sweep_from_json(const struct json_value *doc, const char *path,
 		return err;
 	err = hwp_sweep_new(param->u.string, &sw);
 	if (err) {
-		hwp_argv_free(argv);
+		strv_free(argv);
 		return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s", path, param->line,
 				hwp_errmsg());
 	}

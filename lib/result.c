@@ -59,7 +59,7 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	for (size_t i = 0; i < r->nr_user; i++)
 		hwp_metric_free(r->user[i]);
 	free(r->user);
-	hwp_argv_free(r->argv);
+	strv_free(r->argv);
 	free(r->source);
 	free(r->spec);
 	free(r->target);
@@ -118,29 +118,6 @@ int hwp_environment_read(struct hwp_environment *env)
 	return 0;
 }
 
-char **hwp_argv_dup(char *const *argv)
-{
-	size_t n = 0;
-	char **copy;
-
-	while (argv[n])
-		n++;
-	copy = calloc(n + 1, sizeof(*copy));
-	for (size_t i = 0; copy && i < n; i++)
-		if (!(copy[i] = strdup(argv[i]))) {
-			hwp_argv_free(copy);
-			return NULL;
-		}
-	return copy;
-}
-
-void hwp_argv_free(char **argv)
-{
-	for (size_t i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
-}
-
 int hwp_argv_set(char ***dst, char *const *argv, const char *fn)
 {
 	char **copy;
@@ -148,10 +125,10 @@ int hwp_argv_set(char ***dst, char *const *argv, const char *fn)
 	hwp_clear_error();
 	if (!dst || !argv)
 		return hwp_fail(-EINVAL, "%s: NULL argument", fn);
-	copy = hwp_argv_dup(argv);
+	copy = strv_dup(argv);
 	if (!copy)
 		return hwp_fail(-ENOMEM, "out of memory");
-	hwp_argv_free(*dst);
+	strv_free(*dst);
 	*dst = copy;
 	return 0;
 }

@@ -84,8 +84,6 @@ void hwp_row_init(const struct hwp_result *r, size_t idx, struct hwp_row *row);
 const char *hwp_row_placeholder(const struct hwp_row *row);
 /* The row's mean as the text report shows it (msec for clocks). */
 void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size);
-/* 1234567.4 -> "1,234,567" (or "1234567" without @big) */
-void hwp_fmt_grouped(double v, bool big, char *buf, size_t size);
 /* A metric's value: grouped when large, else 1 or 3 decimals. */
 void hwp_fmt_metric(double v, bool big, char *buf, size_t size);
 /* The result as a hwprof-stat/1 object, inside a larger document. */
@@ -105,9 +103,6 @@ int hwp_sweep_parse(const char *buf, size_t len, const char *source,
 		    struct hwp_sweep **out);
 /* Read and parse a whole JSON file, with messages for people. */
 int hwp_json_read_file(const char *path, struct json_value **doc);
-/* Duplicate a NULL-terminated argv; NULL on failure. */
-char **hwp_argv_dup(char *const *argv);
-void hwp_argv_free(char **argv);
 /* Replace *@dst with a copy of @argv; @fn names the caller in messages. */
 int hwp_argv_set(char ***dst, char *const *argv, const char *fn);
 /* "command": [argv...] */

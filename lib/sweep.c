@@ -56,7 +56,7 @@ HWP_API void hwp_sweep_free(struct hwp_sweep *sw)
 	}
 	free(sw->values);
 	free(sw->results);
-	hwp_argv_free(sw->argv);
+	strv_free(sw->argv);
 	free(sw->param);
 	free(sw);
 }

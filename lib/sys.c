@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,6 +102,58 @@ bool hwp_have_hw_pmu(void)
 	closedir(d);
 	cached = found;
 	return found;
+}
+
+int hwp_list_threads(pid_t pid, pid_t **tids, size_t *nr)
+{
+	char path[64];
+	struct dirent *de;
+	size_t cap = 16;
+	DIR *d;
+
+	*nr = 0;
+	*tids = malloc(cap * sizeof(**tids));
+	if (!*tids)
+		return hwp_fail(-ENOMEM, "out of memory");
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return hwp_fail(-ESRCH, "process %d does not exist (%s: %s)", (int)pid, path,
+				strerrordesc_np(errno));
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (de->d_name[0] == '.' || *end || tid <= 0)
+			continue;
+		if (*nr == cap) {
+			pid_t *n = realloc(*tids, 2 * cap * sizeof(*n));
+
+			if (!n) {
+				closedir(d);
+				return hwp_fail(-ENOMEM, "out of memory");
+			}
+			*tids = n;
+			cap *= 2;
+		}
+		(*tids)[(*nr)++] = (pid_t)tid;
+	}
+	closedir(d);
+	if (!*nr)
+		return hwp_fail(-ESRCH, "process %d has no threads left", (int)pid);
+	return 0;
+}
+
+bool hwp_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return false;
+	pr_info("raising the open-file limit from %llu to %llu for the counters",
+		(unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+	rl.rlim_cur = rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
 }
 
 double hwp_now(void)

@@ -4,7 +4,7 @@
 # As root it runs apt-get; otherwise it uses sudo when that works without a
 # password, and else names the packages and the command that installs them.
 set -u
-pkgs="meson ninja-build pkg-config gcc libc6-dev python3 libpfm4-dev"
+pkgs="meson ninja-build pkg-config gcc libc6-dev python3 libpfm4-dev libdw-dev libelf-dev libcapstone-dev"
 [ $# -gt 0 ] && pkgs="$pkgs $*"
 missing=""
 for p in $pkgs; do

@@ -813,6 +813,7 @@ enum hwp_format {
 	HWP_FORMAT_TEXT = 0,	/* perf stat's layout */
 	HWP_FORMAT_CSV,		/* perf stat -x's field order */
 	HWP_FORMAT_JSON,	/* the documented schema (README) */
+	HWP_FORMAT_FOLDED,	/* profiles only: collapsed stacks "main;mid;leaf N" */
 };
 
 struct hwp_write_opts {
@@ -1200,6 +1201,350 @@ HWP_API void hwp_ofile_abort(struct hwp_ofile *of);
  * message lists the online ones). Thread-safe. Since: 0.1
  */
 HWP_API int hwp_cpulist_parse(const char *list, int **cpus, size_t *nr);
+
+
+/* ------------------------------------------------------------------------
+ * Sampling: hwprof record
+ *
+ * A recording samples events on every CPU for its target, as perf record
+ * does, into one kernel ring buffer a CPU, and writes what the kernel
+ * reports (samples, and the MMAP2, COMM, FORK, EXIT, LOST and THROTTLE
+ * records that make addresses resolvable after the process is gone) to a
+ * file in perf's perf.data format, which `perf report -i` reads too. The
+ * file is written under a temporary name and renamed into place by
+ * hwp_record_finish(); without a path it is kept in memory for
+ * hwp_profile_from_record().
+ *
+ * Typical use:
+ *	hwp_record_new(&opts, &r);
+ *	hwp_record_open(r);		(opts.enable_on_exec: the command enables it)
+ *	hwp_record_enable(r);
+ *	while (running)
+ *		poll hwp_record_fd(r), then hwp_record_read(r);
+ *	hwp_record_finish(r);
+ */
+
+enum hwp_callchain {
+	HWP_CALLCHAIN_NONE = 0,
+	/* Frame pointers, walked by the kernel (perf record -g): the code
+	 * must keep them (-fno-omit-frame-pointer). */
+	HWP_CALLCHAIN_FP,
+	/* User stacks unwound with DWARF: not implemented yet; -EOPNOTSUPP. */
+	HWP_CALLCHAIN_DWARF,
+};
+
+struct hwp_record_opts {
+	size_t sz;
+	/* The events to sample (an event list, as above). NULL: cycles at
+	 * the highest precise_ip the PMU takes, or cpu-clock where the
+	 * machine has no PMU (hwp_record_stats() says so). */
+	const char *events;
+	uint64_t freq;		/* samples a second of each event on each CPU; default 4000 */
+	uint64_t period;	/* instead of freq: one sample every @period events */
+	enum hwp_callchain callchain;
+	enum hwp_scope scope;	/* what to sample, as for counting sessions */
+	pid_t pid;		/* see enum hwp_scope; 0 is the calling thread or process */
+	const char *cpus;	/* HWP_SCOPE_CPUS: a CPU list; NULL: all online CPUs */
+	bool no_inherit;	/* do not sample threads and children created later */
+	bool enable_on_exec;	/* start when the target calls exec() (a new command) */
+	size_t mmap_pages;	/* data pages of each CPU's ring, a power of two; default 128 */
+	const char *output;	/* the perf.data path; NULL: keep the recording in memory */
+	char *const *argv;	/* NULL-terminated command line kept in the file, or NULL */
+};
+
+/* What a recording saw. Filled by hwp_record_stats(). */
+struct hwp_record_stats {
+	size_t sz;
+	const char *event;	/* the event list sampled (after a fallback) */
+	const char *fallback;	/* why the default event was replaced, or NULL */
+	uint64_t samples;	/* samples written */
+	uint64_t lost;		/* samples the kernel dropped because a ring buffer was full */
+	uint64_t throttled;	/* times the kernel throttled sampling (THROTTLE records) */
+	unsigned int max_sample_rate;	/* kernel.perf_event_max_sample_rate now, Hz */
+	uint64_t freq;		/* the frequency asked of the kernel, or 0 */
+	uint64_t period;	/* the period asked of the kernel, or 0 */
+};
+
+struct hwp_record;
+
+/*
+ * hwp_record_new - a recording that will sample as @opts says
+ * @opts: NULL for defaults (the calling thread, cycles or cpu-clock, in memory)
+ * @out: free it with hwp_record_free()
+ *
+ * Opens nothing yet. Errors: -HWP_ERR_SYNTAX or -HWP_ERR_UNKNOWN_EVENT for
+ * the event list, -EINVAL for options that exclude each other (freq and
+ * period, a CPU list without HWP_SCOPE_CPUS, a ring that is not a power of
+ * two, "-" as output), -EOPNOTSUPP for HWP_CALLCHAIN_DWARF, -ENOMEM.
+ * Since: 0.1
+ */
+HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record **out);
+
+/*
+ * hwp_record_open - open the events, map the ring buffers, start the file
+ *
+ * Writes the attributes, an MMAP record of the kernel's text and, for a
+ * target that already runs (not enable_on_exec), the COMM and MMAP2
+ * records of its threads and executable mappings, read from /proc (for
+ * HWP_SCOPE_CPUS, of every process). The events start disabled unless
+ * they wait for exec(). Errors: -EACCES or -EPERM with the
+ * perf_event_paranoid explanation, -ESRCH (no such process), the event's
+ * error when it cannot be sampled (hwp_errmsg() says why), the output
+ * file's error (see hwp_ofile_open()), -EINVAL on a second call: a
+ * recording is opened once, whether that worked or not. Since: 0.1
+ */
+HWP_API int hwp_record_open(struct hwp_record *r);
+
+/* hwp_record_enable, hwp_record_disable - start, stop sampling. -EBADF when not
+ * open. Since: 0.1 */
+HWP_API int hwp_record_enable(struct hwp_record *r);
+HWP_API int hwp_record_disable(struct hwp_record *r);
+
+/*
+ * hwp_record_fd - a descriptor that polls readable when a ring buffer is
+ * half full: call hwp_record_read() then. -1 when not open. Borrowed.
+ * Since: 0.1
+ */
+HWP_API int hwp_record_fd(const struct hwp_record *r);
+
+/*
+ * hwp_record_read - move every complete record from the ring buffers to
+ * the file, without blocking
+ *
+ * Call it often enough that the rings do not fill (on hwp_record_fd(),
+ * and every few hundred milliseconds); what the kernel could not write is
+ * counted as lost. Errors: the write's errno (-ENOSPC), after which the
+ * recording only fails; -EBADF when not open. Since: 0.1
+ */
+HWP_API int hwp_record_read(struct hwp_record *r);
+
+/*
+ * hwp_record_finish - stop, read what is left, close the events, and
+ * complete the file: its feature sections and its header, then the
+ * rename into place. The file is whole even when the target was stopped
+ * by a signal. Errors: the first write error; the file is then removed.
+ * Since: 0.1
+ */
+HWP_API int hwp_record_finish(struct hwp_record *r);
+
+/* hwp_record_stats - what was recorded so far; strings borrowed from @r. Since: 0.1 */
+HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats *st);
+
+/* hwp_record_free - close, and drop an unfinished file. Since: 0.1 */
+HWP_API void hwp_record_free(struct hwp_record *r);
+
+/* ------------------------------------------------------------------------
+ * Profiles: hwprof report
+ *
+ * A profile reads a perf.data file (hwprof's or perf's: cpu-clock and
+ * hardware events, the IP, TID, TIME, CPU, PERIOD, ID, IDENTIFIER and
+ * CALLCHAIN sample fields) and aggregates the samples of one event by
+ * instruction address. Addresses are resolved when a report asks, each
+ * distinct address once: symbols and source lines through libdw (with
+ * separate debug files found by build-id and .gnu_debuglink under
+ * /usr/lib/debug), the kernel through /proc/kallsyms. Its memory grows
+ * with the distinct addresses and call chains, not with the samples.
+ * Percentages are of the summed sample periods, as perf's "Overhead".
+ */
+
+struct hwp_profile;
+
+/* How entries are grouped. */
+enum hwp_sort {
+	HWP_SORT_SYM = 0,	/* by function (symbol) and module */
+	HWP_SORT_RIP,		/* by instruction address */
+	HWP_SORT_LINE,		/* by source file and line */
+	HWP_SORT_DSO,		/* by module */
+};
+
+struct hwp_profile_opts {
+	size_t sz;
+	const char *event;	/* the event to report, by name; NULL: the file's first */
+};
+
+/*
+ * hwp_profile_open - read and aggregate a perf.data file
+ * @out: free it with hwp_profile_free()
+ *
+ * Every size and offset in the file is checked: a file that is empty,
+ * truncated, not perf.data, or in perf's pipe or big-endian format gives
+ * -HWP_ERR_FORMAT with the reason in hwp_errmsg(). Records of types hwprof
+ * does not use are skipped and counted. Errors also: the open's errno,
+ * -ENOENT for an event the file does not have (the message lists them),
+ * -ENOMEM. Since: 0.1
+ */
+HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *opts,
+			     struct hwp_profile **out);
+
+/*
+ * hwp_profile_from_record - aggregate a finished recording (in memory or
+ * on disk). Errors as hwp_profile_open(), and -EINVAL when @r is not
+ * finished. @r may be freed afterwards. Since: 0.1
+ */
+HWP_API int hwp_profile_from_record(const struct hwp_record *r,
+				    const struct hwp_profile_opts *opts,
+				    struct hwp_profile **out);
+
+/* hwp_profile_free. Since: 0.1 */
+HWP_API void hwp_profile_free(struct hwp_profile *p);
+
+/* The totals of a profile. Filled by hwp_profile_info(). */
+struct hwp_profile_info {
+	size_t sz;
+	const char *input;	/* the file's path, or "(in memory)" */
+	const char *event;	/* the event reported */
+	uint64_t samples;	/* of that event */
+	uint64_t period;	/* their summed periods: what percentages are of */
+	uint64_t lost;		/* samples lost (LOST and LOST_SAMPLES records) */
+	uint64_t throttled;	/* THROTTLE records */
+	uint64_t skipped;	/* records hwprof does not use, or of unknown events */
+	uint64_t other_samples;	/* samples of the file's other events */
+	size_t nr_events;	/* events in the file */
+	size_t addresses;	/* distinct (module, address) pairs */
+	size_t stacks;		/* distinct call chains */
+	bool callchains;	/* the samples have call chains */
+};
+
+/* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */
+HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_info *info);
+
+/* hwp_profile_event_name - the name of event @idx of the file, or NULL past
+ * the last. Since: 0.1 */
+HWP_API const char *hwp_profile_event_name(const struct hwp_profile *p, size_t idx);
+
+/* One caller of an entry, from the call chains. */
+struct hwp_caller {
+	const char *name;	/* its symbol, or module+0xoffset */
+	const char *dso;
+	uint64_t samples;	/* of the entry's samples, those called from here */
+	double percent;		/* of the entry's samples */
+};
+
+/* One row of a report. */
+struct hwp_entry {
+	size_t sz;
+	size_t rank;		/* 0 for the hottest */
+	const char *name;	/* what the row stands for: "hot", "hot+0x1b", "file.c:12", a module */
+	const char *symbol;	/* the function, or NULL when no symbol covers the address */
+	const char *dso;	/* module path, "[kernel.kallsyms]", "[vdso]", "[unknown]" */
+	uint64_t samples;
+	uint64_t period;
+	double percent;		/* of the profile's period */
+	/* RIP: the instruction's address in its module (as objdump shows it);
+	 * SYM: the symbol's */
+	uint64_t address;
+	uint64_t offset;	/* RIP: the address's offset in its symbol */
+	const char *file;	/* RIP, LINE: the source file, or NULL */
+	unsigned int line;
+	const char *inlined;	/* RIP, LINE: the function inlined there, or NULL */
+	const uint8_t *bytes;	/* RIP: the instruction's bytes, or NULL */
+	size_t nr_bytes;
+	const char *disasm;	/* RIP: its disassembly (AT&T syntax on x86), or NULL */
+	const struct hwp_caller *callers;	/* with call chains, the most frequent first */
+	size_t nr_callers;
+};
+
+/* A walk callback: return 0 to go on, anything else to stop (it is returned). */
+typedef int (*hwp_entry_fn)(const struct hwp_entry *e, void *ctx);
+
+/*
+ * hwp_profile_top - walk the @n hottest entries (0: all), hottest first
+ * @fn, @ctx: called once an entry; @e and what it points to live during
+ *	      the call, except symbol, dso, file and inlined, which live as
+ *	      long as @p
+ *
+ * Ties are broken by name, so the order is stable. Returns 0, what @fn
+ * returned to stop, or a negative error. Since: 0.1
+ */
+HWP_API int hwp_profile_top(struct hwp_profile *p, enum hwp_sort sort, size_t n,
+			    hwp_entry_fn fn, void *ctx);
+
+/* A module that samples landed in, and what hwprof could read of it. */
+struct hwp_module_info {
+	size_t sz;
+	const char *path;
+	uint64_t samples;
+	bool has_symbols;
+	/* Source lines were found. Debug information is looked for only once
+	 * a report needed lines (HWP_SORT_RIP, HWP_SORT_LINE, annotate), as
+	 * loading it costs more than a report by symbol: false, with
+	 * no_debuginfo NULL, until then. */
+	bool has_debuginfo;
+	const char *no_symbols;		/* why there are no symbols, or NULL */
+	const char *no_debuginfo;	/* why there are no source lines, or NULL */
+};
+
+typedef int (*hwp_module_fn)(const struct hwp_module_info *m, void *ctx);
+
+/* hwp_profile_modules - walk the modules with samples, most samples first. Since: 0.1 */
+HWP_API int hwp_profile_modules(struct hwp_profile *p, hwp_module_fn fn, void *ctx);
+
+/* A call chain, with its samples. */
+struct hwp_stack {
+	size_t sz;
+	const char *const *frames;	/* function names, the outermost first */
+	size_t nr_frames;
+	uint64_t samples;
+	uint64_t period;
+};
+
+typedef int (*hwp_stack_fn)(const struct hwp_stack *st, void *ctx);
+
+/*
+ * hwp_profile_stacks - walk the distinct call chains by function, most
+ * samples first; chains that differ only in addresses within the same
+ * functions are one. Without call chains, each sampled function is a
+ * chain of one. Since: 0.1
+ */
+HWP_API int hwp_profile_stacks(struct hwp_profile *p, hwp_stack_fn fn, void *ctx);
+
+/* One instruction of an annotated function. */
+struct hwp_annotate_line {
+	size_t sz;
+	uint64_t address;
+	uint64_t samples;
+	double percent;		/* of the function's period */
+	const uint8_t *bytes;
+	size_t nr_bytes;
+	const char *disasm;
+	const char *file;	/* its source line, or NULL */
+	unsigned int line;
+	bool new_line;		/* the first instruction of another source line than the last */
+	const char *source;	/* that line's text, when the file can be read, or NULL */
+};
+
+typedef int (*hwp_annotate_fn)(const struct hwp_annotate_line *l, void *ctx);
+
+/*
+ * hwp_profile_annotate - walk the instructions of function @symbol, with
+ * their samples and source lines
+ *
+ * The function is looked up in the module where its samples landed.
+ * Errors: -ENOENT when no sample landed in a function of that name (the
+ * message names the hottest ones), -EOPNOTSUPP without capstone or for
+ * the kernel, whose code hwprof does not read. Since: 0.1
+ */
+HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
+				 hwp_annotate_fn fn, void *ctx);
+
+struct hwp_report_opts {
+	size_t sz;
+	enum hwp_format format;	/* TEXT, CSV, JSON or FOLDED */
+	enum hwp_sort sort;
+	size_t top;		/* entries to show; 0: all */
+	const char *separator;	/* CSV: the field separator (default ",") */
+	const char *annotate;	/* TEXT: annotate this function instead of the top list */
+};
+
+/*
+ * hwp_profile_write - write a report of @p to @f
+ *
+ * The formats and the JSON schema are in README.md. Errors: those of
+ * hwp_profile_top() and hwp_profile_annotate(), and the write's errno
+ * (-ENOSPC), found by flushing @f. Since: 0.1
+ */
+HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
+			      const struct hwp_report_opts *opts);
 
 #ifdef __cplusplus
 }

@@ -112,3 +112,28 @@ char *strbuf_detach(struct strbuf *sb)
 	*sb = (struct strbuf)STRBUF_INIT;
 	return s;
 }
+
+char **strv_dup(char *const *v)
+{
+	size_t n = 0;
+	char **copy;
+
+	while (v[n])
+		n++;
+	copy = calloc(n + 1, sizeof(*copy));
+	if (!copy)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!(copy[i] = strdup(v[i]))) {
+			strv_free(copy);
+			return NULL;
+		}
+	return copy;
+}
+
+void strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}

@@ -29,6 +29,11 @@ void strbuf_release(struct strbuf *sb);
 const char *strbuf_str(const struct strbuf *sb);
 /* Hand the string to the caller (NULL if allocation failed); resets @sb. */
 char *strbuf_detach(struct strbuf *sb);
+/* A copy of a NULL-terminated string array, or NULL when out of memory. */
+char **strv_dup(char *const *v);
+/* Free such a copy; NULL is fine. */
+void strv_free(char **v);
+
 static inline bool strbuf_failed(const struct strbuf *sb)
 {
 	return sb->failed;

@@ -12,6 +12,9 @@ HWPROF = os.environ.get("HWPROF", "build/cli/hwprof")
 # "valgrind ...": every hwprof run goes through it (meson test --setup valgrindcli).
 WRAPPER = os.environ.get("HWPROF_WRAPPER", "").split()
 WORKLOAD = os.environ.get("WORKLOAD", "build/tests/workload")
+HOTSPOTS = os.environ.get("HOTSPOTS", "build/tests/hotspots")
+# Whether hwprof was built with libdw, which symbols and source lines need.
+HAVE_LIBDW = os.environ.get("HWPROF_LIBDW", "1") == "1"
 
 _checks = 0
 _failures = 0
@@ -52,14 +55,34 @@ def under_valgrind(why):
         skip(f"under {os.path.basename(WRAPPER[0])}: {why}")
 
 
-def stat_json(*args, **kw):
-    """hwprof stat --json -o - ARGS; returns (process, parsed JSON or None)."""
-    p = hwprof("stat", "--json", "-o", "-", *args, **kw)
+def parsed_json(p):
+    """(process, its stdout parsed as JSON, or None after saying why)."""
     try:
         return p, json.loads(p.stdout)
     except ValueError:
         print(f"not JSON (status {p.returncode}): stdout={p.stdout!r} stderr={p.stderr!r}")
         return p, None
+
+
+def stat_json(*args, **kw):
+    """hwprof stat --json -o - ARGS; returns (process, parsed JSON or None)."""
+    return parsed_json(hwprof("stat", "--json", "-o", "-", *args, **kw))
+
+
+def report_json(path, *args, **kw):
+    """hwprof report --format json -i PATH ARGS; returns (process, parsed JSON or None)."""
+    return parsed_json(hwprof("report", "--format", "json", "-i", path, *args, **kw))
+
+
+def entry(doc, symbol):
+    """The entry of a report whose symbol is SYMBOL, or None."""
+    return next((e for e in doc["entries"] if e["symbol"] == symbol), None)
+
+
+def marked_lines(path, mark):
+    """The line numbers of PATH that carry the comment mark, e.g. LINE:hot."""
+    with open(path) as f:
+        return {i for i, line in enumerate(f, 1) if mark in line}
 
 
 def stat_csv(*args, sep=",", **kw):

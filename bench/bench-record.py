@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Recording overhead: the run time of a CPU-bound program as it measures it
+itself (selftimed), alone, under hwprof record and under perf record at the
+same frequency, alternating run after run; medians and slowdowns. perf's own
+wall time is padded to whole seconds by its side-band thread, so the
+program's own time is what compares.
+Usage: bench-record.py BUILD_DIR RUNS FREQ ITERATIONS"""
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+build, runs, freq, iters = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+hwprof = os.path.join(build, "cli", "hwprof")
+selftimed = os.path.join(build, "bench", "selftimed")
+perf = shutil.which("perf")
+with tempfile.TemporaryDirectory() as d:
+    variants = {
+        "alone": [],
+        f"hwprof record -F {freq}": [hwprof, "record", "-F", freq, "-o", f"{d}/h.data", "--"],
+    }
+    if perf:
+        variants[f"perf record -F {freq}"] = [perf, "record", "-q", "-F", freq, "-o",
+                                              f"{d}/p.data", "--"]
+    times = {k: [] for k in variants}
+    for r in range(runs):
+        for name, prefix in variants.items():
+            out = f"{d}/{abs(hash(name))}.txt"
+            subprocess.run(prefix + [selftimed, iters, out], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with open(out) as f:
+                times[name].append(float(f.read().split()[-1]))
+            os.unlink(out)
+    base = statistics.median(times["alone"])
+    print(f"# {runs} runs each, alternating; the program's own run time, median")
+    for name, t in times.items():
+        m = statistics.median(t)
+        print(f"{m * 1e3:9.1f} ms  {100 * (m / base - 1):+6.2f}%  {name}")

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: MIT
+/* hwprof record: sample a command, a process or CPUs into perf.data. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* How often the rings are read even when none is half full. */
+#define READ_INTERVAL_MS 250
+
+static const char record_help[] =
+	"usage: hwprof record [OPTIONS] [--] COMMAND [ARGS]\n"
+	"       hwprof record [OPTIONS] -p PID [-- COMMAND]\n"
+	"       hwprof record [OPTIONS] -a | -C CPUS [-- COMMAND]\n"
+	"\n"
+	"Sample where COMMAND spends its time (or its cache misses...) into a file in\n"
+	"perf's perf.data format, for 'hwprof report' or 'perf report'. With -p, -a or\n"
+	"-C, sample until COMMAND ends, the process exits, or Ctrl-C.\n"
+	"\n"
+	"Sampling:\n"
+	"  -e, --event LIST         events to sample (repeatable). Default: cycles at the\n"
+	"                           highest precision the CPU has, or cpu-clock on a machine\n"
+	"                           without a hardware PMU (a line says so)\n"
+	"  -F, --freq HZ            samples a second, of each event on each CPU (default 4000)\n"
+	"  -c, --count PERIOD       one sample every PERIOD events instead\n"
+	"  -g                       record call chains (frame pointers: build the code with\n"
+	"                           -fno-omit-frame-pointer)\n"
+	"      --call-graph MODE    fp (as -g), or dwarf (not implemented yet)\n"
+	"  -m, --mmap-pages N       ring buffer pages a CPU, a power of two (default 128)\n"
+	"  -i, --no-inherit         do not sample the threads and children COMMAND creates\n"
+	"\n"
+	"Targets:\n"
+	"  -p, --pid PID            sample an existing process and all its threads\n"
+	"  -a, --all-cpus           sample every task on every CPU (needs root, CAP_PERFMON\n"
+	"                           or kernel.perf_event_paranoid <= 0)\n"
+	"  -C, --cpu LIST           sample every task on these CPUs, e.g. 0-3,6\n"
+	"\n"
+	"Output:\n"
+	"  -o, --output FILE        the perf.data file (default perf.data); written under a\n"
+	"                           temporary name and renamed, so it is whole or absent\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"Samples the kernel had to drop (a full ring buffer) and throttling are counted\n"
+	"and reported, never hidden. Ctrl-C stops the command and still writes the file.\n"
+	"\n"
+	"Exit status: COMMAND's (128+N when a signal N killed it), 127 when COMMAND is\n"
+	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n";
+
+struct record_config {
+	struct cli_list events;
+	long freq, period, mmap_pages;
+	enum hwp_callchain callchain;
+	const char *output;
+	pid_t pid;
+	bool all_cpus;
+	const char *cpus;
+	bool no_inherit;
+	char **argv;		/* the command */
+	char **cmdline;		/* everything after 'hwprof', for the file */
+};
+
+static const struct option record_options[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "call-graph", required_argument, NULL, 'G' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "no-inherit", no_argument, NULL, 'i' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	cli_error("record", "%s", msg);
+	return CLI_EXIT_USAGE;
+}
+
+static int parse_option(struct record_config *c, int opt)
+{
+	long v;
+
+	switch (opt) {
+	case 'e':
+		return cli_list_add(&c->events, optarg) ? CLI_EXIT_FAILURE : 0;
+	case 'F':
+		if (!cli_parse_long(optarg, 1, 10000000, &c->freq))
+			return usage_error("-F: '%s' is not a frequency in Hz (1 or more)", optarg);
+		return 0;
+	case 'c':
+		if (!cli_parse_long(optarg, 1, 0x7fffffffffffffffL, &c->period))
+			return usage_error("-c: '%s' is not a period (1 or more)", optarg);
+		return 0;
+	case 'g':
+		c->callchain = HWP_CALLCHAIN_FP;
+		return 0;
+	case 'G':
+		if (!strcmp(optarg, "fp"))
+			c->callchain = HWP_CALLCHAIN_FP;
+		else if (!strcmp(optarg, "dwarf") || !strncmp(optarg, "dwarf,", 6))
+			c->callchain = HWP_CALLCHAIN_DWARF;
+		else
+			return usage_error("--call-graph: '%s' is not fp or dwarf", optarg);
+		return 0;
+	case 'm':
+		if (!cli_parse_long(optarg, 1, 1L << 20, &c->mmap_pages) ||
+		    (c->mmap_pages & (c->mmap_pages - 1)))
+			return usage_error("-m: '%s' is not a power of two pages (1, 2, 4 ... 1048576)",
+					   optarg);
+		return 0;
+	case 'i': c->no_inherit = true; return 0;
+	case 'p':
+		if (!cli_parse_long(optarg, 1, 0x7fffffff, &v))
+			return usage_error("-p: '%s' is not a process id", optarg);
+		c->pid = (pid_t)v;
+		return 0;
+	case 'a': c->all_cpus = true; return 0;
+	case 'C': c->cpus = optarg; return 0;
+	case 'o': c->output = optarg; return 0;
+	case 'h':
+		cli_help(&cli_cmd_record, stdout);
+		return -1;
+	default:
+		return CLI_EXIT_USAGE;
+	}
+}
+
+static int parse_options(struct record_config *c, int argc, char **argv)
+{
+	int opt, ret;
+
+	c->output = "perf.data";
+	c->cmdline = argv;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+e:F:c:gm:ip:aC:o:h", record_options, NULL)) != -1) {
+		if (opt == '?') {
+			cli_error("record", "unknown option '%s'; 'hwprof record --help' lists them",
+				  argv[optind - 1]);
+			return CLI_EXIT_USAGE;
+		}
+		ret = parse_option(c, opt);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc)
+		c->argv = argv + optind;
+	if (!c->argv && !c->pid && !c->all_cpus && !c->cpus) {
+		cli_error("record", "no command to sample: hwprof record [OPTIONS] -- COMMAND [ARGS]");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->pid && (c->all_cpus || c->cpus)) {
+		cli_error("record", "-p samples one process; -a and -C sample CPUs: choose one");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->freq && c->period) {
+		cli_error("record", "-F and -c exclude each other: give a frequency or a period");
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* What one recording holds; released by session_release(). */
+struct session {
+	struct hwp_workload *wl;
+	struct hwp_record *rec;
+	int target_pidfd;	/* -p without a command: the process to outlive */
+};
+
+static void session_release(struct session *s)
+{
+	hwp_record_free(s->rec);
+	hwp_workload_free(s->wl);
+	if (s->target_pidfd >= 0)
+		close(s->target_pidfd);
+}
+
+static int new_record(struct record_config *c, struct session *s)
+{
+	HWP_OPTS(hwp_record_opts, o, .events = c->events.buf, .freq = (uint64_t)c->freq,
+		 .period = (uint64_t)c->period, .callchain = c->callchain,
+		 .no_inherit = c->no_inherit, .mmap_pages = (size_t)c->mmap_pages,
+		 .output = c->output, .argv = c->cmdline);
+
+	if (c->all_cpus || c->cpus) {
+		o.scope = HWP_SCOPE_CPUS;
+		o.cpus = c->cpus;
+	} else if (c->pid) {
+		o.scope = HWP_SCOPE_PROCESS;
+		o.pid = c->pid;
+	} else {
+		o.scope = HWP_SCOPE_THREAD;
+		o.pid = hwp_workload_pid(s->wl);
+		o.enable_on_exec = true;
+	}
+	return hwp_record_new(&o, &s->rec) ?: hwp_record_open(s->rec);
+}
+
+/* Read the rings until the command or the process ends, or a stop. */
+static int wait_and_read(struct record_config *c, struct session *s)
+{
+	struct pollfd pfd[3];
+	nfds_t nfds = 0;
+	sigset_t none;
+
+	sigemptyset(&none);
+	pfd[nfds++] = (struct pollfd){ .fd = hwp_record_fd(s->rec), .events = POLLIN };
+	if (s->wl)
+		pfd[nfds++] = (struct pollfd){ .fd = hwp_workload_fd(s->wl), .events = POLLIN };
+	if (s->target_pidfd >= 0)
+		pfd[nfds++] = (struct pollfd){ .fd = s->target_pidfd, .events = POLLIN };
+	for (;;) {
+		struct timespec ts = { 0, READ_INTERVAL_MS * 1000000L };
+		int ret = ppoll(pfd, nfds, &ts, &none), err;
+
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		err = hwp_record_read(s->rec);
+		if (err)
+			return err;
+		for (nfds_t i = 1; ret > 0 && i < nfds; i++)
+			if (pfd[i].revents)
+				return 0;
+		/* No pidfds (valgrind 3.19, Linux < 5.3): the ends are polled. */
+		if (s->wl && hwp_workload_fd(s->wl) < 0 && hwp_workload_poll(s->wl) != 0)
+			return 0;
+		if (c->pid && !s->wl && s->target_pidfd < 0 && cli_process_exited(c->pid))
+			return 0;
+		if (cli_stop_count) {
+			if (!s->wl || c->pid)
+				return 0;	/* sampling a pid or CPUs: Ctrl-C ends it */
+			cli_forward_stop(s->wl);
+		}
+	}
+}
+
+static void print_summary(const struct record_config *c, struct session *s)
+{
+	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct stat sb;
+	uint64_t all;
+
+	hwp_record_stats(s->rec, &st);
+	all = st.samples + st.lost;
+	fprintf(stderr, "[ hwprof record: %llu samples of %s written to %s", (unsigned long long)st.samples,
+		st.event, c->output);
+	if (!stat(c->output, &sb))
+		fprintf(stderr, " (%.3f MB)", (double)sb.st_size / 1e6);
+	fprintf(stderr, " ]\n");
+	if (st.lost)
+		fprintf(stderr, "hwprof record: lost %llu samples (%.2f%%): the ring buffers were full; enlarge them with -m or sample less often with -F\n",
+			(unsigned long long)st.lost,
+			all ? 100.0 * (double)st.lost / (double)all : 0);
+	if (st.throttled)
+		fprintf(stderr, "hwprof record: sample rate throttled %llu times: the kernel caps it at %u Hz (kernel.perf_event_max_sample_rate)\n",
+			(unsigned long long)st.throttled, st.max_sample_rate);
+}
+
+static int start(struct record_config *c, struct session *s, int *status)
+{
+	struct hwp_record_stats st = { .sz = sizeof(st) };
+	int err;
+
+	if (c->pid && !c->argv) {
+		s->target_pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+		if (s->target_pidfd < 0 && errno == ENOSYS && !kill(c->pid, 0))
+			;	/* no pidfds here: the wait polls */
+		else if (s->target_pidfd < 0) {
+			cli_error("record", "-p %d: %s", (int)c->pid,
+				  errno == ESRCH ? "no such process" : strerror(errno));
+			return CLI_EXIT_FAILURE;
+		}
+	}
+	err = new_record(c, s);
+	if (err) {
+		cli_lib_error("record", err);
+		return cli_exit_for(err);
+	}
+	hwp_record_stats(s->rec, &st);
+	if (st.fallback)
+		fprintf(stderr, "hwprof record: %s\n", st.fallback);
+	/* A command sampled from its exec enables itself; the rest we enable. */
+	if ((!s->wl || c->pid || c->all_cpus || c->cpus) && (err = hwp_record_enable(s->rec))) {
+		cli_lib_error("record", err);
+		return CLI_EXIT_FAILURE;
+	}
+	if (s->wl && (err = hwp_workload_start(s->wl))) {
+		cli_lib_error("record", err);
+		hwp_workload_wait(s->wl, status, NULL);
+		return hwp_workload_exit_code(*status);
+	}
+	return 0;
+}
+
+static int record(struct record_config *c)
+{
+	struct session s = { .target_pidfd = -1 };
+	int status = 0, code = 0, ret, err;
+
+	if (c->argv && (err = hwp_workload_new(c->argv, NULL, &s.wl))) {
+		cli_lib_error("record", err);
+		return cli_exit_for_start(err);
+	}
+	cli_install_stop_signals();
+	ret = start(c, &s, &status);
+	if (ret)
+		goto out;
+	err = wait_and_read(c, &s);
+	if (err && s.wl)
+		hwp_workload_kill(s.wl, SIGTERM);	/* the recording is lost: stop */
+	if (s.wl) {
+		/* Ctrl-C while sampling a pid or CPUs: the command goes too. */
+		if (cli_stop_count && (c->pid || c->all_cpus || c->cpus))
+			hwp_workload_kill(s.wl, SIGTERM);
+		hwp_workload_wait(s.wl, &status, NULL);
+		code = hwp_workload_exit_code(status);
+	}
+	/* The file is completed whatever stopped us, so that it can be read. */
+	if (!err)
+		err = hwp_record_finish(s.rec);
+	if (err) {
+		cli_lib_error("record", err);
+		ret = CLI_EXIT_FAILURE;
+		goto out;
+	}
+	print_summary(c, &s);
+	ret = code;
+out:
+	session_release(&s);
+	return ret;
+}
+
+static int record_run(int argc, char **argv)
+{
+	struct record_config cfg = { 0 };
+	int ret;
+
+	ret = parse_options(&cfg, argc, argv);
+	if (!ret)
+		ret = record(&cfg);
+	if (ret == -1)	/* --help */
+		ret = cli_flush_stdout("record");
+	free(cfg.events.buf);
+	return ret;
+}
+
+const struct cli_cmd cli_cmd_record = {
+	.name = "record",
+	.summary = "Sample a command into perf.data (perf record), for hwprof report",
+	.help = record_help,
+	.run = record_run,
+};

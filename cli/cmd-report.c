@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/* hwprof report: the hottest instructions, functions, lines or modules of a
+ * perf.data file (hwprof's or perf's). */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_TOP 20
+
+static const char report_help[] =
+	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso] [--top N]\n"
+	"                     [--format text|csv|json|folded] [--annotate SYMBOL]\n"
+	"\n"
+	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
+	"landed: the hottest instructions, functions, source lines or modules, with the\n"
+	"callers of each when the samples have call chains (record -g).\n"
+	"\n"
+	"  -i, --input FILE         the perf.data file (default perf.data)\n"
+	"  -s, --sort KEY           rip: one row an instruction, with its symbol+offset,\n"
+	"                                source line, bytes and disassembly\n"
+	"                           sym: by function (default)   line: by source line\n"
+	"                           dso: by module (executable or library)\n"
+	"  -n, --top N              the N hottest rows (default 20; 0: all)\n"
+	"  -f, --format FMT         text (default), csv, json (schema in README.md), or\n"
+	"                           folded: collapsed stacks 'main;mid;leaf N' for flame graphs\n"
+	"  -x, --field-separator S  csv with this separator\n"
+	"      --annotate SYMBOL    the instructions of function SYMBOL with their share of\n"
+	"                           its samples, interleaved with its source lines\n"
+	"  -e, --event NAME         the event to report, in a file of several (default: the first)\n"
+	"  -o, --output FILE        write to FILE (never half-written) instead of standard output\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"Percentages are of the samples' summed periods, as perf report's Overhead. Addresses\n"
+	"that no symbol covers show as module+0xoffset, and the report ends with the modules\n"
+	"that lacked symbols or debug information, and why.\n"
+	"\n"
+	"Exit status: 0, 2 for a usage error, 1 for other failures (a file that is not\n"
+	"perf.data, a function that has no samples).\n";
+
+struct report_config {
+	const char *input;
+	const char *output;
+	const char *event;
+	const char *annotate;
+	struct hwp_report_opts o;
+};
+
+static const struct option report_options[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "top", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "field-separator", required_argument, NULL, 'x' },
+	{ "annotate", required_argument, NULL, 'A' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int lookup(const char *const *names, size_t n, const char *s, int *out)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], s)) {
+			*out = (int)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int parse_option(struct report_config *c, int opt)
+{
+	static const char *const sorts[] = { "sym", "rip", "line", "dso" };
+	static const char *const formats[] = { "text", "csv", "json", "folded" };
+	int v;
+	long n;
+
+	switch (opt) {
+	case 'i': c->input = optarg; return 0;
+	case 'o': c->output = optarg; return 0;
+	case 'e': c->event = optarg; return 0;
+	case 'A': c->annotate = optarg; return 0;
+	case 'x':
+		c->o.separator = optarg;
+		c->o.format = HWP_FORMAT_CSV;
+		return 0;
+	case 's':
+		if (lookup(sorts, 4, optarg, &v)) {
+			cli_error("report", "--sort: '%s' is not rip, sym, line or dso", optarg);
+			return CLI_EXIT_USAGE;
+		}
+		c->o.sort = (enum hwp_sort)v;
+		return 0;
+	case 'f':
+		if (lookup(formats, 4, optarg, &v)) {
+			cli_error("report", "--format: '%s' is not text, csv, json or folded", optarg);
+			return CLI_EXIT_USAGE;
+		}
+		c->o.format = (enum hwp_format)v;
+		return 0;
+	case 'n':
+		if (!cli_parse_long(optarg, 0, 0x7fffffff, &n)) {
+			cli_error("report", "--top: '%s' is not a number of rows (0: all)", optarg);
+			return CLI_EXIT_USAGE;
+		}
+		c->o.top = (size_t)n;
+		return 0;
+	case 'h':
+		cli_help(&cli_cmd_report, stdout);
+		return -1;
+	default:
+		return CLI_EXIT_USAGE;
+	}
+}
+
+static int parse_options(struct report_config *c, int argc, char **argv)
+{
+	int opt, ret;
+
+	c->input = "perf.data";
+	c->output = "-";
+	c->o = (struct hwp_report_opts){ .sz = sizeof(c->o), .top = DEFAULT_TOP };
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "i:s:n:f:x:e:o:h", report_options, NULL)) != -1) {
+		if (opt == '?') {
+			cli_error("report", "unknown option or missing value '%s'; 'hwprof report --help' lists them",
+				  argv[optind - 1]);
+			return CLI_EXIT_USAGE;
+		}
+		ret = parse_option(c, opt);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		cli_error("report", "unexpected argument '%s' (the file goes after -i)", argv[optind]);
+		return CLI_EXIT_USAGE;
+	}
+	if (c->annotate && c->o.format != HWP_FORMAT_TEXT) {
+		cli_error("report", "--annotate writes text only");
+		return CLI_EXIT_USAGE;
+	}
+	c->o.annotate = c->annotate;
+	return 0;
+}
+
+static int report(struct report_config *c)
+{
+	HWP_OPTS(hwp_profile_opts, po, .event = c->event);
+	struct hwp_profile *p = NULL;
+	struct hwp_ofile *of = NULL;
+	int err;
+
+	err = hwp_profile_open(c->input, &po, &p);
+	if (!err)
+		err = hwp_ofile_open(c->output, &of);
+	if (!err)
+		err = hwp_profile_write(p, hwp_ofile_stream(of), &c->o);
+	if (!err) {
+		err = hwp_ofile_commit(of);
+		of = NULL;
+	}
+	if (err)
+		cli_lib_error("report", err);
+	hwp_ofile_abort(of);
+	hwp_profile_free(p);
+	return err ? cli_exit_for(err) : 0;
+}
+
+static int report_run(int argc, char **argv)
+{
+	struct report_config cfg = { 0 };
+	int ret = parse_options(&cfg, argc, argv);
+
+	if (!ret)
+		ret = report(&cfg);
+	if (ret == -1)	/* --help */
+		ret = cli_flush_stdout("report");
+	return ret;
+}
+
+const struct cli_cmd cli_cmd_report = {
+	.name = "report",
+	.summary = "Report the hottest instructions, functions, lines of perf.data",
+	.help = report_help,
+	.run = report_run,
+};

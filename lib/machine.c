@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/* Address spaces rebuilt from the records, so that a sample's address can
+ * be placed in a module long after the process is gone: MMAP and MMAP2 add
+ * executable mappings, COMM with the exec flag empties an address space,
+ * FORK copies the parent's. The kernel's addresses need no mapping: they go
+ * to kallsyms (symbolize.c). */
+#include "sample.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+struct proc {
+	uint32_t pid;
+	struct map *maps;	/* sorted by start, never overlapping */
+	size_t nr, cap;
+};
+
+struct machine {
+	struct strtab paths;
+	struct dso *dsos;
+	size_t nr_dsos, cap_dsos;
+	struct hidx dso_idx;	/* by interned path */
+	struct proc *procs;
+	size_t nr_procs, cap_procs;
+	struct hidx proc_idx;	/* by pid */
+	size_t last_proc;	/* the process of the last lookup, a cheap cache */
+	uint32_t kernel_dso, unknown_dso;
+};
+
+static bool dso_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct machine *m = ctx;
+
+	return m->dsos[idx].path == key;
+}
+
+static enum dso_kind kind_of(const char *path)
+{
+	if (!strcmp(path, "[vdso]"))
+		return DSO_VDSO;
+	if (path[0] == '/' && strncmp(path, "/memfd:", 7) && !strstr(path, " (deleted)"))
+		return DSO_FILE;
+	return DSO_ANON;
+}
+
+/* The module of @path (interned), added on first sight. */
+static int dso_find(struct machine *m, const char *path, enum dso_kind kind, uint32_t *out)
+{
+	const char *p = strtab_intern(&m->paths, path, strlen(path));
+	uint64_t h;
+	long i;
+	struct dso *d;
+	const char *slash;
+
+	if (!p)
+		return -ENOMEM;
+	h = hash_u64((uint64_t)(uintptr_t)p);
+	i = hidx_find(&m->dso_idx, h, dso_eq, p, m);
+	if (i >= 0) {
+		*out = (uint32_t)i;
+		return 0;
+	}
+	if (vec_reserve(&m->dsos, &m->cap_dsos, m->nr_dsos + 1, sizeof(*m->dsos)) ||
+	    hidx_add(&m->dso_idx, h, m->nr_dsos))
+		return -ENOMEM;
+	d = &m->dsos[m->nr_dsos];
+	memset(d, 0, sizeof(*d));
+	d->path = p;
+	slash = strrchr(p, '/');
+	d->name = slash && slash[1] ? slash + 1 : p;
+	d->kind = kind;
+	*out = (uint32_t)m->nr_dsos++;
+	return 0;
+}
+
+int machine_new(struct machine **out)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+
+	*out = NULL;
+	if (!m || dso_find(m, "[kernel.kallsyms]", DSO_KERNEL, &m->kernel_dso) ||
+	    dso_find(m, "[unknown]", DSO_UNKNOWN, &m->unknown_dso)) {
+		machine_free(m);
+		return hwp_fail(-ENOMEM, "out of memory");
+	}
+	*out = m;
+	return 0;
+}
+
+void machine_free(struct machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_procs; i++)
+		free(m->procs[i].maps);
+	free(m->procs);
+	free(m->dsos);
+	hidx_release(&m->proc_idx);
+	hidx_release(&m->dso_idx);
+	strtab_release(&m->paths);
+	free(m);
+}
+
+size_t machine_nr_dsos(const struct machine *m)
+{
+	return m->nr_dsos;
+}
+
+struct dso *machine_dso(struct machine *m, uint32_t idx)
+{
+	return idx < m->nr_dsos ? &m->dsos[idx] : NULL;
+}
+
+static bool proc_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct machine *m = ctx;
+
+	return m->procs[idx].pid == *(const uint32_t *)key;
+}
+
+static struct proc *proc_find(struct machine *m, uint32_t pid, bool create)
+{
+	long i;
+
+	if (m->last_proc < m->nr_procs && m->procs[m->last_proc].pid == pid)
+		return &m->procs[m->last_proc];
+	i = hidx_find(&m->proc_idx, hash_u64(pid), proc_eq, &pid, m);
+	if (i < 0) {
+		if (!create ||
+		    vec_reserve(&m->procs, &m->cap_procs, m->nr_procs + 1, sizeof(*m->procs)) ||
+		    hidx_add(&m->proc_idx, hash_u64(pid), m->nr_procs))
+			return NULL;
+		i = (long)m->nr_procs++;
+		memset(&m->procs[i], 0, sizeof(m->procs[i]));
+		m->procs[i].pid = pid;
+	}
+	m->last_proc = (size_t)i;
+	return &m->procs[i];
+}
+
+static int push_map(struct map **maps, size_t *nr, size_t *cap, struct map mp)
+{
+	if (vec_reserve(maps, cap, *nr + 1, sizeof(**maps)))
+		return -ENOMEM;
+	(*maps)[(*nr)++] = mp;
+	return 0;
+}
+
+/* Add a mapping; what it covers of older ones is cut out of them, as a new
+ * mmap() replaces what was there. */
+static int add_map(struct proc *p, struct map nm)
+{
+	struct map *out = NULL;
+	size_t nr = 0, cap = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < p->nr && !err; i++) {
+		struct map m = p->maps[i];
+
+		if (m.end <= nm.start || m.start >= nm.end) {
+			err = push_map(&out, &nr, &cap, m);
+			continue;
+		}
+		if (m.start < nm.start)
+			err = push_map(&out, &nr, &cap,
+				       (struct map){ m.start, nm.start, m.pgoff, m.dso });
+		if (!err && m.end > nm.end)
+			err = push_map(&out, &nr, &cap,
+				       (struct map){ nm.end, m.end,
+						     m.pgoff + (nm.end - m.start), m.dso });
+	}
+	if (!err)
+		err = push_map(&out, &nr, &cap, nm);
+	if (err) {
+		free(out);
+		return err;
+	}
+	/* Only the new map is out of place: one pass of insertion sort. */
+	for (size_t i = 1; i < nr; i++)
+		for (size_t j = i; j > 0 && out[j - 1].start > out[j].start; j--) {
+			struct map t = out[j];
+
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	free(p->maps);
+	p->maps = out;
+	p->nr = nr;
+	p->cap = cap;
+	return 0;
+}
+
+struct mmap_fields {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	const char *name;
+	bool exec;
+};
+
+/* Both MMAP and MMAP2: the fixed fields, then a NUL-terminated name that
+ * must end inside the record. */
+static bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	const unsigned char *end = (const unsigned char *)h + h->size;
+	size_t fixed = h->type == PERF_RECORD_MMAP2 ? 64 : 32;
+	uint32_t prot;
+
+	if ((size_t)(end - p) < fixed + 1)
+		return false;
+	memcpy(&f->pid, p, 4);
+	memcpy(&f->start, p + 8, 8);
+	memcpy(&f->len, p + 16, 8);
+	memcpy(&f->pgoff, p + 24, 8);
+	if (h->type == PERF_RECORD_MMAP2) {
+		memcpy(&prot, p + 56, 4);
+		f->exec = prot & PROT_EXEC;
+	} else {
+		f->exec = !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
+	}
+	f->name = (const char *)p + fixed;
+	return memchr(f->name, '\0', (size_t)(end - p) - fixed) != NULL;
+}
+
+static int apply_mmap(struct machine *m, const struct perf_event_header *h)
+{
+	struct mmap_fields f;
+	struct proc *p;
+	uint32_t dso;
+	int err;
+
+	if (!parse_mmap(h, &f) || !f.exec || !f.len || f.start + f.len < f.start)
+		return 0;
+	if (f.pid == PD_KERNEL_PID ||
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		return 0;	/* kallsyms covers the kernel and its modules */
+	err = dso_find(m, f.name, kind_of(f.name), &dso);
+	p = err ? NULL : proc_find(m, f.pid, true);
+	if (!p)
+		return hwp_fail(-ENOMEM, "out of memory");
+	err = add_map(p, (struct map){ f.start, f.start + f.len, f.pgoff, dso });
+	return err ? hwp_fail(err, "out of memory") : 0;
+}
+
+static int apply_fork(struct machine *m, const struct perf_event_header *h)
+{
+	uint32_t pid, ppid;
+	struct proc *parent, *child;
+	struct map *copy = NULL;
+	size_t nr;
+
+	if (h->size < sizeof(*h) + 16)
+		return 0;
+	memcpy(&pid, h + 1, 4);
+	memcpy(&ppid, (const char *)(h + 1) + 4, 4);
+	if (pid == ppid)
+		return 0;	/* a new thread shares its process's maps */
+	parent = proc_find(m, ppid, false);
+	nr = parent ? parent->nr : 0;
+	if (nr) {
+		copy = malloc(nr * sizeof(*copy));
+		if (!copy)
+			return hwp_fail(-ENOMEM, "out of memory");
+		memcpy(copy, parent->maps, nr * sizeof(*copy));
+	}
+	child = proc_find(m, pid, true);	/* may move the parent */
+	if (!child) {
+		free(copy);
+		return hwp_fail(-ENOMEM, "out of memory");
+	}
+	free(child->maps);
+	child->maps = copy;
+	child->nr = child->cap = nr;
+	return 0;
+}
+
+static void apply_comm(struct machine *m, const struct perf_event_header *h)
+{
+	uint32_t pid, tid;
+	struct proc *p;
+
+	if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < sizeof(*h) + 8)
+		return;
+	memcpy(&pid, h + 1, 4);
+	memcpy(&tid, (const char *)(h + 1) + 4, 4);
+	p = pid == tid ? proc_find(m, pid, false) : NULL;
+	if (p)
+		p->nr = 0;	/* exec: a new address space, mapped by the records to come */
+}
+
+int machine_apply(struct machine *m, const struct perf_event_header *h)
+{
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return apply_mmap(m, h);
+	case PERF_RECORD_FORK:
+		return apply_fork(m, h);
+	case PERF_RECORD_COMM:
+		apply_comm(m, h);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static const struct map *map_find(const struct proc *p, uint64_t ip)
+{
+	size_t lo = 0, hi = p->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].end <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nr && p->maps[lo].start <= ip ? &p->maps[lo] : NULL;
+}
+
+int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		    struct location *loc)
+{
+	const struct proc *p;
+	const struct map *mp;
+
+	loc->dso = m->unknown_dso;
+	loc->addr = ip;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		loc->dso = m->kernel_dso;
+		return 0;
+	}
+	if (cpumode != PERF_RECORD_MISC_USER)
+		return 0;	/* hypervisor, guests: not followed */
+	p = proc_find(m, pid, false);
+	mp = p ? map_find(p, ip) : NULL;
+	if (mp) {
+		loc->dso = mp->dso;
+		loc->addr = ip - mp->start + mp->pgoff;
+	}
+	return 0;
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/* Number and field formatting shared by the report writers. */
+#include "format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* 1234567.4 -> "1,234,567" */
+void fmt_grouped(double v, bool big, char *buf, size_t size)
+{
+	char digits[64];
+	size_t len, out = 0, lead;
+	const char *d = digits;
+
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	if (!big || fabs(v) >= 1e21) {
+		snprintf(buf, size, "%s", digits);
+		return;
+	}
+	if (*d == '-') {
+		if (out + 1 < size)
+			buf[out++] = '-';
+		d++;
+	}
+	len = strlen(d);
+	lead = len % 3 ? len % 3 : 3;
+	for (size_t i = 0; i < len && out + 2 < size; i++) {
+		if (i && (i - lead) % 3 == 0 && i >= lead)
+			buf[out++] = ',';
+		buf[out++] = d[i];
+	}
+	buf[out] = '\0';
+}
+
+void csv_field(FILE *f, const char *s, const char *sep)
+{
+	if (!strstr(s, sep) && !strchr(s, '"') && !strchr(s, '\n')) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef HWPROF_UTIL_FORMAT_H
+#define HWPROF_UTIL_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* 1234567.4 -> "1,234,567" (with @big; "1234567" without). */
+void fmt_grouped(double v, bool big, char *buf, size_t size);
+/* One CSV field, quoted when it holds @sep, a quote or a newline. */
+void csv_field(FILE *f, const char *s, const char *sep);
+
+#endif

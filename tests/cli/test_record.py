@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hwprof record's behaviour as a wrapper: the command's exit status, Ctrl-C
+(a complete file all the same), -p and -a targets, usage errors, and the
+help text."""
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+from common import HAVE_LIBDW, HWPROF, WORKLOAD, check, done, hwprof, report_json
+
+WORKLOAD_PATH = os.path.realpath(WORKLOAD)
+
+
+def no_temporaries(d):
+    return not [n for n in os.listdir(d) if ".tmp." in n]
+
+
+def exit_statuses(d):
+    out = os.path.join(d, "st.data")
+    p = hwprof("record", "-o", out, "--", WORKLOAD, "exit", "3")
+    check(p.returncode == 3, f"the command's status passes through: {p.returncode} {p.stderr}")
+    p = hwprof("record", "-o", out, "--", WORKLOAD, "kill", "15")
+    check(p.returncode == 143, f"killed by SIGTERM: {p.returncode}")
+    p = hwprof("record", "-o", out, "--", "/nonexistent/command")
+    check(p.returncode == 127 and "cannot run" in p.stderr, f"not found: {p.returncode} {p.stderr}")
+    p = hwprof("record", "-o", os.path.join(d, "no/such/dir/x.data"), "--", WORKLOAD, "exit", "0")
+    check(p.returncode == 1 and "its directory does not exist" in p.stderr,
+          f"output in a missing directory: {p.returncode} {p.stderr}")
+    p = hwprof("record", "-o", "-", "--", WORKLOAD, "exit", "0")
+    check(p.returncode == 1 and "seek" in p.stderr, f"-o -: {p.returncode} {p.stderr}")
+
+
+def usage(d):
+    for args, what in ((["record"], "no command to sample"),
+                       (["record", "-F", "0", "--", "true"], "-F: '0'"),
+                       (["record", "-F", "99", "-c", "1000", "--", "true"], "exclude each other"),
+                       (["record", "-m", "3", "--", "true"], "power of two"),
+                       (["record", "--call-graph", "lbr", "--", "true"], "fp or dwarf"),
+                       (["record", "-e", "cache-mises", "--", "true"], "did you mean"),
+                       (["report", "--sort", "bogus"], "not rip, sym, line or dso"),
+                       (["report", "--format", "xml"], "not text, csv, json or folded"),
+                       (["report", "--annotate", "f", "--format", "json"], "text only"),
+                       (["report", "extra"], "unexpected argument")):
+        p = hwprof(*args, cwd=d)
+        check(p.returncode == 2 and what in p.stderr, f"{args}: {p.returncode} {p.stderr}")
+    p = hwprof("record", "--call-graph", "dwarf", "-o", os.path.join(d, "x.data"), "--", "true")
+    check(p.returncode == 1 and "not implemented yet" in p.stderr, f"dwarf: {p.stderr}")
+    for cmd in ("record", "report"):
+        a, b = hwprof(cmd, "--help"), hwprof("help", cmd)
+        check(a.returncode == 0 and a.stdout == b.stdout and a.stdout.startswith("usage: hwprof " + cmd),
+              f"hwprof {cmd} --help equals hwprof help {cmd}")
+    p = hwprof("--help")
+    check("record" in p.stdout and "report" in p.stdout, "the command list names record and report")
+
+
+def interrupted(d):
+    """Ctrl-C (and SIGTERM) stop the command; the file is still complete."""
+    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        out = os.path.join(d, f"int-{sig}.data")
+        h = subprocess.Popen([HWPROF, "record", "-g", "-o", out, "--", WORKLOAD, "spin", "30"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        t0 = time.monotonic()
+        h.send_signal(sig)
+        _, err = h.communicate(timeout=20)
+        check(time.monotonic() - t0 < 5, "stopped promptly")
+        check(h.returncode == code, f"{sig.name}: status {h.returncode}, want {code}: {err}")
+        p, doc = report_json(out, "--top", "3")
+        check(p.returncode == 0 and doc and doc["total_samples"] > 100,
+              f"{sig.name}: the file reads: {p.stderr}")
+        check(doc and doc["entries"][0]["dso"] == WORKLOAD_PATH,
+              f"{sig.name}: the spinning workload is on top: {doc and doc['entries'][:1]}")
+        check(no_temporaries(d), "no temporary file left")
+
+
+def existing_process(d):
+    """-p: the process's mappings are read from /proc, so its symbols resolve."""
+    spin = subprocess.Popen([WORKLOAD, "spin", "20"])
+    try:
+        time.sleep(0.3)
+        out = os.path.join(d, "pid.data")
+        p = hwprof("record", "-p", str(spin.pid), "-o", out, "--", "sleep", "1")
+        check(p.returncode == 0, f"-p: {p.returncode} {p.stderr}")
+        p, doc = report_json(out, "--top", "1")
+        top = doc["entries"][0] if doc and doc["entries"] else {}
+        check(doc and doc["total_samples"] > 1000 and top.get("dso") == WORKLOAD_PATH and
+              (top.get("symbol") or not HAVE_LIBDW),
+              f"-p: the workload's own symbol on top: {top} {p.stderr}")
+    finally:
+        spin.kill()
+        spin.wait()
+    p = hwprof("record", "-p", "12ab", "-o", os.path.join(d, "x.data"), "--", "true")
+    check(p.returncode == 2 and "not a process id" in p.stderr, f"bad -p: {p.stderr}")
+    p = hwprof("record", "-p", "4000000", "-o", os.path.join(d, "x.data"))
+    check(p.returncode == 1 and "no such process" in p.stderr, f"-p of no process: {p.stderr}")
+    p = hwprof("record", "-p", "4000000", "-o", os.path.join(d, "x.data"), "--", "true")
+    check(p.returncode == 1 and "process 4000000 does not exist" in p.stderr,
+          f"-p of no process, with a command: {p.stderr}")
+
+
+def system_wide(d):
+    out = os.path.join(d, "all.data")
+    p = hwprof("record", "-a", "-o", out, "--", WORKLOAD, "spin", "0.5")
+    if p.returncode == 1 and "perf_event_paranoid" in p.stderr:
+        print(f"-a not permitted here: {p.stderr.strip()}")
+        return
+    check(p.returncode == 0, f"-a: {p.returncode} {p.stderr}")
+    p, doc = report_json(out, "--sort", "dso", "--top", "0")
+    check(doc and any(e["dso"] == WORKLOAD_PATH for e in doc["entries"]),
+          f"-a sees the workload: {doc and [e['dso'] for e in doc['entries']]}")
+
+
+with tempfile.TemporaryDirectory() as d:
+    exit_statuses(d)
+    usage(d)
+    interrupted(d)
+    existing_process(d)
+    system_wide(d)
+    check(no_temporaries(d), "no temporary file left")
+done()

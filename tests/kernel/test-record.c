@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/* Recording sessions against the real kernel, on cpu-clock (which every
+ * machine can sample): a program profiling itself, in memory, finds its own
+ * hot function and the threads it starts; a ring of one page that is not
+ * read fills up, and the samples the kernel dropped are counted by the
+ * recording and read back from the file; bad options are refused. */
+#include "hwprof-internal.h"
+#include "util/format.h"
+#include "harness.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+void spin_here(double seconds);
+void *spin_thread(void *arg);
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Burn @seconds of this thread's CPU time, here. */
+__attribute__((noinline)) void spin_here(double seconds)
+{
+	double end = cpu_seconds() + seconds;
+	volatile unsigned long x = 0;
+
+	while (cpu_seconds() < end)
+		for (int i = 0; i < 20000; i++)
+			x += (unsigned long)i;
+}
+
+__attribute__((noinline)) void *spin_thread(void *arg)
+{
+	double end = cpu_seconds() + *(double *)arg;
+	volatile unsigned long x = 0;
+
+	while (cpu_seconds() < end)
+		for (int i = 0; i < 20000; i++)
+			x += (unsigned long)i;
+	return NULL;
+}
+
+struct found {
+	const char *want;
+	double percent;
+	uint64_t samples;
+	int rank;
+};
+
+static int find_symbol(const struct hwp_entry *e, void *ctx)
+{
+	struct found *f = ctx;
+
+	if (e->symbol && !strcmp(e->symbol, f->want)) {
+		f->percent = e->percent;
+		f->samples = e->samples;
+		f->rank = (int)e->rank;
+		return 1;
+	}
+	return 0;
+}
+
+static struct found lookup(struct hwp_profile *p, const char *sym)
+{
+	struct found f = { .want = sym, .rank = -1 };
+
+	hwp_profile_top(p, HWP_SORT_SYM, 0, find_symbol, &f);
+	return f;
+}
+
+/* The calling thread and the threads it starts, recorded in memory. */
+static void check_self(void)
+{
+	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 1000);
+	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct hwp_profile_info in = { .sz = sizeof(in) };
+	struct hwp_record *r = NULL;
+	struct hwp_profile *p = NULL;
+	double secs = 0.25;
+	pthread_t t[2];
+	struct found here, thread;
+
+	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(hwp_record_open(r), 0);
+	CHECK(hwp_record_fd(r) >= 0, "a descriptor to poll");
+	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), -EINVAL);
+	CHECK_ERR(hwp_record_enable(r), 0);
+	spin_here(0.3);
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, spin_thread, &secs);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	CHECK_ERR(hwp_record_read(r), 0);
+	CHECK_ERR(hwp_record_finish(r), 0);
+	CHECK_ERR(hwp_record_stats(r, &st), 0);
+	CHECK(!strcmp(st.event, "cpu-clock") && !st.fallback && st.freq == 1000, "stats: %s", st.event);
+	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), 0);
+	hwp_record_free(r);
+	if (!p)
+		return;
+	hwp_profile_info(p, &in);
+	/* 0.8 s of CPU at 1 kHz: about 800 samples; a loaded machine may
+	 * run us less, never more. */
+	CHECK(in.samples == st.samples && in.samples >= 400 && in.samples <= 900,
+	      "%llu samples (the recording counted %llu)", (unsigned long long)in.samples,
+	      (unsigned long long)st.samples);
+	CHECK(in.lost == 0 && !strcmp(in.input, "(in memory)"), "lost %llu", (unsigned long long)in.lost);
+#ifdef HAVE_LIBDW
+	here = lookup(p, "spin_here");
+	thread = lookup(p, "spin_thread");
+	CHECK(here.rank >= 0 && here.percent > 20 && here.percent < 55,
+	      "spin_here: %.1f%% (0.3 of 0.8 s)", here.percent);
+	CHECK(thread.rank >= 0 && thread.percent > 40, "the threads it started: %.1f%% (0.5 of 0.8 s)",
+	      thread.percent);
+#else
+	(void)here, (void)thread, (void)lookup;
+	printf("built without libdw: the symbols of the samples are not checked\n");
+#endif
+	hwp_profile_free(p);
+}
+
+/* A ring of one page, not read while sampling at 10 kHz: it overflows. */
+static void check_lost(void)
+{
+	char path[] = "/tmp/hwprof-test-lost.XXXXXX";
+	int fd = mkstemp(path);
+	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .period = 100000, .mmap_pages = 1,
+		 .output = path);
+	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct hwp_profile_info in = { .sz = sizeof(in) };
+	struct hwp_record *r = NULL;
+	struct hwp_profile *p = NULL;
+	char *text = NULL, want[128], num[32];
+	size_t len = 0;
+	FILE *mem;
+
+	close(fd);
+	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(hwp_record_open(r), 0);
+	CHECK_ERR(hwp_record_enable(r), 0);
+	spin_here(0.3);
+	CHECK_ERR(hwp_record_finish(r), 0);
+	hwp_record_stats(r, &st);
+	hwp_record_free(r);
+	/* 3,000 samples of ~56 bytes, and 4 KiB of ring. */
+	CHECK(st.lost > 1000 && st.samples < 200 && st.period == 100000,
+	      "%llu samples kept, %llu lost", (unsigned long long)st.samples,
+	      (unsigned long long)st.lost);
+	CHECK(st.samples + st.lost >= 1500 && st.samples + st.lost <= 3100,
+	      "kept and lost add up to 0.3 s at 10 kHz: %llu", (unsigned long long)(st.samples + st.lost));
+	CHECK_ERR(hwp_profile_open(path, NULL, &p), 0);
+	if (p) {
+		hwp_profile_info(p, &in);
+		CHECK(in.lost == st.lost && in.samples == st.samples, "the file says %llu lost",
+		      (unsigned long long)in.lost);
+		mem = open_memstream(&text, &len);
+		CHECK_ERR(hwp_profile_write(p, mem, NULL), 0);
+		fclose(mem);
+		fmt_grouped((double)st.lost, true, num, sizeof(num));
+		snprintf(want, sizeof(want), "# lost %s samples (", num);
+		CHECK(text && strstr(text, want), "the report says it: %.200s", text);
+		free(text);
+		hwp_profile_free(p);
+	}
+	unlink(path);
+}
+
+static void check_refused(void)
+{
+	struct hwp_record *r = NULL;
+	HWP_OPTS(hwp_record_opts, o, .freq = 100, .period = 1000);
+
+	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
+	CHECK(!r && strstr(hwp_errmsg(), "exclude each other"), "%s", hwp_errmsg());
+	o = (struct hwp_record_opts){ .sz = sizeof(o), .callchain = HWP_CALLCHAIN_DWARF };
+	CHECK_ERR(hwp_record_new(&o, &r), -EOPNOTSUPP);
+	o = (struct hwp_record_opts){ .sz = sizeof(o), .mmap_pages = 3 };
+	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
+	o = (struct hwp_record_opts){ .sz = sizeof(o), .output = "-" };
+	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
+	o = (struct hwp_record_opts){ .sz = sizeof(o), .events = "cpu-clok" };
+	CHECK_ERR(hwp_record_new(&o, &r), -HWP_ERR_UNKNOWN_EVENT);
+	o = (struct hwp_record_opts){ .sz = sizeof(o), .scope = HWP_SCOPE_PROCESS,
+				      .pid = 4000000, .events = "cpu-clock" };
+	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(hwp_record_open(r), -ESRCH);
+	CHECK_ERR(hwp_record_open(r), -EINVAL);
+	CHECK(strstr(hwp_errmsg(), "opened once"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_record_read(r), -EBADF);
+	CHECK_ERR(hwp_record_finish(r), -EBADF);
+	hwp_record_free(r);
+	hwp_record_free(NULL);
+	hwp_profile_free(NULL);
+}
+
+int main(void)
+{
+	t_init();
+	check_self();
+	check_lost();
+	check_refused();
+	return t_done();
+}

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT
+/* perf.data written and read back, with records made by hand: two events
+ * told apart by IDENTIFIER, rounds whose records are out of time order,
+ * address spaces that fork and exec, LOST, THROTTLE and unknown records.
+ * The samples point into this test's own executable, so that the symbols
+ * they resolve to are known. Then the same file, truncated at every length
+ * and with bytes overwritten everywhere: errors, never a crash (the suite
+ * runs under ASan too). */
+#include "sample.h"
+#include "harness.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#define ID_A 1001		/* the first event */
+#define ID_B 2002		/* the second */
+#define BASE 0x10000000ULL	/* where the records say the executable is mapped */
+
+int known_function(int x);
+
+__attribute__((noinline)) int known_function(int x)
+{
+	return x * 3 + 1;
+}
+
+struct buf {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+static void put(struct buf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = 2 * (b->len + n);
+		b->p = realloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+static void put64(struct buf *b, uint64_t v)
+{
+	put(b, &v, 8);
+}
+
+/* Where known_function is in the executable's file, and its path. */
+static uint64_t function_offset(char *path, size_t size, uint64_t *pgoff)
+{
+	uintptr_t fn = (uintptr_t)known_function;
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	uint64_t off = 0;
+
+	*pgoff = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long s, e, pg;
+		char file[PATH_MAX] = "";
+
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &s, &e, &pg, file) >= 3 &&
+		    fn >= s && fn < e) {
+			snprintf(path, size, "%s", file);
+			*pgoff = pg;
+			off = fn - s;
+		}
+	}
+	if (f)
+		fclose(f);
+	return off;
+}
+
+/* A sample of the layout IDENTIFIER|IP|TID|TIME|CPU|PERIOD. */
+static void sample(struct buf *b, uint64_t id, uint32_t pid, uint64_t ip, uint64_t time)
+{
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 6 * 8 };
+	uint32_t pt[2] = { pid, pid }, cpu[2] = { 0, 0 };
+
+	put(b, &h, sizeof(h));
+	put64(b, id);
+	put64(b, ip);
+	put(b, pt, 8);
+	put64(b, time);
+	put(b, cpu, 8);
+	put64(b, 1000);	/* period */
+}
+
+/* The sample_id trailer: TID, TIME, CPU, IDENTIFIER. */
+static void trailer(struct buf *b, uint32_t pid, uint64_t time)
+{
+	uint32_t pt[2] = { pid, pid }, cpu[2] = { 0, 0 };
+
+	put(b, pt, 8);
+	put64(b, time);
+	put(b, cpu, 8);
+	put64(b, ID_A);
+}
+
+static void mmap2(struct buf *b, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		  const char *file, uint64_t time)
+{
+	size_t name = (strlen(file) + 1 + 7) & ~(size_t)7;
+	struct perf_event_header h = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER,
+				       (uint16_t)(8 + 64 + name + 32) };
+	uint32_t fields[2] = { pid, pid }, prot[2] = { PROT_READ | PROT_EXEC, MAP_PRIVATE };
+	char padded[PATH_MAX + 8] = { 0 };
+
+	put(b, &h, sizeof(h));
+	put(b, fields, 8);
+	put64(b, start);
+	put64(b, len);
+	put64(b, pgoff);
+	put64(b, 0);	/* maj, min */
+	put64(b, 0);	/* ino */
+	put64(b, 0);	/* ino_generation */
+	put(b, prot, 8);
+	strcpy(padded, file);
+	put(b, padded, name);
+	trailer(b, pid, time);
+}
+
+static void simple(struct buf *b, uint32_t type, uint16_t misc, const uint64_t *fields,
+		   size_t n, uint32_t pid, uint64_t time)
+{
+	struct perf_event_header h = { type, misc, (uint16_t)(8 + 8 * n + 32) };
+
+	put(b, &h, sizeof(h));
+	put(b, fields, 8 * n);
+	trailer(b, pid, time);
+}
+
+static void round_end(struct buf *b)
+{
+	struct perf_event_header h = { PD_RECORD_FINISHED_ROUND, 0, 8 };
+
+	put(b, &h, sizeof(h));
+}
+
+/* The data section: what each check below relies on. */
+static void make_records(struct buf *b, const char *exe, uint64_t off, uint64_t pgoff)
+{
+	uint64_t ip = BASE + off, lost[2] = { ID_A, 7 }, thr[3] = { 50, ID_A, 0 };
+	uint64_t fork[3] = { 101 | (100ULL << 32), 101 | (100ULL << 32), 60 };
+	uint64_t comm[2] = { 101 | (101ULL << 32), 0x6c6c6168 };	/* "hall" */
+	uint64_t unknown[2] = { 1, 2 };
+
+	/* Round 1, out of order: the sample (t=20) comes before the mapping
+	 * it needs (t=10) in the file; sorted, it resolves. */
+	sample(b, ID_A, 100, ip, 20);
+	mmap2(b, 100, BASE, 1 << 24, pgoff, exe, 10);
+	sample(b, ID_B, 100, ip, 25);
+	round_end(b);
+	/* Round 2: lost, throttled, a record type nobody knows, a fork. */
+	simple(b, PERF_RECORD_LOST, 0, lost, 2, 100, 40);
+	simple(b, PERF_RECORD_THROTTLE, 0, thr, 3, 100, 50);
+	simple(b, PERF_RECORD_THROTTLE, 0, thr, 3, 100, 51);
+	simple(b, 200, 0, unknown, 2, 100, 52);
+	simple(b, PERF_RECORD_FORK, 0, fork, 3, 101, 60);
+	sample(b, ID_A, 101, ip, 70);	/* the child has the parent's maps */
+	round_end(b);
+	/* Round 3: the child execs; its old maps are gone. */
+	simple(b, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, comm, 2, 101, 80);
+	sample(b, ID_A, 101, ip, 90);
+	sample(b, ID_A, 100, ip, 95);
+	round_end(b);
+}
+
+static FILE *write_file(const char *exe, uint64_t off, uint64_t pgoff)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
+					.config = PERF_COUNT_SW_CPU_CLOCK, .sample_id_all = 1,
+					.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+						       PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD };
+	struct perf_event_attr attr2 = attr;
+	uint64_t ids_a[] = { ID_A }, ids_b[] = { ID_B };
+	struct pd_write_event ev[2] = { { &attr, "cpu-clock", ids_a, 1 },
+					{ &attr2, "task-clock", ids_b, 1 } };
+	struct pd_writer *w;
+	struct buf b = { 0 };
+	char *argv[] = { "record", "--", "test", NULL };
+	FILE *f = tmpfile();
+
+	attr2.config = PERF_COUNT_SW_TASK_CLOCK;
+	CHECK_ERR(pd_writer_begin(f, ev, 2, &w), 0);
+	make_records(&b, exe, off, pgoff);
+	fwrite(b.p, 1, b.len, f);
+	CHECK(pd_writer_data_size(w) == (int64_t)b.len, "data size");
+	CHECK_ERR(pd_writer_finish(w, argv), 0);
+	fflush(f);
+	free(b.p);
+	return f;
+}
+
+struct order {
+	uint64_t last_time;
+	int records, out_of_order, samples;
+};
+
+static int check_order(const struct pd_record *rec, void *ctx)
+{
+	struct order *o = ctx;
+
+	o->records++;
+	o->out_of_order += rec->time < o->last_time;
+	o->last_time = rec->time;
+	o->samples += rec->h->type == PERF_RECORD_SAMPLE;
+	return 0;
+}
+
+static void check_read_back(int fd)
+{
+	struct pd_file *f;
+	struct order o = { 0 };
+
+	CHECK_ERR(pd_open(NULL, fd, &f), 0);
+	if (!f)
+		return;
+	CHECK(pd_nr_events(f) == 2, "two events");
+	CHECK(!strcmp(pd_event(f, 0)->name, "cpu-clock") && !strcmp(pd_event(f, 1)->name, "task-clock"),
+	      "names from EVENT_DESC: %s, %s", pd_event(f, 0)->name, pd_event(f, 1)->name);
+	CHECK(pd_event(f, 1)->nr_ids == 1 && pd_event(f, 1)->ids[0] == ID_B, "ids");
+	CHECK(pd_feature_string(f, 11) && strstr(pd_feature_string(f, 11), "hwprof record -- test"),
+	      "cmdline: %s", pd_feature_string(f, 11));
+	CHECK_ERR(pd_foreach(f, check_order, &o), 0);
+	CHECK(o.records == 12 && o.samples == 5, "%d records, %d samples", o.records, o.samples);
+	CHECK(o.out_of_order == 0, "%d records out of time order", o.out_of_order);
+	pd_close(f);
+}
+
+struct top {
+	const char *sym[8];
+	const char *dso[8];
+	uint64_t samples[8];
+	int n;
+};
+
+static int collect_top(const struct hwp_entry *e, void *ctx)
+{
+	struct top *t = ctx;
+
+	if (t->n < 8) {
+		t->sym[t->n] = e->symbol;
+		t->dso[t->n] = e->dso;
+		t->samples[t->n] = e->samples;
+		t->n++;
+	}
+	return 0;
+}
+
+static void check_profile(const char *path, const char *exe)
+{
+	struct hwp_profile *p;
+	struct hwp_profile_info in = { .sz = sizeof(in) };
+	struct top t = { 0 };
+	HWP_OPTS(hwp_profile_opts, o, .event = "task-clock");
+
+	CHECK_ERR(hwp_profile_open(path, NULL, &p), 0);
+	if (!p)
+		return;
+	CHECK_ERR(hwp_profile_info(p, &in), 0);
+	CHECK(in.samples == 4 && in.other_samples == 1 && in.period == 4000, "samples %llu, other %llu",
+	      (unsigned long long)in.samples, (unsigned long long)in.other_samples);
+	CHECK(in.lost == 7 && in.throttled == 2 && in.skipped == 1, "lost %llu throttled %llu skipped %llu",
+	      (unsigned long long)in.lost, (unsigned long long)in.throttled,
+	      (unsigned long long)in.skipped);
+	CHECK(!strcmp(in.event, "cpu-clock") && in.nr_events == 2, "event %s", in.event);
+	CHECK_ERR(hwp_profile_top(p, HWP_SORT_SYM, 0, collect_top, &t), 0);
+#ifdef HAVE_LIBDW
+	/* Three resolve (the parent twice, the forked child once); the child's
+	 * sample after its exec has no mapping. */
+	CHECK(t.n == 2 && t.sym[0] && !strcmp(t.sym[0], "known_function") && t.samples[0] == 3 &&
+	      !strcmp(t.dso[0], exe), "top: %s in %s, %llu samples", t.sym[0], t.dso[0],
+	      (unsigned long long)t.samples[0]);
+	CHECK(t.n == 2 && !t.sym[1] && !strcmp(t.dso[1], "[unknown]") && t.samples[1] == 1,
+	      "after exec: %s", t.dso[1]);
+#else
+	/* Without libdw the mapping still places them in the executable. */
+	CHECK(t.n == 2 && !strcmp(t.dso[0], exe) && t.samples[0] == 3, "top in %s", t.dso[0]);
+#endif
+	hwp_profile_free(p);
+	CHECK_ERR(hwp_profile_open(path, &o, &p), 0);
+	if (p) {
+		hwp_profile_info(p, &in);
+		CHECK(in.samples == 1 && !strcmp(in.event, "task-clock"), "the second event");
+		hwp_profile_free(p);
+	}
+	o.event = "cycles";
+	CHECK_ERR(hwp_profile_open(path, &o, &p), -ENOENT);
+	CHECK(strstr(hwp_errmsg(), "it has: cpu-clock, task-clock"), "%s", hwp_errmsg());
+}
+
+/* Every truncation and every byte overwritten: an error or a profile, whose
+ * report (one in eight, as symbols take time) works too. */
+static void check_hostile(const unsigned char *good, size_t len)
+{
+	static const unsigned char values[] = { 0x00, 0xff, 0x81 };
+	int fd = memfd_create("hostile", MFD_CLOEXEC);
+	char path[64];
+	int opened = 0, failed = 0, runs = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	for (size_t n = 0; n < len; n++) {
+		struct hwp_profile *p = NULL;
+
+		ftruncate(fd, 0);
+		pwrite(fd, good, n, 0);
+		runs++;
+		if (hwp_profile_open(path, NULL, &p) == 0)
+			opened++;
+		else
+			failed += p == NULL;
+		hwp_profile_free(p);
+	}
+	CHECK(opened == 0 && failed == runs, "%d truncations: %d opened", runs, opened);
+	opened = failed = 0;
+	for (size_t pos = 0; pos < len; pos++)
+		for (size_t v = 0; v < sizeof(values); v++) {
+			unsigned char *bad = malloc(len);
+			struct hwp_profile *p = NULL;
+
+			memcpy(bad, good, len);
+			bad[pos] = values[v];
+			ftruncate(fd, 0);
+			pwrite(fd, bad, len, 0);
+			if (!hwp_profile_open(path, NULL, &p)) {
+				opened++;
+				if ((pos + v) % 8 == 0)
+					hwp_profile_top(p, HWP_SORT_RIP, 0, collect_top,
+							&(struct top){ 0 });
+			} else {
+				failed++;
+			}
+			hwp_profile_free(p);
+			free(bad);
+		}
+	/* Both outcomes, so the bytes reached every part of the parser. */
+	CHECK(opened > 0 && failed > 0, "%zu bytes overwritten: %d files read, %d refused", len,
+	      opened, failed);
+	close(fd);
+}
+
+int main(void)
+{
+	char exe[PATH_MAX], path[64];
+	uint64_t pgoff, off = function_offset(exe, sizeof(exe), &pgoff);
+	unsigned char *good;
+	FILE *f;
+	long len;
+
+	t_init();
+	CHECK(known_function(1) == 4 && exe[0] == '/', "this test's executable: %s", exe);
+	f = write_file(exe, off, pgoff);
+	len = lseek(fileno(f), 0, SEEK_END);
+	check_read_back(fileno(f));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(f));
+	check_profile(path, exe);
+	good = malloc((size_t)len);
+	CHECK(pread(fileno(f), good, (size_t)len, 0) == len, "read back");
+	check_hostile(good, (size_t)len);
+	free(good);
+	fclose(f);
+	return t_done();
+}
