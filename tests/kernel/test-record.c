@@ -113,6 +113,13 @@ static void check_self(void)
 #ifdef HAVE_LIBDW
 	here = lookup(p, "spin_here");
 	thread = lookup(p, "spin_thread");
+	if (t_under_valgrind()) {
+		/* Our code runs from valgrind's translation cache: the samples
+		 * land there, not in our functions. */
+		printf("under valgrind: the symbols of our own samples are not checked\n");
+		hwp_profile_free(p);
+		return;
+	}
 	CHECK(here.rank >= 0 && here.percent > 20 && here.percent < 55,
 	      "spin_here: %.1f%% (0.3 of 0.8 s)", here.percent);
 	CHECK(thread.rank >= 0 && thread.percent > 40, "the threads it started: %.1f%% (0.5 of 0.8 s)",
