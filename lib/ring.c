@@ -79,7 +79,9 @@ int ring_drain(struct ring *r, ring_record_fn fn, void *ctx)
 			memcpy(&hdr, r->data + off, first);
 			memcpy((char *)&hdr + first, r->data, sizeof(hdr) - first);
 		}
-		if (hdr.size < sizeof(hdr) || hdr.size > left) {
+		/* The kernel writes whole records of a multiple of 8 bytes: any
+		 * other size would misalign every record after it. */
+		if (hdr.size < sizeof(hdr) || hdr.size > left || hdr.size % 8) {
 			err = hwp_fail(-EIO, "the kernel's ring buffer holds a record of %u bytes with %llu bytes left: it is corrupt",
 				       hdr.size, (unsigned long long)left);
 			tail = head;	/* drop what cannot be read */
