@@ -117,6 +117,26 @@ for row in ROWS:
     for bad in ("Sanitizer", "runtime error", "Segmentation", "core dumped", "Traceback"):
         check(bad not in p.stderr, f"{label}: {bad} in stderr")
 
+# A directory we may not write to: as root, a read-only bind mount in a mount
+# namespace of our own; otherwise a directory without write permission.
+ro = os.path.join(tmp, "ro")
+os.mkdir(ro)
+hw = " ".join([*WRAPPER, HWPROF])
+if os.geteuid() == 0 and shutil.which("unshare"):
+    cmd = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+           f"mount --bind -o ro {ro} {ro} && exec {hw} stat -e cs -o {ro}/x.json -- true"]
+else:
+    os.chmod(ro, 0o555)
+    cmd = [*WRAPPER, HWPROF, "stat", "-e", "cs", "-o", f"{ro}/x.json", "--", "true"]
+p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+if "mount:" in p.stderr:
+    print(f"note: no read-only mount here: {p.stderr.strip()}")
+else:
+    check(p.returncode == 1 and "cannot write" in p.stderr and
+          ("Read-only" in p.stderr or "no permission" in p.stderr),
+          f"an unwritable directory: {p.returncode} {p.stderr}")
+    ran += 1
+
 # hwprof's own stdout closed, with the report going there: an error, not silence.
 # (Not under valgrind: its log file takes the free descriptor 1.)
 if not WRAPPER:
