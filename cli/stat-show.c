@@ -102,6 +102,8 @@ static size_t nr_bins_for(const double *v, size_t n, bool *whole)
 		*whole &= v[i] == floor(v[i]);
 		k++;
 	}
+	if (!k)
+		return 1;	/* no value: one empty bin, not a cast of -inf */
 	if (*whole && hi - lo < MAX_BINS)
 		return (size_t)(hi - lo) + 1;
 	*whole = false;

@@ -194,9 +194,10 @@ static void text_ratios(const struct hwp_compare *c, struct table *t)
 						     [HWP_VERDICT_INCREASE] = '+',
 						     [HWP_VERDICT_DECREASE] = '-' };
 
-			if (in->verdict == HWP_VERDICT_NONE || isnan(in->ratio))
-				snprintf(buf[k + 1], sizeof(buf[0]), "%s",
-					 in->verdict == HWP_VERDICT_NONE ? "n/a" : "- =");
+			if (in->verdict == HWP_VERDICT_NONE)
+				snprintf(buf[k + 1], sizeof(buf[0]), "n/a");
+			else if (isnan(in->ratio))	/* A's mean is 0: no ratio, a verdict */
+				snprintf(buf[k + 1], sizeof(buf[0]), "- %c", sign[in->verdict]);
 			else
 				snprintf(buf[k + 1], sizeof(buf[0]), "%.3f %c", in->ratio,
 					 sign[in->verdict]);

@@ -208,6 +208,9 @@ static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_re
 		row = find_or_add_row(c, sa);
 		if (!row)
 			return -ENOMEM;
+		/* An event listed twice (-e cs,cs) is one row: its first. */
+		if (row->cells[col].tested || row->cells[col].reason)
+			continue;
 		err = fill_cell(c, &row->cells[col], ra, sa, rb, sb);
 		if (err)
 			return err;
@@ -317,7 +320,11 @@ static int correct_and_decide(struct hwp_compare *c)
 			up = info->diff;
 			if (c->opts.test == HWP_TEST_MANN_WHITNEY)
 				up = 2 * info->statistic - (double)(info->a_n * info->b_n);
-			if (!(info->p_value < c->opts.alpha))
+			/* Values so large their mean overflows give no p-value:
+			 * no verdict either, rather than "unchanged". */
+			if (isnan(info->p_value))
+				info->verdict = HWP_VERDICT_NONE;
+			else if (!(info->p_value < c->opts.alpha))
 				info->verdict = HWP_VERDICT_UNCHANGED;
 			else if (up > 0)
 				info->verdict = HWP_VERDICT_INCREASE;
@@ -333,10 +340,14 @@ static int cmp_noise(const void *x, const void *y)
 	const struct cmp_row *a = *(const struct cmp_row *const *)x;
 	const struct cmp_row *b = *(const struct cmp_row *const *)y;
 
-	/* No CV (a mean of 0) ranks last. */
-	if (isnan(a->noise) || isnan(b->noise))
-		return isnan(a->noise) - isnan(b->noise);
-	return (a->noise > b->noise) - (a->noise < b->noise);
+	/* No CV (a mean of 0) ranks last; equal ones keep the table's order. */
+	if (isnan(a->noise) || isnan(b->noise)) {
+		if (isnan(a->noise) != isnan(b->noise))
+			return isnan(a->noise) - isnan(b->noise);
+	} else if (a->noise != b->noise) {
+		return (a->noise > b->noise) - (a->noise < b->noise);
+	}
+	return (a > b) - (a < b);
 }
 
 static int rank_noise(struct hwp_compare *c)

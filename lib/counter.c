@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,13 +345,26 @@ static int raw_prepare(struct hwp_session *s)
 	return 0;
 }
 
+static HWP_TLS pid_t cached_tid;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+/* The forking thread's cache would make the child take the parent's
+ * counters for its own. */
+static void forget_tid(void)
+{
+	cached_tid = 0;
+}
+
+static void watch_forks(void)
+{
+	pthread_atfork(NULL, NULL, forget_tid);
+}
+
 static pid_t current_tid(void)
 {
-	static HWP_TLS pid_t tid;
-
-	if (!tid)
-		tid = (pid_t)syscall(SYS_gettid);
-	return tid;
+	if (!cached_tid)
+		cached_tid = (pid_t)syscall(SYS_gettid);
+	return cached_tid;
 }
 
 /* rdpmc reads the counter of the CPU we run on: only for events counting
@@ -363,6 +377,7 @@ static int map_rdpmc(struct hwp_session *s)
 	if (s->opts.no_rdpmc || !hwp_rdpmc_arch() || s->opts.scope != HWP_SCOPE_THREAD ||
 	    s->opts.pid != 0 || !s->opts.no_inherit)
 		return 0;
+	pthread_once(&fork_once, watch_forks);
 	s->pages = calloc(s->evl->nr_events, sizeof(*s->pages));
 	if (!s->pages)
 		return hwp_fail(-ENOMEM, "out of memory");
@@ -661,6 +676,8 @@ static bool read_group_raw_rdpmc(const struct hwp_session *s, size_t g, uint64_t
 
 int hwp_session_read_raw(struct hwp_session *s, uint64_t *buf)
 {
+	if (!s->open)
+		return hwp_fail(-EBADF, "reading the counters: the session is closed");
 	for (size_t g = 0, off = 0; g < s->evl->nr_groups; g++) {
 		int fd = s->raw_fd[g];
 		ssize_t n;

@@ -76,8 +76,10 @@ static struct {
 	bool no_rdpmc;
 	double read_cost_ns;
 	pthread_key_t key;
-	struct thread_rec *threads;
-} regions = { .lock = PTHREAD_MUTEX_INITIALIZER, .read_cost_ns = NAN };
+	struct thread_rec *threads;	/* in the order they first entered a region */
+	struct thread_rec **tail;
+} regions = { .lock = PTHREAD_MUTEX_INITIALIZER, .read_cost_ns = NAN,
+	      .tail = &regions.threads };
 
 static HWP_TLS struct thread_rec *self;
 
@@ -116,6 +118,17 @@ static void regions_at_exit(void)
 
 static void thread_exit(void *arg);
 
+/* After fork(), the child's copy of our counters counts the parent's
+ * threads: the child starts with no regions, and opens its own at its
+ * first region. (The parent's records stay, unreachable, in its copy.) */
+static void regions_after_fork(void)
+{
+	self = NULL;
+	regions.threads = NULL;
+	regions.tail = &regions.threads;
+	pthread_mutex_init(&regions.lock, NULL);
+}
+
 /* Called with regions.lock held. */
 static int configure(const struct hwp_regions_opts *o)
 {
@@ -148,6 +161,7 @@ static int configure(const struct hwp_regions_opts *o)
 		return hwp_fail(-ENOMEM, "out of memory");
 	if (pthread_key_create(&regions.key, thread_exit))
 		return hwp_fail(-EAGAIN, "regions: no thread-specific key left");
+	pthread_atfork(NULL, NULL, regions_after_fork);
 	if (regions.output)
 		atexit(regions_at_exit);
 	return 0;
@@ -259,8 +273,8 @@ static int thread_register(struct thread_rec **out)
 		t->error = hwp_fail_prefix(err, "regions: counting thread %d", (int)t->tid);
 	pthread_setspecific(regions.key, t);
 	pthread_mutex_lock(&regions.lock);
-	t->next = regions.threads;
-	regions.threads = t;
+	*regions.tail = t;
+	regions.tail = &t->next;
 	if (!t->error && isnan(regions.read_cost_ns))
 		calibrate(t);
 	pthread_mutex_unlock(&regions.lock);
@@ -275,6 +289,9 @@ static void thread_exit(void *arg)
 
 	hwp_session_close(t->s);
 	pthread_mutex_lock(&regions.lock);
+	/* A region in a later thread-specific destructor finds it closed. */
+	if (!t->error)
+		t->error = -ESRCH;
 	free(t->now);
 	free(t->items);
 	t->now = NULL;
@@ -297,17 +314,16 @@ static struct slot *new_slot(struct thread_rec *t, const char *name)
 {
 	size_t n = hwp_evlist_nr_events(regions.evl);
 	size_t idx = atomic_load_explicit(&t->nr_slots, memory_order_relaxed);
+	struct chunk *c = t->last, *fresh = NULL;
 	struct slot *s;
 
 	if (idx && idx % SLOTS_PER_CHUNK == 0) {
-		struct chunk *c = calloc(1, sizeof(*c));
-
-		if (!c)
+		fresh = calloc(1, sizeof(*fresh));
+		if (!fresh)
 			return NULL;
-		t->last->next = c;
-		t->last = c;
+		c = fresh;
 	}
-	s = &t->last->slots[idx % SLOTS_PER_CHUNK];
+	s = &c->slots[idx % SLOTS_PER_CHUNK];
 	s->name = strdup(name);
 	s->value = calloc(3 * n, sizeof(*s->value));
 	if (!s->name || !s->value) {
@@ -315,11 +331,16 @@ static struct slot *new_slot(struct thread_rec *t, const char *name)
 		free(s->value);
 		s->name = NULL;
 		s->value = NULL;
+		free(fresh);	/* never linked: the list stays whole */
 		return NULL;
 	}
 	s->enabled = s->value + n;
 	s->running = s->value + 2 * n;
 	s->key = name;
+	if (fresh) {
+		t->last->next = fresh;
+		t->last = fresh;
+	}
 	/* Publish: a reader that sees the count sees the slot whole. */
 	atomic_store_explicit(&t->nr_slots, idx + 1, memory_order_release);
 	return s;
@@ -371,6 +392,8 @@ HWP_API int hwp_region_begin(const char *name)
 		if (err)
 			return err;
 	}
+	if (t->error == -ESRCH)
+		return hwp_fail(-ESRCH, "regions: this thread is exiting: its counters are closed");
 	if (t->error)
 		return t->error;
 	if (!name)
@@ -504,11 +527,11 @@ struct walk {
 	size_t n;
 	struct snapshot sn, total;
 	double *values;
-	const struct hwp_session *model;	/* for statuses and metrics */
+	const struct hwp_session *model;	/* the totals' statuses and metrics */
 };
 
-static int report_one(struct walk *w, const char *name, pid_t tid, const struct snapshot *sn,
-		      size_t nr_threads)
+static int report_one(struct walk *w, const struct hwp_session *model, const char *name,
+		      pid_t tid, const struct snapshot *sn, size_t nr_threads)
 {
 	struct hwp_region_info info = {
 		.sz = sizeof(info),
@@ -527,8 +550,8 @@ static int report_one(struct walk *w, const char *name, pid_t tid, const struct 
 	info.seconds = sn->measured ? (double)sn->ns * ((double)sn->calls / (double)sn->measured) / 1e9 : 0;
 	info.too_short = !isnan(per_call) && !isnan(regions.read_cost_ns) &&
 			 per_call < TOO_SHORT_READS * regions.read_cost_ns;
-	region_values(sn, w->model, w->n, w->values);
-	return w->fn(&info, w->model, w->ctx);
+	region_values(sn, model, w->n, w->values);
+	return w->fn(&info, model, w->ctx);
 }
 
 static void snapshot_add(struct snapshot *to, const struct snapshot *from, size_t n)
@@ -567,11 +590,14 @@ static int walk_locked(struct walk *w)
 {
 	int ret = 0;
 
+	/* A thread that has regions opened its counters: its statuses hold
+	 * for the totals (a thread whose open failed has none to lend). */
+	for (struct thread_rec *t = regions.threads; t && !w->model; t = t->next)
+		if (atomic_load_explicit(&t->nr_slots, memory_order_acquire))
+			w->model = t->s;
 	for (struct thread_rec *t = regions.threads; t && !ret; t = t->next) {
 		size_t nr = atomic_load_explicit(&t->nr_slots, memory_order_acquire);
 
-		if (!w->model && t->s)
-			w->model = t->s;
 		for (size_t i = 0; i < nr && !ret; i++) {
 			const char *name = slot_at(t, i)->name;
 			size_t nr_threads = 0;
@@ -590,14 +616,14 @@ static int walk_locked(struct walk *w)
 						nr_threads++;
 					}
 			}
-			ret = report_one(w, name, 0, &w->total, nr_threads);
+			ret = report_one(w, w->model, name, 0, &w->total, nr_threads);
 			for (struct thread_rec *o = regions.threads; o && !ret; o = o->next) {
 				size_t onr = atomic_load_explicit(&o->nr_slots, memory_order_acquire);
 
 				for (size_t k = 0; k < onr && !ret; k++)
 					if (!strcmp(slot_at(o, k)->name, name)) {
 						snapshot_slot(o, slot_at(o, k), &w->sn, w->n);
-						ret = report_one(w, name, o->tid, &w->sn, 1);
+						ret = report_one(w, o->s, name, o->tid, &w->sn, 1);
 					}
 			}
 		}

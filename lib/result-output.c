@@ -68,6 +68,16 @@ void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size)
 		fmt_grouped(row->sum.mean, big, buf, size);
 	else
 		hwp_fmt_metric(row->sum.mean, big, buf, size);
+	/* A rate in percent shows its sign, within the buffer (a huge value
+	 * can fill it). */
+	if (!ph && row->sr->kind == HWP_SERIES_METRIC && !strcmp(row->sr->unit, "%")) {
+		size_t len = strnlen(buf, size);
+
+		if (len + 1 < size) {
+			buf[len] = '%';
+			buf[len + 1] = '\0';
+		}
+	}
 }
 
 void hwp_command_line(char *const *argv, struct strbuf *sb)
@@ -104,11 +114,8 @@ static void text_row(const struct hwp_result *r, const struct hwp_row *row,
 	const char *unit = row->clock && !hwp_row_placeholder(row) ? "msec" : "";
 	size_t nr_outliers;
 	bool *outliers;
-	bool pct_unit = sr->kind == HWP_SERIES_METRIC && !strcmp(sr->unit, "%");
 
 	hwp_row_format(row, !o->no_big_num, value, sizeof(value));
-	if (pct_unit && !hwp_row_placeholder(row))
-		strcat(value, "%");
 	if (o->interval > 0)
 		strbuf_addf(&line, "%16.9f ", o->interval);
 	strbuf_addf(&line, "%18s %-5s %-28s", value, unit, sr->name);

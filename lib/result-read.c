@@ -492,6 +492,11 @@ static int read_points(const struct json_value *doc, const char *path,
 		err = get_string(&c, pt, "value", false, &value);
 		if (err)
 			return err;
+		if (!*value) {
+			free(value);
+			return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: points[%zu] has an empty value",
+					path, pt->line, i);
+		}
 		err = get(&c, pt, "result", JSON_OBJECT, false, &res);
 		if (err) {
 			free(value);
@@ -530,8 +535,7 @@ static int sweep_from_json(const struct json_value *doc, const char *path,
 	err = hwp_sweep_new(param->u.string, &sw);
 	if (err) {
 		strv_free(argv);
-		return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s", path, param->line,
-				hwp_errmsg());
+		return hwp_fail_prefix(-HWP_ERR_FORMAT, "'%s', line %u", path, param->line);
 	}
 	sw->argv = argv;
 	err = read_points(doc, path, sw);

@@ -269,13 +269,20 @@ HWP_API int hwp_histogram(const double *values, size_t n, size_t *bins, size_t n
 	}
 	w = (max - min) / (double)nr_bins;
 	for (size_t i = 0; i < n; i++) {
-		size_t b;
+		double q = 0;
 
 		if (!isfinite(values[i]))
 			continue;
+		if (w > 0) {
+			q = (values[i] - min) / w;
+			/* -1e308 and 1e308: the width overflows; halve both sides. */
+			if (!isfinite(q))
+				q = (values[i] / 2 - min / 2) / (max / 2 - min / 2) * (double)nr_bins;
+		}
 		/* Rounding may put the largest value one past the end. */
-		b = w > 0 ? (size_t)((values[i] - min) / w) : 0;
-		bins[b < nr_bins ? b : nr_bins - 1]++;
+		if (!(q >= 0))
+			q = 0;
+		bins[q < (double)nr_bins ? (size_t)q : nr_bins - 1]++;
 	}
 	*lo = min;
 	*width = w;

@@ -179,9 +179,6 @@ static void fill_cell(const struct hwp_result *r, const struct series *sr, bool 
 	}
 	hwp_row_init(r, (size_t)idx, &row);
 	hwp_row_format(&row, big, c->value, sizeof(c->value));
-	if (!hwp_row_placeholder(&row) && row.sr->kind == HWP_SERIES_METRIC &&
-	    !strcmp(row.sr->unit, "%"))
-		strcat(c->value, "%");
 	if (r->nr_runs > 1 && row.sum.n > 1 && !isnan(row.sum.rel_stderr))
 		snprintf(c->noise, sizeof(c->noise), "+- %.2f%%", 100.0 * row.sum.rel_stderr);
 }

@@ -1126,7 +1126,9 @@ typedef int (*hwp_region_fn)(const struct hwp_region_info *info, void *ctx);
  * For each region name, in the order first met: the total over threads
  * (tid 0), then each thread's part. Regions still open are not counted
  * yet. Returns 0 or what @fn returned to stop. Thread-safe, also while
- * other threads measure. Since: 0.1
+ * other threads measure; @fn runs under the regions' lock, so it must not
+ * call the regions functions itself. After fork(), the child starts with
+ * no regions of its own. Since: 0.1
  */
 HWP_API int hwp_regions_foreach(hwp_region_fn fn, void *ctx);
 

@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/wait.h>
 
 #define PAGES 2000
 #define SLACK 64
@@ -190,6 +191,29 @@ static void test_sampled(void)
 	CHECK(f.faults >= 4000 && f.faults <= 4000 + 4 * SLACK, "scaled faults %.0f", f.faults);
 }
 
+/* A child of fork() starts with no regions, and counts itself. */
+static void test_fork(void)
+{
+	pid_t child = fork();
+	int status;
+
+	if (child == 0) {
+		struct found f = { .name = "outer", .tid = 0 };
+
+		hwp_regions_foreach(find_cb, &f);
+		if (f.seen)
+			_exit(2);	/* the parent's regions came along */
+		if (hwp_region_begin("child") || (work_touch_pages(300), hwp_region_end("child")))
+			_exit(3);
+		f = (struct found){ .name = "child", .tid = 0 };
+		hwp_regions_foreach(find_cb, &f);
+		_exit(f.seen && f.faults >= 300 && f.faults <= 300 + SLACK ? 0 : 4);
+	}
+	CHECK(child > 0 && waitpid(child, &status, 0) == child, "fork");
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's regions: status %d",
+	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
 static void test_write(void)
 {
 	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
@@ -229,6 +253,7 @@ int main(int argc, char **argv)
 		test_errors();
 		test_threads();
 		test_write();
+		test_fork();
 	}
 	/* The main thread's counters stay open until exit, as its regions may
 	 * still be reported then: they are not a leak. */
