@@ -590,7 +590,8 @@ static int flush_queue(struct pd_file *f, uint64_t limit, bool all, bool half, u
 			break;
 	}
 	keep_from = n;
-	memmove(f->q, f->q + keep_from, (f->nr_q - keep_from) * sizeof(*f->q));
+	if (keep_from && f->nr_q > keep_from)	/* an empty queue may have no array yet */
+		memmove(f->q, f->q + keep_from, (f->nr_q - keep_from) * sizeof(*f->q));
 	f->nr_q -= keep_from;
 	for (size_t i = 0; i < f->nr_q; i++)
 		if (f->q[i].off < low)
