@@ -118,11 +118,44 @@ static void regions_at_exit(void)
 
 static void thread_exit(void *arg);
 
+/* Everything a thread's record holds: its counters, its slots, itself. */
+static void record_free(struct thread_rec *t)
+{
+	size_t n = atomic_load_explicit(&t->nr_slots, memory_order_relaxed);
+	struct chunk *c = &t->first, *next;
+
+	hwp_session_free(t->s);
+	free(t->now);
+	free(t->items);
+	for (size_t i = 0; i < n; i++) {
+		struct slot *s = &c->slots[i % SLOTS_PER_CHUNK];
+
+		free(s->name);
+		free(s->value);
+		if (i % SLOTS_PER_CHUNK == SLOTS_PER_CHUNK - 1 && c->next)
+			c = c->next;
+	}
+	for (c = t->first.next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(t);
+}
+
 /* After fork(), the child's copy of our counters counts the parent's
- * threads: the child starts with no regions, and opens its own at its
- * first region. (The parent's records stay, unreachable, in its copy.) */
+ * threads: the child drops the parent's records (closing its copies of
+ * their descriptors), starts with no regions, and opens its own at its
+ * first region. */
 static void regions_after_fork(void)
 {
+	struct thread_rec *t = regions.threads, *next;
+
+	if (self)
+		pthread_setspecific(regions.key, NULL);	/* no destructor on a freed record */
+	for (; t; t = next) {
+		next = t->next;
+		record_free(t);
+	}
 	self = NULL;
 	regions.threads = NULL;
 	regions.tail = &regions.threads;

@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "work.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/wait.h>
@@ -191,18 +192,47 @@ static void test_sampled(void)
 	CHECK(f.faults >= 4000 && f.faults <= 4000 + 4 * SLACK, "scaled faults %.0f", f.faults);
 }
 
-/* A child of fork() starts with no regions, and counts itself. */
+/* How many perf_event descriptors this process holds. */
+static int perf_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	char path[300], target[64];
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len > 0) {
+			target[len] = 0;
+			n += strstr(target, "perf_event") != NULL;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* A child of fork() starts with no regions, and counts itself; it keeps
+ * none of the parent's counters (or their memory) open. */
 static void test_fork(void)
 {
-	pid_t child = fork();
+	pid_t child;
 	int status;
 
+	CHECK(perf_fds() > 0, "the parent counts its regions: %d perf descriptors", perf_fds());
+	child = fork();
 	if (child == 0) {
 		struct found f = { .name = "outer", .tid = 0 };
 
 		hwp_regions_foreach(find_cb, &f);
 		if (f.seen)
 			_exit(2);	/* the parent's regions came along */
+		if (perf_fds() != 0)
+			_exit(5);	/* the parent's counters came along */
 		if (hwp_region_begin("child") || (work_touch_pages(300), hwp_region_end("child")))
 			_exit(3);
 		f = (struct found){ .name = "child", .tid = 0 };
