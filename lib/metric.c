@@ -27,7 +27,7 @@ struct hwp_metric {
 	const char *unit;
 	const char *desc;
 	struct node *nodes;
-	size_t nr_nodes;
+	size_t nr_nodes, cap_nodes;
 	int root;
 	bool builtin;
 };
@@ -54,11 +54,19 @@ static int msyntax(const struct mparser *p, size_t pos, const char *what)
 static int new_node(struct mparser *p, enum node_op op, int left, int right)
 {
 	struct hwp_metric *m = p->m;
-	struct node *n = realloc(m->nodes, (m->nr_nodes + 1) * sizeof(*n));
+	struct node *n = m->nodes;
 
-	if (!n)
-		return hwp_fail(-ENOMEM, "out of memory");
-	m->nodes = n;
+	/* Doubling: a 4096-character formula has ~2000 nodes, and a realloc
+	 * per node would copy the array ~2000 times. */
+	if (m->nr_nodes == m->cap_nodes) {
+		size_t cap = m->cap_nodes ? 2 * m->cap_nodes : 16;
+
+		n = realloc(m->nodes, cap * sizeof(*n));
+		if (!n)
+			return hwp_fail(-ENOMEM, "out of memory");
+		m->nodes = n;
+		m->cap_nodes = cap;
+	}
 	n[m->nr_nodes] = (struct node){ .op = op, .left = left, .right = right };
 	return (int)m->nr_nodes++;
 }
