@@ -177,10 +177,16 @@ static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos,
 		return syntax_error(ps, pos, "event name longer than %d characters", NAME_MAX_LEN);
 	if (evl->nr_events >= EVENTS_MAX)
 		return syntax_error(ps, pos, "more than %d events", EVENTS_MAX);
-	ev = realloc(evl->events, (evl->nr_events + 1) * sizeof(*ev));
-	if (!ev)
-		return hwp_fail(-ENOMEM, "out of memory");
-	evl->events = ev;
+	/* Doubling: a realloc per event copied the list once per event. */
+	if (evl->nr_events >= evl->cap_events) {
+		size_t cap = evl->nr_events ? 2 * evl->nr_events : 8;
+
+		ev = realloc(evl->events, cap * sizeof(*ev));
+		if (!ev)
+			return hwp_fail(-ENOMEM, "out of memory");
+		evl->events = ev;
+		evl->cap_events = cap;
+	}
 	ev = &evl->events[evl->nr_events];
 	memset(ev, 0, sizeof(*ev));
 	ev->name = strndup(tok, len);
@@ -384,7 +390,8 @@ int hwp_evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out)
 	if (!d)
 		return hwp_fail(-ENOMEM, "out of memory");
 	d->spec = strdup(evl->spec);
-	d->events = calloc(evl->nr_events ? evl->nr_events : 1, sizeof(*d->events));
+	d->cap_events = evl->nr_events ? evl->nr_events : 1;
+	d->events = calloc(d->cap_events, sizeof(*d->events));
 	if (!d->spec || !d->events)
 		goto err;
 	for (size_t i = 0; i < evl->nr_events; i++) {

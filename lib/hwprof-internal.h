@@ -56,6 +56,7 @@ struct hwp_evlist {
 	char *spec;
 	struct hwp_event *events;
 	size_t nr_events;
+	size_t cap_events;	/* allocated */
 	size_t nr_groups;
 };
 
