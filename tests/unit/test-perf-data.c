@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #define ID_A 1001		/* the first event */
 #define ID_B 2002		/* the second */
@@ -290,6 +291,58 @@ static void check_profile(const char *path, const char *exe)
 	CHECK(strstr(hwp_errmsg(), "it has: cpu-clock, task-clock"), "%s", hwp_errmsg());
 }
 
+/* A file of @nr events that all name the @blob bytes of ids at @ids_at;
+ * the attributes follow the blob, and the data section is empty. */
+static int shared_ids_file(size_t nr, size_t blob, uint64_t ids_at)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
+					.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP };
+	uint64_t attrs = 104 + blob, entry = sizeof(attr) + 16;
+	uint64_t hdr[13] = { 0x32454c4946524550ULL, 104, entry, attrs, nr * entry,
+			     attrs + nr * entry, 0 };
+	int fd = memfd_create("shared-ids", MFD_CLOEXEC);
+	struct buf b = { 0 };
+
+	put(&b, hdr, sizeof(hdr));
+	for (size_t i = 0; i < blob / 8; i++)
+		put64(&b, i + 1);
+	for (size_t i = 0; i < nr; i++) {
+		put(&b, &attr, sizeof(attr));
+		put64(&b, ids_at);
+		put64(&b, blob);
+	}
+	CHECK(pwrite(fd, b.p, b.len, 0) == (ssize_t)b.len, "write the file");
+	free(b.p);
+	return fd;
+}
+
+/* 1,024 events whose ids are the same 128 KiB: refused before any is
+ * copied, not after 128 MiB of copies. Run first: the peak memory of the
+ * process is what is measured. */
+static void check_shared_ids(void)
+{
+	struct rusage before, after;
+	struct pd_file *f = NULL;
+	int fd = shared_ids_file(1024, 128 << 10, 104);
+
+	getrusage(RUSAGE_SELF, &before);
+	CHECK_ERR(pd_open(NULL, fd, &f), -HWP_ERR_FORMAT);
+	getrusage(RUSAGE_SELF, &after);
+	CHECK(strstr(hwp_errmsg(), "'(in memory)' is not a valid perf.data file: the ids of event 0 (131072 bytes at 104) overlap those of event 1 (131072 bytes at 104)"),
+	      "%s", hwp_errmsg());
+	CHECK(after.ru_maxrss - before.ru_maxrss < 16 * 1024, "the peak memory grew by %ld KiB",
+	      after.ru_maxrss - before.ru_maxrss);
+	pd_close(f);
+	close(fd);
+	/* Ids that are the attributes themselves. */
+	fd = shared_ids_file(1, 8, 112);
+	CHECK_ERR(pd_open(NULL, fd, &f), -HWP_ERR_FORMAT);
+	CHECK(strstr(hwp_errmsg(), "the ids of event 0 (8 bytes at 112) overlap the attribute section"),
+	      "%s", hwp_errmsg());
+	pd_close(f);
+	close(fd);
+}
+
 /* Every truncation and every byte overwritten: an error or a profile, whose
  * report (one in eight, as symbols take time) works too. */
 static void check_hostile(const unsigned char *good, size_t len)
@@ -349,6 +402,7 @@ int main(void)
 	long len;
 
 	t_init();
+	check_shared_ids();
 	CHECK(known_function(1) == 4 && exe[0] == '/', "this test's executable: %s", exe);
 	f = write_file(exe, off, pgoff);
 	len = lseek(fileno(f), 0, SEEK_END);
