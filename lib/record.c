@@ -675,7 +675,6 @@ HWP_API int hwp_record_finish(struct hwp_record *r)
 		err = read_lost(r);
 	close_fds(r);
 	r->open = false;
-	r->finished = true;
 	if (!err) {
 		err = pd_writer_finish(r->w, r->argv);
 		r->w = NULL;
@@ -696,6 +695,9 @@ HWP_API int hwp_record_finish(struct hwp_record *r)
 			err = write_error(r, -errno);
 		r->f = NULL;
 	}
+	/* A file that could not be completed is never read, nor an older
+	 * one under its name. */
+	r->finished = !err;
 	return err ? keep_failure(r, err) : 0;
 }
 
@@ -722,6 +724,9 @@ HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats
 /* For hwp_profile_from_record(): the finished recording's file. */
 int hwp_record_file(const struct hwp_record *r, const char **path, int *fd)
 {
+	if (r && r->write_err)
+		return hwp_fail(-EINVAL, "the recording failed, so there is nothing to read: %s",
+				r->failure);
 	if (!r || !r->finished)
 		return hwp_fail(-EINVAL, "the recording is not finished: call hwp_record_finish() first");
 	*path = r->output;

@@ -1324,8 +1324,9 @@ HWP_API int hwp_record_read(struct hwp_record *r);
  * hwp_record_finish - stop, read what is left, close the events, and
  * complete the file: its feature sections and its header, then the
  * rename into place. The file is whole even when the target was stopped
- * by a signal. Errors: the first write error; the file is then removed.
- * Since: 0.1
+ * by a signal. Errors: the first write error; the file is then removed
+ * (an older file under the name is left as it was), and the recording
+ * counts as failed: hwp_profile_from_record() refuses it. Since: 0.1
  */
 HWP_API int hwp_record_finish(struct hwp_record *r);
 
@@ -1381,7 +1382,8 @@ HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *op
 /*
  * hwp_profile_from_record - aggregate a finished recording (in memory or
  * on disk). Errors as hwp_profile_open(), and -EINVAL when @r is not
- * finished. @r may be freed afterwards. Since: 0.1
+ * finished or its hwp_record_finish() failed. @r may be freed afterwards.
+ * Since: 0.1
  */
 HWP_API int hwp_profile_from_record(const struct hwp_record *r,
 				    const struct hwp_profile_opts *opts,
