@@ -1260,7 +1260,9 @@ struct hwp_record_stats {
 	const char *event;	/* the event list sampled (after a fallback) */
 	const char *fallback;	/* why the default event was replaced, or NULL */
 	uint64_t samples;	/* samples written */
-	uint64_t lost;		/* samples the kernel dropped because a ring buffer was full */
+	/* Samples the kernel dropped because a ring buffer was full, of all
+	 * events: counted as hwp_profile_info() counts them in the file. */
+	uint64_t lost;
 	uint64_t throttled;	/* times the kernel throttled sampling (THROTTLE records) */
 	unsigned int max_sample_rate;	/* kernel.perf_event_max_sample_rate now, Hz */
 	uint64_t freq;		/* the frequency asked of the kernel, or 0 */
@@ -1399,7 +1401,10 @@ struct hwp_profile_info {
 	const char *event;	/* the event reported */
 	uint64_t samples;	/* of that event */
 	uint64_t period;	/* their summed periods: what percentages are of */
-	uint64_t lost;		/* samples lost (LOST and LOST_SAMPLES records) */
+	/* Samples the kernel dropped in the whole file, whatever event they
+	 * were of: the LOST records' counts summed, or where larger the
+	 * LOST_SAMPLES records' (two counts of the same drops, not added). */
+	uint64_t lost;
 	uint64_t throttled;	/* THROTTLE records */
 	uint64_t skipped;	/* records hwprof does not use, or of unknown events */
 	uint64_t other_samples;	/* samples of the file's other events */
