@@ -73,9 +73,10 @@ struct pd_file;
 
 typedef int (*pd_record_fn)(const struct pd_record *rec, void *ctx);
 
-/* Open a perf.data file (@fd >= 0: that descriptor, which is dup'ed; else
- * @path). Every section is checked against the file's size: a hostile
- * file gives -HWP_ERR_FORMAT with the reason, never a crash. */
+/* Open a perf.data file (@fd >= 0: that descriptor, borrowed: it is
+ * mapped, neither kept nor closed, and the caller may close it once this
+ * returns; else @path). Every section is checked against the file's size:
+ * a hostile file gives -HWP_ERR_FORMAT with the reason, never a crash. */
 int pd_open(const char *path, int fd, struct pd_file **out);
 void pd_close(struct pd_file *f);
 size_t pd_nr_events(const struct pd_file *f);

@@ -1317,8 +1317,11 @@ HWP_API int hwp_record_fd(const struct hwp_record *r);
  *
  * Call it often enough that the rings do not fill (on hwp_record_fd(),
  * and every few hundred milliseconds); what the kernel could not write is
- * counted as lost. Errors: the write's errno (-ENOSPC), after which the
- * recording only fails; -EBADF when not open. Since: 0.1
+ * counted as lost. Errors: the write's errno (-ENOSPC, -EFBIG...), or
+ * -EIO when a ring buffer holds a record the kernel could not have
+ * written whole (a corrupt ring); after either the recording only fails,
+ * each call with the same error and message. -EBADF when not open.
+ * Since: 0.1
  */
 HWP_API int hwp_record_read(struct hwp_record *r);
 
