@@ -2,18 +2,37 @@
 /* Address spaces rebuilt from the records, so that a sample's address can
  * be placed in a module long after the process is gone: MMAP and MMAP2 add
  * executable mappings, COMM with the exec flag empties an address space,
- * FORK copies the parent's. The kernel's addresses need no mapping: they go
- * to kallsyms (symbolize.c). */
+ * FORK gives the child its parent's, EXIT of a process's last thread lets
+ * it go. The kernel's addresses need no mapping: they go to kallsyms
+ * (symbolize.c).
+ *
+ * An address space is shared, as perf shares its map groups: by the
+ * threads of a process (one entry per pid), and by a forked child with
+ * its parent until either maps something (copy on write) or the child
+ * execs (it lets go). So a fork costs nothing, whatever the parent maps.
+ * It is freed when the last process holding it execs or exits. Only
+ * processes whose FORK was seen have their threads counted, so only they
+ * are let go at exit; those that ran before the recording keep theirs,
+ * bounded by what ran then. Files with times are read in time order, so
+ * no sample of a process comes after its exit; in a file without times a
+ * sample written after its process's EXIT stays unresolved, as in perf. */
 #include "sample.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+struct maps {
+	unsigned int refs;	/* the processes that share it */
+	struct map *map;	/* sorted by start, never overlapping */
+	size_t nr, cap;
+};
+
 struct proc {
 	uint32_t pid;
-	struct map *maps;	/* sorted by start, never overlapping */
-	size_t nr, cap;
+	struct maps *maps;	/* NULL: nothing mapped */
+	uint32_t threads;	/* alive, when @counted */
+	bool counted;		/* its FORK was seen, so its threads are known */
 };
 
 struct machine {
@@ -25,6 +44,7 @@ struct machine {
 	size_t nr_procs, cap_procs;
 	struct hidx proc_idx;	/* by pid */
 	size_t last_proc;	/* the process of the last lookup, a cheap cache */
+	size_t nr_maps;		/* in all address spaces, each counted once */
 	uint32_t kernel_dso, unknown_dso;
 };
 
@@ -74,6 +94,8 @@ static int dso_find(struct machine *m, const char *path, enum dso_kind kind, uin
 	return 0;
 }
 
+static void maps_put(struct machine *m, struct maps *g);
+
 int machine_new(struct machine **out)
 {
 	struct machine *m = calloc(1, sizeof(*m));
@@ -93,7 +115,7 @@ void machine_free(struct machine *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->nr_procs; i++)
-		free(m->procs[i].maps);
+		maps_put(m, m->procs[i].maps);
 	free(m->procs);
 	free(m->dsos);
 	hidx_release(&m->proc_idx);
@@ -139,6 +161,48 @@ static struct proc *proc_find(struct machine *m, uint32_t pid, bool create)
 	return &m->procs[i];
 }
 
+static struct maps *maps_get(struct maps *g)
+{
+	if (g)
+		g->refs++;
+	return g;
+}
+
+static void maps_put(struct machine *m, struct maps *g)
+{
+	if (!g || --g->refs)
+		return;
+	m->nr_maps -= g->nr;
+	free(g->map);
+	free(g);
+}
+
+/* @p's address space, its own to change: copied when it is shared. */
+static int maps_own(struct machine *m, struct proc *p)
+{
+	struct maps *g;
+
+	if (p->maps && p->maps->refs == 1)
+		return 0;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->refs = 1;
+	if (p->maps && p->maps->nr) {
+		g->map = malloc(p->maps->nr * sizeof(*g->map));
+		if (!g->map) {
+			free(g);
+			return -ENOMEM;
+		}
+		memcpy(g->map, p->maps->map, p->maps->nr * sizeof(*g->map));
+		g->nr = g->cap = p->maps->nr;
+		m->nr_maps += g->nr;
+	}
+	maps_put(m, p->maps);
+	p->maps = g;
+	return 0;
+}
+
 static int push_map(struct map **maps, size_t *nr, size_t *cap, struct map mp)
 {
 	if (vec_reserve(maps, cap, *nr + 1, sizeof(**maps)))
@@ -149,29 +213,29 @@ static int push_map(struct map **maps, size_t *nr, size_t *cap, struct map mp)
 
 /* Add a mapping; what it covers of older ones is cut out of them, as a new
  * mmap() replaces what was there. */
-static int add_map(struct proc *p, struct map nm)
+static int add_map(struct machine *m, struct maps *g, const struct map *nm)
 {
 	struct map *out = NULL;
 	size_t nr = 0, cap = 0;
 	int err = 0;
 
-	for (size_t i = 0; i < p->nr && !err; i++) {
-		struct map m = p->maps[i];
+	for (size_t i = 0; i < g->nr && !err; i++) {
+		struct map mp = g->map[i];
 
-		if (m.end <= nm.start || m.start >= nm.end) {
-			err = push_map(&out, &nr, &cap, m);
+		if (mp.end <= nm->start || mp.start >= nm->end) {
+			err = push_map(&out, &nr, &cap, mp);
 			continue;
 		}
-		if (m.start < nm.start)
+		if (mp.start < nm->start)
 			err = push_map(&out, &nr, &cap,
-				       (struct map){ m.start, nm.start, m.pgoff, m.dso });
-		if (!err && m.end > nm.end)
+				       (struct map){ mp.start, nm->start, mp.pgoff, mp.dso });
+		if (!err && mp.end > nm->end)
 			err = push_map(&out, &nr, &cap,
-				       (struct map){ nm.end, m.end,
-						     m.pgoff + (nm.end - m.start), m.dso });
+				       (struct map){ nm->end, mp.end,
+						     mp.pgoff + (nm->end - mp.start), mp.dso });
 	}
 	if (!err)
-		err = push_map(&out, &nr, &cap, nm);
+		err = push_map(&out, &nr, &cap, *nm);
 	if (err) {
 		free(out);
 		return err;
@@ -184,10 +248,11 @@ static int add_map(struct proc *p, struct map nm)
 			out[j] = out[j - 1];
 			out[j - 1] = t;
 		}
-	free(p->maps);
-	p->maps = out;
-	p->nr = nr;
-	p->cap = cap;
+	m->nr_maps += nr - g->nr;
+	free(g->map);
+	g->map = out;
+	g->nr = nr;
+	g->cap = cap;
 	return 0;
 }
 
@@ -239,40 +304,56 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 	p = err ? NULL : proc_find(m, f.pid, true);
 	if (!p)
 		return hwp_fail(-ENOMEM, "out of memory");
-	err = add_map(p, (struct map){ f.start, f.start + f.len, f.pgoff, dso });
+	err = maps_own(m, p);
+	if (!err)
+		err = add_map(m, p->maps, &(struct map){ f.start, f.start + f.len, f.pgoff, dso });
 	return err ? hwp_fail(err, "out of memory") : 0;
 }
 
+/* FORK and EXIT: u32 pid, ppid, tid, ptid. */
 static int apply_fork(struct machine *m, const struct perf_event_header *h)
 {
 	uint32_t pid, ppid;
 	struct proc *parent, *child;
-	struct map *copy = NULL;
-	size_t nr;
+	struct maps *shared;
 
 	if (h->size < sizeof(*h) + 16)
 		return 0;
 	memcpy(&pid, h + 1, 4);
 	memcpy(&ppid, (const char *)(h + 1) + 4, 4);
-	if (pid == ppid)
-		return 0;	/* a new thread shares its process's maps */
+	if (pid == ppid) {
+		/* A new thread, in its process's address space. */
+		child = proc_find(m, pid, false);
+		if (child && child->counted)
+			child->threads++;
+		return 0;
+	}
 	parent = proc_find(m, ppid, false);
-	nr = parent ? parent->nr : 0;
-	if (nr) {
-		copy = malloc(nr * sizeof(*copy));
-		if (!copy)
-			return hwp_fail(-ENOMEM, "out of memory");
-		memcpy(copy, parent->maps, nr * sizeof(*copy));
-	}
+	shared = parent ? parent->maps : NULL;
 	child = proc_find(m, pid, true);	/* may move the parent */
-	if (!child) {
-		free(copy);
+	if (!child)
 		return hwp_fail(-ENOMEM, "out of memory");
-	}
-	free(child->maps);
-	child->maps = copy;
-	child->nr = child->cap = nr;
+	maps_get(shared);
+	maps_put(m, child->maps);	/* a process that had the pid before */
+	child->maps = shared;
+	child->threads = 1;
+	child->counted = true;
 	return 0;
+}
+
+static void apply_exit(struct machine *m, const struct perf_event_header *h)
+{
+	struct proc *p;
+	uint32_t pid;
+
+	if (h->size < sizeof(*h) + 16)
+		return;
+	memcpy(&pid, h + 1, 4);
+	p = proc_find(m, pid, false);
+	if (!p || !p->counted || !p->threads || --p->threads)
+		return;
+	maps_put(m, p->maps);
+	p->maps = NULL;
 }
 
 static void apply_comm(struct machine *m, const struct perf_event_header *h)
@@ -285,8 +366,11 @@ static void apply_comm(struct machine *m, const struct perf_event_header *h)
 	memcpy(&pid, h + 1, 4);
 	memcpy(&tid, (const char *)(h + 1) + 4, 4);
 	p = pid == tid ? proc_find(m, pid, false) : NULL;
-	if (p)
-		p->nr = 0;	/* exec: a new address space, mapped by the records to come */
+	if (p) {
+		/* exec: a new address space, mapped by the records to come */
+		maps_put(m, p->maps);
+		p->maps = NULL;
+	}
 }
 
 int machine_apply(struct machine *m, const struct perf_event_header *h)
@@ -297,6 +381,9 @@ int machine_apply(struct machine *m, const struct perf_event_header *h)
 		return apply_mmap(m, h);
 	case PERF_RECORD_FORK:
 		return apply_fork(m, h);
+	case PERF_RECORD_EXIT:
+		apply_exit(m, h);
+		return 0;
 	case PERF_RECORD_COMM:
 		apply_comm(m, h);
 		return 0;
@@ -307,17 +394,18 @@ int machine_apply(struct machine *m, const struct perf_event_header *h)
 
 static const struct map *map_find(const struct proc *p, uint64_t ip)
 {
-	size_t lo = 0, hi = p->nr;
+	const struct maps *g = p->maps;
+	size_t lo = 0, hi = g ? g->nr : 0;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (p->maps[mid].end <= ip)
+		if (g->map[mid].end <= ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < p->nr && p->maps[lo].start <= ip ? &p->maps[lo] : NULL;
+	return g && lo < g->nr && g->map[lo].start <= ip ? &g->map[lo] : NULL;
 }
 
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
@@ -341,4 +429,9 @@ int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 		loc->addr = ip - mp->start + mp->pgoff;
 	}
 	return 0;
+}
+
+size_t machine_nr_maps(const struct machine *m)
+{
+	return m->nr_maps;
 }

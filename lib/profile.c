@@ -181,8 +181,8 @@ static int on_record(const struct pd_record *rec, void *ctx)
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
-		return machine_apply(p->m, rec->h);
 	case PERF_RECORD_EXIT:
+		return machine_apply(p->m, rec->h);
 	case PERF_RECORD_UNTHROTTLE:
 		return 0;
 	/* For the whole file, whatever event they name: a ring's LOST
