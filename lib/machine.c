@@ -15,17 +15,21 @@
  * are let go at exit; those that ran before the recording keep theirs,
  * bounded by what ran then. Files with times are read in time order, so
  * no sample of a process comes after its exit; in a file without times a
- * sample written after its process's EXIT stays unresolved, as in perf. */
+ * sample written after its process's EXIT stays unresolved, as in perf.
+ *
+ * The mappings of a space are a balanced tree (tsearch) by address, none
+ * overlapping: a lookup and an insertion cost O(log n). */
 #include "sample.h"
 
+#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 struct maps {
 	unsigned int refs;	/* the processes that share it */
-	struct map *map;	/* sorted by start, never overlapping */
-	size_t nr, cap;
+	void *root;		/* struct map, by address; no two overlap */
+	size_t nr;
 };
 
 struct proc {
@@ -47,6 +51,9 @@ struct machine {
 	size_t nr_maps;		/* in all address spaces, each counted once */
 	uint32_t kernel_dso, unknown_dso;
 };
+
+/* Comparisons of mappings, for the tests: the work of the lookups. */
+static _Thread_local unsigned long map_compares;
 
 static bool dso_eq(size_t idx, const void *key, const void *ctx)
 {
@@ -161,6 +168,18 @@ static struct proc *proc_find(struct machine *m, uint32_t pid, bool create)
 	return &m->procs[i];
 }
 
+/* Mappings that overlap compare equal: in a tree of mappings that never
+ * overlap, a lookup finds one that overlaps the key, if any does. */
+static int cmp_map(const void *a, const void *b)
+{
+	const struct map *x = a, *y = b;
+
+	map_compares++;
+	if (x->end <= y->start)
+		return -1;
+	return x->start >= y->end;
+}
+
 static struct maps *maps_get(struct maps *g)
 {
 	if (g)
@@ -173,41 +192,67 @@ static void maps_put(struct machine *m, struct maps *g)
 	if (!g || --g->refs)
 		return;
 	m->nr_maps -= g->nr;
-	free(g->map);
+	tdestroy(g->root, free);
 	free(g);
+}
+
+static int maps_insert(struct machine *m, struct maps *g, const struct map *mp)
+{
+	struct map *copy = malloc(sizeof(*copy));
+
+	if (!copy)
+		return -ENOMEM;
+	*copy = *mp;
+	if (!tsearch(copy, &g->root, cmp_map)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	g->nr++;
+	m->nr_maps++;
+	return 0;
+}
+
+static void maps_remove(struct machine *m, struct maps *g, struct map *mp)
+{
+	tdelete(mp, &g->root, cmp_map);
+	free(mp);
+	g->nr--;
+	m->nr_maps--;
+}
+
+struct maps_copy {
+	struct machine *m;
+	struct maps *to;
+	int err;
+};
+
+static void copy_one(const void *node, VISIT which, void *ctx)
+{
+	struct maps_copy *c = ctx;
+
+	if ((which == postorder || which == leaf) && !c->err)
+		c->err = maps_insert(c->m, c->to, *(struct map *const *)node);
 }
 
 /* @p's address space, its own to change: copied when it is shared. */
 static int maps_own(struct machine *m, struct proc *p)
 {
-	struct maps *g;
+	struct maps_copy c = { m, NULL, 0 };
 
 	if (p->maps && p->maps->refs == 1)
 		return 0;
-	g = calloc(1, sizeof(*g));
-	if (!g)
+	c.to = calloc(1, sizeof(*c.to));
+	if (!c.to)
 		return -ENOMEM;
-	g->refs = 1;
-	if (p->maps && p->maps->nr) {
-		g->map = malloc(p->maps->nr * sizeof(*g->map));
-		if (!g->map) {
-			free(g);
-			return -ENOMEM;
-		}
-		memcpy(g->map, p->maps->map, p->maps->nr * sizeof(*g->map));
-		g->nr = g->cap = p->maps->nr;
-		m->nr_maps += g->nr;
+	c.to->refs = 1;
+	if (p->maps)
+		twalk_r(p->maps->root, copy_one, &c);
+	if (c.err) {
+		maps_put(m, c.to);
+		return c.err;
 	}
 	maps_put(m, p->maps);
-	p->maps = g;
-	return 0;
-}
-
-static int push_map(struct map **maps, size_t *nr, size_t *cap, struct map mp)
-{
-	if (vec_reserve(maps, cap, *nr + 1, sizeof(**maps)))
-		return -ENOMEM;
-	(*maps)[(*nr)++] = mp;
+	p->maps = c.to;
 	return 0;
 }
 
@@ -215,45 +260,22 @@ static int push_map(struct map **maps, size_t *nr, size_t *cap, struct map mp)
  * mmap() replaces what was there. */
 static int add_map(struct machine *m, struct maps *g, const struct map *nm)
 {
-	struct map *out = NULL;
-	size_t nr = 0, cap = 0;
+	struct map **hit;
 	int err = 0;
 
-	for (size_t i = 0; i < g->nr && !err; i++) {
-		struct map mp = g->map[i];
+	while (!err && (hit = tfind(nm, &g->root, cmp_map))) {
+		struct map old = **hit;
 
-		if (mp.end <= nm->start || mp.start >= nm->end) {
-			err = push_map(&out, &nr, &cap, mp);
-			continue;
-		}
-		if (mp.start < nm->start)
-			err = push_map(&out, &nr, &cap,
-				       (struct map){ mp.start, nm->start, mp.pgoff, mp.dso });
-		if (!err && mp.end > nm->end)
-			err = push_map(&out, &nr, &cap,
-				       (struct map){ nm->end, mp.end,
-						     mp.pgoff + (nm->end - mp.start), mp.dso });
+		maps_remove(m, g, *hit);
+		if (old.start < nm->start)
+			err = maps_insert(m, g, &(struct map){ old.start, nm->start, old.pgoff,
+							       old.dso });
+		if (!err && old.end > nm->end)
+			err = maps_insert(m, g, &(struct map){ nm->end, old.end,
+							       old.pgoff + (nm->end - old.start),
+							       old.dso });
 	}
-	if (!err)
-		err = push_map(&out, &nr, &cap, *nm);
-	if (err) {
-		free(out);
-		return err;
-	}
-	/* Only the new map is out of place: one pass of insertion sort. */
-	for (size_t i = 1; i < nr; i++)
-		for (size_t j = i; j > 0 && out[j - 1].start > out[j].start; j--) {
-			struct map t = out[j];
-
-			out[j] = out[j - 1];
-			out[j - 1] = t;
-		}
-	m->nr_maps += nr - g->nr;
-	free(g->map);
-	g->map = out;
-	g->nr = nr;
-	g->cap = cap;
-	return 0;
+	return err ? err : maps_insert(m, g, nm);
 }
 
 struct mmap_fields {
@@ -394,18 +416,13 @@ int machine_apply(struct machine *m, const struct perf_event_header *h)
 
 static const struct map *map_find(const struct proc *p, uint64_t ip)
 {
-	const struct maps *g = p->maps;
-	size_t lo = 0, hi = g ? g->nr : 0;
+	const struct map key = { ip, ip + 1, 0, 0 };
+	struct map *const *hit;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->map[mid].end <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return g && lo < g->nr && g->map[lo].start <= ip ? &g->map[lo] : NULL;
+	if (!p->maps || ip == UINT64_MAX)	/* no mapping ends past it */
+		return NULL;
+	hit = tfind(&key, &p->maps->root, cmp_map);
+	return hit ? *hit : NULL;
 }
 
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
@@ -434,4 +451,9 @@ int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 size_t machine_nr_maps(const struct machine *m)
 {
 	return m->nr_maps;
+}
+
+unsigned long machine_map_compares(void)
+{
+	return map_compares;
 }

@@ -190,8 +190,10 @@ int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 		    struct location *loc);
 size_t machine_nr_dsos(const struct machine *m);
 struct dso *machine_dso(struct machine *m, uint32_t idx);
-/* For the tests: the mappings held (a shared address space's once). */
+/* For the tests: the mappings held (a shared address space's once), and
+ * the comparisons of mappings this thread's lookups made so far. */
 size_t machine_nr_maps(const struct machine *m);
+unsigned long machine_map_compares(void);
 
 /* ---- symbolize.c ---- */
 

@@ -2,7 +2,7 @@
 /* Address spaces rebuilt from records made by hand: a new mapping cuts
  * what it covers out of older ones; a forked child shares its parent's
  * mappings until one of them maps something, and lets go when it execs
- * or its last thread exits. */
+ * or its last thread exits; the work of a lookup grows with log n. */
 #include "sample.h"
 #include "harness.h"
 
@@ -162,10 +162,42 @@ static void check_fork(void)
 	machine_free(m);
 }
 
+/* 20,000 mappings added from the top down (each before all others), then
+ * looked up: a few dozen comparisons each, not thousands. */
+static void check_work(void)
+{
+	enum { N = 20000 };
+	struct machine *m;
+	unsigned long before, added, looked;
+	int wrong = 0;
+
+	CHECK_ERR(machine_new(&m), 0);
+	before = machine_map_compares();
+	for (int i = N - 1; i >= 0; i--)
+		mmap2(m, 1, MAP(i), MAP(i) + 0x1000, 0, "/lib");
+	added = machine_map_compares() - before;
+	before = machine_map_compares();
+	for (int i = 0; i < N; i++) {
+		uint64_t addr;
+
+		wrong += strcmp(where(m, 1, MAP(i) + 8, &addr), "/lib") || addr != 8;
+	}
+	looked = machine_map_compares() - before;
+	CHECK(machine_nr_maps(m) == N && wrong == 0, "%zu mappings, %d lookups wrong",
+	      machine_nr_maps(m), wrong);
+	/* A balanced tree of 20,000 is at most 2 log2(20,001) < 29 deep; an
+	 * insertion looks twice (for overlaps, then to insert). */
+	printf("%lu to add, %lu to look up\n", added, looked);
+	CHECK(added <= 2UL * 29 * N, "%lu comparisons to add %d mappings", added, (int)N);
+	CHECK(looked <= 29UL * N, "%lu comparisons for %d lookups", looked, (int)N);
+	machine_free(m);
+}
+
 int main(void)
 {
 	t_init();
 	check_overlaps();
 	check_fork();
+	check_work();
 	return t_done();
 }
