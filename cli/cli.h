@@ -51,7 +51,7 @@ struct cli_list {
 };
 int cli_list_add(struct cli_list *l, const char *item);
 
-/* Ctrl-C and SIGTERM while a command runs (signals.c). The handler only
+/* Ctrl-C, SIGTERM and SIGHUP while a command runs (signals.c). The handler only
  * counts; the signals stay blocked except inside ppoll() with an empty
  * mask, so that a signal cannot slip in between a check and a wait. */
 #include <signal.h>

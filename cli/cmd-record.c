@@ -48,7 +48,8 @@ static const char record_help[] =
 	"  -h, --help               this text\n"
 	"\n"
 	"Samples the kernel had to drop (a full ring buffer) and throttling are counted\n"
-	"and reported, never hidden. Ctrl-C stops the command and still writes the file.\n"
+	"and reported, never hidden. Ctrl-C stops the command and still writes the file,\n"
+	"as do SIGTERM and a closed terminal (SIGHUP).\n"
 	"\n"
 	"Exit status: COMMAND's (128+N when a signal N killed it), 127 when COMMAND is\n"
 	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n";

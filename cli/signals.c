@@ -4,23 +4,27 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Set by the signal handler alone. */
 static volatile sig_atomic_t stop_signal;
 volatile sig_atomic_t cli_stop_count;
 static volatile sig_atomic_t stop_from_tty;
+static bool session_leader;
 
 static void on_stop(int sig, siginfo_t *info, void *uc)
 {
 	(void)uc;
 	stop_signal = sig;
-	stop_from_tty = info && info->si_code == SI_KERNEL;
+	/* A terminal's Ctrl-C reaches its whole foreground group, the
+	 * command too; its hangup reaches the session's leader alone. */
+	stop_from_tty = info && info->si_code == SI_KERNEL && !(sig == SIGHUP && session_leader);
 	cli_stop_count++;
 }
 
 void cli_install_stop_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 	sigset_t blocked;
 
 	memset(&sa, 0, sizeof(sa));
@@ -32,6 +36,14 @@ void cli_install_stop_signals(void)
 	sigemptyset(&blocked);
 	sigaddset(&blocked, SIGINT);
 	sigaddset(&blocked, SIGTERM);
+	/* A closed terminal: finish the file, as for Ctrl-C. Under nohup,
+	 * which ignores the hangup, it stays ignored. */
+	sigaction(SIGHUP, NULL, &old);
+	if (old.sa_handler != SIG_IGN) {
+		session_leader = getsid(0) == getpid();
+		sigaction(SIGHUP, &sa, NULL);
+		sigaddset(&blocked, SIGHUP);
+	}
 	sigprocmask(SIG_BLOCK, &blocked, NULL);
 }
 

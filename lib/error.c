@@ -76,6 +76,24 @@ int hwp_fail_prefix(int err, const char *fmt, ...)
 	return err;
 }
 
+const char *hwp_write_advice(int err)
+{
+	switch (-err) {
+	case ENOSPC:
+		return "the file system is full: free some space, or write the file to another one";
+	case EDQUOT:
+		return "the disk quota is used up: free some space, or write the file elsewhere";
+	case EFBIG:
+		return "the file would be larger than this process may write: raise the limit (ulimit -f), or record less";
+	case EIO:
+		return "the device reported an error: check it (dmesg), or write the file elsewhere";
+	case EROFS:
+		return "the file system is read-only: write the file elsewhere";
+	default:
+		return "check the file system, or write the file elsewhere";
+	}
+}
+
 int hwp_opts_copy(void *dst, size_t dst_sz, const void *src, const char *what)
 {
 	size_t src_sz;

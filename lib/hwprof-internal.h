@@ -25,6 +25,8 @@ int hwp_fail(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
 void hwp_clear_error(void);
 /* Keep the message a callee set, adding context in front: "ctx: old". */
 int hwp_fail_prefix(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
+/* What to do when writing a file failed with @err (negative), for messages. */
+const char *hwp_write_advice(int err);
 
 /* log.c */
 void hwp_log(enum hwp_log_level level, const char *fmt, ...) HWP_PRINTF(2, 3);

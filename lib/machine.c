@@ -2,18 +2,41 @@
 /* Address spaces rebuilt from the records, so that a sample's address can
  * be placed in a module long after the process is gone: MMAP and MMAP2 add
  * executable mappings, COMM with the exec flag empties an address space,
- * FORK copies the parent's. The kernel's addresses need no mapping: they go
- * to kallsyms (symbolize.c). */
+ * FORK gives the child its parent's, EXIT of a process's last thread lets
+ * it go. The kernel's addresses need no mapping: they go to kallsyms
+ * (symbolize.c).
+ *
+ * An address space is shared, as perf shares its map groups: by the
+ * threads of a process (one entry per pid), and by a forked child with
+ * its parent until either maps something (copy on write) or the child
+ * execs (it lets go). So a fork costs nothing, whatever the parent maps.
+ * It is freed when the last process holding it execs or exits. Only
+ * processes whose FORK was seen have their threads counted, so only they
+ * are let go at exit; those that ran before the recording keep theirs,
+ * bounded by what ran then. Files with times are read in time order, so
+ * no sample of a process comes after its exit; in a file without times a
+ * sample written after its process's EXIT stays unresolved, as in perf.
+ *
+ * The mappings of a space are a balanced tree (tsearch) by address, none
+ * overlapping: a lookup and an insertion cost O(log n). */
 #include "sample.h"
 
+#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+struct maps {
+	unsigned int refs;	/* the processes that share it */
+	void *root;		/* struct map, by address; no two overlap */
+	size_t nr;
+};
+
 struct proc {
 	uint32_t pid;
-	struct map *maps;	/* sorted by start, never overlapping */
-	size_t nr, cap;
+	struct maps *maps;	/* NULL: nothing mapped */
+	uint32_t threads;	/* alive, when @counted */
+	bool counted;		/* its FORK was seen, so its threads are known */
 };
 
 struct machine {
@@ -25,8 +48,12 @@ struct machine {
 	size_t nr_procs, cap_procs;
 	struct hidx proc_idx;	/* by pid */
 	size_t last_proc;	/* the process of the last lookup, a cheap cache */
+	size_t nr_maps;		/* in all address spaces, each counted once */
 	uint32_t kernel_dso, unknown_dso;
 };
+
+/* Comparisons of mappings, for the tests: the work of the lookups. */
+static _Thread_local unsigned long map_compares;
 
 static bool dso_eq(size_t idx, const void *key, const void *ctx)
 {
@@ -74,6 +101,8 @@ static int dso_find(struct machine *m, const char *path, enum dso_kind kind, uin
 	return 0;
 }
 
+static void maps_put(struct machine *m, struct maps *g);
+
 int machine_new(struct machine **out)
 {
 	struct machine *m = calloc(1, sizeof(*m));
@@ -93,7 +122,7 @@ void machine_free(struct machine *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->nr_procs; i++)
-		free(m->procs[i].maps);
+		maps_put(m, m->procs[i].maps);
 	free(m->procs);
 	free(m->dsos);
 	hidx_release(&m->proc_idx);
@@ -139,56 +168,114 @@ static struct proc *proc_find(struct machine *m, uint32_t pid, bool create)
 	return &m->procs[i];
 }
 
-static int push_map(struct map **maps, size_t *nr, size_t *cap, struct map mp)
+/* Mappings that overlap compare equal: in a tree of mappings that never
+ * overlap, a lookup finds one that overlaps the key, if any does. */
+static int cmp_map(const void *a, const void *b)
 {
-	if (vec_reserve(maps, cap, *nr + 1, sizeof(**maps)))
+	const struct map *x = a, *y = b;
+
+	map_compares++;
+	if (x->end <= y->start)
+		return -1;
+	return x->start >= y->end;
+}
+
+static struct maps *maps_get(struct maps *g)
+{
+	if (g)
+		g->refs++;
+	return g;
+}
+
+static void maps_put(struct machine *m, struct maps *g)
+{
+	if (!g || --g->refs)
+		return;
+	m->nr_maps -= g->nr;
+	tdestroy(g->root, free);
+	free(g);
+}
+
+static int maps_insert(struct machine *m, struct maps *g, const struct map *mp)
+{
+	struct map *copy = malloc(sizeof(*copy));
+
+	if (!copy)
 		return -ENOMEM;
-	(*maps)[(*nr)++] = mp;
+	*copy = *mp;
+	if (!tsearch(copy, &g->root, cmp_map)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	g->nr++;
+	m->nr_maps++;
+	return 0;
+}
+
+static void maps_remove(struct machine *m, struct maps *g, struct map *mp)
+{
+	tdelete(mp, &g->root, cmp_map);
+	free(mp);
+	g->nr--;
+	m->nr_maps--;
+}
+
+struct maps_copy {
+	struct machine *m;
+	struct maps *to;
+	int err;
+};
+
+static void copy_one(const void *node, VISIT which, void *ctx)
+{
+	struct maps_copy *c = ctx;
+
+	if ((which == postorder || which == leaf) && !c->err)
+		c->err = maps_insert(c->m, c->to, *(struct map *const *)node);
+}
+
+/* @p's address space, its own to change: copied when it is shared. */
+static int maps_own(struct machine *m, struct proc *p)
+{
+	struct maps_copy c = { m, NULL, 0 };
+
+	if (p->maps && p->maps->refs == 1)
+		return 0;
+	c.to = calloc(1, sizeof(*c.to));
+	if (!c.to)
+		return -ENOMEM;
+	c.to->refs = 1;
+	if (p->maps)
+		twalk_r(p->maps->root, copy_one, &c);
+	if (c.err) {
+		maps_put(m, c.to);
+		return c.err;
+	}
+	maps_put(m, p->maps);
+	p->maps = c.to;
 	return 0;
 }
 
 /* Add a mapping; what it covers of older ones is cut out of them, as a new
  * mmap() replaces what was there. */
-static int add_map(struct proc *p, struct map nm)
+static int add_map(struct machine *m, struct maps *g, const struct map *nm)
 {
-	struct map *out = NULL;
-	size_t nr = 0, cap = 0;
+	struct map **hit;
 	int err = 0;
 
-	for (size_t i = 0; i < p->nr && !err; i++) {
-		struct map m = p->maps[i];
+	while (!err && (hit = tfind(nm, &g->root, cmp_map))) {
+		struct map old = **hit;
 
-		if (m.end <= nm.start || m.start >= nm.end) {
-			err = push_map(&out, &nr, &cap, m);
-			continue;
-		}
-		if (m.start < nm.start)
-			err = push_map(&out, &nr, &cap,
-				       (struct map){ m.start, nm.start, m.pgoff, m.dso });
-		if (!err && m.end > nm.end)
-			err = push_map(&out, &nr, &cap,
-				       (struct map){ nm.end, m.end,
-						     m.pgoff + (nm.end - m.start), m.dso });
+		maps_remove(m, g, *hit);
+		if (old.start < nm->start)
+			err = maps_insert(m, g, &(struct map){ old.start, nm->start, old.pgoff,
+							       old.dso });
+		if (!err && old.end > nm->end)
+			err = maps_insert(m, g, &(struct map){ nm->end, old.end,
+							       old.pgoff + (nm->end - old.start),
+							       old.dso });
 	}
-	if (!err)
-		err = push_map(&out, &nr, &cap, nm);
-	if (err) {
-		free(out);
-		return err;
-	}
-	/* Only the new map is out of place: one pass of insertion sort. */
-	for (size_t i = 1; i < nr; i++)
-		for (size_t j = i; j > 0 && out[j - 1].start > out[j].start; j--) {
-			struct map t = out[j];
-
-			out[j] = out[j - 1];
-			out[j - 1] = t;
-		}
-	free(p->maps);
-	p->maps = out;
-	p->nr = nr;
-	p->cap = cap;
-	return 0;
+	return err ? err : maps_insert(m, g, nm);
 }
 
 struct mmap_fields {
@@ -239,40 +326,56 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 	p = err ? NULL : proc_find(m, f.pid, true);
 	if (!p)
 		return hwp_fail(-ENOMEM, "out of memory");
-	err = add_map(p, (struct map){ f.start, f.start + f.len, f.pgoff, dso });
+	err = maps_own(m, p);
+	if (!err)
+		err = add_map(m, p->maps, &(struct map){ f.start, f.start + f.len, f.pgoff, dso });
 	return err ? hwp_fail(err, "out of memory") : 0;
 }
 
+/* FORK and EXIT: u32 pid, ppid, tid, ptid. */
 static int apply_fork(struct machine *m, const struct perf_event_header *h)
 {
 	uint32_t pid, ppid;
 	struct proc *parent, *child;
-	struct map *copy = NULL;
-	size_t nr;
+	struct maps *shared;
 
 	if (h->size < sizeof(*h) + 16)
 		return 0;
 	memcpy(&pid, h + 1, 4);
 	memcpy(&ppid, (const char *)(h + 1) + 4, 4);
-	if (pid == ppid)
-		return 0;	/* a new thread shares its process's maps */
+	if (pid == ppid) {
+		/* A new thread, in its process's address space. */
+		child = proc_find(m, pid, false);
+		if (child && child->counted)
+			child->threads++;
+		return 0;
+	}
 	parent = proc_find(m, ppid, false);
-	nr = parent ? parent->nr : 0;
-	if (nr) {
-		copy = malloc(nr * sizeof(*copy));
-		if (!copy)
-			return hwp_fail(-ENOMEM, "out of memory");
-		memcpy(copy, parent->maps, nr * sizeof(*copy));
-	}
+	shared = parent ? parent->maps : NULL;
 	child = proc_find(m, pid, true);	/* may move the parent */
-	if (!child) {
-		free(copy);
+	if (!child)
 		return hwp_fail(-ENOMEM, "out of memory");
-	}
-	free(child->maps);
-	child->maps = copy;
-	child->nr = child->cap = nr;
+	maps_get(shared);
+	maps_put(m, child->maps);	/* a process that had the pid before */
+	child->maps = shared;
+	child->threads = 1;
+	child->counted = true;
 	return 0;
+}
+
+static void apply_exit(struct machine *m, const struct perf_event_header *h)
+{
+	struct proc *p;
+	uint32_t pid;
+
+	if (h->size < sizeof(*h) + 16)
+		return;
+	memcpy(&pid, h + 1, 4);
+	p = proc_find(m, pid, false);
+	if (!p || !p->counted || !p->threads || --p->threads)
+		return;
+	maps_put(m, p->maps);
+	p->maps = NULL;
 }
 
 static void apply_comm(struct machine *m, const struct perf_event_header *h)
@@ -285,8 +388,11 @@ static void apply_comm(struct machine *m, const struct perf_event_header *h)
 	memcpy(&pid, h + 1, 4);
 	memcpy(&tid, (const char *)(h + 1) + 4, 4);
 	p = pid == tid ? proc_find(m, pid, false) : NULL;
-	if (p)
-		p->nr = 0;	/* exec: a new address space, mapped by the records to come */
+	if (p) {
+		/* exec: a new address space, mapped by the records to come */
+		maps_put(m, p->maps);
+		p->maps = NULL;
+	}
 }
 
 int machine_apply(struct machine *m, const struct perf_event_header *h)
@@ -297,6 +403,9 @@ int machine_apply(struct machine *m, const struct perf_event_header *h)
 		return apply_mmap(m, h);
 	case PERF_RECORD_FORK:
 		return apply_fork(m, h);
+	case PERF_RECORD_EXIT:
+		apply_exit(m, h);
+		return 0;
 	case PERF_RECORD_COMM:
 		apply_comm(m, h);
 		return 0;
@@ -307,17 +416,13 @@ int machine_apply(struct machine *m, const struct perf_event_header *h)
 
 static const struct map *map_find(const struct proc *p, uint64_t ip)
 {
-	size_t lo = 0, hi = p->nr;
+	const struct map key = { ip, ip + 1, 0, 0 };
+	struct map *const *hit;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->maps[mid].end <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->nr && p->maps[lo].start <= ip ? &p->maps[lo] : NULL;
+	if (!p->maps || ip == UINT64_MAX)	/* no mapping ends past it */
+		return NULL;
+	hit = tfind(&key, &p->maps->root, cmp_map);
+	return hit ? *hit : NULL;
 }
 
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
@@ -341,4 +446,14 @@ int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 		loc->addr = ip - mp->start + mp->pgoff;
 	}
 	return 0;
+}
+
+size_t machine_nr_maps(const struct machine *m)
+{
+	return m->nr_maps;
+}
+
+unsigned long machine_map_compares(void)
+{
+	return map_compares;
 }

@@ -149,11 +149,80 @@ static int add_id(struct pd_file *f, uint64_t id, size_t ev)
 	return 0;
 }
 
+static bool overlap(const struct file_section *a, const struct file_section *b)
+{
+	return a->size && b->size && a->offset < b->offset + b->size &&
+	       b->offset < a->offset + a->size;
+}
+
+static int cmp_section(const void *a, const void *b)
+{
+	const struct file_section *x = *(const struct file_section *const *)a;
+	const struct file_section *y = *(const struct file_section *const *)b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x < y ? -1 : x > y;	/* the first event first, for the message */
+}
+
+static int overlap_error(const struct pd_file *f, const struct file_section *ids, size_t ev,
+			 const char *what, const struct file_section *other)
+{
+	return bad(f, "the ids of event %zu (%llu bytes at %llu) overlap %s (%llu bytes at %llu)",
+		   ev, (unsigned long long)ids->size, (unsigned long long)ids->offset, what,
+		   (unsigned long long)other->size, (unsigned long long)other->offset);
+}
+
+/* Each event's ids lie inside the file, apart from the header, the
+ * attributes, the data and each other's: what is copied of them is then
+ * at most the file's size, however many events point at the same bytes. */
+static int check_id_sections(const struct pd_file *f, const struct file_section *ids, size_t nr)
+{
+	const struct file_section header = { 0, f->hdr.size };
+	const struct file_section *fixed[] = { &header, &f->hdr.attrs, &f->hdr.data };
+	static const char *const fixed_name[] = { "the header", "the attribute section",
+						  "the data section" };
+	const struct file_section **sorted;
+	size_t n = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!in_file(f, ids[i].offset, ids[i].size) || ids[i].size % 8)
+			return bad(f, "the ids of event %zu (%llu bytes at %llu) lie outside the file",
+				   i, (unsigned long long)ids[i].size,
+				   (unsigned long long)ids[i].offset);
+		for (size_t j = 0; j < ARRAY_SIZE(fixed); j++)
+			if (overlap(&ids[i], fixed[j]))
+				return overlap_error(f, &ids[i], i, fixed_name[j], fixed[j]);
+	}
+	sorted = malloc(nr * sizeof(*sorted));
+	if (!sorted)
+		return hwp_fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i].size)
+			sorted[n++] = &ids[i];
+	qsort(sorted, n, sizeof(*sorted), cmp_section);
+	/* Sorted by offset, two sections overlap only if two neighbours do. */
+	for (size_t i = 1; i < n && !err; i++)
+		if (overlap(sorted[i - 1], sorted[i])) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "those of event %zu",
+				 (size_t)(sorted[i] - ids));
+			err = overlap_error(f, sorted[i - 1], (size_t)(sorted[i - 1] - ids), what,
+					    sorted[i]);
+		}
+	free(sorted);
+	return err;
+}
+
 static int read_attrs(struct pd_file *f)
 {
 	const struct file_header *h = &f->hdr;
 	uint64_t entry = h->attr_size, nr, total_ids = 0;
+	struct file_section *ids;
 	size_t attr_bytes;
+	int err;
 
 	if (entry < PERF_ATTR_SIZE_VER0 + sizeof(struct file_section) || entry > 4096 ||
 	    entry % 8)
@@ -171,43 +240,46 @@ static int read_attrs(struct pd_file *f)
 	if (attr_bytes > sizeof(struct perf_event_attr))
 		attr_bytes = sizeof(struct perf_event_attr);
 	f->events = calloc(nr, sizeof(*f->events));
-	if (!f->events)
+	ids = calloc(nr, sizeof(*ids));
+	if (!f->events || !ids) {
+		free(ids);
 		return hwp_fail(-ENOMEM, "out of memory");
+	}
 	f->nr_events = nr;
 	for (size_t i = 0; i < nr; i++) {
 		const unsigned char *p = f->map + h->attrs.offset + i * entry;
-		struct pd_event *ev = &f->events[i];
-		struct file_section ids;
 
-		memcpy(&ev->attr, p, attr_bytes);
-		ev->attr.size = sizeof(ev->attr);
-		memcpy(&ids, p + entry - sizeof(ids), sizeof(ids));
-		if (!in_file(f, ids.offset, ids.size) || ids.size % 8)
-			return bad(f, "the ids of event %zu (%llu bytes at %llu) lie outside the file",
-				   i, (unsigned long long)ids.size,
-				   (unsigned long long)ids.offset);
-		ev->nr_ids = ids.size / 8;
-		total_ids += ev->nr_ids;
-		if (ev->nr_ids) {
-			ev->ids = malloc(ids.size);
-			if (!ev->ids)
-				return hwp_fail(-ENOMEM, "out of memory");
-			memcpy(ev->ids, f->map + ids.offset, ids.size);
-		}
+		memcpy(&f->events[i].attr, p, attr_bytes);
+		f->events[i].attr.size = sizeof(f->events[i].attr);
+		memcpy(&ids[i], p + entry - sizeof(ids[i]), sizeof(ids[i]));
 	}
-	/* Bounded by the file's size: each id was 8 bytes of it. */
+	err = check_id_sections(f, ids, nr);
+	for (size_t i = 0; !err && i < nr; i++) {
+		struct pd_event *ev = &f->events[i];
+
+		ev->nr_ids = ids[i].size / 8;
+		total_ids += ev->nr_ids;
+		if (!ev->nr_ids)
+			continue;
+		ev->ids = malloc(ids[i].size);
+		if (!ev->ids)
+			err = hwp_fail(-ENOMEM, "out of memory");
+		else
+			memcpy(ev->ids, f->map + ids[i].offset, ids[i].size);
+	}
+	free(ids);
+	if (err)
+		return err;
+	/* Bounded by the file's size: each id was 8 bytes of it, and no two
+	 * events' ids share a byte. */
 	f->id_keys = malloc((total_ids + 1) * sizeof(*f->id_keys));
 	f->id_event = malloc((total_ids + 1) * sizeof(*f->id_event));
 	if (!f->id_keys || !f->id_event)
 		return hwp_fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < nr; i++)
-		for (size_t j = 0; j < f->events[i].nr_ids; j++) {
-			int err = add_id(f, f->events[i].ids[j], i);
-
-			if (err)
-				return err;
-		}
-	return 0;
+	for (size_t i = 0; i < nr && !err; i++)
+		for (size_t j = 0; j < f->events[i].nr_ids && !err; j++)
+			err = add_id(f, f->events[i].ids[j], i);
+	return err;
 }
 
 static int choose_id_mode(struct pd_file *f)

@@ -181,17 +181,18 @@ static int on_record(const struct pd_record *rec, void *ctx)
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
-		return machine_apply(p->m, rec->h);
 	case PERF_RECORD_EXIT:
+		return machine_apply(p->m, rec->h);
 	case PERF_RECORD_UNTHROTTLE:
 		return 0;
+	/* For the whole file, whatever event they name: a ring's LOST
+	 * carries the id of the event that wrote next, not of the samples
+	 * that were dropped, which may be any event's of that ring. */
 	case PERF_RECORD_LOST:
-		if (rec->event == p->event)
-			p->lost_records += u64_at(rec->h, 8);	/* u64 id, u64 lost */
+		p->lost_records += u64_at(rec->h, 8);	/* u64 id, u64 lost */
 		return 0;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (rec->event == p->event)
-			p->lost_samples += u64_at(rec->h, 0);
+		p->lost_samples += u64_at(rec->h, 0);
 		return 0;
 	case PERF_RECORD_THROTTLE:
 		p->throttled++;
@@ -261,7 +262,8 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	}
 	/* LOST records (the rings') miss the samples dropped at the end;
 	 * LOST_SAMPLES (the events' counters, written at the end) miss those
-	 * of inherited children. The larger is the better bound. */
+	 * of inherited children. Both count the same drops, so the sums are
+	 * not added: the larger is the better bound. */
 	p->lost = p->lost_records > p->lost_samples ? p->lost_records : p->lost_samples;
 	/* Everything needed is aggregated: the file's mapping goes. */
 	pd_close(p->file);

@@ -41,7 +41,8 @@ struct hwp_record {
 	uint64_t freq;
 	uint64_t samples, lost, throttled, round_bytes;
 	uint64_t lost_read;	/* what the events' read_format LOST counters said at the end */
-	int write_err;
+	int write_err;		/* the recording failed for good: this, with */
+	char failure[1024];	/* this message, from every later call */
 	bool no_lost_format;	/* the kernel (before 6.0) has no PERF_FORMAT_LOST */
 	bool open, finished;
 	bool tried;		/* hwp_record_open() was called: it is not called twice */
@@ -419,16 +420,37 @@ static int open_output(struct hwp_record *r)
 	return 0;
 }
 
+/* Writing the file failed with @err: which file, why, what to do. */
+static int write_error(const struct hwp_record *r, int err)
+{
+	if (r->output)
+		return hwp_fail(err, "writing '%s' failed: %s; %s", r->output,
+				strerrordesc_np(-err), hwp_write_advice(err));
+	return hwp_fail(err, "keeping the recording in memory failed: %s; record to a file instead",
+			strerrordesc_np(-err));
+}
+
+/* Remember @err and the message that explains it: the recording has
+ * failed, and every later call says so in the same words. */
+static int keep_failure(struct hwp_record *r, int err)
+{
+	r->write_err = err;
+	snprintf(r->failure, sizeof(r->failure), "%s", hwp_errmsg());
+	return err;
+}
+
+static int failed_before(const struct hwp_record *r)
+{
+	return hwp_fail(r->write_err, "%s", r->failure);
+}
+
 static int write_record(const struct perf_event_header *h, void *ctx)
 {
 	struct hwp_record *r = ctx;
 
-	if (fwrite(h, 1, h->size, r->f) != h->size) {
-		int err = errno ? -errno : -EIO;
-
-		return hwp_fail(err, "writing '%s' failed: %s", r->output ? r->output : "the recording",
-				strerrordesc_np(-err));
-	}
+	errno = 0;
+	if (fwrite(h, 1, h->size, r->f) != h->size)
+		return write_error(r, errno ? -errno : -EIO);
 	r->round_bytes += h->size;
 	return 0;
 }
@@ -587,7 +609,7 @@ HWP_API int hwp_record_read(struct hwp_record *r)
 	if (!r || !r->open)
 		return hwp_fail(-EBADF, "hwp_record_read: the recording is not open");
 	if (r->write_err)
-		return r->write_err;
+		return failed_before(r);
 	drop_hangups(r);
 	r->round_bytes = 0;
 	for (size_t c = 0; c < r->nr_cpus && !err; c++)
@@ -595,9 +617,7 @@ HWP_API int hwp_record_read(struct hwp_record *r)
 	/* A round's end tells readers that later records are not older. */
 	if (!err && r->round_bytes)
 		err = write_record(&round, r);
-	if (err)
-		r->write_err = err;
-	return err;
+	return err ? keep_failure(r, err) : 0;
 }
 
 /* A PERF_RECORD_LOST_SAMPLES of event @e: u64 lost, and a sample_id
@@ -655,10 +675,12 @@ HWP_API int hwp_record_finish(struct hwp_record *r)
 		err = read_lost(r);
 	close_fds(r);
 	r->open = false;
-	r->finished = true;
 	if (!err) {
 		err = pd_writer_finish(r->w, r->argv);
 		r->w = NULL;
+		/* The writer does not know the file's name: say it. */
+		if (err && err != -ENOMEM)
+			write_error(r, err);
 	}
 	if (r->of) {
 		if (err) {
@@ -670,10 +692,13 @@ HWP_API int hwp_record_finish(struct hwp_record *r)
 		r->f = NULL;
 	} else if (r->f) {
 		if (fclose(r->f) && !err)
-			err = hwp_fail(-errno, "cannot buffer the recording: %s", strerrordesc_np(errno));
+			err = write_error(r, -errno);
 		r->f = NULL;
 	}
-	return err;
+	/* A file that could not be completed is never read, nor an older
+	 * one under its name. */
+	r->finished = !err;
+	return err ? keep_failure(r, err) : 0;
 }
 
 HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats *st)
@@ -699,6 +724,9 @@ HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats
 /* For hwp_profile_from_record(): the finished recording's file. */
 int hwp_record_file(const struct hwp_record *r, const char **path, int *fd)
 {
+	if (r && r->write_err)
+		return hwp_fail(-EINVAL, "the recording failed, so there is nothing to read: %s",
+				r->failure);
 	if (!r || !r->finished)
 		return hwp_fail(-EINVAL, "the recording is not finished: call hwp_record_finish() first");
 	*path = r->output;

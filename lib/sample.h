@@ -73,9 +73,10 @@ struct pd_file;
 
 typedef int (*pd_record_fn)(const struct pd_record *rec, void *ctx);
 
-/* Open a perf.data file (@fd >= 0: that descriptor, which is dup'ed; else
- * @path). Every section is checked against the file's size: a hostile
- * file gives -HWP_ERR_FORMAT with the reason, never a crash. */
+/* Open a perf.data file (@fd >= 0: that descriptor, borrowed: it is
+ * mapped, neither kept nor closed, and the caller may close it once this
+ * returns; else @path). Every section is checked against the file's size:
+ * a hostile file gives -HWP_ERR_FORMAT with the reason, never a crash. */
 int pd_open(const char *path, int fd, struct pd_file **out);
 void pd_close(struct pd_file *f);
 size_t pd_nr_events(const struct pd_file *f);
@@ -145,7 +146,7 @@ int synth_process(pid_t tid, size_t id_size, synth_fn fn, void *ctx);
 /* The same for every process in /proc. */
 int synth_all_processes(size_t id_size, synth_fn fn, void *ctx);
 
-/* ---- machine.c: address spaces rebuilt from MMAP, COMM and FORK records ---- */
+/* ---- machine.c: address spaces rebuilt from MMAP, COMM, FORK and EXIT records ---- */
 
 enum dso_kind {
 	DSO_FILE = 0,		/* an ELF file on disk */
@@ -182,13 +183,17 @@ struct location {
 
 int machine_new(struct machine **out);
 void machine_free(struct machine *m);
-/* Apply an MMAP, MMAP2, COMM or FORK record; other types are ignored. */
+/* Apply an MMAP, MMAP2, COMM, FORK or EXIT record; other types are ignored. */
 int machine_apply(struct machine *m, const struct perf_event_header *h);
 /* Where @ip of process @pid lands, in @cpumode (PERF_RECORD_MISC_*). */
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		    struct location *loc);
 size_t machine_nr_dsos(const struct machine *m);
 struct dso *machine_dso(struct machine *m, uint32_t idx);
+/* For the tests: the mappings held (a shared address space's once), and
+ * the comparisons of mappings this thread's lookups made so far. */
+size_t machine_nr_maps(const struct machine *m);
+unsigned long machine_map_compares(void);
 
 /* ---- symbolize.c ---- */
 

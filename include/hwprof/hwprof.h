@@ -1260,7 +1260,9 @@ struct hwp_record_stats {
 	const char *event;	/* the event list sampled (after a fallback) */
 	const char *fallback;	/* why the default event was replaced, or NULL */
 	uint64_t samples;	/* samples written */
-	uint64_t lost;		/* samples the kernel dropped because a ring buffer was full */
+	/* Samples the kernel dropped because a ring buffer was full, of all
+	 * events: counted as hwp_profile_info() counts them in the file. */
+	uint64_t lost;
 	uint64_t throttled;	/* times the kernel throttled sampling (THROTTLE records) */
 	unsigned int max_sample_rate;	/* kernel.perf_event_max_sample_rate now, Hz */
 	uint64_t freq;		/* the frequency asked of the kernel, or 0 */
@@ -1315,8 +1317,11 @@ HWP_API int hwp_record_fd(const struct hwp_record *r);
  *
  * Call it often enough that the rings do not fill (on hwp_record_fd(),
  * and every few hundred milliseconds); what the kernel could not write is
- * counted as lost. Errors: the write's errno (-ENOSPC), after which the
- * recording only fails; -EBADF when not open. Since: 0.1
+ * counted as lost. Errors: the write's errno (-ENOSPC, -EFBIG...), or
+ * -EIO when a ring buffer holds a record the kernel could not have
+ * written whole (a corrupt ring); after either the recording only fails,
+ * each call with the same error and message. -EBADF when not open.
+ * Since: 0.1
  */
 HWP_API int hwp_record_read(struct hwp_record *r);
 
@@ -1324,8 +1329,9 @@ HWP_API int hwp_record_read(struct hwp_record *r);
  * hwp_record_finish - stop, read what is left, close the events, and
  * complete the file: its feature sections and its header, then the
  * rename into place. The file is whole even when the target was stopped
- * by a signal. Errors: the first write error; the file is then removed.
- * Since: 0.1
+ * by a signal. Errors: the first write error; the file is then removed
+ * (an older file under the name is left as it was), and the recording
+ * counts as failed: hwp_profile_from_record() refuses it. Since: 0.1
  */
 HWP_API int hwp_record_finish(struct hwp_record *r);
 
@@ -1381,7 +1387,8 @@ HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *op
 /*
  * hwp_profile_from_record - aggregate a finished recording (in memory or
  * on disk). Errors as hwp_profile_open(), and -EINVAL when @r is not
- * finished. @r may be freed afterwards. Since: 0.1
+ * finished or its hwp_record_finish() failed. @r may be freed afterwards.
+ * Since: 0.1
  */
 HWP_API int hwp_profile_from_record(const struct hwp_record *r,
 				    const struct hwp_profile_opts *opts,
@@ -1397,7 +1404,10 @@ struct hwp_profile_info {
 	const char *event;	/* the event reported */
 	uint64_t samples;	/* of that event */
 	uint64_t period;	/* their summed periods: what percentages are of */
-	uint64_t lost;		/* samples lost (LOST and LOST_SAMPLES records) */
+	/* Samples the kernel dropped in the whole file, whatever event they
+	 * were of: the LOST records' counts summed, or where larger the
+	 * LOST_SAMPLES records' (two counts of the same drops, not added). */
+	uint64_t lost;
 	uint64_t throttled;	/* THROTTLE records */
 	uint64_t skipped;	/* records hwprof does not use, or of unknown events */
 	uint64_t other_samples;	/* samples of the file's other events */

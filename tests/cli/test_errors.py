@@ -63,6 +63,10 @@ with tempfile.TemporaryDirectory() as d:
     # A full disk: an error and status 1.
     p = hwprof("stat", "-e", "cs", "-o", "/dev/full", "--", "true")
     check(p.returncode == 1 and "No space left" in p.stderr, f"/dev/full: {p.stderr}")
+    # A recording too: the message names the file and what to do.
+    p = hwprof("record", "-e", "cpu-clock", "-o", "/dev/full", "--", "true")
+    check(p.returncode == 1 and "writing '/dev/full' failed: No space left on device; "
+          "the file system is full: free some space" in p.stderr, f"record to /dev/full: {p.stderr}")
     # The old file is kept whole when a new run fails before writing.
     out = os.path.join(d, "keep.json")
     with open(out, "w") as f:

@@ -9,7 +9,9 @@
 #include "harness.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 void spin_here(double seconds);
@@ -177,6 +179,66 @@ static void check_lost(void)
 	unlink(path);
 }
 
+/* A recording of nothing to @path: an older file under the name. */
+static void record_nothing(const char *path)
+{
+	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .output = path);
+	struct hwp_record *r = NULL;
+
+	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(hwp_record_open(r), 0);
+	CHECK_ERR(hwp_record_finish(r), 0);
+	hwp_record_free(r);
+}
+
+/* Writes that fail (past the file size limit here, as on a full disk):
+ * each call that fails says which file, why, and what to do; and the
+ * recording is never read, not even the older file under its name. */
+static void check_write_error(void)
+{
+	char dir[] = "/tmp/hwprof-test-full.XXXXXX", path[64];
+	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 4000, .output = path);
+	struct rlimit old, small;
+	struct hwp_record *r = NULL;
+	struct hwp_profile *p = NULL;
+	int err = 0;
+
+	CHECK(mkdtemp(dir) != NULL, "a directory for the output");
+	snprintf(path, sizeof(path), "%s/out.data", dir);
+	record_nothing(path);
+	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(hwp_record_open(r), 0);
+	CHECK_ERR(hwp_record_enable(r), 0);
+	/* What was written so far is past the limit: the next write fails. */
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	small = old;
+	small.rlim_cur = 4096;
+	setrlimit(RLIMIT_FSIZE, &small);
+	for (int i = 0; i < 100 && !err; i++) {
+		spin_here(0.02);
+		err = hwp_record_read(r);
+	}
+	CHECK(err == -EFBIG && strstr(hwp_errmsg(), path) && strstr(hwp_errmsg(), "File too large") &&
+	      strstr(hwp_errmsg(), "ulimit -f"), "the failed read: %d, %s", err, hwp_errmsg());
+	/* Later calls fail the same way, and say so. */
+	CHECK_ERR(hwp_record_read(r), -EFBIG);
+	CHECK(strstr(hwp_errmsg(), path) && strstr(hwp_errmsg(), "File too large"),
+	      "the next read: %s", hwp_errmsg());
+	CHECK_ERR(hwp_record_finish(r), -EFBIG);
+	CHECK(strstr(hwp_errmsg(), path) && strstr(hwp_errmsg(), "ulimit -f"), "finish: %s",
+	      hwp_errmsg());
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, SIG_DFL);
+	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), -EINVAL);
+	CHECK(strstr(hwp_errmsg(), "the recording failed") && strstr(hwp_errmsg(), "File too large"),
+	      "%s", hwp_errmsg());
+	hwp_profile_free(p);
+	hwp_record_free(r);
+	CHECK(unlink(path) == 0, "the older file stays as it was");
+	CHECK(rmdir(dir) == 0, "nothing else left in %s: %s", dir, strerror(errno));
+}
+
 static void check_refused(void)
 {
 	struct hwp_record *r = NULL;
@@ -210,6 +272,7 @@ int main(void)
 	t_init();
 	check_self();
 	check_lost();
+	check_write_error();
 	check_refused();
 	return t_done();
 }

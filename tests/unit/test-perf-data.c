@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #define ID_A 1001		/* the first event */
 #define ID_B 2002		/* the second */
@@ -86,14 +87,14 @@ static void sample(struct buf *b, uint64_t id, uint32_t pid, uint64_t ip, uint64
 }
 
 /* The sample_id trailer: TID, TIME, CPU, IDENTIFIER. */
-static void trailer(struct buf *b, uint32_t pid, uint64_t time)
+static void trailer(struct buf *b, uint64_t id, uint32_t pid, uint64_t time)
 {
 	uint32_t pt[2] = { pid, pid }, cpu[2] = { 0, 0 };
 
 	put(b, pt, 8);
 	put64(b, time);
 	put(b, cpu, 8);
-	put64(b, ID_A);
+	put64(b, id);
 }
 
 static void mmap2(struct buf *b, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
@@ -116,17 +117,24 @@ static void mmap2(struct buf *b, uint32_t pid, uint64_t start, uint64_t len, uin
 	put(b, prot, 8);
 	strcpy(padded, file);
 	put(b, padded, name);
-	trailer(b, pid, time);
+	trailer(b, ID_A, pid, time);
 }
 
-static void simple(struct buf *b, uint32_t type, uint16_t misc, const uint64_t *fields,
-		   size_t n, uint32_t pid, uint64_t time)
+/* A record of event @id other than a sample. */
+static void record_of(struct buf *b, uint64_t id, uint32_t type, uint16_t misc,
+		      const uint64_t *fields, size_t n, uint32_t pid, uint64_t time)
 {
 	struct perf_event_header h = { type, misc, (uint16_t)(8 + 8 * n + 32) };
 
 	put(b, &h, sizeof(h));
 	put(b, fields, 8 * n);
-	trailer(b, pid, time);
+	trailer(b, id, pid, time);
+}
+
+static void simple(struct buf *b, uint32_t type, uint16_t misc, const uint64_t *fields,
+		   size_t n, uint32_t pid, uint64_t time)
+{
+	record_of(b, ID_A, type, misc, fields, n, pid, time);
 }
 
 static void round_end(struct buf *b)
@@ -139,7 +147,8 @@ static void round_end(struct buf *b)
 /* The data section: what each check below relies on. */
 static void make_records(struct buf *b, const char *exe, uint64_t off, uint64_t pgoff)
 {
-	uint64_t ip = BASE + off, lost[2] = { ID_A, 7 }, thr[3] = { 50, ID_A, 0 };
+	uint64_t ip = BASE + off, lost[2] = { ID_A, 7 }, lost_b[2] = { ID_B, 5 };
+	uint64_t lost_samples_a = 2, lost_samples_b = 8, thr[3] = { 50, ID_A, 0 };
 	uint64_t fork[3] = { 101 | (100ULL << 32), 101 | (100ULL << 32), 60 };
 	uint64_t comm[2] = { 101 | (101ULL << 32), 0x6c6c6168 };	/* "hall" */
 	uint64_t unknown[2] = { 1, 2 };
@@ -150,8 +159,14 @@ static void make_records(struct buf *b, const char *exe, uint64_t off, uint64_t 
 	mmap2(b, 100, BASE, 1 << 24, pgoff, exe, 10);
 	sample(b, ID_B, 100, ip, 25);
 	round_end(b);
-	/* Round 2: lost, throttled, a record type nobody knows, a fork. */
+	/* Round 2: lost (a ring's LOST names whichever event wrote next:
+	 * they count for the whole file, and the events' own counts of the
+	 * same drops, LOST_SAMPLES, are the smaller sum here), throttled, a
+	 * record type nobody knows, a fork. */
 	simple(b, PERF_RECORD_LOST, 0, lost, 2, 100, 40);
+	record_of(b, ID_B, PERF_RECORD_LOST, 0, lost_b, 2, 100, 41);
+	record_of(b, ID_A, PERF_RECORD_LOST_SAMPLES, 0, &lost_samples_a, 1, 100, 42);
+	record_of(b, ID_B, PERF_RECORD_LOST_SAMPLES, 0, &lost_samples_b, 1, 100, 43);
 	simple(b, PERF_RECORD_THROTTLE, 0, thr, 3, 100, 50);
 	simple(b, PERF_RECORD_THROTTLE, 0, thr, 3, 100, 51);
 	simple(b, 200, 0, unknown, 2, 100, 52);
@@ -223,7 +238,7 @@ static void check_read_back(int fd)
 	CHECK(pd_feature_string(f, 11) && strstr(pd_feature_string(f, 11), "hwprof record -- test"),
 	      "cmdline: %s", pd_feature_string(f, 11));
 	CHECK_ERR(pd_foreach(f, check_order, &o), 0);
-	CHECK(o.records == 12 && o.samples == 5, "%d records, %d samples", o.records, o.samples);
+	CHECK(o.records == 15 && o.samples == 5, "%d records, %d samples", o.records, o.samples);
 	CHECK(o.out_of_order == 0, "%d records out of time order", o.out_of_order);
 	pd_close(f);
 }
@@ -261,7 +276,7 @@ static void check_profile(const char *path, const char *exe)
 	CHECK_ERR(hwp_profile_info(p, &in), 0);
 	CHECK(in.samples == 4 && in.other_samples == 1 && in.period == 4000, "samples %llu, other %llu",
 	      (unsigned long long)in.samples, (unsigned long long)in.other_samples);
-	CHECK(in.lost == 7 && in.throttled == 2 && in.skipped == 1, "lost %llu throttled %llu skipped %llu",
+	CHECK(in.lost == 12 && in.throttled == 2 && in.skipped == 1, "lost %llu throttled %llu skipped %llu",
 	      (unsigned long long)in.lost, (unsigned long long)in.throttled,
 	      (unsigned long long)in.skipped);
 	CHECK(!strcmp(in.event, "cpu-clock") && in.nr_events == 2, "event %s", in.event);
@@ -283,11 +298,65 @@ static void check_profile(const char *path, const char *exe)
 	if (p) {
 		hwp_profile_info(p, &in);
 		CHECK(in.samples == 1 && !strcmp(in.event, "task-clock"), "the second event");
+		CHECK(in.lost == 12, "the file's lost samples, whatever event: %llu",
+		      (unsigned long long)in.lost);
 		hwp_profile_free(p);
 	}
 	o.event = "cycles";
 	CHECK_ERR(hwp_profile_open(path, &o, &p), -ENOENT);
 	CHECK(strstr(hwp_errmsg(), "it has: cpu-clock, task-clock"), "%s", hwp_errmsg());
+}
+
+/* A file of @nr events that all name the @blob bytes of ids at @ids_at;
+ * the attributes follow the blob, and the data section is empty. */
+static int shared_ids_file(size_t nr, size_t blob, uint64_t ids_at)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
+					.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP };
+	uint64_t attrs = 104 + blob, entry = sizeof(attr) + 16;
+	uint64_t hdr[13] = { 0x32454c4946524550ULL, 104, entry, attrs, nr * entry,
+			     attrs + nr * entry, 0 };
+	int fd = memfd_create("shared-ids", MFD_CLOEXEC);
+	struct buf b = { 0 };
+
+	put(&b, hdr, sizeof(hdr));
+	for (size_t i = 0; i < blob / 8; i++)
+		put64(&b, i + 1);
+	for (size_t i = 0; i < nr; i++) {
+		put(&b, &attr, sizeof(attr));
+		put64(&b, ids_at);
+		put64(&b, blob);
+	}
+	CHECK(pwrite(fd, b.p, b.len, 0) == (ssize_t)b.len, "write the file");
+	free(b.p);
+	return fd;
+}
+
+/* 1,024 events whose ids are the same 128 KiB: refused before any is
+ * copied, not after 128 MiB of copies. Run first: the peak memory of the
+ * process is what is measured. */
+static void check_shared_ids(void)
+{
+	struct rusage before, after;
+	struct pd_file *f = NULL;
+	int fd = shared_ids_file(1024, 128 << 10, 104);
+
+	getrusage(RUSAGE_SELF, &before);
+	CHECK_ERR(pd_open(NULL, fd, &f), -HWP_ERR_FORMAT);
+	getrusage(RUSAGE_SELF, &after);
+	CHECK(strstr(hwp_errmsg(), "'(in memory)' is not a valid perf.data file: the ids of event 0 (131072 bytes at 104) overlap those of event 1 (131072 bytes at 104)"),
+	      "%s", hwp_errmsg());
+	CHECK(after.ru_maxrss - before.ru_maxrss < 16 * 1024, "the peak memory grew by %ld KiB",
+	      after.ru_maxrss - before.ru_maxrss);
+	pd_close(f);
+	close(fd);
+	/* Ids that are the attributes themselves. */
+	fd = shared_ids_file(1, 8, 112);
+	CHECK_ERR(pd_open(NULL, fd, &f), -HWP_ERR_FORMAT);
+	CHECK(strstr(hwp_errmsg(), "the ids of event 0 (8 bytes at 112) overlap the attribute section"),
+	      "%s", hwp_errmsg());
+	pd_close(f);
+	close(fd);
 }
 
 /* Every truncation and every byte overwritten: an error or a profile, whose
@@ -349,6 +418,7 @@ int main(void)
 	long len;
 
 	t_init();
+	check_shared_ids();
 	CHECK(known_function(1) == 4 && exe[0] == '/', "this test's executable: %s", exe);
 	f = write_file(exe, off, pgoff);
 	len = lseek(fileno(f), 0, SEEK_END);
