@@ -710,7 +710,9 @@ static int measure_and_write(struct stat_ctx *sc, int *code)
 		cli_lib_error("stat", err);
 		ret = ret ? ret : CLI_EXIT_FAILURE;
 	}
-	sc->wrote = true;
+	/* A failed write is dropped, not committed: one message, and no
+	 * half-written file under the final name. */
+	sc->wrote = !err;
 	return ret;
 }
 

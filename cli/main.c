@@ -48,10 +48,22 @@ static int help(int argc, char **argv)
 	return cli_flush_stdout(NULL);
 }
 
+/* Past the file size limit (ulimit -f), a write fails with EFBIG, which
+ * the library explains, instead of SIGXFSZ killing hwprof and leaving a
+ * temporary file behind. A handler, not SIG_IGN: a command that hwprof
+ * starts gets the default action back at its exec. */
+static void on_xfsz(int sig)
+{
+	(void)sig;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_cmd *cmd;
+	struct sigaction sa = { .sa_handler = on_xfsz, .sa_flags = SA_RESTART };
 
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGXFSZ, &sa, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;

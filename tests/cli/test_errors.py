@@ -3,11 +3,12 @@
 """Bad input gets a clear message and the right exit status, never a crash;
 output errors never leave a half-written file."""
 import os
+import resource
 import stat as st
 import subprocess
 import tempfile
 
-from common import HWPROF, WORKLOAD, WRAPPER, check, done, hwprof
+from common import HOTSPOTS, HWPROF, WORKLOAD, WRAPPER, check, done, hwprof
 
 USAGE = [
     (["stat"], "no command to measure"),
@@ -63,10 +64,22 @@ with tempfile.TemporaryDirectory() as d:
     # A full disk: an error and status 1.
     p = hwprof("stat", "-e", "cs", "-o", "/dev/full", "--", "true")
     check(p.returncode == 1 and "No space left" in p.stderr, f"/dev/full: {p.stderr}")
+    # Said once: not again, as an 'Input/output error', at the close.
+    check(p.stderr.count("error:") == 1 and "Input/output" not in p.stderr,
+          f"/dev/full: one message: {p.stderr}")
     # A recording too: the message names the file and what to do.
     p = hwprof("record", "-e", "cpu-clock", "-o", "/dev/full", "--", "true")
     check(p.returncode == 1 and "writing '/dev/full' failed: No space left on device; "
           "the file system is full: free some space" in p.stderr, f"record to /dev/full: {p.stderr}")
+    # Past the file size limit: EFBIG explained, not death by SIGXFSZ
+    # with a temporary file left behind.
+    with tempfile.TemporaryDirectory() as small:
+        big = os.path.join(small, "big.data")
+        p = hwprof("record", "-e", "cpu-clock", "-F", "4000", "-o", big, "--", HOTSPOTS,
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536)))
+        check(p.returncode == 1 and "File too large" in p.stderr and "ulimit -f" in p.stderr,
+              f"record past ulimit -f: status {p.returncode}: {p.stderr}")
+        check(os.listdir(small) == [], f"nothing left past ulimit -f: {os.listdir(small)}")
     # The old file is kept whole when a new run fails before writing.
     out = os.path.join(d, "keep.json")
     with open(out, "w") as f:
