@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_FUNCTION (1u << 20)
 
@@ -13,13 +14,17 @@ struct hit {
 	uint64_t samples, period;
 };
 
+/* Source files bigger than this are not read: a path from debug
+ * information may name anything, and no source file is this large. */
+#define MAX_SOURCE (16u << 20)
+
 /* A source file's text, split into lines, for one file at a time. */
 struct source {
 	const char *path;	/* interned; NULL when none is loaded */
 	char *text;
 	size_t *starts;		/* where line i + 1 starts */
 	size_t nr;
-	bool unreadable;
+	const char *problem;	/* why the file is not shown (static), or NULL */
 };
 
 static void source_release(struct source *src)
@@ -29,35 +34,50 @@ static void source_release(struct source *src)
 	memset(src, 0, sizeof(*src));
 }
 
+/* The whole of regular file @path, at most MAX_SOURCE bytes, NUL-terminated. */
+static int read_source(const char *path, char **text, size_t *len)
+{
+	off_t size;
+	int fd = hwp_open_regular(path, &size);
+	size_t cap;
+	ssize_t n;
+
+	*text = NULL;
+	*len = 0;
+	if (fd < 0)
+		return fd;
+	if (size > (off_t)MAX_SOURCE) {
+		close(fd);
+		return -EFBIG;
+	}
+	/* One byte more than its size: a file that grew is cut, not overrun. */
+	cap = (size_t)size + 1;
+	*text = malloc(cap + 1);
+	if (!*text) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (*len < cap && (n = read(fd, *text + *len, cap - *len)) > 0)
+		*len += (size_t)n;
+	close(fd);
+	(*text)[*len] = '\0';
+	return 0;
+}
+
 static void source_load(struct source *src, const char *path)
 {
-	FILE *f;
-	size_t len = 0, cap = 0;
-	char *text = NULL;
+	char *text;
+	size_t len;
+	int err;
 
 	source_release(src);
 	src->path = path;
-	f = fopen(path, "re");
-	if (!f) {
-		src->unreadable = true;
+	err = read_source(path, &text, &len);
+	if (err) {
+		src->problem = err == -EFBIG ? "the file is larger than 16 MiB: not read"
+					     : hwp_open_problem(err);
 		return;
 	}
-	for (;;) {
-		size_t n;
-
-		if (vec_reserve(&text, &cap, len + 65536, 1))
-			break;
-		n = fread(text + len, 1, cap - len - 1, f);
-		len += n;
-		if (!n)
-			break;
-	}
-	fclose(f);
-	if (!text) {
-		src->unreadable = true;
-		return;
-	}
-	text[len] = '\0';
 	src->text = text;
 	for (size_t i = 0, cap_s = 0; i < len; i++) {
 		if (i && text[i - 1] != '\0')
@@ -72,14 +92,22 @@ static void source_load(struct source *src, const char *path)
 	}
 }
 
-static const char *source_line(struct source *src, const char *path, unsigned int line)
+/* Line @line of @path, or NULL with the reason in *@problem. */
+static const char *source_line(struct source *src, const char *path, unsigned int line,
+			       const char **problem)
 {
+	*problem = NULL;
 	if (!path || !line)
 		return NULL;
 	if (src->path != path)
 		source_load(src, path);
-	if (src->unreadable || line > src->nr)
+	*problem = src->problem;
+	if (src->problem)
 		return NULL;
+	if (line > src->nr) {
+		*problem = "the file is shorter than its debug information says: it changed since the build?";
+		return NULL;
+	}
 	return src->text + src->starts[line - 1];
 }
 
@@ -204,7 +232,8 @@ static int walk_instructions(struct walk *w, hwp_annotate_fn fn, void *ctx)
 		l.file = si.file;
 		l.line = si.line;
 		l.new_line = si.file && (si.file != last_file || si.line != last_line);
-		l.source = l.new_line ? source_line(&w->src, si.file, si.line) : NULL;
+		if (l.new_line)
+			l.source = source_line(&w->src, si.file, si.line, &l.no_source);
 		last_file = si.file;
 		last_line = si.line;
 		err = fn(&l, ctx);

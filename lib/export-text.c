@@ -199,6 +199,7 @@ struct annotate_ctx {
 	FILE *f;
 	const char *symbol;
 	size_t lines;
+	const char *unshown;	/* the last file whose text was said to be missing */
 };
 
 static int annotate_line(const struct hwp_annotate_line *l, void *arg)
@@ -220,6 +221,12 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 		char src[256];
 
 		format_source(l->file, l->line, src, sizeof(src));
+		/* Why a file's text is missing, once a file. */
+		if (!l->source && l->no_source && l->file != a->unshown) {
+			fprintf(a->f, "%19s: (the text of %s is not shown: %s)\n", "", l->file,
+				l->no_source);
+			a->unshown = l->file;
+		}
 		fprintf(a->f, "%19s: %s  %s\n", "", src, l->source ? l->source : "");
 	}
 	format_bytes(l->bytes, l->nr_bytes, bytes, sizeof(bytes));

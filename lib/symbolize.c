@@ -287,12 +287,10 @@ static int vdso_fd(void)
 static const char *open_problem(int err)
 {
 	switch (-err) {
-	case ENOENT: return "the file is not there any more";
-	case EACCES: case EPERM: return "the file cannot be read (permission)";
 	case HWP_ERR_FORMAT: return "the file is not an ELF file";
 	case EOPNOTSUPP: return "hwprof was built without libdw (elfutils)";
 	case ELIBACC: return "libdw (elfutils) cannot be loaded";
-	default: return "the file cannot be read";
+	default: return hwp_open_problem(err);
 	}
 }
 

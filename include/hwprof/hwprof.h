@@ -1513,6 +1513,9 @@ struct hwp_annotate_line {
 	unsigned int line;
 	bool new_line;		/* the first instruction of another source line than the last */
 	const char *source;	/* that line's text, when the file can be read, or NULL */
+	/* with new_line and no source: why the text is not shown (the file is
+	 * missing, not a regular file, too large...), or NULL */
+	const char *no_source;
 };
 
 typedef int (*hwp_annotate_fn)(const struct hwp_annotate_line *l, void *ctx);
