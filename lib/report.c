@@ -79,8 +79,12 @@ static void group_key(const struct hwp_profile *p, enum hwp_sort sort, const str
 			g->addr = s->si.vaddr;
 		break;
 	case HWP_SORT_SYM:
+		/* A function is its module and start address: two static
+		 * functions may share a name, even in one module. */
 		g->symbol = s->si.symbol;
-		if (!g->symbol && machine_dso(p->m, s->loc.dso)->kind != DSO_UNKNOWN)
+		if (g->symbol)
+			g->addr = s->si.sym_start;
+		else if (machine_dso(p->m, s->loc.dso)->kind != DSO_UNKNOWN)
 			g->addr = s->si.vaddr;
 		break;
 	}

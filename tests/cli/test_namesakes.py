@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Two static functions of one name, work() in namesakes.c and in
+namesakes-other.c: --sort sym keeps them apart, by module and address.
+First on a file made by hand whose samples point into
+the namesakes program, so every count is known; then on a recording of it,
+where namesakes.c's work() has 75% of their time."""
+import os
+import re
+import tempfile
+
+from common import HAVE_LIBDW, check, done, hwprof, report_json, run, skip
+from perfdata import PerfData
+
+NAMESAKES = os.path.realpath(os.environ.get("NAMESAKES", "build/tests/namesakes"))
+PID = 4321
+BASE = 0x555555554000	# where the file says the program is mapped
+ANON = 0x7f0000000000	# and some anonymous memory
+
+
+def functions(binary):
+    """(name, file) -> (start, size), from nm's symbols and lines."""
+    out = run(["nm", "-S", "-l", "--defined-only", binary]).stdout
+    funcs = {}
+    for line in out.splitlines():
+        m = re.match(r"([0-9a-f]+) ([0-9a-f]+) [Tt] (\w+)\s+(\S+):\d+$", line)
+        if m:
+            funcs[(m.group(3), os.path.basename(m.group(4)))] = (int(m.group(1), 16),
+                                                                  int(m.group(2), 16))
+    return funcs
+
+
+def loads(binary):
+    """The loadable segments: (file offset, address, size in the file)."""
+    segs = []
+    for line in run(["readelf", "-lW", binary]).stdout.splitlines():
+        f = line.split()
+        if f and f[0] == "LOAD":
+            segs.append((int(f[1], 16), int(f[2], 16), int(f[4], 16)))
+    return segs
+
+
+def file_offset(segs, vaddr):
+    """Where address VADDR is in the file."""
+    for off, va, size in segs:
+        if va <= vaddr < va + size:
+            return vaddr - va + off
+    raise ValueError(f"{vaddr:#x} is in no segment")
+
+
+def by_address(doc, addr):
+    return [e for e in doc["entries"] if e["address"] == f"{addr:#x}"]
+
+
+def made_by_hand(d, fn):
+    """Samples at known places: WORK_MAIN 8, WORK_OTHER 20 (the hotter, and
+    the second in the symbol table), OTHER 45 called from both work()s and
+    main, MAIN 2050 called from 2001 places of anonymous memory."""
+    work_main, work_other = fn[("work", "namesakes.c")][0], fn[("work", "namesakes-other.c")][0]
+    other, main = fn[("other", "namesakes-other.c")][0], fn[("main", "namesakes.c")][0]
+    segs = loads(NAMESAKES)
+    ip = lambda vaddr: BASE + file_offset(segs, vaddr)	# noqa: E731
+    pd = PerfData(callchains=True)
+    pd.mmap(PID, BASE, os.path.getsize(NAMESAKES) + 0x1000, 0, NAMESAKES.encode())
+    pd.mmap(PID, ANON, 0x100000, 0, b"//anon")
+    for _ in range(8):
+        pd.sample(PID, ip(work_main + 4), [ip(main + 9)])
+    for _ in range(20):
+        pd.sample(PID, ip(work_other + 4), [ip(other + 9)])
+    # Return addresses: the caller is looked up at the address before.
+    for caller, n in ((work_main, 30), (work_other, 10), (main, 5)):
+        for _ in range(n):
+            pd.sample(PID, ip(other + 1), [ip(caller + 5)])
+    for i in range(2000):
+        pd.sample(PID, ip(main + 1), [ANON + 0x1000 + 16 * i])
+    for _ in range(50):
+        pd.sample(PID, ip(main + 1), [ANON + 0x11])
+    path = os.path.join(d, "hand.data")
+    pd.write(path)
+    return path, work_main, work_other
+
+
+def rows(data, work_main, work_other):
+    p, doc = report_json(data, "--top", "0")
+    if not check(p.returncode == 0 and doc, f"report: {p.stderr}"):
+        return
+    works = sorted((e["samples"], e["address"]) for e in doc["entries"] if e["symbol"] == "work")
+    check(works == [(8, f"{work_main:#x}"), (20, f"{work_other:#x}")],
+          f"two rows named work, at their own addresses: {works}")
+    p = hwprof("report", "-i", data, "--top", "0")
+    text = [line.split() for line in p.stdout.splitlines() if not line.startswith("#")]
+    check(sum(1 for f in text if len(f) == 4 and f[2] == "work") == 2,
+          f"two rows named work in the text: {p.stdout[:600]}")
+
+
+def recorded(d, fn):
+    data = os.path.join(d, "rec.data")
+    p = hwprof("record", "-o", data, "--", NAMESAKES, "200", timeout=120)
+    if not check(p.returncode == 0, f"record: {p.stderr}"):
+        return
+    p, doc = report_json(data, "--top", "0")
+    works = {e["address"]: e["samples"] for e in doc["entries"] if e["symbol"] == "work"}
+    main_work, other_work = fn[("work", "namesakes.c")], fn[("work", "namesakes-other.c")]
+    a, b = works.get(f"{main_work[0]:#x}", 0), works.get(f"{other_work[0]:#x}", 0)
+    check(len(works) == 2 and a + b > 500 and abs(a / (a + b) - 0.75) <= 0.06,
+          f"namesakes.c's work() has 75% of both: {works}")
+
+
+if not HAVE_LIBDW:
+    skip("hwprof was built without libdw: no symbols to tell apart")
+FUNCS = functions(NAMESAKES)
+if not check(len(FUNCS) >= 4, f"nm reads the namesakes program's functions: {FUNCS}"):
+    done()
+with tempfile.TemporaryDirectory() as tmp:
+    hand, wm, wo = made_by_hand(tmp, FUNCS)
+    rows(hand, wm, wo)
+    recorded(tmp, FUNCS)
+done()
