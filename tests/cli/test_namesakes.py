@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Two static functions of one name, work() in namesakes.c and in
-namesakes-other.c: --sort sym keeps them apart, by module and address.
+namesakes-other.c: --sort sym keeps them apart, by module and address,
+and their callers are counted apart.
 First on a file made by hand whose samples point into
 the namesakes program, so every count is known; then on a recording of it,
 where namesakes.c's work() has 75% of their time."""
@@ -93,6 +94,25 @@ def rows(data, work_main, work_other):
           f"two rows named work in the text: {p.stdout[:600]}")
 
 
+def caller_counts(data, fn):
+    p, doc = report_json(data, "--top", "0")
+    if not check(p.returncode == 0 and doc, f"report: {p.stderr}"):
+        return
+    other = by_address(doc, fn[("other", "namesakes-other.c")][0])
+    callers = other and [(c["symbol"], c["samples"]) for c in other[0]["callers"]]
+    check(callers == [("work", 30), ("work", 10), ("main", 5)],
+          f"other's callers, the two work()s apart: {callers}")
+    check(other and abs(other[0]["callers"][0]["percent"] - 100 * 30 / 45) < 1e-9,
+          f"the percent of other's first caller: {other and other[0]['callers'][:1]}")
+    main = by_address(doc, fn[("main", "namesakes.c")][0])
+    callers = main and main[0]["callers"]
+    check(callers and len(callers) == 16 and main[0]["samples"] == 2050,
+          f"main has 2001 callers, the 16 most frequent shown: {callers and len(callers)}")
+    check(callers and callers[0]["symbol"] == "anon+0x10" and callers[0]["samples"] == 50 and
+          all(c["samples"] == 1 for c in callers[1:]) and callers[1]["symbol"] == "anon+0x100f",
+          f"main's callers: {callers and callers[:3]}")
+
+
 def recorded(d, fn):
     data = os.path.join(d, "rec.data")
     p = hwprof("record", "-o", data, "--", NAMESAKES, "200", timeout=120)
@@ -114,5 +134,6 @@ if not check(len(FUNCS) >= 4, f"nm reads the namesakes program's functions: {FUN
 with tempfile.TemporaryDirectory() as tmp:
     hand, wm, wo = made_by_hand(tmp, FUNCS)
     rows(hand, wm, wo)
+    caller_counts(hand, FUNCS)
     recorded(tmp, FUNCS)
 done()
