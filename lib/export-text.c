@@ -5,6 +5,7 @@
 #include "profile.h"
 #include "util/format.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #define MAX_NAME_WIDTH 48
@@ -202,6 +203,18 @@ struct annotate_ctx {
 	const char *unshown;	/* the last file whose text was said to be missing */
 };
 
+/* Static functions may share a name: which one this is, and the others. */
+static void annotate_namesakes(const struct annotate_ctx *a, const struct hwp_annotate_line *l)
+{
+	bool chosen = strchr(a->symbol, '@') != NULL;
+
+	fprintf(a->f, "# %zu sampled functions have this name; this one is at 0x%" PRIx64 " in %s, with %" PRIu64 " samples%s\n",
+		l->nr_namesakes + 1, l->start, l->dso, l->function_samples,
+		chosen ? "" : " (the most)");
+	fprintf(a->f, "# the other%s: %s\n", l->nr_namesakes > 1 ? "s" : "", l->namesakes);
+	fprintf(a->f, "# annotate another with --annotate NAME@0xADDRESS, as listed\n");
+}
+
 static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 {
 	struct annotate_ctx *a = arg;
@@ -214,6 +227,8 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 		hwp_profile_info(a->p, &in);
 		fprintf(a->f, "# hwprof annotate of %s in %s (event '%s')\n", a->symbol, in.input,
 			in.event);
+		if (l->nr_namesakes)
+			annotate_namesakes(a, l);
 		fprintf(a->f, "# %8s  %8s : %8s   source lines, then bytes and disassembly\n",
 			"Percent", "Samples", "Address");
 	}

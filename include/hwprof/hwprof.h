@@ -1516,6 +1516,14 @@ struct hwp_annotate_line {
 	/* with new_line and no source: why the text is not shown (the file is
 	 * missing, not a regular file, too large...), or NULL */
 	const char *no_source;
+	/* The function, the same on every line: */
+	const char *dso;	/* its module */
+	uint64_t start;		/* its address there (objdump's) */
+	uint64_t function_samples;	/* all its samples */
+	size_t nr_namesakes;	/* other sampled functions of the same name */
+	/* those, the hottest first: "NAME@0xADDRESS (N samples, MODULE), ...",
+	 * or NULL when there are none */
+	const char *namesakes;
 };
 
 typedef int (*hwp_annotate_fn)(const struct hwp_annotate_line *l, void *ctx);
@@ -1524,10 +1532,14 @@ typedef int (*hwp_annotate_fn)(const struct hwp_annotate_line *l, void *ctx);
  * hwp_profile_annotate - walk the instructions of function @symbol, with
  * their samples and source lines
  *
- * The function is looked up in the module where its samples landed.
+ * @symbol is a function's name, or "NAME@0xADDRESS" with the function's
+ * address in its module (as --sort sym reports it). Static functions of
+ * one name may be several: a name alone picks the one with the most
+ * samples, and each line names the others (nr_namesakes, namesakes).
  * Errors: -ENOENT when no sample landed in a function of that name (the
- * message names the hottest ones), -EOPNOTSUPP without capstone or for
- * the kernel, whose code hwprof does not read. Since: 0.1
+ * message names the hottest ones) or none of them starts at ADDRESS (the
+ * message lists those that do), -EOPNOTSUPP without capstone or for the
+ * kernel, whose code hwprof does not read. Since: 0.1
  */
 HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
 				 hwp_annotate_fn fn, void *ctx);

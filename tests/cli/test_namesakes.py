@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Two static functions of one name, work() in namesakes.c and in
 namesakes-other.c: --sort sym keeps them apart, by module and address,
-and their callers are counted apart.
+their callers are counted apart, and --annotate work shows the hotter
+and names the other, which work@ADDRESS shows.
 First on a file made by hand whose samples point into
 the namesakes program, so every count is known; then on a recording of it,
 where namesakes.c's work() has 75% of their time."""
@@ -113,6 +114,30 @@ def caller_counts(data, fn):
           f"main's callers: {callers and callers[:3]}")
 
 
+def annotate(data, hotter, colder, hot_samples, cold_samples):
+    """--annotate work shows HOTTER and names COLDER; work@COLDER shows that."""
+    p = hwprof("report", "-i", data, "--annotate", "work")
+    lines = p.stdout.splitlines()
+    addrs = [int(m, 16) for m in re.findall(r"^[^#]*?: +([0-9a-f]+):  ", p.stdout, re.M)]
+    size = hotter[1]
+    check(p.returncode == 0 and addrs and addrs[0] == hotter[0] and
+          all(hotter[0] <= a < hotter[0] + size for a in addrs),
+          f"annotate work shows the hotter, at {hotter[0]:#x}: {p.stdout[:500]} {p.stderr}")
+    want = (f"# 2 sampled functions have this name; this one is at {hotter[0]:#x} in "
+            f"{NAMESAKES}, with {hot_samples} samples (the most)")
+    check(want in lines, f"the note says which one and why: {lines[:4]}")
+    check(f"# the other: work@{colder[0]:#x} ({cold_samples} samples, {NAMESAKES})" in lines,
+          f"the note names the other: {lines[:4]}")
+    p = hwprof("report", "-i", data, "--annotate", f"work@{colder[0]:#x}")
+    addrs = [int(m, 16) for m in re.findall(r"^[^#]*?: +([0-9a-f]+):  ", p.stdout, re.M)]
+    check(p.returncode == 0 and addrs and addrs[0] == colder[0] and
+          all(colder[0] <= a < colder[0] + colder[1] for a in addrs),
+          f"work@{colder[0]:#x} shows that one: {p.stdout[:500]} {p.stderr}")
+    p = hwprof("report", "-i", data, "--annotate", f"work@{colder[0] + 1:#x}")
+    check(p.returncode == 1 and f"no sampled function named 'work' starts at {colder[0] + 1:#x}"
+          in p.stderr and f"work@{colder[0]:#x}" in p.stderr, f"a wrong address: {p.stderr}")
+
+
 def recorded(d, fn):
     data = os.path.join(d, "rec.data")
     p = hwprof("record", "-o", data, "--", NAMESAKES, "200", timeout=120)
@@ -124,6 +149,8 @@ def recorded(d, fn):
     a, b = works.get(f"{main_work[0]:#x}", 0), works.get(f"{other_work[0]:#x}", 0)
     check(len(works) == 2 and a + b > 500 and abs(a / (a + b) - 0.75) <= 0.06,
           f"namesakes.c's work() has 75% of both: {works}")
+    if len(works) == 2:
+        annotate(data, main_work, other_work, a, b)
 
 
 if not HAVE_LIBDW:
@@ -135,5 +162,6 @@ with tempfile.TemporaryDirectory() as tmp:
     hand, wm, wo = made_by_hand(tmp, FUNCS)
     rows(hand, wm, wo)
     caller_counts(hand, FUNCS)
+    annotate(hand, FUNCS[("work", "namesakes-other.c")], FUNCS[("work", "namesakes.c")], 20, 8)
     recorded(tmp, FUNCS)
 done()
