@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: MIT
 """hwprof report on perf.data files made by hand (perfdata.py), with what a
 recording of another machine, or a hostile file, may hold: modules that
-are FIFOs or devices here. And --annotate of a program built here, whose
+are FIFOs or devices here, names that are not UTF-8 and hold control
+characters. And --annotate of a program built here, whose
 source file is then replaced by what debug information may also name."""
+import csv
+import io
+import json
 import os
+import subprocess
 import tempfile
 
-from common import HAVE_LIBDW, check, done, hwprof, report_json, run
+from common import HAVE_LIBDW, HWPROF, WRAPPER, check, done, hwprof, report_json, run
 from perfdata import PerfData
 
 CC = os.environ.get("CC", "cc").split()
@@ -53,6 +58,64 @@ def special_modules(d):
               f"{what}: status {p.returncode}, modules {mods}, stderr {p.stderr}")
 
 
+def hwprof_bytes(*args):
+    """hwprof's output as bytes, undecoded."""
+    return subprocess.run([*WRAPPER, HWPROF, *args], capture_output=True, timeout=60)
+
+
+def odd_names(d):
+    """A module path and a command name of any bytes but NUL: JSON stays
+    valid UTF-8 (U+FFFD for the invalid bytes), text shows no control
+    character, CSV quotes what it must and keeps the bytes."""
+    name = d.encode() + b"/m\xff\x1b[31mred\n,\"q\";\r\x7f"
+    pd = PerfData()
+    pd.comm(PID, b"c\xfe\x1b]0;title\x07")
+    pd.mmap(PID, BASE, 0x1000, 0, name)
+    pd.sample(PID, BASE + 0x100)
+    data = os.path.join(d, "odd.data")
+    pd.write(data)
+    want = name.decode("utf-8", "replace")
+    check("\ufffd" in want, "the name is not UTF-8")
+    for sort in ("sym", "rip", "line", "dso"):
+        p = hwprof_bytes("report", "--format", "json", "--sort", sort, "-i", data)
+        try:
+            doc = json.loads(p.stdout.decode("utf-8"))
+        except ValueError as e:
+            check(False, f"--sort {sort}: not JSON in UTF-8: {e}: {p.stdout[:400]!r}")
+            continue
+        dsos = [e["dso"] for e in doc["entries"]] + [m["dso"] for m in doc["modules_without_symbols"]]
+        check(p.returncode == 0 and dsos == [want, want], f"--sort {sort}: {dsos} {p.stderr!r}")
+    p = hwprof_bytes("report", "-i", data)
+    shown = want.replace("\n", "?").replace("\r", "?").replace("\x1b", "?").replace("\x7f", "?")
+    out = p.stdout.decode("utf-8", "replace")
+    check(p.returncode == 0 and not [c for c in p.stdout if c < 0x20 and c != 0x0a or c == 0x7f],
+          f"text without control characters: {p.stdout!r}")
+    check(f"#   {shown} (1 samples): " in out, f"the module, shown with '?': {out!r}")
+    for sep in (",", ";"):
+        p = hwprof_bytes("report", "-i", data, "-x", sep)
+        text = io.TextIOWrapper(io.BytesIO(p.stdout), encoding="utf-8", errors="surrogateescape",
+                                newline="")
+        rows = list(csv.reader(text, delimiter=sep))
+        got = name.decode("utf-8", "surrogateescape")
+        check(p.returncode == 0 and len(rows) == 2 and rows[1][3:] == [os.path.basename(got) + "+0x100", got],
+              f"CSV with {sep!r}: {rows}")
+
+
+def csv_carriage_return(d):
+    """A carriage return alone in a field is quoted too: CSV readers take
+    it for the end of the row."""
+    name = d.encode() + b"/cr\rmod"
+    data = one_sample_in(d, "cr.data", name)
+    p = hwprof_bytes("report", "-i", data, "-x", ",", "--sort", "dso")
+    text = io.TextIOWrapper(io.BytesIO(p.stdout), encoding="utf-8", newline="")
+    try:
+        rows = list(csv.reader(text))
+    except csv.Error as e:
+        rows = f"{e}: {p.stdout!r}"
+    check(p.returncode == 0 and rows[1:] == [["100.00", "1", "1", name.decode()]],
+          f"CSV of a module named with a carriage return: {rows}")
+
+
 def annotate_sources(d):
     """The source file that debug information names is read only when it is
     a regular file of sane size; otherwise the annotation says why not."""
@@ -92,6 +155,8 @@ def annotate_sources(d):
 
 with tempfile.TemporaryDirectory() as tmp:
     special_modules(tmp)
+    odd_names(tmp)
+    csv_carriage_return(tmp)
     if HAVE_LIBDW:
         annotate_sources(tmp)
     else:
