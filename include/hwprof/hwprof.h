@@ -1405,6 +1405,14 @@ struct hwp_profile_info {
 	size_t addresses;	/* distinct (module, address) pairs */
 	size_t stacks;		/* distinct call chains */
 	bool callchains;	/* the samples have call chains */
+	/* Where the file was recorded, from its header (HEADER_HOSTNAME,
+	 * HEADER_OSRELEASE), or NULL when it does not say */
+	const char *hostname;
+	const char *osrelease;
+	/* When that host or kernel is not this machine's: a sentence saying so,
+	 * and that kernel symbols and module paths, which the report reads
+	 * here, may not match the recording's; NULL otherwise */
+	const char *host_warning;
 };
 
 /* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */

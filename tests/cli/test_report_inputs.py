@@ -3,7 +3,7 @@
 """hwprof report on perf.data files made by hand (perfdata.py), with what a
 recording of another machine, or a hostile file, may hold: modules that
 are FIFOs or devices here, names that are not UTF-8 and hold control
-characters. And --annotate of a program built here, whose
+characters, another host or kernel. And --annotate of a program built here, whose
 source file is then replaced by what debug information may also name."""
 import csv
 import io
@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 
 from common import HAVE_LIBDW, HWPROF, WRAPPER, check, done, hwprof, report_json, run
-from perfdata import PerfData
+from perfdata import HEADER_HOSTNAME, HEADER_OSRELEASE, PerfData
 
 CC = os.environ.get("CC", "cc").split()
 SPIN_C = """volatile unsigned long sink;
@@ -116,6 +116,43 @@ def csv_carriage_return(d):
           f"CSV of a module named with a carriage return: {rows}")
 
 
+def recorded_elsewhere(d):
+    """A file whose header names another host or kernel: one warning, on
+    standard error, that kernel symbols and modules may not match."""
+    here = os.uname()
+    for host, kernel, warned in ((None, None, None), (here.nodename, here.release, None),
+                                 ("elsewhere", here.release,
+                                  f"on host 'elsewhere' (this is '{here.nodename}'): modules"),
+                                 (here.nodename, "0.1-old",
+                                  f"under kernel 0.1-old (this one runs {here.release}): "
+                                  "kernel symbols (read from this machine's /proc/kallsyms) "
+                                  "and modules"),
+                                 ("elsewhere", "0.1-old", "on host 'elsewhere' (this is "
+                                  f"'{here.nodename}') with kernel 0.1-old (this one runs ")):
+        pd = PerfData()
+        if host:
+            pd.feature_string(HEADER_HOSTNAME, host.encode())
+            pd.feature_string(HEADER_OSRELEASE, kernel.encode())
+        pd.mmap(PID, BASE, 0x1000, 0, b"/nonexistent/module")
+        pd.sample(PID, BASE + 0x100)
+        data = os.path.join(d, "host.data")
+        pd.write(data)
+        for fmt in ("text", "json"):
+            p = hwprof("report", "-i", data, "--format", fmt)
+            what = f"recorded on {host} with {kernel}, --format {fmt}"
+            if not warned:
+                check(p.returncode == 0 and p.stderr == "", f"{what}: no warning: {p.stderr}")
+                continue
+            lines = p.stderr.splitlines()
+            check(p.returncode == 0 and len(lines) == 1 and
+                  lines[0].startswith(f"hwprof report: warning: '{data}' was recorded ") and
+                  warned in lines[0] and lines[0].endswith("may not match the recording's"),
+                  f"{what}: one warning: {p.stderr}")
+            check("warning" not in p.stdout and ("/nonexistent/module (1 samples)" in p.stdout or
+                                                 '"dso": "/nonexistent/module"' in p.stdout),
+                  f"{what}: the report as ever: {p.stdout}")
+
+
 def annotate_sources(d):
     """The source file that debug information names is read only when it is
     a regular file of sane size; otherwise the annotation says why not."""
@@ -157,6 +194,7 @@ with tempfile.TemporaryDirectory() as tmp:
     special_modules(tmp)
     odd_names(tmp)
     csv_carriage_return(tmp)
+    recorded_elsewhere(tmp)
     if HAVE_LIBDW:
         annotate_sources(tmp)
     else:
