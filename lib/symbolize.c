@@ -110,7 +110,7 @@ static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char 
 		a = a << 4 | (uint64_t)d;
 		c++;
 	}
-	ok = c + 3 < eol && c != *p && c[0] == ' ' && c[2] == ' ' && is_text(c[1]);
+	ok = c + 3 < eol && c[0] == ' ' && c[2] == ' ' && is_text(c[1]);
 	n = c + 3;
 	if (!ok)
 		return false;
