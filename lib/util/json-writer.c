@@ -2,6 +2,7 @@
 #include "json-writer.h"
 #include "utf8.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,12 @@ void jw_int(struct json_writer *w, long long v)
 {
 	before_item(w);
 	fprintf(w->f, "%lld", v);
+}
+
+void jw_uint(struct json_writer *w, uint64_t v)
+{
+	before_item(w);
+	fprintf(w->f, "%" PRIu64, v);
 }
 
 void jw_bool(struct json_writer *w, bool v)

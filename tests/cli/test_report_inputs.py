@@ -153,6 +153,19 @@ def recorded_elsewhere(d):
                   f"{what}: the report as ever: {p.stdout}")
 
 
+def huge_periods(d):
+    """Periods are u64: a sum of 2^63 and more is not written negative."""
+    pd = PerfData()
+    pd.mmap(PID, BASE, 0x1000, 0, b"/nonexistent/module")
+    pd.sample(PID, BASE + 0x100, period=2**63)
+    pd.sample(PID, BASE + 0x100, period=5)
+    data = os.path.join(d, "period.data")
+    pd.write(data)
+    p, doc = report_json(data)
+    check(p.returncode == 0 and doc and doc["total_period"] == 2**63 + 5 and
+          doc["entries"][0]["period"] == 2**63 + 5, f"periods: {p.stdout[:400]} {p.stderr}")
+
+
 def annotate_sources(d):
     """The source file that debug information names is read only when it is
     a regular file of sane size; otherwise the annotation says why not."""
@@ -195,6 +208,7 @@ with tempfile.TemporaryDirectory() as tmp:
     odd_names(tmp)
     csv_carriage_return(tmp)
     recorded_elsewhere(tmp)
+    huge_periods(tmp)
     if HAVE_LIBDW:
         annotate_sources(tmp)
     else:

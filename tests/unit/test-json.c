@@ -258,10 +258,30 @@ static void check_writer_strings(void)
 	}
 }
 
+/* Counts are unsigned 64-bit: 2^63 and more are not negative. */
+static void check_writer_uint(void)
+{
+	struct json_writer w;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	jw_init(&w, f, false);
+	jw_array_begin(&w, true);
+	jw_uint(&w, 0);
+	jw_uint(&w, (1ULL << 63) + 5);
+	jw_uint(&w, UINT64_MAX);
+	jw_array_end(&w);
+	fclose(f);
+	CHECK(!strcmp(out, "[0, 9223372036854775813, 18446744073709551615]"), "wrote %s", out);
+	free(out);
+}
+
 int main(void)
 {
 	t_init();
 	check_writer_strings();
+	check_writer_uint();
 	check_accepted();
 	check_refused();
 	check_positions_and_limits();
