@@ -27,7 +27,9 @@ static const char report_help[] =
 	"                           folded: collapsed stacks 'main;mid;leaf N' for flame graphs\n"
 	"  -x, --field-separator S  csv with this separator\n"
 	"      --annotate SYMBOL    the instructions of function SYMBOL with their share of\n"
-	"                           its samples, interleaved with its source lines\n"
+	"                           its samples, interleaved with its source lines; of several\n"
+	"                           functions of that name, the hottest, or the one at ADDRESS\n"
+	"                           with SYMBOL@0xADDRESS\n"
 	"  -e, --event NAME         the event to report, in a file of several (default: the first)\n"
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard output\n"
 	"  -h, --help               this text\n"
@@ -146,6 +148,15 @@ static int parse_options(struct report_config *c, int argc, char **argv)
 	return 0;
 }
 
+/* A file recorded on another host or kernel: said once, before the report. */
+static void warn_other_host(const struct hwp_profile *p)
+{
+	struct hwp_profile_info in = { .sz = sizeof(in) };
+
+	if (!hwp_profile_info(p, &in) && in.host_warning)
+		fprintf(stderr, "hwprof report: warning: %s\n", in.host_warning);
+}
+
 static int report(struct report_config *c)
 {
 	HWP_OPTS(hwp_profile_opts, po, .event = c->event);
@@ -154,6 +165,8 @@ static int report(struct report_config *c)
 	int err;
 
 	err = hwp_profile_open(c->input, &po, &p);
+	if (!err)
+		warn_other_host(p);
 	if (!err)
 		err = hwp_ofile_open(c->output, &of);
 	if (!err)

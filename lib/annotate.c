@@ -3,8 +3,10 @@
  * source lines they came from, as perf annotate shows them. */
 #include "profile.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_FUNCTION (1u << 20)
 
@@ -13,13 +15,17 @@ struct hit {
 	uint64_t samples, period;
 };
 
+/* Source files bigger than this are not read: a path from debug
+ * information may name anything, and no source file is this large. */
+#define MAX_SOURCE (16u << 20)
+
 /* A source file's text, split into lines, for one file at a time. */
 struct source {
 	const char *path;	/* interned; NULL when none is loaded */
 	char *text;
 	size_t *starts;		/* where line i + 1 starts */
 	size_t nr;
-	bool unreadable;
+	const char *problem;	/* why the file is not shown (static), or NULL */
 };
 
 static void source_release(struct source *src)
@@ -29,35 +35,50 @@ static void source_release(struct source *src)
 	memset(src, 0, sizeof(*src));
 }
 
+/* The whole of regular file @path, at most MAX_SOURCE bytes, NUL-terminated. */
+static int read_source(const char *path, char **text, size_t *len)
+{
+	off_t size;
+	int fd = hwp_open_regular(path, &size);
+	size_t cap;
+	ssize_t n;
+
+	*text = NULL;
+	*len = 0;
+	if (fd < 0)
+		return fd;
+	if (size > (off_t)MAX_SOURCE) {
+		close(fd);
+		return -EFBIG;
+	}
+	/* One byte more than its size: a file that grew is cut, not overrun. */
+	cap = (size_t)size + 1;
+	*text = malloc(cap + 1);
+	if (!*text) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (*len < cap && (n = read(fd, *text + *len, cap - *len)) > 0)
+		*len += (size_t)n;
+	close(fd);
+	(*text)[*len] = '\0';
+	return 0;
+}
+
 static void source_load(struct source *src, const char *path)
 {
-	FILE *f;
-	size_t len = 0, cap = 0;
-	char *text = NULL;
+	char *text;
+	size_t len;
+	int err;
 
 	source_release(src);
 	src->path = path;
-	f = fopen(path, "re");
-	if (!f) {
-		src->unreadable = true;
+	err = read_source(path, &text, &len);
+	if (err) {
+		src->problem = err == -EFBIG ? "the file is larger than 16 MiB: not read"
+					     : hwp_open_problem(err);
 		return;
 	}
-	for (;;) {
-		size_t n;
-
-		if (vec_reserve(&text, &cap, len + 65536, 1))
-			break;
-		n = fread(text + len, 1, cap - len - 1, f);
-		len += n;
-		if (!n)
-			break;
-	}
-	fclose(f);
-	if (!text) {
-		src->unreadable = true;
-		return;
-	}
-	text[len] = '\0';
 	src->text = text;
 	for (size_t i = 0, cap_s = 0; i < len; i++) {
 		if (i && text[i - 1] != '\0')
@@ -72,41 +93,110 @@ static void source_load(struct source *src, const char *path)
 	}
 }
 
-static const char *source_line(struct source *src, const char *path, unsigned int line)
+/* Line @line of @path, or NULL with the reason in *@problem. */
+static const char *source_line(struct source *src, const char *path, unsigned int line,
+			       const char **problem)
 {
+	*problem = NULL;
 	if (!path || !line)
 		return NULL;
 	if (src->path != path)
 		source_load(src, path);
-	if (src->unreadable || line > src->nr)
+	*problem = src->problem;
+	if (src->problem)
 		return NULL;
+	if (line > src->nr) {
+		*problem = "the file is shorter than its debug information says: it changed since the build?";
+		return NULL;
+	}
 	return src->text + src->starts[line - 1];
 }
 
-/* The module where function @name was sampled most. */
-static int find_function(struct hwp_profile *p, const char *name, uint32_t *dso)
-{
-	uint64_t best = 0;
+/* A sampled function of the name asked for: two static functions may
+ * share one, in one module or in several. */
+struct candidate {
+	uint32_t dso;
+	uint64_t start, size, samples;
+};
 
+struct candidates {
+	struct candidate *v;
+	size_t nr, cap;
+};
+
+/* What --annotate names: "NAME", or "NAME@0xADDRESS" for one of several
+ * functions of that name (a symbol's own '@', as in "memcpy@GLIBC_2.14",
+ * is never followed by a hexadecimal number alone). */
+struct wanted {
+	char *name;
+	bool by_address;
+	uint64_t address;
+};
+
+static int parse_wanted(const char *arg, struct wanted *wt)
+{
+	const char *at = strrchr(arg, '@');
+	char *end;
+
+	memset(wt, 0, sizeof(*wt));
+	if (at && at > arg && !strncmp(at + 1, "0x", 2) && at[3]) {
+		errno = 0;
+		wt->address = strtoull(at + 1, &end, 16);
+		wt->by_address = !*end && !errno;
+	}
+	wt->name = wt->by_address ? strndup(arg, (size_t)(at - arg)) : strdup(arg);
+	return wt->name ? 0 : hwp_fail(-ENOMEM, "out of memory");
+}
+
+static int cmp_candidates(const void *pa, const void *pb)
+{
+	const struct candidate *a = pa, *b = pb;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	if (a->dso != b->dso)
+		return a->dso < b->dso ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The sampled functions named @name, one per module and start, the
+ * hottest first. */
+static int find_candidates(struct hwp_profile *p, const char *name, struct candidates *c)
+{
 	for (size_t i = 0; i < p->nr_sites; i++) {
 		struct site *s = &p->sites[i];
-		uint64_t in_dso = 0;
+		size_t j;
 
 		if (!s->samples)
 			continue;
 		site_resolve(p, i, false);
 		if (!s->si.symbol || strcmp(s->si.symbol, name))
 			continue;
-		for (size_t j = 0; j < p->nr_sites; j++)
-			if (p->sites[j].loc.dso == s->loc.dso &&
-			    p->sites[j].si.symbol == s->si.symbol)
-				in_dso += p->sites[j].samples;
-		if (in_dso > best) {
-			best = in_dso;
-			*dso = s->loc.dso;
+		for (j = 0; j < c->nr; j++)
+			if (c->v[j].dso == s->loc.dso && c->v[j].start == s->si.sym_start)
+				break;
+		if (j == c->nr) {
+			if (vec_reserve(&c->v, &c->cap, c->nr + 1, sizeof(*c->v)))
+				return hwp_fail(-ENOMEM, "out of memory");
+			c->v[c->nr++] = (struct candidate){ s->loc.dso, s->si.sym_start,
+							    s->si.sym_size, 0 };
 		}
+		c->v[j].samples += s->samples;
 	}
-	return best ? 0 : -ENOENT;
+	if (c->nr > 1)
+		qsort(c->v, c->nr, sizeof(*c->v), cmp_candidates);
+	return 0;
+}
+
+/* "NAME@0xADDRESS (N samples, MODULE)" for each candidate but @skip. */
+static void list_candidates(struct hwp_profile *p, const char *name, const struct candidates *c,
+			    size_t skip, struct strbuf *sb)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		if (i != skip)
+			strbuf_addf(sb, "%s%s@0x%" PRIx64 " (%" PRIu64 " samples, %s)",
+				    sb->len ? ", " : "", name, c->v[i].start, c->v[i].samples,
+				    machine_dso(p->m, c->v[i].dso)->path);
 }
 
 static int add_name(const struct hwp_entry *e, void *arg)
@@ -130,6 +220,19 @@ static int not_found(struct hwp_profile *p, const char *name)
 	return err;
 }
 
+static int no_such_address(struct hwp_profile *p, const struct wanted *wt,
+			   const struct candidates *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int err;
+
+	list_candidates(p, wt->name, c, SIZE_MAX, &sb);
+	err = hwp_fail(-ENOENT, "no sampled function named '%s' starts at 0x%" PRIx64 "; those that were sampled: %s",
+		       wt->name, wt->address, strbuf_str(&sb));
+	strbuf_release(&sb);
+	return err;
+}
+
 static int cmp_hits(const void *pa, const void *pb)
 {
 	const struct hit *a = pa, *b = pb;
@@ -141,6 +244,9 @@ struct walk {
 	struct hwp_profile *p;
 	uint32_t dso;
 	uint64_t start, size;
+	uint64_t samples;	/* the function's */
+	size_t nr_namesakes;	/* other sampled functions of its name */
+	struct strbuf namesakes;	/* those, hottest first */
 	uint8_t *code;
 	size_t len;
 	struct hit *hits;
@@ -185,7 +291,12 @@ static int walk_instructions(struct walk *w, hwp_annotate_fn fn, void *ctx)
 	int err = 0;
 
 	for (size_t off = 0; off < w->len && !err;) {
-		struct hwp_annotate_line l = { .sz = sizeof(l), .address = w->start + off };
+		struct hwp_annotate_line l = { .sz = sizeof(l), .address = w->start + off,
+					       .dso = machine_dso(w->p->m, w->dso)->path,
+					       .start = w->start, .function_samples = w->samples,
+					       .nr_namesakes = w->nr_namesakes,
+					       .namesakes = w->nr_namesakes ?
+							    strbuf_str(&w->namesakes) : NULL };
 		const struct hit *h = hit_at(w->hits, w->nr_hits, l.address);
 		struct symbol_info si;
 		int n = disasm_one(w->p->dis, w->code + off, w->len - off, l.address, text,
@@ -204,12 +315,44 @@ static int walk_instructions(struct walk *w, hwp_annotate_fn fn, void *ctx)
 		l.file = si.file;
 		l.line = si.line;
 		l.new_line = si.file && (si.file != last_file || si.line != last_line);
-		l.source = l.new_line ? source_line(&w->src, si.file, si.line) : NULL;
+		if (l.new_line)
+			l.source = source_line(&w->src, si.file, si.line, &l.no_source);
 		last_file = si.file;
 		last_line = si.line;
 		err = fn(&l, ctx);
 		off += (size_t)n;
 	}
+	return err;
+}
+
+/* The function @symbol names: the hottest of that name, or the one at the
+ * address it gives. */
+static int choose_function(struct walk *w, const char *symbol)
+{
+	struct candidates c = { 0 };
+	struct wanted wt;
+	size_t pick = 0;
+	int err;
+
+	err = parse_wanted(symbol, &wt);
+	if (!err)
+		err = find_candidates(w->p, wt.name, &c);
+	if (!err && !c.nr)
+		err = not_found(w->p, wt.name);
+	while (!err && wt.by_address && pick < c.nr && c.v[pick].start != wt.address)
+		pick++;
+	if (!err && pick == c.nr)
+		err = no_such_address(w->p, &wt, &c);
+	if (!err) {
+		w->dso = c.v[pick].dso;
+		w->start = c.v[pick].start;
+		w->size = c.v[pick].size;
+		w->samples = c.v[pick].samples;
+		w->nr_namesakes = c.nr - 1;
+		list_candidates(w->p, wt.name, &c, pick, &w->namesakes);
+	}
+	free(c.v);
+	free(wt.name);
 	return err;
 }
 
@@ -219,16 +362,13 @@ static int prepare_walk(struct walk *w, const char *symbol)
 	int machine, err;
 	ssize_t n;
 
-	if (find_function(p, symbol, &w->dso))
-		return not_found(p, symbol);
+	err = choose_function(w, symbol);
+	if (err)
+		return err;
 	p->lines_used = true;
 	if (machine_dso(p->m, w->dso)->kind == DSO_KERNEL)
 		return hwp_fail(-EOPNOTSUPP, "'%s' is in the kernel, whose code hwprof does not read",
 				symbol);
-	err = symbolize_lookup(p->sym, w->dso, symbol, &w->start, &w->size);
-	if (err)
-		return hwp_fail(-ENOENT, "'%s' has samples but no symbol table entry in %s", symbol,
-				machine_dso(p->m, w->dso)->path);
 	if (!w->size || w->size > MAX_FUNCTION)
 		w->size = w->size ? MAX_FUNCTION : 4096;
 	machine = symbolize_elf_machine(p->sym, w->dso);
@@ -264,6 +404,7 @@ HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
 	if (!err)
 		err = walk_instructions(&w, fn, ctx);
 	source_release(&w.src);
+	strbuf_release(&w.namesakes);
 	free(w.hits);
 	free(w.code);
 	return err;

@@ -146,9 +146,9 @@ int dw_module_open(const char *path, int fd, struct dw_module **out)
 		return err;
 	}
 	if (fd < 0) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = hwp_open_regular(path, NULL);
 		if (fd < 0)
-			return -errno;
+			return fd;
 	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {

@@ -22,7 +22,7 @@ static void kv_str(struct json_writer *w, const char *k, const char *v)
 static void kv_int(struct json_writer *w, const char *k, uint64_t v)
 {
 	jw_key(w, k);
-	jw_int(w, (long long)v);
+	jw_uint(w, v);
 }
 
 static void kv_hex(struct json_writer *w, const char *k, uint64_t v)

@@ -5,10 +5,52 @@
 #include "profile.h"
 #include "util/format.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #define MAX_NAME_WIDTH 48
 #define TEXT_CALLERS 3
+
+/* Names and paths come from the perf.data file, and may hold any byte
+ * but NUL: an escape sequence or a newline in one would reach the terminal
+ * or break the rows. The text shows each control character as '?' (a
+ * source line keeps its tabs). */
+struct printable {
+	struct strbuf sb[6];	/* the strings last made printable */
+	unsigned int next;
+};
+
+static bool is_control(unsigned char c, bool tabs_ok)
+{
+	return (c < 0x20 && !(tabs_ok && c == '\t')) || c == 0x7f;
+}
+
+static const char *printable_as(struct printable *pr, const char *s, bool tabs_ok)
+{
+	struct strbuf *sb;
+	const char *c = s;
+
+	while (c && *c && !is_control((unsigned char)*c, tabs_ok))
+		c++;
+	if (!c || !*c)
+		return s;
+	sb = &pr->sb[pr->next++ % ARRAY_SIZE(pr->sb)];
+	strbuf_reset(sb);
+	for (c = s; *c; c++)
+		strbuf_addch(sb, is_control((unsigned char)*c, tabs_ok) ? '?' : *c);
+	return strbuf_failed(sb) ? "?" : strbuf_str(sb);
+}
+
+static const char *printable(struct printable *pr, const char *s)
+{
+	return printable_as(pr, s, false);
+}
+
+static void printable_release(struct printable *pr)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pr->sb); i++)
+		strbuf_release(&pr->sb[i]);
+}
 
 struct columns {
 	int name, sym, source, bytes, dso;
@@ -19,6 +61,7 @@ struct text_ctx {
 	enum hwp_sort sort;
 	struct columns w;
 	bool measure;		/* first pass: widths only */
+	struct printable pr;
 };
 
 static int clamp_width(size_t n)
@@ -45,7 +88,8 @@ static const char *short_dso(const char *path)
 static int text_row(const struct hwp_entry *e, void *arg)
 {
 	struct text_ctx *t = arg;
-	const char *dso = short_dso(e->dso);
+	const char *dso = printable(&t->pr, short_dso(e->dso));
+	const char *name = printable(&t->pr, e->name);
 	char samples[32], source[256] = "", bytes[64] = "", sym[256];
 
 	/* Where DWARF says a function was inlined, the line is its. */
@@ -57,9 +101,9 @@ static int text_row(const struct hwp_entry *e, void *arg)
 	if (e->bytes)
 		format_bytes(e->bytes, e->nr_bytes, bytes, sizeof(bytes));
 	if (t->measure) {
-		widen(&t->w.name, e->name);
-		widen(&t->w.sym, sym);
-		widen(&t->w.source, source);
+		widen(&t->w.name, name);
+		widen(&t->w.sym, printable(&t->pr, sym));
+		widen(&t->w.source, printable(&t->pr, source));
 		widen(&t->w.bytes, bytes);
 		widen(&t->w.dso, dso);
 		return 0;
@@ -68,23 +112,25 @@ static int text_row(const struct hwp_entry *e, void *arg)
 	fprintf(t->f, "  %7.2f%%  %10s  ", e->percent, samples);
 	switch (t->sort) {
 	case HWP_SORT_DSO:
-		fprintf(t->f, "%s\n", e->dso);
+		fprintf(t->f, "%s\n", printable(&t->pr, e->dso));
 		break;
 	case HWP_SORT_SYM:
-		fprintf(t->f, "%-*s  %s\n", t->w.name, e->name, dso);
+		fprintf(t->f, "%-*s  %s\n", t->w.name, name, dso);
 		break;
 	case HWP_SORT_LINE:
-		fprintf(t->f, "%-*s  %-*s  %s\n", t->w.name, e->name, t->w.sym, sym, dso);
+		fprintf(t->f, "%-*s  %-*s  %s\n", t->w.name, name, t->w.sym,
+			printable(&t->pr, sym), dso);
 		break;
 	case HWP_SORT_RIP:
 		fprintf(t->f, "%18llx  %-*s  %-*s  %-*s  %-*s  %s\n",
-			(unsigned long long)e->address, t->w.name, e->name, t->w.dso, dso,
-			t->w.source, source, t->w.bytes, bytes, e->disasm ? e->disasm : "?");
+			(unsigned long long)e->address, t->w.name, name, t->w.dso, dso,
+			t->w.source, printable(&t->pr, source), t->w.bytes, bytes,
+			e->disasm ? e->disasm : "?");
 		break;
 	}
 	for (size_t i = 0; i < e->nr_callers && i < TEXT_CALLERS; i++)
-		fprintf(t->f, "%25s%s %s (%.1f%%)\n", "", i ? "  " : "<-", e->callers[i].name,
-			e->callers[i].percent);
+		fprintf(t->f, "%25s%s %s (%.1f%%)\n", "", i ? "  " : "<-",
+			printable(&t->pr, e->callers[i].name), e->callers[i].percent);
 	return 0;
 }
 
@@ -113,7 +159,8 @@ static void text_columns(struct text_ctx *t)
 		t->sort == HWP_SORT_RIP ? 18 : t->sort == HWP_SORT_DSO ? 6 : t->w.name, dots);
 }
 
-static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
+static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o,
+			struct printable *pr)
 {
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 	char n[32], lost[32];
@@ -123,8 +170,9 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_report_
 	all = in.samples + in.lost;
 	fmt_grouped((double)in.samples, true, n, sizeof(n));
 	fmt_grouped((double)in.lost, true, lost, sizeof(lost));
-	fprintf(f, "# hwprof report of %s, sorted by %s\n", in.input, sort_name(o->sort));
-	fprintf(f, "# %s samples of event '%s'%s\n", n, in.event,
+	fprintf(f, "# hwprof report of %s, sorted by %s\n", printable(pr, in.input),
+		sort_name(o->sort));
+	fprintf(f, "# %s samples of event '%s'%s\n", n, printable(pr, in.event),
 		in.callchains ? ", with call chains" : "");
 	fprintf(f, "# lost %s samples (%.2f%%)\n", lost,
 		all ? 100.0 * (double)in.lost / (double)all : 0);
@@ -135,7 +183,7 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_report_
 		fprintf(f, "# other events in the file (hwprof report -e NAME):");
 		for (size_t i = 0; hwp_profile_event_name(p, i); i++)
 			if (strcmp(hwp_profile_event_name(p, i), in.event))
-				fprintf(f, " %s", hwp_profile_event_name(p, i));
+				fprintf(f, " %s", printable(pr, hwp_profile_event_name(p, i)));
 		fprintf(f, "\n");
 	}
 	fprintf(f, "#\n");
@@ -146,6 +194,7 @@ struct module_lists {
 	bool lines;
 	int pass;		/* 0: without symbols, 1: without debug info */
 	bool titled;
+	struct printable *pr;
 };
 
 static int text_module(const struct hwp_module_info *m, void *arg)
@@ -162,14 +211,15 @@ static int text_module(const struct hwp_module_info *m, void *arg)
 				   "symbols (their addresses show as module+0xoffset)");
 	ml->titled = true;
 	fmt_grouped((double)m->samples, true, n, sizeof(n));
-	fprintf(ml->f, "#   %s (%s samples): %s\n", m->path, n, why ? why : "unknown reason");
+	fprintf(ml->f, "#   %s (%s samples): %s\n", printable(ml->pr, m->path), n,
+		why ? why : "unknown reason");
 	return 0;
 }
 
 int export_text(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
 {
 	struct text_ctx t = { .f = f, .sort = o->sort, .measure = true };
-	struct module_lists ml = { .f = f };
+	struct module_lists ml = { .f = f, .pr = &t.pr };
 	int err;
 
 	ml.lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE;
@@ -179,16 +229,17 @@ int export_text(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
 	t.w.sym = (int)strlen("Symbol");
 	t.w.dso = (int)strlen("Module");
 	err = hwp_profile_top(p, o->sort, o->top, text_row, &t);
-	if (err)
-		return err;
-	text_header(p, f, o);
-	text_columns(&t);
-	t.measure = false;
-	err = hwp_profile_top(p, o->sort, o->top, text_row, &t);
+	if (!err) {
+		text_header(p, f, o, &t.pr);
+		text_columns(&t);
+		t.measure = false;
+		err = hwp_profile_top(p, o->sort, o->top, text_row, &t);
+	}
 	for (ml.pass = 0; !err && ml.pass < 2; ml.pass++) {
 		ml.titled = false;
 		err = hwp_profile_modules(p, text_module, &ml);
 	}
+	printable_release(&t.pr);
 	return err;
 }
 
@@ -199,7 +250,22 @@ struct annotate_ctx {
 	FILE *f;
 	const char *symbol;
 	size_t lines;
+	const char *unshown;	/* the last file whose text was said to be missing */
+	struct printable pr;
 };
+
+/* Static functions may share a name: which one this is, and the others. */
+static void annotate_namesakes(struct annotate_ctx *a, const struct hwp_annotate_line *l)
+{
+	bool chosen = strchr(a->symbol, '@') != NULL;
+
+	fprintf(a->f, "# %zu sampled functions have this name; this one is at 0x%" PRIx64 " in %s, with %" PRIu64 " samples%s\n",
+		l->nr_namesakes + 1, l->start, printable(&a->pr, l->dso), l->function_samples,
+		chosen ? "" : " (the most)");
+	fprintf(a->f, "# the other%s: %s\n", l->nr_namesakes > 1 ? "s" : "",
+		printable(&a->pr, l->namesakes));
+	fprintf(a->f, "# annotate another with --annotate NAME@0xADDRESS, as listed\n");
+}
 
 static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 {
@@ -211,8 +277,11 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 		struct hwp_profile_info in = { .sz = sizeof(in) };
 
 		hwp_profile_info(a->p, &in);
-		fprintf(a->f, "# hwprof annotate of %s in %s (event '%s')\n", a->symbol, in.input,
-			in.event);
+		fprintf(a->f, "# hwprof annotate of %s in %s (event '%s')\n",
+			printable(&a->pr, a->symbol), printable(&a->pr, in.input),
+			printable(&a->pr, in.event));
+		if (l->nr_namesakes)
+			annotate_namesakes(a, l);
 		fprintf(a->f, "# %8s  %8s : %8s   source lines, then bytes and disassembly\n",
 			"Percent", "Samples", "Address");
 	}
@@ -220,7 +289,14 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 		char src[256];
 
 		format_source(l->file, l->line, src, sizeof(src));
-		fprintf(a->f, "%19s: %s  %s\n", "", src, l->source ? l->source : "");
+		/* Why a file's text is missing, once a file. */
+		if (!l->source && l->no_source && l->file != a->unshown) {
+			fprintf(a->f, "%19s: (the text of %s is not shown: %s)\n", "",
+				printable(&a->pr, l->file), l->no_source);
+			a->unshown = l->file;
+		}
+		fprintf(a->f, "%19s: %s  %s\n", "", printable(&a->pr, src),
+			l->source ? printable_as(&a->pr, l->source, true) : "");
 	}
 	format_bytes(l->bytes, l->nr_bytes, bytes, sizeof(bytes));
 	if (l->samples)
@@ -235,6 +311,8 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 int export_annotate(struct hwp_profile *p, FILE *f, const char *symbol)
 {
 	struct annotate_ctx a = { .p = p, .f = f, .symbol = symbol };
+	int err = hwp_profile_annotate(p, symbol, annotate_line, &a);
 
-	return hwp_profile_annotate(p, symbol, annotate_line, &a);
+	printable_release(&a.pr);
+	return err;
 }

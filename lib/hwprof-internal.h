@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "util/strbuf.h"
 
@@ -122,6 +123,13 @@ double hwp_now(void);	/* CLOCK_MONOTONIC seconds */
 /* The threads of process @pid, from /proc: a malloc'ed array in *@tids
  * (free it, even on failure). -ESRCH when the process is gone. */
 int hwp_list_threads(pid_t pid, pid_t **tids, size_t *nr);
+/* Open @path read-only if it is a regular file, with its size in *@size
+ * (@size may be NULL): the fd, -ENODEV for a FIFO, a device or a directory
+ * (never opened, so never waited on), or another -errno. */
+int hwp_open_regular(const char *path, off_t *size);
+/* Why a file could not be opened or read, for error @err (-ENODEV: not a
+ * regular file, -EFBIG: too large...), as a static string. */
+const char *hwp_open_problem(int err);
 /* Raise RLIMIT_NOFILE to its hard limit: whether it was raised. */
 bool hwp_raise_nofile(void);
 

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #define MAX_FRAMES 1024
 
@@ -221,6 +222,42 @@ static int choose_event(struct hwp_profile *p, const char *name)
 	return -ENOENT;
 }
 
+/* The features perf.data's header keeps as strings (perf's
+ * Documentation/perf.data-file-format.txt). */
+#define HEADER_HOSTNAME 3
+#define HEADER_OSRELEASE 4
+
+/* Where the file was recorded, and a warning when that was not here: the
+ * kernel's symbols are this machine's /proc/kallsyms, and module paths are
+ * opened on this machine, so another kernel or host may not match them. */
+static int note_recording_host(struct hwp_profile *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct utsname u;
+	bool other_host, other_kernel;
+
+	p->hostname = symbolize_intern(p->sym, pd_feature_string(p->file, HEADER_HOSTNAME));
+	p->osrelease = symbolize_intern(p->sym, pd_feature_string(p->file, HEADER_OSRELEASE));
+	if (uname(&u))
+		return 0;
+	other_host = p->hostname && strcmp(p->hostname, u.nodename);
+	other_kernel = p->osrelease && strcmp(p->osrelease, u.release);
+	if (!other_host && !other_kernel)
+		return 0;
+	strbuf_addf(&sb, "'%s' was recorded", p->input);
+	if (other_host)
+		strbuf_addf(&sb, " on host '%s' (this is '%s')", p->hostname, u.nodename);
+	if (other_kernel)
+		strbuf_addf(&sb, "%s kernel %s (this one runs %s)", other_host ? " with" : " under",
+			    p->osrelease, u.release);
+	strbuf_addf(&sb, ": %s%s%s may not match the recording's",
+		    other_kernel ? "kernel symbols (read from this machine's /proc/kallsyms)" : "",
+		    other_kernel ? " and " : "",
+		    "modules (opened by their recorded paths on this machine)");
+	p->host_warning = strbuf_detach(&sb);
+	return p->host_warning ? 0 : hwp_fail(-ENOMEM, "out of memory");
+}
+
 static int profile_load(const char *path, int fd, const struct hwp_profile_opts *opts,
 			struct hwp_profile **out)
 {
@@ -248,6 +285,8 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		err = machine_new(&p->m);
 	if (!err)
 		err = symbolizer_new(p->m, &p->sym);
+	if (!err)
+		err = note_recording_host(p);
 	if (!err)
 		err = pd_foreach(p->file, on_record, p);
 	if (err)
@@ -319,6 +358,7 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	free(p->scratch);
 	free(p->event_names);
 	free(p->input);
+	free(p->host_warning);
 	free(p);
 }
 
@@ -341,6 +381,9 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 	i.addresses = p->nr_sites;
 	i.stacks = p->nr_stacks;
 	i.callchains = p->callchains;
+	i.hostname = p->hostname;
+	i.osrelease = p->osrelease;
+	i.host_warning = p->host_warning;
 	return hwp_info_fill(info, &i, sizeof(i));
 }
 

@@ -27,6 +27,8 @@ struct report;
 struct hwp_profile {
 	char *input;
 	struct pd_file *file;	/* while reading */
+	const char *hostname, *osrelease;	/* where it was recorded (interned), or NULL */
+	char *host_warning;	/* why kernel symbols and module paths may not match, or NULL */
 	int event;
 	size_t nr_events;
 	const char **event_names;

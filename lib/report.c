@@ -79,8 +79,12 @@ static void group_key(const struct hwp_profile *p, enum hwp_sort sort, const str
 			g->addr = s->si.vaddr;
 		break;
 	case HWP_SORT_SYM:
+		/* A function is its module and start address: two static
+		 * functions may share a name, even in one module. */
 		g->symbol = s->si.symbol;
-		if (!g->symbol && machine_dso(p->m, s->loc.dso)->kind != DSO_UNKNOWN)
+		if (g->symbol)
+			g->addr = s->si.sym_start;
+		else if (machine_dso(p->m, s->loc.dso)->kind != DSO_UNKNOWN)
 			g->addr = s->si.vaddr;
 		break;
 	}
@@ -221,68 +225,137 @@ nomem:
 
 /* ---- callers ---- */
 
-static int add_caller(struct hwp_profile *p, struct group *g, uint32_t site, uint64_t samples)
+/* A caller of a group: a function, known by its module and start (two may
+ * share a name), or an address no symbol covers, whose name says where. */
+struct caller_key {
+	uint32_t group, dso;
+	const char *name;	/* interned */
+	uint64_t start;
+};
+
+struct caller_row {
+	struct caller_key key;
+	uint64_t samples;
+};
+
+/* The callers of all groups at once, in one table: a search per group
+ * would cost the square of its callers, and a chain of 100,000 distinct
+ * return addresses is an ordinary profile of generated code. */
+struct caller_set {
+	struct caller_row *v;
+	size_t nr, cap;
+	struct hidx idx;
+};
+
+static bool caller_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct caller_key *a = &((const struct caller_set *)ctx)->v[idx].key, *b = key;
+
+	return a->group == b->group && a->dso == b->dso && a->name == b->name &&
+	       a->start == b->start;
+}
+
+static int add_caller(struct hwp_profile *p, struct caller_set *cs, uint32_t group,
+		      uint32_t site, uint64_t samples)
 {
 	const struct site *s;
-	size_t i;
+	struct caller_key k;
+	uint64_t h;
+	long i;
 
 	site_resolve(p, site, false);
 	s = &p->sites[site];
-	for (i = 0; i < g->nr_callers; i++)
-		if (g->callers[i].name == s->name &&
-		    g->callers[i].dso == machine_dso(p->m, s->loc.dso)->path)
-			break;
-	if (i == g->nr_callers) {
-		struct hwp_caller *n = realloc(g->callers, (i + 1) * sizeof(*n));
-
-		if (!n)
+	k = (struct caller_key){ group, s->loc.dso, s->name, s->si.symbol ? s->si.sym_start : 0 };
+	h = hash_mix(hash_mix(hash_u64(k.group), k.dso), (uint64_t)(uintptr_t)k.name);
+	h = hash_mix(h, k.start);
+	i = hidx_find(&cs->idx, h, caller_eq, &k, cs);
+	if (i < 0) {
+		if (vec_reserve(&cs->v, &cs->cap, cs->nr + 1, sizeof(*cs->v)) ||
+		    hidx_add(&cs->idx, h, cs->nr))
 			return -ENOMEM;
-		g->callers = n;
-		g->callers[i] = (struct hwp_caller){
-			.name = s->name,
-			.dso = machine_dso(p->m, s->loc.dso)->path,
-		};
-		g->nr_callers++;
+		cs->v[cs->nr] = (struct caller_row){ k, 0 };
+		i = (long)cs->nr++;
 	}
-	g->callers[i].samples += samples;
+	cs->v[i].samples += samples;
 	return 0;
 }
 
-static int cmp_callers(const void *pa, const void *pb)
+/* By group, then the most frequent first; ties by name, module and start,
+ * so that the order does not depend on the file's. */
+static int cmp_caller_rows(const void *pa, const void *pb, void *arg)
 {
-	const struct hwp_caller *a = pa, *b = pb;
+	const struct caller_row *a = pa, *b = pb;
+	struct machine *m = arg;
+	int c;
 
+	if (a->key.group != b->key.group)
+		return a->key.group < b->key.group ? -1 : 1;
 	if (a->samples != b->samples)
 		return a->samples > b->samples ? -1 : 1;
-	return strcmp(a->name, b->name);
+	c = strcmp(a->key.name, b->key.name);
+	if (!c)
+		c = strcmp(machine_dso(m, a->key.dso)->path, machine_dso(m, b->key.dso)->path);
+	if (!c && a->key.start != b->key.start)
+		c = a->key.start < b->key.start ? -1 : 1;
+	return c;
+}
+
+static void drop_callers(struct report *r)
+{
+	for (size_t g = 0; g < r->nr; g++) {
+		free(r->groups[g].callers);
+		r->groups[g].callers = NULL;
+		r->groups[g].nr_callers = 0;
+	}
+}
+
+/* Each group's MAX_CALLERS most frequent callers, from @cs sorted. */
+static int give_callers(struct hwp_profile *p, struct report *r, const struct caller_set *cs)
+{
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct caller_row *c = &cs->v[i];
+		struct group *gr = &r->groups[c->key.group];
+
+		if (gr->nr_callers == MAX_CALLERS)
+			continue;
+		if (!gr->callers && !(gr->callers = calloc(MAX_CALLERS, sizeof(*gr->callers))))
+			return -ENOMEM;
+		gr->callers[gr->nr_callers++] = (struct hwp_caller){
+			.name = c->key.name,
+			.dso = machine_dso(p->m, c->key.dso)->path,
+			.samples = c->samples,
+			.percent = 100.0 * (double)c->samples / (double)gr->samples,
+		};
+	}
+	return 0;
 }
 
 static int find_callers(struct hwp_profile *p, struct report *r)
 {
-	r->callers_done = true;
-	for (size_t i = 0; i < p->nr_stacks; i++) {
+	struct caller_set cs = { 0 };
+	int err = 0;
+
+	for (size_t i = 0; i < p->nr_stacks && !err; i++) {
 		const struct stack *st = &p->stacks[i];
 		uint32_t g;
 
 		if (st->nr < 2)
 			continue;
 		g = r->site_group[p->frames[st->first]];
-		if (g == NO_GROUP)
-			continue;
-		if (add_caller(p, &r->groups[g], p->frames[st->first + 1], st->samples))
-			return hwp_fail(-ENOMEM, "out of memory");
+		if (g != NO_GROUP)
+			err = add_caller(p, &cs, g, p->frames[st->first + 1], st->samples);
 	}
-	for (size_t g = 0; g < r->nr; g++) {
-		struct group *gr = &r->groups[g];
-
-		if (gr->nr_callers > 1)
-			qsort(gr->callers, gr->nr_callers, sizeof(*gr->callers), cmp_callers);
-		if (gr->nr_callers > MAX_CALLERS)
-			gr->nr_callers = MAX_CALLERS;
-		for (size_t c = 0; c < gr->nr_callers; c++)
-			gr->callers[c].percent =
-				100.0 * (double)gr->callers[c].samples / (double)gr->samples;
+	if (!err) {
+		qsort_r(cs.v, cs.nr, sizeof(*cs.v), cmp_caller_rows, p->m);
+		err = give_callers(p, r, &cs);
 	}
+	free(cs.v);
+	hidx_release(&cs.idx);
+	if (err) {
+		drop_callers(r);
+		return hwp_fail(-ENOMEM, "out of memory");
+	}
+	r->callers_done = true;
 	return 0;
 }
 

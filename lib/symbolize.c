@@ -110,7 +110,7 @@ static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char 
 		a = a << 4 | (uint64_t)d;
 		c++;
 	}
-	ok = c + 3 < eol && c != *p && c[0] == ' ' && c[2] == ' ' && is_text(c[1]);
+	ok = c + 3 < eol && c[0] == ' ' && c[2] == ' ' && is_text(c[1]);
 	n = c + 3;
 	if (!ok)
 		return false;
@@ -287,12 +287,10 @@ static int vdso_fd(void)
 static const char *open_problem(int err)
 {
 	switch (-err) {
-	case ENOENT: return "the file is not there any more";
-	case EACCES: case EPERM: return "the file cannot be read (permission)";
 	case HWP_ERR_FORMAT: return "the file is not an ELF file";
 	case EOPNOTSUPP: return "hwprof was built without libdw (elfutils)";
 	case ELIBACC: return "libdw (elfutils) cannot be loaded";
-	default: return "the file cannot be read";
+	default: return hwp_open_problem(err);
 	}
 }
 

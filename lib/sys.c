@@ -5,10 +5,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -142,6 +144,43 @@ int hwp_list_threads(pid_t pid, pid_t **tids, size_t *nr)
 	if (!*nr)
 		return hwp_fail(-ESRCH, "process %d has no threads left", (int)pid);
 	return 0;
+}
+
+/* A path from a perf.data file (a module) or from debug information (a
+ * source file) may name a FIFO or a device: opening or reading it could
+ * block for ever, or act on the device. The path is looked at first, and
+ * the file opened is checked again, in case the path changed in between. */
+int hwp_open_regular(const char *path, off_t *size)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -ENODEV;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENODEV;
+	}
+	if (size)
+		*size = st.st_size;
+	return fd;
+}
+
+const char *hwp_open_problem(int err)
+{
+	switch (-err) {
+	case ENOENT: return "the file is not there (any more)";
+	case EACCES: case EPERM: return "the file cannot be read (permission)";
+	case ENODEV: return "not a regular file (a FIFO, a device or a directory): not read";
+	case EFBIG: return "the file is too large: not read";
+	case ENOMEM: return "out of memory";
+	default: return "the file cannot be read";
+	}
 }
 
 bool hwp_raise_nofile(void)

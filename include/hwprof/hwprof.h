@@ -1415,6 +1415,14 @@ struct hwp_profile_info {
 	size_t addresses;	/* distinct (module, address) pairs */
 	size_t stacks;		/* distinct call chains */
 	bool callchains;	/* the samples have call chains */
+	/* Where the file was recorded, from its header (HEADER_HOSTNAME,
+	 * HEADER_OSRELEASE), or NULL when it does not say */
+	const char *hostname;
+	const char *osrelease;
+	/* When that host or kernel is not this machine's: a sentence saying so,
+	 * and that kernel symbols and module paths, which the report reads
+	 * here, may not match the recording's; NULL otherwise */
+	const char *host_warning;
 };
 
 /* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */
@@ -1523,6 +1531,17 @@ struct hwp_annotate_line {
 	unsigned int line;
 	bool new_line;		/* the first instruction of another source line than the last */
 	const char *source;	/* that line's text, when the file can be read, or NULL */
+	/* with new_line and no source: why the text is not shown (the file is
+	 * missing, not a regular file, too large...), or NULL */
+	const char *no_source;
+	/* The function, the same on every line: */
+	const char *dso;	/* its module */
+	uint64_t start;		/* its address there (objdump's) */
+	uint64_t function_samples;	/* all its samples */
+	size_t nr_namesakes;	/* other sampled functions of the same name */
+	/* those, the hottest first: "NAME@0xADDRESS (N samples, MODULE), ...",
+	 * or NULL when there are none */
+	const char *namesakes;
 };
 
 typedef int (*hwp_annotate_fn)(const struct hwp_annotate_line *l, void *ctx);
@@ -1531,10 +1550,14 @@ typedef int (*hwp_annotate_fn)(const struct hwp_annotate_line *l, void *ctx);
  * hwp_profile_annotate - walk the instructions of function @symbol, with
  * their samples and source lines
  *
- * The function is looked up in the module where its samples landed.
+ * @symbol is a function's name, or "NAME@0xADDRESS" with the function's
+ * address in its module (as --sort sym reports it). Static functions of
+ * one name may be several: a name alone picks the one with the most
+ * samples, and each line names the others (nr_namesakes, namesakes).
  * Errors: -ENOENT when no sample landed in a function of that name (the
- * message names the hottest ones), -EOPNOTSUPP without capstone or for
- * the kernel, whose code hwprof does not read. Since: 0.1
+ * message names the hottest ones) or none of them starts at ADDRESS (the
+ * message lists those that do), -EOPNOTSUPP without capstone or for the
+ * kernel, whose code hwprof does not read. Since: 0.1
  */
 HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
 				 hwp_annotate_fn fn, void *ctx);

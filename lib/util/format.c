@@ -35,7 +35,7 @@ void fmt_grouped(double v, bool big, char *buf, size_t size)
 
 void csv_field(FILE *f, const char *s, const char *sep)
 {
-	if (!strstr(s, sep) && !strchr(s, '"') && !strchr(s, '\n')) {
+	if (!strstr(s, sep) && !strpbrk(s, "\"\r\n")) {
 		fputs(s, f);
 		return;
 	}

@@ -8,7 +8,7 @@
 
 /* 1234567.4 -> "1,234,567" (with @big; "1234567" without). */
 void fmt_grouped(double v, bool big, char *buf, size_t size);
-/* One CSV field, quoted when it holds @sep, a quote or a newline. */
+/* One CSV field, quoted when it holds @sep, a quote, a newline or a carriage return. */
 void csv_field(FILE *f, const char *s, const char *sep);
 
 #endif

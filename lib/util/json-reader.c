@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "json-reader.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -134,36 +135,6 @@ static int put_utf8(struct buf *b, uint32_t cp)
 	return buf_put(b, out, n);
 }
 
-/* The length of the valid UTF-8 sequence at @s (RFC 3629: no overlong
- * forms, no surrogates, nothing past U+10FFFF), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t avail)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (avail < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* Whether @s starts a multi-byte sequence that the end of the input cuts. */
 static bool cut_short(const unsigned char *s, size_t avail)
 {
@@ -252,6 +223,7 @@ static int string(struct parser *ps, char **out)
 	for (;;) {
 		const unsigned char *c = (const unsigned char *)ps->p;
 		size_t n;
+		int len;
 
 		if (ps->p >= ps->end) {
 			fail_at(ps, "the end of a string");
@@ -273,7 +245,8 @@ static int string(struct parser *ps, char **out)
 			     *c, *c);
 			break;
 		}
-		n = utf8_len(c, (size_t)(ps->end - ps->p));
+		len = utf8_char(c, (size_t)(ps->end - ps->p));
+		n = len > 0 ? (size_t)len : 0;
 		if (!n && cut_short(c, (size_t)(ps->end - ps->p))) {
 			ps->p = ps->end;
 			fail_at(ps, "the end of a string");

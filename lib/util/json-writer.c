@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "json-writer.h"
+#include "utf8.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,10 +81,27 @@ void jw_array_end(struct json_writer *w)
 	close_container(w, ']');
 }
 
+/* Strings come from perf.data files and debug information, as bytes: the
+ * output is valid UTF-8 all the same, invalid bytes written as U+FFFD. */
 static void put_string(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
+
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	while (*p) {
+		int n = utf8_char(p, (size_t)(end - p));
+
+		if (n < 0) {
+			fputs("\\ufffd", f);
+			p += -n;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p, 1, (size_t)n, f);
+			p += n;
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -92,11 +111,12 @@ static void put_string(FILE *f, const char *s)
 		case '\b': fputs("\\b", f); break;
 		case '\f': fputs("\\f", f); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20 || *p == 0x7f)
 				fprintf(f, "\\u%04x", *p);
 			else
 				fputc(*p, f);
 		}
+		p++;
 	}
 	fputc('"', f);
 }
@@ -143,6 +163,12 @@ void jw_int(struct json_writer *w, long long v)
 {
 	before_item(w);
 	fprintf(w->f, "%lld", v);
+}
+
+void jw_uint(struct json_writer *w, uint64_t v)
+{
+	before_item(w);
+	fprintf(w->f, "%" PRIu64, v);
 }
 
 void jw_bool(struct json_writer *w, bool v)

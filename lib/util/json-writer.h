@@ -4,6 +4,7 @@
 #define HWPROF_UTIL_JSON_WRITER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define JW_MAX_DEPTH 32
@@ -27,6 +28,8 @@ void jw_key(struct json_writer *w, const char *key);
 void jw_string(struct json_writer *w, const char *s);	/* NULL writes null */
 void jw_number(struct json_writer *w, double v);
 void jw_int(struct json_writer *w, long long v);
+/* Counts of 2^63 and more, which jw_int() would write negative. */
+void jw_uint(struct json_writer *w, uint64_t v);
 void jw_bool(struct json_writer *w, bool v);
 void jw_null(struct json_writer *w);
 /* End the document with a newline. */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The strict JSON reader: what it accepts, what it refuses and why, every
  * truncation of a document, and seeded byte mutations (no crash, no leak:
- * the ASan build runs this too). */
+ * the ASan build runs this too). The writer's strings: valid UTF-8 and
+ * JSON whatever bytes they are given. */
 #include "hwprof-internal.h"
 #include "util/json-reader.h"
+#include "util/json-writer.h"
 #include "harness.h"
 
 #include <stdint.h>
@@ -216,9 +218,70 @@ static void check_mutations(void)
 	CHECK(refused > 10000 && parsed > 0, "both outcomes seen");
 }
 
+/* Strings from a perf.data file are bytes: invalid UTF-8 becomes U+FFFD,
+ * one for each maximal invalid subsequence (Unicode's "best practice"),
+ * control characters are escaped, valid characters pass unchanged. */
+static void check_writer_strings(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "plain", "\"plain\"" },
+		{ "caf\xc3\xa9 \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"" },
+		{ "a\xff" "b", "\"a\\ufffdb\"" },
+		{ "cut \xc3", "\"cut \\ufffd\"" },
+		{ "\xe2\x82x", "\"\\ufffdx\"" },		/* a 3-byte character cut short */
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* a surrogate */
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },	/* an overlong '/' */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },	/* > U+10FFFF */
+		{ "\x1b[31mred\x7f\x01", "\"\\u001b[31mred\\u007f\\u0001\"" },
+		{ "q\"b\\n\n\t", "\"q\\\"b\\\\n\\n\\t\"" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct json_writer w;
+		struct json_value *v = NULL;
+		struct json_error err;
+		char *out = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+
+		jw_init(&w, f, false);
+		jw_string(&w, cases[i].in);
+		fclose(f);
+		CHECK(!strcmp(out, cases[i].out), "case %zu: wrote %s, want %s", i, out,
+		      cases[i].out);
+		CHECK(json_parse(out, len, NULL, &v, &err) == 0 && v->type == JSON_STRING,
+		      "case %zu: %s reads back: %s", i, out, err.msg);
+		json_free(v);
+		free(out);
+	}
+}
+
+/* Counts are unsigned 64-bit: 2^63 and more are not negative. */
+static void check_writer_uint(void)
+{
+	struct json_writer w;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	jw_init(&w, f, false);
+	jw_array_begin(&w, true);
+	jw_uint(&w, 0);
+	jw_uint(&w, (1ULL << 63) + 5);
+	jw_uint(&w, UINT64_MAX);
+	jw_array_end(&w);
+	fclose(f);
+	CHECK(!strcmp(out, "[0, 9223372036854775813, 18446744073709551615]"), "wrote %s", out);
+	free(out);
+}
+
 int main(void)
 {
 	t_init();
+	check_writer_strings();
+	check_writer_uint();
 	check_accepted();
 	check_refused();
 	check_positions_and_limits();

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: MIT
+"""perf.data files made by hand, for what no recorder writes: module paths
+that name a FIFO, names that are not UTF-8, call chains by the thousand,
+another machine's host name. One cpu-clock event, samples of the layout
+IP|TID|TIME|CPU|PERIOD (and CALLCHAIN), sample_id_all; the layout of
+perf's Documentation/perf.data-file-format.txt:
+header | attributes | data | feature table | feature sections."""
+import struct
+
+SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CALLCHAIN = 0x1, 0x2, 0x4, 0x20
+SAMPLE_CPU, SAMPLE_PERIOD = 0x80, 0x100
+RECORD_MMAP, RECORD_COMM, RECORD_SAMPLE = 1, 3, 9
+MISC_USER = 2
+CONTEXT_USER = 2**64 - 512
+HEADER_HOSTNAME, HEADER_OSRELEASE = 3, 4
+ATTR_SIZE = 128
+HEADER_SIZE = 104
+
+
+def _pad8(b):
+    return b + b"\0" * (-len(b) % 8)
+
+
+class PerfData:
+    def __init__(self, callchains=False):
+        self.sample_type = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_PERIOD
+        if callchains:
+            self.sample_type |= SAMPLE_CALLCHAIN
+        self.records = []
+        self.features = {}
+        self.time = 0
+
+    def _record(self, type_, misc, body):
+        assert len(body) % 8 == 0
+        self.records.append(struct.pack("<IHH", type_, misc, 8 + len(body)) + body)
+
+    def _trailer(self, pid):
+        """sample_id_all's fields: TID, TIME, CPU."""
+        self.time += 1
+        return struct.pack("<IIQII", pid, pid, self.time, 0, 0)
+
+    def mmap(self, pid, start, length, pgoff, filename):
+        """A mapping of FILENAME (bytes: any bytes but NUL)."""
+        body = _pad8(struct.pack("<IIQQQ", pid, pid, start, length, pgoff) + filename + b"\0")
+        self._record(RECORD_MMAP, MISC_USER, body + self._trailer(pid))
+
+    def comm(self, pid, name):
+        body = _pad8(struct.pack("<II", pid, pid) + name + b"\0")
+        self._record(RECORD_COMM, 0, body + self._trailer(pid))
+
+    def sample(self, pid, ip, callers=(), period=1):
+        """A sample at IP, called from CALLERS (return addresses, innermost first)."""
+        self.time += 1
+        body = struct.pack("<QIIQIIQ", ip, pid, pid, self.time, 0, 0, period)
+        if self.sample_type & SAMPLE_CALLCHAIN:
+            chain = [CONTEXT_USER, ip, *callers]
+            body += struct.pack(f"<Q{len(chain)}Q", len(chain), *chain)
+        self._record(RECORD_SAMPLE, MISC_USER, body)
+
+    def feature_string(self, feature, value):
+        """A string feature section (HEADER_HOSTNAME...): u32 length, then
+        the string with its NUL, padded to 64 bytes as perf writes it."""
+        s = value + b"\0"
+        s += b"\0" * (-len(s) % 64)
+        self.features[feature] = struct.pack("<I", len(s)) + s
+
+    def write(self, path):
+        attr = bytearray(ATTR_SIZE)
+        # type SOFTWARE, config CPU_CLOCK, period 1, sample_type; flags: sample_id_all
+        struct.pack_into("<IIQQQQQ", attr, 0, 1, ATTR_SIZE, 0, 1, self.sample_type, 0, 1 << 18)
+        attrs = bytes(attr) + struct.pack("<QQ", 0, 0)	# no ids: the only event
+        data = b"".join(self.records)
+        data_off = HEADER_SIZE + len(attrs)
+        table_off = data_off + len(data)
+        feats = sorted(self.features)
+        table, sections = b"", b""
+        at = table_off + 16 * len(feats)
+        for f in feats:
+            table += struct.pack("<QQ", at + len(sections), len(self.features[f]))
+            sections += self.features[f]
+        bits = 0
+        for f in feats:
+            bits |= 1 << f
+        header = struct.pack("<8sQQQQQQQQ", b"PERFILE2", HEADER_SIZE, ATTR_SIZE + 16,
+                             HEADER_SIZE, len(attrs), data_off, len(data), 0, 0)
+        header += bits.to_bytes(32, "little")
+        with open(path, "wb") as out:
+            out.write(header + attrs + data + table + sections)
