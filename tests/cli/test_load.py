@@ -40,8 +40,15 @@ for ev, cmd, least in CASES:
     check(ours >= least, f"{cmd[1:]}: {ours} >= {least}")
     # Concurrent children: the parent's copy-on-write faults depend on which
     # of the two runs first; only the serial case is compared with perf.
+    # Under load a child now and then faults a page more (seen: a
+    # thousand more in 25,000, one a child, for perf and hwprof alike):
+    # the fewest of two runs of each are compared.
     if shutil.which("perf") and "fork" not in cmd:
-        theirs = perf_count(ev, cmd)
+        theirs = [perf_count(ev, cmd) for _ in range(2)]
+        p, again = stat_json("-e", ev, "--", *cmd, timeout=120)
+        if again:
+            ours = min(ours, event(again, ev)["count"])
+        theirs = min(theirs) if all(theirs) else None
         check(theirs and abs(ours - theirs) <= 0.03 * theirs,
               f"{cmd[1:]}: hwprof {ours}, perf {theirs}")
 
