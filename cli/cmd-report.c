@@ -12,6 +12,7 @@
 static const char report_help[] =
 	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso] [--top N]\n"
 	"                     [--format text|csv|json|folded] [--annotate SYMBOL]\n"
+	"                     [--kallsyms FILE]\n"
 	"\n"
 	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
 	"landed: the hottest instructions, functions, source lines or modules, with the\n"
@@ -31,6 +32,9 @@ static const char report_help[] =
 	"                           functions of that name, the hottest, or the one at ADDRESS\n"
 	"                           with SYMBOL@0xADDRESS\n"
 	"  -e, --event NAME         the event to report, in a file of several (default: the first)\n"
+	"      --kallsyms FILE      the kernel's symbols from FILE, a copy of /proc/kallsyms saved\n"
+	"                           on the machine of the recording ('' for none; default: this\n"
+	"                           machine's /proc/kallsyms)\n"
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard output\n"
 	"  -h, --help               this text\n"
 	"\n"
@@ -46,6 +50,7 @@ struct report_config {
 	const char *output;
 	const char *event;
 	const char *annotate;
+	const char *kallsyms;
 	struct hwp_report_opts o;
 };
 
@@ -57,6 +62,7 @@ static const struct option report_options[] = {
 	{ "field-separator", required_argument, NULL, 'x' },
 	{ "annotate", required_argument, NULL, 'A' },
 	{ "event", required_argument, NULL, 'e' },
+	{ "kallsyms", required_argument, NULL, 'K' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -84,6 +90,7 @@ static int parse_option(struct report_config *c, int opt)
 	case 'o': c->output = optarg; return 0;
 	case 'e': c->event = optarg; return 0;
 	case 'A': c->annotate = optarg; return 0;
+	case 'K': c->kallsyms = optarg; return 0;
 	case 'x':
 		c->o.separator = optarg;
 		c->o.format = HWP_FORMAT_CSV;
@@ -159,7 +166,7 @@ static void warn_other_host(const struct hwp_profile *p)
 
 static int report(struct report_config *c)
 {
-	HWP_OPTS(hwp_profile_opts, po, .event = c->event);
+	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms);
 	struct hwp_profile *p = NULL;
 	struct hwp_ofile *of = NULL;
 	int err;

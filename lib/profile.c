@@ -230,7 +230,7 @@ static int choose_event(struct hwp_profile *p, const char *name)
 /* Where the file was recorded, and a warning when that was not here: the
  * kernel's symbols are this machine's /proc/kallsyms, and module paths are
  * opened on this machine, so another kernel or host may not match them. */
-static int note_recording_host(struct hwp_profile *p)
+static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct utsname u;
@@ -241,7 +241,8 @@ static int note_recording_host(struct hwp_profile *p)
 	if (uname(&u))
 		return 0;
 	other_host = p->hostname && strcmp(p->hostname, u.nodename);
-	other_kernel = p->osrelease && strcmp(p->osrelease, u.release);
+	/* Symbols from a file given for the purpose are the user's choice. */
+	other_kernel = p->osrelease && strcmp(p->osrelease, u.release) && !kallsyms;
 	if (!other_host && !other_kernel)
 		return 0;
 	strbuf_addf(&sb, "'%s' was recorded", p->input);
@@ -251,7 +252,8 @@ static int note_recording_host(struct hwp_profile *p)
 		strbuf_addf(&sb, "%s kernel %s (this one runs %s)", other_host ? " with" : " under",
 			    p->osrelease, u.release);
 	strbuf_addf(&sb, ": %s%s%s may not match the recording's",
-		    other_kernel ? "kernel symbols (read from this machine's /proc/kallsyms)" : "",
+		    other_kernel ? "kernel symbols (read from this machine's /proc/kallsyms; give a "
+				   "copy of the recording machine's: report --kallsyms FILE)" : "",
 		    other_kernel ? " and " : "",
 		    "modules (opened by their recorded paths on this machine)");
 	p->host_warning = strbuf_detach(&sb);
@@ -284,9 +286,9 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	if (!err)
 		err = machine_new(&p->m);
 	if (!err)
-		err = symbolizer_new(p->m, &p->sym);
+		err = symbolizer_new(p->m, o.kallsyms, &p->sym);
 	if (!err)
-		err = note_recording_host(p);
+		err = note_recording_host(p, o.kallsyms);
 	if (!err)
 		err = pd_foreach(p->file, on_record, p);
 	if (err)

@@ -210,7 +210,8 @@ struct symbol_info {
 
 struct symbolizer;
 
-int symbolizer_new(struct machine *m, struct symbolizer **out);
+/* @kallsyms: where the kernel's symbols are (see hwp_profile_opts). */
+int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out);
 /* Start reading the kernel's symbols on a thread of their own, while the
  * caller reads the samples: on a machine of two CPUs, /proc/kallsyms alone
  * (the kernel formats 5 MB of it) costs as much as 100,000 samples. */

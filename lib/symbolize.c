@@ -32,9 +32,11 @@ struct symbolizer {
 	pthread_t loader;	/* reading kallsyms while the samples are read */
 	bool loading, prefetched;
 	const char *kproblem;
+	char *kallsyms;		/* the file of the kernel's symbols; "" for none */
+	char kproblem_buf[512];	/* written by the loader thread: not interned */
 };
 
-int symbolizer_new(struct machine *m, struct symbolizer **out)
+int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out)
 {
 	struct symbolizer *s = calloc(1, sizeof(*s));
 
@@ -42,6 +44,12 @@ int symbolizer_new(struct machine *m, struct symbolizer **out)
 	if (!s)
 		return hwp_fail(-ENOMEM, "out of memory");
 	s->m = m;
+	s->kallsyms = strdup(kallsyms ? kallsyms : "/proc/kallsyms");
+	if (!s->kallsyms) {
+		free(s);
+		*out = NULL;
+		return hwp_fail(-ENOMEM, "out of memory");
+	}
 	return 0;
 }
 
@@ -62,6 +70,7 @@ void symbolizer_free(struct symbolizer *s)
 	if (s->knames)
 		munmap(s->knames, s->knames_len);
 	strtab_release(&s->strs);
+	free(s->kallsyms);
 	free(s);
 }
 
@@ -129,13 +138,18 @@ static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char 
  * kallsyms anew on each read, and restarts its walk for each) into memory
  * mapped with huge pages where the kernel gives them: on a virtual machine
  * the first pass over 5 MB of small pages costs more than parsing it. */
-static char *slurp(const char *path, size_t *len, size_t *map_len)
+/* The kernel's symbols with all modules loaded are ~20 MB; a file of
+ * symbols (--kallsyms) is not read past this. */
+#define KALLSYMS_MAX (256u << 20)
+
+static char *slurp(const char *path, size_t *len, size_t *map_len, int *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = hwp_open_regular(path, NULL);
 	size_t cap = 16u << 20;
 	char *buf;
 
 	*len = *map_len = 0;
+	*err = fd < 0 ? fd : -ENOMEM;
 	if (fd < 0)
 		return NULL;
 	buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -148,10 +162,15 @@ static char *slurp(const char *path, size_t *len, size_t *map_len)
 		ssize_t n;
 
 		if (cap - *len < (1u << 20) + 1) {
-			char *bigger = mremap(buf, cap, 2 * cap, MREMAP_MAYMOVE);
+			char *bigger = cap < KALLSYMS_MAX ?
+				mremap(buf, cap, 2 * cap, MREMAP_MAYMOVE) : MAP_FAILED;
 
-			if (bigger == MAP_FAILED)
-				break;
+			if (bigger == MAP_FAILED) {
+				*err = cap < KALLSYMS_MAX ? -ENOMEM : -EFBIG;
+				munmap(buf, cap);
+				close(fd);
+				return NULL;
+			}
 			buf = bigger;
 			cap *= 2;
 		}
@@ -170,11 +189,19 @@ static int load_kallsyms(struct symbolizer *s)
 {
 	size_t len, cap = 0;
 	bool sorted = true, any_addr = false;
-	char *text = slurp("/proc/kallsyms", &len, &s->knames_len);
+	char *text;
+	int err;
 
 	s->ksyms_loaded = true;
+	if (!s->kallsyms[0]) {
+		s->kproblem = "no kernel symbols were asked for (kallsyms \"\")";
+		return 0;
+	}
+	text = slurp(s->kallsyms, &len, &s->knames_len, &err);
 	if (!text) {
-		s->kproblem = "/proc/kallsyms cannot be read";
+		snprintf(s->kproblem_buf, sizeof(s->kproblem_buf), "'%s': %s", s->kallsyms,
+			 hwp_open_problem(err));
+		s->kproblem = s->kproblem_buf;
 		return 0;
 	}
 	s->knames = text;	/* the names stay where they were read */

@@ -1368,6 +1368,12 @@ enum hwp_sort {
 struct hwp_profile_opts {
 	size_t sz;
 	const char *event;	/* the event to report, by name; NULL: the file's first */
+	/* The kernel's symbols: NULL for this machine's /proc/kallsyms; the
+	 * path of a copy saved where the file was recorded ('cat
+	 * /proc/kallsyms > FILE' as root there), for a recording of another
+	 * kernel; "" for none (kernel samples stay [kernel.kallsyms]+0x...).
+	 * Since: 0.1 */
+	const char *kallsyms;
 };
 
 /*

@@ -10,8 +10,8 @@ import struct
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CALLCHAIN = 0x1, 0x2, 0x4, 0x20
 SAMPLE_CPU, SAMPLE_PERIOD = 0x80, 0x100
 RECORD_MMAP, RECORD_COMM, RECORD_SAMPLE = 1, 3, 9
-MISC_USER = 2
-CONTEXT_USER = 2**64 - 512
+MISC_KERNEL, MISC_USER = 1, 2
+CONTEXT_KERNEL, CONTEXT_USER = 2**64 - 128, 2**64 - 512
 HEADER_HOSTNAME, HEADER_OSRELEASE = 3, 4
 ATTR_SIZE = 128
 HEADER_SIZE = 104
@@ -48,14 +48,15 @@ class PerfData:
         body = _pad8(struct.pack("<II", pid, pid) + name + b"\0")
         self._record(RECORD_COMM, 0, body + self._trailer(pid))
 
-    def sample(self, pid, ip, callers=(), period=1):
-        """A sample at IP, called from CALLERS (return addresses, innermost first)."""
+    def sample(self, pid, ip, callers=(), period=1, kernel=False):
+        """A sample at IP (in the kernel with KERNEL), called from CALLERS
+        (return addresses, innermost first)."""
         self.time += 1
         body = struct.pack("<QIIQIIQ", ip, pid, pid, self.time, 0, 0, period)
         if self.sample_type & SAMPLE_CALLCHAIN:
-            chain = [CONTEXT_USER, ip, *callers]
+            chain = [CONTEXT_KERNEL if kernel else CONTEXT_USER, ip, *callers]
             body += struct.pack(f"<Q{len(chain)}Q", len(chain), *chain)
-        self._record(RECORD_SAMPLE, MISC_USER, body)
+        self._record(RECORD_SAMPLE, MISC_KERNEL if kernel else MISC_USER, body)
 
     def feature_string(self, feature, value):
         """A string feature section (HEADER_HOSTNAME...): u32 length, then

@@ -125,8 +125,9 @@ def recorded_elsewhere(d):
                                   f"on host 'elsewhere' (this is '{here.nodename}'): modules"),
                                  (here.nodename, "0.1-old",
                                   f"under kernel 0.1-old (this one runs {here.release}): "
-                                  "kernel symbols (read from this machine's /proc/kallsyms) "
-                                  "and modules"),
+                                  "kernel symbols (read from this machine's /proc/kallsyms; "
+                                  "give a copy of the recording machine's: report --kallsyms "
+                                  "FILE) and modules"),
                                  ("elsewhere", "0.1-old", "on host 'elsewhere' (this is "
                                   f"'{here.nodename}') with kernel 0.1-old (this one runs ")):
         pd = PerfData()
@@ -164,6 +165,38 @@ def huge_periods(d):
     p, doc = report_json(data)
     check(p.returncode == 0 and doc and doc["total_period"] == 2**63 + 5 and
           doc["entries"][0]["period"] == 2**63 + 5, f"periods: {p.stdout[:400]} {p.stderr}")
+
+
+def kernel_symbols(d):
+    """--kallsyms: the kernel's symbols from a copy of another machine's
+    /proc/kallsyms; none with ''; a file that cannot be read (missing, a
+    FIFO that would block) named in the report, never a hang."""
+    pd = PerfData()
+    pd.mmap(PID, BASE, 0x1000, 0, b"/nonexistent/module")
+    for ip in (0xffffffff81001010,) * 3 + (0xffffffff81002020,):
+        pd.sample(PID, ip, kernel=True)
+    pd.sample(PID, BASE + 0x100)
+    data = os.path.join(d, "kernel.data")
+    pd.write(data)
+    ksyms = os.path.join(d, "kallsyms")
+    with open(ksyms, "w") as f:
+        f.write("ffffffff81000000 T _stext\nffffffff81001000 T hot_kernel_fn\n"
+                "ffffffff81002000 t cold_kernel_fn\nffffffff81003000 T _etext\n")
+    p, doc = report_json(data, "--kallsyms", ksyms)
+    rows = {(e["symbol"], e["dso"]): e["samples"] for e in doc["entries"]} if doc else {}
+    check(p.returncode == 0 and rows.get(("hot_kernel_fn", "[kernel.kallsyms]")) == 3 and
+          rows.get(("cold_kernel_fn", "[kernel.kallsyms]")) == 1,
+          f"--kallsyms FILE: {rows} {p.stderr}")
+    fifo = os.path.join(d, "kallsyms.fifo")
+    os.mkfifo(fifo)
+    for arg, why in (("", 'no kernel symbols were asked for (kallsyms "")'),
+                     (os.path.join(d, "missing"), "the file is not there"),
+                     (fifo, "not a regular file")):
+        p = hwprof("report", "-i", data, "--kallsyms", arg, timeout=30)
+        check(p.returncode == 0 and "hot_kernel_fn" not in p.stdout and
+              "[kernel.kallsyms] (4 samples): " in p.stdout and why in p.stdout and
+              (not arg or f"'{arg}'" in p.stdout),
+              f"--kallsyms {arg!r}: {p.stdout[-400:]} {p.stderr}")
 
 
 def annotate_sources(d):
@@ -209,6 +242,7 @@ with tempfile.TemporaryDirectory() as tmp:
     csv_carriage_return(tmp)
     recorded_elsewhere(tmp)
     huge_periods(tmp)
+    kernel_symbols(tmp)
     if HAVE_LIBDW:
         annotate_sources(tmp)
     else:
