@@ -91,6 +91,11 @@ def odd_names(d):
     check(p.returncode == 0 and not [c for c in p.stdout if c < 0x20 and c != 0x0a or c == 0x7f],
           f"text without control characters: {p.stdout!r}")
     check(f"#   {shown} (1 samples): " in out, f"the module, shown with '?': {out!r}")
+    # Folded stacks: one line, one frame; ';' and control characters as '?'.
+    p = hwprof_bytes("report", "-i", data, "--format", "folded")
+    frame = os.path.basename(name).replace(b";", b"?")
+    frame = bytes(b if b >= 0x20 and b != 0x7f else ord("?") for b in frame)
+    check(p.returncode == 0 and p.stdout == frame + b"+0x100 1\n", f"folded: {p.stdout!r}")
     for sep in (",", ";"):
         p = hwprof_bytes("report", "-i", data, "-x", sep)
         text = io.TextIOWrapper(io.BytesIO(p.stdout), encoding="utf-8", errors="surrogateescape",
