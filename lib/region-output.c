@@ -70,13 +70,13 @@ static void json_per(struct json_writer *w, const char *key,
 static void json_counts(struct json_writer *w, const struct hwp_region_info *info)
 {
 	jw_key(w, "calls");
-	jw_int(w, (long long)info->calls);
+	jw_uint(w, info->calls);
 	jw_key(w, "measured_calls");
-	jw_int(w, (long long)info->measured_calls);
+	jw_uint(w, info->measured_calls);
 	jw_key(w, "seconds");
 	jw_number(w, info->seconds);
 	jw_key(w, "ops");
-	jw_int(w, (long long)info->ops);
+	jw_uint(w, info->ops);
 	jw_key(w, "too_short");
 	jw_bool(w, info->too_short);
 }
