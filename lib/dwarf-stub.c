@@ -50,12 +50,6 @@ int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name, uin
 	return -EOPNOTSUPP;
 }
 
-int dw_module_lookup(struct dw_module *m, const char *name, uint64_t *start, uint64_t *size)
-{
-	(void)m, (void)name, (void)start, (void)size;
-	return -EOPNOTSUPP;
-}
-
 int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
 		      unsigned int *line, const char **inlined)
 {

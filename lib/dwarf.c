@@ -237,26 +237,6 @@ int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name, uin
 	return 0;
 }
 
-int dw_module_lookup(struct dw_module *m, const char *name, uint64_t *start, uint64_t *size)
-{
-	int n = dw.dwfl_module_getsymtab(m->mod);
-
-	for (int i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		const char *s = dw.dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL, NULL,
-							   NULL);
-
-		if (s && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
-		    !strcmp(s, name)) {
-			*start = addr;
-			*size = sym.st_size;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 /* The innermost function inlined at @vaddr, as DWARF's scopes say. */
 static const char *inlined_at(struct dw_module *m, uint64_t vaddr)
 {

@@ -232,9 +232,6 @@ ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, 
 			    size_t len);
 /* The ELF machine (EM_X86_64...) of @dso, or 0 when unknown. */
 int symbolize_elf_machine(struct symbolizer *s, uint32_t dso);
-/* Find symbol @name in @dso: its start and size in the module. */
-int symbolize_lookup(struct symbolizer *s, uint32_t dso, const char *name, uint64_t *start,
-		     uint64_t *size);
 /* Interned copies of strings, shared by symbols, files and report keys. */
 const char *symbolize_intern(struct symbolizer *s, const char *str);
 
@@ -242,7 +239,8 @@ const char *symbolize_intern(struct symbolizer *s, const char *str);
 
 struct dw_module;
 
-/* -ENOENT (no such file), -HWP_ERR_FORMAT (not ELF), -EOPNOTSUPP (no libdw). */
+/* -ENOENT (no such file), -ENODEV (not a regular file: a FIFO, a device),
+ * -HWP_ERR_FORMAT (not ELF), -EOPNOTSUPP (no libdw). */
 int dw_module_open(const char *path, int fd, struct dw_module **out);
 void dw_module_close(struct dw_module *m);
 /* The module address of file offset @off, through the loadable segments. */
@@ -253,7 +251,6 @@ int dw_module_elf_machine(struct dw_module *m);
 /* Symbol at @vaddr: its name (borrowed from libdw), start and size. */
 int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name, uint64_t *start,
 		     uint64_t *size);
-int dw_module_lookup(struct dw_module *m, const char *name, uint64_t *start, uint64_t *size);
 /* Source line at @vaddr; the strings are borrowed from libdw. */
 int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
 		      unsigned int *line, const char **inlined);

@@ -437,25 +437,3 @@ int symbolize_elf_machine(struct symbolizer *s, uint32_t dso)
 
 	return mod ? dw_module_elf_machine(mod) : 0;
 }
-
-int symbolize_lookup(struct symbolizer *s, uint32_t dso, const char *name, uint64_t *start,
-		     uint64_t *size)
-{
-	struct dso *d = machine_dso(s->m, dso);
-	struct dw_module *mod;
-
-	if (!d)
-		return -ENOENT;
-	if (d->kind == DSO_KERNEL) {
-		kernel_symbols(s);
-		for (size_t i = 0; i < s->nr_ksyms; i++)
-			if (!strcmp(s->knames + s->ksyms[i].name, name)) {
-				*start = s->ksyms[i].addr;
-				*size = i + 1 < s->nr_ksyms ? s->ksyms[i + 1].addr - *start : 0;
-				return 0;
-			}
-		return -ENOENT;
-	}
-	mod = module_of(d);
-	return mod ? dw_module_lookup(mod, name, start, size) : -ENOENT;
-}
