@@ -40,17 +40,20 @@ for ev, cmd, least in CASES:
     check(ours >= least, f"{cmd[1:]}: {ours} >= {least}")
     # Concurrent children: the parent's copy-on-write faults depend on which
     # of the two runs first; only the serial case is compared with perf.
-    # Under load a child now and then faults a page more (seen: a
-    # thousand more in 25,000, one a child, for perf and hwprof alike):
-    # the fewest of two runs of each are compared.
+    # The count drifts with the machine's state, for both tools alike (seen
+    # under load: 25133, then 26133, then 27133, one page more a child, for
+    # a while): each comparison is of two runs back to back, and the tools
+    # must agree in one of three such pairs. A tool that miscounts
+    # disagrees in all three.
     if shutil.which("perf") and "fork" not in cmd:
-        theirs = [perf_count(ev, cmd) for _ in range(2)]
-        p, again = stat_json("-e", ev, "--", *cmd, timeout=120)
-        if again:
-            ours = min(ours, event(again, ev)["count"])
-        theirs = min(theirs) if all(theirs) else None
-        check(theirs and abs(ours - theirs) <= 0.03 * theirs,
-              f"{cmd[1:]}: hwprof {ours}, perf {theirs}")
+        def agree(pair):
+            return pair[0] is not None and pair[1] and abs(pair[0] - pair[1]) <= 0.03 * pair[1]
+
+        pairs = [(ours, perf_count(ev, cmd))]
+        while not agree(pairs[-1]) and len(pairs) < 3:
+            p, again = stat_json("-e", ev, "--", *cmd, timeout=120)
+            pairs.append((event(again, ev)["count"] if again else None, perf_count(ev, cmd)))
+        check(agree(pairs[-1]), f"{cmd[1:]}: (hwprof, perf) back to back: {pairs}")
 
 
 def limit(soft, hard):
