@@ -345,7 +345,7 @@ static int find_callers(struct hwp_profile *p, struct report *r)
 		if (g != NO_GROUP)
 			err = add_caller(p, &cs, g, p->frames[st->first + 1], st->samples);
 	}
-	if (!err) {
+	if (!err && cs.nr) {	/* qsort_r() of NULL is undefined, even for none */
 		qsort_r(cs.v, cs.nr, sizeof(*cs.v), cmp_caller_rows, p->m);
 		err = give_callers(p, r, &cs);
 	}
