@@ -134,14 +134,15 @@ static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char 
 	return *n != '\0';
 }
 
-/* The whole of a /proc file, read in large pieces (the kernel formats
- * kallsyms anew on each read, and restarts its walk for each) into memory
- * mapped with huge pages where the kernel gives them: on a virtual machine
- * the first pass over 5 MB of small pages costs more than parsing it. */
 /* The kernel's symbols with all modules loaded are ~20 MB; a file of
  * symbols (--kallsyms) is not read past this. */
 #define KALLSYMS_MAX (256u << 20)
 
+/* The whole of a file of symbols (/proc/kallsyms or a copy), read in
+ * large pieces (the kernel formats kallsyms anew on each read, and
+ * restarts its walk for each) into memory mapped with huge pages where the
+ * kernel gives them: on a virtual machine the first pass over 5 MB of
+ * small pages costs more than parsing it. */
 static char *slurp(const char *path, size_t *len, size_t *map_len, int *err)
 {
 	int fd = hwp_open_regular(path, NULL);
