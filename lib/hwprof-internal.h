@@ -28,6 +28,9 @@ void hwp_clear_error(void);
 int hwp_fail_prefix(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
 /* What to do when writing a file failed with @err (negative), for messages. */
 const char *hwp_write_advice(int err);
+/* Flush @f and check it for errors (a full disk): 0 or -errno, with a
+ * message that says what to do. */
+int hwp_stream_check(FILE *f, const char *what);
 
 /* log.c */
 void hwp_log(enum hwp_log_level level, const char *fmt, ...) HWP_PRINTF(2, 3);

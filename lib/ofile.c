@@ -124,9 +124,9 @@ HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
 	if (err) {
 		if (of->tmp)
 			unlink(of->tmp);
-		hwp_fail(err, "writing '%s' failed: %s%s", of->is_stdout ? "standard output" : of->path,
-			 strerrordesc_np(-err),
-			 err == -ENOSPC ? " (the disk is full); nothing was written under that name" : "");
+		hwp_fail(err, "writing '%s' failed: %s; %s%s",
+			 of->is_stdout ? "standard output" : of->path, strerrordesc_np(-err),
+			 hwp_write_advice(err), of->tmp ? " (nothing was written under that name)" : "");
 	}
 	ofile_free(of);
 	return err;

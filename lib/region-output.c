@@ -210,11 +210,7 @@ HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts)
 		err = hwp_regions_walk(text_region, &wr);
 	else
 		return hwp_fail(-EOPNOTSUPP, "regions are written as text or JSON, not CSV");
-	if (err)
-		return err;
-	if (fflush(f) || ferror(f))
-		return hwp_fail(-EIO, "writing the regions failed");
-	return 0;
+	return err ?: hwp_stream_check(f, "the regions");
 }
 
 HWP_API int hwp_regions_save(const char *path)

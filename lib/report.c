@@ -719,10 +719,5 @@ HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
 		err = hwp_fail(-EINVAL, "hwp_profile_write: unknown format %d", (int)o.format);
 	if (err)
 		return err;
-	errno = 0;
-	if (fflush(f) || ferror(f)) {
-		err = errno ? -errno : -EIO;
-		return hwp_fail(err, "writing the report failed: %s", strerrordesc_np(-err));
-	}
-	return 0;
+	return hwp_stream_check(f, "the report");
 }

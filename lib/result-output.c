@@ -467,7 +467,8 @@ int hwp_stream_check(FILE *f, const char *what)
 	if (fflush(f) || ferror(f)) {
 		int e = errno ? errno : EIO;
 
-		return hwp_fail(-e, "writing %s failed: %s", what, strerrordesc_np(e));
+		return hwp_fail(-e, "writing %s failed: %s; %s", what, strerrordesc_np(e),
+				hwp_write_advice(-e));
 	}
 	return 0;
 }

@@ -88,8 +88,6 @@ void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size)
 void hwp_fmt_metric(double v, bool big, char *buf, size_t size);
 /* The result as a hwprof-stat/1 object, inside a larger document. */
 void hwp_result_json(const struct hwp_result *r, struct json_writer *w);
-/* Flush @f and check it for errors (a full disk): 0 or -errno, with a message. */
-int hwp_stream_check(FILE *f, const char *what);
 /* The command line, its arguments separated by spaces. */
 void hwp_command_line(char *const *argv, struct strbuf *sb);
 

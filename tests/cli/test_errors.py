@@ -63,7 +63,8 @@ with tempfile.TemporaryDirectory() as d:
         check(p.returncode == 1 and "permission" in p.stderr.lower(), p.stderr)
     # A full disk: an error and status 1.
     p = hwprof("stat", "-e", "cs", "-o", "/dev/full", "--", "true")
-    check(p.returncode == 1 and "No space left" in p.stderr, f"/dev/full: {p.stderr}")
+    check(p.returncode == 1 and "No space left" in p.stderr and "free some space" in p.stderr,
+          f"/dev/full: what failed and what to do: {p.stderr}")
     # Said once: not again, as an 'Input/output error', at the close.
     check(p.stderr.count("error:") == 1 and "Input/output" not in p.stderr,
           f"/dev/full: one message: {p.stderr}")
