@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +139,9 @@ int main(int argc, char **argv)
 			for (long j = 0; j < t; j++)
 				pthread_join(tids[j], NULL);
 			free(tids);
-		} else if (!strcmp(s, "fork")) {
+		} else if (!strcmp(s, "fork") || !strcmp(s, "forkwait")) {
+			/* forkwait waits for each child before the next. */
+			bool serial = !strcmp(s, "forkwait");
 			long c = arg(argv, ++i, argc), n = arg(argv, ++i, argc);
 
 			for (long j = 0; j < c; j++) {
@@ -148,24 +151,11 @@ int main(int argc, char **argv)
 					work_touch_pages(n);
 					_exit(0);
 				}
-				if (p < 0)
+				if (p < 0 || (serial && waitpid(p, NULL, 0) != p))
 					return 1;
 			}
 			while (wait(NULL) > 0)
 				;
-		} else if (!strcmp(s, "forkwait")) {
-			long c = arg(argv, ++i, argc), n = arg(argv, ++i, argc);
-
-			for (long j = 0; j < c; j++) {
-				pid_t p = fork();
-
-				if (p == 0) {
-					work_touch_pages(n);
-					_exit(0);
-				}
-				if (p < 0 || waitpid(p, NULL, 0) != p)
-					return 1;
-			}
 		} else if (!strcmp(s, "spin")) {
 			spin(atof(argv[++i < argc ? i : argc - 1]));
 		} else if (!strcmp(s, "sleep")) {
