@@ -103,6 +103,15 @@ static inline void add(_Atomic uint64_t *p, uint64_t v)
 	atomic_store_explicit(p, load(p) + v, memory_order_relaxed);
 }
 
+static struct slot *slot_at(struct thread_rec *t, size_t idx)
+{
+	struct chunk *c = &t->first;
+
+	for (; idx >= SLOTS_PER_CHUNK; idx -= SLOTS_PER_CHUNK)
+		c = c->next;
+	return &c->slots[idx];
+}
+
 /* ---- configuration ---- */
 
 static void regions_at_exit(void)
@@ -122,18 +131,14 @@ static void thread_exit(void *arg);
 static void record_free(struct thread_rec *t)
 {
 	size_t n = atomic_load_explicit(&t->nr_slots, memory_order_relaxed);
-	struct chunk *c = &t->first, *next;
+	struct chunk *c, *next;
 
 	hwp_session_free(t->s);
 	free(t->now);
 	free(t->items);
 	for (size_t i = 0; i < n; i++) {
-		struct slot *s = &c->slots[i % SLOTS_PER_CHUNK];
-
-		free(s->name);
-		free(s->value);
-		if (i % SLOTS_PER_CHUNK == SLOTS_PER_CHUNK - 1 && c->next)
-			c = c->next;
+		free(slot_at(t, i)->name);
+		free(slot_at(t, i)->value);
 	}
 	for (c = t->first.next; c; c = next) {
 		next = c->next;
@@ -332,15 +337,6 @@ static void thread_exit(void *arg)
 	for (size_t i = 0; i < FRAMES_MAX; i++)
 		t->frames[i].start = NULL;
 	pthread_mutex_unlock(&regions.lock);
-}
-
-static struct slot *slot_at(struct thread_rec *t, size_t idx)
-{
-	struct chunk *c = &t->first;
-
-	for (; idx >= SLOTS_PER_CHUNK; idx -= SLOTS_PER_CHUNK)
-		c = c->next;
-	return &c->slots[idx];
 }
 
 static struct slot *new_slot(struct thread_rec *t, const char *name)
