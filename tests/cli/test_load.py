@@ -40,29 +40,12 @@ for ev, cmd, least in CASES:
     check(ours >= least, f"{cmd[1:]}: {ours} >= {least}")
     # Concurrent children: the parent's copy-on-write faults depend on which
     # of the two runs first; only the serial case is compared with perf.
-    # The count drifts with the machine's state, for both tools alike (seen
-    # under load: 25133, then 26133, then 27133, one page more a child, for
-    # a while): each comparison is of two runs back to back, and the tools
-    # must agree in one of three such pairs. A tool that miscounts
-    # disagrees in all three.
+    # (The workload starts its frames at a page boundary: perf's larger
+    # environment no longer moves its stack across one; see workload.c.)
     if shutil.which("perf") and "fork" not in cmd:
-        def agree(pair):
-            return pair[0] is not None and pair[1] and abs(pair[0] - pair[1]) <= 0.03 * pair[1]
-
-        def hwprof_count():
-            p, again = stat_json("-e", ev, "--", *cmd, timeout=120)
-            return event(again, ev)["count"] if again else None
-
-        # The order alternates: the first of a pair may find the page
-        # cache in another state (this VM runs DAMON's pageout).
-        pairs = [(ours, perf_count(ev, cmd))]
-        while not agree(pairs[-1]) and len(pairs) < 3:
-            if len(pairs) % 2:
-                theirs = perf_count(ev, cmd)
-                pairs.append((hwprof_count(), theirs))
-            else:
-                pairs.append((hwprof_count(), perf_count(ev, cmd)))
-        check(agree(pairs[-1]), f"{cmd[1:]}: (hwprof, perf) back to back: {pairs}")
+        theirs = perf_count(ev, cmd)
+        check(theirs and abs(ours - theirs) <= 0.03 * theirs,
+              f"{cmd[1:]}: hwprof {ours}, perf {theirs}")
 
 
 def limit(soft, hard):
