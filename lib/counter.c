@@ -37,6 +37,7 @@ struct hwp_session {
 	void **pages;		/* rdpmc: the mmap'ed page of each slot, or NULL */
 	pid_t owner_tid;	/* rdpmc reads only work on the counted thread itself */
 	uint64_t rdpmc_reads;	/* groups read through rdpmc: for the tests */
+	bool user_read;		/* open hardware events for user-space reads */
 	int *raw_fd;		/* per group: its leader's fd on instance 0, or -1 */
 	size_t *raw_words;	/* per group: the words of its read */
 	bool open;
@@ -196,10 +197,22 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 		attr.exclude_kernel = 1;
 		attr.exclude_hv = 1;
 	}
+	if (s->user_read && ev->is_hardware)
+		hwp_rdpmc_request(&attr);
 	for (;;) {
 		fd = hwp_perf_event_open(&attr, tid, cpu, leader_fd, 0);
 		if (fd >= 0)
 			break;
+		if ((fd == -EOPNOTSUPP || fd == -EINVAL) &&
+		    (attr.config1 != ev->attr.config1 || attr.config != ev->attr.config ||
+		     attr.config2 != ev->attr.config2)) {
+			/* The PMU would not give this event a user-readable
+			 * counter: count it all the same, read with read(). */
+			attr.config = ev->attr.config;
+			attr.config1 = ev->attr.config1;
+			attr.config2 = ev->attr.config2;
+			continue;
+		}
 		if ((fd == -EACCES || fd == -EPERM) && !attr.exclude_kernel &&
 		    s->opts.scope != HWP_SCOPE_CPUS) {
 			struct strbuf sb = STRBUF_INIT;
@@ -369,13 +382,32 @@ static pid_t current_tid(void)
 
 /* rdpmc reads the counter of the CPU we run on: only for events counting
  * the calling thread itself, not inherited (their children's counts are
- * not on our counter), on the PMU. */
+ * not on our counter), on the PMU, where the kernel allows it. */
+static bool want_user_read(const struct hwp_session *s)
+{
+	struct strbuf why = STRBUF_INIT;
+	bool hardware = false;
+
+	if (s->opts.no_rdpmc || s->opts.scope != HWP_SCOPE_THREAD || s->opts.pid != 0 ||
+	    !s->opts.no_inherit)
+		return false;
+	for (size_t e = 0; e < s->evl->nr_events; e++)
+		hardware |= s->evl->events[e].is_hardware;
+	if (!hardware)
+		return false;
+	if (!hwp_rdpmc_allowed(&why)) {
+		pr_debug("%s", strbuf_str(&why));
+		strbuf_release(&why);
+		return false;
+	}
+	return true;
+}
+
 static int map_rdpmc(struct hwp_session *s)
 {
 	bool any = false;
 
-	if (s->opts.no_rdpmc || !hwp_rdpmc_arch() || s->opts.scope != HWP_SCOPE_THREAD ||
-	    s->opts.pid != 0 || !s->opts.no_inherit)
+	if (!s->user_read)
 		return 0;
 	pthread_once(&fork_once, watch_forks);
 	s->pages = calloc(s->evl->nr_events, sizeof(*s->pages));
@@ -437,6 +469,7 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 		s->status[e] = HWP_EVENT_NOT_OPENED;
 	}
 	s->open = true;
+	s->user_read = want_user_read(s);
 	err = open_all(s);
 	if (!err)
 		err = map_rdpmc(s);

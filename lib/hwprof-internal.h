@@ -136,8 +136,15 @@ const char *hwp_open_problem(int err);
 /* Raise RLIMIT_NOFILE to its hard limit: whether it was raised. */
 bool hwp_raise_nofile(void);
 
-/* rdpmc.c: user-space reads of the calling thread's own counters */
+/* rdpmc.c: user-space reads of the calling thread's own counters (rdpmc on
+ * x86, mrs on arm64) */
 bool hwp_rdpmc_arch(void);
+/* Whether the kernel lets user space read counters now; if not, why and
+ * the fix into @why (may be NULL). */
+bool hwp_rdpmc_allowed(struct strbuf *why);
+/* Ask for user-space reads in @attr where the PMU must be asked (arm64:
+ * its "rdpmc" format bit); a no-op elsewhere. */
+void hwp_rdpmc_request(struct perf_event_attr *attr);
 void *hwp_rdpmc_map(int fd);
 void hwp_rdpmc_unmap(void *page);
 /* 0 with @c filled, or -EAGAIN: read() instead. */

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/* The user-space read's arithmetic (lib/rdpmc.h) on fabricated mmap pages,
+ * with fake counter and clock instructions: sign extension by pmc_width,
+ * the kernel's offset, the time extrapolation (short clocks too), the
+ * retry when the seqlock moves, and every reason to fall back to read().
+ * The instructions themselves run in the kernel tests on a PMU: the
+ * emulated ARMv8 machine of make test-pmu, or x86 hardware. */
+#include "hwprof-internal.h"
+#include "rdpmc.h"
+#include "harness.h"
+
+static struct perf_event_mmap_page page;
+static uint64_t fake_pmc, fake_clock;
+static uint32_t last_idx;
+static int pmc_reads, bump_lock_reads;
+
+/* A counter read that, the first @bump_lock_reads times, finds the page
+ * being rewritten: the kernel moved the counter meanwhile. */
+static uint64_t read_pmc(uint32_t idx)
+{
+	last_idx = idx;
+	if (pmc_reads++ < bump_lock_reads) {
+		page.lock++;
+		page.offset += 1000;
+	}
+	return fake_pmc;
+}
+
+static uint64_t read_clock(void)
+{
+	return fake_clock;
+}
+
+static void fresh_page(uint16_t width)
+{
+	memset(&page, 0, sizeof(page));
+	page.lock = 2;
+	page.index = 3;		/* counter 2 */
+	page.cap_user_rdpmc = 1;
+	page.cap_user_time = 1;
+	page.pmc_width = width;
+	page.time_enabled = 5000;
+	page.time_running = 5000;
+	page.time_mult = 1;
+	page.time_shift = 0;
+	page.time_offset = 0;
+	fake_clock = 0;
+	pmc_reads = 0;
+	bump_lock_reads = 0;
+}
+
+static int read_page(struct hwp_count *c)
+{
+	*c = (struct hwp_count){ 0 };
+	return upage_read(&page, read_pmc, read_clock, c);
+}
+
+static void test_sign_extension(void)
+{
+	struct hwp_count c;
+
+	/* x86: 48-bit counters; the kernel starts them at -period. */
+	fresh_page(48);
+	page.offset = 1000000;
+	fake_pmc = 0xfffffffffff0ULL;	/* -16 in 48 bits */
+	CHECK_ERR(read_page(&c), 0);
+	CHECK(c.value == 1000000 - 16, "48 bits: %llu", (unsigned long long)c.value);
+	CHECK(last_idx == 2, "the counter is the page's index minus one: %u", last_idx);
+
+	/* Bits above the width are not the counter's: ignored. */
+	fake_pmc = 0xabcd000000000005ULL;
+	CHECK_ERR(read_page(&c), 0);
+	CHECK(c.value == 1000005, "bits above 48 ignored: %llu", (unsigned long long)c.value);
+
+	/* arm64: 32-bit event counters; the kernel's offset is 64-bit. */
+	fresh_page(32);
+	page.offset = (int64_t)(1ULL << 31) + 100;
+	fake_pmc = 0x80000010ULL;	/* -2^31 + 16 */
+	CHECK_ERR(read_page(&c), 0);
+	CHECK(c.value == 116, "32 bits: %llu", (unsigned long long)c.value);
+	fake_pmc = 0x7fffffffULL;	/* the largest positive */
+	page.offset = 0;
+	CHECK_ERR(read_page(&c), 0);
+	CHECK(c.value == 0x7fffffffULL, "32 bits, positive: %llu", (unsigned long long)c.value);
+
+	/* The 64-bit cycle counter, index 32 on arm64. */
+	fresh_page(64);
+	page.index = 32;
+	page.offset = -5;
+	fake_pmc = 1ULL << 40;
+	CHECK_ERR(read_page(&c), 0);
+	CHECK(c.value == (1ULL << 40) - 5, "64 bits: %llu", (unsigned long long)c.value);
+	CHECK(last_idx == 31, "arm64's cycle counter is mrs pmccntr_el0, number 31: %u",
+	      last_idx);
+}
+
+static uint64_t expected_delta(uint64_t offset, uint64_t cyc, uint32_t mult, uint16_t shift)
+{
+	/* The kernel's formula, computed here in 128 bits: no overflow to fear. */
+	return offset + (uint64_t)(((unsigned __int128)cyc * mult) >> shift);
+}
+
+static void test_times(void)
+{
+	struct hwp_count c;
+	uint64_t want;
+
+	fresh_page(48);
+	page.time_mult = 349525;	/* a 3 GHz TSC: ns = cyc * mult >> 20 */
+	page.time_shift = 20;
+	page.time_offset = (uint64_t)-1234567;	/* time_offset is often "negative" */
+	fake_clock = 1ULL << 50;	/* cyc * mult overflows 64 bits */
+	CHECK_ERR(read_page(&c), 0);
+	want = expected_delta(page.time_offset, fake_clock, page.time_mult, page.time_shift);
+	CHECK(c.time_enabled == 5000 + want && c.time_running == 5000 + want,
+	      "extrapolated: enabled %llu running %llu, want %llu",
+	      (unsigned long long)c.time_enabled, (unsigned long long)c.time_running,
+	      (unsigned long long)(5000 + want));
+
+	/* arm64: a 56-bit CNTVCT_EL0 (cap_user_time_short), counted from
+	 * time_cycles within time_mask. */
+	fresh_page(32);
+	page.cap_user_time_short = 1;
+	page.time_cycles = 0xfff0;
+	page.time_mask = 0xffff;
+	page.time_mult = 1U << 28;	/* 62.5 MHz: 16 ns a tick, 2^28 >> 24 */
+	page.time_shift = 24;
+	page.time_offset = 100;
+	fake_clock = 0x10005;		/* wrapped past time_mask: 0x15 ticks later */
+	CHECK_ERR(read_page(&c), 0);
+	want = expected_delta(100, 0xfff0 + 0x15, 1U << 28, 24);
+	CHECK(c.time_enabled == 5000 + want, "short clock: enabled %llu, want %llu",
+	      (unsigned long long)c.time_enabled, (unsigned long long)(5000 + want));
+}
+
+static void test_retry(void)
+{
+	struct hwp_count c;
+
+	fresh_page(48);
+	page.offset = 10;
+	fake_pmc = 5;
+	bump_lock_reads = 2;	/* the page changes under the first two reads */
+	CHECK_ERR(read_page(&c), 0);
+	CHECK(pmc_reads == 3, "read again until the seqlock held still: %d reads", pmc_reads);
+	CHECK(c.value == 2015, "the value of the last, consistent read: %llu",
+	      (unsigned long long)c.value);
+}
+
+static void test_fallbacks(void)
+{
+	struct hwp_count c;
+
+	fresh_page(48);
+	page.cap_user_rdpmc = 0;
+	CHECK_ERR(read_page(&c), -EAGAIN);
+	CHECK(pmc_reads == 0, "no counter read without cap_user_rdpmc");
+
+	fresh_page(48);
+	page.index = 0;		/* not on a counter now (another task's turn) */
+	CHECK_ERR(read_page(&c), -EAGAIN);
+	CHECK(pmc_reads == 0, "no counter read without an index");
+
+	fresh_page(48);
+	page.time_running = 4000;	/* multiplexed: the count must be scaled */
+	CHECK_ERR(read_page(&c), -EAGAIN);
+
+	fresh_page(48);
+	page.cap_user_time = 0;		/* no clock to bring the times up to date */
+	CHECK_ERR(read_page(&c), -EAGAIN);
+
+	fresh_page(0);
+	CHECK_ERR(read_page(&c), -EAGAIN);
+	fresh_page(65);
+	CHECK_ERR(read_page(&c), -EAGAIN);
+
+	fresh_page(48);
+	page.time_shift = 64;
+	CHECK_ERR(read_page(&c), -EAGAIN);
+}
+
+int main(void)
+{
+	t_init();
+	test_sign_extension();
+	test_times();
+	test_retry();
+	test_fallbacks();
+	return t_done();
+}
