@@ -4,6 +4,10 @@
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
+PMU_BUILD ?= build-arm64
+# What make test-pmu runs in the emulated ARMv8 machine: every suite whose
+# tests are programs (the CLI's are Python scripts of the host).
+PMU_SUITES ?= pmu kernel unit examples
 FUZZ_TIME ?= 60
 WERROR ?= 0
 MESON_OPTS ?=
@@ -15,7 +19,7 @@ endif
 
 HWPROF = $(BUILD)/cli/hwprof
 
-.PHONY: all deps build demo test test-asan test-valgrind fuzz bench install clean help
+.PHONY: all deps build demo test test-asan test-valgrind test-pmu fuzz bench install clean help
 
 all: build
 
@@ -24,6 +28,8 @@ help:
 	@echo "make test       install what is missing, build, and run the whole test suite"
 	@echo "make test-asan  the suite under AddressSanitizer and UndefinedBehaviorSanitizer"
 	@echo "make test-valgrind  the C tests, examples and CLI under valgrind's memcheck"
+	@echo "make test-pmu   cross-build for arm64 and run the hardware-counter tests, and the"
+	@echo "                C suites, on an emulated ARMv8 PMU (QEMU) that counts exactly"
 	@echo "make fuzz       every libFuzzer target for FUZZ_TIME seconds (default 60)"
 	@echo "make bench      the benchmarks of bench/ (results: BENCHMARKS.md)"
 	@echo "make install    meson install (PREFIX via MESON_OPTS=--prefix=...)"
@@ -80,6 +86,22 @@ test-valgrind: build
 	tools/test-summary.py $(BUILD)/meson-logs/testlog-valgrind.json \
 		$(BUILD)/meson-logs/testlog-valgrindcli.json && [ $$rc1 = 0 ] && [ $$rc2 = 0 ]
 
+# The emulated ARMv8 machine (tools/pmu/): Debian's arm64 kernel in QEMU
+# with -icount, whose PMU counts instructions exactly. setup.sh installs
+# QEMU, the cross compiler and the arm64 libraries, and unpacks the guest.
+test-pmu: deps
+	@tools/pmu/setup.sh $(PMU_BUILD)
+	@[ -f $(PMU_BUILD)/build.ninja ] || meson setup $(PMU_BUILD) \
+		--cross-file tools/pmu/aarch64-linux-gnu.ini \
+		--cross-file $(PMU_BUILD)/guest/wrapper.ini $(MESON_OPTS)
+	@if [ -n "$(strip $(MESON_OPTS))" ]; then meson configure $(PMU_BUILD) $(MESON_OPTS); fi
+	meson compile -C $(PMU_BUILD)
+	@meson test -C $(PMU_BUILD) --print-errorlogs $(addprefix --suite ,$(PMU_SUITES)) \
+		$(TEST_OPTS) >$(PMU_BUILD)/test-output.txt 2>&1; rc=$$?; \
+	grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
+		$(PMU_BUILD)/test-output.txt; \
+	tools/test-summary.py $(PMU_BUILD)/meson-logs/testlog.json && exit $$rc
+
 # libFuzzer needs clang. Crashes are kept in $(FUZZ_BUILD)/fuzz-work/artifacts.
 fuzz: deps
 	@tools/deps.sh clang libclang-rt-14-dev
@@ -96,4 +118,4 @@ install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(PMU_BUILD)
