@@ -177,6 +177,32 @@ static int too_many_files(const struct hwp_session *s, int err)
 			(unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 }
 
+/* Whether an event its group refused opens on its own: then the group is
+ * what the PMU cannot hold (the kernel says only EINVAL). */
+static bool fits_alone(const struct perf_event_attr *attr, pid_t tid, int cpu)
+{
+	struct perf_event_attr alone = *attr;
+	long fd;
+
+	alone.disabled = 1;
+	alone.enable_on_exec = 0;
+	fd = hwp_perf_event_open(&alone, tid, cpu, -1, 0);
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+static void explain_group_too_large(struct strbuf *sb, const struct hwp_session *s, size_t e,
+				    int err)
+{
+	size_t g = s->evl->events[e].group;
+	size_t first = s->group_start[g], size = s->group_start[g + 1] - first;
+
+	strbuf_addf(sb, "does not fit in its group: the PMU cannot count the group's %zu events at once, only the %zu before this one (%s); split the group into smaller ones",
+		    size, e - first, strerrordesc_np(-err));
+}
+
 /* Open event @e on instance @inst; 0 with the fd stored, 1 when the event
  * was marked not supported, or a fatal negative error. */
 static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
@@ -268,7 +294,10 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 	default: {
 		struct strbuf sb = STRBUF_INIT;
 
-		hwp_explain_unsupported(&sb, ev, (int)fd);
+		if (leader_fd >= 0 && fits_alone(&attr, tid, cpu))
+			explain_group_too_large(&sb, s, e, (int)fd);
+		else
+			hwp_explain_unsupported(&sb, ev, (int)fd);
 		if (set_reason(s, e, HWP_EVENT_NOT_SUPPORTED, &sb))
 			return -ENOMEM;
 		close_event(s, e);
