@@ -8,13 +8,11 @@
 
 #include "hwprof-internal.h"
 #include "harness.h"
+#include "loop.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/wait.h>
-
-/* Instructions of one iteration of pmu-work's loops. */
-#define INSNS_PER_ITER 2
 
 /* Skip unless the PMU is the exact one these tests are written for. */
 static inline void pmu_require_exact(void)

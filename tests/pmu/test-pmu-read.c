@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/* The embedding API on hardware counters: a thread counting itself, read
+ * through read() and through user space (mrs, with kernel.perf_user_access
+ * = 1, as guest-init sets). The counts are exact: what the loop adds
+ * between two reads is twice its iterations, to the unit, on either path.
+ * That the user-space path makes no system call is counted, not timed: a
+ * tracepoint counts this thread's read() calls. */
+#include "pmu.h"
+
+#define N 1000000ULL
+#define READS 1000
+
+__attribute__((noinline)) static void spin(uint64_t n)
+{
+	LOOP_BODY(n);
+}
+
+static struct hwp_session *open_self(const char *spec, bool user_read)
+{
+	HWP_OPTS(hwp_session_opts, o, .no_inherit = true, .no_rdpmc = !user_read);
+	struct hwp_evlist *evl;
+	struct hwp_session *s = NULL;
+
+	CHECK_ERR(hwp_evlist_parse(spec, NULL, &evl), 0);
+	CHECK_ERR(hwp_session_new(evl, &o, &s), 0);
+	hwp_evlist_free(evl);
+	if (s && hwp_session_open(s)) {
+		CHECK(0, "open %s: %s", spec, hwp_errmsg());
+		hwp_session_free(s);
+		return NULL;
+	}
+	if (s)
+		CHECK_ERR(hwp_session_enable(s), 0);
+	return s;
+}
+
+static uint64_t read_value(struct hwp_session *s, size_t idx)
+{
+	struct hwp_count c[16];
+
+	CHECK_ERR(hwp_session_read(s, c, 16), 0);
+	return c[idx].value;
+}
+
+/* This thread's read() calls so far, the counting read included. */
+static struct hwp_session *syscalls;
+
+static uint64_t reads_so_far(void)
+{
+	return read_value(syscalls, 0);
+}
+
+/* What the loop adds between two reads, for N and 2N iterations: the
+ * reads' own instructions cancel out, the loop's remain. */
+static void check_exact_increments(struct hwp_session *s, const char *path)
+{
+	uint64_t d[2];
+
+	for (int k = 0; k < 2; k++) {
+		uint64_t before = read_value(s, 0);
+
+		spin(N << k);
+		d[k] = read_value(s, 0) - before;
+	}
+	CHECK(d[1] - d[0] == INSNS_PER_ITER * N,
+	      "%s: the loop adds %llu, then %llu for twice the iterations: %llu apart, want %llu",
+	      path, (unsigned long long)d[0], (unsigned long long)d[1],
+	      (unsigned long long)(d[1] - d[0]), INSNS_PER_ITER * N);
+	CHECK(d[0] >= INSNS_PER_ITER * N && d[0] < INSNS_PER_ITER * N + 2000,
+	      "%s: %llu between two reads around %llu instructions", path,
+	      (unsigned long long)d[0], INSNS_PER_ITER * N);
+}
+
+static uint64_t syscalls_of_reads(struct hwp_session *s)
+{
+	uint64_t before = reads_so_far();
+
+	for (int i = 0; i < READS; i++)
+		read_value(s, 0);
+	/* The second count's own read() is in it. */
+	return reads_so_far() - before - 1;
+}
+
+static void test_group_read(void)
+{
+	struct hwp_session *one = open_self("{instructions:u,cycles:u}", false);
+	struct hwp_session *two = open_self("{instructions:u,cycles:u},{instructions:u}", false);
+	struct hwp_count c[3];
+	uint64_t calls;
+
+	if (!one || !two)
+		goto out;
+	calls = syscalls_of_reads(one);
+	CHECK(calls == READS, "a group is one read(): %llu system calls for %d reads",
+	      (unsigned long long)calls, READS);
+	calls = syscalls_of_reads(two);
+	CHECK(calls == 2 * READS, "two groups, two read()s: %llu for %d reads",
+	      (unsigned long long)calls, READS);
+	/* Read together: under -icount, a cycle is an instruction. */
+	CHECK_ERR(hwp_session_read(one, c, 3), 0);
+	CHECK(c[0].value == c[1].value && c[0].time_enabled == c[1].time_enabled &&
+		      c[0].time_running == c[1].time_running,
+	      "the group's members, read at once, agree: %llu instructions, %llu cycles",
+	      (unsigned long long)c[0].value, (unsigned long long)c[1].value);
+	check_exact_increments(one, "read()");
+out:
+	hwp_session_free(one);
+	hwp_session_free(two);
+}
+
+static void test_user_read(void)
+{
+	struct hwp_session *fast = open_self("{instructions:u,cycles:u}", true);
+	struct hwp_session *slow = open_self("{instructions:u,cycles:u}", false);
+	uint64_t calls, reads_before, f, s;
+
+	if (!fast || !slow)
+		goto out;
+	CHECK(hwp_session_rdpmc(fast) && !hwp_session_rdpmc(slow),
+	      "user-space reads where asked, with perf_user_access=1");
+	reads_before = hwp_session_rdpmc_reads(fast);
+	calls = syscalls_of_reads(fast);
+	CHECK(calls == 0, "user-space reads make no system call: %llu for %d reads",
+	      (unsigned long long)calls, READS);
+	CHECK(hwp_session_rdpmc_reads(fast) - reads_before == READS,
+	      "every read went through user space: %llu of %d",
+	      (unsigned long long)(hwp_session_rdpmc_reads(fast) - reads_before), READS);
+	check_exact_increments(fast, "user space");
+	/* Both sessions count the same thread since their opens: the same
+	 * value, but for the second session's open, which the first one
+	 * counted, and the two reads. */
+	spin(N);
+	f = read_value(fast, 0);
+	s = read_value(slow, 0);
+	CHECK(f >= s && f - s < 20000, "user space %llu, read() %llu",
+	      (unsigned long long)f, (unsigned long long)s);
+out:
+	hwp_session_free(fast);
+	hwp_session_free(slow);
+}
+
+/* Multiplexed counts must be scaled, and only the kernel's times can: a
+ * multiplexed group is read with read(), and scaled right. */
+static void test_user_read_multiplexed(void)
+{
+	char *spec = repeat_spec("instructions:u", 10);
+	struct hwp_session *s = open_self(spec, true);
+	struct hwp_count c[10];
+	uint64_t reads_before;
+
+	if (!s)
+		goto out;
+	reads_before = hwp_session_rdpmc_reads(s);
+	spin(50 * N);
+	CHECK_ERR(hwp_session_read(s, c, 10), 0);
+	for (int i = 0; i < 10; i++) {
+		/* Since the enable: the loop, and a few thousand more. */
+		double scaled = hwp_count_scaled(&c[i]);
+		double want = INSNS_PER_ITER * 50.0 * N;
+
+		CHECK(hwp_count_percent_running(&c[i]) < 90, "event %d ran %.2f%%", i,
+		      hwp_count_percent_running(&c[i]));
+		CHECK(fabs(scaled - want) < 0.01 * want, "event %d: %.0f scaled, want %.0f", i,
+		      scaled, want);
+	}
+	CHECK(hwp_session_rdpmc_reads(s) == reads_before,
+	      "multiplexed groups are not read in user space: %llu",
+	      (unsigned long long)(hwp_session_rdpmc_reads(s) - reads_before));
+out:
+	hwp_session_free(s);
+	free(spec);
+}
+
+static int write_sysctl(const char *path, int value)
+{
+	FILE *f = fopen(path, "r+");
+	int old = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &old) != 1)
+		old = -1;
+	rewind(f);
+	fprintf(f, "%d\n", value);
+	fclose(f);
+	return old;
+}
+
+/* kernel.perf_user_access = 0: no session claims user-space reads, and
+ * every read is a read() that counts right. */
+static void test_user_access_off(void)
+{
+	const char *knob = "/proc/sys/kernel/perf_user_access";
+	int old = write_sysctl(knob, 0);
+	struct hwp_session *s;
+	uint64_t calls;
+
+	CHECK(old == 1, "%s was %d", knob, old);
+	s = open_self("{instructions:u,cycles:u}", true);
+	if (s) {
+		CHECK(!hwp_session_rdpmc(s), "no user-space reads with %s = 0", knob);
+		calls = syscalls_of_reads(s);
+		CHECK(calls == READS, "%llu read()s for %d reads", (unsigned long long)calls,
+		      READS);
+		check_exact_increments(s, "read(), perf_user_access=0");
+	}
+	hwp_session_free(s);
+	write_sysctl(knob, old);
+}
+
+int main(void)
+{
+	t_init();
+	pmu_require_exact();
+	syscalls = open_self("syscalls:sys_enter_read", false);
+	if (!syscalls)
+		return t_done();
+	test_group_read();
+	test_user_read();
+	test_user_read_multiplexed();
+	test_user_access_off();
+	hwp_session_free(syscalls);
+	return t_done();
+}
