@@ -113,6 +113,7 @@ static void test_user_read(void)
 	struct hwp_session *fast = open_self("{instructions:u,cycles:u}", true);
 	struct hwp_session *slow = open_self("{instructions:u,cycles:u}", false);
 	uint64_t calls, reads_before, f, s;
+	struct hwp_count fc[2], sc[2];
 
 	if (!fast || !slow)
 		goto out;
@@ -130,10 +131,21 @@ static void test_user_read(void)
 	 * value, but for the second session's open, which the first one
 	 * counted, and the two reads. */
 	spin(N);
-	f = read_value(fast, 0);
-	s = read_value(slow, 0);
+	CHECK_ERR(hwp_session_read(fast, fc, 2), 0);
+	CHECK_ERR(hwp_session_read(slow, sc, 2), 0);
+	f = fc[0].value;
+	s = sc[0].value;
 	CHECK(f >= s && f - s < 20000, "user space %llu, read() %llu",
 	      (unsigned long long)f, (unsigned long long)s);
+	/* The times, which user space brings up to date from the page's
+	 * clock (CNTVCT_EL0), agree with the kernel's: an instruction is a
+	 * nanosecond here, so the two enables were microseconds apart. */
+	CHECK(fc[0].time_enabled == fc[0].time_running &&
+		      fc[0].time_enabled >= sc[0].time_enabled &&
+		      fc[0].time_enabled - sc[0].time_enabled < 1000000,
+	      "times: user space %llu/%llu ns, read() %llu ns",
+	      (unsigned long long)fc[0].time_enabled, (unsigned long long)fc[0].time_running,
+	      (unsigned long long)sc[0].time_enabled);
 out:
 	hwp_session_free(fast);
 	hwp_session_free(slow);
