@@ -50,18 +50,24 @@ static uint64_t reads_so_far(void)
 	return read_value(syscalls, 0);
 }
 
+/* What @n iterations add between two reads. Not inlined: both
+ * measurements must run the very same instructions but for the loop's. */
+__attribute__((noinline)) static uint64_t between_reads(struct hwp_session *s, uint64_t n)
+{
+	uint64_t before = read_value(s, 0);
+
+	spin(n);
+	return read_value(s, 0) - before;
+}
+
 /* What the loop adds between two reads, for N and 2N iterations: the
  * reads' own instructions cancel out, the loop's remain. */
 static void check_exact_increments(struct hwp_session *s, const char *path)
 {
 	uint64_t d[2];
 
-	for (int k = 0; k < 2; k++) {
-		uint64_t before = read_value(s, 0);
-
-		spin(N << k);
-		d[k] = read_value(s, 0) - before;
-	}
+	for (int k = 0; k < 2; k++)
+		d[k] = between_reads(s, N << k);
 	CHECK(d[1] - d[0] == INSNS_PER_ITER * N,
 	      "%s: the loop adds %llu, then %llu for twice the iterations: %llu apart, want %llu",
 	      path, (unsigned long long)d[0], (unsigned long long)d[1],
@@ -151,6 +157,32 @@ out:
 	hwp_session_free(slow);
 }
 
+/* Each counter read from user space is the right one: in groups whose
+ * members count different things (user and kernel), the user member
+ * follows the loop exactly, whether it is on the cycle counter
+ * (PMCCNTR_EL0) or an event counter (PMEVCNTR<n>_EL0). Groups of equal
+ * counts could not tell the counters apart. */
+static void test_user_read_counters(void)
+{
+	static const char *const specs[] = {
+		"{cycles:u,instructions:k}",
+		"{instructions:u,cycles:k}",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(specs); i++) {
+		struct hwp_session *s = open_self(specs[i], true);
+		uint64_t before;
+
+		if (!s)
+			continue;
+		before = hwp_session_rdpmc_reads(s);
+		check_exact_increments(s, specs[i]);
+		CHECK(hwp_session_rdpmc_reads(s) - before == 4, "%s: read in user space: %llu of 4",
+		      specs[i], (unsigned long long)(hwp_session_rdpmc_reads(s) - before));
+		hwp_session_free(s);
+	}
+}
+
 /* Multiplexed counts must be scaled, and only the kernel's times can: a
  * multiplexed group is read with read(), and scaled right. */
 static void test_user_read_multiplexed(void)
@@ -229,6 +261,7 @@ int main(void)
 		return t_done();
 	test_group_read();
 	test_user_read();
+	test_user_read_counters();
 	test_user_read_multiplexed();
 	test_user_access_off();
 	hwp_session_free(syscalls);

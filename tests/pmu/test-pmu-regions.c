@@ -51,6 +51,17 @@ static uint64_t read_calls(struct hwp_session *s)
 	return c.value;
 }
 
+/* CALLS calls of region "loop" around @n iterations. Not inlined: both
+ * rounds must run the very same instructions but for the loop's. */
+__attribute__((noinline)) static void loop_calls(uint64_t n)
+{
+	for (int i = 0; i < CALLS; i++) {
+		CHECK_ERR(hwp_region_begin("loop"), 0);
+		spin(n);
+		CHECK_ERR(hwp_region_end("loop"), 0);
+	}
+}
+
 /* In a thread of its own, whose exit closes its counters. */
 static void *run(void *arg)
 {
@@ -71,17 +82,9 @@ static void *run(void *arg)
 	CHECK_ERR(hwp_session_open(sys), 0);
 	CHECK_ERR(hwp_session_enable(sys), 0);
 
-	for (int i = 0; i < CALLS; i++) {
-		CHECK_ERR(hwp_region_begin("loop"), 0);
-		spin(N);
-		CHECK_ERR(hwp_region_end("loop"), 0);
-	}
+	loop_calls(N);
 	one = region("loop");
-	for (int i = 0; i < CALLS; i++) {
-		CHECK_ERR(hwp_region_begin("loop"), 0);
-		spin(2 * N);
-		CHECK_ERR(hwp_region_end("loop"), 0);
-	}
+	loop_calls(2 * N);
 	two = region("loop");
 	CHECK(one.calls == CALLS && two.calls == 2 * CALLS, "%s: %llu, then %llu calls", how,
 	      (unsigned long long)one.calls, (unsigned long long)two.calls);
