@@ -284,8 +284,8 @@ struct hwp_session_opts {
 	const char *cpus;	/* HWP_SCOPE_CPUS: a CPU list such as "0-3,6" */
 	bool no_inherit;	/* do not count threads and children created later */
 	bool enable_on_exec;	/* start counting when the task calls exec() */
-	/* Read with read() even where rdpmc could be used (see
-	 * hwp_session_rdpmc()). */
+	/* Read with read() even where user space could read the counters
+	 * (rdpmc on x86, mrs on arm64; see hwp_session_rdpmc()). */
 	bool no_rdpmc;
 };
 
@@ -373,15 +373,20 @@ HWP_API const struct hwp_evlist *hwp_session_evlist(const struct hwp_session *s)
 HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, size_t nr);
 
 /*
- * hwp_session_rdpmc - whether reads may go through rdpmc
+ * hwp_session_rdpmc - whether reads may go through user space
  *
  * True when the session counts the calling thread alone (HWP_SCOPE_THREAD,
- * pid 0, no_inherit), on x86, and at least one hardware event's page could
- * be mapped. hwp_session_read() then reads such a group with rdpmc and the
- * page's seqlock, without a system call, when it runs on the thread that
- * opened the session and every member is on a hardware counter and not
- * multiplexed; any other group, thread or moment uses read(). Members of
- * a group are then read one after the other, not atomically. Since: 0.1
+ * pid 0, no_inherit) on x86 or arm64, the kernel lets user space read
+ * counters, and at least one hardware event's page could be mapped.
+ * hwp_session_read() then reads such a group from the page and the
+ * counter itself (rdpmc on x86, mrs on arm64), without a system call, when
+ * it runs on the thread that opened the session and every member is on a
+ * hardware counter and not multiplexed; any other group, thread or moment
+ * uses read(). Members of a group are then read one after the other, not
+ * atomically. The kernel allows it by default on x86 (unless
+ * /sys/bus/event_source/devices/cpu/rdpmc is 0), on arm64 only with
+ * sysctl kernel.perf_user_access=1 (Linux 5.17 or later); where it does
+ * not, this is false and the debug log says why. Since: 0.1
  */
 HWP_API bool hwp_session_rdpmc(const struct hwp_session *s);
 
@@ -1061,7 +1066,7 @@ struct hwp_regions_opts {
 	/* Measure one call in N of each region and scale (0 or 1: every
 	 * call). $HWPROF_SAMPLE_EVERY wins. */
 	unsigned int sample_every;
-	bool no_rdpmc;		/* read() even where rdpmc would do */
+	bool no_rdpmc;		/* read() even where user-space reads would do */
 };
 
 /*
