@@ -326,6 +326,28 @@ static void test_not_counted(void)
 	free(six);
 }
 
+/* hwprof list probes each event: on a PMU that lacks some, the short
+ * reason fits its column and leaves the description apart. */
+static void test_list(void)
+{
+	char *argv[] = { (char *)env_or_die("HWPROF"), "list", "branch", NULL };
+	int status, rows = 0, refused = 0;
+	char *out = run_capture(argv, &status), *line, *save = NULL;
+
+	CHECK(status == 0, "hwprof list branch: status %d: %s", status, out);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* "  NAME(40) STATUS(26) DESCRIPTION" */
+		if (strncmp(line, "  ", 2) || strlen(line) < 71)
+			continue;
+		rows++;
+		refused += !strncmp(line + 43, "no:", 3);
+		CHECK(line[68] == ' ' && line[69] == ' ',
+		      "the status runs into the description: '%s'", line);
+	}
+	CHECK(rows >= 2 && refused >= 1, "%d rows, %d refused: %s", rows, refused, out);
+	free(out);
+}
+
 int main(void)
 {
 	t_init();
@@ -338,5 +360,6 @@ int main(void)
 	test_multiplexing();
 	test_group_too_large();
 	test_not_counted();
+	test_list();
 	return t_done();
 }
