@@ -12,7 +12,7 @@ static const char list_help[] =
 	"List the events hwprof can name: perf's generic names, the libpfm4 events of\n"
 	"this CPU's PMUs (LIBPFM_FORCE_PMU=NAME adds another PMU's), and tracepoints when\n"
 	"tracefs is mounted. Each one is tried on this machine: 'yes' means it opens now;\n"
-	"otherwise the reason is given.\n"
+	"otherwise a short reason is given ('hwprof stat -e NAME' says it in full).\n"
 	"\n"
 	"PATTERN is a case-insensitive substring, or a glob with * and ?.\n"
 	"\n"
@@ -42,19 +42,24 @@ static const char *section_title(const struct hwp_event_desc *ev, char *buf, siz
 	return buf;
 }
 
+/* Why an event does not open, in words that fit the status column; the
+ * library's whole sentence is what 'hwprof stat -e NAME' prints. */
 static void short_reason(int err, char *buf, size_t size)
 {
-	const char *msg = hwp_errmsg();
-	const char *p = strstr(msg, "not supported: ");
+	const char *why;
 
-	if (err == -HWP_ERR_NO_PMU)
-		snprintf(buf, size, "no: no hardware PMU");
-	else if (err == -EACCES || err == -EPERM)
-		snprintf(buf, size, "no: permission");
-	else if (p)
-		snprintf(buf, size, "no: %.40s", p + strlen("not supported: "));
-	else
-		snprintf(buf, size, "no: %s", hwp_strerror(err));
+	switch (-err) {
+	case HWP_ERR_NO_PMU: why = "no hardware PMU"; break;
+	case EACCES:
+	case EPERM: why = "permission"; break;
+	case ENOENT: why = "unknown to this CPU"; break;
+	case EOPNOTSUPP: why = "not supported"; break;
+	case EINVAL: why = "rejected (EINVAL)"; break;
+	case ENODEV: why = "no such PMU"; break;
+	case EBUSY: why = "counter busy"; break;
+	default: why = hwp_strerror(err);
+	}
+	snprintf(buf, size, "no: %.22s", why);
 }
 
 static int list_one(const struct hwp_event_desc *ev, void *arg)
