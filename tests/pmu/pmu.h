@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <sys/wait.h>
 
 /* Skip unless the PMU is the exact one these tests are written for. */
@@ -64,6 +65,23 @@ static inline char *run_capture(char *const argv[], int *status)
 	return out;
 }
 
+/* hwprof with the arguments that follow, up to a NULL: its output (stdout
+ * and stderr, malloc'ed) and its wait status, as run_capture(). */
+static inline char *hwprof_run(int *status, ...)
+{
+	char *argv[32];
+	size_t n = 0;
+	va_list ap;
+
+	argv[n++] = (char *)env_or_die("HWPROF");
+	va_start(ap, status);
+	while (n < ARRAY_SIZE(argv) - 1 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return run_capture(argv, status);
+}
+
 /* "@event,@event,...", @n times (malloc'ed). */
 static inline char *repeat_spec(const char *event, int n)
 {
@@ -90,35 +108,18 @@ static inline struct hwp_result *stat_work(const char *events, unsigned int runs
 					   const char *mode, uint64_t a, uint64_t b)
 {
 	char json[] = "/tmp/pmu-stat.XXXXXX", da[24], db[24], dr[24];
-	char *argv[16];
 	struct hwp_result *r = NULL;
-	size_t n = 0;
 	int status, fd = mkstemp(json);
 	char *out;
 
 	if (fd < 0)
 		return NULL;
 	close(fd);
-	argv[n++] = (char *)env_or_die("HWPROF");
-	argv[n++] = "stat";
-	argv[n++] = "--json";
-	argv[n++] = "-o";
-	argv[n++] = json;
-	argv[n++] = "-e";
-	argv[n++] = (char *)events;
-	if (runs > 1) {
-		snprintf(dr, sizeof(dr), "%u", runs);
-		argv[n++] = "-r";
-		argv[n++] = dr;
-	}
-	argv[n++] = "--";
-	argv[n++] = (char *)env_or_die("PMU_WORK");
-	argv[n++] = (char *)mode;
-	argv[n++] = (char *)digits(a, da);
-	if (!strcmp(mode, "split"))
-		argv[n++] = (char *)digits(b, db);
-	argv[n] = NULL;
-	out = run_capture(argv, &status);
+	snprintf(dr, sizeof(dr), "-r%u", runs ? runs : 1);
+	/* "loop" takes one number: the NULL in place of the second ends it. */
+	out = hwprof_run(&status, "stat", "--json", "-o", json, "-e", events, dr, "--",
+			 env_or_die("PMU_WORK"), mode, digits(a, da),
+			 strcmp(mode, "split") ? NULL : digits(b, db), NULL);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "hwprof stat -e %s: status %d: %s",
 	      events, status, out ? out : "");
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {

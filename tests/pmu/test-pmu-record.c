@@ -13,28 +13,54 @@
  * than a period (test-pmu-stat measures them: about 34,000). */
 #define SAMPLES (INSNS_PER_ITER * (HEAVY + LIGHT) / PERIOD)
 
-/* hwprof record [@opts...] -o @path -- pmu-work split HEAVY LIGHT */
-static bool record(const char *path, const char *const *opts, char **out)
+/* A recording of pmu-work split HEAVY LIGHT, read back. */
+struct recording {
+	char path[32];
+	char *out;			/* what hwprof record said */
+	struct hwp_profile *p;		/* NULL after a failed check */
+	struct hwp_profile_info info;
+};
+
+/* hwprof record @opts... -o PATH -- pmu-work split HEAVY LIGHT, and the
+ * file read back: false after a failed check. */
+static bool record(struct recording *rec, const char *const *opts)
 {
 	char *argv[24], dh[24], dl[24];
 	size_t n = 0;
 	int status;
 
+	snprintf(rec->path, sizeof(rec->path), "/tmp/pmu-record.XXXXXX");
+	close(mkstemp(rec->path));
+	rec->p = NULL;
 	argv[n++] = (char *)env_or_die("HWPROF");
 	argv[n++] = "record";
-	for (; *opts; opts++)
+	for (; *opts && n < 16; opts++)
 		argv[n++] = (char *)*opts;
 	argv[n++] = "-o";
-	argv[n++] = (char *)path;
+	argv[n++] = rec->path;
 	argv[n++] = "--";
 	argv[n++] = (char *)env_or_die("PMU_WORK");
 	argv[n++] = "split";
 	argv[n++] = (char *)digits(HEAVY, dh);
 	argv[n++] = (char *)digits(LIGHT, dl);
 	argv[n] = NULL;
-	*out = run_capture(argv, &status);
-	CHECK(status == 0, "hwprof record: status %d: %s", status, *out ? *out : "");
-	return status == 0;
+	rec->out = run_capture(argv, &status);
+	CHECK(status == 0, "hwprof record: status %d: %s", status, rec->out ? rec->out : "");
+	if (status)
+		return false;
+	CHECK(hwp_profile_open(rec->path, NULL, &rec->p) == 0, "reading %s: %s", rec->path,
+	      hwp_errmsg());
+	rec->info.sz = sizeof(rec->info);
+	if (rec->p)
+		CHECK_ERR(hwp_profile_info(rec->p, &rec->info), 0);
+	return rec->p != NULL;
+}
+
+static void record_done(struct recording *rec)
+{
+	hwp_profile_free(rec->p);
+	free(rec->out);
+	unlink(rec->path);
 }
 
 struct rows {
@@ -65,17 +91,6 @@ static int keep_row(const struct hwp_entry *e, void *ctx)
 	return 0;
 }
 
-static struct hwp_profile *open_profile(const char *path, struct hwp_profile_info *info)
-{
-	struct hwp_profile *p = NULL;
-
-	CHECK(hwp_profile_open(path, NULL, &p) == 0, "reading %s: %s", path, hwp_errmsg());
-	info->sz = sizeof(*info);
-	if (p)
-		CHECK_ERR(hwp_profile_info(p, info), 0);
-	return p;
-}
-
 /* One instruction in four of pmu-work's cycles is pmu_light's. */
 static void check_split(struct hwp_profile *p, const char *what)
 {
@@ -93,27 +108,21 @@ static void check_split(struct hwp_profile *p, const char *what)
 static void test_cycles(void)
 {
 	static const char *const opts[] = { "-e", "cycles:u", "-c", "100000", NULL };
-	char path[] = "/tmp/pmu-cycles.XXXXXX";
-	struct hwp_profile_info info;
-	struct hwp_profile *p;
+	struct recording rec;
 	struct rows r = { 0 };
-	char *out, *argv[9];
+	char *out;
 	int status;
 
-	close(mkstemp(path));
-	if (!record(path, opts, &out))
+	if (!record(&rec, opts))
 		goto out;
-	p = open_profile(path, &info);
-	if (!p)
-		goto out;
-	CHECK(info.samples == SAMPLES && info.lost == 0 && info.throttled == 0,
+	CHECK(rec.info.samples == SAMPLES && rec.info.lost == 0 && rec.info.throttled == 0,
 	      "one sample every %llu cycles: %llu samples, want %llu; %llu lost, %llu throttled",
-	      PERIOD, (unsigned long long)info.samples, SAMPLES,
-	      (unsigned long long)info.lost, (unsigned long long)info.throttled);
-	check_split(p, "cycles:u");
+	      PERIOD, (unsigned long long)rec.info.samples, SAMPLES,
+	      (unsigned long long)rec.info.lost, (unsigned long long)rec.info.throttled);
+	check_split(rec.p, "cycles:u");
 	/* By instruction: the samples lie in the two loops, and the
 	 * disassembly is arm64's. */
-	CHECK_ERR(hwp_profile_top(p, HWP_SORT_RIP, 4, keep_row, &r), 0);
+	CHECK_ERR(hwp_profile_top(rec.p, HWP_SORT_RIP, 4, keep_row, &r), 0);
 	for (size_t i = 0; i < r.n && i < 2; i++)
 		CHECK(!strcmp(r.row[i].disasm, "subs x0, x0, #1") ||
 			      !strncmp(r.row[i].disasm, "b.ne", 4),
@@ -123,25 +132,14 @@ static void test_cycles(void)
 	      "the loops' instructions hold the samples: %llu + %llu of %llu",
 	      (unsigned long long)r.row[0].samples, (unsigned long long)r.row[1].samples,
 	      SAMPLES);
-	hwp_profile_free(p);
 	/* And so says the text of hwprof report. */
-	free(out);
-	argv[0] = (char *)env_or_die("HWPROF");
-	argv[1] = "report";
-	argv[2] = "-i";
-	argv[3] = path;
-	argv[4] = "--sort";
-	argv[5] = "rip";
-	argv[6] = "-n";
-	argv[7] = "2";
-	argv[8] = NULL;
-	out = run_capture(argv, &status);
+	out = hwprof_run(&status, "report", "-i", rec.path, "--sort", "rip", "-n", "2", NULL);
 	CHECK(status == 0 && strstr(out, "pmu_heavy+0x") &&
 		      (strstr(out, "subs x0, x0, #1") || strstr(out, "b.ne #0x")),
 	      "hwprof report --sort rip: %s", out);
-out:
 	free(out);
-	unlink(path);
+out:
+	record_done(&rec);
 }
 
 /* Call chains of frame pointers, walked by the kernel from arm64's frame
@@ -149,29 +147,20 @@ out:
 static void test_callchains(void)
 {
 	static const char *const opts[] = { "-e", "cycles:u", "-c", "100000", "-g", NULL };
-	char path[] = "/tmp/pmu-chains.XXXXXX";
-	struct hwp_profile_info info;
-	struct hwp_profile *p;
+	struct recording rec;
 	struct rows r = { 0 };
-	char *out;
 
-	close(mkstemp(path));
-	if (!record(path, opts, &out))
+	if (!record(&rec, opts))
 		goto out;
-	p = open_profile(path, &info);
-	if (!p)
-		goto out;
-	CHECK(info.callchains, "the samples have call chains");
-	CHECK_ERR(hwp_profile_top(p, HWP_SORT_SYM, 2, keep_row, &r), 0);
+	CHECK(rec.info.callchains, "the samples have call chains");
+	CHECK_ERR(hwp_profile_top(rec.p, HWP_SORT_SYM, 2, keep_row, &r), 0);
 	for (size_t i = 0; i < r.n; i++)
 		CHECK(!strcmp(r.row[i].caller, "main") && r.row[i].caller_percent >= 99.0,
 		      "%s called from '%s' in %.2f%% of its samples", r.row[i].symbol,
 		      r.row[i].caller, r.row[i].caller_percent);
-	check_split(p, "cycles:u -g");
-	hwp_profile_free(p);
+	check_split(rec.p, "cycles:u -g");
 out:
-	free(out);
-	unlink(path);
+	record_done(&rec);
 }
 
 /* No -e: cycles, as precise as the PMU allows, at 4000 samples a second
@@ -180,25 +169,17 @@ out:
 static void test_default_event(void)
 {
 	static const char *const opts[] = { NULL };
-	char path[] = "/tmp/pmu-default.XXXXXX";
-	struct hwp_profile_info info;
-	struct hwp_profile *p;
-	char *out;
+	struct recording rec;
 
-	close(mkstemp(path));
-	if (!record(path, opts, &out))
+	if (!record(&rec, opts))
 		goto out;
-	CHECK(strstr(out, "samples of cycles written"), "the default event is cycles: %s", out);
-	p = open_profile(path, &info);
-	if (!p)
-		goto out;
-	CHECK(info.samples > 200, "%llu samples at 4000 Hz over 80 ms",
-	      (unsigned long long)info.samples);
-	check_split(p, "cycles (default)");
-	hwp_profile_free(p);
+	CHECK(strstr(rec.out, "samples of cycles written"), "the default event is cycles: %s",
+	      rec.out);
+	CHECK(rec.info.samples > 200, "%llu samples at 4000 Hz over 80 ms",
+	      (unsigned long long)rec.info.samples);
+	check_split(rec.p, "cycles (default)");
 out:
-	free(out);
-	unlink(path);
+	record_done(&rec);
 }
 
 /* QEMU 7.2 raises INST_RETIRED's overflow interrupt only at the next
@@ -209,26 +190,17 @@ out:
 static void test_instructions_limit(void)
 {
 	static const char *const opts[] = { "-e", "instructions:u", "-c", "100000", NULL };
-	char path[] = "/tmp/pmu-insns.XXXXXX";
-	struct hwp_profile_info info;
-	struct hwp_profile *p;
-	char *out;
+	struct recording rec;
 
-	close(mkstemp(path));
-	if (!record(path, opts, &out))
+	if (!record(&rec, opts))
 		goto out;
-	p = open_profile(path, &info);
-	if (!p)
-		goto out;
-	CHECK(info.samples > 0 && info.samples < SAMPLES / 10,
+	CHECK(rec.info.samples > 0 && rec.info.samples < SAMPLES / 10,
 	      "instructions:u every %llu: %llu samples. QEMU's INST_RETIRED overflow interrupt works now (%llu expected): make this test assert the exact split",
-	      PERIOD, (unsigned long long)info.samples, SAMPLES);
+	      PERIOD, (unsigned long long)rec.info.samples, SAMPLES);
 	printf("# instructions:u, one sample every %llu: %llu samples where %llu overflows happened (QEMU's limit)\n",
-	       PERIOD, (unsigned long long)info.samples, SAMPLES);
-	hwp_profile_free(p);
+	       PERIOD, (unsigned long long)rec.info.samples, SAMPLES);
 out:
-	free(out);
-	unlink(path);
+	record_done(&rec);
 }
 
 int main(void)

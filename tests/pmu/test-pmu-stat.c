@@ -129,11 +129,6 @@ static void test_names(void)
 static void test_metrics(void)
 {
 	struct hwp_result *r;
-	char *argv[] = { (char *)env_or_die("HWPROF"), "stat", "--json", "-o", NULL, "-e",
-			 "instructions:u,cycles:u,page-faults,cache-misses,cpu-migrations", "-M",
-			 "insn/fault=instructions:u / page-faults", "-M",
-			 "misses/migration=cache-misses / cpu-migrations", "--",
-			 (char *)env_or_die("PMU_WORK"), "loop", "0001000000", NULL };
 	char path[] = "/tmp/pmu-metrics.XXXXXX";
 	int fd = mkstemp(path), status;
 	char *out;
@@ -141,8 +136,11 @@ static void test_metrics(void)
 	double insns, faults;
 
 	close(fd);
-	argv[4] = path;
-	out = run_capture(argv, &status);
+	out = hwprof_run(&status, "stat", "--json", "-o", path, "-e",
+			 "instructions:u,cycles:u,page-faults,cache-misses,cpu-migrations", "-M",
+			 "insn/fault=instructions:u / page-faults", "-M",
+			 "misses/migration=cache-misses / cpu-migrations", "--",
+			 env_or_die("PMU_WORK"), "loop", "0001000000", NULL);
 	CHECK(status == 0, "hwprof stat with metrics: %s", out);
 	free(out);
 	if (status || hwp_result_read(path, &r)) {
@@ -174,7 +172,7 @@ static void test_multiplexing(void)
 	struct hwp_result *r;
 	struct hwp_series_info info;
 	size_t idx;
-	char *argv[12], *out, d[24];
+	char *out, d[24];
 	int status;
 
 	r = stat_work(spec, 1, "loop", iters, 0);
@@ -197,18 +195,8 @@ static void test_multiplexing(void)
 	hwp_result_free(r);
 
 	/* The text report says how long each ran and that it was scaled. */
-	argv[0] = (char *)env_or_die("HWPROF");
-	argv[1] = "stat";
-	argv[2] = "-e";
-	argv[3] = spec;
-	argv[4] = "-o";
-	argv[5] = "-";
-	argv[6] = "--";
-	argv[7] = (char *)env_or_die("PMU_WORK");
-	argv[8] = "loop";
-	argv[9] = (char *)digits(iters, d);
-	argv[10] = NULL;
-	out = run_capture(argv, &status);
+	out = hwprof_run(&status, "stat", "-e", spec, "-o", "-", "--", env_or_die("PMU_WORK"),
+			 "loop", digits(iters, d), NULL);
 	CHECK(out && strstr(out, "% counted, scaled)"), "the text shows the scaling: %s", out);
 	free(out);
 	free(spec);
@@ -283,7 +271,7 @@ static void test_not_counted(void)
 	struct hwp_result *r;
 	struct hwp_series_info info;
 	size_t counted = 0, not_counted = 0;
-	char *out, *argv[11];
+	char *out;
 	int status, old_ms;
 
 	strbuf_addf(&spec, "{%s},{%s}", six, six);
@@ -306,18 +294,8 @@ static void test_not_counted(void)
 	CHECK(counted == 6 && not_counted == 6, "%zu counted, %zu not counted", counted,
 	      not_counted);
 	hwp_result_free(r);
-	argv[0] = (char *)env_or_die("HWPROF");
-	argv[1] = "stat";
-	argv[2] = "-e";
-	argv[3] = (char *)strbuf_str(&spec);
-	argv[4] = "-o";
-	argv[5] = "-";
-	argv[6] = "--";
-	argv[7] = (char *)env_or_die("PMU_WORK");
-	argv[8] = "loop";
-	argv[9] = "0000000000";
-	argv[10] = NULL;
-	out = run_capture(argv, &status);
+	out = hwprof_run(&status, "stat", "-e", strbuf_str(&spec), "-o", "-", "--",
+			 env_or_die("PMU_WORK"), "loop", "0000000000", NULL);
 	CHECK(out && strstr(out, "<not counted>"), "the text says <not counted>: %s", out);
 	if (old_ms > 0)
 		mux_interval(old_ms);
@@ -330,9 +308,8 @@ static void test_not_counted(void)
  * reason fits its column and leaves the description apart. */
 static void test_list(void)
 {
-	char *argv[] = { (char *)env_or_die("HWPROF"), "list", "branch", NULL };
 	int status, rows = 0, refused = 0;
-	char *out = run_capture(argv, &status), *line, *save = NULL;
+	char *out = hwprof_run(&status, "list", "branch", NULL), *line, *save = NULL;
 
 	CHECK(status == 0, "hwprof list branch: status %d: %s", status, out);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
