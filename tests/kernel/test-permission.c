@@ -5,6 +5,9 @@
 #include "hwprof-internal.h"
 #include "harness.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+
 static void mode_eacces_kernel(void)
 {
 	struct hwp_evlist *evl;
@@ -43,6 +46,131 @@ static void mode_eacces_kernel(void)
 	}
 }
 
+/* A recording of the calling thread, in memory: its open's result. */
+static int record_open(const char *events, struct hwp_record **out)
+{
+	HWP_OPTS(hwp_record_opts, o, .events = events, .period = 1000);
+	int err = hwp_record_new(&o, out);
+
+	return err ? err : hwp_record_open(*out);
+}
+
+/* The kernel refuses kernel counting: an event that asks for the kernel
+ * alone cannot fall back to user space (it would count nothing and show a
+ * fake 0): it is not supported, with the paranoid explanation. Counting,
+ * recording and probing all agree. */
+static void mode_eacces_kernel_only(void)
+{
+	struct hwp_evlist *evl;
+	struct hwp_session *s;
+	struct hwp_record *r = NULL;
+	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct hwp_count c[2];
+	const char *why;
+
+	hwp_evlist_parse("page-faults:k,page-faults", NULL, &evl);
+	hwp_session_new(evl, NULL, &s);
+	CHECK_ERR(hwp_session_open(s), 0);
+	CHECK(hwp_session_event_status(s, 0, &why) == HWP_EVENT_NOT_SUPPORTED,
+	      "page-faults:k cannot count user space instead");
+	CHECK(why && strstr(why, "kernel.perf_event_paranoid is"), "%s", why ? why : "(none)");
+	CHECK(hwp_session_event_status(s, 1, &why) == HWP_EVENT_USER_ONLY, "page-faults falls back");
+	hwp_session_enable(s);
+	hwp_session_disable(s);
+	CHECK_ERR(hwp_session_read(s, c, 2), 0);
+	CHECK(isnan(hwp_count_scaled(&c[0])), "page-faults:k is not counted, not 0: %g",
+	      hwp_count_scaled(&c[0]));
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
+
+	CHECK_ERR(hwp_event_probe("page-faults:k"), -EACCES);
+	CHECK(strstr(hwp_errmsg(), "kernel.perf_event_paranoid is"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_event_probe("page-faults"), 0);
+
+	/* A recording falls back to user space as counting does, and says so. */
+	CHECK_ERR(record_open("page-faults", &r), 0);
+	CHECK_ERR(hwp_record_stats(r, &st), 0);
+	CHECK(st.fallback && strstr(st.fallback, "user space only"), "record: %s",
+	      st.fallback ? st.fallback : "(no fallback said)");
+	hwp_record_free(r);
+	r = NULL;
+	CHECK_ERR(record_open("page-faults:k", &r), -EACCES);
+	CHECK(strstr(hwp_errmsg(), "kernel.perf_event_paranoid is"), "%s", hwp_errmsg());
+	hwp_record_free(r);
+}
+
+/* A PMU without precise sampling: :P and :pp step down to what it takes,
+ * for counting, recording and probing alike. */
+static void mode_precise(void)
+{
+	struct hwp_evlist *evl;
+	struct hwp_session *s;
+	struct hwp_record *r = NULL;
+
+	hwp_evlist_parse("page-faults:P", NULL, &evl);
+	hwp_session_new(evl, NULL, &s);
+	CHECK_ERR(hwp_session_open(s), 0);
+	CHECK(hwp_session_event_status(s, 0, NULL) == HWP_EVENT_COUNTING, "counts, less precise");
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
+	CHECK_ERR(hwp_event_probe("page-faults:P"), 0);
+	CHECK_ERR(record_open("page-faults:pp", &r), 0);
+	hwp_record_free(r);
+}
+
+/* A kernel before 6.0 knows no PERF_FORMAT_LOST: a recording opens without. */
+static void mode_no_lost(void)
+{
+	struct hwp_record *r = NULL;
+
+	CHECK_ERR(record_open("page-faults,cs", &r), 0);
+	hwp_record_free(r);
+}
+
+/* Lower the soft open-file limit, so that there is room to raise it, and
+ * make the shim refuse the next open with EMFILE once. */
+static void emfile_once(void)
+{
+	struct rlimit rl;
+
+	getrlimit(RLIMIT_NOFILE, &rl);
+	rl.rlim_cur = rl.rlim_max > 256 ? rl.rlim_max / 2 : rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	setenv("HWPROF_SHIM", "pass", 1);
+	syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0);	/* the shim sees the mode change */
+	setenv("HWPROF_SHIM", "emfile-once", 1);
+}
+
+/* EMFILE with room under the hard limit: the limit is raised once and the
+ * open tried again, by counting, recording and probing alike. */
+static void mode_emfile_once(void)
+{
+	struct hwp_evlist *evl;
+	struct hwp_session *s;
+	struct hwp_record *r = NULL;
+	struct rlimit rl;
+
+	getrlimit(RLIMIT_NOFILE, &rl);
+	CHECK(rl.rlim_max > 256, "the hard open-file limit is %llu: no room to test raising it",
+	      (unsigned long long)rl.rlim_max);
+	if (rl.rlim_max <= 256)
+		return;
+	emfile_once();
+	hwp_evlist_parse("page-faults", NULL, &evl);
+	hwp_session_new(evl, NULL, &s);
+	CHECK_ERR(hwp_session_open(s), 0);
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
+	emfile_once();
+	CHECK_ERR(hwp_event_probe("page-faults"), 0);
+	emfile_once();
+	CHECK_ERR(record_open("page-faults", &r), 0);
+	hwp_record_free(r);
+	getrlimit(RLIMIT_NOFILE, &rl);
+	CHECK(rl.rlim_cur == rl.rlim_max, "the soft limit was raised to the hard one: %llu",
+	      (unsigned long long)rl.rlim_cur);
+}
+
 static void mode_eacces(void)
 {
 	struct hwp_evlist *evl;
@@ -70,6 +198,15 @@ static void mode_emfile(void)
 	CHECK(strstr(hwp_errmsg(), "ulimit -n"), "%s", hwp_errmsg());
 	hwp_session_free(s);
 	hwp_evlist_free(evl);
+	CHECK_ERR(hwp_event_probe("page-faults"), -EMFILE);
+	CHECK(strstr(hwp_errmsg(), "ulimit -n"), "probe: %s", hwp_errmsg());
+	{
+		struct hwp_record *r = NULL;
+
+		CHECK_ERR(record_open("page-faults", &r), -EMFILE);
+		CHECK(strstr(hwp_errmsg(), "ulimit -n"), "record: %s", hwp_errmsg());
+		hwp_record_free(r);
+	}
 }
 
 static void mode_ebusy(void)
@@ -96,9 +233,13 @@ int main(int argc, char **argv)
 		void (*fn)(void);
 	} modes[] = {
 		{ "eacces-kernel", mode_eacces_kernel },
+		{ "eacces-kernel", mode_eacces_kernel_only },
 		{ "eacces", mode_eacces },
 		{ "emfile", mode_emfile },
+		{ "emfile-once", mode_emfile_once },
 		{ "ebusy", mode_ebusy },
+		{ "precise", mode_precise },
+		{ "no-lost", mode_no_lost },
 	};
 	(void)argc;
 	(void)argv;

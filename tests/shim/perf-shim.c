@@ -4,12 +4,19 @@
  *   eacces-kernel  EACCES unless the event excludes the kernel (paranoid 2)
  *   eacces         EACCES always
  *   emfile         EMFILE always
+ *   emfile-once    EMFILE for the first call after the mode was set, as when
+ *                  a raised RLIMIT_NOFILE makes room
  *   ebusy          EBUSY for hardware events, the rest pass
+ *   precise        EOPNOTSUPP for precise_ip > 0 (a PMU without precise
+ *                  sampling), as for cycles:P on a virtual machine
+ *   no-lost        EINVAL for read_format PERF_FORMAT_LOST (kernels < 6.0)
  * Anything else passes every call to the kernel. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -27,8 +34,27 @@ long syscall(long number, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	if (number == SYS_perf_event_open) {
+		static char last_mode[32];
 		const char *mode = getenv("HWPROF_SHIM");
 		const struct perf_event_attr *attr = (const struct perf_event_attr *)a[0];
+		bool first = false;
+
+		if (mode && strncmp(mode, last_mode, sizeof(last_mode) - 1)) {
+			snprintf(last_mode, sizeof(last_mode), "%s", mode);
+			first = true;
+		}
+		if (mode && !strcmp(mode, "emfile-once") && first) {
+			errno = EMFILE;
+			return -1;
+		}
+		if (mode && !strcmp(mode, "precise") && attr->precise_ip > 0) {
+			errno = EOPNOTSUPP;
+			return -1;
+		}
+		if (mode && !strcmp(mode, "no-lost") && (attr->read_format & PERF_FORMAT_LOST)) {
+			errno = EINVAL;
+			return -1;
+		}
 
 		if (mode && !strcmp(mode, "eacces")) {
 			errno = EACCES;
