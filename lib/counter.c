@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Counting sessions: groups opened on threads or CPUs, read with one read()
  * per group, failures sorted per event as perf does. */
-#include "hwprof-internal.h"
+#include "event-open.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,11 +22,9 @@ struct hwp_session {
 	struct hwp_evlist *evl;
 	struct hwp_session_opts opts;
 	char *cpulist;
-	int *cpus;		/* HWP_SCOPE_CPUS; else one entry, -1 */
-	size_t nr_cpus;
-	pid_t *tids;		/* task scopes; else one entry, -1 */
-	size_t nr_tids;
-	size_t nr_inst;		/* nr_cpus * nr_tids */
+	struct targets t;	/* the CPUs of HWP_SCOPE_CPUS, else -1; the threads, else -1 */
+	size_t nr_inst;		/* t.nr_cpus * t.nr_tids */
+	struct perf_event_attr *attrs;	/* per event, as last opened (after fallbacks) */
 	size_t *group_start;	/* nr_groups + 1: events of group g are [start[g], start[g+1]) */
 	int *fds;		/* nr_inst * nr_events, -1 when not open */
 	uint64_t *ids;		/* same shape */
@@ -81,9 +79,9 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_sessi
 			err = hwp_fail(-ENOMEM, "out of memory");
 			goto err;
 		}
-		err = hwp_cpulist_parse(s->cpulist, &s->cpus, &s->nr_cpus);
-	} else if (s->opts.scope == HWP_SCOPE_CPUS) {
-		err = hwp_online_cpus(&s->cpus, &s->nr_cpus);
+		/* A bad list is the caller's mistake: say so now, not at the open. */
+		err = targets_set(&s->t, HWP_SCOPE_CPUS, 0, s->cpulist, false);
+		targets_release(&s->t);
 	}
 	s->opts.cpus = NULL;	/* never keep the caller's pointer */
 	if (err)
@@ -95,7 +93,8 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_sessi
 	s->group_start = calloc(s->evl->nr_groups + 1, sizeof(*s->group_start));
 	s->status = calloc(nr, sizeof(*s->status));
 	s->reason = calloc(nr, sizeof(*s->reason));
-	if (!s->group_start || !s->status || !s->reason) {
+	s->attrs = calloc(nr, sizeof(*s->attrs));
+	if (!s->group_start || !s->status || !s->reason || !s->attrs) {
 		err = hwp_fail(-ENOMEM, "out of memory");
 		goto err;
 	}
@@ -123,29 +122,6 @@ err:
 	return err;
 }
 
-static int set_targets(struct hwp_session *s)
-{
-	if (s->opts.scope != HWP_SCOPE_CPUS) {
-		free(s->cpus);
-		s->cpus = malloc(sizeof(*s->cpus));
-		if (!s->cpus)
-			return hwp_fail(-ENOMEM, "out of memory");
-		s->cpus[0] = -1;
-		s->nr_cpus = 1;
-	}
-	if (s->opts.scope == HWP_SCOPE_PROCESS) {
-		free(s->tids);
-		return hwp_list_threads(s->opts.pid ? s->opts.pid : getpid(), &s->tids, &s->nr_tids);
-	}
-	free(s->tids);
-	s->tids = malloc(sizeof(*s->tids));
-	if (!s->tids)
-		return hwp_fail(-ENOMEM, "out of memory");
-	s->nr_tids = 1;
-	s->tids[0] = s->opts.scope == HWP_SCOPE_CPUS ? -1 : s->opts.pid;
-	return 0;
-}
-
 static int set_reason(struct hwp_session *s, size_t ev, enum hwp_event_status st,
 		      struct strbuf *sb)
 {
@@ -166,145 +142,76 @@ static void close_event(struct hwp_session *s, size_t ev)
 	}
 }
 
-static int too_many_files(const struct hwp_session *s, int err)
+/* Each event's attr as the first open tries it; fallbacks change it there,
+ * so that the event's other instances start from what worked. */
+static void prepare_attrs(struct hwp_session *s)
 {
-	struct rlimit rl = { 0 };
+	for (size_t e = 0; e < s->evl->nr_events; e++) {
+		const struct hwp_event *ev = &s->evl->events[e];
+		struct perf_event_attr *a = &s->attrs[e];
 
-	getrlimit(RLIMIT_NOFILE, &rl);
-	return hwp_fail(err,
-			"too many open files: %zu events on %zu threads or CPUs need %zu descriptors, and the limit is %llu (hard limit %llu); raise it with 'ulimit -n' or count fewer events",
-			s->evl->nr_events, s->nr_inst, s->evl->nr_events * s->nr_inst,
-			(unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
-}
-
-/* Whether an event its group refused opens on its own: then the group is
- * what the PMU cannot hold (the kernel says only EINVAL). */
-static bool fits_alone(const struct perf_event_attr *attr, pid_t tid, int cpu)
-{
-	struct perf_event_attr alone = *attr;
-	long fd;
-
-	alone.disabled = 1;
-	alone.enable_on_exec = 0;
-	fd = hwp_perf_event_open(&alone, tid, cpu, -1, 0);
-	if (fd < 0)
-		return false;
-	close((int)fd);
-	return true;
-}
-
-static void explain_group_too_large(struct strbuf *sb, const struct hwp_session *s, size_t e,
-				    int err)
-{
-	size_t g = s->evl->events[e].group;
-	size_t first = s->group_start[g], size = s->group_start[g + 1] - first;
-
-	strbuf_addf(sb, "does not fit in its group: the PMU cannot count the group's %zu events at once, only the %zu before this one (%s); split the group into smaller ones",
-		    size, e - first, strerrordesc_np(-err));
+		*a = ev->attr;
+		a->size = sizeof(*a);
+		a->read_format = READ_FORMAT;
+		a->inherit = !s->opts.no_inherit && s->opts.scope != HWP_SCOPE_CPUS;
+		if (s->user_read && ev->is_hardware)
+			hwp_rdpmc_request(a);
+	}
 }
 
 /* Open event @e on instance @inst; 0 with the fd stored, 1 when the event
- * was marked not supported, or a fatal negative error. */
+ * was marked not supported or its thread is gone, or a fatal negative
+ * error. */
 static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 {
 	const struct hwp_event *ev = &s->evl->events[e];
-	pid_t tid = s->tids[inst % s->nr_tids];
-	int cpu = s->cpus[inst / s->nr_tids];
-	bool raised = false;
-	struct perf_event_attr attr = ev->attr;
-	long fd;
+	size_t g = ev->group;
+	struct open_req req = {
+		.ev = ev,
+		.attr = &s->attrs[e],
+		.tid = s->t.tids[inst % s->t.nr_tids],
+		.cpu = s->t.cpus[inst / s->t.nr_tids],
+		.group_fd = leader_fd,
+		.group_size = s->group_start[g + 1] - s->group_start[g],
+		.group_index = e - s->group_start[g],
+		.scope = s->opts.scope,
+		.pid = s->opts.pid,
+		.fds_needed = s->evl->nr_events * s->nr_inst,
+	};
+	struct strbuf reason = STRBUF_INIT;
+	int fd, err;
 
-	attr.size = sizeof(attr);
-	attr.read_format = READ_FORMAT;
-	attr.disabled = leader_fd < 0;
-	attr.enable_on_exec = leader_fd < 0 && s->opts.enable_on_exec;
-	attr.inherit = !s->opts.no_inherit && s->opts.scope != HWP_SCOPE_CPUS;
-	if (s->status[e] == HWP_EVENT_USER_ONLY) {
-		attr.exclude_kernel = 1;
-		attr.exclude_hv = 1;
-	}
-	if (s->user_read && ev->is_hardware)
-		hwp_rdpmc_request(&attr);
-	for (;;) {
-		fd = hwp_perf_event_open(&attr, tid, cpu, leader_fd, 0);
-		if (fd >= 0)
-			break;
-		if ((fd == -EOPNOTSUPP || fd == -EINVAL) &&
-		    (attr.config1 != ev->attr.config1 || attr.config != ev->attr.config ||
-		     attr.config2 != ev->attr.config2)) {
-			/* The PMU would not give this event a user-readable
-			 * counter: count it all the same, read with read(). */
-			attr.config = ev->attr.config;
-			attr.config1 = ev->attr.config1;
-			attr.config2 = ev->attr.config2;
-			continue;
-		}
-		if ((fd == -EACCES || fd == -EPERM) && !attr.exclude_kernel &&
-		    s->opts.scope != HWP_SCOPE_CPUS) {
-			struct strbuf sb = STRBUF_INIT;
-
-			attr.exclude_kernel = 1;
-			attr.exclude_hv = 1;
-			strbuf_addf(&sb, "counts user space only: kernel.perf_event_paranoid is %d (sysctl -w kernel.perf_event_paranoid=1 counts the kernel too)",
-				    hwp_read_paranoid());
-			if (set_reason(s, e, HWP_EVENT_USER_ONLY, &sb))
-				return -ENOMEM;
-			pr_warn("%s: %s", ev->name, s->reason[e]);
-			continue;
-		}
-		if ((fd == -EOPNOTSUPP || fd == -EINVAL) && attr.precise_ip > 0) {
-			attr.precise_ip--;	/* perf's fallback for :P and :pp */
-			continue;
-		}
-		if ((fd == -EMFILE || fd == -ENFILE) && !raised) {
-			raised = true;
-			if (hwp_raise_nofile())
-				continue;
-		}
+	req.attr->disabled = leader_fd < 0;
+	req.attr->enable_on_exec = leader_fd < 0 && s->opts.enable_on_exec;
+	switch (event_open(&req, &fd, &err, &reason)) {
+	case OPEN_DONE:
+		strbuf_release(&reason);
 		break;
-	}
-	if (fd >= 0) {
-		s->fds[slot(s, inst, e)] = (int)fd;
-		if (ioctl((int)fd, PERF_EVENT_IOC_ID, &s->ids[slot(s, inst, e)]) < 0)
-			return hwp_fail(-errno, "%s: PERF_EVENT_IOC_ID failed: %s", ev->name,
-					strerrordesc_np(errno));
-		if (s->status[e] == HWP_EVENT_NOT_OPENED)
-			s->status[e] = HWP_EVENT_COUNTING;
-		return 0;
-	}
-	switch (-fd) {
-	case EACCES:
-	case EPERM: {
-		struct strbuf sb = STRBUF_INIT;
-
-		hwp_explain_permission(&sb, ev->name, (int)fd, s->opts.scope == HWP_SCOPE_CPUS);
-		hwp_fail((int)fd, "%s", strbuf_str(&sb));
-		strbuf_release(&sb);
-		return (int)fd;
-	}
-	case EMFILE:
-	case ENFILE:
-		return too_many_files(s, (int)fd);
-	case ESRCH:
-		if (s->opts.scope == HWP_SCOPE_PROCESS)
-			return 1;	/* this thread exited meanwhile */
-		return hwp_fail((int)fd, "process %d does not exist", (int)tid);
-	case ENOMEM:
-		return hwp_fail((int)fd, "%s: the kernel is out of memory", ev->name);
-	default: {
-		struct strbuf sb = STRBUF_INIT;
-
-		if (leader_fd >= 0 && fits_alone(&attr, tid, cpu))
-			explain_group_too_large(&sb, s, e, (int)fd);
-		else
-			hwp_explain_unsupported(&sb, ev, (int)fd);
-		if (set_reason(s, e, HWP_EVENT_NOT_SUPPORTED, &sb))
+	case OPEN_USER_ONLY:	/* once an event: its attr excludes the kernel now */
+		if (set_reason(s, e, HWP_EVENT_USER_ONLY, &reason))
+			return -ENOMEM;
+		pr_warn("%s: %s", ev->name, s->reason[e]);
+		break;
+	case OPEN_NOT_SUPPORTED:
+		if (set_reason(s, e, HWP_EVENT_NOT_SUPPORTED, &reason))
 			return -ENOMEM;
 		close_event(s, e);
 		pr_debug("%s: %s", ev->name, s->reason[e]);
 		return 1;
+	case OPEN_THREAD_GONE:
+		strbuf_release(&reason);
+		return 1;
+	case OPEN_FAILED:
+		strbuf_release(&reason);
+		return err;
 	}
-	}
+	s->fds[slot(s, inst, e)] = fd;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &s->ids[slot(s, inst, e)]) < 0)
+		return hwp_fail(-errno, "%s: PERF_EVENT_IOC_ID failed: %s", ev->name,
+				strerrordesc_np(errno));
+	if (s->status[e] == HWP_EVENT_NOT_OPENED)
+		s->status[e] = HWP_EVENT_COUNTING;
+	return 0;
 }
 
 static int open_all(struct hwp_session *s)
@@ -479,10 +386,10 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	if (!s)
 		return hwp_fail(-EINVAL, "hwp_session_open: session is NULL");
 	hwp_session_close(s);
-	err = set_targets(s);
+	err = targets_set(&s->t, s->opts.scope, s->opts.pid, s->cpulist, false);
 	if (err)
 		return err;
-	s->nr_inst = s->nr_cpus * s->nr_tids;
+	s->nr_inst = s->t.nr_cpus * s->t.nr_tids;
 	nr_slots = s->nr_inst * s->evl->nr_events;
 	free(s->fds);
 	free(s->ids);
@@ -499,6 +406,7 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	}
 	s->open = true;
 	s->user_read = want_user_read(s);
+	prepare_attrs(s);
 	err = open_all(s);
 	if (!err)
 		err = map_rdpmc(s);
@@ -556,8 +464,8 @@ HWP_API void hwp_session_free(struct hwp_session *s)
 	free(s->buf);
 	free(s->raw_fd);
 	free(s->raw_words);
-	free(s->tids);
-	free(s->cpus);
+	targets_release(&s->t);
+	free(s->attrs);
 	free(s->cpulist);
 	hwp_evlist_free(s->evl);
 	free(s);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Event names: perf's generic table, resolution through every source,
  * suggestions for misspellings, listing and probing. */
-#include "hwprof-internal.h"
+#include "event-open.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -369,10 +369,15 @@ HWP_API int hwp_events_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 HWP_API int hwp_event_probe(const char *name)
 {
 	struct hwp_evlist *evl = NULL;
-	const struct hwp_event *ev;
 	struct perf_event_attr attr;
-	long fd;
-	int err;
+	struct strbuf reason = STRBUF_INIT;
+	struct open_req req = {
+		.cpu = -1,
+		.group_fd = -1,
+		.scope = HWP_SCOPE_THREAD,
+		.fds_needed = 1,
+	};
+	int fd, err;
 
 	hwp_clear_error();
 	err = hwp_evlist_parse(name, NULL, &evl);
@@ -382,37 +387,27 @@ HWP_API int hwp_event_probe(const char *name)
 		hwp_evlist_free(evl);
 		return hwp_fail(-EINVAL, "hwp_event_probe: '%s' is not one event", name);
 	}
-	ev = &evl->events[0];
-	attr = ev->attr;
+	/* Opened as a session opens it, with the same fallbacks. */
+	req.ev = &evl->events[0];
+	attr = req.ev->attr;
 	attr.disabled = 1;
-	fd = hwp_perf_event_open(&attr, 0, -1, -1, 0);
-	if (fd == -EACCES || fd == -EPERM) {
-		/* As a session would: fall back to user space only. */
-		attr.exclude_kernel = 1;
-		attr.exclude_hv = 1;
-		fd = hwp_perf_event_open(&attr, 0, -1, -1, 0);
-	}
-	if (fd >= 0) {
-		close((int)fd);
-		hwp_evlist_free(evl);
-		return 0;
-	}
-	err = (int)fd;
-	if (err == -EACCES || err == -EPERM) {
-		struct strbuf sb = STRBUF_INIT;
-
-		hwp_explain_permission(&sb, name, err, false);
-		hwp_fail(err, "%s", strbuf_str(&sb));
-		strbuf_release(&sb);
-	} else {
-		struct strbuf sb = STRBUF_INIT;
-
-		hwp_explain_unsupported(&sb, ev, err);
-		if (ev->is_hardware && !hwp_have_hw_pmu())
+	req.attr = &attr;
+	switch (event_open(&req, &fd, &err, &reason)) {
+	case OPEN_DONE:
+	case OPEN_USER_ONLY:
+		close(fd);
+		err = 0;
+		break;
+	case OPEN_NOT_SUPPORTED:
+		if (req.ev->is_hardware && !hwp_have_hw_pmu())
 			err = -HWP_ERR_NO_PMU;
-		hwp_fail(err, "%s: not supported: %s", name, strbuf_str(&sb));
-		strbuf_release(&sb);
+		hwp_fail(err, "%s: not supported: %s", name, strbuf_str(&reason));
+		break;
+	case OPEN_THREAD_GONE:
+	case OPEN_FAILED:
+		break;	/* the message is set */
 	}
+	strbuf_release(&reason);
 	hwp_evlist_free(evl);
 	return err;
 }

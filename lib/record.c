@@ -3,6 +3,7 @@
  * tasks (as perf record does: inherited events can only be mapped per CPU),
  * one ring buffer a CPU that the CPU's other events write into too, drained
  * into a perf.data file: on disk, or in memory for hwp_profile_from_record(). */
+#include "event-open.h"
 #include "sample.h"
 
 #include <fcntl.h>
@@ -24,10 +25,7 @@ struct hwp_record {
 	char **argv;
 	struct hwp_evlist *evl;
 	struct perf_event_attr *attrs;	/* per event, as opened */
-	int *cpus;
-	size_t nr_cpus;
-	pid_t *tids;		/* -1 for every task on the CPUs */
-	size_t nr_tids;
+	struct targets t;	/* every online CPU (one ring each), or those of -C */
 	int *fds;		/* [cpu][tid][event], -1 when not open */
 	uint64_t *ids;
 	struct ring *rings;	/* one a CPU */
@@ -37,20 +35,21 @@ struct hwp_record {
 	FILE *f;
 	struct pd_writer *w;
 	size_t id_size;		/* the sample_id trailer of non-sample records */
-	char *fallback;
+	/* Why the default event was replaced, and why events sample user
+	 * space only: the sentences of the fallbacks taken, "; " between. */
+	struct strbuf fallbacks;
 	uint64_t freq;
 	uint64_t samples, lost, throttled, round_bytes;
 	uint64_t lost_read;	/* what the events' read_format LOST counters said at the end */
 	int write_err;		/* the recording failed for good: this, with */
 	char failure[1024];	/* this message, from every later call */
-	bool no_lost_format;	/* the kernel (before 6.0) has no PERF_FORMAT_LOST */
 	bool open, finished;
 	bool tried;		/* hwp_record_open() was called: it is not called twice */
 };
 
 static inline size_t slot(const struct hwp_record *r, size_t cpu, size_t tid, size_t ev)
 {
-	return (cpu * r->nr_tids + tid) * r->evl->nr_events + ev;
+	return (cpu * r->t.nr_tids + tid) * r->evl->nr_events + ev;
 }
 
 static char *dup_or_null(const char *s, int *err)
@@ -131,36 +130,6 @@ err:
 	return err;
 }
 
-/* ---- targets ---- */
-
-static pid_t gettid_(void)
-{
-	return (pid_t)syscall(SYS_gettid);
-}
-
-static int set_targets(struct hwp_record *r)
-{
-	int err;
-
-	if (r->o.scope == HWP_SCOPE_CPUS && r->cpulist)
-		err = hwp_cpulist_parse(r->cpulist, &r->cpus, &r->nr_cpus);
-	else
-		err = hwp_online_cpus(&r->cpus, &r->nr_cpus);
-	if (err)
-		return err == -ENOMEM ? hwp_fail(err, "out of memory") : err;
-	if (r->o.scope == HWP_SCOPE_PROCESS)
-		return hwp_list_threads(r->o.pid ? r->o.pid : getpid(), &r->tids, &r->nr_tids);
-	r->tids = malloc(sizeof(*r->tids));
-	if (!r->tids)
-		return hwp_fail(-ENOMEM, "out of memory");
-	r->nr_tids = 1;
-	if (r->o.scope == HWP_SCOPE_CPUS)
-		r->tids[0] = -1;
-	else
-		r->tids[0] = r->o.pid ? r->o.pid : gettid_();
-	return 0;
-}
-
 /* ---- opening the events ---- */
 
 static unsigned int max_sample_rate(void)
@@ -188,8 +157,9 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	if (r->o.callchain == HWP_CALLCHAIN_FP)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	/* The kernel's own count of dropped samples (Linux 6.0): a LOST record
-	 * is only written once the ring has room again, which may be never. */
-	a->read_format = r->no_lost_format ? 0 : PERF_FORMAT_LOST;
+	 * is only written once the ring has room again, which may be never.
+	 * Older kernels refuse it, and the open goes on without. */
+	a->read_format = PERF_FORMAT_LOST;
 	if (r->o.period) {
 		a->sample_period = r->o.period;
 		a->freq = 0;
@@ -210,75 +180,78 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = e == 0;
 }
 
-static int explain_open(struct hwp_record *r, size_t e, long fd)
+static void add_fallback(struct hwp_record *r, const char *fmt, ...) HWP_PRINTF(2, 3);
+
+static void add_fallback(struct hwp_record *r, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	pr_info("%s", strbuf_str(&sb));
+	strbuf_addf(&r->fallbacks, "%s%s", r->fallbacks.len ? "; " : "", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* Event @e cannot be sampled here: why, as the error of the open. */
+static int cannot_sample(struct hwp_record *r, size_t e, int err, const struct strbuf *reason)
 {
 	const struct hwp_event *ev = hwp_evlist_get(r->evl, e);
-	struct strbuf sb = STRBUF_INIT;
-	int err = (int)fd;
 
-	if (fd == -ESRCH) {
-		strbuf_addf(&sb, "process %d does not exist", (int)r->o.pid);
-	} else if (fd == -EACCES || fd == -EPERM) {
-		hwp_explain_permission(&sb, ev->name, err, r->o.scope == HWP_SCOPE_CPUS);
-	} else if (fd == -EMFILE || fd == -ENFILE) {
-		strbuf_addf(&sb, "too many open files: sampling %zu events on %zu CPUs and %zu threads needs %zu descriptors; raise the limit with 'ulimit -n'",
-			    r->evl->nr_events, r->nr_cpus, r->nr_tids,
-			    r->evl->nr_events * r->nr_cpus * r->nr_tids);
-	} else if (fd == -EINVAL && r->attrs[e].freq && r->freq > max_sample_rate()) {
-		strbuf_addf(&sb, "cannot sample %s at %llu Hz: kernel.perf_event_max_sample_rate is %u (lower -F, or raise the limit with sysctl)",
-			    ev->name, (unsigned long long)r->freq, max_sample_rate());
-	} else {
-		strbuf_addf(&sb, "cannot sample %s: ", ev->name);
-		hwp_explain_unsupported(&sb, ev, err);
-	}
-	hwp_fail(err, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
-	return err;
+	if (err == -EINVAL && r->attrs[e].freq && r->freq > max_sample_rate())
+		return hwp_fail(err, "cannot sample %s at %llu Hz: kernel.perf_event_max_sample_rate is %u (lower -F, or raise the limit with sysctl)",
+				ev->name, (unsigned long long)r->freq, max_sample_rate());
+	return hwp_fail(err, "cannot sample %s: %s", ev->name, strbuf_str(reason));
 }
 
 /* Open event @e on CPU @c for thread @t: 0, 1 when the thread is gone, or
- * a negative error. Precision is lowered until the PMU takes it. */
+ * a negative error. */
 static int open_fd(struct hwp_record *r, size_t c, size_t t, size_t e)
 {
-	struct perf_event_attr *a = &r->attrs[e];
+	struct open_req req = {
+		.ev = hwp_evlist_get(r->evl, e),
+		.attr = &r->attrs[e],
+		.tid = r->t.tids[t],
+		.cpu = r->t.cpus[c],
+		.group_fd = -1,
+		.scope = r->o.scope,
+		.pid = r->o.pid,
+		.fds_needed = r->evl->nr_events * r->t.nr_cpus * r->t.nr_tids,
+	};
+	struct strbuf reason = STRBUF_INIT;
 	size_t s = slot(r, c, t, e);
-	bool raised = false;
-	long fd;
+	int fd, err;
 
-	for (;;) {
-		fd = hwp_perf_event_open(a, r->tids[t], r->cpus[c], -1, 0);
-		if (fd >= 0)
-			break;
-		if ((fd == -EOPNOTSUPP || fd == -EINVAL) && a->precise_ip > 0) {
-			a->precise_ip--;
-			continue;
-		}
-		if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
-			r->no_lost_format = true;
-			for (size_t i = 0; i < r->evl->nr_events; i++)
-				r->attrs[i].read_format = 0;
-			continue;
-		}
-		if ((fd == -EMFILE || fd == -ENFILE) && !raised) {
-			raised = true;
-			if (hwp_raise_nofile())
-				continue;
-		}
-		if (fd == -ESRCH && r->o.scope == HWP_SCOPE_PROCESS)
-			return 1;
-		return explain_open(r, e, fd);
+	switch (event_open(&req, &fd, &err, &reason)) {
+	case OPEN_USER_ONLY:	/* once an event: its attr excludes the kernel now */
+		add_fallback(r, "%s: %s", req.ev->name, strbuf_str(&reason));
+		break;
+	case OPEN_DONE:
+		break;
+	case OPEN_NOT_SUPPORTED:
+		err = cannot_sample(r, e, err, &reason);
+		strbuf_release(&reason);
+		return err;
+	case OPEN_THREAD_GONE:
+		return 1;
+	case OPEN_FAILED:
+		strbuf_release(&reason);
+		return err;
 	}
-	r->fds[s] = (int)fd;
-	if (ioctl((int)fd, PERF_EVENT_IOC_ID, &r->ids[s]) < 0)
+	strbuf_release(&reason);
+	r->fds[s] = fd;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[s]) < 0)
 		return hwp_fail(-errno, "PERF_EVENT_IOC_ID failed: %s", strerrordesc_np(errno));
 	return 0;
 }
 
 static void close_fds(struct hwp_record *r)
 {
-	size_t n = r->nr_cpus * r->nr_tids * (r->evl ? r->evl->nr_events : 0);
+	size_t n = r->t.nr_cpus * r->t.nr_tids * (r->evl ? r->evl->nr_events : 0);
 
-	for (size_t c = 0; r->rings && c < r->nr_cpus; c++)
+	for (size_t c = 0; r->rings && c < r->t.nr_cpus; c++)
 		ring_unmap(&r->rings[c]);
 	for (size_t i = 0; r->fds && i < n; i++)
 		if (r->fds[i] >= 0) {
@@ -297,7 +270,7 @@ static int map_ring(struct hwp_record *r, size_t c)
 	struct epoll_event ee = { .events = EPOLLIN };
 	int err;
 
-	for (size_t t = 0; t < r->nr_tids; t++)
+	for (size_t t = 0; t < r->t.nr_tids; t++)
 		for (size_t e = 0; e < r->evl->nr_events; e++) {
 			int fd = r->fds[slot(r, c, t, e)];
 
@@ -320,26 +293,26 @@ static int map_ring(struct hwp_record *r, size_t c)
 
 static int open_all(struct hwp_record *r)
 {
-	size_t n = r->nr_cpus * r->nr_tids * r->evl->nr_events;
+	size_t n = r->t.nr_cpus * r->t.nr_tids * r->evl->nr_events;
 	size_t live = 0;
 	int err;
 
 	r->fds = malloc(n * sizeof(*r->fds));
 	r->ids = calloc(n, sizeof(*r->ids));
-	r->rings = calloc(r->nr_cpus, sizeof(*r->rings));
+	r->rings = calloc(r->t.nr_cpus, sizeof(*r->rings));
 	r->attrs = calloc(r->evl->nr_events, sizeof(*r->attrs));
 	if (!r->fds || !r->ids || !r->rings || !r->attrs)
 		return hwp_fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		r->fds[i] = -1;
-	for (size_t c = 0; c < r->nr_cpus; c++)
+	for (size_t c = 0; c < r->t.nr_cpus; c++)
 		r->rings[c].fd = -1;
 	for (size_t e = 0; e < r->evl->nr_events; e++)
 		sampling_attr(r, e, &r->attrs[e]);
-	for (size_t t = 0; t < r->nr_tids; t++) {
+	for (size_t t = 0; t < r->t.nr_tids; t++) {
 		bool gone = false;
 
-		for (size_t c = 0; c < r->nr_cpus && !gone; c++)
+		for (size_t c = 0; c < r->t.nr_cpus && !gone; c++)
 			for (size_t e = 0; e < r->evl->nr_events && !gone; e++) {
 				err = open_fd(r, c, t, e);
 				if (err < 0)
@@ -354,7 +327,7 @@ static int open_all(struct hwp_record *r)
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
 		return hwp_fail(-errno, "epoll_create1: %s", strerrordesc_np(errno));
-	for (size_t c = 0; c < r->nr_cpus; c++) {
+	for (size_t c = 0; c < r->t.nr_cpus; c++) {
 		err = map_ring(r, c);
 		if (err)
 			return err;
@@ -372,12 +345,8 @@ static int open_default(struct hwp_record *r)
 	err = open_all(r);
 	if (err != -ENOENT && err != -ENODEV && err != -EOPNOTSUPP && err != -EINVAL)
 		return err;
-	if (asprintf(&r->fallback, "cycles cannot be sampled here (%s): sampling %s instead",
-		     hwp_have_hw_pmu() ? hwp_errmsg() : "no hardware PMU", FALLBACK_EVENT) < 0) {
-		r->fallback = NULL;
-		return hwp_fail(-ENOMEM, "out of memory");
-	}
-	pr_info("%s", r->fallback);
+	add_fallback(r, "cycles cannot be sampled here (%s): sampling %s instead",
+		     hwp_have_hw_pmu() ? hwp_errmsg() : "no hardware PMU", FALLBACK_EVENT);
 	close_fds(r);
 	free(r->fds);
 	free(r->ids);
@@ -457,7 +426,7 @@ static int write_record(const struct perf_event_header *h, void *ctx)
 
 static int begin_file(struct hwp_record *r)
 {
-	size_t nr = r->evl->nr_events, per = r->nr_cpus * r->nr_tids;
+	size_t nr = r->evl->nr_events, per = r->t.nr_cpus * r->t.nr_tids;
 	struct pd_write_event *wev = calloc(nr, sizeof(*wev));
 	uint64_t *ids = calloc(nr * per + 1, sizeof(*ids));
 	int err = 0;
@@ -470,8 +439,8 @@ static int begin_file(struct hwp_record *r)
 		uint64_t *mine = ids + e * per;
 		size_t n = 0;
 
-		for (size_t c = 0; c < r->nr_cpus; c++)
-			for (size_t t = 0; t < r->nr_tids; t++)
+		for (size_t c = 0; c < r->t.nr_cpus; c++)
+			for (size_t t = 0; t < r->t.nr_tids; t++)
 				if (r->fds[slot(r, c, t, e)] >= 0)
 					mine[n++] = r->ids[slot(r, c, t, e)];
 		wev[e] = (struct pd_write_event){ &r->attrs[e], hwp_evlist_get(r->evl, e)->name,
@@ -511,7 +480,7 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 			(unsigned long long)r->freq, max_sample_rate());
 		r->freq = max_sample_rate();
 	}
-	err = set_targets(r);
+	err = targets_set(&r->t, r->o.scope, r->o.pid, r->cpulist, true);
 	if (!err)
 		err = r->events ? open_all(r) : open_default(r);
 	if (!err)
@@ -536,7 +505,7 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 
 static int ioctl_all(struct hwp_record *r, unsigned long req, const char *what)
 {
-	size_t n = r->nr_cpus * r->nr_tids * r->evl->nr_events;
+	size_t n = r->t.nr_cpus * r->t.nr_tids * r->evl->nr_events;
 
 	if (!r->open)
 		return hwp_fail(-EBADF, "%s: the recording is not open", what);
@@ -595,7 +564,7 @@ static void drop_hangups(struct hwp_record *r)
 	int n = epoll_wait(r->epfd, ev, ARRAY_SIZE(ev), 0);
 
 	for (int i = 0; i < n; i++)
-		if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && ev[i].data.u64 < r->nr_cpus)
+		if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && ev[i].data.u64 < r->t.nr_cpus)
 			epoll_ctl(r->epfd, EPOLL_CTL_DEL, r->rings[ev[i].data.u64].fd, NULL);
 }
 
@@ -612,7 +581,7 @@ HWP_API int hwp_record_read(struct hwp_record *r)
 		return failed_before(r);
 	drop_hangups(r);
 	r->round_bytes = 0;
-	for (size_t c = 0; c < r->nr_cpus && !err; c++)
+	for (size_t c = 0; c < r->t.nr_cpus && !err; c++)
 		err = ring_drain(&r->rings[c], count_and_write, r);
 	/* A round's end tells readers that later records are not older. */
 	if (!err && r->round_bytes)
@@ -630,8 +599,8 @@ static int write_lost_samples(struct hwp_record *r, size_t e, uint64_t lost)
 
 	memcpy(rec, &h, sizeof(h));
 	rec[1] = lost;
-	for (size_t c = 0; c < r->nr_cpus; c++)
-		for (size_t t = 0; t < r->nr_tids; t++)
+	for (size_t c = 0; c < r->t.nr_cpus; c++)
+		for (size_t t = 0; t < r->t.nr_tids; t++)
 			if (r->fds[slot(r, c, t, e)] >= 0)
 				rec[1 + r->id_size / 8] = r->ids[slot(r, c, t, e)];
 	return write_record((const struct perf_event_header *)rec, r);
@@ -642,13 +611,14 @@ static int read_lost(struct hwp_record *r)
 {
 	int err = 0;
 
-	if (r->no_lost_format)
-		return 0;
 	for (size_t e = 0; e < r->evl->nr_events && !err; e++) {
 		uint64_t lost = 0;
 
-		for (size_t c = 0; c < r->nr_cpus; c++)
-			for (size_t t = 0; t < r->nr_tids; t++) {
+		if (!(r->attrs[e].read_format & PERF_FORMAT_LOST))
+			continue;	/* a kernel before 6.0 */
+
+		for (size_t c = 0; c < r->t.nr_cpus; c++)
+			for (size_t t = 0; t < r->t.nr_tids; t++) {
 				int fd = r->fds[slot(r, c, t, e)];
 				uint64_t v[2];
 
@@ -709,7 +679,7 @@ HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats
 	if (!r)
 		return hwp_fail(-EINVAL, "hwp_record_stats: NULL");
 	s.event = r->evl ? r->evl->spec : NULL;
-	s.fallback = r->fallback;
+	s.fallback = r->fallbacks.len ? strbuf_str(&r->fallbacks) : NULL;
 	s.samples = r->samples;
 	/* LOST records miss what was dropped last; the counters miss the
 	 * inherited children's: the larger is the better bound. */
@@ -750,13 +720,12 @@ HWP_API void hwp_record_free(struct hwp_record *r)
 	free(r->events);
 	free(r->cpulist);
 	free(r->output);
-	free(r->fallback);
 	free(r->attrs);
 	free(r->fds);
 	free(r->ids);
 	free(r->rings);
-	free(r->cpus);
-	free(r->tids);
+	targets_release(&r->t);
+	strbuf_release(&r->fallbacks);
 	hwp_evlist_free(r->evl);
 	free(r);
 }

@@ -1263,7 +1263,10 @@ struct hwp_record_opts {
 struct hwp_record_stats {
 	size_t sz;
 	const char *event;	/* the event list sampled (after a fallback) */
-	const char *fallback;	/* why the default event was replaced, or NULL */
+	/* Why the default event was replaced, and which events sample user
+	 * space only because the kernel refused the rest (sentences joined
+	 * by "; "), or NULL when no fallback was taken */
+	const char *fallback;
 	uint64_t samples;	/* samples written */
 	/* Samples the kernel dropped because a ring buffer was full, of all
 	 * events: counted as hwp_profile_info() counts them in the file. */
@@ -1296,7 +1299,10 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
  * target that already runs (not enable_on_exec), the COMM and MMAP2
  * records of its threads and executable mappings, read from /proc (for
  * HWP_SCOPE_CPUS, of every process). The events start disabled unless
- * they wait for exec(). Errors: -EACCES or -EPERM with the
+ * they wait for exec(). They are opened as a counting session opens them,
+ * with the same fallbacks: lower precision, user space only where the
+ * kernel refuses to be sampled (hwp_record_stats() says so), a raised
+ * open-file limit. Errors: -EACCES or -EPERM with the
  * perf_event_paranoid explanation, -ESRCH (no such process), the event's
  * error when it cannot be sampled (hwp_errmsg() says why), the output
  * file's error (see hwp_ofile_open()), -EINVAL on a second call: a
