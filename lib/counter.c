@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,30 @@
 #define READ_FORMAT                                                                   \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | \
 	 PERF_FORMAT_ID)
+
+/* What one read() of a group returns (READ_FORMAT): the times, then a
+ * value and an id a member, leader first, in the order they joined. */
+struct group_read {
+	uint64_t nr;
+	uint64_t time_enabled;
+	uint64_t time_running;
+	struct {
+		uint64_t value;
+		uint64_t id;
+	} member[];
+};
+
+#define WORD(field) (offsetof(struct group_read, field) / sizeof(uint64_t))
+
+/* The size in words of a group read of @members, and where member @j's
+ * value lies in it. */
+static inline size_t group_read_words(size_t members)
+{
+	return WORD(member) + members * sizeof(((struct group_read *)0)->member[0]) /
+				      sizeof(uint64_t);
+}
+
+#define MEMBER_VALUE_WORD(j) group_read_words(j)
 
 struct hwp_session {
 	struct hwp_evlist *evl;
@@ -109,7 +134,7 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_sessi
 	for (size_t g = 0; g < s->evl->nr_groups; g++)
 		if (s->group_start[g + 1] - s->group_start[g] > max_group)
 			max_group = s->group_start[g + 1] - s->group_start[g];
-	s->buf_words = 3 + 2 * max_group;
+	s->buf_words = group_read_words(max_group);
 	s->buf = calloc(s->buf_words, sizeof(*s->buf));
 	if (!s->buf) {
 		err = hwp_fail(-ENOMEM, "out of memory");
@@ -286,10 +311,12 @@ static int raw_prepare(struct hwp_session *s)
 	if (!s->raw_fd || !s->raw_words)
 		return hwp_fail(-ENOMEM, "out of memory");
 	for (size_t g = 0; g < groups; g++) {
+		size_t members = 0;
+
 		s->raw_fd[g] = group_leader_fd(s, 0, g);
-		s->raw_words[g] = 3;
 		for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++)
-			s->raw_words[g] += s->fds[e] >= 0 ? 2 : 0;
+			members += s->fds[e] >= 0;
+		s->raw_words[g] = group_read_words(members);
 	}
 	return 0;
 }
@@ -540,12 +567,11 @@ HWP_API enum hwp_event_status hwp_session_event_status(const struct hwp_session 
 static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
 			   struct hwp_count *counts)
 {
-	const uint64_t *b = s->buf;
-	uint64_t nr = b[0], enabled = b[1], running = b[2];
+	const struct group_read *b = (const struct group_read *)s->buf;
 	size_t e = s->group_start[g], end = s->group_start[g + 1];
 
-	for (uint64_t j = 0; j < nr && 3 + 2 * j + 1 < s->buf_words; j++) {
-		uint64_t value = b[3 + 2 * j], id = b[4 + 2 * j];
+	for (uint64_t j = 0; j < b->nr && group_read_words(j + 1) <= s->buf_words; j++) {
+		uint64_t value = b->member[j].value, id = b->member[j].id;
 		size_t k;
 
 		while (e < end && s->fds[slot(s, inst, e)] < 0)
@@ -558,8 +584,8 @@ static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
 		if (k >= end)
 			continue;
 		counts[k].value += value;
-		counts[k].time_enabled += enabled;
-		counts[k].time_running += running;
+		counts[k].time_enabled += b->time_enabled;
+		counts[k].time_running += b->time_running;
 		e = k + 1;
 	}
 }
@@ -606,15 +632,15 @@ size_t hwp_session_raw_layout(const struct hwp_session *s, struct hwp_raw_item *
 			if (items)
 				items[n] = (struct hwp_raw_item){
 					.event = e,
-					.value = off + 3 + 2 * j,
-					.enabled = off + 1,
-					.running = off + 2,
+					.value = off + MEMBER_VALUE_WORD(j),
+					.enabled = off + WORD(time_enabled),
+					.running = off + WORD(time_running),
 				};
 			n++;
 			j++;
 		}
 		if (j)
-			off += 3 + 2 * j;
+			off += group_read_words(j);
 	}
 	*words = off;
 	return n;
@@ -623,6 +649,7 @@ size_t hwp_session_raw_layout(const struct hwp_session *s, struct hwp_raw_item *
 /* Group @g's members through rdpmc, into its raw buffer: false to read(). */
 static bool read_group_raw_rdpmc(const struct hwp_session *s, size_t g, uint64_t *buf)
 {
+	struct group_read *b = (struct group_read *)buf;
 	struct hwp_count c;
 	size_t j = 0;
 
@@ -634,12 +661,12 @@ static bool read_group_raw_rdpmc(const struct hwp_session *s, size_t g, uint64_t
 		if (!s->pages[e] || hwp_rdpmc_read(s->pages[e], &c))
 			return false;
 		if (!j) {
-			buf[1] = c.time_enabled;
-			buf[2] = c.time_running;
+			b->time_enabled = c.time_enabled;
+			b->time_running = c.time_running;
 		}
-		buf[3 + 2 * j++] = c.value;
+		b->member[j++].value = c.value;
 	}
-	buf[0] = j;
+	b->nr = j;
 	((struct hwp_session *)s)->rdpmc_reads++;
 	return true;
 }
