@@ -449,12 +449,11 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 			err = nothing_counted(s);
 	}
 	if (err) {
-		char keep[4096];
+		struct kept_error why;
 
-		/* Closing must not lose the message that says why. */
-		snprintf(keep, sizeof(keep), "%s", hwp_errmsg());
+		hwp_error_keep(&why, err);
 		hwp_session_close(s);
-		hwp_fail(err, "%s", keep);
+		err = hwp_error_restore(&why);
 	}
 	return err;
 }

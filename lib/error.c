@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* A fixed buffer per thread: setting a message can never fail itself. */
-static _Thread_local char errmsg[4096];
+static _Thread_local char errmsg[HWP_ERRMSG_MAX];
 
 static const char *const hwp_errstr[] = {
 	[HWP_ERR_UNKNOWN_EVENT - HWP_ERR_BASE] = "Unknown event",
@@ -53,6 +53,18 @@ int hwp_fail(int err, const char *fmt, ...)
 	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+void hwp_error_keep(struct kept_error *k, int err)
+{
+	k->err = err;
+	memcpy(k->msg, errmsg, sizeof(k->msg));
+}
+
+int hwp_error_restore(const struct kept_error *k)
+{
+	memcpy(errmsg, k->msg, sizeof(errmsg));
+	return k->err;
 }
 
 int hwp_fail_prefix(int err, const char *fmt, ...)

@@ -24,6 +24,17 @@
 /* error.c: the thread's detailed message; each returns -err unchanged. */
 int hwp_fail(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
 void hwp_clear_error(void);
+/* A failure's error and message, kept while the failing call cleans up
+ * with functions that may set messages of their own, or kept by an object
+ * whose every later call fails the same way. */
+#define HWP_ERRMSG_MAX 4096
+struct kept_error {
+	int err;
+	char msg[HWP_ERRMSG_MAX];
+};
+void hwp_error_keep(struct kept_error *k, int err);
+/* Set the kept message again; returns the kept error. */
+int hwp_error_restore(const struct kept_error *k);
 /* Keep the message a callee set, adding context in front: "ctx: old". */
 int hwp_fail_prefix(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
 /* What to do when writing a file failed with @err (negative), for messages. */

@@ -41,8 +41,9 @@ struct hwp_record {
 	uint64_t freq;
 	uint64_t samples, lost, throttled, round_bytes;
 	uint64_t lost_read;	/* what the events' read_format LOST counters said at the end */
-	int write_err;		/* the recording failed for good: this, with */
-	char failure[1024];	/* this message, from every later call */
+	/* The recording failed for good (failure.err != 0): every later call
+	 * returns this error with this message. */
+	struct kept_error failure;
 	bool open, finished;
 	bool tried;		/* hwp_record_open() was called: it is not called twice */
 };
@@ -403,14 +404,8 @@ static int write_error(const struct hwp_record *r, int err)
  * failed, and every later call says so in the same words. */
 static int keep_failure(struct hwp_record *r, int err)
 {
-	r->write_err = err;
-	snprintf(r->failure, sizeof(r->failure), "%s", hwp_errmsg());
+	hwp_error_keep(&r->failure, err);
 	return err;
-}
-
-static int failed_before(const struct hwp_record *r)
-{
-	return hwp_fail(r->write_err, "%s", r->failure);
 }
 
 static int write_record(const struct perf_event_header *h, void *ctx)
@@ -492,12 +487,11 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 	if (!err)
 		err = synthesize(r);
 	if (err) {
-		char keep[4096];
+		struct kept_error why;
 
-		snprintf(keep, sizeof(keep), "%s", hwp_errmsg());
+		hwp_error_keep(&why, err);
 		close_fds(r);
-		hwp_fail(err, "%s", keep);
-		return err;
+		return hwp_error_restore(&why);
 	}
 	r->open = true;
 	return 0;
@@ -577,8 +571,8 @@ HWP_API int hwp_record_read(struct hwp_record *r)
 	hwp_clear_error();
 	if (!r || !r->open)
 		return hwp_fail(-EBADF, "hwp_record_read: the recording is not open");
-	if (r->write_err)
-		return failed_before(r);
+	if (r->failure.err)
+		return hwp_error_restore(&r->failure);
 	drop_hangups(r);
 	r->round_bytes = 0;
 	for (size_t c = 0; c < r->t.nr_cpus && !err; c++)
@@ -694,9 +688,9 @@ HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats
 /* For hwp_profile_from_record(): the finished recording's file. */
 int hwp_record_file(const struct hwp_record *r, const char **path, int *fd)
 {
-	if (r && r->write_err)
+	if (r && r->failure.err)
 		return hwp_fail(-EINVAL, "the recording failed, so there is nothing to read: %s",
-				r->failure);
+				r->failure.msg);
 	if (!r || !r->finished)
 		return hwp_fail(-EINVAL, "the recording is not finished: call hwp_record_finish() first");
 	*path = r->output;
