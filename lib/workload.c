@@ -69,8 +69,28 @@ static int find_command(const char *cmd, char *found, size_t size)
 	return hwp_fail(-ENOENT, "command not found: '%s' is not in PATH", cmd);
 }
 
-static void child_run(const char *path, char *const argv[], const int *cpus,
-		      size_t nr_cpus, int go_rd, int err_wr)
+/* The CPU set of @cpus, built in the parent: the child must not allocate
+ * between fork and exec (only async-signal-safe calls are allowed there). */
+static cpu_set_t *cpu_set_of(const int *cpus, size_t nr, size_t *size)
+{
+	size_t max = 0;
+	cpu_set_t *set;
+
+	for (size_t i = 0; i < nr; i++)
+		if ((size_t)cpus[i] > max)
+			max = (size_t)cpus[i];
+	set = CPU_ALLOC(max + 1);
+	if (!set)
+		return NULL;
+	*size = CPU_ALLOC_SIZE(max + 1);
+	CPU_ZERO_S(*size, set);
+	for (size_t i = 0; i < nr; i++)
+		CPU_SET_S((size_t)cpus[i], *size, set);
+	return set;
+}
+
+static void child_run(const char *path, char *const argv[], const cpu_set_t *set,
+		      size_t set_size, int go_rd, int err_wr)
 {
 	sigset_t none;
 	char c;
@@ -78,20 +98,10 @@ static void child_run(const char *path, char *const argv[], const int *cpus,
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (nr_cpus) {
-		cpu_set_t *set = CPU_ALLOC((size_t)cpus[nr_cpus - 1] + 1);
-		size_t size = CPU_ALLOC_SIZE((size_t)cpus[nr_cpus - 1] + 1);
-
-		if (set) {
-			CPU_ZERO_S(size, set);
-			for (size_t i = 0; i < nr_cpus; i++)
-				CPU_SET_S((size_t)cpus[i], size, set);
-			if (sched_setaffinity(0, size, set)) {
-				e = errno;
-				(void)!write(err_wr, &e, sizeof(e));
-				_exit(126);
-			}
-		}
+	if (set && sched_setaffinity(0, set_size, set)) {
+		e = errno;
+		(void)!write(err_wr, &e, sizeof(e));
+		_exit(126);
 	}
 	/* Wait for the parent; EOF means it gave up before starting us. */
 	if (read(go_rd, &c, 1) != 1)
@@ -109,7 +119,8 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	struct hwp_workload *w;
 	int go[2] = { -1, -1 }, er[2] = { -1, -1 };
 	int *cpus = NULL;
-	size_t nr_cpus = 0;
+	size_t nr_cpus = 0, set_size = 0;
+	cpu_set_t *set = NULL;
 	char path[PATH_MAX];
 	int err;
 
@@ -129,10 +140,14 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 		err = hwp_cpulist_parse(o.cpus, &cpus, &nr_cpus);
 		if (err)
 			return hwp_fail_prefix(err, "pinning the command");
+		set = cpu_set_of(cpus, nr_cpus, &set_size);
+		free(cpus);
+		if (!set)
+			return hwp_fail(-ENOMEM, "out of memory");
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
-		free(cpus);
+		CPU_FREE(set);
 		return hwp_fail(-ENOMEM, "out of memory");
 	}
 	w->go_fd = w->err_fd = w->pidfd = -1;
@@ -150,10 +165,10 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	if (w->pid == 0) {
 		close(go[1]);
 		close(er[0]);
-		child_run(path, argv, cpus, nr_cpus, go[0], er[1]);
+		child_run(path, argv, set, set_size, go[0], er[1]);
 	}
-	free(cpus);
-	cpus = NULL;
+	CPU_FREE(set);	/* free(): NULL is fine */
+	set = NULL;
 	close(go[0]);
 	close(er[1]);
 	go[0] = er[1] = -1;
@@ -175,7 +190,7 @@ err:
 		if (er[i] >= 0 && er[i] != w->err_fd)
 			close(er[i]);
 	}
-	free(cpus);
+	CPU_FREE(set);	/* free(): NULL is fine */
 	hwp_workload_free(w);
 	return err;
 }
