@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* log of the Beta function through lgamma (C99; exact to ~1e-15 here). */
+/* log of the Beta function (exact to ~1e-15 here), through lgamma_r: plain
+ * lgamma() writes the global signgam, and the statistics are thread-safe. */
 static double log_beta(double a, double b)
 {
-	return lgamma(a) + lgamma(b) - lgamma(a + b);
+	int sign;
+
+	return lgamma_r(a, &sign) + lgamma_r(b, &sign) - lgamma_r(a + b, &sign);
 }
 
 /* One step of the modified Lentz algorithm: returns the factor for h. */
