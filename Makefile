@@ -34,8 +34,12 @@ help:
 	@echo "make bench      the benchmarks of bench/ (results: BENCHMARKS.md)"
 	@echo "make install    meson install (PREFIX via MESON_OPTS=--prefix=...)"
 
+# The package installer (Debian's apt-get; elsewhere it says what to
+# install and goes on). NO_DEPS=1 skips it, for machines set up another way.
 deps:
+ifneq ($(NO_DEPS),1)
 	@tools/deps.sh
+endif
 
 # Configure once; later runs apply MESON_OPTS to the existing build.
 $(BUILD)/build.ninja:

@@ -3,7 +3,14 @@
 # Install the Debian packages hwprof needs, if any is missing.
 # As root it runs apt-get; otherwise it uses sudo when that works without a
 # password, and else names the packages and the command that installs them.
+# Elsewhere (no dpkg) it installs nothing: install the same with the
+# system's package manager; meson says what it does not find.
 set -u
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "hwprof: not a Debian system: nothing installed. hwprof needs meson, ninja, pkg-config," \
+		"a C11 compiler, python3, libpfm4, elfutils' libdw and libelf, and capstone${*:+, and: $*}"
+	exit 0
+fi
 pkgs="meson ninja-build pkg-config gcc libc6-dev python3 libpfm4-dev libdw-dev libelf-dev libcapstone-dev"
 [ $# -gt 0 ] && pkgs="$pkgs $*"
 missing=""
