@@ -6,7 +6,6 @@
 #include "harness.h"
 
 #include <sys/resource.h>
-#include <sys/syscall.h>
 
 static void mode_eacces_kernel(void)
 {
@@ -128,17 +127,19 @@ static void mode_no_lost(void)
 }
 
 /* Lower the soft open-file limit, so that there is room to raise it, and
- * make the shim refuse the next open with EMFILE once. */
+ * make the shim refuse the next open with EMFILE once (a mode it has not
+ * seen yet). */
 static void emfile_once(void)
 {
+	static int round;
 	struct rlimit rl;
+	char mode[32];
 
 	getrlimit(RLIMIT_NOFILE, &rl);
 	rl.rlim_cur = rl.rlim_max > 256 ? rl.rlim_max / 2 : rl.rlim_max;
 	setrlimit(RLIMIT_NOFILE, &rl);
-	setenv("HWPROF_SHIM", "pass", 1);
-	syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0);	/* the shim sees the mode change */
-	setenv("HWPROF_SHIM", "emfile-once", 1);
+	snprintf(mode, sizeof(mode), "emfile-once:%d", ++round);
+	setenv("HWPROF_SHIM", mode, 1);
 }
 
 /* EMFILE with room under the hard limit: the limit is raised once and the

@@ -4,8 +4,8 @@
  *   eacces-kernel  EACCES unless the event excludes the kernel (paranoid 2)
  *   eacces         EACCES always
  *   emfile         EMFILE always
- *   emfile-once    EMFILE for the first call after the mode was set, as when
- *                  a raised RLIMIT_NOFILE makes room
+ *   emfile-once[:N] EMFILE for the first call after the mode was set (a new
+ *                  N sets it anew), as when a raised RLIMIT_NOFILE makes room
  *   ebusy          EBUSY for hardware events, the rest pass
  *   precise        EOPNOTSUPP for precise_ip > 0 (a PMU without precise
  *                  sampling), as for cycles:P on a virtual machine
@@ -43,7 +43,7 @@ long syscall(long number, ...)
 			snprintf(last_mode, sizeof(last_mode), "%s", mode);
 			first = true;
 		}
-		if (mode && !strcmp(mode, "emfile-once") && first) {
+		if (mode && !strncmp(mode, "emfile-once", 11) && first) {
 			errno = EMFILE;
 			return -1;
 		}
