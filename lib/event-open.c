@@ -115,9 +115,9 @@ static enum open_outcome sort_failure(const struct open_req *req, int err, struc
 	case EMFILE:
 	case ENFILE:
 		getrlimit(RLIMIT_NOFILE, &rl);
-		strbuf_addf(&sb, "too many open files: the events need %zu descriptors, and the limit is %llu (hard limit %llu); raise it with 'ulimit -n', or open fewer events, on fewer CPUs or threads",
-			    req->fds_needed, (unsigned long long)rl.rlim_cur,
-			    (unsigned long long)rl.rlim_max);
+		strbuf_addf(&sb, "too many open files: the events need %zu descriptor%s, and the limit is %llu (hard limit %llu); raise it with 'ulimit -n', or open fewer events, on fewer CPUs or threads",
+			    req->fds_needed, req->fds_needed == 1 ? "" : "s",
+			    (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 		return failed(err, &sb);
 	case ESRCH:
 		if (req->scope == HWP_SCOPE_PROCESS)
