@@ -10,10 +10,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define PERF_MAGIC2 0x32454c4946524550ULL
-#define FILE_HEADER_SIZE 104
-#define NAME_ALIGN 64		/* perf pads its strings to this */
-
 enum {
 	FEAT_HOSTNAME = 3,
 	FEAT_OSRELEASE = 4,
@@ -40,10 +36,6 @@ struct pd_writer {
 	size_t nr_events;
 	uint64_t attrs_offset;
 	uint64_t data_offset;
-};
-
-struct file_section {
-	uint64_t offset, size;
 };
 
 static int write_error(void)
@@ -100,9 +92,9 @@ static int copy_events(struct pd_writer *w, const struct pd_write_event *events,
 int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 		    struct pd_writer **out)
 {
-	unsigned char zero[FILE_HEADER_SIZE] = { 0 };
+	const struct pd_file_header placeholder = { 0 };
 	struct pd_writer *w;
-	uint64_t off = FILE_HEADER_SIZE;
+	uint64_t off = PD_FILE_HEADER_SIZE;
 	int err;
 
 	*out = NULL;
@@ -112,20 +104,21 @@ int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 		return hwp_fail(-ENOMEM, "out of memory");
 	}
 	w->f = f;
-	err = put(f, zero, sizeof(zero));
+	err = put(f, &placeholder, sizeof(placeholder));
 	for (size_t i = 0; !err && i < nr; i++) {
 		err = put(f, w->events[i].ids, w->events[i].nr_ids * sizeof(uint64_t));
 		off += w->events[i].nr_ids * sizeof(uint64_t);
 	}
 	w->attrs_offset = off;
-	for (size_t i = 0, ids = FILE_HEADER_SIZE; !err && i < nr; i++) {
-		struct file_section sec = { ids, w->events[i].nr_ids * sizeof(uint64_t) };
+	for (size_t i = 0, ids = PD_FILE_HEADER_SIZE; !err && i < nr; i++) {
+		struct pd_file_attr entry = {
+			.attr = w->events[i].attr,
+			.ids = { ids, w->events[i].nr_ids * sizeof(uint64_t) },
+		};
 
-		err = put(f, &w->events[i].attr, sizeof(w->events[i].attr));
-		if (!err)
-			err = put(f, &sec, sizeof(sec));
-		ids += sec.size;
-		off += sizeof(w->events[i].attr) + sizeof(sec);
+		err = put(f, &entry, sizeof(entry));
+		ids += entry.ids.size;
+		off += sizeof(entry);
 	}
 	w->data_offset = off;
 	if (err) {
@@ -147,9 +140,10 @@ int64_t pd_writer_data_size(const struct pd_writer *w)
 
 static void add_string(struct strbuf *sb, const char *s)
 {
-	static const char pad[NAME_ALIGN];
+	static const char pad[PD_NAME_ALIGN];
 	size_t n = strlen(s) + 1;
-	uint32_t len = (uint32_t)((n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN);
+	uint32_t len =
+		(uint32_t)((n + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN);
 
 	strbuf_add(sb, (const char *)&len, sizeof(len));
 	strbuf_add(sb, s, n);
@@ -245,7 +239,7 @@ static void feature(const struct pd_writer *w, int feat, char *const argv[], str
 static int write_features(struct pd_writer *w, uint64_t table, char *const argv[],
 			  uint64_t *bits)
 {
-	struct file_section secs[FEAT_MAX];
+	struct pd_file_section secs[FEAT_MAX];
 	struct strbuf body = STRBUF_INIT;
 	size_t n = 0;
 	int err;
@@ -276,7 +270,7 @@ static int write_features(struct pd_writer *w, uint64_t table, char *const argv[
 
 int pd_writer_finish(struct pd_writer *w, char *const argv[])
 {
-	uint64_t header[FILE_HEADER_SIZE / 8] = { 0 };
+	struct pd_file_header h = { 0 };
 	int64_t data_size = pd_writer_data_size(w);
 	int err;
 
@@ -285,21 +279,20 @@ int pd_writer_finish(struct pd_writer *w, char *const argv[])
 		err = write_error();
 		goto out;
 	}
-	err = write_features(w, w->data_offset + (uint64_t)data_size, argv, &header[9]);
+	err = write_features(w, w->data_offset + (uint64_t)data_size, argv, h.features);
 	if (err)
 		goto out;
-	header[0] = PERF_MAGIC2;
-	header[1] = FILE_HEADER_SIZE;
-	header[2] = sizeof(struct perf_event_attr) + sizeof(struct file_section);
-	header[3] = w->attrs_offset;
-	header[4] = w->data_offset - w->attrs_offset;
-	header[5] = w->data_offset;
-	header[6] = (uint64_t)data_size;
-	/* header[7..8]: event_types, unused since 2013 */
+	h.magic = PD_MAGIC;
+	h.size = PD_FILE_HEADER_SIZE;
+	h.attr_size = sizeof(struct pd_file_attr);
+	h.attrs.offset = w->attrs_offset;
+	h.attrs.size = w->data_offset - w->attrs_offset;
+	h.data.offset = w->data_offset;
+	h.data.size = (uint64_t)data_size;
 	if (fseeko(w->f, 0, SEEK_SET))
 		err = write_error();
 	else
-		err = put(w->f, header, sizeof(header));
+		err = put(w->f, &h, sizeof(h));
 	if (!err && fseeko(w->f, 0, SEEK_END))
 		err = write_error();
 out:

@@ -7,12 +7,11 @@
 #define HWPROF_SAMPLE_H
 
 #include "hwprof-internal.h"
+#include "perf-data-format.h"
 #include "util/hash.h"
 
 #include <stdio.h>
 
-/* Record types perf's tools add to the kernel's (tools/perf/util/event.h). */
-#define PD_RECORD_FINISHED_ROUND 68
 /* A pid of -1 in an MMAP record: the kernel's own mappings. */
 #define PD_KERNEL_PID 0xffffffffu
 

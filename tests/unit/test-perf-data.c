@@ -313,13 +313,18 @@ static int shared_ids_file(size_t nr, size_t blob, uint64_t ids_at)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
 					.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP };
-	uint64_t attrs = 104 + blob, entry = sizeof(attr) + 16;
-	uint64_t hdr[13] = { 0x32454c4946524550ULL, 104, entry, attrs, nr * entry,
-			     attrs + nr * entry, 0 };
+	uint64_t attrs = PD_FILE_HEADER_SIZE + blob, entry = sizeof(struct pd_file_attr);
+	struct pd_file_header hdr = {
+		.magic = PD_MAGIC,
+		.size = PD_FILE_HEADER_SIZE,
+		.attr_size = entry,
+		.attrs = { attrs, nr * entry },
+		.data = { attrs + nr * entry, 0 },
+	};
 	int fd = memfd_create("shared-ids", MFD_CLOEXEC);
 	struct buf b = { 0 };
 
-	put(&b, hdr, sizeof(hdr));
+	put(&b, &hdr, sizeof(hdr));
 	for (size_t i = 0; i < blob / 8; i++)
 		put64(&b, i + 1);
 	for (size_t i = 0; i < nr; i++) {
@@ -339,7 +344,7 @@ static void check_shared_ids(void)
 {
 	struct rusage before, after;
 	struct pd_file *f = NULL;
-	int fd = shared_ids_file(1024, 128 << 10, 104);
+	int fd = shared_ids_file(1024, 128 << 10, PD_FILE_HEADER_SIZE);
 
 	getrusage(RUSAGE_SELF, &before);
 	CHECK_ERR(pd_open(NULL, fd, &f), -HWP_ERR_FORMAT);
@@ -351,7 +356,7 @@ static void check_shared_ids(void)
 	pd_close(f);
 	close(fd);
 	/* Ids that are the attributes themselves. */
-	fd = shared_ids_file(1, 8, 112);
+	fd = shared_ids_file(1, 8, PD_FILE_HEADER_SIZE + 8);
 	CHECK_ERR(pd_open(NULL, fd, &f), -HWP_ERR_FORMAT);
 	CHECK(strstr(hwp_errmsg(), "the ids of event 0 (8 bytes at 112) overlap the attribute section"),
 	      "%s", hwp_errmsg());
