@@ -11,6 +11,7 @@
 #define HWPROF_PERF_DATA_FORMAT_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* "PERFILE2" read as a little-endian u64: the format perf has written since 2012. */
@@ -68,5 +69,50 @@ _Static_assert(sizeof(struct pd_file_attr) ==
 /* Record types perf's tools add to the kernel's, above any the kernel uses
  * (enum perf_user_event_type). */
 #define PD_RECORD_FINISHED_ROUND 68
+
+/* Feature ids: bits of pd_file_header.features (perf's HEADER_*). */
+enum pd_feature {
+	PD_FEAT_RESERVED = 0,	/* always clear */
+	PD_FEAT_FIRST = 1,
+	PD_FEAT_TRACING_DATA = 1,
+	PD_FEAT_BUILD_ID = 2,
+	PD_FEAT_HOSTNAME = 3,
+	PD_FEAT_OSRELEASE = 4,
+	PD_FEAT_VERSION = 5,
+	PD_FEAT_ARCH = 6,
+	PD_FEAT_NRCPUS = 7,	/* two u32: CPUs configured, online */
+	PD_FEAT_CPUDESC = 8,
+	PD_FEAT_CPUID = 9,	/* vendor,family,model,stepping */
+	PD_FEAT_TOTAL_MEM = 10,	/* a u64, in KiB */
+	PD_FEAT_CMDLINE = 11,	/* a u32 count, then that many strings */
+	PD_FEAT_EVENT_DESC = 12,
+};
+
+/* Whether @feat's section is one string (perf's perf_header_string: a u32
+ * length, then the string, NUL-padded to that length). */
+static inline bool pd_feature_is_string(enum pd_feature feat)
+{
+	switch (feat) {
+	case PD_FEAT_HOSTNAME:
+	case PD_FEAT_OSRELEASE:
+	case PD_FEAT_VERSION:
+	case PD_FEAT_ARCH:
+	case PD_FEAT_CPUDESC:
+	case PD_FEAT_CPUID:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static inline bool pd_feature_test(const uint64_t *bits, enum pd_feature feat)
+{
+	return bits[feat / 64] >> (feat % 64) & 1;
+}
+
+static inline void pd_feature_set(uint64_t *bits, enum pd_feature feat)
+{
+	bits[feat / 64] |= 1ULL << (feat % 64);
+}
 
 #endif

@@ -10,17 +10,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-enum {
-	FEAT_HOSTNAME = 3,
-	FEAT_OSRELEASE = 4,
-	FEAT_VERSION = 5,
-	FEAT_ARCH = 6,
-	FEAT_NRCPUS = 7,
-	FEAT_CPUDESC = 8,
-	FEAT_TOTAL_MEM = 10,
-	FEAT_CMDLINE = 11,
-	FEAT_EVENT_DESC = 12,
-	FEAT_MAX = 13,
+/* The features written, in the order of their bits, as their table must
+ * be. CPUID is perf's vendor,family,model,stepping, which hwprof does not
+ * work out. */
+static const enum pd_feature written_features[] = {
+	PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH,
+	PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
+	PD_FEAT_EVENT_DESC,
 };
 
 struct wevent {
@@ -202,58 +198,59 @@ static void feature_cmdline(char *const argv[], struct strbuf *sb)
 		add_string(sb, argv[i]);
 }
 
-static void feature(const struct pd_writer *w, int feat, char *const argv[], struct strbuf *sb)
+static void feature(const struct pd_writer *w, enum pd_feature feat, char *const argv[],
+		    struct strbuf *sb)
 {
 	struct utsname u;
 	char cpu[256];
 
 	uname(&u);
 	switch (feat) {
-	case FEAT_HOSTNAME: add_string(sb, u.nodename); break;
-	case FEAT_OSRELEASE: add_string(sb, u.release); break;
-	case FEAT_VERSION: add_string(sb, "hwprof " HWPROF_VERSION); break;
-	case FEAT_ARCH: add_string(sb, u.machine); break;
-	case FEAT_NRCPUS: {
+	case PD_FEAT_HOSTNAME: add_string(sb, u.nodename); break;
+	case PD_FEAT_OSRELEASE: add_string(sb, u.release); break;
+	case PD_FEAT_VERSION: add_string(sb, "hwprof " HWPROF_VERSION); break;
+	case PD_FEAT_ARCH: add_string(sb, u.machine); break;
+	case PD_FEAT_NRCPUS: {
 		long conf = sysconf(_SC_NPROCESSORS_CONF), onln = sysconf(_SC_NPROCESSORS_ONLN);
 
 		add_u32(sb, (uint32_t)(conf > 0 ? conf : 1));
 		add_u32(sb, (uint32_t)(onln > 0 ? onln : 1));
 		break;
 	}
-	case FEAT_CPUDESC:
+	case PD_FEAT_CPUDESC:
 		cpu_description(cpu, sizeof(cpu));
 		add_string(sb, cpu);
 		break;
-	case FEAT_TOTAL_MEM: {
+	case PD_FEAT_TOTAL_MEM: {
 		uint64_t kb = (uint64_t)sysconf(_SC_PHYS_PAGES) *
 			      ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
 
 		strbuf_add(sb, (const char *)&kb, sizeof(kb));
 		break;
 	}
-	case FEAT_CMDLINE: feature_cmdline(argv, sb); break;
-	case FEAT_EVENT_DESC: feature_event_desc(w, sb); break;
+	case PD_FEAT_CMDLINE: feature_cmdline(argv, sb); break;
+	case PD_FEAT_EVENT_DESC: feature_event_desc(w, sb); break;
+	default: break;
 	}
 }
 
 static int write_features(struct pd_writer *w, uint64_t table, char *const argv[],
 			  uint64_t *bits)
 {
-	struct pd_file_section secs[FEAT_MAX];
+	struct pd_file_section secs[ARRAY_SIZE(written_features)];
 	struct strbuf body = STRBUF_INIT;
 	size_t n = 0;
 	int err;
 
-	for (int feat = FEAT_HOSTNAME; feat < FEAT_MAX; feat++) {
+	for (size_t i = 0; i < ARRAY_SIZE(written_features); i++) {
+		enum pd_feature feat = written_features[i];
 		size_t before = body.len;
 
-		if (feat == 9)	/* CPUID: perf's vendor,family,model,stepping; not kept */
-			continue;
 		feature(w, feat, argv, &body);
 		secs[n].offset = before;
 		secs[n].size = body.len - before;
 		n++;
-		bits[feat / 64] |= 1ULL << (feat % 64);
+		pd_feature_set(bits, feat);
 	}
 	if (strbuf_failed(&body)) {
 		strbuf_release(&body);

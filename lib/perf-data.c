@@ -13,8 +13,6 @@
 #include <unistd.h>
 
 #define MAX_EVENTS 4096
-#define HEADER_EVENT_DESC 12
-#define HEADER_CMDLINE 11
 /* Records held back for sorting, at most: a round of a busy machine fits. */
 #define QUEUE_MAX (1u << 18)
 /* Give back the pages of what was read in steps of this many bytes. */
@@ -429,11 +427,11 @@ static int read_features(struct pd_file *f)
 	uint64_t table = f->hdr.data.offset + f->hdr.data.size;
 	size_t n = 0;
 
-	for (int bit = 1; bit < PD_FEAT_BITS; bit++) {
+	for (int bit = PD_FEAT_FIRST; bit < PD_FEAT_BITS; bit++) {
 		struct pd_file_section sec;
 		struct feat_cursor c;
 
-		if (!(f->hdr.features[bit / 64] >> (bit % 64) & 1))
+		if (!pd_feature_test(f->hdr.features, bit))
 			continue;
 		if (!in_file(f, table + n * sizeof(sec), sizeof(sec)))
 			return bad(f, "the table of feature sections ends past the end of the file: the file is truncated");
@@ -445,11 +443,11 @@ static int read_features(struct pd_file *f)
 				   (unsigned long long)sec.offset);
 		c.p = f->map + sec.offset;
 		c.end = c.p + sec.size;
-		if (bit == HEADER_EVENT_DESC)
+		if (bit == PD_FEAT_EVENT_DESC)
 			read_event_desc(f, &c);
-		else if (bit == HEADER_CMDLINE)
+		else if (bit == PD_FEAT_CMDLINE)
 			f->features[bit] = read_string_list(&c);
-		else if (bit >= 3 && bit <= 9 && bit != 7)	/* hostname ... cpuid */
+		else if (pd_feature_is_string(bit))
 			f->features[bit] = feat_string(&c);
 	}
 	return 0;
@@ -589,9 +587,9 @@ const struct pd_event *pd_event(const struct pd_file *f, size_t idx)
 	return idx < f->nr_events ? &f->events[idx] : NULL;
 }
 
-const char *pd_feature_string(const struct pd_file *f, int feat)
+const char *pd_feature_string(const struct pd_file *f, enum pd_feature feat)
 {
-	return feat > 0 && feat < PD_FEAT_BITS ? f->features[feat] : NULL;
+	return feat >= PD_FEAT_FIRST && feat < PD_FEAT_BITS ? f->features[feat] : NULL;
 }
 
 /* ---- the data section, in order ---- */

@@ -227,6 +227,7 @@ static void check_read_back(int fd)
 {
 	struct pd_file *f;
 	struct order o = { 0 };
+	const char *cmdline;
 
 	CHECK_ERR(pd_open(NULL, fd, &f), 0);
 	if (!f)
@@ -235,8 +236,9 @@ static void check_read_back(int fd)
 	CHECK(!strcmp(pd_event(f, 0)->name, "cpu-clock") && !strcmp(pd_event(f, 1)->name, "task-clock"),
 	      "names from EVENT_DESC: %s, %s", pd_event(f, 0)->name, pd_event(f, 1)->name);
 	CHECK(pd_event(f, 1)->nr_ids == 1 && pd_event(f, 1)->ids[0] == ID_B, "ids");
-	CHECK(pd_feature_string(f, 11) && strstr(pd_feature_string(f, 11), "hwprof record -- test"),
-	      "cmdline: %s", pd_feature_string(f, 11));
+	cmdline = pd_feature_string(f, PD_FEAT_CMDLINE);
+	CHECK(cmdline && strstr(cmdline, "hwprof record -- test"), "cmdline: %s",
+	      cmdline);
 	CHECK_ERR(pd_foreach(f, check_order, &o), 0);
 	CHECK(o.records == 15 && o.samples == 5, "%d records, %d samples", o.records, o.samples);
 	CHECK(o.out_of_order == 0, "%d records out of time order", o.out_of_order);
