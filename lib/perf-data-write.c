@@ -10,21 +10,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define PERF_MAGIC2 0x32454c4946524550ULL
-#define FILE_HEADER_SIZE 104
-#define NAME_ALIGN 64		/* perf pads its strings to this */
-
-enum {
-	FEAT_HOSTNAME = 3,
-	FEAT_OSRELEASE = 4,
-	FEAT_VERSION = 5,
-	FEAT_ARCH = 6,
-	FEAT_NRCPUS = 7,
-	FEAT_CPUDESC = 8,
-	FEAT_TOTAL_MEM = 10,
-	FEAT_CMDLINE = 11,
-	FEAT_EVENT_DESC = 12,
-	FEAT_MAX = 13,
+/* The features written, in the order of their bits, as their table must
+ * be. CPUID is perf's vendor,family,model,stepping, which hwprof does not
+ * work out. */
+static const enum pd_feature written_features[] = {
+	PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH,
+	PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
+	PD_FEAT_EVENT_DESC,
 };
 
 struct wevent {
@@ -40,10 +32,6 @@ struct pd_writer {
 	size_t nr_events;
 	uint64_t attrs_offset;
 	uint64_t data_offset;
-};
-
-struct file_section {
-	uint64_t offset, size;
 };
 
 static int write_error(void)
@@ -100,9 +88,9 @@ static int copy_events(struct pd_writer *w, const struct pd_write_event *events,
 int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 		    struct pd_writer **out)
 {
-	unsigned char zero[FILE_HEADER_SIZE] = { 0 };
+	const struct pd_file_header placeholder = { 0 };
 	struct pd_writer *w;
-	uint64_t off = FILE_HEADER_SIZE;
+	uint64_t off = PD_FILE_HEADER_SIZE;
 	int err;
 
 	*out = NULL;
@@ -112,20 +100,21 @@ int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 		return hwp_fail(-ENOMEM, "out of memory");
 	}
 	w->f = f;
-	err = put(f, zero, sizeof(zero));
+	err = put(f, &placeholder, sizeof(placeholder));
 	for (size_t i = 0; !err && i < nr; i++) {
 		err = put(f, w->events[i].ids, w->events[i].nr_ids * sizeof(uint64_t));
 		off += w->events[i].nr_ids * sizeof(uint64_t);
 	}
 	w->attrs_offset = off;
-	for (size_t i = 0, ids = FILE_HEADER_SIZE; !err && i < nr; i++) {
-		struct file_section sec = { ids, w->events[i].nr_ids * sizeof(uint64_t) };
+	for (size_t i = 0, ids = PD_FILE_HEADER_SIZE; !err && i < nr; i++) {
+		struct pd_file_attr entry = {
+			.attr = w->events[i].attr,
+			.ids = { ids, w->events[i].nr_ids * sizeof(uint64_t) },
+		};
 
-		err = put(f, &w->events[i].attr, sizeof(w->events[i].attr));
-		if (!err)
-			err = put(f, &sec, sizeof(sec));
-		ids += sec.size;
-		off += sizeof(w->events[i].attr) + sizeof(sec);
+		err = put(f, &entry, sizeof(entry));
+		ids += entry.ids.size;
+		off += sizeof(entry);
 	}
 	w->data_offset = off;
 	if (err) {
@@ -147,9 +136,10 @@ int64_t pd_writer_data_size(const struct pd_writer *w)
 
 static void add_string(struct strbuf *sb, const char *s)
 {
-	static const char pad[NAME_ALIGN];
+	static const char pad[PD_NAME_ALIGN];
 	size_t n = strlen(s) + 1;
-	uint32_t len = (uint32_t)((n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN);
+	uint32_t len =
+		(uint32_t)((n + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN);
 
 	strbuf_add(sb, (const char *)&len, sizeof(len));
 	strbuf_add(sb, s, n);
@@ -208,58 +198,59 @@ static void feature_cmdline(char *const argv[], struct strbuf *sb)
 		add_string(sb, argv[i]);
 }
 
-static void feature(const struct pd_writer *w, int feat, char *const argv[], struct strbuf *sb)
+static void feature(const struct pd_writer *w, enum pd_feature feat, char *const argv[],
+		    struct strbuf *sb)
 {
 	struct utsname u;
 	char cpu[256];
 
 	uname(&u);
 	switch (feat) {
-	case FEAT_HOSTNAME: add_string(sb, u.nodename); break;
-	case FEAT_OSRELEASE: add_string(sb, u.release); break;
-	case FEAT_VERSION: add_string(sb, "hwprof " HWPROF_VERSION); break;
-	case FEAT_ARCH: add_string(sb, u.machine); break;
-	case FEAT_NRCPUS: {
+	case PD_FEAT_HOSTNAME: add_string(sb, u.nodename); break;
+	case PD_FEAT_OSRELEASE: add_string(sb, u.release); break;
+	case PD_FEAT_VERSION: add_string(sb, "hwprof " HWPROF_VERSION); break;
+	case PD_FEAT_ARCH: add_string(sb, u.machine); break;
+	case PD_FEAT_NRCPUS: {
 		long conf = sysconf(_SC_NPROCESSORS_CONF), onln = sysconf(_SC_NPROCESSORS_ONLN);
 
 		add_u32(sb, (uint32_t)(conf > 0 ? conf : 1));
 		add_u32(sb, (uint32_t)(onln > 0 ? onln : 1));
 		break;
 	}
-	case FEAT_CPUDESC:
+	case PD_FEAT_CPUDESC:
 		cpu_description(cpu, sizeof(cpu));
 		add_string(sb, cpu);
 		break;
-	case FEAT_TOTAL_MEM: {
+	case PD_FEAT_TOTAL_MEM: {
 		uint64_t kb = (uint64_t)sysconf(_SC_PHYS_PAGES) *
 			      ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
 
 		strbuf_add(sb, (const char *)&kb, sizeof(kb));
 		break;
 	}
-	case FEAT_CMDLINE: feature_cmdline(argv, sb); break;
-	case FEAT_EVENT_DESC: feature_event_desc(w, sb); break;
+	case PD_FEAT_CMDLINE: feature_cmdline(argv, sb); break;
+	case PD_FEAT_EVENT_DESC: feature_event_desc(w, sb); break;
+	default: break;
 	}
 }
 
 static int write_features(struct pd_writer *w, uint64_t table, char *const argv[],
 			  uint64_t *bits)
 {
-	struct file_section secs[FEAT_MAX];
+	struct pd_file_section secs[ARRAY_SIZE(written_features)];
 	struct strbuf body = STRBUF_INIT;
 	size_t n = 0;
 	int err;
 
-	for (int feat = FEAT_HOSTNAME; feat < FEAT_MAX; feat++) {
+	for (size_t i = 0; i < ARRAY_SIZE(written_features); i++) {
+		enum pd_feature feat = written_features[i];
 		size_t before = body.len;
 
-		if (feat == 9)	/* CPUID: perf's vendor,family,model,stepping; not kept */
-			continue;
 		feature(w, feat, argv, &body);
 		secs[n].offset = before;
 		secs[n].size = body.len - before;
 		n++;
-		bits[feat / 64] |= 1ULL << (feat % 64);
+		pd_feature_set(bits, feat);
 	}
 	if (strbuf_failed(&body)) {
 		strbuf_release(&body);
@@ -276,7 +267,7 @@ static int write_features(struct pd_writer *w, uint64_t table, char *const argv[
 
 int pd_writer_finish(struct pd_writer *w, char *const argv[])
 {
-	uint64_t header[FILE_HEADER_SIZE / 8] = { 0 };
+	struct pd_file_header h = { 0 };
 	int64_t data_size = pd_writer_data_size(w);
 	int err;
 
@@ -285,21 +276,20 @@ int pd_writer_finish(struct pd_writer *w, char *const argv[])
 		err = write_error();
 		goto out;
 	}
-	err = write_features(w, w->data_offset + (uint64_t)data_size, argv, &header[9]);
+	err = write_features(w, w->data_offset + (uint64_t)data_size, argv, h.features);
 	if (err)
 		goto out;
-	header[0] = PERF_MAGIC2;
-	header[1] = FILE_HEADER_SIZE;
-	header[2] = sizeof(struct perf_event_attr) + sizeof(struct file_section);
-	header[3] = w->attrs_offset;
-	header[4] = w->data_offset - w->attrs_offset;
-	header[5] = w->data_offset;
-	header[6] = (uint64_t)data_size;
-	/* header[7..8]: event_types, unused since 2013 */
+	h.magic = PD_MAGIC;
+	h.size = PD_FILE_HEADER_SIZE;
+	h.attr_size = sizeof(struct pd_file_attr);
+	h.attrs.offset = w->attrs_offset;
+	h.attrs.size = w->data_offset - w->attrs_offset;
+	h.data.offset = w->data_offset;
+	h.data.size = (uint64_t)data_size;
 	if (fseeko(w->f, 0, SEEK_SET))
 		err = write_error();
 	else
-		err = put(w->f, header, sizeof(header));
+		err = put(w->f, &h, sizeof(h));
 	if (!err && fseeko(w->f, 0, SEEK_END))
 		err = write_error();
 out:

@@ -12,28 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PERF_MAGIC2 0x32454c4946524550ULL	/* "PERFILE2", little-endian */
-#define PERF_MAGIC2_SWAPPED 0x50455246494c4532ULL
-#define FILE_HEADER_SIZE 104
-#define PIPE_HEADER_SIZE 16
 #define MAX_EVENTS 4096
-#define NR_FEATURE_BITS 256
-#define HEADER_EVENT_DESC 12
-#define HEADER_CMDLINE 11
 /* Records held back for sorting, at most: a round of a busy machine fits. */
 #define QUEUE_MAX (1u << 18)
 /* Give back the pages of what was read in steps of this many bytes. */
 #define DROP_STEP (8u << 20)
-
-struct file_section {
-	uint64_t offset, size;
-};
-
-struct file_header {
-	uint64_t magic, size, attr_size;
-	struct file_section attrs, data, event_types;
-	uint64_t features[NR_FEATURE_BITS / 64];
-};
 
 /* How the event of a record is found (see find_event()). */
 enum id_mode {
@@ -52,7 +35,7 @@ struct pd_file {
 	const unsigned char *map;
 	size_t size;
 	char *path;
-	struct file_header hdr;
+	struct pd_file_header hdr;
 	struct pd_event *events;
 	size_t nr_events;
 	struct hidx id_idx;	/* id → index into id_keys/id_event */
@@ -61,7 +44,7 @@ struct pd_file {
 	size_t nr_ids;
 	enum id_mode id_mode;
 	bool ordered;		/* every record has a time: sort rounds as perf does */
-	char *features[NR_FEATURE_BITS];	/* the string features that were read */
+	char *features[PD_FEAT_BITS];	/* the string features that were read */
 	/* pd_foreach's state */
 	struct queued *q;
 	size_t nr_q, cap_q;
@@ -89,30 +72,31 @@ static bool in_file(const struct pd_file *f, uint64_t off, uint64_t size)
 
 static int read_header(struct pd_file *f)
 {
-	struct file_header *h = &f->hdr;
-	uint64_t magic;
+	struct pd_file_header *h = &f->hdr;
+	struct pd_pipe_header start;
 
 	if (f->size == 0)
 		return bad(f, "the file is empty");
-	if (f->size < 8)
+	if (f->size < sizeof(start.magic))
 		return bad(f, "the file is %zu bytes long, too short for a header", f->size);
-	memcpy(&magic, f->map, 8);
-	if (!memcmp(f->map, "PERFFILE", 8))
+	memcpy(&start.magic, f->map, sizeof(start.magic));
+	if (!memcmp(f->map, PD_MAGIC_V1, sizeof(start.magic)))
 		return bad(f, "it is in perf's first format (PERFFILE), which perf replaced in 2012; convert it with a current 'perf inject'");
-	if (magic == PERF_MAGIC2_SWAPPED)
+	if (start.magic == PD_MAGIC_SWAPPED)
 		return bad(f, "it was written on a machine of the other byte order, which hwprof does not read");
-	if (magic != PERF_MAGIC2)
+	if (start.magic != PD_MAGIC)
 		return bad(f, "wrong magic number (not PERFILE2)");
-	if (f->size >= 16) {
-		memcpy(&h->size, f->map + 8, 8);
-		if (h->size == PIPE_HEADER_SIZE)
+	/* A file's header and a pipe's begin alike: magic, then their size. */
+	if (f->size >= sizeof(start)) {
+		memcpy(&start, f->map, sizeof(start));
+		if (start.size == PD_PIPE_HEADER_SIZE)
 			return bad(f, "it is in perf's pipe format; record to a file (perf record -o FILE) to read it with hwprof");
 	}
-	if (f->size < FILE_HEADER_SIZE)
+	if (f->size < PD_FILE_HEADER_SIZE)
 		return bad(f, "the file is %zu bytes long, too short for a header of %d bytes",
-			   f->size, FILE_HEADER_SIZE);
+			   f->size, PD_FILE_HEADER_SIZE);
 	memcpy(h, f->map, sizeof(*h));
-	if (h->size < FILE_HEADER_SIZE || h->size > f->size)
+	if (h->size < PD_FILE_HEADER_SIZE || h->size > f->size)
 		return bad(f, "the header says it is %llu bytes long", (unsigned long long)h->size);
 	if (!in_file(f, h->attrs.offset, h->attrs.size))
 		return bad(f, "the attribute section (%llu bytes at %llu) lies outside the file of %zu bytes",
@@ -149,7 +133,7 @@ static int add_id(struct pd_file *f, uint64_t id, size_t ev)
 	return 0;
 }
 
-static bool overlap(const struct file_section *a, const struct file_section *b)
+static bool overlap(const struct pd_file_section *a, const struct pd_file_section *b)
 {
 	return a->size && b->size && a->offset < b->offset + b->size &&
 	       b->offset < a->offset + a->size;
@@ -157,16 +141,16 @@ static bool overlap(const struct file_section *a, const struct file_section *b)
 
 static int cmp_section(const void *a, const void *b)
 {
-	const struct file_section *x = *(const struct file_section *const *)a;
-	const struct file_section *y = *(const struct file_section *const *)b;
+	const struct pd_file_section *x = *(const struct pd_file_section *const *)a;
+	const struct pd_file_section *y = *(const struct pd_file_section *const *)b;
 
 	if (x->offset != y->offset)
 		return x->offset < y->offset ? -1 : 1;
 	return x < y ? -1 : x > y;	/* the first event first, for the message */
 }
 
-static int overlap_error(const struct pd_file *f, const struct file_section *ids, size_t ev,
-			 const char *what, const struct file_section *other)
+static int overlap_error(const struct pd_file *f, const struct pd_file_section *ids,
+			 size_t ev, const char *what, const struct pd_file_section *other)
 {
 	return bad(f, "the ids of event %zu (%llu bytes at %llu) overlap %s (%llu bytes at %llu)",
 		   ev, (unsigned long long)ids->size, (unsigned long long)ids->offset, what,
@@ -176,13 +160,14 @@ static int overlap_error(const struct pd_file *f, const struct file_section *ids
 /* Each event's ids lie inside the file, apart from the header, the
  * attributes, the data and each other's: what is copied of them is then
  * at most the file's size, however many events point at the same bytes. */
-static int check_id_sections(const struct pd_file *f, const struct file_section *ids, size_t nr)
+static int check_id_sections(const struct pd_file *f, const struct pd_file_section *ids,
+			     size_t nr)
 {
-	const struct file_section header = { 0, f->hdr.size };
-	const struct file_section *fixed[] = { &header, &f->hdr.attrs, &f->hdr.data };
+	const struct pd_file_section header = { 0, f->hdr.size };
+	const struct pd_file_section *fixed[] = { &header, &f->hdr.attrs, &f->hdr.data };
 	static const char *const fixed_name[] = { "the header", "the attribute section",
 						  "the data section" };
-	const struct file_section **sorted;
+	const struct pd_file_section **sorted;
 	size_t n = 0;
 	int err = 0;
 
@@ -218,14 +203,14 @@ static int check_id_sections(const struct pd_file *f, const struct file_section 
 
 static int read_attrs(struct pd_file *f)
 {
-	const struct file_header *h = &f->hdr;
+	const struct pd_file_header *h = &f->hdr;
 	uint64_t entry = h->attr_size, nr, total_ids = 0;
-	struct file_section *ids;
+	struct pd_file_section *ids;
 	size_t attr_bytes;
 	int err;
 
-	if (entry < PERF_ATTR_SIZE_VER0 + sizeof(struct file_section) || entry > 4096 ||
-	    entry % 8)
+	if (entry < PERF_ATTR_SIZE_VER0 + sizeof(struct pd_file_section) ||
+	    entry > 4096 || entry % 8)
 		return bad(f, "the attribute size is %llu bytes", (unsigned long long)entry);
 	if (h->attrs.size % entry)
 		return bad(f, "the attribute section of %llu bytes does not hold whole attributes of %llu",
@@ -236,7 +221,7 @@ static int read_attrs(struct pd_file *f)
 	if (nr > MAX_EVENTS)
 		return bad(f, "it describes %llu events; hwprof reads at most %d",
 			   (unsigned long long)nr, MAX_EVENTS);
-	attr_bytes = entry - sizeof(struct file_section);
+	attr_bytes = entry - sizeof(struct pd_file_section);
 	if (attr_bytes > sizeof(struct perf_event_attr))
 		attr_bytes = sizeof(struct perf_event_attr);
 	f->events = calloc(nr, sizeof(*f->events));
@@ -442,11 +427,11 @@ static int read_features(struct pd_file *f)
 	uint64_t table = f->hdr.data.offset + f->hdr.data.size;
 	size_t n = 0;
 
-	for (int bit = 1; bit < NR_FEATURE_BITS; bit++) {
-		struct file_section sec;
+	for (int bit = PD_FEAT_FIRST; bit < PD_FEAT_BITS; bit++) {
+		struct pd_file_section sec;
 		struct feat_cursor c;
 
-		if (!(f->hdr.features[bit / 64] >> (bit % 64) & 1))
+		if (!pd_feature_test(f->hdr.features, bit))
 			continue;
 		if (!in_file(f, table + n * sizeof(sec), sizeof(sec)))
 			return bad(f, "the table of feature sections ends past the end of the file: the file is truncated");
@@ -458,11 +443,11 @@ static int read_features(struct pd_file *f)
 				   (unsigned long long)sec.offset);
 		c.p = f->map + sec.offset;
 		c.end = c.p + sec.size;
-		if (bit == HEADER_EVENT_DESC)
+		if (bit == PD_FEAT_EVENT_DESC)
 			read_event_desc(f, &c);
-		else if (bit == HEADER_CMDLINE)
+		else if (bit == PD_FEAT_CMDLINE)
 			f->features[bit] = read_string_list(&c);
-		else if (bit >= 3 && bit <= 9 && bit != 7)	/* hostname ... cpuid */
+		else if (pd_feature_is_string(bit))
 			f->features[bit] = feat_string(&c);
 	}
 	return 0;
@@ -581,7 +566,7 @@ void pd_close(struct pd_file *f)
 		free(f->events[i].ids);
 		free(f->events[i].name);
 	}
-	for (size_t i = 0; i < NR_FEATURE_BITS; i++)
+	for (size_t i = 0; i < PD_FEAT_BITS; i++)
 		free(f->features[i]);
 	free(f->events);
 	free(f->id_keys);
@@ -602,9 +587,9 @@ const struct pd_event *pd_event(const struct pd_file *f, size_t idx)
 	return idx < f->nr_events ? &f->events[idx] : NULL;
 }
 
-const char *pd_feature_string(const struct pd_file *f, int feat)
+const char *pd_feature_string(const struct pd_file *f, enum pd_feature feat)
 {
-	return feat > 0 && feat < NR_FEATURE_BITS ? f->features[feat] : NULL;
+	return feat >= PD_FEAT_FIRST && feat < PD_FEAT_BITS ? f->features[feat] : NULL;
 }
 
 /* ---- the data section, in order ---- */

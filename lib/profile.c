@@ -222,11 +222,6 @@ static int choose_event(struct hwp_profile *p, const char *name)
 	return -ENOENT;
 }
 
-/* The features perf.data's header keeps as strings (perf's
- * Documentation/perf.data-file-format.txt). */
-#define HEADER_HOSTNAME 3
-#define HEADER_OSRELEASE 4
-
 /* Where the file was recorded, and a warning when that was not here: the
  * kernel's symbols are this machine's /proc/kallsyms, and module paths are
  * opened on this machine, so another kernel or host may not match them. */
@@ -236,8 +231,10 @@ static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 	struct utsname u;
 	bool other_host, other_kernel;
 
-	p->hostname = symbolize_intern(p->sym, pd_feature_string(p->file, HEADER_HOSTNAME));
-	p->osrelease = symbolize_intern(p->sym, pd_feature_string(p->file, HEADER_OSRELEASE));
+	p->hostname = symbolize_intern(p->sym,
+				       pd_feature_string(p->file, PD_FEAT_HOSTNAME));
+	p->osrelease = symbolize_intern(p->sym,
+					pd_feature_string(p->file, PD_FEAT_OSRELEASE));
 	if (uname(&u))
 		return 0;
 	other_host = p->hostname && strcmp(p->hostname, u.nodename);

@@ -7,12 +7,11 @@
 #define HWPROF_SAMPLE_H
 
 #include "hwprof-internal.h"
+#include "perf-data-format.h"
 #include "util/hash.h"
 
 #include <stdio.h>
 
-/* Record types perf's tools add to the kernel's (tools/perf/util/event.h). */
-#define PD_RECORD_FINISHED_ROUND 68
 /* A pid of -1 in an MMAP record: the kernel's own mappings. */
 #define PD_KERNEL_PID 0xffffffffu
 
@@ -81,8 +80,9 @@ int pd_open(const char *path, int fd, struct pd_file **out);
 void pd_close(struct pd_file *f);
 size_t pd_nr_events(const struct pd_file *f);
 const struct pd_event *pd_event(const struct pd_file *f, size_t idx);
-/* A string feature (HEADER_HOSTNAME, ...), or NULL. */
-const char *pd_feature_string(const struct pd_file *f, int feat);
+/* A string feature (PD_FEAT_HOSTNAME, ...; PD_FEAT_CMDLINE's strings
+ * joined by spaces), or NULL. */
+const char *pd_feature_string(const struct pd_file *f, enum pd_feature feat);
 /* Walk the data section. Records between two FINISHED_ROUND records are
  * sorted by time as perf does, with memory bounded by one round. */
 int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx);
@@ -105,7 +105,7 @@ int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 /* Where @f is now, relative to the data section: the bytes written. */
 int64_t pd_writer_data_size(const struct pd_writer *w);
 /* Write the feature sections and the final header; frees @w. @argv is the
- * command line to keep (HEADER_CMDLINE), NULL-terminated, or NULL. */
+ * command line to keep (PD_FEAT_CMDLINE), NULL-terminated, or NULL. */
 int pd_writer_finish(struct pd_writer *w, char *const argv[]);
 void pd_writer_abort(struct pd_writer *w);
 

@@ -227,6 +227,7 @@ static void check_read_back(int fd)
 {
 	struct pd_file *f;
 	struct order o = { 0 };
+	const char *cmdline;
 
 	CHECK_ERR(pd_open(NULL, fd, &f), 0);
 	if (!f)
@@ -235,8 +236,9 @@ static void check_read_back(int fd)
 	CHECK(!strcmp(pd_event(f, 0)->name, "cpu-clock") && !strcmp(pd_event(f, 1)->name, "task-clock"),
 	      "names from EVENT_DESC: %s, %s", pd_event(f, 0)->name, pd_event(f, 1)->name);
 	CHECK(pd_event(f, 1)->nr_ids == 1 && pd_event(f, 1)->ids[0] == ID_B, "ids");
-	CHECK(pd_feature_string(f, 11) && strstr(pd_feature_string(f, 11), "hwprof record -- test"),
-	      "cmdline: %s", pd_feature_string(f, 11));
+	cmdline = pd_feature_string(f, PD_FEAT_CMDLINE);
+	CHECK(cmdline && strstr(cmdline, "hwprof record -- test"), "cmdline: %s",
+	      cmdline);
 	CHECK_ERR(pd_foreach(f, check_order, &o), 0);
 	CHECK(o.records == 15 && o.samples == 5, "%d records, %d samples", o.records, o.samples);
 	CHECK(o.out_of_order == 0, "%d records out of time order", o.out_of_order);
@@ -313,13 +315,18 @@ static int shared_ids_file(size_t nr, size_t blob, uint64_t ids_at)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
 					.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP };
-	uint64_t attrs = 104 + blob, entry = sizeof(attr) + 16;
-	uint64_t hdr[13] = { 0x32454c4946524550ULL, 104, entry, attrs, nr * entry,
-			     attrs + nr * entry, 0 };
+	uint64_t attrs = PD_FILE_HEADER_SIZE + blob, entry = sizeof(struct pd_file_attr);
+	struct pd_file_header hdr = {
+		.magic = PD_MAGIC,
+		.size = PD_FILE_HEADER_SIZE,
+		.attr_size = entry,
+		.attrs = { attrs, nr * entry },
+		.data = { attrs + nr * entry, 0 },
+	};
 	int fd = memfd_create("shared-ids", MFD_CLOEXEC);
 	struct buf b = { 0 };
 
-	put(&b, hdr, sizeof(hdr));
+	put(&b, &hdr, sizeof(hdr));
 	for (size_t i = 0; i < blob / 8; i++)
 		put64(&b, i + 1);
 	for (size_t i = 0; i < nr; i++) {
@@ -339,7 +346,7 @@ static void check_shared_ids(void)
 {
 	struct rusage before, after;
 	struct pd_file *f = NULL;
-	int fd = shared_ids_file(1024, 128 << 10, 104);
+	int fd = shared_ids_file(1024, 128 << 10, PD_FILE_HEADER_SIZE);
 
 	getrusage(RUSAGE_SELF, &before);
 	CHECK_ERR(pd_open(NULL, fd, &f), -HWP_ERR_FORMAT);
@@ -351,7 +358,7 @@ static void check_shared_ids(void)
 	pd_close(f);
 	close(fd);
 	/* Ids that are the attributes themselves. */
-	fd = shared_ids_file(1, 8, 112);
+	fd = shared_ids_file(1, 8, PD_FILE_HEADER_SIZE + 8);
 	CHECK_ERR(pd_open(NULL, fd, &f), -HWP_ERR_FORMAT);
 	CHECK(strstr(hwp_errmsg(), "the ids of event 0 (8 bytes at 112) overlap the attribute section"),
 	      "%s", hwp_errmsg());
