@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """hwprof record's behaviour as a wrapper: the command's exit status, Ctrl-C
 (a complete file all the same), -p and -a targets, usage errors, and the
-help text."""
+help text. Signals are sent once the command says it is ready."""
 import os
 import signal
 import subprocess
@@ -57,11 +57,14 @@ def usage(d):
 
 
 def interrupted(d, sig, code):
-    """Ctrl-C (and SIGTERM) stop the command; the file is still complete."""
+    """Ctrl-C (and SIGTERM) stop the command; the file is still complete.
+    The command is ready after 0.2 s of CPU time: 800 samples at 4 kHz."""
     out = os.path.join(d, f"int-{sig}.data")
-    h = subprocess.Popen([HWPROF, "record", "-g", "-o", out, "--", WORKLOAD, "spin", "30"],
+    h = subprocess.Popen([HWPROF, "record", "-g", "-o", out, "--", WORKLOAD,
+                          "cpuspin", "0.2", "ready", "spin", "30"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    line = h.stdout.readline()
+    check(line.strip() == "ready", f"the command says it is ready: {line!r}")
     t0 = time.monotonic()
     h.send_signal(sig)
     _, err = h.communicate(timeout=20)
@@ -77,9 +80,10 @@ def interrupted(d, sig, code):
 
 def existing_process(d):
     """-p: the process's mappings are read from /proc, so its symbols resolve."""
-    spin = subprocess.Popen([WORKLOAD, "spin", "20"])
+    spin = subprocess.Popen([WORKLOAD, "ready", "spin", "20"], stdout=subprocess.PIPE, text=True)
     try:
-        time.sleep(0.3)
+        line = spin.stdout.readline()  # it runs the workload's code, mapped
+        check(line.strip() == "ready", f"the process says it is ready: {line!r}")
         out = os.path.join(d, "pid.data")
         p = hwprof("record", "-p", str(spin.pid), "-o", out, "--", "sleep", "1")
         check(p.returncode == 0, f"-p: {p.returncode} {p.stderr}")
