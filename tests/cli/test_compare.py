@@ -49,7 +49,7 @@ def increase(d, a, b):
     are in both, so a hair under)."""
     p, doc = compare_json(a, b)
     check(p.returncode == 0, f"status {p.returncode}: {p.stderr}")
-    if doc:
+    if check(doc, "a JSON document"):
         check(doc["schema"] == "hwprof-compare/1", "schema")
         check(doc["test"] == "welch" and doc["alpha"] == 0.05, "defaults")
         pf = row(doc, "page-faults")

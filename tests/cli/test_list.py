@@ -14,7 +14,9 @@ def listing():
     check("Software events" in out and "Hardware events" in out, "sections")
     check(re.search(r"^  page-faults\s+yes\s+Page faults", out, re.M), "page-faults opens")
     check(re.search(r"^  task-clock\s+yes", out, re.M), "task-clock opens")
-    if not have_hw_pmu():
+    if have_hw_pmu():
+        check(re.search(r"^  cycles\s+yes", out, re.M), "cycles opens with a PMU")
+    else:
         check(re.search(r"^  cycles\s+no: no hardware PMU", out, re.M), "cycles: no PMU")
     check(re.search(r"\d+ events, \d+ of them open on this machine now", out), "summary")
     check(re.search(r"^  LLC-load-misses\s", out, re.M), "cache events listed")

@@ -39,8 +39,13 @@ def from_the_environment(d):
         check(abs(r["per_call"]["task-clock"] - tc / r["calls"]) < 1e-6, "per call")
         parts = sum(t["counts"]["task-clock"] for t in r["per_thread"])
         check(abs(parts - tc) <= 1e-6 * tc + 1, f"{name}: threads add up: {parts} vs {tc}")
-        if not have_hw_pmu():
-            check(ev["cycles"]["supported"] is False and ev["cycles"]["count"] is None,
+        cyc = ev["cycles"]
+        if have_hw_pmu():
+            check(cyc["supported"] and cyc["count"] > 0, f"{name}: cycles counted: {cyc}")
+            check(abs(r["per_op"]["cycles"] - cyc["count"] / r["ops"]) < 1e-9,
+                  f"{name}: cycles per op")
+        else:
+            check(cyc["supported"] is False and cyc["count"] is None,
                   "cycles: not supported, null")
             check(r["per_op"]["cycles"] is None, "no per-op figure without a count")
     check(regions["setup"]["calls"] == 1 and regions["setup"]["threads"] == 1, "setup")
@@ -53,6 +58,7 @@ def sample_every(d):
     env = dict(os.environ, HWPROF_EVENTS="context-switches,task-clock,page-faults,cycles",
                HWPROF_OUTPUT=out, HWPROF_SAMPLE_EVERY="2")
     p = run([MSGBENCH, "2", "100"], env=env)
+    check(p.returncode == 0, p.stderr)
     with open(out) as f:
         doc = json.load(f)
     check(doc["sample_every"] == 2, f"sample_every {doc['sample_every']}")

@@ -169,7 +169,9 @@ def recording(d, data):
     check(re.search(r"^\[ hwprof record: \d+ samples of \S+ written to ", p.stderr, re.M),
           f"record's summary: {p.stderr}")
     fallback = "cycles cannot be sampled here (no hardware PMU): sampling cpu-clock instead"
-    if not have_hw_pmu():
+    if have_hw_pmu():
+        check(fallback not in p.stderr, f"no fallback for want of a PMU, with one: {p.stderr}")
+    else:
         check(fallback in p.stderr, f"the fallback is said in one line: {p.stderr}")
     check(not [n for n in os.listdir(d) if ".tmp." in n], "no temporary file left")
 

@@ -15,10 +15,10 @@ HW_PMU = have_hw_pmu()
 
 def json_output():
     """The documented fields, real counts."""
-    p, doc = stat_json("-e", "page-faults,context-switches,cpu-migrations,task-clock,cycles",
-                       "--", WORKLOAD, "pages", str(PAGES), "pingpong", "500")
+    p, doc = stat_json("-e", "page-faults,context-switches,cpu-migrations,task-clock,cycles,"
+                       "instructions", "--", WORKLOAD, "pages", str(PAGES), "pingpong", "500")
     check(p.returncode == 0, f"status {p.returncode}: {p.stderr}")
-    if not doc:
+    if not check(doc, "a JSON document"):
         return
     check(doc["schema"] == "hwprof-stat/1", "schema")
     check(doc["command"] == [WORKLOAD, "pages", str(PAGES), "pingpong", "500"], "command kept")
@@ -30,38 +30,50 @@ def json_output():
     check(cs["count"] >= 1000, f"context switches {cs['count']} for 500 round trips")
     tc = event(doc, "task-clock")
     check(tc["unit"] == "ns" and tc["count"] > 0, "task-clock in ns")
-    cyc = event(doc, "cycles")
+    cyc, ins = event(doc, "cycles"), event(doc, "instructions")
     if HW_PMU:
-        check(cyc["supported"] and cyc["count"] > 0, "cycles counted with a PMU")
+        check(cyc["supported"] and cyc["count"] > 0, f"cycles counted with a PMU: {cyc}")
+        check(ins["supported"] and ins["count"] > 0, f"instructions counted with a PMU: {ins}")
     else:
         check(cyc["supported"] is False and cyc["count"] is None, "cycles: null, not 0")
+        check(ins["supported"] is False and ins["count"] is None, "instructions: null, not 0")
         check("no hardware PMU" in cyc["reason"], f"reason: {cyc['reason']}")
     fs = metric(doc, "faults/s")
     check(fs and fs["value"] > 0 and fs["unit"] == "/s", "built-in faults/s")
     secs = doc["seconds"]["values"][0]
     check(abs(fs["value"] - pf["count"] / secs) / fs["value"] < 1e-9, "faults/s = faults / s")
-    check(metric(doc, "IPC") is None if not HW_PMU else True,
-          "IPC is not a row when cycles and instructions were not counted")
+    # IPC, built in, is a row when cycles and instructions were both counted.
+    ipc = metric(doc, "IPC")
+    if HW_PMU:
+        check(ipc and abs(ipc["value"] - ins["count"] / cyc["count"]) <= 1e-9 * ipc["value"],
+              f"IPC = instructions / cycles: {ipc}, {ins['count']} / {cyc['count']}")
+    else:
+        check(ipc is None, "IPC is not a row when cycles and instructions were not counted")
     for key in ("host", "kernel", "cpu", "date", "hwprof_version"):
         check(doc["environment"].get(key), f"environment.{key}")
 
 
 def user_metrics():
-    """User metrics; undefined is null, never 0 or inf."""
-    p, doc = stat_json("-e", "page-faults,cpu-migrations",
+    """User metrics; undefined is null, never 0 or inf. Pinned to one CPU,
+    the command never migrates, so fpm divides by zero."""
+    p, doc = stat_json("--pin", "0", "-e", "page-faults,cpu-migrations",
                        "-M", "fpm=page-faults / cpu-migrations",
                        "-M", "kfaults=page-faults / 1000",
                        "--", WORKLOAD, "pages", "1000")
     check(p.returncode == 0, p.stderr)
-    if not doc:
+    if not check(doc, "a JSON document"):
         return
     k = metric(doc, "kfaults")
     check(k and abs(k["value"] - event(doc, "page-faults")["count"] / 1000) < 1e-9, "kfaults")
-    if event(doc, "cpu-migrations")["count"] == 0:
-        fpm = metric(doc, "fpm")
+    migrations = event(doc, "cpu-migrations")["count"]
+    check(migrations == 0, f"pinned: no migrations: {migrations}")
+    fpm = metric(doc, "fpm")
+    if migrations == 0:
         check(fpm["value"] is None and "division by zero" in fpm["reason"],
               f"undefined metric: {fpm}")
         check(metric(doc, "migrations/s")["value"] == 0, "a rate of 0 is 0")
+    else:
+        check(fpm["value"] == event(doc, "page-faults")["count"] / migrations, f"fpm: {fpm}")
 
 
 def csv_output():
@@ -73,8 +85,11 @@ def csv_output():
     check(2000 <= float(ev["page-faults"][0]) < 2300, f"page-faults {ev['page-faults']}")
     check(ev["task-clock"][1] == "msec", "task-clock in msec, as perf")
     check(float(ev["page-faults"][4]) == 100.0, "percent running")
-    check(ev["cycles"][0] == ("<not supported>" if not HW_PMU else ev["cycles"][0]),
-          "not supported in the value field")
+    if HW_PMU:
+        check(re.fullmatch(r"\d+", ev["cycles"][0]) and int(ev["cycles"][0]) > 0,
+              f"cycles counted in the value field: {ev['cycles']}")
+    else:
+        check(ev["cycles"][0] == "<not supported>", f"not supported in the value field: {ev['cycles']}")
     m = [r for r in rows if r[2] == "" and r[6] == "faults/s"]
     check(len(m) == 1 and float(m[0][5]) > 0, f"metric row: {m}")
 
@@ -90,7 +105,7 @@ def repeated_runs():
     """Per-run values kept, statistics right."""
     p, doc = stat_json("-r", "5", "-e", "page-faults", "--", WORKLOAD, "pages", "3000")
     check(p.returncode == 0, p.stderr)
-    if not doc:
+    if not check(doc, "a JSON document"):
         return
     pf = event(doc, "page-faults")
     vals = pf["values"]
@@ -109,7 +124,9 @@ def text_output():
     check(p.returncode == 0 and p.stdout == "hello\nhello\n", f"stdout is the command's: {p.stdout!r}")
     check("Performance counter stats for 'echo hello' (2 runs):" in p.stderr, p.stderr)
     check(re.search(r"\n\s+[\d,]+\s+page-faults\s+\( \+-\s+[\d.]+% \)", p.stderr), p.stderr)
-    if not HW_PMU:
+    if HW_PMU:
+        check(re.search(r"\n\s+[\d,]+\s+cycles\s", p.stderr), f"cycles counted: {p.stderr}")
+    else:
         check(re.search(r"<not supported>\s+cycles\s+# this machine has no hardware PMU", p.stderr),
               p.stderr)
     check("seconds time elapsed" in p.stderr, "elapsed time")
@@ -138,11 +155,11 @@ def no_fd_leaks_into_the_command():
 def inheritance():
     """Children and threads are counted, and not with -i."""
     p, doc = stat_json("-e", "page-faults", "--", WORKLOAD, "threads", "4", "2000", "fork", "3", "2000")
-    if doc:
+    if check(doc, f"stat of threads and children: {p.stderr}"):
         n = event(doc, "page-faults")["count"]
         check(14000 <= n < 14000 + 1500, f"4 threads + 3 children x 2000 pages: {n}")
     p, doc = stat_json("-i", "-e", "page-faults", "--", WORKLOAD, "fork", "3", "2000")
-    if doc:
+    if check(doc, f"stat -i: {p.stderr}"):
         n = event(doc, "page-faults")["count"]
         check(n < 1000, f"-i: children not counted: {n}")
 
@@ -150,7 +167,7 @@ def inheritance():
 def orphans():
     """A command that exits before its children: the children still count."""
     p, doc = stat_json("-e", "page-faults", "--", "sh", "-c", f"{WORKLOAD} orphans 3; sleep 0.5")
-    if doc:
+    if check(doc, f"stat of orphans: {p.stderr}"):
         check(event(doc, "page-faults")["count"] >= 300, "orphans' pages counted")
 
 
@@ -173,7 +190,7 @@ def pin():
     """--pin runs the command on the CPUs asked."""
     p, doc = stat_json("--pin", "0", "-e", "cpu-migrations", "--", WORKLOAD, "spin", "0.2")
     check(p.returncode == 0, p.stderr)
-    if doc:
+    if check(doc, "a JSON document"):
         check(event(doc, "cpu-migrations")["count"] == 0, "pinned: no migrations")
 
 

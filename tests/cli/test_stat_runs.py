@@ -21,7 +21,7 @@ def warmup(d):
     check(p.returncode == 0, p.stderr)
     with open(log) as f:
         check(len(f.readlines()) == 5, "2 warm-up runs and 3 counted")
-    if doc:
+    if check(doc, "a JSON document"):
         pf = event(doc, "page-faults")
         check(doc["runs"] == 3 and len(pf["values"]) == 3, f"3 runs kept: {pf['values']}")
         check(all(v >= 2000 for v in pf["values"]), "counted runs")
@@ -78,7 +78,7 @@ def skip_first(d):
     p, doc = stat_json("--skip-first", "0.5", "-e", "page-faults", "--",
                        WORKLOAD, "pages", "4000", "sleep", "1", "pages", "1000")
     check(p.returncode == 0, p.stderr)
-    if doc:
+    if check(doc, "a JSON document"):
         n = event(doc, "page-faults")["count"]
         check(1000 <= n < 1300, f"only the pages after the skip: {n}")
         # The run lasts over 1 s (it sleeps 1 s); without the skipped 0.5 s,

@@ -14,7 +14,7 @@ def process_while_a_command_runs(srv, line):
     check(line.strip() == "ready", f"workload serving: {line!r}")
     p, doc = stat_json("-p", str(srv.pid), "-e", "page-faults,task-clock", "--", "sleep", "0.5")
     check(p.returncode == 0, p.stderr)
-    if doc:
+    if check(doc, "a JSON document"):
         n = event(doc, "page-faults")["count"]
         # 200 pages every ~20 ms for 0.5 s: about 20 rounds.
         check(1000 <= n <= 6000, f"page faults of pid {srv.pid} over 0.5 s: {n}")
@@ -52,7 +52,7 @@ def process_that_exits():
     p, doc = stat_json("-p", str(short.pid), "-e", "page-faults")
     short.wait()
     check(p.returncode == 0, p.stderr)
-    if doc:
+    if check(doc, "a JSON document"):
         check(event(doc, "page-faults")["count"] >= 3000, f"until it exited: {doc['events']}")
 
 
@@ -73,7 +73,7 @@ def system_wide():
                        WORKLOAD, "pingpong", "1000")
     refused(p)
     check(p.returncode == 0, p.stderr)
-    if doc:
+    if check(doc, "a JSON document"):
         check(event(doc, "context-switches")["count"] >= 2000, "system wide: >= 2K switches")
         check(doc["target"] == "system wide", doc["target"])
 
@@ -83,7 +83,7 @@ def one_cpu():
     p, doc = stat_json("-C", "0", "-e", "context-switches", "--", WORKLOAD, "pingpong", "1000")
     refused(p)
     check(p.returncode == 0, p.stderr)
-    if doc:
+    if check(doc, "a JSON document"):
         check(event(doc, "context-switches")["count"] >= 2000, "CPU 0 >= 2K switches")
         check(doc["target"] == "CPUs 0", doc["target"])
 
@@ -94,7 +94,7 @@ def another_cpu():
         skip(f"{ncpus()} CPU here: CPU 1 is needed")
     p, doc = stat_json("-C", "1", "-e", "context-switches", "--", WORKLOAD, "pingpong", "1000")
     refused(p)
-    if doc:
+    if check(doc, f"a JSON document: {p.stderr}"):
         check(event(doc, "context-switches")["count"] < 1000,
               f"CPU 1 does not see CPU 0's ping-pong: {event(doc, 'context-switches')}")
 

@@ -105,13 +105,14 @@ static void test_names(void)
 	struct hwp_result *r;
 	struct hwp_evlist *evl;
 	struct hwp_event_info ev = { .sz = sizeof(ev) };
+	int err;
 
 	CHECK_ERR(hwp_evlist_parse("INST_RETIRED", NULL, &evl), 0);
-	if (!hwp_evlist_event(evl, 0, &ev))
-		CHECK(!strcmp(ev.canonical, "arm_ac57::INST_RETIRED") &&
-			      ev.attr.type == PERF_TYPE_RAW && ev.attr.config == 0x08,
-		      "libpfm4 finds the Cortex-A57 PMU by itself: %s, type %u, config %#llx",
-		      ev.canonical, ev.attr.type, (unsigned long long)ev.attr.config);
+	err = hwp_evlist_event(evl, 0, &ev);
+	CHECK(!err && !strcmp(ev.canonical, "arm_ac57::INST_RETIRED") &&
+		      ev.attr.type == PERF_TYPE_RAW && ev.attr.config == 0x08,
+	      "libpfm4 finds the Cortex-A57 PMU by itself: %d, %s, type %u, config %#llx", err,
+	      err ? "(none)" : ev.canonical, ev.attr.type, (unsigned long long)ev.attr.config);
 	hwp_evlist_free(evl);
 
 	r = stat_work("instructions:u,arm_ac57::INST_RETIRED:u,INST_RETIRED:u,r08:u,"
