@@ -8,7 +8,10 @@
  *   fork C N       C children, each touching N fresh pages; waits for them
  *   forkwait C N   the same, one child at a time: the parent's copy-on-write
  *                  faults no longer depend on which of the two runs first
- *   spin SECONDS   burn CPU
+ *   spin SECONDS   burn CPU for SECONDS of wall-clock time
+ *   cpuspin SECONDS  burn SECONDS of this process's CPU time, however busy
+ *                  the machine (a known number of CPU-clock samples)
+ *   ready          print "ready" (a test waits for it, never for a time)
  *   sleep SECONDS  sleep
  *   serve N MS     touch N pages every MS milliseconds until killed
  *   crowd T SECS   T threads, each touching a page every 10 ms, for SECS
@@ -68,6 +71,24 @@ static void spin(double secs)
 			x += (unsigned long)i;
 		clock_gettime(CLOCK_MONOTONIC, &b);
 	} while ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9 < secs);
+}
+
+static double cpu_time(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void cpuspin(double secs)
+{
+	volatile unsigned long x = 0;
+	double end = cpu_time() + secs;
+
+	while (cpu_time() < end)
+		for (int i = 0; i < 100000; i++)
+			x += (unsigned long)i;
 }
 
 static void sleep_s(double secs)
@@ -177,6 +198,11 @@ static int run(int argc, char **argv)
 				;
 		} else if (!strcmp(s, "spin")) {
 			spin(atof(argv[++i < argc ? i : argc - 1]));
+		} else if (!strcmp(s, "cpuspin")) {
+			cpuspin(atof(argv[++i < argc ? i : argc - 1]));
+		} else if (!strcmp(s, "ready")) {
+			printf("ready\n");
+			fflush(stdout);
 		} else if (!strcmp(s, "sleep")) {
 			sleep_s(atof(argv[++i < argc ? i : argc - 1]));
 		} else if (!strcmp(s, "serve")) {

@@ -1,30 +1,59 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Summarize meson test logs (testlog*.json, one or more): the skips with
-their reasons, the failures, then one last line 'N passed, N failed[, N
-skipped]' over all of them. Exits 1 on any failure."""
+their reasons, a skipped test's or a skipped case's of a TAP test, the
+failures with their failed cases, then one last line 'N passed, N failed[,
+N skipped]' over all of them (tests, not cases). Exits 1 on any failure."""
 import json
+import re
 import sys
+
+TAP_CASE = re.compile(r"^(ok|not ok)\b\s*\d*\s*(?:- )?([^#]*?)\s*(?:#\s*(SKIP\S*|TODO)\b\s*(.*))?$",
+                      re.I)
+TAP_SKIPPED_PLAN = re.compile(r"^1\.\.0\s*#\s*SKIP\S*\s*(.*)$", re.I)
+
+
+def skip_reason(out):
+    """Why a test was skipped: its TAP plan's reason, else its last line."""
+    for line in out:
+        m = TAP_SKIPPED_PLAN.match(line)
+        if m:
+            return m.group(1) or "no reason given"
+    return out[-1] if out else "no reason given"
+
+
+def tap_cases(out):
+    """(result, name, directive, reason) of each case of a TAP stream."""
+    if not out or not out[0].startswith("TAP version"):
+        return []
+    return [m.groups() for m in map(TAP_CASE.match, out) if m]
+
 
 logs = sys.argv[1:] or ["build/meson-logs/testlog.json"]
 counts = {"passed": 0, "failed": 0, "skipped": 0}
 failed, skipped = [], []
 try:
-  for log in logs:
-    with open(log) as f:
-        for line in f:
-            t = json.loads(line)
-            r = t.get("result")
-            name = t.get("name")
-            if r in ("OK", "EXPECTEDFAIL"):
-                counts["passed"] += 1
-            elif r == "SKIP":
-                counts["skipped"] += 1
+    for log in logs:
+        with open(log) as f:
+            for line in f:
+                t = json.loads(line)
+                r = t.get("result")
+                name = t.get("name")
                 out = (t.get("stdout") or "").strip().splitlines()
-                skipped.append((name, out[-1] if out else "no reason given"))
-            else:
-                counts["failed"] += 1
-                failed.append((name, r))
+                cases = tap_cases(out)
+                if r in ("OK", "EXPECTEDFAIL"):
+                    counts["passed"] += 1
+                elif r == "SKIP":
+                    counts["skipped"] += 1
+                    skipped.append((name, skip_reason(out)))
+                    continue
+                else:
+                    counts["failed"] += 1
+                    bad = [c[1] for c in cases if c[0].lower() == "not ok"]
+                    failed.append((name, r + (f": {', '.join(bad)}" if bad else "")))
+                # Partial skips: the cases of a test that ran that could not.
+                skipped += [(f"{name} / {c[1]}", c[3] or "no reason given") for c in cases
+                            if c[0].lower() == "ok" and (c[2] or "").upper().startswith("SKIP")]
 except OSError as e:
     print(f"no test log: {e}")
     print("0 passed, 1 failed")

@@ -1,12 +1,30 @@
 # SPDX-License-Identifier: MIT
-"""What the CLI tests share: running hwprof, checks that go on after a
-failure, and meson's exit codes (77 = skipped, with the reason)."""
+"""What the CLI tests share: running hwprof, and a harness that speaks TAP
+13 as tests/harness.h does, for meson's protocol: 'tap'.
+
+A test script is a list of cases: case(fn, *args) runs fn(*args) as one
+case, named after the function (def json_output: "json output") or by
+name=. check() records a failure, with its file:line and message as a TAP
+diagnostic, and goes on; a case with a failed check is "not ok", and so is
+a case that checked nothing, or that raised (its traceback is shown, and
+the script goes on with the next case). skip(reason) within a case: the
+rest of it cannot run here ("ok 3 - system wide # SKIP reason"); outside
+any case, before one ran: the whole script ("1..0 # SKIP reason"). done()
+prints the plan and exits, 1 when a case failed.
+
+HWPROF_TEST_CASE=PATTERN (a shell pattern) runs the cases whose names
+match; the others are reported as skipped, not selected. Standard output
+is the TAP stream: print() and the programs the tests start write to
+standard error."""
+import atexit
 import csv
+import fnmatch
 import io
 import json
 import os
 import subprocess
 import sys
+import traceback
 
 HWPROF = os.environ.get("HWPROF", "build/cli/hwprof")
 # "valgrind ...": every hwprof run goes through it (meson test --setup valgrindcli).
@@ -16,28 +34,139 @@ HOTSPOTS = os.environ.get("HOTSPOTS", "build/tests/hotspots")
 # Whether hwprof was built with libdw, which symbols and source lines need.
 HAVE_LIBDW = os.environ.get("HWPROF_LIBDW", "1") == "1"
 
+# The TAP stream keeps standard output; print() and children get stderr.
+sys.stdout.flush()
+_tap = os.fdopen(os.dup(1), "w", buffering=1)
+os.dup2(2, 1)
+_tap.write("TAP version 13\n")
+
 _checks = 0
 _failures = 0
+_reported = 0
+_case = None    # the case under way: {"name", "checks", "failures", "implicit"}
+_finished = False
+
+
+class Skipped(Exception):
+    """skip() within a case: the rest of the case cannot run here."""
+
+
+def _line(text):
+    _tap.write(text + "\n")
+
+
+def note(msg):
+    """A TAP diagnostic: '# ' before each line of MSG."""
+    for line in str(msg).splitlines() or [""]:
+        _line(f"# {line}")
+
+
+def _begin(name, implicit=False):
+    global _case
+    _case = {"name": name.replace("#", "_").replace("\n", " "), "checks": 0, "failures": 0,
+             "implicit": implicit}
+
+
+def _end(skipped=None):
+    """Report the case under way: not ok, skipped or ok."""
+    global _case, _reported, _failures
+    c, _case = _case, None
+    if c is None:
+        return
+    _reported += 1
+    if c["failures"]:
+        if skipped:
+            note(f"then skipped: {skipped}")
+        _line(f"not ok {_reported} - {c['name']}")
+    elif skipped:
+        _line(f"ok {_reported} - {c['name']} # SKIP {' '.join(skipped.split())}")
+    elif not c["checks"]:
+        note("FAIL: no check ran: this case could not have failed")
+        _failures += 1
+        _line(f"not ok {_reported} - {c['name']}")
+    else:
+        _line(f"ok {_reported} - {c['name']}")
+
+
+def _script_case():
+    """Checks outside any case belong to one named after the script."""
+    if _case is None:
+        _begin(os.path.basename(sys.argv[0]), implicit=True)
+
+
+def case(fn, *args, name=None):
+    """Run fn(*args) as one case; what it returns."""
+    global _failures
+    _end()
+    if name is None:
+        name = fn.__name__
+        for prefix in ("test_", "check_"):
+            if name.startswith(prefix):
+                name = name[len(prefix):]
+        name = name.replace("_", " ")
+    _begin(name)
+    only = os.environ.get("HWPROF_TEST_CASE")
+    if only and not fnmatch.fnmatchcase(_case["name"], only):
+        _end(skipped=f"not selected by HWPROF_TEST_CASE={only}")
+        return None
+    skipped, ret = None, None
+    try:
+        ret = fn(*args)
+    except Skipped as e:
+        skipped = str(e)
+    except Exception:   # noqa: BLE001: a case that raises fails, the next runs
+        _case["failures"] += 1
+        _failures += 1
+        note("FAIL: the case raised:\n" + traceback.format_exc().rstrip())
+    _end(skipped)
+    return ret
 
 
 def check(cond, msg):
     global _checks, _failures
+    _script_case()
     _checks += 1
+    _case["checks"] += 1
     if not cond:
         _failures += 1
+        _case["failures"] += 1
         frame = sys._getframe(1)
-        print(f"FAIL {os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}: {msg}")
+        note(f"FAIL {os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}: {msg}")
     return cond
 
 
+def _finish(status):
+    global _finished
+    _finished = True
+    sys.exit(status)
+
+
 def done():
-    print(f"{_checks} checks, {_failures} failed")
-    sys.exit(1 if _failures else 0)
+    _end()
+    note(f"{_checks} checks, {_failures} failed")
+    _line(f"1..{_reported}")
+    _finish(1 if _failures else 0)
 
 
 def skip(reason):
-    print(f"SKIP: {reason}")
-    sys.exit(77)
+    """What follows cannot run here, for REASON: the rest of the case under
+    way, or, outside a case, the whole script."""
+    if _case is not None and not _case["implicit"]:
+        raise Skipped(reason)
+    if not _reported and (_case is None or not _case["checks"]):
+        _line(f"1..0 # SKIP {' '.join(str(reason).split())}")
+        _finish(0)
+    # Some cases ran: the rest of the script is skipped.
+    _script_case()
+    _end(skipped=reason)
+    _line(f"1..{_reported}")
+    _finish(1 if _failures else 0)
+
+
+@atexit.register
+def _bail_out():
+    if not _finished:
+        _line(f"Bail out! {os.path.basename(sys.argv[0])} ended before done()")
 
 
 def run(args, timeout=60, **kw):
@@ -60,7 +189,7 @@ def parsed_json(p):
     try:
         return p, json.loads(p.stdout)
     except ValueError:
-        print(f"not JSON (status {p.returncode}): stdout={p.stdout!r} stderr={p.stderr!r}")
+        note(f"not JSON (status {p.returncode}): stdout={p.stdout!r} stderr={p.stderr!r}")
         return p, None
 
 

@@ -9,7 +9,7 @@ import random
 import struct
 import tempfile
 
-from common import WORKLOAD, WRAPPER, check, done, hwprof
+from common import WORKLOAD, WRAPPER, case, check, done, hwprof, note
 
 HEADER = struct.Struct("<8sQQ" + "QQ" * 3 + "QQQQ")
 
@@ -35,22 +35,31 @@ def patched(good, offset, fmt, value):
     return bytes(b)
 
 
-with tempfile.TemporaryDirectory() as d:
-    good_path = os.path.join(d, "good.data")
-    p = hwprof("record", "-F", "500", "-o", good_path, "--", WORKLOAD, "spin", "0.1")
+def good_file(d):
+    """A recording that reads: what the bad files below are made of."""
+    path = os.path.join(d, "good.data")
+    p = hwprof("record", "-F", "500", "-o", path, "--", WORKLOAD, "spin", "0.1")
     check(p.returncode == 0, f"record: {p.stderr}")
-    with open(good_path, "rb") as f:
+    with open(path, "rb") as f:
         good = f.read()
-    check(hwprof("report", "-i", good_path).returncode == 0, "the good file reads")
-    h = HEADER.unpack_from(good)
-    attrs_off, attrs_size, data_off, data_size = h[3], h[4], h[5], h[6]
+    check(hwprof("report", "-i", path).returncode == 0, "the good file reads")
+    return good
 
+
+def not_perf_data(d):
     expect_error(write(d, "empty", b""), "empty", "the file is empty")
     expect_error(write(d, "short", b"PERFILE2"), "8 bytes", "too short")
     rnd = random.Random(42)
     expect_error(write(d, "garbage", bytes(rnd.getrandbits(8) for _ in range(4096))), "garbage",
                  "wrong magic")
     expect_error(write(d, "text", b"hello, this is not perf.data\n" * 10), "text", "wrong magic")
+    expect_error(d, "a directory", "not a regular file")
+    expect_error(os.path.join(d, "missing.data"), "a missing file", "cannot open")
+
+
+def lying_headers(d, good):
+    h = HEADER.unpack_from(good)
+    attrs_off, attrs_size, data_off, data_size = h[3], h[4], h[5], h[6]
     expect_error(write(d, "magic", b"PERFILE3" + good[8:]), "wrong magic", "wrong magic")
     expect_error(write(d, "v1", b"PERFFILE" + good[8:]), "perf's first format", "PERFFILE")
     expect_error(write(d, "swapped", b"2ELIFREP" + good[8:]), "other byte order", "byte order")
@@ -77,8 +86,13 @@ with tempfile.TemporaryDirectory() as d:
     # (and the feature table, found after the data, is garbage).
     expect_error(write(d, "recpast", patched(good, 48, "<Q", data_size - 8)),
                  "a record past the end of the data")
-    # Truncated anywhere: at every 8 bytes of the header, attributes and first
-    # records, every 40 bytes after (about 400 cuts), right after the data.
+
+
+def truncations(d, good):
+    """Truncated anywhere: at every 8 bytes of the header, attributes and
+    first records, every 40 bytes after (about 400 cuts), right after the data."""
+    h = HEADER.unpack_from(good)
+    data_off, data_size = h[5], h[6]
     cuts = sorted(set(range(0, data_off + 512, 8)) | set(range(data_off + 512, len(good), 40)) |
                   {data_off + data_size, len(good) - 1})
     if WRAPPER:
@@ -90,8 +104,14 @@ with tempfile.TemporaryDirectory() as d:
         p = hwprof("report", "-i", write(d, "cut", good[:n]))
         if p.returncode != 1 or "hwprof report: error:" not in p.stderr:
             bad += 1
-            print(f"cut at {n}: status {p.returncode}: {p.stderr[:200]!r}")
+            note(f"cut at {n}: status {p.returncode}: {p.stderr[:200]!r}")
     check(bad == 0, f"{len(cuts)} truncations, each an error: {bad} were not")
-    expect_error(d, "a directory", "not a regular file")
-    expect_error(os.path.join(d, "missing.data"), "a missing file", "cannot open")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    GOOD = case(good_file, tmp)
+    case(not_perf_data, tmp)
+    if GOOD:
+        case(lying_headers, tmp, GOOD)
+        case(truncations, tmp, GOOD)
 done()

@@ -8,7 +8,7 @@ import json
 import os
 import tempfile
 
-from common import WORKLOAD, check, done, hwprof
+from common import WORKLOAD, case, check, done, hwprof, note
 
 PAGES = 10000
 RUNS = "10"
@@ -25,7 +25,7 @@ def compare_json(*args):
     try:
         return p, json.loads(p.stdout)
     except ValueError:
-        print(f"not JSON (status {p.returncode}): {p.stdout!r} {p.stderr!r}")
+        note(f"not JSON (status {p.returncode}): {p.stdout!r} {p.stderr!r}")
         return p, None
 
 
@@ -36,16 +36,20 @@ def row(doc, name, column=None):
     return None
 
 
-with tempfile.TemporaryDirectory() as d:
+def measured(d):
+    """Two settings, 10% more pages in B: the results the cases below compare."""
     a, b = os.path.join(d, "a.json"), os.path.join(d, "b.json")
     measure(a, PAGES)
     measure(b, PAGES * 11 // 10)
+    return a, b
 
-    # 10% more pages: an increase, ratio ~1.10 (the workload's own ~50 faults
-    # are in both, so a hair under).
+
+def increase(d, a, b):
+    """10% more pages: an increase, ratio ~1.10 (the workload's own ~50 faults
+    are in both, so a hair under)."""
     p, doc = compare_json(a, b)
     check(p.returncode == 0, f"status {p.returncode}: {p.stderr}")
-    if doc:
+    if check(doc, "a JSON document"):
         check(doc["schema"] == "hwprof-compare/1", "schema")
         check(doc["test"] == "welch" and doc["alpha"] == 0.05, "defaults")
         pf = row(doc, "page-faults")
@@ -66,7 +70,9 @@ with tempfile.TemporaryDirectory() as d:
         check(doc["noise_ranking"][0]["name"] == "page-faults",
               f"page-faults is the least noisy: {doc['noise_ranking']}")
 
-    # The text table says the same, and names the test and the correction.
+
+def text_table(d, a, b):
+    """The text table says the same, and names the test and the correction."""
     p = hwprof("compare", a, b)
     check(p.returncode == 0, p.stderr)
     line = [l for l in p.stdout.splitlines() if l.startswith(" page-faults ")]
@@ -75,7 +81,9 @@ with tempfile.TemporaryDirectory() as d:
     check("Welch's t-test, alpha 0.05; Holm's correction over" in p.stdout, p.stdout)
     check("Noise ranking" in p.stdout, "noise ranking shown")
 
-    # Mann-Whitney on request: said in the output, same verdict.
+
+def mann_whitney(d, a, b):
+    """Mann-Whitney on request: said in the output, same verdict."""
     p, doc = compare_json("--test", "mann-whitney", a, b)
     check(p.returncode == 0 and doc and doc["test"] == "mann-whitney", p.stderr)
     if doc:
@@ -83,7 +91,9 @@ with tempfile.TemporaryDirectory() as d:
     p = hwprof("compare", "--test", "mann-whitney", a, b)
     check("Mann-Whitney U test" in p.stdout, p.stdout)
 
-    # -o writes the same document; --no-correction leaves p as it was.
+
+def output_file(d, a, b):
+    """-o writes the same document; --no-correction leaves p as it was."""
     out = os.path.join(d, "cmp.json")
     p = hwprof("compare", "--json", "--no-correction", "-o", out, a, b)
     check(p.returncode == 0 and p.stdout == "", f"-o: {p.stderr}")
@@ -92,10 +102,12 @@ with tempfile.TemporaryDirectory() as d:
     check(doc["correction"] == "none" and
           all(r["p_value"] == r["p_raw"] for r in doc["rows"]), "no correction")
 
-    # A/A: the same setting twice is unchanged. At alpha 0.05 a correct test
-    # calls 5% of true A/A pairs different (test-stats-sim checks that rate),
-    # so a fresh pair is measured when one is: three in a row fail with
-    # p = 1.25e-4, while a test biased towards "increase" fails every time.
+
+def same_setting(d, a, b):
+    """A/A: the same setting twice is unchanged. At alpha 0.05 a correct test
+    calls 5% of true A/A pairs different (test-stats-sim checks that rate),
+    so a fresh pair is measured when one is: three in a row fail with
+    p = 1.25e-4, while a test biased towards "increase" fails every time."""
     verdicts = []
     for attempt in range(3):
         a2 = os.path.join(d, f"a2-{attempt}.json")
@@ -114,8 +126,10 @@ with tempfile.TemporaryDirectory() as d:
             break
     check("unchanged" in verdicts, f"A/A verdicts: {verdicts}")
 
-    # Bad inputs: what is wrong, and the exit status (2: not a result file;
-    # 1: results that cannot be compared, or a file that cannot be read).
+
+def bad_inputs(d, a, b):
+    """Bad inputs: what is wrong, and the exit status (2: not a result file;
+    1: results that cannot be compared, or a file that cannot be read)."""
     def bad_file(name, content):
         path = os.path.join(d, name)
         with open(path, "w") as f:
@@ -153,9 +167,19 @@ with tempfile.TemporaryDirectory() as d:
     p = hwprof("compare", bad_file("cut2.json", whole[:100]), b)
     check("truncated" in p.stderr and "cut2.json" in p.stderr, p.stderr)
 
-# Help: both ways print the same; the command table lists compare.
-h1, h2 = hwprof("compare", "--help"), hwprof("help", "compare")
-check(h1.returncode == 0 and h1.stdout == h2.stdout and "usage: hwprof compare" in h1.stdout,
-      "help")
-check("compare" in hwprof("--help").stdout, "listed")
+
+def help_text():
+    """Both ways print the same; the command table lists compare."""
+    h1, h2 = hwprof("compare", "--help"), hwprof("help", "compare")
+    check(h1.returncode == 0 and h1.stdout == h2.stdout and "usage: hwprof compare" in h1.stdout,
+          "help")
+    check("compare" in hwprof("--help").stdout, "listed")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    A, B = case(measured, tmp, name="two settings measured") or (None, None)
+    if A:
+        for fn in (increase, text_table, mann_whitney, output_file, same_setting, bad_inputs):
+            case(fn, tmp, A, B)
+case(help_text)
 done()

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import tempfile
 
-from common import HWPROF, WORKLOAD, WRAPPER, check, done
+from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, skip
 
 SHIM = os.environ.get("PERF_SHIM", "")
 tmp = tempfile.mkdtemp()
@@ -100,50 +100,71 @@ if SHIM:
         (["list", "--names", "page-faults"], 0, "", shim("eacces")),
     ]
 
+def row_case(args, status, fragment, env):
+    """One row: False when it hangs."""
+    try:
+        p = subprocess.run([*WRAPPER, HWPROF, *args], capture_output=True, text=True,
+                           timeout=30, env=env, errors="replace")
+    except subprocess.TimeoutExpired:
+        check(False, "hangs")
+        return False
+    check(p.returncode == status, f"status {p.returncode}, want {status}: {p.stderr[-300:]}")
+    check(fragment in p.stderr, f"stderr lacks {fragment!r}: {p.stderr[-300:]!r}")
+    for bad in ("Sanitizer", "runtime error", "Segmentation", "core dumped", "Traceback"):
+        check(bad not in p.stderr, f"{bad} in stderr")
+    return True
+
+
+def unwritable_directory():
+    """A directory we may not write to: as root, a read-only bind mount in a
+    mount namespace of our own; otherwise a directory without write permission."""
+    ro = os.path.join(tmp, "ro")
+    os.mkdir(ro)
+    hw = " ".join([*WRAPPER, HWPROF])
+    if os.geteuid() == 0 and shutil.which("unshare"):
+        cmd = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+               f"mount --bind -o ro {ro} {ro} && exec {hw} stat -e cs -o {ro}/x.json -- true"]
+    else:
+        os.chmod(ro, 0o555)
+        cmd = [*WRAPPER, HWPROF, "stat", "-e", "cs", "-o", f"{ro}/x.json", "--", "true"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+    if "mount:" in p.stderr:
+        skip(f"no read-only mount here: {p.stderr.strip()}")
+    check(p.returncode == 1 and "cannot write" in p.stderr and
+          ("Read-only" in p.stderr or "no permission" in p.stderr),
+          f"an unwritable directory: {p.returncode} {p.stderr}")
+    return True
+
+
+def stdout_closed():
+    """hwprof's own stdout closed, with the report going there: an error, not
+    silence."""
+    if WRAPPER:
+        skip("under valgrind, its log file takes the free descriptor 1")
+    p = subprocess.run(f"exec {HWPROF} stat -e cs -o - -- true >&-",
+                       shell=True, capture_output=True, text=True, timeout=30)
+    check(p.returncode == 1 and "writing" in p.stderr, f"stdout closed: {p.returncode} {p.stderr}")
+    return True
+
+
+def enough_ran():
+    check(ran >= 40, f"{ran} cases ran")
+
+
 ran = 0
 for row in ROWS:
     args, status, fragment = row[0], row[1], row[2]
     env = dict(os.environ, **(row[3] if len(row) > 3 and row[3] else {}))
     label = " ".join(a if len(a) < 40 else a[:20] + "..." for a in args)
-    try:
-        p = subprocess.run([*WRAPPER, HWPROF, *args], capture_output=True, text=True,
-                           timeout=30, env=env, errors="replace")
-    except subprocess.TimeoutExpired:
-        check(False, f"{label}: hangs")
-        continue
-    ran += 1
-    check(p.returncode == status, f"{label}: status {p.returncode}, want {status}: {p.stderr[-300:]}")
-    check(fragment in p.stderr, f"{label}: stderr lacks {fragment!r}: {p.stderr[-300:]!r}")
-    for bad in ("Sanitizer", "runtime error", "Segmentation", "core dumped", "Traceback"):
-        check(bad not in p.stderr, f"{label}: {bad} in stderr")
+    if row[3:] and row[3]:
+        label = f"{label} (shim: {row[3]['HWPROF_SHIM']})"
+    ran += bool(case(row_case, args, status, fragment, env,
+                     name=f"{label}: {status}" + (f", '{fragment}'" if fragment else "")))
+if not SHIM:
+    case(skip, "$PERF_SHIM is not set (meson test sets it)", name="permission and resource rows")
+ran += bool(case(unwritable_directory))
+ran += bool(case(stdout_closed))
 
-# A directory we may not write to: as root, a read-only bind mount in a mount
-# namespace of our own; otherwise a directory without write permission.
-ro = os.path.join(tmp, "ro")
-os.mkdir(ro)
-hw = " ".join([*WRAPPER, HWPROF])
-if os.geteuid() == 0 and shutil.which("unshare"):
-    cmd = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
-           f"mount --bind -o ro {ro} {ro} && exec {hw} stat -e cs -o {ro}/x.json -- true"]
-else:
-    os.chmod(ro, 0o555)
-    cmd = [*WRAPPER, HWPROF, "stat", "-e", "cs", "-o", f"{ro}/x.json", "--", "true"]
-p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-if "mount:" in p.stderr:
-    print(f"note: no read-only mount here: {p.stderr.strip()}")
-else:
-    check(p.returncode == 1 and "cannot write" in p.stderr and
-          ("Read-only" in p.stderr or "no permission" in p.stderr),
-          f"an unwritable directory: {p.returncode} {p.stderr}")
-    ran += 1
-
-# hwprof's own stdout closed, with the report going there: an error, not silence.
-# (Not under valgrind: its log file takes the free descriptor 1.)
-if not WRAPPER:
-  p = subprocess.run(f"exec {' '.join(WRAPPER)} {HWPROF} stat -e cs -o - -- true >&-",
-                   shell=True, capture_output=True, text=True, timeout=30)
-  check(p.returncode == 1 and "writing" in p.stderr, f"stdout closed: {p.returncode} {p.stderr}")
-  ran += 1
-check(ran >= 40, f"{ran} cases ran")
+case(enough_ran, name="the rows ran")
 shutil.rmtree(tmp)
 done()

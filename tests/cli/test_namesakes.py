@@ -11,7 +11,7 @@ import os
 import re
 import tempfile
 
-from common import HAVE_LIBDW, check, done, hwprof, report_json, run, skip
+from common import HAVE_LIBDW, case, check, done, hwprof, report_json, run, skip
 from perfdata import PerfData
 
 NAMESAKES = os.path.realpath(os.environ.get("NAMESAKES", "build/tests/namesakes"))
@@ -153,15 +153,23 @@ def recorded(d, fn):
         annotate(data, main_work, other_work, a, b)
 
 
+def symbols_read():
+    funcs = functions(NAMESAKES)
+    if check(len(funcs) >= 4, f"nm reads the namesakes program's functions: {funcs}"):
+        return funcs
+    return None
+
+
 if not HAVE_LIBDW:
     skip("hwprof was built without libdw: no symbols to tell apart")
-FUNCS = functions(NAMESAKES)
-if not check(len(FUNCS) >= 4, f"nm reads the namesakes program's functions: {FUNCS}"):
-    done()
+FUNCS = case(symbols_read, name="nm reads the program's functions")
 with tempfile.TemporaryDirectory() as tmp:
-    hand, wm, wo = made_by_hand(tmp, FUNCS)
-    rows(hand, wm, wo)
-    caller_counts(hand, FUNCS)
-    annotate(hand, FUNCS[("work", "namesakes-other.c")], FUNCS[("work", "namesakes.c")], 20, 8)
-    recorded(tmp, FUNCS)
+    if FUNCS:
+        HAND, WM, WO = made_by_hand(tmp, FUNCS)
+        case(rows, HAND, WM, WO, name="by hand: two rows named work")
+        case(caller_counts, HAND, FUNCS, name="by hand: callers counted apart")
+        case(annotate, HAND, FUNCS[("work", "namesakes-other.c")], FUNCS[("work", "namesakes.c")],
+             20, 8, name="by hand: --annotate work")
+    if FUNCS:
+        case(recorded, tmp, FUNCS, name="a recording of the program")
 done()

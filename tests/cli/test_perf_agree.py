@@ -6,11 +6,11 @@ import csv
 import io
 import shutil
 
-from common import WORKLOAD, check, done, event, skip, run, stat_json
+from common import WORKLOAD, case, check, done, event, run, skip, stat_json
 
 perf = shutil.which("perf")
 if not perf or run([perf, "stat", "-e", "page-faults", "true"]).returncode != 0:
-    skip("perf is not installed or cannot count here")
+    skip("perf is not installed (Debian: linux-perf) or cannot count here")
 
 # Without address-space randomization (see test_load.py), page faults are
 # the same from run to run.
@@ -23,18 +23,22 @@ CASES = [
     ("page-faults", ["threads", "4", "3000"]),
 ]
 
-for ev, work in CASES:
+def agree(ev, work):
     pp = run([perf, "stat", "-x", ",", "-e", ev, "--", *NORAND, WORKLOAD, *work])
     rows = [r for r in csv.reader(io.StringIO(pp.stderr)) if len(r) > 2 and r[2] == ev]
     if not check(rows and rows[0][0].replace(".", "").isdigit(), f"perf: {pp.stderr}"):
-        continue
+        return
     theirs = float(rows[0][0])
     p, doc = stat_json("-e", ev, "--", *NORAND, WORKLOAD, *work)
     if not check(doc is not None, p.stderr):
-        continue
+        return
     ours = event(doc, ev)["count"]
     # Migrations and switches vary from run to run on a busy machine; the
     # workloads make them large enough that 5% (or 30 events) covers it.
     tol = max(0.05 * theirs, 30)
     check(abs(ours - theirs) <= tol, f"{ev} on {work}: hwprof {ours}, perf {theirs}")
+
+
+for ev, work in CASES:
+    case(agree, ev, work, name=f"{ev} of workload {' '.join(work)}")
 done()

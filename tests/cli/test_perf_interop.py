@@ -9,14 +9,14 @@ import re
 import shutil
 import tempfile
 
-from common import (HAVE_LIBDW, HOTSPOTS, check, done, entry, have_hw_pmu, hwprof, report_json,
-                    run, skip)
+from common import (HAVE_LIBDW, HOTSPOTS, case, check, done, entry, have_hw_pmu, hwprof,
+                    report_json, run, skip)
 
 if not HAVE_LIBDW:
     skip("hwprof was built without libdw: no symbols to compare with perf's")
 perf = shutil.which("perf")
 if not perf or run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null", "true"]).returncode:
-    skip("perf is not installed, or perf record cannot sample here")
+    skip("perf is not installed (Debian: linux-perf), or perf record cannot sample here")
 
 
 def perf_report(path, event=None):
@@ -52,8 +52,7 @@ def agree(path, what, *args):
     return doc
 
 
-with tempfile.TemporaryDirectory() as d:
-    # perf reads hwprof's file.
+def perf_reads_ours(d):
     ours = os.path.join(d, "hwprof.data")
     p = hwprof("record", "-g", "-o", ours, "--", HOTSPOTS, "200", timeout=120)
     check(p.returncode == 0, f"hwprof record: {p.stderr}")
@@ -63,7 +62,9 @@ with tempfile.TemporaryDirectory() as d:
           re.search(r"event : name = (cpu-clock|cycles)", p.stdout),
           f"perf reads hwprof's header: {p.stdout[-800:]}")
 
-    # hwprof reads perf's files: one event with call chains, then two events.
+
+def we_read_perfs(d):
+    """One event with call chains."""
     theirs = os.path.join(d, "perf.data")
     p = run([perf, "record", "-e", "cpu-clock", "-g", "-o", theirs, HOTSPOTS, "200"], timeout=120)
     if check(p.returncode == 0, f"perf record: {p.stderr}"):
@@ -73,6 +74,9 @@ with tempfile.TemporaryDirectory() as d:
               f"perf's call chains: hot's callers {hot and hot['callers'][:2]}")
         p = hwprof("report", "-i", theirs, "--sort", "line", "--top", "1")
         check(p.returncode == 0 and "hotspots.c:" in p.stdout, f"lines of perf's file: {p.stdout}")
+
+
+def we_read_perfs_two_events(d):
     two = os.path.join(d, "perf2.data")
     p = run([perf, "record", "-e", "cpu-clock,task-clock", "-o", two, HOTSPOTS, "200"], timeout=120)
     if check(p.returncode == 0, f"perf record of two events: {p.stderr}"):
@@ -84,11 +88,20 @@ with tempfile.TemporaryDirectory() as d:
         p = hwprof("report", "-i", two, "-e", "cycles")
         check(p.returncode == 1 and "has no event 'cycles'; it has: cpu-clock, task-clock" in p.stderr,
               f"-e of an event not in the file: {p.stderr}")
-    if have_hw_pmu():
-        hw = os.path.join(d, "perf-hw.data")
-        p = run([perf, "record", "-e", "cycles", "-o", hw, HOTSPOTS, "200"], timeout=120)
-        if check(p.returncode == 0, f"perf record -e cycles: {p.stderr}"):
-            agree(hw, "perf's cycles")
-    else:
-        print("no hardware PMU: perf's files of hardware events are not tried here")
+
+
+def we_read_perfs_cycles(d):
+    if not have_hw_pmu():
+        skip("no hardware PMU: perf cannot record cycles here")
+    hw = os.path.join(d, "perf-hw.data")
+    p = run([perf, "record", "-e", "cycles", "-o", hw, HOTSPOTS, "200"], timeout=120)
+    if check(p.returncode == 0, f"perf record -e cycles: {p.stderr}"):
+        agree(hw, "perf's cycles")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    case(perf_reads_ours, tmp, name="perf reads hwprof's file")
+    case(we_read_perfs, tmp, name="hwprof reads perf's file")
+    case(we_read_perfs_two_events, tmp, name="hwprof reads perf's file of two events")
+    case(we_read_perfs_cycles, tmp, name="hwprof reads perf's file of cycles")
 done()

@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: MIT
 """hwprof record's behaviour as a wrapper: the command's exit status, Ctrl-C
 (a complete file all the same), -p and -a targets, usage errors, and the
-help text."""
+help text. Signals are sent once the command says it is ready."""
 import os
 import signal
 import subprocess
 import tempfile
 import time
 
-from common import HAVE_LIBDW, HWPROF, WORKLOAD, check, done, hwprof, report_json
+from common import HAVE_LIBDW, HWPROF, WORKLOAD, case, check, done, hwprof, report_json, skip
 
 WORKLOAD_PATH = os.path.realpath(WORKLOAD)
 
@@ -56,31 +56,34 @@ def usage(d):
     check("record" in p.stdout and "report" in p.stdout, "the command list names record and report")
 
 
-def interrupted(d):
-    """Ctrl-C (and SIGTERM) stop the command; the file is still complete."""
-    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
-        out = os.path.join(d, f"int-{sig}.data")
-        h = subprocess.Popen([HWPROF, "record", "-g", "-o", out, "--", WORKLOAD, "spin", "30"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(1.0)
-        t0 = time.monotonic()
-        h.send_signal(sig)
-        _, err = h.communicate(timeout=20)
-        check(time.monotonic() - t0 < 5, "stopped promptly")
-        check(h.returncode == code, f"{sig.name}: status {h.returncode}, want {code}: {err}")
-        p, doc = report_json(out, "--top", "3")
-        check(p.returncode == 0 and doc and doc["total_samples"] > 100,
-              f"{sig.name}: the file reads: {p.stderr}")
-        check(doc and doc["entries"][0]["dso"] == WORKLOAD_PATH,
-              f"{sig.name}: the spinning workload is on top: {doc and doc['entries'][:1]}")
-        check(no_temporaries(d), "no temporary file left")
+def interrupted(d, sig, code):
+    """Ctrl-C (and SIGTERM) stop the command; the file is still complete.
+    The command is ready after 0.2 s of CPU time: 800 samples at 4 kHz."""
+    out = os.path.join(d, f"int-{sig}.data")
+    h = subprocess.Popen([HWPROF, "record", "-g", "-o", out, "--", WORKLOAD,
+                          "cpuspin", "0.2", "ready", "spin", "30"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = h.stdout.readline()
+    check(line.strip() == "ready", f"the command says it is ready: {line!r}")
+    t0 = time.monotonic()
+    h.send_signal(sig)
+    _, err = h.communicate(timeout=20)
+    check(time.monotonic() - t0 < 5, "stopped promptly")
+    check(h.returncode == code, f"{sig.name}: status {h.returncode}, want {code}: {err}")
+    p, doc = report_json(out, "--top", "3")
+    check(p.returncode == 0 and doc and doc["total_samples"] > 100,
+          f"{sig.name}: the file reads: {p.stderr}")
+    check(doc and doc["entries"][0]["dso"] == WORKLOAD_PATH,
+          f"{sig.name}: the spinning workload is on top: {doc and doc['entries'][:1]}")
+    check(no_temporaries(d), "no temporary file left")
 
 
 def existing_process(d):
     """-p: the process's mappings are read from /proc, so its symbols resolve."""
-    spin = subprocess.Popen([WORKLOAD, "spin", "20"])
+    spin = subprocess.Popen([WORKLOAD, "ready", "spin", "20"], stdout=subprocess.PIPE, text=True)
     try:
-        time.sleep(0.3)
+        line = spin.stdout.readline()  # it runs the workload's code, mapped
+        check(line.strip() == "ready", f"the process says it is ready: {line!r}")
         out = os.path.join(d, "pid.data")
         p = hwprof("record", "-p", str(spin.pid), "-o", out, "--", "sleep", "1")
         check(p.returncode == 0, f"-p: {p.returncode} {p.stderr}")
@@ -105,19 +108,23 @@ def system_wide(d):
     out = os.path.join(d, "all.data")
     p = hwprof("record", "-a", "-o", out, "--", WORKLOAD, "spin", "0.5")
     if p.returncode == 1 and "perf_event_paranoid" in p.stderr:
-        print(f"-a not permitted here: {p.stderr.strip()}")
-        return
+        skip(f"-a is not allowed here: {p.stderr.strip()}")
     check(p.returncode == 0, f"-a: {p.returncode} {p.stderr}")
     p, doc = report_json(out, "--sort", "dso", "--top", "0")
     check(doc and any(e["dso"] == WORKLOAD_PATH for e in doc["entries"]),
           f"-a sees the workload: {doc and [e['dso'] for e in doc['entries']]}")
 
 
-with tempfile.TemporaryDirectory() as d:
-    exit_statuses(d)
-    usage(d)
-    interrupted(d)
-    existing_process(d)
-    system_wide(d)
+def nothing_left(d):
     check(no_temporaries(d), "no temporary file left")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    case(exit_statuses, tmp)
+    case(usage, tmp)
+    case(interrupted, tmp, signal.SIGINT, 130, name="interrupted by SIGINT")
+    case(interrupted, tmp, signal.SIGTERM, 143, name="interrupted by SIGTERM")
+    case(existing_process, tmp)
+    case(system_wide, tmp)
+    case(nothing_left, tmp)
 done()

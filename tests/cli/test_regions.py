@@ -6,12 +6,13 @@ import json
 import os
 import tempfile
 
-from common import HWPROF, check, done, have_hw_pmu, run
+from common import HWPROF, case, check, done, have_hw_pmu, run
 
 MSGBENCH = os.environ["MSGBENCH"]
 GROUPS, MESSAGES = 3, 400
 
-with tempfile.TemporaryDirectory() as d:
+
+def from_the_environment(d):
     out = os.path.join(d, "regions.json")
     env = dict(os.environ, HWPROF_EVENTS="context-switches,task-clock,page-faults,cycles",
                HWPROF_OUTPUT=out)
@@ -38,56 +39,87 @@ with tempfile.TemporaryDirectory() as d:
         check(abs(r["per_call"]["task-clock"] - tc / r["calls"]) < 1e-6, "per call")
         parts = sum(t["counts"]["task-clock"] for t in r["per_thread"])
         check(abs(parts - tc) <= 1e-6 * tc + 1, f"{name}: threads add up: {parts} vs {tc}")
-        if not have_hw_pmu():
-            check(ev["cycles"]["supported"] is False and ev["cycles"]["count"] is None,
+        cyc = ev["cycles"]
+        if have_hw_pmu():
+            check(cyc["supported"] and cyc["count"] > 0, f"{name}: cycles counted: {cyc}")
+            check(abs(r["per_op"]["cycles"] - cyc["count"] / r["ops"]) < 1e-9,
+                  f"{name}: cycles per op")
+        else:
+            check(cyc["supported"] is False and cyc["count"] is None,
                   "cycles: not supported, null")
             check(r["per_op"]["cycles"] is None, "no per-op figure without a count")
     check(regions["setup"]["calls"] == 1 and regions["setup"]["threads"] == 1, "setup")
     check(doc["environment"]["hwprof_version"], "environment")
 
-    # Sparse measurement from the environment.
-    env["HWPROF_SAMPLE_EVERY"] = "2"
+
+def sample_every(d):
+    """Sparse measurement from the environment."""
+    out = os.path.join(d, "sparse.json")
+    env = dict(os.environ, HWPROF_EVENTS="context-switches,task-clock,page-faults,cycles",
+               HWPROF_OUTPUT=out, HWPROF_SAMPLE_EVERY="2")
     p = run([MSGBENCH, "2", "100"], env=env)
+    check(p.returncode == 0, p.stderr)
     with open(out) as f:
         doc = json.load(f)
     check(doc["sample_every"] == 2, f"sample_every {doc['sample_every']}")
-    del env["HWPROF_SAMPLE_EVERY"]
 
-    # Bad events: every region call fails with the reason; the program says it.
-    env["HWPROF_EVENTS"] = "cache-mises"
+
+def bad_events():
+    """Every region call fails with the reason; the program says it."""
+    env = dict(os.environ, HWPROF_EVENTS="cache-mises")
     p = run([MSGBENCH, "1", "10"], env=env)
     check(p.returncode == 1 and "did you mean: cache-misses" in p.stderr, p.stderr)
 
-    # An output that cannot be written: the error names it, at exit.
-    env["HWPROF_EVENTS"] = "task-clock"
-    env["HWPROF_OUTPUT"] = os.path.join(d, "no", "such", "dir.json")
+
+def unwritable_output(d):
+    """The error names it, at exit."""
+    env = dict(os.environ, HWPROF_EVENTS="task-clock",
+               HWPROF_OUTPUT=os.path.join(d, "no", "such", "dir.json"))
     p = run([MSGBENCH, "1", "10"], env=env)
     check("directory does not exist" in p.stderr, f"at exit: {p.stderr}")
 
+
 # hwprof stat --regions: the whole program's counts, and its regions.
-env = {k: v for k, v in os.environ.items() if not k.startswith("HWPROF_") or k == "HWPROF"}
-with tempfile.TemporaryDirectory() as d:
+STAT_ENV = {k: v for k, v in os.environ.items() if not k.startswith("HWPROF_") or k == "HWPROF"}
+
+
+def stat_regions_json(d):
     # -o FILE: the program's own output goes to stdout.
     p = run([HWPROF, "stat", "--regions", "-r", "2", "--json", "-o", f"{d}/out.json",
-             "-e", "{context-switches,task-clock}", "--", MSGBENCH, "2", "200"], env=env)
-    check(p.returncode == 0, p.stderr)
-    doc = json.load(open(f"{d}/out.json")) if p.returncode == 0 else {"regions": []}
-check(len(doc["regions"]) == 2, f"one regions document a run: {len(doc['regions'])}")
-for rd in doc["regions"]:
-    check(rd["schema"] == "hwprof-regions/1", "schema")
-    check(rd["event_spec"] == "{context-switches,task-clock}", "the -e events: " + rd["event_spec"])
-    names = {r["region"]: r for r in rd["regions"]}
-    check(set(names) == {"setup", "send", "receive"}, f"regions {sorted(names)}")
-    check(names["send"]["ops"] == 400 and names["send"]["threads"] == 2, "send: 2 x 200")
-whole = next(e for e in doc["events"] if e["event"] == "task-clock")["count"]
-inside = sum(next(e for e in r["events"] if e["event"] == "task-clock")["count"]
-             for r in doc["regions"][-1]["regions"])
-check(0 < inside <= whole * 1.05, f"the regions ({inside}) are part of the whole ({whole})")
-p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--", MSGBENCH, "1", "50"], env=env)
-check("Region 'send': 1 thread, 1 calls" in p.stderr, p.stderr)
-check("Performance counter stats for" in p.stderr, "the whole program too")
-p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--", "true"], env=env)
-check(p.returncode == 0 and "wrote no regions" in p.stderr, f"no regions: {p.stderr}")
-p = run([HWPROF, "stat", "--regions", "-I", "100", "--", "true"], env=env)
-check(p.returncode == 2 and "no -I" in p.stderr, p.stderr)
+             "-e", "{context-switches,task-clock}", "--", MSGBENCH, "2", "200"], env=STAT_ENV)
+    if not check(p.returncode == 0, p.stderr):
+        return
+    with open(f"{d}/out.json") as f:
+        doc = json.load(f)
+    check(len(doc["regions"]) == 2, f"one regions document a run: {len(doc['regions'])}")
+    for rd in doc["regions"]:
+        check(rd["schema"] == "hwprof-regions/1", "schema")
+        check(rd["event_spec"] == "{context-switches,task-clock}", "the -e events: " + rd["event_spec"])
+        names = {r["region"]: r for r in rd["regions"]}
+        check(set(names) == {"setup", "send", "receive"}, f"regions {sorted(names)}")
+        check(names["send"]["ops"] == 400 and names["send"]["threads"] == 2, "send: 2 x 200")
+    whole = next(e for e in doc["events"] if e["event"] == "task-clock")["count"]
+    inside = sum(next(e for e in r["events"] if e["event"] == "task-clock")["count"]
+                 for r in doc["regions"][-1]["regions"])
+    check(0 < inside <= whole * 1.05, f"the regions ({inside}) are part of the whole ({whole})")
+
+
+def stat_regions_text():
+    p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--", MSGBENCH, "1", "50"],
+            env=STAT_ENV)
+    check("Region 'send': 1 thread, 1 calls" in p.stderr, p.stderr)
+    check("Performance counter stats for" in p.stderr, "the whole program too")
+    p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--", "true"], env=STAT_ENV)
+    check(p.returncode == 0 and "wrote no regions" in p.stderr, f"no regions: {p.stderr}")
+    p = run([HWPROF, "stat", "--regions", "-I", "100", "--", "true"], env=STAT_ENV)
+    check(p.returncode == 2 and "no -I" in p.stderr, p.stderr)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    case(from_the_environment, tmp)
+    case(sample_every, tmp)
+    case(bad_events)
+    case(unwritable_output, tmp)
+    case(stat_regions_json, tmp, name="stat --regions --json")
+    case(stat_regions_text, name="stat --regions")
 done()

@@ -12,8 +12,8 @@ import re
 import subprocess
 import tempfile
 
-from common import (HAVE_LIBDW, HOTSPOTS, check, done, entry, have_hw_pmu, hwprof, marked_lines,
-                    report_json, run, skip)
+from common import (HAVE_LIBDW, HOTSPOTS, case, check, done, entry, have_hw_pmu, hwprof,
+                    marked_lines, report_json, run, skip)
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hotspots.c")
 HOT_LINES = marked_lines(SRC, "LINE:hot")
@@ -163,25 +163,31 @@ def annotate(data):
           and "hot" in p.stderr, f"unknown function: {p.returncode} {p.stderr}")
 
 
-if not HAVE_LIBDW:
-    skip("hwprof was built without libdw: no symbols or source lines to check")
-
-with tempfile.TemporaryDirectory() as d:
-    data = os.path.join(d, "hot.data")
+def recording(d, data):
     p = hwprof("record", "-g", "-o", data, "--", HOTSPOTS, "300", timeout=180)
     check(p.returncode == 0, f"record: status {p.returncode}: {p.stderr}")
     check(re.search(r"^\[ hwprof record: \d+ samples of \S+ written to ", p.stderr, re.M),
           f"record's summary: {p.stderr}")
-    if not have_hw_pmu():
-        check("cycles cannot be sampled here (no hardware PMU): sampling cpu-clock instead"
-              in p.stderr, f"the fallback is said in one line: {p.stderr}")
+    fallback = "cycles cannot be sampled here (no hardware PMU): sampling cpu-clock instead"
+    if have_hw_pmu():
+        check(fallback not in p.stderr, f"no fallback for want of a PMU, with one: {p.stderr}")
+    else:
+        check(fallback in p.stderr, f"the fallback is said in one line: {p.stderr}")
     check(not [n for n in os.listdir(d) if ".tmp." in n], "no temporary file left")
-    sym = by_symbol(data)
-    if sym:
-        by_rip(data)
-        by_line(data, sym)
-        by_dso(data)
-        folded(data, sym)
-        csv_and_text(data)
-        annotate(data)
+
+
+if not HAVE_LIBDW:
+    skip("hwprof was built without libdw: no symbols or source lines to check")
+
+with tempfile.TemporaryDirectory() as tmp:
+    DATA = os.path.join(tmp, "hot.data")
+    case(recording, tmp, DATA)
+    SYM = case(by_symbol, DATA, name="by symbol")
+    if SYM:
+        case(by_rip, DATA, name="by instruction")
+        case(by_line, DATA, SYM, name="by source line")
+        case(by_dso, DATA, name="by module")
+        case(folded, DATA, SYM, name="folded stacks")
+        case(csv_and_text, DATA, name="CSV and text")
+        case(annotate, DATA)
 done()

@@ -12,7 +12,7 @@ import os
 import subprocess
 import tempfile
 
-from common import HAVE_LIBDW, HWPROF, WRAPPER, check, done, hwprof, report_json, run
+from common import HAVE_LIBDW, HWPROF, WRAPPER, case, check, done, hwprof, report_json, run, skip
 from perfdata import HEADER_HOSTNAME, HEADER_OSRELEASE, PerfData
 
 CC = os.environ.get("CC", "cc").split()
@@ -207,6 +207,8 @@ def kernel_symbols(d):
 def annotate_sources(d):
     """The source file that debug information names is read only when it is
     a regular file of sane size; otherwise the annotation says why not."""
+    if not HAVE_LIBDW:
+        skip("built without libdw: no source lines to annotate")
     src, exe, data = (os.path.join(d, n) for n in ("spin.c", "spin", "spin.data"))
     with open(src, "w") as f:
         f.write(SPIN_C)
@@ -242,14 +244,7 @@ def annotate_sources(d):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    special_modules(tmp)
-    odd_names(tmp)
-    csv_carriage_return(tmp)
-    recorded_elsewhere(tmp)
-    huge_periods(tmp)
-    kernel_symbols(tmp)
-    if HAVE_LIBDW:
-        annotate_sources(tmp)
-    else:
-        print("built without libdw: no source lines to annotate")
+    for fn in (special_modules, odd_names, csv_carriage_return, recorded_elsewhere, huge_periods,
+               kernel_symbols, annotate_sources):
+        case(fn, tmp)
 done()

@@ -3,55 +3,71 @@
 """Ctrl-C, SIGTERM and SIGHUP during hwprof stat and record: the command is
 stopped, what was counted is printed, and an output file is complete. A
 closed terminal (a hangup) stops hwprof record too, and leaves neither a
-temporary file nor the command running."""
+temporary file nor the command running. Each signal is sent once the
+command says it is ready, never after a set time; so hwprof runs under
+valgrind too (meson test --setup valgrindcli)."""
 import fcntl
 import json
 import os
+import select
 import signal
 import subprocess
 import tempfile
 import termios
 import time
 
-from common import HWPROF, WORKLOAD, check, done, event, report_json, under_valgrind
+from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, event, report_json
 
-under_valgrind("the signals are sent at set times after the start")
 
-with tempfile.TemporaryDirectory() as d:
-    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)):
-        out = os.path.join(d, f"out-{sig}.json")
-        h = subprocess.Popen([HWPROF, "stat", "--json", "-o", out, "-e", "page-faults", "--",
-                              WORKLOAD, "pages", "2000", "sleep", "30"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(0.5)
-        t0 = time.monotonic()
-        h.send_signal(sig)  # to hwprof alone, as kill(1) does: it forwards
-        _, err = h.communicate(timeout=20)
-        check(time.monotonic() - t0 < 5, "stopped promptly")
-        check(h.returncode == code, f"{sig.name}: status {h.returncode}, want {code}: {err}")
-        with open(out) as f:
-            doc = json.load(f)
-        check(event(doc, "page-faults")["count"] >= 2000, f"{sig.name}: counts kept")
-        check(doc["exit_status"] == code, f"exit status in the file: {doc['exit_status']}")
-        check(not [n for n in os.listdir(d) if ".tmp." in n], "no temporary file left")
+def ready(stream, what="ready"):
+    """Wait for the line WHAT on STREAM (a pipe of text): the command is ready."""
+    line = stream.readline()
+    return check(line.strip() == what, f"the command says {what!r}: {line!r}")
 
-    # -r 100 interrupted: the runs done are reported, no more are started.
-    h = subprocess.Popen([HWPROF, "stat", "-r", "100", "--json", "-o", "-", "-e", "page-faults",
-                          "--", WORKLOAD, "sleep", "0.1"],
+
+def stat_stopped(d, sig, code):
+    out = os.path.join(d, f"out-{sig}.json")
+    h = subprocess.Popen([*WRAPPER, HWPROF, "stat", "--json", "-o", out, "-e", "page-faults", "--",
+                          WORKLOAD, "pages", "2000", "ready", "sleep", "30"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.65)
+    ready(h.stdout)
+    t0 = time.monotonic()
+    h.send_signal(sig)  # to hwprof alone, as kill(1) does: it forwards
+    _, err = h.communicate(timeout=20)
+    check(time.monotonic() - t0 < 5, "stopped promptly")
+    check(h.returncode == code, f"{sig.name}: status {h.returncode}, want {code}: {err}")
+    with open(out) as f:
+        doc = json.load(f)
+    check(event(doc, "page-faults")["count"] >= 2000, f"{sig.name}: counts kept")
+    check(doc["exit_status"] == code, f"exit status in the file: {doc['exit_status']}")
+    check(not [n for n in os.listdir(d) if ".tmp." in n], "no temporary file left")
+
+
+def repeat_interrupted(d):
+    """-r 100 interrupted in its second run: the runs done are reported, no
+    more are started."""
+    out = os.path.join(d, "runs.json")
+    h = subprocess.Popen([*WRAPPER, HWPROF, "stat", "-r", "100", "--json", "-o", out, "-e", "page-faults",
+                          "--", WORKLOAD, "ready", "sleep", "0.1"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ready(h.stdout)
+    ready(h.stdout)  # the second run's: the first is done
     h.send_signal(signal.SIGINT)
-    out, err = h.communicate(timeout=20)
-    doc = json.loads(out) if out.strip() else None
-    check(doc is not None and 1 <= doc["runs"] < 100, f"runs before the stop: {doc and doc['runs']}")
+    _, err = h.communicate(timeout=20)
+    with open(out) as f:
+        doc = json.load(f)
+    check(1 <= doc["runs"] < 100, f"runs before the stop: {doc['runs']}: {err}")
 
-    # A command that ignores SIGTERM: a second signal kills it.
-    h = subprocess.Popen([HWPROF, "stat", "-e", "cs", "--", "sh", "-c",
-                          "trap '' TERM; while :; do sleep 0.05; done"],
+
+def second_signal_kills():
+    """A command that outlives SIGTERM (it traps it, says so, and goes on):
+    a second signal kills it."""
+    h = subprocess.Popen([*WRAPPER, HWPROF, "stat", "-e", "cs", "--", "sh", "-c",
+                          "trap 'echo term' TERM; echo ready; while :; do sleep 0.05; done"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.4)
+    ready(h.stdout)
     h.send_signal(signal.SIGTERM)
-    time.sleep(0.3)
+    ready(h.stdout, "term")  # hwprof passed the first on, and the command lives
     h.send_signal(signal.SIGTERM)
     _, err = h.communicate(timeout=20)
     check(h.returncode == 137, f"second signal: SIGKILL, status {h.returncode}")
@@ -80,21 +96,39 @@ def alive(pid):
         return False
 
 
+def tty_ready(master, timeout=60):
+    """Wait for "ready" on the terminal of MASTER; the timeout only bounds a
+    failure."""
+    seen, end = b"", time.monotonic() + timeout
+    while b"ready" not in seen and time.monotonic() < end:
+        if select.select([master], [], [], end - time.monotonic())[0]:
+            try:
+                chunk = os.read(master, 1024)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return check(b"ready" in seen, f"the command says it is ready: {seen!r}")
+
+
 def record_hangup(d, how):
     """hwprof record of a spinning command, then a hangup: SIGHUP sent to
     hwprof alone ("kill"), or its terminal closed ("tty"), where hwprof is
-    the session's leader, which alone gets the kernel's SIGHUP."""
+    the session's leader, which alone gets the kernel's SIGHUP. The command
+    is ready after 0.2 s of CPU time: 800 samples at 4 kHz."""
     out = os.path.join(d, f"hup-{how}.data")
     master, slave = os.openpty()
 
     def take_terminal():
         fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
 
-    h = subprocess.Popen([HWPROF, "record", "-e", "cpu-clock", "-o", out, "--", WORKLOAD,
-                          "spin", "30"], stdin=slave, stdout=slave, stderr=subprocess.PIPE,
-                         text=True, start_new_session=True, preexec_fn=take_terminal)
+    h = subprocess.Popen([*WRAPPER, HWPROF, "record", "-e", "cpu-clock", "-o", out, "--", WORKLOAD,
+                          "cpuspin", "0.2", "ready", "spin", "30"], stdin=slave, stdout=slave,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         preexec_fn=take_terminal)
     os.close(slave)
-    time.sleep(1.0)
+    tty_ready(master)
     command = children(h.pid)
     if how == "tty":
         os.close(master)
@@ -120,7 +154,11 @@ def record_hangup(d, how):
     check(not [n for n in os.listdir(d) if ".tmp." in n], f"{how}: no temporary file left")
 
 
-with tempfile.TemporaryDirectory() as d:
-    record_hangup(d, "kill")
-    record_hangup(d, "tty")
+with tempfile.TemporaryDirectory() as tmp:
+    for s, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)):
+        case(stat_stopped, tmp, s, status, name=f"stat stopped by {s.name}")
+    case(repeat_interrupted, tmp)
+    case(second_signal_kills)
+    case(record_hangup, tmp, "kill", name="record: SIGHUP")
+    case(record_hangup, tmp, "tty", name="record: its terminal closed")
 done()

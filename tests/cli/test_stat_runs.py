@@ -10,23 +10,26 @@ import re
 import subprocess
 import tempfile
 
-from common import HWPROF, WORKLOAD, check, done, event, hwprof, stat_json
+from common import HWPROF, WORKLOAD, case, check, done, event, hwprof, stat_json
 
-with tempfile.TemporaryDirectory() as d:
-    # --warmup W: W more runs, none of them in the result.
+
+def warmup(d):
+    """--warmup W: W more runs, none of them in the result."""
     log = os.path.join(d, "ran")
     p, doc = stat_json("-r", "3", "--warmup", "2", "-e", "page-faults", "--",
                        "sh", "-c", f"echo x >> {log}; {WORKLOAD} pages 2000")
     check(p.returncode == 0, p.stderr)
     with open(log) as f:
         check(len(f.readlines()) == 5, "2 warm-up runs and 3 counted")
-    if doc:
+    if check(doc, "a JSON document"):
         pf = event(doc, "page-faults")
         check(doc["runs"] == 3 and len(pf["values"]) == 3, f"3 runs kept: {pf['values']}")
         check(all(v >= 2000 for v in pf["values"]), "counted runs")
 
-    # A run far from the rest is flagged, not dropped: run 4 of 6 touches
-    # 20000 pages instead of 1000.
+
+def outliers(d):
+    """A run far from the rest is flagged, not dropped: run 4 of 6 touches
+    20000 pages instead of 1000."""
     counter = os.path.join(d, "n")
     with open(counter, "w") as f:
         f.write("0\n")
@@ -46,7 +49,9 @@ with tempfile.TemporaryDirectory() as d:
     p = hwprof("stat", "-r", "6", "-e", "page-faults", "--", "sh", "-c", script)
     check(re.search(r"page-faults .*\(outlier: run 4\)", p.stderr), f"text: {p.stderr}")
 
-    # --histogram: the per-run values drawn after the report.
+
+def histogram(d):
+    """--histogram: the per-run values drawn after the report."""
     p = hwprof("stat", "-r", "5", "--histogram", "page-faults", "-e", "page-faults,task-clock",
                "--", WORKLOAD, "pages", "1000")
     check(p.returncode == 0, p.stderr)
@@ -65,13 +70,15 @@ with tempfile.TemporaryDirectory() as d:
     p = hwprof("stat", "--histogram", "page-faults", "--json", "--", "true")
     check(p.returncode == 2 and "not with --json" in p.stderr, p.stderr)
 
-    # --skip-first without -I: only what happens after the first SECONDS
-    # counts. The workload touches 4000 pages at once, sleeps 1 s and
-    # touches 1000: the skip point (0.5 s) falls in the sleep.
+
+def skip_first(d):
+    """--skip-first without -I: only what happens after the first SECONDS
+    counts. The workload touches 4000 pages at once, sleeps 1 s and touches
+    1000: the skip point (0.5 s) falls in the sleep."""
     p, doc = stat_json("--skip-first", "0.5", "-e", "page-faults", "--",
                        WORKLOAD, "pages", "4000", "sleep", "1", "pages", "1000")
     check(p.returncode == 0, p.stderr)
-    if doc:
+    if check(doc, "a JSON document"):
         n = event(doc, "page-faults")["count"]
         check(1000 <= n < 1300, f"only the pages after the skip: {n}")
         # The run lasts over 1 s (it sleeps 1 s); without the skipped 0.5 s,
@@ -80,7 +87,10 @@ with tempfile.TemporaryDirectory() as d:
         check(secs >= 0.5, f"seconds {secs}")
         fs = [m for m in doc["metrics"] if m["metric"] == "faults/s"][0]
         check(abs(fs["value"] * secs - n) < 1e-6 * n, "faults/s over the counted time")
-    # With -I: no interval before the skip point, and the rest adds up.
+
+
+def skip_first_intervals(d):
+    """With -I: no interval before the skip point, and the rest adds up."""
     p = hwprof("stat", "-I", "100", "--skip-first", "0.3", "-x", ",", "-e", "page-faults",
                "--", WORKLOAD, "pages", "3000", "sleep", "0.8", "pages", "2000", "sleep", "0.2")
     check(p.returncode == 0, p.stderr)
@@ -92,7 +102,9 @@ with tempfile.TemporaryDirectory() as d:
     check(p.returncode == 1 and "within --skip-first 5 s: nothing was counted" in p.stderr,
           p.stderr)
 
-    # The progress line: on a terminal only.
+
+def progress_line(d):
+    """The progress line: on a terminal only."""
     master, slave = pty.openpty()
     h = subprocess.Popen([HWPROF, "stat", "-r", "3", "--warmup", "1", "-o", os.path.join(d, "o"),
                           "-e", "page-faults", "--", WORKLOAD, "pages", "100"],
@@ -116,7 +128,10 @@ with tempfile.TemporaryDirectory() as d:
     p = hwprof("stat", "-r", "3", "-e", "page-faults", "--", WORKLOAD, "pages", "100")
     check("[hwprof stat]" not in p.stderr, "none into a pipe")
 
-    # --sweep: one result per value, {N} replaced; JSON for compare.
+
+def sweep(d):
+    """--sweep: one result per value, {N} replaced; JSON for compare, which
+    makes a row of ratios of two sweeps."""
     sa, sb = os.path.join(d, "sa.json"), os.path.join(d, "sb.json")
     p = hwprof("stat", "-r", "3", "--sweep", "N=1000,2000", "--json", "-o", sa,
                "-e", "page-faults", "--", WORKLOAD, "pages", "{N}")
@@ -152,10 +167,17 @@ with tempfile.TemporaryDirectory() as d:
               f"N={col}: {c and (c['ratio'], c['verdict'])}")
     p = hwprof("compare", sa, sb)
     check(re.search(r"page-faults\s+1\.09\d \+\s+1\.0[45]\d \+", p.stdout), p.stdout)
-    p = hwprof("compare", sa, os.path.join(d, "outlier.json"))
+    plain = os.path.join(d, "plain.json")
+    p = hwprof("stat", "-r", "2", "--json", "-o", plain, "-e", "page-faults", "--",
+               WORKLOAD, "pages", "100")
+    check(p.returncode == 0, p.stderr)
+    p = hwprof("compare", sa, plain)
     check(p.returncode == 1 and "is a sweep over N and" in p.stderr, p.stderr)
 
-    # --sweep mistakes are usage errors, found before anything runs.
+
+def sweep_mistakes(d):
+    """--sweep mistakes are usage errors, found before anything runs."""
+    marker = os.path.join(d, "should-not-run")
     for args, msg in (
         (["--sweep", "N", "--", WORKLOAD, "pages", "{N}"], "write NAME=V1,V2"),
         (["--sweep", "N=1,,2", "--", WORKLOAD, "pages", "{N}"], "a value is empty"),
@@ -172,4 +194,10 @@ with tempfile.TemporaryDirectory() as d:
         p = hwprof("stat", *args)
         check(p.returncode == 2 and msg in p.stderr, f"{args}: {p.returncode} {p.stderr!r}")
     check(not os.path.exists(marker), "nothing ran")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for fn in (warmup, outliers, histogram, skip_first, skip_first_intervals, progress_line, sweep,
+               sweep_mistakes):
+        case(fn, tmp)
 done()

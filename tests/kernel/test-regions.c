@@ -273,17 +273,19 @@ int main(int argc, char **argv)
 	HWP_OPTS(hwp_regions_opts, o, .events = "page-faults,context-switches,task-clock");
 
 	t_init();
+	t_case("init");
 	CHECK_ERR(hwp_regions_init(&o), 0);
 	CHECK(!strcmp(hwp_regions_events(), "page-faults,context-switches,task-clock"), "%s",
 	      hwp_regions_events());
+	t_case_end();
 	if (argc > 1 && !strcmp(argv[1], "sampled")) {
-		test_sampled();
+		t_run(test_sampled);
 	} else {
-		test_counts_and_nesting();
-		test_errors();
-		test_threads();
-		test_write();
-		test_fork();
+		t_run(test_counts_and_nesting);
+		t_run(test_errors);
+		t_run(test_threads);
+		t_run(test_write);
+		t_run(test_fork);
 	}
 	/* The main thread's counters stay open until exit, as its regions may
 	 * still be reported then: they are not a leak. */

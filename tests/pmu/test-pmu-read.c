@@ -256,14 +256,15 @@ int main(void)
 {
 	t_init();
 	pmu_require_exact();
+	t_case("counting this thread's read() calls");
 	syscalls = open_self("syscalls:sys_enter_read", false);
 	if (!syscalls)
 		return t_done();
-	test_group_read();
-	test_user_read();
-	test_user_read_counters();
-	test_user_read_multiplexed();
-	test_user_access_off();
+	t_run(test_group_read);
+	t_run(test_user_read);
+	t_run(test_user_read_counters);
+	t_run(test_user_read_multiplexed);
+	t_run(test_user_access_off);
 	hwp_session_free(syscalls);
 	return t_done();
 }

@@ -197,7 +197,7 @@ static void test_instructions_limit(void)
 	CHECK(rec.info.samples > 0 && rec.info.samples < SAMPLES / 10,
 	      "instructions:u every %llu: %llu samples. QEMU's INST_RETIRED overflow interrupt works now (%llu expected): make this test assert the exact split",
 	      PERIOD, (unsigned long long)rec.info.samples, SAMPLES);
-	printf("# instructions:u, one sample every %llu: %llu samples where %llu overflows happened (QEMU's limit)\n",
+	t_note("instructions:u, one sample every %llu: %llu samples where %llu overflows happened (QEMU's limit)",
 	       PERIOD, (unsigned long long)rec.info.samples, SAMPLES);
 out:
 	record_done(&rec);
@@ -207,9 +207,9 @@ int main(void)
 {
 	t_init();
 	pmu_require_exact();
-	test_cycles();
-	test_callchains();
-	test_default_event();
-	test_instructions_limit();
+	t_run(test_cycles);
+	t_run(test_callchains);
+	t_run(test_default_event);
+	t_run(test_instructions_limit);
 	return t_done();
 }

@@ -100,7 +100,7 @@ static void *run(void *arg)
 	      INSNS_PER_ITER * N);
 	CHECK(one.cycles == one.insns && two.cycles == two.insns,
 	      "%s: cycles %.0f and %.0f, as the instructions", how, one.cycles, two.cycles);
-	printf("# %s: a region's reads add %.0f instructions a call\n", how,
+	t_note("%s: a region's reads add %.0f instructions a call", how,
 	       one.insns / CALLS - (double)(INSNS_PER_ITER * N));
 
 	before = read_calls(sys);
@@ -136,12 +136,17 @@ int main(int argc, char **argv)
 	t_init();
 	pmu_require_exact();
 	if (argc > 1 && !strcmp(argv[1], "read")) {
-		run_thread(false);
+		if (t_case("regions read with read()"))
+			run_thread(false);
 		return t_done();
 	}
-	run_thread(true);
-	snprintf(cmd, sizeof(cmd), "'%s' read", argv[0]);
-	rc = system(cmd);
-	CHECK(rc == 0, "the regions read with read(): status %d", rc);
+	if (t_case("regions read from user space"))
+		run_thread(true);
+	/* A process of its own: the regions are set up once a process. */
+	if (t_case("regions read with read(), in a second process")) {
+		snprintf(cmd, sizeof(cmd), "'%s' read", argv[0]);
+		rc = system(cmd);
+		CHECK(rc == 0, "the regions read with read(): status %d", rc);
+	}
 	return t_done();
 }

@@ -27,7 +27,7 @@ static void test_exact(void)
 	base = value(r, "instructions:u", 0);
 	hwp_result_free(r);
 	CHECK(base > 100 && base < 1e6, "start-up and exit of pmu-work: %.0f instructions", base);
-	printf("# pmu-work's start-up and exit: %.0f instructions (:u), the same every run\n",
+	t_note("pmu-work's start-up and exit: %.0f instructions (:u), the same every run",
 	       base);
 	for (size_t i = 0; i < ARRAY_SIZE(iters); i++) {
 		double v;
@@ -105,13 +105,14 @@ static void test_names(void)
 	struct hwp_result *r;
 	struct hwp_evlist *evl;
 	struct hwp_event_info ev = { .sz = sizeof(ev) };
+	int err;
 
 	CHECK_ERR(hwp_evlist_parse("INST_RETIRED", NULL, &evl), 0);
-	if (!hwp_evlist_event(evl, 0, &ev))
-		CHECK(!strcmp(ev.canonical, "arm_ac57::INST_RETIRED") &&
-			      ev.attr.type == PERF_TYPE_RAW && ev.attr.config == 0x08,
-		      "libpfm4 finds the Cortex-A57 PMU by itself: %s, type %u, config %#llx",
-		      ev.canonical, ev.attr.type, (unsigned long long)ev.attr.config);
+	err = hwp_evlist_event(evl, 0, &ev);
+	CHECK(!err && !strcmp(ev.canonical, "arm_ac57::INST_RETIRED") &&
+		      ev.attr.type == PERF_TYPE_RAW && ev.attr.config == 0x08,
+	      "libpfm4 finds the Cortex-A57 PMU by itself: %d, %s, type %u, config %#llx", err,
+	      err ? "(none)" : ev.canonical, ev.attr.type, (unsigned long long)ev.attr.config);
 	hwp_evlist_free(evl);
 
 	r = stat_work("instructions:u,arm_ac57::INST_RETIRED:u,INST_RETIRED:u,r08:u,"
@@ -188,7 +189,7 @@ static void test_multiplexing(void)
 		CHECK(err < 0.01, "event %zu: scaled %.0f, true %.0f: %.3f%% off", idx,
 		      info.values[0], truth(iters), 100 * err);
 		if (idx == 0)
-			printf("# 10 events, 6 counters: ran %.2f%% of the time, scaled %.4f%% off\n",
+			t_note("10 events, 6 counters: ran %.2f%% of the time, scaled %.4f%% off",
 			       info.percent_running[0], 100 * err);
 	}
 	CHECK(idx == 10, "ten rows: %zu", idx);
@@ -329,14 +330,14 @@ int main(void)
 {
 	t_init();
 	pmu_require_exact();
-	test_exact();
-	test_repeat();
-	test_unsupported();
-	test_names();
-	test_metrics();
-	test_multiplexing();
-	test_group_too_large();
-	test_not_counted();
-	test_list();
+	t_run(test_exact);
+	t_run(test_repeat);
+	t_run(test_unsupported);
+	t_run(test_names);
+	t_run(test_metrics);
+	t_run(test_multiplexing);
+	t_run(test_group_too_large);
+	t_run(test_not_counted);
+	t_run(test_list);
 	return t_done();
 }

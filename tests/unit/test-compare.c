@@ -366,11 +366,11 @@ int main(void)
 	t_init();
 	if (!mkdtemp(tmpdir))
 		t_skip("no temporary directory");
-	check_results();
-	check_refusals();
-	check_sweeps();
-	check_output();
-	{
+	t_run(check_results);
+	t_run(check_refusals);
+	t_run(check_sweeps);
+	t_run(check_output);
+	if (t_case("clean-up")) {
 		char cmd[300];
 
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);

@@ -175,6 +175,15 @@ static void check_row(const struct row *r)
 	hwp_evlist_free(evl);
 }
 
+/* Each row a case, named after its line and its spec. */
+static void check_rows(bool unforced)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		if (rows[i].unforced == unforced && t_case("line %d: '%s'", rows[i].line, rows[i].spec))
+			check_row(&rows[i]);
+	t_case_end();
+}
+
 static void check_groups(void)
 {
 	struct hwp_evlist *evl;
@@ -328,16 +337,12 @@ int main(int argc, char **argv)
 	t_init();
 	if (unforced) {
 		unsetenv("LIBPFM_FORCE_PMU");
-		for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
-			if (rows[i].unforced)
-				check_row(&rows[i]);
+		check_rows(true);
 		return t_done();
 	}
 	setenv("LIBPFM_FORCE_PMU", FORCED_PMU, 1);
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
-		if (!rows[i].unforced)
-			check_row(&rows[i]);
-	{
+	check_rows(false);
+	if (t_case("rows without a forced PMU, in a second process")) {
 		char cmd[4200];
 		int rc;
 
@@ -346,11 +351,11 @@ int main(int argc, char **argv)
 		rc = system(cmd);
 		CHECK(rc == 0, "the rows without a forced PMU: status %d", rc);
 	}
-	check_groups();
-	check_opts();
-	check_limits();
-	check_matching();
-	check_listing();
-	check_probe();
+	t_run(check_groups);
+	t_run(check_opts);
+	t_run(check_limits);
+	t_run(check_matching);
+	t_run(check_listing);
+	t_run(check_probe);
 	return t_done();
 }

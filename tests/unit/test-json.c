@@ -166,7 +166,7 @@ static void check_truncations(void)
 		int ret = json_parse(doc, len, NULL, &v, &err);
 
 		if (ret != -EINVAL || !err.truncated) {
-			printf("prefix of %zu bytes: returned %d, truncated %d: %s\n", len, ret,
+			t_note("prefix of %zu bytes: returned %d, truncated %d: %s", len, ret,
 			       err.truncated, err.msg);
 			bad++;
 		}
@@ -214,7 +214,7 @@ static void check_mutations(void)
 		}
 		json_free(v);
 	}
-	printf("mutations: %zu parsed, %zu refused with a message\n", parsed, refused);
+	t_note("mutations: %zu parsed, %zu refused with a message", parsed, refused);
 	CHECK(refused > 10000 && parsed > 0, "both outcomes seen");
 }
 
@@ -280,12 +280,12 @@ static void check_writer_uint(void)
 int main(void)
 {
 	t_init();
-	check_writer_strings();
-	check_writer_uint();
-	check_accepted();
-	check_refused();
-	check_positions_and_limits();
-	check_truncations();
-	check_mutations();
+	t_run(check_writer_strings);
+	t_run(check_writer_uint);
+	t_run(check_accepted);
+	t_run(check_refused);
+	t_run(check_positions_and_limits);
+	t_run(check_truncations);
+	t_run(check_mutations);
 	return t_done();
 }

@@ -187,7 +187,7 @@ static void check_work(void)
 	      machine_nr_maps(m), wrong);
 	/* A balanced tree of 20,000 is at most 2 log2(20,001) < 29 deep; an
 	 * insertion looks twice (for overlaps, then to insert). */
-	printf("%lu to add, %lu to look up\n", added, looked);
+	t_note("%lu to add, %lu to look up", added, looked);
 	CHECK(added <= 2UL * 29 * N, "%lu comparisons to add %d mappings", added, (int)N);
 	CHECK(looked <= 29UL * N, "%lu comparisons for %d lookups", looked, (int)N);
 	machine_free(m);
@@ -196,8 +196,8 @@ static void check_work(void)
 int main(void)
 {
 	t_init();
-	check_overlaps();
-	check_fork();
-	check_work();
+	t_run(check_overlaps);
+	t_run(check_fork);
+	t_run(check_work);
 	return t_done();
 }

@@ -185,10 +185,12 @@ static void check_check(void)
 int main(void)
 {
 	t_init();
+	/* Each row a case, named after its line and its definition. */
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
-		check_row(&rows[i]);
-	check_depth();
-	check_builtins();
-	check_check();
+		if (t_case("line %d: '%s'", rows[i].line, rows[i].def))
+			check_row(&rows[i]);
+	t_run(check_depth);
+	t_run(check_builtins);
+	t_run(check_check);
 	return t_done();
 }

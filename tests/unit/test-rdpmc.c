@@ -182,9 +182,9 @@ static void test_fallbacks(void)
 int main(void)
 {
 	t_init();
-	test_sign_extension();
-	test_times();
-	test_retry();
-	test_fallbacks();
+	t_run(test_sign_extension);
+	t_run(test_times);
+	t_run(test_retry);
+	t_run(test_fallbacks);
 	return t_done();
 }

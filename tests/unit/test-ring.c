@@ -159,8 +159,8 @@ static void check_stop_and_corrupt(void)
 int main(void)
 {
 	t_init();
-	check_wrap();
-	check_laps();
-	check_stop_and_corrupt();
+	t_run(check_wrap);
+	t_run(check_laps);
+	t_run(check_stop_and_corrupt);
 	return t_done();
 }

@@ -81,12 +81,12 @@ static void check_welch(void)
 	double coverage, fp, power;
 
 	fp = rejection_rate(HWP_TEST_WELCH, 1000, 0.03, &coverage);
-	printf("Welch A/A: %.2f%% false positives, 95%% interval covers %.2f%%\n", 100 * fp,
+	t_note("Welch A/A: %.2f%% false positives, 95%% interval covers %.2f%%", 100 * fp,
 	       100 * coverage);
 	CHECK(fp >= 0.03 && fp <= 0.07, "A/A false positives %.4f", fp);
 	CHECK(coverage >= 0.93 && coverage <= 0.97, "coverage %.4f", coverage);
 	power = rejection_rate(HWP_TEST_WELCH, 1050, 0.02, &coverage);
-	printf("Welch 5%% shift: found in %.2f%%, covered %.2f%%\n", 100 * power, 100 * coverage);
+	t_note("Welch 5%% shift: found in %.2f%%, covered %.2f%%", 100 * power, 100 * coverage);
 	CHECK(power >= 0.90, "5%% shift found in %.4f", power);
 	CHECK(coverage >= 0.93 && coverage <= 0.97, "coverage %.4f", coverage);
 }
@@ -98,10 +98,10 @@ static void check_mann_whitney(void)
 	/* U moves in steps: at n = 10 the exact test rejects 4.3% under the
 	 * null at most, a little below alpha by design. */
 	fp = rejection_rate(HWP_TEST_MANN_WHITNEY, 1000, 0.03, NULL);
-	printf("Mann-Whitney A/A: %.2f%% false positives\n", 100 * fp);
+	t_note("Mann-Whitney A/A: %.2f%% false positives", 100 * fp);
 	CHECK(fp >= 0.03 && fp <= 0.07, "A/A false positives %.4f", fp);
 	power = rejection_rate(HWP_TEST_MANN_WHITNEY, 1050, 0.02, NULL);
-	printf("Mann-Whitney 5%% shift: found in %.2f%%\n", 100 * power);
+	t_note("Mann-Whitney 5%% shift: found in %.2f%%", 100 * power);
 	CHECK(power >= 0.90, "5%% shift found in %.4f", power);
 }
 
@@ -128,7 +128,7 @@ static void check_holm(void)
 		any_raw += raw;
 		any_holm += holm;
 	}
-	printf("5 A/A rows: any false positive in %.2f%% uncorrected, %.2f%% with Holm\n",
+	t_note("5 A/A rows: any false positive in %.2f%% uncorrected, %.2f%% with Holm",
 	       100.0 * any_raw / TRIALS, 100.0 * any_holm / TRIALS);
 	/* 1 - 0.95^5 = 22.6% uncorrected; Holm keeps it at alpha or below. */
 	CHECK(any_raw >= 0.18 * TRIALS, "uncorrected: %d", any_raw);
@@ -138,8 +138,8 @@ static void check_holm(void)
 int main(void)
 {
 	t_init();
-	check_welch();
-	check_mann_whitney();
-	check_holm();
+	t_run(check_welch);
+	t_run(check_mann_whitney);
+	t_run(check_holm);
 	return t_done();
 }

@@ -310,13 +310,13 @@ static void check_scaling(void)
 int main(void)
 {
 	t_init();
-	check_t();
-	check_summary();
-	check_scaling();
-	check_welch();
-	check_mann_whitney();
-	check_holm();
-	check_outliers();
-	check_histogram();
+	t_run(check_t);
+	t_run(check_summary);
+	t_run(check_scaling);
+	t_run(check_welch);
+	t_run(check_mann_whitney);
+	t_run(check_holm);
+	t_run(check_outliers);
+	t_run(check_histogram);
 	return t_done();
 }

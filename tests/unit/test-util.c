@@ -194,11 +194,11 @@ static void check_log(void)
 int main(void)
 {
 	t_init();
-	check_cpulist();
-	check_text();
-	check_strbuf();
-	check_errors();
-	check_opts_abi();
-	check_log();
+	t_run(check_cpulist);
+	t_run(check_text);
+	t_run(check_strbuf);
+	t_run(check_errors);
+	t_run(check_opts_abi);
+	t_run(check_log);
 	return t_done();
 }
