@@ -36,10 +36,14 @@ help:
 
 # The package installer (Debian's apt-get; elsewhere it says what to
 # install and goes on). NO_DEPS=1 skips it, for machines set up another way.
-deps:
-ifneq ($(NO_DEPS),1)
-	@tools/deps.sh
+ifeq ($(NO_DEPS),1)
+DEPS = @true
+else
+DEPS = @tools/deps.sh
 endif
+
+deps:
+	$(DEPS)
 
 # Configure once; later runs apply MESON_OPTS to the existing build.
 $(BUILD)/build.ninja:
@@ -56,7 +60,9 @@ demo: build
 	@$(HWPROF) stat -e page-faults,context-switches,cpu-migrations,cache-misses,task-clock \
 		-M "faults/migration=page-faults / cpu-migrations" -- $(BUILD)/examples/churn
 
+# The CLI tests compare with perf where it is installed.
 test: build
+	$(DEPS) linux-perf
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \
@@ -77,7 +83,7 @@ test-asan: deps
 # Valgrind wraps the C tests and examples ('valgrind') and every hwprof run
 # of the CLI tests ('valgrindcli'); the logs of the latter are checked too.
 test-valgrind: build
-	@tools/deps.sh valgrind
+	$(DEPS) valgrind
 	@rm -f $(BUILD)/meson-logs/valgrind-hwprof-*.log
 	@meson test -C $(BUILD) --setup valgrind --print-errorlogs $(TEST_OPTS) \
 		>$(BUILD)/test-valgrind.txt 2>&1; rc1=$$?; \
@@ -108,7 +114,7 @@ test-pmu: deps
 
 # libFuzzer needs clang. Crashes are kept in $(FUZZ_BUILD)/fuzz-work/artifacts.
 fuzz: deps
-	@tools/deps.sh clang libclang-rt-14-dev
+	$(DEPS) clang libclang-rt-14-dev
 	@[ -f $(FUZZ_BUILD)/build.ninja ] || CC=clang CXX=clang++ meson setup $(FUZZ_BUILD) \
 		-Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 	meson compile -C $(FUZZ_BUILD) >/dev/null

@@ -230,27 +230,29 @@ static void mode_ebusy(void)
 int main(int argc, char **argv)
 {
 	static const struct {
-		const char *name;
+		const char *mode;	/* the shim's */
+		const char *name;	/* the case's */
 		void (*fn)(void);
-	} modes[] = {
-		{ "eacces-kernel", mode_eacces_kernel },
-		{ "eacces-kernel", mode_eacces_kernel_only },
-		{ "eacces", mode_eacces },
-		{ "emfile", mode_emfile },
-		{ "emfile-once", mode_emfile_once },
-		{ "ebusy", mode_ebusy },
-		{ "precise", mode_precise },
-		{ "no-lost", mode_no_lost },
+	} cases[] = {
+		{ "eacces-kernel", "kernel refused: user space instead", mode_eacces_kernel },
+		{ "eacces-kernel", "kernel refused: an event of the kernel alone",
+		  mode_eacces_kernel_only },
+		{ "eacces", "refused", mode_eacces },
+		{ "emfile", "no descriptor left", mode_emfile },
+		{ "emfile-once", "a raised descriptor limit", mode_emfile_once },
+		{ "ebusy", "counter busy", mode_ebusy },
+		{ "precise", "no precise sampling", mode_precise },
+		{ "no-lost", "no PERF_FORMAT_LOST", mode_no_lost },
 	};
 	(void)argc;
 	(void)argv;
 	if (!getenv("LD_PRELOAD") || !strstr(getenv("LD_PRELOAD"), "perf-shim"))
 		t_skip("the perf_event_open shim is not preloaded (run through meson test)");
 	t_init();
-	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
-		setenv("HWPROF_SHIM", modes[i].name, 1);
-		printf("mode %s\n", modes[i].name);
-		modes[i].fn();
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		setenv("HWPROF_SHIM", cases[i].mode, 1);
+		if (t_case("%s (%s)", cases[i].name, cases[i].mode))
+			cases[i].fn();
 	}
 	unsetenv("HWPROF_SHIM");
 	return t_done();
