@@ -29,6 +29,11 @@ enum {
 	CLI_EXIT_NOTFOUND = 127,
 };
 
+/* A line on stderr that the next message replaces: stat's progress during
+ * repeated runs. cli_error() erases it first, so that no message lands in
+ * the middle of it, whoever prints the message. */
+void cli_progress_show(const char *line);
+void cli_progress_clear(void);
 /* "hwprof CMD: error: ..." on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Report a library failure: its detailed message, or hwp_strerror(). */

@@ -269,13 +269,6 @@ static void run_release(struct run *r)
 	r->target_pidfd = -1;
 }
 
-/* Errors while the progress line may be on the screen. */
-static void run_error(struct stat_ctx *sc, int err)
-{
-	progress_clear(&sc->progress);
-	cli_lib_error("stat", err);
-}
-
 bool stat_stopped(void)
 {
 	return cli_stop_count != 0;
@@ -458,7 +451,7 @@ static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 	if (sc->run_argv) {
 		err = hwp_workload_new(sc->run_argv, &wo, &r->wl);
 		if (err) {
-			run_error(sc, err);
+			cli_lib_error("stat", err);
 			*fatal_exit = cli_exit_for_start(err);
 			return -1;
 		}
@@ -468,7 +461,6 @@ static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 		if (r->target_pidfd < 0 && errno == ENOSYS && !kill(c->pid, 0)) {
 			;	/* no pidfds here: the wait polls */
 		} else if (r->target_pidfd < 0) {
-			progress_clear(&sc->progress);
 			cli_error("stat", "-p %d: %s", (int)c->pid,
 				  errno == ESRCH ? "no such process" : strerror(errno));
 			*fatal_exit = CLI_EXIT_FAILURE;
@@ -477,7 +469,7 @@ static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 	}
 	err = open_session(sc, r);
 	if (err) {
-		run_error(sc, err);
+		cli_lib_error("stat", err);
 		*fatal_exit = cli_exit_for(err);
 		return -1;
 	}
@@ -485,13 +477,13 @@ static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 	r->counts = calloc(n, sizeof(*r->counts));
 	r->prev = calloc(n, sizeof(*r->prev));
 	if (!r->counts || !r->prev) {
-		run_error(sc, -ENOMEM);
+		cli_lib_error("stat", -ENOMEM);
 		*fatal_exit = CLI_EXIT_FAILURE;
 		return -1;
 	}
 	/* A command counted from its exec enables itself; the rest we enable. */
 	if (!self_enabled(sc, r) && (err = hwp_session_enable(r->s))) {
-		run_error(sc, err);
+		cli_lib_error("stat", err);
 		*fatal_exit = CLI_EXIT_FAILURE;
 		return -1;
 	}
@@ -500,7 +492,7 @@ static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 	if (r->wl) {
 		err = hwp_workload_start(r->wl);
 		if (err) {
-			run_error(sc, err);
+			cli_lib_error("stat", err);
 			hwp_workload_wait(r->wl, &status, NULL);
 			*fatal_exit = hwp_workload_exit_code(status);
 			return -1;
@@ -520,7 +512,6 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 	int err;
 
 	if (r->t_skip) {
-		progress_clear(&sc->progress);
 		cli_error("stat", "the run ended after %.3f s, within --skip-first %g s: nothing was counted",
 			  t - r->t_start, sc->cfg->skip_first);
 		return 1;
@@ -565,7 +556,6 @@ static int one_run(struct stat_ctx *sc, bool keep, int *fatal_exit)
 			seconds = hwp_workload_elapsed(r.wl);
 	}
 	if (err) {
-		progress_clear(&sc->progress);
 		cli_error("stat", "waiting for the command failed: %s", strerror(-err));
 		*fatal_exit = CLI_EXIT_FAILURE;
 		goto fatal;
@@ -574,7 +564,7 @@ static int one_run(struct stat_ctx *sc, bool keep, int *fatal_exit)
 	regions_collect(sc, keep && !err);
 	if (err) {
 		if (err < 0)
-			run_error(sc, err);
+			cli_lib_error("stat", err);
 		*fatal_exit = CLI_EXIT_FAILURE;
 		goto fatal;
 	}
@@ -601,7 +591,7 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 			return fatal;
 		*code = ret;
 	}
-	progress_clear(&sc->progress);
+	cli_progress_clear();
 	return 0;
 }
 

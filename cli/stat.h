@@ -37,7 +37,6 @@ struct stat_config {
 /* The progress line on a terminal's stderr, during repeated runs. */
 struct progress {
 	bool on;		/* stderr is a terminal and there is more than one run */
-	bool shown;		/* a line is on the screen now */
 	double t_start;		/* when run 0 of the current series started */
 };
 
@@ -83,8 +82,8 @@ void regions_cleanup(struct stat_ctx *sc);
 
 /* stat-show.c */
 void progress_init(struct progress *p, const struct stat_config *c);
+/* The line of run @i of @n: cli_progress_clear() or the next message erases it. */
 void progress_show(struct progress *p, const char *label, bool warmup, long i, long n);
-void progress_clear(struct progress *p);
 /* Whether --histogram names an event of the list or a metric; prints why not. */
 int histogram_check(const struct stat_ctx *sc);
 /* Draw the runs of --histogram's row of @r on @f. */

@@ -8,10 +8,30 @@
 #include <string.h>
 #include <time.h>
 
+/* Whether a progress line is on stderr now. One, like stderr itself. */
+static bool progress_shown;
+
+void cli_progress_show(const char *line)
+{
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+	progress_shown = true;
+}
+
+void cli_progress_clear(void)
+{
+	if (!progress_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	progress_shown = false;
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
+	cli_progress_clear();
 	fflush(stdout);
 	fprintf(stderr, "hwprof%s%s: error: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
