@@ -65,6 +65,7 @@ struct record_config {
 	bool no_inherit;
 	char **argv;		/* the command */
 	char **cmdline;		/* everything after 'hwprof', for the file */
+	bool help;		/* --help: print it, and nothing else */
 };
 
 static const struct option record_options[] = {
@@ -97,7 +98,11 @@ static int parse_option(struct record_config *c, int opt)
 
 	switch (opt) {
 	case 'e':
-		return cli_list_add(&c->events, optarg) ? CLI_EXIT_FAILURE : 0;
+		if (cli_list_add(&c->events, optarg)) {
+			cli_error("record", "out of memory");
+			return CLI_EXIT_FAILURE;
+		}
+		return 0;
 	case 'F':
 		if (!cli_parse_long(optarg, 1, 10000000, &c->freq))
 			return usage_error("-F: '%s' is not a frequency in Hz (1 or more)", optarg);
@@ -133,8 +138,8 @@ static int parse_option(struct record_config *c, int opt)
 	case 'C': c->cpus = optarg; return 0;
 	case 'o': c->output = optarg; return 0;
 	case 'h':
-		cli_help(&cli_cmd_record, stdout);
-		return -1;
+		c->help = true;
+		return 0;
 	default:
 		return CLI_EXIT_USAGE;
 	}
@@ -155,7 +160,7 @@ static int parse_options(struct record_config *c, int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 		ret = parse_option(c, opt);
-		if (ret)
+		if (ret || c->help)
 			return ret;
 	}
 	if (optind < argc)
@@ -307,10 +312,11 @@ static int start(struct record_config *c, struct session *s, int *status)
 	return 0;
 }
 
-static int record(struct record_config *c)
+/* *code gets the command's exit status (0 without a command). */
+static int record(struct record_config *c, int *code)
 {
 	struct session s = { .target_pidfd = -1 };
-	int status = 0, code = 0, ret, err;
+	int status = 0, ret, err;
 
 	if (c->argv && (err = hwp_workload_new(c->argv, NULL, &s.wl))) {
 		cli_lib_error("record", err);
@@ -328,18 +334,16 @@ static int record(struct record_config *c)
 		if (cli_stop_count && (c->pid || c->all_cpus || c->cpus))
 			hwp_workload_kill(s.wl, SIGTERM);
 		hwp_workload_wait(s.wl, &status, NULL);
-		code = hwp_workload_exit_code(status);
+		*code = hwp_workload_exit_code(status);
 	}
 	/* The file is completed whatever stopped us, so that it can be read. */
 	if (!err)
 		err = hwp_record_finish(s.rec);
 	if (err) {
-		cli_lib_error("record", err);
-		ret = CLI_EXIT_FAILURE;
+		ret = cli_lib_error("record", err);
 		goto out;
 	}
 	print_summary(c, &s);
-	ret = code;
 out:
 	session_release(&s);
 	return ret;
@@ -348,15 +352,15 @@ out:
 static int record_run(int argc, char **argv)
 {
 	struct record_config cfg = { 0 };
-	int ret;
+	int ret, code = 0;
 
 	ret = parse_options(&cfg, argc, argv);
-	if (!ret)
-		ret = record(&cfg);
-	if (ret == -1)	/* --help */
-		ret = cli_flush_stdout("record");
+	if (!ret && cfg.help)
+		ret = cli_show_help(&cli_cmd_record);
+	else if (!ret)
+		ret = record(&cfg, &code);
 	free(cfg.events.buf);
-	return ret;
+	return ret ?: code;
 }
 
 const struct cli_cmd cli_cmd_record = {

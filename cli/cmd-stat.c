@@ -133,14 +133,18 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+e:M:ip:aC:r:I:x:o:h", stat_options, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			if (cli_list_add(&c->events, optarg))
+			if (cli_list_add(&c->events, optarg)) {
+				cli_error("stat", "out of memory");
 				return CLI_EXIT_FAILURE;
+			}
 			break;
 		case 'M': {
 			const char **m = realloc(c->metrics, (c->nr_metrics + 1) * sizeof(*m));
 
-			if (!m)
+			if (!m) {
+				cli_error("stat", "out of memory");
 				return CLI_EXIT_FAILURE;
+			}
 			c->metrics = m;
 			m[c->nr_metrics++] = optarg;
 			break;
@@ -199,8 +203,8 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			break;
 		}
 		case 'h':
-			cli_help(&cli_cmd_stat, stdout);
-			return -1;
+			c->help = true;
+			return 0;
 		default:
 			cli_error("stat", "unknown option '%s'; 'hwprof stat --help' lists them",
 				  argv[optind - 1]);
@@ -439,9 +443,8 @@ static bool self_enabled(const struct stat_ctx *sc, const struct run *r)
 	return r->wl && !c->pid && !c->all_cpus && !c->cpus;
 }
 
-/* Start the command (if any) and the counters of one run. Returns 0, or
- * -1 after printing a fatal error, with *fatal_exit set. */
-static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
+/* Start the command (if any) and the counters of one run. */
+static int start_run(struct stat_ctx *sc, struct run *r)
 {
 	struct stat_config *c = sc->cfg;
 	HWP_OPTS(hwp_workload_opts, wo, .cpus = c->pin);
@@ -452,8 +455,7 @@ static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 		err = hwp_workload_new(sc->run_argv, &wo, &r->wl);
 		if (err) {
 			cli_lib_error("stat", err);
-			*fatal_exit = cli_exit_for_start(err);
-			return -1;
+			return cli_exit_for_start(err);
 		}
 	}
 	if (c->pid && !sc->run_argv) {
@@ -463,30 +465,22 @@ static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 		} else if (r->target_pidfd < 0) {
 			cli_error("stat", "-p %d: %s", (int)c->pid,
 				  errno == ESRCH ? "no such process" : strerror(errno));
-			*fatal_exit = CLI_EXIT_FAILURE;
-			return -1;
+			return CLI_EXIT_FAILURE;
 		}
 	}
 	err = open_session(sc, r);
 	if (err) {
 		cli_lib_error("stat", err);
-		*fatal_exit = cli_exit_for(err);
-		return -1;
+		return cli_exit_for(err);
 	}
 	n = hwp_session_nr_events(r->s);
 	r->counts = calloc(n, sizeof(*r->counts));
 	r->prev = calloc(n, sizeof(*r->prev));
-	if (!r->counts || !r->prev) {
-		cli_lib_error("stat", -ENOMEM);
-		*fatal_exit = CLI_EXIT_FAILURE;
-		return -1;
-	}
+	if (!r->counts || !r->prev)
+		return cli_lib_error("stat", -ENOMEM);
 	/* A command counted from its exec enables itself; the rest we enable. */
-	if (!self_enabled(sc, r) && (err = hwp_session_enable(r->s))) {
-		cli_lib_error("stat", err);
-		*fatal_exit = CLI_EXIT_FAILURE;
-		return -1;
-	}
+	if (!self_enabled(sc, r) && (err = hwp_session_enable(r->s)))
+		return cli_lib_error("stat", err);
 	r->t_start = r->t_last = cli_now();
 	r->t_skip = c->skip_first ? r->t_start + c->skip_first : 0;
 	if (r->wl) {
@@ -494,16 +488,14 @@ static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
 		if (err) {
 			cli_lib_error("stat", err);
 			hwp_workload_wait(r->wl, &status, NULL);
-			*fatal_exit = hwp_workload_exit_code(status);
-			return -1;
+			return hwp_workload_exit_code(status) ?: CLI_EXIT_FAILURE;
 		}
 	}
 	return 0;
 }
 
 /* What the run counted, after its end: the last partial interval with -I
- * (what it counted is not dropped), else the run added to the result.
- * Returns 0, a negative error, or 1 for an error reported already. */
+ * (what it counted is not dropped), else the run added to the result. */
 static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool keep)
 {
 	size_t n = hwp_session_nr_events(r->s);
@@ -514,34 +506,36 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 	if (r->t_skip) {
 		cli_error("stat", "the run ended after %.3f s, within --skip-first %g s: nothing was counted",
 			  t - r->t_start, sc->cfg->skip_first);
-		return 1;
+		return CLI_EXIT_FAILURE;
 	}
-	if (sc->cfg->interval_ms)
-		return print_interval(sc, r, t - r->t_start, t - r->t_last);
+	if (sc->cfg->interval_ms) {
+		err = print_interval(sc, r, t - r->t_start, t - r->t_last);
+		return err ? cli_lib_error("stat", err) : 0;
+	}
 	delta = calloc(n, sizeof(*delta));
 	if (!delta)
-		return -ENOMEM;
+		return cli_lib_error("stat", -ENOMEM);
 	err = read_delta(r, delta);
 	/* The rates divide by the time counted, without the skipped seconds. */
 	if (!err && keep)
 		err = hwp_result_add_run(sc->result, r->s, delta,
 					 seconds - sc->cfg->skip_first);
 	free(delta);
-	return err;
+	return err ? cli_lib_error("stat", err) : 0;
 }
 
-/* One run; a warm-up run is not kept. Returns the command's exit status
- * (or 0), or -1 after printing a fatal error, with *fatal_exit set to the
- * exit status to use. */
-static int one_run(struct stat_ctx *sc, bool keep, int *fatal_exit)
+/* One run; a warm-up run is not kept. *code gets the command's exit
+ * status (0 without a command). */
+static int one_run(struct stat_ctx *sc, bool keep, int *code)
 {
 	struct stat_config *c = sc->cfg;
 	struct run r = { .target_pidfd = -1 };
 	double seconds;
-	int status = 0, err, code = 0;
+	int status = 0, ret, err;
 
-	if (start_run(sc, &r, fatal_exit))
-		goto fatal;
+	ret = start_run(sc, &r);
+	if (ret)
+		goto out;
 	err = wait_run(sc, &r);
 	if (!self_enabled(sc, &r))
 		hwp_session_disable(r.s);
@@ -551,34 +545,26 @@ static int one_run(struct stat_ctx *sc, bool keep, int *fatal_exit)
 		if (cli_stop_count && (c->pid || c->all_cpus || c->cpus))
 			hwp_workload_kill(r.wl, SIGTERM);
 		hwp_workload_wait(r.wl, &status, NULL);
-		code = hwp_workload_exit_code(status);
 		if (!c->pid)
 			seconds = hwp_workload_elapsed(r.wl);
 	}
 	if (err) {
 		cli_error("stat", "waiting for the command failed: %s", strerror(-err));
-		*fatal_exit = CLI_EXIT_FAILURE;
-		goto fatal;
+		ret = CLI_EXIT_FAILURE;
+		goto out;
 	}
-	err = finish_run(sc, &r, seconds, keep);
-	regions_collect(sc, keep && !err);
-	if (err) {
-		if (err < 0)
-			cli_lib_error("stat", err);
-		*fatal_exit = CLI_EXIT_FAILURE;
-		goto fatal;
-	}
+	ret = finish_run(sc, &r, seconds, keep);
+	regions_collect(sc, keep && !ret);
+	if (!ret)
+		*code = r.wl ? hwp_workload_exit_code(status) : 0;
+out:
 	run_release(&r);
-	return code;
-fatal:
-	run_release(&r);
-	return -1;
+	return ret;
 }
 
 int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 {
 	const struct stat_config *c = sc->cfg;
-	int fatal = 0;
 
 	for (long i = 0; i < c->warmup + c->repeat && !cli_stop_count; i++) {
 		bool warm = i < c->warmup;
@@ -586,10 +572,9 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 
 		progress_show(&sc->progress, label, warm, warm ? i : i - c->warmup,
 			      warm ? c->warmup : c->repeat);
-		ret = one_run(sc, !warm, &fatal);
-		if (ret < 0)
-			return fatal;
-		*code = ret;
+		ret = one_run(sc, !warm, code);
+		if (ret)
+			return ret;
 	}
 	cli_progress_clear();
 	return 0;
@@ -630,7 +615,7 @@ static int prepare(struct stat_ctx *sc)
 {
 	struct stat_config *c = sc->cfg;
 	HWP_OPTS(hwp_evlist_opts, eo, .all_user = c->all_user, .all_kernel = c->all_kernel);
-	int err;
+	int ret, err;
 
 	err = hwp_evlist_parse(c->events.buf ? c->events.buf : DEFAULT_EVENTS, &eo, &sc->evl);
 	if (err) {
@@ -652,13 +637,13 @@ static int prepare(struct stat_ctx *sc)
 		}
 	}
 	/* Checked here, so that a typo is reported before a long run. */
-	if (c->histogram && (err = histogram_check(sc)))
-		return err;
+	if (c->histogram && (ret = histogram_check(sc)))
+		return ret;
 	sc->run_argv = c->argv;
 	/* A sweep makes one a value; this one checks the metrics now. */
-	err = stat_new_result(sc, c->argv, &sc->result);
-	if (err)
-		return err;
+	ret = stat_new_result(sc, c->argv, &sc->result);
+	if (ret)
+		return ret;
 	sc->wopts = (struct hwp_write_opts){
 		.sz = sizeof(sc->wopts),
 		.format = c->json ? HWP_FORMAT_JSON : c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
@@ -666,19 +651,17 @@ static int prepare(struct stat_ctx *sc)
 		.no_big_num = c->no_big_num,
 	};
 	progress_init(&sc->progress, c);
-	err = regions_prepare(sc);
-	if (err)
-		return err;
+	ret = regions_prepare(sc);
+	if (ret)
+		return ret;
 	/* Open the output before running, so a bad path fails before a long run. */
 	sc->stream = stderr;
 	/* One write for the whole report, not one a line: stderr is unbuffered. */
 	setvbuf(stderr, NULL, _IOFBF, 1 << 16);
 	if (c->output) {
 		err = hwp_ofile_open(c->output, &sc->out);
-		if (err) {
-			cli_lib_error("stat", err);
-			return CLI_EXIT_FAILURE;
-		}
+		if (err)
+			return cli_lib_error("stat", err);
 		sc->stream = hwp_ofile_stream(sc->out);
 	}
 	return 0;
@@ -728,6 +711,17 @@ static int finish_output(struct stat_ctx *sc, int ret)
 	return ret;
 }
 
+static int count_and_report(struct stat_ctx *sc, int *code)
+{
+	int ret = prepare(sc);
+
+	if (ret)
+		return ret;
+	cli_install_stop_signals();
+	ret = sc->cfg->sweep ? sweep_run(sc, code) : measure_and_write(sc, code);
+	return finish_output(sc, ret);
+}
+
 static int stat_run(int argc, char **argv)
 {
 	struct stat_config cfg = { 0 };
@@ -735,19 +729,10 @@ static int stat_run(int argc, char **argv)
 	int ret, code = 0;
 
 	ret = parse_options(&cfg, argc, argv);
-	if (ret)
-		goto out;
-	ret = prepare(&sc);
-	if (ret)
-		goto out;
-	cli_install_stop_signals();
-	ret = cfg.sweep ? sweep_run(&sc, &code) : measure_and_write(&sc, &code);
-	ret = finish_output(&sc, ret);
-	if (!ret)
-		ret = code;
-out:
-	if (ret == -1)	/* --help */
-		ret = cli_flush_stdout("stat");
+	if (!ret && cfg.help)
+		ret = cli_show_help(&cli_cmd_stat);
+	else if (!ret)
+		ret = count_and_report(&sc, &code);
 	hwp_ofile_abort(sc.out);
 	regions_cleanup(&sc);
 	for (size_t i = 0; sc.metrics && i < cfg.nr_metrics; i++)
@@ -757,7 +742,7 @@ out:
 	hwp_evlist_free(sc.evl);
 	free(cfg.events.buf);
 	free(cfg.metrics);
-	return ret;
+	return ret ?: code;
 }
 
 const struct cli_cmd cli_cmd_stat = {

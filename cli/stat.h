@@ -32,6 +32,7 @@ struct stat_config {
 	const char *sweep;	/* NAME=v1,v2,... as given */
 	bool regions;		/* show the regions the program writes */
 	char **argv;
+	bool help;		/* --help: print it, and nothing else */
 };
 
 /* The progress line on a terminal's stderr, during repeated runs. */

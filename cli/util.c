@@ -41,11 +41,12 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	fflush(stderr);
 }
 
-void cli_lib_error(const char *cmd, int err)
+int cli_lib_error(const char *cmd, int err)
 {
 	const char *msg = hwp_errmsg();
 
 	cli_error(cmd, "%s", msg && *msg ? msg : hwp_strerror(err));
+	return CLI_EXIT_FAILURE;
 }
 
 int cli_exit_for(int err)
@@ -64,6 +65,12 @@ int cli_exit_for(int err)
 void cli_help(const struct cli_cmd *cmd, FILE *f)
 {
 	fputs(cmd->help, f);
+}
+
+int cli_show_help(const struct cli_cmd *cmd)
+{
+	cli_help(cmd, stdout);
+	return cli_flush_stdout(cmd->name);
 }
 
 int cli_flush_stdout(const char *cmd)
