@@ -87,10 +87,5 @@ void cli_install_stop_signals(void);
 /* Pass a stop request on to the command: a terminal's Ctrl-C reached it
  * already, a kill aimed at hwprof alone did not; a second one kills it. */
 void cli_forward_stop(struct hwp_workload *wl);
-/* The exit status for a command that could not be started. */
-int cli_exit_for_start(int err);
-/* Whether process @pid has exited: gone, or a zombie not reaped yet (for
- * waits that poll where there are no pidfds). */
-bool cli_process_exited(pid_t pid);
 
 #endif

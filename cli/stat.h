@@ -4,7 +4,7 @@
 #ifndef HWPROF_CLI_STAT_H
 #define HWPROF_CLI_STAT_H
 
-#include "cli.h"
+#include "target.h"
 
 #include <signal.h>
 #include <sys/types.h>
@@ -20,10 +20,7 @@ struct stat_config {
 	const char *sep;
 	bool json;
 	const char *output;
-	pid_t pid;
-	bool all_cpus;
-	const char *cpus;
-	const char *pin;
+	struct cli_target target;	/* -p, -a, -C, --pin and the command */
 	bool no_big_num;
 	bool all_user;
 	bool all_kernel;
@@ -31,7 +28,6 @@ struct stat_config {
 	const char *histogram;	/* the event or metric to draw */
 	const char *sweep;	/* NAME=v1,v2,... as given */
 	bool regions;		/* show the regions the program writes */
-	char **argv;
 	bool help;		/* --help: print it, and nothing else */
 };
 

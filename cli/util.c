@@ -119,23 +119,3 @@ int cli_list_add(struct cli_list *l, const char *item)
 	l->len += n;
 	return 0;
 }
-
-/* Whether process @pid has exited: gone, or a zombie its parent has not
- * reaped yet. */
-bool cli_process_exited(pid_t pid)
-{
-	char path[64], buf[512];
-	const char *state;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return true;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	state = strrchr(buf, ')');
-	return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
-}
