@@ -1,5 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* The command table and what every command shares. */
+/*
+ * The command table and what every command shares.
+ *
+ * One return convention, in every file of the CLI:
+ *
+ * - A function that can fail, and says why, returns 0 or the exit status
+ *   hwprof should end with (CLI_EXIT_* below: never 0), after printing the
+ *   message on stderr. Its caller prints nothing more and passes the status
+ *   up, releasing what it holds; where more must still be done (a report
+ *   written), the first failure's status is the one kept.
+ * - A helper that prints nothing returns 0 or a negative errno, as the
+ *   library does, and so do the callbacks the library calls; the caller
+ *   that prints the message turns it into an exit status. No function
+ *   returns both kinds.
+ * - A measured command's exit status is not a failure: it comes back
+ *   through an `int *code` parameter, and only a command's run function
+ *   (struct cli_cmd) returns it, when nothing failed. --help is not a
+ *   failure either: the options set a flag that the run function reads.
+ */
 #ifndef HWPROF_CLI_H
 #define HWPROF_CLI_H
 
@@ -29,14 +47,22 @@ enum {
 	CLI_EXIT_NOTFOUND = 127,
 };
 
+/* A line on stderr that the next message replaces: stat's progress during
+ * repeated runs. cli_error() erases it first, so that no message lands in
+ * the middle of it, whoever prints the message. */
+void cli_progress_show(const char *line);
+void cli_progress_clear(void);
 /* "hwprof CMD: error: ..." on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Report a library failure: its detailed message, or hwp_strerror(). */
-void cli_lib_error(const char *cmd, int err);
+/* Report a library failure: its detailed message, or hwp_strerror().
+ * Returns CLI_EXIT_FAILURE; cli_exit_for(@err) where bad input is a usage error. */
+int cli_lib_error(const char *cmd, int err);
 /* The exit status for a library error: 2 for bad input, 1 otherwise. */
 int cli_exit_for(int err);
 /* Print @cmd's help on @f. */
 void cli_help(const struct cli_cmd *cmd, FILE *f);
+/* 'hwprof CMD --help': the help on stdout, flushed; 0 or CLI_EXIT_FAILURE. */
+int cli_show_help(const struct cli_cmd *cmd);
 /* Flush stdout and report a failed write (a full disk): 0 or 1. */
 int cli_flush_stdout(const char *cmd);
 /* CLOCK_MONOTONIC, in seconds. */
@@ -49,6 +75,7 @@ struct cli_list {
 	char *buf;		/* NULL while empty */
 	size_t len;
 };
+/* 0 or -ENOMEM. */
 int cli_list_add(struct cli_list *l, const char *item);
 
 /* Ctrl-C, SIGTERM and SIGHUP while a command runs (signals.c). The handler only
@@ -60,10 +87,5 @@ void cli_install_stop_signals(void);
 /* Pass a stop request on to the command: a terminal's Ctrl-C reached it
  * already, a kill aimed at hwprof alone did not; a second one kills it. */
 void cli_forward_stop(struct hwp_workload *wl);
-/* The exit status for a command that could not be started. */
-int cli_exit_for_start(int err);
-/* Whether process @pid has exited: gone, or a zombie not reaped yet (for
- * waits that poll where there are no pidfds). */
-bool cli_process_exited(pid_t pid);
 
 #endif

@@ -45,6 +45,7 @@ struct compare_config {
 	bool no_big_num;
 	const char *output;
 	const char *a, *b;
+	bool help;		/* --help: print it, and nothing else */
 };
 
 static const struct option compare_options[] = {
@@ -93,8 +94,8 @@ static int parse_options(struct compare_config *c, int argc, char **argv)
 		case 'o': c->output = optarg; break;
 		case 'B': c->no_big_num = true; break;
 		case 'h':
-			cli_help(&cli_cmd_compare, stdout);
-			return -1;
+			c->help = true;
+			return 0;
 		default:
 			cli_error("compare", "unknown option '%s'; 'hwprof compare --help' lists them",
 				  argv[optind - 1]);
@@ -152,10 +153,10 @@ static int compare_run(int argc, char **argv)
 	int ret, err;
 
 	ret = parse_options(&cfg, argc, argv);
-	if (ret == -1)
-		return cli_flush_stdout("compare");
 	if (ret)
 		return ret;
+	if (cfg.help)
+		return cli_show_help(&cli_cmd_compare);
 	err = hwp_sweep_read(cfg.a, &a);
 	if (!err)
 		err = hwp_sweep_read(cfg.b, &b);

@@ -111,8 +111,7 @@ static int list_run(int argc, char **argv)
 		case 'n': lc.probe = false; break;
 		case 'N': lc.names_only = true; lc.probe = false; break;
 		case 'h':
-			cli_help(&cli_cmd_list, stdout);
-			return cli_flush_stdout("list");
+			return cli_show_help(&cli_cmd_list);
 		default:
 			cli_error("list", "unknown option '%s'; 'hwprof list --help' lists them",
 				  argv[optind - 1]);

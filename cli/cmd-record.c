@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* hwprof record: sample a command, a process or CPUs into perf.data. */
-#include "cli.h"
+#include "target.h"
 
-#include <errno.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 /* How often the rings are read even when none is half full. */
 #define READ_INTERVAL_MS 250
@@ -59,12 +55,10 @@ struct record_config {
 	long freq, period, mmap_pages;
 	enum hwp_callchain callchain;
 	const char *output;
-	pid_t pid;
-	bool all_cpus;
-	const char *cpus;
+	struct cli_target target;	/* -p, -a, -C and the command */
 	bool no_inherit;
-	char **argv;		/* the command */
 	char **cmdline;		/* everything after 'hwprof', for the file */
+	bool help;		/* --help: print it, and nothing else */
 };
 
 static const struct option record_options[] = {
@@ -93,11 +87,13 @@ static int usage_error(const char *fmt, const char *arg)
 
 static int parse_option(struct record_config *c, int opt)
 {
-	long v;
-
 	switch (opt) {
 	case 'e':
-		return cli_list_add(&c->events, optarg) ? CLI_EXIT_FAILURE : 0;
+		if (cli_list_add(&c->events, optarg)) {
+			cli_error("record", "out of memory");
+			return CLI_EXIT_FAILURE;
+		}
+		return 0;
 	case 'F':
 		if (!cli_parse_long(optarg, 1, 10000000, &c->freq))
 			return usage_error("-F: '%s' is not a frequency in Hz (1 or more)", optarg);
@@ -124,17 +120,13 @@ static int parse_option(struct record_config *c, int opt)
 					   optarg);
 		return 0;
 	case 'i': c->no_inherit = true; return 0;
-	case 'p':
-		if (!cli_parse_long(optarg, 1, 0x7fffffff, &v))
-			return usage_error("-p: '%s' is not a process id", optarg);
-		c->pid = (pid_t)v;
-		return 0;
-	case 'a': c->all_cpus = true; return 0;
-	case 'C': c->cpus = optarg; return 0;
+	case 'p': return cli_target_set_pid(&c->target, "record", optarg);
+	case 'a': c->target.all_cpus = true; return 0;
+	case 'C': c->target.cpus = optarg; return 0;
 	case 'o': c->output = optarg; return 0;
 	case 'h':
-		cli_help(&cli_cmd_record, stdout);
-		return -1;
+		c->help = true;
+		return 0;
 	default:
 		return CLI_EXIT_USAGE;
 	}
@@ -155,19 +147,16 @@ static int parse_options(struct record_config *c, int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 		ret = parse_option(c, opt);
-		if (ret)
+		if (ret || c->help)
 			return ret;
 	}
 	if (optind < argc)
-		c->argv = argv + optind;
-	if (!c->argv && !c->pid && !c->all_cpus && !c->cpus) {
-		cli_error("record", "no command to sample: hwprof record [OPTIONS] -- COMMAND [ARGS]");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->pid && (c->all_cpus || c->cpus)) {
-		cli_error("record", "-p samples one process; -a and -C sample CPUs: choose one");
-		return CLI_EXIT_USAGE;
-	}
+		c->target.argv = argv + optind;
+	ret = cli_target_check(&c->target, "record",
+			       "no command to sample: hwprof record [OPTIONS] -- COMMAND [ARGS]",
+			       "-p samples one process; -a and -C sample CPUs: choose one");
+	if (ret)
+		return ret;
 	if (c->freq && c->period) {
 		cli_error("record", "-F and -c exclude each other: give a frequency or a period");
 		return CLI_EXIT_USAGE;
@@ -177,76 +166,55 @@ static int parse_options(struct record_config *c, int argc, char **argv)
 
 /* What one recording holds; released by session_release(). */
 struct session {
-	struct hwp_workload *wl;
+	struct cli_watch watch;	/* the command, or the process of -p */
 	struct hwp_record *rec;
-	int target_pidfd;	/* -p without a command: the process to outlive */
 };
 
 static void session_release(struct session *s)
 {
 	hwp_record_free(s->rec);
-	hwp_workload_free(s->wl);
-	if (s->target_pidfd >= 0)
-		close(s->target_pidfd);
+	cli_watch_release(&s->watch);
 }
 
 static int new_record(struct record_config *c, struct session *s)
 {
+	struct cli_scope t = cli_watch_scope(&s->watch);
 	HWP_OPTS(hwp_record_opts, o, .events = c->events.buf, .freq = (uint64_t)c->freq,
 		 .period = (uint64_t)c->period, .callchain = c->callchain,
-		 .no_inherit = c->no_inherit, .mmap_pages = (size_t)c->mmap_pages,
-		 .output = c->output, .argv = c->cmdline);
+		 .scope = t.scope, .pid = t.pid, .cpus = t.cpus,
+		 .enable_on_exec = t.enable_on_exec, .no_inherit = c->no_inherit,
+		 .mmap_pages = (size_t)c->mmap_pages, .output = c->output,
+		 .argv = c->cmdline);
 
-	if (c->all_cpus || c->cpus) {
-		o.scope = HWP_SCOPE_CPUS;
-		o.cpus = c->cpus;
-	} else if (c->pid) {
-		o.scope = HWP_SCOPE_PROCESS;
-		o.pid = c->pid;
-	} else {
-		o.scope = HWP_SCOPE_THREAD;
-		o.pid = hwp_workload_pid(s->wl);
-		o.enable_on_exec = true;
-	}
 	return hwp_record_new(&o, &s->rec) ?: hwp_record_open(s->rec);
 }
 
-/* Read the rings until the command or the process ends, or a stop. */
-static int wait_and_read(struct record_config *c, struct session *s)
+/* The rings are read every READ_INTERVAL_MS at least, half full or not. */
+static double next_read(void *arg)
 {
-	struct pollfd pfd[3];
-	nfds_t nfds = 0;
-	sigset_t none;
+	(void)arg;
+	return cli_now() + READ_INTERVAL_MS / 1000.0;
+}
 
-	sigemptyset(&none);
-	pfd[nfds++] = (struct pollfd){ .fd = hwp_record_fd(s->rec), .events = POLLIN };
-	if (s->wl)
-		pfd[nfds++] = (struct pollfd){ .fd = hwp_workload_fd(s->wl), .events = POLLIN };
-	if (s->target_pidfd >= 0)
-		pfd[nfds++] = (struct pollfd){ .fd = s->target_pidfd, .events = POLLIN };
-	for (;;) {
-		struct timespec ts = { 0, READ_INTERVAL_MS * 1000000L };
-		int ret = ppoll(pfd, nfds, &ts, &none), err;
+static int read_rings(void *arg)
+{
+	struct session *s = arg;
+	int err = hwp_record_read(s->rec);
 
-		if (ret < 0 && errno != EINTR)
-			return -errno;
-		err = hwp_record_read(s->rec);
-		if (err)
-			return err;
-		for (nfds_t i = 1; ret > 0 && i < nfds; i++)
-			if (pfd[i].revents)
-				return 0;
-		/* No pidfds (valgrind 3.19, Linux < 5.3): the ends are polled. */
-		if (s->wl && hwp_workload_fd(s->wl) < 0 && hwp_workload_poll(s->wl) != 0)
-			return 0;
-		if (c->pid && !s->wl && s->target_pidfd < 0 && cli_process_exited(c->pid))
-			return 0;
-		if (cli_stop_count) {
-			if (!s->wl || c->pid)
-				return 0;	/* sampling a pid or CPUs: Ctrl-C ends it */
-			cli_forward_stop(s->wl);
-		}
-	}
+	return err ? cli_lib_error("record", err) : 0;
+}
+
+/* Read the rings until the command or the process ends, or a stop. */
+static int wait_and_read(struct session *s)
+{
+	const struct cli_wait_ops reads = {
+		.fd = hwp_record_fd(s->rec),
+		.next = next_read,
+		.work = read_rings,
+		.ctx = s,
+	};
+
+	return cli_watch_wait(&s->watch, &reads);
 }
 
 static void print_summary(const struct record_config *c, struct session *s)
@@ -271,21 +239,11 @@ static void print_summary(const struct record_config *c, struct session *s)
 			(unsigned long long)st.throttled, st.max_sample_rate);
 }
 
-static int start(struct record_config *c, struct session *s, int *status)
+static int start(struct record_config *c, struct session *s)
 {
 	struct hwp_record_stats st = { .sz = sizeof(st) };
 	int err;
 
-	if (c->pid && !c->argv) {
-		s->target_pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
-		if (s->target_pidfd < 0 && errno == ENOSYS && !kill(c->pid, 0))
-			;	/* no pidfds here: the wait polls */
-		else if (s->target_pidfd < 0) {
-			cli_error("record", "-p %d: %s", (int)c->pid,
-				  errno == ESRCH ? "no such process" : strerror(errno));
-			return CLI_EXIT_FAILURE;
-		}
-	}
 	err = new_record(c, s);
 	if (err) {
 		cli_lib_error("record", err);
@@ -295,51 +253,38 @@ static int start(struct record_config *c, struct session *s, int *status)
 	if (st.fallback)
 		fprintf(stderr, "hwprof record: %s\n", st.fallback);
 	/* A command sampled from its exec enables itself; the rest we enable. */
-	if ((!s->wl || c->pid || c->all_cpus || c->cpus) && (err = hwp_record_enable(s->rec))) {
-		cli_lib_error("record", err);
-		return CLI_EXIT_FAILURE;
-	}
-	if (s->wl && (err = hwp_workload_start(s->wl))) {
-		cli_lib_error("record", err);
-		hwp_workload_wait(s->wl, status, NULL);
-		return hwp_workload_exit_code(*status);
-	}
-	return 0;
+	if (!cli_watch_self_enabled(&s->watch) && (err = hwp_record_enable(s->rec)))
+		return cli_lib_error("record", err);
+	return cli_watch_start(&s->watch);
 }
 
-static int record(struct record_config *c)
+/* *code gets the command's exit status (0 without a command). */
+static int record(struct record_config *c, int *code)
 {
-	struct session s = { .target_pidfd = -1 };
-	int status = 0, code = 0, ret, err;
+	struct session s = { .watch = { .pidfd = -1 } };
+	int ret, err;
 
-	if (c->argv && (err = hwp_workload_new(c->argv, NULL, &s.wl))) {
-		cli_lib_error("record", err);
-		return cli_exit_for_start(err);
-	}
-	cli_install_stop_signals();
-	ret = start(c, &s, &status);
+	ret = cli_watch_prepare(&s.watch, &c->target, c->target.argv, "record");
 	if (ret)
 		goto out;
-	err = wait_and_read(c, &s);
-	if (err && s.wl)
-		hwp_workload_kill(s.wl, SIGTERM);	/* the recording is lost: stop */
-	if (s.wl) {
-		/* Ctrl-C while sampling a pid or CPUs: the command goes too. */
-		if (cli_stop_count && (c->pid || c->all_cpus || c->cpus))
-			hwp_workload_kill(s.wl, SIGTERM);
-		hwp_workload_wait(s.wl, &status, NULL);
-		code = hwp_workload_exit_code(status);
-	}
+	cli_install_stop_signals();
+	ret = start(c, &s);
+	if (ret)
+		goto out;
+	ret = wait_and_read(&s);
+	/* The recording is lost: stop the command. */
+	if (ret && s.watch.wl)
+		hwp_workload_kill(s.watch.wl, SIGTERM);
+	cli_watch_reap(&s.watch, code);
+	if (ret)
+		goto out;
 	/* The file is completed whatever stopped us, so that it can be read. */
-	if (!err)
-		err = hwp_record_finish(s.rec);
+	err = hwp_record_finish(s.rec);
 	if (err) {
-		cli_lib_error("record", err);
-		ret = CLI_EXIT_FAILURE;
+		ret = cli_lib_error("record", err);
 		goto out;
 	}
 	print_summary(c, &s);
-	ret = code;
 out:
 	session_release(&s);
 	return ret;
@@ -348,15 +293,15 @@ out:
 static int record_run(int argc, char **argv)
 {
 	struct record_config cfg = { 0 };
-	int ret;
+	int ret, code = 0;
 
 	ret = parse_options(&cfg, argc, argv);
-	if (!ret)
-		ret = record(&cfg);
-	if (ret == -1)	/* --help */
-		ret = cli_flush_stdout("record");
+	if (!ret && cfg.help)
+		ret = cli_show_help(&cli_cmd_record);
+	else if (!ret)
+		ret = record(&cfg, &code);
 	free(cfg.events.buf);
-	return ret;
+	return ret ?: code;
 }
 
 const struct cli_cmd cli_cmd_record = {

@@ -52,6 +52,7 @@ struct report_config {
 	const char *annotate;
 	const char *kallsyms;
 	struct hwp_report_opts o;
+	bool help;		/* --help: print it, and nothing else */
 };
 
 static const struct option report_options[] = {
@@ -68,14 +69,14 @@ static const struct option report_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int lookup(const char *const *names, size_t n, const char *s, int *out)
+static bool lookup(const char *const *names, size_t n, const char *s, int *out)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(names[i], s)) {
 			*out = (int)i;
-			return 0;
+			return true;
 		}
-	return -1;
+	return false;
 }
 
 static int parse_option(struct report_config *c, int opt)
@@ -96,14 +97,14 @@ static int parse_option(struct report_config *c, int opt)
 		c->o.format = HWP_FORMAT_CSV;
 		return 0;
 	case 's':
-		if (lookup(sorts, 4, optarg, &v)) {
+		if (!lookup(sorts, 4, optarg, &v)) {
 			cli_error("report", "--sort: '%s' is not rip, sym, line or dso", optarg);
 			return CLI_EXIT_USAGE;
 		}
 		c->o.sort = (enum hwp_sort)v;
 		return 0;
 	case 'f':
-		if (lookup(formats, 4, optarg, &v)) {
+		if (!lookup(formats, 4, optarg, &v)) {
 			cli_error("report", "--format: '%s' is not text, csv, json or folded", optarg);
 			return CLI_EXIT_USAGE;
 		}
@@ -117,8 +118,8 @@ static int parse_option(struct report_config *c, int opt)
 		c->o.top = (size_t)n;
 		return 0;
 	case 'h':
-		cli_help(&cli_cmd_report, stdout);
-		return -1;
+		c->help = true;
+		return 0;
 	default:
 		return CLI_EXIT_USAGE;
 	}
@@ -140,7 +141,7 @@ static int parse_options(struct report_config *c, int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 		ret = parse_option(c, opt);
-		if (ret)
+		if (ret || c->help)
 			return ret;
 	}
 	if (optind < argc) {
@@ -194,11 +195,9 @@ static int report_run(int argc, char **argv)
 	struct report_config cfg = { 0 };
 	int ret = parse_options(&cfg, argc, argv);
 
-	if (!ret)
-		ret = report(&cfg);
-	if (ret == -1)	/* --help */
-		ret = cli_flush_stdout("report");
-	return ret;
+	if (!ret && cfg.help)
+		return cli_show_help(&cli_cmd_report);
+	return ret ?: report(&cfg);
 }
 
 const struct cli_cmd cli_cmd_report = {

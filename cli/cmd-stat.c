@@ -5,13 +5,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 #define DEFAULT_EVENTS \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
@@ -124,8 +119,8 @@ static int check_combinations(const struct stat_config *c)
 
 static int parse_options(struct stat_config *c, int argc, char **argv)
 {
-	int opt;
-	long v;
+	struct cli_target *t = &c->target;
+	int opt, ret;
 
 	c->repeat = 1;
 	optind = 1;
@@ -133,14 +128,18 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+e:M:ip:aC:r:I:x:o:h", stat_options, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			if (cli_list_add(&c->events, optarg))
+			if (cli_list_add(&c->events, optarg)) {
+				cli_error("stat", "out of memory");
 				return CLI_EXIT_FAILURE;
+			}
 			break;
 		case 'M': {
 			const char **m = realloc(c->metrics, (c->nr_metrics + 1) * sizeof(*m));
 
-			if (!m)
+			if (!m) {
+				cli_error("stat", "out of memory");
 				return CLI_EXIT_FAILURE;
+			}
 			c->metrics = m;
 			m[c->nr_metrics++] = optarg;
 			break;
@@ -149,15 +148,13 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		case 'K': c->all_kernel = true; break;
 		case 'i': c->no_inherit = true; break;
 		case 'p':
-			if (!cli_parse_long(optarg, 1, 0x7fffffff, &v)) {
-				cli_error("stat", "-p: '%s' is not a process id", optarg);
-				return CLI_EXIT_USAGE;
-			}
-			c->pid = (pid_t)v;
+			ret = cli_target_set_pid(t, "stat", optarg);
+			if (ret)
+				return ret;
 			break;
-		case 'a': c->all_cpus = true; break;
-		case 'C': c->cpus = optarg; break;
-		case 'P': c->pin = optarg; break;
+		case 'a': t->all_cpus = true; break;
+		case 'C': t->cpus = optarg; break;
+		case 'P': t->pin = optarg; break;
 		case 'r':
 			if (!cli_parse_long(optarg, 1, 1000000, &c->repeat)) {
 				cli_error("stat", "-r: '%s' is not a number of runs (1 or more)", optarg);
@@ -199,8 +196,8 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			break;
 		}
 		case 'h':
-			cli_help(&cli_cmd_stat, stdout);
-			return -1;
+			c->help = true;
+			return 0;
 		default:
 			cli_error("stat", "unknown option '%s'; 'hwprof stat --help' lists them",
 				  argv[optind - 1]);
@@ -208,15 +205,12 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		c->argv = argv + optind;
-	if (!c->argv && !c->pid && !c->all_cpus && !c->cpus) {
-		cli_error("stat", "no command to measure: hwprof stat [OPTIONS] -- COMMAND [ARGS]");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->pid && (c->all_cpus || c->cpus)) {
-		cli_error("stat", "-p counts one process; -a and -C count CPUs: choose one");
-		return CLI_EXIT_USAGE;
-	}
+		t->argv = argv + optind;
+	ret = cli_target_check(t, "stat",
+			       "no command to measure: hwprof stat [OPTIONS] -- COMMAND [ARGS]",
+			       "-p counts one process; -a and -C count CPUs: choose one");
+	if (ret)
+		return ret;
 	if (c->interval_ms && c->repeat > 1) {
 		cli_error("stat", "-I and -r cannot be combined");
 		return CLI_EXIT_USAGE;
@@ -229,15 +223,15 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		cli_error("stat", "-x: the separator is empty");
 		return CLI_EXIT_USAGE;
 	}
-	if (c->pin && !c->argv) {
+	if (t->pin && !t->argv) {
 		cli_error("stat", "--pin needs a command to pin");
 		return CLI_EXIT_USAGE;
 	}
-	if (c->regions && (!c->argv || c->interval_ms)) {
-		cli_error("stat", "--regions needs a command%s", c->argv ? ", and no -I" : "");
+	if (c->regions && (!t->argv || c->interval_ms)) {
+		cli_error("stat", "--regions needs a command%s", t->argv ? ", and no -I" : "");
 		return CLI_EXIT_USAGE;
 	}
-	if ((c->repeat > 1 || c->warmup) && !c->argv) {
+	if ((c->repeat > 1 || c->warmup) && !t->argv) {
 		cli_error("stat", "%s repeats a command; give one after --",
 			  c->warmup ? "--warmup" : "-r");
 		return CLI_EXIT_USAGE;
@@ -247,33 +241,23 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 
 /* Everything one run holds; released by run_release(). */
 struct run {
-	struct hwp_workload *wl;
+	struct stat_ctx *sc;
+	struct cli_watch watch;	/* the command, or the process of -p */
 	struct hwp_session *s;
-	int target_pidfd;	/* -p without a command: the process to outlive */
 	struct hwp_count *counts;
 	struct hwp_count *prev;	/* what counts start from: 0, or --skip-first's */
 	double t_start;
 	double t_last;		/* the end of the last interval printed */
+	double t_next;		/* the next interval's end; INFINITY without -I */
 	double t_skip;		/* --skip-first's end; 0 once passed */
 };
 
 static void run_release(struct run *r)
 {
 	hwp_session_free(r->s);
-	hwp_workload_free(r->wl);
-	if (r->target_pidfd >= 0)
-		close(r->target_pidfd);
+	cli_watch_release(&r->watch);
 	free(r->counts);
 	free(r->prev);
-	memset(r, 0, sizeof(*r));
-	r->target_pidfd = -1;
-}
-
-/* Errors while the progress line may be on the screen. */
-static void run_error(struct stat_ctx *sc, int err)
-{
-	progress_clear(&sc->progress);
-	cli_lib_error("stat", err);
 }
 
 bool stat_stopped(void)
@@ -330,19 +314,29 @@ out:
 	return err;
 }
 
-/* A timer went off: print an interval, or start counting over after
- * --skip-first. An interval that ends within the skipped seconds is not
- * printed; counting starts over when they end. */
-static int on_timer(struct stat_ctx *sc, struct run *r, double *next)
+/* When the wait must wake at the latest: an interval's end, or --skip-first's. */
+static double next_timer(void *arg)
 {
+	const struct run *r = arg;
+
+	return r->t_skip && r->t_skip < r->t_next ? r->t_skip : r->t_next;
+}
+
+/* At each wake of the wait: print an interval that has ended, or start
+ * counting over after --skip-first. An interval that ends within the
+ * skipped seconds is not printed; counting starts over when they end. */
+static int on_wake(void *arg)
+{
+	struct run *r = arg;
+	struct stat_ctx *sc = r->sc;
 	double t = cli_now();
 	int err = 0;
 
-	if (sc->cfg->interval_ms && t >= *next) {
+	if (sc->cfg->interval_ms && t >= r->t_next) {
 		if (!r->t_skip)
 			err = print_interval(sc, r, t - r->t_start, t - r->t_last);
 		r->t_last = t;
-		*next += sc->cfg->interval_ms / 1000.0;
+		r->t_next += sc->cfg->interval_ms / 1000.0;
 	}
 	if (!err && r->t_skip && t >= r->t_skip) {
 		size_t n = hwp_session_nr_events(r->s);
@@ -353,165 +347,52 @@ static int on_timer(struct stat_ctx *sc, struct run *r, double *next)
 		r->t_last = t;
 		r->t_skip = 0;
 	}
-	return err;
-}
-
-/* Whether what the run waits for has ended: the command, or the -p target.
- * For systems without pidfds, where the wait polls. */
-static bool run_ended(struct stat_ctx *sc, struct run *r)
-{
-	if (r->wl && hwp_workload_fd(r->wl) < 0 && hwp_workload_poll(r->wl) != 0)
-		return true;
-	return sc->cfg->pid && r->target_pidfd < 0 && !r->wl && cli_process_exited(sc->cfg->pid);
-}
-
-/* Wait for the end of the run, printing intervals on the way. */
-static int wait_run(struct stat_ctx *sc, struct run *r)
-{
-	int fd = r->wl && !sc->cfg->pid ? hwp_workload_fd(r->wl) : r->target_pidfd;
-	bool polling = (r->wl && hwp_workload_fd(r->wl) < 0) ||
-		       (sc->cfg->pid && !r->wl && r->target_pidfd < 0);
-	struct pollfd pfd[2];
-	nfds_t nfds = 0;
-	double ms = (double)sc->cfg->interval_ms;
-	double next = ms ? r->t_start + ms / 1000.0 : INFINITY;
-	sigset_t none;
-
-	sigemptyset(&none);
-	if (fd >= 0)
-		pfd[nfds++] = (struct pollfd){ .fd = fd, .events = POLLIN };
-	if (r->wl && sc->cfg->pid && hwp_workload_fd(r->wl) >= 0)
-		pfd[nfds++] = (struct pollfd){ .fd = hwp_workload_fd(r->wl), .events = POLLIN };
-	for (;;) {
-		double deadline = r->t_skip && r->t_skip < next ? r->t_skip : next;
-		struct timespec ts, *tsp = NULL;
-		double left = deadline < INFINITY ? deadline - cli_now() : 3600;
-		int ret;
-
-		/* Without pidfds, the end of the run is polled for. */
-		if (polling && left > 0.01)
-			left = 0.01;
-		if (deadline < INFINITY || polling) {
-			if (left < 0)
-				left = 0;
-			ts.tv_sec = (time_t)left;
-			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-			tsp = &ts;
-		}
-		ret = ppoll(nfds ? pfd : NULL, nfds, tsp, &none);
-		if (ret > 0 || (ret == 0 && polling && run_ended(sc, r)))
-			return 0;
-		if (ret == 0 && cli_now() < deadline)
-			continue;	/* a polling tick, not a timer */
-		if (ret == 0) {
-			int err = on_timer(sc, r, &next);
-
-			if (err)
-				return err;
-			continue;
-		}
-		if (errno != EINTR)
-			return -errno;
-		if (cli_stop_count) {
-			if (!r->wl || sc->cfg->pid)
-				return 0;	/* counting a pid or CPUs: Ctrl-C ends it */
-			cli_forward_stop(r->wl);
-		}
-	}
+	if (!err)
+		return 0;
+	cli_error("stat", "waiting for the command failed: %s", strerror(-err));
+	return CLI_EXIT_FAILURE;
 }
 
 static int open_session(struct stat_ctx *sc, struct run *r)
 {
-	struct stat_config *c = sc->cfg;
-	HWP_OPTS(hwp_session_opts, so, .no_inherit = c->no_inherit);
+	struct cli_scope t = cli_watch_scope(&r->watch);
+	HWP_OPTS(hwp_session_opts, so, .scope = t.scope, .pid = t.pid, .cpus = t.cpus,
+		 .enable_on_exec = t.enable_on_exec, .no_inherit = sc->cfg->no_inherit);
 
-	if (c->all_cpus || c->cpus) {
-		so.scope = HWP_SCOPE_CPUS;
-		so.cpus = c->cpus;
-	} else if (c->pid) {
-		so.scope = HWP_SCOPE_PROCESS;
-		so.pid = c->pid;
-	} else {
-		so.scope = HWP_SCOPE_THREAD;
-		so.pid = hwp_workload_pid(r->wl);
-		so.enable_on_exec = true;
-	}
 	return hwp_session_new(sc->evl, &so, &r->s) ?: hwp_session_open(r->s);
 }
 
-static bool self_enabled(const struct stat_ctx *sc, const struct run *r)
-{
-	const struct stat_config *c = sc->cfg;
-
-	return r->wl && !c->pid && !c->all_cpus && !c->cpus;
-}
-
-/* Start the command (if any) and the counters of one run. Returns 0, or
- * -1 after printing a fatal error, with *fatal_exit set. */
-static int start_run(struct stat_ctx *sc, struct run *r, int *fatal_exit)
+/* Start the command (if any) and the counters of one run. */
+static int start_run(struct stat_ctx *sc, struct run *r)
 {
 	struct stat_config *c = sc->cfg;
-	HWP_OPTS(hwp_workload_opts, wo, .cpus = c->pin);
 	size_t n;
-	int err, status = 0;
+	int ret, err;
 
-	if (sc->run_argv) {
-		err = hwp_workload_new(sc->run_argv, &wo, &r->wl);
-		if (err) {
-			run_error(sc, err);
-			*fatal_exit = cli_exit_for_start(err);
-			return -1;
-		}
-	}
-	if (c->pid && !sc->run_argv) {
-		r->target_pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
-		if (r->target_pidfd < 0 && errno == ENOSYS && !kill(c->pid, 0)) {
-			;	/* no pidfds here: the wait polls */
-		} else if (r->target_pidfd < 0) {
-			progress_clear(&sc->progress);
-			cli_error("stat", "-p %d: %s", (int)c->pid,
-				  errno == ESRCH ? "no such process" : strerror(errno));
-			*fatal_exit = CLI_EXIT_FAILURE;
-			return -1;
-		}
-	}
+	ret = cli_watch_prepare(&r->watch, &c->target, sc->run_argv, "stat");
+	if (ret)
+		return ret;
 	err = open_session(sc, r);
 	if (err) {
-		run_error(sc, err);
-		*fatal_exit = cli_exit_for(err);
-		return -1;
+		cli_lib_error("stat", err);
+		return cli_exit_for(err);
 	}
 	n = hwp_session_nr_events(r->s);
 	r->counts = calloc(n, sizeof(*r->counts));
 	r->prev = calloc(n, sizeof(*r->prev));
-	if (!r->counts || !r->prev) {
-		run_error(sc, -ENOMEM);
-		*fatal_exit = CLI_EXIT_FAILURE;
-		return -1;
-	}
+	if (!r->counts || !r->prev)
+		return cli_lib_error("stat", -ENOMEM);
 	/* A command counted from its exec enables itself; the rest we enable. */
-	if (!self_enabled(sc, r) && (err = hwp_session_enable(r->s))) {
-		run_error(sc, err);
-		*fatal_exit = CLI_EXIT_FAILURE;
-		return -1;
-	}
+	if (!cli_watch_self_enabled(&r->watch) && (err = hwp_session_enable(r->s)))
+		return cli_lib_error("stat", err);
 	r->t_start = r->t_last = cli_now();
+	r->t_next = c->interval_ms ? r->t_start + c->interval_ms / 1000.0 : INFINITY;
 	r->t_skip = c->skip_first ? r->t_start + c->skip_first : 0;
-	if (r->wl) {
-		err = hwp_workload_start(r->wl);
-		if (err) {
-			run_error(sc, err);
-			hwp_workload_wait(r->wl, &status, NULL);
-			*fatal_exit = hwp_workload_exit_code(status);
-			return -1;
-		}
-	}
-	return 0;
+	return cli_watch_start(&r->watch);
 }
 
 /* What the run counted, after its end: the last partial interval with -I
- * (what it counted is not dropped), else the run added to the result.
- * Returns 0, a negative error, or 1 for an error reported already. */
+ * (what it counted is not dropped), else the run added to the result. */
 static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool keep)
 {
 	size_t n = hwp_session_nr_events(r->s);
@@ -520,75 +401,64 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 	int err;
 
 	if (r->t_skip) {
-		progress_clear(&sc->progress);
 		cli_error("stat", "the run ended after %.3f s, within --skip-first %g s: nothing was counted",
 			  t - r->t_start, sc->cfg->skip_first);
-		return 1;
+		return CLI_EXIT_FAILURE;
 	}
-	if (sc->cfg->interval_ms)
-		return print_interval(sc, r, t - r->t_start, t - r->t_last);
+	if (sc->cfg->interval_ms) {
+		err = print_interval(sc, r, t - r->t_start, t - r->t_last);
+		return err ? cli_lib_error("stat", err) : 0;
+	}
 	delta = calloc(n, sizeof(*delta));
 	if (!delta)
-		return -ENOMEM;
+		return cli_lib_error("stat", -ENOMEM);
 	err = read_delta(r, delta);
 	/* The rates divide by the time counted, without the skipped seconds. */
 	if (!err && keep)
 		err = hwp_result_add_run(sc->result, r->s, delta,
 					 seconds - sc->cfg->skip_first);
 	free(delta);
-	return err;
+	return err ? cli_lib_error("stat", err) : 0;
 }
 
-/* One run; a warm-up run is not kept. Returns the command's exit status
- * (or 0), or -1 after printing a fatal error, with *fatal_exit set to the
- * exit status to use. */
-static int one_run(struct stat_ctx *sc, bool keep, int *fatal_exit)
+/* One run; a warm-up run is not kept. *code gets the command's exit
+ * status (0 without a command). */
+static int one_run(struct stat_ctx *sc, bool keep, int *code)
 {
-	struct stat_config *c = sc->cfg;
-	struct run r = { .target_pidfd = -1 };
+	struct run r = { .sc = sc, .watch = { .pidfd = -1 } };
+	const struct cli_wait_ops intervals = {
+		.fd = -1,
+		.next = next_timer,
+		.work = on_wake,
+		.ctx = &r,
+	};
 	double seconds;
-	int status = 0, err, code = 0;
+	int ret, command_code;
 
-	if (start_run(sc, &r, fatal_exit))
-		goto fatal;
-	err = wait_run(sc, &r);
-	if (!self_enabled(sc, &r))
+	ret = start_run(sc, &r);
+	if (ret)
+		goto out;
+	ret = cli_watch_wait(&r.watch, &intervals);
+	if (!cli_watch_self_enabled(&r.watch))
 		hwp_session_disable(r.s);
 	seconds = cli_now() - r.t_start;
-	if (r.wl) {
-		/* Ctrl-C while counting a pid or CPUs: the command goes too. */
-		if (cli_stop_count && (c->pid || c->all_cpus || c->cpus))
-			hwp_workload_kill(r.wl, SIGTERM);
-		hwp_workload_wait(r.wl, &status, NULL);
-		code = hwp_workload_exit_code(status);
-		if (!c->pid)
-			seconds = hwp_workload_elapsed(r.wl);
-	}
-	if (err) {
-		progress_clear(&sc->progress);
-		cli_error("stat", "waiting for the command failed: %s", strerror(-err));
-		*fatal_exit = CLI_EXIT_FAILURE;
-		goto fatal;
-	}
-	err = finish_run(sc, &r, seconds, keep);
-	regions_collect(sc, keep && !err);
-	if (err) {
-		if (err < 0)
-			run_error(sc, err);
-		*fatal_exit = CLI_EXIT_FAILURE;
-		goto fatal;
-	}
+	cli_watch_reap(&r.watch, &command_code);
+	if (r.watch.wl && !sc->cfg->target.pid)
+		seconds = hwp_workload_elapsed(r.watch.wl);
+	if (ret)
+		goto out;
+	ret = finish_run(sc, &r, seconds, keep);
+	regions_collect(sc, keep && !ret);
+	if (!ret)
+		*code = command_code;
+out:
 	run_release(&r);
-	return code;
-fatal:
-	run_release(&r);
-	return -1;
+	return ret;
 }
 
 int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 {
 	const struct stat_config *c = sc->cfg;
-	int fatal = 0;
 
 	for (long i = 0; i < c->warmup + c->repeat && !cli_stop_count; i++) {
 		bool warm = i < c->warmup;
@@ -596,18 +466,18 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 
 		progress_show(&sc->progress, label, warm, warm ? i : i - c->warmup,
 			      warm ? c->warmup : c->repeat);
-		ret = one_run(sc, !warm, &fatal);
-		if (ret < 0)
-			return fatal;
-		*code = ret;
+		ret = one_run(sc, !warm, code);
+		if (ret)
+			return ret;
 	}
-	progress_clear(&sc->progress);
+	cli_progress_clear();
 	return 0;
 }
 
 int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 {
 	struct stat_config *c = sc->cfg;
+	const struct cli_target *t = &c->target;
 	struct hwp_result *r;
 	int err = hwp_result_new(&r);
 
@@ -616,13 +486,13 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 		err = hwp_result_add_metric(r, sc->metrics[i]);
 	if (!err && argv)
 		err = hwp_result_set_command(r, argv);
-	if (!err && (c->pid || c->all_cpus || c->cpus)) {
+	if (!err && !cli_target_command_only(t)) {
 		char target[256];
 
-		if (c->pid)
-			snprintf(target, sizeof(target), "process id %d", (int)c->pid);
-		else if (c->cpus)
-			snprintf(target, sizeof(target), "CPUs %s", c->cpus);
+		if (t->pid)
+			snprintf(target, sizeof(target), "process id %d", (int)t->pid);
+		else if (t->cpus)
+			snprintf(target, sizeof(target), "CPUs %s", t->cpus);
 		else
 			snprintf(target, sizeof(target), "system wide");
 		err = hwp_result_set_target(r, target);
@@ -640,7 +510,7 @@ static int prepare(struct stat_ctx *sc)
 {
 	struct stat_config *c = sc->cfg;
 	HWP_OPTS(hwp_evlist_opts, eo, .all_user = c->all_user, .all_kernel = c->all_kernel);
-	int err;
+	int ret, err;
 
 	err = hwp_evlist_parse(c->events.buf ? c->events.buf : DEFAULT_EVENTS, &eo, &sc->evl);
 	if (err) {
@@ -662,13 +532,13 @@ static int prepare(struct stat_ctx *sc)
 		}
 	}
 	/* Checked here, so that a typo is reported before a long run. */
-	if (c->histogram && (err = histogram_check(sc)))
-		return err;
-	sc->run_argv = c->argv;
+	if (c->histogram && (ret = histogram_check(sc)))
+		return ret;
+	sc->run_argv = c->target.argv;
 	/* A sweep makes one a value; this one checks the metrics now. */
-	err = stat_new_result(sc, c->argv, &sc->result);
-	if (err)
-		return err;
+	ret = stat_new_result(sc, c->target.argv, &sc->result);
+	if (ret)
+		return ret;
 	sc->wopts = (struct hwp_write_opts){
 		.sz = sizeof(sc->wopts),
 		.format = c->json ? HWP_FORMAT_JSON : c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
@@ -676,19 +546,17 @@ static int prepare(struct stat_ctx *sc)
 		.no_big_num = c->no_big_num,
 	};
 	progress_init(&sc->progress, c);
-	err = regions_prepare(sc);
-	if (err)
-		return err;
+	ret = regions_prepare(sc);
+	if (ret)
+		return ret;
 	/* Open the output before running, so a bad path fails before a long run. */
 	sc->stream = stderr;
 	/* One write for the whole report, not one a line: stderr is unbuffered. */
 	setvbuf(stderr, NULL, _IOFBF, 1 << 16);
 	if (c->output) {
 		err = hwp_ofile_open(c->output, &sc->out);
-		if (err) {
-			cli_lib_error("stat", err);
-			return CLI_EXIT_FAILURE;
-		}
+		if (err)
+			return cli_lib_error("stat", err);
 		sc->stream = hwp_ofile_stream(sc->out);
 	}
 	return 0;
@@ -738,6 +606,17 @@ static int finish_output(struct stat_ctx *sc, int ret)
 	return ret;
 }
 
+static int count_and_report(struct stat_ctx *sc, int *code)
+{
+	int ret = prepare(sc);
+
+	if (ret)
+		return ret;
+	cli_install_stop_signals();
+	ret = sc->cfg->sweep ? sweep_run(sc, code) : measure_and_write(sc, code);
+	return finish_output(sc, ret);
+}
+
 static int stat_run(int argc, char **argv)
 {
 	struct stat_config cfg = { 0 };
@@ -745,19 +624,10 @@ static int stat_run(int argc, char **argv)
 	int ret, code = 0;
 
 	ret = parse_options(&cfg, argc, argv);
-	if (ret)
-		goto out;
-	ret = prepare(&sc);
-	if (ret)
-		goto out;
-	cli_install_stop_signals();
-	ret = cfg.sweep ? sweep_run(&sc, &code) : measure_and_write(&sc, &code);
-	ret = finish_output(&sc, ret);
-	if (!ret)
-		ret = code;
-out:
-	if (ret == -1)	/* --help */
-		ret = cli_flush_stdout("stat");
+	if (!ret && cfg.help)
+		ret = cli_show_help(&cli_cmd_stat);
+	else if (!ret)
+		ret = count_and_report(&sc, &code);
 	hwp_ofile_abort(sc.out);
 	regions_cleanup(&sc);
 	for (size_t i = 0; sc.metrics && i < cfg.nr_metrics; i++)
@@ -767,7 +637,7 @@ out:
 	hwp_evlist_free(sc.evl);
 	free(cfg.events.buf);
 	free(cfg.metrics);
-	return ret;
+	return ret ?: code;
 }
 
 const struct cli_cmd cli_cmd_stat = {

@@ -2,7 +2,6 @@
 /* Stop requests while a command runs, shared by stat and record. */
 #include "cli.h"
 
-#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -58,13 +57,4 @@ void cli_forward_stop(struct hwp_workload *wl)
 	else if (!stop_from_tty)
 		hwp_workload_kill(wl, stop_signal);
 	handled = cli_stop_count;
-}
-
-int cli_exit_for_start(int err)
-{
-	if (err == -ENOENT)
-		return CLI_EXIT_NOTFOUND;
-	if (err == -EACCES)
-		return CLI_EXIT_NOEXEC;
-	return cli_exit_for(err);
 }

@@ -24,26 +24,20 @@ void progress_init(struct progress *p, const struct stat_config *c)
 void progress_show(struct progress *p, const char *label, bool warmup, long i, long n)
 {
 	double t = cli_now();
+	char line[320];
+	int len;
 
 	if (!p->on)
 		return;
 	if (i == 0)
 		p->t_start = t;
-	fprintf(stderr, "\r\033[K[hwprof stat] %s%s%s %ld/%ld", label ? label : "",
-		label ? ": " : "", warmup ? "warm-up run" : "run", i + 1, n);
-	if (i > 0)
-		fprintf(stderr, ", about %.0f s left", (t - p->t_start) / (double)i * (double)(n - i));
-	fflush(stderr);
-	p->shown = true;
-}
-
-void progress_clear(struct progress *p)
-{
-	if (!p->shown)
-		return;
-	fputs("\r\033[K", stderr);
-	fflush(stderr);
-	p->shown = false;
+	len = snprintf(line, sizeof(line), "[hwprof stat] %s%s%s %ld/%ld",
+		       label ? label : "", label ? ": " : "",
+		       warmup ? "warm-up run" : "run", i + 1, n);
+	if (i > 0 && len > 0 && (size_t)len < sizeof(line))
+		snprintf(line + len, sizeof(line) - (size_t)len, ", about %.0f s left",
+			 (t - p->t_start) / (double)i * (double)(n - i));
+	cli_progress_show(line);
 }
 
 /* As the library matches names in formulas: case, '-' and '_' aside. */

@@ -74,12 +74,12 @@ int sweep_check(const struct stat_config *c)
 	bool used = false;
 	int ret = parse_spec(c->sweep, &s);
 
-	if (!ret && !c->argv) {
+	if (!ret && !c->target.argv) {
 		cli_error("stat", "--sweep runs a command once per value; give one after --");
 		ret = CLI_EXIT_USAGE;
 	}
-	for (size_t i = 0; !ret && c->argv[i]; i++)
-		used |= strstr(c->argv[i], s.placeholder) != NULL;
+	for (size_t i = 0; !ret && c->target.argv[i]; i++)
+		used |= strstr(c->target.argv[i], s.placeholder) != NULL;
 	if (!ret && !used) {
 		cli_error("stat", "--sweep %s: no argument of the command has %s to replace",
 			  s.name, s.placeholder);
@@ -138,7 +138,7 @@ static char **substitute(char **argv, const struct sweep_spec *s, const char *va
 static int measure_value(struct stat_ctx *sc, struct hwp_sweep *sw,
 			 const struct sweep_spec *s, size_t i, int *code)
 {
-	char **argv = substitute(sc->cfg->argv, s, s->values[i]);
+	char **argv = substitute(sc->cfg->target.argv, s, s->values[i]);
 	char label[160];
 	int ret, err;
 
@@ -152,7 +152,7 @@ static int measure_value(struct stat_ctx *sc, struct hwp_sweep *sw,
 			 s->nr);
 		sc->run_argv = argv;
 		ret = stat_measure(sc, label, code);
-		sc->run_argv = sc->cfg->argv;
+		sc->run_argv = sc->cfg->target.argv;
 	}
 	/* What was measured is kept, even when a later run failed. */
 	if (sc->result && hwp_result_nr_runs(sc->result)) {
@@ -181,7 +181,7 @@ int sweep_run(struct stat_ctx *sc, int *code)
 	hwp_result_free(sc->result);
 	sc->result = NULL;
 	if (!ret && ((err = hwp_sweep_new(s.name, &sw)) ||
-		     (err = hwp_sweep_set_command(sw, sc->cfg->argv)))) {
+		     (err = hwp_sweep_set_command(sw, sc->cfg->target.argv)))) {
 		cli_lib_error("stat", err);
 		ret = CLI_EXIT_FAILURE;
 	}

@@ -4,7 +4,7 @@
 #ifndef HWPROF_CLI_STAT_H
 #define HWPROF_CLI_STAT_H
 
-#include "cli.h"
+#include "target.h"
 
 #include <signal.h>
 #include <sys/types.h>
@@ -20,10 +20,7 @@ struct stat_config {
 	const char *sep;
 	bool json;
 	const char *output;
-	pid_t pid;
-	bool all_cpus;
-	const char *cpus;
-	const char *pin;
+	struct cli_target target;	/* -p, -a, -C, --pin and the command */
 	bool no_big_num;
 	bool all_user;
 	bool all_kernel;
@@ -31,13 +28,12 @@ struct stat_config {
 	const char *histogram;	/* the event or metric to draw */
 	const char *sweep;	/* NAME=v1,v2,... as given */
 	bool regions;		/* show the regions the program writes */
-	char **argv;
+	bool help;		/* --help: print it, and nothing else */
 };
 
 /* The progress line on a terminal's stderr, during repeated runs. */
 struct progress {
 	bool on;		/* stderr is a terminal and there is more than one run */
-	bool shown;		/* a line is on the screen now */
 	double t_start;		/* when run 0 of the current series started */
 };
 
@@ -83,8 +79,8 @@ void regions_cleanup(struct stat_ctx *sc);
 
 /* stat-show.c */
 void progress_init(struct progress *p, const struct stat_config *c);
+/* The line of run @i of @n: cli_progress_clear() or the next message erases it. */
 void progress_show(struct progress *p, const char *label, bool warmup, long i, long n);
-void progress_clear(struct progress *p);
 /* Whether --histogram names an event of the list or a metric; prints why not. */
 int histogram_check(const struct stat_ctx *sc);
 /* Draw the runs of --histogram's row of @r on @f. */

@@ -8,10 +8,30 @@
 #include <string.h>
 #include <time.h>
 
+/* Whether a progress line is on stderr now. One, like stderr itself. */
+static bool progress_shown;
+
+void cli_progress_show(const char *line)
+{
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+	progress_shown = true;
+}
+
+void cli_progress_clear(void)
+{
+	if (!progress_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	progress_shown = false;
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
+	cli_progress_clear();
 	fflush(stdout);
 	fprintf(stderr, "hwprof%s%s: error: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
@@ -21,11 +41,12 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	fflush(stderr);
 }
 
-void cli_lib_error(const char *cmd, int err)
+int cli_lib_error(const char *cmd, int err)
 {
 	const char *msg = hwp_errmsg();
 
 	cli_error(cmd, "%s", msg && *msg ? msg : hwp_strerror(err));
+	return CLI_EXIT_FAILURE;
 }
 
 int cli_exit_for(int err)
@@ -44,6 +65,12 @@ int cli_exit_for(int err)
 void cli_help(const struct cli_cmd *cmd, FILE *f)
 {
 	fputs(cmd->help, f);
+}
+
+int cli_show_help(const struct cli_cmd *cmd)
+{
+	cli_help(cmd, stdout);
+	return cli_flush_stdout(cmd->name);
 }
 
 int cli_flush_stdout(const char *cmd)
@@ -91,24 +118,4 @@ int cli_list_add(struct cli_list *l, const char *item)
 	memcpy(p + l->len, item, n + 1);
 	l->len += n;
 	return 0;
-}
-
-/* Whether process @pid has exited: gone, or a zombie its parent has not
- * reaped yet. */
-bool cli_process_exited(pid_t pid)
-{
-	char path[64], buf[512];
-	const char *state;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return true;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	state = strrchr(buf, ')');
-	return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
 }

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+/* What stat and record measure, and the wait that outlives it. */
+#include "target.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Where there are no pidfds, how often the end of a run is looked for (s). */
+#define POLL_INTERVAL 0.01
+
+int cli_target_set_pid(struct cli_target *t, const char *cmd, const char *arg)
+{
+	long v;
+
+	if (!cli_parse_long(arg, 1, 0x7fffffff, &v)) {
+		cli_error(cmd, "-p: '%s' is not a process id", arg);
+		return CLI_EXIT_USAGE;
+	}
+	t->pid = (pid_t)v;
+	return 0;
+}
+
+int cli_target_check(const struct cli_target *t, const char *cmd, const char *no_target,
+		     const char *pid_and_cpus)
+{
+	if (!t->argv && !t->pid && !t->all_cpus && !t->cpus) {
+		cli_error(cmd, "%s", no_target);
+		return CLI_EXIT_USAGE;
+	}
+	if (t->pid && (t->all_cpus || t->cpus)) {
+		cli_error(cmd, "%s", pid_and_cpus);
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
+bool cli_target_command_only(const struct cli_target *t)
+{
+	return !t->pid && !t->all_cpus && !t->cpus;
+}
+
+static int exit_for_start(int err)
+{
+	if (err == -ENOENT)
+		return CLI_EXIT_NOTFOUND;
+	if (err == -EACCES)
+		return CLI_EXIT_NOEXEC;
+	return cli_exit_for(err);
+}
+
+/* A pidfd for a process we did not start, so that the wait sees it exit. */
+static int open_pidfd(struct cli_watch *w)
+{
+	pid_t pid = w->target->pid;
+
+	w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (w->pidfd >= 0)
+		return 0;
+	if (errno == ENOSYS && !kill(pid, 0))
+		return 0;	/* no pidfds here: the wait polls */
+	cli_error(w->cmd, "-p %d: %s", (int)pid,
+		  errno == ESRCH ? "no such process" : strerror(errno));
+	return CLI_EXIT_FAILURE;
+}
+
+int cli_watch_prepare(struct cli_watch *w, const struct cli_target *t, char **argv,
+		      const char *cmd)
+{
+	HWP_OPTS(hwp_workload_opts, wo, .cpus = t->pin);
+	int err;
+
+	*w = (struct cli_watch){ .target = t, .cmd = cmd, .pidfd = -1 };
+	if (argv) {
+		err = hwp_workload_new(argv, &wo, &w->wl);
+		if (err) {
+			cli_lib_error(cmd, err);
+			return exit_for_start(err);
+		}
+	}
+	return t->pid && !argv ? open_pidfd(w) : 0;
+}
+
+bool cli_watch_self_enabled(const struct cli_watch *w)
+{
+	return w->wl && cli_target_command_only(w->target);
+}
+
+struct cli_scope cli_watch_scope(const struct cli_watch *w)
+{
+	const struct cli_target *t = w->target;
+
+	if (t->all_cpus || t->cpus)
+		return (struct cli_scope){ .scope = HWP_SCOPE_CPUS, .cpus = t->cpus };
+	if (t->pid)
+		return (struct cli_scope){ .scope = HWP_SCOPE_PROCESS, .pid = t->pid };
+	return (struct cli_scope){
+		.scope = HWP_SCOPE_THREAD,
+		.pid = hwp_workload_pid(w->wl),
+		.enable_on_exec = true,
+	};
+}
+
+int cli_watch_start(struct cli_watch *w)
+{
+	int status = 0, err;
+
+	if (!w->wl)
+		return 0;
+	err = hwp_workload_start(w->wl);
+	if (!err)
+		return 0;
+	cli_lib_error(w->cmd, err);
+	hwp_workload_wait(w->wl, &status, NULL);
+	return hwp_workload_exit_code(status) ?: CLI_EXIT_FAILURE;
+}
+
+/* Whether process @pid has exited: gone, or a zombie its parent has not
+ * reaped yet. */
+static bool process_exited(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *state;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	state = strrchr(buf, ')');
+	return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
+}
+
+/* Whether no descriptor will say that the run ended (no pidfds: valgrind
+ * 3.19, Linux < 5.3), so that the wait must look. */
+static bool must_poll(const struct cli_watch *w)
+{
+	if (w->wl)
+		return hwp_workload_fd(w->wl) < 0;
+	return w->target->pid && w->pidfd < 0;
+}
+
+static bool ended_by_polling(struct cli_watch *w)
+{
+	if (w->wl)
+		return hwp_workload_poll(w->wl) != 0;
+	return process_exited(w->target->pid);
+}
+
+static void add_fd(struct pollfd *pfd, nfds_t *nfds, int fd)
+{
+	pfd[(*nfds)++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+}
+
+/* ppoll()'s timeout for @left seconds: NULL for INFINITY, none. */
+static struct timespec *timeout(double left, struct timespec *ts)
+{
+	if (!(left < INFINITY))
+		return NULL;
+	left = left < 0 ? 0 : left;
+	ts->tv_sec = (time_t)left;
+	ts->tv_nsec = (long)((left - (double)ts->tv_sec) * 1e9);
+	return ts;
+}
+
+int cli_watch_wait(struct cli_watch *w, const struct cli_wait_ops *ops)
+{
+	bool polling = must_poll(w);
+	struct pollfd pfd[3];
+	nfds_t nfds = 0, nends;
+	sigset_t none;
+
+	sigemptyset(&none);
+	if (w->wl && hwp_workload_fd(w->wl) >= 0)
+		add_fd(pfd, &nfds, hwp_workload_fd(w->wl));
+	if (w->pidfd >= 0)
+		add_fd(pfd, &nfds, w->pidfd);
+	nends = nfds;
+	if (ops->fd >= 0)
+		add_fd(pfd, &nfds, ops->fd);
+	for (;;) {
+		double left = (ops->next ? ops->next(ops->ctx) : INFINITY) - cli_now();
+		struct timespec ts;
+		int ret, status;
+
+		if (polling && left > POLL_INTERVAL)
+			left = POLL_INTERVAL;
+		/* Stop requests are let in here only: none slips in unseen. */
+		ret = ppoll(nfds ? pfd : NULL, nfds, timeout(left, &ts), &none);
+		if (ret < 0 && errno != EINTR) {
+			cli_error(w->cmd, "waiting for the command failed: %s",
+				  strerror(errno));
+			return CLI_EXIT_FAILURE;
+		}
+		for (nfds_t i = 0; ret > 0 && i < nends; i++)
+			if (pfd[i].revents)
+				return 0;
+		if (polling && ended_by_polling(w))
+			return 0;
+		if (ops->work && (status = ops->work(ops->ctx)))
+			return status;
+		if (cli_stop_count) {
+			/* Measuring a pid or CPUs: Ctrl-C ends it. */
+			if (!w->wl || w->target->pid)
+				return 0;
+			cli_forward_stop(w->wl);
+		}
+	}
+}
+
+void cli_watch_reap(struct cli_watch *w, int *code)
+{
+	int status = 0;
+
+	*code = 0;
+	if (!w->wl)
+		return;
+	/* Ctrl-C while measuring a pid or CPUs: the command goes too. */
+	if (cli_stop_count && !cli_target_command_only(w->target))
+		hwp_workload_kill(w->wl, SIGTERM);
+	hwp_workload_wait(w->wl, &status, NULL);
+	*code = hwp_workload_exit_code(status);
+}
+
+void cli_watch_release(struct cli_watch *w)
+{
+	hwp_workload_free(w->wl);
+	if (w->pidfd >= 0)
+		close(w->pidfd);
+	w->wl = NULL;
+	w->pidfd = -1;
+}
