@@ -22,6 +22,8 @@ import fnmatch
 import io
 import json
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 import traceback
@@ -176,6 +178,20 @@ def run(args, timeout=60, **kw):
 
 def hwprof(*args, **kw):
     return run([*WRAPPER, HWPROF, *args], **kw)
+
+
+def in_namespace(script, **kw):
+    """SCRIPT run by sh in a mount namespace of our own, so that what it
+    mounts (tracefs) is gone when it ends; skips the case where that needs
+    what this machine lacks (root, unshare(1))."""
+    unshare = shutil.which("unshare")
+    if os.geteuid() != 0 or not unshare:
+        skip("tracefs is mounted in a namespace of our own: that needs root and unshare(1)")
+    return run([unshare, "--mount", "--propagation", "private", "sh", "-c", script], **kw)
+
+
+# hwprof, as a shell command for in_namespace()
+HWPROF_SH = " ".join(shlex.quote(a) for a in [*WRAPPER, HWPROF])
 
 
 def under_valgrind(why):

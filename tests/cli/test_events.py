@@ -4,12 +4,9 @@
 tracepoints (in a private mount namespace, so nothing is left mounted)."""
 import json
 import os
-import shutil
 
-from common import (HWPROF, WORKLOAD, WRAPPER, case, check, done, event, have_hw_pmu, run, skip,
-                    stat_json)
-
-HW = " ".join([*WRAPPER, HWPROF])
+from common import (HWPROF_SH as HW, WORKLOAD, case, check, done, event, have_hw_pmu,
+                    in_namespace, skip, stat_json)
 
 forced = dict(os.environ, LIBPFM_FORCE_PMU="icl")
 
@@ -68,14 +65,6 @@ def nothing_countable():
         skip("this machine has a hardware PMU: cycles and instructions count")
     p, doc = stat_json("-e", "cycles,instructions", "--", "true")
     check(p.returncode == 1 and "none of the events could be counted" in p.stderr, p.stderr)
-
-
-def in_namespace(script):
-    """SCRIPT run by sh in a mount namespace of our own."""
-    unshare = shutil.which("unshare")
-    if os.geteuid() != 0 or not unshare:
-        skip("tracefs is mounted in a namespace of our own: that needs root and unshare(1)")
-    return run([unshare, "--mount", "--propagation", "private", "sh", "-c", script])
 
 
 def tracepoints():

@@ -10,6 +10,8 @@
  *   precise        EOPNOTSUPP for precise_ip > 0 (a PMU without precise
  *                  sampling), as for cycles:P on a virtual machine
  *   no-lost        EINVAL for read_format PERF_FORMAT_LOST (kernels < 6.0)
+ *   log=PATH       every call passes, and appends "TYPE CONFIG" to PATH: what
+ *                  was opened, for tests that count opens
  * Anything else passes every call to the kernel. */
 #include <dlfcn.h>
 #include <errno.h>
@@ -67,6 +69,14 @@ long syscall(long number, ...)
 		if (mode && !strcmp(mode, "emfile")) {
 			errno = EMFILE;
 			return -1;
+		}
+		if (mode && !strncmp(mode, "log=", 4)) {
+			FILE *log = fopen(mode + 4, "a");
+
+			if (log) {
+				fprintf(log, "%u %llu\n", attr->type, (unsigned long long)attr->config);
+				fclose(log);
+			}
 		}
 		if (mode && !strcmp(mode, "ebusy") && attr->type != PERF_TYPE_SOFTWARE) {
 			errno = EBUSY;
