@@ -23,6 +23,11 @@ static const char list_help[] =
 struct list_ctx {
 	bool probe;
 	bool names_only;
+	/* One tracepoint answers for the others (they differ in nothing the
+	 * kernel checks at the open), as each open costs the kernel ~25 ms to
+	 * tear down: 1 when tried, with its result. */
+	bool tracepoint_tried;
+	int tracepoint_err;
 	char section[128];
 	size_t count;
 	size_t opens;
@@ -62,6 +67,20 @@ static void short_reason(int err, char *buf, size_t size)
 	snprintf(buf, size, "no: %.22s", why);
 }
 
+/* Whether @ev opens: tried for every event but tracepoints, of which one
+ * is tried for all; ftrace's own events (ftrace:function...) have rules of
+ * their own and are each tried. */
+static int probe(struct list_ctx *lc, const struct hwp_event_desc *ev)
+{
+	if (ev->source != HWP_SOURCE_TRACEPOINT || !strncmp(ev->name, "ftrace:", 7))
+		return hwp_event_probe(ev->name);
+	if (!lc->tracepoint_tried) {
+		lc->tracepoint_tried = true;
+		lc->tracepoint_err = hwp_event_probe(ev->name);
+	}
+	return lc->tracepoint_err;
+}
+
 static int list_one(const struct hwp_event_desc *ev, void *arg)
 {
 	struct list_ctx *lc = arg;
@@ -79,7 +98,7 @@ static int list_one(const struct hwp_event_desc *ev, void *arg)
 		snprintf(lc->section, sizeof(lc->section), "%s", t);
 	}
 	if (lc->probe) {
-		int err = hwp_event_probe(ev->name);
+		int err = probe(lc, ev);
 
 		if (!err) {
 			snprintf(status, sizeof(status), "yes");

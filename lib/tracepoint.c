@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 static const char *const tracefs_roots[] = { "/sys/kernel/tracing",
@@ -110,10 +111,17 @@ int hwp_tracepoint_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 				.source = HWP_SOURCE_TRACEPOINT,
 			};
 
+			char id[1024];
+
 			if (ev->d_name[0] == '.' || ev->d_type != DT_DIR)
 				continue;
 			snprintf(name, sizeof(name), "%s:%s", sys->d_name, ev->d_name);
 			if (pattern && !hwp_pattern_match(pattern, name))
+				continue;
+			/* Without an id, perf_event_open cannot name it (ftrace's
+			 * own events mostly): perf does not list those either. */
+			snprintf(id, sizeof(id), "%s/events/%s/%s/id", root, sys->d_name, ev->d_name);
+			if (access(id, F_OK))
 				continue;
 			ret = fn(&desc, ctx);
 		}
