@@ -4,9 +4,10 @@
 tracepoints (in a private mount namespace, so nothing is left mounted)."""
 import json
 import os
+import tempfile
 
 from common import (HWPROF_SH as HW, WORKLOAD, case, check, done, event, have_hw_pmu,
-                    in_namespace, skip, stat_json)
+                    hwprof, in_namespace, skip, stat_json)
 
 forced = dict(os.environ, LIBPFM_FORCE_PMU="icl")
 
@@ -60,11 +61,31 @@ def unit_masks():
 
 
 def nothing_countable():
-    """An error listing each event's reason, status 1."""
-    if have_hw_pmu():
-        skip("this machine has a hardware PMU: cycles and instructions count")
-    p, doc = stat_json("-e", "cycles,instructions", "--", "true")
-    check(p.returncode == 1 and "none of the events could be counted" in p.stderr, p.stderr)
+    """No event of the list opens (the shim makes every hardware counter
+    busy, PMU or not): the command runs all the same, as under perf, and
+    each event says why it was not counted; a wrapper in a script must not
+    skip the work it wraps. --strict asks for the error instead."""
+    shim = os.environ.get("PERF_SHIM")
+    if not shim:
+        skip("$PERF_SHIM is not set (meson test sets it)")
+    env = dict(os.environ, LD_PRELOAD=shim, HWPROF_SHIM="ebusy")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "stat.json")
+        p = hwprof("stat", "--json", "-o", out, "-e", "cycles,instructions", "--",
+                   "sh", "-c", "echo ran; exit 3", env=env)
+        check(p.returncode == 3, f"the command's status: {p.returncode}: {p.stderr}")
+        check("ran" in p.stdout, "the command ran")
+        check("none of the events can be counted here" in p.stderr and "--strict" in p.stderr,
+              f"a warning says so: {p.stderr}")
+        with open(out) as f:
+            doc = json.load(f)
+        check(all(not e["supported"] and e["reason"] for e in doc["events"]),
+              f"every event not supported, with its reason: {doc['events']}")
+    p = hwprof("stat", "--strict", "-e", "cycles,instructions", "--", "sh", "-c", "echo ran",
+               env=env)
+    check(p.returncode == 1 and "none of the events could be counted" in p.stderr,
+          f"--strict: status 1: {p.stderr}")
+    check("ran" not in p.stdout, "--strict: the command did not run")
 
 
 def tracepoints():
