@@ -54,6 +54,8 @@ void cli_progress_show(const char *line);
 void cli_progress_clear(void);
 /* "hwprof CMD: error: ..." on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "hwprof CMD: warning: ...", likewise. */
+void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Report a library failure: its detailed message, or hwp_strerror().
  * Returns CLI_EXIT_FAILURE; cli_exit_for(@err) where bad input is a usage error. */
 int cli_lib_error(const char *cmd, int err);

@@ -162,7 +162,7 @@ static void warn_other_host(const struct hwp_profile *p)
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 
 	if (!hwp_profile_info(p, &in) && in.host_warning)
-		fprintf(stderr, "hwprof report: warning: %s\n", in.host_warning);
+		cli_warn("report", "%s", in.host_warning);
 }
 
 static int report(struct report_config *c)

@@ -29,6 +29,9 @@ static const char stat_help[] =
 	"      --all-user           count user space only, as if every event had :u\n"
 	"      --all-kernel         count the kernel only, as if every event had :k\n"
 	"  -i, --no-inherit         do not count the threads and children COMMAND creates\n"
+	"      --strict             fail, without running COMMAND, when no event can be\n"
+	"                           counted here (by default COMMAND runs, and each event\n"
+	"                           says why it was not counted)\n"
 	"\n"
 	"Targets:\n"
 	"  -p, --pid PID            count an existing process and all its threads\n"
@@ -93,6 +96,7 @@ static const struct option stat_options[] = {
 	{ "histogram", required_argument, NULL, 'H' },
 	{ "regions", no_argument, NULL, 'G' },
 	{ "skip-first", required_argument, NULL, 'F' },
+	{ "strict", no_argument, NULL, 'T' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -147,6 +151,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		case 'U': c->all_user = true; break;
 		case 'K': c->all_kernel = true; break;
 		case 'i': c->no_inherit = true; break;
+		case 'T': c->strict = true; break;
 		case 'p':
 			ret = cli_target_set_pid(t, "stat", optarg);
 			if (ret)
@@ -243,7 +248,8 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 struct run {
 	struct stat_ctx *sc;
 	struct cli_watch watch;	/* the command, or the process of -p */
-	struct hwp_session *s;
+	struct hwp_session *s;	/* closed when nothing could be counted */
+	bool uncounted;		/* no event opened: the command runs all the same */
 	struct hwp_count *counts;
 	struct hwp_count *prev;	/* what counts start from: 0, or --skip-first's */
 	double t_start;
@@ -269,8 +275,13 @@ bool stat_stopped(void)
 static int read_delta(struct run *r, struct hwp_count *delta)
 {
 	size_t n = hwp_session_nr_events(r->s);
-	int err = hwp_session_read(r->s, r->counts, n);
+	int err;
 
+	if (r->uncounted) {
+		memset(delta, 0, n * sizeof(*delta));
+		return 0;
+	}
+	err = hwp_session_read(r->s, r->counts, n);
 	if (err)
 		return err;
 	for (size_t i = 0; i < n; i++) {
@@ -373,7 +384,13 @@ static int start_run(struct stat_ctx *sc, struct run *r)
 	if (ret)
 		return ret;
 	err = open_session(sc, r);
-	if (err) {
+	if (err == -HWP_ERR_NOTHING_COUNTED && !c->strict) {
+		/* As perf does: the work a wrapper wraps is never skipped. */
+		if (!sc->warned_uncounted)
+			cli_warn("stat", "none of the events can be counted here: the command runs all the same, and each event says why (--strict: fail instead)");
+		sc->warned_uncounted = true;
+		r->uncounted = true;
+	} else if (err) {
 		cli_lib_error("stat", err);
 		return cli_exit_for(err);
 	}
@@ -383,7 +400,8 @@ static int start_run(struct stat_ctx *sc, struct run *r)
 	if (!r->counts || !r->prev)
 		return cli_lib_error("stat", -ENOMEM);
 	/* A command counted from its exec enables itself; the rest we enable. */
-	if (!cli_watch_self_enabled(&r->watch) && (err = hwp_session_enable(r->s)))
+	if (!r->uncounted && !cli_watch_self_enabled(&r->watch) &&
+	    (err = hwp_session_enable(r->s)))
 		return cli_lib_error("stat", err);
 	r->t_start = r->t_last = cli_now();
 	r->t_next = c->interval_ms ? r->t_start + c->interval_ms / 1000.0 : INFINITY;
@@ -439,7 +457,7 @@ static int one_run(struct stat_ctx *sc, bool keep, int *code)
 	if (ret)
 		goto out;
 	ret = cli_watch_wait(&r.watch, &intervals);
-	if (!cli_watch_self_enabled(&r.watch))
+	if (!r.uncounted && !cli_watch_self_enabled(&r.watch))
 		hwp_session_disable(r.s);
 	seconds = cli_now() - r.t_start;
 	cli_watch_reap(&r.watch, &command_code);

@@ -28,6 +28,7 @@ struct stat_config {
 	const char *histogram;	/* the event or metric to draw */
 	const char *sweep;	/* NAME=v1,v2,... as given */
 	bool regions;		/* show the regions the program writes */
+	bool strict;		/* nothing countable: fail, not run the command uncounted */
 	bool help;		/* --help: print it, and nothing else */
 };
 
@@ -47,6 +48,7 @@ struct stat_ctx {
 	struct hwp_write_opts wopts;
 	FILE *stream;		/* where the report goes: -o's file, or stderr */
 	bool interval_header_done;
+	bool warned_uncounted;	/* said once that nothing could be counted */
 	bool wrote;		/* something is in the stream */
 	struct progress progress;
 	char *regions_dir;	/* --regions: a directory of ours, and the */

@@ -27,18 +27,32 @@ void cli_progress_clear(void)
 	progress_shown = false;
 }
 
+static void message(const char *cmd, const char *kind, const char *fmt, va_list ap)
+{
+	cli_progress_clear();
+	fflush(stdout);
+	fprintf(stderr, "hwprof%s%s: %s: ", cmd ? " " : "", cmd ? cmd : "", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	cli_progress_clear();
-	fflush(stdout);
-	fprintf(stderr, "hwprof%s%s: error: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(cmd, "error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
+}
+
+void cli_warn(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message(cmd, "warning", fmt, ap);
+	va_end(ap);
 }
 
 int cli_lib_error(const char *cmd, int err)
