@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Bad input gets a clear message and the right exit status, never a crash;
 output errors never leave a half-written file."""
+import json
 import os
 import resource
 import stat as st
@@ -115,7 +116,25 @@ def stdout_full():
     check(p.returncode == 1 and "No space left" in p.stderr, f"list to /dev/full: {p.stderr}")
 
 
+def group_too_large():
+    """A group larger than the kernel reads at once (about 1,022 members):
+    the members past the limit say so, with the limit and how to split, and
+    the ones that fit count."""
+    p = hwprof("stat", "--json", "-o", "-", "-e", "{" + ",".join(["cs"] * 1100) + "}",
+               "--", "true")
+    check(p.returncode == 0, p.stderr)
+    doc = json.loads(p.stdout)
+    counted = [e for e in doc["events"] if e["supported"]]
+    refused = [e for e in doc["events"] if not e["supported"]]
+    check(900 < len(counted) < 1100 and len(counted) + len(refused) == 1100,
+          f"{len(counted)} counted, {len(refused)} refused")
+    for e in refused[:1] + refused[-1:]:
+        check(f"at most {len(counted)} members" in e["reason"] and "split" in e["reason"],
+              e["reason"])
+
+
 case(usage_errors)
+case(group_too_large)
 with tempfile.TemporaryDirectory() as tmp:
     case(bad_output_places, tmp)
     case(unwritable_directory, tmp)
