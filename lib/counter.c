@@ -184,6 +184,16 @@ static void prepare_attrs(struct hwp_session *s)
 	}
 }
 
+/* The members of @e's group open on instance @inst before it. */
+static size_t opened_before(const struct hwp_session *s, size_t inst, size_t e)
+{
+	size_t n = 0;
+
+	for (size_t k = s->group_start[s->evl->events[e].group]; k < e; k++)
+		n += s->fds[slot(s, inst, k)] >= 0;
+	return n;
+}
+
 /* Open event @e on instance @inst; 0 with the fd stored, 1 when the event
  * was marked not supported or its thread is gone, or a fatal negative
  * error. */
@@ -198,7 +208,7 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 		.cpu = s->t.cpus[inst / s->t.nr_tids],
 		.group_fd = leader_fd,
 		.group_size = s->group_start[g + 1] - s->group_start[g],
-		.group_index = e - s->group_start[g],
+		.group_opened = opened_before(s, inst, e),
 		.scope = s->opts.scope,
 		.pid = s->opts.pid,
 		.fds_needed = s->evl->nr_events * s->nr_inst,

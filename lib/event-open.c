@@ -128,9 +128,12 @@ static enum open_outcome sort_failure(const struct open_req *req, int err, struc
 		strbuf_addf(&sb, "%s: the kernel is out of memory", ev->name);
 		return failed(err, &sb);
 	}
-	if (req->group_fd >= 0 && fits_alone(req))
-		strbuf_addf(&sb, "does not fit in its group: the PMU cannot count the group's %zu events at once, only the %zu before this one (%s); split the group into smaller ones",
-			    req->group_size, req->group_index, strerrordesc_np(-err));
+	if (req->group_fd >= 0 && err == -E2BIG)
+		strbuf_addf(&sb, "does not fit in its group: the kernel reads at most %zu members of a group at once (E2BIG), and the group has %zu; split it into groups of %zu or fewer",
+			    req->group_opened, req->group_size, req->group_opened);
+	else if (req->group_fd >= 0 && fits_alone(req))
+		strbuf_addf(&sb, "does not fit in its group: the PMU cannot count the group's %zu events at once, only the %zu that opened before this one (%s); split the group into smaller ones",
+			    req->group_size, req->group_opened, strerrordesc_np(-err));
 	else
 		hwp_explain_unsupported(&sb, ev, err);
 	return not_supported(&sb, reason);

@@ -9,7 +9,8 @@
  *   - a kernel without PERF_FORMAT_LOST (before 6.0): opened without it;
  *   - a user-space read the PMU will not give: opened without asking;
  *   - EMFILE: RLIMIT_NOFILE raised once;
- *   - a group member the PMU has no counter for: the group is too large. */
+ *   - a group member the PMU has no counter for, or past the members the
+ *     kernel reads at once: the group is too large. */
 #ifndef HWPROF_EVENT_OPEN_H
 #define HWPROF_EVENT_OPEN_H
 
@@ -48,7 +49,9 @@ struct open_req {
 	pid_t tid;
 	int cpu;
 	int group_fd;			/* the group's leader, or -1 */
-	size_t group_size, group_index;	/* members and this one's place, for messages */
+	/* For messages: the members of the group, and how many of them are
+	 * open on this instance before this one */
+	size_t group_size, group_opened;
 	enum hwp_scope scope;		/* CPUs: no user-space fallback; process: ESRCH is a thread gone */
 	pid_t pid;			/* the target as the user named it, for messages */
 	size_t fds_needed;		/* how many descriptors the whole list takes, for messages */
