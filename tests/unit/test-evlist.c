@@ -67,6 +67,9 @@ static const struct row rows[] = {
 	OK("iTLB-load-misses", 1, 1, CACHE, CACHE_CFG(4, 0, 1), 0, 0, NULL),
 	OK("branch-load-misses", 1, 1, CACHE, CACHE_CFG(5, 0, 1), 0, 0, NULL),
 	OK("node-loads", 1, 1, CACHE, CACHE_CFG(6, 0, 0), 0, 0, NULL),
+	/* perf's plural of prefetch */
+	OK("L1-dcache-prefetches", 1, 1, CACHE, CACHE_CFG(0, 2, 0), 0, 0, "L1-dcache-prefetches"),
+	OK("L1-dcache-prefetch-misses", 1, 1, CACHE, CACHE_CFG(0, 2, 1), 0, 0, NULL),
 	OK("task-clock", 1, 1, SW, PERF_COUNT_SW_TASK_CLOCK, 0, 0, NULL),
 	OK("cpu-clock", 1, 1, SW, PERF_COUNT_SW_CPU_CLOCK, 0, 0, NULL),
 	OK("page-faults", 1, 1, SW, PERF_COUNT_SW_PAGE_FAULTS, 0, 0, NULL),
