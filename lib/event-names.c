@@ -44,6 +44,8 @@ static const struct hwp_generic_event fixed_events[] = {
 static const char *const cache_names[] = { "L1-dcache", "L1-icache", "LLC", "dTLB",
 					   "iTLB", "branch", "node" };
 static const char *const cache_op_names[] = { "load", "store", "prefetch" };
+/* Their accesses, as perf names them. */
+static const char *const cache_op_plurals[] = { "loads", "stores", "prefetches" };
 
 #define NR_CACHE_EVENTS (ARRAY_SIZE(cache_names) * ARRAY_SIZE(cache_op_names) * 2)
 
@@ -59,9 +61,12 @@ static void cache_events_init(void)
 	for (size_t c = 0; c < ARRAY_SIZE(cache_names); c++)
 		for (size_t op = 0; op < ARRAY_SIZE(cache_op_names); op++)
 			for (size_t miss = 0; miss < 2; miss++, i++) {
-				snprintf(cache_name_buf[i], sizeof(cache_name_buf[i]), "%s-%s%s",
-					 cache_names[c], cache_op_names[op],
-					 miss ? "-misses" : "s");
+				if (miss)
+					snprintf(cache_name_buf[i], sizeof(cache_name_buf[i]),
+						 "%s-%s-misses", cache_names[c], cache_op_names[op]);
+				else
+					snprintf(cache_name_buf[i], sizeof(cache_name_buf[i]), "%s-%s",
+						 cache_names[c], cache_op_plurals[op]);
 				snprintf(cache_desc_buf[i], sizeof(cache_desc_buf[i]), "%s %s %s",
 					 cache_names[c], cache_op_names[op],
 					 miss ? "misses" : "accesses");
