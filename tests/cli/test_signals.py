@@ -43,6 +43,41 @@ def stat_stopped(d, sig, code):
     check(not [n for n in os.listdir(d) if ".tmp." in n], "no temporary file left")
 
 
+def gone(pid, bound=20):
+    """Whether process PID ends within BOUND seconds (a bound on waiting
+    for the condition, not a timing that decides the test)."""
+    end = time.monotonic() + bound
+    while time.monotonic() < end:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().split(")")[-1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def killed(d, cmd):
+    """hwprof killed outright (SIGKILL, which it cannot catch): nothing is
+    left under the output's name or beside it, and the command ends too
+    rather than run on as an orphan."""
+    d = os.path.join(d, f"killed-{cmd}")
+    os.mkdir(d)
+    args = ["--json"] if cmd == "stat" else []
+    h = subprocess.Popen([*WRAPPER, HWPROF, cmd, *args, "-o", os.path.join(d, "out"), "-e",
+                          "page-faults", "--", "sh", "-c", f"echo $$; exec {WORKLOAD} ready sleep 30"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    pid = int(h.stdout.readline())
+    ready(h.stdout)
+    h.kill()
+    h.wait(timeout=20)
+    h.stdout.close()
+    if not check(gone(pid), f"the command ({pid}) ended with hwprof"):
+        os.kill(pid, signal.SIGKILL)
+    check(not os.listdir(d), f"nothing left behind: {os.listdir(d)}")
+
+
 def repeat_interrupted(d):
     """-r 100 interrupted in its second run: the runs done are reported, no
     more are started."""
@@ -158,6 +193,8 @@ with tempfile.TemporaryDirectory() as tmp:
     for s, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)):
         case(stat_stopped, tmp, s, status, name=f"stat stopped by {s.name}")
     case(repeat_interrupted, tmp)
+    case(killed, tmp, "stat", name="stat killed")
+    case(killed, tmp, "record", name="record killed")
     case(second_signal_kills)
     case(record_hangup, tmp, "kill", name="record: SIGHUP")
     case(record_hangup, tmp, "tty", name="record: its terminal closed")
