@@ -73,7 +73,8 @@ static int open_pidfd(struct cli_watch *w)
 int cli_watch_prepare(struct cli_watch *w, const struct cli_target *t, char **argv,
 		      const char *cmd)
 {
-	HWP_OPTS(hwp_workload_opts, wo, .cpus = t->pin);
+	/* hwprof killed outright takes the command with it (README: signals). */
+	HWP_OPTS(hwp_workload_opts, wo, .cpus = t->pin, .die_with_parent = true);
 	int err;
 
 	*w = (struct cli_watch){ .target = t, .cmd = cmd, .pidfd = -1 };

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -90,7 +91,7 @@ static cpu_set_t *cpu_set_of(const int *cpus, size_t nr, size_t *size)
 }
 
 static void child_run(const char *path, char *const argv[], const cpu_set_t *set,
-		      size_t set_size, int go_rd, int err_wr)
+		      size_t set_size, bool die_with_parent, pid_t parent, int go_rd, int err_wr)
 {
 	sigset_t none;
 	char c;
@@ -98,6 +99,10 @@ static void child_run(const char *path, char *const argv[], const cpu_set_t *set
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* The signal stays across exec; a parent gone already is too late. */
+	if (die_with_parent &&
+	    (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent))
+		_exit(127);
 	if (set && sched_setaffinity(0, set_size, set)) {
 		e = errno;
 		(void)!write(err_wr, &e, sizeof(e));
@@ -121,6 +126,7 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	int *cpus = NULL;
 	size_t nr_cpus = 0, set_size = 0;
 	cpu_set_t *set = NULL;
+	pid_t parent;
 	char path[PATH_MAX];
 	int err;
 
@@ -156,6 +162,7 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 		goto err;
 	}
 	fflush(NULL);	/* the child must not write our buffered output twice */
+	parent = getpid();
 	w->pid = fork();
 	if (w->pid < 0) {
 		err = hwp_fail(-errno, "fork: %s", strerrordesc_np(errno));
@@ -165,7 +172,7 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	if (w->pid == 0) {
 		close(go[1]);
 		close(er[0]);
-		child_run(path, argv, set, set_size, go[0], er[1]);
+		child_run(path, argv, set, set_size, o.die_with_parent, parent, go[0], er[1]);
 	}
 	CPU_FREE(set);	/* free(): NULL is fine */
 	set = NULL;

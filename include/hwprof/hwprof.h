@@ -418,6 +418,10 @@ HWP_API double hwp_count_percent_running(const struct hwp_count *c);
 struct hwp_workload_opts {
 	size_t sz;
 	const char *cpus;	/* pin the command to this CPU list, as taskset does */
+	/* Send the command SIGTERM when the thread that created it ends, by
+	 * exit or kill -9 (prctl PR_SET_PDEATHSIG): a killed wrapper leaves
+	 * no orphan running. Create it on a thread that outlives it. Since: 0.2 */
+	bool die_with_parent;
 };
 
 struct hwp_workload;
