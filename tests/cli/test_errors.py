@@ -9,7 +9,8 @@ import stat as st
 import subprocess
 import tempfile
 
-from common import HOTSPOTS, HWPROF, WRAPPER, case, check, done, hwprof, skip
+from common import (HOTSPOTS, HWPROF, HWPROF_SH, WORKLOAD, WRAPPER, case, check, done, hwprof,
+                    in_namespace, skip)
 
 USAGE = [
     (["stat"], "no command to measure"),
@@ -83,6 +84,28 @@ def full_disk():
           "the file system is full: free some space" in p.stderr, f"record to /dev/full: {p.stderr}")
 
 
+def record_disk_fills():
+    """The disk fills during a recording: sampling stops, the command
+    finishes its work, and the file keeps what was complete, readable; the
+    summary says how much was written and why it stopped; status 1. In a
+    64 KiB tmpfs of a mount namespace of our own."""
+    d = "/tmp/hwprof-full-disk"
+    p = in_namespace(
+        f"mkdir -p {d} && mount -t tmpfs -o size=64k none {d} && "
+        f"{HWPROF_SH} record -e cpu-clock -F 4000 -o {d}/x.data -- "
+        f"sh -c '{WORKLOAD} spin 1; echo finished'; echo status $?; "
+        f"{HWPROF_SH} report -i {d}/x.data --format json; echo report $?", timeout=120)
+    out = p.stdout
+    check("finished" in out, f"the command finished its work: {out[:200]} {p.stderr}")
+    check("status 1" in out, f"hwprof's status is 1: {out[:300]}")
+    check("No space left" in p.stderr and "free some space" in p.stderr, p.stderr)
+    check("stopped" in p.stderr and "samples" in p.stderr and "written to" in p.stderr,
+          f"how much was written, and that sampling stopped: {p.stderr}")
+    check("report 0" in out, f"the file reads: {out[-300:]} {p.stderr}")
+    doc = json.loads(out[out.index("{"):out.rindex("}") + 1]) if "{" in out else None
+    check(doc and doc["total_samples"] > 100, "the samples before the disk filled are kept")
+
+
 def file_size_limit():
     """Past the file size limit: EFBIG explained, not death by SIGXFSZ with a
     temporary file left behind."""
@@ -139,6 +162,7 @@ with tempfile.TemporaryDirectory() as tmp:
     case(bad_output_places, tmp)
     case(unwritable_directory, tmp)
     case(full_disk)
+    case(record_disk_fills)
     case(file_size_limit)
     case(old_file_kept, tmp)
 case(stdout_full)
