@@ -168,6 +168,7 @@ static int parse_options(struct record_config *c, int argc, char **argv)
 struct session {
 	struct cli_watch watch;	/* the command, or the process of -p */
 	struct hwp_record *rec;
+	bool read_failed;	/* writing the file failed: sampling stopped */
 };
 
 static void session_release(struct session *s)
@@ -201,7 +202,10 @@ static int read_rings(void *arg)
 	struct session *s = arg;
 	int err = hwp_record_read(s->rec);
 
-	return err ? cli_lib_error("record", err) : 0;
+	if (!err)
+		return 0;
+	s->read_failed = true;
+	return cli_lib_error("record", err);
 }
 
 /* Read the rings until the command or the process ends, or a stop. */
@@ -215,6 +219,13 @@ static int wait_and_read(struct session *s)
 	};
 
 	return cli_watch_wait(&s->watch, &reads);
+}
+
+static bool stopped_early(const struct session *s)
+{
+	struct hwp_record_stats st = { .sz = sizeof(st) };
+
+	return !hwp_record_stats(s->rec, &st) && st.stopped;
 }
 
 static void print_summary(const struct record_config *c, struct session *s)
@@ -237,6 +248,12 @@ static void print_summary(const struct record_config *c, struct session *s)
 	if (st.throttled)
 		fprintf(stderr, "hwprof record: sample rate throttled %llu times: the kernel caps it at %u Hz (kernel.perf_event_max_sample_rate)\n",
 			(unsigned long long)st.throttled, st.max_sample_rate);
+	if (st.stopped) {
+		if (!s->read_failed)	/* it failed at the end: not said yet */
+			cli_error("record", "%s", st.stopped);
+		cli_warn("record", "sampling stopped early, when writing failed; the file holds the %llu samples written before, and reads",
+			 (unsigned long long)st.samples);
+	}
 }
 
 static int start(struct record_config *c, struct session *s)
@@ -272,19 +289,29 @@ static int record(struct record_config *c, int *code)
 	if (ret)
 		goto out;
 	ret = wait_and_read(&s);
-	/* The recording is lost: stop the command. */
-	if (ret && s.watch.wl)
+	if (ret && s.read_failed) {
+		/* Writing failed (a full disk): sampling stops, but the command
+		 * is the user's work and finishes it. */
+		const struct cli_wait_ops nothing = { .fd = -1 };
+
+		hwp_record_disable(s.rec);
+		cli_watch_wait(&s.watch, &nothing);
+	} else if (ret && s.watch.wl) {
 		hwp_workload_kill(s.watch.wl, SIGTERM);
+	}
 	cli_watch_reap(&s.watch, code);
-	if (ret)
+	if (ret && !s.read_failed)
 		goto out;
-	/* The file is completed whatever stopped us, so that it can be read. */
+	/* The file is completed whatever stopped us, so that it can be read;
+	 * after a failed write, with what was complete. */
 	err = hwp_record_finish(s.rec);
 	if (err) {
 		ret = cli_lib_error("record", err);
 		goto out;
 	}
 	print_summary(c, &s);
+	if (ret || stopped_early(&s))
+		ret = CLI_EXIT_FAILURE;
 out:
 	session_release(&s);
 	return ret;

@@ -5,6 +5,8 @@
  *   header | ids | attributes | data | feature table | feature sections */
 #include "sample.h"
 
+#include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -265,6 +267,52 @@ static int write_features(struct pd_writer *w, uint64_t table, char *const argv[
 	return err;
 }
 
+/* The header, at the start of the file: it takes no space of its own. */
+static int write_header(struct pd_writer *w, struct pd_file_header *h, int64_t data_size)
+{
+	h->magic = PD_MAGIC;
+	h->size = PD_FILE_HEADER_SIZE;
+	h->attr_size = sizeof(struct pd_file_attr);
+	h->attrs.offset = w->attrs_offset;
+	h->attrs.size = w->data_offset - w->attrs_offset;
+	h->data.offset = w->data_offset;
+	h->data.size = (uint64_t)data_size;
+	if (fseeko(w->f, 0, SEEK_SET))
+		return write_error();
+	return put(w->f, h, sizeof(*h));
+}
+
+/* Drop what the stream holds past @end, in its buffer and in the file. */
+static int cut_at(FILE *f, off_t end)
+{
+	__fpurge(f);
+	clearerr(f);
+	if (ftruncate(fileno(f), end) || fseeko(f, end, SEEK_SET))
+		return write_error();
+	return 0;
+}
+
+int pd_writer_finish_at(struct pd_writer *w, int64_t data_size, char *const argv[])
+{
+	struct pd_file_header h = { 0 };
+	off_t end = (off_t)(w->data_offset + (uint64_t)data_size);
+	int err;
+
+	err = cut_at(w->f, end);
+	/* Flushed here: a failure must show before the header goes in. */
+	if (!err && (write_features(w, (uint64_t)end, argv, h.features) || fflush(w->f))) {
+		/* No room even for them: a file without features is whole too. */
+		memset(h.features, 0, sizeof(h.features));
+		err = cut_at(w->f, end);
+	}
+	if (!err)
+		err = write_header(w, &h, data_size);
+	if (!err && fflush(w->f))
+		err = write_error();
+	pd_writer_abort(w);
+	return err;
+}
+
 int pd_writer_finish(struct pd_writer *w, char *const argv[])
 {
 	struct pd_file_header h = { 0 };
@@ -279,17 +327,7 @@ int pd_writer_finish(struct pd_writer *w, char *const argv[])
 	err = write_features(w, w->data_offset + (uint64_t)data_size, argv, h.features);
 	if (err)
 		goto out;
-	h.magic = PD_MAGIC;
-	h.size = PD_FILE_HEADER_SIZE;
-	h.attr_size = sizeof(struct pd_file_attr);
-	h.attrs.offset = w->attrs_offset;
-	h.attrs.size = w->data_offset - w->attrs_offset;
-	h.data.offset = w->data_offset;
-	h.data.size = (uint64_t)data_size;
-	if (fseeko(w->f, 0, SEEK_SET))
-		err = write_error();
-	else
-		err = put(w->f, &h, sizeof(h));
+	err = write_header(w, &h, data_size);
 	if (!err && fseeko(w->f, 0, SEEK_END))
 		err = write_error();
 out:

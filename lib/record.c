@@ -40,6 +40,11 @@ struct hwp_record {
 	struct strbuf fallbacks;
 	uint64_t freq;
 	uint64_t samples, lost, throttled, round_bytes;
+	/* What was on disk at the last round's end: where a file whose
+	 * writing failed ends, and the samples it holds. */
+	int64_t good_data;
+	uint64_t good_samples;
+	char *stopped;		/* why sampling stopped early, or NULL */
 	uint64_t lost_read;	/* what the events' read_format LOST counters said at the end */
 	/* The recording failed for good (failure.err != 0): every later call
 	 * returns this error with this message. */
@@ -419,6 +424,16 @@ static int write_record(const struct perf_event_header *h, void *ctx)
 	return 0;
 }
 
+static void mark_complete(struct hwp_record *r)
+{
+	int64_t size = pd_writer_data_size(r->w);
+
+	if (size >= 0) {
+		r->good_data = size;
+		r->good_samples = r->samples;
+	}
+}
+
 static int begin_file(struct hwp_record *r)
 {
 	size_t nr = r->evl->nr_events, per = r->t.nr_cpus * r->t.nr_tids;
@@ -486,6 +501,10 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 	}
 	if (!err)
 		err = synthesize(r);
+	if (!err && fflush(r->f))
+		err = write_error(r, -errno);
+	if (!err)
+		mark_complete(r);	/* what a failed write later keeps */
 	if (err) {
 		struct kept_error why;
 
@@ -577,9 +596,16 @@ HWP_API int hwp_record_read(struct hwp_record *r)
 	r->round_bytes = 0;
 	for (size_t c = 0; c < r->t.nr_cpus && !err; c++)
 		err = ring_drain(&r->rings[c], count_and_write, r);
-	/* A round's end tells readers that later records are not older. */
+	/* A round's end tells readers that later records are not older; once
+	 * it is on disk, it is where a file whose writing fails later ends. */
 	if (!err && r->round_bytes)
 		err = write_record(&round, r);
+	if (!err && r->round_bytes) {
+		if (fflush(r->f))
+			err = write_error(r, -errno);
+		else
+			mark_complete(r);
+	}
 	return err ? keep_failure(r, err) : 0;
 }
 
@@ -626,26 +652,9 @@ static int read_lost(struct hwp_record *r)
 	return err;
 }
 
-HWP_API int hwp_record_finish(struct hwp_record *r)
+/* The file ends at @end; the recording's output, committed or not. */
+static int commit_output(struct hwp_record *r, int err)
 {
-	int err;
-
-	hwp_clear_error();
-	if (!r || !r->open)
-		return hwp_fail(-EBADF, "hwp_record_finish: the recording is not open");
-	hwp_record_disable(r);
-	err = hwp_record_read(r);
-	if (!err)
-		err = read_lost(r);
-	close_fds(r);
-	r->open = false;
-	if (!err) {
-		err = pd_writer_finish(r->w, r->argv);
-		r->w = NULL;
-		/* The writer does not know the file's name: say it. */
-		if (err && err != -ENOMEM)
-			write_error(r, err);
-	}
 	if (r->of) {
 		if (err) {
 			hwp_ofile_abort(r->of);
@@ -659,6 +668,60 @@ HWP_API int hwp_record_finish(struct hwp_record *r)
 			err = write_error(r, -errno);
 		r->f = NULL;
 	}
+	return err;
+}
+
+/* Writing the file failed: end it at the last complete round, so that it
+ * reads, with what was on disk then; hwp_record_stats().stopped says why. */
+static int keep_what_was_written(struct hwp_record *r)
+{
+	int err;
+
+	r->stopped = strdup(r->failure.msg);
+	if (!r->stopped)
+		return hwp_fail(-ENOMEM, "out of memory");
+	err = pd_writer_finish_at(r->w, r->good_data, r->argv);
+	r->w = NULL;
+	err = commit_output(r, err);
+	if (err) {
+		/* Not even that (a device, not a file): the first failure is
+		 * what the user needs to hear of. */
+		free(r->stopped);
+		r->stopped = NULL;
+		return hwp_error_restore(&r->failure);
+	}
+	r->samples = r->good_samples;
+	r->failure.err = 0;	/* the file is whole: it can be read */
+	r->finished = true;
+	return 0;
+}
+
+HWP_API int hwp_record_finish(struct hwp_record *r)
+{
+	int err;
+
+	hwp_clear_error();
+	if (!r || !r->open)
+		return hwp_fail(-EBADF, "hwp_record_finish: the recording is not open");
+	hwp_record_disable(r);
+	err = hwp_record_read(r);
+	if (err && r->failure.err && r->w) {
+		close_fds(r);
+		r->open = false;
+		return keep_what_was_written(r);
+	}
+	if (!err)
+		err = read_lost(r);
+	close_fds(r);
+	r->open = false;
+	if (!err) {
+		err = pd_writer_finish(r->w, r->argv);
+		r->w = NULL;
+		/* The writer does not know the file's name: say it. */
+		if (err && err != -ENOMEM)
+			write_error(r, err);
+	}
+	err = commit_output(r, err);
 	/* A file that could not be completed is never read, nor an older
 	 * one under its name. */
 	r->finished = !err;
@@ -674,6 +737,7 @@ HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats
 		return hwp_fail(-EINVAL, "hwp_record_stats: NULL");
 	s.event = r->evl ? r->evl->spec : NULL;
 	s.fallback = r->fallbacks.len ? strbuf_str(&r->fallbacks) : NULL;
+	s.stopped = r->stopped;
 	s.samples = r->samples;
 	/* LOST records miss what was dropped last; the counters miss the
 	 * inherited children's: the larger is the better bound. */
@@ -720,6 +784,7 @@ HWP_API void hwp_record_free(struct hwp_record *r)
 	free(r->rings);
 	targets_release(&r->t);
 	strbuf_release(&r->fallbacks);
+	free(r->stopped);
 	hwp_evlist_free(r->evl);
 	free(r);
 }

@@ -107,6 +107,10 @@ int64_t pd_writer_data_size(const struct pd_writer *w);
 /* Write the feature sections and the final header; frees @w. @argv is the
  * command line to keep (PD_FEAT_CMDLINE), NULL-terminated, or NULL. */
 int pd_writer_finish(struct pd_writer *w, char *const argv[]);
+/* The same, after writing failed: the data section ends @data_size bytes
+ * in (what was complete), whatever @w's stream holds past it; without the
+ * feature sections where there is no room for them. */
+int pd_writer_finish_at(struct pd_writer *w, int64_t data_size, char *const argv[]);
 void pd_writer_abort(struct pd_writer *w);
 
 /* ---- ring.c: the kernel's mmap ring buffer ---- */

@@ -1279,6 +1279,11 @@ struct hwp_record_stats {
 	unsigned int max_sample_rate;	/* kernel.perf_event_max_sample_rate now, Hz */
 	uint64_t freq;		/* the frequency asked of the kernel, or 0 */
 	uint64_t period;	/* the period asked of the kernel, or 0 */
+	/* Why sampling stopped before the end: writing the file failed (a
+	 * full disk), and hwp_record_finish() ended the file at the last
+	 * complete round, whose samples it holds (samples counts those).
+	 * NULL when the recording is whole. Since: 0.2 */
+	const char *stopped;
 };
 
 struct hwp_record;
@@ -1335,8 +1340,8 @@ HWP_API int hwp_record_fd(const struct hwp_record *r);
  * counted as lost. Errors: the write's errno (-ENOSPC, -EFBIG...), or
  * -EIO when a ring buffer holds a record the kernel could not have
  * written whole (a corrupt ring); after either the recording only fails,
- * each call with the same error and message. -EBADF when not open.
- * Since: 0.1
+ * each call with the same error and message, until hwp_record_finish()
+ * keeps what was complete. -EBADF when not open. Since: 0.1
  */
 HWP_API int hwp_record_read(struct hwp_record *r);
 
@@ -1344,9 +1349,14 @@ HWP_API int hwp_record_read(struct hwp_record *r);
  * hwp_record_finish - stop, read what is left, close the events, and
  * complete the file: its feature sections and its header, then the
  * rename into place. The file is whole even when the target was stopped
- * by a signal. Errors: the first write error; the file is then removed
- * (an older file under the name is left as it was), and the recording
- * counts as failed: hwp_profile_from_record() refuses it. Since: 0.1
+ * by a signal. When writing failed before (hwp_record_read() said so; a
+ * full disk), the file ends at the last round that was complete on disk,
+ * without feature sections if there is no room for them, and reads:
+ * hwp_record_stats() gives the reason in stopped, and the samples kept.
+ * Errors: a write error that leaves not even that; the file is then
+ * removed (an older file under the name is left as it was), and the
+ * recording counts as failed: hwp_profile_from_record() refuses it.
+ * Since: 0.1
  */
 HWP_API int hwp_record_finish(struct hwp_record *r);
 

@@ -107,15 +107,17 @@ def record_disk_fills():
 
 
 def file_size_limit():
-    """Past the file size limit: EFBIG explained, not death by SIGXFSZ with a
-    temporary file left behind."""
+    """Past the file size limit: EFBIG explained, not death by SIGXFSZ; the
+    file keeps what was complete and reads, and nothing else is left."""
     with tempfile.TemporaryDirectory() as small:
         big = os.path.join(small, "big.data")
         p = hwprof("record", "-e", "cpu-clock", "-F", "4000", "-o", big, "--", HOTSPOTS,
                    preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536)))
         check(p.returncode == 1 and "File too large" in p.stderr and "ulimit -f" in p.stderr,
               f"record past ulimit -f: status {p.returncode}: {p.stderr}")
-        check(os.listdir(small) == [], f"nothing left past ulimit -f: {os.listdir(small)}")
+        check(os.listdir(small) == ["big.data"], f"the file alone: {os.listdir(small)}")
+        r = hwprof("report", "-i", big)
+        check(r.returncode == 0, f"what was complete reads: {r.stderr}")
 
 
 def old_file_kept(d):
