@@ -78,6 +78,10 @@ def full_disk():
     # Said once: not again, as an 'Input/output error', at the close.
     check(p.stderr.count("error:") == 1 and "Input/output" not in p.stderr,
           f"/dev/full: one message: {p.stderr}")
+    # A sweep's output too: one message, not a second false one at the commit.
+    p = hwprof("stat", "--sweep", "N=1,2", "-e", "cs", "-o", "/dev/full", "--", "true", "{N}")
+    check(p.returncode == 1 and "No space left" in p.stderr and p.stderr.count("error:") == 1
+          and "Input/output" not in p.stderr, f"a sweep to /dev/full: one message: {p.stderr}")
     # A recording too: the message names the file and what to do.
     p = hwprof("record", "-e", "cpu-clock", "-o", "/dev/full", "--", "true")
     check(p.returncode == 1 and "writing '/dev/full' failed: No space left on device; "
