@@ -193,7 +193,8 @@ int sweep_run(struct stat_ctx *sc, int *code)
 			cli_lib_error("stat", err);
 			ret = ret ? ret : CLI_EXIT_FAILURE;
 		}
-		sc->wrote = true;
+		/* As for one result: a failed write is dropped, not committed. */
+		sc->wrote = !err;
 	}
 	hwp_sweep_free(sw);
 	spec_release(&s);
