@@ -33,6 +33,11 @@ USAGE = [
      "'cache-misses' is not an event of the list"),
     (["stat", "-M", "x=cs", "-M", "x=cs", "-e", "cs", "--", "true"], "given twice"),
     (["stat", "--pin", "0-", "--", "true"], "position"),
+    # Every limit is said (issue 15, item 12).
+    (["stat", "-r", "99999999999", "--", "true"], "from 1 to 1000000"),
+    (["stat", "--warmup", "-1", "--", "true"], "from 0 to 1000000"),
+    (["stat", "-I", "5", "--", "true"], "from 10 to 3600000"),
+    (["stat", "-C", "0-1000000", "--", "true"], "CPU numbers go up to 65535"),
     (["nosuchcommand"], "no command 'nosuchcommand'"),
     (["help", "nosuchcommand"], "no command"),
     (["list", "a", "b"], "one pattern at most"),
@@ -48,6 +53,18 @@ def usage_errors():
     check(p.returncode == 2 and "usage: hwprof" in p.stderr, "no command: usage")
     p = hwprof("--version")
     check(p.returncode == 0 and p.stdout.startswith("hwprof "), p.stdout)
+
+
+def clear_messages():
+    """Messages that say the cause and the fix (issue 15, item 12)."""
+    p = hwprof("report", "-i", "/tmp")
+    check(p.returncode == 1 and "'/tmp' is a directory" in p.stderr, p.stderr)
+    # So few descriptors that hwprof's own pipes fail: the advice is ulimit -n.
+    for cmd in (["stat", "-e", "cs"], ["record", "-e", "cpu-clock", "-o", "/dev/null"]):
+        p = hwprof(*cmd, "--", "true",
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (5, 5)))
+        check(p.returncode == 1 and "Too many open files" in p.stderr and "ulimit -n" in p.stderr,
+              f"{cmd[0]} with 5 descriptors: {p.stderr}")
 
 
 def bad_output_places(d):
@@ -163,6 +180,7 @@ def group_too_large():
 
 
 case(usage_errors)
+case(clear_messages)
 case(group_too_large)
 with tempfile.TemporaryDirectory() as tmp:
     case(bad_output_places, tmp)
