@@ -162,13 +162,13 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		case 'P': t->pin = optarg; break;
 		case 'r':
 			if (!cli_parse_long(optarg, 1, 1000000, &c->repeat)) {
-				cli_error("stat", "-r: '%s' is not a number of runs (1 or more)", optarg);
+				cli_error("stat", "-r: '%s' is not a number of runs from 1 to 1000000", optarg);
 				return CLI_EXIT_USAGE;
 			}
 			break;
 		case 'I':
 			if (!cli_parse_long(optarg, 10, 3600000, &c->interval_ms)) {
-				cli_error("stat", "-I: '%s' is not an interval in milliseconds (10 or more)",
+				cli_error("stat", "-I: '%s' is not an interval in milliseconds from 10 to 3600000",
 					  optarg);
 				return CLI_EXIT_USAGE;
 			}
@@ -179,7 +179,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		case 'B': c->no_big_num = true; break;
 		case 'W':
 			if (!cli_parse_long(optarg, 0, 1000000, &c->warmup)) {
-				cli_error("stat", "--warmup: '%s' is not a number of runs (0 or more)",
+				cli_error("stat", "--warmup: '%s' is not a number of runs from 0 to 1000000",
 					  optarg);
 				return CLI_EXIT_USAGE;
 			}

@@ -144,6 +144,9 @@ int hwp_open_regular(const char *path, off_t *size);
 /* Why a file could not be opened or read, for error @err (-ENODEV: not a
  * regular file, -EFBIG: too large...), as a static string. */
 const char *hwp_open_problem(int err);
+/* After the errno text of a failed system call, what to do about @err
+ * (negative) when it is a limit (EMFILE, ENFILE): ": ... 'ulimit -n'"; else "". */
+const char *hwp_resource_advice(int err);
 /* Raise RLIMIT_NOFILE to its hard limit: whether it was raised. */
 bool hwp_raise_nofile(void);
 

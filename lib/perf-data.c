@@ -508,6 +508,9 @@ static int map_file(struct pd_file *f, const char *path, int fd)
 	}
 	if (fstat(fd, &st)) {
 		err = hwp_fail(-errno, "cannot read '%s': %s", f->path, strerrordesc_np(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		err = hwp_fail(-HWP_ERR_FORMAT, "'%s' is a directory: name the perf.data file in it",
+			       f->path);
 	} else if (!S_ISREG(st.st_mode)) {
 		err = hwp_fail(-HWP_ERR_FORMAT, "'%s' is not a regular file", f->path);
 	} else if (st.st_size > 0) {

@@ -332,7 +332,8 @@ static int open_all(struct hwp_record *r)
 				(int)r->o.pid);
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
-		return hwp_fail(-errno, "epoll_create1: %s", strerrordesc_np(errno));
+		return hwp_fail(-errno, "epoll_create1: %s%s", strerrordesc_np(errno),
+				hwp_resource_advice(-errno));
 	for (size_t c = 0; c < r->t.nr_cpus; c++) {
 		err = map_ring(r, c);
 		if (err)
@@ -384,7 +385,8 @@ static int open_output(struct hwp_record *r)
 	}
 	r->memfd = memfd_create("hwprof-record", MFD_CLOEXEC);
 	if (r->memfd < 0)
-		return hwp_fail(-errno, "memfd_create: %s", strerrordesc_np(errno));
+		return hwp_fail(-errno, "memfd_create: %s%s", strerrordesc_np(errno),
+				hwp_resource_advice(-errno));
 	fd = fcntl(r->memfd, F_DUPFD_CLOEXEC, 0);
 	r->f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!r->f) {

@@ -157,6 +157,8 @@ int hwp_open_regular(const char *path, off_t *size)
 
 	if (stat(path, &st))
 		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
 	if (!S_ISREG(st.st_mode))
 		return -ENODEV;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -176,10 +178,23 @@ const char *hwp_open_problem(int err)
 	switch (-err) {
 	case ENOENT: return "the file is not there (any more)";
 	case EACCES: case EPERM: return "the file cannot be read (permission)";
-	case ENODEV: return "not a regular file (a FIFO, a device or a directory): not read";
+	case EISDIR: return "a directory, not a file: not read";
+	case ENODEV: return "not a regular file (a FIFO or a device): not read";
 	case EFBIG: return "the file is too large: not read";
 	case ENOMEM: return "out of memory";
 	default: return "the file cannot be read";
+	}
+}
+
+const char *hwp_resource_advice(int err)
+{
+	switch (-err) {
+	case EMFILE:
+		return ": this process has no file descriptor left; raise the limit with 'ulimit -n'";
+	case ENFILE:
+		return ": the system has no file descriptor left; close programs, or raise fs.file-max";
+	default:
+		return "";
 	}
 }
 
@@ -247,6 +262,10 @@ HWP_API int hwp_cpulist_parse(const char *list, int **cpus, size_t *nr)
 	err = cpulist_parse(list, &want, &nr_want, &bad);
 	if (err == -ENOMEM)
 		return hwp_fail(err, "CPU list '%s': out of memory", list);
+	if (err == -ERANGE)
+		return hwp_fail(-HWP_ERR_SYNTAX,
+				"CPU list '%s': CPU numbers go up to %d; the one at position %zu is past it",
+				list, CPULIST_MAX, bad);
 	if (err)
 		return hwp_fail(-HWP_ERR_SYNTAX,
 				"CPU list '%s': expected numbers and ranges such as 0-3,6 at position %zu",

@@ -158,7 +158,8 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	}
 	w->go_fd = w->err_fd = w->pidfd = -1;
 	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC)) {
-		err = hwp_fail(-errno, "pipe: %s", strerrordesc_np(errno));
+		err = hwp_fail(-errno, "pipe: %s%s", strerrordesc_np(errno),
+			       hwp_resource_advice(-errno));
 		goto err;
 	}
 	fflush(NULL);	/* the child must not write our buffered output twice */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CPU_MAX 65536
+#define CPU_MAX (CPULIST_MAX + 1)
 
 static int parse_num(const char *s, size_t *pos, long *out)
 {
@@ -19,7 +19,7 @@ static int parse_num(const char *s, size_t *pos, long *out)
 	while (isdigit((unsigned char)s[p])) {
 		v = v * 10 + (s[p] - '0');
 		if (v >= CPU_MAX)
-			return -EINVAL;
+			return -ERANGE;
 		p++;
 	}
 	*pos = p;
@@ -31,7 +31,7 @@ int cpulist_parse(const char *list, int **cpus, size_t *nr, size_t *bad_pos)
 {
 	unsigned char *set = NULL;
 	size_t pos = 0, n = 0;
-	int *out;
+	int *out, err = -EINVAL;
 	long max = -1;
 
 	*cpus = NULL;
@@ -45,12 +45,12 @@ int cpulist_parse(const char *list, int **cpus, size_t *nr, size_t *bad_pos)
 
 		while (list[pos] == ' ')
 			pos++;
-		if (parse_num(list, &pos, &lo))
+		if ((err = parse_num(list, &pos, &lo)))
 			goto bad;
 		hi = lo;
 		if (list[pos] == '-') {
 			pos++;
-			if (parse_num(list, &pos, &hi) || hi < lo)
+			if ((err = parse_num(list, &pos, &hi)) || (hi < lo && (err = -EINVAL)))
 				goto bad;
 		}
 		for (long c = lo; c <= hi; c++)
@@ -87,7 +87,7 @@ int cpulist_parse(const char *list, int **cpus, size_t *nr, size_t *bad_pos)
 bad:
 	free(set);
 	*bad_pos = pos;
-	return -EINVAL;
+	return err == -ERANGE ? -ERANGE : -EINVAL;
 }
 
 size_t cpulist_format(const int *cpus, size_t nr, char *buf, size_t size)

@@ -53,7 +53,7 @@ def not_perf_data(d):
     expect_error(write(d, "garbage", bytes(rnd.getrandbits(8) for _ in range(4096))), "garbage",
                  "wrong magic")
     expect_error(write(d, "text", b"hello, this is not perf.data\n" * 10), "text", "wrong magic")
-    expect_error(d, "a directory", "not a regular file")
+    expect_error(d, "a directory", "is a directory: name the perf.data file in it")
     expect_error(os.path.join(d, "missing.data"), "a missing file", "cannot open")
 
 

@@ -44,8 +44,9 @@ def special_modules(d):
     (a FIFO would block the report for ever) and is listed with the reason."""
     fifo = os.path.join(d, "fifo")
     os.mkfifo(fifo)
-    for what, module in (("a FIFO", fifo), ("a character device", "/dev/null"),
-                         ("a directory", d)):
+    for what, module, reason in (("a FIFO", fifo, "not a regular file"),
+                                 ("a character device", "/dev/null", "not a regular file"),
+                                 ("a directory", d, "a directory")):
         data = one_sample_in(d, "special.data", module.encode())
         try:
             p, doc = report_json(data, timeout=20)
@@ -54,7 +55,7 @@ def special_modules(d):
             continue
         mods = doc["modules_without_symbols"] if doc else []
         check(p.returncode == 0 and mods and mods[0]["dso"] == module and
-              mods[0]["reason"].startswith("not a regular file"),
+              mods[0]["reason"].startswith(reason),
               f"{what}: status {p.returncode}, modules {mods}, stderr {p.stderr}")
 
 

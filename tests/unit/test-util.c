@@ -26,7 +26,10 @@ static void check_cpulist(void)
 	CHECK_ERR(cpulist_parse("a", &cpus, &nr, &bad), -EINVAL);
 	CHECK_ERR(cpulist_parse("", &cpus, &nr, &bad), -EINVAL);
 	CHECK_ERR(cpulist_parse("1,", &cpus, &nr, &bad), -EINVAL);
-	CHECK_ERR(cpulist_parse("99999999", &cpus, &nr, &bad), -EINVAL);
+	CHECK_ERR(cpulist_parse("99999999", &cpus, &nr, &bad), -ERANGE);
+	CHECK_ERR(cpulist_parse("0-65536", &cpus, &nr, &bad), -ERANGE);
+	CHECK_ERR(cpulist_parse("0-65535", &cpus, &nr, &bad), 0);
+	free(cpus);
 
 	CHECK_ERR(hwp_cpulist_parse("0", &cpus, &nr), 0);
 	CHECK(nr == 1 && cpus[0] == 0, "CPU 0 is online");
