@@ -236,8 +236,10 @@ static void print_summary(const struct record_config *c, struct session *s)
 
 	hwp_record_stats(s->rec, &st);
 	all = st.samples + st.lost;
-	fprintf(stderr, "[ hwprof record: %llu samples of %s written to %s", (unsigned long long)st.samples,
-		st.event, c->output);
+	fprintf(stderr, "[ hwprof record: %llu samples of ", (unsigned long long)st.samples);
+	cli_put_escaped(stderr, st.event);
+	fputs(" written to ", stderr);
+	cli_put_escaped(stderr, c->output);
 	if (!stat(c->output, &sb))
 		fprintf(stderr, " (%.3f MB)", (double)sb.st_size / 1e6);
 	fprintf(stderr, " ]\n");
@@ -267,8 +269,11 @@ static int start(struct record_config *c, struct session *s)
 		return cli_exit_for(err);
 	}
 	hwp_record_stats(s->rec, &st);
-	if (st.fallback)
-		fprintf(stderr, "hwprof record: %s\n", st.fallback);
+	if (st.fallback) {
+		fputs("hwprof record: ", stderr);
+		cli_put_escaped(stderr, st.fallback);
+		fputc('\n', stderr);
+	}
 	/* A command sampled from its exec enables itself; the rest we enable. */
 	if (!cli_watch_self_enabled(&s->watch) && (err = hwp_record_enable(s->rec)))
 		return cli_lib_error("record", err);

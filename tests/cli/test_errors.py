@@ -67,6 +67,18 @@ def clear_messages():
               f"{cmd[0]} with 5 descriptors: {p.stderr}")
 
 
+def escapes():
+    """Control characters from the command line never reach the terminal
+    raw: an ESC in an argument could rewrite the user's terminal (issue 15,
+    item 14). Messages show them escaped."""
+    for args in (["stat", "-e", "\x1b[31mred", "--", "true"],
+                 ["no\x1b]0;title\x07such"],
+                 ["stat", "--bogus\x1b[2J", "--", "true"]):
+        p = hwprof(*args)
+        check(p.returncode == 2 and "\x1b" not in p.stderr and "\x07" not in p.stderr
+              and "\\x1b" in p.stderr, f"{args}: {p.stderr!r}")
+
+
 def bad_output_places(d):
     """A bad place fails before the command runs."""
     marker = os.path.join(d, "ran")
@@ -181,6 +193,7 @@ def group_too_large():
 
 case(usage_errors)
 case(clear_messages)
+case(escapes)
 case(group_too_large)
 with tempfile.TemporaryDirectory() as tmp:
     case(bad_output_places, tmp)
