@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hwprof as an unprivileged user (nobody, through setpriv): what works
+falls back and says so, and what is refused says the real cause and a fix
+that would help (issue 15, items 8 and 9)."""
+import os
+import shutil
+import tempfile
+
+from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, run, skip
+
+SETPRIV = shutil.which("setpriv")
+
+
+def as_nobody(*args, **kw):
+    return run([SETPRIV, "--reuid=65534", "--regid=65534", "--clear-groups", *WRAPPER,
+                HWPROF, *args], **kw)
+
+
+def paranoid():
+    with open("/proc/sys/kernel/perf_event_paranoid") as f:
+        return int(f.read())
+
+
+def record_falls_back():
+    """record, as stat does, samples user space where the kernel may not be
+    sampled, and says how to ask for that (:u)."""
+    if paranoid() < 2:
+        skip(f"kernel.perf_event_paranoid is {paranoid()}: nothing to fall back from")
+    with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o777)
+        out = os.path.join(d, "u.data")
+        p = as_nobody("record", "-e", "cpu-clock", "-o", out, "--", WORKLOAD, "spin", "0.05")
+        check(p.returncode == 0, f"record as nobody: {p.returncode}: {p.stderr}")
+        check("user space only" in p.stderr and "cpu-clock:u" in p.stderr,
+              f"says so, and how to ask for it: {p.stderr}")
+
+
+def another_users_process():
+    """-p of another user's process: the cause is the right to trace it,
+    which no perf_event_paranoid value gives; the advice says so."""
+    p = as_nobody("stat", "-e", "cs", "-p", "1")
+    check(p.returncode == 1, f"status {p.returncode}: {p.stderr}")
+    check("another user" in p.stderr and "CAP_PERFMON" in p.stderr, p.stderr)
+    check("sysctl -w kernel.perf_event_paranoid" not in p.stderr,
+          f"no advice that would not help: {p.stderr}")
+
+
+def kernel_only_event():
+    """An event of the kernel alone, where only user space may be counted:
+    not supported, and the reason says that user space (:u) is allowed."""
+    if paranoid() < 2:
+        skip(f"kernel.perf_event_paranoid is {paranoid()}: the kernel may be counted")
+    p = as_nobody("stat", "-e", "page-faults:k,page-faults:u", "--", "true")
+    check(p.returncode == 0, f"status {p.returncode}: {p.stderr}")
+    check("<not supported>" in p.stderr and "user space" in p.stderr
+          and "forbids performance monitoring" not in p.stderr, p.stderr)
+
+
+if not SETPRIV or os.geteuid() != 0:
+    case(skip, "becoming another user needs root and setpriv(1)", name="unprivileged")
+else:
+    for fn in (record_falls_back, another_users_process, kernel_only_event):
+        case(fn)
+done()
