@@ -106,7 +106,9 @@ static enum open_outcome sort_failure(const struct open_req *req, int err, struc
 	switch (-err) {
 	case EACCES:
 	case EPERM:
-		hwp_explain_permission(&sb, ev->name, err, req->scope == HWP_SCOPE_CPUS);
+		hwp_explain_permission(&sb, ev->name, err, req->scope == HWP_SCOPE_CPUS,
+				       req->tid > 0 ? req->tid : req->pid,
+				       req->attr->exclude_kernel && !req->attr->exclude_user);
 		/* An event of the kernel alone has no user-space fallback: the
 		 * rest of the list may still count. */
 		if (req->attr->exclude_user && req->scope != HWP_SCOPE_CPUS)
@@ -185,7 +187,7 @@ enum open_outcome event_open(struct open_req *req, int *fd, int *err, struct str
 	if (!user_only)
 		return OPEN_DONE;
 	if (reason)
-		strbuf_addf(reason, "counts user space only: kernel.perf_event_paranoid is %d (sysctl -w kernel.perf_event_paranoid=1 counts the kernel too)",
-			    hwp_read_paranoid());
+		strbuf_addf(reason, "counts user space only: kernel.perf_event_paranoid is %d (sysctl -w kernel.perf_event_paranoid=1 counts the kernel too; '%s%su' asks for user space alone)",
+			    hwp_read_paranoid(), req->ev->name, strchr(req->ev->name, ':') ? "" : ":");
 	return OPEN_USER_ONLY;
 }

@@ -130,8 +130,11 @@ size_t hwp_edit_distance(const char *a, const char *b, size_t cap);
 long hwp_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			 unsigned long flags);
 int hwp_read_paranoid(void);
-/* A sentence that explains a permission error and names the fix. */
-void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide);
+/* A sentence that explains a permission error and names the fix: of an
+ * open for process @pid (0: ours), system-wide or not, that asked for user
+ * space alone or not. */
+void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide,
+			    pid_t pid, bool user_only);
 int hwp_online_cpus(int **cpus, size_t *nr);
 double hwp_now(void);	/* CLOCK_MONOTONIC seconds */
 /* The threads of process @pid, from /proc: a malloc'ed array in *@tids

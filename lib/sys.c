@@ -53,16 +53,44 @@ int hwp_read_paranoid(void)
 	return (int)v;
 }
 
-void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide)
+/* Whether process @pid belongs to another user than ours (a root caller
+ * counts whoever's it wants). */
+static bool another_users(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	if (pid <= 0 || pid == getpid() || geteuid() == 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return !stat(path, &st) && st.st_uid != geteuid();
+}
+
+void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide,
+			    pid_t pid, bool user_only)
 {
 	int paranoid = hwp_read_paranoid();
 
-	strbuf_addf(sb, "perf_event_open(%s) was refused: %s. kernel.perf_event_paranoid is %d",
-		    what, strerrordesc_np(err < 0 ? -err : err), paranoid);
-	if (paranoid >= 3)
-		strbuf_adds(sb, ", which forbids performance monitoring to unprivileged users");
-	else if (paranoid == 2)
-		strbuf_adds(sb, ", which lets unprivileged users count only their own processes in user space");
+	strbuf_addf(sb, "perf_event_open(%s) was refused: %s. ", what,
+		    strerrordesc_np(err < 0 ? -err : err));
+	if (!cpu_wide && another_users(pid)) {
+		/* The kernel checks the right to trace the process first, and no
+		 * perf_event_paranoid value gives it. */
+		strbuf_addf(sb, "Process %d belongs to another user: measuring it needs the right to trace it. To allow it: run as root or as its owner, or give the program CAP_PERFMON (sudo setcap cap_perfmon+ep PROGRAM)",
+			    (int)pid);
+		return;
+	}
+	strbuf_addf(sb, "kernel.perf_event_paranoid is %d", paranoid);
+	if (user_only && !cpu_wide && paranoid <= 2) {
+		/* Every value up to 2 allows our own process in user space. */
+		strbuf_adds(sb, ", which allows this: a security policy refuses perf_event_open here (seccomp, an LSM such as SELinux or AppArmor, a container's profile); ask whoever set it, or run as root");
+		return;
+	}
+	if (paranoid >= 3 && user_only && !cpu_wide)
+		/* Only patched kernels (Debian's, Android's) refuse this at 3. */
+		strbuf_adds(sb, ", which on this kernel forbids performance monitoring to unprivileged users, even of their own processes in user space");
+	else if (paranoid >= 2)
+		strbuf_adds(sb, ", which lets unprivileged users count only their own processes in user space (':u')");
 	else if (paranoid == 1)
 		strbuf_adds(sb, ", which lets unprivileged users count only their own processes");
 	else if (paranoid == 0)
