@@ -461,14 +461,3 @@ HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
 	}
 	return hwp_stream_check(f, "the result");
 }
-
-int hwp_stream_check(FILE *f, const char *what)
-{
-	if (fflush(f) || ferror(f)) {
-		int e = errno ? errno : EIO;
-
-		return hwp_fail(-e, "writing %s failed: %s; %s", what, strerrordesc_np(e),
-				hwp_write_advice(-e));
-	}
-	return 0;
-}
