@@ -40,7 +40,7 @@ static int region_result(const struct hwp_region_info *info, const struct hwp_se
 	return err;
 }
 
-struct writer {
+struct regions_out {
 	FILE *f;
 	struct hwp_write_opts o;
 	struct json_writer w;
@@ -84,7 +84,7 @@ static void json_counts(struct json_writer *w, const struct hwp_region_info *inf
 static int json_region(const struct hwp_region_info *info, const struct hwp_session *model,
 		       void *arg)
 {
-	struct writer *wr = arg;
+	struct regions_out *wr = arg;
 	struct json_writer *w = &wr->w;
 	struct hwp_result *r;
 
@@ -127,13 +127,16 @@ static int json_region(const struct hwp_region_info *info, const struct hwp_sess
 	return 0;
 }
 
-static int write_json(struct writer *wr)
+static int write_json(const void *obj, FILE *f, const void *opts)
 {
-	struct json_writer *w = &wr->w;
+	struct regions_out wr = { .f = f };
+	struct json_writer *w = &wr.w;
 	double cost = hwp_regions_read_cost();
 	int err;
 
-	jw_init(w, wr->f, true);
+	(void)obj;
+	(void)opts;
+	jw_init(w, f, true);
 	jw_object_begin(w);
 	jw_key(w, "schema");
 	jw_string(w, "hwprof-regions/1");
@@ -145,8 +148,8 @@ static int write_json(struct writer *wr)
 	jw_number(w, cost);
 	jw_key(w, "regions");
 	jw_array_begin(w, false);
-	err = hwp_regions_walk(json_region, wr);
-	if (wr->in_region) {
+	err = hwp_regions_walk(json_region, &wr);
+	if (wr.in_region) {
 		jw_array_end(w);
 		jw_object_end(w);
 	}
@@ -160,7 +163,7 @@ static int write_json(struct writer *wr)
 static int text_region(const struct hwp_region_info *info, const struct hwp_session *model,
 		       void *arg)
 {
-	struct writer *wr = arg;
+	struct regions_out *wr = arg;
 	struct hwp_result *r;
 	int err;
 
@@ -192,25 +195,33 @@ static int text_region(const struct hwp_region_info *info, const struct hwp_sess
 	return 0;
 }
 
+static int write_text(const void *obj, FILE *f, const void *opts)
+{
+	struct regions_out wr = { .f = f, .o = *(const struct hwp_write_opts *)opts };
+
+	(void)obj;
+	wr.o.sz = sizeof(wr.o);
+	return hwp_regions_walk(text_region, &wr);
+}
+
+static const struct writer regions_writer = {
+	.fn = "hwp_regions_write",
+	.what = "the regions",
+	.subject = "regions are",
+	.opts_type = "hwp_write_opts",
+	.opts_sz = sizeof(struct hwp_write_opts),
+	.format = {
+		[HWP_FORMAT_TEXT] = write_text,
+		[HWP_FORMAT_JSON] = write_json,
+	},
+};
+
 HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts)
 {
-	struct writer wr = { .f = f };
-	int err;
+	/* The regions written are this process's: they have no object. */
+	static const char live;
 
-	hwp_clear_error();
-	if (!f)
-		return hwp_fail(-EINVAL, "hwp_regions_write: no stream");
-	err = hwp_opts_copy(&wr.o, sizeof(wr.o), opts, "hwp_write_opts");
-	if (err)
-		return err;
-	wr.o.sz = sizeof(wr.o);
-	if (wr.o.format == HWP_FORMAT_JSON)
-		err = write_json(&wr);
-	else if (wr.o.format == HWP_FORMAT_TEXT)
-		err = hwp_regions_walk(text_region, &wr);
-	else
-		return hwp_fail(-EOPNOTSUPP, "regions are written as text or JSON, not CSV");
-	return err ?: hwp_stream_check(f, "the regions");
+	return write_dispatch(&regions_writer, &live, f, opts);
 }
 
 HWP_API int hwp_regions_save(const char *path)

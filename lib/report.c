@@ -691,33 +691,58 @@ void format_source(const char *file, unsigned int line, char *buf, size_t size)
 	snprintf(buf, size, "%s:%u", base ? base + 1 : file, line);
 }
 
+/* Writing a profile queries it, which fills its caches: the table's
+ * functions take it as const, as every writer's do, and cast that away. */
+static int write_text(const void *obj, FILE *f, const void *opts)
+{
+	struct hwp_profile *p = (struct hwp_profile *)obj;
+	const struct hwp_report_opts *o = opts;
+
+	return o->annotate ? export_annotate(p, f, o->annotate) : export_text(p, f, o);
+}
+
+static int write_csv(const void *obj, FILE *f, const void *opts)
+{
+	return export_csv((struct hwp_profile *)obj, f, opts);
+}
+
+static int write_json(const void *obj, FILE *f, const void *opts)
+{
+	return export_json((struct hwp_profile *)obj, f, opts);
+}
+
+static int write_folded(const void *obj, FILE *f, const void *opts)
+{
+	(void)opts;
+	return export_folded((struct hwp_profile *)obj, f);
+}
+
+static int check_annotate(const void *opts)
+{
+	const struct hwp_report_opts *o = opts;
+
+	if (o->annotate && o->format != HWP_FORMAT_TEXT)
+		return hwp_fail(-EINVAL, "an annotated function is written as text only");
+	return 0;
+}
+
+static const struct writer profile_writer = {
+	.fn = "hwp_profile_write",
+	.what = "the report",
+	.subject = "a report is",
+	.opts_type = "hwp_report_opts",
+	.opts_sz = sizeof(struct hwp_report_opts),
+	.check = check_annotate,
+	.format = {
+		[HWP_FORMAT_TEXT] = write_text,
+		[HWP_FORMAT_CSV] = write_csv,
+		[HWP_FORMAT_JSON] = write_json,
+		[HWP_FORMAT_FOLDED] = write_folded,
+	},
+};
+
 HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
 			      const struct hwp_report_opts *opts)
 {
-	struct hwp_report_opts o;
-	int err;
-
-	hwp_clear_error();
-	if (!p || !f)
-		return hwp_fail(-EINVAL, "hwp_profile_write: NULL argument");
-	err = hwp_opts_copy(&o, sizeof(o), opts, "hwp_report_opts");
-	if (err)
-		return err;
-	if (o.annotate && o.format != HWP_FORMAT_TEXT)
-		return hwp_fail(-EINVAL, "an annotated function is written as text only");
-	if (o.annotate)
-		err = export_annotate(p, f, o.annotate);
-	else if (o.format == HWP_FORMAT_TEXT)
-		err = export_text(p, f, &o);
-	else if (o.format == HWP_FORMAT_CSV)
-		err = export_csv(p, f, &o);
-	else if (o.format == HWP_FORMAT_JSON)
-		err = export_json(p, f, &o);
-	else if (o.format == HWP_FORMAT_FOLDED)
-		err = export_folded(p, f);
-	else
-		err = hwp_fail(-EINVAL, "hwp_profile_write: unknown format %d", (int)o.format);
-	if (err)
-		return err;
-	return hwp_stream_check(f, "the report");
+	return write_dispatch(&profile_writer, p, f, opts);
 }

@@ -142,8 +142,10 @@ static void text_row(const struct hwp_result *r, const struct hwp_row *row,
 	strbuf_release(&line);
 }
 
-static void write_text(const struct hwp_result *r, const struct hwp_write_opts *o, FILE *f)
+static int write_text(const void *obj, FILE *f, const void *opts)
 {
+	const struct hwp_result *r = obj;
+	const struct hwp_write_opts *o = opts;
 	struct strbuf cmd = STRBUF_INIT;
 	struct hwp_summary secs = { .sz = sizeof(secs) };
 	bool metrics_header = false;
@@ -171,7 +173,7 @@ static void write_text(const struct hwp_result *r, const struct hwp_write_opts *
 		text_row(r, &row, o, f);
 	}
 	if (o->interval > 0)
-		return;
+		return 0;
 	hwp_summarize(r->seconds, r->nr_runs, &secs);
 	if (r->nr_runs > 1 && secs.n > 1)
 		fprintf(f, "\n %17.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n\n", secs.mean,
@@ -179,13 +181,16 @@ static void write_text(const struct hwp_result *r, const struct hwp_write_opts *
 	else
 		fprintf(f, "\n %17.9f seconds time elapsed\n\n", secs.n ? secs.mean : 0.0);
 	hwp_result_regions_text(r, f, !o->no_big_num);
+	return 0;
 }
 
 /* ---- CSV (perf stat -x) ---- */
 
 
-static void write_csv(const struct hwp_result *r, const struct hwp_write_opts *o, FILE *f)
+static int write_csv(const void *obj, FILE *f, const void *opts)
 {
+	const struct hwp_result *r = obj;
+	const struct hwp_write_opts *o = opts;
 	const char *sep = o->separator && *o->separator ? o->separator : ",";
 	bool repeated = r->nr_runs > 1;
 	struct hwp_row row;
@@ -237,6 +242,7 @@ static void write_csv(const struct hwp_result *r, const struct hwp_write_opts *o
 		}
 		fputc('\n', f);
 	}
+	return 0;
 }
 
 /* ---- JSON ---- */
@@ -374,8 +380,10 @@ void hwp_json_environment(struct json_writer *w, const struct hwp_environment *s
 	hwp_environment_release(&here);
 }
 
-static void write_json(const struct hwp_result *r, const struct hwp_write_opts *o, FILE *f)
+static int write_json(const void *obj, FILE *f, const void *opts)
 {
+	const struct hwp_result *r = obj;
+	const struct hwp_write_opts *o = opts;
 	struct json_writer w;
 
 	if (o->interval > 0) {
@@ -386,11 +394,12 @@ static void write_json(const struct hwp_result *r, const struct hwp_write_opts *
 		hwp_result_json_rows(r, &w, false);
 		jw_object_end(&w);
 		jw_finish(&w);
-		return;
+		return 0;
 	}
 	jw_init(&w, f, true);
 	hwp_result_json(r, &w);
 	jw_finish(&w);
+	return 0;
 }
 
 void hwp_json_command(struct json_writer *w, char *const *argv)
@@ -434,30 +443,21 @@ void hwp_result_json(const struct hwp_result *r, struct json_writer *w)
 	jw_object_end(w);
 }
 
+static const struct writer result_writer = {
+	.fn = "hwp_result_write",
+	.what = "the result",
+	.subject = "a result is",
+	.opts_type = "hwp_write_opts",
+	.opts_sz = sizeof(struct hwp_write_opts),
+	.format = {
+		[HWP_FORMAT_TEXT] = write_text,
+		[HWP_FORMAT_CSV] = write_csv,
+		[HWP_FORMAT_JSON] = write_json,
+	},
+};
+
 HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
 			     const struct hwp_write_opts *opts)
 {
-	struct hwp_write_opts o;
-	int err;
-
-	hwp_clear_error();
-	if (!r || !f)
-		return hwp_fail(-EINVAL, "hwp_result_write: NULL argument");
-	err = hwp_opts_copy(&o, sizeof(o), opts, "hwp_write_opts");
-	if (err)
-		return err;
-	switch (o.format) {
-	case HWP_FORMAT_TEXT:
-		write_text(r, &o, f);
-		break;
-	case HWP_FORMAT_CSV:
-		write_csv(r, &o, f);
-		break;
-	case HWP_FORMAT_JSON:
-		write_json(r, &o, f);
-		break;
-	default:
-		return hwp_fail(-EINVAL, "hwp_result_write: unknown format %d", (int)o.format);
-	}
-	return hwp_stream_check(f, "the result");
+	return write_dispatch(&result_writer, r, f, opts);
 }

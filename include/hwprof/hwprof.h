@@ -835,8 +835,9 @@ struct hwp_write_opts {
 /*
  * hwp_result_write - write @r to @f
  *
- * Errors: the write's errno (-ENOSPC for a full disk, found by flushing
- * @f). Since: 0.1
+ * Errors: -EOPNOTSUPP for folded stacks (a profile's format), -EINVAL for a
+ * NULL argument or a value that is no format, the write's errno (-ENOSPC
+ * for a full disk, found by flushing @f). Since: 0.1
  */
 HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
 			     const struct hwp_write_opts *opts);
@@ -900,7 +901,7 @@ HWP_API const struct hwp_result *hwp_sweep_result(const struct hwp_sweep *sw, si
  * (with the relative standard error of the mean under each when there were
  * repeated runs). HWP_FORMAT_JSON: schema hwprof-sweep/1 (README), each
  * value's result a complete hwprof-stat/1 object. Errors: -EOPNOTSUPP for
- * CSV, -EINVAL, or the write's errno. Since: 0.1
+ * CSV or folded stacks, -EINVAL, or the write's errno. Since: 0.1
  */
 HWP_API int hwp_sweep_write(const struct hwp_sweep *sw, FILE *f,
 			    const struct hwp_write_opts *opts);
@@ -1026,7 +1027,8 @@ HWP_API const char *hwp_compare_warning(const struct hwp_compare *c, size_t idx)
  * HWP_FORMAT_TEXT: a table of rows (or of ratios with a verdict per sweep
  * column), the test and correction used, the noise ranking and the
  * warnings. HWP_FORMAT_JSON: schema hwprof-compare/1 (README). Errors:
- * -EOPNOTSUPP for CSV, -EINVAL, or the write's errno. Since: 0.1
+ * -EOPNOTSUPP for CSV or folded stacks, -EINVAL, or the write's errno.
+ * Since: 0.1
  */
 HWP_API int hwp_compare_write(const struct hwp_compare *c, FILE *f,
 			      const struct hwp_write_opts *opts);
@@ -1140,7 +1142,8 @@ HWP_API int hwp_regions_foreach(hwp_region_fn fn, void *ctx);
 /*
  * hwp_regions_write - write the results so far as text (perf stat's layout,
  * one block per region) or JSON ("hwprof-regions/1"). Errors: -EOPNOTSUPP
- * for CSV, the write's errno. Thread-safe. Since: 0.1
+ * for CSV or folded stacks, -EINVAL for a NULL stream or a value that is no
+ * format, the write's errno. Thread-safe. Since: 0.1
  */
 HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts);
 

@@ -310,6 +310,76 @@ static void check_sweeps(void)
 	hwp_sweep_free(sw);
 }
 
+/* Every writer goes through one dispatcher: a format it is not written in
+ * is refused with the formats it has, a value that is no format is an
+ * error, and a full disk is found by the stream check. */
+static void check_writers(void)
+{
+	static const struct {
+		int fmt;
+		int err[3];	/* result, sweep, comparison */
+		const char *msg[3];
+	} table[] = {
+		{ HWP_FORMAT_TEXT, { 0, 0, 0 }, { NULL } },
+		{ HWP_FORMAT_JSON, { 0, 0, 0 }, { NULL } },
+		{ HWP_FORMAT_CSV, { 0, -EOPNOTSUPP, -EOPNOTSUPP },
+		  { NULL, "a sweep is written as text or JSON, not CSV",
+		    "a comparison is written as text or JSON, not CSV" } },
+		{ HWP_FORMAT_FOLDED, { -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP },
+		  { "a result is written as text, CSV or JSON, not folded stacks",
+		    "a sweep is written as text or JSON, not folded stacks",
+		    "a comparison is written as text or JSON, not folded stacks" } },
+		{ 99, { -EINVAL, -EINVAL, -EINVAL },
+		  { "hwp_result_write: unknown format 99", "hwp_sweep_write: unknown format 99",
+		    "hwp_compare_write: unknown format 99" } },
+	};
+	struct hwp_result *r = NULL, *r2 = NULL;
+	struct hwp_sweep *sw = NULL;
+	struct hwp_compare *c = NULL;
+	FILE *null = fopen("/dev/null", "w"), *full = fopen("/dev/full", "w");
+
+	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &r), 0);
+	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &r2), 0);
+	CHECK_ERR(hwp_sweep_new("T", &sw), 0);
+	CHECK_ERR(hwp_sweep_add(sw, "1", r2), 0);
+	CHECK_ERR(hwp_compare_results(r, r, NULL, &c), 0);
+	if (!r || !sw || !c || !null || !full)
+		t_skip("no result, sweep, comparison or device to write to");
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+		HWP_OPTS(hwp_write_opts, o, .format = (enum hwp_format)table[i].fmt);
+		int got[3] = { hwp_result_write(r, null, &o), 0, 0 };
+		char msgs[3][256];
+
+		snprintf(msgs[0], sizeof(msgs[0]), "%s", hwp_errmsg());
+		got[1] = hwp_sweep_write(sw, null, &o);
+		snprintf(msgs[1], sizeof(msgs[1]), "%s", hwp_errmsg());
+		got[2] = hwp_compare_write(c, null, &o);
+		snprintf(msgs[2], sizeof(msgs[2]), "%s", hwp_errmsg());
+		for (int k = 0; k < 3; k++) {
+			CHECK(got[k] == table[i].err[k], "format %d, writer %d: %d, want %d (%s)",
+			      table[i].fmt, k, got[k], table[i].err[k], msgs[k]);
+			CHECK(!table[i].msg[k] || !strcmp(msgs[k], table[i].msg[k]),
+			      "format %d, writer %d: '%s', want '%s'", table[i].fmt, k, msgs[k],
+			      table[i].msg[k]);
+		}
+	}
+	CHECK_ERR(hwp_result_write(r, NULL, NULL), -EINVAL);
+	CHECK(!strcmp(hwp_errmsg(), "hwp_result_write: NULL argument"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_sweep_write(NULL, null, NULL), -EINVAL);
+	CHECK_ERR(hwp_result_write(r, full, NULL), -ENOSPC);
+	CHECK(strstr(hwp_errmsg(), "writing the result failed: No space left on device; the file system is full"),
+	      "%s", hwp_errmsg());
+	CHECK_ERR(hwp_sweep_write(sw, full, NULL), -ENOSPC);
+	CHECK(strstr(hwp_errmsg(), "writing the sweep failed"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_compare_write(c, full, NULL), -ENOSPC);
+	CHECK(strstr(hwp_errmsg(), "writing the comparison failed"), "%s", hwp_errmsg());
+	fclose(null);
+	fclose(full);
+	hwp_compare_free(c);
+	hwp_sweep_free(sw);
+	hwp_result_free(r);
+}
+
 int main(void)
 {
 	t_init();
@@ -320,6 +390,7 @@ int main(void)
 	check_refused();
 	check_truncated();
 	check_sweeps();
+	check_writers();
 	{
 		char cmd[300];
 
