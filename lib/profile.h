@@ -17,6 +17,10 @@ struct site {
 	uint8_t resolved;	/* 0: not yet, 1: symbol, 2: symbol and line */
 };
 
+/* The most frames a call chain keeps, the sampled one included: profile.c
+ * cuts longer chains, and the queries size their buffers by it. */
+#define PROFILE_MAX_FRAMES 1024
+
 struct stack {
 	uint32_t first;		/* into hwp_profile.frames */
 	uint32_t nr;		/* sites, the sampled one first */

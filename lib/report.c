@@ -637,7 +637,7 @@ HWP_API int hwp_profile_stacks(struct hwp_profile *p, hwp_stack_fn fn, void *ctx
 	hwp_clear_error();
 	if (!p || !fn)
 		return hwp_fail(-EINVAL, "hwp_profile_stacks: NULL argument");
-	names = malloc(1024 * sizeof(*names));
+	names = malloc(PROFILE_MAX_FRAMES * sizeof(*names));
 	if (!names)
 		return hwp_fail(-ENOMEM, "out of memory");
 	err = fold_all(p, &fs, names);
