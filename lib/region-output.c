@@ -117,7 +117,7 @@ static int json_region(const struct hwp_region_info *info, const struct hwp_sess
 	jw_key(w, "threads");
 	jw_int(w, (long long)info->nr_threads);
 	json_counts(w, info);
-	hwp_result_json_rows(r, w, false);
+	rows_json(w, r->series, r->nr_series, r->nr_runs, false);
 	json_per(w, "per_call", info, (double)info->calls);
 	json_per(w, "per_op", info, (double)info->ops);
 	jw_key(w, "per_thread");

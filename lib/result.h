@@ -4,6 +4,7 @@
 #define HWPROF_RESULT_H
 
 #include "hwprof-internal.h"
+#include "util/json-reader.h"
 
 struct hwp_environment {
 	char *host;
@@ -73,23 +74,78 @@ struct hwp_row {
 struct json_writer;
 struct json_value;
 
-/* region-file.c: the regions a measured program wrote. */
-void hwp_result_regions_free(struct hwp_result *r);
-void hwp_result_regions_json(const struct hwp_result *r, struct json_writer *w);
-void hwp_result_regions_text(const struct hwp_result *r, FILE *f, bool big);
-
-/* result-output.c, for the writers of sweeps and comparisons too */
-void hwp_row_init(const struct hwp_result *r, size_t idx, struct hwp_row *row);
+/* result-rows.c: rows and environments, below everything that holds them
+ * (results, sweeps, comparisons, regions). */
+void series_release(struct series *sr);
+/* Describe @sr, a row of @nr_runs values, for the public API. */
+void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info *info);
+void hwp_row_init(const struct series *sr, size_t nr_runs, struct hwp_row *row);
 /* "<not supported>", "<not counted>", "<undefined>", or NULL for a value. */
 const char *hwp_row_placeholder(const struct hwp_row *row);
 /* The row's mean as the text report shows it (msec for clocks). */
 void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size);
 /* A metric's value: grouped when large, else 1 or 3 decimals. */
 void hwp_fmt_metric(double v, bool big, char *buf, size_t size);
+/* Which runs of a row are outliers (hwp_outliers_mad()); NULL when none
+ * or out of memory, which only costs the annotation. */
+bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr);
+/* The "events" and "metrics" members of a JSON object, as hwprof-stat/1
+ * has them: with @all_runs, each row's summary and values too. */
+void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows, size_t nr_runs,
+	       bool all_runs);
+/* A summary's members (mean, median... ci95), and an array of values. */
+void summary_json(struct json_writer *w, const struct hwp_summary *s);
+void values_json(struct json_writer *w, const double *v, size_t n);
+int hwp_environment_read(struct hwp_environment *env);
+void hwp_environment_release(struct hwp_environment *env);
+/* An "environment" member: @saved's, or this machine's now when NULL. */
+void hwp_json_environment(struct json_writer *w, const struct hwp_environment *saved);
+
+/* result-fields.c: reading the stage's JSON. Each field is checked before
+ * it is used; messages name @source, the line and where the field is. */
+struct field_ctx {
+	const char *source;
+	char where[128];	/* the path of the object read: "events[2]" */
+};
+/* Read and parse a whole JSON file, with messages for people. */
+int hwp_json_read_file(const char *path, struct json_value **doc);
+/* Parse @len bytes of @source, with messages for people. */
+int json_doc_parse(const char *buf, size_t len, const char *source, struct json_value **doc);
+/* Member @key of @obj, of @type (or null when @nullable: *@out is NULL). */
+int field_get(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	      enum json_type type, bool nullable, const struct json_value **out);
+/* A string member, copied; NULL for null when @nullable. */
+int field_string(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 bool nullable, char **out);
+int field_bool(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	       bool *out);
+/* An integer member in [min, max]; -1 for null when @nullable. */
+int field_int(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	      bool nullable, long min, long max, long *out);
+/* An array of exactly @n numbers or nulls (NAN) into a new array. */
+int field_values(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 size_t n, double **out);
+/* "command": [argv...], into a new NULL-terminated array. */
+int field_command(const struct field_ctx *c, const struct json_value *obj, char ***out);
+/* The rows of array @key ("events" or "metrics") appended to *@rows, each
+ * with @nr_runs values; *@nr_events counts the events. */
+int field_rows(struct field_ctx *c, const struct json_value *doc, const char *key,
+	       size_t nr_runs, struct series **rows, size_t *nr_rows, size_t *nr_events);
+int field_environment(struct field_ctx *c, const struct json_value *doc,
+		      struct hwp_environment *env);
+
+/* region-file.c: the regions a measured program wrote. */
+void hwp_result_regions_free(struct hwp_result *r);
+void hwp_result_regions_json(const struct hwp_result *r, struct json_writer *w);
+void hwp_result_regions_text(const struct hwp_result *r, FILE *f, bool big);
+
+/* result-output.c, for the writers of sweeps and comparisons too */
 /* The result as a hwprof-stat/1 object, inside a larger document. */
 void hwp_result_json(const struct hwp_result *r, struct json_writer *w);
 /* The command line, its arguments separated by spaces. */
 void hwp_command_line(char *const *argv, struct strbuf *sb);
+/* "command": [argv...] */
+void hwp_json_command(struct json_writer *w, char *const *argv);
 
 /* result-read.c: build a result from a parsed hwprof-stat/1 object; the
  * messages name @source and @where (the path of the object in its file). */
@@ -99,18 +155,9 @@ int hwp_result_from_json(const struct json_value *obj, const char *source,
  * as hwp_sweep_read() reads a file; @source names it in messages. */
 int hwp_sweep_parse(const char *buf, size_t len, const char *source,
 		    struct hwp_sweep **out);
-/* Read and parse a whole JSON file, with messages for people. */
-int hwp_json_read_file(const char *path, struct json_value **doc);
-/* Replace *@dst with a copy of @argv; @fn names the caller in messages. */
-int hwp_argv_set(char ***dst, char *const *argv, const char *fn);
-/* "command": [argv...] */
-void hwp_json_command(struct json_writer *w, char *const *argv);
 
-int hwp_environment_read(struct hwp_environment *env);
-/* result-output.c: the "events" and "metrics" members of a JSON object. */
-void hwp_result_json_rows(const struct hwp_result *r, struct json_writer *w, bool all_runs);
-/* An "environment" member: @saved's, or this machine's now when NULL. */
-void hwp_json_environment(struct json_writer *w, const struct hwp_environment *saved);
-void hwp_environment_release(struct hwp_environment *env);
+/* result.c: replace *@dst with a copy of @argv; @fn names the caller in
+ * messages. */
+int hwp_argv_set(char ***dst, char *const *argv, const char *fn);
 
 #endif

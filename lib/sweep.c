@@ -177,7 +177,7 @@ static void fill_cell(const struct hwp_result *r, const struct series *sr, bool 
 		snprintf(c->value, sizeof(c->value), "-");
 		return;
 	}
-	hwp_row_init(r, (size_t)idx, &row);
+	hwp_row_init(&r->series[idx], r->nr_runs, &row);
 	hwp_row_format(&row, big, c->value, sizeof(c->value));
 	if (r->nr_runs > 1 && row.sum.n > 1 && !isnan(row.sum.rel_stderr))
 		snprintf(c->noise, sizeof(c->noise), "+- %.2f%%", 100.0 * row.sum.rel_stderr);
