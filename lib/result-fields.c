@@ -194,6 +194,18 @@ int field_int(const struct field_ctx *c, const struct json_value *obj, const cha
 	return 0;
 }
 
+int field_number(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 bool nullable, double *out)
+{
+	const struct json_value *v;
+	int err = field_get(c, obj, key, JSON_NUMBER, nullable, &v);
+
+	*out = NAN;
+	if (!err && v)
+		*out = v->u.number;
+	return err;
+}
+
 /* An array of exactly @n numbers or nulls (NAN) into a new array. */
 int field_values(const struct field_ctx *c, const struct json_value *obj, const char *key,
 		 size_t n, double **out)
@@ -257,40 +269,62 @@ int field_command(const struct field_ctx *c, const struct json_value *obj, char 
 	return 0;
 }
 
-/* The fields an event and a metric share. */
+/* A row's values: every run's, as an array, or one run's number. */
+static int read_values(struct field_ctx *c, const struct json_value *o, const char *array,
+		       const char *one, size_t runs, bool all_runs, double **out)
+{
+	double v;
+	int err;
+
+	if (all_runs)
+		return field_values(c, o, array, runs, out);
+	*out = NULL;
+	err = field_number(c, o, one, true, &v);
+	if (err)
+		return err;
+	*out = malloc(sizeof(**out));
+	if (!*out)
+		return hwp_fail(-ENOMEM, "out of memory");
+	**out = v;
+	return 0;
+}
+
+/* The fields an event and a metric share; @one names the value of one run. */
 static int read_series_common(struct field_ctx *c, const struct json_value *o,
-			      struct series *sr, size_t runs)
+			      struct series *sr, size_t runs, bool all_runs, const char *one)
 {
 	return field_string(c, o, "unit", false, &sr->unit) ?:
 	       field_string(c, o, "reason", true, &sr->reason) ?:
-	       field_values(c, o, "values", runs, &sr->values);
+	       read_values(c, o, "values", one, runs, all_runs, &sr->values);
 }
 
 static int read_event(struct field_ctx *c, const struct json_value *o, struct series *sr,
-		      size_t runs)
+		      size_t runs, bool all_runs)
 {
 	sr->kind = HWP_SERIES_EVENT;
 	return field_string(c, o, "event", false, &sr->name) ?:
 	       field_string(c, o, "canonical", false, &sr->canonical) ?:
 	       field_bool(c, o, "supported", &sr->supported) ?:
 	       field_bool(c, o, "user_only", &sr->user_only) ?:
-	       read_series_common(c, o, sr, runs) ?:
-	       field_values(c, o, "percent_running_values", runs, &sr->pct);
+	       read_series_common(c, o, sr, runs, all_runs, "count") ?:
+	       read_values(c, o, "percent_running_values", "percent_running", runs, all_runs,
+			   &sr->pct);
 }
 
 static int read_metric(struct field_ctx *c, const struct json_value *o, struct series *sr,
-		       size_t runs)
+		       size_t runs, bool all_runs)
 {
 	sr->kind = HWP_SERIES_METRIC;
 	sr->supported = true;
 	return field_string(c, o, "metric", false, &sr->name) ?:
 	       field_string(c, o, "expr", false, &sr->expr) ?:
 	       field_bool(c, o, "builtin", &sr->builtin) ?:
-	       read_series_common(c, o, sr, runs);
+	       read_series_common(c, o, sr, runs, all_runs, "value");
 }
 
 int field_rows(struct field_ctx *c, const struct json_value *doc, const char *key,
-	       size_t nr_runs, struct series **rows, size_t *nr_rows, size_t *nr_events)
+	       size_t nr_runs, bool all_runs, struct series **rows, size_t *nr_rows,
+	       size_t *nr_events)
 {
 	const struct json_value *arr;
 	size_t base = strlen(c->where);
@@ -318,9 +352,9 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 					json_type_name(o->type));
 		}
 		if (events)
-			err = read_event(c, o, sr, nr_runs);
+			err = read_event(c, o, sr, nr_runs, all_runs);
 		else
-			err = read_metric(c, o, sr, nr_runs);
+			err = read_metric(c, o, sr, nr_runs, all_runs);
 		if (err)
 			return err;
 		*nr_events += events;

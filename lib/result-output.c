@@ -96,7 +96,9 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 			secs.stddev / sqrt((double)secs.n), 100.0 * secs.rel_stderr);
 	else
 		fprintf(f, "\n %17.9f seconds time elapsed\n\n", secs.n ? secs.mean : 0.0);
-	hwp_result_regions_text(r, f, !o->no_big_num);
+	if (r->nr_regionsets)
+		regionset_text(r->regionsets[r->nr_regionsets - 1], f, !o->no_big_num,
+			       r->nr_regionsets);
 	return 0;
 }
 
@@ -220,7 +222,13 @@ void hwp_result_json(const struct hwp_result *r, struct json_writer *w)
 	values_json(w, r->seconds, r->nr_runs);
 	jw_object_end(w);
 	rows_json(w, r->series, r->nr_series, r->nr_runs, true);
-	hwp_result_regions_json(r, w);
+	if (r->nr_regionsets) {
+		jw_key(w, "regions");
+		jw_array_begin(w, false);
+		for (size_t i = 0; i < r->nr_regionsets; i++)
+			regionset_json(r->regionsets[i], w);
+		jw_array_end(w);
+	}
 	hwp_json_environment(w, &r->env);
 	jw_object_end(w);
 }

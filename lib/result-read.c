@@ -43,10 +43,34 @@ static int check_schema(const struct json_value *doc, const char *source,
 
 static int read_rows(struct field_ctx *c, const struct json_value *doc, struct hwp_result *r)
 {
-	return field_rows(c, doc, "events", r->nr_runs, &r->series, &r->nr_series,
+	return field_rows(c, doc, "events", r->nr_runs, true, &r->series, &r->nr_series,
 			  &r->nr_events) ?:
-	       field_rows(c, doc, "metrics", r->nr_runs, &r->series, &r->nr_series,
+	       field_rows(c, doc, "metrics", r->nr_runs, true, &r->series, &r->nr_series,
 			  &r->nr_events);
+}
+
+/* "regions": each run's regionset, when the program wrote them. */
+static int read_regionsets(struct field_ctx *c, const struct json_value *doc,
+			   struct hwp_result *r)
+{
+	const struct json_value *arr;
+	size_t base = strlen(c->where);
+	int err;
+
+	if (!json_get(doc, "regions"))
+		return 0;
+	err = field_get(c, doc, "regions", JSON_ARRAY, false, &arr);
+	for (size_t i = 0; !err && i < arr->u.array.n; i++) {
+		struct hwp_regionset *rs;
+
+		snprintf(c->where + base, sizeof(c->where) - base, "%sregions[%zu]",
+			 base ? "." : "", i);
+		err = regionset_from_json(&arr->u.array.items[i], c->source, c->where, &rs);
+		if (!err && (err = result_add_regionset(r, rs)))
+			hwp_regionset_free(rs);
+	}
+	c->where[base] = '\0';
+	return err;
 }
 
 int hwp_result_from_json(const struct json_value *doc, const char *source,
@@ -89,13 +113,28 @@ int hwp_result_from_json(const struct json_value *doc, const char *source,
 		err = field_values(&c, secs, "values", r->nr_runs, &r->seconds);
 		c.where[base] = '\0';
 	}
-	err = err ?: read_rows(&c, doc, r) ?: field_environment(&c, doc, &r->env);
+	err = err ?: read_rows(&c, doc, r) ?: read_regionsets(&c, doc, r) ?:
+	      field_environment(&c, doc, &r->env);
 	if (err)
 		goto err;
 	*out = r;
 	return 0;
 err:
 	hwp_result_free(r);
+	return err;
+}
+
+HWP_API int hwp_result_add_regions(struct hwp_result *r, const char *path)
+{
+	struct hwp_regionset *rs;
+	int err;
+
+	hwp_clear_error();
+	if (!r || !path)
+		return hwp_fail(-EINVAL, "hwp_result_add_regions: NULL argument");
+	err = hwp_regionset_read(path, &rs);
+	if (!err && (err = result_add_regionset(r, rs)))
+		hwp_regionset_free(rs);
 	return err;
 }
 

@@ -40,7 +40,9 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	free(r->target);
 	free(r->seconds);
 	hwp_environment_release(&r->env);
-	hwp_result_regions_free(r);
+	for (size_t i = 0; i < r->nr_regionsets; i++)
+		hwp_regionset_free(r->regionsets[i]);
+	free(r->regionsets);
 	free(r);
 }
 
@@ -269,6 +271,28 @@ HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code)
 {
 	if (r)
 		r->exit_code = code;
+}
+
+int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs)
+{
+	struct hwp_regionset **n = realloc(r->regionsets, (r->nr_regionsets + 1) * sizeof(*n));
+
+	if (!n)
+		return hwp_fail(-ENOMEM, "out of memory");
+	r->regionsets = n;
+	r->regionsets[r->nr_regionsets++] = rs;
+	return 0;
+}
+
+HWP_API size_t hwp_result_nr_regionsets(const struct hwp_result *r)
+{
+	return r ? r->nr_regionsets : 0;
+}
+
+HWP_API const struct hwp_regionset *hwp_result_regionset(const struct hwp_result *r,
+							 size_t idx)
+{
+	return r && idx < r->nr_regionsets ? r->regionsets[idx] : NULL;
 }
 
 HWP_API size_t hwp_result_nr_runs(const struct hwp_result *r)

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The inside of struct hwp_result, shared by result.c and its writers. */
+/* The inside of results, sweeps and regionsets (the regions of a program's
+ * run), shared by their files. The dependencies go one way: rows and
+ * fields (result-rows.c, result-fields.c) <- the regionset model
+ * (regionset.c) <- its reader and writer <- results (result.c, -read.c,
+ * -output.c) <- sweeps. */
 #ifndef HWPROF_RESULT_H
 #define HWPROF_RESULT_H
 
@@ -31,6 +35,40 @@ struct series {
 	double *running;	/* events: ns running, nr_runs */
 };
 
+/* One thread's part of a region. */
+struct regionset_thread {
+	pid_t tid;
+	uint64_t calls, measured_calls, ops;
+	double seconds;
+	bool too_short;
+	double *values;		/* by event, in the region's order; NAN: not counted */
+};
+
+/* One region: its totals over the threads, and each thread's part. */
+struct regionset_region {
+	char *name;
+	uint64_t calls, measured_calls, ops;
+	double seconds;		/* inside, all threads, all calls */
+	bool too_short;
+	/* Events, then metrics, one run each, as hwprof-stat/1 rows: the count,
+	 * its percent running (the real one, never made up), the reason. */
+	struct series *rows;
+	size_t nr_rows, nr_events;
+	double *values;		/* the events' counts (rows[e].values[0]), for the API */
+	struct regionset_thread *threads;
+	size_t nr_threads, cap_threads;
+};
+
+/* The regions of one run of a program: a hwprof-regions/1 document. */
+struct hwp_regionset {
+	char *spec;		/* the events counted */
+	unsigned int sample_every;
+	double read_cost_ns;	/* NAN: never measured */
+	struct regionset_region *regions;
+	size_t nr_regions, cap_regions;
+	struct hwp_environment env;
+};
+
 struct hwp_result {
 	char **argv;		/* NULL-terminated, or NULL */
 	char *spec;
@@ -45,8 +83,8 @@ struct hwp_result {
 	int exit_code;		/* -1: not set */
 	struct hwp_environment env;
 	char *source;		/* the file it was read from, or NULL */
-	struct json_value **regions;	/* hwprof-regions/1 documents, one a run */
-	size_t nr_regions;
+	struct hwp_regionset **regionsets;	/* the program's regions, one a run */
+	size_t nr_regionsets;
 	bool loaded;		/* read from a file: it takes no more runs */
 };
 
@@ -127,17 +165,40 @@ int field_values(const struct field_ctx *c, const struct json_value *obj, const 
 		 size_t n, double **out);
 /* "command": [argv...], into a new NULL-terminated array. */
 int field_command(const struct field_ctx *c, const struct json_value *obj, char ***out);
+/* A number member; NAN for null when @nullable. */
+int field_number(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 bool nullable, double *out);
 /* The rows of array @key ("events" or "metrics") appended to *@rows, each
- * with @nr_runs values; *@nr_events counts the events. */
+ * with @nr_runs values; *@nr_events counts the events. With @all_runs, as
+ * rows_json() writes them with it (arrays of values); without, one run's
+ * ("count" or "value", and "percent_running"). */
 int field_rows(struct field_ctx *c, const struct json_value *doc, const char *key,
-	       size_t nr_runs, struct series **rows, size_t *nr_rows, size_t *nr_events);
+	       size_t nr_runs, bool all_runs, struct series **rows, size_t *nr_rows,
+	       size_t *nr_events);
 int field_environment(struct field_ctx *c, const struct json_value *doc,
 		      struct hwp_environment *env);
 
-/* region-file.c: the regions a measured program wrote. */
-void hwp_result_regions_free(struct hwp_result *r);
-void hwp_result_regions_json(const struct hwp_result *r, struct json_writer *w);
-void hwp_result_regions_text(const struct hwp_result *r, FILE *f, bool big);
+/* regionset.c: the model. A regionset is built by adding regions, and
+ * threads to a region, each zeroed; NULL when out of memory. */
+int regionset_new(struct hwp_regionset **out);
+struct regionset_region *regionset_add_region(struct hwp_regionset *rs);
+struct regionset_thread *regionset_add_thread(struct regionset_region *rg);
+/* Once a region's rows are set: its values for hwp_region_info. */
+int regionset_region_done(struct regionset_region *rg);
+
+/* regionset-read.c: a regionset from a parsed hwprof-regions/1 object; the
+ * messages name @source and @where (the path of the object in its file). */
+int regionset_from_json(const struct json_value *doc, const char *source, const char *where,
+			struct hwp_regionset **out);
+
+/* regionset-write.c: the regionset as a hwprof-regions/1 object, inside a
+ * larger document; and as text, the one renderer of regions, with the
+ * note that it is the last of @of_runs when there were more. */
+void regionset_json(const struct hwp_regionset *rs, struct json_writer *w);
+void regionset_text(const struct hwp_regionset *rs, FILE *f, bool big, size_t of_runs);
+
+/* result.c: attach @rs (taken on success) to @r. */
+int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs);
 
 /* result-output.c, for the writers of sweeps and comparisons too */
 /* The result as a hwprof-stat/1 object, inside a larger document. */
