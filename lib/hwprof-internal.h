@@ -169,12 +169,6 @@ void hwp_rdpmc_unmap(void *page);
 /* 0 with @c filled, or -EAGAIN: read() instead. */
 int hwp_rdpmc_read(const void *page, struct hwp_count *c);
 
-/* region.c: the walk behind hwp_regions_foreach(), with the session whose
- * statuses the values follow (for metrics). */
-typedef int (*hwp_region_walk_fn)(const struct hwp_region_info *info,
-				  const struct hwp_session *model, void *ctx);
-int hwp_regions_walk(hwp_region_walk_fn fn, void *ctx);
-
 /* counter.c: how many group reads went through rdpmc (for the tests). */
 uint64_t hwp_session_rdpmc_reads(const struct hwp_session *s);
 

@@ -159,7 +159,7 @@ int regionset_from_json(const struct json_value *doc, const char *source, const 
 	err = check_schema(&c, doc) ?: regionset_new(&rs);
 	if (err)
 		return err;
-	err = field_string(&c, doc, "event_spec", false, &rs->spec) ?:
+	err = field_string(&c, doc, "event_spec", true, &rs->spec) ?:
 	      field_int(&c, doc, "sample_every", false, 1, 1000000000L, &every) ?:
 	      field_number(&c, doc, "read_cost_ns", true, &rs->read_cost_ns) ?:
 	      read_regions(&c, doc, rs) ?:

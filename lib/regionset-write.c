@@ -170,7 +170,8 @@ void regionset_text(const struct hwp_regionset *rs, FILE *f, bool big, size_t of
 	fprintf(f, " Regions");
 	if (of_runs > 1)
 		fprintf(f, " of the last run (of %zu; --json keeps them all)", of_runs);
-	fprintf(f, ", events %s, a read costs %.0f ns:\n", rs->spec, rs->read_cost_ns);
+	fprintf(f, ", events %s, a read costs %.0f ns:\n", rs->spec ? rs->spec : "?",
+		rs->read_cost_ns);
 	if (!rs->nr_regions)
 		fprintf(f, "\n (none: the program entered no region)\n");
 	for (size_t i = 0; i < rs->nr_regions; i++)

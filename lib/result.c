@@ -267,6 +267,24 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 	return 0;
 }
 
+int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *counts,
+			   double seconds, struct series **rows, size_t *nr_rows,
+			   size_t *nr_events)
+{
+	struct hwp_result *r;
+	int err = hwp_result_new(&r) ?: hwp_result_add_run(r, s, counts, seconds);
+
+	if (!err) {
+		*rows = r->series;
+		*nr_rows = r->nr_series;
+		*nr_events = r->nr_events;
+		r->series = NULL;
+		r->nr_series = 0;
+	}
+	hwp_result_free(r);
+	return err;
+}
+
 HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code)
 {
 	if (r)

@@ -3,7 +3,8 @@
  * run), shared by their files. The dependencies go one way: rows and
  * fields (result-rows.c, result-fields.c) <- the regionset model
  * (regionset.c) <- its reader and writer <- results (result.c, -read.c,
- * -output.c) <- sweeps. */
+ * -output.c) <- sweeps; the live regions (region.c) take their regionset
+ * with a result's rows and write it with the regionset's writer. */
 #ifndef HWPROF_RESULT_H
 #define HWPROF_RESULT_H
 
@@ -61,7 +62,7 @@ struct regionset_region {
 
 /* The regions of one run of a program: a hwprof-regions/1 document. */
 struct hwp_regionset {
-	char *spec;		/* the events counted */
+	char *spec;		/* the events counted; NULL: none configured */
 	unsigned int sample_every;
 	double read_cost_ns;	/* NAN: never measured */
 	struct regionset_region *regions;
@@ -199,6 +200,18 @@ void regionset_text(const struct hwp_regionset *rs, FILE *f, bool big, size_t of
 
 /* result.c: attach @rs (taken on success) to @r. */
 int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs);
+/* The rows one reading of @s makes, as a result's first run has them:
+ * the events, then the built-in metrics whose inputs were counted, each
+ * with one value; the caller takes them (series_release()). */
+int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *counts,
+			   double seconds, struct series **rows, size_t *nr_rows,
+			   size_t *nr_events);
+
+/* region.c: the rows of a live region into @rg, from the sums of its
+ * measured calls (@counts, with their real enabled and running times, over
+ * @seconds), the events scaled by @sampling (calls / measured calls). */
+int region_rows(const struct hwp_session *s, const struct hwp_count *counts, double seconds,
+		double sampling, struct regionset_region *rg);
 
 /* result-output.c, for the writers of sweeps and comparisons too */
 /* The result as a hwprof-stat/1 object, inside a larger document. */

@@ -1164,10 +1164,12 @@ typedef int (*hwp_region_fn)(const struct hwp_region_info *info, void *ctx);
 HWP_API int hwp_regions_foreach(hwp_region_fn fn, void *ctx);
 
 /*
- * hwp_regions_write - write the results so far as text (perf stat's layout,
- * one block per region) or JSON ("hwprof-regions/1"). Errors: -EOPNOTSUPP
- * for CSV or folded stacks, -EINVAL for a NULL stream or a value that is no
- * format, the write's errno. Thread-safe. Since: 0.1
+ * hwp_regions_write - write the results so far as text (a block per region,
+ * as 'hwprof stat --regions' shows them; hwp_regionset_write() says what it
+ * holds) or JSON ("hwprof-regions/1"): hwp_regionset_write() of
+ * hwp_regionset_snapshot(). Errors: -EOPNOTSUPP for CSV or folded stacks,
+ * -EINVAL for a NULL stream or a value that is no format, the write's
+ * errno, -ENOMEM. Thread-safe. Since: 0.1
  */
 HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts);
 
@@ -1208,7 +1210,7 @@ HWP_API unsigned int hwp_regions_sample_every(void);
 /* A regionset's totals. Filled by hwp_regionset_info(). */
 struct hwp_regionset_info {
 	size_t sz;
-	const char *event_spec;	/* the events the regions counted */
+	const char *event_spec;	/* the events the regions counted; NULL: none configured */
 	unsigned int sample_every;	/* one call in N measured and scaled (1: all) */
 	double read_cost_ns;	/* what one read of the counters cost; NAN: unknown */
 	size_t nr_regions;
@@ -1227,6 +1229,22 @@ struct hwp_regionset_info {
  * Thread-safe. Since: 0.2
  */
 HWP_API int hwp_regionset_read(const char *path, struct hwp_regionset **out);
+
+/*
+ * hwp_regionset_snapshot - this process's regions so far, as a regionset
+ * @out: free it with hwp_regionset_free()
+ *
+ * What hwp_regions_foreach() walks, taken at once under the regions' lock:
+ * each region's total, its rows from the sums of its measured calls (a
+ * count scaled by the time it was enabled over the time it ran, whose
+ * percent the row keeps, then by calls / measured calls), each thread's
+ * part, the events, the sampling and the cost of a read, and this
+ * machine's environment. Before the first region, or when the events
+ * were bad, a regionset without regions (event_spec NULL when none were
+ * configured). Errors: -EINVAL, -ENOMEM. Thread-safe, also while other
+ * threads measure. Since: 0.2
+ */
+HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out);
 
 /* hwp_regionset_free - free a regionset read or snapshot; NULL is a no-op. Since: 0.2 */
 HWP_API void hwp_regionset_free(struct hwp_regionset *rs);

@@ -5,6 +5,7 @@
  * report can run while threads measure. Run with "sampled" and
  * HWPROF_SAMPLE_EVERY=4 for sparse measurement. */
 #include "hwprof-internal.h"
+#include "result.h"
 #include "harness.h"
 #include "work.h"
 
@@ -255,8 +256,11 @@ static void test_write(void)
 
 	CHECK_ERR(hwp_regions_write(f, &text), 0);
 	fflush(f);
-	CHECK(strstr(buf, "Performance counter stats for region 'outer' (1 thread)"), "%s", buf);
-	CHECK(strstr(buf, "3 calls"), "calls shown");
+	/* The one rendering of regions, as hwprof stat --regions shows them. */
+	CHECK(strstr(buf, " Regions, events page-faults,context-switches,task-clock, a read costs "),
+	      "%s", buf);
+	CHECK(strstr(buf, "\n Region 'outer': 1 thread, 3 calls, "), "%s", buf);
+	CHECK(strstr(buf, "  page-faults  ") && strstr(buf, " /call"), "per call: %s", buf);
 	CHECK_ERR(hwp_regions_write(f, &csv), -EOPNOTSUPP);
 	fclose(f);
 	free(buf);
@@ -266,6 +270,111 @@ static void test_write(void)
 	CHECK(strstr(buf, "\"schema\": \"hwprof-regions/1\"") && strstr(buf, "\"region\": \"inner\""),
 	      "JSON");
 	free(buf);
+}
+
+/* The live regions as a regionset: what hwp_regions_foreach() gives, with
+ * each event's real percent running, written and read back the same. */
+static void test_snapshot(void)
+{
+	HWP_OPTS(hwp_write_opts, json, .format = HWP_FORMAT_JSON);
+	struct hwp_regionset *rs = NULL, *back = NULL;
+	struct hwp_regionset_info in = { .sz = sizeof(in) };
+	struct hwp_region_info ri = { .sz = sizeof(ri) };
+	struct hwp_series_info si = { .sz = sizeof(si) };
+	struct found f = find("outer", 0);
+	char path[] = "/tmp/hwprof-regions-XXXXXX";
+	size_t outer = SIZE_MAX;
+	int fd;
+
+	CHECK_ERR(hwp_regionset_snapshot(&rs), 0);
+	if (!rs)
+		return;
+	CHECK_ERR(hwp_regionset_info(rs, &in), 0);
+	CHECK(!strcmp(in.event_spec, "page-faults,context-switches,task-clock") &&
+	      in.sample_every == 1 && in.read_cost_ns == hwp_regions_read_cost(), "the totals");
+	for (size_t i = 0; i < in.nr_regions; i++)
+		if (!hwp_regionset_region(rs, i, &ri) && !strcmp(ri.name, "outer"))
+			outer = i;
+	CHECK(outer != SIZE_MAX, "region 'outer' in the regionset");
+	if (outer == SIZE_MAX)
+		goto out;
+	hwp_regionset_region(rs, outer, &ri);
+	CHECK(ri.calls == f.calls && ri.measured_calls == f.measured && ri.nr_threads == 1 &&
+	      ri.nr_events == 3 && ri.values[0] == f.faults && ri.values[1] == f.cs,
+	      "the walk's numbers: %.0f faults vs %.0f", ri.values[0], f.faults);
+	CHECK_ERR(hwp_regionset_thread(rs, outer, 0, &ri), 0);
+	CHECK(ri.tid == (pid_t)syscall(SYS_gettid) && ri.values[0] == f.faults, "its one thread");
+	for (size_t e = 0; e < 3; e++) {
+		CHECK_ERR(hwp_regionset_series(rs, outer, e, &si), 0);
+		/* Software events run whenever they are enabled: 100, measured. */
+		CHECK(si.percent_running[0] == 100, "%s ran %g%% of the time", si.name,
+		      si.percent_running[0]);
+	}
+	fd = mkstemp(path);
+	if (fd >= 0) {
+		FILE *out = fdopen(fd, "w");
+
+		CHECK_ERR(hwp_regionset_write(rs, out, &json), 0);
+		fclose(out);
+		CHECK_ERR(hwp_regionset_read(path, &back), 0);
+		unlink(path);
+	}
+	CHECK(back && hwp_regionset_nr_series(back, outer) == hwp_regionset_nr_series(rs, outer) &&
+	      !hwp_regionset_region(back, outer, &ri) && ri.values[0] == f.faults,
+	      "written and read back");
+out:
+	hwp_regionset_free(back);
+	hwp_regionset_free(rs);
+}
+
+/* A live region's rows come from the sums of its calls with their real
+ * times: a count that ran half the time it was enabled is scaled by 2 and
+ * says so, never made up as counting all the time. */
+static void test_rows(void)
+{
+	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
+	struct hwp_evlist *evl = NULL;
+	struct hwp_session *s = NULL;
+	const struct hwp_count counts[2] = {
+		{ .value = 1000, .time_enabled = 2000000, .time_running = 1000000 },
+		{ .value = 5000000, .time_enabled = 5000000, .time_running = 5000000 },
+	};
+	struct hwp_regionset *rs = NULL;
+	struct regionset_region *rg;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK_ERR(hwp_evlist_parse("page-faults,task-clock", NULL, &evl), 0);
+	CHECK_ERR(hwp_session_new(evl, NULL, &s), 0);
+	CHECK_ERR(hwp_session_open(s), 0);
+	CHECK_ERR(regionset_new(&rs), 0);
+	rg = rs ? regionset_add_region(rs) : NULL;
+	if (!rg || !(rg->name = strdup("half")))
+		t_skip("out of memory");
+	rg->calls = 4;
+	rg->measured_calls = 2;
+	rg->seconds = 0.02;
+	/* Two calls of four measured: 0.01 s of them, counts doubled. */
+	CHECK_ERR(region_rows(s, counts, 0.01, 2.0, rg), 0);
+	CHECK(rg->nr_events == 2 && rg->rows[0].values[0] == 4000 && rg->rows[0].pct[0] == 50,
+	      "multiplexed: %g at %g%%", rg->rows[0].values[0], rg->rows[0].pct[0]);
+	CHECK(rg->rows[1].values[0] == 1e7 && rg->rows[1].pct[0] == 100 && rg->values[1] == 1e7,
+	      "all the time: %g at %g%%", rg->rows[1].values[0], rg->rows[1].pct[0]);
+	for (size_t i = rg->nr_events; i < rg->nr_rows; i++)
+		if (!strcmp(rg->rows[i].name, "CPUs-utilized"))
+			CHECK(rg->rows[i].values[0] == 0.5, "a ratio, as the measured calls made it: %g",
+			      rg->rows[i].values[0]);
+	f = open_memstream(&buf, &len);
+	CHECK_ERR(hwp_regionset_write(rs, f, &text), 0);
+	fclose(f);
+	CHECK(strstr(buf, "page-faults") && strstr(buf, " (50.00% counted, scaled)\n"), "%s", buf);
+	CHECK(!strstr(strstr(buf, "task-clock") ? strstr(buf, "task-clock") : buf, "counted,"),
+	      "a count that ran all the time says nothing: %s", buf);
+	free(buf);
+	hwp_regionset_free(rs);
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
 }
 
 int main(int argc, char **argv)
@@ -283,6 +392,8 @@ int main(int argc, char **argv)
 		test_errors();
 		test_threads();
 		test_write();
+		test_snapshot();
+		test_rows();
 		test_fork();
 	}
 	/* The main thread's counters stay open until exit, as its regions may
