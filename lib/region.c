@@ -74,7 +74,7 @@ static struct {
 	char *output;
 	unsigned int sample_every;
 	bool no_rdpmc;
-	double read_cost_ns;
+	double read_cost_ns;	/* written and read under the lock */
 	pthread_key_t key;
 	struct thread_rec *threads;	/* in the order they first entered a region */
 	struct thread_rec **tail;
@@ -502,7 +502,13 @@ HWP_API int hwp_region_end(const char *name)
 
 HWP_API double hwp_regions_read_cost(void)
 {
-	return regions.read_cost_ns;
+	double cost;
+
+	/* The first thread's calibration writes it while others may ask. */
+	pthread_mutex_lock(&regions.lock);
+	cost = regions.read_cost_ns;
+	pthread_mutex_unlock(&regions.lock);
+	return cost;
 }
 
 /* ---- reports ---- */

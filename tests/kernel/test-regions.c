@@ -85,6 +85,32 @@ static void test_counts_and_nesting(void)
 	CHECK(hwp_regions_read_cost() > 0, "read cost measured: %g ns", hwp_regions_read_cost());
 }
 
+/* hwp_regions_read_cost() while the first region calibrates the reads:
+ * the cost is written and read under the regions' lock (a data race that
+ * ThreadSanitizer finds otherwise). The other thread is gone before any
+ * region is measured. */
+static void *cost_poller(void *arg)
+{
+	double *cost = arg;
+
+	while (!(*cost > 0))
+		*cost = hwp_regions_read_cost();
+	return NULL;
+}
+
+static void test_read_cost(void)
+{
+	pthread_t poller;
+	double cost = NAN;
+
+	pthread_create(&poller, NULL, cost_poller, &cost);
+	CHECK_ERR(hwp_region_begin("first"), 0);
+	CHECK_ERR(hwp_region_end("first"), 0);
+	pthread_join(poller, NULL);
+	CHECK(cost > 0 && cost == hwp_regions_read_cost(),
+	      "the read cost, as another thread saw it: %g ns", cost);
+}
+
 static void test_errors(void)
 {
 	char name[] = "dynamic";
@@ -388,6 +414,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "sampled")) {
 		test_sampled();
 	} else {
+		test_read_cost();
 		test_counts_and_nesting();
 		test_errors();
 		test_threads();
