@@ -147,10 +147,23 @@ static void record_free(struct thread_rec *t)
 	free(t);
 }
 
+/* fork() waits for the registry to be whole: another thread may be adding
+ * itself to it, closing its counters or walking it, and a child must not
+ * copy it halfway through. */
+static void regions_before_fork(void)
+{
+	pthread_mutex_lock(&regions.lock);
+}
+
+static void regions_parent_after_fork(void)
+{
+	pthread_mutex_unlock(&regions.lock);
+}
+
 /* After fork(), the child's copy of our counters counts the parent's
  * threads: the child drops the parent's records (closing its copies of
  * their descriptors), starts with no regions, and opens its own at its
- * first region. */
+ * first region. The lock, taken before the fork, starts over. */
 static void regions_after_fork(void)
 {
 	struct thread_rec *t = regions.threads, *next;
@@ -199,7 +212,7 @@ static int configure(const struct hwp_regions_opts *o)
 		return hwp_fail(-ENOMEM, "out of memory");
 	if (pthread_key_create(&regions.key, thread_exit))
 		return hwp_fail(-EAGAIN, "regions: no thread-specific key left");
-	pthread_atfork(NULL, NULL, regions_after_fork);
+	pthread_atfork(regions_before_fork, regions_parent_after_fork, regions_after_fork);
 	if (regions.output)
 		atexit(regions_at_exit);
 	return 0;

@@ -1158,8 +1158,9 @@ typedef int (*hwp_region_fn)(const struct hwp_region_info *info, void *ctx);
  * (tid 0), then each thread's part. Regions still open are not counted
  * yet. Returns 0 or what @fn returned to stop. Thread-safe, also while
  * other threads measure; @fn runs under the regions' lock, so it must not
- * call the regions functions itself. After fork(), the child starts with
- * no regions of its own. Since: 0.1
+ * call the regions functions itself, nor fork() (which waits for that
+ * lock, so that a child never copies the regions half-updated). After
+ * fork(), the child starts with no regions of its own. Since: 0.1
  */
 HWP_API int hwp_regions_foreach(hwp_region_fn fn, void *ctx);
 

@@ -271,6 +271,59 @@ static void test_fork(void)
 	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+/* fork() waits for a walk of the regions in another thread to end (the
+ * registry is never copied half-updated), and the child starts with a
+ * lock of its own. The walker holds the lock until well after the fork
+ * began: a fork that did not wait finds it still inside. */
+static atomic_int walk_inside, walk_left, forking;
+
+static int slow_cb(const struct hwp_region_info *info, void *ctx)
+{
+	(void)info;
+	(void)ctx;
+	if (atomic_exchange(&walk_inside, 1))
+		return 0;
+	while (!atomic_load(&forking))
+		sched_yield();
+	usleep(100000);
+	atomic_store(&walk_left, 1);
+	return 0;
+}
+
+static void *slow_walker(void *arg)
+{
+	(void)arg;
+	hwp_regions_foreach(slow_cb, NULL);
+	return NULL;
+}
+
+static void test_fork_while_walking(void)
+{
+	pthread_t walker;
+	pid_t child;
+	int status = -1;
+
+	pthread_create(&walker, NULL, slow_walker, NULL);
+	while (!atomic_load(&walk_inside))
+		sched_yield();
+	atomic_store(&forking, 1);
+	child = fork();
+	if (child == 0) {
+		/* The first region of this thread registers it, under the lock. */
+		if (hwp_region_begin("child") || hwp_region_end("child"))
+			_exit(3);
+		/* The walker's buffers came along without the walker: exec, so
+		 * that no leak check (valgrind's) counts them as this child's. */
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(4);
+	}
+	CHECK(atomic_load(&walk_left), "fork() returned while another thread walked the regions");
+	pthread_join(walker, NULL);
+	CHECK(child > 0 && waitpid(child, &status, 0) == child, "fork");
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's regions: status %d",
+	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
 static void test_write(void)
 {
 	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
@@ -422,6 +475,7 @@ int main(int argc, char **argv)
 		test_snapshot();
 		test_rows();
 		test_fork();
+		test_fork_while_walking();
 	}
 	/* The main thread's counters stay open until exit, as its regions may
 	 * still be reported then: they are not a leak. */
