@@ -248,9 +248,10 @@ static void text_notes(const struct hwp_compare *c, FILE *f)
 		fprintf(f, " warning: %s\n", c->warnings[i]);
 }
 
-static int write_text(const struct hwp_compare *c, const struct hwp_write_opts *o,
-		      FILE *f)
+static int write_text(const void *obj, FILE *f, const void *opts)
 {
+	const struct hwp_compare *c = obj;
+	const struct hwp_write_opts *o = opts;
 	struct table t = { .nr_cols = c->param ? c->nr_columns + 1 : 7 };
 
 	if (c->param)
@@ -340,9 +341,12 @@ static void json_cell(struct json_writer *w, const struct cmp_cell *cell)
 	jw_object_end(w);
 }
 
-static void write_json(const struct hwp_compare *c, FILE *f)
+static int write_json(const void *obj, FILE *f, const void *opts)
 {
+	const struct hwp_compare *c = obj;
 	struct json_writer w;
+
+	(void)opts;
 
 	jw_init(&w, f, true);
 	jw_object_begin(&w);
@@ -389,31 +393,23 @@ static void write_json(const struct hwp_compare *c, FILE *f)
 	jw_array_end(&w);
 	jw_object_end(&w);
 	jw_finish(&w);
+	return 0;
 }
+
+static const struct writer compare_writer = {
+	.fn = "hwp_compare_write",
+	.what = "the comparison",
+	.subject = "a comparison is",
+	.opts_type = "hwp_write_opts",
+	.opts_sz = sizeof(struct hwp_write_opts),
+	.format = {
+		[HWP_FORMAT_TEXT] = write_text,
+		[HWP_FORMAT_JSON] = write_json,
+	},
+};
 
 HWP_API int hwp_compare_write(const struct hwp_compare *c, FILE *f,
 			      const struct hwp_write_opts *opts)
 {
-	struct hwp_write_opts o;
-	int err;
-
-	hwp_clear_error();
-	if (!c || !f)
-		return hwp_fail(-EINVAL, "hwp_compare_write: NULL argument");
-	err = hwp_opts_copy(&o, sizeof(o), opts, "hwp_write_opts");
-	if (err)
-		return err;
-	switch (o.format) {
-	case HWP_FORMAT_TEXT:
-		err = write_text(c, &o, f);
-		break;
-	case HWP_FORMAT_JSON:
-		write_json(c, f);
-		break;
-	case HWP_FORMAT_CSV:
-		return hwp_fail(-EOPNOTSUPP, "a comparison is written as text or JSON, not CSV");
-	default:
-		return hwp_fail(-EINVAL, "hwp_compare_write: unknown format %d", (int)o.format);
-	}
-	return err ?: hwp_stream_check(f, "the comparison");
+	return write_dispatch(&compare_writer, c, f, opts);
 }

@@ -106,6 +106,17 @@ const char *hwp_write_advice(int err)
 	}
 }
 
+int hwp_stream_check(FILE *f, const char *what)
+{
+	if (fflush(f) || ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		return hwp_fail(-e, "writing %s failed: %s; %s", what, strerrordesc_np(e),
+				hwp_write_advice(-e));
+	}
+	return 0;
+}
+
 int hwp_opts_copy(void *dst, size_t dst_sz, const void *src, const char *what)
 {
 	size_t src_sz;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* CSV: a header row naming the columns, then one row an entry. The columns
  * depend on the sort key (README.md lists them). */
-#include "profile.h"
+#include "export.h"
 #include "util/format.h"
 
 struct csv_ctx {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Collapsed stacks for flame graph tools (Brendan Gregg's flamegraph.pl,
  * speedscope, inferno): "outer;inner;leaf SAMPLES", one line a stack. */
-#include "profile.h"
+#include "export.h"
 
 /* A frame's name comes from the file and may hold any byte but NUL: a
  * ';' would split it in two frames, a newline the line in two stacks.

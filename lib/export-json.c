@@ -3,7 +3,7 @@
  * report with the fields of their sort key, and the modules that lacked
  * symbols or debug information. Addresses are strings ("0x1139"): a
  * kernel address does not fit a JSON number exactly. */
-#include "profile.h"
+#include "export.h"
 #include "util/json-writer.h"
 
 #include <string.h>

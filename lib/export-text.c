@@ -2,7 +2,7 @@
 /* The text report: perf report --stdio's layout, one row an entry, the
  * callers below each row when there are call chains, and what the report
  * could not resolve at the end. Written through the public walks. */
-#include "profile.h"
+#include "export.h"
 #include "util/format.h"
 
 #include <inttypes.h>

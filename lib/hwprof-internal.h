@@ -43,6 +43,25 @@ const char *hwp_write_advice(int err);
  * message that says what to do. */
 int hwp_stream_check(FILE *f, const char *what);
 
+/* write.c: the one dispatcher behind every hwp_*_write(). A writer is a
+ * table of its formats; write_dispatch() checks the arguments, copies the
+ * opts, calls the format's function and checks the stream. */
+#define NR_FORMATS (HWP_FORMAT_FOLDED + 1)
+/* @obj: the object written; @opts: the writer's opts type, copied. */
+typedef int (*write_fn)(const void *obj, FILE *f, const void *opts);
+struct writer {
+	const char *fn;		/* the public function, for messages */
+	const char *what;	/* "the sweep": what a failed write names */
+	const char *subject;	/* "a sweep is": what a refused format names */
+	const char *opts_type;	/* "hwp_write_opts" */
+	size_t opts_sz;		/* its size; it starts with sz and format */
+	/* The options as a whole, before any format is looked at; may be NULL. */
+	int (*check)(const void *opts);
+	/* NULL: a format this object is not written in (-EOPNOTSUPP). */
+	write_fn format[NR_FORMATS];
+};
+int write_dispatch(const struct writer *w, const void *obj, FILE *f, const void *opts);
+
 /* log.c */
 void hwp_log(enum hwp_log_level level, const char *fmt, ...) HWP_PRINTF(2, 3);
 #define pr_warn(...) hwp_log(HWP_LOG_WARN, __VA_ARGS__)
@@ -166,12 +185,6 @@ void *hwp_rdpmc_map(int fd);
 void hwp_rdpmc_unmap(void *page);
 /* 0 with @c filled, or -EAGAIN: read() instead. */
 int hwp_rdpmc_read(const void *page, struct hwp_count *c);
-
-/* region.c: the walk behind hwp_regions_foreach(), with the session whose
- * statuses the values follow (for metrics). */
-typedef int (*hwp_region_walk_fn)(const struct hwp_region_info *info,
-				  const struct hwp_session *model, void *ctx);
-int hwp_regions_walk(hwp_region_walk_fn fn, void *ctx);
 
 /* counter.c: how many group reads went through rdpmc (for the tests). */
 uint64_t hwp_session_rdpmc_reads(const struct hwp_session *s);

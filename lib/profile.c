@@ -10,8 +10,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#define MAX_FRAMES 1024
-
 static bool site_eq(size_t idx, const void *key, const void *ctx)
 {
 	const struct hwp_profile *p = ctx;
@@ -101,7 +99,7 @@ static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint3
 	uint32_t nr = 0;
 
 	p->scratch[nr++] = leaf;
-	for (uint64_t i = 0; i < s->nr_ips && nr < MAX_FRAMES; i++) {
+	for (uint64_t i = 0; i < s->nr_ips && nr < PROFILE_MAX_FRAMES; i++) {
 		uint64_t ip;
 		struct location loc;
 		long site;
@@ -271,7 +269,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return hwp_fail(-ENOMEM, "out of memory");
-	p->scratch = malloc(MAX_FRAMES * sizeof(*p->scratch));
+	p->scratch = malloc(PROFILE_MAX_FRAMES * sizeof(*p->scratch));
 	p->input = strdup(path ? path : "(in memory)");
 	if (!p->scratch || !p->input) {
 		err = hwp_fail(-ENOMEM, "out of memory");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to profiles: the aggregation (profile.c), the reports built on it
- * (report.c, annotate.c) and the formats they are written in (export-*.c). */
+/* Private to profiles: the aggregation (profile.c) and the queries built on
+ * it (report.c, annotate.c). The formats (export-*.c) see only the queries:
+ * report.h. */
 #ifndef HWPROF_PROFILE_H
 #define HWPROF_PROFILE_H
 
@@ -15,6 +16,10 @@ struct site {
 	const char *name;	/* the symbol, or module+0xaddress; set with si */
 	uint8_t resolved;	/* 0: not yet, 1: symbol, 2: symbol and line */
 };
+
+/* The most frames a call chain keeps, the sampled one included: profile.c
+ * cuts longer chains, and the queries size their buffers by it. */
+#define PROFILE_MAX_FRAMES 1024
 
 struct stack {
 	uint32_t first;		/* into hwp_profile.frames */
@@ -59,18 +64,5 @@ void site_resolve(struct hwp_profile *p, size_t i, bool lines);
 int profile_disasm(struct hwp_profile *p, uint32_t dso, uint64_t vaddr, uint8_t *bytes,
 		   size_t nbytes, char *text, size_t size);
 void report_cache_free(struct hwp_profile *p);
-
-/* export-*.c: the formats of hwp_profile_write() */
-int export_text(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o);
-int export_annotate(struct hwp_profile *p, FILE *f, const char *symbol);
-int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o);
-int export_json(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o);
-int export_folded(struct hwp_profile *p, FILE *f);
-/* What the formats share. */
-const char *sort_name(enum hwp_sort sort);
-/* "a0 b1 c2" */
-void format_bytes(const uint8_t *b, size_t n, char *buf, size_t size);
-/* "file.c:12" (the last path component), or "" */
-void format_source(const char *file, unsigned int line, char *buf, size_t size);
 
 #endif

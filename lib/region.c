@@ -9,7 +9,7 @@
  * the first time a thread meets a region name. Another thread (a report,
  * the exit handler) reads the sums through a per-thread seqlock. */
 #include "hwprof-internal.h"
-#include "util/json-writer.h"
+#include "result.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -74,7 +74,7 @@ static struct {
 	char *output;
 	unsigned int sample_every;
 	bool no_rdpmc;
-	double read_cost_ns;
+	double read_cost_ns;	/* written and read under the lock */
 	pthread_key_t key;
 	struct thread_rec *threads;	/* in the order they first entered a region */
 	struct thread_rec **tail;
@@ -147,10 +147,23 @@ static void record_free(struct thread_rec *t)
 	free(t);
 }
 
+/* fork() waits for the registry to be whole: another thread may be adding
+ * itself to it, closing its counters or walking it, and a child must not
+ * copy it halfway through. */
+static void regions_before_fork(void)
+{
+	pthread_mutex_lock(&regions.lock);
+}
+
+static void regions_parent_after_fork(void)
+{
+	pthread_mutex_unlock(&regions.lock);
+}
+
 /* After fork(), the child's copy of our counters counts the parent's
  * threads: the child drops the parent's records (closing its copies of
  * their descriptors), starts with no regions, and opens its own at its
- * first region. */
+ * first region. The lock, taken before the fork, starts over. */
 static void regions_after_fork(void)
 {
 	struct thread_rec *t = regions.threads, *next;
@@ -199,7 +212,7 @@ static int configure(const struct hwp_regions_opts *o)
 		return hwp_fail(-ENOMEM, "out of memory");
 	if (pthread_key_create(&regions.key, thread_exit))
 		return hwp_fail(-EAGAIN, "regions: no thread-specific key left");
-	pthread_atfork(NULL, NULL, regions_after_fork);
+	pthread_atfork(regions_before_fork, regions_parent_after_fork, regions_after_fork);
 	if (regions.output)
 		atexit(regions_at_exit);
 	return 0;
@@ -502,7 +515,13 @@ HWP_API int hwp_region_end(const char *name)
 
 HWP_API double hwp_regions_read_cost(void)
 {
-	return regions.read_cost_ns;
+	double cost;
+
+	/* The first thread's calibration writes it while others may ask. */
+	pthread_mutex_lock(&regions.lock);
+	cost = regions.read_cost_ns;
+	pthread_mutex_unlock(&regions.lock);
+	return cost;
 }
 
 /* ---- reports ---- */
@@ -550,8 +569,13 @@ static void region_values(const struct snapshot *sn, const struct hwp_session *s
 	}
 }
 
+/* Called for each region's total (tid 0) and each thread's part, with the
+ * session whose statuses hold for it and the sums it was made from. */
+typedef int (*walk_fn)(const struct hwp_region_info *info, const struct hwp_session *model,
+		       const struct snapshot *sn, void *ctx);
+
 struct walk {
-	hwp_region_walk_fn fn;
+	walk_fn fn;
 	void *ctx;
 	size_t n;
 	struct snapshot sn, total;
@@ -580,7 +604,7 @@ static int report_one(struct walk *w, const struct hwp_session *model, const cha
 	info.too_short = !isnan(per_call) && !isnan(regions.read_cost_ns) &&
 			 per_call < TOO_SHORT_READS * regions.read_cost_ns;
 	region_values(sn, model, w->n, w->values);
-	return w->fn(&info, model, w->ctx);
+	return w->fn(&info, model, sn, w->ctx);
 }
 
 static void snapshot_add(struct snapshot *to, const struct snapshot *from, size_t n)
@@ -660,11 +684,15 @@ static int walk_locked(struct walk *w)
 	return ret;
 }
 
-int hwp_regions_walk(hwp_region_walk_fn fn, void *ctx)
+/* The walk, under the lock; @read_cost_ns (may be NULL) gets the cost of a
+ * read as it was then. */
+static int regions_walk(walk_fn fn, void *ctx, double *read_cost_ns)
 {
 	struct walk w = { .fn = fn, .ctx = ctx };
 	int ret;
 
+	if (read_cost_ns)
+		*read_cost_ns = NAN;
 	if (!atomic_load(&regions.ready) || regions.error)
 		return 0;
 	w.n = hwp_evlist_nr_events(regions.evl);
@@ -676,6 +704,8 @@ int hwp_regions_walk(hwp_region_walk_fn fn, void *ctx)
 		goto out;
 	}
 	pthread_mutex_lock(&regions.lock);
+	if (read_cost_ns)
+		*read_cost_ns = regions.read_cost_ns;
 	ret = walk_locked(&w);
 	pthread_mutex_unlock(&regions.lock);
 out:
@@ -691,11 +721,12 @@ struct public_walk {
 };
 
 static int public_one(const struct hwp_region_info *info, const struct hwp_session *model,
-		      void *arg)
+		      const struct snapshot *sn, void *arg)
 {
 	const struct public_walk *pw = arg;
 
 	(void)model;
+	(void)sn;
 	return pw->fn(info, pw->ctx);
 }
 
@@ -706,7 +737,7 @@ HWP_API int hwp_regions_foreach(hwp_region_fn fn, void *ctx)
 	hwp_clear_error();
 	if (!fn)
 		return hwp_fail(-EINVAL, "hwp_regions_foreach: no callback");
-	return hwp_regions_walk(public_one, &pw);
+	return regions_walk(public_one, &pw, NULL);
 }
 
 HWP_API const char *hwp_regions_events(void)
@@ -717,4 +748,119 @@ HWP_API const char *hwp_regions_events(void)
 HWP_API unsigned int hwp_regions_sample_every(void)
 {
 	return regions.sample_every ? regions.sample_every : 1;
+}
+
+/* ---- the regions as a regionset ---- */
+
+int region_rows(const struct hwp_session *s, const struct hwp_count *counts, double seconds,
+		double sampling, struct regionset_region *rg)
+{
+	int err = result_rows_of_reading(s, counts, seconds, &rg->rows, &rg->nr_rows,
+					 &rg->nr_events);
+
+	if (err)
+		return err;
+	/* Sparse measurement scales every count and the time alike: the
+	 * metrics, ratios and rates, stay as the measured calls made them. */
+	for (size_t e = 0; e < rg->nr_events; e++)
+		rg->rows[e].values[0] *= sampling;
+	return regionset_region_done(rg);
+}
+
+static int snapshot_thread(const struct hwp_region_info *info, struct hwp_regionset *rs)
+{
+	struct regionset_region *rg = &rs->regions[rs->nr_regions - 1];
+	struct regionset_thread *t = regionset_add_thread(rg);
+
+	if (!t || !(t->values = malloc((info->nr_events + 1) * sizeof(*t->values))))
+		return hwp_fail(-ENOMEM, "out of memory");
+	t->tid = info->tid;
+	t->calls = info->calls;
+	t->measured_calls = info->measured_calls;
+	t->ops = info->ops;
+	t->seconds = info->seconds;
+	t->too_short = info->too_short;
+	memcpy(t->values, info->values, info->nr_events * sizeof(*t->values));
+	return 0;
+}
+
+/* A region's total: its rows from the sums of its measured calls, with
+ * their real times, so that a multiplexed count says how long it ran. */
+static int snapshot_one(const struct hwp_region_info *info, const struct hwp_session *model,
+			const struct snapshot *sn, void *arg)
+{
+	struct hwp_regionset *rs = arg;
+	struct regionset_region *rg;
+	double sampling = sn->measured ? (double)sn->calls / (double)sn->measured : NAN;
+
+	if (info->tid)
+		return snapshot_thread(info, rs);
+	rg = regionset_add_region(rs);
+	if (!rg || !(rg->name = strdup(info->name)))
+		return hwp_fail(-ENOMEM, "out of memory");
+	rg->calls = info->calls;
+	rg->measured_calls = info->measured_calls;
+	rg->ops = info->ops;
+	rg->seconds = info->seconds;
+	rg->too_short = info->too_short;
+	return region_rows(model, sn->counts, (double)sn->ns / 1e9, sampling, rg);
+}
+
+HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
+{
+	struct hwp_regionset *rs;
+	const char *spec;
+	int err;
+
+	hwp_clear_error();
+	if (!out)
+		return hwp_fail(-EINVAL, "hwp_regionset_snapshot: NULL argument");
+	err = regionset_new(out);
+	if (err)
+		return err;
+	rs = *out;
+	spec = hwp_regions_events();
+	rs->sample_every = hwp_regions_sample_every();
+	if ((spec && !(rs->spec = strdup(spec))) || hwp_environment_read(&rs->env))
+		err = hwp_fail(-ENOMEM, "out of memory");
+	else
+		err = regions_walk(snapshot_one, rs, &rs->read_cost_ns);
+	if (err) {
+		hwp_regionset_free(rs);
+		*out = NULL;
+	}
+	return err;
+}
+
+HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts)
+{
+	struct hwp_regionset *rs;
+	int err;
+
+	hwp_clear_error();
+	if (!f)
+		return hwp_fail(-EINVAL, "hwp_regions_write: NULL argument");
+	err = hwp_regionset_snapshot(&rs);
+	if (!err)
+		err = hwp_regionset_write(rs, f, opts);
+	hwp_regionset_free(rs);
+	return err;
+}
+
+HWP_API int hwp_regions_save(const char *path)
+{
+	HWP_OPTS(hwp_write_opts, o, .format = HWP_FORMAT_JSON);
+	struct hwp_ofile *of;
+	int err;
+
+	hwp_clear_error();
+	err = hwp_ofile_open(path, &of);
+	if (err)
+		return err;
+	err = hwp_regions_write(hwp_ofile_stream(of), &o);
+	if (err) {
+		hwp_ofile_abort(of);
+		return err;
+	}
+	return hwp_ofile_commit(of);
 }

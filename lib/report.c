@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* Reports over a profile: its sites resolved (each once), grouped by
+/* The queries over a profile: its sites resolved (each once), grouped by
  * instruction, function, source line or module, sorted, with the callers of
  * the top entries from the call chains; the modules that lacked symbols;
- * the call chains by function for flame graphs. */
+ * the call chains by function for flame graphs. The reports built once a
+ * sort key are kept in the profile's cache. The formats (export-*.c) are
+ * written with these queries alone. */
 #include "profile.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -634,7 +637,7 @@ HWP_API int hwp_profile_stacks(struct hwp_profile *p, hwp_stack_fn fn, void *ctx
 	hwp_clear_error();
 	if (!p || !fn)
 		return hwp_fail(-EINVAL, "hwp_profile_stacks: NULL argument");
-	names = malloc(1024 * sizeof(*names));
+	names = malloc(PROFILE_MAX_FRAMES * sizeof(*names));
 	if (!names)
 		return hwp_fail(-ENOMEM, "out of memory");
 	err = fold_all(p, &fs, names);
@@ -661,7 +664,7 @@ HWP_API int hwp_profile_stacks(struct hwp_profile *p, hwp_stack_fn fn, void *ctx
 	return err;
 }
 
-/* ---- writing ---- */
+/* ---- for the formats ---- */
 
 const char *sort_name(enum hwp_sort sort)
 {
@@ -689,35 +692,4 @@ void format_source(const char *file, unsigned int line, char *buf, size_t size)
 	}
 	base = strrchr(file, '/');
 	snprintf(buf, size, "%s:%u", base ? base + 1 : file, line);
-}
-
-HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
-			      const struct hwp_report_opts *opts)
-{
-	struct hwp_report_opts o;
-	int err;
-
-	hwp_clear_error();
-	if (!p || !f)
-		return hwp_fail(-EINVAL, "hwp_profile_write: NULL argument");
-	err = hwp_opts_copy(&o, sizeof(o), opts, "hwp_report_opts");
-	if (err)
-		return err;
-	if (o.annotate && o.format != HWP_FORMAT_TEXT)
-		return hwp_fail(-EINVAL, "an annotated function is written as text only");
-	if (o.annotate)
-		err = export_annotate(p, f, o.annotate);
-	else if (o.format == HWP_FORMAT_TEXT)
-		err = export_text(p, f, &o);
-	else if (o.format == HWP_FORMAT_CSV)
-		err = export_csv(p, f, &o);
-	else if (o.format == HWP_FORMAT_JSON)
-		err = export_json(p, f, &o);
-	else if (o.format == HWP_FORMAT_FOLDED)
-		err = export_folded(p, f);
-	else
-		err = hwp_fail(-EINVAL, "hwp_profile_write: unknown format %d", (int)o.format);
-	if (err)
-		return err;
-	return hwp_stream_check(f, "the report");
 }

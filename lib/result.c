@@ -7,9 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
 
 HWP_API int hwp_result_new(struct hwp_result **out)
 {
@@ -25,28 +22,6 @@ HWP_API int hwp_result_new(struct hwp_result **out)
 	r->exit_code = -1;
 	*out = r;
 	return 0;
-}
-
-static void series_release(struct series *sr)
-{
-	free(sr->name);
-	free(sr->unit);
-	free(sr->canonical);
-	free(sr->expr);
-	free(sr->reason);
-	free(sr->values);
-	free(sr->pct);
-	free(sr->running);
-}
-
-void hwp_environment_release(struct hwp_environment *env)
-{
-	free(env->host);
-	free(env->kernel);
-	free(env->cpu);
-	free(env->date);
-	free(env->version);
-	memset(env, 0, sizeof(*env));
 }
 
 HWP_API void hwp_result_free(struct hwp_result *r)
@@ -65,57 +40,10 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	free(r->target);
 	free(r->seconds);
 	hwp_environment_release(&r->env);
-	hwp_result_regions_free(r);
+	for (size_t i = 0; i < r->nr_regionsets; i++)
+		hwp_regionset_free(r->regionsets[i]);
+	free(r->regionsets);
 	free(r);
-}
-
-static char *cpu_model(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char *model = NULL;
-
-	if (!f)
-		return strdup("unknown");
-	while (!model && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (colon && (!strncmp(line, "model name", 10) || !strncmp(line, "Processor", 9) ||
-			      !strncmp(line, "cpu model", 9))) {
-			colon += 1 + (colon[1] == ' ');
-			colon[strcspn(colon, "\n")] = '\0';
-			model = strdup(colon);
-		}
-	}
-	fclose(f);
-	return model ? model : strdup("unknown");
-}
-
-int hwp_environment_read(struct hwp_environment *env)
-{
-	struct utsname u;
-	char date[64];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	memset(env, 0, sizeof(*env));
-	if (uname(&u)) {
-		snprintf(u.nodename, sizeof(u.nodename), "unknown");
-		snprintf(u.release, sizeof(u.release), "unknown");
-	}
-	gmtime_r(&now, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	env->host = strdup(u.nodename);
-	env->kernel = strdup(u.release);
-	env->cpu = cpu_model();
-	env->date = strdup(date);
-	env->version = strdup(HWPROF_VERSION);
-	env->nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (!env->host || !env->kernel || !env->cpu || !env->date || !env->version) {
-		hwp_environment_release(env);
-		return -ENOMEM;
-	}
-	return 0;
 }
 
 int hwp_argv_set(char ***dst, char *const *argv, const char *fn)
@@ -339,10 +267,50 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 	return 0;
 }
 
+int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *counts,
+			   double seconds, struct series **rows, size_t *nr_rows,
+			   size_t *nr_events)
+{
+	struct hwp_result *r;
+	int err = hwp_result_new(&r) ?: hwp_result_add_run(r, s, counts, seconds);
+
+	if (!err) {
+		*rows = r->series;
+		*nr_rows = r->nr_series;
+		*nr_events = r->nr_events;
+		r->series = NULL;
+		r->nr_series = 0;
+	}
+	hwp_result_free(r);
+	return err;
+}
+
 HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code)
 {
 	if (r)
 		r->exit_code = code;
+}
+
+int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs)
+{
+	struct hwp_regionset **n = realloc(r->regionsets, (r->nr_regionsets + 1) * sizeof(*n));
+
+	if (!n)
+		return hwp_fail(-ENOMEM, "out of memory");
+	r->regionsets = n;
+	r->regionsets[r->nr_regionsets++] = rs;
+	return 0;
+}
+
+HWP_API size_t hwp_result_nr_regionsets(const struct hwp_result *r)
+{
+	return r ? r->nr_regionsets : 0;
+}
+
+HWP_API const struct hwp_regionset *hwp_result_regionset(const struct hwp_result *r,
+							 size_t idx)
+{
+	return r && idx < r->nr_regionsets ? r->regionsets[idx] : NULL;
 }
 
 HWP_API size_t hwp_result_nr_runs(const struct hwp_result *r)
@@ -363,20 +331,11 @@ HWP_API const double *hwp_result_seconds(const struct hwp_result *r)
 HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
 			      struct hwp_series_info *info)
 {
-	const struct series *sr;
-	struct hwp_series_info i = { .sz = sizeof(i) };
+	struct hwp_series_info i;
 
 	if (!r || idx >= r->nr_series)
 		return hwp_fail(-EINVAL, "hwp_result_series: no row %zu", idx);
-	sr = &r->series[idx];
-	i.name = sr->name;
-	i.unit = sr->unit;
-	i.kind = sr->kind;
-	i.supported = sr->supported;
-	i.reason = sr->reason;
-	i.nr_runs = r->nr_runs;
-	i.values = sr->values;
-	i.percent_running = sr->pct;
+	series_info(&r->series[idx], r->nr_runs, &i);
 	return hwp_info_fill(info, &i, sizeof(i));
 }
 

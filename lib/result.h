@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* The inside of struct hwp_result, shared by result.c and its writers. */
+/* The inside of results, sweeps and regionsets (the regions of a program's
+ * run), shared by their files. The dependencies go one way: rows and
+ * fields (result-rows.c, result-fields.c) <- the regionset model
+ * (regionset.c) <- its reader and writer <- results (result.c, -read.c,
+ * -output.c) <- sweeps; the live regions (region.c) take their regionset
+ * with a result's rows and write it with the regionset's writer. */
 #ifndef HWPROF_RESULT_H
 #define HWPROF_RESULT_H
 
 #include "hwprof-internal.h"
+#include "util/json-reader.h"
 
 struct hwp_environment {
 	char *host;
@@ -30,6 +36,40 @@ struct series {
 	double *running;	/* events: ns running, nr_runs */
 };
 
+/* One thread's part of a region. */
+struct regionset_thread {
+	pid_t tid;
+	uint64_t calls, measured_calls, ops;
+	double seconds;
+	bool too_short;
+	double *values;		/* by event, in the region's order; NAN: not counted */
+};
+
+/* One region: its totals over the threads, and each thread's part. */
+struct regionset_region {
+	char *name;
+	uint64_t calls, measured_calls, ops;
+	double seconds;		/* inside, all threads, all calls */
+	bool too_short;
+	/* Events, then metrics, one run each, as hwprof-stat/1 rows: the count,
+	 * its percent running (the real one, never made up), the reason. */
+	struct series *rows;
+	size_t nr_rows, nr_events;
+	double *values;		/* the events' counts (rows[e].values[0]), for the API */
+	struct regionset_thread *threads;
+	size_t nr_threads, cap_threads;
+};
+
+/* The regions of one run of a program: a hwprof-regions/1 document. */
+struct hwp_regionset {
+	char *spec;		/* the events counted; NULL: none configured */
+	unsigned int sample_every;
+	double read_cost_ns;	/* NAN: never measured */
+	struct regionset_region *regions;
+	size_t nr_regions, cap_regions;
+	struct hwp_environment env;
+};
+
 struct hwp_result {
 	char **argv;		/* NULL-terminated, or NULL */
 	char *spec;
@@ -44,8 +84,8 @@ struct hwp_result {
 	int exit_code;		/* -1: not set */
 	struct hwp_environment env;
 	char *source;		/* the file it was read from, or NULL */
-	struct json_value **regions;	/* hwprof-regions/1 documents, one a run */
-	size_t nr_regions;
+	struct hwp_regionset **regionsets;	/* the program's regions, one a run */
+	size_t nr_regionsets;
 	bool loaded;		/* read from a file: it takes no more runs */
 };
 
@@ -73,23 +113,113 @@ struct hwp_row {
 struct json_writer;
 struct json_value;
 
-/* region-file.c: the regions a measured program wrote. */
-void hwp_result_regions_free(struct hwp_result *r);
-void hwp_result_regions_json(const struct hwp_result *r, struct json_writer *w);
-void hwp_result_regions_text(const struct hwp_result *r, FILE *f, bool big);
-
-/* result-output.c, for the writers of sweeps and comparisons too */
-void hwp_row_init(const struct hwp_result *r, size_t idx, struct hwp_row *row);
+/* result-rows.c: rows and environments, below everything that holds them
+ * (results, sweeps, comparisons, regions). */
+void series_release(struct series *sr);
+/* Describe @sr, a row of @nr_runs values, for the public API. */
+void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info *info);
+void hwp_row_init(const struct series *sr, size_t nr_runs, struct hwp_row *row);
 /* "<not supported>", "<not counted>", "<undefined>", or NULL for a value. */
 const char *hwp_row_placeholder(const struct hwp_row *row);
 /* The row's mean as the text report shows it (msec for clocks). */
 void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size);
 /* A metric's value: grouped when large, else 1 or 3 decimals. */
 void hwp_fmt_metric(double v, bool big, char *buf, size_t size);
+/* Which runs of a row are outliers (hwp_outliers_mad()); NULL when none
+ * or out of memory, which only costs the annotation. */
+bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr);
+/* The "events" and "metrics" members of a JSON object, as hwprof-stat/1
+ * has them: with @all_runs, each row's summary and values too. */
+void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows, size_t nr_runs,
+	       bool all_runs);
+/* A summary's members (mean, median... ci95), and an array of values. */
+void summary_json(struct json_writer *w, const struct hwp_summary *s);
+void values_json(struct json_writer *w, const double *v, size_t n);
+int hwp_environment_read(struct hwp_environment *env);
+void hwp_environment_release(struct hwp_environment *env);
+/* An "environment" member: @saved's, or this machine's now when NULL. */
+void hwp_json_environment(struct json_writer *w, const struct hwp_environment *saved);
+
+/* result-fields.c: reading the stage's JSON. Each field is checked before
+ * it is used; messages name @source, the line and where the field is. */
+struct field_ctx {
+	const char *source;
+	char where[128];	/* the path of the object read: "events[2]" */
+};
+/* Read and parse a whole JSON file, with messages for people. */
+int hwp_json_read_file(const char *path, struct json_value **doc);
+/* Parse @len bytes of @source, with messages for people. */
+int json_doc_parse(const char *buf, size_t len, const char *source, struct json_value **doc);
+/* Member @key of @obj, of @type (or null when @nullable: *@out is NULL). */
+int field_get(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	      enum json_type type, bool nullable, const struct json_value **out);
+/* A string member, copied; NULL for null when @nullable. */
+int field_string(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 bool nullable, char **out);
+int field_bool(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	       bool *out);
+/* An integer member in [min, max]; -1 for null when @nullable. */
+int field_int(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	      bool nullable, long min, long max, long *out);
+/* An array of exactly @n numbers or nulls (NAN) into a new array. */
+int field_values(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 size_t n, double **out);
+/* "command": [argv...], into a new NULL-terminated array. */
+int field_command(const struct field_ctx *c, const struct json_value *obj, char ***out);
+/* A number member; NAN for null when @nullable. */
+int field_number(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 bool nullable, double *out);
+/* The rows of array @key ("events" or "metrics") appended to *@rows, each
+ * with @nr_runs values; *@nr_events counts the events. With @all_runs, as
+ * rows_json() writes them with it (arrays of values); without, one run's
+ * ("count" or "value", and "percent_running"). */
+int field_rows(struct field_ctx *c, const struct json_value *doc, const char *key,
+	       size_t nr_runs, bool all_runs, struct series **rows, size_t *nr_rows,
+	       size_t *nr_events);
+int field_environment(struct field_ctx *c, const struct json_value *doc,
+		      struct hwp_environment *env);
+
+/* regionset.c: the model. A regionset is built by adding regions, and
+ * threads to a region, each zeroed; NULL when out of memory. */
+int regionset_new(struct hwp_regionset **out);
+struct regionset_region *regionset_add_region(struct hwp_regionset *rs);
+struct regionset_thread *regionset_add_thread(struct regionset_region *rg);
+/* Once a region's rows are set: its values for hwp_region_info. */
+int regionset_region_done(struct regionset_region *rg);
+
+/* regionset-read.c: a regionset from a parsed hwprof-regions/1 object; the
+ * messages name @source and @where (the path of the object in its file). */
+int regionset_from_json(const struct json_value *doc, const char *source, const char *where,
+			struct hwp_regionset **out);
+
+/* regionset-write.c: the regionset as a hwprof-regions/1 object, inside a
+ * larger document; and as text, the one renderer of regions, with the
+ * note that it is the last of @of_runs when there were more. */
+void regionset_json(const struct hwp_regionset *rs, struct json_writer *w);
+void regionset_text(const struct hwp_regionset *rs, FILE *f, bool big, size_t of_runs);
+
+/* result.c: attach @rs (taken on success) to @r. */
+int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs);
+/* The rows one reading of @s makes, as a result's first run has them:
+ * the events, then the built-in metrics whose inputs were counted, each
+ * with one value; the caller takes them (series_release()). */
+int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *counts,
+			   double seconds, struct series **rows, size_t *nr_rows,
+			   size_t *nr_events);
+
+/* region.c: the rows of a live region into @rg, from the sums of its
+ * measured calls (@counts, with their real enabled and running times, over
+ * @seconds), the events scaled by @sampling (calls / measured calls). */
+int region_rows(const struct hwp_session *s, const struct hwp_count *counts, double seconds,
+		double sampling, struct regionset_region *rg);
+
+/* result-output.c, for the writers of sweeps and comparisons too */
 /* The result as a hwprof-stat/1 object, inside a larger document. */
 void hwp_result_json(const struct hwp_result *r, struct json_writer *w);
 /* The command line, its arguments separated by spaces. */
 void hwp_command_line(char *const *argv, struct strbuf *sb);
+/* "command": [argv...] */
+void hwp_json_command(struct json_writer *w, char *const *argv);
 
 /* result-read.c: build a result from a parsed hwprof-stat/1 object; the
  * messages name @source and @where (the path of the object in its file). */
@@ -99,18 +229,9 @@ int hwp_result_from_json(const struct json_value *obj, const char *source,
  * as hwp_sweep_read() reads a file; @source names it in messages. */
 int hwp_sweep_parse(const char *buf, size_t len, const char *source,
 		    struct hwp_sweep **out);
-/* Read and parse a whole JSON file, with messages for people. */
-int hwp_json_read_file(const char *path, struct json_value **doc);
-/* Replace *@dst with a copy of @argv; @fn names the caller in messages. */
-int hwp_argv_set(char ***dst, char *const *argv, const char *fn);
-/* "command": [argv...] */
-void hwp_json_command(struct json_writer *w, char *const *argv);
 
-int hwp_environment_read(struct hwp_environment *env);
-/* result-output.c: the "events" and "metrics" members of a JSON object. */
-void hwp_result_json_rows(const struct hwp_result *r, struct json_writer *w, bool all_runs);
-/* An "environment" member: @saved's, or this machine's now when NULL. */
-void hwp_json_environment(struct json_writer *w, const struct hwp_environment *saved);
-void hwp_environment_release(struct hwp_environment *env);
+/* result.c: replace *@dst with a copy of @argv; @fn names the caller in
+ * messages. */
+int hwp_argv_set(char ***dst, char *const *argv, const char *fn);
 
 #endif

@@ -177,7 +177,7 @@ static void fill_cell(const struct hwp_result *r, const struct series *sr, bool 
 		snprintf(c->value, sizeof(c->value), "-");
 		return;
 	}
-	hwp_row_init(r, (size_t)idx, &row);
+	hwp_row_init(&r->series[idx], r->nr_runs, &row);
 	hwp_row_format(&row, big, c->value, sizeof(c->value));
 	if (r->nr_runs > 1 && row.sum.n > 1 && !isnan(row.sum.rel_stderr))
 		snprintf(c->noise, sizeof(c->noise), "+- %.2f%%", 100.0 * row.sum.rel_stderr);
@@ -203,8 +203,10 @@ static void text_title(const struct hwp_sweep *sw, FILE *f)
 	strbuf_release(&cmd);
 }
 
-static int write_text(const struct hwp_sweep *sw, const struct hwp_write_opts *o, FILE *f)
+static int write_text(const void *obj, FILE *f, const void *opts)
 {
+	const struct hwp_sweep *sw = obj;
+	const struct hwp_write_opts *o = opts;
 	const struct series **rows;
 	size_t nr_rows = row_names(sw, &rows), name_w = 20, col_w = 10;
 	struct cell *cells;
@@ -282,9 +284,12 @@ static int write_text(const struct hwp_sweep *sw, const struct hwp_write_opts *o
 
 /* ---- JSON ---- */
 
-static void write_json(const struct hwp_sweep *sw, FILE *f)
+static int write_json(const void *obj, FILE *f, const void *opts)
 {
+	const struct hwp_sweep *sw = obj;
 	struct json_writer w;
+
+	(void)opts;
 
 	jw_init(&w, f, true);
 	jw_object_begin(&w);
@@ -306,33 +311,26 @@ static void write_json(const struct hwp_sweep *sw, FILE *f)
 	jw_array_end(&w);
 	jw_object_end(&w);
 	jw_finish(&w);
+	return 0;
 }
+
+static const struct writer sweep_writer = {
+	.fn = "hwp_sweep_write",
+	.what = "the sweep",
+	.subject = "a sweep is",
+	.opts_type = "hwp_write_opts",
+	.opts_sz = sizeof(struct hwp_write_opts),
+	.format = {
+		[HWP_FORMAT_TEXT] = write_text,
+		[HWP_FORMAT_JSON] = write_json,
+	},
+};
 
 HWP_API int hwp_sweep_write(const struct hwp_sweep *sw, FILE *f,
 			    const struct hwp_write_opts *opts)
 {
-	struct hwp_write_opts o;
-	int err;
-
-	hwp_clear_error();
-	if (!sw || !f)
-		return hwp_fail(-EINVAL, "hwp_sweep_write: NULL argument");
-	if (!sw->param)
+	/* A plain result read as a sweep of one is written as that result. */
+	if (sw && f && !sw->param)
 		return hwp_result_write(sw->nr ? sw->results[0] : NULL, f, opts);
-	err = hwp_opts_copy(&o, sizeof(o), opts, "hwp_write_opts");
-	if (err)
-		return err;
-	switch (o.format) {
-	case HWP_FORMAT_TEXT:
-		err = write_text(sw, &o, f);
-		break;
-	case HWP_FORMAT_JSON:
-		write_json(sw, f);
-		break;
-	case HWP_FORMAT_CSV:
-		return hwp_fail(-EOPNOTSUPP, "a sweep is written as text or JSON, not CSV");
-	default:
-		return hwp_fail(-EINVAL, "hwp_sweep_write: unknown format %d", (int)o.format);
-	}
-	return err ?: hwp_stream_check(f, "the sweep");
+	return write_dispatch(&sweep_writer, sw, f, opts);
 }

@@ -767,13 +767,34 @@ HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
  * @path: a hwprof-regions/1 file, as a program linked with libhwprof
  *	  writes to $HWPROF_OUTPUT at exit (see hwp_region_begin())
  *
- * One file a run. The text report then shows the regions of the last run,
- * region by region, after the whole program's counts; the JSON keeps every
- * run's under "regions". This is 'hwprof stat --regions'. Errors: the
- * open's errno (-ENOENT: the program wrote none), -HWP_ERR_FORMAT for a
- * file that is not the regions of a program. Since: 0.1
+ * One file a run, read as hwp_regionset_read() reads it. The text report
+ * then shows the regions of the last run, region by region, after the
+ * whole program's counts; the JSON keeps every run's under "regions";
+ * hwp_result_regionset() gives each. This is 'hwprof stat --regions'.
+ * Errors: the open's errno (-ENOENT: the program wrote none),
+ * -HWP_ERR_FORMAT for a file that is not the regions of a program or has
+ * a field of the wrong type. Since: 0.1
  */
 HWP_API int hwp_result_add_regions(struct hwp_result *r, const char *path);
+
+struct hwp_regionset;
+
+/*
+ * hwp_result_nr_regionsets - how many regionsets @r has: one a run of
+ * 'hwprof stat --regions' (hwp_result_add_regions()), kept by
+ * hwp_result_read() and hwp_sweep_read(); 0 for NULL. Since: 0.2
+ */
+HWP_API size_t hwp_result_nr_regionsets(const struct hwp_result *r);
+
+/*
+ * hwp_result_regionset - regionset @idx of @r, in the order the runs added
+ * them (see "Regionsets" below)
+ *
+ * Returns a pointer borrowed from @r, valid until hwp_result_free(); NULL
+ * past the last or for NULL. Since: 0.2
+ */
+HWP_API const struct hwp_regionset *hwp_result_regionset(const struct hwp_result *r,
+							 size_t idx);
 
 /* hwp_result_nr_runs, hwp_result_nr_series. Since: 0.1 */
 HWP_API size_t hwp_result_nr_runs(const struct hwp_result *r);
@@ -804,17 +825,20 @@ HWP_API int hwp_result_find(const struct hwp_result *r, const char *name, size_t
 /*
  * hwp_result_read - load what hwprof stat --json wrote (schema hwprof-stat/1)
  * @path: the file
- * @out: the result with every run's values, the command and the
- *	 environment it was measured in; free it with hwp_result_free(). It
- *	 takes no more runs or metrics (-EBUSY).
+ * @out: the result with every run's values, the command, the
+ *	 environment it was measured in and, from 'hwprof stat --regions', the
+ *	 regions of each run (hwp_result_regionset(): since 0.2; 0.1 dropped
+ *	 them); free it with hwp_result_free(). It takes no more runs or
+ *	 metrics (-EBUSY).
  *
  * The file is treated as untrusted: at most 64 MiB, nesting and sizes
  * capped, every field checked. Errors: the errno of opening or reading it;
  * -EFBIG past 64 MiB; -HWP_ERR_FORMAT, with a message naming the file,
  * the line and the field, for a file that is empty, not JSON, truncated,
  * JSON but not hwprof's, of another schema (a sweep: see
- * hwp_sweep_read()), or with a field of the wrong type or an array of
- * values whose length is not "runs"; -ENOMEM. Thread-safe. Since: 0.1
+ * hwp_sweep_read()), or with a field of the wrong type (its regions
+ * included) or an array of values whose length is not "runs"; -ENOMEM.
+ * Thread-safe. Since: 0.1
  */
 HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
 
@@ -839,8 +863,9 @@ struct hwp_write_opts {
 /*
  * hwp_result_write - write @r to @f
  *
- * Errors: the write's errno (-ENOSPC for a full disk, found by flushing
- * @f). Since: 0.1
+ * Errors: -EOPNOTSUPP for folded stacks (a profile's format), -EINVAL for a
+ * NULL argument or a value that is no format, the write's errno (-ENOSPC
+ * for a full disk, found by flushing @f). Since: 0.1
  */
 HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
 			     const struct hwp_write_opts *opts);
@@ -904,7 +929,7 @@ HWP_API const struct hwp_result *hwp_sweep_result(const struct hwp_sweep *sw, si
  * (with the relative standard error of the mean under each when there were
  * repeated runs). HWP_FORMAT_JSON: schema hwprof-sweep/1 (README), each
  * value's result a complete hwprof-stat/1 object. Errors: -EOPNOTSUPP for
- * CSV, -EINVAL, or the write's errno. Since: 0.1
+ * CSV or folded stacks, -EINVAL, or the write's errno. Since: 0.1
  */
 HWP_API int hwp_sweep_write(const struct hwp_sweep *sw, FILE *f,
 			    const struct hwp_write_opts *opts);
@@ -1030,7 +1055,8 @@ HWP_API const char *hwp_compare_warning(const struct hwp_compare *c, size_t idx)
  * HWP_FORMAT_TEXT: a table of rows (or of ratios with a verdict per sweep
  * column), the test and correction used, the noise ranking and the
  * warnings. HWP_FORMAT_JSON: schema hwprof-compare/1 (README). Errors:
- * -EOPNOTSUPP for CSV, -EINVAL, or the write's errno. Since: 0.1
+ * -EOPNOTSUPP for CSV or folded stacks, -EINVAL, or the write's errno.
+ * Since: 0.1
  */
 HWP_API int hwp_compare_write(const struct hwp_compare *c, FILE *f,
 			      const struct hwp_write_opts *opts);
@@ -1136,15 +1162,19 @@ typedef int (*hwp_region_fn)(const struct hwp_region_info *info, void *ctx);
  * (tid 0), then each thread's part. Regions still open are not counted
  * yet. Returns 0 or what @fn returned to stop. Thread-safe, also while
  * other threads measure; @fn runs under the regions' lock, so it must not
- * call the regions functions itself. After fork(), the child starts with
- * no regions of its own. Since: 0.1
+ * call the regions functions itself, nor fork() (which waits for that
+ * lock, so that a child never copies the regions half-updated). After
+ * fork(), the child starts with no regions of its own. Since: 0.1
  */
 HWP_API int hwp_regions_foreach(hwp_region_fn fn, void *ctx);
 
 /*
- * hwp_regions_write - write the results so far as text (perf stat's layout,
- * one block per region) or JSON ("hwprof-regions/1"). Errors: -EOPNOTSUPP
- * for CSV, the write's errno. Thread-safe. Since: 0.1
+ * hwp_regions_write - write the results so far as text (a block per region,
+ * as 'hwprof stat --regions' shows them; hwp_regionset_write() says what it
+ * holds) or JSON ("hwprof-regions/1"): hwp_regionset_write() of
+ * hwp_regionset_snapshot(). Errors: -EOPNOTSUPP for CSV or folded stacks,
+ * -EINVAL for a NULL stream or a value that is no format, the write's
+ * errno, -ENOMEM. Thread-safe. Since: 0.1
  */
 HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts);
 
@@ -1167,6 +1197,126 @@ HWP_API const char *hwp_regions_events(void);
 
 /* hwp_regions_sample_every - N when one call in N is measured (1: all). Since: 0.1 */
 HWP_API unsigned int hwp_regions_sample_every(void);
+
+/* ------------------------------------------------------------------------
+ * Regionsets: the regions of one run of a program, as values
+ *
+ * What a program's regions came to, typed: the events counted, and per
+ * region its calls, ops and time inside, its rows (each event's count,
+ * scaled, with the percent of the time it was running, and the metrics
+ * on them, as hwprof-stat/1 rows of one run) and each thread's part. A
+ * regionset is the hwprof-regions/1 document of README.md, read from the
+ * file a program wrote (hwp_regionset_read()), kept by a result of
+ * 'hwprof stat --regions' (hwp_result_regionset()), or taken from this
+ * process's own regions (hwp_regionset_snapshot()). It does not change
+ * once made: any thread may read it, one at a time frees it.
+ */
+
+/* A regionset's totals. Filled by hwp_regionset_info(). */
+struct hwp_regionset_info {
+	size_t sz;
+	const char *event_spec;	/* the events the regions counted; NULL: none configured */
+	unsigned int sample_every;	/* one call in N measured and scaled (1: all) */
+	double read_cost_ns;	/* what one read of the counters cost; NAN: unknown */
+	size_t nr_regions;
+};
+
+/*
+ * hwp_regionset_read - load the regions a program wrote (schema
+ * hwprof-regions/1, as hwp_regions_save() and $HWPROF_OUTPUT write them)
+ * @out: free it with hwp_regionset_free()
+ *
+ * The file is treated as untrusted, as by hwp_result_read(): every field
+ * is checked. Errors: the errno of opening or reading it (-ENOENT: the
+ * program wrote none), -EFBIG past 64 MiB, -HWP_ERR_FORMAT with a message
+ * naming the file, the line and the field for a file that is not the
+ * regions of a program or has a field of the wrong type, -EINVAL, -ENOMEM.
+ * Thread-safe. Since: 0.2
+ */
+HWP_API int hwp_regionset_read(const char *path, struct hwp_regionset **out);
+
+/*
+ * hwp_regionset_snapshot - this process's regions so far, as a regionset
+ * @out: free it with hwp_regionset_free()
+ *
+ * What hwp_regions_foreach() walks, taken at once under the regions' lock:
+ * each region's total, its rows from the sums of its measured calls (a
+ * count scaled by the time it was enabled over the time it ran, whose
+ * percent the row keeps, then by calls / measured calls), each thread's
+ * part, the events, the sampling and the cost of a read, and this
+ * machine's environment. Before the first region, or when the events
+ * were bad, a regionset without regions (event_spec NULL when none were
+ * configured). Errors: -EINVAL, -ENOMEM. Thread-safe, also while other
+ * threads measure. Since: 0.2
+ */
+HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out);
+
+/* hwp_regionset_free - free a regionset read or snapshot; NULL is a no-op. Since: 0.2 */
+HWP_API void hwp_regionset_free(struct hwp_regionset *rs);
+
+/*
+ * hwp_regionset_write - write @rs to @f
+ *
+ * HWP_FORMAT_TEXT: a block per region, as 'hwprof stat --regions' shows
+ * them: its threads, calls, time and ops, then each event's count, per
+ * call and per op (and, when it was multiplexed, the percent it counted),
+ * then its metrics. HWP_FORMAT_JSON: schema hwprof-regions/1, which
+ * hwp_regionset_read() reads back. Errors: -EOPNOTSUPP for CSV or folded
+ * stacks, -EINVAL for a NULL argument or a value that is no format, the
+ * write's errno (-ENOSPC for a full disk). Since: 0.2
+ */
+HWP_API int hwp_regionset_write(const struct hwp_regionset *rs, FILE *f,
+				const struct hwp_write_opts *opts);
+
+/*
+ * hwp_regionset_info - fill @info (up to info->sz) with @rs's totals
+ *
+ * Its strings are borrowed from @rs. Errors: -EINVAL. Since: 0.2
+ */
+HWP_API int hwp_regionset_info(const struct hwp_regionset *rs,
+			       struct hwp_regionset_info *info);
+
+/*
+ * hwp_regionset_region - region @idx of @rs: its total over the threads
+ * @info: filled up to info->sz, as hwp_regions_foreach() fills it for
+ *	  tid 0; @values has info->nr_events counts, in the order of the
+ *	  region's rows (hwp_regionset_series()), which name them. evlist is
+ *	  NULL: a regionset read from a file has no event list of this
+ *	  machine's. Borrowed from @rs.
+ *
+ * Regions come in the order the program first entered them. Errors:
+ * -EINVAL for @idx past the last or a NULL argument. Since: 0.2
+ */
+HWP_API int hwp_regionset_region(const struct hwp_regionset *rs, size_t idx,
+				 struct hwp_region_info *info);
+
+/*
+ * hwp_regionset_thread - the part of thread @idx in region @region
+ * @info: as hwp_regionset_region() fills it, with the thread's tid and
+ *	  counts (nr_threads 1); @idx counts from 0 to the region's
+ *	  nr_threads - 1
+ *
+ * Errors: -EINVAL for a region or thread past the last. Since: 0.2
+ */
+HWP_API int hwp_regionset_thread(const struct hwp_regionset *rs, size_t region, size_t idx,
+				 struct hwp_region_info *info);
+
+/*
+ * hwp_regionset_nr_series - how many rows region @region has: its events,
+ * then its metrics; 0 past the last region. Since: 0.2
+ */
+HWP_API size_t hwp_regionset_nr_series(const struct hwp_regionset *rs, size_t region);
+
+/*
+ * hwp_regionset_series - row @idx of region @region, as hwp_result_series()
+ * describes a result's, with one run: values[0] is the count over all
+ * calls (scaled for multiplexing and sparse measurement) or the metric,
+ * percent_running[0] the percent of its enabled time an event counted
+ * (NAN: never), NAN where not counted or undefined, with the reason.
+ * Borrowed from @rs. Errors: -EINVAL. Since: 0.2
+ */
+HWP_API int hwp_regionset_series(const struct hwp_regionset *rs, size_t region, size_t idx,
+				 struct hwp_series_info *info);
 
 /* ------------------------------------------------------------------------
  * Output files that never end up half-written

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Result and sweep files (what hwprof compare reads): the strict JSON
- * reader, then the hwprof-stat/1 and hwprof-sweep/1 readers. Whatever
- * loads must then write, compare with itself and free without a crash;
- * whatever does not gets a message. */
+ * reader, then the hwprof-stat/1 and hwprof-sweep/1 readers, with the
+ * regions (hwprof-regions/1) a result keeps. Whatever loads must then
+ * write, compare with itself and free without a crash; whatever does not
+ * gets a message. */
 #include "hwprof-internal.h"
 #include "result.h"
 #include "fuzz.h"
@@ -14,6 +15,32 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* A result's regionsets, through the public API and both writers. */
+static void use_regions(const struct hwp_result *r, FILE *f)
+{
+	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
+	HWP_OPTS(hwp_write_opts, json, .format = HWP_FORMAT_JSON);
+
+	for (size_t k = 0; k < hwp_result_nr_regionsets(r); k++) {
+		const struct hwp_regionset *rs = hwp_result_regionset(r, k);
+		struct hwp_regionset_info in = { .sz = sizeof(in) };
+
+		FUZZ_ASSERT(rs && !hwp_regionset_info(rs, &in));
+		for (size_t i = 0; i < in.nr_regions; i++) {
+			struct hwp_region_info ri = { .sz = sizeof(ri) };
+			struct hwp_series_info si = { .sz = sizeof(si) };
+
+			FUZZ_ASSERT(!hwp_regionset_region(rs, i, &ri));
+			for (size_t t = 0; t < ri.nr_threads; t++)
+				FUZZ_ASSERT(!hwp_regionset_thread(rs, i, t, &ri));
+			for (size_t e = 0; e < hwp_regionset_nr_series(rs, i); e++)
+				FUZZ_ASSERT(!hwp_regionset_series(rs, i, e, &si) && si.nr_runs == 1);
+		}
+		hwp_regionset_write(rs, f, &text);
+		hwp_regionset_write(rs, f, &json);
+	}
+}
+
 static void use(const struct hwp_sweep *sw)
 {
 	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
@@ -23,8 +50,10 @@ static void use(const struct hwp_sweep *sw)
 
 	FUZZ_ASSERT(f);
 	FUZZ_ASSERT(hwp_sweep_nr_points(sw) >= 1);
-	for (size_t i = 0; i < hwp_sweep_nr_points(sw); i++)
+	for (size_t i = 0; i < hwp_sweep_nr_points(sw); i++) {
 		FUZZ_ASSERT(hwp_result_nr_runs(hwp_sweep_result(sw, i)) >= 1);
+		use_regions(hwp_sweep_result(sw, i), f);
+	}
 	hwp_sweep_write(sw, f, &text);
 	hwp_sweep_write(sw, f, &json);
 	if (!hwp_compare_sweeps(sw, sw, NULL, &c)) {

@@ -5,6 +5,7 @@
  * report can run while threads measure. Run with "sampled" and
  * HWPROF_SAMPLE_EVERY=4 for sparse measurement. */
 #include "hwprof-internal.h"
+#include "result.h"
 #include "harness.h"
 #include "work.h"
 
@@ -82,6 +83,32 @@ static void test_counts_and_nesting(void)
 	CHECK(f.faults <= 2, "nothing happens in 'quiet': %.0f faults", f.faults);
 	CHECK(f.too_short, "an empty region is too short to measure");
 	CHECK(hwp_regions_read_cost() > 0, "read cost measured: %g ns", hwp_regions_read_cost());
+}
+
+/* hwp_regions_read_cost() while the first region calibrates the reads:
+ * the cost is written and read under the regions' lock (a data race that
+ * ThreadSanitizer finds otherwise). The other thread is gone before any
+ * region is measured. */
+static void *cost_poller(void *arg)
+{
+	double *cost = arg;
+
+	while (!(*cost > 0))
+		*cost = hwp_regions_read_cost();
+	return NULL;
+}
+
+static void test_read_cost(void)
+{
+	pthread_t poller;
+	double cost = NAN;
+
+	pthread_create(&poller, NULL, cost_poller, &cost);
+	CHECK_ERR(hwp_region_begin("first"), 0);
+	CHECK_ERR(hwp_region_end("first"), 0);
+	pthread_join(poller, NULL);
+	CHECK(cost > 0 && cost == hwp_regions_read_cost(),
+	      "the read cost, as another thread saw it: %g ns", cost);
 }
 
 static void test_errors(void)
@@ -244,6 +271,59 @@ static void test_fork(void)
 	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+/* fork() waits for a walk of the regions in another thread to end (the
+ * registry is never copied half-updated), and the child starts with a
+ * lock of its own. The walker holds the lock until well after the fork
+ * began: a fork that did not wait finds it still inside. */
+static atomic_int walk_inside, walk_left, forking;
+
+static int slow_cb(const struct hwp_region_info *info, void *ctx)
+{
+	(void)info;
+	(void)ctx;
+	if (atomic_exchange(&walk_inside, 1))
+		return 0;
+	while (!atomic_load(&forking))
+		sched_yield();
+	usleep(100000);
+	atomic_store(&walk_left, 1);
+	return 0;
+}
+
+static void *slow_walker(void *arg)
+{
+	(void)arg;
+	hwp_regions_foreach(slow_cb, NULL);
+	return NULL;
+}
+
+static void test_fork_while_walking(void)
+{
+	pthread_t walker;
+	pid_t child;
+	int status = -1;
+
+	pthread_create(&walker, NULL, slow_walker, NULL);
+	while (!atomic_load(&walk_inside))
+		sched_yield();
+	atomic_store(&forking, 1);
+	child = fork();
+	if (child == 0) {
+		/* The first region of this thread registers it, under the lock. */
+		if (hwp_region_begin("child") || hwp_region_end("child"))
+			_exit(3);
+		/* The walker's buffers came along without the walker: exec, so
+		 * that no leak check (valgrind's) counts them as this child's. */
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(4);
+	}
+	CHECK(atomic_load(&walk_left), "fork() returned while another thread walked the regions");
+	pthread_join(walker, NULL);
+	CHECK(child > 0 && waitpid(child, &status, 0) == child, "fork");
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's regions: status %d",
+	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
 static void test_write(void)
 {
 	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
@@ -255,8 +335,11 @@ static void test_write(void)
 
 	CHECK_ERR(hwp_regions_write(f, &text), 0);
 	fflush(f);
-	CHECK(strstr(buf, "Performance counter stats for region 'outer' (1 thread)"), "%s", buf);
-	CHECK(strstr(buf, "3 calls"), "calls shown");
+	/* The one rendering of regions, as hwprof stat --regions shows them. */
+	CHECK(strstr(buf, " Regions, events page-faults,context-switches,task-clock, a read costs "),
+	      "%s", buf);
+	CHECK(strstr(buf, "\n Region 'outer': 1 thread, 3 calls, "), "%s", buf);
+	CHECK(strstr(buf, "  page-faults  ") && strstr(buf, " /call"), "per call: %s", buf);
 	CHECK_ERR(hwp_regions_write(f, &csv), -EOPNOTSUPP);
 	fclose(f);
 	free(buf);
@@ -266,6 +349,111 @@ static void test_write(void)
 	CHECK(strstr(buf, "\"schema\": \"hwprof-regions/1\"") && strstr(buf, "\"region\": \"inner\""),
 	      "JSON");
 	free(buf);
+}
+
+/* The live regions as a regionset: what hwp_regions_foreach() gives, with
+ * each event's real percent running, written and read back the same. */
+static void test_snapshot(void)
+{
+	HWP_OPTS(hwp_write_opts, json, .format = HWP_FORMAT_JSON);
+	struct hwp_regionset *rs = NULL, *back = NULL;
+	struct hwp_regionset_info in = { .sz = sizeof(in) };
+	struct hwp_region_info ri = { .sz = sizeof(ri) };
+	struct hwp_series_info si = { .sz = sizeof(si) };
+	struct found f = find("outer", 0);
+	char path[] = "/tmp/hwprof-regions-XXXXXX";
+	size_t outer = SIZE_MAX;
+	int fd;
+
+	CHECK_ERR(hwp_regionset_snapshot(&rs), 0);
+	if (!rs)
+		return;
+	CHECK_ERR(hwp_regionset_info(rs, &in), 0);
+	CHECK(!strcmp(in.event_spec, "page-faults,context-switches,task-clock") &&
+	      in.sample_every == 1 && in.read_cost_ns == hwp_regions_read_cost(), "the totals");
+	for (size_t i = 0; i < in.nr_regions; i++)
+		if (!hwp_regionset_region(rs, i, &ri) && !strcmp(ri.name, "outer"))
+			outer = i;
+	CHECK(outer != SIZE_MAX, "region 'outer' in the regionset");
+	if (outer == SIZE_MAX)
+		goto out;
+	hwp_regionset_region(rs, outer, &ri);
+	CHECK(ri.calls == f.calls && ri.measured_calls == f.measured && ri.nr_threads == 1 &&
+	      ri.nr_events == 3 && ri.values[0] == f.faults && ri.values[1] == f.cs,
+	      "the walk's numbers: %.0f faults vs %.0f", ri.values[0], f.faults);
+	CHECK_ERR(hwp_regionset_thread(rs, outer, 0, &ri), 0);
+	CHECK(ri.tid == (pid_t)syscall(SYS_gettid) && ri.values[0] == f.faults, "its one thread");
+	for (size_t e = 0; e < 3; e++) {
+		CHECK_ERR(hwp_regionset_series(rs, outer, e, &si), 0);
+		/* Software events run whenever they are enabled: 100, measured. */
+		CHECK(si.percent_running[0] == 100, "%s ran %g%% of the time", si.name,
+		      si.percent_running[0]);
+	}
+	fd = mkstemp(path);
+	if (fd >= 0) {
+		FILE *out = fdopen(fd, "w");
+
+		CHECK_ERR(hwp_regionset_write(rs, out, &json), 0);
+		fclose(out);
+		CHECK_ERR(hwp_regionset_read(path, &back), 0);
+		unlink(path);
+	}
+	CHECK(back && hwp_regionset_nr_series(back, outer) == hwp_regionset_nr_series(rs, outer) &&
+	      !hwp_regionset_region(back, outer, &ri) && ri.values[0] == f.faults,
+	      "written and read back");
+out:
+	hwp_regionset_free(back);
+	hwp_regionset_free(rs);
+}
+
+/* A live region's rows come from the sums of its calls with their real
+ * times: a count that ran half the time it was enabled is scaled by 2 and
+ * says so, never made up as counting all the time. */
+static void test_rows(void)
+{
+	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
+	struct hwp_evlist *evl = NULL;
+	struct hwp_session *s = NULL;
+	const struct hwp_count counts[2] = {
+		{ .value = 1000, .time_enabled = 2000000, .time_running = 1000000 },
+		{ .value = 5000000, .time_enabled = 5000000, .time_running = 5000000 },
+	};
+	struct hwp_regionset *rs = NULL;
+	struct regionset_region *rg;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK_ERR(hwp_evlist_parse("page-faults,task-clock", NULL, &evl), 0);
+	CHECK_ERR(hwp_session_new(evl, NULL, &s), 0);
+	CHECK_ERR(hwp_session_open(s), 0);
+	CHECK_ERR(regionset_new(&rs), 0);
+	rg = rs ? regionset_add_region(rs) : NULL;
+	if (!rg || !(rg->name = strdup("half")))
+		t_skip("out of memory");
+	rg->calls = 4;
+	rg->measured_calls = 2;
+	rg->seconds = 0.02;
+	/* Two calls of four measured: 0.01 s of them, counts doubled. */
+	CHECK_ERR(region_rows(s, counts, 0.01, 2.0, rg), 0);
+	CHECK(rg->nr_events == 2 && rg->rows[0].values[0] == 4000 && rg->rows[0].pct[0] == 50,
+	      "multiplexed: %g at %g%%", rg->rows[0].values[0], rg->rows[0].pct[0]);
+	CHECK(rg->rows[1].values[0] == 1e7 && rg->rows[1].pct[0] == 100 && rg->values[1] == 1e7,
+	      "all the time: %g at %g%%", rg->rows[1].values[0], rg->rows[1].pct[0]);
+	for (size_t i = rg->nr_events; i < rg->nr_rows; i++)
+		if (!strcmp(rg->rows[i].name, "CPUs-utilized"))
+			CHECK(rg->rows[i].values[0] == 0.5, "a ratio, as the measured calls made it: %g",
+			      rg->rows[i].values[0]);
+	f = open_memstream(&buf, &len);
+	CHECK_ERR(hwp_regionset_write(rs, f, &text), 0);
+	fclose(f);
+	CHECK(strstr(buf, "page-faults") && strstr(buf, " (50.00% counted, scaled)\n"), "%s", buf);
+	CHECK(!strstr(strstr(buf, "task-clock") ? strstr(buf, "task-clock") : buf, "counted,"),
+	      "a count that ran all the time says nothing: %s", buf);
+	free(buf);
+	hwp_regionset_free(rs);
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
 }
 
 int main(int argc, char **argv)
@@ -281,11 +469,15 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "sampled")) {
 		t_run(test_sampled);
 	} else {
+		t_run(test_read_cost);
 		t_run(test_counts_and_nesting);
 		t_run(test_errors);
 		t_run(test_threads);
 		t_run(test_write);
+		t_run(test_snapshot);
+		t_run(test_rows);
 		t_run(test_fork);
+		t_run(test_fork_while_walking);
 	}
 	/* The main thread's counters stay open until exit, as its regions may
 	 * still be reported then: they are not a leak. */

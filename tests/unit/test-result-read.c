@@ -38,6 +38,43 @@ static const char stat_doc[] =
 	"      \"nr_cpus\": 2, \"date\": \"2024-01-01T00:00:00Z\", \"hwprof_version\": \"0.1.0\" }\n"
 	"}\n";
 
+/* The regions of a program's run (schema hwprof-regions/1), as a program
+ * writes them to $HWPROF_OUTPUT: context-switches counted half the time. */
+static const char regions_doc[] =
+	"{\n"
+	"  \"schema\": \"hwprof-regions/1\",\n"
+	"  \"event_spec\": \"{context-switches,task-clock}\",\n"
+	"  \"sample_every\": 1,\n"
+	"  \"read_cost_ns\": 1845.25,\n"
+	"  \"regions\": [ {\n"
+	"      \"region\": \"send\", \"threads\": 2, \"calls\": 2, \"measured_calls\": 2,\n"
+	"      \"seconds\": 0.004, \"ops\": 400, \"too_short\": false,\n"
+	"      \"events\": [ {\n"
+	"          \"event\": \"context-switches\", \"canonical\": \"context-switches\",\n"
+	"          \"count\": 60, \"unit\": \"\", \"supported\": true, \"counted\": true,\n"
+	"          \"user_only\": false, \"percent_running\": 50, \"reason\": null\n"
+	"        }, {\n"
+	"          \"event\": \"task-clock\", \"canonical\": \"task-clock\",\n"
+	"          \"count\": 3000000, \"unit\": \"ns\", \"supported\": true, \"counted\": true,\n"
+	"          \"user_only\": false, \"percent_running\": 100, \"reason\": null\n"
+	"      } ],\n"
+	"      \"metrics\": [ {\n"
+	"          \"metric\": \"cs/s\", \"value\": 15000, \"unit\": \"/s\",\n"
+	"          \"expr\": \"context-switches / seconds\", \"builtin\": true, \"reason\": null\n"
+	"      } ],\n"
+	"      \"per_call\": { \"context-switches\": 30, \"task-clock\": 1500000 },\n"
+	"      \"per_op\": { \"context-switches\": 0.15, \"task-clock\": 7500 },\n"
+	"      \"per_thread\": [\n"
+	"        { \"tid\": 101, \"calls\": 1, \"measured_calls\": 1, \"seconds\": 0.002, \"ops\": 200,\n"
+	"          \"too_short\": false, \"counts\": { \"context-switches\": 25, \"task-clock\": 1000000 } },\n"
+	"        { \"tid\": 102, \"calls\": 1, \"measured_calls\": 1, \"seconds\": 0.002, \"ops\": 200,\n"
+	"          \"too_short\": false, \"counts\": { \"context-switches\": 35, \"task-clock\": null } }\n"
+	"      ]\n"
+	"  } ],\n"
+	"  \"environment\": { \"host\": \"box\", \"kernel\": \"6.1.0\", \"cpu\": \"Some CPU\",\n"
+	"      \"nr_cpus\": 2, \"date\": \"2024-01-01T00:00:00Z\", \"hwprof_version\": \"0.1.0\" }\n"
+	"}\n";
+
 static char tmpdir[] = "/tmp/hwprof-read-XXXXXX";
 
 static const char *write_file(const char *name, const char *data, size_t len)
@@ -311,6 +348,248 @@ static void check_sweeps(void)
 	hwp_sweep_free(sw);
 }
 
+/* stat_doc with one run's regions, @regions; free it. */
+static char *with_regions(const char *regions)
+{
+	const char *env = strstr(stat_doc, "  \"environment\"");
+	char *doc;
+
+	if (asprintf(&doc, "%.*s  \"regions\": [%s],\n%s", (int)(env - stat_doc), stat_doc,
+		     regions, env) < 0)
+		t_skip("out of memory");
+	return doc;
+}
+
+/* What @rs's writer, or @r's, writes in @fmt, in a new string. */
+static char *written(const struct hwp_regionset *rs, const struct hwp_result *r,
+		     enum hwp_format fmt)
+{
+	HWP_OPTS(hwp_write_opts, o, .format = fmt);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (rs)
+		CHECK_ERR(hwp_regionset_write(rs, f, &o), 0);
+	else
+		CHECK_ERR(hwp_result_write(r, f, &o), 0);
+	fclose(f);
+	return buf;
+}
+
+static void check_regionset(const struct hwp_regionset *rs)
+{
+	struct hwp_regionset_info in = { .sz = sizeof(in) };
+	struct hwp_region_info ri = { .sz = sizeof(ri) };
+	struct hwp_series_info si = { .sz = sizeof(si) };
+
+	CHECK_ERR(hwp_regionset_info(rs, &in), 0);
+	CHECK(!strcmp(in.event_spec, "{context-switches,task-clock}") && in.sample_every == 1 &&
+	      in.read_cost_ns == 1845.25 && in.nr_regions == 1, "the document's fields");
+	CHECK_ERR(hwp_regionset_region(rs, 0, &ri), 0);
+	CHECK(!strcmp(ri.name, "send") && ri.tid == 0 && ri.nr_threads == 2 && ri.calls == 2 &&
+	      ri.measured_calls == 2 && ri.ops == 400 && ri.seconds == 0.004 && !ri.too_short,
+	      "the region's totals");
+	CHECK(ri.nr_events == 2 && ri.values[0] == 60 && ri.values[1] == 3e6 && !ri.evlist,
+	      "the region's counts");
+	CHECK_ERR(hwp_regionset_region(rs, 1, &ri), -EINVAL);
+	CHECK_ERR(hwp_regionset_thread(rs, 0, 1, &ri), 0);
+	CHECK(ri.tid == 102 && ri.calls == 1 && ri.ops == 200 && ri.values[0] == 35 &&
+	      isnan(ri.values[1]), "a thread's part, null not counted");
+	CHECK_ERR(hwp_regionset_thread(rs, 0, 2, &ri), -EINVAL);
+	CHECK(hwp_regionset_nr_series(rs, 0) == 3 && hwp_regionset_nr_series(rs, 1) == 0,
+	      "two events and a metric");
+	CHECK_ERR(hwp_regionset_series(rs, 0, 0, &si), 0);
+	CHECK(!strcmp(si.name, "context-switches") && si.kind == HWP_SERIES_EVENT &&
+	      si.nr_runs == 1 && si.values[0] == 60 && si.percent_running[0] == 50,
+	      "the percent running, as the file has it");
+	CHECK_ERR(hwp_regionset_series(rs, 0, 2, &si), 0);
+	CHECK(!strcmp(si.name, "cs/s") && si.kind == HWP_SERIES_METRIC && si.values[0] == 15000,
+	      "the metric");
+}
+
+/* The regions a program wrote: kept by hwp_result_read(), reachable, and
+ * written by the one renderer of regions with their real percent running. */
+static void check_regions(void)
+{
+	char *doc = with_regions(regions_doc), *text, *alone, *json;
+	struct hwp_result *r = NULL, *back = NULL;
+	struct hwp_regionset *rs = NULL;
+	char path[300];
+
+	CHECK_ERR(hwp_result_read(write_str("regions.json", doc), &r), 0);
+	free(doc);
+	if (!r)
+		return;
+	CHECK(hwp_result_nr_regionsets(r) == 1 && hwp_result_regionset(r, 0) &&
+	      !hwp_result_regionset(r, 1), "the regions are kept, one regionset a run");
+	check_regionset(hwp_result_regionset(r, 0));
+
+	CHECK_ERR(hwp_regionset_read(write_str("alone.json", regions_doc), &rs), 0);
+	if (rs)
+		check_regionset(rs);
+	text = written(NULL, r, HWP_FORMAT_TEXT);
+	alone = written(rs, NULL, HWP_FORMAT_TEXT);
+	CHECK(strstr(text, alone), "one renderer: the result shows what the regionset does:\n%s\n%s",
+	      text, alone);
+	CHECK(strstr(alone, " Regions, events {context-switches,task-clock}, a read costs 1845 ns:\n") &&
+	      strstr(alone, " Region 'send': 2 threads, 2 calls, 0.004000 s, 400 ops\n"),
+	      "the region: %s", alone);
+	CHECK(strstr(alone, "60  context-switches                   30 /call         0.15 /op (50.00% counted, scaled)\n"),
+	      "multiplexed: the percent it counted, as the file says: %s", alone);
+	CHECK(strstr(alone, "3.00 msec  task-clock                        1.5 msec/call       0.0075 msec/op\n"),
+	      "a clock in msec, counted all the time: %s", alone);
+	CHECK(strstr(alone, "   metrics: cs/s 15000.0\n"), "%s", alone);
+	free(text);
+	free(alone);
+
+	/* Written back, read again: the same regions. */
+	json = written(NULL, r, HWP_FORMAT_JSON);
+	snprintf(path, sizeof(path), "%s", write_str("back.json", json));
+	CHECK_ERR(hwp_result_read(path, &back), 0);
+	CHECK(hwp_result_nr_regionsets(back) == 1, "kept through a round trip");
+	if (back)
+		check_regionset(hwp_result_regionset(back, 0));
+	free(json);
+	json = written(rs, NULL, HWP_FORMAT_JSON);
+	hwp_regionset_free(rs);
+	rs = NULL;
+	CHECK_ERR(hwp_regionset_read(write_str("alone.json", json), &rs), 0);
+	if (rs)
+		check_regionset(rs);
+	free(json);
+	{
+		HWP_OPTS(hwp_write_opts, csv, .format = HWP_FORMAT_CSV);
+
+		CHECK_ERR(hwp_regionset_write(rs, stdout, &csv), -EOPNOTSUPP);
+		CHECK(strstr(hwp_errmsg(), "regions are written as text or JSON, not CSV"), "%s",
+		      hwp_errmsg());
+	}
+	hwp_regionset_free(rs);
+	hwp_result_free(back);
+	hwp_result_free(r);
+}
+
+/* @regions_doc with its first @from replaced by @to; free it. */
+static char *regions_variant(const char *from, const char *to)
+{
+	const char *at = strstr(regions_doc, from);
+	char *doc;
+
+	if (!at)
+		t_skip("fixture lacks %s", from);
+	if (asprintf(&doc, "%.*s%s%s", (int)(at - regions_doc), regions_doc, to,
+		     at + strlen(from)) < 0)
+		t_skip("out of memory");
+	return doc;
+}
+
+static void check_regions_refused(void)
+{
+	const struct {
+		const char *from, *to, *msg;
+	} table[] = {
+		{ "hwprof-regions/1", "hwprof-stat/1",
+		  "is not the regions of a program (schema 'hwprof-stat/1', not 'hwprof-regions/1')" },
+		{ "\"threads\": 2", "\"threads\": 3",
+		  "regions[0] has 3 threads, but 2 in \"per_thread\"" },
+		{ "\"calls\": 2, ", "", "regions[0] has no \"calls\"" },
+		{ "\"count\": 60", "\"count\": \"60\"",
+		  "regions[0].events[0].count should be a number or null, not a string" },
+		{ "\"task-clock\": null", "\"cycles\": null",
+		  "regions[0].per_thread[1].counts has no \"task-clock\"" },
+		{ "\"tid\": 101", "\"tid\": -1", "regions[0].per_thread[0].tid should be a whole number" },
+		{ "\"sample_every\": 1", "\"sample_every\": 0", "sample_every should be a whole number" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+		char *bad = regions_variant(table[i].from, table[i].to), *doc;
+		struct hwp_regionset *rs = (struct hwp_regionset *)&rs;
+		struct hwp_result *r = (struct hwp_result *)&r;
+
+		CHECK_ERR(hwp_regionset_read(write_str("bad.json", bad), &rs), -HWP_ERR_FORMAT);
+		CHECK(!rs && strstr(hwp_errmsg(), table[i].msg) && strstr(hwp_errmsg(), "bad.json"),
+		      "row %zu: '%s', want '%s'", i, hwp_errmsg(), table[i].msg);
+		/* Inside a result, the message says which run's regions. */
+		doc = with_regions(bad);
+		CHECK_ERR(hwp_result_read(write_str("bad.json", doc), &r), -HWP_ERR_FORMAT);
+		CHECK(!r && strstr(hwp_errmsg(), "regions[0]"), "row %zu in a result: '%s'", i,
+		      hwp_errmsg());
+		free(doc);
+		free(bad);
+	}
+}
+
+/* Every writer goes through one dispatcher: a format it is not written in
+ * is refused with the formats it has, a value that is no format is an
+ * error, and a full disk is found by the stream check. */
+static void check_writers(void)
+{
+	static const struct {
+		int fmt;
+		int err[3];	/* result, sweep, comparison */
+		const char *msg[3];
+	} table[] = {
+		{ HWP_FORMAT_TEXT, { 0, 0, 0 }, { NULL } },
+		{ HWP_FORMAT_JSON, { 0, 0, 0 }, { NULL } },
+		{ HWP_FORMAT_CSV, { 0, -EOPNOTSUPP, -EOPNOTSUPP },
+		  { NULL, "a sweep is written as text or JSON, not CSV",
+		    "a comparison is written as text or JSON, not CSV" } },
+		{ HWP_FORMAT_FOLDED, { -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP },
+		  { "a result is written as text, CSV or JSON, not folded stacks",
+		    "a sweep is written as text or JSON, not folded stacks",
+		    "a comparison is written as text or JSON, not folded stacks" } },
+		{ 99, { -EINVAL, -EINVAL, -EINVAL },
+		  { "hwp_result_write: unknown format 99", "hwp_sweep_write: unknown format 99",
+		    "hwp_compare_write: unknown format 99" } },
+	};
+	struct hwp_result *r = NULL, *r2 = NULL;
+	struct hwp_sweep *sw = NULL;
+	struct hwp_compare *c = NULL;
+	FILE *null = fopen("/dev/null", "w"), *full = fopen("/dev/full", "w");
+
+	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &r), 0);
+	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &r2), 0);
+	CHECK_ERR(hwp_sweep_new("T", &sw), 0);
+	CHECK_ERR(hwp_sweep_add(sw, "1", r2), 0);
+	CHECK_ERR(hwp_compare_results(r, r, NULL, &c), 0);
+	if (!r || !sw || !c || !null || !full)
+		t_skip("no result, sweep, comparison or device to write to");
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+		HWP_OPTS(hwp_write_opts, o, .format = (enum hwp_format)table[i].fmt);
+		int got[3] = { hwp_result_write(r, null, &o), 0, 0 };
+		char msgs[3][256];
+
+		snprintf(msgs[0], sizeof(msgs[0]), "%s", hwp_errmsg());
+		got[1] = hwp_sweep_write(sw, null, &o);
+		snprintf(msgs[1], sizeof(msgs[1]), "%s", hwp_errmsg());
+		got[2] = hwp_compare_write(c, null, &o);
+		snprintf(msgs[2], sizeof(msgs[2]), "%s", hwp_errmsg());
+		for (int k = 0; k < 3; k++) {
+			CHECK(got[k] == table[i].err[k], "format %d, writer %d: %d, want %d (%s)",
+			      table[i].fmt, k, got[k], table[i].err[k], msgs[k]);
+			CHECK(!table[i].msg[k] || !strcmp(msgs[k], table[i].msg[k]),
+			      "format %d, writer %d: '%s', want '%s'", table[i].fmt, k, msgs[k],
+			      table[i].msg[k]);
+		}
+	}
+	CHECK_ERR(hwp_result_write(r, NULL, NULL), -EINVAL);
+	CHECK(!strcmp(hwp_errmsg(), "hwp_result_write: NULL argument"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_sweep_write(NULL, null, NULL), -EINVAL);
+	CHECK_ERR(hwp_result_write(r, full, NULL), -ENOSPC);
+	CHECK(strstr(hwp_errmsg(), "writing the result failed: No space left on device; the file system is full"),
+	      "%s", hwp_errmsg());
+	CHECK_ERR(hwp_sweep_write(sw, full, NULL), -ENOSPC);
+	CHECK(strstr(hwp_errmsg(), "writing the sweep failed"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_compare_write(c, full, NULL), -ENOSPC);
+	CHECK(strstr(hwp_errmsg(), "writing the comparison failed"), "%s", hwp_errmsg());
+	fclose(null);
+	fclose(full);
+	hwp_compare_free(c);
+	hwp_sweep_free(sw);
+	hwp_result_free(r);
+}
+
 int main(void)
 {
 	t_init();
@@ -321,6 +600,9 @@ int main(void)
 	t_run(check_refused);
 	t_run(check_truncated);
 	t_run(check_sweeps);
+	t_run(check_writers);
+	t_run(check_regions);
+	t_run(check_regions_refused);
 	if (t_case("clean-up")) {
 		char cmd[300];
 

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/* The one write dispatcher behind every hwp_*_write(): the NULL check, the
+ * copy of the caller's opts, the format's function from the writer's
+ * table, and the check that the stream took it all (a full disk). */
+#include "hwprof-internal.h"
+
+#include <stddef.h>
+
+static const char *const format_names[NR_FORMATS] = {
+	[HWP_FORMAT_TEXT] = "text",
+	[HWP_FORMAT_CSV] = "CSV",
+	[HWP_FORMAT_JSON] = "JSON",
+	[HWP_FORMAT_FOLDED] = "folded stacks",
+};
+
+/* Every opts type a writer takes starts with sz and format. */
+union write_opts {
+	struct hwp_write_opts write;
+	struct hwp_report_opts report;
+};
+
+_Static_assert(offsetof(struct hwp_write_opts, format) ==
+		       offsetof(struct hwp_report_opts, format),
+	       "a writer's opts start with sz and format");
+
+/* "a sweep is written as text or JSON, not CSV": the formats come from the
+ * table, so that the message cannot drift from what the writer does. */
+static int refuse(const struct writer *w, enum hwp_format format)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0, seen = 0;
+	int err;
+
+	for (size_t i = 0; i < NR_FORMATS; i++)
+		n += w->format[i] != NULL;
+	for (size_t i = 0; i < NR_FORMATS; i++) {
+		if (!w->format[i])
+			continue;
+		seen++;
+		strbuf_addf(&sb, "%s%s", seen == 1 ? "" : seen == n ? " or " : ", ",
+			    format_names[i]);
+	}
+	err = hwp_fail(-EOPNOTSUPP, "%s written as %s, not %s", w->subject, strbuf_str(&sb),
+		       format_names[format]);
+	strbuf_release(&sb);
+	return err;
+}
+
+int write_dispatch(const struct writer *w, const void *obj, FILE *f, const void *opts)
+{
+	union write_opts o;
+	enum hwp_format format;
+	int err;
+
+	hwp_clear_error();
+	if (!obj || !f)
+		return hwp_fail(-EINVAL, "%s: NULL argument", w->fn);
+	if (w->opts_sz > sizeof(o))
+		return hwp_fail(-EINVAL, "%s: the options are larger than any writer's", w->fn);
+	err = hwp_opts_copy(&o, w->opts_sz, opts, w->opts_type);
+	if (err)
+		return err;
+	format = o.write.format;
+	if (w->check && (err = w->check(&o)))
+		return err;
+	if ((unsigned int)format >= NR_FORMATS)
+		return hwp_fail(-EINVAL, "%s: unknown format %d", w->fn, (int)format);
+	if (!w->format[format])
+		return refuse(w, format);
+	err = w->format[format](obj, f, &o);
+	return err ? err : hwp_stream_check(f, w->what);
+}
