@@ -39,7 +39,7 @@ static void source_release(struct source *src)
 static int read_source(const char *path, char **text, size_t *len)
 {
 	off_t size;
-	int fd = hwp_open_regular(path, &size);
+	int fd = open_regular(path, &size);
 	size_t cap;
 	ssize_t n;
 
@@ -76,7 +76,7 @@ static void source_load(struct source *src, const char *path)
 	err = read_source(path, &text, &len);
 	if (err) {
 		src->problem = err == -EFBIG ? "the file is larger than 16 MiB: not read"
-					     : hwp_open_problem(err);
+					     : file_open_problem(err);
 		return;
 	}
 	src->text = text;
@@ -145,7 +145,7 @@ static int parse_wanted(const char *arg, struct wanted *wt)
 		wt->by_address = !*end && !errno;
 	}
 	wt->name = wt->by_address ? strndup(arg, (size_t)(at - arg)) : strdup(arg);
-	return wt->name ? 0 : hwp_fail(-ENOMEM, "out of memory");
+	return wt->name ? 0 : fail(-ENOMEM, "out of memory");
 }
 
 static int cmp_candidates(const void *pa, const void *pb)
@@ -177,7 +177,7 @@ static int find_candidates(struct hwp_profile *p, const char *name, struct candi
 				break;
 		if (j == c->nr) {
 			if (vec_reserve(&c->v, &c->cap, c->nr + 1, sizeof(*c->v)))
-				return hwp_fail(-ENOMEM, "out of memory");
+				return fail(-ENOMEM, "out of memory");
 			c->v[c->nr++] = (struct candidate){ s->loc.dso, s->si.sym_start,
 							    s->si.sym_size, 0 };
 		}
@@ -214,7 +214,7 @@ static int not_found(struct hwp_profile *p, const char *name)
 	int err;
 
 	hwp_profile_top(p, HWP_SORT_SYM, 5, add_name, &sb);
-	err = hwp_fail(-ENOENT, "no sample landed in a function named '%s'%s%s", name,
+	err = fail(-ENOENT, "no sample landed in a function named '%s'%s%s", name,
 		       sb.len ? "; the hottest are: " : "", strbuf_str(&sb));
 	strbuf_release(&sb);
 	return err;
@@ -227,7 +227,7 @@ static int no_such_address(struct hwp_profile *p, const struct wanted *wt,
 	int err;
 
 	list_candidates(p, wt->name, c, SIZE_MAX, &sb);
-	err = hwp_fail(-ENOENT, "no sampled function named '%s' starts at 0x%" PRIx64 "; those that were sampled: %s",
+	err = fail(-ENOENT, "no sampled function named '%s' starts at 0x%" PRIx64 "; those that were sampled: %s",
 		       wt->name, wt->address, strbuf_str(&sb));
 	strbuf_release(&sb);
 	return err;
@@ -267,7 +267,7 @@ static int collect_hits(struct walk *w, uint64_t end)
 		    s->si.vaddr >= end)
 			continue;
 		if (vec_reserve(&w->hits, &cap, w->nr_hits + 1, sizeof(*w->hits)))
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		w->hits[w->nr_hits++] = (struct hit){ s->si.vaddr, s->samples, s->period };
 		w->period += s->period;
 	}
@@ -367,7 +367,7 @@ static int prepare_walk(struct walk *w, const char *symbol)
 		return err;
 	p->lines_used = true;
 	if (machine_dso(p->m, w->dso)->kind == DSO_KERNEL)
-		return hwp_fail(-EOPNOTSUPP, "'%s' is in the kernel, whose code hwprof does not read",
+		return fail(-EOPNOTSUPP, "'%s' is in the kernel, whose code hwprof does not read",
 				symbol);
 	if (!w->size || w->size > MAX_FUNCTION)
 		w->size = w->size ? MAX_FUNCTION : 4096;
@@ -378,14 +378,14 @@ static int prepare_walk(struct walk *w, const char *symbol)
 		p->dis_machine = disasm_open(machine, &p->dis) ? -1 : machine;
 	}
 	if (!p->dis)
-		return hwp_fail(-EOPNOTSUPP, "cannot disassemble %s: hwprof was built without capstone, or capstone does not know its machine",
+		return fail(-EOPNOTSUPP, "cannot disassemble %s: hwprof was built without capstone, or capstone does not know its machine",
 				machine_dso(p->m, w->dso)->path);
 	w->code = malloc(w->size);
 	if (!w->code)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	n = symbolize_read_code(p->sym, w->dso, w->start, w->code, w->size);
 	if (n <= 0)
-		return hwp_fail(-ENOENT, "cannot read the code of '%s' in %s", symbol,
+		return fail(-ENOENT, "cannot read the code of '%s' in %s", symbol,
 				machine_dso(p->m, w->dso)->path);
 	w->len = (size_t)n;
 	return collect_hits(w, w->start + w->len);
@@ -397,9 +397,9 @@ HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
 	struct walk w = { .p = p };
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!p || !symbol || !fn)
-		return hwp_fail(-EINVAL, "hwp_profile_annotate: NULL argument");
+		return fail(-EINVAL, "hwp_profile_annotate: NULL argument");
 	err = prepare_walk(&w, symbol);
 	if (!err)
 		err = walk_instructions(&w, fn, ctx);

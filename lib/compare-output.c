@@ -260,7 +260,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		text_rows(c, !o->no_big_num, &t);
 	if (t.failed) {
 		table_release(&t);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	text_header(c, f);
 	table_print(&t, f);

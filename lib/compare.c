@@ -408,14 +408,14 @@ static int warn_context(struct hwp_compare *c, const struct hwp_sweep *a,
 	const struct hwp_result *ra = a->results[0], *rb = b->results[0];
 	char *const *ca = a->param ? a->argv : ra->argv;
 	char *const *cb = b->param ? b->argv : rb->argv;
-	const struct hwp_environment *ea = &ra->env, *eb = &rb->env;
+	const struct environment *ea = &ra->env, *eb = &rb->env;
 	int err = 0;
 
 	if (!same_strings(ca, cb)) {
 		struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
 
-		hwp_command_line(ca, &x);
-		hwp_command_line(cb, &y);
+		command_line(ca, &x);
+		command_line(cb, &y);
 		err = warn(c, "the commands differ: %s ran '%s', %s ran '%s'", c->a_name,
 			   strbuf_str(&x), c->b_name, strbuf_str(&y));
 		strbuf_release(&x);
@@ -493,7 +493,7 @@ static int check_runs(const struct hwp_compare *c)
 		most_b = c->b_runs[k] > most_b ? c->b_runs[k] : most_b;
 	}
 	if (most_a < 2 || most_b < 2)
-		return hwp_fail(-HWP_ERR_MISMATCH,
+		return fail(-HWP_ERR_MISMATCH,
 				"%s has %s: a comparison needs at least 2 runs on each side to tell a change from noise; measure with hwprof stat -r 5 (or more)",
 				most_a < 2 ? c->a_name : c->b_name,
 				c->param ? "one run per value" : "one run");
@@ -511,11 +511,11 @@ static int mismatch_no_rows(const struct hwp_compare *c, const struct hwp_sweep 
 	for (size_t i = 0; i < b->results[0]->nr_series; i++)
 		strbuf_addf(&y, "%s%s", i ? ", " : "", b->results[0]->series[i].name);
 	if (any_common)
-		err = hwp_fail(-HWP_ERR_MISMATCH,
+		err = fail(-HWP_ERR_MISMATCH,
 			       "%s and %s have no event or metric with values on both sides to compare (%s)",
 			       c->a_name, c->b_name, c->warnings[c->nr_warnings - 1]);
 	else
-		err = hwp_fail(-HWP_ERR_MISMATCH,
+		err = fail(-HWP_ERR_MISMATCH,
 			       "%s and %s have no event or metric in common: %s counted %s; %s counted %s; count the same events (-e) in both",
 			       c->a_name, c->b_name, c->a_name, strbuf_str(&x), c->b_name,
 			       strbuf_str(&y));
@@ -539,7 +539,7 @@ static int build(struct hwp_compare *c, const struct hwp_sweep *a,
 	if (!err)
 		err = pair_columns(c, a, b, pair_a, pair_b);
 	if (!err && !c->nr_columns)
-		err = hwp_fail(-HWP_ERR_MISMATCH, "the sweeps %s and %s have no %s value in common",
+		err = fail(-HWP_ERR_MISMATCH, "the sweeps %s and %s have no %s value in common",
 			       c->a_name, c->b_name, a->param);
 	if (!err)
 		err = check_runs(c);
@@ -555,7 +555,7 @@ static int build(struct hwp_compare *c, const struct hwp_sweep *a,
 	if (!err)
 		err = correct_and_decide(c) ?: rank_noise(c) ?: warn_context(c, a, b);
 	if (err == -ENOMEM)
-		return hwp_fail(err, "out of memory");
+		return fail(err, "out of memory");
 	return err;
 }
 
@@ -566,38 +566,38 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 	struct hwp_compare *c;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_compare_sweeps: out is NULL");
+		return fail(-EINVAL, "hwp_compare_sweeps: out is NULL");
 	*out = NULL;
 	if (!a || !b || !a->nr || !b->nr)
-		return hwp_fail(-EINVAL, "hwp_compare_sweeps: NULL or empty sweep");
+		return fail(-EINVAL, "hwp_compare_sweeps: NULL or empty sweep");
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return hwp_fail(-ENOMEM, "out of memory");
-	err = hwp_opts_copy(&c->opts, sizeof(c->opts), opts, "hwp_compare_opts");
+		return fail(-ENOMEM, "out of memory");
+	err = opts_copy(&c->opts, sizeof(c->opts), opts, "hwp_compare_opts");
 	if (err)
 		goto err;
 	if (!c->opts.alpha)
 		c->opts.alpha = 0.05;
 	c->opts.sz = sizeof(c->opts);
 	if (!(c->opts.alpha > 0 && c->opts.alpha < 1)) {
-		err = hwp_fail(-EINVAL, "alpha %g is not between 0 and 1", c->opts.alpha);
+		err = fail(-EINVAL, "alpha %g is not between 0 and 1", c->opts.alpha);
 		goto err;
 	}
 	if (c->opts.test != HWP_TEST_WELCH && c->opts.test != HWP_TEST_MANN_WHITNEY) {
-		err = hwp_fail(-EINVAL, "hwp_compare_sweeps: unknown test %d", (int)c->opts.test);
+		err = fail(-EINVAL, "hwp_compare_sweeps: unknown test %d", (int)c->opts.test);
 		goto err;
 	}
 	c->a_name = strdup(side_name(a, "A"));
 	c->b_name = strdup(side_name(b, "B"));
 	c->param = a->param ? strdup(a->param) : NULL;
 	if (!c->a_name || !c->b_name || (a->param && !c->param)) {
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
 	if (!a->param != !b->param) {
-		err = hwp_fail(-HWP_ERR_MISMATCH,
+		err = fail(-HWP_ERR_MISMATCH,
 			       "%s is a sweep over %s and %s a single result: compare a sweep with a sweep",
 			       a->param ? c->a_name : c->b_name,
 			       a->param ? a->param : b->param,
@@ -625,10 +625,10 @@ HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_res
 	struct hwp_sweep sb = { .values = &none, .results = &rb, .nr = 1 };
 
 	if (!a || !b) {
-		hwp_clear_error();
+		clear_error();
 		if (out)
 			*out = NULL;
-		return hwp_fail(-EINVAL, "hwp_compare_results: NULL argument");
+		return fail(-EINVAL, "hwp_compare_results: NULL argument");
 	}
 	return hwp_compare_sweeps(&sa, &sb, opts, out);
 }
@@ -654,10 +654,10 @@ HWP_API int hwp_compare_cell(const struct hwp_compare *c, size_t row, size_t col
 	struct hwp_compare_info copy;
 
 	if (!c || row >= c->nr_rows || col >= c->nr_columns)
-		return hwp_fail(-EINVAL, "hwp_compare_cell: no cell (%zu, %zu)", row, col);
+		return fail(-EINVAL, "hwp_compare_cell: no cell (%zu, %zu)", row, col);
 	copy = c->rows[row].cells[col].info;
 	copy.sz = sizeof(copy);
-	return hwp_info_fill(info, &copy, sizeof(copy));
+	return info_fill(info, &copy, sizeof(copy));
 }
 
 HWP_API const char *hwp_compare_warning(const struct hwp_compare *c, size_t idx)

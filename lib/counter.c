@@ -78,30 +78,30 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_sessi
 	size_t nr, max_group = 0;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_session_new: out is NULL");
+		return fail(-EINVAL, "hwp_session_new: out is NULL");
 	*out = NULL;
 	if (!evl || !evl->nr_events)
-		return hwp_fail(-EINVAL, "hwp_session_new: no event list");
+		return fail(-EINVAL, "hwp_session_new: no event list");
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return hwp_fail(-ENOMEM, "out of memory");
-	err = hwp_opts_copy(&s->opts, sizeof(s->opts), opts, "hwp_session_opts");
+		return fail(-ENOMEM, "out of memory");
+	err = opts_copy(&s->opts, sizeof(s->opts), opts, "hwp_session_opts");
 	if (err)
 		goto err;
 	if (s->opts.scope > HWP_SCOPE_CPUS) {
-		err = hwp_fail(-EINVAL, "hwp_session_opts: unknown scope %d", (int)s->opts.scope);
+		err = fail(-EINVAL, "hwp_session_opts: unknown scope %d", (int)s->opts.scope);
 		goto err;
 	}
 	if (s->opts.cpus && s->opts.scope != HWP_SCOPE_CPUS) {
-		err = hwp_fail(-EINVAL, "hwp_session_opts: a CPU list needs HWP_SCOPE_CPUS");
+		err = fail(-EINVAL, "hwp_session_opts: a CPU list needs HWP_SCOPE_CPUS");
 		goto err;
 	}
 	if (s->opts.cpus) {
 		s->cpulist = strdup(s->opts.cpus);
 		if (!s->cpulist) {
-			err = hwp_fail(-ENOMEM, "out of memory");
+			err = fail(-ENOMEM, "out of memory");
 			goto err;
 		}
 		/* A bad list is the caller's mistake: say so now, not at the open. */
@@ -111,7 +111,7 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_sessi
 	s->opts.cpus = NULL;	/* never keep the caller's pointer */
 	if (err)
 		goto err;
-	err = hwp_evlist_dup(evl, &s->evl);
+	err = evlist_dup(evl, &s->evl);
 	if (err)
 		goto err;
 	nr = s->evl->nr_events;
@@ -120,11 +120,11 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_sessi
 	s->reason = calloc(nr, sizeof(*s->reason));
 	s->attrs = calloc(nr, sizeof(*s->attrs));
 	if (!s->group_start || !s->status || !s->reason || !s->attrs) {
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
 	for (size_t i = 0, g = 0; i < nr; i++) {
-		const struct hwp_event *ev = &s->evl->events[i];
+		const struct event *ev = &s->evl->events[i];
 
 		s->status[i] = HWP_EVENT_NOT_OPENED;
 		if (i == 0 || ev->group != s->evl->events[i - 1].group)
@@ -137,7 +137,7 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_sessi
 	s->buf_words = group_read_words(max_group);
 	s->buf = calloc(s->buf_words, sizeof(*s->buf));
 	if (!s->buf) {
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
 	*out = s;
@@ -153,7 +153,7 @@ static int set_reason(struct hwp_session *s, size_t ev, enum hwp_event_status st
 	free(s->reason[ev]);
 	s->reason[ev] = strbuf_detach(sb);
 	s->status[ev] = st;
-	return s->reason[ev] ? 0 : hwp_fail(-ENOMEM, "out of memory");
+	return s->reason[ev] ? 0 : fail(-ENOMEM, "out of memory");
 }
 
 static void close_event(struct hwp_session *s, size_t ev)
@@ -172,7 +172,7 @@ static void close_event(struct hwp_session *s, size_t ev)
 static void prepare_attrs(struct hwp_session *s)
 {
 	for (size_t e = 0; e < s->evl->nr_events; e++) {
-		const struct hwp_event *ev = &s->evl->events[e];
+		const struct event *ev = &s->evl->events[e];
 		struct perf_event_attr *a = &s->attrs[e];
 
 		*a = ev->attr;
@@ -180,7 +180,7 @@ static void prepare_attrs(struct hwp_session *s)
 		a->read_format = READ_FORMAT;
 		a->inherit = !s->opts.no_inherit && s->opts.scope != HWP_SCOPE_CPUS;
 		if (s->user_read && ev->is_hardware)
-			hwp_rdpmc_request(a);
+			rdpmc_request(a);
 	}
 }
 
@@ -199,7 +199,7 @@ static size_t opened_before(const struct hwp_session *s, size_t inst, size_t e)
  * error. */
 static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 {
-	const struct hwp_event *ev = &s->evl->events[e];
+	const struct event *ev = &s->evl->events[e];
 	size_t g = ev->group;
 	struct open_req req = {
 		.ev = ev,
@@ -242,7 +242,7 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 	}
 	s->fds[slot(s, inst, e)] = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &s->ids[slot(s, inst, e)]) < 0)
-		return hwp_fail(-errno, "%s: PERF_EVENT_IOC_ID failed: %s", ev->name,
+		return fail(-errno, "%s: PERF_EVENT_IOC_ID failed: %s", ev->name,
 				strerrordesc_np(errno));
 	if (s->status[e] == HWP_EVENT_NOT_OPENED)
 		s->status[e] = HWP_EVENT_COUNTING;
@@ -289,7 +289,7 @@ static int open_all(struct hwp_session *s)
 		}
 	}
 	if (!live_threads)
-		return hwp_fail(-ESRCH, "process %d exited before its counters could be opened",
+		return fail(-ESRCH, "process %d exited before its counters could be opened",
 				(int)s->opts.pid);
 	return 0;
 }
@@ -302,7 +302,7 @@ static int nothing_counted(struct hwp_session *s)
 	for (size_t e = 0; e < s->evl->nr_events; e++)
 		strbuf_addf(&sb, "\n  %s: not supported: %s", s->evl->events[e].name,
 			    s->reason[e] ? s->reason[e] : "not opened");
-	hwp_fail(-HWP_ERR_NOTHING_COUNTED, "%s", strbuf_str(&sb));
+	fail(-HWP_ERR_NOTHING_COUNTED, "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
 	return -HWP_ERR_NOTHING_COUNTED;
 }
@@ -319,7 +319,7 @@ static int raw_prepare(struct hwp_session *s)
 	s->raw_fd = malloc(groups * sizeof(*s->raw_fd));
 	s->raw_words = calloc(groups, sizeof(*s->raw_words));
 	if (!s->raw_fd || !s->raw_words)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t g = 0; g < groups; g++) {
 		size_t members = 0;
 
@@ -368,7 +368,7 @@ static bool want_user_read(const struct hwp_session *s)
 		hardware |= s->evl->events[e].is_hardware;
 	if (!hardware)
 		return false;
-	if (!hwp_rdpmc_allowed(&why)) {
+	if (!rdpmc_allowed(&why)) {
 		pr_debug("%s", strbuf_str(&why));
 		strbuf_release(&why);
 		return false;
@@ -385,10 +385,10 @@ static int map_rdpmc(struct hwp_session *s)
 	pthread_once(&fork_once, watch_forks);
 	s->pages = calloc(s->evl->nr_events, sizeof(*s->pages));
 	if (!s->pages)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t e = 0; e < s->evl->nr_events; e++)
 		if (s->fds[e] >= 0 && s->evl->events[e].is_hardware) {
-			s->pages[e] = hwp_rdpmc_map(s->fds[e]);
+			s->pages[e] = rdpmc_map(s->fds[e]);
 			any |= s->pages[e] != NULL;
 		}
 	if (!any) {
@@ -404,7 +404,7 @@ static void unmap_rdpmc(struct hwp_session *s)
 	if (!s->pages)
 		return;
 	for (size_t e = 0; e < s->evl->nr_events; e++)
-		hwp_rdpmc_unmap(s->pages[e]);
+		rdpmc_unmap(s->pages[e]);
 	free(s->pages);
 	s->pages = NULL;
 }
@@ -419,9 +419,9 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	size_t nr_slots;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!s)
-		return hwp_fail(-EINVAL, "hwp_session_open: session is NULL");
+		return fail(-EINVAL, "hwp_session_open: session is NULL");
 	hwp_session_close(s);
 	err = targets_set(&s->t, s->opts.scope, s->opts.pid, s->cpulist, false);
 	if (err)
@@ -433,7 +433,7 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	s->fds = malloc(nr_slots * sizeof(*s->fds));
 	s->ids = calloc(nr_slots, sizeof(*s->ids));
 	if (!s->fds || !s->ids)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < nr_slots; i++)
 		s->fds[i] = -1;
 	for (size_t e = 0; e < s->evl->nr_events; e++) {
@@ -461,9 +461,9 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	if (err) {
 		struct kept_error why;
 
-		hwp_error_keep(&why, err);
+		error_keep(&why, err);
 		hwp_session_close(s);
-		err = hwp_error_restore(&why);
+		err = error_restore(&why);
 	}
 	return err;
 }
@@ -522,13 +522,13 @@ static inline int group_leader_fd(const struct hwp_session *s, size_t inst, size
 static int group_ioctl(struct hwp_session *s, unsigned long req, const char *what)
 {
 	if (!s || !s->open)
-		return hwp_fail(-EBADF, "%s: the session is not open", what);
+		return fail(-EBADF, "%s: the session is not open", what);
 	for (size_t inst = 0; inst < s->nr_inst; inst++)
 		for (size_t g = 0; g < s->evl->nr_groups; g++) {
 			int fd = group_leader_fd(s, inst, g);
 
 			if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0)
-				return hwp_fail(-errno, "%s: ioctl failed: %s", what,
+				return fail(-errno, "%s: ioctl failed: %s", what,
 						strerrordesc_np(errno));
 		}
 	return 0;
@@ -611,7 +611,7 @@ static bool read_group_rdpmc(const struct hwp_session *s, size_t g, struct hwp_c
 		if (s->fds[e] >= 0 && !s->pages[e])
 			return false;
 	for (size_t e = start; e < end; e++)
-		if (s->fds[e] >= 0 && hwp_rdpmc_read(s->pages[e], &counts[e])) {
+		if (s->fds[e] >= 0 && rdpmc_read(s->pages[e], &counts[e])) {
 			for (size_t k = start; k <= e; k++)
 				counts[k] = (struct hwp_count){ 0 };
 			return false;
@@ -620,14 +620,14 @@ static bool read_group_rdpmc(const struct hwp_session *s, size_t g, struct hwp_c
 	return true;
 }
 
-uint64_t hwp_session_rdpmc_reads(const struct hwp_session *s)
+uint64_t session_rdpmc_reads(const struct hwp_session *s)
 {
 	return s->rdpmc_reads;
 }
 
 /* ---- raw reads, for regions: the groups' buffers back to back ---- */
 
-size_t hwp_session_raw_layout(const struct hwp_session *s, struct hwp_raw_item *items,
+size_t session_raw_layout(const struct hwp_session *s, struct raw_item *items,
 			      size_t *words)
 {
 	size_t n = 0, off = 0;
@@ -639,7 +639,7 @@ size_t hwp_session_raw_layout(const struct hwp_session *s, struct hwp_raw_item *
 			if (s->fds[e] < 0)
 				continue;
 			if (items)
-				items[n] = (struct hwp_raw_item){
+				items[n] = (struct raw_item){
 					.event = e,
 					.value = off + MEMBER_VALUE_WORD(j),
 					.enabled = off + WORD(time_enabled),
@@ -667,7 +667,7 @@ static bool read_group_raw_rdpmc(const struct hwp_session *s, size_t g, uint64_t
 	for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++) {
 		if (s->fds[e] < 0)
 			continue;
-		if (!s->pages[e] || hwp_rdpmc_read(s->pages[e], &c))
+		if (!s->pages[e] || rdpmc_read(s->pages[e], &c))
 			return false;
 		if (!j) {
 			b->time_enabled = c.time_enabled;
@@ -680,10 +680,10 @@ static bool read_group_raw_rdpmc(const struct hwp_session *s, size_t g, uint64_t
 	return true;
 }
 
-int hwp_session_read_raw(struct hwp_session *s, uint64_t *buf)
+int session_read_raw(struct hwp_session *s, uint64_t *buf)
 {
 	if (!s->open)
-		return hwp_fail(-EBADF, "reading the counters: the session is closed");
+		return fail(-EBADF, "reading the counters: the session is closed");
 	for (size_t g = 0, off = 0; g < s->evl->nr_groups; g++) {
 		int fd = s->raw_fd[g];
 		ssize_t n;
@@ -695,7 +695,7 @@ int hwp_session_read_raw(struct hwp_session *s, uint64_t *buf)
 				n = read(fd, buf + off, s->raw_words[g] * sizeof(*buf));
 			while (n < 0 && errno == EINTR);
 			if (n < 0)
-				return hwp_fail(-errno, "reading the counters failed: %s",
+				return fail(-errno, "reading the counters failed: %s",
 						strerrordesc_np(errno));
 		}
 		off += s->raw_words[g];
@@ -706,9 +706,9 @@ int hwp_session_read_raw(struct hwp_session *s, uint64_t *buf)
 HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, size_t nr)
 {
 	if (!s || !s->open)
-		return hwp_fail(-EBADF, "hwp_session_read: the session is not open");
+		return fail(-EBADF, "hwp_session_read: the session is not open");
 	if (!counts || nr < s->evl->nr_events)
-		return hwp_fail(-EINVAL, "hwp_session_read: room for %zu counts, %zu events", nr,
+		return fail(-EINVAL, "hwp_session_read: room for %zu counts, %zu events", nr,
 				s->evl->nr_events);
 	memset(counts, 0, s->evl->nr_events * sizeof(*counts));
 	for (size_t inst = 0; inst < s->nr_inst; inst++)
@@ -722,7 +722,7 @@ HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, si
 				n = read(fd, s->buf, s->buf_words * sizeof(*s->buf));
 			while (n < 0 && errno == EINTR);
 			if (n < 0)
-				return hwp_fail(-errno, "reading the counters failed: %s",
+				return fail(-errno, "reading the counters failed: %s",
 						strerrordesc_np(errno));
 			if ((size_t)n < 3 * sizeof(uint64_t))
 				continue;	/* nothing left to read: the task is gone */
@@ -772,7 +772,7 @@ static int session_value(const char *name, double *value, void *arg)
 			break;
 	if (e == evl->nr_events)
 		for (e = 0; e < evl->nr_events; e++)
-			if (hwp_event_name_matches(&evl->events[e], name))
+			if (event_name_matches(&evl->events[e], name))
 				break;
 	if (e == evl->nr_events)
 		return -ENOENT;
@@ -787,8 +787,8 @@ HWP_API int hwp_session_metric(const struct hwp_session *s, const struct hwp_cou
 {
 	struct session_lookup sl = { s, counts, seconds };
 
-	hwp_clear_error();
+	clear_error();
 	if (!s || !counts || !m || !value)
-		return hwp_fail(-EINVAL, "hwp_session_metric: NULL argument");
+		return fail(-EINVAL, "hwp_session_metric: NULL argument");
 	return hwp_metric_eval(m, session_value, &sl, value);
 }

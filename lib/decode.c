@@ -58,7 +58,7 @@ static bool skip_read(struct cursor *c, uint64_t read_format)
 
 static int short_record(const struct perf_event_header *h, const char *field)
 {
-	return hwp_fail(-HWP_ERR_FORMAT,
+	return fail(-HWP_ERR_FORMAT,
 			"a record of type %u and %u bytes is too short for its %s field",
 			h->type, h->size, field);
 }

@@ -146,7 +146,7 @@ int dw_module_open(const char *path, int fd, struct dw_module **out)
 		return err;
 	}
 	if (fd < 0) {
-		fd = hwp_open_regular(path, NULL);
+		fd = open_regular(path, NULL);
 		if (fd < 0)
 			return fd;
 	}

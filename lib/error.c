@@ -8,7 +8,7 @@
 /* A fixed buffer per thread: setting a message can never fail itself. */
 static _Thread_local char errmsg[HWP_ERRMSG_MAX];
 
-static const char *const hwp_errstr[] = {
+static const char *const errstr[] = {
 	[HWP_ERR_UNKNOWN_EVENT - HWP_ERR_BASE] = "Unknown event",
 	[HWP_ERR_SYNTAX - HWP_ERR_BASE] = "Syntax error",
 	[HWP_ERR_NO_PMU - HWP_ERR_BASE] = "No hardware PMU for this event",
@@ -26,7 +26,7 @@ HWP_API const char *hwp_strerror(int err)
 	if (err < 0)
 		err = -err;
 	if (err >= HWP_ERR_BASE && err < HWP_ERR_END)
-		return hwp_errstr[err - HWP_ERR_BASE];
+		return errstr[err - HWP_ERR_BASE];
 	if (err == 0)
 		return "Success";
 	/* strerror() is not thread-safe for unknown codes; these are known. */
@@ -40,12 +40,12 @@ HWP_API const char *hwp_errmsg(void)
 	return errmsg;
 }
 
-void hwp_clear_error(void)
+void clear_error(void)
 {
 	errmsg[0] = '\0';
 }
 
-int hwp_fail(int err, const char *fmt, ...)
+int fail(int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -55,19 +55,19 @@ int hwp_fail(int err, const char *fmt, ...)
 	return err;
 }
 
-void hwp_error_keep(struct kept_error *k, int err)
+void error_keep(struct kept_error *k, int err)
 {
 	k->err = err;
 	memcpy(k->msg, errmsg, sizeof(k->msg));
 }
 
-int hwp_error_restore(const struct kept_error *k)
+int error_restore(const struct kept_error *k)
 {
 	memcpy(errmsg, k->msg, sizeof(errmsg));
 	return k->err;
 }
 
-int hwp_fail_prefix(int err, const char *fmt, ...)
+int fail_prefix(int err, const char *fmt, ...)
 {
 	char old[sizeof(errmsg)];
 	size_t n;
@@ -88,7 +88,7 @@ int hwp_fail_prefix(int err, const char *fmt, ...)
 	return err;
 }
 
-const char *hwp_write_advice(int err)
+const char *write_advice(int err)
 {
 	switch (-err) {
 	case ENOSPC:
@@ -106,18 +106,18 @@ const char *hwp_write_advice(int err)
 	}
 }
 
-int hwp_stream_check(FILE *f, const char *what)
+int stream_check(FILE *f, const char *what)
 {
 	if (fflush(f) || ferror(f)) {
 		int e = errno ? errno : EIO;
 
-		return hwp_fail(-e, "writing %s failed: %s; %s", what, strerrordesc_np(e),
-				hwp_write_advice(-e));
+		return fail(-e, "writing %s failed: %s; %s", what, strerrordesc_np(e),
+				write_advice(-e));
 	}
 	return 0;
 }
 
-int hwp_opts_copy(void *dst, size_t dst_sz, const void *src, const char *what)
+int opts_copy(void *dst, size_t dst_sz, const void *src, const char *what)
 {
 	size_t src_sz;
 
@@ -126,27 +126,27 @@ int hwp_opts_copy(void *dst, size_t dst_sz, const void *src, const char *what)
 		return 0;
 	memcpy(&src_sz, src, sizeof(src_sz));
 	if (src_sz < sizeof(size_t))
-		return hwp_fail(-EINVAL, "%s: sz is %zu; set it to sizeof the struct (HWP_OPTS does)",
+		return fail(-EINVAL, "%s: sz is %zu; set it to sizeof the struct (HWP_OPTS does)",
 				what, src_sz);
 	/* A newer caller's fields beyond ours must be zero: we cannot honour them. */
 	for (size_t i = dst_sz; i < src_sz; i++)
 		if (((const unsigned char *)src)[i])
-			return hwp_fail(-EOPNOTSUPP,
+			return fail(-EOPNOTSUPP,
 					"%s: the caller sets options this library version (%s) does not know",
 					what, HWPROF_VERSION);
 	memcpy(dst, src, src_sz < dst_sz ? src_sz : dst_sz);
 	return 0;
 }
 
-int hwp_info_fill(void *dst, const void *src, size_t src_sz)
+int info_fill(void *dst, const void *src, size_t src_sz)
 {
 	size_t dst_sz;
 
 	if (!dst)
-		return hwp_fail(-EINVAL, "info struct is NULL");
+		return fail(-EINVAL, "info struct is NULL");
 	memcpy(&dst_sz, dst, sizeof(dst_sz));
 	if (dst_sz < sizeof(size_t))
-		return hwp_fail(-EINVAL, "info struct: sz is %zu; set it to sizeof the struct",
+		return fail(-EINVAL, "info struct: sz is %zu; set it to sizeof the struct",
 				dst_sz);
 	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
 	       (dst_sz < src_sz ? dst_sz : src_sz) - sizeof(size_t));

@@ -14,7 +14,7 @@
 #define HW(n, a, c, d) { n, a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, d, "" }
 #define SW(n, a, c, d, u) { n, a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, d, u }
 
-static const struct hwp_generic_event fixed_events[] = {
+static const struct generic_event fixed_events[] = {
 	HW("cycles", "cpu-cycles", CPU_CYCLES, "CPU cycles"),
 	HW("instructions", NULL, INSTRUCTIONS, "Instructions retired"),
 	HW("cache-references", NULL, CACHE_REFERENCES, "Last-level cache accesses"),
@@ -49,7 +49,7 @@ static const char *const cache_op_plurals[] = { "loads", "stores", "prefetches" 
 
 #define NR_CACHE_EVENTS (ARRAY_SIZE(cache_names) * ARRAY_SIZE(cache_op_names) * 2)
 
-static struct hwp_generic_event cache_events[NR_CACHE_EVENTS];
+static struct generic_event cache_events[NR_CACHE_EVENTS];
 static char cache_name_buf[NR_CACHE_EVENTS][40];
 static char cache_desc_buf[NR_CACHE_EVENTS][64];
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
@@ -70,7 +70,7 @@ static void cache_events_init(void)
 				snprintf(cache_desc_buf[i], sizeof(cache_desc_buf[i]), "%s %s %s",
 					 cache_names[c], cache_op_names[op],
 					 miss ? "misses" : "accesses");
-				cache_events[i] = (struct hwp_generic_event){
+				cache_events[i] = (struct generic_event){
 					.name = cache_name_buf[i],
 					.type = PERF_TYPE_HW_CACHE,
 					.config = c | (op << 8) |
@@ -83,12 +83,12 @@ static void cache_events_init(void)
 			}
 }
 
-size_t hwp_generic_nr(void)
+size_t generic_nr(void)
 {
 	return ARRAY_SIZE(fixed_events) + NR_CACHE_EVENTS;
 }
 
-const struct hwp_generic_event *hwp_generic_get(size_t idx)
+const struct generic_event *generic_get(size_t idx)
 {
 	pthread_once(&cache_once, cache_events_init);
 	if (idx < ARRAY_SIZE(fixed_events))
@@ -97,10 +97,10 @@ const struct hwp_generic_event *hwp_generic_get(size_t idx)
 	return idx < NR_CACHE_EVENTS ? &cache_events[idx] : NULL;
 }
 
-static const struct hwp_generic_event *generic_find(const char *name)
+static const struct generic_event *generic_find(const char *name)
 {
-	for (size_t i = 0; i < hwp_generic_nr(); i++) {
-		const struct hwp_generic_event *g = hwp_generic_get(i);
+	for (size_t i = 0; i < generic_nr(); i++) {
+		const struct generic_event *g = generic_get(i);
 
 		if (!strcasecmp(name, g->name) || (g->alias && !strcasecmp(name, g->alias)))
 			return g;
@@ -118,7 +118,7 @@ static bool is_raw_name(const char *name)
 	return true;
 }
 
-bool hwp_is_own_name(const char *name)
+bool event_is_own_name(const char *name)
 {
 	return generic_find(name) || is_raw_name(name);
 }
@@ -130,9 +130,9 @@ static int set_str(char **dst, const char *src)
 	return *dst ? 0 : -ENOMEM;
 }
 
-int hwp_event_resolve(const char *name, struct hwp_event *ev)
+int event_resolve(const char *name, struct event *ev)
 {
-	const struct hwp_generic_event *g;
+	const struct generic_event *g;
 	char *canonical = NULL, *desc = NULL;
 	int err;
 
@@ -148,11 +148,11 @@ int hwp_event_resolve(const char *name, struct hwp_event *ev)
 		ev->unit = g->unit;
 		ev->is_hardware = g->type != PERF_TYPE_SOFTWARE;
 		if (set_str(&ev->canonical, g->name) || set_str(&ev->desc, g->desc))
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		return 0;
 	}
 
-	err = hwp_pfm_encode(name, &ev->attr, &canonical, &desc);
+	err = libpfm_encode(name, &ev->attr, &canonical, &desc);
 	if (!err) {
 		ev->source = HWP_SOURCE_PFM;
 		ev->is_hardware = ev->attr.type != PERF_TYPE_SOFTWARE &&
@@ -172,18 +172,18 @@ int hwp_event_resolve(const char *name, struct hwp_event *ev)
 		ev->attr.config = strtoull(name + 1, NULL, 16);
 		ev->is_hardware = true;
 		if (set_str(&ev->canonical, name) || set_str(&ev->desc, "Raw PMU event code"))
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		return 0;
 	}
 
-	if (hwp_tracepoint_syntax(name)) {
-		err = hwp_tracepoint_resolve(name, &ev->attr);
+	if (tracepoint_syntax(name)) {
+		err = tracepoint_resolve(name, &ev->attr);
 		if (err)
 			return err;
 		ev->source = HWP_SOURCE_TRACEPOINT;
 		ev->is_hardware = false;
 		if (set_str(&ev->canonical, name) || set_str(&ev->desc, "Tracepoint"))
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		return 0;
 	}
 	return -ENOENT;
@@ -203,7 +203,7 @@ struct suggest_ctx {
 static int suggest_consider(const char *cand, void *arg)
 {
 	struct suggest_ctx *sc = arg;
-	size_t d = hwp_edit_distance(sc->name, cand, sc->cap);
+	size_t d = edit_distance(sc->name, cand, sc->cap);
 	size_t slot;
 
 	if (d > sc->cap || strlen(cand) >= sizeof(sc->best[0].name))
@@ -228,23 +228,23 @@ static int suggest_tracepoint(const struct hwp_event_desc *ev, void *arg)
 	return suggest_consider(ev->name, arg);
 }
 
-void hwp_event_suggest(const char *name, struct strbuf *sb)
+void event_suggest(const char *name, struct strbuf *sb)
 {
 	struct suggest_ctx sc = { .name = name };
 	size_t len = strlen(name), n = 0;
 
 	/* Roughly one typo per four letters, and at least two. */
 	sc.cap = len / 4 > 2 ? len / 4 : 2;
-	for (size_t i = 0; i < hwp_generic_nr(); i++) {
-		const struct hwp_generic_event *g = hwp_generic_get(i);
+	for (size_t i = 0; i < generic_nr(); i++) {
+		const struct generic_event *g = generic_get(i);
 
 		suggest_consider(g->name, &sc);
 		if (g->alias)
 			suggest_consider(g->alias, &sc);
 	}
-	hwp_pfm_names(suggest_consider, &sc);
-	if (hwp_tracepoint_syntax(name))
-		hwp_tracepoint_foreach(NULL, suggest_tracepoint, &sc);
+	libpfm_names(suggest_consider, &sc);
+	if (tracepoint_syntax(name))
+		tracepoint_foreach(NULL, suggest_tracepoint, &sc);
 	for (size_t i = 0; i < ARRAY_SIZE(sc.best) && sc.best[i].name[0]; i++, n++)
 		strbuf_addf(sb, "%s%s", n ? ", " : "", sc.best[i].name);
 }
@@ -261,7 +261,7 @@ static void normalize(const char *in, char *out, size_t size)
 	out[n] = '\0';
 }
 
-bool hwp_names_match_loosely(const char *x, const char *y)
+bool names_match_loosely(const char *x, const char *y)
 {
 	char a[256], b[256];
 
@@ -270,9 +270,9 @@ bool hwp_names_match_loosely(const char *x, const char *y)
 	return !strcmp(a, b);
 }
 
-bool hwp_event_name_matches(const struct hwp_event *ev, const char *name)
+bool event_name_matches(const struct event *ev, const char *name)
 {
-	const struct hwp_generic_event *g;
+	const struct generic_event *g;
 	char a[256], b[256];
 
 	if (!strcmp(name, ev->name) || !strcasecmp(name, ev->canonical))
@@ -296,9 +296,9 @@ bool hwp_event_name_matches(const struct hwp_event *ev, const char *name)
 	return false;
 }
 
-void hwp_explain_unsupported(struct strbuf *sb, const struct hwp_event *ev, int err)
+void explain_unsupported(struct strbuf *sb, const struct event *ev, int err)
 {
-	if (ev->is_hardware && !hwp_have_hw_pmu()) {
+	if (ev->is_hardware && !have_hw_pmu()) {
 		strbuf_adds(sb, "this machine has no hardware PMU "
 				"(a virtual machine without PMU passthrough?)");
 		return;
@@ -329,8 +329,8 @@ void hwp_explain_unsupported(struct strbuf *sb, const struct hwp_event *ev, int 
 
 static int generic_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 {
-	for (size_t i = 0; i < hwp_generic_nr(); i++) {
-		const struct hwp_generic_event *g = hwp_generic_get(i);
+	for (size_t i = 0; i < generic_nr(); i++) {
+		const struct generic_event *g = generic_get(i);
 		struct hwp_event_desc d = {
 			.name = g->name,
 			.desc = g->desc,
@@ -341,8 +341,8 @@ static int generic_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 		char desc[256];
 		int ret;
 
-		if (pattern && !hwp_pattern_match(pattern, g->name) &&
-		    !(g->alias && hwp_pattern_match(pattern, g->alias)))
+		if (pattern && !pattern_match(pattern, g->name) &&
+		    !(g->alias && pattern_match(pattern, g->alias)))
 			continue;
 		if (g->alias) {
 			snprintf(desc, sizeof(desc), "%s (alias: %s)", g->desc, g->alias);
@@ -359,16 +359,16 @@ HWP_API int hwp_events_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 {
 	int ret;
 
-	hwp_clear_error();
+	clear_error();
 	if (!fn)
-		return hwp_fail(-EINVAL, "hwp_events_foreach: no callback");
+		return fail(-EINVAL, "hwp_events_foreach: no callback");
 	ret = generic_foreach(pattern, fn, ctx);
 	if (ret)
 		return ret;
-	ret = hwp_pfm_foreach(pattern, fn, ctx);
+	ret = libpfm_foreach(pattern, fn, ctx);
 	if (ret)
 		return ret;
-	return hwp_tracepoint_foreach(pattern, fn, ctx);
+	return tracepoint_foreach(pattern, fn, ctx);
 }
 
 HWP_API int hwp_event_probe(const char *name)
@@ -384,13 +384,13 @@ HWP_API int hwp_event_probe(const char *name)
 	};
 	int fd, err;
 
-	hwp_clear_error();
+	clear_error();
 	err = hwp_evlist_parse(name, NULL, &evl);
 	if (err)
 		return err;
 	if (evl->nr_events != 1) {
 		hwp_evlist_free(evl);
-		return hwp_fail(-EINVAL, "hwp_event_probe: '%s' is not one event", name);
+		return fail(-EINVAL, "hwp_event_probe: '%s' is not one event", name);
 	}
 	/* Opened as a session opens it, with the same fallbacks. */
 	req.ev = &evl->events[0];
@@ -404,9 +404,9 @@ HWP_API int hwp_event_probe(const char *name)
 		err = 0;
 		break;
 	case OPEN_NOT_SUPPORTED:
-		if (req.ev->is_hardware && !hwp_have_hw_pmu())
+		if (req.ev->is_hardware && !have_hw_pmu())
 			err = -HWP_ERR_NO_PMU;
-		hwp_fail(err, "%s: not supported: %s", name, strbuf_str(&reason));
+		fail(err, "%s: not supported: %s", name, strbuf_str(&reason));
 		break;
 	case OPEN_THREAD_GONE:
 	case OPEN_FAILED:

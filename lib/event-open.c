@@ -23,7 +23,7 @@ static int one_of(int **v, size_t *nr, int value)
 {
 	*v = malloc(sizeof(**v));
 	if (!*v)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	**v = value;
 	*nr = 1;
 	return 0;
@@ -38,13 +38,13 @@ int targets_set(struct targets *t, enum hwp_scope scope, pid_t pid, const char *
 	if (scope == HWP_SCOPE_CPUS && cpulist)
 		err = hwp_cpulist_parse(cpulist, &t->cpus, &t->nr_cpus);
 	else if (scope == HWP_SCOPE_CPUS || per_cpu)
-		err = hwp_online_cpus(&t->cpus, &t->nr_cpus);
+		err = online_cpus(&t->cpus, &t->nr_cpus);
 	else
 		err = one_of(&t->cpus, &t->nr_cpus, -1);
 	if (err)
-		return err == -ENOMEM ? hwp_fail(err, "out of memory") : err;
+		return err == -ENOMEM ? fail(err, "out of memory") : err;
 	if (scope == HWP_SCOPE_PROCESS)
-		return hwp_list_threads(pid ? pid : getpid(), &t->tids, &t->nr_tids);
+		return list_threads(pid ? pid : getpid(), &t->tids, &t->nr_tids);
 	if (scope == HWP_SCOPE_CPUS)
 		return one_of(&t->tids, &t->nr_tids, -1);
 	return one_of(&t->tids, &t->nr_tids, pid ? pid : (pid_t)syscall(SYS_gettid));
@@ -52,13 +52,13 @@ int targets_set(struct targets *t, enum hwp_scope scope, pid_t pid, const char *
 
 /* The PMU would not give the counter the user-space read that was asked of
  * it (arm64's config1 bit): the request is all that differs from the event. */
-static bool asked_user_read(const struct perf_event_attr *a, const struct hwp_event *ev)
+static bool asked_user_read(const struct perf_event_attr *a, const struct event *ev)
 {
 	return a->config != ev->attr.config || a->config1 != ev->attr.config1 ||
 	       a->config2 != ev->attr.config2;
 }
 
-static void forget_user_read(struct perf_event_attr *a, const struct hwp_event *ev)
+static void forget_user_read(struct perf_event_attr *a, const struct event *ev)
 {
 	a->config = ev->attr.config;
 	a->config1 = ev->attr.config1;
@@ -74,7 +74,7 @@ static bool fits_alone(const struct open_req *req)
 
 	alone.disabled = 1;
 	alone.enable_on_exec = 0;
-	fd = hwp_perf_event_open(&alone, req->tid, req->cpu, -1, 0);
+	fd = sys_perf_event_open(&alone, req->tid, req->cpu, -1, 0);
 	if (fd < 0)
 		return false;
 	close((int)fd);
@@ -83,7 +83,7 @@ static bool fits_alone(const struct open_req *req)
 
 static enum open_outcome failed(int err, struct strbuf *sb)
 {
-	hwp_fail(err, "%s", strbuf_str(sb));
+	fail(err, "%s", strbuf_str(sb));
 	strbuf_release(sb);
 	return OPEN_FAILED;
 }
@@ -99,14 +99,14 @@ static enum open_outcome not_supported(struct strbuf *sb, struct strbuf *reason)
 /* Sort a failed open (@err, after every fallback). */
 static enum open_outcome sort_failure(const struct open_req *req, int err, struct strbuf *reason)
 {
-	const struct hwp_event *ev = req->ev;
+	const struct event *ev = req->ev;
 	struct strbuf sb = STRBUF_INIT;
 	struct rlimit rl = { 0 };
 
 	switch (-err) {
 	case EACCES:
 	case EPERM:
-		hwp_explain_permission(&sb, ev->name, err, req->scope == HWP_SCOPE_CPUS,
+		explain_permission(&sb, ev->name, err, req->scope == HWP_SCOPE_CPUS,
 				       req->tid > 0 ? req->tid : req->pid,
 				       req->attr->exclude_kernel && !req->attr->exclude_user);
 		/* An event of the kernel alone has no user-space fallback: the
@@ -137,7 +137,7 @@ static enum open_outcome sort_failure(const struct open_req *req, int err, struc
 		strbuf_addf(&sb, "does not fit in its group: the PMU cannot count the group's %zu events at once, only the %zu that opened before this one (%s); split the group into smaller ones",
 			    req->group_size, req->group_opened, strerrordesc_np(-err));
 	else
-		hwp_explain_unsupported(&sb, ev, err);
+		explain_unsupported(&sb, ev, err);
 	return not_supported(&sb, reason);
 }
 
@@ -150,7 +150,7 @@ enum open_outcome event_open(struct open_req *req, int *fd, int *err, struct str
 	*fd = -1;
 	*err = 0;
 	for (;;) {
-		r = hwp_perf_event_open(a, req->tid, req->cpu, req->group_fd, 0);
+		r = sys_perf_event_open(a, req->tid, req->cpu, req->group_fd, 0);
 		if (r >= 0)
 			break;
 		if ((r == -EOPNOTSUPP || r == -EINVAL) && a->precise_ip > 0) {
@@ -174,7 +174,7 @@ enum open_outcome event_open(struct open_req *req, int *fd, int *err, struct str
 		}
 		if ((r == -EMFILE || r == -ENFILE) && !raised) {
 			raised = true;
-			if (hwp_raise_nofile())
+			if (raise_nofile())
 				continue;
 		}
 		break;
@@ -188,6 +188,6 @@ enum open_outcome event_open(struct open_req *req, int *fd, int *err, struct str
 		return OPEN_DONE;
 	if (reason)
 		strbuf_addf(reason, "counts user space only: kernel.perf_event_paranoid is %d (sysctl -w kernel.perf_event_paranoid=1 counts the kernel too; '%s%su' asks for user space alone)",
-			    hwp_read_paranoid(), req->ev->name, strchr(req->ev->name, ':') ? "" : ":");
+			    read_paranoid(), req->ev->name, strchr(req->ev->name, ':') ? "" : ":");
 	return OPEN_USER_ONLY;
 }

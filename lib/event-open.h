@@ -44,7 +44,7 @@ enum open_outcome {
 };
 
 struct open_req {
-	const struct hwp_event *ev;	/* the event as parsed: name, levels, PMU */
+	const struct event *ev;	/* the event as parsed: name, levels, PMU */
 	struct perf_event_attr *attr;	/* in: what to open; out: what was opened */
 	pid_t tid;
 	int cpu;

@@ -72,11 +72,11 @@ static void pfm_init_once(void)
 	/* The handle stays open for the life of the process, as the tables do. */
 }
 
-int hwp_pfm_init(void)
+int libpfm_init(void)
 {
 	pthread_once(&pfm_once, pfm_init_once);
 	if (pfm_init_error[0])
-		return hwp_fail(-ELIBACC, "%s", pfm_init_error);
+		return fail(-ELIBACC, "%s", pfm_init_error);
 	return 0;
 }
 
@@ -101,7 +101,7 @@ static int inactive_pmu_error(const char *name)
 			continue;
 		if (strlen(info.name) == (size_t)(sep - name) &&
 		    !strncmp(info.name, name, (size_t)(sep - name)) && !info.is_present)
-			return hwp_fail(-HWP_ERR_NO_PMU,
+			return fail(-HWP_ERR_NO_PMU,
 					"event '%s': libpfm4 knows PMU '%s' (%s) but this CPU is not one; "
 					"LIBPFM_FORCE_PMU=%s makes libpfm4 encode its events anyway",
 					name, info.name, info.desc ? info.desc : "", info.name);
@@ -142,10 +142,10 @@ static int umask_error(const char *name)
 		}
 	}
 	if (n)
-		hwp_fail(-HWP_ERR_SYNTAX, "event '%s': invalid or missing unit mask; it takes: %s",
+		fail(-HWP_ERR_SYNTAX, "event '%s': invalid or missing unit mask; it takes: %s",
 			 name, strbuf_str(&sb));
 	else
-		hwp_fail(-HWP_ERR_SYNTAX, "event '%s': invalid or missing unit mask", name);
+		fail(-HWP_ERR_SYNTAX, "event '%s': invalid or missing unit mask", name);
 	strbuf_release(&sb);
 	return -HWP_ERR_SYNTAX;
 }
@@ -161,21 +161,21 @@ static int translate(int ret, const char *name)
 	case PFM_ERR_ATTR_VAL:
 	case PFM_ERR_ATTR_SET:
 	case PFM_ERR_FEATCOMB:
-		return hwp_fail(-HWP_ERR_SYNTAX, "event '%s': %s (libpfm4)", name,
+		return fail(-HWP_ERR_SYNTAX, "event '%s': %s (libpfm4)", name,
 				pfm.strerror(ret));
 	case PFM_ERR_NOMEM:
-		return hwp_fail(-ENOMEM, "event '%s': out of memory in libpfm4", name);
+		return fail(-ENOMEM, "event '%s': out of memory in libpfm4", name);
 	case PFM_ERR_NOTSUPP:
-		return hwp_fail(-EOPNOTSUPP, "event '%s': %s (libpfm4)", name, pfm.strerror(ret));
+		return fail(-EOPNOTSUPP, "event '%s': %s (libpfm4)", name, pfm.strerror(ret));
 	case PFM_ERR_TOOMANY:
 	case PFM_ERR_TOOSMALL:
 	case PFM_ERR_INVAL:
 	default:
-		return hwp_fail(-EINVAL, "event '%s': %s (libpfm4)", name, pfm.strerror(ret));
+		return fail(-EINVAL, "event '%s': %s (libpfm4)", name, pfm.strerror(ret));
 	}
 }
 
-int hwp_pfm_encode(const char *name, struct perf_event_attr *attr, char **canonical,
+int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonical,
 		   char **desc)
 {
 	struct perf_event_attr a;
@@ -188,7 +188,7 @@ int hwp_pfm_encode(const char *name, struct perf_event_attr *attr, char **canoni
 
 	*canonical = NULL;
 	*desc = NULL;
-	ret = hwp_pfm_init();
+	ret = libpfm_init();
 	if (ret)
 		return ret;
 	memset(&a, 0, sizeof(a));
@@ -220,17 +220,17 @@ int hwp_pfm_encode(const char *name, struct perf_event_attr *attr, char **canoni
 	einfo.size = sizeof(einfo);
 	if (pfm.get_event_info(arg.idx, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS ||
 	    !pmu_info(einfo.pmu, &pinfo))
-		return hwp_fail(-EIO, "event '%s': libpfm4 encoded it but cannot describe it", name);
+		return fail(-EIO, "event '%s': libpfm4 encoded it but cannot describe it", name);
 	plain = strstr(name, "::") ? strstr(name, "::") + 2 : name;
 	if (asprintf(canonical, "%s::%s", pinfo.name, plain) < 0) {
 		*canonical = NULL;
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	*desc = strdup(einfo.desc ? einfo.desc : "");
 	if (!*desc) {
 		free(*canonical);
 		*canonical = NULL;
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -241,7 +241,7 @@ static int pfm_walk(int (*fn)(const char *pmu, const pfm_event_info_t *ev, void 
 	pfm_pmu_info_t pinfo;
 	pfm_pmu_t pmu;
 
-	if (hwp_pfm_init())
+	if (libpfm_init())
 		return 0;	/* no libpfm4 events: the other sources still list */
 	pfm_for_all_pmus(pmu) {
 		if (!pmu_info(pmu, &pinfo) || !pinfo.is_present)
@@ -280,12 +280,12 @@ static int foreach_one(const char *pmu, const pfm_event_info_t *ev, void *arg)
 	};
 
 	snprintf(name, sizeof(name), "%s::%s", pmu, ev->name);
-	if (fc->pattern && !hwp_pattern_match(fc->pattern, name))
+	if (fc->pattern && !pattern_match(fc->pattern, name))
 		return 0;
 	return fc->fn(&d, fc->ctx);
 }
 
-int hwp_pfm_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
+int libpfm_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 {
 	struct foreach_ctx fc = { pattern, fn, ctx };
 
@@ -305,7 +305,7 @@ static int names_one(const char *pmu, const pfm_event_info_t *ev, void *arg)
 	return nc->fn(ev->name, nc->ctx);
 }
 
-int hwp_pfm_names(int (*fn)(const char *name, void *ctx), void *ctx)
+int libpfm_names(int (*fn)(const char *name, void *ctx), void *ctx)
 {
 	struct names_ctx nc = { fn, ctx };
 

@@ -41,7 +41,7 @@ static int syntax_error(const struct parser *ps, size_t pos, const char *fmt, ..
 	if (len <= 160) {
 		strbuf_addf(&sb, "\n  %s\n  %*s^", ps->spec, (int)pos, "");
 	}
-	hwp_fail(-HWP_ERR_SYNTAX, "%s", strbuf_str(&sb));
+	fail(-HWP_ERR_SYNTAX, "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
 	return -HWP_ERR_SYNTAX;
 }
@@ -71,7 +71,7 @@ static bool parse_modifiers(const char *s, struct modifiers *m)
 	return true;
 }
 
-static void apply_modifiers(struct hwp_event *ev, const struct modifiers *m)
+static void apply_modifiers(struct event *ev, const struct modifiers *m)
 {
 	struct perf_event_attr *a = &ev->attr;
 
@@ -113,7 +113,7 @@ static size_t modifier_split(const char *tok, size_t len)
 	return parse_modifiers(buf, &m) ? colon - 1 : len;
 }
 
-static void event_release(struct hwp_event *ev)
+static void event_release(struct event *ev)
 {
 	free(ev->name);
 	free(ev->canonical);
@@ -124,17 +124,17 @@ static int unknown_event(const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (hwp_tracepoint_syntax(name) && !hwp_tracefs_mounted())
-		return hwp_fail(-HWP_ERR_UNKNOWN_EVENT,
+	if (tracepoint_syntax(name) && !tracefs_mounted())
+		return fail(-HWP_ERR_UNKNOWN_EVENT,
 				"unknown event '%s'; if it is a tracepoint, tracefs is not mounted: "
 				"sudo mount -t tracefs nodev /sys/kernel/tracing",
 				name);
-	hwp_event_suggest(name, &sb);
+	event_suggest(name, &sb);
 	if (sb.len)
-		hwp_fail(-HWP_ERR_UNKNOWN_EVENT, "unknown event '%s'; did you mean: %s?", name,
+		fail(-HWP_ERR_UNKNOWN_EVENT, "unknown event '%s'; did you mean: %s?", name,
 			 strbuf_str(&sb));
 	else
-		hwp_fail(-HWP_ERR_UNKNOWN_EVENT,
+		fail(-HWP_ERR_UNKNOWN_EVENT,
 			 "unknown event '%s'; 'hwprof list' shows the events this machine knows",
 			 name);
 	strbuf_release(&sb);
@@ -153,8 +153,8 @@ static int bad_modifier_or(const struct parser *ps, size_t pos, const char *base
 		return err == -ENOENT ? unknown_event(base) : err;
 	head = strndup(base, (size_t)(colon - base));
 	if (!head)
-		return hwp_fail(-ENOMEM, "out of memory");
-	ours = hwp_is_own_name(head);
+		return fail(-ENOMEM, "out of memory");
+	ours = event_is_own_name(head);
 	free(head);
 	if (!ours)
 		return err == -ENOENT ? unknown_event(base) : err;
@@ -168,7 +168,7 @@ static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos,
 {
 	struct hwp_evlist *evl = ps->evl;
 	struct modifiers m = { 0 };
-	struct hwp_event *ev;
+	struct event *ev;
 	size_t base_len = modifier_split(tok, len);
 	char *base;
 	int err;
@@ -183,7 +183,7 @@ static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos,
 
 		ev = realloc(evl->events, cap * sizeof(*ev));
 		if (!ev)
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		evl->events = ev;
 		evl->cap_events = cap;
 	}
@@ -194,7 +194,7 @@ static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos,
 	if (!ev->name || !base) {
 		free(base);
 		event_release(ev);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	if (base_len < len)
 		parse_modifiers(ev->name + base_len + 1, &m);
@@ -204,12 +204,12 @@ static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos,
 				   base);
 		goto err;
 	}
-	err = hwp_event_resolve(base, ev);
+	err = event_resolve(base, ev);
 	if (err == -ENOENT && base_len < len) {
 		/* libpfm4 has attributes that look like ours (":u", ":k"):
 		 * let it try the whole name before giving up. */
 		memset(&m, 0, sizeof(m));
-		err = hwp_event_resolve(ev->name, ev);
+		err = event_resolve(ev->name, ev);
 	}
 	if (err == -ENOENT || err == -HWP_ERR_SYNTAX)
 		err = bad_modifier_or(ps, pos, base, err);
@@ -322,25 +322,25 @@ HWP_API int hwp_evlist_parse(const char *spec, const struct hwp_evlist_opts *opt
 	size_t group = 0;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_evlist_parse: out is NULL");
+		return fail(-EINVAL, "hwp_evlist_parse: out is NULL");
 	*out = NULL;
 	if (!spec)
-		return hwp_fail(-EINVAL, "hwp_evlist_parse: spec is NULL");
-	err = hwp_opts_copy(&ps.opts, sizeof(ps.opts), opts, "hwp_evlist_opts");
+		return fail(-EINVAL, "hwp_evlist_parse: spec is NULL");
+	err = opts_copy(&ps.opts, sizeof(ps.opts), opts, "hwp_evlist_opts");
 	if (err)
 		return err;
 	if (strlen(spec) > SPEC_MAX)
-		return hwp_fail(-HWP_ERR_SYNTAX, "event list: longer than %d characters", SPEC_MAX);
+		return fail(-HWP_ERR_SYNTAX, "event list: longer than %d characters", SPEC_MAX);
 	ps.evl = calloc(1, sizeof(*ps.evl));
 	if (!ps.evl || !(ps.evl->spec = strdup(spec))) {
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
 	skip_spaces(&ps);
 	if (!spec[ps.pos]) {
-		err = hwp_fail(-HWP_ERR_SYNTAX, "event list: it is empty; name at least one event (hwprof list shows them)");
+		err = fail(-HWP_ERR_SYNTAX, "event list: it is empty; name at least one event (hwprof list shows them)");
 		goto err;
 	}
 	for (;; group++) {
@@ -382,21 +382,21 @@ HWP_API void hwp_evlist_free(struct hwp_evlist *evl)
 	free(evl);
 }
 
-int hwp_evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out)
+int evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out)
 {
 	struct hwp_evlist *d = calloc(1, sizeof(*d));
 
 	*out = NULL;
 	if (!d)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	d->spec = strdup(evl->spec);
 	d->cap_events = evl->nr_events ? evl->nr_events : 1;
 	d->events = calloc(d->cap_events, sizeof(*d->events));
 	if (!d->spec || !d->events)
 		goto err;
 	for (size_t i = 0; i < evl->nr_events; i++) {
-		const struct hwp_event *s = &evl->events[i];
-		struct hwp_event *e = &d->events[i];
+		const struct event *s = &evl->events[i];
+		struct event *e = &d->events[i];
 
 		*e = *s;
 		e->name = strdup(s->name);
@@ -411,7 +411,7 @@ int hwp_evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out)
 	return 0;
 err:
 	hwp_evlist_free(d);
-	return hwp_fail(-ENOMEM, "out of memory");
+	return fail(-ENOMEM, "out of memory");
 }
 
 HWP_API size_t hwp_evlist_nr_events(const struct hwp_evlist *evl)
@@ -429,7 +429,7 @@ HWP_API const char *hwp_evlist_spec(const struct hwp_evlist *evl)
 	return evl ? evl->spec : "";
 }
 
-const struct hwp_event *hwp_evlist_get(const struct hwp_evlist *evl, size_t idx)
+const struct event *evlist_get(const struct hwp_evlist *evl, size_t idx)
 {
 	return idx < evl->nr_events ? &evl->events[idx] : NULL;
 }
@@ -437,11 +437,11 @@ const struct hwp_event *hwp_evlist_get(const struct hwp_evlist *evl, size_t idx)
 HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
 			     struct hwp_event_info *info)
 {
-	const struct hwp_event *ev;
+	const struct event *ev;
 	struct hwp_event_info i = { .sz = sizeof(i) };
 
 	if (!evl || idx >= evl->nr_events)
-		return hwp_fail(-EINVAL, "hwp_evlist_event: no event %zu", idx);
+		return fail(-EINVAL, "hwp_evlist_event: no event %zu", idx);
 	ev = &evl->events[idx];
 	i.name = ev->name;
 	i.canonical = ev->canonical;
@@ -452,5 +452,5 @@ HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
 	i.is_leader = ev->is_leader;
 	i.is_hardware = ev->is_hardware;
 	i.attr = ev->attr;
-	return hwp_info_fill(info, &i, sizeof(i));
+	return info_fill(info, &i, sizeof(i));
 }

@@ -62,7 +62,7 @@ int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
 	struct csv_ctx c = { f, o->separator && *o->separator ? o->separator : ",", o->sort };
 
 	if ((unsigned int)o->sort >= ARRAY_SIZE(headers))
-		return hwp_fail(-EINVAL, "unknown sort key %d", (int)o->sort);
+		return fail(-EINVAL, "unknown sort key %d", (int)o->sort);
 	/* The header is written with the chosen separator. */
 	fprintf(f, "percent%ssamples%speriod%s", c.sep, c.sep, c.sep);
 	for (const char *h = headers[o->sort]; *h; h++) {

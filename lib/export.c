@@ -34,7 +34,7 @@ static int check_annotate(const void *opts)
 	const struct hwp_report_opts *o = opts;
 
 	if (o->annotate && o->format != HWP_FORMAT_TEXT)
-		return hwp_fail(-EINVAL, "an annotated function is written as text only");
+		return fail(-EINVAL, "an annotated function is written as text only");
 	return 0;
 }
 

@@ -22,8 +22,8 @@
 #define HWP_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 
 /* error.c: the thread's detailed message; each returns -err unchanged. */
-int hwp_fail(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
-void hwp_clear_error(void);
+int fail(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
+void clear_error(void);
 /* A failure's error and message, kept while the failing call cleans up
  * with functions that may set messages of their own, or kept by an object
  * whose every later call fails the same way. */
@@ -32,16 +32,16 @@ struct kept_error {
 	int err;
 	char msg[HWP_ERRMSG_MAX];
 };
-void hwp_error_keep(struct kept_error *k, int err);
+void error_keep(struct kept_error *k, int err);
 /* Set the kept message again; returns the kept error. */
-int hwp_error_restore(const struct kept_error *k);
+int error_restore(const struct kept_error *k);
 /* Keep the message a callee set, adding context in front: "ctx: old". */
-int hwp_fail_prefix(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
+int fail_prefix(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
 /* What to do when writing a file failed with @err (negative), for messages. */
-const char *hwp_write_advice(int err);
+const char *write_advice(int err);
 /* Flush @f and check it for errors (a full disk): 0 or -errno, with a
  * message that says what to do. */
-int hwp_stream_check(FILE *f, const char *what);
+int stream_check(FILE *f, const char *what);
 
 /* write.c: the one dispatcher behind every hwp_*_write(). A writer is a
  * table of its formats; write_dispatch() checks the arguments, copies the
@@ -63,18 +63,18 @@ struct writer {
 int write_dispatch(const struct writer *w, const void *obj, FILE *f, const void *opts);
 
 /* log.c */
-void hwp_log(enum hwp_log_level level, const char *fmt, ...) HWP_PRINTF(2, 3);
-#define pr_warn(...) hwp_log(HWP_LOG_WARN, __VA_ARGS__)
-#define pr_info(...) hwp_log(HWP_LOG_INFO, __VA_ARGS__)
-#define pr_debug(...) hwp_log(HWP_LOG_DEBUG, __VA_ARGS__)
+void lib_log(enum hwp_log_level level, const char *fmt, ...) HWP_PRINTF(2, 3);
+#define pr_warn(...) lib_log(HWP_LOG_WARN, __VA_ARGS__)
+#define pr_info(...) lib_log(HWP_LOG_INFO, __VA_ARGS__)
+#define pr_debug(...) lib_log(HWP_LOG_DEBUG, __VA_ARGS__)
 
 /* Copy a caller's opts struct of any size into ours, zero-filling. */
-int hwp_opts_copy(void *dst, size_t dst_sz, const void *src, const char *what);
+int opts_copy(void *dst, size_t dst_sz, const void *src, const char *what);
 /* Fill an info struct of the caller's size from ours. */
-int hwp_info_fill(void *dst, const void *src, size_t src_sz);
+int info_fill(void *dst, const void *src, size_t src_sz);
 
 /* event.c */
-struct hwp_event {
+struct event {
 	char *name;		/* as written, modifiers included */
 	char *canonical;
 	char *desc;
@@ -90,30 +90,30 @@ struct hwp_event {
 
 struct hwp_evlist {
 	char *spec;
-	struct hwp_event *events;
+	struct event *events;
 	size_t nr_events;
 	size_t cap_events;	/* allocated */
 	size_t nr_groups;
 };
 
-int hwp_evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out);
-const struct hwp_event *hwp_evlist_get(const struct hwp_evlist *evl, size_t idx);
+int evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out);
+const struct event *evlist_get(const struct hwp_evlist *evl, size_t idx);
 /* Resolve one name (no modifiers) into @ev's attr, canonical, desc, unit. */
-int hwp_event_resolve(const char *name, struct hwp_event *ev);
+int event_resolve(const char *name, struct event *ev);
 /* Whether @name is one of perf's generic names or a raw code rNNNN. */
-bool hwp_is_own_name(const char *name);
+bool event_is_own_name(const char *name);
 /* Whether the machine has a hardware PMU (a PMU of PERF_TYPE_RAW in sysfs). */
-bool hwp_have_hw_pmu(void);
+bool have_hw_pmu(void);
 /* Why an event could not be opened, for people. */
-void hwp_explain_unsupported(struct strbuf *sb, const struct hwp_event *ev, int err);
+void explain_unsupported(struct strbuf *sb, const struct event *ev, int err);
 /* Up to three names close to @name, comma-separated, into @sb. */
-void hwp_event_suggest(const char *name, struct strbuf *sb);
+void event_suggest(const char *name, struct strbuf *sb);
 /* Match a name as a metric formula may write it against an event. */
-bool hwp_event_name_matches(const struct hwp_event *ev, const char *name);
+bool event_name_matches(const struct event *ev, const char *name);
 /* Equal, ignoring case, '-' and '_'. */
-bool hwp_names_match_loosely(const char *a, const char *b);
+bool names_match_loosely(const char *a, const char *b);
 /* The generic-name table, for listing and suggestions. */
-struct hwp_generic_event {
+struct generic_event {
 	const char *name;
 	const char *alias;
 	uint32_t type;
@@ -121,89 +121,89 @@ struct hwp_generic_event {
 	const char *desc;
 	const char *unit;
 };
-size_t hwp_generic_nr(void);
-const struct hwp_generic_event *hwp_generic_get(size_t idx);
+size_t generic_nr(void);
+const struct generic_event *generic_get(size_t idx);
 
 /* event-pfm.c: libpfm4 at the boundary; PFM_ERR_* never leave it. */
-int hwp_pfm_init(void);
+int libpfm_init(void);
 /* Encode @name into @attr: 0, -ENOENT (unknown to libpfm4), or a
  * translated error with the message set. */
-int hwp_pfm_encode(const char *name, struct perf_event_attr *attr, char **canonical,
+int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonical,
 		   char **desc);
-int hwp_pfm_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
+int libpfm_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
 /* Calls @fn for every libpfm4 event name of the active PMUs. */
-int hwp_pfm_names(int (*fn)(const char *name, void *ctx), void *ctx);
+int libpfm_names(int (*fn)(const char *name, void *ctx), void *ctx);
 
 /* tracepoint.c */
-int hwp_tracepoint_resolve(const char *name, struct perf_event_attr *attr);
-int hwp_tracepoint_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
-bool hwp_tracepoint_syntax(const char *name);
-bool hwp_tracefs_mounted(void);
+int tracepoint_resolve(const char *name, struct perf_event_attr *attr);
+int tracepoint_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
+bool tracepoint_syntax(const char *name);
+bool tracefs_mounted(void);
 
 /* util: glob or substring match, case-insensitive */
-bool hwp_pattern_match(const char *pattern, const char *name);
+bool pattern_match(const char *pattern, const char *name);
 /* Damerau-Levenshtein distance, case-insensitive, capped at @cap + 1. */
-size_t hwp_edit_distance(const char *a, const char *b, size_t cap);
+size_t edit_distance(const char *a, const char *b, size_t cap);
 
 /* sys.c: system facts */
-long hwp_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			 unsigned long flags);
-int hwp_read_paranoid(void);
+int read_paranoid(void);
 /* A sentence that explains a permission error and names the fix: of an
  * open for process @pid (0: ours), system-wide or not, that asked for user
  * space alone or not. */
-void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide,
+void explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide,
 			    pid_t pid, bool user_only);
-int hwp_online_cpus(int **cpus, size_t *nr);
-double hwp_now(void);	/* CLOCK_MONOTONIC seconds */
+int online_cpus(int **cpus, size_t *nr);
+double now_seconds(void);	/* CLOCK_MONOTONIC seconds */
 /* The threads of process @pid, from /proc: a malloc'ed array in *@tids
  * (free it, even on failure). -ESRCH when the process is gone. */
-int hwp_list_threads(pid_t pid, pid_t **tids, size_t *nr);
+int list_threads(pid_t pid, pid_t **tids, size_t *nr);
 /* Open @path read-only if it is a regular file, with its size in *@size
  * (@size may be NULL): the fd, -ENODEV for a FIFO, a device or a directory
  * (never opened, so never waited on), or another -errno. */
-int hwp_open_regular(const char *path, off_t *size);
+int open_regular(const char *path, off_t *size);
 /* Why a file could not be opened or read, for error @err (-ENODEV: not a
  * regular file, -EFBIG: too large...), as a static string. */
-const char *hwp_open_problem(int err);
+const char *file_open_problem(int err);
 /* After the errno text of a failed system call, what to do about @err
  * (negative) when it is a limit (EMFILE, ENFILE): ": ... 'ulimit -n'"; else "". */
-const char *hwp_resource_advice(int err);
+const char *resource_advice(int err);
 /* Raise RLIMIT_NOFILE to its hard limit: whether it was raised. */
-bool hwp_raise_nofile(void);
+bool raise_nofile(void);
 
 /* rdpmc.c: user-space reads of the calling thread's own counters (rdpmc on
  * x86, mrs on arm64) */
-bool hwp_rdpmc_arch(void);
+bool rdpmc_arch(void);
 /* Whether the kernel lets user space read counters now; if not, why and
  * the fix into @why (may be NULL). */
-bool hwp_rdpmc_allowed(struct strbuf *why);
+bool rdpmc_allowed(struct strbuf *why);
 /* Ask for user-space reads in @attr where the PMU must be asked (arm64:
  * its "rdpmc" format bit); a no-op elsewhere. */
-void hwp_rdpmc_request(struct perf_event_attr *attr);
-void *hwp_rdpmc_map(int fd);
-void hwp_rdpmc_unmap(void *page);
+void rdpmc_request(struct perf_event_attr *attr);
+void *rdpmc_map(int fd);
+void rdpmc_unmap(void *page);
 /* 0 with @c filled, or -EAGAIN: read() instead. */
-int hwp_rdpmc_read(const void *page, struct hwp_count *c);
+int rdpmc_read(const void *page, struct hwp_count *c);
 
 /* counter.c: how many group reads went through rdpmc (for the tests). */
-uint64_t hwp_session_rdpmc_reads(const struct hwp_session *s);
+uint64_t session_rdpmc_reads(const struct hwp_session *s);
 
 /* Raw reads for regions, of a session with one instance (a thread): each
  * group's read() buffer (PERF_FORMAT_GROUP) back to back, and where each
  * open event's value and times are in it. The layout is fixed at the open. */
-struct hwp_raw_item {
+struct raw_item {
 	size_t event;		/* index in the event list */
 	size_t value, enabled, running;	/* word offsets in the buffer */
 };
 /* The number of items; @items (may be NULL) gets them, *@words the size. */
-size_t hwp_session_raw_layout(const struct hwp_session *s, struct hwp_raw_item *items,
+size_t session_raw_layout(const struct hwp_session *s, struct raw_item *items,
 			      size_t *words);
-int hwp_session_read_raw(struct hwp_session *s, uint64_t *buf);
+int session_read_raw(struct hwp_session *s, uint64_t *buf);
 
 /* metric.c */
 /* Calls @fn for every event name a metric reads ("seconds" excluded). */
-int hwp_metric_foreach_input(const struct hwp_metric *m,
+int metric_foreach_input(const struct hwp_metric *m,
 			     int (*fn)(const char *name, void *ctx), void *ctx);
 
 #endif

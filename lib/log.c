@@ -52,7 +52,7 @@ HWP_API void hwp_log_set_level(enum hwp_log_level level)
 	atomic_store(&log_level, (int)level);
 }
 
-void hwp_log(enum hwp_log_level level, const char *fmt, ...)
+void lib_log(enum hwp_log_level level, const char *fmt, ...)
 {
 	int max = atomic_load(&log_level);
 	hwp_log_fn fn;

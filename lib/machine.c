@@ -111,7 +111,7 @@ int machine_new(struct machine **out)
 	if (!m || dso_find(m, "[kernel.kallsyms]", DSO_KERNEL, &m->kernel_dso) ||
 	    dso_find(m, "[unknown]", DSO_UNKNOWN, &m->unknown_dso)) {
 		machine_free(m);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	*out = m;
 	return 0;
@@ -325,11 +325,11 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 	err = dso_find(m, f.name, kind_of(f.name), &dso);
 	p = err ? NULL : proc_find(m, f.pid, true);
 	if (!p)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	err = maps_own(m, p);
 	if (!err)
 		err = add_map(m, p->maps, &(struct map){ f.start, f.start + f.len, f.pgoff, dso });
-	return err ? hwp_fail(err, "out of memory") : 0;
+	return err ? fail(err, "out of memory") : 0;
 }
 
 /* FORK and EXIT: u32 pid, ppid, tid, ptid. */
@@ -354,7 +354,7 @@ static int apply_fork(struct machine *m, const struct perf_event_header *h)
 	shared = parent ? parent->maps : NULL;
 	child = proc_find(m, pid, true);	/* may move the parent */
 	if (!child)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	maps_get(shared);
 	maps_put(m, child->maps);	/* a process that had the pid before */
 	child->maps = shared;

@@ -46,9 +46,9 @@ static int msyntax(const struct mparser *p, size_t pos, const char *what)
 	size_t at = p->off + pos;
 
 	if (strlen(p->def) <= 160)
-		return hwp_fail(-HWP_ERR_SYNTAX, "metric '%s': %s at position %zu\n  %s\n  %*s^",
+		return fail(-HWP_ERR_SYNTAX, "metric '%s': %s at position %zu\n  %s\n  %*s^",
 				p->def, what, at, p->def, (int)at, "");
-	return hwp_fail(-HWP_ERR_SYNTAX, "metric '%s': %s at position %zu", p->def, what, at);
+	return fail(-HWP_ERR_SYNTAX, "metric '%s': %s at position %zu", p->def, what, at);
 }
 
 static int new_node(struct mparser *p, enum node_op op, int left, int right)
@@ -63,7 +63,7 @@ static int new_node(struct mparser *p, enum node_op op, int left, int right)
 
 		n = realloc(m->nodes, cap * sizeof(*n));
 		if (!n)
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		m->nodes = n;
 		m->cap_nodes = cap;
 	}
@@ -136,7 +136,7 @@ static int parse_primary(struct mparser *p)
 			return id;
 		p->m->nodes[id].name = strndup(s + start, p->pos - start);
 		if (!p->m->nodes[id].name)
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		return id;
 	}
 	if (!s[p->pos])
@@ -240,10 +240,10 @@ static int metric_parse(const char *def, struct hwp_metric **out)
 
 	*out = NULL;
 	if (strlen(def) > EXPR_MAX)
-		return hwp_fail(-HWP_ERR_SYNTAX, "metric: longer than %d characters", EXPR_MAX);
+		return fail(-HWP_ERR_SYNTAX, "metric: longer than %d characters", EXPR_MAX);
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	m->unit = "";
 	m->desc = "";
 	p.m = m;
@@ -253,11 +253,11 @@ static int metric_parse(const char *def, struct hwp_metric **out)
 	m->expr = trim_dup(p.s, strlen(p.s));
 	if (!m->name || !m->expr) {
 		metric_free(m);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	if (eq && !m->name[0]) {
 		metric_free(m);
-		return hwp_fail(-HWP_ERR_SYNTAX, "metric '%s': the name before '=' is empty", def);
+		return fail(-HWP_ERR_SYNTAX, "metric '%s': the name before '=' is empty", def);
 	}
 	root = parse_expr(&p);
 	if (root >= 0) {
@@ -277,12 +277,12 @@ static int metric_parse(const char *def, struct hwp_metric **out)
 
 HWP_API int hwp_metric_parse(const char *def, struct hwp_metric **out)
 {
-	hwp_clear_error();
+	clear_error();
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_metric_parse: out is NULL");
+		return fail(-EINVAL, "hwp_metric_parse: out is NULL");
 	*out = NULL;
 	if (!def)
-		return hwp_fail(-EINVAL, "hwp_metric_parse: definition is NULL");
+		return fail(-EINVAL, "hwp_metric_parse: definition is NULL");
 	return metric_parse(def, out);
 }
 
@@ -331,15 +331,15 @@ static int eval_node(const struct eval *ev, int id, double *out)
 	case OP_NAME:
 		err = ev->lookup(n->name, out, ev->ctx);
 		if (err == -ENOENT)
-			return hwp_fail(-HWP_ERR_UNKNOWN_NAME,
+			return fail(-HWP_ERR_UNKNOWN_NAME,
 					"metric '%s': '%s' is not an event of the list%s", ev->m->name,
 					n->name,
 					strchr(n->name, '-') ? " (write 'a - b', with spaces, to subtract)" : "");
 		if (err)
-			return hwp_fail(-HWP_ERR_UNDEFINED, "metric '%s': '%s' was not counted",
+			return fail(-HWP_ERR_UNDEFINED, "metric '%s': '%s' was not counted",
 					ev->m->name, n->name);
 		if (isnan(*out))
-			return hwp_fail(-HWP_ERR_UNDEFINED, "metric '%s': '%s' has no value",
+			return fail(-HWP_ERR_UNDEFINED, "metric '%s': '%s' has no value",
 					ev->m->name, n->name);
 		return 0;
 	case OP_NEG:
@@ -367,13 +367,13 @@ static int eval_node(const struct eval *ev, int id, double *out)
 		break;
 	default:
 		if (b == 0)
-			return hwp_fail(-HWP_ERR_UNDEFINED, "metric '%s': division by zero",
+			return fail(-HWP_ERR_UNDEFINED, "metric '%s': division by zero",
 					ev->m->name);
 		*out = a / b;
 		break;
 	}
 	if (!isfinite(*out))
-		return hwp_fail(-HWP_ERR_UNDEFINED, "metric '%s': the result overflows",
+		return fail(-HWP_ERR_UNDEFINED, "metric '%s': the result overflows",
 				ev->m->name);
 	return 0;
 }
@@ -386,13 +386,13 @@ HWP_API int hwp_metric_eval(const struct hwp_metric *m, hwp_value_fn lookup, voi
 	int err;
 
 	if (!m || !lookup || !value)
-		return hwp_fail(-EINVAL, "hwp_metric_eval: NULL argument");
+		return fail(-EINVAL, "hwp_metric_eval: NULL argument");
 	err = eval_node(&ev, m->root, &v);
 	*value = err ? NAN : v;
 	return err;
 }
 
-int hwp_metric_foreach_input(const struct hwp_metric *m,
+int metric_foreach_input(const struct hwp_metric *m,
 			     int (*fn)(const char *name, void *ctx), void *ctx)
 {
 	for (size_t i = 0; i < m->nr_nodes; i++) {
@@ -420,12 +420,12 @@ static int check_one(const char *name, void *arg)
 	size_t n = 0;
 
 	for (size_t e = 0; e < evl->nr_events; e++)
-		if (hwp_event_name_matches(&evl->events[e], name))
+		if (event_name_matches(&evl->events[e], name))
 			return 0;
 	for (size_t e = 0; e < evl->nr_events; e++)
-		if (hwp_edit_distance(name, evl->events[e].name, 3) <= 3)
+		if (edit_distance(name, evl->events[e].name, 3) <= 3)
 			strbuf_addf(&sb, "%s%s", n++ ? ", " : "", evl->events[e].name);
-	hwp_fail(-HWP_ERR_UNKNOWN_NAME, "metric '%s': '%s' is not an event of the list '%s'%s%s%s",
+	fail(-HWP_ERR_UNKNOWN_NAME, "metric '%s': '%s' is not an event of the list '%s'%s%s%s",
 		 cc->m->name, name, evl->spec, n ? "; did you mean: " : "", strbuf_str(&sb),
 		 strchr(name, '-') ? " (write 'a - b', with spaces, to subtract)" : "");
 	strbuf_release(&sb);
@@ -436,10 +436,10 @@ HWP_API int hwp_metric_check(const struct hwp_metric *m, const struct hwp_evlist
 {
 	struct check_ctx cc = { m, evl };
 
-	hwp_clear_error();
+	clear_error();
 	if (!m || !evl)
-		return hwp_fail(-EINVAL, "hwp_metric_check: NULL argument");
-	return hwp_metric_foreach_input(m, check_one, &cc);
+		return fail(-EINVAL, "hwp_metric_check: NULL argument");
+	return metric_foreach_input(m, check_one, &cc);
 }
 
 /* ---- built-in metrics ---- */

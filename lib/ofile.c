@@ -53,13 +53,13 @@ static int open_unnamed(const char *path)
 static int cannot_create(const char *path, int err)
 {
 	if (err == -ENOENT)
-		return hwp_fail(err, "cannot write '%s': its directory does not exist", path);
+		return fail(err, "cannot write '%s': its directory does not exist", path);
 	if (err == -EROFS)
-		return hwp_fail(err, "cannot write '%s': its file system is read-only", path);
+		return fail(err, "cannot write '%s': its file system is read-only", path);
 	if (err == -EACCES || err == -EPERM)
-		return hwp_fail(err, "cannot write '%s': %s (no permission to create files in its directory)",
+		return fail(err, "cannot write '%s': %s (no permission to create files in its directory)",
 				path, strerrordesc_np(-err));
-	return hwp_fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
+	return fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
 }
 
 /* Give the unnamed file a temporary name beside @path's, one that is free
@@ -90,14 +90,14 @@ HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)
 	mode_t mask;
 	int fd, err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!out || !path)
-		return hwp_fail(-EINVAL, "hwp_ofile_open: NULL argument");
+		return fail(-EINVAL, "hwp_ofile_open: NULL argument");
 	*out = NULL;
 	of = calloc(1, sizeof(*of));
 	if (!of || !(of->path = strdup(path))) {
 		free(of);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	if (!strcmp(path, "-")) {
 		of->f = stdout;
@@ -107,14 +107,14 @@ HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)
 	}
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		ofile_free(of);
-		return hwp_fail(-EISDIR, "cannot write '%s': it is a directory", path);
+		return fail(-EISDIR, "cannot write '%s': it is a directory", path);
 	}
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		of->f = fopen(path, "we");
 		if (!of->f) {
 			err = -errno;
 			ofile_free(of);
-			return hwp_fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
+			return fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
 		}
 		*out = of;
 		return 0;
@@ -122,7 +122,7 @@ HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)
 	if (asprintf(&of->tmp, "%s.tmp.XXXXXX", path) < 0) {
 		of->tmp = NULL;
 		ofile_free(of);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	fd = open_unnamed(path);
 	of->unnamed = fd >= 0;
@@ -150,7 +150,7 @@ HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)
 		close(fd);
 		unlink(of->tmp);
 		ofile_free(of);
-		return hwp_fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
+		return fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
 	}
 	*out = of;
 	return 0;
@@ -165,9 +165,9 @@ HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
 {
 	int err = 0;
 
-	hwp_clear_error();
+	clear_error();
 	if (!of)
-		return hwp_fail(-EINVAL, "hwp_ofile_commit: NULL");
+		return fail(-EINVAL, "hwp_ofile_commit: NULL");
 	errno = 0;
 	if (fflush(of->f) || ferror(of->f))
 		err = errno ? -errno : -EIO;
@@ -187,9 +187,9 @@ HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
 	if (err) {
 		if (of->tmp && !of->unnamed)
 			unlink(of->tmp);
-		hwp_fail(err, "writing '%s' failed: %s; %s%s",
+		fail(err, "writing '%s' failed: %s; %s%s",
 			 of->is_stdout ? "standard output" : of->path, strerrordesc_np(-err),
-			 hwp_write_advice(err), of->tmp ? " (nothing was written under that name)" : "");
+			 write_advice(err), of->tmp ? " (nothing was written under that name)" : "");
 	}
 	ofile_free(of);
 	return err;

@@ -40,7 +40,7 @@ static int write_error(void)
 {
 	int err = errno ? -errno : -EIO;
 
-	return hwp_fail(err, "writing the perf.data file failed: %s", strerrordesc_np(-err));
+	return fail(err, "writing the perf.data file failed: %s", strerrordesc_np(-err));
 }
 
 static int put(FILE *f, const void *p, size_t n)
@@ -99,7 +99,7 @@ int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 	w = calloc(1, sizeof(*w));
 	if (!w || copy_events(w, events, nr)) {
 		pd_writer_abort(w);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	w->f = f;
 	err = put(f, &placeholder, sizeof(placeholder));
@@ -256,7 +256,7 @@ static int write_features(struct pd_writer *w, uint64_t table, char *const argv[
 	}
 	if (strbuf_failed(&body)) {
 		strbuf_release(&body);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < n; i++)
 		secs[i].offset += table + n * sizeof(secs[0]);

@@ -61,7 +61,7 @@ static int bad(const struct pd_file *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	return hwp_fail(-HWP_ERR_FORMAT, "'%s' is not a valid perf.data file: %s", f->path, why);
+	return fail(-HWP_ERR_FORMAT, "'%s' is not a valid perf.data file: %s", f->path, why);
 }
 
 /* Whether [off, off + size) lies inside the file. */
@@ -128,7 +128,7 @@ static int add_id(struct pd_file *f, uint64_t id, size_t ev)
 	f->id_keys[f->nr_ids] = id;
 	f->id_event[f->nr_ids] = (uint32_t)ev;
 	if (hidx_add(&f->id_idx, h, f->nr_ids))
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	f->nr_ids++;
 	return 0;
 }
@@ -182,7 +182,7 @@ static int check_id_sections(const struct pd_file *f, const struct pd_file_secti
 	}
 	sorted = malloc(nr * sizeof(*sorted));
 	if (!sorted)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < nr; i++)
 		if (ids[i].size)
 			sorted[n++] = &ids[i];
@@ -228,7 +228,7 @@ static int read_attrs(struct pd_file *f)
 	ids = calloc(nr, sizeof(*ids));
 	if (!f->events || !ids) {
 		free(ids);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	f->nr_events = nr;
 	for (size_t i = 0; i < nr; i++) {
@@ -248,7 +248,7 @@ static int read_attrs(struct pd_file *f)
 			continue;
 		ev->ids = malloc(ids[i].size);
 		if (!ev->ids)
-			err = hwp_fail(-ENOMEM, "out of memory");
+			err = fail(-ENOMEM, "out of memory");
 		else
 			memcpy(ev->ids, f->map + ids[i].offset, ids[i].size);
 	}
@@ -260,7 +260,7 @@ static int read_attrs(struct pd_file *f)
 	f->id_keys = malloc((total_ids + 1) * sizeof(*f->id_keys));
 	f->id_event = malloc((total_ids + 1) * sizeof(*f->id_event));
 	if (!f->id_keys || !f->id_event)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < nr && !err; i++)
 		for (size_t j = 0; j < f->events[i].nr_ids && !err; j++)
 			err = add_id(f, f->events[i].ids[j], i);
@@ -474,8 +474,8 @@ static int name_event(struct pd_event *ev)
 	const char *base = NULL;
 	char mod[8], raw[32];
 
-	for (size_t i = 0; i < hwp_generic_nr() && !base; i++) {
-		const struct hwp_generic_event *g = hwp_generic_get(i);
+	for (size_t i = 0; i < generic_nr() && !base; i++) {
+		const struct generic_event *g = generic_get(i);
 
 		if (g->type == a->type && g->config == a->config)
 			base = g->name;
@@ -491,7 +491,7 @@ static int name_event(struct pd_event *ev)
 	modifier_suffix(a, mod, sizeof(mod));
 	if (asprintf(&ev->name, "%s%s%s", base, *mod ? ":" : "", mod) < 0) {
 		ev->name = NULL;
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -504,21 +504,21 @@ static int map_file(struct pd_file *f, const char *path, int fd)
 	if (fd < 0) {
 		own = fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			return hwp_fail(-errno, "cannot open '%s': %s", path, strerrordesc_np(errno));
+			return fail(-errno, "cannot open '%s': %s", path, strerrordesc_np(errno));
 	}
 	if (fstat(fd, &st)) {
-		err = hwp_fail(-errno, "cannot read '%s': %s", f->path, strerrordesc_np(errno));
+		err = fail(-errno, "cannot read '%s': %s", f->path, strerrordesc_np(errno));
 	} else if (S_ISDIR(st.st_mode)) {
-		err = hwp_fail(-HWP_ERR_FORMAT, "'%s' is a directory: name the perf.data file in it",
+		err = fail(-HWP_ERR_FORMAT, "'%s' is a directory: name the perf.data file in it",
 			       f->path);
 	} else if (!S_ISREG(st.st_mode)) {
-		err = hwp_fail(-HWP_ERR_FORMAT, "'%s' is not a regular file", f->path);
+		err = fail(-HWP_ERR_FORMAT, "'%s' is not a regular file", f->path);
 	} else if (st.st_size > 0) {
 		f->size = (size_t)st.st_size;
 		f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (f->map == MAP_FAILED) {
 			f->map = NULL;
-			err = hwp_fail(-errno, "cannot map '%s': %s", f->path, strerrordesc_np(errno));
+			err = fail(-errno, "cannot map '%s': %s", f->path, strerrordesc_np(errno));
 		}
 	}
 	if (own >= 0)
@@ -535,7 +535,7 @@ int pd_open(const char *path, int fd, struct pd_file **out)
 	f = calloc(1, sizeof(*f));
 	if (!f || !(f->path = strdup(path ? path : "(in memory)"))) {
 		free(f);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	err = map_file(f, path, fd);
 	if (!err)
@@ -703,7 +703,7 @@ int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx)
 				err = emit(f, pos, event, time, fn, ctx);
 				drop_read_pages(f, pos);
 			} else if (vec_reserve(&f->q, &f->cap_q, f->nr_q + 1, sizeof(*f->q))) {
-				err = hwp_fail(-ENOMEM, "out of memory");
+				err = fail(-ENOMEM, "out of memory");
 			} else {
 				f->q[f->nr_q++] = (struct queued){ time, pos, event };
 				if (time > max_time)

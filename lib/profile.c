@@ -132,7 +132,7 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 
 	err = pd_decode_sample(&ev->attr, rec->h, &s);
 	if (err)
-		return hwp_fail_prefix(err, "'%s', record at offset %llu", p->input,
+		return fail_prefix(err, "'%s', record at offset %llu", p->input,
 				       (unsigned long long)rec->offset);
 	machine_resolve(p->m, s.pid, s.ip, s.cpumode, &loc);
 	/* The first sample in the kernel starts reading its symbols, on a
@@ -141,7 +141,7 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 		symbolizer_prefetch_kernel(p->sym);
 	site = profile_site(p, &loc);
 	if (site < 0)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	p->sites[site].samples++;
 	p->sites[site].period += s.period;
 	p->samples++;
@@ -149,7 +149,7 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 	if (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
 		p->callchains = true;
 		if (add_callchain(p, &s, (uint32_t)site))
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -215,7 +215,7 @@ static int choose_event(struct hwp_profile *p, const char *name)
 		}
 	for (size_t i = 0; i < pd_nr_events(p->file); i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", pd_event(p->file, i)->name);
-	hwp_fail(-ENOENT, "'%s' has no event '%s'; it has: %s", p->input, name, strbuf_str(&sb));
+	fail(-ENOENT, "'%s' has no event '%s'; it has: %s", p->input, name, strbuf_str(&sb));
 	strbuf_release(&sb);
 	return -ENOENT;
 }
@@ -252,7 +252,7 @@ static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 		    other_kernel ? " and " : "",
 		    "modules (opened by their recorded paths on this machine)");
 	p->host_warning = strbuf_detach(&sb);
-	return p->host_warning ? 0 : hwp_fail(-ENOMEM, "out of memory");
+	return p->host_warning ? 0 : fail(-ENOMEM, "out of memory");
 }
 
 static int profile_load(const char *path, int fd, const struct hwp_profile_opts *opts,
@@ -263,16 +263,16 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	int err;
 
 	*out = NULL;
-	err = hwp_opts_copy(&o, sizeof(o), opts, "hwp_profile_opts");
+	err = opts_copy(&o, sizeof(o), opts, "hwp_profile_opts");
 	if (err)
 		return err;
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	p->scratch = malloc(PROFILE_MAX_FRAMES * sizeof(*p->scratch));
 	p->input = strdup(path ? path : "(in memory)");
 	if (!p->scratch || !p->input) {
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
 	err = pd_open(path, fd, &p->file);
@@ -293,7 +293,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	for (size_t i = 0; p->event_names && i < p->nr_events; i++)
 		p->event_names[i] = symbolize_intern(p->sym, pd_event(p->file, i)->name);
 	if (!p->event_names) {
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
 	/* LOST records (the rings') miss the samples dropped at the end;
@@ -316,9 +316,9 @@ err:
 HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *opts,
 			     struct hwp_profile **out)
 {
-	hwp_clear_error();
+	clear_error();
 	if (!out || !path)
-		return hwp_fail(-EINVAL, "hwp_profile_open: NULL argument");
+		return fail(-EINVAL, "hwp_profile_open: NULL argument");
 	return profile_load(path, -1, opts, out);
 }
 
@@ -329,11 +329,11 @@ HWP_API int hwp_profile_from_record(const struct hwp_record *r,
 	const char *path;
 	int fd, err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_profile_from_record: out is NULL");
+		return fail(-EINVAL, "hwp_profile_from_record: out is NULL");
 	*out = NULL;
-	err = hwp_record_file(r, &path, &fd);
+	err = record_file(r, &path, &fd);
 	if (err)
 		return err;
 	return profile_load(fd >= 0 ? NULL : path, fd, opts, out);
@@ -363,9 +363,9 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 {
 	struct hwp_profile_info i = { .sz = sizeof(i) };
 
-	hwp_clear_error();
+	clear_error();
 	if (!p)
-		return hwp_fail(-EINVAL, "hwp_profile_info: NULL");
+		return fail(-EINVAL, "hwp_profile_info: NULL");
 	i.input = p->input;
 	i.event = p->event_names[p->event];
 	i.samples = p->samples;
@@ -381,7 +381,7 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 	i.hostname = p->hostname;
 	i.osrelease = p->osrelease;
 	i.host_warning = p->host_warning;
-	return hwp_info_fill(info, &i, sizeof(i));
+	return info_fill(info, &i, sizeof(i));
 }
 
 HWP_API const char *hwp_profile_event_name(const struct hwp_profile *p, size_t idx)

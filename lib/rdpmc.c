@@ -82,24 +82,24 @@ static inline uint64_t arch_read_clock(void)
 
 #ifdef HAVE_USER_READ
 
-bool hwp_rdpmc_arch(void)
+bool rdpmc_arch(void)
 {
 	return true;
 }
 
-int hwp_rdpmc_read(const void *page, struct hwp_count *c)
+int rdpmc_read(const void *page, struct hwp_count *c)
 {
 	return upage_read(page, arch_read_pmc, arch_read_clock, c);
 }
 
 #else
 
-bool hwp_rdpmc_arch(void)
+bool rdpmc_arch(void)
 {
 	return false;
 }
 
-int hwp_rdpmc_read(const void *page, struct hwp_count *c)
+int rdpmc_read(const void *page, struct hwp_count *c)
 {
 	(void)page;
 	(void)c;
@@ -186,7 +186,7 @@ static void find_rdpmc_formats(void)
 	closedir(d);
 }
 
-void hwp_rdpmc_request(struct perf_event_attr *attr)
+void rdpmc_request(struct perf_event_attr *attr)
 {
 	bool core = attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE ||
 		    attr->type == PERF_TYPE_RAW;
@@ -205,7 +205,7 @@ void hwp_rdpmc_request(struct perf_event_attr *attr)
 		attr->config2 |= ask.mask;
 }
 
-bool hwp_rdpmc_allowed(struct strbuf *why)
+bool rdpmc_allowed(struct strbuf *why)
 {
 #ifdef HAVE_USER_READ
 	char line[32];
@@ -234,7 +234,7 @@ bool hwp_rdpmc_allowed(struct strbuf *why)
 #endif
 }
 
-void *hwp_rdpmc_map(int fd)
+void *rdpmc_map(int fd)
 {
 	long size = sysconf(_SC_PAGESIZE);
 	/* MAP_POPULATE: the first read on the hot path must not fault. */
@@ -243,7 +243,7 @@ void *hwp_rdpmc_map(int fd)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-void hwp_rdpmc_unmap(void *page)
+void rdpmc_unmap(void *page)
 {
 	if (page)
 		munmap(page, (size_t)sysconf(_SC_PAGESIZE));

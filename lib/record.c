@@ -73,23 +73,23 @@ static char *dup_or_null(const char *s, int *err)
 static int check_opts(const struct hwp_record_opts *o)
 {
 	if (o->freq && o->period)
-		return hwp_fail(-EINVAL, "a sampling frequency and a period exclude each other: give one");
+		return fail(-EINVAL, "a sampling frequency and a period exclude each other: give one");
 	if (o->scope > HWP_SCOPE_CPUS)
-		return hwp_fail(-EINVAL, "hwp_record_opts: unknown scope %d", (int)o->scope);
+		return fail(-EINVAL, "hwp_record_opts: unknown scope %d", (int)o->scope);
 	if (o->cpus && o->scope != HWP_SCOPE_CPUS)
-		return hwp_fail(-EINVAL, "hwp_record_opts: a CPU list needs HWP_SCOPE_CPUS");
+		return fail(-EINVAL, "hwp_record_opts: a CPU list needs HWP_SCOPE_CPUS");
 	if (o->mmap_pages && (o->mmap_pages & (o->mmap_pages - 1)))
-		return hwp_fail(-EINVAL, "the ring buffer size must be a power of two pages, not %zu",
+		return fail(-EINVAL, "the ring buffer size must be a power of two pages, not %zu",
 				o->mmap_pages);
 	if (o->callchain == HWP_CALLCHAIN_DWARF)
-		return hwp_fail(-EOPNOTSUPP,
+		return fail(-EOPNOTSUPP,
 				"DWARF call chains are not implemented yet%s; use frame pointers (-g) and build with -fno-omit-frame-pointer",
 				unwind_available() ? "" : " (and this build has no libunwind)");
 	if (o->callchain > HWP_CALLCHAIN_DWARF)
-		return hwp_fail(-EINVAL, "hwp_record_opts: unknown call-chain mode %d",
+		return fail(-EINVAL, "hwp_record_opts: unknown call-chain mode %d",
 				(int)o->callchain);
 	if (o->output && !strcmp(o->output, "-"))
-		return hwp_fail(-EINVAL, "perf.data cannot go to standard output: hwprof writes perf's file format, which needs a file it can seek in");
+		return fail(-EINVAL, "perf.data cannot go to standard output: hwprof writes perf's file format, which needs a file it can seek in");
 	return 0;
 }
 
@@ -98,15 +98,15 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
 	struct hwp_record *r;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_record_new: out is NULL");
+		return fail(-EINVAL, "hwp_record_new: out is NULL");
 	*out = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	r->epfd = r->memfd = -1;
-	err = hwp_opts_copy(&r->o, sizeof(r->o), opts, "hwp_record_opts");
+	err = opts_copy(&r->o, sizeof(r->o), opts, "hwp_record_opts");
 	if (!err)
 		err = check_opts(&r->o);
 	if (err)
@@ -121,7 +121,7 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
 	r->o.output = r->output;
 	r->o.argv = NULL;	/* never keep the caller's pointers */
 	if (err) {
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
 	if (!r->o.mmap_pages)
@@ -153,7 +153,7 @@ static unsigned int max_sample_rate(void)
 
 static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr *a)
 {
-	const struct hwp_event *ev = hwp_evlist_get(r->evl, e);
+	const struct event *ev = evlist_get(r->evl, e);
 	size_t ring_bytes = r->o.mmap_pages * (size_t)sysconf(_SC_PAGESIZE);
 
 	*a = ev->attr;
@@ -204,12 +204,12 @@ static void add_fallback(struct hwp_record *r, const char *fmt, ...)
 /* Event @e cannot be sampled here: why, as the error of the open. */
 static int cannot_sample(struct hwp_record *r, size_t e, int err, const struct strbuf *reason)
 {
-	const struct hwp_event *ev = hwp_evlist_get(r->evl, e);
+	const struct event *ev = evlist_get(r->evl, e);
 
 	if (err == -EINVAL && r->attrs[e].freq && r->freq > max_sample_rate())
-		return hwp_fail(err, "cannot sample %s at %llu Hz: kernel.perf_event_max_sample_rate is %u (lower -F, or raise the limit with sysctl)",
+		return fail(err, "cannot sample %s at %llu Hz: kernel.perf_event_max_sample_rate is %u (lower -F, or raise the limit with sysctl)",
 				ev->name, (unsigned long long)r->freq, max_sample_rate());
-	return hwp_fail(err, "cannot sample %s: %s", ev->name, strbuf_str(reason));
+	return fail(err, "cannot sample %s: %s", ev->name, strbuf_str(reason));
 }
 
 /* Open event @e on CPU @c for thread @t: 0, 1 when the thread is gone, or
@@ -217,7 +217,7 @@ static int cannot_sample(struct hwp_record *r, size_t e, int err, const struct s
 static int open_fd(struct hwp_record *r, size_t c, size_t t, size_t e)
 {
 	struct open_req req = {
-		.ev = hwp_evlist_get(r->evl, e),
+		.ev = evlist_get(r->evl, e),
 		.attr = &r->attrs[e],
 		.tid = r->t.tids[t],
 		.cpu = r->t.cpus[c],
@@ -249,7 +249,7 @@ static int open_fd(struct hwp_record *r, size_t c, size_t t, size_t e)
 	strbuf_release(&reason);
 	r->fds[s] = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[s]) < 0)
-		return hwp_fail(-errno, "PERF_EVENT_IOC_ID failed: %s", strerrordesc_np(errno));
+		return fail(-errno, "PERF_EVENT_IOC_ID failed: %s", strerrordesc_np(errno));
 	return 0;
 }
 
@@ -288,9 +288,9 @@ static int map_ring(struct hwp_record *r, size_t c)
 					return err;
 				ee.data.u64 = c;
 				if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &ee))
-					return hwp_fail(-errno, "epoll_ctl: %s", strerrordesc_np(errno));
+					return fail(-errno, "epoll_ctl: %s", strerrordesc_np(errno));
 			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) < 0) {
-				return hwp_fail(-errno, "PERF_EVENT_IOC_SET_OUTPUT: %s",
+				return fail(-errno, "PERF_EVENT_IOC_SET_OUTPUT: %s",
 						strerrordesc_np(errno));
 			}
 		}
@@ -308,7 +308,7 @@ static int open_all(struct hwp_record *r)
 	r->rings = calloc(r->t.nr_cpus, sizeof(*r->rings));
 	r->attrs = calloc(r->evl->nr_events, sizeof(*r->attrs));
 	if (!r->fds || !r->ids || !r->rings || !r->attrs)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		r->fds[i] = -1;
 	for (size_t c = 0; c < r->t.nr_cpus; c++)
@@ -328,12 +328,12 @@ static int open_all(struct hwp_record *r)
 		live += !gone;
 	}
 	if (!live)
-		return hwp_fail(-ESRCH, "process %d exited before it could be sampled",
+		return fail(-ESRCH, "process %d exited before it could be sampled",
 				(int)r->o.pid);
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
-		return hwp_fail(-errno, "epoll_create1: %s%s", strerrordesc_np(errno),
-				hwp_resource_advice(-errno));
+		return fail(-errno, "epoll_create1: %s%s", strerrordesc_np(errno),
+				resource_advice(-errno));
 	for (size_t c = 0; c < r->t.nr_cpus; c++) {
 		err = map_ring(r, c);
 		if (err)
@@ -353,7 +353,7 @@ static int open_default(struct hwp_record *r)
 	if (err != -ENOENT && err != -ENODEV && err != -EOPNOTSUPP && err != -EINVAL)
 		return err;
 	add_fallback(r, "cycles cannot be sampled here (%s): sampling %s instead",
-		     hwp_have_hw_pmu() ? hwp_errmsg() : "no hardware PMU", FALLBACK_EVENT);
+		     have_hw_pmu() ? hwp_errmsg() : "no hardware PMU", FALLBACK_EVENT);
 	close_fds(r);
 	free(r->fds);
 	free(r->ids);
@@ -385,14 +385,14 @@ static int open_output(struct hwp_record *r)
 	}
 	r->memfd = memfd_create("hwprof-record", MFD_CLOEXEC);
 	if (r->memfd < 0)
-		return hwp_fail(-errno, "memfd_create: %s%s", strerrordesc_np(errno),
-				hwp_resource_advice(-errno));
+		return fail(-errno, "memfd_create: %s%s", strerrordesc_np(errno),
+				resource_advice(-errno));
 	fd = fcntl(r->memfd, F_DUPFD_CLOEXEC, 0);
 	r->f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!r->f) {
 		if (fd >= 0)
 			close(fd);
-		return hwp_fail(-errno, "cannot buffer the recording: %s", strerrordesc_np(errno));
+		return fail(-errno, "cannot buffer the recording: %s", strerrordesc_np(errno));
 	}
 	return 0;
 }
@@ -401,9 +401,9 @@ static int open_output(struct hwp_record *r)
 static int write_error(const struct hwp_record *r, int err)
 {
 	if (r->output)
-		return hwp_fail(err, "writing '%s' failed: %s; %s", r->output,
-				strerrordesc_np(-err), hwp_write_advice(err));
-	return hwp_fail(err, "keeping the recording in memory failed: %s; record to a file instead",
+		return fail(err, "writing '%s' failed: %s; %s", r->output,
+				strerrordesc_np(-err), write_advice(err));
+	return fail(err, "keeping the recording in memory failed: %s; record to a file instead",
 			strerrordesc_np(-err));
 }
 
@@ -411,7 +411,7 @@ static int write_error(const struct hwp_record *r, int err)
  * failed, and every later call says so in the same words. */
 static int keep_failure(struct hwp_record *r, int err)
 {
-	hwp_error_keep(&r->failure, err);
+	error_keep(&r->failure, err);
 	return err;
 }
 
@@ -444,7 +444,7 @@ static int begin_file(struct hwp_record *r)
 	int err = 0;
 
 	if (!wev || !ids) {
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t e = 0; e < nr; e++) {
@@ -455,7 +455,7 @@ static int begin_file(struct hwp_record *r)
 			for (size_t t = 0; t < r->t.nr_tids; t++)
 				if (r->fds[slot(r, c, t, e)] >= 0)
 					mine[n++] = r->ids[slot(r, c, t, e)];
-		wev[e] = (struct pd_write_event){ &r->attrs[e], hwp_evlist_get(r->evl, e)->name,
+		wev[e] = (struct pd_write_event){ &r->attrs[e], evlist_get(r->evl, e)->name,
 						  mine, n };
 	}
 	err = pd_writer_begin(r->f, wev, nr, &r->w);
@@ -481,9 +481,9 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 {
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!r || r->tried)
-		return hwp_fail(-EINVAL, "hwp_record_open: %s",
+		return fail(-EINVAL, "hwp_record_open: %s",
 				r ? "a recording is opened once (free it and make a new one)" : "NULL");
 	r->tried = true;
 	r->freq = r->o.freq ? r->o.freq : DEFAULT_FREQ;
@@ -510,9 +510,9 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 	if (err) {
 		struct kept_error why;
 
-		hwp_error_keep(&why, err);
+		error_keep(&why, err);
 		close_fds(r);
-		return hwp_error_restore(&why);
+		return error_restore(&why);
 	}
 	r->open = true;
 	return 0;
@@ -523,22 +523,22 @@ static int ioctl_all(struct hwp_record *r, unsigned long req, const char *what)
 	size_t n = r->t.nr_cpus * r->t.nr_tids * r->evl->nr_events;
 
 	if (!r->open)
-		return hwp_fail(-EBADF, "%s: the recording is not open", what);
+		return fail(-EBADF, "%s: the recording is not open", what);
 	for (size_t i = 0; i < n; i++)
 		if (r->fds[i] >= 0 && ioctl(r->fds[i], req, 0) < 0)
-			return hwp_fail(-errno, "%s: %s", what, strerrordesc_np(errno));
+			return fail(-errno, "%s: %s", what, strerrordesc_np(errno));
 	return 0;
 }
 
 HWP_API int hwp_record_enable(struct hwp_record *r)
 {
-	hwp_clear_error();
+	clear_error();
 	return r ? ioctl_all(r, PERF_EVENT_IOC_ENABLE, "hwp_record_enable") : -EINVAL;
 }
 
 HWP_API int hwp_record_disable(struct hwp_record *r)
 {
-	hwp_clear_error();
+	clear_error();
 	return r ? ioctl_all(r, PERF_EVENT_IOC_DISABLE, "hwp_record_disable") : -EINVAL;
 }
 
@@ -589,11 +589,11 @@ HWP_API int hwp_record_read(struct hwp_record *r)
 							.size = sizeof(round) };
 	int err = 0;
 
-	hwp_clear_error();
+	clear_error();
 	if (!r || !r->open)
-		return hwp_fail(-EBADF, "hwp_record_read: the recording is not open");
+		return fail(-EBADF, "hwp_record_read: the recording is not open");
 	if (r->failure.err)
-		return hwp_error_restore(&r->failure);
+		return error_restore(&r->failure);
 	drop_hangups(r);
 	r->round_bytes = 0;
 	for (size_t c = 0; c < r->t.nr_cpus && !err; c++)
@@ -681,7 +681,7 @@ static int keep_what_was_written(struct hwp_record *r)
 
 	r->stopped = strdup(r->failure.msg);
 	if (!r->stopped)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	err = pd_writer_finish_at(r->w, r->good_data, r->argv);
 	r->w = NULL;
 	err = commit_output(r, err);
@@ -690,7 +690,7 @@ static int keep_what_was_written(struct hwp_record *r)
 		 * what the user needs to hear of. */
 		free(r->stopped);
 		r->stopped = NULL;
-		return hwp_error_restore(&r->failure);
+		return error_restore(&r->failure);
 	}
 	r->samples = r->good_samples;
 	r->failure.err = 0;	/* the file is whole: it can be read */
@@ -702,9 +702,9 @@ HWP_API int hwp_record_finish(struct hwp_record *r)
 {
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!r || !r->open)
-		return hwp_fail(-EBADF, "hwp_record_finish: the recording is not open");
+		return fail(-EBADF, "hwp_record_finish: the recording is not open");
 	hwp_record_disable(r);
 	err = hwp_record_read(r);
 	if (err && r->failure.err && r->w) {
@@ -734,9 +734,9 @@ HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats
 {
 	struct hwp_record_stats s = { .sz = sizeof(s) };
 
-	hwp_clear_error();
+	clear_error();
 	if (!r)
-		return hwp_fail(-EINVAL, "hwp_record_stats: NULL");
+		return fail(-EINVAL, "hwp_record_stats: NULL");
 	s.event = r->evl ? r->evl->spec : NULL;
 	s.fallback = r->fallbacks.len ? strbuf_str(&r->fallbacks) : NULL;
 	s.stopped = r->stopped;
@@ -748,17 +748,17 @@ HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats
 	s.max_sample_rate = max_sample_rate();
 	s.freq = r->attrs && r->attrs[0].freq ? r->freq : 0;
 	s.period = r->attrs && !r->attrs[0].freq ? r->attrs[0].sample_period : 0;
-	return hwp_info_fill(st, &s, sizeof(s));
+	return info_fill(st, &s, sizeof(s));
 }
 
 /* For hwp_profile_from_record(): the finished recording's file. */
-int hwp_record_file(const struct hwp_record *r, const char **path, int *fd)
+int record_file(const struct hwp_record *r, const char **path, int *fd)
 {
 	if (r && r->failure.err)
-		return hwp_fail(-EINVAL, "the recording failed, so there is nothing to read: %s",
+		return fail(-EINVAL, "the recording failed, so there is nothing to read: %s",
 				r->failure.msg);
 	if (!r || !r->finished)
-		return hwp_fail(-EINVAL, "the recording is not finished: call hwp_record_finish() first");
+		return fail(-EINVAL, "the recording is not finished: call hwp_record_finish() first");
 	*path = r->output;
 	*fd = r->memfd;
 	return 0;

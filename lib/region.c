@@ -53,9 +53,9 @@ struct thread_rec {
 	pid_t tid;
 	struct hwp_session *s;		/* closed at the thread's exit, kept for its statuses */
 	int error;			/* the open failed: every call returns it */
-	/* Where each event is in a raw read (see hwp_session_read_raw()):
+	/* Where each event is in a raw read (see session_read_raw()):
 	 * the hot path subtracts two raw reads, nothing more. */
-	struct hwp_raw_item *items;
+	struct raw_item *items;
 	size_t nr_items;
 	uint64_t *now;			/* the raw read at end */
 	struct frame frames[FRAMES_MAX];
@@ -122,7 +122,7 @@ static void regions_at_exit(void)
 		return;
 	err = hwp_regions_save(regions.output);
 	if (err)
-		hwp_log(HWP_LOG_ERROR, "regions: %s", hwp_errmsg());
+		lib_log(HWP_LOG_ERROR, "regions: %s", hwp_errmsg());
 }
 
 static void thread_exit(void *arg);
@@ -198,7 +198,7 @@ static int configure(const struct hwp_regions_opts *o)
 		unsigned long v = strtoul(every, &end, 10);
 
 		if (*end || v > 1000000000UL)
-			return hwp_fail(-HWP_ERR_SYNTAX,
+			return fail(-HWP_ERR_SYNTAX,
 					"HWPROF_SAMPLE_EVERY='%s' is not a number of calls", every);
 		regions.sample_every = (unsigned int)v;
 	}
@@ -207,11 +207,11 @@ static int configure(const struct hwp_regions_opts *o)
 	regions.no_rdpmc = o->no_rdpmc;
 	err = hwp_evlist_parse(events, NULL, &regions.evl);
 	if (err)
-		return hwp_fail_prefix(err, "regions: the events '%s'", events);
+		return fail_prefix(err, "regions: the events '%s'", events);
 	if (output && !(regions.output = strdup(output)))
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	if (pthread_key_create(&regions.key, thread_exit))
-		return hwp_fail(-EAGAIN, "regions: no thread-specific key left");
+		return fail(-EAGAIN, "regions: no thread-specific key left");
 	pthread_atfork(regions_before_fork, regions_parent_after_fork, regions_after_fork);
 	if (regions.output)
 		atexit(regions_at_exit);
@@ -236,13 +236,13 @@ HWP_API int hwp_regions_init(const struct hwp_regions_opts *opts)
 	struct hwp_regions_opts o;
 	int err;
 
-	hwp_clear_error();
-	err = hwp_opts_copy(&o, sizeof(o), opts, "hwp_regions_opts");
+	clear_error();
+	err = opts_copy(&o, sizeof(o), opts, "hwp_regions_opts");
 	if (err)
 		return err;
 	pthread_mutex_lock(&regions.lock);
 	if (atomic_load(&regions.ready))
-		err = hwp_fail(-EBUSY, "regions are configured already: call hwp_regions_init() once, before the first region");
+		err = fail(-EBUSY, "regions are configured already: call hwp_regions_init() once, before the first region");
 	else
 		err = init_locked(&o);
 	pthread_mutex_unlock(&regions.lock);
@@ -274,7 +274,7 @@ static void calibrate(struct thread_rec *t)
 		uint64_t t0 = now_ns();
 
 		for (int i = 0; i < 200; i++)
-			hwp_session_read_raw(t->s, t->now);
+			session_read_raw(t->s, t->now);
 		if ((double)(now_ns() - t0) / 200.0 < best)
 			best = (double)(now_ns() - t0) / 200.0;
 	}
@@ -288,14 +288,14 @@ static int thread_buffers(struct thread_rec *t)
 	size_t words;
 	uint64_t *raw;
 
-	t->nr_items = hwp_session_raw_layout(t->s, NULL, &words);
+	t->nr_items = session_raw_layout(t->s, NULL, &words);
 	t->items = calloc(t->nr_items ? t->nr_items : 1, sizeof(*t->items));
 	raw = calloc((FRAMES_MAX + 1) * (words ? words : 1), sizeof(*raw));
 	if (!t->items || !raw) {
 		free(raw);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
-	hwp_session_raw_layout(t->s, t->items, &words);
+	session_raw_layout(t->s, t->items, &words);
 	t->now = raw;
 	for (size_t i = 0; i < FRAMES_MAX; i++)
 		t->frames[i].start = raw + (i + 1) * words;
@@ -310,7 +310,7 @@ static int thread_register(struct thread_rec **out)
 	int err;
 
 	if (!t)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	t->last = &t->first;
 	t->tid = (pid_t)syscall(SYS_gettid);
 	err = hwp_session_new(regions.evl, &so, &t->s);
@@ -321,7 +321,7 @@ static int thread_register(struct thread_rec **out)
 	if (!err)
 		err = thread_buffers(t);
 	if (err)
-		t->error = hwp_fail_prefix(err, "regions: counting thread %d", (int)t->tid);
+		t->error = fail_prefix(err, "regions: counting thread %d", (int)t->tid);
 	pthread_setspecific(regions.key, t);
 	pthread_mutex_lock(&regions.lock);
 	*regions.tail = t;
@@ -426,7 +426,7 @@ HWP_API int hwp_region_begin(const char *name)
 
 	if (!t) {
 		if (!name)
-			return hwp_fail(-EINVAL, "hwp_region_begin: the name is NULL");
+			return fail(-EINVAL, "hwp_region_begin: the name is NULL");
 		err = ensure_ready();
 		if (err)
 			return err;
@@ -435,23 +435,23 @@ HWP_API int hwp_region_begin(const char *name)
 			return err;
 	}
 	if (t->error == -ESRCH)
-		return hwp_fail(-ESRCH, "regions: this thread is exiting: its counters are closed");
+		return fail(-ESRCH, "regions: this thread is exiting: its counters are closed");
 	if (t->error)
 		return t->error;
 	if (!name)
-		return hwp_fail(-EINVAL, "hwp_region_begin: the name is NULL");
+		return fail(-EINVAL, "hwp_region_begin: the name is NULL");
 	if (t->depth == FRAMES_MAX)
-		return hwp_fail(-E2BIG, "region '%s': regions nest at most %d deep", name,
+		return fail(-E2BIG, "region '%s': regions nest at most %d deep", name,
 				FRAMES_MAX);
 	s = find_slot(t, name);
 	if (!s)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	f = &t->frames[t->depth++];
 	f->slot = s;
 	f->measured = s->begins++ % regions.sample_every == 0;
 	if (f->measured) {
 		f->t0 = now_ns();
-		err = hwp_session_read_raw(t->s, f->start);
+		err = session_read_raw(t->s, f->start);
 		if (err) {
 			t->depth--;
 			return err;
@@ -467,16 +467,16 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 	struct slot *s;
 
 	if (!t || !t->depth)
-		return hwp_fail(-EINVAL, "hwp_region_end('%s') without a hwp_region_begin() in this thread",
+		return fail(-EINVAL, "hwp_region_end('%s') without a hwp_region_begin() in this thread",
 				name ? name : "(null)");
 	f = &t->frames[t->depth - 1];
 	s = f->slot;
 	if (!name || (s->key != name && strcmp(s->name, name)))
-		return hwp_fail(-EINVAL, "hwp_region_end('%s'): the innermost open region is '%s'",
+		return fail(-EINVAL, "hwp_region_end('%s'): the innermost open region is '%s'",
 				name ? name : "(null)", s->name);
 	t->depth--;
 	if (f->measured) {
-		int err = hwp_session_read_raw(t->s, t->now);
+		int err = session_read_raw(t->s, t->now);
 		uint64_t t1 = now_ns();
 		unsigned int seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
 
@@ -485,7 +485,7 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 		atomic_store_explicit(&t->seq, seq + 1, memory_order_relaxed);
 		atomic_thread_fence(memory_order_release);
 		for (size_t i = 0; i < t->nr_items; i++) {
-			const struct hwp_raw_item *it = &t->items[i];
+			const struct raw_item *it = &t->items[i];
 
 			add(&s->value[it->event], t->now[it->value] - f->start[it->value]);
 			add(&s->enabled[it->event], t->now[it->enabled] - f->start[it->enabled]);
@@ -700,7 +700,7 @@ static int regions_walk(walk_fn fn, void *ctx, double *read_cost_ns)
 	w.total.counts = calloc(w.n, sizeof(*w.total.counts));
 	w.values = calloc(w.n, sizeof(*w.values));
 	if (!w.sn.counts || !w.total.counts || !w.values) {
-		ret = hwp_fail(-ENOMEM, "out of memory");
+		ret = fail(-ENOMEM, "out of memory");
 		goto out;
 	}
 	pthread_mutex_lock(&regions.lock);
@@ -734,9 +734,9 @@ HWP_API int hwp_regions_foreach(hwp_region_fn fn, void *ctx)
 {
 	struct public_walk pw = { fn, ctx };
 
-	hwp_clear_error();
+	clear_error();
 	if (!fn)
-		return hwp_fail(-EINVAL, "hwp_regions_foreach: no callback");
+		return fail(-EINVAL, "hwp_regions_foreach: no callback");
 	return regions_walk(public_one, &pw, NULL);
 }
 
@@ -773,7 +773,7 @@ static int snapshot_thread(const struct hwp_region_info *info, struct hwp_region
 	struct regionset_thread *t = regionset_add_thread(rg);
 
 	if (!t || !(t->values = malloc((info->nr_events + 1) * sizeof(*t->values))))
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	t->tid = info->tid;
 	t->calls = info->calls;
 	t->measured_calls = info->measured_calls;
@@ -797,7 +797,7 @@ static int snapshot_one(const struct hwp_region_info *info, const struct hwp_ses
 		return snapshot_thread(info, rs);
 	rg = regionset_add_region(rs);
 	if (!rg || !(rg->name = strdup(info->name)))
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	rg->calls = info->calls;
 	rg->measured_calls = info->measured_calls;
 	rg->ops = info->ops;
@@ -812,17 +812,17 @@ HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
 	const char *spec;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_regionset_snapshot: NULL argument");
+		return fail(-EINVAL, "hwp_regionset_snapshot: NULL argument");
 	err = regionset_new(out);
 	if (err)
 		return err;
 	rs = *out;
 	spec = hwp_regions_events();
 	rs->sample_every = hwp_regions_sample_every();
-	if ((spec && !(rs->spec = strdup(spec))) || hwp_environment_read(&rs->env))
-		err = hwp_fail(-ENOMEM, "out of memory");
+	if ((spec && !(rs->spec = strdup(spec))) || environment_read(&rs->env))
+		err = fail(-ENOMEM, "out of memory");
 	else
 		err = regions_walk(snapshot_one, rs, &rs->read_cost_ns);
 	if (err) {
@@ -837,9 +837,9 @@ HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts)
 	struct hwp_regionset *rs;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!f)
-		return hwp_fail(-EINVAL, "hwp_regions_write: NULL argument");
+		return fail(-EINVAL, "hwp_regions_write: NULL argument");
 	err = hwp_regionset_snapshot(&rs);
 	if (!err)
 		err = hwp_regionset_write(rs, f, opts);
@@ -853,7 +853,7 @@ HWP_API int hwp_regions_save(const char *path)
 	struct hwp_ofile *of;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	err = hwp_ofile_open(path, &of);
 	if (err)
 		return err;

@@ -24,7 +24,7 @@ static int check_schema(const struct field_ctx *c, const struct json_value *doc)
 
 	if (doc->type == JSON_OBJECT && schema && !strcmp(schema, REGIONS_SCHEMA))
 		return 0;
-	return hwp_fail(-HWP_ERR_FORMAT,
+	return fail(-HWP_ERR_FORMAT,
 			"'%s'%s%s is not the regions of a program (schema '%.40s', not '%s')",
 			c->source, *c->where ? ": " : "", c->where, schema ? schema : "none",
 			REGIONS_SCHEMA);
@@ -66,7 +66,7 @@ static int read_thread(const struct field_ctx *c, const struct json_value *o,
 	t->tid = (pid_t)tid;
 	t->values = calloc(rg->nr_events ? rg->nr_events : 1, sizeof(*t->values));
 	if (!t->values)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t e = 0; e < rg->nr_events && !err; e++) {
 		struct field_ctx cc = *c;
 		size_t base = strlen(cc.where);
@@ -89,17 +89,17 @@ static int read_threads(struct field_ctx *c, const struct json_value *o,
 	if (err)
 		return err;
 	if ((size_t)nr != arr->u.array.n)
-		return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s has %ld threads, but %zu in \"per_thread\"",
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s has %ld threads, but %zu in \"per_thread\"",
 				c->source, o->line, c->where, nr, arr->u.array.n);
 	for (size_t i = 0; i < arr->u.array.n && !err; i++) {
 		const struct json_value *t = &arr->u.array.items[i];
 		struct regionset_thread *part = regionset_add_thread(rg);
 
 		if (!part)
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		snprintf(c->where + base, sizeof(c->where) - base, ".per_thread[%zu]", i);
 		if (t->type != JSON_OBJECT)
-			err = hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s should be an object, not %s",
+			err = fail(-HWP_ERR_FORMAT, "'%s', line %u: %s should be an object, not %s",
 				       c->source, t->line, c->where, json_type_name(t->type));
 		else
 			err = read_thread(c, t, rg, part);
@@ -114,7 +114,7 @@ static int read_region(struct field_ctx *c, const struct json_value *o,
 	int err;
 
 	if (o->type != JSON_OBJECT)
-		return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s should be an object, not %s",
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s should be an object, not %s",
 				c->source, o->line, c->where, json_type_name(o->type));
 	err = field_string(c, o, "region", false, &rg->name) ?:
 	      read_counts(c, o, &rg->calls, &rg->measured_calls, &rg->ops, &rg->seconds,
@@ -137,7 +137,7 @@ static int read_regions(struct field_ctx *c, const struct json_value *doc,
 		struct regionset_region *rg = regionset_add_region(rs);
 
 		if (!rg)
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		snprintf(c->where + base, sizeof(c->where) - base, "%sregions[%zu]",
 			 base ? "." : "", i);
 		err = read_region(c, &arr->u.array.items[i], rg);
@@ -178,11 +178,11 @@ HWP_API int hwp_regionset_read(const char *path, struct hwp_regionset **out)
 	struct json_value *doc;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!path || !out)
-		return hwp_fail(-EINVAL, "hwp_regionset_read: NULL argument");
+		return fail(-EINVAL, "hwp_regionset_read: NULL argument");
 	*out = NULL;
-	err = hwp_json_read_file(path, &doc);
+	err = json_read_file(path, &doc);
 	if (err)
 		return err;
 	err = regionset_from_json(doc, path, "", out);

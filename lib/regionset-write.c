@@ -94,7 +94,7 @@ void regionset_json(const struct hwp_regionset *rs, struct json_writer *w)
 	for (size_t i = 0; i < rs->nr_regions; i++)
 		json_region(w, &rs->regions[i]);
 	jw_array_end(w);
-	hwp_json_environment(w, &rs->env);
+	json_environment(w, &rs->env);
 	jw_object_end(w);
 }
 
@@ -142,7 +142,7 @@ static void text_metrics(FILE *f, const struct regionset_region *rg, bool big)
 		if (isnan(m->values[0]))
 			snprintf(num, sizeof(num), "<undefined>");
 		else
-			hwp_fmt_metric(m->values[0], big, num, sizeof(num));
+			fmt_metric(m->values[0], big, num, sizeof(num));
 		fprintf(f, "%s %s %s", i > rg->nr_events ? "," : "", m->name, num);
 	}
 	fputc('\n', f);

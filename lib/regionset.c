@@ -18,7 +18,7 @@ int regionset_new(struct hwp_regionset **out)
 
 	*out = rs;
 	if (!rs)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	rs->sample_every = 1;
 	rs->read_cost_ns = NAN;
 	return 0;
@@ -44,7 +44,7 @@ HWP_API void hwp_regionset_free(struct hwp_regionset *rs)
 		region_release(&rs->regions[i]);
 	free(rs->regions);
 	free(rs->spec);
-	hwp_environment_release(&rs->env);
+	environment_release(&rs->env);
 	free(rs);
 }
 
@@ -75,7 +75,7 @@ int regionset_region_done(struct regionset_region *rg)
 	free(rg->values);
 	rg->values = calloc(rg->nr_events ? rg->nr_events : 1, sizeof(*rg->values));
 	if (!rg->values)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t e = 0; e < rg->nr_events; e++)
 		rg->values[e] = rg->rows[e].values[0];
 	return 0;
@@ -87,22 +87,22 @@ HWP_API int hwp_regionset_info(const struct hwp_regionset *rs, struct hwp_region
 {
 	struct hwp_regionset_info i = { .sz = sizeof(i) };
 
-	hwp_clear_error();
+	clear_error();
 	if (!rs)
-		return hwp_fail(-EINVAL, "hwp_regionset_info: NULL regionset");
+		return fail(-EINVAL, "hwp_regionset_info: NULL regionset");
 	i.event_spec = rs->spec;
 	i.sample_every = rs->sample_every;
 	i.read_cost_ns = rs->read_cost_ns;
 	i.nr_regions = rs->nr_regions;
-	return hwp_info_fill(info, &i, sizeof(i));
+	return info_fill(info, &i, sizeof(i));
 }
 
 static const struct regionset_region *region_at(const struct hwp_regionset *rs, size_t idx,
 						const char *fn)
 {
-	hwp_clear_error();
+	clear_error();
 	if (!rs || idx >= rs->nr_regions) {
-		hwp_fail(-EINVAL, "%s: no region %zu", fn, idx);
+		fail(-EINVAL, "%s: no region %zu", fn, idx);
 		return NULL;
 	}
 	return &rs->regions[idx];
@@ -125,7 +125,7 @@ HWP_API int hwp_regionset_region(const struct hwp_regionset *rs, size_t idx,
 	i.too_short = rg->too_short;
 	i.nr_events = rg->nr_events;
 	i.values = rg->values;
-	return hwp_info_fill(info, &i, sizeof(i));
+	return info_fill(info, &i, sizeof(i));
 }
 
 HWP_API int hwp_regionset_thread(const struct hwp_regionset *rs, size_t region, size_t idx,
@@ -138,7 +138,7 @@ HWP_API int hwp_regionset_thread(const struct hwp_regionset *rs, size_t region, 
 	if (!rg)
 		return -EINVAL;
 	if (idx >= rg->nr_threads)
-		return hwp_fail(-EINVAL, "hwp_regionset_thread: region '%s' has %zu threads, not %zu",
+		return fail(-EINVAL, "hwp_regionset_thread: region '%s' has %zu threads, not %zu",
 				rg->name, rg->nr_threads, idx + 1);
 	t = &rg->threads[idx];
 	i.name = rg->name;
@@ -151,7 +151,7 @@ HWP_API int hwp_regionset_thread(const struct hwp_regionset *rs, size_t region, 
 	i.too_short = t->too_short;
 	i.nr_events = rg->nr_events;
 	i.values = t->values;
-	return hwp_info_fill(info, &i, sizeof(i));
+	return info_fill(info, &i, sizeof(i));
 }
 
 HWP_API size_t hwp_regionset_nr_series(const struct hwp_regionset *rs, size_t region)
@@ -168,8 +168,8 @@ HWP_API int hwp_regionset_series(const struct hwp_regionset *rs, size_t region, 
 	if (!rg)
 		return -EINVAL;
 	if (idx >= rg->nr_rows)
-		return hwp_fail(-EINVAL, "hwp_regionset_series: region '%s' has no row %zu",
+		return fail(-EINVAL, "hwp_regionset_series: region '%s' has no row %zu",
 				rg->name, idx);
 	series_info(&rg->rows[idx], 1, &i);
-	return hwp_info_fill(info, &i, sizeof(i));
+	return info_fill(info, &i, sizeof(i));
 }

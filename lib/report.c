@@ -223,7 +223,7 @@ static int build_report(struct hwp_profile *p, enum hwp_sort sort, struct report
 	return 0;
 nomem:
 	report_free(r);
-	return hwp_fail(-ENOMEM, "out of memory");
+	return fail(-ENOMEM, "out of memory");
 }
 
 /* ---- callers ---- */
@@ -356,7 +356,7 @@ static int find_callers(struct hwp_profile *p, struct report *r)
 	hidx_release(&cs.idx);
 	if (err) {
 		drop_callers(r);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	r->callers_done = true;
 	return 0;
@@ -367,7 +367,7 @@ static int get_report(struct hwp_profile *p, enum hwp_sort sort, struct report *
 	int err;
 
 	if ((unsigned int)sort > HWP_SORT_DSO)
-		return hwp_fail(-EINVAL, "unknown sort key %d", (int)sort);
+		return fail(-EINVAL, "unknown sort key %d", (int)sort);
 	if (!p->reports[sort]) {
 		err = build_report(p, sort, &p->reports[sort]);
 		if (err)
@@ -474,9 +474,9 @@ HWP_API int hwp_profile_top(struct hwp_profile *p, enum hwp_sort sort, size_t n,
 	struct report *r = NULL;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!p || !fn)
-		return hwp_fail(-EINVAL, "hwp_profile_top: NULL argument");
+		return fail(-EINVAL, "hwp_profile_top: NULL argument");
 	err = get_report(p, sort, &r);
 	if (err)
 		return err;
@@ -515,13 +515,13 @@ HWP_API int hwp_profile_modules(struct hwp_profile *p, hwp_module_fn fn, void *c
 	struct module_row *rows;
 	int err = 0;
 
-	hwp_clear_error();
+	clear_error();
 	if (!p || !fn)
-		return hwp_fail(-EINVAL, "hwp_profile_modules: NULL argument");
+		return fail(-EINVAL, "hwp_profile_modules: NULL argument");
 	nd = machine_nr_dsos(p->m);
 	rows = calloc(nd + 1, sizeof(*rows));
 	if (!rows)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < nd; i++)
 		rows[i].dso = (uint32_t)i;
 	for (size_t i = 0; i < p->nr_sites; i++)
@@ -634,15 +634,15 @@ HWP_API int hwp_profile_stacks(struct hwp_profile *p, hwp_stack_fn fn, void *ctx
 	const char **names;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!p || !fn)
-		return hwp_fail(-EINVAL, "hwp_profile_stacks: NULL argument");
+		return fail(-EINVAL, "hwp_profile_stacks: NULL argument");
 	names = malloc(PROFILE_MAX_FRAMES * sizeof(*names));
 	if (!names)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	err = fold_all(p, &fs, names);
 	if (err)
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 	else if (fs.nr > 1)
 		qsort(fs.v, fs.nr, sizeof(*fs.v), cmp_folded);
 	for (size_t i = 0; i < fs.nr && !err; i++) {

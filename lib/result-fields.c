@@ -27,7 +27,7 @@ static int read_all(int fd, const char *path, char **out, size_t *len)
 	char *buf = malloc(alloc);
 
 	if (!buf)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (;;) {
 		ssize_t got;
 
@@ -36,7 +36,7 @@ static int read_all(int fd, const char *path, char **out, size_t *len)
 
 			if (alloc >= MAX_FILE_SIZE) {
 				free(buf);
-				return hwp_fail(-EFBIG,
+				return fail(-EFBIG,
 						"'%s' is larger than the %zu MiB a result file may be",
 						path, MAX_FILE_SIZE >> 20);
 			}
@@ -44,7 +44,7 @@ static int read_all(int fd, const char *path, char **out, size_t *len)
 			p = realloc(buf, alloc);
 			if (!p) {
 				free(buf);
-				return hwp_fail(-ENOMEM, "out of memory");
+				return fail(-ENOMEM, "out of memory");
 			}
 			buf = p;
 		}
@@ -55,7 +55,7 @@ static int read_all(int fd, const char *path, char **out, size_t *len)
 			int e = errno;
 
 			free(buf);
-			return hwp_fail(-e, "reading '%s' failed: %s", path, strerrordesc_np(e));
+			return fail(-e, "reading '%s' failed: %s", path, strerrordesc_np(e));
 		}
 		if (!got)
 			break;
@@ -73,18 +73,18 @@ int json_doc_parse(const char *buf, size_t len, const char *path, struct json_va
 	int err = json_parse(buf, len, NULL, doc, &jerr);
 
 	if (err == -ENOMEM)
-		return hwp_fail(err, "out of memory");
+		return fail(err, "out of memory");
 	if (err == -E2BIG)
-		return hwp_fail(-HWP_ERR_FORMAT, "'%s' is too large to read: %s", path, jerr.msg);
+		return fail(-HWP_ERR_FORMAT, "'%s' is too large to read: %s", path, jerr.msg);
 	if (err && !len)
-		return hwp_fail(-HWP_ERR_FORMAT,
+		return fail(-HWP_ERR_FORMAT,
 				"'%s' is empty, not the JSON of hwprof stat --json", path);
 	if (err && jerr.truncated)
-		return hwp_fail(-HWP_ERR_FORMAT,
+		return fail(-HWP_ERR_FORMAT,
 				"'%s' ends early, at line %u: it looks truncated (%s)", path,
 				jerr.line, jerr.msg);
 	if (err)
-		return hwp_fail(-HWP_ERR_FORMAT,
+		return fail(-HWP_ERR_FORMAT,
 				"'%s' is not valid JSON: line %u, column %u: %s%s", path, jerr.line,
 				jerr.column, jerr.msg,
 				strstr(jerr.msg, "more after") ?
@@ -93,7 +93,7 @@ int json_doc_parse(const char *buf, size_t len, const char *path, struct json_va
 	return 0;
 }
 
-int hwp_json_read_file(const char *path, struct json_value **doc)
+int json_read_file(const char *path, struct json_value **doc)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -104,7 +104,7 @@ int hwp_json_read_file(const char *path, struct json_value **doc)
 	if (fd < 0) {
 		int e = errno;
 
-		return hwp_fail(-e, "cannot open '%s': %s", path, strerrordesc_np(e));
+		return fail(-e, "cannot open '%s': %s", path, strerrordesc_np(e));
 	}
 	err = read_all(fd, path, &buf, &len);
 	close(fd);
@@ -119,10 +119,10 @@ static int bad(const struct field_ctx *c, const struct json_value *obj, const ch
 	       const char *want, const struct json_value *got)
 {
 	if (!got)
-		return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s\"%s\" is missing: it should be %s",
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s\"%s\" is missing: it should be %s",
 				c->source, obj->line, c->where, *c->where ? " has no " : "no ", key,
 				want);
-	return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be %s, not %s", c->source,
+	return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be %s, not %s", c->source,
 			got->line, c->where, *c->where ? "." : "", key, want,
 			json_type_name(got->type));
 }
@@ -142,7 +142,7 @@ int field_get(const struct field_ctx *c, const struct json_value *obj, const cha
 	if (!v || v->type != type) {
 		if (!nullable || !v)
 			return bad(c, obj, key, want[type], v);
-		return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be %s or null, not %s",
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be %s or null, not %s",
 				c->source, v->line, c->where, *c->where ? "." : "", key, want[type],
 				json_type_name(v->type));
 	}
@@ -161,7 +161,7 @@ int field_string(const struct field_ctx *c, const struct json_value *obj, const 
 	if (err || !v)
 		return err;
 	*out = strdup(v->u.string);
-	return *out ? 0 : hwp_fail(-ENOMEM, "out of memory");
+	return *out ? 0 : fail(-ENOMEM, "out of memory");
 }
 
 int field_bool(const struct field_ctx *c, const struct json_value *obj, const char *key,
@@ -187,7 +187,7 @@ int field_int(const struct field_ctx *c, const struct json_value *obj, const cha
 		return err;
 	if (v->u.number != floor(v->u.number) || v->u.number < (double)min ||
 	    v->u.number > (double)max)
-		return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be a whole number from %ld to %ld, not %g",
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be a whole number from %ld to %ld, not %g",
 				c->source, v->line, c->where, *c->where ? "." : "", key, min, max,
 				v->u.number);
 	*out = (long)v->u.number;
@@ -218,18 +218,18 @@ int field_values(const struct field_ctx *c, const struct json_value *obj, const 
 	if (err)
 		return err;
 	if (v->u.array.n != n)
-		return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s has %zu values, but \"runs\" is %zu",
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s has %zu values, but \"runs\" is %zu",
 				c->source, v->line, c->where, *c->where ? "." : "", key,
 				v->u.array.n, n);
 	vals = malloc((n ? n : 1) * sizeof(*vals));
 	if (!vals)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		const struct json_value *x = &v->u.array.items[i];
 
 		if (x->type != JSON_NUMBER && x->type != JSON_NULL) {
 			free(vals);
-			return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s[%zu] should be a number or null, not %s",
+			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s[%zu] should be a number or null, not %s",
 					c->source, x->line, c->where, *c->where ? "." : "", key, i,
 					json_type_name(x->type));
 		}
@@ -250,19 +250,19 @@ int field_command(const struct field_ctx *c, const struct json_value *obj, char 
 		return err;
 	argv = calloc(v->u.array.n + 1, sizeof(*argv));
 	if (!argv)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < v->u.array.n; i++) {
 		const struct json_value *x = &v->u.array.items[i];
 
 		if (x->type != JSON_STRING) {
 			strv_free(argv);
-			return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%scommand[%zu] should be a string, not %s",
+			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%scommand[%zu] should be a string, not %s",
 					c->source, x->line, c->where, *c->where ? "." : "", i,
 					json_type_name(x->type));
 		}
 		if (!(argv[i] = strdup(x->u.string))) {
 			strv_free(argv);
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		}
 	}
 	*out = argv;
@@ -284,7 +284,7 @@ static int read_values(struct field_ctx *c, const struct json_value *o, const ch
 		return err;
 	*out = malloc(sizeof(**out));
 	if (!*out)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	**out = v;
 	return 0;
 }
@@ -336,7 +336,7 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 		return err;
 	n = realloc(*rows, (*nr_rows + arr->u.array.n + 1) * sizeof(*n));
 	if (!n)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	*rows = n;
 	for (size_t i = 0; i < arr->u.array.n; i++) {
 		const struct json_value *o = &arr->u.array.items[i];
@@ -347,7 +347,7 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 			 key, i);
 		if (o->type != JSON_OBJECT) {
 			c->where[base] = '\0';
-			return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s[%zu] should be an object, not %s",
+			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s[%zu] should be an object, not %s",
 					c->source, o->line, key, i,
 					json_type_name(o->type));
 		}
@@ -364,7 +364,7 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 }
 
 int field_environment(struct field_ctx *c, const struct json_value *doc,
-		      struct hwp_environment *env)
+		      struct environment *env)
 {
 	const struct json_value *o;
 	size_t base = strlen(c->where);

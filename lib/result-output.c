@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void hwp_command_line(char *const *argv, struct strbuf *sb)
+void command_line(char *const *argv, struct strbuf *sb)
 {
 	for (size_t i = 0; argv && argv[i]; i++)
 		strbuf_addf(sb, "%s%s", i ? " " : "", argv[i]);
@@ -21,17 +21,17 @@ void hwp_command_line(char *const *argv, struct strbuf *sb)
 
 /* ---- text ---- */
 
-static void text_row(const struct hwp_result *r, const struct hwp_row *row,
+static void text_row(const struct hwp_result *r, const struct row *row,
 		     const struct hwp_write_opts *o, FILE *f)
 {
 	const struct series *sr = row->sr;
 	struct strbuf line = STRBUF_INIT;
 	char value[64];
-	const char *unit = row->clock && !hwp_row_placeholder(row) ? "msec" : "";
+	const char *unit = row->clock && !row_placeholder(row) ? "msec" : "";
 	size_t nr_outliers;
 	bool *outliers;
 
-	hwp_row_format(row, !o->no_big_num, value, sizeof(value));
+	row_format(row, !o->no_big_num, value, sizeof(value));
 	if (o->interval > 0)
 		strbuf_addf(&line, "%16.9f ", o->interval);
 	strbuf_addf(&line, "%18s %-5s %-28s", value, unit, sr->name);
@@ -65,12 +65,12 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	struct strbuf cmd = STRBUF_INIT;
 	struct hwp_summary secs = { .sz = sizeof(secs) };
 	bool metrics_header = false;
-	struct hwp_row row;
+	struct row row;
 
 	if (o->interval > 0 && !o->no_header)
 		fprintf(f, "#%15s %18s %-5s %s\n", "time", "counts", "unit", "events");
 	if (o->interval <= 0) {
-		hwp_command_line(r->argv, &cmd);
+		command_line(r->argv, &cmd);
 		if (r->target)
 			fprintf(f, "\n Performance counter stats for %s", r->target);
 		else
@@ -81,7 +81,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		strbuf_release(&cmd);
 	}
 	for (size_t i = 0; i < r->nr_series; i++) {
-		hwp_row_init(&r->series[i], r->nr_runs, &row);
+		row_init(&r->series[i], r->nr_runs, &row);
 		if (row.sr->kind == HWP_SERIES_METRIC && !metrics_header && o->interval <= 0) {
 			fprintf(f, "\n Metrics:\n");
 			metrics_header = true;
@@ -110,22 +110,22 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 	const struct hwp_write_opts *o = opts;
 	const char *sep = o->separator && *o->separator ? o->separator : ",";
 	bool repeated = r->nr_runs > 1;
-	struct hwp_row row;
+	struct row row;
 
 	for (size_t i = 0; i < r->nr_series; i++) {
 		const struct series *sr;
 		char value[64] = "", num[64] = "";
 		bool event;
 
-		hwp_row_init(&r->series[i], r->nr_runs, &row);
+		row_init(&r->series[i], r->nr_runs, &row);
 		sr = row.sr;
 		event = sr->kind == HWP_SERIES_EVENT;
 		if (o->interval > 0)
 			fprintf(f, "%.9f%s", o->interval, sep);
 		/* value, unit, event */
 		if (event) {
-			if (hwp_row_placeholder(&row))
-				snprintf(value, sizeof(value), "%s", hwp_row_placeholder(&row));
+			if (row_placeholder(&row))
+				snprintf(value, sizeof(value), "%s", row_placeholder(&row));
 			else if (row.clock)
 				snprintf(value, sizeof(value), "%.2f", row.sum.mean / 1e6);
 			else
@@ -181,12 +181,12 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 		return 0;
 	}
 	jw_init(&w, f, true);
-	hwp_result_json(r, &w);
+	result_json(r, &w);
 	jw_finish(&w);
 	return 0;
 }
 
-void hwp_json_command(struct json_writer *w, char *const *argv)
+void json_command(struct json_writer *w, char *const *argv)
 {
 	jw_key(w, "command");
 	jw_array_begin(w, true);
@@ -195,14 +195,14 @@ void hwp_json_command(struct json_writer *w, char *const *argv)
 	jw_array_end(w);
 }
 
-void hwp_result_json(const struct hwp_result *r, struct json_writer *w)
+void result_json(const struct hwp_result *r, struct json_writer *w)
 {
 	struct hwp_summary secs = { .sz = sizeof(secs) };
 
 	jw_object_begin(w);
 	jw_key(w, "schema");
 	jw_string(w, "hwprof-stat/1");
-	hwp_json_command(w, r->argv);
+	json_command(w, r->argv);
 	jw_key(w, "target");
 	jw_string(w, r->target);
 	jw_key(w, "event_spec");
@@ -229,7 +229,7 @@ void hwp_result_json(const struct hwp_result *r, struct json_writer *w)
 			regionset_json(r->regionsets[i], w);
 		jw_array_end(w);
 	}
-	hwp_json_environment(w, &r->env);
+	json_environment(w, &r->env);
 	jw_object_end(w);
 }
 

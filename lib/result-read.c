@@ -24,20 +24,20 @@ static int check_schema(const struct json_value *doc, const char *source,
 	const struct json_value *s = json_get(doc, "schema");
 
 	if (doc->type != JSON_OBJECT)
-		return hwp_fail(-HWP_ERR_FORMAT,
+		return fail(-HWP_ERR_FORMAT,
 				"'%s'%s%s is JSON but not hwprof's: %s, not an object; write it with hwprof stat --json -o FILE",
 				source, *where ? ": " : "", where, json_type_name(doc->type));
 	if (!s || s->type != JSON_STRING)
-		return hwp_fail(-HWP_ERR_FORMAT,
+		return fail(-HWP_ERR_FORMAT,
 				"'%s'%s%s is JSON but not hwprof's: it has no \"schema\"; write it with hwprof stat --json -o FILE",
 				source, *where ? ": " : "", where);
 	if (!strcmp(s->u.string, want))
 		return 0;
 	if (!strncmp(s->u.string, want, strcspn(want, "/") + 1))
-		return hwp_fail(-HWP_ERR_FORMAT,
+		return fail(-HWP_ERR_FORMAT,
 				"'%s' has schema '%.40s', which this hwprof (%s) does not read: it reads %s",
 				source, s->u.string, HWPROF_VERSION, want);
-	return hwp_fail(-HWP_ERR_FORMAT, "'%s'%s%s has schema '%.40s', not %s", source,
+	return fail(-HWP_ERR_FORMAT, "'%s'%s%s has schema '%.40s', not %s", source,
 			*where ? ": " : "", where, s->u.string, want);
 }
 
@@ -73,7 +73,7 @@ static int read_regionsets(struct field_ctx *c, const struct json_value *doc,
 	return err;
 }
 
-int hwp_result_from_json(const struct json_value *doc, const char *source,
+int result_from_json(const struct json_value *doc, const char *source,
 			 const char *where, struct hwp_result **out)
 {
 	struct field_ctx c = { .source = source };
@@ -89,7 +89,7 @@ int hwp_result_from_json(const struct json_value *doc, const char *source,
 	r->loaded = true;
 	r->source = strdup(source);
 	if (!r->source) {
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
 	/* runs first: every array of values must have that many. */
@@ -129,9 +129,9 @@ HWP_API int hwp_result_add_regions(struct hwp_result *r, const char *path)
 	struct hwp_regionset *rs;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!r || !path)
-		return hwp_fail(-EINVAL, "hwp_result_add_regions: NULL argument");
+		return fail(-EINVAL, "hwp_result_add_regions: NULL argument");
 	err = hwp_regionset_read(path, &rs);
 	if (!err && (err = result_add_regionset(r, rs)))
 		hwp_regionset_free(rs);
@@ -151,19 +151,19 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out)
 	struct json_value *doc;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!path || !out)
-		return hwp_fail(-EINVAL, "hwp_result_read: NULL argument");
+		return fail(-EINVAL, "hwp_result_read: NULL argument");
 	*out = NULL;
-	err = hwp_json_read_file(path, &doc);
+	err = json_read_file(path, &doc);
 	if (err)
 		return err;
 	if (is_sweep(doc))
-		err = hwp_fail(-HWP_ERR_FORMAT,
+		err = fail(-HWP_ERR_FORMAT,
 			       "'%s' is a sweep (hwprof stat --sweep): read it with hwp_sweep_read()",
 			       path);
 	else
-		err = hwp_result_from_json(doc, path, "", out);
+		err = result_from_json(doc, path, "", out);
 	json_free(doc);
 	return err;
 }
@@ -178,7 +178,7 @@ static int read_points(const struct json_value *doc, const char *path,
 	if (err)
 		return err;
 	if (!points->u.array.n)
-		return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: the sweep has no points", path,
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: the sweep has no points", path,
 				points->line);
 	for (size_t i = 0; i < points->u.array.n; i++) {
 		const struct json_value *pt = &points->u.array.items[i], *res;
@@ -187,14 +187,14 @@ static int read_points(const struct json_value *doc, const char *path,
 
 		snprintf(c.where, sizeof(c.where), "points[%zu]", i);
 		if (pt->type != JSON_OBJECT)
-			return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: points[%zu] should be an object, not %s",
+			return fail(-HWP_ERR_FORMAT, "'%s', line %u: points[%zu] should be an object, not %s",
 					path, pt->line, i, json_type_name(pt->type));
 		err = field_string(&c, pt, "value", false, &value);
 		if (err)
 			return err;
 		if (!*value) {
 			free(value);
-			return hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: points[%zu] has an empty value",
+			return fail(-HWP_ERR_FORMAT, "'%s', line %u: points[%zu] has an empty value",
 					path, pt->line, i);
 		}
 		err = field_get(&c, pt, "result", JSON_OBJECT, false, &res);
@@ -203,13 +203,13 @@ static int read_points(const struct json_value *doc, const char *path,
 			return err;
 		}
 		strcat(c.where, ".result");
-		err = hwp_result_from_json(res, path, c.where, &r);
+		err = result_from_json(res, path, c.where, &r);
 		if (!err) {
 			err = hwp_sweep_add(sw, value, r);
 			if (err)
 				hwp_result_free(r);
 			if (err == -EEXIST)
-				err = hwp_fail(-HWP_ERR_FORMAT, "'%s', line %u: %s=%s appears twice",
+				err = fail(-HWP_ERR_FORMAT, "'%s', line %u: %s=%s appears twice",
 					       path, pt->line, sw->param, value);
 		}
 		free(value);
@@ -235,7 +235,7 @@ static int sweep_from_json(const struct json_value *doc, const char *path,
 	err = hwp_sweep_new(param->u.string, &sw);
 	if (err) {
 		strv_free(argv);
-		return hwp_fail_prefix(-HWP_ERR_FORMAT, "'%s', line %u", path, param->line);
+		return fail_prefix(-HWP_ERR_FORMAT, "'%s', line %u", path, param->line);
 	}
 	sw->argv = argv;
 	err = read_points(doc, path, sw);
@@ -250,9 +250,9 @@ static int sweep_from_json(const struct json_value *doc, const char *path,
 /* A plain result as a sweep of one point; @r is the sweep's or freed. */
 static int sweep_of_one(struct hwp_result *r, struct hwp_sweep **out)
 {
-	int err = hwp_sweep_alloc(NULL, out);
+	int err = sweep_alloc(NULL, out);
 
-	if (!err && (err = hwp_sweep_push(*out, NULL, r))) {
+	if (!err && (err = sweep_push(*out, NULL, r))) {
 		hwp_sweep_free(*out);
 		*out = NULL;
 	}
@@ -271,7 +271,7 @@ static int sweep_from_doc(struct json_value *doc, const char *path,
 	if (is_sweep(doc)) {
 		err = sweep_from_json(doc, path, out);
 	} else {
-		err = hwp_result_from_json(doc, path, "", &r);
+		err = result_from_json(doc, path, "", &r);
 		if (!err)
 			err = sweep_of_one(r, out);
 	}
@@ -279,13 +279,13 @@ static int sweep_from_doc(struct json_value *doc, const char *path,
 	return err;
 }
 
-int hwp_sweep_parse(const char *buf, size_t len, const char *source,
+int sweep_parse(const char *buf, size_t len, const char *source,
 		    struct hwp_sweep **out)
 {
 	struct json_value *doc;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	*out = NULL;
 	err = json_doc_parse(buf, len, source, &doc);
 	return err ? err : sweep_from_doc(doc, source, out);
@@ -296,10 +296,10 @@ HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out)
 	struct json_value *doc;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!path || !out)
-		return hwp_fail(-EINVAL, "hwp_sweep_read: NULL argument");
+		return fail(-EINVAL, "hwp_sweep_read: NULL argument");
 	*out = NULL;
-	err = hwp_json_read_file(path, &doc);
+	err = json_read_file(path, &doc);
 	return err ? err : sweep_from_doc(doc, path, out);
 }

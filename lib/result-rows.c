@@ -56,7 +56,7 @@ static double mean_defined(const double *v, size_t n)
 	return k ? s / (double)k : NAN;
 }
 
-void hwp_row_init(const struct series *sr, size_t nr_runs, struct hwp_row *row)
+void row_init(const struct series *sr, size_t nr_runs, struct row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->sr = sr;
@@ -67,7 +67,7 @@ void hwp_row_init(const struct series *sr, size_t nr_runs, struct hwp_row *row)
 	row->clock = sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
 }
 
-const char *hwp_row_placeholder(const struct hwp_row *row)
+const char *row_placeholder(const struct row *row)
 {
 	if (row->sr->kind == HWP_SERIES_EVENT && !row->sr->supported)
 		return "<not supported>";
@@ -76,7 +76,7 @@ const char *hwp_row_placeholder(const struct hwp_row *row)
 	return row->sr->kind == HWP_SERIES_EVENT ? "<not counted>" : "<undefined>";
 }
 
-void hwp_fmt_metric(double v, bool big, char *buf, size_t size)
+void fmt_metric(double v, bool big, char *buf, size_t size)
 {
 	if (fabs(v) >= 1e5)
 		fmt_grouped(v, big, buf, size);
@@ -86,9 +86,9 @@ void hwp_fmt_metric(double v, bool big, char *buf, size_t size)
 		snprintf(buf, size, "%.3f", v);
 }
 
-void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size)
+void row_format(const struct row *row, bool big, char *buf, size_t size)
 {
-	const char *ph = hwp_row_placeholder(row);
+	const char *ph = row_placeholder(row);
 
 	if (ph)
 		snprintf(buf, size, "%s", ph);
@@ -97,7 +97,7 @@ void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size)
 	else if (row->sr->kind == HWP_SERIES_EVENT)
 		fmt_grouped(row->sum.mean, big, buf, size);
 	else
-		hwp_fmt_metric(row->sum.mean, big, buf, size);
+		fmt_metric(row->sum.mean, big, buf, size);
 	/* A rate in percent shows its sign, within the buffer (a huge value
 	 * can fill it). */
 	if (!ph && row->sr->kind == HWP_SERIES_METRIC && !strcmp(row->sr->unit, "%")) {
@@ -159,7 +159,7 @@ void summary_json(struct json_writer *w, const struct hwp_summary *s)
 static void rows_of_kind(struct json_writer *w, const struct series *rows, size_t nr_rows,
 			 size_t nr_runs, enum hwp_series_kind kind, bool all_runs)
 {
-	struct hwp_row row;
+	struct row row;
 
 	jw_key(w, kind == HWP_SERIES_EVENT ? "events" : "metrics");
 	jw_array_begin(w, false);
@@ -168,7 +168,7 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 
 		if (sr->kind != kind)
 			continue;
-		hwp_row_init(sr, nr_runs, &row);
+		row_init(sr, nr_runs, &row);
 		jw_object_begin(w);
 		if (kind == HWP_SERIES_EVENT) {
 			jw_key(w, "event");
@@ -234,7 +234,7 @@ void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
 
 /* ---- the environment ---- */
 
-void hwp_environment_release(struct hwp_environment *env)
+void environment_release(struct environment *env)
 {
 	free(env->host);
 	free(env->kernel);
@@ -266,7 +266,7 @@ static char *cpu_model(void)
 	return model ? model : strdup("unknown");
 }
 
-int hwp_environment_read(struct hwp_environment *env)
+int environment_read(struct environment *env)
 {
 	struct utsname u;
 	char date[64];
@@ -287,7 +287,7 @@ int hwp_environment_read(struct hwp_environment *env)
 	env->version = strdup(HWPROF_VERSION);
 	env->nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (!env->host || !env->kernel || !env->cpu || !env->date || !env->version) {
-		hwp_environment_release(env);
+		environment_release(env);
 		return -ENOMEM;
 	}
 	return 0;
@@ -295,13 +295,13 @@ int hwp_environment_read(struct hwp_environment *env)
 
 /* A result read from a file keeps where it was measured; a new one is
  * measured here, now. */
-void hwp_json_environment(struct json_writer *w, const struct hwp_environment *saved)
+void json_environment(struct json_writer *w, const struct environment *saved)
 {
-	struct hwp_environment here = { 0 };
-	const struct hwp_environment *env = saved;
+	struct environment here = { 0 };
+	const struct environment *env = saved;
 
 	if (!env || !env->host) {
-		hwp_environment_read(&here);
+		environment_read(&here);
 		env = &here;
 	}
 	jw_key(w, "environment");
@@ -319,5 +319,5 @@ void hwp_json_environment(struct json_writer *w, const struct hwp_environment *s
 	jw_key(w, "hwprof_version");
 	jw_string(w, env->version);
 	jw_object_end(w);
-	hwp_environment_release(&here);
+	environment_release(&here);
 }

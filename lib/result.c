@@ -12,13 +12,13 @@ HWP_API int hwp_result_new(struct hwp_result **out)
 {
 	struct hwp_result *r;
 
-	hwp_clear_error();
+	clear_error();
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_result_new: out is NULL");
+		return fail(-EINVAL, "hwp_result_new: out is NULL");
 	*out = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	r->exit_code = -1;
 	*out = r;
 	return 0;
@@ -39,23 +39,23 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	free(r->spec);
 	free(r->target);
 	free(r->seconds);
-	hwp_environment_release(&r->env);
+	environment_release(&r->env);
 	for (size_t i = 0; i < r->nr_regionsets; i++)
 		hwp_regionset_free(r->regionsets[i]);
 	free(r->regionsets);
 	free(r);
 }
 
-int hwp_argv_set(char ***dst, char *const *argv, const char *fn)
+int argv_set(char ***dst, char *const *argv, const char *fn)
 {
 	char **copy;
 
-	hwp_clear_error();
+	clear_error();
 	if (!dst || !argv)
-		return hwp_fail(-EINVAL, "%s: NULL argument", fn);
+		return fail(-EINVAL, "%s: NULL argument", fn);
 	copy = strv_dup(argv);
 	if (!copy)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	strv_free(*dst);
 	*dst = copy;
 	return 0;
@@ -63,18 +63,18 @@ int hwp_argv_set(char ***dst, char *const *argv, const char *fn)
 
 HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[])
 {
-	return hwp_argv_set(r ? &r->argv : NULL, argv, "hwp_result_set_command");
+	return argv_set(r ? &r->argv : NULL, argv, "hwp_result_set_command");
 }
 
 HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target)
 {
 	char *copy = NULL;
 
-	hwp_clear_error();
+	clear_error();
 	if (!r)
-		return hwp_fail(-EINVAL, "hwp_result_set_target: NULL result");
+		return fail(-EINVAL, "hwp_result_set_target: NULL result");
 	if (target && !(copy = strdup(target)))
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	free(r->target);
 	r->target = copy;
 	return 0;
@@ -86,17 +86,17 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 	char *def;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!r || !m)
-		return hwp_fail(-EINVAL, "hwp_result_add_metric: NULL argument");
+		return fail(-EINVAL, "hwp_result_add_metric: NULL argument");
 	if (r->nr_runs || r->loaded)
-		return hwp_fail(-EBUSY, "metric '%s': add metrics before the first run",
+		return fail(-EBUSY, "metric '%s': add metrics before the first run",
 				hwp_metric_name(m));
 	for (size_t i = 0; i < r->nr_user; i++)
 		if (!strcmp(hwp_metric_name(r->user[i]), hwp_metric_name(m)))
-			return hwp_fail(-EEXIST, "metric '%s' is given twice", hwp_metric_name(m));
+			return fail(-EEXIST, "metric '%s' is given twice", hwp_metric_name(m));
 	if (asprintf(&def, "%s=%s", hwp_metric_name(m), hwp_metric_expr(m)) < 0)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	err = hwp_metric_parse(def, &copy);
 	free(def);
 	if (err)
@@ -104,7 +104,7 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 	n = realloc(r->user, (r->nr_user + 1) * sizeof(*n));
 	if (!n) {
 		hwp_metric_free(copy);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	r->user = n;
 	r->user[r->nr_user++] = copy;
@@ -134,7 +134,7 @@ static int input_counted(const char *name, void *arg)
 	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
 
 	for (size_t e = 0; e < evl->nr_events; e++)
-		if (hwp_event_name_matches(&evl->events[e], name)) {
+		if (event_name_matches(&evl->events[e], name)) {
 			enum hwp_event_status st = hwp_session_event_status(cc->s, e, NULL);
 
 			return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ? 0 : 1;
@@ -151,7 +151,7 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 	if (!r->spec)
 		return -ENOMEM;
 	for (size_t e = 0; e < evl->nr_events; e++) {
-		const struct hwp_event *ev = &evl->events[e];
+		const struct event *ev = &evl->events[e];
 		struct series *sr = add_series(r);
 		const char *reason;
 		enum hwp_event_status st;
@@ -186,7 +186,7 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 
 		for (size_t j = 0; j < r->nr_user; j++)
 			taken |= !strcmp(hwp_metric_name(r->user[j]), hwp_metric_name(m));
-		if (taken || hwp_metric_foreach_input(m, input_counted, &cc))
+		if (taken || metric_foreach_input(m, input_counted, &cc))
 			continue;
 		sr = add_series(r);
 		if (!sr)
@@ -225,32 +225,32 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 	size_t n;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!r || !s || !counts)
-		return hwp_fail(-EINVAL, "hwp_result_add_run: NULL argument");
+		return fail(-EINVAL, "hwp_result_add_run: NULL argument");
 	if (r->loaded)
-		return hwp_fail(-EBUSY, "a result read from %s takes no more runs", r->source);
+		return fail(-EBUSY, "a result read from %s takes no more runs", r->source);
 	evl = hwp_session_evlist(s);
 	if (r->nr_runs && (strcmp(r->spec, evl->spec) || r->nr_events != evl->nr_events))
-		return hwp_fail(-HWP_ERR_MISMATCH,
+		return fail(-HWP_ERR_MISMATCH,
 				"run %zu counted '%s', but the first run counted '%s'",
 				r->nr_runs + 1, evl->spec, r->spec);
 	if (!r->nr_runs && first_run(r, s))
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	n = r->nr_runs + 1;
 	if (grow(&r->seconds, n))
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	r->seconds[n - 1] = seconds;
 	for (size_t i = 0; i < r->nr_series; i++) {
 		struct series *sr = &r->series[i];
 
 		if (grow(&sr->values, n))
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 		if (sr->kind == HWP_SERIES_EVENT) {
 			const struct hwp_count *c = &counts[i];
 
 			if (grow(&sr->pct, n) || grow(&sr->running, n))
-				return hwp_fail(-ENOMEM, "out of memory");
+				return fail(-ENOMEM, "out of memory");
 			sr->values[n - 1] = sr->supported ? hwp_count_scaled(c) : NAN;
 			sr->pct[n - 1] = sr->supported ? hwp_count_percent_running(c) : NAN;
 			sr->running[n - 1] = sr->supported ? (double)c->time_running : NAN;
@@ -263,7 +263,7 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 		}
 	}
 	r->nr_runs = n;
-	hwp_clear_error();
+	clear_error();
 	return 0;
 }
 
@@ -296,7 +296,7 @@ int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs)
 	struct hwp_regionset **n = realloc(r->regionsets, (r->nr_regionsets + 1) * sizeof(*n));
 
 	if (!n)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	r->regionsets = n;
 	r->regionsets[r->nr_regionsets++] = rs;
 	return 0;
@@ -334,27 +334,27 @@ HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
 	struct hwp_series_info i;
 
 	if (!r || idx >= r->nr_series)
-		return hwp_fail(-EINVAL, "hwp_result_series: no row %zu", idx);
+		return fail(-EINVAL, "hwp_result_series: no row %zu", idx);
 	series_info(&r->series[idx], r->nr_runs, &i);
-	return hwp_info_fill(info, &i, sizeof(i));
+	return info_fill(info, &i, sizeof(i));
 }
 
 static bool row_matches(const struct series *sr, const char *name)
 {
-	struct hwp_event ev = { .name = sr->name, .canonical = sr->canonical };
+	struct event ev = { .name = sr->name, .canonical = sr->canonical };
 
 	if (sr->kind == HWP_SERIES_EVENT && sr->canonical)
-		return hwp_event_name_matches(&ev, name);
-	return hwp_names_match_loosely(sr->name, name);
+		return event_name_matches(&ev, name);
+	return names_match_loosely(sr->name, name);
 }
 
 HWP_API int hwp_result_find(const struct hwp_result *r, const char *name, size_t *idx)
 {
 	struct strbuf rows = STRBUF_INIT;
 
-	hwp_clear_error();
+	clear_error();
 	if (!r || !name || !idx)
-		return hwp_fail(-EINVAL, "hwp_result_find: NULL argument");
+		return fail(-EINVAL, "hwp_result_find: NULL argument");
 	/* Exact names first: a loose match never hides the row named. */
 	for (size_t i = 0; i < r->nr_series; i++)
 		if (!strcmp(r->series[i].name, name)) {
@@ -368,7 +368,7 @@ HWP_API int hwp_result_find(const struct hwp_result *r, const char *name, size_t
 		}
 	for (size_t i = 0; i < r->nr_series; i++)
 		strbuf_addf(&rows, "%s%s", i ? ", " : "", r->series[i].name);
-	hwp_fail(-ENOENT, "no event or metric '%s' in the result; its rows are: %s", name,
+	fail(-ENOENT, "no event or metric '%s' in the result; its rows are: %s", name,
 		 r->nr_series ? strbuf_str(&rows) : "(none)");
 	strbuf_release(&rows);
 	return -ENOENT;

@@ -11,7 +11,7 @@
 #include "hwprof-internal.h"
 #include "util/json-reader.h"
 
-struct hwp_environment {
+struct environment {
 	char *host;
 	char *kernel;
 	char *cpu;
@@ -67,7 +67,7 @@ struct hwp_regionset {
 	double read_cost_ns;	/* NAN: never measured */
 	struct regionset_region *regions;
 	size_t nr_regions, cap_regions;
-	struct hwp_environment env;
+	struct environment env;
 };
 
 struct hwp_result {
@@ -82,7 +82,7 @@ struct hwp_result {
 	struct hwp_metric **user;
 	size_t nr_user;
 	int exit_code;		/* -1: not set */
-	struct hwp_environment env;
+	struct environment env;
 	char *source;		/* the file it was read from, or NULL */
 	struct hwp_regionset **regionsets;	/* the program's regions, one a run */
 	size_t nr_regionsets;
@@ -98,11 +98,11 @@ struct hwp_sweep {
 };
 
 /* sweep.c: a sweep without parameter, to hold one plain result. */
-int hwp_sweep_alloc(const char *param, struct hwp_sweep **out);
-int hwp_sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
+int sweep_alloc(const char *param, struct hwp_sweep **out);
+int sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
 
 /* What one row shows, worked out once for every format. */
-struct hwp_row {
+struct row {
 	const struct series *sr;
 	struct hwp_summary sum;
 	double pct;		/* mean percent running; NAN for metrics */
@@ -118,13 +118,13 @@ struct json_value;
 void series_release(struct series *sr);
 /* Describe @sr, a row of @nr_runs values, for the public API. */
 void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info *info);
-void hwp_row_init(const struct series *sr, size_t nr_runs, struct hwp_row *row);
+void row_init(const struct series *sr, size_t nr_runs, struct row *row);
 /* "<not supported>", "<not counted>", "<undefined>", or NULL for a value. */
-const char *hwp_row_placeholder(const struct hwp_row *row);
+const char *row_placeholder(const struct row *row);
 /* The row's mean as the text report shows it (msec for clocks). */
-void hwp_row_format(const struct hwp_row *row, bool big, char *buf, size_t size);
+void row_format(const struct row *row, bool big, char *buf, size_t size);
 /* A metric's value: grouped when large, else 1 or 3 decimals. */
-void hwp_fmt_metric(double v, bool big, char *buf, size_t size);
+void fmt_metric(double v, bool big, char *buf, size_t size);
 /* Which runs of a row are outliers (hwp_outliers_mad()); NULL when none
  * or out of memory, which only costs the annotation. */
 bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr);
@@ -135,10 +135,10 @@ void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
 /* A summary's members (mean, median... ci95), and an array of values. */
 void summary_json(struct json_writer *w, const struct hwp_summary *s);
 void values_json(struct json_writer *w, const double *v, size_t n);
-int hwp_environment_read(struct hwp_environment *env);
-void hwp_environment_release(struct hwp_environment *env);
+int environment_read(struct environment *env);
+void environment_release(struct environment *env);
 /* An "environment" member: @saved's, or this machine's now when NULL. */
-void hwp_json_environment(struct json_writer *w, const struct hwp_environment *saved);
+void json_environment(struct json_writer *w, const struct environment *saved);
 
 /* result-fields.c: reading the stage's JSON. Each field is checked before
  * it is used; messages name @source, the line and where the field is. */
@@ -147,7 +147,7 @@ struct field_ctx {
 	char where[128];	/* the path of the object read: "events[2]" */
 };
 /* Read and parse a whole JSON file, with messages for people. */
-int hwp_json_read_file(const char *path, struct json_value **doc);
+int json_read_file(const char *path, struct json_value **doc);
 /* Parse @len bytes of @source, with messages for people. */
 int json_doc_parse(const char *buf, size_t len, const char *source, struct json_value **doc);
 /* Member @key of @obj, of @type (or null when @nullable: *@out is NULL). */
@@ -177,7 +177,7 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 	       size_t nr_runs, bool all_runs, struct series **rows, size_t *nr_rows,
 	       size_t *nr_events);
 int field_environment(struct field_ctx *c, const struct json_value *doc,
-		      struct hwp_environment *env);
+		      struct environment *env);
 
 /* regionset.c: the model. A regionset is built by adding regions, and
  * threads to a region, each zeroed; NULL when out of memory. */
@@ -215,23 +215,23 @@ int region_rows(const struct hwp_session *s, const struct hwp_count *counts, dou
 
 /* result-output.c, for the writers of sweeps and comparisons too */
 /* The result as a hwprof-stat/1 object, inside a larger document. */
-void hwp_result_json(const struct hwp_result *r, struct json_writer *w);
+void result_json(const struct hwp_result *r, struct json_writer *w);
 /* The command line, its arguments separated by spaces. */
-void hwp_command_line(char *const *argv, struct strbuf *sb);
+void command_line(char *const *argv, struct strbuf *sb);
 /* "command": [argv...] */
-void hwp_json_command(struct json_writer *w, char *const *argv);
+void json_command(struct json_writer *w, char *const *argv);
 
 /* result-read.c: build a result from a parsed hwprof-stat/1 object; the
  * messages name @source and @where (the path of the object in its file). */
-int hwp_result_from_json(const struct json_value *obj, const char *source,
+int result_from_json(const struct json_value *obj, const char *source,
 			 const char *where, struct hwp_result **out);
 /* A sweep (or a plain result as a sweep of one) from @len bytes of JSON,
  * as hwp_sweep_read() reads a file; @source names it in messages. */
-int hwp_sweep_parse(const char *buf, size_t len, const char *source,
+int sweep_parse(const char *buf, size_t len, const char *source,
 		    struct hwp_sweep **out);
 
 /* result.c: replace *@dst with a copy of @argv; @fn names the caller in
  * messages. */
-int hwp_argv_set(char ***dst, char *const *argv, const char *fn);
+int argv_set(char ***dst, char *const *argv, const char *fn);
 
 #endif

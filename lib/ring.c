@@ -19,7 +19,7 @@ int ring_map(struct ring *r, int fd, size_t data_pages)
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 	if (!data_pages || (data_pages & (data_pages - 1)))
-		return hwp_fail(-EINVAL, "the ring buffer must be a power of two pages, not %zu",
+		return fail(-EINVAL, "the ring buffer must be a power of two pages, not %zu",
 				data_pages);
 	r->map_size = (data_pages + 1) * page;
 	r->base = mmap(NULL, r->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -28,14 +28,14 @@ int ring_map(struct ring *r, int fd, size_t data_pages)
 
 		r->base = NULL;
 		if (err == -EPERM || err == -ENOMEM)
-			return hwp_fail(err, "cannot map a ring buffer of %zu KiB: %s (the limit is kernel.perf_event_mlock_kb, or RLIMIT_MEMLOCK; use fewer pages with -m, or raise the limit)",
+			return fail(err, "cannot map a ring buffer of %zu KiB: %s (the limit is kernel.perf_event_mlock_kb, or RLIMIT_MEMLOCK; use fewer pages with -m, or raise the limit)",
 					data_pages * page / 1024, strerrordesc_np(-err));
-		return hwp_fail(err, "cannot map the ring buffer: %s", strerrordesc_np(-err));
+		return fail(err, "cannot map the ring buffer: %s", strerrordesc_np(-err));
 	}
 	r->scratch = malloc(RECORD_MAX);
 	if (!r->scratch) {
 		ring_unmap(r);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	r->fd = fd;
 	r->data = (unsigned char *)r->base + page;
@@ -82,7 +82,7 @@ int ring_drain(struct ring *r, ring_record_fn fn, void *ctx)
 		/* The kernel writes whole records of a multiple of 8 bytes: any
 		 * other size would misalign every record after it. */
 		if (hdr.size < sizeof(hdr) || hdr.size > left || hdr.size % 8) {
-			err = hwp_fail(-EIO, "the kernel's ring buffer holds a record of %u bytes with %llu bytes left: it is corrupt",
+			err = fail(-EIO, "the kernel's ring buffer holds a record of %u bytes with %llu bytes left: it is corrupt",
 				       hdr.size, (unsigned long long)left);
 			tail = head;	/* drop what cannot be read */
 			break;

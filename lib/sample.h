@@ -135,7 +135,7 @@ int ring_drain(struct ring *r, ring_record_fn fn, void *ctx);
 /* ---- record.c ---- */
 
 /* The finished recording's file: its path, or the memory file's fd (-1). */
-int hwp_record_file(const struct hwp_record *r, const char **path, int *fd);
+int record_file(const struct hwp_record *r, const char **path, int *fd);
 
 /* ---- synthesize.c: records for what existed before recording began ---- */
 

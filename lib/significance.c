@@ -51,10 +51,10 @@ static void welch(const struct moments *a, const struct moments *b, double confi
 	r->df = (va + vb) * (va + vb) /
 		(va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
 	r->statistic = r->diff / se;
-	r->p_value = 2 * hwp_t_cdf(-fabs(r->statistic), r->df);
+	r->p_value = 2 * t_cdf(-fabs(r->statistic), r->df);
 	if (r->p_value > 1)
 		r->p_value = 1;
-	half = hwp_t_quantile(0.5 + confidence / 2, r->df) * se;
+	half = t_quantile(0.5 + confidence / 2, r->df) * se;
 	r->ci_low = r->diff - half;
 	r->ci_high = r->diff + half;
 }
@@ -175,7 +175,7 @@ static int mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	z = r->statistic - mu;
 	/* Continuity: U moves in steps of 1/2 or 1, the normal curve does not. */
 	z = (z - (z > 0 ? 0.5 : z < 0 ? -0.5 : 0)) / sigma;
-	r->p_value = fmin(1, 2 * hwp_normal_cdf(-fabs(z)));
+	r->p_value = fmin(1, 2 * normal_cdf(-fabs(z)));
 	return 0;
 }
 
@@ -188,27 +188,27 @@ HWP_API int hwp_sample_test(const double *a, size_t na, const double *b, size_t 
 	double *sa = NULL, *sb = NULL;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if ((na && !a) || (nb && !b) || !out)
-		return hwp_fail(-EINVAL, "hwp_sample_test: NULL argument");
-	err = hwp_opts_copy(&o, sizeof(o), opts, "hwp_test_opts");
+		return fail(-EINVAL, "hwp_sample_test: NULL argument");
+	err = opts_copy(&o, sizeof(o), opts, "hwp_test_opts");
 	if (err)
 		return err;
 	if (!o.confidence)
 		o.confidence = 0.95;
 	if (!(o.confidence > 0 && o.confidence < 1))
-		return hwp_fail(-EINVAL, "hwp_sample_test: confidence %g is not between 0 and 1",
+		return fail(-EINVAL, "hwp_sample_test: confidence %g is not between 0 and 1",
 				o.confidence);
 	if (o.test != HWP_TEST_WELCH && o.test != HWP_TEST_MANN_WHITNEY)
-		return hwp_fail(-EINVAL, "hwp_sample_test: unknown test %d", (int)o.test);
-	r.na = hwp_sorted_defined(a, na, &sa);
-	r.nb = hwp_sorted_defined(b, nb, &sb);
+		return fail(-EINVAL, "hwp_sample_test: unknown test %d", (int)o.test);
+	r.na = sorted_defined(a, na, &sa);
+	r.nb = sorted_defined(b, nb, &sb);
 	if (!sa || !sb) {
-		err = hwp_fail(-ENOMEM, "out of memory");
+		err = fail(-ENOMEM, "out of memory");
 		goto out;
 	}
 	if (r.na < 2 || r.nb < 2) {
-		err = hwp_fail(-HWP_ERR_MISMATCH,
+		err = fail(-HWP_ERR_MISMATCH,
 			       "the %s sample has %zu value%s: a test needs at least 2 on each side to tell a difference from noise",
 			       r.na < 2 ? "first" : "second", r.na < 2 ? r.na : r.nb,
 			       (r.na < 2 ? r.na : r.nb) == 1 ? "" : "s");
@@ -222,11 +222,11 @@ HWP_API int hwp_sample_test(const double *a, size_t na, const double *b, size_t 
 		r.df = NAN;
 		err = mann_whitney(sa, r.na, sb, r.nb, &r);
 		if (err) {
-			hwp_fail(err, "out of memory");
+			fail(err, "out of memory");
 			goto out;
 		}
 	}
-	err = hwp_info_fill(out, &r, sizeof(r));
+	err = info_fill(out, &r, sizeof(r));
 out:
 	free(sa);
 	free(sb);
@@ -253,12 +253,12 @@ HWP_API int hwp_holm_adjust(const double *p, size_t n, double *adjusted)
 	size_t m = 0;
 	double running = 0;
 
-	hwp_clear_error();
+	clear_error();
 	if (n && (!p || !adjusted))
-		return hwp_fail(-EINVAL, "hwp_holm_adjust: NULL argument");
+		return fail(-EINVAL, "hwp_holm_adjust: NULL argument");
 	s = malloc((n ? n : 1) * sizeof(*s));
 	if (!s)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(p[i]))
 			s[m++] = (struct indexed){ p[i], i };

@@ -53,7 +53,7 @@ static double beta_cf(double a, double b, double x)
 	return h;
 }
 
-double hwp_incbeta(double a, double b, double x)
+double incbeta(double a, double b, double x)
 {
 	double front;
 
@@ -68,7 +68,7 @@ double hwp_incbeta(double a, double b, double x)
 	return 1.0 - front * beta_cf(b, a, 1.0 - x) / b;
 }
 
-double hwp_t_cdf(double t, double df)
+double t_cdf(double t, double df)
 {
 	double tail;
 
@@ -79,26 +79,26 @@ double hwp_t_cdf(double t, double df)
 	/* The lower tail P(T < -|t|). Near 0, df / (df + t^2) rounds to 1:
 	 * work with its complement instead. */
 	if (t * t < df)
-		tail = 0.5 * (1.0 - hwp_incbeta(0.5, df / 2.0, t * t / (df + t * t)));
+		tail = 0.5 * (1.0 - incbeta(0.5, df / 2.0, t * t / (df + t * t)));
 	else
-		tail = 0.5 * hwp_incbeta(df / 2.0, 0.5, df / (df + t * t));
+		tail = 0.5 * incbeta(df / 2.0, 0.5, df / (df + t * t));
 	return t > 0 ? 1.0 - tail : tail;
 }
 
-double hwp_t_quantile(double p, double df)
+double t_quantile(double p, double df)
 {
 	double lo = -1.0, hi = 1.0;
 
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
-	while (hwp_t_cdf(lo, df) > p)
+	while (t_cdf(lo, df) > p)
 		lo *= 2;
-	while (hwp_t_cdf(hi, df) < p)
+	while (t_cdf(hi, df) < p)
 		hi *= 2;
 	for (int i = 0; i < 200 && hi - lo > 1e-12 * (1 + fabs(lo)); i++) {
 		double mid = 0.5 * (lo + hi);
 
-		if (hwp_t_cdf(mid, df) < p)
+		if (t_cdf(mid, df) < p)
 			lo = mid;
 		else
 			hi = mid;
@@ -106,7 +106,7 @@ double hwp_t_quantile(double p, double df)
 	return 0.5 * (lo + hi);
 }
 
-double hwp_normal_cdf(double z)
+double normal_cdf(double z)
 {
 	return 0.5 * erfc(-z / sqrt(2.0));
 }
@@ -118,7 +118,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double hwp_median_sorted(const double *v, size_t n)
+double median_sorted(const double *v, size_t n)
 {
 	if (!n)
 		return NAN;
@@ -126,7 +126,7 @@ double hwp_median_sorted(const double *v, size_t n)
 }
 
 /* The defined values of @values, sorted, into a new array. */
-size_t hwp_sorted_defined(const double *values, size_t n, double **out)
+size_t sorted_defined(const double *values, size_t n, double **out)
 {
 	size_t k = 0;
 	double *v = malloc((n ? n : 1) * sizeof(*v));
@@ -148,12 +148,12 @@ HWP_API int hwp_summarize(const double *values, size_t n, struct hwp_summary *ou
 	size_t k;
 
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_summarize: out is NULL");
+		return fail(-EINVAL, "hwp_summarize: out is NULL");
 	if (n && !values)
-		return hwp_fail(-EINVAL, "hwp_summarize: values is NULL");
-	k = hwp_sorted_defined(values, n, &v);
+		return fail(-EINVAL, "hwp_summarize: values is NULL");
+	k = sorted_defined(values, n, &v);
 	if (!v)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	/* Welford's update: stable for values far from zero. */
 	for (size_t i = 0; i < k; i++) {
 		double d = v[i] - mean;
@@ -163,14 +163,14 @@ HWP_API int hwp_summarize(const double *values, size_t n, struct hwp_summary *ou
 	}
 	s.n = k;
 	s.mean = k ? mean : NAN;
-	s.median = hwp_median_sorted(v, k);
+	s.median = median_sorted(v, k);
 	s.min = k ? v[0] : NAN;
 	s.max = k ? v[k - 1] : NAN;
 	s.stddev = k > 1 ? sqrt(m2 / (double)(k - 1)) : NAN;
 	s.cv = k > 1 && mean != 0 ? s.stddev / fabs(mean) : NAN;
 	s.rel_stderr = k > 1 && mean != 0 ? s.stddev / sqrt((double)k) / fabs(mean) : NAN;
 	if (k > 1) {
-		double half = hwp_t_quantile(0.975, (double)(k - 1)) * s.stddev / sqrt((double)k);
+		double half = t_quantile(0.975, (double)(k - 1)) * s.stddev / sqrt((double)k);
 
 		s.ci_low = mean - half;
 		s.ci_high = mean + half;
@@ -178,7 +178,7 @@ HWP_API int hwp_summarize(const double *values, size_t n, struct hwp_summary *ou
 		s.ci_low = s.ci_high = NAN;
 	}
 	free(v);
-	return hwp_info_fill(out, &s, sizeof(s));
+	return info_fill(out, &s, sizeof(s));
 }
 
 /* The median of |v[i] - median| over the sorted @v, and the mean of the same. */
@@ -194,7 +194,7 @@ static int abs_deviations(const double *v, size_t k, double median, double *mad,
 		sum += dev[i];
 	}
 	qsort(dev, k, sizeof(*dev), cmp_double);
-	*mad = hwp_median_sorted(dev, k);
+	*mad = median_sorted(dev, k);
 	*mean_ad = sum / (double)k;
 	free(dev);
 	return 0;
@@ -206,26 +206,26 @@ HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold,
 	double *v = NULL, median, mad, mean_ad, scale;
 	size_t k, count = 0;
 
-	hwp_clear_error();
+	clear_error();
 	if (n && !values)
-		return hwp_fail(-EINVAL, "hwp_outliers_mad: values is NULL");
+		return fail(-EINVAL, "hwp_outliers_mad: values is NULL");
 	if (threshold < 0 || isnan(threshold))
-		return hwp_fail(-EINVAL, "hwp_outliers_mad: threshold %g is negative", threshold);
+		return fail(-EINVAL, "hwp_outliers_mad: threshold %g is negative", threshold);
 	if (!threshold)
 		threshold = 3.5;
 	for (size_t i = 0; flags && i < n; i++)
 		flags[i] = false;
 	if (nr)
 		*nr = 0;
-	k = hwp_sorted_defined(values, n, &v);
+	k = sorted_defined(values, n, &v);
 	if (!v)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	if (k < 3)
 		goto out;
-	median = hwp_median_sorted(v, k);
+	median = median_sorted(v, k);
 	if (abs_deviations(v, k, median, &mad, &mean_ad)) {
 		free(v);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	/* 0.6745 makes the MAD of a normal sample estimate its sigma; 1.2533
 	 * (sqrt(pi / 2)) does the same for the mean absolute deviation. */
@@ -256,9 +256,9 @@ HWP_API int hwp_histogram(const double *values, size_t n, size_t *bins, size_t n
 {
 	double min = INFINITY, max = -INFINITY, w;
 
-	hwp_clear_error();
+	clear_error();
 	if ((n && !values) || !bins || !nr_bins || !lo || !width)
-		return hwp_fail(-EINVAL, "hwp_histogram: NULL argument or no bin");
+		return fail(-EINVAL, "hwp_histogram: NULL argument or no bin");
 	memset(bins, 0, nr_bins * sizeof(*bins));
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(values[i])) {

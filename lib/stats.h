@@ -6,16 +6,16 @@
 #include <stddef.h>
 
 /* The regularized incomplete Beta function I_x(a, b). */
-double hwp_incbeta(double a, double b, double x);
+double incbeta(double a, double b, double x);
 /* Student's t distribution: P(T <= t) with @df degrees of freedom. */
-double hwp_t_cdf(double t, double df);
+double t_cdf(double t, double df);
 /* Its inverse. */
-double hwp_t_quantile(double p, double df);
+double t_quantile(double p, double df);
 /* The standard normal distribution: P(Z <= z). */
-double hwp_normal_cdf(double z);
+double normal_cdf(double z);
 /* The median of @n sorted values; NAN when n is 0. */
-double hwp_median_sorted(const double *v, size_t n);
+double median_sorted(const double *v, size_t n);
 /* Copy the values that are not NAN into a new sorted array (*out, free it). */
-size_t hwp_sorted_defined(const double *values, size_t n, double **out);
+size_t sorted_defined(const double *values, size_t n, double **out);
 
 #endif

@@ -20,14 +20,14 @@ static bool valid_param(const char *p)
 	return true;
 }
 
-int hwp_sweep_alloc(const char *param, struct hwp_sweep **out)
+int sweep_alloc(const char *param, struct hwp_sweep **out)
 {
 	struct hwp_sweep *sw = calloc(1, sizeof(*sw));
 
 	*out = NULL;
 	if (!sw || (param && !(sw->param = strdup(param)))) {
 		free(sw);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	*out = sw;
 	return 0;
@@ -35,15 +35,15 @@ int hwp_sweep_alloc(const char *param, struct hwp_sweep **out)
 
 HWP_API int hwp_sweep_new(const char *param, struct hwp_sweep **out)
 {
-	hwp_clear_error();
+	clear_error();
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_sweep_new: out is NULL");
+		return fail(-EINVAL, "hwp_sweep_new: out is NULL");
 	*out = NULL;
 	if (!valid_param(param))
-		return hwp_fail(-EINVAL,
+		return fail(-EINVAL,
 				"sweep parameter '%s': a name is letters, digits, '_' and '-'",
 				param ? param : "(null)");
-	return hwp_sweep_alloc(param, out);
+	return sweep_alloc(param, out);
 }
 
 HWP_API void hwp_sweep_free(struct hwp_sweep *sw)
@@ -63,23 +63,23 @@ HWP_API void hwp_sweep_free(struct hwp_sweep *sw)
 
 HWP_API int hwp_sweep_set_command(struct hwp_sweep *sw, char *const argv[])
 {
-	return hwp_argv_set(sw ? &sw->argv : NULL, argv, "hwp_sweep_set_command");
+	return argv_set(sw ? &sw->argv : NULL, argv, "hwp_sweep_set_command");
 }
 
-int hwp_sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r)
+int sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r)
 {
 	char **values, *copy = NULL;
 	struct hwp_result **results;
 
 	if (value && !(copy = strdup(value)))
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	values = realloc(sw->values, (sw->nr + 1) * sizeof(*values));
 	if (values)
 		sw->values = values;
 	results = values ? realloc(sw->results, (sw->nr + 1) * sizeof(*results)) : NULL;
 	if (!results) {
 		free(copy);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	sw->results = results;
 	sw->values[sw->nr] = copy;
@@ -89,13 +89,13 @@ int hwp_sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r
 
 HWP_API int hwp_sweep_add(struct hwp_sweep *sw, const char *value, struct hwp_result *r)
 {
-	hwp_clear_error();
+	clear_error();
 	if (!sw || !value || !r || !*value)
-		return hwp_fail(-EINVAL, "hwp_sweep_add: NULL argument or empty value");
+		return fail(-EINVAL, "hwp_sweep_add: NULL argument or empty value");
 	for (size_t i = 0; i < sw->nr; i++)
 		if (sw->values[i] && !strcmp(sw->values[i], value))
-			return hwp_fail(-EEXIST, "%s=%s is in the sweep already", sw->param, value);
-	return hwp_sweep_push(sw, value, r);
+			return fail(-EEXIST, "%s=%s is in the sweep already", sw->param, value);
+	return sweep_push(sw, value, r);
 }
 
 HWP_API const char *hwp_sweep_param(const struct hwp_sweep *sw)
@@ -170,15 +170,15 @@ static void fill_cell(const struct hwp_result *r, const struct series *sr, bool 
 		      struct cell *c)
 {
 	long idx = find_row(r, sr);
-	struct hwp_row row;
+	struct row row;
 
 	c->noise[0] = '\0';
 	if (idx < 0) {
 		snprintf(c->value, sizeof(c->value), "-");
 		return;
 	}
-	hwp_row_init(&r->series[idx], r->nr_runs, &row);
-	hwp_row_format(&row, big, c->value, sizeof(c->value));
+	row_init(&r->series[idx], r->nr_runs, &row);
+	row_format(&row, big, c->value, sizeof(c->value));
 	if (r->nr_runs > 1 && row.sum.n > 1 && !isnan(row.sum.rel_stderr))
 		snprintf(c->noise, sizeof(c->noise), "+- %.2f%%", 100.0 * row.sum.rel_stderr);
 }
@@ -188,7 +188,7 @@ static void text_title(const struct hwp_sweep *sw, FILE *f)
 	struct strbuf cmd = STRBUF_INIT;
 	bool same_runs = true;
 
-	hwp_command_line(sw->argv, &cmd);
+	command_line(sw->argv, &cmd);
 	fprintf(f, "\n Performance counter stats for '%s' over %s", strbuf_str(&cmd),
 		sw->param ? sw->param : "(no parameter)");
 	for (size_t p = 1; p < sw->nr; p++)
@@ -213,11 +213,11 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	bool metrics_header = false;
 
 	if (!rows && sw->nr && sw->results[0]->nr_series)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	cells = calloc(nr_rows * sw->nr + 1, sizeof(*cells));
 	if (!cells) {
 		free(rows);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < nr_rows; i++) {
 		size_t len = strlen(rows[i]->name) + (!strcmp(rows[i]->unit, "ns") ? 7 : 0);
@@ -297,7 +297,7 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 	jw_string(&w, "hwprof-sweep/1");
 	jw_key(&w, "parameter");
 	jw_string(&w, sw->param);
-	hwp_json_command(&w, sw->argv);
+	json_command(&w, sw->argv);
 	jw_key(&w, "points");
 	jw_array_begin(&w, false);
 	for (size_t p = 0; p < sw->nr; p++) {
@@ -305,7 +305,7 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 		jw_key(&w, "value");
 		jw_string(&w, sw->values[p]);
 		jw_key(&w, "result");
-		hwp_result_json(sw->results[p], &w);
+		result_json(sw->results[p], &w);
 		jw_object_end(&w);
 	}
 	jw_array_end(&w);

@@ -42,13 +42,13 @@ int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **
 
 	*out = s;
 	if (!s)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	s->m = m;
 	s->kallsyms = strdup(kallsyms ? kallsyms : "/proc/kallsyms");
 	if (!s->kallsyms) {
 		free(s);
 		*out = NULL;
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -145,7 +145,7 @@ static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char 
  * small pages costs more than parsing it. */
 static char *slurp(const char *path, size_t *len, size_t *map_len, int *err)
 {
-	int fd = hwp_open_regular(path, NULL);
+	int fd = open_regular(path, NULL);
 	size_t cap = 16u << 20;
 	char *buf;
 
@@ -201,7 +201,7 @@ static int load_kallsyms(struct symbolizer *s)
 	text = slurp(s->kallsyms, &len, &s->knames_len, &err);
 	if (!text) {
 		snprintf(s->kproblem_buf, sizeof(s->kproblem_buf), "'%s': %s", s->kallsyms,
-			 hwp_open_problem(err));
+			 file_open_problem(err));
 		s->kproblem = s->kproblem_buf;
 		return 0;
 	}
@@ -318,7 +318,7 @@ static const char *open_problem(int err)
 	case HWP_ERR_FORMAT: return "the file is not an ELF file";
 	case EOPNOTSUPP: return "hwprof was built without libdw (elfutils)";
 	case ELIBACC: return "libdw (elfutils) cannot be loaded";
-	default: return hwp_open_problem(err);
+	default: return file_open_problem(err);
 	}
 }
 

@@ -200,11 +200,11 @@ int synth_process(pid_t tid, size_t id_size, synth_fn fn, void *ctx)
 {
 	pid_t pid = tgid_of(tid), *tids = NULL;
 	size_t nr = 0;
-	int err = hwp_list_threads(pid, &tids, &nr);
+	int err = list_threads(pid, &tids, &nr);
 
 	if (err) {
 		free(tids);
-		hwp_clear_error();
+		clear_error();
 		return 0;	/* gone meanwhile: nothing to say about it */
 	}
 	for (size_t i = 0; i < nr && !err; i++)
@@ -220,7 +220,7 @@ int synth_all_processes(size_t id_size, synth_fn fn, void *ctx)
 	DIR *d = opendir("/proc");
 
 	if (!d)
-		return hwp_fail(-errno, "cannot read /proc: %s", strerrordesc_np(errno));
+		return fail(-errno, "cannot read /proc: %s", strerrordesc_np(errno));
 	while (!err && (de = readdir(d))) {
 		long pid;
 

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-long hwp_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			 unsigned long flags)
 {
 	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
@@ -44,7 +44,7 @@ static int read_int_file(const char *path, long *out)
 	return 0;
 }
 
-int hwp_read_paranoid(void)
+int read_paranoid(void)
 {
 	long v;
 
@@ -66,10 +66,10 @@ static bool another_users(pid_t pid)
 	return !stat(path, &st) && st.st_uid != geteuid();
 }
 
-void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide,
+void explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide,
 			    pid_t pid, bool user_only)
 {
-	int paranoid = hwp_read_paranoid();
+	int paranoid = read_paranoid();
 
 	strbuf_addf(sb, "perf_event_open(%s) was refused: %s. ", what,
 		    strerrordesc_np(err < 0 ? -err : err));
@@ -103,7 +103,7 @@ void hwp_explain_permission(struct strbuf *sb, const char *what, int err, bool c
 		strbuf_adds(sb, "kernel.perf_event_paranoid=1 (kernel and user space; 2 allows user space only)");
 }
 
-bool hwp_have_hw_pmu(void)
+bool have_hw_pmu(void)
 {
 	static int cached = -1;
 	DIR *d;
@@ -134,7 +134,7 @@ bool hwp_have_hw_pmu(void)
 	return found;
 }
 
-int hwp_list_threads(pid_t pid, pid_t **tids, size_t *nr)
+int list_threads(pid_t pid, pid_t **tids, size_t *nr)
 {
 	char path[64];
 	struct dirent *de;
@@ -144,11 +144,11 @@ int hwp_list_threads(pid_t pid, pid_t **tids, size_t *nr)
 	*nr = 0;
 	*tids = malloc(cap * sizeof(**tids));
 	if (!*tids)
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (!d)
-		return hwp_fail(-ESRCH, "process %d does not exist (%s: %s)", (int)pid, path,
+		return fail(-ESRCH, "process %d does not exist (%s: %s)", (int)pid, path,
 				strerrordesc_np(errno));
 	while ((de = readdir(d))) {
 		char *end;
@@ -161,7 +161,7 @@ int hwp_list_threads(pid_t pid, pid_t **tids, size_t *nr)
 
 			if (!n) {
 				closedir(d);
-				return hwp_fail(-ENOMEM, "out of memory");
+				return fail(-ENOMEM, "out of memory");
 			}
 			*tids = n;
 			cap *= 2;
@@ -170,7 +170,7 @@ int hwp_list_threads(pid_t pid, pid_t **tids, size_t *nr)
 	}
 	closedir(d);
 	if (!*nr)
-		return hwp_fail(-ESRCH, "process %d has no threads left", (int)pid);
+		return fail(-ESRCH, "process %d has no threads left", (int)pid);
 	return 0;
 }
 
@@ -178,7 +178,7 @@ int hwp_list_threads(pid_t pid, pid_t **tids, size_t *nr)
  * source file) may name a FIFO or a device: opening or reading it could
  * block for ever, or act on the device. The path is looked at first, and
  * the file opened is checked again, in case the path changed in between. */
-int hwp_open_regular(const char *path, off_t *size)
+int open_regular(const char *path, off_t *size)
 {
 	struct stat st;
 	int fd;
@@ -201,7 +201,7 @@ int hwp_open_regular(const char *path, off_t *size)
 	return fd;
 }
 
-const char *hwp_open_problem(int err)
+const char *file_open_problem(int err)
 {
 	switch (-err) {
 	case ENOENT: return "the file is not there (any more)";
@@ -214,7 +214,7 @@ const char *hwp_open_problem(int err)
 	}
 }
 
-const char *hwp_resource_advice(int err)
+const char *resource_advice(int err)
 {
 	switch (-err) {
 	case EMFILE:
@@ -226,7 +226,7 @@ const char *hwp_resource_advice(int err)
 	}
 }
 
-bool hwp_raise_nofile(void)
+bool raise_nofile(void)
 {
 	struct rlimit rl;
 
@@ -238,7 +238,7 @@ bool hwp_raise_nofile(void)
 	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
 }
 
-double hwp_now(void)
+double now_seconds(void)
 {
 	struct timespec ts;
 
@@ -246,7 +246,7 @@ double hwp_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int hwp_online_cpus(int **cpus, size_t *nr)
+int online_cpus(int **cpus, size_t *nr)
 {
 	char buf[4096];
 	size_t bad;
@@ -286,29 +286,29 @@ HWP_API int hwp_cpulist_parse(const char *list, int **cpus, size_t *nr)
 	*cpus = NULL;
 	*nr = 0;
 	if (!list)
-		return hwp_fail(-EINVAL, "CPU list is NULL");
+		return fail(-EINVAL, "CPU list is NULL");
 	err = cpulist_parse(list, &want, &nr_want, &bad);
 	if (err == -ENOMEM)
-		return hwp_fail(err, "CPU list '%s': out of memory", list);
+		return fail(err, "CPU list '%s': out of memory", list);
 	if (err == -ERANGE)
-		return hwp_fail(-HWP_ERR_SYNTAX,
+		return fail(-HWP_ERR_SYNTAX,
 				"CPU list '%s': CPU numbers go up to %d; the one at position %zu is past it",
 				list, CPULIST_MAX, bad);
 	if (err)
-		return hwp_fail(-HWP_ERR_SYNTAX,
+		return fail(-HWP_ERR_SYNTAX,
 				"CPU list '%s': expected numbers and ranges such as 0-3,6 at position %zu",
 				list, bad);
-	err = hwp_online_cpus(&online, &nr_online);
+	err = online_cpus(&online, &nr_online);
 	if (err) {
 		free(want);
-		return hwp_fail(err, "cannot read the online CPUs");
+		return fail(err, "cannot read the online CPUs");
 	}
 	for (size_t i = 0; i < nr_want; i++) {
 		while (j < nr_online && online[j] < want[i])
 			j++;
 		if (j == nr_online || online[j] != want[i]) {
 			cpulist_format(online, nr_online, have, sizeof(have));
-			err = hwp_fail(-ENODEV, "CPU list '%s': CPU %d is not online (online CPUs: %s)",
+			err = fail(-ENODEV, "CPU list '%s': CPU %d is not online (online CPUs: %s)",
 				       list, want[i], have);
 			free(want);
 			free(online);

@@ -28,12 +28,12 @@ static const char *tracefs_root(void)
 	return NULL;
 }
 
-bool hwp_tracefs_mounted(void)
+bool tracefs_mounted(void)
 {
 	return tracefs_root() != NULL;
 }
 
-bool hwp_tracepoint_syntax(const char *name)
+bool tracepoint_syntax(const char *name)
 {
 	const char *colon = strchr(name, ':');
 
@@ -46,7 +46,7 @@ bool hwp_tracepoint_syntax(const char *name)
 	return true;
 }
 
-int hwp_tracepoint_resolve(const char *name, struct perf_event_attr *attr)
+int tracepoint_resolve(const char *name, struct perf_event_attr *attr)
 {
 	const char *root = tracefs_root();
 	const char *colon = strchr(name, ':');
@@ -62,7 +62,7 @@ int hwp_tracepoint_resolve(const char *name, struct perf_event_attr *attr)
 	f = fopen(path, "re");
 	if (!f) {
 		if (errno == EACCES || errno == EPERM)
-			return hwp_fail(-errno,
+			return fail(-errno,
 					"tracepoint '%s': cannot read %s: %s; tracepoints need root, or read access to tracefs",
 					name, path, strerrordesc_np(errno));
 		return -ENOENT;
@@ -70,7 +70,7 @@ int hwp_tracepoint_resolve(const char *name, struct perf_event_attr *attr)
 	n = fscanf(f, "%llu", &id);
 	fclose(f);
 	if (n != 1)
-		return hwp_fail(-EIO, "tracepoint '%s': %s does not hold an id", name, path);
+		return fail(-EIO, "tracepoint '%s': %s does not hold an id", name, path);
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->type = PERF_TYPE_TRACEPOINT;
@@ -78,7 +78,7 @@ int hwp_tracepoint_resolve(const char *name, struct perf_event_attr *attr)
 	return 0;
 }
 
-int hwp_tracepoint_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
+int tracepoint_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 {
 	const char *root = tracefs_root();
 	char path[1024];
@@ -116,7 +116,7 @@ int hwp_tracepoint_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 			if (ev->d_name[0] == '.' || ev->d_type != DT_DIR)
 				continue;
 			snprintf(name, sizeof(name), "%s:%s", sys->d_name, ev->d_name);
-			if (pattern && !hwp_pattern_match(pattern, name))
+			if (pattern && !pattern_match(pattern, name))
 				continue;
 			/* Without an id, perf_event_open cannot name it (ftrace's
 			 * own events mostly): perf does not list those either. */

@@ -37,14 +37,14 @@ static int find_command(const char *cmd, char *found, size_t size)
 	int denied = 0;
 
 	if (!*cmd)
-		return hwp_fail(-ENOENT, "the command is empty");
+		return fail(-ENOENT, "the command is empty");
 	if (strchr(cmd, '/')) {
 		if (stat(cmd, &st))
-			return hwp_fail(-errno, "cannot run '%s': %s", cmd, strerrordesc_np(errno));
+			return fail(-errno, "cannot run '%s': %s", cmd, strerrordesc_np(errno));
 		if (S_ISDIR(st.st_mode))
-			return hwp_fail(-EACCES, "cannot run '%s': it is a directory", cmd);
+			return fail(-EACCES, "cannot run '%s': it is a directory", cmd);
 		if (access(cmd, X_OK))
-			return hwp_fail(-EACCES, "cannot run '%s': it is not executable", cmd);
+			return fail(-EACCES, "cannot run '%s': it is not executable", cmd);
 		snprintf(found, size, "%s", cmd);
 		return 0;
 	}
@@ -66,8 +66,8 @@ static int find_command(const char *cmd, char *found, size_t size)
 			break;
 	}
 	if (denied)
-		return hwp_fail(-EACCES, "cannot run '%s': it is not executable", cmd);
-	return hwp_fail(-ENOENT, "command not found: '%s' is not in PATH", cmd);
+		return fail(-EACCES, "cannot run '%s': it is not executable", cmd);
+	return fail(-ENOENT, "command not found: '%s' is not in PATH", cmd);
 }
 
 /* The CPU set of @cpus, built in the parent: the child must not allocate
@@ -130,13 +130,13 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	char path[PATH_MAX];
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!out)
-		return hwp_fail(-EINVAL, "hwp_workload_new: out is NULL");
+		return fail(-EINVAL, "hwp_workload_new: out is NULL");
 	*out = NULL;
 	if (!argv || !argv[0])
-		return hwp_fail(-EINVAL, "no command to run");
-	err = hwp_opts_copy(&o, sizeof(o), opts, "hwp_workload_opts");
+		return fail(-EINVAL, "no command to run");
+	err = opts_copy(&o, sizeof(o), opts, "hwp_workload_opts");
 	if (err)
 		return err;
 	err = find_command(argv[0], path, sizeof(path));
@@ -145,28 +145,28 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	if (o.cpus) {
 		err = hwp_cpulist_parse(o.cpus, &cpus, &nr_cpus);
 		if (err)
-			return hwp_fail_prefix(err, "pinning the command");
+			return fail_prefix(err, "pinning the command");
 		set = cpu_set_of(cpus, nr_cpus, &set_size);
 		free(cpus);
 		if (!set)
-			return hwp_fail(-ENOMEM, "out of memory");
+			return fail(-ENOMEM, "out of memory");
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
 		CPU_FREE(set);
-		return hwp_fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory");
 	}
 	w->go_fd = w->err_fd = w->pidfd = -1;
 	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC)) {
-		err = hwp_fail(-errno, "pipe: %s%s", strerrordesc_np(errno),
-			       hwp_resource_advice(-errno));
+		err = fail(-errno, "pipe: %s%s", strerrordesc_np(errno),
+			       resource_advice(-errno));
 		goto err;
 	}
 	fflush(NULL);	/* the child must not write our buffered output twice */
 	parent = getpid();
 	w->pid = fork();
 	if (w->pid < 0) {
-		err = hwp_fail(-errno, "fork: %s", strerrordesc_np(errno));
+		err = fail(-errno, "fork: %s", strerrordesc_np(errno));
 		w->pid = 0;
 		goto err;
 	}
@@ -184,7 +184,7 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	w->err_fd = er[0];
 	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
 	if (w->pidfd < 0 && errno != ENOSYS) {
-		err = hwp_fail(-errno, "pidfd_open: %s", strerrordesc_np(errno));
+		err = fail(-errno, "pidfd_open: %s", strerrordesc_np(errno));
 		goto err;
 	}
 	/* Without pidfds (Linux < 5.3, valgrind 3.19): hwp_workload_fd() is -1
@@ -218,11 +218,11 @@ HWP_API int hwp_workload_start(struct hwp_workload *w)
 	ssize_t n;
 	int e;
 
-	hwp_clear_error();
+	clear_error();
 	if (!w || w->started)
-		return hwp_fail(-EINVAL, "hwp_workload_start: %s", w ? "already started" : "NULL");
+		return fail(-EINVAL, "hwp_workload_start: %s", w ? "already started" : "NULL");
 	w->started = true;
-	w->t_start = hwp_now();
+	w->t_start = now_seconds();
 	if (write(w->go_fd, "g", 1) != 1) {
 		/* The child is gone already (e.g. pinning failed): see below. */
 	}
@@ -234,7 +234,7 @@ HWP_API int hwp_workload_start(struct hwp_workload *w)
 	close(w->err_fd);
 	w->err_fd = -1;
 	if (n == (ssize_t)sizeof(e))
-		return hwp_fail(-HWP_ERR_EXEC, "cannot run the command: %s", strerrordesc_np(e));
+		return fail(-HWP_ERR_EXEC, "cannot run the command: %s", strerrordesc_np(e));
 	return 0;
 }
 
@@ -243,7 +243,7 @@ HWP_API int hwp_workload_wait(struct hwp_workload *w, int *status, const volatil
 	pid_t r;
 
 	if (!w || w->pid <= 0)
-		return hwp_fail(-EINVAL, "hwp_workload_wait: no workload");
+		return fail(-EINVAL, "hwp_workload_wait: no workload");
 	if (!w->reaped) {
 		for (;;) {
 			r = waitpid(w->pid, &w->status, 0);
@@ -251,9 +251,9 @@ HWP_API int hwp_workload_wait(struct hwp_workload *w, int *status, const volatil
 				break;
 			if (r < 0 && errno == EINTR && !(stop && *stop))
 				continue;
-			return hwp_fail(-errno, "waitpid: %s", strerrordesc_np(errno));
+			return fail(-errno, "waitpid: %s", strerrordesc_np(errno));
 		}
-		w->t_end = hwp_now();
+		w->t_end = now_seconds();
 		w->reaped = true;
 	}
 	if (status)
@@ -266,15 +266,15 @@ HWP_API int hwp_workload_poll(struct hwp_workload *w)
 	pid_t r;
 
 	if (!w || w->pid <= 0)
-		return hwp_fail(-EINVAL, "hwp_workload_poll: no workload");
+		return fail(-EINVAL, "hwp_workload_poll: no workload");
 	if (w->reaped)
 		return 1;
 	r = waitpid(w->pid, &w->status, WNOHANG);
 	if (r == 0)
 		return 0;
 	if (r < 0)
-		return hwp_fail(-errno, "waitpid: %s", strerrordesc_np(errno));
-	w->t_end = hwp_now();
+		return fail(-errno, "waitpid: %s", strerrordesc_np(errno));
+	w->t_end = now_seconds();
 	w->reaped = true;
 	return 1;
 }
@@ -292,7 +292,7 @@ HWP_API int hwp_workload_kill(struct hwp_workload *w, int sig)
 	else
 		ret = kill(w->pid, sig);
 	if (ret < 0 && errno != ESRCH)
-		return hwp_fail(-errno, "cannot signal the command: %s", strerrordesc_np(errno));
+		return fail(-errno, "cannot signal the command: %s", strerrordesc_np(errno));
 	return 0;
 }
 
@@ -300,7 +300,7 @@ HWP_API double hwp_workload_elapsed(const struct hwp_workload *w)
 {
 	if (!w || !w->started)
 		return 0;
-	return (w->reaped ? w->t_end : hwp_now()) - w->t_start;
+	return (w->reaped ? w->t_end : now_seconds()) - w->t_start;
 }
 
 HWP_API int hwp_workload_exit_code(int status)

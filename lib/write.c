@@ -40,7 +40,7 @@ static int refuse(const struct writer *w, enum hwp_format format)
 		strbuf_addf(&sb, "%s%s", seen == 1 ? "" : seen == n ? " or " : ", ",
 			    format_names[i]);
 	}
-	err = hwp_fail(-EOPNOTSUPP, "%s written as %s, not %s", w->subject, strbuf_str(&sb),
+	err = fail(-EOPNOTSUPP, "%s written as %s, not %s", w->subject, strbuf_str(&sb),
 		       format_names[format]);
 	strbuf_release(&sb);
 	return err;
@@ -52,21 +52,21 @@ int write_dispatch(const struct writer *w, const void *obj, FILE *f, const void 
 	enum hwp_format format;
 	int err;
 
-	hwp_clear_error();
+	clear_error();
 	if (!obj || !f)
-		return hwp_fail(-EINVAL, "%s: NULL argument", w->fn);
+		return fail(-EINVAL, "%s: NULL argument", w->fn);
 	if (w->opts_sz > sizeof(o))
-		return hwp_fail(-EINVAL, "%s: the options are larger than any writer's", w->fn);
-	err = hwp_opts_copy(&o, w->opts_sz, opts, w->opts_type);
+		return fail(-EINVAL, "%s: the options are larger than any writer's", w->fn);
+	err = opts_copy(&o, w->opts_sz, opts, w->opts_type);
 	if (err)
 		return err;
 	format = o.write.format;
 	if (w->check && (err = w->check(&o)))
 		return err;
 	if ((unsigned int)format >= NR_FORMATS)
-		return hwp_fail(-EINVAL, "%s: unknown format %d", w->fn, (int)format);
+		return fail(-EINVAL, "%s: unknown format %d", w->fn, (int)format);
 	if (!w->format[format])
 		return refuse(w, format);
 	err = w->format[format](obj, f, &o);
-	return err ? err : hwp_stream_check(f, w->what);
+	return err ? err : stream_check(f, w->what);
 }

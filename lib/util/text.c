@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-bool hwp_pattern_match(const char *pattern, const char *name)
+bool pattern_match(const char *pattern, const char *name)
 {
 	if (!pattern || !*pattern)
 		return true;
@@ -16,7 +16,7 @@ bool hwp_pattern_match(const char *pattern, const char *name)
 	return strcasestr(name, pattern) != NULL;
 }
 
-size_t hwp_edit_distance(const char *a, const char *b, size_t cap)
+size_t edit_distance(const char *a, const char *b, size_t cap)
 {
 	/* Three rows of Damerau-Levenshtein (optimal string alignment). */
 	enum { MAXLEN = 128 };

@@ -70,7 +70,7 @@ static void use(const struct hwp_sweep *sw)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct hwp_sweep *sw = NULL;
-	int err = hwp_sweep_parse((const char *)data, size, "fuzz.json", &sw);
+	int err = sweep_parse((const char *)data, size, "fuzz.json", &sw);
 
 	if (!err) {
 		use(sw);

@@ -352,7 +352,7 @@ static void test_unsupported(void)
 
 	if (!s)
 		return;
-	if (hwp_have_hw_pmu()) {
+	if (have_hw_pmu()) {
 		t_case_skip("this machine has a hardware PMU: tests/kernel/test-hw counts it");
 		hwp_session_free(s);
 		return;

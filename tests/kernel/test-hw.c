@@ -30,7 +30,7 @@ static void test_rdpmc(void)
 	struct hwp_session *fast, *slow;
 	double f1, s1, f2, s2;
 	struct strbuf why = STRBUF_INIT;
-	bool allowed = hwp_rdpmc_allowed(&why);
+	bool allowed = rdpmc_allowed(&why);
 
 	CHECK_ERR(hwp_evlist_parse("{instructions,cycles}", NULL, &evl), 0);
 	CHECK_ERR(hwp_session_new(evl, &fast_o, &fast), 0);
@@ -52,8 +52,8 @@ static void test_rdpmc(void)
 	spin(LOOPS / 10);
 	f2 = instructions(fast);
 	s2 = instructions(slow);
-	CHECK(hwp_session_rdpmc_reads(fast) >= 1, "rdpmc was used: %llu group reads",
-	      (unsigned long long)hwp_session_rdpmc_reads(fast));
+	CHECK(session_rdpmc_reads(fast) >= 1, "rdpmc was used: %llu group reads",
+	      (unsigned long long)session_rdpmc_reads(fast));
 	/* The slow session started counting after the fast one. */
 	CHECK(s1 <= f1 + 1e5 && f2 <= s2 + 2e5 + (f2 - f1), "f1 %.0f s1 %.0f f2 %.0f s2 %.0f",
 	      f1, s1, f2, s2);
@@ -149,7 +149,7 @@ static void test_multiplexing(void)
 int main(void)
 {
 	t_init();
-	if (!hwp_have_hw_pmu())
+	if (!have_hw_pmu())
 		t_skip("this machine has no hardware PMU (a VM without PMU passthrough): "
 		       "cycles and instructions cannot be counted here");
 	if (hwp_event_probe("instructions"))

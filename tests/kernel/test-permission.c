@@ -182,7 +182,7 @@ static void mode_eacces(void)
 	CHECK_ERR(hwp_session_open(s), -EACCES);
 	/* Refused even in user space: up to 2 the setting allows that, so it
 	 * is not the cause, and lowering it would not help. */
-	if (hwp_read_paranoid() <= 2)
+	if (read_paranoid() <= 2)
 		CHECK(strstr(hwp_errmsg(), "kernel.perf_event_paranoid is") &&
 			      strstr(hwp_errmsg(), "a security policy refuses") &&
 			      !strstr(hwp_errmsg(), "sysctl -w"),
@@ -228,7 +228,7 @@ static void mode_ebusy(void)
 	hwp_session_new(evl, NULL, &s);
 	CHECK_ERR(hwp_session_open(s), 0);
 	CHECK(hwp_session_event_status(s, 0, &why) == HWP_EVENT_NOT_SUPPORTED, "busy");
-	if (hwp_have_hw_pmu())
+	if (have_hw_pmu())
 		CHECK(why && strstr(why, "in use"), "%s", why ? why : "(none)");
 	CHECK(hwp_session_event_status(s, 1, NULL) == HWP_EVENT_COUNTING, "the rest counts");
 	hwp_session_free(s);

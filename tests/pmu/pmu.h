@@ -20,7 +20,7 @@ static inline void pmu_require_exact(void)
 {
 	if (!getenv("HWPROF_PMU_EXACT"))
 		t_skip("these tests assert the exact counts of QEMU's emulated PMU: run them with make test-pmu");
-	if (!hwp_have_hw_pmu())
+	if (!have_hw_pmu())
 		t_skip("the guest has no PMU: is its kernel built without CONFIG_ARM_PMU?");
 }
 

@@ -125,13 +125,13 @@ static void test_user_read(void)
 		goto out;
 	CHECK(hwp_session_rdpmc(fast) && !hwp_session_rdpmc(slow),
 	      "user-space reads where asked, with perf_user_access=1");
-	reads_before = hwp_session_rdpmc_reads(fast);
+	reads_before = session_rdpmc_reads(fast);
 	calls = syscalls_of_reads(fast);
 	CHECK(calls == 0, "user-space reads make no system call: %llu for %d reads",
 	      (unsigned long long)calls, READS);
-	CHECK(hwp_session_rdpmc_reads(fast) - reads_before == READS,
+	CHECK(session_rdpmc_reads(fast) - reads_before == READS,
 	      "every read went through user space: %llu of %d",
-	      (unsigned long long)(hwp_session_rdpmc_reads(fast) - reads_before), READS);
+	      (unsigned long long)(session_rdpmc_reads(fast) - reads_before), READS);
 	check_exact_increments(fast, "user space");
 	/* Both sessions count the same thread since their opens: the same
 	 * value, but for the second session's open, which the first one
@@ -175,10 +175,10 @@ static void test_user_read_counters(void)
 
 		if (!s)
 			continue;
-		before = hwp_session_rdpmc_reads(s);
+		before = session_rdpmc_reads(s);
 		check_exact_increments(s, specs[i]);
-		CHECK(hwp_session_rdpmc_reads(s) - before == 4, "%s: read in user space: %llu of 4",
-		      specs[i], (unsigned long long)(hwp_session_rdpmc_reads(s) - before));
+		CHECK(session_rdpmc_reads(s) - before == 4, "%s: read in user space: %llu of 4",
+		      specs[i], (unsigned long long)(session_rdpmc_reads(s) - before));
 		hwp_session_free(s);
 	}
 }
@@ -194,7 +194,7 @@ static void test_user_read_multiplexed(void)
 
 	if (!s)
 		goto out;
-	reads_before = hwp_session_rdpmc_reads(s);
+	reads_before = session_rdpmc_reads(s);
 	spin(50 * N);
 	CHECK_ERR(hwp_session_read(s, c, 10), 0);
 	for (int i = 0; i < 10; i++) {
@@ -207,9 +207,9 @@ static void test_user_read_multiplexed(void)
 		CHECK(fabs(scaled - want) < 0.01 * want, "event %d: %.0f scaled, want %.0f", i,
 		      scaled, want);
 	}
-	CHECK(hwp_session_rdpmc_reads(s) == reads_before,
+	CHECK(session_rdpmc_reads(s) == reads_before,
 	      "multiplexed groups are not read in user space: %llu",
-	      (unsigned long long)(hwp_session_rdpmc_reads(s) - reads_before));
+	      (unsigned long long)(session_rdpmc_reads(s) - reads_before));
 out:
 	hwp_session_free(s);
 	free(spec);

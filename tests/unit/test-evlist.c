@@ -269,22 +269,22 @@ static void check_limits(void)
 static void check_matching(void)
 {
 	struct hwp_evlist *evl;
-	const struct hwp_event *cm, *mig, *u;
+	const struct event *cm, *mig, *u;
 
 	CHECK_ERR(hwp_evlist_parse("cache-misses,cpu-migrations,cycles:u", NULL, &evl), 0);
-	cm = hwp_evlist_get(evl, 0);
-	mig = hwp_evlist_get(evl, 1);
-	u = hwp_evlist_get(evl, 2);
-	CHECK(hwp_event_name_matches(cm, "cache-misses"), "exact");
-	CHECK(hwp_event_name_matches(cm, "cachemisses"), "no dash");
-	CHECK(hwp_event_name_matches(cm, "CACHE_MISSES"), "case and underscore");
-	CHECK(!hwp_event_name_matches(cm, "cache-references"), "other event");
-	CHECK(hwp_event_name_matches(mig, "migrations"), "alias");
-	CHECK(hwp_event_name_matches(mig, "cpu_migrations"), "underscore");
-	CHECK(hwp_event_name_matches(u, "cycles:u"), "as written");
-	CHECK(hwp_event_name_matches(u, "cycles"), "canonical");
-	CHECK(hwp_event_name_matches(u, "cpu-cycles"), "alias of canonical");
-	CHECK(!hwp_event_name_matches(u, "instructions"), "other");
+	cm = evlist_get(evl, 0);
+	mig = evlist_get(evl, 1);
+	u = evlist_get(evl, 2);
+	CHECK(event_name_matches(cm, "cache-misses"), "exact");
+	CHECK(event_name_matches(cm, "cachemisses"), "no dash");
+	CHECK(event_name_matches(cm, "CACHE_MISSES"), "case and underscore");
+	CHECK(!event_name_matches(cm, "cache-references"), "other event");
+	CHECK(event_name_matches(mig, "migrations"), "alias");
+	CHECK(event_name_matches(mig, "cpu_migrations"), "underscore");
+	CHECK(event_name_matches(u, "cycles:u"), "as written");
+	CHECK(event_name_matches(u, "cycles"), "canonical");
+	CHECK(event_name_matches(u, "cpu-cycles"), "alias of canonical");
+	CHECK(!event_name_matches(u, "instructions"), "other");
 	hwp_evlist_free(evl);
 }
 
@@ -314,7 +314,7 @@ static void check_listing(void)
 	/* page-faults, minor-faults? no: page-faults, and the perf:: names */
 	CHECK(pages >= 1, "'page' matches page-faults: %zu", pages);
 	CHECK(forced > 50, "the forced PMU %s lists its events: %zu", FORCED_PMU, forced);
-	CHECK(all >= hwp_generic_nr() + forced, "everything: %zu", all);
+	CHECK(all >= generic_nr() + forced, "everything: %zu", all);
 	CHECK_ERR(hwp_events_foreach(NULL, stop_at_third, &n), 7);
 	CHECK(n == 3, "stopped at the third: %zu", n);
 	CHECK_ERR(hwp_events_foreach(NULL, NULL, NULL), -EINVAL);
@@ -325,7 +325,7 @@ static void check_probe(void)
 	CHECK_ERR(hwp_event_probe("page-faults"), 0);
 	CHECK_ERR(hwp_event_probe("cs,page-faults"), -EINVAL);
 	CHECK_ERR(hwp_event_probe("nonsense-event"), -HWP_ERR_UNKNOWN_EVENT);
-	if (!hwp_have_hw_pmu()) {
+	if (!have_hw_pmu()) {
 		CHECK_ERR(hwp_event_probe("cycles"), -HWP_ERR_NO_PMU);
 		CHECK(strstr(hwp_errmsg(), "no hardware PMU"), "%s", hwp_errmsg());
 	} else {

@@ -41,16 +41,16 @@ static void check_cpulist(void)
 
 static void check_text(void)
 {
-	CHECK(hwp_edit_distance("cache-mises", "cache-misses", 3) == 1, "insertion");
-	CHECK(hwp_edit_distance("cahce-misses", "cache-misses", 3) == 1, "transposition");
-	CHECK(hwp_edit_distance("CYCLES", "cycles", 3) == 0, "case");
-	CHECK(hwp_edit_distance("abc", "xyz", 2) == 3, "capped at cap + 1");
-	CHECK(hwp_edit_distance("a", "abcdefgh", 2) == 3, "length gap");
-	CHECK(hwp_pattern_match("page", "page-faults"), "substring");
-	CHECK(hwp_pattern_match("PAGE", "page-faults"), "case");
-	CHECK(hwp_pattern_match("*faults", "page-faults"), "glob");
-	CHECK(!hwp_pattern_match("cycles*", "page-faults"), "no match");
-	CHECK(hwp_pattern_match(NULL, "x"), "no pattern");
+	CHECK(edit_distance("cache-mises", "cache-misses", 3) == 1, "insertion");
+	CHECK(edit_distance("cahce-misses", "cache-misses", 3) == 1, "transposition");
+	CHECK(edit_distance("CYCLES", "cycles", 3) == 0, "case");
+	CHECK(edit_distance("abc", "xyz", 2) == 3, "capped at cap + 1");
+	CHECK(edit_distance("a", "abcdefgh", 2) == 3, "length gap");
+	CHECK(pattern_match("page", "page-faults"), "substring");
+	CHECK(pattern_match("PAGE", "page-faults"), "case");
+	CHECK(pattern_match("*faults", "page-faults"), "glob");
+	CHECK(!pattern_match("cycles*", "page-faults"), "no match");
+	CHECK(pattern_match(NULL, "x"), "no pattern");
 }
 
 static void check_strbuf(void)
@@ -76,7 +76,7 @@ static void check_strbuf(void)
 
 static void *errmsg_thread(void *arg)
 {
-	hwp_fail(-EINVAL, "thread %ld", (long)arg);
+	fail(-EINVAL, "thread %ld", (long)arg);
 	for (int i = 0; i < 1000; i++) {
 		char want[32];
 
@@ -164,7 +164,7 @@ static void *log_spammer(void *arg)
 {
 	(void)arg;
 	while (!log_stop)
-		hwp_log(HWP_LOG_WARN, "spam");
+		lib_log(HWP_LOG_WARN, "spam");
 	return NULL;
 }
 
@@ -175,12 +175,12 @@ static void check_log(void)
 
 	hwp_log_set(log_cb, &a);
 	hwp_log_set_level(HWP_LOG_WARN);
-	hwp_log(HWP_LOG_WARN, "hello %d", 42);
-	hwp_log(HWP_LOG_DEBUG, "hidden");
+	lib_log(HWP_LOG_WARN, "hello %d", 42);
+	lib_log(HWP_LOG_DEBUG, "hidden");
 	CHECK(a.n == 1 && !strcmp(a.msg, "hello 42") && a.level == HWP_LOG_WARN, "n %d '%s'", a.n,
 	      a.msg);
 	hwp_log_set_level(HWP_LOG_DEBUG);
-	hwp_log(HWP_LOG_DEBUG, "shown");
+	lib_log(HWP_LOG_DEBUG, "shown");
 	CHECK(a.n == 2 && !strcmp(a.msg, "shown"), "debug after raising the level");
 	/* Swapping while another thread logs: each message goes to one whole pair. */
 	atomic_store(&log_total, 0);
