@@ -134,12 +134,12 @@ static double run(void (*fn)(void), int iters)
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 21, iters = argc > 2 ? atoi(argv[2]) : 10000;
-	HWP_OPTS(hwp_regions_opts, o, .events = EVENTS);
+	HWP_OPTS(hwp_region_opts, o, .events = EVENTS);
 	double *t[3];
 	const char *papi_why = "not built with PAPI (libpapi-dev)";
 	int ntools = 2;
 
-	if (hwp_regions_init(&o) || hwp_region_begin("warm") || hwp_region_end("warm") ||
+	if (hwp_region_init(&o) || hwp_region_begin("warm") || hwp_region_end("warm") ||
 	    raw_open()) {
 		fprintf(stderr, "bench-region: %s\n", hwp_errmsg());
 		return 1;
@@ -171,7 +171,12 @@ int main(int argc, char **argv)
 		       t[2][rounds / 2], t[2][rounds / 2] / t[0][rounds / 2]);
 	else
 		printf("PAPI: not measured: %s\n", papi_why);
-	printf("hwprof's own calibrated read cost: %.1f ns\n", hwp_regions_read_cost());
+	{
+		struct hwp_regionset_info in = { .sz = sizeof(in) };
+
+		hwp_region_settings(&in);
+		printf("hwprof's own calibrated read cost: %.1f ns\n", in.read_cost_ns);
+	}
 	for (int k = 0; k < 3; k++)
 		free(t[k]);
 	return raw_sum[0] == 42;

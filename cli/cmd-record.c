@@ -223,18 +223,18 @@ static int wait_and_read(struct session *s)
 
 static bool stopped_early(const struct session *s)
 {
-	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct hwp_record_info st = { .sz = sizeof(st) };
 
-	return !hwp_record_stats(s->rec, &st) && st.stopped;
+	return !hwp_record_info(s->rec, &st) && st.stopped;
 }
 
 static void print_summary(const struct record_config *c, struct session *s)
 {
-	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct hwp_record_info st = { .sz = sizeof(st) };
 	struct stat sb;
 	uint64_t all;
 
-	hwp_record_stats(s->rec, &st);
+	hwp_record_info(s->rec, &st);
 	all = st.samples + st.lost;
 	fprintf(stderr, "[ hwprof record: %llu samples of ", (unsigned long long)st.samples);
 	cli_put_escaped(stderr, st.event);
@@ -260,7 +260,7 @@ static void print_summary(const struct record_config *c, struct session *s)
 
 static int start(struct record_config *c, struct session *s)
 {
-	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct hwp_record_info st = { .sz = sizeof(st) };
 	int err;
 
 	err = new_record(c, s);
@@ -268,7 +268,7 @@ static int start(struct record_config *c, struct session *s)
 		cli_lib_error("record", err);
 		return cli_exit_for(err);
 	}
-	hwp_record_stats(s->rec, &st);
+	hwp_record_info(s->rec, &st);
 	if (st.fallback) {
 		fputs("hwprof record: ", stderr);
 		cli_put_escaped(stderr, st.fallback);

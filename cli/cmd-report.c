@@ -51,7 +51,7 @@ struct report_config {
 	const char *event;
 	const char *annotate;
 	const char *kallsyms;
-	struct hwp_report_opts o;
+	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
 };
 
@@ -131,7 +131,7 @@ static int parse_options(struct report_config *c, int argc, char **argv)
 
 	c->input = "perf.data";
 	c->output = "-";
-	c->o = (struct hwp_report_opts){ .sz = sizeof(c->o), .top = DEFAULT_TOP };
+	c->o = (struct hwp_write_opts){ .sz = sizeof(c->o), .top = DEFAULT_TOP };
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "i:s:n:f:x:e:o:h", report_options, NULL)) != -1) {

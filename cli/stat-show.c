@@ -148,8 +148,8 @@ int histogram_print(const struct hwp_result *r, const char *name, FILE *f)
 	for (size_t i = 0; i < si.nr_runs; i++)
 		v[i] = clock ? si.values[i] / 1e6 : si.values[i];
 	nr = nr_bins_for(v, si.nr_runs, &whole);
-	err = hwp_histogram(v, si.nr_runs, bins, nr, &lo, &width) ?:
-	      hwp_outliers_mad(si.values, si.nr_runs, 0, NULL, &outliers);
+	err = hwp_stats_histogram(v, si.nr_runs, bins, nr, &lo, &width) ?:
+	      hwp_stats_outliers_mad(si.values, si.nr_runs, 0, NULL, &outliers);
 	if (!err) {
 		fprintf(f, " Histogram of %s, %zu run%s", si.name, si.nr_runs,
 			si.nr_runs == 1 ? "" : "s");

@@ -118,7 +118,7 @@ int cli_watch_start(struct cli_watch *w)
 	if (!err)
 		return 0;
 	cli_lib_error(w->cmd, err);
-	hwp_workload_wait(w->wl, &status, NULL);
+	hwp_workload_wait(w->wl, &status);
 	return hwp_workload_exit_code(status) ?: CLI_EXIT_FAILURE;
 }
 
@@ -229,7 +229,7 @@ void cli_watch_reap(struct cli_watch *w, int *code)
 	/* Ctrl-C while measuring a pid or CPUs: the command goes too. */
 	if (cli_stop_count && !cli_target_command_only(w->target))
 		hwp_workload_kill(w->wl, SIGTERM);
-	hwp_workload_wait(w->wl, &status, NULL);
+	hwp_workload_wait(w->wl, &status);
 	*code = hwp_workload_exit_code(status);
 }
 

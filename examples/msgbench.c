@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 	}
 	for (long i = 0; i < 2 * groups; i++)
 		pthread_join(t[i], NULL);
-	hwp_regions_foreach(print_region, NULL);
+	hwp_region_foreach(print_region, NULL);
 	for (long g = 0; g < groups; g++) {
 		close(fds[g][0]);
 		close(fds[g][1]);

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	hwp_profile_info(prof, &info);
 	printf("%llu samples of %s; the hottest functions:\n", (unsigned long long)info.samples,
 	       info.event);
-	err = hwp_profile_top(prof, HWP_SORT_SYM, 5, print_entry, NULL);
+	err = hwp_profile_foreach_entry(prof, HWP_SORT_SYM, 5, print_entry, NULL);
 	hwp_profile_free(prof);
 	return err ? fail("reporting", err) : 0;
 }

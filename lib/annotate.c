@@ -213,7 +213,7 @@ static int not_found(struct hwp_profile *p, const char *name)
 	struct strbuf sb = STRBUF_INIT;
 	int err;
 
-	hwp_profile_top(p, HWP_SORT_SYM, 5, add_name, &sb);
+	hwp_profile_foreach_entry(p, HWP_SORT_SYM, 5, add_name, &sb);
 	err = fail(-ENOENT, "no sample landed in a function named '%s'%s%s", name,
 		       sb.len ? "; the hottest are: " : "", strbuf_str(&sb));
 	strbuf_release(&sb);

@@ -139,9 +139,9 @@ static char *why_untested(const struct series *sr, size_t n, size_t runs,
 
 static void summary_of(const double *v, size_t n, double *mean, double *cv)
 {
-	struct hwp_summary s = { .sz = sizeof(s) };
+	struct hwp_stats_summary s = { .sz = sizeof(s) };
 
-	hwp_summarize(v, n, &s);
+	hwp_stats_summarize(v, n, &s);
 	*mean = s.mean;
 	*cv = s.cv;
 }
@@ -150,7 +150,7 @@ static size_t outliers_of(const double *v, size_t n)
 {
 	size_t nr = 0;
 
-	hwp_outliers_mad(v, n, 0, NULL, &nr);
+	hwp_stats_outliers_mad(v, n, 0, NULL, &nr);
 	return nr;
 }
 
@@ -158,9 +158,9 @@ static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
 		     const struct hwp_result *ra, const struct series *sa,
 		     const struct hwp_result *rb, const struct series *sb)
 {
-	HWP_OPTS(hwp_test_opts, to, .test = c->opts.test);
+	HWP_OPTS(hwp_stats_test_opts, to, .test = c->opts.test);
 	struct hwp_compare_info *i = &cell->info;
-	struct hwp_test_result t = { .sz = sizeof(t) };
+	struct hwp_stats_test_result t = { .sz = sizeof(t) };
 	size_t na = defined(sa->values, ra->nr_runs);
 	size_t nb = defined(sb->values, rb->nr_runs);
 	int err;
@@ -174,7 +174,7 @@ static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
 					why_untested(sb, nb, rb->nr_runs, c->b_name);
 		return cell->reason ? 0 : -ENOMEM;
 	}
-	err = hwp_sample_test(sa->values, ra->nr_runs, sb->values, rb->nr_runs, &to, &t);
+	err = hwp_stats_test(sa->values, ra->nr_runs, sb->values, rb->nr_runs, &to, &t);
 	if (err)
 		return err;
 	cell->tested = true;
@@ -301,7 +301,7 @@ static int correct_and_decide(struct hwp_compare *c)
 
 			p[n++] = cell->tested ? cell->info.p_raw : NAN;
 		}
-	if (c->corrected && hwp_holm_adjust(p, n, p)) {
+	if (c->corrected && hwp_stats_holm(p, n, p)) {
 		free(p);
 		return -ENOMEM;
 	}

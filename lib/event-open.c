@@ -36,7 +36,7 @@ int targets_set(struct targets *t, enum hwp_scope scope, pid_t pid, const char *
 
 	targets_release(t);
 	if (scope == HWP_SCOPE_CPUS && cpulist)
-		err = hwp_cpulist_parse(cpulist, &t->cpus, &t->nr_cpus);
+		err = cpus_parse(cpulist, &t->cpus, &t->nr_cpus);
 	else if (scope == HWP_SCOPE_CPUS || per_cpu)
 		err = online_cpus(&t->cpus, &t->nr_cpus);
 	else

@@ -51,7 +51,7 @@ static int csv_row(const struct hwp_entry *e, void *arg)
 	return 0;
 }
 
-int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
+int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 {
 	static const char *const headers[] = {
 		[HWP_SORT_SYM] = "symbol,dso",
@@ -72,5 +72,5 @@ int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
 			fputc(*h, f);
 	}
 	fputc('\n', f);
-	return hwp_profile_top(p, o->sort, o->top, csv_row, &c);
+	return hwp_profile_foreach_entry(p, o->sort, o->top, csv_row, &c);
 }

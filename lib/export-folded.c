@@ -27,5 +27,5 @@ static int folded_line(const struct hwp_stack *st, void *arg)
 
 int export_folded(struct hwp_profile *p, FILE *f)
 {
-	return hwp_profile_stacks(p, folded_line, f);
+	return hwp_profile_foreach_stack(p, folded_line, f);
 }

@@ -134,7 +134,7 @@ static void json_totals(struct json_writer *w, const struct hwp_profile_info *in
 	jw_bool(w, in->callchains);
 }
 
-int export_json(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
+int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 {
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 	struct json_writer w;
@@ -149,14 +149,14 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
 	json_totals(&w, &in, o->sort);
 	jw_key(&w, "entries");
 	jw_array_begin(&w, false);
-	err = hwp_profile_top(p, o->sort, o->top, json_entry, &c);
+	err = hwp_profile_foreach_entry(p, o->sort, o->top, json_entry, &c);
 	jw_array_end(&w);
 	/* Debug information is looked for only by the reports that show lines. */
 	for (int pass = 0; !err && pass < (lines ? 2 : 1); pass++) {
 		jm.debuginfo = pass;
 		jw_key(&w, pass ? "modules_without_debuginfo" : "modules_without_symbols");
 		jw_array_begin(&w, false);
-		err = hwp_profile_modules(p, json_module, &jm);
+		err = hwp_profile_foreach_module(p, json_module, &jm);
 		jw_array_end(&w);
 	}
 	jw_object_end(&w);

@@ -159,7 +159,7 @@ static void text_columns(struct text_ctx *t)
 		t->sort == HWP_SORT_RIP ? 18 : t->sort == HWP_SORT_DSO ? 6 : t->w.name, dots);
 }
 
-static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o,
+static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o,
 			struct printable *pr)
 {
 	struct hwp_profile_info in = { .sz = sizeof(in) };
@@ -216,7 +216,7 @@ static int text_module(const struct hwp_module_info *m, void *arg)
 	return 0;
 }
 
-int export_text(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
+int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 {
 	struct text_ctx t = { .f = f, .sort = o->sort, .measure = true };
 	struct module_lists ml = { .f = f, .pr = &t.pr };
@@ -228,16 +228,16 @@ int export_text(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o)
 	t.w.bytes = (int)strlen("Bytes");
 	t.w.sym = (int)strlen("Symbol");
 	t.w.dso = (int)strlen("Module");
-	err = hwp_profile_top(p, o->sort, o->top, text_row, &t);
+	err = hwp_profile_foreach_entry(p, o->sort, o->top, text_row, &t);
 	if (!err) {
 		text_header(p, f, o, &t.pr);
 		text_columns(&t);
 		t.measure = false;
-		err = hwp_profile_top(p, o->sort, o->top, text_row, &t);
+		err = hwp_profile_foreach_entry(p, o->sort, o->top, text_row, &t);
 	}
 	for (ml.pass = 0; !err && ml.pass < 2; ml.pass++) {
 		ml.titled = false;
-		err = hwp_profile_modules(p, text_module, &ml);
+		err = hwp_profile_foreach_module(p, text_module, &ml);
 	}
 	printable_release(&t.pr);
 	return err;

@@ -8,7 +8,7 @@
 static int write_text(const void *obj, FILE *f, const void *opts)
 {
 	struct hwp_profile *p = (struct hwp_profile *)obj;
-	const struct hwp_report_opts *o = opts;
+	const struct hwp_write_opts *o = opts;
 
 	return o->annotate ? export_annotate(p, f, o->annotate) : export_text(p, f, o);
 }
@@ -31,7 +31,7 @@ static int write_folded(const void *obj, FILE *f, const void *opts)
 
 static int check_annotate(const void *opts)
 {
-	const struct hwp_report_opts *o = opts;
+	const struct hwp_write_opts *o = opts;
 
 	if (o->annotate && o->format != HWP_FORMAT_TEXT)
 		return fail(-EINVAL, "an annotated function is written as text only");
@@ -42,8 +42,6 @@ static const struct writer profile_writer = {
 	.fn = "hwp_profile_write",
 	.what = "the report",
 	.subject = "a report is",
-	.opts_type = "hwp_report_opts",
-	.opts_sz = sizeof(struct hwp_report_opts),
 	.check = check_annotate,
 	.format = {
 		[HWP_FORMAT_TEXT] = write_text,
@@ -53,8 +51,12 @@ static const struct writer profile_writer = {
 	},
 };
 
-HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
-			      const struct hwp_report_opts *opts)
+HWP_API int hwp_profile_write_0_2(struct hwp_profile *p, FILE *f,
+				  const struct hwp_write_opts *opts);
+HWP_SYMVER_DEFAULT(hwp_profile_write_0_2, hwp_profile_write, "HWPROF_0.2");
+
+HWP_API int hwp_profile_write_0_2(struct hwp_profile *p, FILE *f,
+			      const struct hwp_write_opts *opts)
 {
 	return write_dispatch(&profile_writer, p, f, opts);
 }

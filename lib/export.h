@@ -7,10 +7,10 @@
 
 #include "report.h"
 
-int export_text(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o);
+int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
 int export_annotate(struct hwp_profile *p, FILE *f, const char *symbol);
-int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o);
-int export_json(struct hwp_profile *p, FILE *f, const struct hwp_report_opts *o);
+int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
+int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
 int export_folded(struct hwp_profile *p, FILE *f);
 
 #endif

@@ -17,6 +17,11 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define HWP_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+/* For a function that a version reshaped, whose older version compat.c
+ * keeps (libhwprof.sym): @impl is exported as @name, the default version,
+ * of node @node. Linking against the library, or the tests against its
+ * objects, @name is @impl. */
+#define HWP_SYMVER_DEFAULT(impl, name, node) __asm__(".symver " #impl "," #name "@@" node)
 /* Thread-local variables on the hot path: initial-exec avoids a call to
  * __tls_get_addr on each access from the shared library. */
 #define HWP_TLS _Thread_local __attribute__((tls_model("initial-exec")))
@@ -53,8 +58,6 @@ struct writer {
 	const char *fn;		/* the public function, for messages */
 	const char *what;	/* "the sweep": what a failed write names */
 	const char *subject;	/* "a sweep is": what a refused format names */
-	const char *opts_type;	/* "hwp_write_opts" */
-	size_t opts_sz;		/* its size; it starts with sz and format */
 	/* The options as a whole, before any format is looked at; may be NULL. */
 	int (*check)(const void *opts);
 	/* NULL: a format this object is not written in (-EOPNOTSUPP). */
@@ -155,6 +158,11 @@ int read_paranoid(void);
 void explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_wide,
 			    pid_t pid, bool user_only);
 int online_cpus(int **cpus, size_t *nr);
+/* Parse a CPU list such as "0-3,6" against the online CPUs: *@cpus, a
+ * malloc'ed ascending array without duplicates, of *@nr. Errors:
+ * -HWP_ERR_SYNTAX, -ENODEV for a CPU that is not online (the message lists
+ * the online ones), -ENOMEM. */
+int cpus_parse(const char *list, int **cpus, size_t *nr);
 double now_seconds(void);	/* CLOCK_MONOTONIC seconds */
 /* The threads of process @pid, from /proc: a malloc'ed array in *@tids
  * (free it, even on failure). -ESRCH when the process is gone. */
@@ -200,6 +208,10 @@ struct raw_item {
 size_t session_raw_layout(const struct hwp_session *s, struct raw_item *items,
 			      size_t *words);
 int session_read_raw(struct hwp_session *s, uint64_t *buf);
+
+/* workload.c: hwp_workload_wait() as 0.1 had it, which compat.c keeps:
+ * waitpid() interrupted by a signal gives -EINTR when *@stop is set. */
+int workload_wait(struct hwp_workload *w, int *status, const volatile int *stop);
 
 /* metric.c */
 /* Calls @fn for every event name a metric reads ("seconds" excluded). */

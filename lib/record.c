@@ -674,7 +674,7 @@ static int commit_output(struct hwp_record *r, int err)
 }
 
 /* Writing the file failed: end it at the last complete round, so that it
- * reads, with what was on disk then; hwp_record_stats().stopped says why. */
+ * reads, with what was on disk then; hwp_record_info().stopped says why. */
 static int keep_what_was_written(struct hwp_record *r)
 {
 	int err;
@@ -730,13 +730,13 @@ HWP_API int hwp_record_finish(struct hwp_record *r)
 	return err ? keep_failure(r, err) : 0;
 }
 
-HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats *st)
+HWP_API int hwp_record_info(const struct hwp_record *r, struct hwp_record_info *st)
 {
-	struct hwp_record_stats s = { .sz = sizeof(s) };
+	struct hwp_record_info s = { .sz = sizeof(s) };
 
 	clear_error();
 	if (!r)
-		return fail(-EINVAL, "hwp_record_stats: NULL");
+		return fail(-EINVAL, "hwp_record_info: NULL");
 	s.event = r->evl ? r->evl->spec : NULL;
 	s.fallback = r->fallbacks.len ? strbuf_str(&r->fallbacks) : NULL;
 	s.stopped = r->stopped;

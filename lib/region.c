@@ -120,7 +120,7 @@ static void regions_at_exit(void)
 
 	if (!regions.output)
 		return;
-	err = hwp_regions_save(regions.output);
+	err = hwp_region_save(regions.output);
 	if (err)
 		lib_log(HWP_LOG_ERROR, "regions: %s", hwp_errmsg());
 }
@@ -181,7 +181,7 @@ static void regions_after_fork(void)
 }
 
 /* Called with regions.lock held. */
-static int configure(const struct hwp_regions_opts *o)
+static int configure(const struct hwp_region_opts *o)
 {
 	const char *events = getenv("HWPROF_EVENTS");
 	const char *output = getenv("HWPROF_OUTPUT");
@@ -218,7 +218,7 @@ static int configure(const struct hwp_regions_opts *o)
 	return 0;
 }
 
-static int init_locked(const struct hwp_regions_opts *o)
+static int init_locked(const struct hwp_region_opts *o)
 {
 	int err = configure(o);
 
@@ -231,18 +231,18 @@ static int init_locked(const struct hwp_regions_opts *o)
 	return err;
 }
 
-HWP_API int hwp_regions_init(const struct hwp_regions_opts *opts)
+HWP_API int hwp_region_init(const struct hwp_region_opts *opts)
 {
-	struct hwp_regions_opts o;
+	struct hwp_region_opts o;
 	int err;
 
 	clear_error();
-	err = opts_copy(&o, sizeof(o), opts, "hwp_regions_opts");
+	err = opts_copy(&o, sizeof(o), opts, "hwp_region_opts");
 	if (err)
 		return err;
 	pthread_mutex_lock(&regions.lock);
 	if (atomic_load(&regions.ready))
-		err = fail(-EBUSY, "regions are configured already: call hwp_regions_init() once, before the first region");
+		err = fail(-EBUSY, "regions are configured already: call hwp_region_init() once, before the first region");
 	else
 		err = init_locked(&o);
 	pthread_mutex_unlock(&regions.lock);
@@ -252,7 +252,7 @@ HWP_API int hwp_regions_init(const struct hwp_regions_opts *opts)
 static int ensure_ready(void)
 {
 	if (!atomic_load_explicit(&regions.ready, memory_order_acquire)) {
-		struct hwp_regions_opts o = { .sz = sizeof(o) };
+		struct hwp_region_opts o = { .sz = sizeof(o) };
 
 		pthread_mutex_lock(&regions.lock);
 		if (!atomic_load(&regions.ready))
@@ -513,7 +513,7 @@ HWP_API int hwp_region_end(const char *name)
 	return hwp_region_end_ops(name, 0);
 }
 
-HWP_API double hwp_regions_read_cost(void)
+static double read_cost_locked(void)
 {
 	double cost;
 
@@ -730,24 +730,40 @@ static int public_one(const struct hwp_region_info *info, const struct hwp_sessi
 	return pw->fn(info, pw->ctx);
 }
 
-HWP_API int hwp_regions_foreach(hwp_region_fn fn, void *ctx)
+HWP_API int hwp_region_foreach(hwp_region_fn fn, void *ctx)
 {
 	struct public_walk pw = { fn, ctx };
 
 	clear_error();
 	if (!fn)
-		return fail(-EINVAL, "hwp_regions_foreach: no callback");
+		return fail(-EINVAL, "hwp_region_foreach: no callback");
 	return regions_walk(public_one, &pw, NULL);
 }
 
-HWP_API const char *hwp_regions_events(void)
+static int count_region(const struct hwp_region_info *info, const struct hwp_session *model,
+			const struct snapshot *sn, void *arg)
 {
-	return regions.evl ? hwp_evlist_spec(regions.evl) : NULL;
+	(void)model;
+	(void)sn;
+	*(size_t *)arg += info->tid == 0;
+	return 0;
 }
 
-HWP_API unsigned int hwp_regions_sample_every(void)
+HWP_API int hwp_region_settings(struct hwp_regionset_info *info)
 {
-	return regions.sample_every ? regions.sample_every : 1;
+	struct hwp_regionset_info in = { .sz = sizeof(in), .read_cost_ns = NAN };
+	int err;
+
+	clear_error();
+	if (!info)
+		return fail(-EINVAL, "hwp_region_settings: NULL");
+	err = regions_walk(count_region, &in.nr_regions, NULL);
+	if (err)
+		return err;
+	in.event_spec = regions.evl ? hwp_evlist_spec(regions.evl) : NULL;
+	in.sample_every = regions.sample_every ? regions.sample_every : 1;
+	in.read_cost_ns = read_cost_locked();
+	return info_fill(info, &in, sizeof(in));
 }
 
 /* ---- the regions as a regionset ---- */
@@ -819,8 +835,8 @@ HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
 	if (err)
 		return err;
 	rs = *out;
-	spec = hwp_regions_events();
-	rs->sample_every = hwp_regions_sample_every();
+	spec = regions.evl ? hwp_evlist_spec(regions.evl) : NULL;
+	rs->sample_every = regions.sample_every ? regions.sample_every : 1;
 	if ((spec && !(rs->spec = strdup(spec))) || environment_read(&rs->env))
 		err = fail(-ENOMEM, "out of memory");
 	else
@@ -832,14 +848,14 @@ HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
 	return err;
 }
 
-HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts)
+HWP_API int hwp_region_write(FILE *f, const struct hwp_write_opts *opts)
 {
 	struct hwp_regionset *rs;
 	int err;
 
 	clear_error();
 	if (!f)
-		return fail(-EINVAL, "hwp_regions_write: NULL argument");
+		return fail(-EINVAL, "hwp_region_write: NULL argument");
 	err = hwp_regionset_snapshot(&rs);
 	if (!err)
 		err = hwp_regionset_write(rs, f, opts);
@@ -847,7 +863,7 @@ HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts)
 	return err;
 }
 
-HWP_API int hwp_regions_save(const char *path)
+HWP_API int hwp_region_save(const char *path)
 {
 	HWP_OPTS(hwp_write_opts, o, .format = HWP_FORMAT_JSON);
 	struct hwp_ofile *of;
@@ -857,7 +873,7 @@ HWP_API int hwp_regions_save(const char *path)
 	err = hwp_ofile_open(path, &of);
 	if (err)
 		return err;
-	err = hwp_regions_write(hwp_ofile_stream(of), &o);
+	err = hwp_region_write(hwp_ofile_stream(of), &o);
 	if (err) {
 		hwp_ofile_abort(of);
 		return err;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Writing regionsets: the hwprof-regions/1 JSON, and the one text
  * rendering of regions, which 'hwprof stat --regions' shows after the
- * whole program's counts and hwp_regions_write() prints for the live
+ * whole program's counts and hwp_region_write() prints for the live
  * regions: a block per region, its calls, time and ops, each event's count
  * per call and per op, its metrics. */
 #include "hwprof-internal.h"
@@ -204,8 +204,6 @@ static const struct writer regionset_writer = {
 	.fn = "hwp_regionset_write",
 	.what = "the regions",
 	.subject = "regions are",
-	.opts_type = "hwp_write_opts",
-	.opts_sz = sizeof(struct hwp_write_opts),
 	.format = {
 		[HWP_FORMAT_TEXT] = write_text,
 		[HWP_FORMAT_JSON] = write_json,

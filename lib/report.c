@@ -467,7 +467,7 @@ static void fill_entry(struct hwp_profile *p, const struct report *r, size_t ran
 	}
 }
 
-HWP_API int hwp_profile_top(struct hwp_profile *p, enum hwp_sort sort, size_t n,
+HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort, size_t n,
 			    hwp_entry_fn fn, void *ctx)
 {
 	struct entry_buf b;
@@ -476,7 +476,7 @@ HWP_API int hwp_profile_top(struct hwp_profile *p, enum hwp_sort sort, size_t n,
 
 	clear_error();
 	if (!p || !fn)
-		return fail(-EINVAL, "hwp_profile_top: NULL argument");
+		return fail(-EINVAL, "hwp_profile_foreach_entry: NULL argument");
 	err = get_report(p, sort, &r);
 	if (err)
 		return err;
@@ -509,7 +509,7 @@ static int cmp_modules(const void *pa, const void *pb)
 	return a->dso < b->dso ? -1 : a->dso > b->dso;
 }
 
-HWP_API int hwp_profile_modules(struct hwp_profile *p, hwp_module_fn fn, void *ctx)
+HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx)
 {
 	size_t nd;
 	struct module_row *rows;
@@ -517,7 +517,7 @@ HWP_API int hwp_profile_modules(struct hwp_profile *p, hwp_module_fn fn, void *c
 
 	clear_error();
 	if (!p || !fn)
-		return fail(-EINVAL, "hwp_profile_modules: NULL argument");
+		return fail(-EINVAL, "hwp_profile_foreach_module: NULL argument");
 	nd = machine_nr_dsos(p->m);
 	rows = calloc(nd + 1, sizeof(*rows));
 	if (!rows)
@@ -628,7 +628,7 @@ static int fold_all(struct hwp_profile *p, struct folded_set *fs, const char **n
 	return err;
 }
 
-HWP_API int hwp_profile_stacks(struct hwp_profile *p, hwp_stack_fn fn, void *ctx)
+HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, void *ctx)
 {
 	struct folded_set fs = { 0 };
 	const char **names;
@@ -636,7 +636,7 @@ HWP_API int hwp_profile_stacks(struct hwp_profile *p, hwp_stack_fn fn, void *ctx
 
 	clear_error();
 	if (!p || !fn)
-		return fail(-EINVAL, "hwp_profile_stacks: NULL argument");
+		return fail(-EINVAL, "hwp_profile_foreach_stack: NULL argument");
 	names = malloc(PROFILE_MAX_FRAMES * sizeof(*names));
 	if (!names)
 		return fail(-ENOMEM, "out of memory");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The profile queries, as the formats of export-*.c see them: the public
- * walks (hwp_profile_top, hwp_profile_stacks, hwp_profile_modules,
+ * walks (hwp_profile_foreach_entry, hwp_profile_foreach_stack, hwp_profile_foreach_module,
  * hwp_profile_annotate, hwp_profile_info) and the few names and layouts
  * below, which the queries use too. Nothing of a profile's inside. */
 #ifndef HWPROF_REPORT_H

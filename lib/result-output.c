@@ -63,7 +63,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	const struct hwp_result *r = obj;
 	const struct hwp_write_opts *o = opts;
 	struct strbuf cmd = STRBUF_INIT;
-	struct hwp_summary secs = { .sz = sizeof(secs) };
+	struct hwp_stats_summary secs = { .sz = sizeof(secs) };
 	bool metrics_header = false;
 	struct row row;
 
@@ -90,7 +90,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	}
 	if (o->interval > 0)
 		return 0;
-	hwp_summarize(r->seconds, r->nr_runs, &secs);
+	hwp_stats_summarize(r->seconds, r->nr_runs, &secs);
 	if (r->nr_runs > 1 && secs.n > 1)
 		fprintf(f, "\n %17.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n\n", secs.mean,
 			secs.stddev / sqrt((double)secs.n), 100.0 * secs.rel_stderr);
@@ -197,7 +197,7 @@ void json_command(struct json_writer *w, char *const *argv)
 
 void result_json(const struct hwp_result *r, struct json_writer *w)
 {
-	struct hwp_summary secs = { .sz = sizeof(secs) };
+	struct hwp_stats_summary secs = { .sz = sizeof(secs) };
 
 	jw_object_begin(w);
 	jw_key(w, "schema");
@@ -214,7 +214,7 @@ void result_json(const struct hwp_result *r, struct json_writer *w)
 		jw_int(w, r->exit_code);
 	else
 		jw_null(w);
-	hwp_summarize(r->seconds, r->nr_runs, &secs);
+	hwp_stats_summarize(r->seconds, r->nr_runs, &secs);
 	jw_key(w, "seconds");
 	jw_object_begin(w);
 	summary_json(w, &secs);
@@ -237,8 +237,6 @@ static const struct writer result_writer = {
 	.fn = "hwp_result_write",
 	.what = "the result",
 	.subject = "a result is",
-	.opts_type = "hwp_write_opts",
-	.opts_sz = sizeof(struct hwp_write_opts),
 	.format = {
 		[HWP_FORMAT_TEXT] = write_text,
 		[HWP_FORMAT_CSV] = write_csv,

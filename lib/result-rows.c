@@ -61,7 +61,7 @@ void row_init(const struct series *sr, size_t nr_runs, struct row *row)
 	memset(row, 0, sizeof(*row));
 	row->sr = sr;
 	row->sum.sz = sizeof(row->sum);
-	hwp_summarize(sr->values, nr_runs, &row->sum);
+	hwp_stats_summarize(sr->values, nr_runs, &row->sum);
 	row->pct = sr->kind == HWP_SERIES_EVENT ? mean_defined(sr->pct, nr_runs) : NAN;
 	row->running = sr->kind == HWP_SERIES_EVENT ? mean_defined(sr->running, nr_runs) : NAN;
 	row->clock = sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
@@ -110,14 +110,14 @@ void row_format(const struct row *row, bool big, char *buf, size_t size)
 	}
 }
 
-/* Which runs of a row are outliers (hwp_outliers_mad()); NULL when none
+/* Which runs of a row are outliers (hwp_stats_outliers_mad()); NULL when none
  * or out of memory, which only costs the annotation. */
 bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr)
 {
 	bool *flags = nr_runs >= 3 ? calloc(nr_runs, sizeof(*flags)) : NULL;
 
 	*nr = 0;
-	if (flags && (hwp_outliers_mad(sr->values, nr_runs, 0, flags, nr) || !*nr)) {
+	if (flags && (hwp_stats_outliers_mad(sr->values, nr_runs, 0, flags, nr) || !*nr)) {
 		free(flags);
 		flags = NULL;
 		*nr = 0;
@@ -135,7 +135,7 @@ void values_json(struct json_writer *w, const double *v, size_t n)
 	jw_array_end(w);
 }
 
-void summary_json(struct json_writer *w, const struct hwp_summary *s)
+void summary_json(struct json_writer *w, const struct hwp_stats_summary *s)
 {
 	jw_key(w, "mean");
 	jw_number(w, s->mean);

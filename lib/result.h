@@ -104,7 +104,7 @@ int sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
 /* What one row shows, worked out once for every format. */
 struct row {
 	const struct series *sr;
-	struct hwp_summary sum;
+	struct hwp_stats_summary sum;
 	double pct;		/* mean percent running; NAN for metrics */
 	double running;		/* mean ns running */
 	bool clock;		/* counts ns, shown as msec */
@@ -125,7 +125,7 @@ const char *row_placeholder(const struct row *row);
 void row_format(const struct row *row, bool big, char *buf, size_t size);
 /* A metric's value: grouped when large, else 1 or 3 decimals. */
 void fmt_metric(double v, bool big, char *buf, size_t size);
-/* Which runs of a row are outliers (hwp_outliers_mad()); NULL when none
+/* Which runs of a row are outliers (hwp_stats_outliers_mad()); NULL when none
  * or out of memory, which only costs the annotation. */
 bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr);
 /* The "events" and "metrics" members of a JSON object, as hwprof-stat/1
@@ -133,7 +133,7 @@ bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr);
 void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows, size_t nr_runs,
 	       bool all_runs);
 /* A summary's members (mean, median... ci95), and an array of values. */
-void summary_json(struct json_writer *w, const struct hwp_summary *s);
+void summary_json(struct json_writer *w, const struct hwp_stats_summary *s);
 void values_json(struct json_writer *w, const double *v, size_t n);
 int environment_read(struct environment *env);
 void environment_release(struct environment *env);

@@ -34,7 +34,7 @@ static void moments_of(const double *v, size_t n, struct moments *m)
 
 /* Fills diff, the interval, t, df and the p-value of Welch's test. */
 static void welch(const struct moments *a, const struct moments *b, double confidence,
-		  struct hwp_test_result *r)
+		  struct hwp_stats_test_result *r)
 {
 	double va = a->var / (double)a->n, vb = b->var / (double)b->n;
 	double se = sqrt(va + vb), half;
@@ -122,7 +122,7 @@ static int exact_tails(size_t m, size_t n, size_t u, double *lower, double *uppe
 
 /* Fills statistic, p_value and exact; a and b are sorted, without NANs. */
 static int mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-			struct hwp_test_result *r)
+			struct hwp_stats_test_result *r)
 {
 	size_t nn = na + nb;
 	struct ranked *all = malloc(nn * sizeof(*all));
@@ -179,28 +179,28 @@ static int mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	return 0;
 }
 
-HWP_API int hwp_sample_test(const double *a, size_t na, const double *b, size_t nb,
-			    const struct hwp_test_opts *opts, struct hwp_test_result *out)
+HWP_API int hwp_stats_test(const double *a, size_t na, const double *b, size_t nb,
+			    const struct hwp_stats_test_opts *opts, struct hwp_stats_test_result *out)
 {
-	struct hwp_test_result r = { .sz = sizeof(r) };
-	struct hwp_test_opts o;
+	struct hwp_stats_test_result r = { .sz = sizeof(r) };
+	struct hwp_stats_test_opts o;
 	struct moments ma, mb;
 	double *sa = NULL, *sb = NULL;
 	int err;
 
 	clear_error();
 	if ((na && !a) || (nb && !b) || !out)
-		return fail(-EINVAL, "hwp_sample_test: NULL argument");
-	err = opts_copy(&o, sizeof(o), opts, "hwp_test_opts");
+		return fail(-EINVAL, "hwp_stats_test: NULL argument");
+	err = opts_copy(&o, sizeof(o), opts, "hwp_stats_test_opts");
 	if (err)
 		return err;
 	if (!o.confidence)
 		o.confidence = 0.95;
 	if (!(o.confidence > 0 && o.confidence < 1))
-		return fail(-EINVAL, "hwp_sample_test: confidence %g is not between 0 and 1",
+		return fail(-EINVAL, "hwp_stats_test: confidence %g is not between 0 and 1",
 				o.confidence);
 	if (o.test != HWP_TEST_WELCH && o.test != HWP_TEST_MANN_WHITNEY)
-		return fail(-EINVAL, "hwp_sample_test: unknown test %d", (int)o.test);
+		return fail(-EINVAL, "hwp_stats_test: unknown test %d", (int)o.test);
 	r.na = sorted_defined(a, na, &sa);
 	r.nb = sorted_defined(b, nb, &sb);
 	if (!sa || !sb) {
@@ -247,7 +247,7 @@ static int cmp_indexed(const void *x, const void *y)
 	return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-HWP_API int hwp_holm_adjust(const double *p, size_t n, double *adjusted)
+HWP_API int hwp_stats_holm(const double *p, size_t n, double *adjusted)
 {
 	struct indexed *s;
 	size_t m = 0;
@@ -255,7 +255,7 @@ HWP_API int hwp_holm_adjust(const double *p, size_t n, double *adjusted)
 
 	clear_error();
 	if (n && (!p || !adjusted))
-		return fail(-EINVAL, "hwp_holm_adjust: NULL argument");
+		return fail(-EINVAL, "hwp_stats_holm: NULL argument");
 	s = malloc((n ? n : 1) * sizeof(*s));
 	if (!s)
 		return fail(-ENOMEM, "out of memory");

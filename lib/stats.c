@@ -141,16 +141,16 @@ size_t sorted_defined(const double *values, size_t n, double **out)
 	return k;
 }
 
-HWP_API int hwp_summarize(const double *values, size_t n, struct hwp_summary *out)
+HWP_API int hwp_stats_summarize(const double *values, size_t n, struct hwp_stats_summary *out)
 {
-	struct hwp_summary s = { .sz = sizeof(s) };
+	struct hwp_stats_summary s = { .sz = sizeof(s) };
 	double *v = NULL, mean = 0, m2 = 0;
 	size_t k;
 
 	if (!out)
-		return fail(-EINVAL, "hwp_summarize: out is NULL");
+		return fail(-EINVAL, "hwp_stats_summarize: out is NULL");
 	if (n && !values)
-		return fail(-EINVAL, "hwp_summarize: values is NULL");
+		return fail(-EINVAL, "hwp_stats_summarize: values is NULL");
 	k = sorted_defined(values, n, &v);
 	if (!v)
 		return fail(-ENOMEM, "out of memory");
@@ -200,7 +200,7 @@ static int abs_deviations(const double *v, size_t k, double median, double *mad,
 	return 0;
 }
 
-HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold,
+HWP_API int hwp_stats_outliers_mad(const double *values, size_t n, double threshold,
 			     bool *flags, size_t *nr)
 {
 	double *v = NULL, median, mad, mean_ad, scale;
@@ -208,9 +208,9 @@ HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold,
 
 	clear_error();
 	if (n && !values)
-		return fail(-EINVAL, "hwp_outliers_mad: values is NULL");
+		return fail(-EINVAL, "hwp_stats_outliers_mad: values is NULL");
 	if (threshold < 0 || isnan(threshold))
-		return fail(-EINVAL, "hwp_outliers_mad: threshold %g is negative", threshold);
+		return fail(-EINVAL, "hwp_stats_outliers_mad: threshold %g is negative", threshold);
 	if (!threshold)
 		threshold = 3.5;
 	for (size_t i = 0; flags && i < n; i++)
@@ -251,14 +251,14 @@ out:
 	return 0;
 }
 
-HWP_API int hwp_histogram(const double *values, size_t n, size_t *bins, size_t nr_bins,
+HWP_API int hwp_stats_histogram(const double *values, size_t n, size_t *bins, size_t nr_bins,
 			  double *lo, double *width)
 {
 	double min = INFINITY, max = -INFINITY, w;
 
 	clear_error();
 	if ((n && !values) || !bins || !nr_bins || !lo || !width)
-		return fail(-EINVAL, "hwp_histogram: NULL argument or no bin");
+		return fail(-EINVAL, "hwp_stats_histogram: NULL argument or no bin");
 	memset(bins, 0, nr_bins * sizeof(*bins));
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(values[i])) {

@@ -271,9 +271,9 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	}
 	fprintf(f, "\n %-*s", (int)name_w, "seconds time elapsed");
 	for (size_t p = 0; p < sw->nr; p++) {
-		struct hwp_summary s = { .sz = sizeof(s) };
+		struct hwp_stats_summary s = { .sz = sizeof(s) };
 
-		hwp_summarize(sw->results[p]->seconds, sw->results[p]->nr_runs, &s);
+		hwp_stats_summarize(sw->results[p]->seconds, sw->results[p]->nr_runs, &s);
 		fprintf(f, "  %*.6f", (int)col_w, s.n ? s.mean : 0.0);
 	}
 	fprintf(f, "\n\n");
@@ -318,8 +318,6 @@ static const struct writer sweep_writer = {
 	.fn = "hwp_sweep_write",
 	.what = "the sweep",
 	.subject = "a sweep is",
-	.opts_type = "hwp_write_opts",
-	.opts_sz = sizeof(struct hwp_write_opts),
 	.format = {
 		[HWP_FORMAT_TEXT] = write_text,
 		[HWP_FORMAT_JSON] = write_json,

@@ -276,7 +276,7 @@ int online_cpus(int **cpus, size_t *nr)
 	return 0;
 }
 
-HWP_API int hwp_cpulist_parse(const char *list, int **cpus, size_t *nr)
+int cpus_parse(const char *list, int **cpus, size_t *nr)
 {
 	int *online = NULL, *want = NULL;
 	size_t nr_online = 0, nr_want = 0, bad = 0, j = 0;

@@ -143,7 +143,7 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	if (err)
 		return err;
 	if (o.cpus) {
-		err = hwp_cpulist_parse(o.cpus, &cpus, &nr_cpus);
+		err = cpus_parse(o.cpus, &cpus, &nr_cpus);
 		if (err)
 			return fail_prefix(err, "pinning the command");
 		set = cpu_set_of(cpus, nr_cpus, &set_size);
@@ -238,7 +238,7 @@ HWP_API int hwp_workload_start(struct hwp_workload *w)
 	return 0;
 }
 
-HWP_API int hwp_workload_wait(struct hwp_workload *w, int *status, const volatile int *stop)
+int workload_wait(struct hwp_workload *w, int *status, const volatile int *stop)
 {
 	pid_t r;
 
@@ -259,6 +259,14 @@ HWP_API int hwp_workload_wait(struct hwp_workload *w, int *status, const volatil
 	if (status)
 		*status = w->status;
 	return 0;
+}
+
+HWP_API int hwp_workload_wait_0_2(struct hwp_workload *w, int *status);
+HWP_SYMVER_DEFAULT(hwp_workload_wait_0_2, hwp_workload_wait, "HWPROF_0.2");
+
+HWP_API int hwp_workload_wait_0_2(struct hwp_workload *w, int *status)
+{
+	return workload_wait(w, status, NULL);
 }
 
 HWP_API int hwp_workload_poll(struct hwp_workload *w)

@@ -13,15 +13,6 @@ static const char *const format_names[NR_FORMATS] = {
 	[HWP_FORMAT_FOLDED] = "folded stacks",
 };
 
-/* Every opts type a writer takes starts with sz and format. */
-union write_opts {
-	struct hwp_write_opts write;
-	struct hwp_report_opts report;
-};
-
-_Static_assert(offsetof(struct hwp_write_opts, format) ==
-		       offsetof(struct hwp_report_opts, format),
-	       "a writer's opts start with sz and format");
 
 /* "a sweep is written as text or JSON, not CSV": the formats come from the
  * table, so that the message cannot drift from what the writer does. */
@@ -48,19 +39,17 @@ static int refuse(const struct writer *w, enum hwp_format format)
 
 int write_dispatch(const struct writer *w, const void *obj, FILE *f, const void *opts)
 {
-	union write_opts o;
+	struct hwp_write_opts o;
 	enum hwp_format format;
 	int err;
 
 	clear_error();
 	if (!obj || !f)
 		return fail(-EINVAL, "%s: NULL argument", w->fn);
-	if (w->opts_sz > sizeof(o))
-		return fail(-EINVAL, "%s: the options are larger than any writer's", w->fn);
-	err = opts_copy(&o, w->opts_sz, opts, w->opts_type);
+	err = opts_copy(&o, sizeof(o), opts, "hwp_write_opts");
 	if (err)
 		return err;
-	format = o.write.format;
+	format = o.format;
 	if (w->check && (err = w->check(&o)))
 		return err;
 	if ((unsigned int)format >= NR_FORMATS)

@@ -1,17 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The exported symbols are exactly those of lib/libhwprof.sym, all with the
-# hwp_ prefix, and the soname is libhwprof.so.0.
+# The exported symbols are exactly those of lib/libhwprof.sym, each in the
+# version node the file puts it in, all with the hwp_ prefix, and the
+# soname is libhwprof.so.0.
 set -u
 lib=$1 sym=$2
 fail=0
-want=$(grep -oE '^\s+hwp_[a-z0-9_]+;' "$sym" | tr -d ' \t;' | sort)
-have=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRW]$/ {print $3}' | sed 's/@.*//' |
+# "name@NODE" for each name of each node of the version script.
+want=$(awk '/^HWPROF_[0-9.]+ *\{/ {node = $1} /^[ \t]+hwp_[a-z0-9_]+;/ {
+	gsub(/[ \t;]/, ""); print $0 "@" node }' "$sym" | sort)
+have=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRW]$/ {print $3}' | sed 's/@@*/@/' |
 	grep -v '^HWPROF_' | sort)
 if [ "$want" != "$have" ]; then
-	echo "exported symbols differ from $sym:"
-	diff -u "$(printf '%s\n' "$want" >/tmp/abi-want.$$; echo /tmp/abi-want.$$)" \
-		"$(printf '%s\n' "$have" >/tmp/abi-have.$$; echo /tmp/abi-have.$$)"
+	echo "exported symbols differ from $sym (name@version):"
+	printf '%s\n' "$want" >/tmp/abi-want.$$
+	printf '%s\n' "$have" >/tmp/abi-have.$$
+	diff -u /tmp/abi-want.$$ /tmp/abi-have.$$
 	rm -f /tmp/abi-want.$$ /tmp/abi-have.$$
 	fail=1
 fi
@@ -20,5 +24,5 @@ bad=$(printf '%s\n' "$have" | grep -v '^hwp_' || true)
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = libhwprof.so.0 ] || { echo "soname is '$soname'"; fail=1; }
 n=$(printf '%s\n' "$have" | wc -l)
-[ $fail = 0 ] && echo "$n symbols, all in $sym; soname $soname"
+[ $fail = 0 ] && echo "$n symbols, each in its node of $sym; soname $soname"
 exit $fail

@@ -4,9 +4,9 @@
 
 int main()
 {
-	struct hwp_summary s = {};
+	struct hwp_stats_summary s = {};
 	double v[] = { 1, 2, 3 };
 
 	s.sz = sizeof(s);
-	return hwp_summarize(v, 3, &s) == 0 && s.mean == 2 ? 0 : 1;
+	return hwp_stats_summarize(v, 3, &s) == 0 && s.mean == 2 ? 0 : 1;
 }

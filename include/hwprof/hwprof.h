@@ -18,6 +18,15 @@
  *   struct (HWP_OPTS does). NULL opts means defaults; zero fields mean
  *   defaults. The library copies what it needs from opts and never keeps
  *   the caller's pointer.
+ * - Names: hwp_<object>_<verb>() on struct hwp_<object>; HWP_ for macros
+ *   and enum constants; nothing else the library exports starts with hwp_.
+ *   hwp_<object>_info() fills the struct of an object's own totals;
+ *   hwp_<object>_<element>(obj, idx, info) fills one element's, for idx
+ *   below hwp_<object>_nr_<elements>(). Walks over what is computed or live
+ *   (a machine's events, a profile's entries, the regions being measured)
+ *   are hwp_<object>_foreach[_<element>](obj, fn, ctx): @fn returns 0 to go
+ *   on, anything else to stop, and that is returned. Every writer is
+ *   hwp_<object>_write(obj, FILE *, const struct hwp_write_opts *).
  * - One object belongs to one thread at a time. Functions that take no
  *   object are thread-safe.
  * - The library never writes to stdout and never calls exit(). Warnings go
@@ -472,11 +481,12 @@ HWP_API int hwp_workload_poll(struct hwp_workload *w);
  * hwp_workload_wait - wait for the child and reap it
  * @status: NULL, or set to the wait status (see waitpid())
  *
- * Retries on EINTR only if @stop is NULL or *@stop is 0; returns -EINTR
- * otherwise, leaving the child running. Since: 0.1
+ * Blocks until the child ends, through signals. To stop waiting on a
+ * signal, wait on hwp_workload_fd() with poll() instead, or call
+ * hwp_workload_poll(). Errors: -EINVAL, waitpid()'s errno. Since: 0.1; 0.2
+ * dropped 0.1's third argument, a stop flag no caller set.
  */
-HWP_API int hwp_workload_wait(struct hwp_workload *w, int *status,
-			      const volatile int *stop);
+HWP_API int hwp_workload_wait(struct hwp_workload *w, int *status);
 
 /* hwp_workload_kill - send @sig to the child if it still runs. Since: 0.1 */
 HWP_API int hwp_workload_kill(struct hwp_workload *w, int sig);
@@ -577,7 +587,7 @@ HWP_API int hwp_session_metric(const struct hwp_session *s, const struct hwp_cou
  */
 
 /* A summary of repeated measurements. */
-struct hwp_summary {
+struct hwp_stats_summary {
 	size_t sz;
 	size_t n;		/* values that were defined (NAN ones are skipped) */
 	double mean;
@@ -590,16 +600,16 @@ struct hwp_summary {
 };
 
 /*
- * hwp_summarize - summarize @n values, skipping NANs
+ * hwp_stats_summarize - summarize @n values, skipping NANs
  *
  * Fields that need more values than there are (stddev with one value) are
  * NAN. Errors: -EINVAL for a NULL @out or a too small out->sz. Thread-safe.
- * Since: 0.1
+ * Since: 0.1 (as hwp_summarize)
  */
-HWP_API int hwp_summarize(const double *values, size_t n, struct hwp_summary *out);
+HWP_API int hwp_stats_summarize(const double *values, size_t n, struct hwp_stats_summary *out);
 
-/* The two-sample tests of hwp_sample_test(). */
-enum hwp_test {
+/* The two-sample tests of hwp_stats_test(). */
+enum hwp_stats_test {
 	/* Welch's t-test: a difference of means, variances not assumed equal */
 	HWP_TEST_WELCH = 0,
 	/* Mann-Whitney U (Wilcoxon rank-sum): a shift of one sample against the
@@ -607,16 +617,16 @@ enum hwp_test {
 	HWP_TEST_MANN_WHITNEY,
 };
 
-struct hwp_test_opts {
+struct hwp_stats_test_opts {
 	size_t sz;
-	enum hwp_test test;	/* default Welch */
+	enum hwp_stats_test test;	/* default Welch */
 	double confidence;	/* of the interval of the difference; 0: 0.95 */
 };
 
 /* The outcome of a two-sample test. */
-struct hwp_test_result {
+struct hwp_stats_test_result {
 	size_t sz;
-	enum hwp_test test;
+	enum hwp_stats_test test;
 	size_t na, nb;		/* the values used: NANs are skipped */
 	double diff;		/* mean of b - mean of a */
 	double ci_low, ci_high;	/* confidence interval of diff (Welch's t) */
@@ -632,7 +642,7 @@ struct hwp_test_result {
 };
 
 /*
- * hwp_sample_test - whether two samples differ
+ * hwp_stats_test - whether two samples differ
  * @a, @na: the first sample (the baseline); NANs are skipped
  * @b, @nb: the second sample
  * @opts: NULL (Welch's t-test, 95% interval) or options
@@ -642,26 +652,26 @@ struct hwp_test_result {
  * means are equal and 0 when they differ. Errors: -EINVAL for a NULL
  * argument, an unknown test or a confidence outside (0, 1);
  * -HWP_ERR_MISMATCH when a sample has fewer than 2 defined values (the
- * message says which); -ENOMEM. Thread-safe. Since: 0.1
+ * message says which); -ENOMEM. Thread-safe. Since: 0.1 (as hwp_sample_test)
  */
-HWP_API int hwp_sample_test(const double *a, size_t na, const double *b, size_t nb,
-			    const struct hwp_test_opts *opts,
-			    struct hwp_test_result *out);
+HWP_API int hwp_stats_test(const double *a, size_t na, const double *b, size_t nb,
+			    const struct hwp_stats_test_opts *opts,
+			    struct hwp_stats_test_result *out);
 
 /*
- * hwp_holm_adjust - Holm's step-down correction of @n p-values
+ * hwp_stats_holm - Holm's step-down correction of @n p-values
  * @p: the p-values; NANs are left out of the family and stay NAN
  * @adjusted: receives the adjusted p-values, in the order of @p (it may be @p)
  *
  * Rejecting where adjusted < alpha keeps the chance of any false positive
  * among the n tests below alpha (Holm, Scand. J. Statist. 6, 1979). The
  * adjusted values never decrease with p and are at most 1. Errors: -EINVAL
- * for a NULL array, -ENOMEM. Thread-safe. Since: 0.1
+ * for a NULL array, -ENOMEM. Thread-safe. Since: 0.1 (as hwp_holm_adjust)
  */
-HWP_API int hwp_holm_adjust(const double *p, size_t n, double *adjusted);
+HWP_API int hwp_stats_holm(const double *p, size_t n, double *adjusted);
 
 /*
- * hwp_outliers_mad - flag the values far from the rest
+ * hwp_stats_outliers_mad - flag the values far from the rest
  * @threshold: the modified z-score above which a value is flagged; 0 for
  *	       3.5, as Iglewicz and Hoaglin recommend
  * @flags: @n entries, set true for an outlier (NULL: count only)
@@ -674,13 +684,13 @@ HWP_API int hwp_holm_adjust(const double *p, size_t n, double *adjusted);
  * A value within 1% of the median is never an outlier, so that counts
  * that wobble by a few units in a thousand are not flagged. NANs are never
  * outliers, and fewer than 3 defined values have none. Errors: -EINVAL,
- * -ENOMEM. Thread-safe. Since: 0.1
+ * -ENOMEM. Thread-safe. Since: 0.1 (as hwp_outliers_mad)
  */
-HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold,
+HWP_API int hwp_stats_outliers_mad(const double *values, size_t n, double threshold,
 			     bool *flags, size_t *nr);
 
 /*
- * hwp_histogram - count @n values into @nr_bins bins of equal width
+ * hwp_stats_histogram - count @n values into @nr_bins bins of equal width
  * @bins: @nr_bins counters, overwritten
  * @lo: set to the lower edge of the first bin (the smallest value), NAN
  *	when no value is defined
@@ -689,10 +699,46 @@ HWP_API int hwp_outliers_mad(const double *values, size_t n, double threshold,
  *
  * Bin i holds [lo + i * width, lo + (i + 1) * width); the last also holds
  * the largest value. NANs and infinities are skipped. Errors: -EINVAL for a NULL pointer
- * or no bin, -ENOMEM. Thread-safe. Since: 0.1
+ * or no bin, -ENOMEM. Thread-safe. Since: 0.1 (as hwp_histogram)
  */
-HWP_API int hwp_histogram(const double *values, size_t n, size_t *bins, size_t nr_bins,
+HWP_API int hwp_stats_histogram(const double *values, size_t n, size_t *bins, size_t nr_bins,
 			  double *lo, double *width);
+
+/* ------------------------------------------------------------------------
+ * Output: the formats, and the options of every writer (hwp_*_write())
+ */
+
+enum hwp_format {
+	HWP_FORMAT_TEXT = 0,	/* perf stat's layout */
+	HWP_FORMAT_CSV,		/* perf stat -x's field order */
+	HWP_FORMAT_JSON,	/* the documented schema (README) */
+	HWP_FORMAT_FOLDED,	/* profiles only: collapsed stacks "main;mid;leaf N" */
+};
+
+/* How a profile's entries are grouped. */
+enum hwp_sort {
+	HWP_SORT_SYM = 0,	/* by function (symbol) and module */
+	HWP_SORT_RIP,		/* by instruction address */
+	HWP_SORT_LINE,		/* by source file and line */
+	HWP_SORT_DSO,		/* by module */
+};
+
+/* What every writer takes; each reads the fields that apply to it. */
+struct hwp_write_opts {
+	size_t sz;
+	enum hwp_format format;
+	const char *separator;	/* CSV: the field separator (default ",") */
+	bool no_big_num;	/* TEXT: no thousands separators */
+	/* > 0: write one interval of interval-mode output, each line (JSON:
+	 * each object) stamped with this time in seconds since the start */
+	double interval;
+	bool no_header;		/* interval mode: leave out the column header */
+	/* Profiles (hwp_profile_write()) only. Since: 0.2 */
+	enum hwp_sort sort;
+	size_t top;		/* entries to show; 0: all */
+	const char *annotate;	/* TEXT: annotate this function instead of the top list */
+	size_t :0;
+};
 
 /* ------------------------------------------------------------------------
  * Results: what `hwprof stat` measures, run after run
@@ -842,24 +888,6 @@ HWP_API int hwp_result_find(const struct hwp_result *r, const char *name, size_t
  */
 HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
 
-enum hwp_format {
-	HWP_FORMAT_TEXT = 0,	/* perf stat's layout */
-	HWP_FORMAT_CSV,		/* perf stat -x's field order */
-	HWP_FORMAT_JSON,	/* the documented schema (README) */
-	HWP_FORMAT_FOLDED,	/* profiles only: collapsed stacks "main;mid;leaf N" */
-};
-
-struct hwp_write_opts {
-	size_t sz;
-	enum hwp_format format;
-	const char *separator;	/* CSV: the field separator (default ",") */
-	bool no_big_num;	/* TEXT: no thousands separators */
-	/* > 0: write one interval of interval-mode output, each line (JSON:
-	 * each object) stamped with this time in seconds since the start */
-	double interval;
-	bool no_header;		/* interval mode: leave out the column header */
-};
-
 /*
  * hwp_result_write - write @r to @f
  *
@@ -960,7 +988,7 @@ HWP_API const char *hwp_verdict_name(enum hwp_verdict v);
 struct hwp_compare_opts {
 	size_t sz;
 	double alpha;		/* the significance level; 0: 0.05 */
-	enum hwp_test test;	/* default Welch's t-test */
+	enum hwp_stats_test test;	/* default Welch's t-test */
 	bool no_correction;	/* do not apply Holm's correction across the tests */
 };
 
@@ -978,13 +1006,13 @@ struct hwp_compare_info {
 	double ratio;		/* b_mean / a_mean; NAN when a_mean is 0 */
 	double diff;		/* b_mean - a_mean */
 	double ci_low, ci_high;	/* 95% confidence interval of diff (Welch) */
-	double statistic, df;	/* of the test, as in struct hwp_test_result */
+	double statistic, df;	/* of the test, as in struct hwp_stats_test_result */
 	double p_value;		/* after Holm's correction, when it applies */
 	double p_raw;		/* before the correction */
 	bool exact;		/* Mann-Whitney: exact p */
 	enum hwp_verdict verdict;	/* p_value < alpha: increase or decrease */
 	const char *reason;	/* why there is no test (verdict NONE), else NULL */
-	size_t a_outliers, b_outliers;	/* runs flagged by hwp_outliers_mad() */
+	size_t a_outliers, b_outliers;	/* runs flagged by hwp_stats_outliers_mad() */
 	size_t noise_rank;	/* the row's rank by its CV, 1 = the least noisy */
 };
 
@@ -1081,11 +1109,11 @@ HWP_API int hwp_compare_write(const struct hwp_compare *c, FILE *f,
  * first time a thread meets a name; passing the same pointer (a string
  * literal) each time skips even the string comparison. A region that is
  * too short to measure (less than 20 reads of the counters; see
- * hwp_regions_read_cost()) is flagged in the results; sample_every measures
+ * hwp_region_settings()) is flagged in the results; sample_every measures
  * one call in N and scales, for regions called very often.
  */
 
-struct hwp_regions_opts {
+struct hwp_region_opts {
 	size_t sz;
 	/* The events (default: task-clock,page-faults,context-switches,
 	 * cpu-migrations,cycles,instructions). $HWPROF_EVENTS wins over both,
@@ -1100,14 +1128,14 @@ struct hwp_regions_opts {
 };
 
 /*
- * hwp_regions_init - configure regions, before the first one
+ * hwp_region_init - configure regions, before the first one
  *
  * Optional: the first hwp_region_begin() configures them from the
  * environment alone. Errors: -EBUSY when regions are configured already,
  * -HWP_ERR_SYNTAX or -HWP_ERR_UNKNOWN_EVENT for the events (which then
- * every region call returns too). Thread-safe. Since: 0.1
+ * every region call returns too). Thread-safe. Since: 0.1 (as hwp_regions_init)
  */
-HWP_API int hwp_regions_init(const struct hwp_regions_opts *opts);
+HWP_API int hwp_region_init(const struct hwp_region_opts *opts);
 
 /*
  * hwp_region_begin - enter region @name in the calling thread
@@ -1135,7 +1163,7 @@ HWP_API int hwp_region_end(const char *name);
  */
 HWP_API int hwp_region_end_ops(const char *name, uint64_t ops);
 
-/* One region's results, given to a hwp_regions_foreach() callback. */
+/* One region's results, given to a hwp_region_foreach() callback. */
 struct hwp_region_info {
 	size_t sz;
 	const char *name;
@@ -1156,7 +1184,7 @@ struct hwp_region_info {
 typedef int (*hwp_region_fn)(const struct hwp_region_info *info, void *ctx);
 
 /*
- * hwp_regions_foreach - walk the results so far
+ * hwp_region_foreach - walk the results so far
  *
  * For each region name, in the order first met: the total over threads
  * (tid 0), then each thread's part. Regions still open are not counted
@@ -1164,39 +1192,42 @@ typedef int (*hwp_region_fn)(const struct hwp_region_info *info, void *ctx);
  * other threads measure; @fn runs under the regions' lock, so it must not
  * call the regions functions itself, nor fork() (which waits for that
  * lock, so that a child never copies the regions half-updated). After
- * fork(), the child starts with no regions of its own. Since: 0.1
+ * fork(), the child starts with no regions of its own. Since: 0.1 (as hwp_regions_foreach)
  */
-HWP_API int hwp_regions_foreach(hwp_region_fn fn, void *ctx);
+HWP_API int hwp_region_foreach(hwp_region_fn fn, void *ctx);
 
 /*
- * hwp_regions_write - write the results so far as text (a block per region,
+ * hwp_region_write - write the results so far as text (a block per region,
  * as 'hwprof stat --regions' shows them; hwp_regionset_write() says what it
  * holds) or JSON ("hwprof-regions/1"): hwp_regionset_write() of
  * hwp_regionset_snapshot(). Errors: -EOPNOTSUPP for CSV or folded stacks,
  * -EINVAL for a NULL stream or a value that is no format, the write's
- * errno, -ENOMEM. Thread-safe. Since: 0.1
+ * errno, -ENOMEM. Thread-safe. Since: 0.1 (as hwp_regions_write)
  */
-HWP_API int hwp_regions_write(FILE *f, const struct hwp_write_opts *opts);
+HWP_API int hwp_region_write(FILE *f, const struct hwp_write_opts *opts);
 
 /*
- * hwp_regions_save - write the results so far as JSON to @path, through
+ * hwp_region_save - write the results so far as JSON to @path, through
  * hwp_ofile_open(), so the file is never half-written. What happens at
- * exit when an output is configured. Thread-safe. Since: 0.1
+ * exit when an output is configured. Thread-safe. Since: 0.1 (as hwp_regions_save)
  */
-HWP_API int hwp_regions_save(const char *path);
+HWP_API int hwp_region_save(const char *path);
+
+struct hwp_regionset_info;
 
 /*
- * hwp_regions_read_cost - what one read of the counters costs, in ns,
- * measured once when the first thread opened its counters; NAN before.
- * Thread-safe. Since: 0.1
+ * hwp_region_settings - how this process's regions are set up, so far
+ * @info: filled up to info->sz (struct hwp_regionset_info, below): the
+ *	  event list (NULL before the first region or hwp_region_init()),
+ *	  sample_every, what one read of the counters costs in ns (measured
+ *	  once when the first thread opened its counters; NAN before), and the
+ *	  regions met so far
+ *
+ * The cheap part of hwp_regionset_snapshot(), without the counts.
+ * Thread-safe. Since: 0.2 (0.1 had hwp_regions_read_cost(),
+ * hwp_regions_events() and hwp_regions_sample_every())
  */
-HWP_API double hwp_regions_read_cost(void);
-
-/* hwp_regions_events - the event list regions count, or NULL before the first. Since: 0.1 */
-HWP_API const char *hwp_regions_events(void);
-
-/* hwp_regions_sample_every - N when one call in N is measured (1: all). Since: 0.1 */
-HWP_API unsigned int hwp_regions_sample_every(void);
+HWP_API int hwp_region_settings(struct hwp_regionset_info *info);
 
 /* ------------------------------------------------------------------------
  * Regionsets: the regions of one run of a program, as values
@@ -1223,7 +1254,7 @@ struct hwp_regionset_info {
 
 /*
  * hwp_regionset_read - load the regions a program wrote (schema
- * hwprof-regions/1, as hwp_regions_save() and $HWPROF_OUTPUT write them)
+ * hwprof-regions/1, as hwp_region_save() and $HWPROF_OUTPUT write them)
  * @out: free it with hwp_regionset_free()
  *
  * The file is treated as untrusted, as by hwp_result_read(): every field
@@ -1239,7 +1270,7 @@ HWP_API int hwp_regionset_read(const char *path, struct hwp_regionset **out);
  * hwp_regionset_snapshot - this process's regions so far, as a regionset
  * @out: free it with hwp_regionset_free()
  *
- * What hwp_regions_foreach() walks, taken at once under the regions' lock:
+ * What hwp_region_foreach() walks, taken at once under the regions' lock:
  * each region's total, its rows from the sums of its measured calls (a
  * count scaled by the time it was enabled over the time it ran, whose
  * percent the row keeps, then by calls / measured calls), each thread's
@@ -1278,7 +1309,7 @@ HWP_API int hwp_regionset_info(const struct hwp_regionset *rs,
 
 /*
  * hwp_regionset_region - region @idx of @rs: its total over the threads
- * @info: filled up to info->sz, as hwp_regions_foreach() fills it for
+ * @info: filled up to info->sz, as hwp_region_foreach() fills it for
  *	  tid 0; @values has info->nr_events counts, in the order of the
  *	  region's rows (hwp_regionset_series()), which name them. evlist is
  *	  NULL: a regionset read from a file has no event list of this
@@ -1353,16 +1384,6 @@ HWP_API int hwp_ofile_commit(struct hwp_ofile *of);
 /* hwp_ofile_abort - drop what was written; frees @of. Since: 0.1 */
 HWP_API void hwp_ofile_abort(struct hwp_ofile *of);
 
-/*
- * hwp_cpulist_parse - parse a CPU list such as "0-3,6" against the online CPUs
- * @cpus: set to a malloc'ed ascending array without duplicates; free() it
- * @nr: set to its length
- *
- * Errors: -HWP_ERR_SYNTAX, -ENODEV for a CPU that is not online (the
- * message lists the online ones). Thread-safe. Since: 0.1
- */
-HWP_API int hwp_cpulist_parse(const char *list, int **cpus, size_t *nr);
-
 
 /* ------------------------------------------------------------------------
  * Sampling: hwprof record
@@ -1398,7 +1419,7 @@ struct hwp_record_opts {
 	size_t sz;
 	/* The events to sample (an event list, as above). NULL: cycles at
 	 * the highest precise_ip the PMU takes, or cpu-clock where the
-	 * machine has no PMU (hwp_record_stats() says so). */
+	 * machine has no PMU (hwp_record_info() says so). */
 	const char *events;
 	uint64_t freq;		/* samples a second of each event on each CPU; default 4000 */
 	uint64_t period;	/* instead of freq: one sample every @period events */
@@ -1413,8 +1434,8 @@ struct hwp_record_opts {
 	char *const *argv;	/* NULL-terminated command line kept in the file, or NULL */
 };
 
-/* What a recording saw. Filled by hwp_record_stats(). */
-struct hwp_record_stats {
+/* What a recording saw. Filled by hwp_record_info(). */
+struct hwp_record_info {
 	size_t sz;
 	const char *event;	/* the event list sampled (after a fallback) */
 	/* Why the default event was replaced, and which events sample user
@@ -1460,7 +1481,7 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
  * HWP_SCOPE_CPUS, of every process). The events start disabled unless
  * they wait for exec(). They are opened as a counting session opens them,
  * with the same fallbacks: lower precision, user space only where the
- * kernel refuses to be sampled (hwp_record_stats() says so), a raised
+ * kernel refuses to be sampled (hwp_record_info() says so), a raised
  * open-file limit. Errors: -EACCES or -EPERM with the
  * perf_event_paranoid explanation, -ESRCH (no such process), the event's
  * error when it cannot be sampled (hwp_errmsg() says why), the output
@@ -1502,7 +1523,7 @@ HWP_API int hwp_record_read(struct hwp_record *r);
  * by a signal. When writing failed before (hwp_record_read() said so; a
  * full disk), the file ends at the last round that was complete on disk,
  * without feature sections if there is no room for them, and reads:
- * hwp_record_stats() gives the reason in stopped, and the samples kept.
+ * hwp_record_info() gives the reason in stopped, and the samples kept.
  * Errors: a write error that leaves not even that; the file is then
  * removed (an older file under the name is left as it was), and the
  * recording counts as failed: hwp_profile_from_record() refuses it.
@@ -1510,8 +1531,8 @@ HWP_API int hwp_record_read(struct hwp_record *r);
  */
 HWP_API int hwp_record_finish(struct hwp_record *r);
 
-/* hwp_record_stats - what was recorded so far; strings borrowed from @r. Since: 0.1 */
-HWP_API int hwp_record_stats(const struct hwp_record *r, struct hwp_record_stats *st);
+/* hwp_record_info - what was recorded so far; strings borrowed from @r. Since: 0.1 (as hwp_record_stats) */
+HWP_API int hwp_record_info(const struct hwp_record *r, struct hwp_record_info *st);
 
 /* hwp_record_free - close, and drop an unfinished file. Since: 0.1 */
 HWP_API void hwp_record_free(struct hwp_record *r);
@@ -1532,13 +1553,6 @@ HWP_API void hwp_record_free(struct hwp_record *r);
 
 struct hwp_profile;
 
-/* How entries are grouped. */
-enum hwp_sort {
-	HWP_SORT_SYM = 0,	/* by function (symbol) and module */
-	HWP_SORT_RIP,		/* by instruction address */
-	HWP_SORT_LINE,		/* by source file and line */
-	HWP_SORT_DSO,		/* by module */
-};
 
 struct hwp_profile_opts {
 	size_t sz;
@@ -1649,15 +1663,15 @@ struct hwp_entry {
 typedef int (*hwp_entry_fn)(const struct hwp_entry *e, void *ctx);
 
 /*
- * hwp_profile_top - walk the @n hottest entries (0: all), hottest first
+ * hwp_profile_foreach_entry - walk the @n hottest entries (0: all), hottest first
  * @fn, @ctx: called once an entry; @e and what it points to live during
  *	      the call, except symbol, dso, file and inlined, which live as
  *	      long as @p
  *
  * Ties are broken by name, so the order is stable. Returns 0, what @fn
- * returned to stop, or a negative error. Since: 0.1
+ * returned to stop, or a negative error. Since: 0.1 (as hwp_profile_top)
  */
-HWP_API int hwp_profile_top(struct hwp_profile *p, enum hwp_sort sort, size_t n,
+HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort, size_t n,
 			    hwp_entry_fn fn, void *ctx);
 
 /* A module that samples landed in, and what hwprof could read of it. */
@@ -1677,8 +1691,8 @@ struct hwp_module_info {
 
 typedef int (*hwp_module_fn)(const struct hwp_module_info *m, void *ctx);
 
-/* hwp_profile_modules - walk the modules with samples, most samples first. Since: 0.1 */
-HWP_API int hwp_profile_modules(struct hwp_profile *p, hwp_module_fn fn, void *ctx);
+/* hwp_profile_foreach_module - walk the modules with samples, most samples first. Since: 0.1 (as hwp_profile_modules) */
+HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx);
 
 /* A call chain, with its samples. */
 struct hwp_stack {
@@ -1692,12 +1706,12 @@ struct hwp_stack {
 typedef int (*hwp_stack_fn)(const struct hwp_stack *st, void *ctx);
 
 /*
- * hwp_profile_stacks - walk the distinct call chains by function, most
+ * hwp_profile_foreach_stack - walk the distinct call chains by function, most
  * samples first; chains that differ only in addresses within the same
  * functions are one. Without call chains, each sampled function is a
- * chain of one. Since: 0.1
+ * chain of one. Since: 0.1 (as hwp_profile_stacks)
  */
-HWP_API int hwp_profile_stacks(struct hwp_profile *p, hwp_stack_fn fn, void *ctx);
+HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, void *ctx);
 
 /* One instruction of an annotated function. */
 struct hwp_annotate_line {
@@ -1743,24 +1757,18 @@ typedef int (*hwp_annotate_fn)(const struct hwp_annotate_line *l, void *ctx);
 HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
 				 hwp_annotate_fn fn, void *ctx);
 
-struct hwp_report_opts {
-	size_t sz;
-	enum hwp_format format;	/* TEXT, CSV, JSON or FOLDED */
-	enum hwp_sort sort;
-	size_t top;		/* entries to show; 0: all */
-	const char *separator;	/* CSV: the field separator (default ",") */
-	const char *annotate;	/* TEXT: annotate this function instead of the top list */
-};
-
 /*
  * hwp_profile_write - write a report of @p to @f
+ * @opts: NULL for text, sorted by symbol, every entry; else its format
+ *	  (TEXT, CSV, JSON or FOLDED), sort, top, separator and annotate
  *
  * The formats and the JSON schema are in README.md. Errors: those of
- * hwp_profile_top() and hwp_profile_annotate(), and the write's errno
- * (-ENOSPC), found by flushing @f. Since: 0.1
+ * hwp_profile_foreach_entry() and hwp_profile_annotate(), and the write's
+ * errno (-ENOSPC), found by flushing @f. Since: 0.1; 0.2 takes struct
+ * hwp_write_opts, as every writer does (0.1 took struct hwp_report_opts)
  */
 HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
-			      const struct hwp_report_opts *opts);
+			      const struct hwp_write_opts *opts);
 
 #ifdef __cplusplus
 }

@@ -56,9 +56,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FILE *out = fopen("/dev/null", "we");
 
 		for (size_t i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
-			hwp_profile_top(p, sorts[i], 20, on_entry, NULL);
+			hwp_profile_foreach_entry(p, sorts[i], 20, on_entry, NULL);
 		for (int fmt = HWP_FORMAT_TEXT; out && fmt <= HWP_FORMAT_FOLDED; fmt++) {
-			HWP_OPTS(hwp_report_opts, o, .format = (enum hwp_format)fmt,
+			HWP_OPTS(hwp_write_opts, o, .format = (enum hwp_format)fmt,
 				 .sort = HWP_SORT_SYM, .top = 10);
 
 			hwp_profile_write(p, out, &o);

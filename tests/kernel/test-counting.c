@@ -308,7 +308,7 @@ static void test_workload(void)
 
 		CHECK(count_of(s, 0) == 0 || isnan(count_of(s, 0)), "nothing before exec");
 		CHECK_ERR(hwp_workload_start(w), 0);
-		CHECK_ERR(hwp_workload_wait(w, &status, NULL), 0);
+		CHECK_ERR(hwp_workload_wait(w, &status), 0);
 		CHECK(hwp_workload_exit_code(status) == 0, "exit %d", status);
 		CHECK_ERR(hwp_session_read(s, c, 2), 0);
 		CHECK(hwp_count_scaled(&c[0]) >= 3000 && hwp_count_scaled(&c[0]) < 3000 + SLACK,
@@ -330,7 +330,7 @@ static void test_workload(void)
 
 		CHECK_ERR(hwp_workload_new(kill9, NULL, &w), 0);
 		hwp_workload_start(w);
-		hwp_workload_wait(w, &status, NULL);
+		hwp_workload_wait(w, &status);
 		CHECK(hwp_workload_exit_code(status) == 128 + 9, "killed by 9: %d",
 		      hwp_workload_exit_code(status));
 		hwp_workload_free(w);

@@ -16,7 +16,7 @@ static void run(const char *cpus)
 
 	CHECK_ERR(hwp_workload_new(argv, &o, &w), 0);
 	CHECK_ERR(hwp_workload_start(w), 0);
-	CHECK_ERR(hwp_workload_wait(w, &status, NULL), 0);
+	CHECK_ERR(hwp_workload_wait(w, &status), 0);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "true%s%s: status %d (99: the child allocated before exec)", cpus ? " pinned to " : "",
 	      cpus ? cpus : "", status);

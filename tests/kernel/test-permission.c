@@ -63,7 +63,7 @@ static void mode_eacces_kernel_only(void)
 	struct hwp_evlist *evl;
 	struct hwp_session *s;
 	struct hwp_record *r = NULL;
-	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct hwp_record_info st = { .sz = sizeof(st) };
 	struct hwp_count c[2];
 	const char *why;
 
@@ -88,7 +88,7 @@ static void mode_eacces_kernel_only(void)
 
 	/* A recording falls back to user space as counting does, and says so. */
 	CHECK_ERR(record_open("page-faults", &r), 0);
-	CHECK_ERR(hwp_record_stats(r, &st), 0);
+	CHECK_ERR(hwp_record_info(r, &st), 0);
 	CHECK(st.fallback && strstr(st.fallback, "user space only"), "record: %s",
 	      st.fallback ? st.fallback : "(no fallback said)");
 	hwp_record_free(r);

@@ -76,7 +76,7 @@ static struct found lookup(struct hwp_profile *p, const char *sym)
 {
 	struct found f = { .want = sym, .rank = -1 };
 
-	hwp_profile_top(p, HWP_SORT_SYM, 0, find_symbol, &f);
+	hwp_profile_foreach_entry(p, HWP_SORT_SYM, 0, find_symbol, &f);
 	return f;
 }
 
@@ -85,7 +85,7 @@ static struct found lookup(struct hwp_profile *p, const char *sym)
 static void check_self(void)
 {
 	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 1000);
-	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct hwp_record_info st = { .sz = sizeof(st) };
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 	struct hwp_record *r = NULL;
 	struct hwp_profile *p = NULL;
@@ -111,7 +111,7 @@ static void check_self(void)
 	CHECK_ERR(hwp_record_read(r), 0);
 	cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
 	CHECK_ERR(hwp_record_finish(r), 0);
-	CHECK_ERR(hwp_record_stats(r, &st), 0);
+	CHECK_ERR(hwp_record_info(r, &st), 0);
 	CHECK(!strcmp(st.event, "cpu-clock") && !st.fallback && st.freq == 1000, "stats: %s", st.event);
 	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), 0);
 	hwp_record_free(r);
@@ -155,7 +155,7 @@ static void check_lost(void)
 	int fd = mkstemp(path);
 	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .period = 100000, .mmap_pages = 1,
 		 .output = path);
-	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct hwp_record_info st = { .sz = sizeof(st) };
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 	struct hwp_record *r = NULL;
 	struct hwp_profile *p = NULL;
@@ -169,7 +169,7 @@ static void check_lost(void)
 	CHECK_ERR(hwp_record_enable(r), 0);
 	spin_here(0.3);
 	CHECK_ERR(hwp_record_finish(r), 0);
-	hwp_record_stats(r, &st);
+	hwp_record_info(r, &st);
 	hwp_record_free(r);
 	/* 3,000 samples of ~56 bytes, and 4 KiB of ring. */
 	CHECK(st.lost > 1000 && st.samples < 200 && st.period == 100000,
@@ -214,7 +214,7 @@ static void check_write_error(void)
 {
 	char dir[] = "/tmp/hwprof-test-full.XXXXXX", path[64];
 	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 4000, .output = path);
-	struct hwp_record_stats st = { .sz = sizeof(st) };
+	struct hwp_record_info st = { .sz = sizeof(st) };
 	struct rlimit old, small;
 	struct hwp_record *r = NULL;
 	struct hwp_profile *p = NULL;
@@ -243,7 +243,7 @@ static void check_write_error(void)
 	CHECK(strstr(hwp_errmsg(), path) && strstr(hwp_errmsg(), "File too large"),
 	      "the next read: %s", hwp_errmsg());
 	CHECK_ERR(hwp_record_finish(r), 0);
-	CHECK_ERR(hwp_record_stats(r, &st), 0);
+	CHECK_ERR(hwp_record_info(r, &st), 0);
 	CHECK(st.stopped && strstr(st.stopped, path) && strstr(st.stopped, "ulimit -f"),
 	      "why sampling stopped: %s", st.stopped ? st.stopped : "(not said)");
 	setrlimit(RLIMIT_FSIZE, &old);

@@ -96,7 +96,7 @@ static void check_split(struct hwp_profile *p, const char *what)
 {
 	struct rows r = { 0 };
 
-	CHECK_ERR(hwp_profile_top(p, HWP_SORT_SYM, 4, keep_row, &r), 0);
+	CHECK_ERR(hwp_profile_foreach_entry(p, HWP_SORT_SYM, 4, keep_row, &r), 0);
 	CHECK(r.n >= 2 && !strcmp(r.row[0].symbol, "pmu_heavy") &&
 		      !strcmp(r.row[1].symbol, "pmu_light"),
 	      "%s: the two loops first: %s, %s", what, r.row[0].symbol, r.row[1].symbol);
@@ -122,7 +122,7 @@ static void test_cycles(void)
 	check_split(rec.p, "cycles:u");
 	/* By instruction: the samples lie in the two loops, and the
 	 * disassembly is arm64's. */
-	CHECK_ERR(hwp_profile_top(rec.p, HWP_SORT_RIP, 4, keep_row, &r), 0);
+	CHECK_ERR(hwp_profile_foreach_entry(rec.p, HWP_SORT_RIP, 4, keep_row, &r), 0);
 	for (size_t i = 0; i < r.n && i < 2; i++)
 		CHECK(!strcmp(r.row[i].disasm, "subs x0, x0, #1") ||
 			      !strncmp(r.row[i].disasm, "b.ne", 4),
@@ -153,7 +153,7 @@ static void test_callchains(void)
 	if (!record(&rec, opts))
 		goto out;
 	CHECK(rec.info.callchains, "the samples have call chains");
-	CHECK_ERR(hwp_profile_top(rec.p, HWP_SORT_SYM, 2, keep_row, &r), 0);
+	CHECK_ERR(hwp_profile_foreach_entry(rec.p, HWP_SORT_SYM, 2, keep_row, &r), 0);
 	for (size_t i = 0; i < r.n; i++)
 		CHECK(!strcmp(r.row[i].caller, "main") && r.row[i].caller_percent >= 99.0,
 		      "%s called from '%s' in %.2f%% of its samples", r.row[i].symbol,

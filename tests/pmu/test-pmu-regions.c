@@ -39,7 +39,7 @@ static struct found region(const char *name)
 {
 	struct found f = { .name = name, .insns = NAN, .cycles = NAN };
 
-	CHECK_ERR(hwp_regions_foreach(find_region, &f), 0);
+	CHECK_ERR(hwp_region_foreach(find_region, &f), 0);
 	return f;
 }
 
@@ -66,7 +66,7 @@ __attribute__((noinline)) static void loop_calls(uint64_t n)
 static void *run(void *arg)
 {
 	bool user_read = arg != NULL;
-	HWP_OPTS(hwp_regions_opts, o, .events = "{instructions:u,cycles:u}",
+	HWP_OPTS(hwp_region_opts, o, .events = "{instructions:u,cycles:u}",
 		 .no_rdpmc = !user_read);
 	HWP_OPTS(hwp_session_opts, so, .no_inherit = true);
 	const char *how = user_read ? "user space" : "read()";
@@ -75,7 +75,7 @@ static void *run(void *arg)
 	struct found one, two;
 	uint64_t before, calls;
 
-	CHECK_ERR(hwp_regions_init(&o), 0);
+	CHECK_ERR(hwp_region_init(&o), 0);
 	CHECK_ERR(hwp_evlist_parse("syscalls:sys_enter_read", NULL, &evl), 0);
 	CHECK_ERR(hwp_session_new(evl, &so, &sys), 0);
 	hwp_evlist_free(evl);
@@ -115,7 +115,12 @@ static void *run(void *arg)
 	else
 		CHECK(calls == 2 * EMPTY_CALLS, "%s: %llu read()s for %d regions, want two each",
 		      how, (unsigned long long)calls, EMPTY_CALLS);
-	CHECK(isfinite(hwp_regions_read_cost()), "the read cost was measured");
+	{
+		struct hwp_regionset_info in = { .sz = sizeof(in) };
+
+		CHECK_ERR(hwp_region_settings(&in), 0);
+		CHECK(isfinite(in.read_cost_ns), "the read cost was measured");
+	}
 	hwp_session_free(sys);
 	return NULL;
 }

@@ -282,7 +282,7 @@ static void check_profile(const char *path, const char *exe)
 	      (unsigned long long)in.lost, (unsigned long long)in.throttled,
 	      (unsigned long long)in.skipped);
 	CHECK(!strcmp(in.event, "cpu-clock") && in.nr_events == 2, "event %s", in.event);
-	CHECK_ERR(hwp_profile_top(p, HWP_SORT_SYM, 0, collect_top, &t), 0);
+	CHECK_ERR(hwp_profile_foreach_entry(p, HWP_SORT_SYM, 0, collect_top, &t), 0);
 #ifdef HAVE_LIBDW
 	/* Three resolve (the parent twice, the forked child once); the child's
 	 * sample after its exec has no mapping. */
@@ -402,7 +402,7 @@ static void check_hostile(const unsigned char *good, size_t len)
 			if (!hwp_profile_open(path, NULL, &p)) {
 				opened++;
 				if ((pos + v) % 8 == 0)
-					hwp_profile_top(p, HWP_SORT_RIP, 0, collect_top,
+					hwp_profile_foreach_entry(p, HWP_SORT_RIP, 0, collect_top,
 							&(struct top){ 0 });
 			} else {
 				failed++;

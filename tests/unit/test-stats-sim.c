@@ -53,18 +53,18 @@ static void sample(double *v, double mean, double cv)
 }
 
 /* How often @test calls samples of means 1000 and @mean_b different. */
-static double rejection_rate(enum hwp_test test, double mean_b, double cv,
+static double rejection_rate(enum hwp_stats_test test, double mean_b, double cv,
 			     double *coverage)
 {
-	HWP_OPTS(hwp_test_opts, o, .test = test);
-	struct hwp_test_result r = { .sz = sizeof(r) };
+	HWP_OPTS(hwp_stats_test_opts, o, .test = test);
+	struct hwp_stats_test_result r = { .sz = sizeof(r) };
 	double a[N], b[N];
 	int rejected = 0, covered = 0;
 
 	for (int t = 0; t < TRIALS; t++) {
 		sample(a, 1000, cv);
 		sample(b, mean_b, cv);
-		if (hwp_sample_test(a, N, b, N, &o, &r)) {
+		if (hwp_stats_test(a, N, b, N, &o, &r)) {
 			CHECK(0, "trial %d: %s", t, hwp_errmsg());
 			return NAN;
 		}
@@ -107,7 +107,7 @@ static void check_mann_whitney(void)
 
 static void check_holm(void)
 {
-	struct hwp_test_result r = { .sz = sizeof(r) };
+	struct hwp_stats_test_result r = { .sz = sizeof(r) };
 	int any_raw = 0, any_holm = 0;
 
 	for (int t = 0; t < TRIALS; t++) {
@@ -117,10 +117,10 @@ static void check_holm(void)
 		for (int k = 0; k < 5; k++) {
 			sample(a, 1000, 0.03);
 			sample(b, 1000, 0.03);
-			hwp_sample_test(a, N, b, N, NULL, &r);
+			hwp_stats_test(a, N, b, N, NULL, &r);
 			p[k] = r.p_value;
 		}
-		CHECK_ERR(hwp_holm_adjust(p, 5, adj), 0);
+		CHECK_ERR(hwp_stats_holm(p, 5, adj), 0);
 		for (int k = 0; k < 5; k++) {
 			raw |= p[k] < 0.05;
 			holm |= adj[k] < 0.05;

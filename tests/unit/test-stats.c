@@ -42,9 +42,9 @@ static void check_summary(void)
 {
 	const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
 	const double odd[] = { 3, NAN, 1, 2 };
-	struct hwp_summary s = { .sz = sizeof(s) };
+	struct hwp_stats_summary s = { .sz = sizeof(s) };
 
-	CHECK_ERR(hwp_summarize(v, 8, &s), 0);
+	CHECK_ERR(hwp_stats_summarize(v, 8, &s), 0);
 	CHECK(s.n == 8, "n %zu", s.n);
 	CHECK_NEAR(s.mean, 5, 1e-12);
 	CHECK_NEAR(s.median, 4.5, 1e-12);
@@ -57,23 +57,23 @@ static void check_summary(void)
 	CHECK_NEAR(s.ci_low, 5 - 2.3646 * sqrt(32.0 / 7.0) / sqrt(8), 1e-3);
 	CHECK_NEAR(s.ci_high, 5 + 2.3646 * sqrt(32.0 / 7.0) / sqrt(8), 1e-3);
 
-	CHECK_ERR(hwp_summarize(odd, 4, &s), 0);
+	CHECK_ERR(hwp_stats_summarize(odd, 4, &s), 0);
 	CHECK(s.n == 3, "NAN skipped: n %zu", s.n);
 	CHECK_NEAR(s.median, 2, 0);
 	CHECK_NEAR(s.mean, 2, 1e-12);
 
-	CHECK_ERR(hwp_summarize(v, 1, &s), 0);
+	CHECK_ERR(hwp_stats_summarize(v, 1, &s), 0);
 	CHECK(s.n == 1 && s.mean == 2 && isnan(s.stddev) && isnan(s.ci_low),
 	      "one value: mean only");
-	CHECK_ERR(hwp_summarize(NULL, 0, &s), 0);
+	CHECK_ERR(hwp_stats_summarize(NULL, 0, &s), 0);
 	CHECK(s.n == 0 && isnan(s.mean), "no value: NAN");
-	CHECK_ERR(hwp_summarize(v, 8, NULL), -EINVAL);
+	CHECK_ERR(hwp_stats_summarize(v, 8, NULL), -EINVAL);
 
 	/* Large offsets: Welford keeps the variance exact where sums of squares would not. */
 	{
 		const double big[] = { 1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16 };
 
-		hwp_summarize(big, 4, &s);
+		hwp_stats_summarize(big, 4, &s);
 		CHECK_NEAR(s.stddev, sqrt(30.0), 1e-6);
 	}
 	/* An old caller with a smaller struct gets only what it knows. */
@@ -83,9 +83,9 @@ static void check_summary(void)
 			size_t n;
 			double mean;
 			double guard;
-		} small = { .sz = offsetof(struct hwp_summary, median), .guard = -1 };
+		} small = { .sz = offsetof(struct hwp_stats_summary, median), .guard = -1 };
 
-		CHECK_ERR(hwp_summarize(v, 8, (struct hwp_summary *)&small), 0);
+		CHECK_ERR(hwp_stats_summarize(v, 8, (struct hwp_stats_summary *)&small), 0);
 		CHECK(small.n == 8 && small.mean == 5 && small.guard == -1,
 		      "filled up to sz only: guard %g", small.guard);
 	}
@@ -107,13 +107,13 @@ static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3
 
 static void check_welch(void)
 {
-	struct hwp_test_result r = { .sz = sizeof(r) };
-	HWP_OPTS(hwp_test_opts, o90, .confidence = 0.90);
+	struct hwp_stats_test_result r = { .sz = sizeof(r) };
+	HWP_OPTS(hwp_stats_test_opts, o90, .confidence = 0.90);
 	/* Rosetta Code's "Welch's t-test" task: p = 0.010751 (R agrees). */
 	const double x[] = { 3.0, 4.0, 1.0, 2.1 }, y[] = { 490.2, 340.0, 433.9 };
 	const double same[] = { 5, 5, 5 }, other[] = { 6, 6, 6, 6 }, one[] = { 1, NAN };
 
-	CHECK_ERR(hwp_sample_test(sleep1, 10, sleep2, 10, NULL, &r), 0);
+	CHECK_ERR(hwp_stats_test(sleep1, 10, sleep2, 10, NULL, &r), 0);
 	CHECK(r.test == HWP_TEST_WELCH && r.na == 10 && r.nb == 10 && !r.exact, "Welch, 10 + 10");
 	CHECK_NEAR(r.diff, 1.58, 1e-12);
 	CHECK_NEAR(r.statistic, 1.8608, 5e-5);
@@ -122,11 +122,11 @@ static void check_welch(void)
 	CHECK_NEAR(r.ci_low, -0.2054832, 5e-7);
 	CHECK_NEAR(r.ci_high, 3.3654832, 5e-7);
 	/* The other way round: the same p, the difference negated. */
-	CHECK_ERR(hwp_sample_test(sleep2, 10, sleep1, 10, NULL, &r), 0);
+	CHECK_ERR(hwp_stats_test(sleep2, 10, sleep1, 10, NULL, &r), 0);
 	CHECK_NEAR(r.p_value, 0.07939, 5e-6);
 	CHECK_NEAR(r.ci_low, -3.3654832, 5e-7);
 	/* A 90% interval is narrower: t(0.95, 17.776) instead of t(0.975, ...). */
-	CHECK_ERR(hwp_sample_test(sleep1, 10, sleep2, 10, &o90, &r), 0);
+	CHECK_ERR(hwp_stats_test(sleep1, 10, sleep2, 10, &o90, &r), 0);
 	CHECK(r.ci_low > -0.2054832 && r.ci_high < 3.3654832, "90%% narrower: [%g, %g]",
 	      r.ci_low, r.ci_high);
 	/* The same standard error as the published 95% interval's. */
@@ -134,29 +134,29 @@ static void check_welch(void)
 		   (3.3654832 + 0.2054832) / 2 * t_quantile(0.95, 17.776) /
 			   t_quantile(0.975, 17.776), 1e-5);
 
-	CHECK_ERR(hwp_sample_test(x, 4, y, 3, NULL, &r), 0);
+	CHECK_ERR(hwp_stats_test(x, 4, y, 3, NULL, &r), 0);
 	CHECK_NEAR(r.p_value, 0.010751, 5e-6);
 
 	/* No spread: equal means are not different, unequal ones are. */
-	CHECK_ERR(hwp_sample_test(same, 3, same, 3, NULL, &r), 0);
+	CHECK_ERR(hwp_stats_test(same, 3, same, 3, NULL, &r), 0);
 	CHECK(r.p_value == 1 && r.diff == 0, "identical: p %g", r.p_value);
-	CHECK_ERR(hwp_sample_test(same, 3, other, 4, NULL, &r), 0);
+	CHECK_ERR(hwp_stats_test(same, 3, other, 4, NULL, &r), 0);
 	CHECK(r.p_value == 0 && r.diff == 1 && r.ci_low == 1 && r.ci_high == 1,
 	      "constant and different: p %g", r.p_value);
 
-	CHECK_ERR(hwp_sample_test(one, 2, same, 3, NULL, &r), -HWP_ERR_MISMATCH);
+	CHECK_ERR(hwp_stats_test(one, 2, same, 3, NULL, &r), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "first sample has 1 value:"), "%s", hwp_errmsg());
-	CHECK_ERR(hwp_sample_test(same, 3, one, 1, NULL, &r), -HWP_ERR_MISMATCH);
+	CHECK_ERR(hwp_stats_test(same, 3, one, 1, NULL, &r), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "second sample"), "%s", hwp_errmsg());
 	o90.confidence = 1.5;
-	CHECK_ERR(hwp_sample_test(same, 3, other, 4, &o90, &r), -EINVAL);
-	CHECK_ERR(hwp_sample_test(same, 3, other, 4, NULL, NULL), -EINVAL);
+	CHECK_ERR(hwp_stats_test(same, 3, other, 4, &o90, &r), -EINVAL);
+	CHECK_ERR(hwp_stats_test(same, 3, other, 4, NULL, NULL), -EINVAL);
 }
 
 static void check_mann_whitney(void)
 {
-	HWP_OPTS(hwp_test_opts, mw, .test = HWP_TEST_MANN_WHITNEY);
-	struct hwp_test_result r = { .sz = sizeof(r) };
+	HWP_OPTS(hwp_stats_test_opts, mw, .test = HWP_TEST_MANN_WHITNEY);
+	struct hwp_stats_test_result r = { .sz = sizeof(r) };
 	/*
 	 * Hollander and Wolfe, Nonparametric Statistical Methods (1973),
 	 * Table 4.1: permeability of the human chorioamnion at term (x) and
@@ -170,26 +170,26 @@ static void check_mann_whitney(void)
 	const double lo[] = { 1, 2 }, hi[] = { 3, 4 };
 	const double all_same[] = { 7, 7, 7 };
 
-	CHECK_ERR(hwp_sample_test(x, 10, y, 5, &mw, &r), 0);
+	CHECK_ERR(hwp_stats_test(x, 10, y, 5, &mw, &r), 0);
 	CHECK(r.test == HWP_TEST_MANN_WHITNEY && r.exact, "exact without ties");
 	CHECK_NEAR(r.statistic, 15, 0);
 	CHECK_NEAR(r.p_value, 0.2544, 5e-5);
 	CHECK(isnan(r.df), "no df: %g", r.df);
 	CHECK_NEAR(r.diff, (0.88 + 0.90 + 0.74 + 1.21 + 1.15) / 5 - 13.13 / 10, 1e-12);
 
-	CHECK_ERR(hwp_sample_test(sleep1, 10, sleep2, 10, &mw, &r), 0);
+	CHECK_ERR(hwp_stats_test(sleep1, 10, sleep2, 10, &mw, &r), 0);
 	CHECK(!r.exact, "ties: the normal approximation");
 	CHECK_NEAR(r.statistic, 74.5, 1e-12);
 	CHECK_NEAR(r.p_value, 0.06933, 5e-6);
 
-	CHECK_ERR(hwp_sample_test(lo, 2, hi, 2, &mw, &r), 0);
+	CHECK_ERR(hwp_stats_test(lo, 2, hi, 2, &mw, &r), 0);
 	CHECK(r.exact && r.statistic == 4, "U %g", r.statistic);
 	CHECK_NEAR(r.p_value, 1.0 / 3, 1e-12);
-	CHECK_ERR(hwp_sample_test(hi, 2, lo, 2, &mw, &r), 0);
+	CHECK_ERR(hwp_stats_test(hi, 2, lo, 2, &mw, &r), 0);
 	CHECK(r.statistic == 0, "U %g", r.statistic);
 	CHECK_NEAR(r.p_value, 1.0 / 3, 1e-12);
 	/* Everything tied: nothing to tell apart. */
-	CHECK_ERR(hwp_sample_test(all_same, 3, all_same, 3, &mw, &r), 0);
+	CHECK_ERR(hwp_stats_test(all_same, 3, all_same, 3, &mw, &r), 0);
 	CHECK(r.p_value == 1 && !r.exact, "all tied: p %g", r.p_value);
 	/* 60 a side is past the exact range: approximate, and still right. */
 	{
@@ -199,11 +199,11 @@ static void check_mann_whitney(void)
 			a[i] = i;
 			b[i] = i + 30.5;
 		}
-		CHECK_ERR(hwp_sample_test(a, 60, b, 60, &mw, &r), 0);
+		CHECK_ERR(hwp_stats_test(a, 60, b, 60, &mw, &r), 0);
 		CHECK(!r.exact && r.p_value < 1e-4, "shifted by half: p %g", r.p_value);
 	}
 	mw.test = 7;
-	CHECK_ERR(hwp_sample_test(lo, 2, hi, 2, &mw, &r), -EINVAL);
+	CHECK_ERR(hwp_stats_test(lo, 2, hi, 2, &mw, &r), -EINVAL);
 }
 
 static void check_holm(void)
@@ -214,22 +214,22 @@ static void check_holm(void)
 	double with_nan[] = { 0.02, NAN, 0.5 };
 	double big[] = { 0.6, 0.9 };
 
-	CHECK_ERR(hwp_holm_adjust(p, 4, adj), 0);
+	CHECK_ERR(hwp_stats_holm(p, 4, adj), 0);
 	CHECK_NEAR(adj[0], 0.03, 1e-15);
 	CHECK_NEAR(adj[1], 0.06, 1e-15);
 	CHECK_NEAR(adj[2], 0.06, 1e-15);
 	CHECK_NEAR(adj[3], 0.02, 1e-15);
 	/* A NAN is no test: a family of two. In place. */
-	CHECK_ERR(hwp_holm_adjust(with_nan, 3, with_nan), 0);
+	CHECK_ERR(hwp_stats_holm(with_nan, 3, with_nan), 0);
 	CHECK_NEAR(with_nan[0], 0.04, 1e-15);
 	CHECK(isnan(with_nan[1]), "NAN stays");
 	CHECK_NEAR(with_nan[2], 0.5, 1e-15);
-	CHECK_ERR(hwp_holm_adjust(big, 2, big), 0);
+	CHECK_ERR(hwp_stats_holm(big, 2, big), 0);
 	CHECK(big[0] == 1 && big[1] == 1, "capped at 1: %g %g", big[0], big[1]);
-	CHECK_ERR(hwp_holm_adjust(p, 1, adj), 0);
+	CHECK_ERR(hwp_stats_holm(p, 1, adj), 0);
 	CHECK(adj[0] == 0.01, "one test: unchanged");
-	CHECK_ERR(hwp_holm_adjust(NULL, 0, NULL), 0);
-	CHECK_ERR(hwp_holm_adjust(NULL, 2, adj), -EINVAL);
+	CHECK_ERR(hwp_stats_holm(NULL, 0, NULL), 0);
+	CHECK_ERR(hwp_stats_holm(NULL, 2, adj), -EINVAL);
 }
 
 static void check_outliers(void)
@@ -247,24 +247,24 @@ static void check_outliers(void)
 	bool f[8];
 	size_t nr;
 
-	CHECK_ERR(hwp_outliers_mad(v, 7, 0, f, &nr), 0);
+	CHECK_ERR(hwp_stats_outliers_mad(v, 7, 0, f, &nr), 0);
 	CHECK(nr == 1 && f[6] && !f[0] && !f[3], "one outlier: %zu", nr);
 	/* 0.6745 * 39 = 26.3: a threshold above it flags nothing. */
-	CHECK_ERR(hwp_outliers_mad(v, 7, 27, f, &nr), 0);
+	CHECK_ERR(hwp_stats_outliers_mad(v, 7, 27, f, &nr), 0);
 	CHECK(nr == 0 && !f[6], "threshold 27: %zu", nr);
-	CHECK_ERR(hwp_outliers_mad(v, 7, 26, NULL, &nr), 0);
+	CHECK_ERR(hwp_stats_outliers_mad(v, 7, 26, NULL, &nr), 0);
 	CHECK(nr == 1, "threshold 26: %zu", nr);
-	CHECK_ERR(hwp_outliers_mad(flat, 7, 0, f, &nr), 0);
+	CHECK_ERR(hwp_stats_outliers_mad(flat, 7, 0, f, &nr), 0);
 	CHECK(nr == 1 && f[6], "MAD 0: mean deviation: %zu", nr);
-	CHECK_ERR(hwp_outliers_mad(counts, 6, 0, f, &nr), 0);
+	CHECK_ERR(hwp_stats_outliers_mad(counts, 6, 0, f, &nr), 0);
 	CHECK(nr == 0, "a unit in ten thousand is noise: %zu", nr);
-	CHECK_ERR(hwp_outliers_mad(wobble, 8, 0, f, &nr), 0);
+	CHECK_ERR(hwp_stats_outliers_mad(wobble, 8, 0, f, &nr), 0);
 	CHECK(nr == 1 && f[6] && !f[4], "within 1%% is not far: %zu", nr);
-	CHECK_ERR(hwp_outliers_mad(zeros, 6, 0, f, &nr), 0);
+	CHECK_ERR(hwp_stats_outliers_mad(zeros, 6, 0, f, &nr), 0);
 	CHECK(nr == 1 && f[5], "3 among zeros: %zu", nr);
-	CHECK_ERR(hwp_outliers_mad(few, 2, 0, f, &nr), 0);
+	CHECK_ERR(hwp_stats_outliers_mad(few, 2, 0, f, &nr), 0);
 	CHECK(nr == 0, "two values: no outlier");
-	CHECK_ERR(hwp_outliers_mad(v, 7, -1, f, &nr), -EINVAL);
+	CHECK_ERR(hwp_stats_outliers_mad(v, 7, -1, f, &nr), -EINVAL);
 }
 
 static void check_histogram(void)
@@ -275,15 +275,15 @@ static void check_histogram(void)
 	double lo, width;
 
 	/* width 0.75: [1, 1.75) [1.75, 2.5) [2.5, 3.25) [3.25, 4] */
-	CHECK_ERR(hwp_histogram(v, 11, bins, 4, &lo, &width), 0);
+	CHECK_ERR(hwp_stats_histogram(v, 11, bins, 4, &lo, &width), 0);
 	CHECK(lo == 1 && width == 0.75, "lo %g width %g", lo, width);
 	CHECK(bins[0] == 1 && bins[1] == 2 && bins[2] == 3 && bins[3] == 4,
 	      "bins %zu %zu %zu %zu", bins[0], bins[1], bins[2], bins[3]);
-	CHECK_ERR(hwp_histogram(eq, 2, bins, 4, &lo, &width), 0);
+	CHECK_ERR(hwp_stats_histogram(eq, 2, bins, 4, &lo, &width), 0);
 	CHECK(lo == 5 && width == 0 && bins[0] == 2 && bins[3] == 0, "all equal");
-	CHECK_ERR(hwp_histogram(NULL, 0, bins, 4, &lo, &width), 0);
+	CHECK_ERR(hwp_stats_histogram(NULL, 0, bins, 4, &lo, &width), 0);
 	CHECK(isnan(lo) && bins[0] == 0, "no value");
-	CHECK_ERR(hwp_histogram(v, 11, bins, 0, &lo, &width), -EINVAL);
+	CHECK_ERR(hwp_stats_histogram(v, 11, bins, 0, &lo, &width), -EINVAL);
 }
 
 static void check_scaling(void)

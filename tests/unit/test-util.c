@@ -4,6 +4,8 @@
 #include "util/cpulist.h"
 #include "harness.h"
 
+#include <stddef.h>
+
 #include <pthread.h>
 
 static void check_cpulist(void)
@@ -31,12 +33,12 @@ static void check_cpulist(void)
 	CHECK_ERR(cpulist_parse("0-65535", &cpus, &nr, &bad), 0);
 	free(cpus);
 
-	CHECK_ERR(hwp_cpulist_parse("0", &cpus, &nr), 0);
+	CHECK_ERR(cpus_parse("0", &cpus, &nr), 0);
 	CHECK(nr == 1 && cpus[0] == 0, "CPU 0 is online");
 	free(cpus);
-	CHECK_ERR(hwp_cpulist_parse("4095", &cpus, &nr), -ENODEV);
+	CHECK_ERR(cpus_parse("4095", &cpus, &nr), -ENODEV);
 	CHECK(strstr(hwp_errmsg(), "online CPUs: 0"), "names the online CPUs: %s", hwp_errmsg());
-	CHECK_ERR(hwp_cpulist_parse("x", &cpus, &nr), -HWP_ERR_SYNTAX);
+	CHECK_ERR(cpus_parse("x", &cpus, &nr), -HWP_ERR_SYNTAX);
 }
 
 static void check_text(void)
