@@ -575,7 +575,7 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return fail(-ENOMEM, "out of memory");
-	err = opts_copy(&c->opts, sizeof(c->opts), opts, "hwp_compare_opts");
+	err = OPTS_COPY(&c->opts, opts, hwp_compare_opts);
 	if (err)
 		goto err;
 	if (!c->opts.alpha)

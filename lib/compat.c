@@ -129,7 +129,7 @@ HWP_API int hwp_profile_write_0_1(struct hwp_profile *p, FILE *f,
 				  const struct report_opts_0_1 *opts)
 {
 	struct report_opts_0_1 o;
-	int err = opts_copy(&o, sizeof(o), opts, "hwp_report_opts");
+	int err = opts_copy(&o, sizeof(o), sizeof(o), opts, "hwp_report_opts");
 
 	if (err)
 		return err;

@@ -87,7 +87,7 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_sessi
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return fail(-ENOMEM, "out of memory");
-	err = opts_copy(&s->opts, sizeof(s->opts), opts, "hwp_session_opts");
+	err = OPTS_COPY(&s->opts, opts, hwp_session_opts);
 	if (err)
 		goto err;
 	if (s->opts.scope > HWP_SCOPE_CPUS) {

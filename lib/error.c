@@ -117,7 +117,7 @@ int stream_check(FILE *f, const char *what)
 	return 0;
 }
 
-int opts_copy(void *dst, size_t dst_sz, const void *src, const char *what)
+int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src, const char *what)
 {
 	size_t src_sz;
 
@@ -128,13 +128,19 @@ int opts_copy(void *dst, size_t dst_sz, const void *src, const char *what)
 	if (src_sz < sizeof(size_t))
 		return fail(-EINVAL, "%s: sz is %zu; set it to sizeof the struct (HWP_OPTS does)",
 				what, src_sz);
-	/* A newer caller's fields beyond ours must be zero: we cannot honour them. */
-	for (size_t i = dst_sz; i < src_sz; i++)
+	/*
+	 * A newer caller's fields beyond ours must be zero: we cannot honour
+	 * them. That starts at the end of our last field, not at our sizeof: a
+	 * newer field may sit in what is our tail padding.
+	 */
+	for (size_t i = known_end; i < src_sz; i++)
 		if (((const unsigned char *)src)[i])
 			return fail(-EOPNOTSUPP,
-					"%s: the caller sets options this library version (%s) does not know",
-					what, HWPROF_VERSION);
-	memcpy(dst, src, src_sz < dst_sz ? src_sz : dst_sz);
+					"%s: the caller sets options this library version (%s) does not know "
+					"(byte %zu of %zu; ours end at %zu): build against this version's "
+					"header, or leave them zero (HWP_OPTS does)",
+					what, HWPROF_VERSION, i, src_sz, known_end);
+	memcpy(dst, src, src_sz < known_end ? src_sz : known_end);
 	return 0;
 }
 

@@ -328,7 +328,7 @@ HWP_API int hwp_evlist_parse(const char *spec, const struct hwp_evlist_opts *opt
 	*out = NULL;
 	if (!spec)
 		return fail(-EINVAL, "hwp_evlist_parse: spec is NULL");
-	err = opts_copy(&ps.opts, sizeof(ps.opts), opts, "hwp_evlist_opts");
+	err = OPTS_COPY(&ps.opts, opts, hwp_evlist_opts);
 	if (err)
 		return err;
 	if (strlen(spec) > SPEC_MAX)

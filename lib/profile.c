@@ -263,7 +263,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	int err;
 
 	*out = NULL;
-	err = opts_copy(&o, sizeof(o), opts, "hwp_profile_opts");
+	err = OPTS_COPY(&o, opts, hwp_profile_opts);
 	if (err)
 		return err;
 	p = calloc(1, sizeof(*p));

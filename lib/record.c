@@ -106,7 +106,7 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
 	if (!r)
 		return fail(-ENOMEM, "out of memory");
 	r->epfd = r->memfd = -1;
-	err = opts_copy(&r->o, sizeof(r->o), opts, "hwp_record_opts");
+	err = OPTS_COPY(&r->o, opts, hwp_record_opts);
 	if (!err)
 		err = check_opts(&r->o);
 	if (err)

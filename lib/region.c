@@ -237,7 +237,7 @@ HWP_API int hwp_region_init(const struct hwp_region_opts *opts)
 	int err;
 
 	clear_error();
-	err = opts_copy(&o, sizeof(o), opts, "hwp_region_opts");
+	err = OPTS_COPY(&o, opts, hwp_region_opts);
 	if (err)
 		return err;
 	pthread_mutex_lock(&regions.lock);

@@ -191,7 +191,7 @@ HWP_API int hwp_stats_test(const double *a, size_t na, const double *b, size_t n
 	clear_error();
 	if ((na && !a) || (nb && !b) || !out)
 		return fail(-EINVAL, "hwp_stats_test: NULL argument");
-	err = opts_copy(&o, sizeof(o), opts, "hwp_stats_test_opts");
+	err = OPTS_COPY(&o, opts, hwp_stats_test_opts);
 	if (err)
 		return err;
 	if (!o.confidence)

@@ -136,7 +136,7 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	*out = NULL;
 	if (!argv || !argv[0])
 		return fail(-EINVAL, "no command to run");
-	err = opts_copy(&o, sizeof(o), opts, "hwp_workload_opts");
+	err = OPTS_COPY(&o, opts, hwp_workload_opts);
 	if (err)
 		return err;
 	err = find_command(argv[0], path, sizeof(path));

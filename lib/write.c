@@ -46,7 +46,7 @@ int write_dispatch(const struct writer *w, const void *obj, FILE *f, const void 
 	clear_error();
 	if (!obj || !f)
 		return fail(-EINVAL, "%s: NULL argument", w->fn);
-	err = opts_copy(&o, sizeof(o), opts, "hwp_write_opts");
+	err = OPTS_COPY(&o, opts, hwp_write_opts);
 	if (err)
 		return err;
 	format = o.format;

@@ -5,6 +5,7 @@
 int main(void)
 {
 	HWP_OPTS(hwp_session_opts, o, .scope = HWP_SCOPE_PROCESS);
+	HWP_OPTS(hwp_write_opts, bare);	/* no fields: still C11 -pedantic */
 
-	return o.sz == sizeof(o) && hwp_version() ? 0 : 1;
+	return o.sz == sizeof(o) && bare.sz == sizeof(bare) && hwp_version() ? 0 : 1;
 }

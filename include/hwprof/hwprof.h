@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include <hwprof/version.h>
@@ -54,10 +55,18 @@ extern "C" {
 
 /*
  * Declare and initialize an opts struct: HWP_OPTS(hwp_session_opts, o,
- * .scope = HWP_SCOPE_PROCESS); sets .sz and zeroes every other field.
+ * .scope = HWP_SCOPE_PROCESS); sets .sz and zeroes every other byte,
+ * padding included. Every opts struct ends in `size_t :0;`: the bytes after
+ * its last field are where a later version adds fields, and the library
+ * refuses a caller whose struct sets bytes it does not know (-EOPNOTSUPP),
+ * so they must be zero, which a plain initializer does not promise.
  */
-#define HWP_OPTS(TYPE, NAME, ...) \
-	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
+#define HWP_OPTS(TYPE, ...) HWP_OPTS_(TYPE, __VA_ARGS__, )
+#define HWP_OPTS_(TYPE, NAME, ...)                                      \
+	struct TYPE NAME = __extension__({                              \
+		memset(&NAME, 0, sizeof(struct TYPE));                  \
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ }; \
+	})
 
 /* ------------------------------------------------------------------------
  * Errors
@@ -195,6 +204,7 @@ struct hwp_evlist_opts {
 	size_t sz;
 	bool all_user;		/* count user space only, as if every event had :u */
 	bool all_kernel;	/* count the kernel only, as if every event had :k */
+	size_t :0;
 };
 
 /*
@@ -296,6 +306,7 @@ struct hwp_session_opts {
 	/* Read with read() even where user space could read the counters
 	 * (rdpmc on x86, mrs on arm64; see hwp_session_rdpmc()). */
 	bool no_rdpmc;
+	size_t :0;
 };
 
 /* One event's reading. A frozen value type. */
@@ -431,6 +442,7 @@ struct hwp_workload_opts {
 	 * exit or kill -9 (prctl PR_SET_PDEATHSIG): a killed wrapper leaves
 	 * no orphan running. Create it on a thread that outlives it. Since: 0.2 */
 	bool die_with_parent;
+	size_t :0;
 };
 
 struct hwp_workload;
@@ -621,6 +633,7 @@ struct hwp_stats_test_opts {
 	size_t sz;
 	enum hwp_stats_test test;	/* default Welch */
 	double confidence;	/* of the interval of the difference; 0: 0.95 */
+	size_t :0;
 };
 
 /* The outcome of a two-sample test. */
@@ -990,6 +1003,7 @@ struct hwp_compare_opts {
 	double alpha;		/* the significance level; 0: 0.05 */
 	enum hwp_stats_test test;	/* default Welch's t-test */
 	bool no_correction;	/* do not apply Holm's correction across the tests */
+	size_t :0;
 };
 
 /* One cell of a comparison: a row (event or metric), in one column (a sweep
@@ -1125,6 +1139,7 @@ struct hwp_region_opts {
 	 * call). $HWPROF_SAMPLE_EVERY wins. */
 	unsigned int sample_every;
 	bool no_rdpmc;		/* read() even where user-space reads would do */
+	size_t :0;
 };
 
 /*
@@ -1432,6 +1447,7 @@ struct hwp_record_opts {
 	size_t mmap_pages;	/* data pages of each CPU's ring, a power of two; default 128 */
 	const char *output;	/* the perf.data path; NULL: keep the recording in memory */
 	char *const *argv;	/* NULL-terminated command line kept in the file, or NULL */
+	size_t :0;
 };
 
 /* What a recording saw. Filled by hwp_record_info(). */
@@ -1563,6 +1579,7 @@ struct hwp_profile_opts {
 	 * kernel; "" for none (kernel samples stay [kernel.kallsyms]+0x...).
 	 * Since: 0.1 */
 	const char *kallsyms;
+	size_t :0;
 };
 
 /*

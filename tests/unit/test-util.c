@@ -138,6 +138,85 @@ static void check_opts_abi(void)
 	CHECK_ERR(hwp_evlist_parse("cs", &old, &evl), -EINVAL);
 }
 
+/* A newer library may put a field where this one's struct has padding
+ * after its last field (size_t :0 keeps that tail): a caller that sets it,
+ * with the same sizeof, must be refused, never silently misread. */
+static void check_opts_padding(void)
+{
+	union {
+		struct hwp_session_opts o;
+		unsigned char bytes[sizeof(struct hwp_session_opts)];
+	} u;
+	size_t end = offsetof(struct hwp_session_opts, no_rdpmc) + sizeof(u.o.no_rdpmc);
+	struct hwp_evlist *evl = NULL;
+	struct hwp_session *s = NULL;
+
+	CHECK(end < sizeof(u.o), "hwp_session_opts has a tail after its last field: %zu of %zu",
+	      end, sizeof(u.o));
+	if (end >= sizeof(u.o))
+		return;
+	CHECK_ERR(hwp_evlist_parse("cs", NULL, &evl), 0);
+	memset(&u, 0, sizeof(u));
+	u.o.sz = sizeof(u.o);
+	u.bytes[end] = 1;	/* a newer field this library does not know */
+	CHECK_ERR(hwp_session_new(evl, &u.o, &s), -EOPNOTSUPP);
+	CHECK(strstr(hwp_errmsg(), "does not know"), "%s", hwp_errmsg());
+	u.bytes[end] = 0;
+	CHECK_ERR(hwp_session_new(evl, &u.o, &s), 0);
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
+}
+
+/* The field OPTS_COPY takes for the last is the last: what follows it, up
+ * to sizeof, is padding alone. A field added after it without moving the
+ * __last_field line would be refused as unknown; this says why. */
+#define ROUND_UP(n, a) (((n) + (a) - 1) / (a) * (a))
+#define CHECK_LAST(TYPE)                                                               \
+	CHECK(sizeof(struct TYPE) ==                                                   \
+		      ROUND_UP(offsetofend(struct TYPE, TYPE##__last_field),           \
+			       _Alignof(struct TYPE)),                                 \
+	      #TYPE ": the last field is not " #TYPE "__last_field (hwprof-internal.h)")
+
+static void check_opts_last_field(void)
+{
+	CHECK_LAST(hwp_evlist_opts);
+	CHECK_LAST(hwp_session_opts);
+	CHECK_LAST(hwp_workload_opts);
+	CHECK_LAST(hwp_stats_test_opts);
+	CHECK_LAST(hwp_write_opts);
+	CHECK_LAST(hwp_compare_opts);
+	CHECK_LAST(hwp_region_opts);
+	CHECK_LAST(hwp_record_opts);
+	CHECK_LAST(hwp_profile_opts);
+}
+
+/* HWP_OPTS zeroes the padding too, whatever the stack held before. */
+static __attribute__((noinline)) void dirty_stack(void)
+{
+	volatile unsigned char junk[512];
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = 0xa5;
+}
+
+static __attribute__((noinline)) void opts_on_dirty_stack(unsigned char *copy)
+{
+	HWP_OPTS(hwp_session_opts, o, .no_rdpmc = true);
+
+	memcpy(copy, &o, sizeof(o));
+}
+
+static void check_opts_macro(void)
+{
+	unsigned char copy[sizeof(struct hwp_session_opts)];
+	size_t end = offsetof(struct hwp_session_opts, no_rdpmc) + 1;
+
+	dirty_stack();
+	opts_on_dirty_stack(copy);
+	for (size_t i = end; i < sizeof(copy); i++)
+		CHECK(copy[i] == 0, "byte %zu past the last field is %#x", i, copy[i]);
+}
+
 #include <stdatomic.h>
 
 static atomic_int log_total;
@@ -204,6 +283,9 @@ int main(void)
 	t_run(check_strbuf);
 	t_run(check_errors);
 	t_run(check_opts_abi);
+	t_run(check_opts_padding);
+	t_run(check_opts_macro);
+	t_run(check_opts_last_field);
 	t_run(check_log);
 	return t_done();
 }
