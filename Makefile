@@ -19,7 +19,8 @@ endif
 
 HWPROF = $(BUILD)/cli/hwprof
 
-.PHONY: all deps build demo test test-asan test-valgrind test-pmu fuzz bench install clean help
+.PHONY: all deps build demo test test-asan test-valgrind test-pmu fuzz bench install clean help \
+	abi-baseline
 
 all: build
 
@@ -33,6 +34,8 @@ help:
 	@echo "make fuzz       every libFuzzer target for FUZZ_TIME seconds (default 60)"
 	@echo "make bench      the benchmarks of bench/ (results: BENCHMARKS.md)"
 	@echo "make install    meson install (PREFIX via MESON_OPTS=--prefix=...)"
+	@echo "make abi-baseline  record the library's ABI in tests/abi/libhwprof.abi, which"
+	@echo "                the abi-layout test diffs against: commit it with an ABI change"
 
 # The package installer (Debian's apt-get; elsewhere it says what to
 # install and goes on). NO_DEPS=1 skips it, for machines set up another way.
@@ -60,9 +63,9 @@ demo: build
 	@$(HWPROF) stat -e page-faults,context-switches,cpu-migrations,cache-misses,task-clock \
 		-M "faults/migration=page-faults / cpu-migrations" -- $(BUILD)/examples/churn
 
-# The CLI tests compare with perf where it is installed.
+# The CLI tests compare with perf; the ABI test diffs with abigail-tools.
 test: build
-	$(DEPS) linux-perf
+	$(DEPS) linux-perf abigail-tools
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \
@@ -123,6 +126,11 @@ fuzz: deps
 bench: build
 	meson compile -C $(BUILD) bench-all 2>/dev/null || true
 	bench/run.sh $(BUILD)
+
+abi-baseline: build
+	$(DEPS) abigail-tools
+	tests/abi/layout.sh $(BUILD)/lib/libhwprof.so.0 include/hwprof \
+		tests/abi/libhwprof.abi --update
 
 install: build
 	meson install -C $(BUILD)
