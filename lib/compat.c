@@ -5,7 +5,7 @@
  * them any more: lib/libhwprof.sym keeps their names in node HWPROF_0.1,
  * and the two whose arguments changed keep their 0.1 version there through
  * .symver, beside the 0.2 function of the same name. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 
 #include <math.h>
 

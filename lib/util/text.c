@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Matching names: globs, substrings, edit distance. */
-#include "../hwprof-internal.h"
+#include "core/core.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <fnmatch.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* CPU lists: what parses formats back to a list that parses to the same. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "util/cpulist.h"
 #include "fuzz.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Event lists: any input parses or fails with a known error, never
  * crashes, and a parsed list describes itself consistently. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -2,7 +2,7 @@
 /* Metric formulas: parse, then evaluate with names that have values, zero,
  * huge values, no value, or are unknown. Never a crash; undefined is NAN,
  * never a number. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "fuzz.h"
 
 #include <math.h>

@@ -3,8 +3,9 @@
  * records in time order) and the decoding of every record. Hostile input
  * gives an error, never a crash, a leak or undefined behaviour. The whole
  * report on such files is fuzz-report.c. */
-#include "hwprof-internal.h"
-#include "sample.h"
+#include "core/core.h"
+#include "event/event.h"
+#include "sample/sample.h"
 #include "fuzz.h"
 
 #include <sys/mman.h>

@@ -5,7 +5,7 @@
  * and what it adds is there. The kernel's symbols come from a small file
  * of our own: /proc/kallsyms, 5 MB formatted by the kernel, made each
  * input cost ~80 ms. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "fuzz.h"
 
 #include <stdio.h>

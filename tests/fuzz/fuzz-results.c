@@ -4,8 +4,8 @@
  * regions (hwprof-regions/1) a result keeps. Whatever loads must then
  * write, compare with itself and free without a crash; whatever does not
  * gets a message. */
-#include "hwprof-internal.h"
-#include "result.h"
+#include "core/core.h"
+#include "result/result.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

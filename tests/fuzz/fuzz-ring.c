@@ -4,8 +4,8 @@
  * lie, and the decoding of every record as a sample or a sample_id trailer.
  * The first two bytes of the input choose where in the ring it starts (a
  * multiple of 8, as every record of the kernel's is). */
-#include "hwprof-internal.h"
-#include "sample.h"
+#include "core/core.h"
+#include "sample/sample.h"
 #include "fuzz.h"
 
 #define DATA_SIZE 8192	/* a power of two, as the kernel's */

@@ -3,7 +3,8 @@
  * counts are known: N fresh pages give >= N page faults, M alternations
  * between two CPUs >= M-1 migrations, K pipe round trips >= 2K context
  * switches. */
-#include "hwprof-internal.h"
+#include "core/core.h"
+#include "event/event.h"
 #include "harness.h"
 #include "work.h"
 

@@ -2,7 +2,7 @@
 /* The workload's child allocates nothing between fork and exec, pinned or
  * not: tests/shim/fork-malloc-shim.c (preloaded) ends with status 99 a
  * child that does. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "harness.h"
 
 #include <sys/wait.h>

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Hardware counting: runs where a hardware PMU exists, and is skipped, with
  * the reason, where none does. Nothing here passes without counting. */
-#include "hwprof-internal.h"
+#include "core/core.h"
+#include "event/event.h"
+#include "count/count.h"
 #include "harness.h"
 
 #define LOOPS 10000000L

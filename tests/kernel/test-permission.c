@@ -2,7 +2,8 @@
 /* Permission and resource errors, reached through tests/shim (LD_PRELOAD)
  * since the kernel will not refuse on demand. The shim reads HWPROF_SHIM
  * at each call, so one run goes through every mode. */
-#include "hwprof-internal.h"
+#include "core/core.h"
+#include "event/event.h"
 #include "harness.h"
 
 #include <sys/resource.h>

@@ -4,7 +4,7 @@
  * hot function and the threads it starts; a ring of one page that is not
  * read fills up, and the samples the kernel dropped are counted by the
  * recording and read back from the file; bad options are refused. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "util/format.h"
 #include "harness.h"
 

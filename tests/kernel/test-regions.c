@@ -4,8 +4,8 @@
  * nesting is inclusive; threads are kept apart; calls are counted; a
  * report can run while threads measure. Run with "sampled" and
  * HWPROF_SAMPLE_EVERY=4 for sparse measurement. */
-#include "hwprof-internal.h"
-#include "result.h"
+#include "core/core.h"
+#include "result/result.h"
 #include "harness.h"
 #include "work.h"
 

@@ -6,7 +6,8 @@
 #ifndef HWPROF_TEST_PMU_H
 #define HWPROF_TEST_PMU_H
 
-#include "hwprof-internal.h"
+#include "core/core.h"
+#include "event/event.h"
 #include "harness.h"
 #include "loop.h"
 

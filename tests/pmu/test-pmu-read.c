@@ -5,6 +5,7 @@
  * between two reads is twice its iterations, to the unit, on either path.
  * That the user-space path makes no system call is counted, not timed: a
  * tracepoint counts this thread's read() calls. */
+#include "count/count.h"
 #include "pmu.h"
 
 #define N 1000000ULL

@@ -2,7 +2,7 @@
 /* Comparisons of results and sweeps written as hwprof stat would write
  * them: the numbers of each row, Holm's correction, verdicts, the noise
  * ranking, the warnings and the refusals, and both output formats. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "util/json-reader.h"
 #include "harness.h"
 

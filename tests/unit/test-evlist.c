@@ -5,7 +5,8 @@
  * knows no x86 PMU), so the PMU rows hold on any host. Forcing one PMU
  * hides the others, so the rows marked UNFORCED run in a second process
  * without it. */
-#include "hwprof-internal.h"
+#include "core/core.h"
+#include "event/event.h"
 #include "harness.h"
 
 #define ANY -1

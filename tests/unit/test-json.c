@@ -3,7 +3,7 @@
  * truncation of a document, and seeded byte mutations (no crash, no leak:
  * the ASan build runs this too). The writer's strings: valid UTF-8 and
  * JSON whatever bytes they are given. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "util/json-reader.h"
 #include "util/json-writer.h"
 #include "harness.h"

@@ -3,7 +3,7 @@
  * what it covers out of older ones; a forked child shares its parent's
  * mappings until one of them maps something, and lets go when it execs
  * or its last thread exits; the work of a lookup grows with log n. */
-#include "sample.h"
+#include "sample/sample.h"
 #include "harness.h"
 
 #include <sys/mman.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Metric formulas: the parser and the evaluator, table-driven. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "harness.h"
 
 static const struct {

@@ -6,7 +6,7 @@
  * they resolve to are known. Then the same file, truncated at every length
  * and with bytes overwritten everywhere: errors, never a crash (the suite
  * runs under ASan too). */
-#include "sample.h"
+#include "sample/sample.h"
 #include "harness.h"
 
 #include <fcntl.h>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* The user-space read's arithmetic (lib/rdpmc.h) on fabricated mmap pages,
+/* The user-space read's arithmetic (lib/count/rdpmc.h) on fabricated mmap pages,
  * with fake counter and clock instructions: sign extension by pmc_width,
  * the kernel's offset, the time extrapolation (short clocks too), the
  * retry when the seqlock moves, and every reason to fall back to read().
  * The instructions themselves run in the kernel tests on a PMU: the
  * emulated ARMv8 machine of make test-pmu, or x86 hardware. */
-#include "hwprof-internal.h"
-#include "rdpmc.h"
+#include "core/core.h"
+#include "count/rdpmc.h"
 #include "harness.h"
 
 static struct perf_event_mmap_page page;

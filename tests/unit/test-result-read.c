@@ -2,7 +2,7 @@
 /* Reading results and sweeps back: the fields land where they belong, a
  * written result reads back the same, and every kind of bad file gets a
  * message that names the file and what is wrong with it. */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "harness.h"
 
 #include <stdint.h>

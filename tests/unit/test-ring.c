@@ -2,7 +2,7 @@
 /* The ring buffer reader on a ring laid out by hand as the kernel lays it
  * out: records that wrap around the end (the header itself, or only the
  * body) come out whole, the tail follows, and a corrupt size stops it. */
-#include "sample.h"
+#include "sample/sample.h"
 #include "harness.h"
 
 #include <stdlib.h>

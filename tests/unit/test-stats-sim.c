@@ -10,7 +10,7 @@
  * - Holm keeps the chance of any false positive among 5 A/A rows near
  *   alpha, where 5 uncorrected tests would exceed it four times over.
  */
-#include "hwprof-internal.h"
+#include "core/core.h"
 #include "harness.h"
 
 #include <stdint.h>

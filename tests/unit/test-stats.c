@@ -3,8 +3,8 @@
  * independently: Student t quantiles from the published tables, textbook
  * examples of Welch's t-test and Mann-Whitney U with their published
  * p-values, and hand computations. */
-#include "hwprof-internal.h"
-#include "stats.h"
+#include "core/core.h"
+#include "stats/stats.h"
 #include "harness.h"
 
 static void check_t(void)

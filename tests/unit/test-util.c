@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Small pieces: CPU lists, edit distance, patterns, strbuf, errors, opts. */
-#include "hwprof-internal.h"
+#include "core/core.h"
+#include "util/text.h"
 #include "util/cpulist.h"
 #include "harness.h"
 
@@ -175,7 +176,7 @@ static void check_opts_padding(void)
 	CHECK(sizeof(struct TYPE) ==                                                   \
 		      ROUND_UP(offsetofend(struct TYPE, TYPE##__last_field),           \
 			       _Alignof(struct TYPE)),                                 \
-	      #TYPE ": the last field is not " #TYPE "__last_field (hwprof-internal.h)")
+	      #TYPE ": the last field is not " #TYPE "__last_field (lib/core/core.h)")
 
 static void check_opts_last_field(void)
 {

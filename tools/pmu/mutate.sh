@@ -13,12 +13,12 @@ build=${1:-build-arm64}
 
 # name | file | the line as it is | the line broken
 mutations=(
-	"counting: :u counts the kernel too|lib/counter.c|	attr.size = sizeof(attr);|	attr.size = sizeof(attr); attr.exclude_kernel = 0;"
-	"multiplexing: counts not scaled|lib/counter.c|	return (double)c->value * ((double)c->time_enabled / (double)c->time_running);|	return (double)c->value;"
-	"sampling: the period 1% long|lib/record.c|		a->sample_period = r->o.period;|		a->sample_period = r->o.period + r->o.period / 100;"
-	"user-space read: no sign extension|lib/rdpmc.h|	count += (int64_t)pmc >> (64 - width);|	count += (int64_t)(pmc >> (64 - width));"
-	"user-space read: the cycle counter read as counter 0|lib/rdpmc.c|		__asm__ volatile(\"mrs %0, pmccntr_el0\" : \"=r\"(v));|		__asm__ volatile(\"mrs %0, pmevcntr0_el0\" : \"=r\"(v));"
-	"user-space read: no clock|lib/rdpmc.c|mrs %0, cntvct_el0|mov %0, xzr"
+	"counting: :u counts the kernel too|lib/count/counter.c|	attr.size = sizeof(attr);|	attr.size = sizeof(attr); attr.exclude_kernel = 0;"
+	"multiplexing: counts not scaled|lib/count/counter.c|	return (double)c->value * ((double)c->time_enabled / (double)c->time_running);|	return (double)c->value;"
+	"sampling: the period 1% long|lib/sample/record.c|		a->sample_period = r->o.period;|		a->sample_period = r->o.period + r->o.period / 100;"
+	"user-space read: no sign extension|lib/count/rdpmc.h|	count += (int64_t)pmc >> (64 - width);|	count += (int64_t)(pmc >> (64 - width));"
+	"user-space read: the cycle counter read as counter 0|lib/count/rdpmc.c|		__asm__ volatile(\"mrs %0, pmccntr_el0\" : \"=r\"(v));|		__asm__ volatile(\"mrs %0, pmevcntr0_el0\" : \"=r\"(v));"
+	"user-space read: no clock|lib/count/rdpmc.c|mrs %0, cntvct_el0|mov %0, xzr"
 )
 tests="pmu-stat pmu-record pmu-read pmu-regions hw rdpmc"
 saved=$(mktemp)

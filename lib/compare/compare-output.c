@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/* Writing comparisons: a text table (of rows, or of ratios per sweep
+ * column) and hwprof-compare/1 JSON. */
+#include "core/core.h"
+#include "compare/compare.h"
+#include "result/result.h"
+#include "util/format.h"
+#include "util/json-writer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A table of strings: the first column left-aligned, the others right. */
+struct table {
+	size_t nr_cols, nr_rows;
+	char **cells;		/* nr_rows * nr_cols, owned */
+	bool failed;
+};
+
+static void table_add(struct table *t, const char *const *row)
+{
+	char **cells = realloc(t->cells, (t->nr_rows + 1) * t->nr_cols * sizeof(*cells));
+
+	if (!cells) {
+		t->failed = true;
+		return;
+	}
+	t->cells = cells;
+	for (size_t k = 0; k < t->nr_cols; k++) {
+		cells[t->nr_rows * t->nr_cols + k] = strdup(row[k] ? row[k] : "");
+		t->failed |= !cells[t->nr_rows * t->nr_cols + k];
+	}
+	t->nr_rows++;
+}
+
+static void table_print(const struct table *t, FILE *f)
+{
+	size_t width[16] = { 0 };
+
+	for (size_t r = 0; r < t->nr_rows; r++)
+		for (size_t k = 0; k < t->nr_cols && k < ARRAY_SIZE(width); k++) {
+			const char *s = t->cells[r * t->nr_cols + k];
+			size_t len = s ? strlen(s) : 0;
+
+			width[k] = len > width[k] ? len : width[k];
+		}
+	for (size_t r = 0; r < t->nr_rows; r++) {
+		struct strbuf line = STRBUF_INIT;
+
+		for (size_t k = 0; k < t->nr_cols; k++) {
+			const char *s = t->cells[r * t->nr_cols + k];
+			int w = (int)width[k < ARRAY_SIZE(width) ? k : 0];
+
+			strbuf_addf(&line, k ? "  %*s" : " %-*s", w, s ? s : "");
+		}
+		while (line.len && line.buf[line.len - 1] == ' ')
+			line.buf[--line.len] = '\0';
+		fprintf(f, "%s\n", strbuf_str(&line));
+		strbuf_release(&line);
+	}
+}
+
+static void table_release(struct table *t)
+{
+	for (size_t i = 0; i < t->nr_rows * t->nr_cols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+}
+
+/* Clocks count ns; people read msec, as in the stat report. */
+static double shown(const struct cmp_row *row, double v)
+{
+	return row->kind == HWP_SERIES_EVENT && !strcmp(row->unit, "ns") ? v / 1e6 : v;
+}
+
+/* Four significant digits, grouped from 10,000 up, never an exponent. */
+static void fmt_num(double v, bool big, bool sign, char *buf, size_t size)
+{
+	char digits[48];
+
+	if (isnan(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (fabs(v) >= 1e4) {
+		fmt_grouped(v, big, digits, sizeof(digits));
+	} else {
+		int decimals = v == 0 ? 0 : 3 - (int)floor(log10(fabs(v)));
+
+		decimals = decimals < 0 ? 0 : decimals > 6 ? 6 : decimals;
+		snprintf(digits, sizeof(digits), "%.*f", decimals, v);
+	}
+	snprintf(buf, size, "%s%s", sign && v >= 0 ? "+" : "", digits);
+}
+
+static void fmt_p(const struct hwp_compare *c, const struct hwp_compare_info *i,
+		  char *buf, size_t size)
+{
+	const char *approx = c->opts.test == HWP_TEST_MANN_WHITNEY && !i->exact ? "*" : "";
+
+	if (isnan(i->p_value))
+		snprintf(buf, size, "-");
+	else if (i->p_value < 0.001)
+		snprintf(buf, size, "<0.001%s", approx);
+	else
+		snprintf(buf, size, "%.3f%s", i->p_value, approx);
+}
+
+static void row_label(const struct cmp_row *row, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", row->name,
+		 row->kind == HWP_SERIES_EVENT && !strcmp(row->unit, "ns") ? " (msec)" : "");
+}
+
+static const char *test_name(const struct hwp_compare *c)
+{
+	return c->opts.test == HWP_TEST_MANN_WHITNEY ? "Mann-Whitney U test" : "Welch's t-test";
+}
+
+static void text_header(const struct hwp_compare *c, FILE *f)
+{
+	bool same_a = true, same_b = true;
+
+	for (size_t k = 1; k < c->nr_columns; k++) {
+		same_a &= c->a_runs[k] == c->a_runs[0];
+		same_b &= c->b_runs[k] == c->b_runs[0];
+	}
+	fprintf(f, "\n Comparison of %s", c->a_name);
+	if (same_a)
+		fprintf(f, " (%zu runs%s)", c->a_runs[0], c->param ? " each" : "");
+	fprintf(f, " with %s", c->b_name);
+	if (same_b)
+		fprintf(f, " (%zu runs%s)", c->b_runs[0], c->param ? " each" : "");
+	if (c->param)
+		fprintf(f, ", over %s", c->param);
+	fprintf(f, ":\n %s, alpha %g; ", test_name(c), c->opts.alpha);
+	if (c->corrected)
+		fprintf(f, "Holm's correction over %zu tests\n\n", c->nr_tests);
+	else
+		fprintf(f, "%s\n\n", c->nr_tests > 1 ? "no correction for multiple tests" :
+					 "one test, no correction needed");
+}
+
+static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
+{
+	const char *head[] = { "row", "mean A", "mean B", "ratio B/A", "95% CI of B - A", "p",
+			       "verdict" };
+
+	table_add(t, head);
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		const struct cmp_row *row = &c->rows[i];
+		const struct hwp_compare_info *in = &row->cells[0].info;
+		char name[300], ma[64], mb[64], ratio[32], lo[64], hi[64], ci[140], p[32];
+		const char *verdict = hwp_verdict_name(in->verdict);
+		const char *cells[] = { name, ma, mb, ratio, ci, p, verdict };
+
+		row_label(row, name, sizeof(name));
+		fmt_num(shown(row, in->a_mean), big, false, ma, sizeof(ma));
+		fmt_num(shown(row, in->b_mean), big, false, mb, sizeof(mb));
+		snprintf(ratio, sizeof(ratio), isnan(in->ratio) ? "-" : "%.3f", in->ratio);
+		fmt_num(shown(row, in->ci_low), big, true, lo, sizeof(lo));
+		fmt_num(shown(row, in->ci_high), big, true, hi, sizeof(hi));
+		snprintf(ci, sizeof(ci), isnan(in->ci_low) ? "-" : "[%s, %s]", lo, hi);
+		fmt_p(c, in, p, sizeof(p));
+		table_add(t, cells);
+	}
+}
+
+/* A sweep: the ratio B/A and a verdict sign per column. */
+static void text_ratios(const struct hwp_compare *c, struct table *t)
+{
+	const char **cells = calloc(c->nr_columns + 1, sizeof(*cells));
+	char (*buf)[300] = calloc(c->nr_columns + 1, sizeof(*buf));
+
+	if (!cells || !buf) {
+		t->failed = true;
+		goto out;
+	}
+	cells[0] = "ratio B/A";
+	for (size_t k = 0; k < c->nr_columns; k++) {
+		snprintf(buf[k + 1], sizeof(buf[0]), "%s=%s", c->param, c->columns[k]);
+		cells[k + 1] = buf[k + 1];
+	}
+	table_add(t, cells);
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		const struct cmp_row *row = &c->rows[i];
+
+		cells[0] = row->name;
+		for (size_t k = 0; k < c->nr_columns; k++) {
+			const struct hwp_compare_info *in = &row->cells[k].info;
+			static const char sign[] = { [HWP_VERDICT_UNCHANGED] = '=',
+						     [HWP_VERDICT_INCREASE] = '+',
+						     [HWP_VERDICT_DECREASE] = '-' };
+
+			if (in->verdict == HWP_VERDICT_NONE)
+				snprintf(buf[k + 1], sizeof(buf[0]), "n/a");
+			else if (isnan(in->ratio))	/* A's mean is 0: no ratio, a verdict */
+				snprintf(buf[k + 1], sizeof(buf[0]), "- %c", sign[in->verdict]);
+			else
+				snprintf(buf[k + 1], sizeof(buf[0]), "%.3f %c", in->ratio,
+					 sign[in->verdict]);
+			cells[k + 1] = buf[k + 1];
+		}
+		table_add(t, cells);
+	}
+out:
+	free(cells);
+	free(buf);
+}
+
+static void text_noise(const struct hwp_compare *c, FILE *f)
+{
+	fprintf(f, "\n Noise ranking, least noisy first (coefficient of variation, the larger of A's and B's%s):\n",
+		c->param ? ", over the columns" : "");
+	for (size_t rank = 1; rank <= c->nr_rows; rank++)
+		for (size_t i = 0; i < c->nr_rows; i++) {
+			const struct cmp_row *row = &c->rows[i];
+
+			if (row->noise_rank != rank)
+				continue;
+			if (isnan(row->noise))
+				fprintf(f, " %4zu. %-32s %9s\n", rank, row->name, "-");
+			else
+				fprintf(f, " %4zu. %-32s %8.2f%%\n", rank, row->name, 100 * row->noise);
+		}
+}
+
+static void text_notes(const struct hwp_compare *c, FILE *f)
+{
+	bool approx = false, mw = c->opts.test == HWP_TEST_MANN_WHITNEY;
+
+	for (size_t i = 0; i < c->nr_rows; i++)
+		for (size_t k = 0; k < c->nr_columns; k++) {
+			const struct hwp_compare_info *in = &c->rows[i].cells[k].info;
+
+			approx |= mw && c->rows[i].cells[k].tested && !in->exact;
+			if (in->a_outliers || in->b_outliers)
+				fprintf(f, " note: %s%s%s: outlier runs (median absolute deviation): %zu in %s, %zu in %s\n",
+					c->rows[i].name, c->param ? " at " : "",
+					c->param ? c->columns[k] : "", in->a_outliers, c->a_name,
+					in->b_outliers, c->b_name);
+		}
+	if (approx)
+		fprintf(f, " note: p*: normal approximation with tie and continuity corrections (ties, or 50 runs or more); the other p are exact\n");
+	for (size_t i = 0; i < c->nr_warnings; i++)
+		fprintf(f, " warning: %s\n", c->warnings[i]);
+}
+
+static int write_text(const void *obj, FILE *f, const void *opts)
+{
+	const struct hwp_compare *c = obj;
+	const struct hwp_write_opts *o = opts;
+	struct table t = { .nr_cols = c->param ? c->nr_columns + 1 : 7 };
+
+	if (c->param)
+		text_ratios(c, &t);
+	else
+		text_rows(c, !o->no_big_num, &t);
+	if (t.failed) {
+		table_release(&t);
+		return fail(-ENOMEM, "out of memory");
+	}
+	text_header(c, f);
+	table_print(&t, f);
+	table_release(&t);
+	if (c->param)
+		fprintf(f, "\n %s: + increase, - decrease, = unchanged at alpha %g; n/a: no test\n",
+			"ratio B/A of the means", c->opts.alpha);
+	text_noise(c, f);
+	fputc('\n', f);
+	text_notes(c, f);
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+static void json_side(struct json_writer *w, const char *key, const char *name,
+		      const size_t *runs, size_t n)
+{
+	jw_key(w, key);
+	jw_object_begin(w);
+	jw_key(w, "source");
+	jw_string(w, name);
+	jw_key(w, "runs");
+	jw_array_begin(w, true);
+	for (size_t k = 0; k < n; k++)
+		jw_int(w, (long long)runs[k]);
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
+static void json_num(struct json_writer *w, const char *key, double v)
+{
+	jw_key(w, key);
+	jw_number(w, v);
+}
+
+static void json_cell(struct json_writer *w, const struct cmp_cell *cell)
+{
+	const struct hwp_compare_info *in = &cell->info;
+
+	jw_object_begin(w);
+	jw_key(w, "name");
+	jw_string(w, in->name);
+	jw_key(w, "kind");
+	jw_string(w, in->kind == HWP_SERIES_EVENT ? "event" : "metric");
+	jw_key(w, "unit");
+	jw_string(w, in->unit);
+	jw_key(w, "column");
+	jw_string(w, in->column);
+	json_num(w, "a_mean", in->a_mean);
+	json_num(w, "b_mean", in->b_mean);
+	json_num(w, "ratio", in->ratio);
+	json_num(w, "diff", in->diff);
+	json_num(w, "ci_low", in->ci_low);
+	json_num(w, "ci_high", in->ci_high);
+	json_num(w, "p_value", in->p_value);
+	json_num(w, "p_raw", in->p_raw);
+	jw_key(w, "verdict");
+	jw_string(w, hwp_verdict_name(in->verdict));
+	jw_key(w, "reason");
+	jw_string(w, in->reason);
+	json_num(w, "statistic", in->statistic);
+	json_num(w, "df", in->df);
+	jw_key(w, "exact");
+	jw_bool(w, in->exact);
+	jw_key(w, "a_n");
+	jw_int(w, (long long)in->a_n);
+	jw_key(w, "b_n");
+	jw_int(w, (long long)in->b_n);
+	json_num(w, "a_cv", in->a_cv);
+	json_num(w, "b_cv", in->b_cv);
+	jw_key(w, "a_outliers");
+	jw_int(w, (long long)in->a_outliers);
+	jw_key(w, "b_outliers");
+	jw_int(w, (long long)in->b_outliers);
+	jw_key(w, "noise_rank");
+	jw_int(w, (long long)in->noise_rank);
+	jw_object_end(w);
+}
+
+static int write_json(const void *obj, FILE *f, const void *opts)
+{
+	const struct hwp_compare *c = obj;
+	struct json_writer w;
+
+	(void)opts;
+
+	jw_init(&w, f, true);
+	jw_object_begin(&w);
+	jw_key(&w, "schema");
+	jw_string(&w, "hwprof-compare/1");
+	json_side(&w, "a", c->a_name, c->a_runs, c->nr_columns);
+	json_side(&w, "b", c->b_name, c->b_runs, c->nr_columns);
+	jw_key(&w, "test");
+	jw_string(&w, c->opts.test == HWP_TEST_MANN_WHITNEY ? "mann-whitney" : "welch");
+	json_num(&w, "alpha", c->opts.alpha);
+	jw_key(&w, "correction");
+	jw_string(&w, c->corrected ? "holm" : "none");
+	jw_key(&w, "tests");
+	jw_int(&w, (long long)c->nr_tests);
+	jw_key(&w, "parameter");
+	jw_string(&w, c->param);
+	jw_key(&w, "columns");
+	jw_array_begin(&w, true);
+	for (size_t k = 0; k < c->nr_columns; k++)
+		jw_string(&w, c->columns[k]);
+	jw_array_end(&w);
+	jw_key(&w, "rows");
+	jw_array_begin(&w, false);
+	for (size_t i = 0; i < c->nr_rows; i++)
+		for (size_t k = 0; k < c->nr_columns; k++)
+			json_cell(&w, &c->rows[i].cells[k]);
+	jw_array_end(&w);
+	jw_key(&w, "noise_ranking");
+	jw_array_begin(&w, false);
+	for (size_t rank = 1; rank <= c->nr_rows; rank++)
+		for (size_t i = 0; i < c->nr_rows; i++)
+			if (c->rows[i].noise_rank == rank) {
+				jw_object_begin(&w);
+				jw_key(&w, "name");
+				jw_string(&w, c->rows[i].name);
+				json_num(&w, "cv", c->rows[i].noise);
+				jw_object_end(&w);
+			}
+	jw_array_end(&w);
+	jw_key(&w, "warnings");
+	jw_array_begin(&w, false);
+	for (size_t i = 0; i < c->nr_warnings; i++)
+		jw_string(&w, c->warnings[i]);
+	jw_array_end(&w);
+	jw_object_end(&w);
+	jw_finish(&w);
+	return 0;
+}
+
+static const struct writer compare_writer = {
+	.fn = "hwp_compare_write",
+	.what = "the comparison",
+	.subject = "a comparison is",
+	.format = {
+		[HWP_FORMAT_TEXT] = write_text,
+		[HWP_FORMAT_JSON] = write_json,
+	},
+};
+
+HWP_API int hwp_compare_write(const struct hwp_compare *c, FILE *f,
+			      const struct hwp_write_opts *opts)
+{
+	return write_dispatch(&compare_writer, c, f, opts);
+}

@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Comparing two results, or two sweeps column by column: for every event
+ * and metric both have, whether B differs from A beyond the noise.
+ */
+#include "core/core.h"
+#include "compare/compare.h"
+#include "result/result.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+HWP_API const char *hwp_verdict_name(enum hwp_verdict v)
+{
+	switch (v) {
+	case HWP_VERDICT_UNCHANGED: return "unchanged";
+	case HWP_VERDICT_INCREASE: return "increase";
+	case HWP_VERDICT_DECREASE: return "decrease";
+	default: return "n/a";
+	}
+}
+
+HWP_API void hwp_compare_free(struct hwp_compare *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		for (size_t k = 0; c->rows[i].cells && k < c->nr_columns; k++)
+			free(c->rows[i].cells[k].reason);
+		free(c->rows[i].cells);
+		free(c->rows[i].name);
+		free(c->rows[i].unit);
+	}
+	free(c->rows);
+	for (size_t i = 0; i < c->nr_columns; i++)
+		free(c->columns[i]);
+	free(c->columns);
+	free(c->a_runs);
+	free(c->b_runs);
+	for (size_t i = 0; i < c->nr_warnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	free(c->param);
+	free(c->a_name);
+	free(c->b_name);
+	free(c);
+}
+
+static int warn(struct hwp_compare *c, const char *fmt, ...) HWP_PRINTF(2, 3);
+
+static int warn(struct hwp_compare *c, const char *fmt, ...)
+{
+	char **w = realloc(c->warnings, (c->nr_warnings + 1) * sizeof(*w));
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!w)
+		return -ENOMEM;
+	c->warnings = w;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	w[c->nr_warnings] = strbuf_detach(&sb);
+	if (!w[c->nr_warnings])
+		return -ENOMEM;
+	c->nr_warnings++;
+	return 0;
+}
+
+/* The row of @r that matches @sr of the other side, or NULL. */
+static const struct series *match(const struct hwp_result *r, const struct series *sr)
+{
+	for (size_t i = 0; i < r->nr_series; i++) {
+		const struct series *x = &r->series[i];
+
+		if (x->kind != sr->kind)
+			continue;
+		if (!strcmp(x->name, sr->name))
+			return x;
+		/* "-e cs" and "-e context-switches" count the same thing. */
+		if (x->kind == HWP_SERIES_EVENT && x->canonical && sr->canonical &&
+		    !strcmp(x->canonical, sr->canonical))
+			return x;
+	}
+	return NULL;
+}
+
+static struct cmp_row *find_or_add_row(struct hwp_compare *c, const struct series *sr)
+{
+	struct cmp_row *rows, *row;
+
+	for (size_t i = 0; i < c->nr_rows; i++)
+		if (c->rows[i].kind == sr->kind && !strcmp(c->rows[i].name, sr->name))
+			return &c->rows[i];
+	rows = realloc(c->rows, (c->nr_rows + 1) * sizeof(*rows));
+	if (!rows)
+		return NULL;
+	c->rows = rows;
+	row = &rows[c->nr_rows];
+	memset(row, 0, sizeof(*row));
+	row->kind = sr->kind;
+	row->name = strdup(sr->name);
+	row->unit = strdup(sr->unit);
+	row->cells = calloc(c->nr_columns, sizeof(*row->cells));
+	c->nr_rows++;
+	if (!row->name || !row->unit || !row->cells)
+		return NULL;
+	for (size_t k = 0; k < c->nr_columns; k++)
+		row->cells[k].info.verdict = HWP_VERDICT_NONE;
+	return row;
+}
+
+static size_t defined(const double *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += !isnan(v[i]);
+	return k;
+}
+
+/* Why a side cannot be tested, for the cell's reason. */
+static char *why_untested(const struct series *sr, size_t n, size_t runs,
+			  const char *side)
+{
+	char *s = NULL;
+
+	if (!sr->supported)
+		return asprintf(&s, "not supported in %s%s%s", side, sr->reason ? ": " : "",
+				sr->reason ? sr->reason : "") < 0 ? NULL : s;
+	if (!n)
+		return asprintf(&s, "%s in %s", sr->kind == HWP_SERIES_EVENT ? "not counted" :
+						 "undefined", side) < 0 ? NULL : s;
+	return asprintf(&s, "%zu value%s in %s (of %zu runs): a test needs 2", n, n == 1 ? "" : "s",
+			side, runs) < 0 ? NULL : s;
+}
+
+static void summary_of(const double *v, size_t n, double *mean, double *cv)
+{
+	struct hwp_stats_summary s = { .sz = sizeof(s) };
+
+	hwp_stats_summarize(v, n, &s);
+	*mean = s.mean;
+	*cv = s.cv;
+}
+
+static size_t outliers_of(const double *v, size_t n)
+{
+	size_t nr = 0;
+
+	hwp_stats_outliers_mad(v, n, 0, NULL, &nr);
+	return nr;
+}
+
+static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
+		     const struct hwp_result *ra, const struct series *sa,
+		     const struct hwp_result *rb, const struct series *sb)
+{
+	HWP_OPTS(hwp_stats_test_opts, to, .test = c->opts.test);
+	struct hwp_compare_info *i = &cell->info;
+	struct hwp_stats_test_result t = { .sz = sizeof(t) };
+	size_t na = defined(sa->values, ra->nr_runs);
+	size_t nb = defined(sb->values, rb->nr_runs);
+	int err;
+
+	i->a_n = na;
+	i->b_n = nb;
+	i->a_mean = i->b_mean = i->a_cv = i->b_cv = i->ratio = i->diff = NAN;
+	i->ci_low = i->ci_high = i->statistic = i->df = i->p_value = i->p_raw = NAN;
+	if (na < 2 || nb < 2) {
+		cell->reason = na < 2 ? why_untested(sa, na, ra->nr_runs, c->a_name) :
+					why_untested(sb, nb, rb->nr_runs, c->b_name);
+		return cell->reason ? 0 : -ENOMEM;
+	}
+	err = hwp_stats_test(sa->values, ra->nr_runs, sb->values, rb->nr_runs, &to, &t);
+	if (err)
+		return err;
+	cell->tested = true;
+	c->nr_tests++;
+	summary_of(sa->values, ra->nr_runs, &i->a_mean, &i->a_cv);
+	summary_of(sb->values, rb->nr_runs, &i->b_mean, &i->b_cv);
+	i->ratio = i->a_mean != 0 ? i->b_mean / i->a_mean : NAN;
+	i->diff = t.diff;
+	i->ci_low = t.ci_low;
+	i->ci_high = t.ci_high;
+	i->statistic = t.statistic;
+	i->df = t.df;
+	i->p_raw = i->p_value = t.p_value;
+	i->exact = t.exact;
+	i->a_outliers = outliers_of(sa->values, ra->nr_runs);
+	i->b_outliers = outliers_of(sb->values, rb->nr_runs);
+	return 0;
+}
+
+/* Compare the results of one column, adding the rows they share. */
+static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_result *ra,
+			  const struct hwp_result *rb)
+{
+	for (size_t i = 0; i < ra->nr_series; i++) {
+		const struct series *sa = &ra->series[i], *sb = match(rb, sa);
+		struct cmp_row *row;
+		int err;
+
+		if (!sb)
+			continue;
+		row = find_or_add_row(c, sa);
+		if (!row)
+			return -ENOMEM;
+		/* An event listed twice (-e cs,cs) is one row: its first. */
+		if (row->cells[col].tested || row->cells[col].reason)
+			continue;
+		err = fill_cell(c, &row->cells[col], ra, sa, rb, sb);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* "x, y, z" of the rows of @r that @other lacks in every column. */
+static void only_in(const struct hwp_sweep *sw, const struct hwp_sweep *other,
+		    struct strbuf *sb)
+{
+	for (size_t p = 0; p < sw->nr; p++) {
+		const struct hwp_result *r = sw->results[p];
+
+		for (size_t i = 0; i < r->nr_series; i++) {
+			bool anywhere = false, listed = false;
+
+			for (size_t q = 0; q < other->nr && !anywhere; q++)
+				anywhere = match(other->results[q], &r->series[i]);
+			for (size_t q = 0; q < p && !listed; q++)
+				listed = match(sw->results[q], &r->series[i]) != NULL;
+			if (!anywhere && !listed)
+				strbuf_addf(sb, "%s%s", sb->len ? ", " : "", r->series[i].name);
+		}
+	}
+}
+
+static int warn_one_sided(struct hwp_compare *c, const struct hwp_sweep *a,
+			  const struct hwp_sweep *b)
+{
+	struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
+	int err = 0;
+
+	only_in(a, b, &sa);
+	only_in(b, a, &sb);
+	if (sa.len)
+		err = warn(c, "only in %s, not compared: %s", c->a_name, strbuf_str(&sa));
+	if (!err && sb.len)
+		err = warn(c, "only in %s, not compared: %s", c->b_name, strbuf_str(&sb));
+	strbuf_release(&sa);
+	strbuf_release(&sb);
+	return err;
+}
+
+/* Rows without a single test say nothing: leave them out, and say so. */
+static int drop_untested_rows(struct hwp_compare *c)
+{
+	const char *why = NULL;
+	size_t kept = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		struct cmp_row *row = &c->rows[i];
+		bool tested = false;
+
+		for (size_t k = 0; k < c->nr_columns; k++)
+			tested |= row->cells[k].tested;
+		if (tested) {
+			c->rows[kept++] = *row;
+			continue;
+		}
+		for (size_t k = 0; k < c->nr_columns && !why; k++)
+			why = row->cells[k].reason;
+		if (!err)
+			err = warn(c, "no test for %s: %s", row->name, why ? why : "no values");
+		why = NULL;
+		for (size_t k = 0; k < c->nr_columns; k++)
+			free(row->cells[k].reason);
+		free(row->cells);
+		free(row->name);
+		free(row->unit);
+	}
+	c->nr_rows = kept;
+	return err;
+}
+
+static int correct_and_decide(struct hwp_compare *c)
+{
+	double *p = malloc((c->nr_rows * c->nr_columns + 1) * sizeof(*p));
+	size_t n = 0;
+
+	if (!p)
+		return -ENOMEM;
+	c->corrected = c->nr_tests > 1 && !c->opts.no_correction;
+	for (size_t i = 0; i < c->nr_rows; i++)
+		for (size_t k = 0; k < c->nr_columns; k++) {
+			const struct cmp_cell *cell = &c->rows[i].cells[k];
+
+			p[n++] = cell->tested ? cell->info.p_raw : NAN;
+		}
+	if (c->corrected && hwp_stats_holm(p, n, p)) {
+		free(p);
+		return -ENOMEM;
+	}
+	n = 0;
+	for (size_t i = 0; i < c->nr_rows; i++)
+		for (size_t k = 0; k < c->nr_columns; k++) {
+			struct cmp_cell *cell = &c->rows[i].cells[k];
+			struct hwp_compare_info *info = &cell->info;
+			double up;
+
+			info->p_value = p[n++];
+			if (!cell->tested)
+				continue;
+			/* Mann-Whitney speaks of ranks: its direction is U's
+			 * against its middle, n_a n_b / 2. */
+			up = info->diff;
+			if (c->opts.test == HWP_TEST_MANN_WHITNEY)
+				up = 2 * info->statistic - (double)(info->a_n * info->b_n);
+			/* Values so large their mean overflows give no p-value:
+			 * no verdict either, rather than "unchanged". */
+			if (isnan(info->p_value))
+				info->verdict = HWP_VERDICT_NONE;
+			else if (!(info->p_value < c->opts.alpha))
+				info->verdict = HWP_VERDICT_UNCHANGED;
+			else if (up > 0)
+				info->verdict = HWP_VERDICT_INCREASE;
+			else
+				info->verdict = HWP_VERDICT_DECREASE;
+		}
+	free(p);
+	return 0;
+}
+
+static int cmp_noise(const void *x, const void *y)
+{
+	const struct cmp_row *a = *(const struct cmp_row *const *)x;
+	const struct cmp_row *b = *(const struct cmp_row *const *)y;
+
+	/* No CV (a mean of 0) ranks last; equal ones keep the table's order. */
+	if (isnan(a->noise) || isnan(b->noise)) {
+		if (isnan(a->noise) != isnan(b->noise))
+			return isnan(a->noise) - isnan(b->noise);
+	} else if (a->noise != b->noise) {
+		return (a->noise > b->noise) - (a->noise < b->noise);
+	}
+	return (a > b) - (a < b);
+}
+
+static int rank_noise(struct hwp_compare *c)
+{
+	struct cmp_row **order = malloc((c->nr_rows + 1) * sizeof(*order));
+
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		struct cmp_row *row = &c->rows[i];
+
+		row->noise = NAN;
+		for (size_t k = 0; k < c->nr_columns; k++) {
+			const struct hwp_compare_info *info = &row->cells[k].info;
+			double cv = fmax(info->a_cv, info->b_cv);
+
+			/* fmax() takes the number over a NAN. */
+			if (row->cells[k].tested)
+				row->noise = fmax(row->noise, cv);
+		}
+		order[i] = row;
+	}
+	/* qsort is not stable: ties keep the table's order through the index. */
+	qsort(order, c->nr_rows, sizeof(*order), cmp_noise);
+	for (size_t r = 0; r < c->nr_rows; r++)
+		order[r]->noise_rank = r + 1;
+	free(order);
+	for (size_t i = 0; i < c->nr_rows; i++)
+		for (size_t k = 0; k < c->nr_columns; k++) {
+			struct hwp_compare_info *info = &c->rows[i].cells[k].info;
+
+			info->noise_rank = c->rows[i].noise_rank;
+			info->name = c->rows[i].name;
+			info->unit = c->rows[i].unit;
+			info->kind = c->rows[i].kind;
+			info->column = c->columns[k];
+			info->reason = c->rows[i].cells[k].reason;
+		}
+	return 0;
+}
+
+static bool same_strings(char *const *x, char *const *y)
+{
+	size_t i = 0;
+
+	if (!x || !y)
+		return x == y;
+	for (; x[i] && y[i]; i++)
+		if (strcmp(x[i], y[i]))
+			return false;
+	return !x[i] && !y[i];
+}
+
+/* What makes two measurements less comparable than they look. */
+static int warn_context(struct hwp_compare *c, const struct hwp_sweep *a,
+			const struct hwp_sweep *b)
+{
+	const struct hwp_result *ra = a->results[0], *rb = b->results[0];
+	char *const *ca = a->param ? a->argv : ra->argv;
+	char *const *cb = b->param ? b->argv : rb->argv;
+	const struct environment *ea = &ra->env, *eb = &rb->env;
+	int err = 0;
+
+	if (!same_strings(ca, cb)) {
+		struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+
+		command_line(ca, &x);
+		command_line(cb, &y);
+		err = warn(c, "the commands differ: %s ran '%s', %s ran '%s'", c->a_name,
+			   strbuf_str(&x), c->b_name, strbuf_str(&y));
+		strbuf_release(&x);
+		strbuf_release(&y);
+	}
+	if (!err && ea->host && eb->host &&
+	    (strcmp(ea->host, eb->host) || strcmp(ea->cpu, eb->cpu) ||
+	     strcmp(ea->kernel, eb->kernel)))
+		err = warn(c, "measured on different machines or kernels: %s on %s (%s, %s), %s on %s (%s, %s)",
+			   c->a_name, ea->host, ea->cpu, ea->kernel, c->b_name, eb->host,
+			   eb->cpu, eb->kernel);
+	if (!err && a->param && b->param && strcmp(a->param, b->param))
+		err = warn(c, "the sweeps are over different parameters: %s and %s; columns are matched by value",
+			   a->param, b->param);
+	return err;
+}
+
+static const char *side_name(const struct hwp_sweep *sw, const char *dflt)
+{
+	return sw->nr && sw->results[0]->source ? sw->results[0]->source : dflt;
+}
+
+/* Pair the columns by value; warn about the values on one side only. */
+static int pair_columns(struct hwp_compare *c, const struct hwp_sweep *a,
+			const struct hwp_sweep *b, size_t *pair_a, size_t *pair_b)
+{
+	struct strbuf only_a = STRBUF_INIT, only_b = STRBUF_INIT;
+	int err = 0;
+
+	for (size_t p = 0; p < a->nr; p++) {
+		size_t q = 0;
+
+		while (q < b->nr && !(a->values[p] == b->values[q] ||
+				      (a->values[p] && b->values[q] &&
+				       !strcmp(a->values[p], b->values[q]))))
+			q++;
+		if (q == b->nr) {
+			strbuf_addf(&only_a, "%s%s", only_a.len ? ", " : "", a->values[p]);
+			continue;
+		}
+		c->columns[c->nr_columns] = a->values[p] ? strdup(a->values[p]) : NULL;
+		if (a->values[p] && !c->columns[c->nr_columns])
+			err = -ENOMEM;
+		c->a_runs[c->nr_columns] = a->results[p]->nr_runs;
+		c->b_runs[c->nr_columns] = b->results[q]->nr_runs;
+		pair_a[c->nr_columns] = p;
+		pair_b[c->nr_columns++] = q;
+	}
+	for (size_t q = 0; q < b->nr; q++) {
+		bool found = false;
+
+		for (size_t p = 0; p < a->nr && !found; p++)
+			found = a->values[p] && !strcmp(a->values[p], b->values[q]);
+		if (!found && b->values[q])
+			strbuf_addf(&only_b, "%s%s", only_b.len ? ", " : "", b->values[q]);
+	}
+	if (!err && only_a.len)
+		err = warn(c, "%s=%s measured in %s only, not compared", a->param,
+			   strbuf_str(&only_a), c->a_name);
+	if (!err && only_b.len)
+		err = warn(c, "%s=%s measured in %s only, not compared", b->param,
+			   strbuf_str(&only_b), c->b_name);
+	strbuf_release(&only_a);
+	strbuf_release(&only_b);
+	return err;
+}
+
+/* Each side needs a column of 2 runs or more to say anything. */
+static int check_runs(const struct hwp_compare *c)
+{
+	size_t most_a = 0, most_b = 0;
+
+	for (size_t k = 0; k < c->nr_columns; k++) {
+		most_a = c->a_runs[k] > most_a ? c->a_runs[k] : most_a;
+		most_b = c->b_runs[k] > most_b ? c->b_runs[k] : most_b;
+	}
+	if (most_a < 2 || most_b < 2)
+		return fail(-HWP_ERR_MISMATCH,
+				"%s has %s: a comparison needs at least 2 runs on each side to tell a change from noise; measure with hwprof stat -r 5 (or more)",
+				most_a < 2 ? c->a_name : c->b_name,
+				c->param ? "one run per value" : "one run");
+	return 0;
+}
+
+static int mismatch_no_rows(const struct hwp_compare *c, const struct hwp_sweep *a,
+			    const struct hwp_sweep *b, bool any_common)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	int err;
+
+	for (size_t i = 0; i < a->results[0]->nr_series; i++)
+		strbuf_addf(&x, "%s%s", i ? ", " : "", a->results[0]->series[i].name);
+	for (size_t i = 0; i < b->results[0]->nr_series; i++)
+		strbuf_addf(&y, "%s%s", i ? ", " : "", b->results[0]->series[i].name);
+	if (any_common)
+		err = fail(-HWP_ERR_MISMATCH,
+			       "%s and %s have no event or metric with values on both sides to compare (%s)",
+			       c->a_name, c->b_name, c->warnings[c->nr_warnings - 1]);
+	else
+		err = fail(-HWP_ERR_MISMATCH,
+			       "%s and %s have no event or metric in common: %s counted %s; %s counted %s; count the same events (-e) in both",
+			       c->a_name, c->b_name, c->a_name, strbuf_str(&x), c->b_name,
+			       strbuf_str(&y));
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return err;
+}
+
+static int build(struct hwp_compare *c, const struct hwp_sweep *a,
+		 const struct hwp_sweep *b)
+{
+	size_t *pair_a = calloc(a->nr + 1, sizeof(*pair_a));
+	size_t *pair_b = calloc(a->nr + 1, sizeof(*pair_b));
+	bool any_common;
+	int err;
+
+	c->columns = calloc(a->nr + 1, sizeof(*c->columns));
+	c->a_runs = calloc(a->nr + 1, sizeof(*c->a_runs));
+	c->b_runs = calloc(a->nr + 1, sizeof(*c->b_runs));
+	err = pair_a && pair_b && c->columns && c->a_runs && c->b_runs ? 0 : -ENOMEM;
+	if (!err)
+		err = pair_columns(c, a, b, pair_a, pair_b);
+	if (!err && !c->nr_columns)
+		err = fail(-HWP_ERR_MISMATCH, "the sweeps %s and %s have no %s value in common",
+			       c->a_name, c->b_name, a->param);
+	if (!err)
+		err = check_runs(c);
+	for (size_t k = 0; !err && k < c->nr_columns; k++)
+		err = compare_column(c, k, a->results[pair_a[k]], b->results[pair_b[k]]);
+	free(pair_a);
+	free(pair_b);
+	any_common = c->nr_rows > 0;
+	if (!err)
+		err = warn_one_sided(c, a, b) ?: drop_untested_rows(c);
+	if (!err && !c->nr_rows)
+		return mismatch_no_rows(c, a, b, any_common);
+	if (!err)
+		err = correct_and_decide(c) ?: rank_noise(c) ?: warn_context(c, a, b);
+	if (err == -ENOMEM)
+		return fail(err, "out of memory");
+	return err;
+}
+
+HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
+			       const struct hwp_compare_opts *opts,
+			       struct hwp_compare **out)
+{
+	struct hwp_compare *c;
+	int err;
+
+	clear_error();
+	if (!out)
+		return fail(-EINVAL, "hwp_compare_sweeps: out is NULL");
+	*out = NULL;
+	if (!a || !b || !a->nr || !b->nr)
+		return fail(-EINVAL, "hwp_compare_sweeps: NULL or empty sweep");
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return fail(-ENOMEM, "out of memory");
+	err = OPTS_COPY(&c->opts, opts, hwp_compare_opts);
+	if (err)
+		goto err;
+	if (!c->opts.alpha)
+		c->opts.alpha = 0.05;
+	c->opts.sz = sizeof(c->opts);
+	if (!(c->opts.alpha > 0 && c->opts.alpha < 1)) {
+		err = fail(-EINVAL, "alpha %g is not between 0 and 1", c->opts.alpha);
+		goto err;
+	}
+	if (c->opts.test != HWP_TEST_WELCH && c->opts.test != HWP_TEST_MANN_WHITNEY) {
+		err = fail(-EINVAL, "hwp_compare_sweeps: unknown test %d", (int)c->opts.test);
+		goto err;
+	}
+	c->a_name = strdup(side_name(a, "A"));
+	c->b_name = strdup(side_name(b, "B"));
+	c->param = a->param ? strdup(a->param) : NULL;
+	if (!c->a_name || !c->b_name || (a->param && !c->param)) {
+		err = fail(-ENOMEM, "out of memory");
+		goto err;
+	}
+	if (!a->param != !b->param) {
+		err = fail(-HWP_ERR_MISMATCH,
+			       "%s is a sweep over %s and %s a single result: compare a sweep with a sweep",
+			       a->param ? c->a_name : c->b_name,
+			       a->param ? a->param : b->param,
+			       a->param ? c->b_name : c->a_name);
+		goto err;
+	}
+	err = build(c, a, b);
+	if (err)
+		goto err;
+	*out = c;
+	return 0;
+err:
+	hwp_compare_free(c);
+	return err;
+}
+
+HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_result *b,
+				const struct hwp_compare_opts *opts,
+				struct hwp_compare **out)
+{
+	/* Each result as a sweep of one point, borrowed for the call. */
+	char *none = NULL;
+	struct hwp_result *ra = (struct hwp_result *)a, *rb = (struct hwp_result *)b;
+	struct hwp_sweep sa = { .values = &none, .results = &ra, .nr = 1 };
+	struct hwp_sweep sb = { .values = &none, .results = &rb, .nr = 1 };
+
+	if (!a || !b) {
+		clear_error();
+		if (out)
+			*out = NULL;
+		return fail(-EINVAL, "hwp_compare_results: NULL argument");
+	}
+	return hwp_compare_sweeps(&sa, &sb, opts, out);
+}
+
+HWP_API size_t hwp_compare_nr_rows(const struct hwp_compare *c)
+{
+	return c ? c->nr_rows : 0;
+}
+
+HWP_API size_t hwp_compare_nr_columns(const struct hwp_compare *c)
+{
+	return c ? c->nr_columns : 0;
+}
+
+HWP_API size_t hwp_compare_nr_tests(const struct hwp_compare *c)
+{
+	return c ? c->nr_tests : 0;
+}
+
+HWP_API int hwp_compare_cell(const struct hwp_compare *c, size_t row, size_t col,
+			     struct hwp_compare_info *info)
+{
+	struct hwp_compare_info copy;
+
+	if (!c || row >= c->nr_rows || col >= c->nr_columns)
+		return fail(-EINVAL, "hwp_compare_cell: no cell (%zu, %zu)", row, col);
+	copy = c->rows[row].cells[col].info;
+	copy.sz = sizeof(copy);
+	return info_fill(info, &copy, sizeof(copy));
+}
+
+HWP_API const char *hwp_compare_warning(const struct hwp_compare *c, size_t idx)
+{
+	return c && idx < c->nr_warnings ? c->warnings[idx] : NULL;
+}

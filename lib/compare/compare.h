@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* The inside of struct hwp_compare, shared by compare.c and its writers. */
+#ifndef HWPROF_COMPARE_H
+#define HWPROF_COMPARE_H
+
+#include "core/core.h"
+
+struct cmp_cell {
+	struct hwp_compare_info info;	/* strings point into the row and column */
+	char *reason;
+	bool tested;
+};
+
+struct cmp_row {
+	char *name;
+	char *unit;
+	enum hwp_series_kind kind;
+	struct cmp_cell *cells;	/* one per column */
+	double noise;		/* the largest CV of its tested cells */
+	size_t noise_rank;
+};
+
+struct hwp_compare {
+	struct hwp_compare_opts opts;
+	char *a_name, *b_name;	/* the files, or "A" and "B" */
+	char *param;		/* NULL: plain results */
+	char **columns;		/* nr_columns values (NULL for plain results) */
+	size_t *a_runs, *b_runs;	/* per column */
+	size_t nr_columns;
+	struct cmp_row *rows;
+	size_t nr_rows;
+	size_t nr_tests;
+	bool corrected;		/* Holm's correction applied */
+	char **warnings;
+	size_t nr_warnings;
+};
+
+#endif

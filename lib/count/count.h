@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counting: sessions of counter groups on targets, their reads (read() or
+ * user space, count/rdpmc.h), and metrics over the counts.
+ */
+#ifndef HWPROF_COUNT_H
+#define HWPROF_COUNT_H
+
+#include "core/core.h"
+
+/* rdpmc.c: user-space reads of the calling thread's own counters (rdpmc on
+ * x86, mrs on arm64) */
+bool rdpmc_arch(void);
+/* Whether the kernel lets user space read counters now; if not, why and
+ * the fix into @why (may be NULL). */
+bool rdpmc_allowed(struct strbuf *why);
+/* Ask for user-space reads in @attr where the PMU must be asked (arm64:
+ * its "rdpmc" format bit); a no-op elsewhere. */
+void rdpmc_request(struct perf_event_attr *attr);
+void *rdpmc_map(int fd);
+void rdpmc_unmap(void *page);
+/* 0 with @c filled, or -EAGAIN: read() instead. */
+int rdpmc_read(const void *page, struct hwp_count *c);
+
+/* counter.c: how many group reads went through rdpmc (for the tests). */
+uint64_t session_rdpmc_reads(const struct hwp_session *s);
+
+/* Raw reads for regions, of a session with one instance (a thread): each
+ * group's read() buffer (PERF_FORMAT_GROUP) back to back, and where each
+ * open event's value and times are in it. The layout is fixed at the open. */
+struct raw_item {
+	size_t event;		/* index in the event list */
+	size_t value, enabled, running;	/* word offsets in the buffer */
+};
+/* The number of items; @items (may be NULL) gets them, *@words the size. */
+size_t session_raw_layout(const struct hwp_session *s, struct raw_item *items,
+			      size_t *words);
+int session_read_raw(struct hwp_session *s, uint64_t *buf);
+
+/* metric.c */
+/* Calls @fn for every event name a metric reads ("seconds" excluded). */
+int metric_foreach_input(const struct hwp_metric *m,
+			     int (*fn)(const char *name, void *ctx), void *ctx);
+
+#endif

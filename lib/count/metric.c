@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: MIT
+/* Metric formulas: parsed once into a small tree, evaluated on each reading. */
+#include "core/core.h"
+#include "event/event.h"
+#include "count/count.h"
+#include "util/text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPR_MAX 4096
+#define DEPTH_MAX 64
+
+enum node_op { OP_NUM, OP_NAME, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV };
+
+struct node {
+	enum node_op op;
+	double num;
+	char *name;
+	int left, right;
+};
+
+struct hwp_metric {
+	char *name;
+	char *expr;
+	const char *unit;
+	const char *desc;
+	struct node *nodes;
+	size_t nr_nodes, cap_nodes;
+	int root;
+	bool builtin;
+};
+
+struct mparser {
+	const char *def;	/* the whole definition, for messages */
+	const char *s;		/* the expression */
+	size_t off;		/* offset of the expression in def */
+	size_t pos;
+	int depth;
+	struct hwp_metric *m;
+};
+
+static int msyntax(const struct mparser *p, size_t pos, const char *what)
+{
+	size_t at = p->off + pos;
+
+	if (strlen(p->def) <= 160)
+		return fail(-HWP_ERR_SYNTAX, "metric '%s': %s at position %zu\n  %s\n  %*s^",
+				p->def, what, at, p->def, (int)at, "");
+	return fail(-HWP_ERR_SYNTAX, "metric '%s': %s at position %zu", p->def, what, at);
+}
+
+static int new_node(struct mparser *p, enum node_op op, int left, int right)
+{
+	struct hwp_metric *m = p->m;
+	struct node *n = m->nodes;
+
+	/* Doubling: a 4096-character formula has ~2000 nodes, and a realloc
+	 * per node would copy the array ~2000 times. */
+	if (m->nr_nodes == m->cap_nodes) {
+		size_t cap = m->cap_nodes ? 2 * m->cap_nodes : 16;
+
+		n = realloc(m->nodes, cap * sizeof(*n));
+		if (!n)
+			return fail(-ENOMEM, "out of memory");
+		m->nodes = n;
+		m->cap_nodes = cap;
+	}
+	n[m->nr_nodes] = (struct node){ .op = op, .left = left, .right = right };
+	return (int)m->nr_nodes++;
+}
+
+static void skip_ws(struct mparser *p)
+{
+	while (isspace((unsigned char)p->s[p->pos]))
+		p->pos++;
+}
+
+static bool name_char(const char *s, size_t i)
+{
+	unsigned char c = (unsigned char)s[i];
+
+	if (isalnum(c) || c == '_' || c == '.' || c == ':')
+		return true;
+	/* "cache-misses" is one name; "a - b" is a subtraction. */
+	return c == '-' && i > 0 && isalnum((unsigned char)s[i - 1]) &&
+	       isalnum((unsigned char)s[i + 1]);
+}
+
+static int parse_expr(struct mparser *p);
+
+static int parse_primary(struct mparser *p)
+{
+	const char *s = p->s;
+	size_t start;
+	int id, err;
+
+	skip_ws(p);
+	start = p->pos;
+	if (s[p->pos] == '(') {
+		p->pos++;
+		if (++p->depth > DEPTH_MAX)
+			return msyntax(p, start, "nested more than 64 deep");
+		id = parse_expr(p);
+		p->depth--;
+		if (id < 0)
+			return id;
+		skip_ws(p);
+		if (s[p->pos] != ')')
+			return msyntax(p, p->pos, "expected ')'");
+		p->pos++;
+		return id;
+	}
+	if (isdigit((unsigned char)s[p->pos]) || (s[p->pos] == '.' && isdigit((unsigned char)s[p->pos + 1]))) {
+		char *end;
+		double v = strtod(s + p->pos, &end);
+
+		if (end == s + p->pos)
+			return msyntax(p, start, "bad number");
+		if (!isfinite(v))
+			return msyntax(p, start, "number out of range");
+		p->pos = (size_t)(end - s);
+		if (isalpha((unsigned char)s[p->pos]) || s[p->pos] == '_')
+			return msyntax(p, p->pos, "a name cannot start with a digit");
+		id = new_node(p, OP_NUM, -1, -1);
+		if (id >= 0)
+			p->m->nodes[id].num = v;
+		return id;
+	}
+	if (isalpha((unsigned char)s[p->pos]) || s[p->pos] == '_') {
+		while (name_char(s, p->pos))
+			p->pos++;
+		id = new_node(p, OP_NAME, -1, -1);
+		if (id < 0)
+			return id;
+		p->m->nodes[id].name = strndup(s + start, p->pos - start);
+		if (!p->m->nodes[id].name)
+			return fail(-ENOMEM, "out of memory");
+		return id;
+	}
+	if (!s[p->pos])
+		return msyntax(p, p->pos, "expected a number, a name or '(' before the end");
+	err = msyntax(p, p->pos, "expected a number, a name or '('");
+	return err;
+}
+
+static int parse_unary(struct mparser *p)
+{
+	int id;
+
+	skip_ws(p);
+	if (p->s[p->pos] == '-' || p->s[p->pos] == '+') {
+		bool neg = p->s[p->pos] == '-';
+		size_t start = p->pos;
+
+		p->pos++;
+		if (++p->depth > DEPTH_MAX)
+			return msyntax(p, start, "nested more than 64 deep");
+		id = parse_unary(p);
+		p->depth--;
+		if (id < 0 || !neg)
+			return id;
+		return new_node(p, OP_NEG, id, -1);
+	}
+	return parse_primary(p);
+}
+
+static int parse_term(struct mparser *p)
+{
+	int left = parse_unary(p);
+
+	while (left >= 0) {
+		char c;
+		int right;
+
+		skip_ws(p);
+		c = p->s[p->pos];
+		if (c != '*' && c != '/')
+			break;
+		p->pos++;
+		right = parse_unary(p);
+		if (right < 0)
+			return right;
+		left = new_node(p, c == '*' ? OP_MUL : OP_DIV, left, right);
+	}
+	return left;
+}
+
+static int parse_expr(struct mparser *p)
+{
+	int left = parse_term(p);
+
+	while (left >= 0) {
+		char c;
+		int right;
+
+		skip_ws(p);
+		c = p->s[p->pos];
+		if (c != '+' && c != '-')
+			break;
+		p->pos++;
+		right = parse_term(p);
+		if (right < 0)
+			return right;
+		left = new_node(p, c == '+' ? OP_ADD : OP_SUB, left, right);
+	}
+	return left;
+}
+
+static void metric_free(struct hwp_metric *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_nodes; i++)
+		free(m->nodes[i].name);
+	free(m->nodes);
+	free(m->name);
+	free(m->expr);
+	free(m);
+}
+
+static char *trim_dup(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return strndup(s, len);
+}
+
+static int metric_parse(const char *def, struct hwp_metric **out)
+{
+	struct mparser p = { .def = def };
+	const char *eq = strchr(def, '=');
+	struct hwp_metric *m;
+	int root;
+
+	*out = NULL;
+	if (strlen(def) > EXPR_MAX)
+		return fail(-HWP_ERR_SYNTAX, "metric: longer than %d characters", EXPR_MAX);
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return fail(-ENOMEM, "out of memory");
+	m->unit = "";
+	m->desc = "";
+	p.m = m;
+	p.s = eq ? eq + 1 : def;
+	p.off = (size_t)(p.s - def);
+	m->name = eq ? trim_dup(def, (size_t)(eq - def)) : trim_dup(def, strlen(def));
+	m->expr = trim_dup(p.s, strlen(p.s));
+	if (!m->name || !m->expr) {
+		metric_free(m);
+		return fail(-ENOMEM, "out of memory");
+	}
+	if (eq && !m->name[0]) {
+		metric_free(m);
+		return fail(-HWP_ERR_SYNTAX, "metric '%s': the name before '=' is empty", def);
+	}
+	root = parse_expr(&p);
+	if (root >= 0) {
+		skip_ws(&p);
+		if (p.s[p.pos])
+			root = msyntax(&p, p.pos, p.s[p.pos] == ')' ? "unbalanced ')'"
+								     : "expected an operator");
+	}
+	if (root < 0) {
+		metric_free(m);
+		return root;
+	}
+	m->root = root;
+	*out = m;
+	return 0;
+}
+
+HWP_API int hwp_metric_parse(const char *def, struct hwp_metric **out)
+{
+	clear_error();
+	if (!out)
+		return fail(-EINVAL, "hwp_metric_parse: out is NULL");
+	*out = NULL;
+	if (!def)
+		return fail(-EINVAL, "hwp_metric_parse: definition is NULL");
+	return metric_parse(def, out);
+}
+
+HWP_API void hwp_metric_free(struct hwp_metric *m)
+{
+	if (m && !m->builtin)
+		metric_free(m);
+}
+
+HWP_API const char *hwp_metric_name(const struct hwp_metric *m)
+{
+	return m ? m->name : "";
+}
+
+HWP_API const char *hwp_metric_expr(const struct hwp_metric *m)
+{
+	return m ? m->expr : "";
+}
+
+HWP_API const char *hwp_metric_unit(const struct hwp_metric *m)
+{
+	return m ? m->unit : "";
+}
+
+HWP_API const char *hwp_metric_desc(const struct hwp_metric *m)
+{
+	return m ? m->desc : "";
+}
+
+struct eval {
+	const struct hwp_metric *m;
+	hwp_value_fn lookup;
+	void *ctx;
+};
+
+static int eval_node(const struct eval *ev, int id, double *out)
+{
+	const struct node *n = &ev->m->nodes[id];
+	double a, b;
+	int err;
+
+	switch (n->op) {
+	case OP_NUM:
+		*out = n->num;
+		return 0;
+	case OP_NAME:
+		err = ev->lookup(n->name, out, ev->ctx);
+		if (err == -ENOENT)
+			return fail(-HWP_ERR_UNKNOWN_NAME,
+					"metric '%s': '%s' is not an event of the list%s", ev->m->name,
+					n->name,
+					strchr(n->name, '-') ? " (write 'a - b', with spaces, to subtract)" : "");
+		if (err)
+			return fail(-HWP_ERR_UNDEFINED, "metric '%s': '%s' was not counted",
+					ev->m->name, n->name);
+		if (isnan(*out))
+			return fail(-HWP_ERR_UNDEFINED, "metric '%s': '%s' has no value",
+					ev->m->name, n->name);
+		return 0;
+	case OP_NEG:
+		err = eval_node(ev, n->left, &a);
+		*out = -a;
+		return err;
+	default:
+		break;
+	}
+	err = eval_node(ev, n->left, &a);
+	if (err)
+		return err;
+	err = eval_node(ev, n->right, &b);
+	if (err)
+		return err;
+	switch (n->op) {
+	case OP_ADD:
+		*out = a + b;
+		break;
+	case OP_SUB:
+		*out = a - b;
+		break;
+	case OP_MUL:
+		*out = a * b;
+		break;
+	default:
+		if (b == 0)
+			return fail(-HWP_ERR_UNDEFINED, "metric '%s': division by zero",
+					ev->m->name);
+		*out = a / b;
+		break;
+	}
+	if (!isfinite(*out))
+		return fail(-HWP_ERR_UNDEFINED, "metric '%s': the result overflows",
+				ev->m->name);
+	return 0;
+}
+
+HWP_API int hwp_metric_eval(const struct hwp_metric *m, hwp_value_fn lookup, void *ctx,
+			    double *value)
+{
+	struct eval ev = { m, lookup, ctx };
+	double v = NAN;
+	int err;
+
+	if (!m || !lookup || !value)
+		return fail(-EINVAL, "hwp_metric_eval: NULL argument");
+	err = eval_node(&ev, m->root, &v);
+	*value = err ? NAN : v;
+	return err;
+}
+
+int metric_foreach_input(const struct hwp_metric *m,
+			     int (*fn)(const char *name, void *ctx), void *ctx)
+{
+	for (size_t i = 0; i < m->nr_nodes; i++) {
+		int ret;
+
+		if (m->nodes[i].op != OP_NAME || !strcmp(m->nodes[i].name, "seconds"))
+			continue;
+		ret = fn(m->nodes[i].name, ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct check_ctx {
+	const struct hwp_metric *m;
+	const struct hwp_evlist *evl;
+};
+
+static int check_one(const char *name, void *arg)
+{
+	const struct check_ctx *cc = arg;
+	const struct hwp_evlist *evl = cc->evl;
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t e = 0; e < evl->nr_events; e++)
+		if (event_name_matches(&evl->events[e], name))
+			return 0;
+	for (size_t e = 0; e < evl->nr_events; e++)
+		if (edit_distance(name, evl->events[e].name, 3) <= 3)
+			strbuf_addf(&sb, "%s%s", n++ ? ", " : "", evl->events[e].name);
+	fail(-HWP_ERR_UNKNOWN_NAME, "metric '%s': '%s' is not an event of the list '%s'%s%s%s",
+		 cc->m->name, name, evl->spec, n ? "; did you mean: " : "", strbuf_str(&sb),
+		 strchr(name, '-') ? " (write 'a - b', with spaces, to subtract)" : "");
+	strbuf_release(&sb);
+	return -HWP_ERR_UNKNOWN_NAME;
+}
+
+HWP_API int hwp_metric_check(const struct hwp_metric *m, const struct hwp_evlist *evl)
+{
+	struct check_ctx cc = { m, evl };
+
+	clear_error();
+	if (!m || !evl)
+		return fail(-EINVAL, "hwp_metric_check: NULL argument");
+	return metric_foreach_input(m, check_one, &cc);
+}
+
+/* ---- built-in metrics ---- */
+
+static const struct {
+	const char *def;
+	const char *unit;
+	const char *desc;
+} builtin_defs[] = {
+	{ "LLC-misses/migration=cache-misses / cpu-migrations", "",
+	  "LLC misses per CPU migration: cancels the noise of threads moving between CPUs" },
+	{ "IPC=instructions / cycles", "insn/cycle", "Instructions per cycle" },
+	{ "LLC-MPKI=cache-misses * 1000 / instructions", "misses/kinsn",
+	  "LLC misses per thousand instructions" },
+	{ "CPUs-utilized=task-clock / (seconds * 1e9)", "CPUs",
+	  "Task time over wall time: how many CPUs were busy" },
+	{ "migrations/s=cpu-migrations / seconds", "/s", "CPU migrations per second" },
+	{ "cs/s=context-switches / seconds", "/s", "Context switches per second" },
+	{ "faults/s=page-faults / seconds", "/s", "Page faults per second" },
+	{ "cache-miss-rate=100 * cache-misses / cache-references", "%",
+	  "LLC misses per LLC access" },
+	{ "branch-miss-rate=100 * branch-misses / branches", "%",
+	  "Mispredicted branches per branch" },
+};
+
+static struct hwp_metric *builtins[ARRAY_SIZE(builtin_defs)];
+static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
+
+static void builtins_init(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_defs); i++) {
+		if (metric_parse(builtin_defs[i].def, &builtins[i]))
+			continue;	/* cannot happen for these; a test parses them */
+		builtins[i]->builtin = true;
+		builtins[i]->unit = builtin_defs[i].unit;
+		builtins[i]->desc = builtin_defs[i].desc;
+	}
+}
+
+HWP_API const struct hwp_metric *hwp_metric_builtin(size_t idx)
+{
+	pthread_once(&builtins_once, builtins_init);
+	return idx < ARRAY_SIZE(builtins) ? builtins[idx] : NULL;
+}

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: MIT
+/* Event names: perf's generic table, resolution through every source,
+ * suggestions for misspellings, listing and probing. */
+#include "event/event-open.h"
+#include "util/text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define HW(n, a, c, d) { n, a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, d, "" }
+#define SW(n, a, c, d, u) { n, a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, d, u }
+
+static const struct generic_event fixed_events[] = {
+	HW("cycles", "cpu-cycles", CPU_CYCLES, "CPU cycles"),
+	HW("instructions", NULL, INSTRUCTIONS, "Instructions retired"),
+	HW("cache-references", NULL, CACHE_REFERENCES, "Last-level cache accesses"),
+	HW("cache-misses", NULL, CACHE_MISSES, "Last-level cache misses"),
+	HW("branches", "branch-instructions", BRANCH_INSTRUCTIONS, "Branch instructions retired"),
+	HW("branch-misses", NULL, BRANCH_MISSES, "Mispredicted branches"),
+	HW("bus-cycles", NULL, BUS_CYCLES, "Bus cycles"),
+	HW("stalled-cycles-frontend", "idle-cycles-frontend", STALLED_CYCLES_FRONTEND,
+	   "Cycles the front end delivered no instruction"),
+	HW("stalled-cycles-backend", "idle-cycles-backend", STALLED_CYCLES_BACKEND,
+	   "Cycles the back end executed no instruction"),
+	HW("ref-cycles", NULL, REF_CPU_CYCLES, "Reference cycles, unaffected by frequency scaling"),
+	SW("cpu-clock", NULL, CPU_CLOCK, "CPU clock, a high-resolution per-CPU timer", "ns"),
+	SW("task-clock", NULL, TASK_CLOCK, "Time the task ran on a CPU", "ns"),
+	SW("page-faults", "faults", PAGE_FAULTS, "Page faults", ""),
+	SW("context-switches", "cs", CONTEXT_SWITCHES, "Context switches", ""),
+	SW("cpu-migrations", "migrations", CPU_MIGRATIONS, "Moves of the task to another CPU", ""),
+	SW("minor-faults", NULL, PAGE_FAULTS_MIN, "Page faults served without I/O", ""),
+	SW("major-faults", NULL, PAGE_FAULTS_MAJ, "Page faults that needed I/O", ""),
+	SW("alignment-faults", NULL, ALIGNMENT_FAULTS, "Unaligned accesses the kernel fixed up", ""),
+	SW("emulation-faults", NULL, EMULATION_FAULTS, "Instructions the kernel emulated", ""),
+	SW("cgroup-switches", NULL, CGROUP_SWITCHES, "Switches between tasks of different cgroups", ""),
+	SW("dummy", NULL, DUMMY, "Counts nothing; a placeholder for side-band records", ""),
+};
+
+/* perf's names for PERF_TYPE_HW_CACHE: CACHE-OP[-misses]. */
+static const char *const cache_names[] = { "L1-dcache", "L1-icache", "LLC", "dTLB",
+					   "iTLB", "branch", "node" };
+static const char *const cache_op_names[] = { "load", "store", "prefetch" };
+/* Their accesses, as perf names them. */
+static const char *const cache_op_plurals[] = { "loads", "stores", "prefetches" };
+
+#define NR_CACHE_EVENTS (ARRAY_SIZE(cache_names) * ARRAY_SIZE(cache_op_names) * 2)
+
+static struct generic_event cache_events[NR_CACHE_EVENTS];
+static char cache_name_buf[NR_CACHE_EVENTS][40];
+static char cache_desc_buf[NR_CACHE_EVENTS][64];
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+static void cache_events_init(void)
+{
+	size_t i = 0;
+
+	for (size_t c = 0; c < ARRAY_SIZE(cache_names); c++)
+		for (size_t op = 0; op < ARRAY_SIZE(cache_op_names); op++)
+			for (size_t miss = 0; miss < 2; miss++, i++) {
+				if (miss)
+					snprintf(cache_name_buf[i], sizeof(cache_name_buf[i]),
+						 "%s-%s-misses", cache_names[c], cache_op_names[op]);
+				else
+					snprintf(cache_name_buf[i], sizeof(cache_name_buf[i]), "%s-%s",
+						 cache_names[c], cache_op_plurals[op]);
+				snprintf(cache_desc_buf[i], sizeof(cache_desc_buf[i]), "%s %s %s",
+					 cache_names[c], cache_op_names[op],
+					 miss ? "misses" : "accesses");
+				cache_events[i] = (struct generic_event){
+					.name = cache_name_buf[i],
+					.type = PERF_TYPE_HW_CACHE,
+					.config = c | (op << 8) |
+						  ((miss ? PERF_COUNT_HW_CACHE_RESULT_MISS
+							 : PERF_COUNT_HW_CACHE_RESULT_ACCESS)
+						   << 16),
+					.desc = cache_desc_buf[i],
+					.unit = "",
+				};
+			}
+}
+
+size_t generic_nr(void)
+{
+	return ARRAY_SIZE(fixed_events) + NR_CACHE_EVENTS;
+}
+
+const struct generic_event *generic_get(size_t idx)
+{
+	pthread_once(&cache_once, cache_events_init);
+	if (idx < ARRAY_SIZE(fixed_events))
+		return &fixed_events[idx];
+	idx -= ARRAY_SIZE(fixed_events);
+	return idx < NR_CACHE_EVENTS ? &cache_events[idx] : NULL;
+}
+
+static const struct generic_event *generic_find(const char *name)
+{
+	for (size_t i = 0; i < generic_nr(); i++) {
+		const struct generic_event *g = generic_get(i);
+
+		if (!strcasecmp(name, g->name) || (g->alias && !strcasecmp(name, g->alias)))
+			return g;
+	}
+	return NULL;
+}
+
+static bool is_raw_name(const char *name)
+{
+	if (name[0] != 'r' || !name[1] || strlen(name) > 17)
+		return false;
+	for (const char *p = name + 1; *p; p++)
+		if (!isxdigit((unsigned char)*p))
+			return false;
+	return true;
+}
+
+bool event_is_own_name(const char *name)
+{
+	return generic_find(name) || is_raw_name(name);
+}
+
+static int set_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = strdup(src);
+	return *dst ? 0 : -ENOMEM;
+}
+
+int event_resolve(const char *name, struct event *ev)
+{
+	const struct generic_event *g;
+	char *canonical = NULL, *desc = NULL;
+	int err;
+
+	memset(&ev->attr, 0, sizeof(ev->attr));
+	ev->attr.size = sizeof(ev->attr);
+	ev->unit = "";
+
+	g = generic_find(name);
+	if (g) {
+		ev->source = HWP_SOURCE_GENERIC;
+		ev->attr.type = g->type;
+		ev->attr.config = g->config;
+		ev->unit = g->unit;
+		ev->is_hardware = g->type != PERF_TYPE_SOFTWARE;
+		if (set_str(&ev->canonical, g->name) || set_str(&ev->desc, g->desc))
+			return fail(-ENOMEM, "out of memory");
+		return 0;
+	}
+
+	err = libpfm_encode(name, &ev->attr, &canonical, &desc);
+	if (!err) {
+		ev->source = HWP_SOURCE_PFM;
+		ev->is_hardware = ev->attr.type != PERF_TYPE_SOFTWARE &&
+				  ev->attr.type != PERF_TYPE_TRACEPOINT;
+		free(ev->canonical);
+		free(ev->desc);
+		ev->canonical = canonical;
+		ev->desc = desc;
+		return 0;
+	}
+	if (err != -ENOENT)
+		return err;
+
+	if (is_raw_name(name)) {
+		ev->source = HWP_SOURCE_RAW;
+		ev->attr.type = PERF_TYPE_RAW;
+		ev->attr.config = strtoull(name + 1, NULL, 16);
+		ev->is_hardware = true;
+		if (set_str(&ev->canonical, name) || set_str(&ev->desc, "Raw PMU event code"))
+			return fail(-ENOMEM, "out of memory");
+		return 0;
+	}
+
+	if (tracepoint_syntax(name)) {
+		err = tracepoint_resolve(name, &ev->attr);
+		if (err)
+			return err;
+		ev->source = HWP_SOURCE_TRACEPOINT;
+		ev->is_hardware = false;
+		if (set_str(&ev->canonical, name) || set_str(&ev->desc, "Tracepoint"))
+			return fail(-ENOMEM, "out of memory");
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* ---- suggestions ---- */
+
+struct suggest_ctx {
+	const char *name;
+	size_t cap;
+	struct {
+		char name[128];
+		size_t dist;
+	} best[3];
+};
+
+static int suggest_consider(const char *cand, void *arg)
+{
+	struct suggest_ctx *sc = arg;
+	size_t d = edit_distance(sc->name, cand, sc->cap);
+	size_t slot;
+
+	if (d > sc->cap || strlen(cand) >= sizeof(sc->best[0].name))
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(sc->best); i++)
+		if (sc->best[i].name[0] && !strcasecmp(sc->best[i].name, cand))
+			return 0;
+	for (slot = 0; slot < ARRAY_SIZE(sc->best); slot++)
+		if (!sc->best[slot].name[0] || d < sc->best[slot].dist)
+			break;
+	if (slot == ARRAY_SIZE(sc->best))
+		return 0;
+	memmove(&sc->best[slot + 1], &sc->best[slot],
+		(ARRAY_SIZE(sc->best) - slot - 1) * sizeof(sc->best[0]));
+	snprintf(sc->best[slot].name, sizeof(sc->best[slot].name), "%s", cand);
+	sc->best[slot].dist = d;
+	return 0;
+}
+
+static int suggest_tracepoint(const struct hwp_event_desc *ev, void *arg)
+{
+	return suggest_consider(ev->name, arg);
+}
+
+void event_suggest(const char *name, struct strbuf *sb)
+{
+	struct suggest_ctx sc = { .name = name };
+	size_t len = strlen(name), n = 0;
+
+	/* Roughly one typo per four letters, and at least two. */
+	sc.cap = len / 4 > 2 ? len / 4 : 2;
+	for (size_t i = 0; i < generic_nr(); i++) {
+		const struct generic_event *g = generic_get(i);
+
+		suggest_consider(g->name, &sc);
+		if (g->alias)
+			suggest_consider(g->alias, &sc);
+	}
+	libpfm_names(suggest_consider, &sc);
+	if (tracepoint_syntax(name))
+		tracepoint_foreach(NULL, suggest_tracepoint, &sc);
+	for (size_t i = 0; i < ARRAY_SIZE(sc.best) && sc.best[i].name[0]; i++, n++)
+		strbuf_addf(sb, "%s%s", n ? ", " : "", sc.best[i].name);
+}
+
+/* ---- matching names in formulas ---- */
+
+static void normalize(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *in && n + 1 < size; in++)
+		if (*in != '-' && *in != '_')
+			out[n++] = (char)tolower((unsigned char)*in);
+	out[n] = '\0';
+}
+
+bool names_match_loosely(const char *x, const char *y)
+{
+	char a[256], b[256];
+
+	normalize(x, a, sizeof(a));
+	normalize(y, b, sizeof(b));
+	return !strcmp(a, b);
+}
+
+bool event_name_matches(const struct event *ev, const char *name)
+{
+	const struct generic_event *g;
+	char a[256], b[256];
+
+	if (!strcmp(name, ev->name) || !strcasecmp(name, ev->canonical))
+		return true;
+	g = generic_find(name);
+	if (g && !strcmp(g->name, ev->canonical))
+		return true;
+	normalize(name, a, sizeof(a));
+	normalize(ev->canonical, b, sizeof(b));
+	if (!strcmp(a, b))
+		return true;
+	normalize(ev->name, b, sizeof(b));
+	if (!strcmp(a, b))
+		return true;
+	g = generic_find(ev->canonical);
+	if (g && g->alias) {
+		normalize(g->alias, b, sizeof(b));
+		if (!strcmp(a, b))
+			return true;
+	}
+	return false;
+}
+
+void explain_unsupported(struct strbuf *sb, const struct event *ev, int err)
+{
+	if (ev->is_hardware && !have_hw_pmu()) {
+		strbuf_adds(sb, "this machine has no hardware PMU "
+				"(a virtual machine without PMU passthrough?)");
+		return;
+	}
+	switch (-err) {
+	case ENOENT:
+		strbuf_adds(sb, "the kernel or the CPU does not know this event (ENOENT)");
+		break;
+	case EOPNOTSUPP:
+		strbuf_adds(sb, "this PMU or kernel does not support it (EOPNOTSUPP)");
+		break;
+	case EINVAL:
+		strbuf_adds(sb, "the kernel rejected its encoding (EINVAL)");
+		break;
+	case ENODEV:
+		strbuf_adds(sb, "no such PMU on this machine (ENODEV)");
+		break;
+	case EBUSY:
+		strbuf_adds(sb, "the counter is in use, perhaps by the NMI watchdog "
+				"(sysctl kernel.nmi_watchdog=0) or another tool (EBUSY)");
+		break;
+	default:
+		strbuf_addf(sb, "perf_event_open failed: %s", strerrordesc_np(-err));
+	}
+}
+
+/* ---- listing and probing ---- */
+
+static int generic_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < generic_nr(); i++) {
+		const struct generic_event *g = generic_get(i);
+		struct hwp_event_desc d = {
+			.name = g->name,
+			.desc = g->desc,
+			.pmu = g->type == PERF_TYPE_SOFTWARE ? "software" :
+			       g->type == PERF_TYPE_HW_CACHE ? "cache" : "hardware",
+			.source = HWP_SOURCE_GENERIC,
+		};
+		char desc[256];
+		int ret;
+
+		if (pattern && !pattern_match(pattern, g->name) &&
+		    !(g->alias && pattern_match(pattern, g->alias)))
+			continue;
+		if (g->alias) {
+			snprintf(desc, sizeof(desc), "%s (alias: %s)", g->desc, g->alias);
+			d.desc = desc;
+		}
+		ret = fn(&d, ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+HWP_API int hwp_events_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
+{
+	int ret;
+
+	clear_error();
+	if (!fn)
+		return fail(-EINVAL, "hwp_events_foreach: no callback");
+	ret = generic_foreach(pattern, fn, ctx);
+	if (ret)
+		return ret;
+	ret = libpfm_foreach(pattern, fn, ctx);
+	if (ret)
+		return ret;
+	return tracepoint_foreach(pattern, fn, ctx);
+}
+
+HWP_API int hwp_event_probe(const char *name)
+{
+	struct hwp_evlist *evl = NULL;
+	struct perf_event_attr attr;
+	struct strbuf reason = STRBUF_INIT;
+	struct open_req req = {
+		.cpu = -1,
+		.group_fd = -1,
+		.scope = HWP_SCOPE_THREAD,
+		.fds_needed = 1,
+	};
+	int fd, err;
+
+	clear_error();
+	err = hwp_evlist_parse(name, NULL, &evl);
+	if (err)
+		return err;
+	if (evl->nr_events != 1) {
+		hwp_evlist_free(evl);
+		return fail(-EINVAL, "hwp_event_probe: '%s' is not one event", name);
+	}
+	/* Opened as a session opens it, with the same fallbacks. */
+	req.ev = &evl->events[0];
+	attr = req.ev->attr;
+	attr.disabled = 1;
+	req.attr = &attr;
+	switch (event_open(&req, &fd, &err, &reason)) {
+	case OPEN_DONE:
+	case OPEN_USER_ONLY:
+		close(fd);
+		err = 0;
+		break;
+	case OPEN_NOT_SUPPORTED:
+		if (req.ev->is_hardware && !have_hw_pmu())
+			err = -HWP_ERR_NO_PMU;
+		fail(err, "%s: not supported: %s", name, strbuf_str(&reason));
+		break;
+	case OPEN_THREAD_GONE:
+	case OPEN_FAILED:
+		break;	/* the message is set */
+	}
+	strbuf_release(&reason);
+	hwp_evlist_free(evl);
+	return err;
+}

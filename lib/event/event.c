@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: MIT
+/* Event lists: "cycles,{instructions,LLC-load-misses},cpu-migrations:u" into
+ * groups of perf_event_attr. */
+#include "core/core.h"
+#include "event/event.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPEC_MAX 65536
+#define NAME_MAX_LEN 1024
+#define EVENTS_MAX 4096
+
+struct modifiers {
+	bool u, k, h, H, G, I, D, P;
+	int p;
+};
+
+struct parser {
+	const char *spec;
+	size_t pos;
+	struct hwp_evlist *evl;
+	struct hwp_evlist_opts opts;
+};
+
+static int syntax_error(const struct parser *ps, size_t pos, const char *fmt, ...)
+	HWP_PRINTF(3, 4);
+
+static int syntax_error(const struct parser *ps, size_t pos, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(ps->spec);
+	va_list ap;
+
+	strbuf_adds(&sb, "event list: ");
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_addf(&sb, " at position %zu", pos);
+	if (len <= 160) {
+		strbuf_addf(&sb, "\n  %s\n  %*s^", ps->spec, (int)pos, "");
+	}
+	fail(-HWP_ERR_SYNTAX, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	return -HWP_ERR_SYNTAX;
+}
+
+static bool parse_modifiers(const char *s, struct modifiers *m)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		switch (*s) {
+		case 'u': m->u = true; break;
+		case 'k': m->k = true; break;
+		case 'h': m->h = true; break;
+		case 'H': m->H = true; break;
+		case 'G': m->G = true; break;
+		case 'I': m->I = true; break;
+		case 'D': m->D = true; break;
+		case 'P': m->P = true; break;
+		case 'p':
+			if (++m->p > 3)
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+static void apply_modifiers(struct event *ev, const struct modifiers *m)
+{
+	struct perf_event_attr *a = &ev->attr;
+
+	/* "{faults:u,cs}:k": the levels of the event and its group add up. */
+	ev->plm_bits |= (m->u ? 1 : 0) | (m->k ? 2 : 0) | (m->h ? 4 : 0);
+	if (ev->plm_bits) {
+		a->exclude_user = !(ev->plm_bits & 1);
+		a->exclude_kernel = !(ev->plm_bits & 2);
+		a->exclude_hv = !(ev->plm_bits & 4);
+		ev->mod_explicit_plm = true;
+	}
+	if (m->H)
+		a->exclude_guest = 1;
+	if (m->G)
+		a->exclude_host = 1;
+	if (m->I)
+		a->exclude_idle = 1;
+	if (m->D)
+		a->pinned = 1;
+	if (m->p)
+		a->precise_ip = (unsigned)m->p;
+	if (m->P)
+		a->precise_ip = 3;	/* lowered at the open until the PMU takes it */
+}
+
+/* The offset of a trailing ":MODIFIERS" in @tok, or its length if none. */
+static size_t modifier_split(const char *tok, size_t len)
+{
+	struct modifiers m = { 0 };
+	char buf[16];
+	size_t colon = len;
+
+	while (colon > 0 && tok[colon - 1] != ':' && tok[colon - 1] != '/')
+		colon--;
+	if (colon == 0 || tok[colon - 1] != ':' || len - colon >= sizeof(buf))
+		return len;
+	memcpy(buf, tok + colon, len - colon);
+	buf[len - colon] = '\0';
+	return parse_modifiers(buf, &m) ? colon - 1 : len;
+}
+
+static void event_release(struct event *ev)
+{
+	free(ev->name);
+	free(ev->canonical);
+	free(ev->desc);
+}
+
+static int unknown_event(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (tracepoint_syntax(name) && !tracefs_mounted())
+		return fail(-HWP_ERR_UNKNOWN_EVENT,
+				"unknown event '%s'; if it is a tracepoint, tracefs is not mounted: "
+				"sudo mount -t tracefs nodev /sys/kernel/tracing",
+				name);
+	event_suggest(name, &sb);
+	if (sb.len)
+		fail(-HWP_ERR_UNKNOWN_EVENT, "unknown event '%s'; did you mean: %s?", name,
+			 strbuf_str(&sb));
+	else
+		fail(-HWP_ERR_UNKNOWN_EVENT,
+			 "unknown event '%s'; 'hwprof list' shows the events this machine knows",
+			 name);
+	strbuf_release(&sb);
+	return -HWP_ERR_UNKNOWN_EVENT;
+}
+
+/* "cycles:x" is a known event with a bad modifier, not an unknown event
+ * (nor a libpfm4 attribute error: libpfm4 knows "cycles" too). */
+static int bad_modifier_or(const struct parser *ps, size_t pos, const char *base, int err)
+{
+	const char *colon = strrchr(base, ':');
+	char *head;
+	bool ours;
+
+	if (!colon || colon == base || colon[-1] == ':' || strlen(colon + 1) > 8)
+		return err == -ENOENT ? unknown_event(base) : err;
+	head = strndup(base, (size_t)(colon - base));
+	if (!head)
+		return fail(-ENOMEM, "out of memory");
+	ours = event_is_own_name(head);
+	free(head);
+	if (!ours)
+		return err == -ENOENT ? unknown_event(base) : err;
+	return syntax_error(ps, pos + (size_t)(colon - base) + 1,
+			    "'%s' is not a modifier: use letters of u k h H G I p P D (p at most 3 times)",
+			    colon + 1);
+}
+
+static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos, size_t group,
+		     bool leader)
+{
+	struct hwp_evlist *evl = ps->evl;
+	struct modifiers m = { 0 };
+	struct event *ev;
+	size_t base_len = modifier_split(tok, len);
+	char *base;
+	int err;
+
+	if (len > NAME_MAX_LEN)
+		return syntax_error(ps, pos, "event name longer than %d characters", NAME_MAX_LEN);
+	if (evl->nr_events >= EVENTS_MAX)
+		return syntax_error(ps, pos, "more than %d events", EVENTS_MAX);
+	/* Doubling: a realloc per event copied the list once per event. */
+	if (evl->nr_events >= evl->cap_events) {
+		size_t cap = evl->nr_events ? 2 * evl->nr_events : 8;
+
+		ev = realloc(evl->events, cap * sizeof(*ev));
+		if (!ev)
+			return fail(-ENOMEM, "out of memory");
+		evl->events = ev;
+		evl->cap_events = cap;
+	}
+	ev = &evl->events[evl->nr_events];
+	memset(ev, 0, sizeof(*ev));
+	ev->name = strndup(tok, len);
+	base = strndup(tok, base_len);
+	if (!ev->name || !base) {
+		free(base);
+		event_release(ev);
+		return fail(-ENOMEM, "out of memory");
+	}
+	if (base_len < len)
+		parse_modifiers(ev->name + base_len + 1, &m);
+	if (strchr(base, '/')) {
+		err = syntax_error(ps, pos,
+				   "'%s': the PMU/term=value/ syntax is not supported; name the event as libpfm4 does (hwprof list) or as a raw code rNNNN",
+				   base);
+		goto err;
+	}
+	err = event_resolve(base, ev);
+	if (err == -ENOENT && base_len < len) {
+		/* libpfm4 has attributes that look like ours (":u", ":k"):
+		 * let it try the whole name before giving up. */
+		memset(&m, 0, sizeof(m));
+		err = event_resolve(ev->name, ev);
+	}
+	if (err == -ENOENT || err == -HWP_ERR_SYNTAX)
+		err = bad_modifier_or(ps, pos, base, err);
+	if (err)
+		goto err;
+	free(base);
+	apply_modifiers(ev, &m);
+	if (!ev->mod_explicit_plm && (ps->opts.all_user || ps->opts.all_kernel)) {
+		ev->attr.exclude_user = ps->opts.all_kernel && !ps->opts.all_user;
+		ev->attr.exclude_kernel = ps->opts.all_user && !ps->opts.all_kernel;
+		ev->attr.exclude_hv = 1;
+	}
+	ev->group = group;
+	ev->is_leader = leader;
+	evl->nr_events++;
+	return 0;
+err:
+	free(base);
+	event_release(ev);
+	return err;
+}
+
+static void skip_spaces(struct parser *ps)
+{
+	while (ps->spec[ps->pos] == ' ' || ps->spec[ps->pos] == '\t')
+		ps->pos++;
+}
+
+/* One event name: up to ',', '{', '}' or the end, keeping /.../ whole. */
+static int parse_event(struct parser *ps, size_t group, bool leader)
+{
+	const char *s = ps->spec;
+	size_t start, end;
+	bool in_slash = false;
+
+	skip_spaces(ps);
+	start = ps->pos;
+	while (s[ps->pos]) {
+		char c = s[ps->pos];
+
+		if (c == '/')
+			in_slash = !in_slash;
+		else if (!in_slash && (c == ',' || c == '{' || c == '}'))
+			break;
+		ps->pos++;
+	}
+	end = ps->pos;
+	while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+		end--;
+	if (end == start) {
+		if (s[ps->pos] == '{')
+			return syntax_error(ps, ps->pos, "groups do not nest");
+		return syntax_error(ps, ps->pos, s[ps->pos] ? "expected an event name" :
+					"expected an event name, but the list ends");
+	}
+	for (size_t i = start; i < end; i++)
+		if (isspace((unsigned char)s[i]) || !isprint((unsigned char)s[i]))
+			return syntax_error(ps, i, "unexpected %s in an event name",
+					    isspace((unsigned char)s[i]) ? "space" : "character");
+	return add_event(ps, s + start, end - start, start, group, leader);
+}
+
+static int parse_group(struct parser *ps, size_t group)
+{
+	size_t open_pos = ps->pos, first = ps->evl->nr_events;
+	struct modifiers m = { 0 };
+	int err;
+
+	ps->pos++;	/* '{' */
+	for (;;) {
+		err = parse_event(ps, group, ps->evl->nr_events == first);
+		if (err)
+			return err;
+		skip_spaces(ps);
+		if (ps->spec[ps->pos] == ',') {
+			ps->pos++;
+			continue;
+		}
+		if (ps->spec[ps->pos] == '}')
+			break;
+		if (!ps->spec[ps->pos])
+			return syntax_error(ps, open_pos, "missing '}' for this group");
+		return syntax_error(ps, ps->pos, "groups do not nest");
+	}
+	ps->pos++;	/* '}' */
+	if (ps->spec[ps->pos] == ':') {
+		size_t start = ++ps->pos;
+		char buf[16];
+
+		while (ps->spec[ps->pos] && ps->spec[ps->pos] != ',')
+			ps->pos++;
+		if (ps->pos - start >= sizeof(buf))
+			return syntax_error(ps, start, "bad group modifiers");
+		memcpy(buf, ps->spec + start, ps->pos - start);
+		buf[ps->pos - start] = '\0';
+		if (!parse_modifiers(buf, &m))
+			return syntax_error(ps, start,
+					    "bad group modifiers '%s' (expected letters of ukhHGIpPD)",
+					    buf);
+		for (size_t i = first; i < ps->evl->nr_events; i++)
+			apply_modifiers(&ps->evl->events[i], &m);
+	}
+	return 0;
+}
+
+HWP_API int hwp_evlist_parse(const char *spec, const struct hwp_evlist_opts *opts,
+			     struct hwp_evlist **out)
+{
+	struct parser ps = { .spec = spec };
+	size_t group = 0;
+	int err;
+
+	clear_error();
+	if (!out)
+		return fail(-EINVAL, "hwp_evlist_parse: out is NULL");
+	*out = NULL;
+	if (!spec)
+		return fail(-EINVAL, "hwp_evlist_parse: spec is NULL");
+	err = OPTS_COPY(&ps.opts, opts, hwp_evlist_opts);
+	if (err)
+		return err;
+	if (strlen(spec) > SPEC_MAX)
+		return fail(-HWP_ERR_SYNTAX, "event list: longer than %d characters", SPEC_MAX);
+	ps.evl = calloc(1, sizeof(*ps.evl));
+	if (!ps.evl || !(ps.evl->spec = strdup(spec))) {
+		err = fail(-ENOMEM, "out of memory");
+		goto err;
+	}
+	skip_spaces(&ps);
+	if (!spec[ps.pos]) {
+		err = fail(-HWP_ERR_SYNTAX, "event list: it is empty; name at least one event (hwprof list shows them)");
+		goto err;
+	}
+	for (;; group++) {
+		skip_spaces(&ps);
+		if (spec[ps.pos] == '{')
+			err = parse_group(&ps, group);
+		else if (spec[ps.pos] == '}')
+			err = syntax_error(&ps, ps.pos, "'}' without '{'");
+		else
+			err = parse_event(&ps, group, true);
+		if (err)
+			goto err;
+		skip_spaces(&ps);
+		if (!spec[ps.pos])
+			break;
+		if (spec[ps.pos] != ',') {
+			err = syntax_error(&ps, ps.pos, spec[ps.pos] == '}' ? "'}' without '{'" :
+							"expected ',' between events");
+			goto err;
+		}
+		ps.pos++;
+	}
+	ps.evl->nr_groups = group + 1;
+	*out = ps.evl;
+	return 0;
+err:
+	hwp_evlist_free(ps.evl);
+	return err;
+}
+
+HWP_API void hwp_evlist_free(struct hwp_evlist *evl)
+{
+	if (!evl)
+		return;
+	for (size_t i = 0; i < evl->nr_events; i++)
+		event_release(&evl->events[i]);
+	free(evl->events);
+	free(evl->spec);
+	free(evl);
+}
+
+int evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out)
+{
+	struct hwp_evlist *d = calloc(1, sizeof(*d));
+
+	*out = NULL;
+	if (!d)
+		return fail(-ENOMEM, "out of memory");
+	d->spec = strdup(evl->spec);
+	d->cap_events = evl->nr_events ? evl->nr_events : 1;
+	d->events = calloc(d->cap_events, sizeof(*d->events));
+	if (!d->spec || !d->events)
+		goto err;
+	for (size_t i = 0; i < evl->nr_events; i++) {
+		const struct event *s = &evl->events[i];
+		struct event *e = &d->events[i];
+
+		*e = *s;
+		e->name = strdup(s->name);
+		e->canonical = strdup(s->canonical);
+		e->desc = strdup(s->desc ? s->desc : "");
+		d->nr_events++;
+		if (!e->name || !e->canonical || !e->desc)
+			goto err;
+	}
+	d->nr_groups = evl->nr_groups;
+	*out = d;
+	return 0;
+err:
+	hwp_evlist_free(d);
+	return fail(-ENOMEM, "out of memory");
+}
+
+HWP_API size_t hwp_evlist_nr_events(const struct hwp_evlist *evl)
+{
+	return evl ? evl->nr_events : 0;
+}
+
+HWP_API size_t hwp_evlist_nr_groups(const struct hwp_evlist *evl)
+{
+	return evl ? evl->nr_groups : 0;
+}
+
+HWP_API const char *hwp_evlist_spec(const struct hwp_evlist *evl)
+{
+	return evl ? evl->spec : "";
+}
+
+const struct event *evlist_get(const struct hwp_evlist *evl, size_t idx)
+{
+	return idx < evl->nr_events ? &evl->events[idx] : NULL;
+}
+
+HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
+			     struct hwp_event_info *info)
+{
+	const struct event *ev;
+	struct hwp_event_info i = { .sz = sizeof(i) };
+
+	if (!evl || idx >= evl->nr_events)
+		return fail(-EINVAL, "hwp_evlist_event: no event %zu", idx);
+	ev = &evl->events[idx];
+	i.name = ev->name;
+	i.canonical = ev->canonical;
+	i.desc = ev->desc ? ev->desc : "";
+	i.unit = ev->unit;
+	i.source = ev->source;
+	i.group = ev->group;
+	i.is_leader = ev->is_leader;
+	i.is_hardware = ev->is_hardware;
+	i.attr = ev->attr;
+	return info_fill(info, &i, sizeof(i));
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Events: a name (perf's generic names, libpfm4's, raw codes, tracepoints,
+ * sysfs PMUs) and its modifiers into a perf_event_attr; event lists and
+ * groups. event/event-open.h opens them.
+ */
+#ifndef HWPROF_EVENT_H
+#define HWPROF_EVENT_H
+
+#include "core/core.h"
+
+/* event.c */
+struct event {
+	char *name;		/* as written, modifiers included */
+	char *canonical;
+	char *desc;
+	const char *unit;	/* static */
+	enum hwp_event_source source;
+	size_t group;
+	bool is_leader;
+	bool is_hardware;
+	bool mod_explicit_plm;	/* u/k/h given: no permission fallback changes it silently */
+	unsigned char plm_bits;	/* which of u, k, h were given, event and group together */
+	struct perf_event_attr attr;
+};
+
+struct hwp_evlist {
+	char *spec;
+	struct event *events;
+	size_t nr_events;
+	size_t cap_events;	/* allocated */
+	size_t nr_groups;
+};
+
+int evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out);
+const struct event *evlist_get(const struct hwp_evlist *evl, size_t idx);
+/* Resolve one name (no modifiers) into @ev's attr, canonical, desc, unit. */
+int event_resolve(const char *name, struct event *ev);
+/* Whether @name is one of perf's generic names or a raw code rNNNN. */
+bool event_is_own_name(const char *name);
+/* Whether the machine has a hardware PMU (a PMU of PERF_TYPE_RAW in sysfs). */
+bool have_hw_pmu(void);
+/* Why an event could not be opened, for people. */
+void explain_unsupported(struct strbuf *sb, const struct event *ev, int err);
+/* Up to three names close to @name, comma-separated, into @sb. */
+void event_suggest(const char *name, struct strbuf *sb);
+/* Match a name as a metric formula may write it against an event. */
+bool event_name_matches(const struct event *ev, const char *name);
+/* Equal, ignoring case, '-' and '_'. */
+bool names_match_loosely(const char *a, const char *b);
+/* The generic-name table, for listing and suggestions. */
+struct generic_event {
+	const char *name;
+	const char *alias;
+	uint32_t type;
+	uint64_t config;
+	const char *desc;
+	const char *unit;
+};
+size_t generic_nr(void);
+const struct generic_event *generic_get(size_t idx);
+
+/* event-pfm.c: libpfm4 at the boundary; PFM_ERR_* never leave it. */
+int libpfm_init(void);
+/* Encode @name into @attr: 0, -ENOENT (unknown to libpfm4), or a
+ * translated error with the message set. */
+int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonical,
+		   char **desc);
+int libpfm_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
+/* Calls @fn for every libpfm4 event name of the active PMUs. */
+int libpfm_names(int (*fn)(const char *name, void *ctx), void *ctx);
+
+/* tracepoint.c */
+int tracepoint_resolve(const char *name, struct perf_event_attr *attr);
+int tracepoint_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
+bool tracepoint_syntax(const char *name);
+bool tracefs_mounted(void);
+
+#endif

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+/* JSON, schema "hwprof-report/1" (README.md): the totals, the entries of the
+ * report with the fields of their sort key, and the modules that lacked
+ * symbols or debug information. Addresses are strings ("0x1139"): a
+ * kernel address does not fit a JSON number exactly. */
+#include "export/export.h"
+#include "util/json-writer.h"
+
+#include <string.h>
+
+struct json_ctx {
+	struct json_writer *w;
+	enum hwp_sort sort;
+};
+
+static void kv_str(struct json_writer *w, const char *k, const char *v)
+{
+	jw_key(w, k);
+	jw_string(w, v);
+}
+
+static void kv_int(struct json_writer *w, const char *k, uint64_t v)
+{
+	jw_key(w, k);
+	jw_uint(w, v);
+}
+
+static void kv_hex(struct json_writer *w, const char *k, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	kv_str(w, k, buf);
+}
+
+static void json_callers(struct json_writer *w, const struct hwp_entry *e)
+{
+	jw_key(w, "callers");
+	jw_array_begin(w, false);
+	for (size_t i = 0; i < e->nr_callers; i++) {
+		jw_object_begin(w);
+		kv_str(w, "symbol", e->callers[i].name);
+		kv_str(w, "dso", e->callers[i].dso);
+		kv_int(w, "samples", e->callers[i].samples);
+		jw_key(w, "percent");
+		jw_number(w, e->callers[i].percent);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+}
+
+static void json_source(struct json_writer *w, const struct hwp_entry *e)
+{
+	char src[256];
+
+	format_source(e->file, e->line, src, sizeof(src));
+	kv_str(w, "source", e->file ? src : NULL);
+	kv_str(w, "file", e->file);
+	jw_key(w, "line");
+	if (e->file)
+		jw_int(w, e->line);
+	else
+		jw_null(w);
+	kv_str(w, "inlined", e->inlined);
+}
+
+static int json_entry(const struct hwp_entry *e, void *arg)
+{
+	struct json_ctx *c = arg;
+	struct json_writer *w = c->w;
+	char bytes[64];
+
+	jw_object_begin(w);
+	kv_str(w, "name", e->name);
+	kv_str(w, "symbol", e->symbol);
+	kv_str(w, "dso", e->dso);
+	kv_int(w, "samples", e->samples);
+	kv_int(w, "period", e->period);
+	jw_key(w, "percent");
+	jw_number(w, e->percent);
+	if (c->sort == HWP_SORT_RIP) {
+		kv_hex(w, "address", e->address);
+		kv_int(w, "offset", e->offset);
+		format_bytes(e->bytes, e->bytes ? e->nr_bytes : 0, bytes, sizeof(bytes));
+		kv_str(w, "bytes", e->bytes ? bytes : NULL);
+		kv_str(w, "disasm", e->disasm);
+	}
+	if (c->sort == HWP_SORT_SYM && e->symbol)
+		kv_hex(w, "address", e->address);
+	if (c->sort == HWP_SORT_RIP || c->sort == HWP_SORT_LINE)
+		json_source(w, e);
+	json_callers(w, e);
+	jw_object_end(w);
+	return 0;
+}
+
+struct json_modules {
+	struct json_writer *w;
+	bool debuginfo;
+};
+
+static int json_module(const struct hwp_module_info *m, void *arg)
+{
+	struct json_modules *jm = arg;
+
+	if (jm->debuginfo ? m->has_debuginfo : m->has_symbols)
+		return 0;
+	jw_object_begin(jm->w);
+	kv_str(jm->w, "dso", m->path);
+	kv_int(jm->w, "samples", m->samples);
+	kv_str(jm->w, "reason", jm->debuginfo ? m->no_debuginfo : m->no_symbols);
+	jw_object_end(jm->w);
+	return 0;
+}
+
+static void json_totals(struct json_writer *w, const struct hwp_profile_info *in,
+			enum hwp_sort sort)
+{
+	uint64_t all = in->samples + in->lost;
+
+	kv_str(w, "schema", "hwprof-report/1");
+	kv_str(w, "input", in->input);
+	kv_str(w, "event", in->event);
+	kv_str(w, "sort", sort_name(sort));
+	kv_int(w, "total_samples", in->samples);
+	kv_int(w, "total_period", in->period);
+	kv_int(w, "lost_samples", in->lost);
+	jw_key(w, "lost_percent");
+	jw_number(w, all ? 100.0 * (double)in->lost / (double)all : 0);
+	kv_int(w, "throttled", in->throttled);
+	kv_int(w, "skipped_records", in->skipped);
+	kv_int(w, "other_samples", in->other_samples);
+	jw_key(w, "callchains");
+	jw_bool(w, in->callchains);
+}
+
+int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
+{
+	struct hwp_profile_info in = { .sz = sizeof(in) };
+	struct json_writer w;
+	struct json_ctx c = { &w, o->sort };
+	struct json_modules jm = { &w, false };
+	bool lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE;
+	int err;
+
+	hwp_profile_info(p, &in);
+	jw_init(&w, f, true);
+	jw_object_begin(&w);
+	json_totals(&w, &in, o->sort);
+	jw_key(&w, "entries");
+	jw_array_begin(&w, false);
+	err = hwp_profile_foreach_entry(p, o->sort, o->top, json_entry, &c);
+	jw_array_end(&w);
+	/* Debug information is looked for only by the reports that show lines. */
+	for (int pass = 0; !err && pass < (lines ? 2 : 1); pass++) {
+		jm.debuginfo = pass;
+		jw_key(&w, pass ? "modules_without_debuginfo" : "modules_without_symbols");
+		jw_array_begin(&w, false);
+		err = hwp_profile_foreach_module(p, json_module, &jm);
+		jw_array_end(&w);
+	}
+	jw_object_end(&w);
+	jw_finish(&w);
+	return err;
+}

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+/* The text report: perf report --stdio's layout, one row an entry, the
+ * callers below each row when there are call chains, and what the report
+ * could not resolve at the end. Written through the public walks. */
+#include "export/export.h"
+#include "util/format.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define MAX_NAME_WIDTH 48
+#define TEXT_CALLERS 3
+
+/* Names and paths come from the perf.data file, and may hold any byte
+ * but NUL: an escape sequence or a newline in one would reach the terminal
+ * or break the rows. The text shows each control character as '?' (a
+ * source line keeps its tabs). */
+struct printable {
+	struct strbuf sb[6];	/* the strings last made printable */
+	unsigned int next;
+};
+
+static bool is_control(unsigned char c, bool tabs_ok)
+{
+	return (c < 0x20 && !(tabs_ok && c == '\t')) || c == 0x7f;
+}
+
+static const char *printable_as(struct printable *pr, const char *s, bool tabs_ok)
+{
+	struct strbuf *sb;
+	const char *c = s;
+
+	while (c && *c && !is_control((unsigned char)*c, tabs_ok))
+		c++;
+	if (!c || !*c)
+		return s;
+	sb = &pr->sb[pr->next++ % ARRAY_SIZE(pr->sb)];
+	strbuf_reset(sb);
+	for (c = s; *c; c++)
+		strbuf_addch(sb, is_control((unsigned char)*c, tabs_ok) ? '?' : *c);
+	return strbuf_failed(sb) ? "?" : strbuf_str(sb);
+}
+
+static const char *printable(struct printable *pr, const char *s)
+{
+	return printable_as(pr, s, false);
+}
+
+static void printable_release(struct printable *pr)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pr->sb); i++)
+		strbuf_release(&pr->sb[i]);
+}
+
+struct columns {
+	int name, sym, source, bytes, dso;
+};
+
+struct text_ctx {
+	FILE *f;
+	enum hwp_sort sort;
+	struct columns w;
+	bool measure;		/* first pass: widths only */
+	struct printable pr;
+};
+
+static int clamp_width(size_t n)
+{
+	return n > MAX_NAME_WIDTH ? MAX_NAME_WIDTH : (int)n;
+}
+
+static void widen(int *w, const char *s)
+{
+	int n = s ? clamp_width(strlen(s)) : 0;
+
+	if (n > *w)
+		*w = n;
+}
+
+/* Modules by their file name, as perf's Shared Object column. */
+static const char *short_dso(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static int text_row(const struct hwp_entry *e, void *arg)
+{
+	struct text_ctx *t = arg;
+	const char *dso = printable(&t->pr, short_dso(e->dso));
+	const char *name = printable(&t->pr, e->name);
+	char samples[32], source[256] = "", bytes[64] = "", sym[256];
+
+	/* Where DWARF says a function was inlined, the line is its. */
+	if (e->inlined)
+		snprintf(sym, sizeof(sym), "%s (inlined %s)", e->symbol ? e->symbol : "?", e->inlined);
+	else
+		snprintf(sym, sizeof(sym), "%s", e->symbol ? e->symbol : "");
+	format_source(e->file, e->line, source, sizeof(source));
+	if (e->bytes)
+		format_bytes(e->bytes, e->nr_bytes, bytes, sizeof(bytes));
+	if (t->measure) {
+		widen(&t->w.name, name);
+		widen(&t->w.sym, printable(&t->pr, sym));
+		widen(&t->w.source, printable(&t->pr, source));
+		widen(&t->w.bytes, bytes);
+		widen(&t->w.dso, dso);
+		return 0;
+	}
+	fmt_grouped((double)e->samples, true, samples, sizeof(samples));
+	fprintf(t->f, "  %7.2f%%  %10s  ", e->percent, samples);
+	switch (t->sort) {
+	case HWP_SORT_DSO:
+		fprintf(t->f, "%s\n", printable(&t->pr, e->dso));
+		break;
+	case HWP_SORT_SYM:
+		fprintf(t->f, "%-*s  %s\n", t->w.name, name, dso);
+		break;
+	case HWP_SORT_LINE:
+		fprintf(t->f, "%-*s  %-*s  %s\n", t->w.name, name, t->w.sym,
+			printable(&t->pr, sym), dso);
+		break;
+	case HWP_SORT_RIP:
+		fprintf(t->f, "%18llx  %-*s  %-*s  %-*s  %-*s  %s\n",
+			(unsigned long long)e->address, t->w.name, name, t->w.dso, dso,
+			t->w.source, printable(&t->pr, source), t->w.bytes, bytes,
+			e->disasm ? e->disasm : "?");
+		break;
+	}
+	for (size_t i = 0; i < e->nr_callers && i < TEXT_CALLERS; i++)
+		fprintf(t->f, "%25s%s %s (%.1f%%)\n", "", i ? "  " : "<-",
+			printable(&t->pr, e->callers[i].name), e->callers[i].percent);
+	return 0;
+}
+
+static void text_columns(struct text_ctx *t)
+{
+	static const char dots[] = "................................................";
+
+	fprintf(t->f, "# %8s  %10s  ", "Overhead", "Samples");
+	switch (t->sort) {
+	case HWP_SORT_DSO:
+		fprintf(t->f, "Module\n");
+		break;
+	case HWP_SORT_SYM:
+		fprintf(t->f, "%-*s  Module\n", t->w.name, "Symbol");
+		break;
+	case HWP_SORT_LINE:
+		fprintf(t->f, "%-*s  %-*s  Module\n", t->w.name, "Source", t->w.sym, "Symbol");
+		break;
+	case HWP_SORT_RIP:
+		fprintf(t->f, "%18s  %-*s  %-*s  %-*s  %-*s  Disassembly\n", "Address", t->w.name,
+			"Symbol+offset", t->w.dso, "Module", t->w.source, "Source", t->w.bytes,
+			"Bytes");
+		break;
+	}
+	fprintf(t->f, "# %.8s  %.10s  %.*s\n", dots, dots,
+		t->sort == HWP_SORT_RIP ? 18 : t->sort == HWP_SORT_DSO ? 6 : t->w.name, dots);
+}
+
+static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o,
+			struct printable *pr)
+{
+	struct hwp_profile_info in = { .sz = sizeof(in) };
+	char n[32], lost[32];
+	uint64_t all;
+
+	hwp_profile_info(p, &in);
+	all = in.samples + in.lost;
+	fmt_grouped((double)in.samples, true, n, sizeof(n));
+	fmt_grouped((double)in.lost, true, lost, sizeof(lost));
+	fprintf(f, "# hwprof report of %s, sorted by %s\n", printable(pr, in.input),
+		sort_name(o->sort));
+	fprintf(f, "# %s samples of event '%s'%s\n", n, printable(pr, in.event),
+		in.callchains ? ", with call chains" : "");
+	fprintf(f, "# lost %s samples (%.2f%%)\n", lost,
+		all ? 100.0 * (double)in.lost / (double)all : 0);
+	if (in.throttled)
+		fprintf(f, "# sampling was throttled %llu times: the kernel lowered the sample rate to stay under kernel.perf_event_max_sample_rate\n",
+			(unsigned long long)in.throttled);
+	if (in.nr_events > 1) {
+		fprintf(f, "# other events in the file (hwprof report -e NAME):");
+		for (size_t i = 0; hwp_profile_event_name(p, i); i++)
+			if (strcmp(hwp_profile_event_name(p, i), in.event))
+				fprintf(f, " %s", printable(pr, hwp_profile_event_name(p, i)));
+		fprintf(f, "\n");
+	}
+	fprintf(f, "#\n");
+}
+
+struct module_lists {
+	FILE *f;
+	bool lines;
+	int pass;		/* 0: without symbols, 1: without debug info */
+	bool titled;
+	struct printable *pr;
+};
+
+static int text_module(const struct hwp_module_info *m, void *arg)
+{
+	struct module_lists *ml = arg;
+	const char *why = ml->pass ? m->no_debuginfo : m->no_symbols;
+	char n[32];
+
+	if ((ml->pass ? m->has_debuginfo : m->has_symbols) || (ml->pass && !ml->lines))
+		return 0;
+	if (!ml->titled)
+		fprintf(ml->f, "#\n# Modules without %s:\n",
+			ml->pass ? "debug information (no source lines)" :
+				   "symbols (their addresses show as module+0xoffset)");
+	ml->titled = true;
+	fmt_grouped((double)m->samples, true, n, sizeof(n));
+	fprintf(ml->f, "#   %s (%s samples): %s\n", printable(ml->pr, m->path), n,
+		why ? why : "unknown reason");
+	return 0;
+}
+
+int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
+{
+	struct text_ctx t = { .f = f, .sort = o->sort, .measure = true };
+	struct module_lists ml = { .f = f, .pr = &t.pr };
+	int err;
+
+	ml.lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE;
+	t.w.name = (int)strlen(o->sort == HWP_SORT_RIP ? "Symbol+offset" : "Symbol");
+	t.w.source = (int)strlen("Source");
+	t.w.bytes = (int)strlen("Bytes");
+	t.w.sym = (int)strlen("Symbol");
+	t.w.dso = (int)strlen("Module");
+	err = hwp_profile_foreach_entry(p, o->sort, o->top, text_row, &t);
+	if (!err) {
+		text_header(p, f, o, &t.pr);
+		text_columns(&t);
+		t.measure = false;
+		err = hwp_profile_foreach_entry(p, o->sort, o->top, text_row, &t);
+	}
+	for (ml.pass = 0; !err && ml.pass < 2; ml.pass++) {
+		ml.titled = false;
+		err = hwp_profile_foreach_module(p, text_module, &ml);
+	}
+	printable_release(&t.pr);
+	return err;
+}
+
+/* ---- --annotate ---- */
+
+struct annotate_ctx {
+	struct hwp_profile *p;
+	FILE *f;
+	const char *symbol;
+	size_t lines;
+	const char *unshown;	/* the last file whose text was said to be missing */
+	struct printable pr;
+};
+
+/* Static functions may share a name: which one this is, and the others. */
+static void annotate_namesakes(struct annotate_ctx *a, const struct hwp_annotate_line *l)
+{
+	bool chosen = strchr(a->symbol, '@') != NULL;
+
+	fprintf(a->f, "# %zu sampled functions have this name; this one is at 0x%" PRIx64 " in %s, with %" PRIu64 " samples%s\n",
+		l->nr_namesakes + 1, l->start, printable(&a->pr, l->dso), l->function_samples,
+		chosen ? "" : " (the most)");
+	fprintf(a->f, "# the other%s: %s\n", l->nr_namesakes > 1 ? "s" : "",
+		printable(&a->pr, l->namesakes));
+	fprintf(a->f, "# annotate another with --annotate NAME@0xADDRESS, as listed\n");
+}
+
+static int annotate_line(const struct hwp_annotate_line *l, void *arg)
+{
+	struct annotate_ctx *a = arg;
+	char bytes[64];
+
+	/* The title waits for the first line: a function not found prints none. */
+	if (!a->lines) {
+		struct hwp_profile_info in = { .sz = sizeof(in) };
+
+		hwp_profile_info(a->p, &in);
+		fprintf(a->f, "# hwprof annotate of %s in %s (event '%s')\n",
+			printable(&a->pr, a->symbol), printable(&a->pr, in.input),
+			printable(&a->pr, in.event));
+		if (l->nr_namesakes)
+			annotate_namesakes(a, l);
+		fprintf(a->f, "# %8s  %8s : %8s   source lines, then bytes and disassembly\n",
+			"Percent", "Samples", "Address");
+	}
+	if (l->new_line) {
+		char src[256];
+
+		format_source(l->file, l->line, src, sizeof(src));
+		/* Why a file's text is missing, once a file. */
+		if (!l->source && l->no_source && l->file != a->unshown) {
+			fprintf(a->f, "%19s: (the text of %s is not shown: %s)\n", "",
+				printable(&a->pr, l->file), l->no_source);
+			a->unshown = l->file;
+		}
+		fprintf(a->f, "%19s: %s  %s\n", "", printable(&a->pr, src),
+			l->source ? printable_as(&a->pr, l->source, true) : "");
+	}
+	format_bytes(l->bytes, l->nr_bytes, bytes, sizeof(bytes));
+	if (l->samples)
+		fprintf(a->f, "%8.2f%%  %8llu : ", l->percent, (unsigned long long)l->samples);
+	else
+		fprintf(a->f, "%19s: ", "");
+	fprintf(a->f, "%8llx:  %-30s %s\n", (unsigned long long)l->address, bytes, l->disasm);
+	a->lines++;
+	return 0;
+}
+
+int export_annotate(struct hwp_profile *p, FILE *f, const char *symbol)
+{
+	struct annotate_ctx a = { .p = p, .f = f, .symbol = symbol };
+	int err = hwp_profile_annotate(p, symbol, annotate_line, &a);
+
+	printable_release(&a.pr);
+	return err;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* The formats of hwp_profile_write(), one file each (export-*.c), behind
+ * export.c's table. Each depends on the profile queries alone (report.h),
+ * never on another format or on the dispatcher. */
+#ifndef HWPROF_EXPORT_H
+#define HWPROF_EXPORT_H
+
+#include "profile/report.h"
+
+int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
+int export_annotate(struct hwp_profile *p, FILE *f, const char *symbol);
+int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
+int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
+int export_folded(struct hwp_profile *p, FILE *f);
+
+#endif

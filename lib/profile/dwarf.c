@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+/* One ELF module through elfutils' libdwfl: symbols from .symtab, .dynsym
+ * or the separate debug file, source lines and inlines from DWARF. Debug
+ * files are found by build-id and .gnu_debuglink under /usr/lib/debug, the
+ * way libdwfl's standard callback does. Each module gets a Dwfl of its own
+ * at bias 0, so module addresses are the ELF file's own (objdump's).
+ *
+ * libdw is loaded on first use, as libpfm4 is (event-pfm.c): linked in, it
+ * and capstone (disasm.c) tripled the start of every hwprof command, stat
+ * included, for libraries that only reports need. */
+#include "sample/sample.h"
+
+#include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LIBDW "libdw.so.1"
+#define LIBELF "libelf.so.1"
+
+/* The functions used, with the headers' own types. */
+#define DW_FUNCS(X)                                                          \
+	X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_elf)    \
+	X(dwfl_report_end) X(dwfl_module_getelf) X(dwfl_module_getsymtab)    \
+	X(dwfl_module_getdwarf) X(dwfl_module_addrinfo)                      \
+	X(dwfl_module_getsym_info) X(dwfl_module_addrdie)                    \
+	X(dwfl_module_getsrc) X(dwfl_lineinfo) X(dwfl_line_comp_dir)         \
+	X(dwarf_getscopes) X(dwarf_tag) X(dwarf_attr_integrate)              \
+	X(dwarf_formstring) X(dwfl_build_id_find_elf)                        \
+	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)
+#define ELF_FUNCS(X)                                                         \
+	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
+	X(gelf_getshdr) X(elf_getdata)
+
+static struct {
+#define X(fn) __typeof__(fn) *fn;
+	DW_FUNCS(X) ELF_FUNCS(X)
+#undef X
+} dw;
+
+static pthread_once_t dw_once = PTHREAD_ONCE_INIT;
+static char dw_error[512];
+static char *debuginfo_path;	/* NULL: libdwfl's default, ":.debug:/usr/lib/debug" */
+static Dwfl_Callbacks callbacks;
+
+static void *resolve(void *h, const char *lib, const char *sym)
+{
+	void *p = dlsym(h, sym);
+
+	if (!p && !dw_error[0])
+		snprintf(dw_error, sizeof(dw_error), "%s lacks %s: elfutils is too old", lib, sym);
+	return p;
+}
+
+static void dw_load_once(void)
+{
+	void *h = dlopen(LIBDW, RTLD_NOW | RTLD_LOCAL);
+	void *e = dlopen(LIBELF, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h || !e) {
+		snprintf(dw_error, sizeof(dw_error),
+			 "elfutils (%s) cannot be loaded: %s; install it with: sudo apt-get install libdw1",
+			 LIBDW, dlerror());
+		return;
+	}
+#define X(fn) *(void **)&dw.fn = resolve(h, LIBDW, #fn);
+	DW_FUNCS(X)
+#undef X
+#define X(fn) *(void **)&dw.fn = resolve(e, LIBELF, #fn);
+	ELF_FUNCS(X)
+#undef X
+	callbacks.find_elf = dw.dwfl_build_id_find_elf;
+	callbacks.find_debuginfo = dw.dwfl_standard_find_debuginfo;
+	callbacks.section_address = dw.dwfl_offline_section_address;
+	callbacks.debuginfo_path = &debuginfo_path;
+	/* The handles stay open for the life of the process. */
+}
+
+/* 0, or -ELIBACC when libdw cannot be loaded (the reason is logged once). */
+static int dw_load(void)
+{
+	static bool said;
+
+	pthread_once(&dw_once, dw_load_once);
+	if (!dw_error[0])
+		return 0;
+	if (!said)
+		pr_warn("%s", dw_error);
+	said = true;
+	return -ELIBACC;
+}
+
+struct load {
+	uint64_t offset, filesz, vaddr;
+};
+
+struct dw_module {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;
+	int e_machine;
+	struct load *loads;
+	size_t nr_loads;
+	int dwarf;		/* -1 not looked for yet, 0 none, 1 found */
+	char path[4096];	/* the last source file, made absolute */
+};
+
+static int read_loads(struct dw_module *m)
+{
+	GElf_Ehdr eh;
+	size_t n;
+
+	if (!dw.gelf_getehdr(m->elf, &eh) || dw.elf_getphdrnum(m->elf, &n))
+		return -HWP_ERR_FORMAT;
+	m->e_machine = eh.e_machine;
+	m->loads = calloc(n + 1, sizeof(*m->loads));
+	if (!m->loads)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (dw.gelf_getphdr(m->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			m->loads[m->nr_loads++] =
+				(struct load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+	}
+	return 0;
+}
+
+int dw_module_open(const char *path, int fd, struct dw_module **out)
+{
+	struct dw_module *m;
+	GElf_Addr bias;
+	int err;
+
+	*out = NULL;
+	err = dw_load();
+	if (err) {
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	if (fd < 0) {
+		fd = open_regular(path, NULL);
+		if (fd < 0)
+			return fd;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		close(fd);
+		return -ENOMEM;
+	}
+	m->dwarf = -1;
+	m->dwfl = dw.dwfl_begin(&callbacks);
+	if (!m->dwfl) {
+		close(fd);
+		free(m);
+		return -ENOMEM;
+	}
+	dw.dwfl_report_begin(m->dwfl);
+	m->mod = dw.dwfl_report_elf(m->dwfl, path, path, fd, 0, false);
+	if (!m->mod) {
+		close(fd);	/* consumed only on success */
+		dw_module_close(m);
+		return -HWP_ERR_FORMAT;
+	}
+	dw.dwfl_report_end(m->dwfl, NULL, NULL);
+	m->elf = dw.dwfl_module_getelf(m->mod, &bias);
+	err = m->elf ? read_loads(m) : -HWP_ERR_FORMAT;
+	if (err) {
+		dw_module_close(m);
+		return err;
+	}
+	*out = m;
+	return 0;
+}
+
+void dw_module_close(struct dw_module *m)
+{
+	if (!m)
+		return;
+	if (m->dwfl)
+		dw.dwfl_end(m->dwfl);
+	free(m->loads);
+	free(m);
+}
+
+bool dw_module_vaddr(struct dw_module *m, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < m->nr_loads; i++) {
+		const struct load *l = &m->loads[i];
+
+		if (off >= l->offset && off - l->offset < l->filesz) {
+			*vaddr = off - l->offset + l->vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool dw_module_has_symbols(struct dw_module *m)
+{
+	return dw.dwfl_module_getsymtab(m->mod) > 0;
+}
+
+bool dw_module_has_debuginfo(struct dw_module *m)
+{
+	Dwarf_Addr bias;
+
+	if (m->dwarf < 0)
+		m->dwarf = dw.dwfl_module_getdwarf(m->mod, &bias) != NULL;
+	return m->dwarf;
+}
+
+int dw_module_elf_machine(struct dw_module *m)
+{
+	return m->e_machine;
+}
+
+int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name, uint64_t *start,
+		     uint64_t *size)
+{
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *n = dw.dwfl_module_addrinfo(m->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+
+	if (!n || !*n)
+		return -ENOENT;
+	*name = n;
+	*start = vaddr - off;
+	*size = sym.st_size;
+	return 0;
+}
+
+/* The innermost function inlined at @vaddr, as DWARF's scopes say. */
+static const char *inlined_at(struct dw_module *m, uint64_t vaddr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dw.dwfl_module_addrdie(m->mod, vaddr, &bias);
+	Dwarf_Die *scopes = NULL;
+	const char *name = NULL;
+	int n;
+
+	if (!cu)
+		return NULL;
+	n = dw.dwarf_getscopes(cu, vaddr - bias, &scopes);
+	for (int i = 0; i < n && !name; i++) {
+		Dwarf_Attribute attr;
+
+		if (dw.dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		name = dw.dwarf_formstring(
+			dw.dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
+	}
+	free(scopes);
+	return name;
+}
+
+int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
+		      unsigned int *line, const char **inlined)
+{
+	Dwfl_Line *l;
+	const char *f, *dir;
+	int ln = 0;
+
+	*inlined = NULL;
+	if (!dw_module_has_debuginfo(m) || !(l = dw.dwfl_module_getsrc(m->mod, vaddr)))
+		return -ENOENT;
+	f = dw.dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
+	if (!f || ln <= 0)
+		return -ENOENT;
+	dir = dw.dwfl_line_comp_dir(l);
+	if (f[0] != '/' && dir)
+		snprintf(m->path, sizeof(m->path), "%s/%s", dir, f);
+	else
+		snprintf(m->path, sizeof(m->path), "%s", f);
+	*file = m->path;
+	*line = (unsigned int)ln;
+	*inlined = inlined_at(m, vaddr);
+	return 0;
+}
+
+ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = dw.elf_nextscn(m->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t n;
+
+		if (!dw.gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_ALLOC) || vaddr < sh.sh_addr ||
+		    vaddr - sh.sh_addr >= sh.sh_size)
+			continue;
+		d = dw.elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || vaddr - sh.sh_addr >= d->d_size)
+			return -ENOENT;
+		n = d->d_size - (size_t)(vaddr - sh.sh_addr);
+		if (n > len)
+			n = len;
+		memcpy(buf, (const char *)d->d_buf + (vaddr - sh.sh_addr), n);
+		return (ssize_t)n;
+	}
+	return -ENOENT;
+}

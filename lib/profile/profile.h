@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to profiles: the aggregation (profile.c) and the queries built on
+ * it (report.c, annotate.c). The formats (export-*.c) see only the queries:
+ * report.h. */
+#ifndef HWPROF_PROFILE_H
+#define HWPROF_PROFILE_H
+
+#include "sample/sample.h"
+
+/* One distinct (module, address): an instruction that was sampled, or a
+ * return address of a call chain. */
+struct site {
+	struct location loc;
+	uint64_t samples, period;	/* as the sampled instruction */
+	struct symbol_info si;
+	const char *name;	/* the symbol, or module+0xaddress; set with si */
+	uint8_t resolved;	/* 0: not yet, 1: symbol, 2: symbol and line */
+};
+
+/* The most frames a call chain keeps, the sampled one included: profile.c
+ * cuts longer chains, and the queries size their buffers by it. */
+#define PROFILE_MAX_FRAMES 1024
+
+struct stack {
+	uint32_t first;		/* into hwp_profile.frames */
+	uint32_t nr;		/* sites, the sampled one first */
+	uint64_t samples, period;
+};
+
+struct report;
+
+struct hwp_profile {
+	char *input;
+	struct pd_file *file;	/* while reading */
+	const char *hostname, *osrelease;	/* where it was recorded (interned), or NULL */
+	char *host_warning;	/* why kernel symbols and module paths may not match, or NULL */
+	int event;
+	size_t nr_events;
+	const char **event_names;
+	struct machine *m;
+	struct symbolizer *sym;
+	struct site *sites;
+	size_t nr_sites, cap_sites;
+	struct hidx site_idx;
+	uint32_t *frames;
+	size_t nr_frames, cap_frames;
+	struct stack *stacks;
+	size_t nr_stacks, cap_stacks;
+	struct hidx stack_idx;
+	uint32_t *scratch;	/* one call chain being added */
+	uint64_t samples, period, lost, throttled, skipped, other_samples;
+	uint64_t lost_records, lost_samples;	/* LOST and LOST_SAMPLES, summed */
+	bool callchains;
+	bool lines_used;	/* a report looked up lines: modules say if they have them */
+	struct report *reports[HWP_SORT_DSO + 1];	/* built on first use */
+	struct disasm *dis;
+	int dis_machine;	/* the ELF machine @dis decodes; -1 when it cannot */
+};
+
+long profile_site(struct hwp_profile *p, const struct location *loc);
+/* Resolve site @i (with @lines, its source line too) once. */
+void site_resolve(struct hwp_profile *p, size_t i, bool lines);
+/* Decode one instruction of @dso at @vaddr into @text and @bytes: its length. */
+int profile_disasm(struct hwp_profile *p, uint32_t dso, uint64_t vaddr, uint8_t *bytes,
+		   size_t nbytes, char *text, size_t size);
+void report_cache_free(struct hwp_profile *p);
+
+#endif

@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: MIT
+/* The queries over a profile: its sites resolved (each once), grouped by
+ * instruction, function, source line or module, sorted, with the callers of
+ * the top entries from the call chains; the modules that lacked symbols;
+ * the call chains by function for flame graphs. The reports built once a
+ * sort key are kept in the profile's cache. The formats (export-*.c) are
+ * written with these queries alone. */
+#include "profile/profile.h"
+#include "profile/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_GROUP UINT32_MAX
+#define MAX_CALLERS 16
+
+struct group {
+	uint32_t dso;
+	const char *symbol, *file;
+	unsigned int line;
+	uint64_t addr;		/* RIP, and unresolved addresses: the address */
+	uint32_t site;		/* the first site of the group, for its details */
+	uint64_t samples, period;
+	struct hwp_caller *callers;
+	size_t nr_callers;
+};
+
+struct report {
+	enum hwp_sort sort;
+	struct group *groups;
+	size_t nr, cap;
+	struct hidx idx;
+	uint32_t *order;	/* groups, hottest first */
+	uint32_t *rank;		/* group → its place in order */
+	uint32_t *site_group;	/* site → group, NO_GROUP when not sampled */
+	bool callers_done;
+};
+
+void site_resolve(struct hwp_profile *p, size_t i, bool lines)
+{
+	struct site *s = &p->sites[i];
+	uint8_t want = lines ? 2 : 1;
+	char buf[512];
+
+	if (s->resolved >= want)
+		return;
+	symbolize(p->sym, &s->loc, lines, &s->si);
+	s->resolved = want;
+	if (s->si.symbol) {
+		s->name = s->si.symbol;
+		return;
+	}
+	if (machine_dso(p->m, s->loc.dso)->kind == DSO_UNKNOWN) {
+		s->name = machine_dso(p->m, s->loc.dso)->path;	/* "[unknown]": one name for all */
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s+0x%llx", machine_dso(p->m, s->loc.dso)->name,
+		 (unsigned long long)s->si.vaddr);
+	s->name = symbolize_intern(p->sym, buf);
+}
+
+/* ---- grouping ---- */
+
+static void group_key(const struct hwp_profile *p, enum hwp_sort sort, const struct site *s,
+		      struct group *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->dso = s->loc.dso;
+	switch (sort) {
+	case HWP_SORT_DSO:
+		break;
+	case HWP_SORT_RIP:
+		g->addr = s->si.vaddr;
+		g->symbol = s->si.symbol;
+		break;
+	case HWP_SORT_LINE:
+		g->file = s->si.file;
+		g->line = s->si.line;
+		if (!g->file)
+			g->symbol = s->si.symbol;
+		if (!g->file && !g->symbol)
+			g->addr = s->si.vaddr;
+		break;
+	case HWP_SORT_SYM:
+		/* A function is its module and start address: two static
+		 * functions may share a name, even in one module. */
+		g->symbol = s->si.symbol;
+		if (g->symbol)
+			g->addr = s->si.sym_start;
+		else if (machine_dso(p->m, s->loc.dso)->kind != DSO_UNKNOWN)
+			g->addr = s->si.vaddr;
+		break;
+	}
+}
+
+static uint64_t hash_group(const struct group *g)
+{
+	uint64_t h = hash_u64(g->dso);
+
+	h = hash_mix(h, (uint64_t)(uintptr_t)g->symbol);
+	h = hash_mix(h, (uint64_t)(uintptr_t)g->file);
+	h = hash_mix(h, g->line);
+	return hash_mix(h, g->addr);
+}
+
+static bool group_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct group *a = &((const struct report *)ctx)->groups[idx], *b = key;
+
+	/* Interned strings: equal strings are the same pointer. */
+	return a->dso == b->dso && a->symbol == b->symbol && a->file == b->file &&
+	       a->line == b->line && a->addr == b->addr;
+}
+
+static int add_to_group(struct report *r, struct group *key, const struct site *s,
+			uint32_t site)
+{
+	uint64_t h = hash_group(key);
+	long i = hidx_find(&r->idx, h, group_eq, key, r);
+
+	if (i < 0) {
+		if (vec_reserve(&r->groups, &r->cap, r->nr + 1, sizeof(*r->groups)) ||
+		    hidx_add(&r->idx, h, r->nr))
+			return -ENOMEM;
+		key->site = site;
+		r->groups[r->nr] = *key;
+		i = (long)r->nr++;
+	}
+	r->groups[i].samples += s->samples;
+	r->groups[i].period += s->period;
+	r->site_group[site] = (uint32_t)i;
+	return 0;
+}
+
+struct sort_ctx {
+	const struct report *r;
+	const struct hwp_profile *p;
+};
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_groups(const void *pa, const void *pb, void *arg)
+{
+	const struct sort_ctx *sc = arg;
+	const struct group *a = &sc->r->groups[*(const uint32_t *)pa];
+	const struct group *b = &sc->r->groups[*(const uint32_t *)pb];
+	int c;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	c = cmp_str(sc->p->sites[a->site].name, sc->p->sites[b->site].name);
+	if (!c)
+		c = cmp_str(a->file, b->file);
+	if (!c)
+		c = strcmp(machine_dso(sc->p->m, a->dso)->path,
+			   machine_dso(sc->p->m, b->dso)->path);
+	if (!c && a->line != b->line)
+		c = a->line < b->line ? -1 : 1;
+	if (!c && a->addr != b->addr)
+		c = a->addr < b->addr ? -1 : 1;
+	return c;
+}
+
+static void report_free(struct report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr; i++)
+		free(r->groups[i].callers);
+	free(r->groups);
+	free(r->order);
+	free(r->rank);
+	free(r->site_group);
+	hidx_release(&r->idx);
+	free(r);
+}
+
+void report_cache_free(struct hwp_profile *p)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(p->reports); i++) {
+		report_free(p->reports[i]);
+		p->reports[i] = NULL;
+	}
+	disasm_close(p->dis);
+	p->dis = NULL;
+}
+
+static int build_report(struct hwp_profile *p, enum hwp_sort sort, struct report **out)
+{
+	bool lines = sort == HWP_SORT_RIP || sort == HWP_SORT_LINE;
+	struct report *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->site_group = malloc((p->nr_sites + 1) * sizeof(*r->site_group))))
+		goto nomem;
+	r->sort = sort;
+	p->lines_used |= lines;
+	for (size_t i = 0; i < p->nr_sites; i++) {
+		struct group key;
+
+		r->site_group[i] = NO_GROUP;
+		if (!p->sites[i].samples)
+			continue;
+		site_resolve(p, i, lines);
+		group_key(p, sort, &p->sites[i], &key);
+		if (add_to_group(r, &key, &p->sites[i], (uint32_t)i))
+			goto nomem;
+	}
+	r->order = malloc((r->nr + 1) * sizeof(*r->order));
+	r->rank = malloc((r->nr + 1) * sizeof(*r->rank));
+	if (!r->order || !r->rank)
+		goto nomem;
+	for (size_t i = 0; i < r->nr; i++)
+		r->order[i] = (uint32_t)i;
+	qsort_r(r->order, r->nr, sizeof(*r->order), cmp_groups, &(struct sort_ctx){ r, p });
+	for (size_t i = 0; i < r->nr; i++)
+		r->rank[r->order[i]] = (uint32_t)i;
+	*out = r;
+	return 0;
+nomem:
+	report_free(r);
+	return fail(-ENOMEM, "out of memory");
+}
+
+/* ---- callers ---- */
+
+/* A caller of a group: a function, known by its module and start (two may
+ * share a name), or an address no symbol covers, whose name says where. */
+struct caller_key {
+	uint32_t group, dso;
+	const char *name;	/* interned */
+	uint64_t start;
+};
+
+struct caller_row {
+	struct caller_key key;
+	uint64_t samples;
+};
+
+/* The callers of all groups at once, in one table: a search per group
+ * would cost the square of its callers, and a chain of 100,000 distinct
+ * return addresses is an ordinary profile of generated code. */
+struct caller_set {
+	struct caller_row *v;
+	size_t nr, cap;
+	struct hidx idx;
+};
+
+static bool caller_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct caller_key *a = &((const struct caller_set *)ctx)->v[idx].key, *b = key;
+
+	return a->group == b->group && a->dso == b->dso && a->name == b->name &&
+	       a->start == b->start;
+}
+
+static int add_caller(struct hwp_profile *p, struct caller_set *cs, uint32_t group,
+		      uint32_t site, uint64_t samples)
+{
+	const struct site *s;
+	struct caller_key k;
+	uint64_t h;
+	long i;
+
+	site_resolve(p, site, false);
+	s = &p->sites[site];
+	k = (struct caller_key){ group, s->loc.dso, s->name, s->si.symbol ? s->si.sym_start : 0 };
+	h = hash_mix(hash_mix(hash_u64(k.group), k.dso), (uint64_t)(uintptr_t)k.name);
+	h = hash_mix(h, k.start);
+	i = hidx_find(&cs->idx, h, caller_eq, &k, cs);
+	if (i < 0) {
+		if (vec_reserve(&cs->v, &cs->cap, cs->nr + 1, sizeof(*cs->v)) ||
+		    hidx_add(&cs->idx, h, cs->nr))
+			return -ENOMEM;
+		cs->v[cs->nr] = (struct caller_row){ k, 0 };
+		i = (long)cs->nr++;
+	}
+	cs->v[i].samples += samples;
+	return 0;
+}
+
+/* By group, then the most frequent first; ties by name, module and start,
+ * so that the order does not depend on the file's. */
+static int cmp_caller_rows(const void *pa, const void *pb, void *arg)
+{
+	const struct caller_row *a = pa, *b = pb;
+	struct machine *m = arg;
+	int c;
+
+	if (a->key.group != b->key.group)
+		return a->key.group < b->key.group ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	c = strcmp(a->key.name, b->key.name);
+	if (!c)
+		c = strcmp(machine_dso(m, a->key.dso)->path, machine_dso(m, b->key.dso)->path);
+	if (!c && a->key.start != b->key.start)
+		c = a->key.start < b->key.start ? -1 : 1;
+	return c;
+}
+
+static void drop_callers(struct report *r)
+{
+	for (size_t g = 0; g < r->nr; g++) {
+		free(r->groups[g].callers);
+		r->groups[g].callers = NULL;
+		r->groups[g].nr_callers = 0;
+	}
+}
+
+/* Each group's MAX_CALLERS most frequent callers, from @cs sorted. */
+static int give_callers(struct hwp_profile *p, struct report *r, const struct caller_set *cs)
+{
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct caller_row *c = &cs->v[i];
+		struct group *gr = &r->groups[c->key.group];
+
+		if (gr->nr_callers == MAX_CALLERS)
+			continue;
+		if (!gr->callers && !(gr->callers = calloc(MAX_CALLERS, sizeof(*gr->callers))))
+			return -ENOMEM;
+		gr->callers[gr->nr_callers++] = (struct hwp_caller){
+			.name = c->key.name,
+			.dso = machine_dso(p->m, c->key.dso)->path,
+			.samples = c->samples,
+			.percent = 100.0 * (double)c->samples / (double)gr->samples,
+		};
+	}
+	return 0;
+}
+
+static int find_callers(struct hwp_profile *p, struct report *r)
+{
+	struct caller_set cs = { 0 };
+	int err = 0;
+
+	for (size_t i = 0; i < p->nr_stacks && !err; i++) {
+		const struct stack *st = &p->stacks[i];
+		uint32_t g;
+
+		if (st->nr < 2)
+			continue;
+		g = r->site_group[p->frames[st->first]];
+		if (g != NO_GROUP)
+			err = add_caller(p, &cs, g, p->frames[st->first + 1], st->samples);
+	}
+	if (!err && cs.nr) {	/* qsort_r() of NULL is undefined, even for none */
+		qsort_r(cs.v, cs.nr, sizeof(*cs.v), cmp_caller_rows, p->m);
+		err = give_callers(p, r, &cs);
+	}
+	free(cs.v);
+	hidx_release(&cs.idx);
+	if (err) {
+		drop_callers(r);
+		return fail(-ENOMEM, "out of memory");
+	}
+	r->callers_done = true;
+	return 0;
+}
+
+static int get_report(struct hwp_profile *p, enum hwp_sort sort, struct report **out)
+{
+	int err;
+
+	if ((unsigned int)sort > HWP_SORT_DSO)
+		return fail(-EINVAL, "unknown sort key %d", (int)sort);
+	if (!p->reports[sort]) {
+		err = build_report(p, sort, &p->reports[sort]);
+		if (err)
+			return err;
+	}
+	if (p->callchains && !p->reports[sort]->callers_done) {
+		err = find_callers(p, p->reports[sort]);
+		if (err)
+			return err;
+	}
+	*out = p->reports[sort];
+	return 0;
+}
+
+/* ---- walking the top ---- */
+
+int profile_disasm(struct hwp_profile *p, uint32_t dso, uint64_t vaddr, uint8_t *bytes,
+		   size_t nbytes, char *text, size_t size)
+{
+	int machine = symbolize_elf_machine(p->sym, dso);
+	ssize_t n = symbolize_read_code(p->sym, dso, vaddr, bytes, nbytes);
+
+	if (n <= 0)
+		return -ENOENT;
+	if (machine != p->dis_machine) {
+		disasm_close(p->dis);
+		p->dis = NULL;
+		p->dis_machine = disasm_open(machine, &p->dis) ? -1 : machine;
+	}
+	if (!p->dis)
+		return -EOPNOTSUPP;
+	return disasm_one(p->dis, bytes, (size_t)n, vaddr, text, size);
+}
+
+struct entry_buf {
+	char name[600];
+	char disasm[160];
+	uint8_t bytes[16];
+};
+
+static void fill_entry(struct hwp_profile *p, const struct report *r, size_t rank,
+		       struct hwp_entry *e, struct entry_buf *b)
+{
+	const struct group *g = &r->groups[r->order[rank]];
+	const struct site *s = &p->sites[g->site];
+	const struct dso *d = machine_dso(p->m, g->dso);
+	int len;
+
+	memset(e, 0, sizeof(*e));
+	e->sz = sizeof(*e);
+	e->rank = rank;
+	e->dso = d->path;
+	e->samples = g->samples;
+	e->period = g->period;
+	e->percent = p->period ? 100.0 * (double)g->period / (double)p->period : 0;
+	e->symbol = r->sort == HWP_SORT_DSO ? NULL : g->symbol ? g->symbol : s->si.symbol;
+	e->callers = g->callers;
+	e->nr_callers = g->nr_callers;
+	e->name = b->name;
+	switch (r->sort) {
+	case HWP_SORT_DSO:
+		snprintf(b->name, sizeof(b->name), "%s", d->path);
+		break;
+	case HWP_SORT_SYM:
+		e->address = s->si.symbol ? s->si.sym_start : s->si.vaddr;
+		snprintf(b->name, sizeof(b->name), "%s", s->name);
+		break;
+	case HWP_SORT_LINE:
+		e->file = g->file;
+		e->line = g->line;
+		e->inlined = g->file ? s->si.inlined : NULL;
+		if (g->file)
+			format_source(g->file, g->line, b->name, sizeof(b->name));
+		else
+			snprintf(b->name, sizeof(b->name), "%s", s->name);
+		break;
+	case HWP_SORT_RIP:
+		e->address = s->si.vaddr;
+		e->file = s->si.file;
+		e->line = s->si.line;
+		e->inlined = s->si.inlined;
+		if (s->si.symbol) {
+			e->offset = s->si.vaddr - s->si.sym_start;
+			snprintf(b->name, sizeof(b->name), "%s+0x%llx", s->si.symbol,
+				 (unsigned long long)e->offset);
+		} else {
+			snprintf(b->name, sizeof(b->name), "%s", s->name);
+		}
+		len = profile_disasm(p, g->dso, s->si.vaddr, b->bytes, sizeof(b->bytes),
+				     b->disasm, sizeof(b->disasm));
+		if (len > 0) {
+			e->bytes = b->bytes;
+			e->nr_bytes = (size_t)len;
+			e->disasm = b->disasm;
+		}
+		break;
+	}
+}
+
+HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort, size_t n,
+			    hwp_entry_fn fn, void *ctx)
+{
+	struct entry_buf b;
+	struct report *r = NULL;
+	int err;
+
+	clear_error();
+	if (!p || !fn)
+		return fail(-EINVAL, "hwp_profile_foreach_entry: NULL argument");
+	err = get_report(p, sort, &r);
+	if (err)
+		return err;
+	if (!n || n > r->nr)
+		n = r->nr;
+	for (size_t i = 0; i < n; i++) {
+		struct hwp_entry e;
+
+		fill_entry(p, r, i, &e, &b);
+		err = fn(&e, ctx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- modules ---- */
+
+struct module_row {
+	uint32_t dso;
+	uint64_t samples;
+};
+
+static int cmp_modules(const void *pa, const void *pb)
+{
+	const struct module_row *a = pa, *b = pb;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return a->dso < b->dso ? -1 : a->dso > b->dso;
+}
+
+HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx)
+{
+	size_t nd;
+	struct module_row *rows;
+	int err = 0;
+
+	clear_error();
+	if (!p || !fn)
+		return fail(-EINVAL, "hwp_profile_foreach_module: NULL argument");
+	nd = machine_nr_dsos(p->m);
+	rows = calloc(nd + 1, sizeof(*rows));
+	if (!rows)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < nd; i++)
+		rows[i].dso = (uint32_t)i;
+	for (size_t i = 0; i < p->nr_sites; i++)
+		rows[p->sites[i].loc.dso].samples += p->sites[i].samples;
+	qsort(rows, nd, sizeof(*rows), cmp_modules);
+	for (size_t i = 0; i < nd && rows[i].samples && !err; i++) {
+		struct dso *d = machine_dso(p->m, rows[i].dso);
+		struct hwp_module_info mi = { .sz = sizeof(mi) };
+
+		symbolize_check(p->sym, rows[i].dso, p->lines_used);
+		mi.path = d->path;
+		mi.samples = rows[i].samples;
+		mi.has_symbols = d->has_symbols;
+		mi.has_debuginfo = d->has_debuginfo;
+		mi.no_symbols = d->has_symbols ? NULL : d->sym_problem;
+		mi.no_debuginfo = d->has_debuginfo ? NULL : d->dbg_problem;
+		err = fn(&mi, ctx);
+	}
+	free(rows);
+	return err;
+}
+
+/* ---- call chains by function ---- */
+
+struct folded {
+	const char *key;	/* "main;mid;leaf", interned */
+	uint32_t rep;		/* a stack (or site, without call chains) that has it */
+	uint64_t samples, period;
+};
+
+struct folded_set {
+	struct folded *v;
+	size_t nr, cap;
+	struct hidx idx;
+};
+
+static bool folded_eq(size_t idx, const void *key, const void *ctx)
+{
+	return ((const struct folded_set *)ctx)->v[idx].key == key;
+}
+
+static int fold(struct folded_set *fs, const char *key, uint32_t rep, uint64_t samples,
+		uint64_t period)
+{
+	uint64_t h = hash_u64((uint64_t)(uintptr_t)key);
+	long i = hidx_find(&fs->idx, h, folded_eq, key, fs);
+
+	if (i < 0) {
+		if (vec_reserve(&fs->v, &fs->cap, fs->nr + 1, sizeof(*fs->v)) ||
+		    hidx_add(&fs->idx, h, fs->nr))
+			return -ENOMEM;
+		fs->v[fs->nr] = (struct folded){ key, rep, 0, 0 };
+		i = (long)fs->nr++;
+	}
+	fs->v[i].samples += samples;
+	fs->v[i].period += period;
+	return 0;
+}
+
+static int cmp_folded(const void *pa, const void *pb)
+{
+	const struct folded *a = pa, *b = pb;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+/* The names of stack @st's frames, the outermost first, into @names. */
+static void stack_names(struct hwp_profile *p, const struct stack *st, const char **names)
+{
+	for (uint32_t j = 0; j < st->nr; j++) {
+		uint32_t site = p->frames[st->first + st->nr - 1 - j];
+
+		site_resolve(p, site, false);
+		names[j] = p->sites[site].name;
+	}
+}
+
+static int fold_all(struct hwp_profile *p, struct folded_set *fs, const char **names)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int err = 0;
+
+	for (size_t i = 0; i < p->nr_stacks && !err; i++) {
+		const struct stack *st = &p->stacks[i];
+		const char *key;
+
+		stack_names(p, st, names);
+		strbuf_reset(&sb);
+		for (uint32_t j = 0; j < st->nr; j++)
+			strbuf_addf(&sb, "%s%s", j ? ";" : "", names[j]);
+		key = strbuf_failed(&sb) ? NULL : symbolize_intern(p->sym, strbuf_str(&sb));
+		err = key ? fold(fs, key, (uint32_t)i, st->samples, st->period) : -ENOMEM;
+	}
+	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
+		if (!p->sites[i].samples)
+			continue;
+		site_resolve(p, i, false);
+		err = fold(fs, p->sites[i].name, (uint32_t)i, p->sites[i].samples,
+			   p->sites[i].period);
+	}
+	strbuf_release(&sb);
+	return err;
+}
+
+HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, void *ctx)
+{
+	struct folded_set fs = { 0 };
+	const char **names;
+	int err;
+
+	clear_error();
+	if (!p || !fn)
+		return fail(-EINVAL, "hwp_profile_foreach_stack: NULL argument");
+	names = malloc(PROFILE_MAX_FRAMES * sizeof(*names));
+	if (!names)
+		return fail(-ENOMEM, "out of memory");
+	err = fold_all(p, &fs, names);
+	if (err)
+		err = fail(-ENOMEM, "out of memory");
+	else if (fs.nr > 1)
+		qsort(fs.v, fs.nr, sizeof(*fs.v), cmp_folded);
+	for (size_t i = 0; i < fs.nr && !err; i++) {
+		struct hwp_stack st = { .sz = sizeof(st), .frames = names,
+					.samples = fs.v[i].samples, .period = fs.v[i].period };
+
+		if (p->callchains) {
+			stack_names(p, &p->stacks[fs.v[i].rep], names);
+			st.nr_frames = p->stacks[fs.v[i].rep].nr;
+		} else {
+			names[0] = fs.v[i].key;
+			st.nr_frames = 1;
+		}
+		err = fn(&st, ctx);
+	}
+	free(fs.v);
+	hidx_release(&fs.idx);
+	free(names);
+	return err;
+}
+
+/* ---- for the formats ---- */
+
+const char *sort_name(enum hwp_sort sort)
+{
+	static const char *const names[] = { "sym", "rip", "line", "dso" };
+
+	return (unsigned int)sort < ARRAY_SIZE(names) ? names[sort] : "?";
+}
+
+void format_bytes(const uint8_t *b, size_t n, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && at + 4 <= size; i++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%02x", i ? " " : "", b[i]);
+}
+
+void format_source(const char *file, unsigned int line, char *buf, size_t size)
+{
+	const char *base;
+
+	if (!file) {
+		buf[0] = '\0';
+		return;
+	}
+	base = strrchr(file, '/');
+	snprintf(buf, size, "%s:%u", base ? base + 1 : file, line);
+}

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT
+/* From a module and an address in it to a symbol, a source line and the
+ * function inlined there: ELF modules through dwarf.c (libdw), the kernel
+ * through /proc/kallsyms, the vDSO through a copy of our own. A module is
+ * opened on its first address and stays open; the caller caches results
+ * per address, so each distinct address is resolved once. */
+#include "sample/sample.h"
+
+#include <elf.h>
+#include <pthread.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+struct ksym {
+	uint64_t addr;
+	uint32_t name;		/* offset into the name arena */
+};
+
+struct symbolizer {
+	struct machine *m;
+	struct strtab strs;
+	struct ksym *ksyms;
+	size_t nr_ksyms;
+	char *knames;		/* /proc/kallsyms as read, the names cut in place */
+	size_t knames_len;	/* the size of its mapping */
+	bool ksyms_loaded;
+	pthread_t loader;	/* reading kallsyms while the samples are read */
+	bool loading, prefetched;
+	const char *kproblem;
+	char *kallsyms;		/* the file of the kernel's symbols; "" for none */
+	char kproblem_buf[512];	/* written by the loader thread: not interned */
+};
+
+int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out)
+{
+	struct symbolizer *s = calloc(1, sizeof(*s));
+
+	*out = s;
+	if (!s)
+		return fail(-ENOMEM, "out of memory");
+	s->m = m;
+	s->kallsyms = strdup(kallsyms ? kallsyms : "/proc/kallsyms");
+	if (!s->kallsyms) {
+		free(s);
+		*out = NULL;
+		return fail(-ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void symbolizer_free(struct symbolizer *s)
+{
+	if (!s)
+		return;
+	if (s->loading)
+		pthread_join(s->loader, NULL);
+	for (size_t i = 0; i < machine_nr_dsos(s->m); i++) {
+		struct dso *d = machine_dso(s->m, (uint32_t)i);
+
+		dw_module_close(d->sym);
+		d->sym = NULL;
+		d->tried = false;
+	}
+	free(s->ksyms);
+	if (s->knames)
+		munmap(s->knames, s->knames_len);
+	strtab_release(&s->strs);
+	free(s->kallsyms);
+	free(s);
+}
+
+const char *symbolize_intern(struct symbolizer *s, const char *str)
+{
+	return str ? strtab_intern(&s->strs, str, strlen(str)) : NULL;
+}
+
+/* ---- the kernel, through kallsyms ---- */
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static bool is_text(char type)
+{
+	return type == 't' || type == 'T' || type == 'w' || type == 'W';
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Parse the line at *@p, "ADDR TYPE NAME[\t[MODULE]]\n", and step past it,
+ * cutting the name with a NUL: false for lines that are not text symbols.
+ * One pass over the bytes: the kernel has some 100,000 of these lines. */
+static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char **name)
+{
+	char *c = *p, *n, *eol = memchr(*p, '\n', (size_t)(end - *p));
+	uint64_t a = 0;
+	int d;
+	bool ok;
+
+	if (!eol)
+		eol = (char *)end;
+	*p = eol < end ? eol + 1 : eol;
+	while (c < eol && (d = hex_digit(*c)) >= 0) {
+		a = a << 4 | (uint64_t)d;
+		c++;
+	}
+	ok = c + 3 < eol && c[0] == ' ' && c[2] == ' ' && is_text(c[1]);
+	n = c + 3;
+	if (!ok)
+		return false;
+	*eol = '\0';
+	for (char *t = n; t < eol; t++)
+		if (*t == '\t') {
+			*t = '\0';	/* "\t[module]" */
+			break;
+		}
+	*addr = a;
+	*name = n;
+	return *n != '\0';
+}
+
+/* The kernel's symbols with all modules loaded are ~20 MB; a file of
+ * symbols (--kallsyms) is not read past this. */
+#define KALLSYMS_MAX (256u << 20)
+
+/* The whole of a file of symbols (/proc/kallsyms or a copy), read in
+ * large pieces (the kernel formats kallsyms anew on each read, and
+ * restarts its walk for each) into memory mapped with huge pages where the
+ * kernel gives them: on a virtual machine the first pass over 5 MB of
+ * small pages costs more than parsing it. */
+static char *slurp(const char *path, size_t *len, size_t *map_len, int *err)
+{
+	int fd = open_regular(path, NULL);
+	size_t cap = 16u << 20;
+	char *buf;
+
+	*len = *map_len = 0;
+	*err = fd < 0 ? fd : -ENOMEM;
+	if (fd < 0)
+		return NULL;
+	buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		close(fd);
+		return NULL;
+	}
+	madvise(buf, cap, MADV_HUGEPAGE);
+	for (;;) {
+		ssize_t n;
+
+		if (cap - *len < (1u << 20) + 1) {
+			char *bigger = cap < KALLSYMS_MAX ?
+				mremap(buf, cap, 2 * cap, MREMAP_MAYMOVE) : MAP_FAILED;
+
+			if (bigger == MAP_FAILED) {
+				*err = cap < KALLSYMS_MAX ? -ENOMEM : -EFBIG;
+				munmap(buf, cap);
+				close(fd);
+				return NULL;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		n = read(fd, buf + *len, 1u << 20);
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	close(fd);
+	buf[*len] = '\0';
+	*map_len = cap;
+	return buf;
+}
+
+static int load_kallsyms(struct symbolizer *s)
+{
+	size_t len, cap = 0;
+	bool sorted = true, any_addr = false;
+	char *text;
+	int err;
+
+	s->ksyms_loaded = true;
+	if (!s->kallsyms[0]) {
+		s->kproblem = "no kernel symbols were asked for (kallsyms \"\")";
+		return 0;
+	}
+	text = slurp(s->kallsyms, &len, &s->knames_len, &err);
+	if (!text) {
+		snprintf(s->kproblem_buf, sizeof(s->kproblem_buf), "'%s': %s", s->kallsyms,
+			 file_open_problem(err));
+		s->kproblem = s->kproblem_buf;
+		return 0;
+	}
+	s->knames = text;	/* the names stay where they were read */
+	for (char *p = text; p < text + len;) {
+		uint64_t addr;
+		char *name;
+
+		if (!parse_kallsyms_line(&p, text + len, &addr, &name))
+			continue;
+		if (vec_reserve(&s->ksyms, &cap, s->nr_ksyms + 1, sizeof(*s->ksyms)) ||
+		    (size_t)(name - text) > UINT32_MAX)
+			break;
+		if (s->nr_ksyms && addr < s->ksyms[s->nr_ksyms - 1].addr)
+			sorted = false;
+		any_addr |= addr != 0;
+		s->ksyms[s->nr_ksyms++] = (struct ksym){ addr, (uint32_t)(name - text) };
+	}
+	if (!any_addr) {
+		s->nr_ksyms = 0;
+		s->kproblem = "kernel addresses are hidden (kernel.kptr_restrict; run as root or set it to 0)";
+	} else if (!sorted) {
+		qsort(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), cmp_ksym);
+	}
+	return 0;
+}
+
+static void *kallsyms_loader(void *arg)
+{
+	load_kallsyms(arg);
+	return NULL;
+}
+
+void symbolizer_prefetch_kernel(struct symbolizer *s)
+{
+	/* Once only: ksyms_loaded is the loader's to set, so ask "tried". */
+	if (s->prefetched)
+		return;
+	s->prefetched = true;
+	if (!s->ksyms_loaded && !s->loading)
+		s->loading = !pthread_create(&s->loader, NULL, kallsyms_loader, s);
+}
+
+/* The kernel's symbols, once: from the loader if one runs, else read now. */
+static void kernel_symbols(struct symbolizer *s)
+{
+	if (s->loading) {
+		pthread_join(s->loader, NULL);
+		s->loading = false;
+	}
+	if (!s->ksyms_loaded)
+		load_kallsyms(s);
+}
+
+static const struct ksym *ksym_find(const struct symbolizer *s, uint64_t addr)
+{
+	size_t lo = 0, hi = s->nr_ksyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ksyms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &s->ksyms[lo - 1] : NULL;
+}
+
+static void symbolize_kernel(struct symbolizer *s, uint64_t addr, struct symbol_info *out)
+{
+	const struct ksym *k;
+
+	kernel_symbols(s);
+	k = ksym_find(s, addr);
+	if (!k)
+		return;
+	out->symbol = symbolize_intern(s, s->knames + k->name);
+	out->sym_start = k->addr;
+	out->sym_size = k + 1 < s->ksyms + s->nr_ksyms ? k[1].addr - k->addr : 0;
+}
+
+/* ---- ELF modules ---- */
+
+/* Our own vDSO, in a memory file: the kernel gives every process the same. */
+static int vdso_fd(void)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)getauxval(AT_SYSINFO_EHDR);
+	size_t size;
+	int fd;
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG))
+		return -ENOENT;
+	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const ElfW(Phdr) *ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff) + i;
+
+		if (ph->p_type == PT_LOAD && ph->p_offset + ph->p_filesz > size)
+			size = ph->p_offset + ph->p_filesz;
+	}
+	fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, eh, size) != (ssize_t)size) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+static const char *open_problem(int err)
+{
+	switch (-err) {
+	case HWP_ERR_FORMAT: return "the file is not an ELF file";
+	case EOPNOTSUPP: return "hwprof was built without libdw (elfutils)";
+	case ELIBACC: return "libdw (elfutils) cannot be loaded";
+	default: return file_open_problem(err);
+	}
+}
+
+static struct dw_module *module_of(struct dso *d)
+{
+	struct dw_module *mod = NULL;
+	int err, fd = -1;
+
+	if (d->tried || (d->kind != DSO_FILE && d->kind != DSO_VDSO))
+		return d->sym;
+	d->tried = true;
+	if (d->kind == DSO_VDSO) {
+		fd = vdso_fd();
+		if (fd < 0) {
+			d->sym_problem = d->dbg_problem = "the vDSO cannot be read";
+			return NULL;
+		}
+	}
+	err = dw_module_open(d->path, fd, &mod);
+	if (err) {
+		d->sym_problem = d->dbg_problem = open_problem(err);
+		return NULL;
+	}
+	d->sym = mod;
+	d->has_symbols = dw_module_has_symbols(mod);
+	if (!d->has_symbols)
+		d->sym_problem = "no symbol table, and no debug file found for it";
+	return mod;
+}
+
+void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
+{
+	struct dso *d = machine_dso(s->m, dso);
+	struct dw_module *mod;
+
+	if (!d)
+		return;
+	switch (d->kind) {
+	case DSO_KERNEL:
+		kernel_symbols(s);
+		d->has_symbols = s->nr_ksyms > 0;
+		d->sym_problem = s->kproblem;
+		d->dbg_problem = "hwprof does not read the kernel's source lines";
+		break;
+	case DSO_FILE:
+	case DSO_VDSO:
+		mod = module_of(d);
+		if (mod && lines)
+			d->has_debuginfo = dw_module_has_debuginfo(mod);
+		if (mod && lines && !d->has_debuginfo)
+			d->dbg_problem = "no debug information: install its -dbg or -dbgsym package, or build it with -g";
+		break;
+	case DSO_ANON:
+		d->sym_problem = d->dbg_problem = "anonymous memory (code generated at run time?)";
+		break;
+	case DSO_UNKNOWN:
+		d->sym_problem = d->dbg_problem = "no mapping was recorded for these addresses";
+		break;
+	}
+}
+
+int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lines,
+		    struct symbol_info *out)
+{
+	struct dso *d = machine_dso(s->m, dso);
+	struct dw_module *mod = d ? module_of(d) : NULL;
+	const char *name, *file, *inl;
+	unsigned int line;
+
+	memset(out, 0, sizeof(*out));
+	out->vaddr = vaddr;
+	if (!d)
+		return -EINVAL;
+	if (d->kind == DSO_KERNEL)
+		symbolize_kernel(s, vaddr, out);
+	if (!mod)
+		return 0;
+	if (!dw_module_symbol(mod, vaddr, &name, &out->sym_start, &out->sym_size))
+		out->symbol = symbolize_intern(s, name);
+	if (lines && !dw_module_srcline(mod, vaddr, &file, &line, &inl)) {
+		out->file = symbolize_intern(s, file);
+		out->line = line;
+		out->inlined = symbolize_intern(s, inl);
+	}
+	return 0;
+}
+
+int symbolize(struct symbolizer *s, const struct location *loc, bool lines,
+	      struct symbol_info *out)
+{
+	struct dso *d = machine_dso(s->m, loc->dso);
+	struct dw_module *mod = d ? module_of(d) : NULL;
+	uint64_t vaddr = loc->addr;
+
+	/* A file's address is an offset in it: the segments say where it loads. */
+	if (mod && !dw_module_vaddr(mod, loc->addr, &vaddr)) {
+		memset(out, 0, sizeof(*out));
+		out->vaddr = loc->addr;
+		return 0;
+	}
+	return symbolize_vaddr(s, loc->dso, vaddr, lines, out);
+}
+
+ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, void *buf,
+			    size_t len)
+{
+	struct dso *d = machine_dso(s->m, dso);
+	struct dw_module *mod = d ? module_of(d) : NULL;
+
+	return mod ? dw_module_read(mod, vaddr, buf, len) : -ENOENT;
+}
+
+int symbolize_elf_machine(struct symbolizer *s, uint32_t dso)
+{
+	struct dso *d = machine_dso(s->m, dso);
+	struct dw_module *mod = d ? module_of(d) : NULL;
+
+	return mod ? dw_module_elf_machine(mod) : 0;
+}

@@ -1,0 +1,884 @@
+// SPDX-License-Identifier: MIT
+/* Regions: a benchmark marks parts of itself with hwp_region_begin/end and
+ * gets counts per region and per thread, as with LIKWID's markers or PAPI's
+ * high-level regions.
+ *
+ * Each thread counts itself with its own session, opened at its first
+ * region and left running; a region reads the counters at begin and end
+ * and adds the difference. The hot path takes no lock and allocates only
+ * the first time a thread meets a region name. Another thread (a report,
+ * the exit handler) reads the sums through a per-thread seqlock. */
+#include "core/core.h"
+#include "event/event.h"
+#include "count/count.h"
+#include "result/result.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_EVENTS "{task-clock,page-faults,context-switches,cpu-migrations},{cycles,instructions}"
+#define FRAMES_MAX 64
+#define SLOTS_PER_CHUNK 32
+/* A region shorter than this many reads is disturbed by more than ~10% by
+ * its own two reads. */
+#define TOO_SHORT_READS 20
+
+/* One region in one thread. Written by the owner thread only. */
+struct slot {
+	const char *key;	/* the caller's pointer: most callers pass a literal */
+	char *name;
+	uint64_t begins;	/* owner-only: which calls are sampled */
+	_Atomic uint64_t calls, measured, ns, ops;
+	_Atomic uint64_t *value, *enabled, *running;	/* nr_events each */
+};
+
+struct chunk {
+	struct slot slots[SLOTS_PER_CHUNK];
+	struct chunk *next;
+};
+
+struct frame {
+	struct slot *slot;
+	bool measured;
+	uint64_t t0;
+	uint64_t *start;	/* the raw read at begin */
+};
+
+struct thread_rec {
+	struct thread_rec *next;	/* the registry, under regions.lock */
+	pid_t tid;
+	struct hwp_session *s;		/* closed at the thread's exit, kept for its statuses */
+	int error;			/* the open failed: every call returns it */
+	/* Where each event is in a raw read (see session_read_raw()):
+	 * the hot path subtracts two raw reads, nothing more. */
+	struct raw_item *items;
+	size_t nr_items;
+	uint64_t *now;			/* the raw read at end */
+	struct frame frames[FRAMES_MAX];
+	size_t depth;
+	struct chunk first;
+	struct chunk *last;
+	_Atomic size_t nr_slots;	/* published: readers see this many */
+	_Atomic unsigned int seq;	/* odd while the owner adds to the sums */
+};
+
+static struct {
+	pthread_mutex_t lock;	/* configuration and the registry */
+	atomic_bool ready;
+	int error;		/* a bad configuration: every call returns it */
+	struct hwp_evlist *evl;
+	char *output;
+	unsigned int sample_every;
+	bool no_rdpmc;
+	double read_cost_ns;	/* written and read under the lock */
+	pthread_key_t key;
+	struct thread_rec *threads;	/* in the order they first entered a region */
+	struct thread_rec **tail;
+} regions = { .lock = PTHREAD_MUTEX_INITIALIZER, .read_cost_ns = NAN,
+	      .tail = &regions.threads };
+
+static HWP_TLS struct thread_rec *self;
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t load(_Atomic uint64_t *p)
+{
+	return atomic_load_explicit(p, memory_order_relaxed);
+}
+
+/* The owner's add: no read-modify-write instruction is needed, as only
+ * the owner writes. */
+static inline void add(_Atomic uint64_t *p, uint64_t v)
+{
+	atomic_store_explicit(p, load(p) + v, memory_order_relaxed);
+}
+
+static struct slot *slot_at(struct thread_rec *t, size_t idx)
+{
+	struct chunk *c = &t->first;
+
+	for (; idx >= SLOTS_PER_CHUNK; idx -= SLOTS_PER_CHUNK)
+		c = c->next;
+	return &c->slots[idx];
+}
+
+/* ---- configuration ---- */
+
+static void regions_at_exit(void)
+{
+	int err;
+
+	if (!regions.output)
+		return;
+	err = hwp_region_save(regions.output);
+	if (err)
+		lib_log(HWP_LOG_ERROR, "regions: %s", hwp_errmsg());
+}
+
+static void thread_exit(void *arg);
+
+/* Everything a thread's record holds: its counters, its slots, itself. */
+static void record_free(struct thread_rec *t)
+{
+	size_t n = atomic_load_explicit(&t->nr_slots, memory_order_relaxed);
+	struct chunk *c, *next;
+
+	hwp_session_free(t->s);
+	free(t->now);
+	free(t->items);
+	for (size_t i = 0; i < n; i++) {
+		free(slot_at(t, i)->name);
+		free(slot_at(t, i)->value);
+	}
+	for (c = t->first.next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(t);
+}
+
+/* fork() waits for the registry to be whole: another thread may be adding
+ * itself to it, closing its counters or walking it, and a child must not
+ * copy it halfway through. */
+static void regions_before_fork(void)
+{
+	pthread_mutex_lock(&regions.lock);
+}
+
+static void regions_parent_after_fork(void)
+{
+	pthread_mutex_unlock(&regions.lock);
+}
+
+/* After fork(), the child's copy of our counters counts the parent's
+ * threads: the child drops the parent's records (closing its copies of
+ * their descriptors), starts with no regions, and opens its own at its
+ * first region. The lock, taken before the fork, starts over. */
+static void regions_after_fork(void)
+{
+	struct thread_rec *t = regions.threads, *next;
+
+	if (self)
+		pthread_setspecific(regions.key, NULL);	/* no destructor on a freed record */
+	for (; t; t = next) {
+		next = t->next;
+		record_free(t);
+	}
+	self = NULL;
+	regions.threads = NULL;
+	regions.tail = &regions.threads;
+	pthread_mutex_init(&regions.lock, NULL);
+}
+
+/* Called with regions.lock held. */
+static int configure(const struct hwp_region_opts *o)
+{
+	const char *events = getenv("HWPROF_EVENTS");
+	const char *output = getenv("HWPROF_OUTPUT");
+	const char *every = getenv("HWPROF_SAMPLE_EVERY");
+	int err;
+
+	if (!events || !*events)
+		events = o->events ? o->events : DEFAULT_EVENTS;
+	if (!output || !*output)
+		output = o->output;
+	regions.sample_every = o->sample_every;
+	if (every && *every) {
+		char *end;
+		unsigned long v = strtoul(every, &end, 10);
+
+		if (*end || v > 1000000000UL)
+			return fail(-HWP_ERR_SYNTAX,
+					"HWPROF_SAMPLE_EVERY='%s' is not a number of calls", every);
+		regions.sample_every = (unsigned int)v;
+	}
+	if (regions.sample_every == 0)
+		regions.sample_every = 1;
+	regions.no_rdpmc = o->no_rdpmc;
+	err = hwp_evlist_parse(events, NULL, &regions.evl);
+	if (err)
+		return fail_prefix(err, "regions: the events '%s'", events);
+	if (output && !(regions.output = strdup(output)))
+		return fail(-ENOMEM, "out of memory");
+	if (pthread_key_create(&regions.key, thread_exit))
+		return fail(-EAGAIN, "regions: no thread-specific key left");
+	pthread_atfork(regions_before_fork, regions_parent_after_fork, regions_after_fork);
+	if (regions.output)
+		atexit(regions_at_exit);
+	return 0;
+}
+
+static int init_locked(const struct hwp_region_opts *o)
+{
+	int err = configure(o);
+
+	if (err) {
+		regions.error = err;
+		hwp_evlist_free(regions.evl);
+		regions.evl = NULL;
+	}
+	atomic_store(&regions.ready, true);
+	return err;
+}
+
+HWP_API int hwp_region_init(const struct hwp_region_opts *opts)
+{
+	struct hwp_region_opts o;
+	int err;
+
+	clear_error();
+	err = OPTS_COPY(&o, opts, hwp_region_opts);
+	if (err)
+		return err;
+	pthread_mutex_lock(&regions.lock);
+	if (atomic_load(&regions.ready))
+		err = fail(-EBUSY, "regions are configured already: call hwp_region_init() once, before the first region");
+	else
+		err = init_locked(&o);
+	pthread_mutex_unlock(&regions.lock);
+	return err;
+}
+
+static int ensure_ready(void)
+{
+	if (!atomic_load_explicit(&regions.ready, memory_order_acquire)) {
+		struct hwp_region_opts o = { .sz = sizeof(o) };
+
+		pthread_mutex_lock(&regions.lock);
+		if (!atomic_load(&regions.ready))
+			init_locked(&o);
+		pthread_mutex_unlock(&regions.lock);
+	}
+	return regions.error;
+}
+
+/* ---- threads ---- */
+
+/* The cost of one read, measured once: regions shorter than a few reads
+ * are not worth trusting, and the report says so. */
+static void calibrate(struct thread_rec *t)
+{
+	double best = INFINITY;
+
+	for (int round = 0; round < 5; round++) {
+		uint64_t t0 = now_ns();
+
+		for (int i = 0; i < 200; i++)
+			session_read_raw(t->s, t->now);
+		if ((double)(now_ns() - t0) / 200.0 < best)
+			best = (double)(now_ns() - t0) / 200.0;
+	}
+	regions.read_cost_ns = best;
+}
+
+/* The raw buffers of a thread whose counters opened: one for the end and
+ * one a nesting level. */
+static int thread_buffers(struct thread_rec *t)
+{
+	size_t words;
+	uint64_t *raw;
+
+	t->nr_items = session_raw_layout(t->s, NULL, &words);
+	t->items = calloc(t->nr_items ? t->nr_items : 1, sizeof(*t->items));
+	raw = calloc((FRAMES_MAX + 1) * (words ? words : 1), sizeof(*raw));
+	if (!t->items || !raw) {
+		free(raw);
+		return fail(-ENOMEM, "out of memory");
+	}
+	session_raw_layout(t->s, t->items, &words);
+	t->now = raw;
+	for (size_t i = 0; i < FRAMES_MAX; i++)
+		t->frames[i].start = raw + (i + 1) * words;
+	return 0;
+}
+
+static int thread_register(struct thread_rec **out)
+{
+	HWP_OPTS(hwp_session_opts, so, .scope = HWP_SCOPE_THREAD, .no_inherit = true,
+		 .no_rdpmc = regions.no_rdpmc);
+	struct thread_rec *t = calloc(1, sizeof(*t));
+	int err;
+
+	if (!t)
+		return fail(-ENOMEM, "out of memory");
+	t->last = &t->first;
+	t->tid = (pid_t)syscall(SYS_gettid);
+	err = hwp_session_new(regions.evl, &so, &t->s);
+	if (!err)
+		err = hwp_session_open(t->s);
+	if (!err)
+		err = hwp_session_enable(t->s);
+	if (!err)
+		err = thread_buffers(t);
+	if (err)
+		t->error = fail_prefix(err, "regions: counting thread %d", (int)t->tid);
+	pthread_setspecific(regions.key, t);
+	pthread_mutex_lock(&regions.lock);
+	*regions.tail = t;
+	regions.tail = &t->next;
+	if (!t->error && isnan(regions.read_cost_ns))
+		calibrate(t);
+	pthread_mutex_unlock(&regions.lock);
+	*out = self = t;
+	return t->error;
+}
+
+/* The thread is gone: its counters close, its sums stay for the report. */
+static void thread_exit(void *arg)
+{
+	struct thread_rec *t = arg;
+
+	hwp_session_close(t->s);
+	pthread_mutex_lock(&regions.lock);
+	/* A region in a later thread-specific destructor finds it closed. */
+	if (!t->error)
+		t->error = -ESRCH;
+	free(t->now);
+	free(t->items);
+	t->now = NULL;
+	t->items = NULL;
+	for (size_t i = 0; i < FRAMES_MAX; i++)
+		t->frames[i].start = NULL;
+	pthread_mutex_unlock(&regions.lock);
+}
+
+static struct slot *new_slot(struct thread_rec *t, const char *name)
+{
+	size_t n = hwp_evlist_nr_events(regions.evl);
+	size_t idx = atomic_load_explicit(&t->nr_slots, memory_order_relaxed);
+	struct chunk *c = t->last, *fresh = NULL;
+	struct slot *s;
+
+	if (idx && idx % SLOTS_PER_CHUNK == 0) {
+		fresh = calloc(1, sizeof(*fresh));
+		if (!fresh)
+			return NULL;
+		c = fresh;
+	}
+	s = &c->slots[idx % SLOTS_PER_CHUNK];
+	s->name = strdup(name);
+	s->value = calloc(3 * n, sizeof(*s->value));
+	if (!s->name || !s->value) {
+		free(s->name);
+		free(s->value);
+		s->name = NULL;
+		s->value = NULL;
+		free(fresh);	/* never linked: the list stays whole */
+		return NULL;
+	}
+	s->enabled = s->value + n;
+	s->running = s->value + 2 * n;
+	s->key = name;
+	if (fresh) {
+		t->last->next = fresh;
+		t->last = fresh;
+	}
+	/* Publish: a reader that sees the count sees the slot whole. */
+	atomic_store_explicit(&t->nr_slots, idx + 1, memory_order_release);
+	return s;
+}
+
+static struct slot *find_slot(struct thread_rec *t, const char *name)
+{
+	size_t nr = atomic_load_explicit(&t->nr_slots, memory_order_relaxed);
+	struct chunk *c = &t->first;
+
+	for (size_t i = 0; i < nr; i++) {
+		struct slot *s = &c->slots[i % SLOTS_PER_CHUNK];
+
+		if (s->key == name)
+			return s;
+		if (i % SLOTS_PER_CHUNK == SLOTS_PER_CHUNK - 1)
+			c = c->next;
+	}
+	c = &t->first;
+	for (size_t i = 0; i < nr; i++) {
+		struct slot *s = &c->slots[i % SLOTS_PER_CHUNK];
+
+		if (!strcmp(s->name, name)) {
+			s->key = name;	/* the next call takes the fast path */
+			return s;
+		}
+		if (i % SLOTS_PER_CHUNK == SLOTS_PER_CHUNK - 1)
+			c = c->next;
+	}
+	return new_slot(t, name);
+}
+
+/* ---- the hot path ---- */
+
+HWP_API int hwp_region_begin(const char *name)
+{
+	struct thread_rec *t = self;
+	struct frame *f;
+	struct slot *s;
+	int err;
+
+	if (!t) {
+		if (!name)
+			return fail(-EINVAL, "hwp_region_begin: the name is NULL");
+		err = ensure_ready();
+		if (err)
+			return err;
+		err = thread_register(&t);
+		if (err)
+			return err;
+	}
+	if (t->error == -ESRCH)
+		return fail(-ESRCH, "regions: this thread is exiting: its counters are closed");
+	if (t->error)
+		return t->error;
+	if (!name)
+		return fail(-EINVAL, "hwp_region_begin: the name is NULL");
+	if (t->depth == FRAMES_MAX)
+		return fail(-E2BIG, "region '%s': regions nest at most %d deep", name,
+				FRAMES_MAX);
+	s = find_slot(t, name);
+	if (!s)
+		return fail(-ENOMEM, "out of memory");
+	f = &t->frames[t->depth++];
+	f->slot = s;
+	f->measured = s->begins++ % regions.sample_every == 0;
+	if (f->measured) {
+		f->t0 = now_ns();
+		err = session_read_raw(t->s, f->start);
+		if (err) {
+			t->depth--;
+			return err;
+		}
+	}
+	return 0;
+}
+
+HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
+{
+	struct thread_rec *t = self;
+	struct frame *f;
+	struct slot *s;
+
+	if (!t || !t->depth)
+		return fail(-EINVAL, "hwp_region_end('%s') without a hwp_region_begin() in this thread",
+				name ? name : "(null)");
+	f = &t->frames[t->depth - 1];
+	s = f->slot;
+	if (!name || (s->key != name && strcmp(s->name, name)))
+		return fail(-EINVAL, "hwp_region_end('%s'): the innermost open region is '%s'",
+				name ? name : "(null)", s->name);
+	t->depth--;
+	if (f->measured) {
+		int err = session_read_raw(t->s, t->now);
+		uint64_t t1 = now_ns();
+		unsigned int seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
+
+		if (err)
+			return err;
+		atomic_store_explicit(&t->seq, seq + 1, memory_order_relaxed);
+		atomic_thread_fence(memory_order_release);
+		for (size_t i = 0; i < t->nr_items; i++) {
+			const struct raw_item *it = &t->items[i];
+
+			add(&s->value[it->event], t->now[it->value] - f->start[it->value]);
+			add(&s->enabled[it->event], t->now[it->enabled] - f->start[it->enabled]);
+			add(&s->running[it->event], t->now[it->running] - f->start[it->running]);
+		}
+		add(&s->ns, t1 - f->t0);
+		add(&s->measured, 1);
+		add(&s->calls, 1);
+		add(&s->ops, ops);
+		atomic_store_explicit(&t->seq, seq + 2, memory_order_release);
+		return 0;
+	}
+	atomic_store_explicit(&t->seq, atomic_load_explicit(&t->seq, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	add(&s->calls, 1);
+	add(&s->ops, ops);
+	atomic_store_explicit(&t->seq, atomic_load_explicit(&t->seq, memory_order_relaxed) + 1,
+			      memory_order_release);
+	return 0;
+}
+
+HWP_API int hwp_region_end(const char *name)
+{
+	return hwp_region_end_ops(name, 0);
+}
+
+static double read_cost_locked(void)
+{
+	double cost;
+
+	/* The first thread's calibration writes it while others may ask. */
+	pthread_mutex_lock(&regions.lock);
+	cost = regions.read_cost_ns;
+	pthread_mutex_unlock(&regions.lock);
+	return cost;
+}
+
+/* ---- reports ---- */
+
+/* One slot's sums, read consistently against its owner's updates. */
+struct snapshot {
+	uint64_t calls, measured, ns, ops;
+	struct hwp_count *counts;	/* nr_events */
+};
+
+static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot *out, size_t n)
+{
+	unsigned int s1, s2;
+
+	do {
+		s1 = atomic_load_explicit(&t->seq, memory_order_acquire);
+		out->calls = load(&s->calls);
+		out->measured = load(&s->measured);
+		out->ns = load(&s->ns);
+		out->ops = load(&s->ops);
+		for (size_t e = 0; e < n; e++) {
+			out->counts[e].value = load(&s->value[e]);
+			out->counts[e].time_enabled = load(&s->enabled[e]);
+			out->counts[e].time_running = load(&s->running[e]);
+		}
+		atomic_thread_fence(memory_order_acquire);
+		s2 = atomic_load_explicit(&t->seq, memory_order_relaxed);
+	} while (s1 != s2 || (s1 & 1));
+}
+
+/* A region's counts over all its calls: multiplexing scaled, sparse
+ * measurement scaled by calls / measured calls. */
+static void region_values(const struct snapshot *sn, const struct hwp_session *s, size_t n,
+			  double *values)
+{
+	double sampling = sn->measured ? (double)sn->calls / (double)sn->measured : NAN;
+
+	for (size_t e = 0; e < n; e++) {
+		enum hwp_event_status st = hwp_session_event_status(s, e, NULL);
+
+		if (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY)
+			values[e] = NAN;
+		else
+			values[e] = hwp_count_scaled(&sn->counts[e]) * sampling;
+	}
+}
+
+/* Called for each region's total (tid 0) and each thread's part, with the
+ * session whose statuses hold for it and the sums it was made from. */
+typedef int (*walk_fn)(const struct hwp_region_info *info, const struct hwp_session *model,
+		       const struct snapshot *sn, void *ctx);
+
+struct walk {
+	walk_fn fn;
+	void *ctx;
+	size_t n;
+	struct snapshot sn, total;
+	double *values;
+	const struct hwp_session *model;	/* the totals' statuses and metrics */
+};
+
+static int report_one(struct walk *w, const struct hwp_session *model, const char *name,
+		      pid_t tid, const struct snapshot *sn, size_t nr_threads)
+{
+	struct hwp_region_info info = {
+		.sz = sizeof(info),
+		.name = name,
+		.tid = tid,
+		.nr_threads = nr_threads,
+		.calls = sn->calls,
+		.measured_calls = sn->measured,
+		.ops = sn->ops,
+		.nr_events = w->n,
+		.values = w->values,
+		.evlist = regions.evl,
+	};
+	double per_call = sn->measured ? (double)sn->ns / (double)sn->measured : NAN;
+
+	info.seconds = sn->measured ? (double)sn->ns * ((double)sn->calls / (double)sn->measured) / 1e9 : 0;
+	info.too_short = !isnan(per_call) && !isnan(regions.read_cost_ns) &&
+			 per_call < TOO_SHORT_READS * regions.read_cost_ns;
+	region_values(sn, model, w->n, w->values);
+	return w->fn(&info, model, sn, w->ctx);
+}
+
+static void snapshot_add(struct snapshot *to, const struct snapshot *from, size_t n)
+{
+	to->calls += from->calls;
+	to->measured += from->measured;
+	to->ns += from->ns;
+	to->ops += from->ops;
+	for (size_t e = 0; e < n; e++) {
+		to->counts[e].value += from->counts[e].value;
+		to->counts[e].time_enabled += from->counts[e].time_enabled;
+		to->counts[e].time_running += from->counts[e].time_running;
+	}
+}
+
+/* Whether region @name of thread @t is the first of that name in the
+ * registry, so that the totals of each name are reported once. */
+static bool first_of_name(struct thread_rec *t, size_t idx, const char *name)
+{
+	for (struct thread_rec *o = regions.threads; o; o = o->next) {
+		size_t nr = atomic_load_explicit(&o->nr_slots, memory_order_acquire);
+
+		for (size_t i = 0; i < nr; i++) {
+			if (o == t && i == idx)
+				return true;
+			if (!strcmp(slot_at(o, i)->name, name))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Calls @fn for each region: its total over threads (tid 0) followed by
+ * each thread's part. Called with regions.lock held. */
+static int walk_locked(struct walk *w)
+{
+	int ret = 0;
+
+	/* A thread that has regions opened its counters: its statuses hold
+	 * for the totals (a thread whose open failed has none to lend). */
+	for (struct thread_rec *t = regions.threads; t && !w->model; t = t->next)
+		if (atomic_load_explicit(&t->nr_slots, memory_order_acquire))
+			w->model = t->s;
+	for (struct thread_rec *t = regions.threads; t && !ret; t = t->next) {
+		size_t nr = atomic_load_explicit(&t->nr_slots, memory_order_acquire);
+
+		for (size_t i = 0; i < nr && !ret; i++) {
+			const char *name = slot_at(t, i)->name;
+			size_t nr_threads = 0;
+
+			if (!first_of_name(t, i, name))
+				continue;
+			memset(w->total.counts, 0, w->n * sizeof(*w->total.counts));
+			w->total.calls = w->total.measured = w->total.ns = w->total.ops = 0;
+			for (struct thread_rec *o = regions.threads; o; o = o->next) {
+				size_t onr = atomic_load_explicit(&o->nr_slots, memory_order_acquire);
+
+				for (size_t k = 0; k < onr; k++)
+					if (!strcmp(slot_at(o, k)->name, name)) {
+						snapshot_slot(o, slot_at(o, k), &w->sn, w->n);
+						snapshot_add(&w->total, &w->sn, w->n);
+						nr_threads++;
+					}
+			}
+			ret = report_one(w, w->model, name, 0, &w->total, nr_threads);
+			for (struct thread_rec *o = regions.threads; o && !ret; o = o->next) {
+				size_t onr = atomic_load_explicit(&o->nr_slots, memory_order_acquire);
+
+				for (size_t k = 0; k < onr && !ret; k++)
+					if (!strcmp(slot_at(o, k)->name, name)) {
+						snapshot_slot(o, slot_at(o, k), &w->sn, w->n);
+						ret = report_one(w, o->s, name, o->tid, &w->sn, 1);
+					}
+			}
+		}
+	}
+	return ret;
+}
+
+/* The walk, under the lock; @read_cost_ns (may be NULL) gets the cost of a
+ * read as it was then. */
+static int regions_walk(walk_fn fn, void *ctx, double *read_cost_ns)
+{
+	struct walk w = { .fn = fn, .ctx = ctx };
+	int ret;
+
+	if (read_cost_ns)
+		*read_cost_ns = NAN;
+	if (!atomic_load(&regions.ready) || regions.error)
+		return 0;
+	w.n = hwp_evlist_nr_events(regions.evl);
+	w.sn.counts = calloc(w.n, sizeof(*w.sn.counts));
+	w.total.counts = calloc(w.n, sizeof(*w.total.counts));
+	w.values = calloc(w.n, sizeof(*w.values));
+	if (!w.sn.counts || !w.total.counts || !w.values) {
+		ret = fail(-ENOMEM, "out of memory");
+		goto out;
+	}
+	pthread_mutex_lock(&regions.lock);
+	if (read_cost_ns)
+		*read_cost_ns = regions.read_cost_ns;
+	ret = walk_locked(&w);
+	pthread_mutex_unlock(&regions.lock);
+out:
+	free(w.sn.counts);
+	free(w.total.counts);
+	free(w.values);
+	return ret;
+}
+
+struct public_walk {
+	hwp_region_fn fn;
+	void *ctx;
+};
+
+static int public_one(const struct hwp_region_info *info, const struct hwp_session *model,
+		      const struct snapshot *sn, void *arg)
+{
+	const struct public_walk *pw = arg;
+
+	(void)model;
+	(void)sn;
+	return pw->fn(info, pw->ctx);
+}
+
+HWP_API int hwp_region_foreach(hwp_region_fn fn, void *ctx)
+{
+	struct public_walk pw = { fn, ctx };
+
+	clear_error();
+	if (!fn)
+		return fail(-EINVAL, "hwp_region_foreach: no callback");
+	return regions_walk(public_one, &pw, NULL);
+}
+
+static int count_region(const struct hwp_region_info *info, const struct hwp_session *model,
+			const struct snapshot *sn, void *arg)
+{
+	(void)model;
+	(void)sn;
+	*(size_t *)arg += info->tid == 0;
+	return 0;
+}
+
+HWP_API int hwp_region_settings(struct hwp_regionset_info *info)
+{
+	struct hwp_regionset_info in = { .sz = sizeof(in), .read_cost_ns = NAN };
+	int err;
+
+	clear_error();
+	if (!info)
+		return fail(-EINVAL, "hwp_region_settings: NULL");
+	err = regions_walk(count_region, &in.nr_regions, NULL);
+	if (err)
+		return err;
+	in.event_spec = regions.evl ? hwp_evlist_spec(regions.evl) : NULL;
+	in.sample_every = regions.sample_every ? regions.sample_every : 1;
+	in.read_cost_ns = read_cost_locked();
+	return info_fill(info, &in, sizeof(in));
+}
+
+/* ---- the regions as a regionset ---- */
+
+int region_rows(const struct hwp_session *s, const struct hwp_count *counts, double seconds,
+		double sampling, struct regionset_region *rg)
+{
+	int err = result_rows_of_reading(s, counts, seconds, &rg->rows, &rg->nr_rows,
+					 &rg->nr_events);
+
+	if (err)
+		return err;
+	/* Sparse measurement scales every count and the time alike: the
+	 * metrics, ratios and rates, stay as the measured calls made them. */
+	for (size_t e = 0; e < rg->nr_events; e++)
+		rg->rows[e].values[0] *= sampling;
+	return regionset_region_done(rg);
+}
+
+static int snapshot_thread(const struct hwp_region_info *info, struct hwp_regionset *rs)
+{
+	struct regionset_region *rg = &rs->regions[rs->nr_regions - 1];
+	struct regionset_thread *t = regionset_add_thread(rg);
+
+	if (!t || !(t->values = malloc((info->nr_events + 1) * sizeof(*t->values))))
+		return fail(-ENOMEM, "out of memory");
+	t->tid = info->tid;
+	t->calls = info->calls;
+	t->measured_calls = info->measured_calls;
+	t->ops = info->ops;
+	t->seconds = info->seconds;
+	t->too_short = info->too_short;
+	memcpy(t->values, info->values, info->nr_events * sizeof(*t->values));
+	return 0;
+}
+
+/* A region's total: its rows from the sums of its measured calls, with
+ * their real times, so that a multiplexed count says how long it ran. */
+static int snapshot_one(const struct hwp_region_info *info, const struct hwp_session *model,
+			const struct snapshot *sn, void *arg)
+{
+	struct hwp_regionset *rs = arg;
+	struct regionset_region *rg;
+	double sampling = sn->measured ? (double)sn->calls / (double)sn->measured : NAN;
+
+	if (info->tid)
+		return snapshot_thread(info, rs);
+	rg = regionset_add_region(rs);
+	if (!rg || !(rg->name = strdup(info->name)))
+		return fail(-ENOMEM, "out of memory");
+	rg->calls = info->calls;
+	rg->measured_calls = info->measured_calls;
+	rg->ops = info->ops;
+	rg->seconds = info->seconds;
+	rg->too_short = info->too_short;
+	return region_rows(model, sn->counts, (double)sn->ns / 1e9, sampling, rg);
+}
+
+HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
+{
+	struct hwp_regionset *rs;
+	const char *spec;
+	int err;
+
+	clear_error();
+	if (!out)
+		return fail(-EINVAL, "hwp_regionset_snapshot: NULL argument");
+	err = regionset_new(out);
+	if (err)
+		return err;
+	rs = *out;
+	spec = regions.evl ? hwp_evlist_spec(regions.evl) : NULL;
+	rs->sample_every = regions.sample_every ? regions.sample_every : 1;
+	if ((spec && !(rs->spec = strdup(spec))) || environment_read(&rs->env))
+		err = fail(-ENOMEM, "out of memory");
+	else
+		err = regions_walk(snapshot_one, rs, &rs->read_cost_ns);
+	if (err) {
+		hwp_regionset_free(rs);
+		*out = NULL;
+	}
+	return err;
+}
+
+HWP_API int hwp_region_write(FILE *f, const struct hwp_write_opts *opts)
+{
+	struct hwp_regionset *rs;
+	int err;
+
+	clear_error();
+	if (!f)
+		return fail(-EINVAL, "hwp_region_write: NULL argument");
+	err = hwp_regionset_snapshot(&rs);
+	if (!err)
+		err = hwp_regionset_write(rs, f, opts);
+	hwp_regionset_free(rs);
+	return err;
+}
+
+HWP_API int hwp_region_save(const char *path)
+{
+	HWP_OPTS(hwp_write_opts, o, .format = HWP_FORMAT_JSON);
+	struct hwp_ofile *of;
+	int err;
+
+	clear_error();
+	err = hwp_ofile_open(path, &of);
+	if (err)
+		return err;
+	err = hwp_region_write(hwp_ofile_stream(of), &o);
+	if (err) {
+		hwp_ofile_abort(of);
+		return err;
+	}
+	return hwp_ofile_commit(of);
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/* Writing regionsets: the hwprof-regions/1 JSON, and the one text
+ * rendering of regions, which 'hwprof stat --regions' shows after the
+ * whole program's counts and hwp_region_write() prints for the live
+ * regions: a block per region, its calls, time and ops, each event's count
+ * per call and per op, its metrics. */
+#include "core/core.h"
+#include "result/result.h"
+#include "util/format.h"
+#include "util/json-writer.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- JSON ---- */
+
+static void json_counts(struct json_writer *w, uint64_t calls, uint64_t measured,
+			double seconds, uint64_t ops, bool too_short)
+{
+	jw_key(w, "calls");
+	jw_uint(w, calls);
+	jw_key(w, "measured_calls");
+	jw_uint(w, measured);
+	jw_key(w, "seconds");
+	jw_number(w, seconds);
+	jw_key(w, "ops");
+	jw_uint(w, ops);
+	jw_key(w, "too_short");
+	jw_bool(w, too_short);
+}
+
+/* Each event's count divided by @divisor, by event name: null without one. */
+static void json_per(struct json_writer *w, const char *key, const struct regionset_region *rg,
+		     double divisor)
+{
+	jw_key(w, key);
+	jw_object_begin(w);
+	for (size_t e = 0; e < rg->nr_events; e++) {
+		jw_key(w, rg->rows[e].name);
+		jw_number(w, divisor > 0 ? rg->values[e] / divisor : NAN);
+	}
+	jw_object_end(w);
+}
+
+static void json_thread(struct json_writer *w, const struct regionset_region *rg,
+			const struct regionset_thread *t)
+{
+	jw_object_begin(w);
+	jw_key(w, "tid");
+	jw_int(w, t->tid);
+	json_counts(w, t->calls, t->measured_calls, t->seconds, t->ops, t->too_short);
+	jw_key(w, "counts");
+	jw_object_begin(w);
+	for (size_t e = 0; e < rg->nr_events; e++) {
+		jw_key(w, rg->rows[e].name);
+		jw_number(w, t->values[e]);
+	}
+	jw_object_end(w);
+	jw_object_end(w);
+}
+
+static void json_region(struct json_writer *w, const struct regionset_region *rg)
+{
+	jw_object_begin(w);
+	jw_key(w, "region");
+	jw_string(w, rg->name);
+	jw_key(w, "threads");
+	jw_int(w, (long long)rg->nr_threads);
+	json_counts(w, rg->calls, rg->measured_calls, rg->seconds, rg->ops, rg->too_short);
+	rows_json(w, rg->rows, rg->nr_rows, 1, false);
+	json_per(w, "per_call", rg, (double)rg->calls);
+	json_per(w, "per_op", rg, (double)rg->ops);
+	jw_key(w, "per_thread");
+	jw_array_begin(w, false);
+	for (size_t i = 0; i < rg->nr_threads; i++)
+		json_thread(w, rg, &rg->threads[i]);
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
+void regionset_json(const struct hwp_regionset *rs, struct json_writer *w)
+{
+	jw_object_begin(w);
+	jw_key(w, "schema");
+	jw_string(w, "hwprof-regions/1");
+	jw_key(w, "event_spec");
+	jw_string(w, rs->spec);
+	jw_key(w, "sample_every");
+	jw_int(w, rs->sample_every);
+	jw_key(w, "read_cost_ns");
+	jw_number(w, rs->read_cost_ns);
+	jw_key(w, "regions");
+	jw_array_begin(w, false);
+	for (size_t i = 0; i < rs->nr_regions; i++)
+		json_region(w, &rs->regions[i]);
+	jw_array_end(w);
+	json_environment(w, &rs->env);
+	jw_object_end(w);
+}
+
+/* ---- text: a block per region ---- */
+
+static void text_event(FILE *f, const struct regionset_region *rg, const struct series *sr,
+		       bool big)
+{
+	double count = sr->values[0], pct = sr->pct ? sr->pct[0] : NAN;
+	double per_call = rg->calls ? count / (double)rg->calls : NAN;
+	double per_op = rg->ops ? count / (double)rg->ops : NAN;
+	bool clock = !strcmp(sr->unit, "ns");
+	char value[64];
+
+	if (!sr->supported)
+		snprintf(value, sizeof(value), "<not supported>");
+	else if (isnan(count))
+		snprintf(value, sizeof(value), "<not counted>");
+	else if (clock)
+		snprintf(value, sizeof(value), "%.2f msec", count / 1e6);
+	else
+		fmt_grouped(count, big, value, sizeof(value));
+	fprintf(f, "%23s  %-24s", value, sr->name);
+	/* Clocks count ns and show msec, per call and per op as well. */
+	if (!isnan(per_call))
+		fprintf(f, " %12.4g %s/call", clock ? per_call / 1e6 : per_call, clock ? "msec" : "");
+	if (!isnan(per_op))
+		fprintf(f, " %12.4g %s/op", clock ? per_op / 1e6 : per_op, clock ? "msec" : "");
+	if (!isnan(count) && !isnan(pct) && pct < 99.995)
+		fprintf(f, " (%.2f%% counted, scaled)", pct);
+	if (sr->reason && isnan(count))
+		fprintf(f, "  # %s", sr->reason);
+	fputc('\n', f);
+}
+
+static void text_metrics(FILE *f, const struct regionset_region *rg, bool big)
+{
+	if (rg->nr_rows == rg->nr_events)
+		return;
+	fprintf(f, "   metrics:");
+	for (size_t i = rg->nr_events; i < rg->nr_rows; i++) {
+		const struct series *m = &rg->rows[i];
+		char num[64];
+
+		if (isnan(m->values[0]))
+			snprintf(num, sizeof(num), "<undefined>");
+		else
+			fmt_metric(m->values[0], big, num, sizeof(num));
+		fprintf(f, "%s %s %s", i > rg->nr_events ? "," : "", m->name, num);
+	}
+	fputc('\n', f);
+}
+
+static void text_region(FILE *f, const struct regionset_region *rg, bool big)
+{
+	fprintf(f, "\n Region '%s': %zu thread%s, %llu calls", rg->name, rg->nr_threads,
+		rg->nr_threads == 1 ? "" : "s", (unsigned long long)rg->calls);
+	if (rg->measured_calls != rg->calls)
+		fprintf(f, " (%llu measured, scaled)", (unsigned long long)rg->measured_calls);
+	fprintf(f, ", %.6f s", rg->seconds);
+	if (rg->ops > 0)
+		fprintf(f, ", %llu ops", (unsigned long long)rg->ops);
+	fprintf(f, "\n");
+	for (size_t e = 0; e < rg->nr_events; e++)
+		text_event(f, rg, &rg->rows[e], big);
+	text_metrics(f, rg, big);
+	if (rg->too_short)
+		fprintf(f, "   warning: its calls last less than 20 reads of the counters: their counts are disturbed by the measurement\n");
+}
+
+void regionset_text(const struct hwp_regionset *rs, FILE *f, bool big, size_t of_runs)
+{
+	fprintf(f, " Regions");
+	if (of_runs > 1)
+		fprintf(f, " of the last run (of %zu; --json keeps them all)", of_runs);
+	fprintf(f, ", events %s, a read costs %.0f ns:\n", rs->spec ? rs->spec : "?",
+		rs->read_cost_ns);
+	if (!rs->nr_regions)
+		fprintf(f, "\n (none: the program entered no region)\n");
+	for (size_t i = 0; i < rs->nr_regions; i++)
+		text_region(f, &rs->regions[i], big);
+	fputc('\n', f);
+}
+
+/* ---- hwp_regionset_write() ---- */
+
+static int write_text(const void *obj, FILE *f, const void *opts)
+{
+	const struct hwp_write_opts *o = opts;
+
+	regionset_text(obj, f, !o->no_big_num, 1);
+	return 0;
+}
+
+static int write_json(const void *obj, FILE *f, const void *opts)
+{
+	struct json_writer w;
+
+	(void)opts;
+	jw_init(&w, f, true);
+	regionset_json(obj, &w);
+	jw_finish(&w);
+	return 0;
+}
+
+static const struct writer regionset_writer = {
+	.fn = "hwp_regionset_write",
+	.what = "the regions",
+	.subject = "regions are",
+	.format = {
+		[HWP_FORMAT_TEXT] = write_text,
+		[HWP_FORMAT_JSON] = write_json,
+	},
+};
+
+HWP_API int hwp_regionset_write(const struct hwp_regionset *rs, FILE *f,
+				const struct hwp_write_opts *opts)
+{
+	return write_dispatch(&regionset_writer, rs, f, opts);
+}

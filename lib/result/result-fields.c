@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading the JSON that results, sweeps and regions are written in: a
+ * whole file, parsed, and its fields, each checked for its type (and an
+ * array of runs for its length) before anything is copied. Each message
+ * names the file, the line, the field and what was expected. The readers
+ * of every document of the stage use these, and nothing above them.
+ */
+#include "core/core.h"
+#include "result/result.h"
+#include "util/json-reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A result of a million runs of 8 events is ~200 MB of JSON: far past any
+ * real use, and the reader's memory grows with the file. */
+#define MAX_FILE_SIZE ((size_t)64 << 20)
+
+static int read_all(int fd, const char *path, char **out, size_t *len)
+{
+	size_t alloc = 1 << 16, n = 0;
+	char *buf = malloc(alloc);
+
+	if (!buf)
+		return fail(-ENOMEM, "out of memory");
+	for (;;) {
+		ssize_t got;
+
+		if (n == alloc) {
+			char *p;
+
+			if (alloc >= MAX_FILE_SIZE) {
+				free(buf);
+				return fail(-EFBIG,
+						"'%s' is larger than the %zu MiB a result file may be",
+						path, MAX_FILE_SIZE >> 20);
+			}
+			alloc *= 2;
+			p = realloc(buf, alloc);
+			if (!p) {
+				free(buf);
+				return fail(-ENOMEM, "out of memory");
+			}
+			buf = p;
+		}
+		got = read(fd, buf + n, alloc - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+
+			free(buf);
+			return fail(-e, "reading '%s' failed: %s", path, strerrordesc_np(e));
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* Parse @len bytes of @path, with messages for people. */
+int json_doc_parse(const char *buf, size_t len, const char *path, struct json_value **doc)
+{
+	struct json_error jerr;
+	int err = json_parse(buf, len, NULL, doc, &jerr);
+
+	if (err == -ENOMEM)
+		return fail(err, "out of memory");
+	if (err == -E2BIG)
+		return fail(-HWP_ERR_FORMAT, "'%s' is too large to read: %s", path, jerr.msg);
+	if (err && !len)
+		return fail(-HWP_ERR_FORMAT,
+				"'%s' is empty, not the JSON of hwprof stat --json", path);
+	if (err && jerr.truncated)
+		return fail(-HWP_ERR_FORMAT,
+				"'%s' ends early, at line %u: it looks truncated (%s)", path,
+				jerr.line, jerr.msg);
+	if (err)
+		return fail(-HWP_ERR_FORMAT,
+				"'%s' is not valid JSON: line %u, column %u: %s%s", path, jerr.line,
+				jerr.column, jerr.msg,
+				strstr(jerr.msg, "more after") ?
+					" (hwprof stat -I writes one object a line; compare needs the output of hwprof stat -r N --json)" :
+					"");
+	return 0;
+}
+
+int json_read_file(const char *path, struct json_value **doc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, err;
+
+	*doc = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		return fail(-e, "cannot open '%s': %s", path, strerrordesc_np(e));
+	}
+	err = read_all(fd, path, &buf, &len);
+	close(fd);
+	if (err)
+		return err;
+	err = json_doc_parse(buf, len, path, doc);
+	free(buf);
+	return err;
+}
+
+static int bad(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	       const char *want, const struct json_value *got)
+{
+	if (!got)
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s\"%s\" is missing: it should be %s",
+				c->source, obj->line, c->where, *c->where ? " has no " : "no ", key,
+				want);
+	return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be %s, not %s", c->source,
+			got->line, c->where, *c->where ? "." : "", key, want,
+			json_type_name(got->type));
+}
+
+int field_get(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	      enum json_type type, bool nullable, const struct json_value **out)
+{
+	const struct json_value *v = json_get(obj, key);
+	static const char *const want[] = {
+		[JSON_NULL] = "null", [JSON_BOOL] = "true or false", [JSON_NUMBER] = "a number",
+		[JSON_STRING] = "a string", [JSON_ARRAY] = "an array", [JSON_OBJECT] = "an object",
+	};
+
+	*out = NULL;
+	if (v && v->type == JSON_NULL && nullable)
+		return 0;
+	if (!v || v->type != type) {
+		if (!nullable || !v)
+			return bad(c, obj, key, want[type], v);
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be %s or null, not %s",
+				c->source, v->line, c->where, *c->where ? "." : "", key, want[type],
+				json_type_name(v->type));
+	}
+	*out = v;
+	return 0;
+}
+
+/* A string member, copied; NULL for null when @nullable. */
+int field_string(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 bool nullable, char **out)
+{
+	const struct json_value *v;
+	int err = field_get(c, obj, key, JSON_STRING, nullable, &v);
+
+	*out = NULL;
+	if (err || !v)
+		return err;
+	*out = strdup(v->u.string);
+	return *out ? 0 : fail(-ENOMEM, "out of memory");
+}
+
+int field_bool(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	       bool *out)
+{
+	const struct json_value *v;
+	int err = field_get(c, obj, key, JSON_BOOL, false, &v);
+
+	if (!err)
+		*out = v->u.boolean;
+	return err;
+}
+
+/* An integer member in [min, max]; -1 for null when @nullable. */
+int field_int(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	      bool nullable, long min, long max, long *out)
+{
+	const struct json_value *v;
+	int err = field_get(c, obj, key, JSON_NUMBER, nullable, &v);
+
+	*out = -1;
+	if (err || !v)
+		return err;
+	if (v->u.number != floor(v->u.number) || v->u.number < (double)min ||
+	    v->u.number > (double)max)
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be a whole number from %ld to %ld, not %g",
+				c->source, v->line, c->where, *c->where ? "." : "", key, min, max,
+				v->u.number);
+	*out = (long)v->u.number;
+	return 0;
+}
+
+int field_number(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 bool nullable, double *out)
+{
+	const struct json_value *v;
+	int err = field_get(c, obj, key, JSON_NUMBER, nullable, &v);
+
+	*out = NAN;
+	if (!err && v)
+		*out = v->u.number;
+	return err;
+}
+
+/* An array of exactly @n numbers or nulls (NAN) into a new array. */
+int field_values(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 size_t n, double **out)
+{
+	const struct json_value *v;
+	int err = field_get(c, obj, key, JSON_ARRAY, false, &v);
+	double *vals;
+
+	*out = NULL;
+	if (err)
+		return err;
+	if (v->u.array.n != n)
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s has %zu values, but \"runs\" is %zu",
+				c->source, v->line, c->where, *c->where ? "." : "", key,
+				v->u.array.n, n);
+	vals = malloc((n ? n : 1) * sizeof(*vals));
+	if (!vals)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const struct json_value *x = &v->u.array.items[i];
+
+		if (x->type != JSON_NUMBER && x->type != JSON_NULL) {
+			free(vals);
+			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s[%zu] should be a number or null, not %s",
+					c->source, x->line, c->where, *c->where ? "." : "", key, i,
+					json_type_name(x->type));
+		}
+		vals[i] = x->type == JSON_NUMBER ? x->u.number : NAN;
+	}
+	*out = vals;
+	return 0;
+}
+
+int field_command(const struct field_ctx *c, const struct json_value *obj, char ***out)
+{
+	const struct json_value *v;
+	int err = field_get(c, obj, "command", JSON_ARRAY, false, &v);
+	char **argv;
+
+	*out = NULL;
+	if (err)
+		return err;
+	argv = calloc(v->u.array.n + 1, sizeof(*argv));
+	if (!argv)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < v->u.array.n; i++) {
+		const struct json_value *x = &v->u.array.items[i];
+
+		if (x->type != JSON_STRING) {
+			strv_free(argv);
+			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%scommand[%zu] should be a string, not %s",
+					c->source, x->line, c->where, *c->where ? "." : "", i,
+					json_type_name(x->type));
+		}
+		if (!(argv[i] = strdup(x->u.string))) {
+			strv_free(argv);
+			return fail(-ENOMEM, "out of memory");
+		}
+	}
+	*out = argv;
+	return 0;
+}
+
+/* A row's values: every run's, as an array, or one run's number. */
+static int read_values(struct field_ctx *c, const struct json_value *o, const char *array,
+		       const char *one, size_t runs, bool all_runs, double **out)
+{
+	double v;
+	int err;
+
+	if (all_runs)
+		return field_values(c, o, array, runs, out);
+	*out = NULL;
+	err = field_number(c, o, one, true, &v);
+	if (err)
+		return err;
+	*out = malloc(sizeof(**out));
+	if (!*out)
+		return fail(-ENOMEM, "out of memory");
+	**out = v;
+	return 0;
+}
+
+/* The fields an event and a metric share; @one names the value of one run. */
+static int read_series_common(struct field_ctx *c, const struct json_value *o,
+			      struct series *sr, size_t runs, bool all_runs, const char *one)
+{
+	return field_string(c, o, "unit", false, &sr->unit) ?:
+	       field_string(c, o, "reason", true, &sr->reason) ?:
+	       read_values(c, o, "values", one, runs, all_runs, &sr->values);
+}
+
+static int read_event(struct field_ctx *c, const struct json_value *o, struct series *sr,
+		      size_t runs, bool all_runs)
+{
+	sr->kind = HWP_SERIES_EVENT;
+	return field_string(c, o, "event", false, &sr->name) ?:
+	       field_string(c, o, "canonical", false, &sr->canonical) ?:
+	       field_bool(c, o, "supported", &sr->supported) ?:
+	       field_bool(c, o, "user_only", &sr->user_only) ?:
+	       read_series_common(c, o, sr, runs, all_runs, "count") ?:
+	       read_values(c, o, "percent_running_values", "percent_running", runs, all_runs,
+			   &sr->pct);
+}
+
+static int read_metric(struct field_ctx *c, const struct json_value *o, struct series *sr,
+		       size_t runs, bool all_runs)
+{
+	sr->kind = HWP_SERIES_METRIC;
+	sr->supported = true;
+	return field_string(c, o, "metric", false, &sr->name) ?:
+	       field_string(c, o, "expr", false, &sr->expr) ?:
+	       field_bool(c, o, "builtin", &sr->builtin) ?:
+	       read_series_common(c, o, sr, runs, all_runs, "value");
+}
+
+int field_rows(struct field_ctx *c, const struct json_value *doc, const char *key,
+	       size_t nr_runs, bool all_runs, struct series **rows, size_t *nr_rows,
+	       size_t *nr_events)
+{
+	const struct json_value *arr;
+	size_t base = strlen(c->where);
+	int err = field_get(c, doc, key, JSON_ARRAY, false, &arr);
+	bool events = !strcmp(key, "events");
+	struct series *n;
+
+	if (err)
+		return err;
+	n = realloc(*rows, (*nr_rows + arr->u.array.n + 1) * sizeof(*n));
+	if (!n)
+		return fail(-ENOMEM, "out of memory");
+	*rows = n;
+	for (size_t i = 0; i < arr->u.array.n; i++) {
+		const struct json_value *o = &arr->u.array.items[i];
+		struct series *sr = &n[(*nr_rows)++];
+
+		memset(sr, 0, sizeof(*sr));
+		snprintf(c->where + base, sizeof(c->where) - base, "%s%s[%zu]", base ? "." : "",
+			 key, i);
+		if (o->type != JSON_OBJECT) {
+			c->where[base] = '\0';
+			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s[%zu] should be an object, not %s",
+					c->source, o->line, key, i,
+					json_type_name(o->type));
+		}
+		if (events)
+			err = read_event(c, o, sr, nr_runs, all_runs);
+		else
+			err = read_metric(c, o, sr, nr_runs, all_runs);
+		if (err)
+			return err;
+		*nr_events += events;
+	}
+	c->where[base] = '\0';
+	return 0;
+}
+
+int field_environment(struct field_ctx *c, const struct json_value *doc,
+		      struct environment *env)
+{
+	const struct json_value *o;
+	size_t base = strlen(c->where);
+	int err = field_get(c, doc, "environment", JSON_OBJECT, false, &o);
+
+	if (err)
+		return err;
+	snprintf(c->where + base, sizeof(c->where) - base, "%senvironment", base ? "." : "");
+	err = field_string(c, o, "host", false, &env->host) ?:
+	      field_string(c, o, "kernel", false, &env->kernel) ?:
+	      field_string(c, o, "cpu", false, &env->cpu) ?:
+	      field_string(c, o, "date", false, &env->date) ?:
+	      field_string(c, o, "hwprof_version", false, &env->version) ?:
+	      field_int(c, o, "nr_cpus", false, 0, 1 << 20, &env->nr_cpus);
+	c->where[base] = '\0';
+	return err;
+}

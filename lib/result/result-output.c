@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/* Writing results: perf stat's text layout, its -x CSV, and JSON. */
+#include "core/core.h"
+#include "event/event.h"
+#include "result/result.h"
+#include "util/format.h"
+#include "util/json-writer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void command_line(char *const *argv, struct strbuf *sb)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		strbuf_addf(sb, "%s%s", i ? " " : "", argv[i]);
+	if (!argv || !argv[0])
+		strbuf_adds(sb, "(no command)");
+}
+
+/* ---- text ---- */
+
+static void text_row(const struct hwp_result *r, const struct row *row,
+		     const struct hwp_write_opts *o, FILE *f)
+{
+	const struct series *sr = row->sr;
+	struct strbuf line = STRBUF_INIT;
+	char value[64];
+	const char *unit = row->clock && !row_placeholder(row) ? "msec" : "";
+	size_t nr_outliers;
+	bool *outliers;
+
+	row_format(row, !o->no_big_num, value, sizeof(value));
+	if (o->interval > 0)
+		strbuf_addf(&line, "%16.9f ", o->interval);
+	strbuf_addf(&line, "%18s %-5s %-28s", value, unit, sr->name);
+	if (row->sum.n && !isnan(row->pct) && row->pct < 99.995)
+		strbuf_addf(&line, " (%.2f%% counted, scaled)", row->pct);
+	if (r->nr_runs > 1 && row->sum.n > 1 && !isnan(row->sum.rel_stderr))
+		strbuf_addf(&line, " ( +- %5.2f%% )", 100.0 * row->sum.rel_stderr);
+	if (r->nr_runs > 1 && row->sum.n && row->sum.n < r->nr_runs)
+		strbuf_addf(&line, " (counted in %zu of %zu runs)", row->sum.n, r->nr_runs);
+	outliers = series_outliers(sr, r->nr_runs, &nr_outliers);
+	if (outliers) {
+		strbuf_adds(&line, nr_outliers > 1 ? " (outliers: runs" : " (outlier: run");
+		for (size_t i = 0, k = 0; i < r->nr_runs; i++)
+			if (outliers[i])
+				strbuf_addf(&line, "%s %zu", k++ ? "," : "", i + 1);
+		strbuf_addch(&line, ')');
+		free(outliers);
+	}
+	if (sr->reason && (!sr->supported || sr->user_only || !row->sum.n))
+		strbuf_addf(&line, "  # %s", sr->reason);
+	while (line.len && line.buf[line.len - 1] == ' ')
+		line.buf[--line.len] = '\0';
+	fprintf(f, "%s\n", strbuf_str(&line));
+	strbuf_release(&line);
+}
+
+static int write_text(const void *obj, FILE *f, const void *opts)
+{
+	const struct hwp_result *r = obj;
+	const struct hwp_write_opts *o = opts;
+	struct strbuf cmd = STRBUF_INIT;
+	struct hwp_stats_summary secs = { .sz = sizeof(secs) };
+	bool metrics_header = false;
+	struct row row;
+
+	if (o->interval > 0 && !o->no_header)
+		fprintf(f, "#%15s %18s %-5s %s\n", "time", "counts", "unit", "events");
+	if (o->interval <= 0) {
+		command_line(r->argv, &cmd);
+		if (r->target)
+			fprintf(f, "\n Performance counter stats for %s", r->target);
+		else
+			fprintf(f, "\n Performance counter stats for '%s'", strbuf_str(&cmd));
+		if (r->nr_runs > 1)
+			fprintf(f, " (%zu runs)", r->nr_runs);
+		fprintf(f, ":\n\n");
+		strbuf_release(&cmd);
+	}
+	for (size_t i = 0; i < r->nr_series; i++) {
+		row_init(&r->series[i], r->nr_runs, &row);
+		if (row.sr->kind == HWP_SERIES_METRIC && !metrics_header && o->interval <= 0) {
+			fprintf(f, "\n Metrics:\n");
+			metrics_header = true;
+		}
+		text_row(r, &row, o, f);
+	}
+	if (o->interval > 0)
+		return 0;
+	hwp_stats_summarize(r->seconds, r->nr_runs, &secs);
+	if (r->nr_runs > 1 && secs.n > 1)
+		fprintf(f, "\n %17.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n\n", secs.mean,
+			secs.stddev / sqrt((double)secs.n), 100.0 * secs.rel_stderr);
+	else
+		fprintf(f, "\n %17.9f seconds time elapsed\n\n", secs.n ? secs.mean : 0.0);
+	if (r->nr_regionsets)
+		regionset_text(r->regionsets[r->nr_regionsets - 1], f, !o->no_big_num,
+			       r->nr_regionsets);
+	return 0;
+}
+
+/* ---- CSV (perf stat -x) ---- */
+
+static int write_csv(const void *obj, FILE *f, const void *opts)
+{
+	const struct hwp_result *r = obj;
+	const struct hwp_write_opts *o = opts;
+	const char *sep = o->separator && *o->separator ? o->separator : ",";
+	bool repeated = r->nr_runs > 1;
+	struct row row;
+
+	for (size_t i = 0; i < r->nr_series; i++) {
+		const struct series *sr;
+		char value[64] = "", num[64] = "";
+		bool event;
+
+		row_init(&r->series[i], r->nr_runs, &row);
+		sr = row.sr;
+		event = sr->kind == HWP_SERIES_EVENT;
+		if (o->interval > 0)
+			fprintf(f, "%.9f%s", o->interval, sep);
+		/* value, unit, event */
+		if (event) {
+			if (row_placeholder(&row))
+				snprintf(value, sizeof(value), "%s", row_placeholder(&row));
+			else if (row.clock)
+				snprintf(value, sizeof(value), "%.2f", row.sum.mean / 1e6);
+			else
+				snprintf(value, sizeof(value), "%.0f", row.sum.mean);
+			csv_field(f, value, sep);
+			fprintf(f, "%s%s%s", sep, row.clock ? "msec" : "", sep);
+			csv_field(f, sr->name, sep);
+		} else {
+			fprintf(f, "%s%s", sep, sep);
+		}
+		fputs(sep, f);
+		if (repeated) {
+			if (row.sum.n > 1 && !isnan(row.sum.rel_stderr))
+				fprintf(f, "%.2f%%", 100.0 * row.sum.rel_stderr);
+			fputs(sep, f);
+		}
+		/* run time, percent running */
+		if (event && row.sum.n)
+			fprintf(f, "%.0f%s%.2f", row.running, sep, row.pct);
+		else
+			fputs(sep, f);
+		fputs(sep, f);
+		/* metric value, metric unit */
+		if (!event) {
+			if (row.sum.n)
+				snprintf(num, sizeof(num), "%.6g", row.sum.mean);
+			fprintf(f, "%s%s", num, sep);
+			csv_field(f, sr->name, sep);
+		} else {
+			fputs(sep, f);
+		}
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+static int write_json(const void *obj, FILE *f, const void *opts)
+{
+	const struct hwp_result *r = obj;
+	const struct hwp_write_opts *o = opts;
+	struct json_writer w;
+
+	if (o->interval > 0) {
+		jw_init(&w, f, false);
+		jw_object_begin(&w);
+		jw_key(&w, "interval");
+		jw_number(&w, o->interval);
+		rows_json(&w, r->series, r->nr_series, r->nr_runs, false);
+		jw_object_end(&w);
+		jw_finish(&w);
+		return 0;
+	}
+	jw_init(&w, f, true);
+	result_json(r, &w);
+	jw_finish(&w);
+	return 0;
+}
+
+void json_command(struct json_writer *w, char *const *argv)
+{
+	jw_key(w, "command");
+	jw_array_begin(w, true);
+	for (size_t i = 0; argv && argv[i]; i++)
+		jw_string(w, argv[i]);
+	jw_array_end(w);
+}
+
+void result_json(const struct hwp_result *r, struct json_writer *w)
+{
+	struct hwp_stats_summary secs = { .sz = sizeof(secs) };
+
+	jw_object_begin(w);
+	jw_key(w, "schema");
+	jw_string(w, "hwprof-stat/1");
+	json_command(w, r->argv);
+	jw_key(w, "target");
+	jw_string(w, r->target);
+	jw_key(w, "event_spec");
+	jw_string(w, r->spec);
+	jw_key(w, "runs");
+	jw_int(w, (long long)r->nr_runs);
+	jw_key(w, "exit_status");
+	if (r->exit_code >= 0)
+		jw_int(w, r->exit_code);
+	else
+		jw_null(w);
+	hwp_stats_summarize(r->seconds, r->nr_runs, &secs);
+	jw_key(w, "seconds");
+	jw_object_begin(w);
+	summary_json(w, &secs);
+	jw_key(w, "values");
+	values_json(w, r->seconds, r->nr_runs);
+	jw_object_end(w);
+	rows_json(w, r->series, r->nr_series, r->nr_runs, true);
+	if (r->nr_regionsets) {
+		jw_key(w, "regions");
+		jw_array_begin(w, false);
+		for (size_t i = 0; i < r->nr_regionsets; i++)
+			regionset_json(r->regionsets[i], w);
+		jw_array_end(w);
+	}
+	json_environment(w, &r->env);
+	jw_object_end(w);
+}
+
+static const struct writer result_writer = {
+	.fn = "hwp_result_write",
+	.what = "the result",
+	.subject = "a result is",
+	.format = {
+		[HWP_FORMAT_TEXT] = write_text,
+		[HWP_FORMAT_CSV] = write_csv,
+		[HWP_FORMAT_JSON] = write_json,
+	},
+};
+
+HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
+			     const struct hwp_write_opts *opts)
+{
+	return write_dispatch(&result_writer, r, f, opts);
+}

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading results back: hwprof-stat/1 documents into struct hwp_result,
+ * and sweeps (hwprof-sweep/1) of them. The file may come from anywhere:
+ * every field is read through result-fields.c, which checks its type (and
+ * an array of runs its length) before anything is copied, and names the
+ * file, the field and what was expected.
+ */
+#include "core/core.h"
+#include "result/result.h"
+#include "util/json-reader.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STAT_SCHEMA "hwprof-stat/1"
+#define SWEEP_SCHEMA "hwprof-sweep/1"
+
+/* Whether the document says it is ours, and which kind; a message if not. */
+static int check_schema(const struct json_value *doc, const char *source,
+			const char *where, const char *want)
+{
+	const struct json_value *s = json_get(doc, "schema");
+
+	if (doc->type != JSON_OBJECT)
+		return fail(-HWP_ERR_FORMAT,
+				"'%s'%s%s is JSON but not hwprof's: %s, not an object; write it with hwprof stat --json -o FILE",
+				source, *where ? ": " : "", where, json_type_name(doc->type));
+	if (!s || s->type != JSON_STRING)
+		return fail(-HWP_ERR_FORMAT,
+				"'%s'%s%s is JSON but not hwprof's: it has no \"schema\"; write it with hwprof stat --json -o FILE",
+				source, *where ? ": " : "", where);
+	if (!strcmp(s->u.string, want))
+		return 0;
+	if (!strncmp(s->u.string, want, strcspn(want, "/") + 1))
+		return fail(-HWP_ERR_FORMAT,
+				"'%s' has schema '%.40s', which this hwprof (%s) does not read: it reads %s",
+				source, s->u.string, HWPROF_VERSION, want);
+	return fail(-HWP_ERR_FORMAT, "'%s'%s%s has schema '%.40s', not %s", source,
+			*where ? ": " : "", where, s->u.string, want);
+}
+
+static int read_rows(struct field_ctx *c, const struct json_value *doc, struct hwp_result *r)
+{
+	return field_rows(c, doc, "events", r->nr_runs, true, &r->series, &r->nr_series,
+			  &r->nr_events) ?:
+	       field_rows(c, doc, "metrics", r->nr_runs, true, &r->series, &r->nr_series,
+			  &r->nr_events);
+}
+
+/* "regions": each run's regionset, when the program wrote them. */
+static int read_regionsets(struct field_ctx *c, const struct json_value *doc,
+			   struct hwp_result *r)
+{
+	const struct json_value *arr;
+	size_t base = strlen(c->where);
+	int err;
+
+	if (!json_get(doc, "regions"))
+		return 0;
+	err = field_get(c, doc, "regions", JSON_ARRAY, false, &arr);
+	for (size_t i = 0; !err && i < arr->u.array.n; i++) {
+		struct hwp_regionset *rs;
+
+		snprintf(c->where + base, sizeof(c->where) - base, "%sregions[%zu]",
+			 base ? "." : "", i);
+		err = regionset_from_json(&arr->u.array.items[i], c->source, c->where, &rs);
+		if (!err && (err = result_add_regionset(r, rs)))
+			hwp_regionset_free(rs);
+	}
+	c->where[base] = '\0';
+	return err;
+}
+
+int result_from_json(const struct json_value *doc, const char *source,
+			 const char *where, struct hwp_result **out)
+{
+	struct field_ctx c = { .source = source };
+	struct hwp_result *r = NULL;
+	long runs, code;
+	int err;
+
+	*out = NULL;
+	snprintf(c.where, sizeof(c.where), "%s", where);
+	err = check_schema(doc, source, where, STAT_SCHEMA) ?: hwp_result_new(&r);
+	if (err)
+		return err;
+	r->loaded = true;
+	r->source = strdup(source);
+	if (!r->source) {
+		err = fail(-ENOMEM, "out of memory");
+		goto err;
+	}
+	/* runs first: every array of values must have that many. */
+	err = field_int(&c, doc, "runs", false, 1, 1 << 30, &runs) ?:
+	      field_int(&c, doc, "exit_status", true, 0, 0x7fffffff, &code) ?:
+	      field_command(&c, doc, &r->argv) ?:
+	      field_string(&c, doc, "target", true, &r->target) ?:
+	      field_string(&c, doc, "event_spec", false, &r->spec);
+	if (err)
+		goto err;
+	r->nr_runs = (size_t)runs;
+	r->exit_code = (int)code;
+	{
+		const struct json_value *secs;
+		size_t base = strlen(c.where);
+
+		err = field_get(&c, doc, "seconds", JSON_OBJECT, false, &secs);
+		if (err)
+			goto err;
+		snprintf(c.where + base, sizeof(c.where) - base, "%sseconds", base ? "." : "");
+		err = field_values(&c, secs, "values", r->nr_runs, &r->seconds);
+		c.where[base] = '\0';
+	}
+	err = err ?: read_rows(&c, doc, r) ?: read_regionsets(&c, doc, r) ?:
+	      field_environment(&c, doc, &r->env);
+	if (err)
+		goto err;
+	*out = r;
+	return 0;
+err:
+	hwp_result_free(r);
+	return err;
+}
+
+HWP_API int hwp_result_add_regions(struct hwp_result *r, const char *path)
+{
+	struct hwp_regionset *rs;
+	int err;
+
+	clear_error();
+	if (!r || !path)
+		return fail(-EINVAL, "hwp_result_add_regions: NULL argument");
+	err = hwp_regionset_read(path, &rs);
+	if (!err && (err = result_add_regionset(r, rs)))
+		hwp_regionset_free(rs);
+	return err;
+}
+
+static bool is_sweep(const struct json_value *doc)
+{
+	const struct json_value *schema = json_get(doc, "schema");
+
+	return schema && schema->type == JSON_STRING &&
+	       !strcmp(schema->u.string, SWEEP_SCHEMA);
+}
+
+HWP_API int hwp_result_read(const char *path, struct hwp_result **out)
+{
+	struct json_value *doc;
+	int err;
+
+	clear_error();
+	if (!path || !out)
+		return fail(-EINVAL, "hwp_result_read: NULL argument");
+	*out = NULL;
+	err = json_read_file(path, &doc);
+	if (err)
+		return err;
+	if (is_sweep(doc))
+		err = fail(-HWP_ERR_FORMAT,
+			       "'%s' is a sweep (hwprof stat --sweep): read it with hwp_sweep_read()",
+			       path);
+	else
+		err = result_from_json(doc, path, "", out);
+	json_free(doc);
+	return err;
+}
+
+static int read_points(const struct json_value *doc, const char *path,
+		       struct hwp_sweep *sw)
+{
+	struct field_ctx c = { .source = path };
+	const struct json_value *points;
+	int err = field_get(&c, doc, "points", JSON_ARRAY, false, &points);
+
+	if (err)
+		return err;
+	if (!points->u.array.n)
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: the sweep has no points", path,
+				points->line);
+	for (size_t i = 0; i < points->u.array.n; i++) {
+		const struct json_value *pt = &points->u.array.items[i], *res;
+		struct hwp_result *r;
+		char *value;
+
+		snprintf(c.where, sizeof(c.where), "points[%zu]", i);
+		if (pt->type != JSON_OBJECT)
+			return fail(-HWP_ERR_FORMAT, "'%s', line %u: points[%zu] should be an object, not %s",
+					path, pt->line, i, json_type_name(pt->type));
+		err = field_string(&c, pt, "value", false, &value);
+		if (err)
+			return err;
+		if (!*value) {
+			free(value);
+			return fail(-HWP_ERR_FORMAT, "'%s', line %u: points[%zu] has an empty value",
+					path, pt->line, i);
+		}
+		err = field_get(&c, pt, "result", JSON_OBJECT, false, &res);
+		if (err) {
+			free(value);
+			return err;
+		}
+		strcat(c.where, ".result");
+		err = result_from_json(res, path, c.where, &r);
+		if (!err) {
+			err = hwp_sweep_add(sw, value, r);
+			if (err)
+				hwp_result_free(r);
+			if (err == -EEXIST)
+				err = fail(-HWP_ERR_FORMAT, "'%s', line %u: %s=%s appears twice",
+					       path, pt->line, sw->param, value);
+		}
+		free(value);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int sweep_from_json(const struct json_value *doc, const char *path,
+			   struct hwp_sweep **out)
+{
+	struct field_ctx c = { .source = path };
+	const struct json_value *param;
+	struct hwp_sweep *sw = NULL;
+	char **argv = NULL;
+	int err;
+
+	err = field_get(&c, doc, "parameter", JSON_STRING, false, &param) ?:
+	      field_command(&c, doc, &argv);
+	if (err)
+		return err;
+	err = hwp_sweep_new(param->u.string, &sw);
+	if (err) {
+		strv_free(argv);
+		return fail_prefix(-HWP_ERR_FORMAT, "'%s', line %u", path, param->line);
+	}
+	sw->argv = argv;
+	err = read_points(doc, path, sw);
+	if (err) {
+		hwp_sweep_free(sw);
+		return err;
+	}
+	*out = sw;
+	return 0;
+}
+
+/* A plain result as a sweep of one point; @r is the sweep's or freed. */
+static int sweep_of_one(struct hwp_result *r, struct hwp_sweep **out)
+{
+	int err = sweep_alloc(NULL, out);
+
+	if (!err && (err = sweep_push(*out, NULL, r))) {
+		hwp_sweep_free(*out);
+		*out = NULL;
+	}
+	if (err)
+		hwp_result_free(r);
+	return err;
+}
+
+/* A sweep, or a plain result as a sweep of one; frees @doc. */
+static int sweep_from_doc(struct json_value *doc, const char *path,
+			  struct hwp_sweep **out)
+{
+	struct hwp_result *r;
+	int err;
+
+	if (is_sweep(doc)) {
+		err = sweep_from_json(doc, path, out);
+	} else {
+		err = result_from_json(doc, path, "", &r);
+		if (!err)
+			err = sweep_of_one(r, out);
+	}
+	json_free(doc);
+	return err;
+}
+
+int sweep_parse(const char *buf, size_t len, const char *source,
+		    struct hwp_sweep **out)
+{
+	struct json_value *doc;
+	int err;
+
+	clear_error();
+	*out = NULL;
+	err = json_doc_parse(buf, len, source, &doc);
+	return err ? err : sweep_from_doc(doc, source, out);
+}
+
+HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out)
+{
+	struct json_value *doc;
+	int err;
+
+	clear_error();
+	if (!path || !out)
+		return fail(-EINVAL, "hwp_sweep_read: NULL argument");
+	*out = NULL;
+	err = json_read_file(path, &doc);
+	return err ? err : sweep_from_doc(doc, path, out);
+}

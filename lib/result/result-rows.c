@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/* What results, sweeps, comparisons and regions share, below all of them:
+ * a row (an event or a metric, a value a run) in memory, what it shows,
+ * its JSON, and the environment a measurement was made in. */
+#include "core/core.h"
+#include "result/result.h"
+#include "util/format.h"
+#include "util/json-writer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+void series_release(struct series *sr)
+{
+	free(sr->name);
+	free(sr->unit);
+	free(sr->canonical);
+	free(sr->expr);
+	free(sr->reason);
+	free(sr->values);
+	free(sr->pct);
+	free(sr->running);
+}
+
+void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info *info)
+{
+	*info = (struct hwp_series_info){
+		.sz = sizeof(*info),
+		.name = sr->name,
+		.unit = sr->unit,
+		.kind = sr->kind,
+		.supported = sr->supported,
+		.reason = sr->reason,
+		.nr_runs = nr_runs,
+		.values = sr->values,
+		.percent_running = sr->pct,
+	};
+}
+
+/* ---- what a row shows ---- */
+
+static double mean_defined(const double *v, size_t n)
+{
+	double s = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; v && i < n; i++)
+		if (!isnan(v[i])) {
+			s += v[i];
+			k++;
+		}
+	return k ? s / (double)k : NAN;
+}
+
+void row_init(const struct series *sr, size_t nr_runs, struct row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->sr = sr;
+	row->sum.sz = sizeof(row->sum);
+	hwp_stats_summarize(sr->values, nr_runs, &row->sum);
+	row->pct = sr->kind == HWP_SERIES_EVENT ? mean_defined(sr->pct, nr_runs) : NAN;
+	row->running = sr->kind == HWP_SERIES_EVENT ? mean_defined(sr->running, nr_runs) : NAN;
+	row->clock = sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
+}
+
+const char *row_placeholder(const struct row *row)
+{
+	if (row->sr->kind == HWP_SERIES_EVENT && !row->sr->supported)
+		return "<not supported>";
+	if (row->sum.n)
+		return NULL;
+	return row->sr->kind == HWP_SERIES_EVENT ? "<not counted>" : "<undefined>";
+}
+
+void fmt_metric(double v, bool big, char *buf, size_t size)
+{
+	if (fabs(v) >= 1e5)
+		fmt_grouped(v, big, buf, size);
+	else if (fabs(v) >= 100)
+		snprintf(buf, size, "%.1f", v);
+	else
+		snprintf(buf, size, "%.3f", v);
+}
+
+void row_format(const struct row *row, bool big, char *buf, size_t size)
+{
+	const char *ph = row_placeholder(row);
+
+	if (ph)
+		snprintf(buf, size, "%s", ph);
+	else if (row->clock)
+		snprintf(buf, size, "%.2f", row->sum.mean / 1e6);
+	else if (row->sr->kind == HWP_SERIES_EVENT)
+		fmt_grouped(row->sum.mean, big, buf, size);
+	else
+		fmt_metric(row->sum.mean, big, buf, size);
+	/* A rate in percent shows its sign, within the buffer (a huge value
+	 * can fill it). */
+	if (!ph && row->sr->kind == HWP_SERIES_METRIC && !strcmp(row->sr->unit, "%")) {
+		size_t len = strnlen(buf, size);
+
+		if (len + 1 < size) {
+			buf[len] = '%';
+			buf[len + 1] = '\0';
+		}
+	}
+}
+
+/* Which runs of a row are outliers (hwp_stats_outliers_mad()); NULL when none
+ * or out of memory, which only costs the annotation. */
+bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr)
+{
+	bool *flags = nr_runs >= 3 ? calloc(nr_runs, sizeof(*flags)) : NULL;
+
+	*nr = 0;
+	if (flags && (hwp_stats_outliers_mad(sr->values, nr_runs, 0, flags, nr) || !*nr)) {
+		free(flags);
+		flags = NULL;
+		*nr = 0;
+	}
+	return flags;
+}
+
+/* ---- JSON ---- */
+
+void values_json(struct json_writer *w, const double *v, size_t n)
+{
+	jw_array_begin(w, true);
+	for (size_t i = 0; v && i < n; i++)
+		jw_number(w, v[i]);
+	jw_array_end(w);
+}
+
+void summary_json(struct json_writer *w, const struct hwp_stats_summary *s)
+{
+	jw_key(w, "mean");
+	jw_number(w, s->mean);
+	jw_key(w, "median");
+	jw_number(w, s->median);
+	jw_key(w, "stddev");
+	jw_number(w, s->stddev);
+	jw_key(w, "cv");
+	jw_number(w, s->cv);
+	jw_key(w, "min");
+	jw_number(w, s->min);
+	jw_key(w, "max");
+	jw_number(w, s->max);
+	jw_key(w, "ci95");
+	jw_array_begin(w, true);
+	jw_number(w, s->ci_low);
+	jw_number(w, s->ci_high);
+	jw_array_end(w);
+}
+
+static void rows_of_kind(struct json_writer *w, const struct series *rows, size_t nr_rows,
+			 size_t nr_runs, enum hwp_series_kind kind, bool all_runs)
+{
+	struct row row;
+
+	jw_key(w, kind == HWP_SERIES_EVENT ? "events" : "metrics");
+	jw_array_begin(w, false);
+	for (size_t i = 0; i < nr_rows; i++) {
+		const struct series *sr = &rows[i];
+
+		if (sr->kind != kind)
+			continue;
+		row_init(sr, nr_runs, &row);
+		jw_object_begin(w);
+		if (kind == HWP_SERIES_EVENT) {
+			jw_key(w, "event");
+			jw_string(w, sr->name);
+			jw_key(w, "canonical");
+			jw_string(w, sr->canonical);
+			jw_key(w, "count");
+			jw_number(w, row.sum.n ? row.sum.mean : NAN);
+			jw_key(w, "unit");
+			jw_string(w, sr->unit);
+			jw_key(w, "supported");
+			jw_bool(w, sr->supported);
+			jw_key(w, "counted");
+			jw_bool(w, row.sum.n > 0);
+			jw_key(w, "user_only");
+			jw_bool(w, sr->user_only);
+			jw_key(w, "percent_running");
+			jw_number(w, row.sum.n ? row.pct : NAN);
+		} else {
+			jw_key(w, "metric");
+			jw_string(w, sr->name);
+			jw_key(w, "value");
+			jw_number(w, row.sum.n ? row.sum.mean : NAN);
+			jw_key(w, "unit");
+			jw_string(w, sr->unit);
+			jw_key(w, "expr");
+			jw_string(w, sr->expr);
+			jw_key(w, "builtin");
+			jw_bool(w, sr->builtin);
+		}
+		jw_key(w, "reason");
+		jw_string(w, !row.sum.n || !sr->supported || sr->user_only ? sr->reason : NULL);
+		if (all_runs) {
+			size_t nr_outliers;
+			bool *outliers = series_outliers(sr, nr_runs, &nr_outliers);
+
+			summary_json(w, &row.sum);
+			jw_key(w, "values");
+			values_json(w, sr->values, nr_runs);
+			jw_key(w, "outliers");
+			jw_array_begin(w, true);
+			for (size_t k = 0; outliers && k < nr_runs; k++)
+				if (outliers[k])
+					jw_int(w, (long long)k);
+			jw_array_end(w);
+			free(outliers);
+			if (kind == HWP_SERIES_EVENT) {
+				jw_key(w, "percent_running_values");
+				values_json(w, sr->pct, nr_runs);
+			}
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+}
+
+void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows, size_t nr_runs,
+	       bool all_runs)
+{
+	rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_EVENT, all_runs);
+	rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_METRIC, all_runs);
+}
+
+/* ---- the environment ---- */
+
+void environment_release(struct environment *env)
+{
+	free(env->host);
+	free(env->kernel);
+	free(env->cpu);
+	free(env->date);
+	free(env->version);
+	memset(env, 0, sizeof(*env));
+}
+
+static char *cpu_model(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char *model = NULL;
+
+	if (!f)
+		return strdup("unknown");
+	while (!model && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (colon && (!strncmp(line, "model name", 10) || !strncmp(line, "Processor", 9) ||
+			      !strncmp(line, "cpu model", 9))) {
+			colon += 1 + (colon[1] == ' ');
+			colon[strcspn(colon, "\n")] = '\0';
+			model = strdup(colon);
+		}
+	}
+	fclose(f);
+	return model ? model : strdup("unknown");
+}
+
+int environment_read(struct environment *env)
+{
+	struct utsname u;
+	char date[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	memset(env, 0, sizeof(*env));
+	if (uname(&u)) {
+		snprintf(u.nodename, sizeof(u.nodename), "unknown");
+		snprintf(u.release, sizeof(u.release), "unknown");
+	}
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	env->host = strdup(u.nodename);
+	env->kernel = strdup(u.release);
+	env->cpu = cpu_model();
+	env->date = strdup(date);
+	env->version = strdup(HWPROF_VERSION);
+	env->nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (!env->host || !env->kernel || !env->cpu || !env->date || !env->version) {
+		environment_release(env);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A result read from a file keeps where it was measured; a new one is
+ * measured here, now. */
+void json_environment(struct json_writer *w, const struct environment *saved)
+{
+	struct environment here = { 0 };
+	const struct environment *env = saved;
+
+	if (!env || !env->host) {
+		environment_read(&here);
+		env = &here;
+	}
+	jw_key(w, "environment");
+	jw_object_begin(w);
+	jw_key(w, "host");
+	jw_string(w, env->host);
+	jw_key(w, "kernel");
+	jw_string(w, env->kernel);
+	jw_key(w, "cpu");
+	jw_string(w, env->cpu);
+	jw_key(w, "nr_cpus");
+	jw_int(w, env->nr_cpus);
+	jw_key(w, "date");
+	jw_string(w, env->date);
+	jw_key(w, "hwprof_version");
+	jw_string(w, env->version);
+	jw_object_end(w);
+	environment_release(&here);
+}

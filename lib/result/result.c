@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/* Results: the events and metrics of a measurement, one value per run. */
+#include "core/core.h"
+#include "event/event.h"
+#include "count/count.h"
+#include "result/result.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+HWP_API int hwp_result_new(struct hwp_result **out)
+{
+	struct hwp_result *r;
+
+	clear_error();
+	if (!out)
+		return fail(-EINVAL, "hwp_result_new: out is NULL");
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return fail(-ENOMEM, "out of memory");
+	r->exit_code = -1;
+	*out = r;
+	return 0;
+}
+
+HWP_API void hwp_result_free(struct hwp_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_series; i++)
+		series_release(&r->series[i]);
+	free(r->series);
+	for (size_t i = 0; i < r->nr_user; i++)
+		hwp_metric_free(r->user[i]);
+	free(r->user);
+	strv_free(r->argv);
+	free(r->source);
+	free(r->spec);
+	free(r->target);
+	free(r->seconds);
+	environment_release(&r->env);
+	for (size_t i = 0; i < r->nr_regionsets; i++)
+		hwp_regionset_free(r->regionsets[i]);
+	free(r->regionsets);
+	free(r);
+}
+
+int argv_set(char ***dst, char *const *argv, const char *fn)
+{
+	char **copy;
+
+	clear_error();
+	if (!dst || !argv)
+		return fail(-EINVAL, "%s: NULL argument", fn);
+	copy = strv_dup(argv);
+	if (!copy)
+		return fail(-ENOMEM, "out of memory");
+	strv_free(*dst);
+	*dst = copy;
+	return 0;
+}
+
+HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[])
+{
+	return argv_set(r ? &r->argv : NULL, argv, "hwp_result_set_command");
+}
+
+HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target)
+{
+	char *copy = NULL;
+
+	clear_error();
+	if (!r)
+		return fail(-EINVAL, "hwp_result_set_target: NULL result");
+	if (target && !(copy = strdup(target)))
+		return fail(-ENOMEM, "out of memory");
+	free(r->target);
+	r->target = copy;
+	return 0;
+}
+
+HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m)
+{
+	struct hwp_metric *copy, **n;
+	char *def;
+	int err;
+
+	clear_error();
+	if (!r || !m)
+		return fail(-EINVAL, "hwp_result_add_metric: NULL argument");
+	if (r->nr_runs || r->loaded)
+		return fail(-EBUSY, "metric '%s': add metrics before the first run",
+				hwp_metric_name(m));
+	for (size_t i = 0; i < r->nr_user; i++)
+		if (!strcmp(hwp_metric_name(r->user[i]), hwp_metric_name(m)))
+			return fail(-EEXIST, "metric '%s' is given twice", hwp_metric_name(m));
+	if (asprintf(&def, "%s=%s", hwp_metric_name(m), hwp_metric_expr(m)) < 0)
+		return fail(-ENOMEM, "out of memory");
+	err = hwp_metric_parse(def, &copy);
+	free(def);
+	if (err)
+		return err;
+	n = realloc(r->user, (r->nr_user + 1) * sizeof(*n));
+	if (!n) {
+		hwp_metric_free(copy);
+		return fail(-ENOMEM, "out of memory");
+	}
+	r->user = n;
+	r->user[r->nr_user++] = copy;
+	return 0;
+}
+
+static struct series *add_series(struct hwp_result *r)
+{
+	struct series *n = realloc(r->series, (r->nr_series + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	r->series = n;
+	n = &r->series[r->nr_series++];
+	memset(n, 0, sizeof(*n));
+	return n;
+}
+
+struct counted_ctx {
+	const struct hwp_session *s;
+};
+
+/* A built-in metric is a row only when every input is an event that counts. */
+static int input_counted(const char *name, void *arg)
+{
+	const struct counted_ctx *cc = arg;
+	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
+
+	for (size_t e = 0; e < evl->nr_events; e++)
+		if (event_name_matches(&evl->events[e], name)) {
+			enum hwp_event_status st = hwp_session_event_status(cc->s, e, NULL);
+
+			return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ? 0 : 1;
+		}
+	return 1;
+}
+
+static int first_run(struct hwp_result *r, const struct hwp_session *s)
+{
+	const struct hwp_evlist *evl = hwp_session_evlist(s);
+	struct counted_ctx cc = { s };
+
+	r->spec = strdup(evl->spec);
+	if (!r->spec)
+		return -ENOMEM;
+	for (size_t e = 0; e < evl->nr_events; e++) {
+		const struct event *ev = &evl->events[e];
+		struct series *sr = add_series(r);
+		const char *reason;
+		enum hwp_event_status st;
+
+		if (!sr)
+			return -ENOMEM;
+		st = hwp_session_event_status(s, e, &reason);
+		sr->kind = HWP_SERIES_EVENT;
+		sr->name = strdup(ev->name);
+		sr->canonical = strdup(ev->canonical);
+		sr->unit = strdup(ev->unit);
+		sr->supported = st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY;
+		sr->user_only = st == HWP_EVENT_USER_ONLY;
+		sr->reason = reason ? strdup(reason) : NULL;
+		if (!sr->name || !sr->canonical || !sr->unit || (reason && !sr->reason))
+			return -ENOMEM;
+		r->nr_events++;
+	}
+	for (size_t i = 0; i < r->nr_user; i++) {
+		struct series *sr = add_series(r);
+
+		if (!sr)
+			return -ENOMEM;
+		sr->kind = HWP_SERIES_METRIC;
+		sr->metric = r->user[i];
+		sr->supported = true;
+	}
+	for (size_t i = 0; hwp_metric_builtin(i); i++) {
+		const struct hwp_metric *m = hwp_metric_builtin(i);
+		struct series *sr;
+		bool taken = false;
+
+		for (size_t j = 0; j < r->nr_user; j++)
+			taken |= !strcmp(hwp_metric_name(r->user[j]), hwp_metric_name(m));
+		if (taken || metric_foreach_input(m, input_counted, &cc))
+			continue;
+		sr = add_series(r);
+		if (!sr)
+			return -ENOMEM;
+		sr->kind = HWP_SERIES_METRIC;
+		sr->metric = m;
+		sr->supported = true;
+		sr->builtin = true;
+	}
+	for (size_t i = r->nr_events; i < r->nr_series; i++) {
+		struct series *sr = &r->series[i];
+
+		sr->name = strdup(hwp_metric_name(sr->metric));
+		sr->unit = strdup(hwp_metric_unit(sr->metric));
+		sr->expr = strdup(hwp_metric_expr(sr->metric));
+		if (!sr->name || !sr->unit || !sr->expr)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int grow(double **a, size_t n)
+{
+	double *p = realloc(*a, n * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	return 0;
+}
+
+HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
+			       const struct hwp_count *counts, double seconds)
+{
+	const struct hwp_evlist *evl;
+	size_t n;
+	int err;
+
+	clear_error();
+	if (!r || !s || !counts)
+		return fail(-EINVAL, "hwp_result_add_run: NULL argument");
+	if (r->loaded)
+		return fail(-EBUSY, "a result read from %s takes no more runs", r->source);
+	evl = hwp_session_evlist(s);
+	if (r->nr_runs && (strcmp(r->spec, evl->spec) || r->nr_events != evl->nr_events))
+		return fail(-HWP_ERR_MISMATCH,
+				"run %zu counted '%s', but the first run counted '%s'",
+				r->nr_runs + 1, evl->spec, r->spec);
+	if (!r->nr_runs && first_run(r, s))
+		return fail(-ENOMEM, "out of memory");
+	n = r->nr_runs + 1;
+	if (grow(&r->seconds, n))
+		return fail(-ENOMEM, "out of memory");
+	r->seconds[n - 1] = seconds;
+	for (size_t i = 0; i < r->nr_series; i++) {
+		struct series *sr = &r->series[i];
+
+		if (grow(&sr->values, n))
+			return fail(-ENOMEM, "out of memory");
+		if (sr->kind == HWP_SERIES_EVENT) {
+			const struct hwp_count *c = &counts[i];
+
+			if (grow(&sr->pct, n) || grow(&sr->running, n))
+				return fail(-ENOMEM, "out of memory");
+			sr->values[n - 1] = sr->supported ? hwp_count_scaled(c) : NAN;
+			sr->pct[n - 1] = sr->supported ? hwp_count_percent_running(c) : NAN;
+			sr->running[n - 1] = sr->supported ? (double)c->time_running : NAN;
+			continue;
+		}
+		err = hwp_session_metric(s, counts, seconds, sr->metric, &sr->values[n - 1]);
+		if (err) {
+			free(sr->reason);
+			sr->reason = strdup(hwp_errmsg());
+		}
+	}
+	r->nr_runs = n;
+	clear_error();
+	return 0;
+}
+
+int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *counts,
+			   double seconds, struct series **rows, size_t *nr_rows,
+			   size_t *nr_events)
+{
+	struct hwp_result *r;
+	int err = hwp_result_new(&r) ?: hwp_result_add_run(r, s, counts, seconds);
+
+	if (!err) {
+		*rows = r->series;
+		*nr_rows = r->nr_series;
+		*nr_events = r->nr_events;
+		r->series = NULL;
+		r->nr_series = 0;
+	}
+	hwp_result_free(r);
+	return err;
+}
+
+HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code)
+{
+	if (r)
+		r->exit_code = code;
+}
+
+int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs)
+{
+	struct hwp_regionset **n = realloc(r->regionsets, (r->nr_regionsets + 1) * sizeof(*n));
+
+	if (!n)
+		return fail(-ENOMEM, "out of memory");
+	r->regionsets = n;
+	r->regionsets[r->nr_regionsets++] = rs;
+	return 0;
+}
+
+HWP_API size_t hwp_result_nr_regionsets(const struct hwp_result *r)
+{
+	return r ? r->nr_regionsets : 0;
+}
+
+HWP_API const struct hwp_regionset *hwp_result_regionset(const struct hwp_result *r,
+							 size_t idx)
+{
+	return r && idx < r->nr_regionsets ? r->regionsets[idx] : NULL;
+}
+
+HWP_API size_t hwp_result_nr_runs(const struct hwp_result *r)
+{
+	return r ? r->nr_runs : 0;
+}
+
+HWP_API size_t hwp_result_nr_series(const struct hwp_result *r)
+{
+	return r ? r->nr_series : 0;
+}
+
+HWP_API const double *hwp_result_seconds(const struct hwp_result *r)
+{
+	return r ? r->seconds : NULL;
+}
+
+HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
+			      struct hwp_series_info *info)
+{
+	struct hwp_series_info i;
+
+	if (!r || idx >= r->nr_series)
+		return fail(-EINVAL, "hwp_result_series: no row %zu", idx);
+	series_info(&r->series[idx], r->nr_runs, &i);
+	return info_fill(info, &i, sizeof(i));
+}
+
+static bool row_matches(const struct series *sr, const char *name)
+{
+	struct event ev = { .name = sr->name, .canonical = sr->canonical };
+
+	if (sr->kind == HWP_SERIES_EVENT && sr->canonical)
+		return event_name_matches(&ev, name);
+	return names_match_loosely(sr->name, name);
+}
+
+HWP_API int hwp_result_find(const struct hwp_result *r, const char *name, size_t *idx)
+{
+	struct strbuf rows = STRBUF_INIT;
+
+	clear_error();
+	if (!r || !name || !idx)
+		return fail(-EINVAL, "hwp_result_find: NULL argument");
+	/* Exact names first: a loose match never hides the row named. */
+	for (size_t i = 0; i < r->nr_series; i++)
+		if (!strcmp(r->series[i].name, name)) {
+			*idx = i;
+			return 0;
+		}
+	for (size_t i = 0; i < r->nr_series; i++)
+		if (row_matches(&r->series[i], name)) {
+			*idx = i;
+			return 0;
+		}
+	for (size_t i = 0; i < r->nr_series; i++)
+		strbuf_addf(&rows, "%s%s", i ? ", " : "", r->series[i].name);
+	fail(-ENOENT, "no event or metric '%s' in the result; its rows are: %s", name,
+		 r->nr_series ? strbuf_str(&rows) : "(none)");
+	strbuf_release(&rows);
+	return -ENOENT;
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/* The inside of results, sweeps and regionsets (the regions of a program's
+ * run), shared by their files. The dependencies go one way: rows and
+ * fields (result-rows.c, result-fields.c) <- the regionset model
+ * (regionset.c) <- its reader and writer <- results (result.c, -read.c,
+ * -output.c) <- sweeps; the live regions (region.c) take their regionset
+ * with a result's rows and write it with the regionset's writer. */
+#ifndef HWPROF_RESULT_H
+#define HWPROF_RESULT_H
+
+#include "core/core.h"
+#include "util/json-reader.h"
+
+struct environment {
+	char *host;
+	char *kernel;
+	char *cpu;
+	char *date;
+	char *version;
+	long nr_cpus;
+};
+
+struct series {
+	enum hwp_series_kind kind;
+	char *name;
+	char *unit;
+	char *canonical;	/* events */
+	char *expr;		/* metrics */
+	char *reason;
+	bool supported;
+	bool user_only;
+	bool builtin;
+	const struct hwp_metric *metric;	/* borrowed: a built-in or one of result->user */
+	double *values;		/* nr_runs */
+	double *pct;		/* events: percent running, nr_runs */
+	double *running;	/* events: ns running, nr_runs */
+};
+
+/* One thread's part of a region. */
+struct regionset_thread {
+	pid_t tid;
+	uint64_t calls, measured_calls, ops;
+	double seconds;
+	bool too_short;
+	double *values;		/* by event, in the region's order; NAN: not counted */
+};
+
+/* One region: its totals over the threads, and each thread's part. */
+struct regionset_region {
+	char *name;
+	uint64_t calls, measured_calls, ops;
+	double seconds;		/* inside, all threads, all calls */
+	bool too_short;
+	/* Events, then metrics, one run each, as hwprof-stat/1 rows: the count,
+	 * its percent running (the real one, never made up), the reason. */
+	struct series *rows;
+	size_t nr_rows, nr_events;
+	double *values;		/* the events' counts (rows[e].values[0]), for the API */
+	struct regionset_thread *threads;
+	size_t nr_threads, cap_threads;
+};
+
+/* The regions of one run of a program: a hwprof-regions/1 document. */
+struct hwp_regionset {
+	char *spec;		/* the events counted; NULL: none configured */
+	unsigned int sample_every;
+	double read_cost_ns;	/* NAN: never measured */
+	struct regionset_region *regions;
+	size_t nr_regions, cap_regions;
+	struct environment env;
+};
+
+struct hwp_result {
+	char **argv;		/* NULL-terminated, or NULL */
+	char *spec;
+	char *target;		/* NULL: the command */
+	struct series *series;	/* events first, in list order, then metrics */
+	size_t nr_series;
+	size_t nr_events;
+	size_t nr_runs;
+	double *seconds;
+	struct hwp_metric **user;
+	size_t nr_user;
+	int exit_code;		/* -1: not set */
+	struct environment env;
+	char *source;		/* the file it was read from, or NULL */
+	struct hwp_regionset **regionsets;	/* the program's regions, one a run */
+	size_t nr_regionsets;
+	bool loaded;		/* read from a file: it takes no more runs */
+};
+
+struct hwp_sweep {
+	char *param;		/* NULL: a plain result read as a sweep of one */
+	char **argv;		/* the command with {PARAM}, or NULL */
+	char **values;		/* nr of them; values[0] NULL for a plain result */
+	struct hwp_result **results;
+	size_t nr;
+};
+
+/* sweep.c: a sweep without parameter, to hold one plain result. */
+int sweep_alloc(const char *param, struct hwp_sweep **out);
+int sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
+
+/* What one row shows, worked out once for every format. */
+struct row {
+	const struct series *sr;
+	struct hwp_stats_summary sum;
+	double pct;		/* mean percent running; NAN for metrics */
+	double running;		/* mean ns running */
+	bool clock;		/* counts ns, shown as msec */
+};
+
+struct json_writer;
+struct json_value;
+
+/* result-rows.c: rows and environments, below everything that holds them
+ * (results, sweeps, comparisons, regions). */
+void series_release(struct series *sr);
+/* Describe @sr, a row of @nr_runs values, for the public API. */
+void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info *info);
+void row_init(const struct series *sr, size_t nr_runs, struct row *row);
+/* "<not supported>", "<not counted>", "<undefined>", or NULL for a value. */
+const char *row_placeholder(const struct row *row);
+/* The row's mean as the text report shows it (msec for clocks). */
+void row_format(const struct row *row, bool big, char *buf, size_t size);
+/* A metric's value: grouped when large, else 1 or 3 decimals. */
+void fmt_metric(double v, bool big, char *buf, size_t size);
+/* Which runs of a row are outliers (hwp_stats_outliers_mad()); NULL when none
+ * or out of memory, which only costs the annotation. */
+bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr);
+/* The "events" and "metrics" members of a JSON object, as hwprof-stat/1
+ * has them: with @all_runs, each row's summary and values too. */
+void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows, size_t nr_runs,
+	       bool all_runs);
+/* A summary's members (mean, median... ci95), and an array of values. */
+void summary_json(struct json_writer *w, const struct hwp_stats_summary *s);
+void values_json(struct json_writer *w, const double *v, size_t n);
+int environment_read(struct environment *env);
+void environment_release(struct environment *env);
+/* An "environment" member: @saved's, or this machine's now when NULL. */
+void json_environment(struct json_writer *w, const struct environment *saved);
+
+/* result-fields.c: reading the stage's JSON. Each field is checked before
+ * it is used; messages name @source, the line and where the field is. */
+struct field_ctx {
+	const char *source;
+	char where[128];	/* the path of the object read: "events[2]" */
+};
+/* Read and parse a whole JSON file, with messages for people. */
+int json_read_file(const char *path, struct json_value **doc);
+/* Parse @len bytes of @source, with messages for people. */
+int json_doc_parse(const char *buf, size_t len, const char *source, struct json_value **doc);
+/* Member @key of @obj, of @type (or null when @nullable: *@out is NULL). */
+int field_get(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	      enum json_type type, bool nullable, const struct json_value **out);
+/* A string member, copied; NULL for null when @nullable. */
+int field_string(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 bool nullable, char **out);
+int field_bool(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	       bool *out);
+/* An integer member in [min, max]; -1 for null when @nullable. */
+int field_int(const struct field_ctx *c, const struct json_value *obj, const char *key,
+	      bool nullable, long min, long max, long *out);
+/* An array of exactly @n numbers or nulls (NAN) into a new array. */
+int field_values(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 size_t n, double **out);
+/* "command": [argv...], into a new NULL-terminated array. */
+int field_command(const struct field_ctx *c, const struct json_value *obj, char ***out);
+/* A number member; NAN for null when @nullable. */
+int field_number(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		 bool nullable, double *out);
+/* The rows of array @key ("events" or "metrics") appended to *@rows, each
+ * with @nr_runs values; *@nr_events counts the events. With @all_runs, as
+ * rows_json() writes them with it (arrays of values); without, one run's
+ * ("count" or "value", and "percent_running"). */
+int field_rows(struct field_ctx *c, const struct json_value *doc, const char *key,
+	       size_t nr_runs, bool all_runs, struct series **rows, size_t *nr_rows,
+	       size_t *nr_events);
+int field_environment(struct field_ctx *c, const struct json_value *doc,
+		      struct environment *env);
+
+/* regionset.c: the model. A regionset is built by adding regions, and
+ * threads to a region, each zeroed; NULL when out of memory. */
+int regionset_new(struct hwp_regionset **out);
+struct regionset_region *regionset_add_region(struct hwp_regionset *rs);
+struct regionset_thread *regionset_add_thread(struct regionset_region *rg);
+/* Once a region's rows are set: its values for hwp_region_info. */
+int regionset_region_done(struct regionset_region *rg);
+
+/* regionset-read.c: a regionset from a parsed hwprof-regions/1 object; the
+ * messages name @source and @where (the path of the object in its file). */
+int regionset_from_json(const struct json_value *doc, const char *source, const char *where,
+			struct hwp_regionset **out);
+
+/* regionset-write.c: the regionset as a hwprof-regions/1 object, inside a
+ * larger document; and as text, the one renderer of regions, with the
+ * note that it is the last of @of_runs when there were more. */
+void regionset_json(const struct hwp_regionset *rs, struct json_writer *w);
+void regionset_text(const struct hwp_regionset *rs, FILE *f, bool big, size_t of_runs);
+
+/* result.c: attach @rs (taken on success) to @r. */
+int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs);
+/* The rows one reading of @s makes, as a result's first run has them:
+ * the events, then the built-in metrics whose inputs were counted, each
+ * with one value; the caller takes them (series_release()). */
+int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *counts,
+			   double seconds, struct series **rows, size_t *nr_rows,
+			   size_t *nr_events);
+
+/* region.c: the rows of a live region into @rg, from the sums of its
+ * measured calls (@counts, with their real enabled and running times, over
+ * @seconds), the events scaled by @sampling (calls / measured calls). */
+int region_rows(const struct hwp_session *s, const struct hwp_count *counts, double seconds,
+		double sampling, struct regionset_region *rg);
+
+/* result-output.c, for the writers of sweeps and comparisons too */
+/* The result as a hwprof-stat/1 object, inside a larger document. */
+void result_json(const struct hwp_result *r, struct json_writer *w);
+/* The command line, its arguments separated by spaces. */
+void command_line(char *const *argv, struct strbuf *sb);
+/* "command": [argv...] */
+void json_command(struct json_writer *w, char *const *argv);
+
+/* result-read.c: build a result from a parsed hwprof-stat/1 object; the
+ * messages name @source and @where (the path of the object in its file). */
+int result_from_json(const struct json_value *obj, const char *source,
+			 const char *where, struct hwp_result **out);
+/* A sweep (or a plain result as a sweep of one) from @len bytes of JSON,
+ * as hwp_sweep_read() reads a file; @source names it in messages. */
+int sweep_parse(const char *buf, size_t len, const char *source,
+		    struct hwp_sweep **out);
+
+/* result.c: replace *@dst with a copy of @argv; @fn names the caller in
+ * messages. */
+int argv_set(char ***dst, char *const *argv, const char *fn);
+
+#endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/* Decoding the kernel's records: the fields of a PERF_RECORD_SAMPLE and the
+ * sample_id trailer of the others. Every field is checked against the
+ * record's size, since records also come from files of unknown origin. */
+#include "sample/sample.h"
+
+#include <string.h>
+
+struct cursor {
+	const unsigned char *p, *end;
+};
+
+static bool take_u64(struct cursor *c, uint64_t *v)
+{
+	if (c->end - c->p < 8)
+		return false;
+	if (v)
+		memcpy(v, c->p, 8);
+	c->p += 8;
+	return true;
+}
+
+static bool take_u32_pair(struct cursor *c, uint32_t *a, uint32_t *b)
+{
+	if (c->end - c->p < 8)
+		return false;
+	memcpy(a, c->p, 4);
+	memcpy(b, c->p + 4, 4);
+	c->p += 8;
+	return true;
+}
+
+static bool skip_u64s(struct cursor *c, uint64_t n)
+{
+	if (n > (uint64_t)(c->end - c->p) / 8)
+		return false;
+	c->p += n * 8;
+	return true;
+}
+
+/* The bytes of a read_format value group in a sample (PERF_SAMPLE_READ). */
+static bool skip_read(struct cursor *c, uint64_t read_format)
+{
+	uint64_t per = 1 + !!(read_format & PERF_FORMAT_ID) +
+		       !!(read_format & PERF_FORMAT_LOST);
+	uint64_t times = !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t nr;
+
+	if (!(read_format & PERF_FORMAT_GROUP))
+		return skip_u64s(c, per + times);
+	if (!take_u64(c, &nr) || !skip_u64s(c, times))
+		return false;
+	if (nr > (uint64_t)(c->end - c->p) / 8 / per)
+		return false;
+	return skip_u64s(c, nr * per);
+}
+
+static int short_record(const struct perf_event_header *h, const char *field)
+{
+	return fail(-HWP_ERR_FORMAT,
+			"a record of type %u and %u bytes is too short for its %s field",
+			h->type, h->size, field);
+}
+
+int pd_decode_sample(const struct perf_event_attr *attr, const struct perf_event_header *h,
+		     struct pd_sample *s)
+{
+	uint64_t t = attr->sample_type, cpu_res;
+	struct cursor c = { (const unsigned char *)(h + 1),
+			    (const unsigned char *)h + h->size };
+
+	memset(s, 0, sizeof(*s));
+	s->cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	s->period = attr->freq ? 1 : attr->sample_period;
+	if ((t & PERF_SAMPLE_IDENTIFIER) && !take_u64(&c, &s->id))
+		return short_record(h, "IDENTIFIER");
+	if ((t & PERF_SAMPLE_IP) && !take_u64(&c, &s->ip))
+		return short_record(h, "IP");
+	if ((t & PERF_SAMPLE_TID) && !take_u32_pair(&c, &s->pid, &s->tid))
+		return short_record(h, "TID");
+	if ((t & PERF_SAMPLE_TIME) && !take_u64(&c, &s->time))
+		return short_record(h, "TIME");
+	if ((t & PERF_SAMPLE_ADDR) && !take_u64(&c, NULL))
+		return short_record(h, "ADDR");
+	if ((t & PERF_SAMPLE_ID) && !take_u64(&c, &s->id))
+		return short_record(h, "ID");
+	if ((t & PERF_SAMPLE_STREAM_ID) && !take_u64(&c, NULL))
+		return short_record(h, "STREAM_ID");
+	if (t & PERF_SAMPLE_CPU) {
+		if (!take_u64(&c, &cpu_res))
+			return short_record(h, "CPU");
+		s->cpu = (uint32_t)cpu_res;	/* u32 cpu, u32 res: little-endian only */
+	}
+	if ((t & PERF_SAMPLE_PERIOD) && !take_u64(&c, &s->period))
+		return short_record(h, "PERIOD");
+	if ((t & PERF_SAMPLE_READ) && !skip_read(&c, attr->read_format))
+		return short_record(h, "READ");
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		if (!take_u64(&c, &s->nr_ips) || s->nr_ips > (uint64_t)(c.end - c.p) / 8)
+			return short_record(h, "CALLCHAIN");
+		s->ips = (const uint64_t *)c.p;
+	}
+	/* Fields after the call chain are not needed. */
+	return 0;
+}
+
+size_t pd_sample_id_size(const struct perf_event_attr *attr)
+{
+	uint64_t t = attr->sample_type;
+
+	if (!attr->sample_id_all)
+		return 0;
+	return 8 * (!!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
+		    !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
+		    !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
+}
+
+int pd_decode_sample_id(const struct perf_event_attr *attr, const struct perf_event_header *h,
+			struct pd_sample_id *sid)
+{
+	uint64_t t = attr->sample_type, cpu_res = 0;
+	size_t size = pd_sample_id_size(attr);
+	struct cursor c;
+
+	memset(sid, 0, sizeof(*sid));
+	if (!size)
+		return 0;
+	if (h->size < sizeof(*h) + size)
+		return short_record(h, "sample_id");
+	c.p = (const unsigned char *)h + h->size - size;
+	c.end = (const unsigned char *)h + h->size;
+	if (t & PERF_SAMPLE_TID)
+		take_u32_pair(&c, &sid->pid, &sid->tid);
+	if (t & PERF_SAMPLE_TIME) {
+		take_u64(&c, &sid->time);
+		sid->has_time = true;
+	}
+	if (t & PERF_SAMPLE_ID)
+		take_u64(&c, &sid->id);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		take_u64(&c, NULL);
+	if (t & PERF_SAMPLE_CPU) {
+		take_u64(&c, &cpu_res);
+		sid->cpu = (uint32_t)cpu_res;
+	}
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		take_u64(&c, &sid->id);
+	return 0;
+}
+
+int pd_sample_id_pos(uint64_t t)
+{
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(t & PERF_SAMPLE_ID))
+		return -1;
+	return !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
+	       !!(t & PERF_SAMPLE_ADDR);
+}
+
+int pd_sample_time_pos(uint64_t t)
+{
+	if (!(t & PERF_SAMPLE_TIME))
+		return -1;
+	return !!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+	       !!(t & PERF_SAMPLE_TID);
+}

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: MIT
+/* Address spaces rebuilt from the records, so that a sample's address can
+ * be placed in a module long after the process is gone: MMAP and MMAP2 add
+ * executable mappings, COMM with the exec flag empties an address space,
+ * FORK gives the child its parent's, EXIT of a process's last thread lets
+ * it go. The kernel's addresses need no mapping: they go to kallsyms
+ * (symbolize.c).
+ *
+ * An address space is shared, as perf shares its map groups: by the
+ * threads of a process (one entry per pid), and by a forked child with
+ * its parent until either maps something (copy on write) or the child
+ * execs (it lets go). So a fork costs nothing, whatever the parent maps.
+ * It is freed when the last process holding it execs or exits. Only
+ * processes whose FORK was seen have their threads counted, so only they
+ * are let go at exit; those that ran before the recording keep theirs,
+ * bounded by what ran then. Files with times are read in time order, so
+ * no sample of a process comes after its exit; in a file without times a
+ * sample written after its process's EXIT stays unresolved, as in perf.
+ *
+ * The mappings of a space are a balanced tree (tsearch) by address, none
+ * overlapping: a lookup and an insertion cost O(log n). */
+#include "sample/sample.h"
+
+#include <search.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+struct maps {
+	unsigned int refs;	/* the processes that share it */
+	void *root;		/* struct map, by address; no two overlap */
+	size_t nr;
+};
+
+struct proc {
+	uint32_t pid;
+	struct maps *maps;	/* NULL: nothing mapped */
+	uint32_t threads;	/* alive, when @counted */
+	bool counted;		/* its FORK was seen, so its threads are known */
+};
+
+struct machine {
+	struct strtab paths;
+	struct dso *dsos;
+	size_t nr_dsos, cap_dsos;
+	struct hidx dso_idx;	/* by interned path */
+	struct proc *procs;
+	size_t nr_procs, cap_procs;
+	struct hidx proc_idx;	/* by pid */
+	size_t last_proc;	/* the process of the last lookup, a cheap cache */
+	size_t nr_maps;		/* in all address spaces, each counted once */
+	uint32_t kernel_dso, unknown_dso;
+};
+
+/* Comparisons of mappings, for the tests: the work of the lookups. */
+static _Thread_local unsigned long map_compares;
+
+static bool dso_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct machine *m = ctx;
+
+	return m->dsos[idx].path == key;
+}
+
+static enum dso_kind kind_of(const char *path)
+{
+	if (!strcmp(path, "[vdso]"))
+		return DSO_VDSO;
+	if (path[0] == '/' && strncmp(path, "/memfd:", 7) && !strstr(path, " (deleted)"))
+		return DSO_FILE;
+	return DSO_ANON;
+}
+
+/* The module of @path (interned), added on first sight. */
+static int dso_find(struct machine *m, const char *path, enum dso_kind kind, uint32_t *out)
+{
+	const char *p = strtab_intern(&m->paths, path, strlen(path));
+	uint64_t h;
+	long i;
+	struct dso *d;
+	const char *slash;
+
+	if (!p)
+		return -ENOMEM;
+	h = hash_u64((uint64_t)(uintptr_t)p);
+	i = hidx_find(&m->dso_idx, h, dso_eq, p, m);
+	if (i >= 0) {
+		*out = (uint32_t)i;
+		return 0;
+	}
+	if (vec_reserve(&m->dsos, &m->cap_dsos, m->nr_dsos + 1, sizeof(*m->dsos)) ||
+	    hidx_add(&m->dso_idx, h, m->nr_dsos))
+		return -ENOMEM;
+	d = &m->dsos[m->nr_dsos];
+	memset(d, 0, sizeof(*d));
+	d->path = p;
+	slash = strrchr(p, '/');
+	d->name = slash && slash[1] ? slash + 1 : p;
+	d->kind = kind;
+	*out = (uint32_t)m->nr_dsos++;
+	return 0;
+}
+
+static void maps_put(struct machine *m, struct maps *g);
+
+int machine_new(struct machine **out)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+
+	*out = NULL;
+	if (!m || dso_find(m, "[kernel.kallsyms]", DSO_KERNEL, &m->kernel_dso) ||
+	    dso_find(m, "[unknown]", DSO_UNKNOWN, &m->unknown_dso)) {
+		machine_free(m);
+		return fail(-ENOMEM, "out of memory");
+	}
+	*out = m;
+	return 0;
+}
+
+void machine_free(struct machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_procs; i++)
+		maps_put(m, m->procs[i].maps);
+	free(m->procs);
+	free(m->dsos);
+	hidx_release(&m->proc_idx);
+	hidx_release(&m->dso_idx);
+	strtab_release(&m->paths);
+	free(m);
+}
+
+size_t machine_nr_dsos(const struct machine *m)
+{
+	return m->nr_dsos;
+}
+
+struct dso *machine_dso(struct machine *m, uint32_t idx)
+{
+	return idx < m->nr_dsos ? &m->dsos[idx] : NULL;
+}
+
+static bool proc_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct machine *m = ctx;
+
+	return m->procs[idx].pid == *(const uint32_t *)key;
+}
+
+static struct proc *proc_find(struct machine *m, uint32_t pid, bool create)
+{
+	long i;
+
+	if (m->last_proc < m->nr_procs && m->procs[m->last_proc].pid == pid)
+		return &m->procs[m->last_proc];
+	i = hidx_find(&m->proc_idx, hash_u64(pid), proc_eq, &pid, m);
+	if (i < 0) {
+		if (!create ||
+		    vec_reserve(&m->procs, &m->cap_procs, m->nr_procs + 1, sizeof(*m->procs)) ||
+		    hidx_add(&m->proc_idx, hash_u64(pid), m->nr_procs))
+			return NULL;
+		i = (long)m->nr_procs++;
+		memset(&m->procs[i], 0, sizeof(m->procs[i]));
+		m->procs[i].pid = pid;
+	}
+	m->last_proc = (size_t)i;
+	return &m->procs[i];
+}
+
+/* Mappings that overlap compare equal: in a tree of mappings that never
+ * overlap, a lookup finds one that overlaps the key, if any does. */
+static int cmp_map(const void *a, const void *b)
+{
+	const struct map *x = a, *y = b;
+
+	map_compares++;
+	if (x->end <= y->start)
+		return -1;
+	return x->start >= y->end;
+}
+
+static struct maps *maps_get(struct maps *g)
+{
+	if (g)
+		g->refs++;
+	return g;
+}
+
+static void maps_put(struct machine *m, struct maps *g)
+{
+	if (!g || --g->refs)
+		return;
+	m->nr_maps -= g->nr;
+	tdestroy(g->root, free);
+	free(g);
+}
+
+static int maps_insert(struct machine *m, struct maps *g, const struct map *mp)
+{
+	struct map *copy = malloc(sizeof(*copy));
+
+	if (!copy)
+		return -ENOMEM;
+	*copy = *mp;
+	if (!tsearch(copy, &g->root, cmp_map)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	g->nr++;
+	m->nr_maps++;
+	return 0;
+}
+
+static void maps_remove(struct machine *m, struct maps *g, struct map *mp)
+{
+	tdelete(mp, &g->root, cmp_map);
+	free(mp);
+	g->nr--;
+	m->nr_maps--;
+}
+
+struct maps_copy {
+	struct machine *m;
+	struct maps *to;
+	int err;
+};
+
+static void copy_one(const void *node, VISIT which, void *ctx)
+{
+	struct maps_copy *c = ctx;
+
+	if ((which == postorder || which == leaf) && !c->err)
+		c->err = maps_insert(c->m, c->to, *(struct map *const *)node);
+}
+
+/* @p's address space, its own to change: copied when it is shared. */
+static int maps_own(struct machine *m, struct proc *p)
+{
+	struct maps_copy c = { m, NULL, 0 };
+
+	if (p->maps && p->maps->refs == 1)
+		return 0;
+	c.to = calloc(1, sizeof(*c.to));
+	if (!c.to)
+		return -ENOMEM;
+	c.to->refs = 1;
+	if (p->maps)
+		twalk_r(p->maps->root, copy_one, &c);
+	if (c.err) {
+		maps_put(m, c.to);
+		return c.err;
+	}
+	maps_put(m, p->maps);
+	p->maps = c.to;
+	return 0;
+}
+
+/* Add a mapping; what it covers of older ones is cut out of them, as a new
+ * mmap() replaces what was there. */
+static int add_map(struct machine *m, struct maps *g, const struct map *nm)
+{
+	struct map **hit;
+	int err = 0;
+
+	while (!err && (hit = tfind(nm, &g->root, cmp_map))) {
+		struct map old = **hit;
+
+		maps_remove(m, g, *hit);
+		if (old.start < nm->start)
+			err = maps_insert(m, g, &(struct map){ old.start, nm->start, old.pgoff,
+							       old.dso });
+		if (!err && old.end > nm->end)
+			err = maps_insert(m, g, &(struct map){ nm->end, old.end,
+							       old.pgoff + (nm->end - old.start),
+							       old.dso });
+	}
+	return err ? err : maps_insert(m, g, nm);
+}
+
+struct mmap_fields {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	const char *name;
+	bool exec;
+};
+
+/* Both MMAP and MMAP2: the fixed fields, then a NUL-terminated name that
+ * must end inside the record. */
+static bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	const unsigned char *end = (const unsigned char *)h + h->size;
+	size_t fixed = h->type == PERF_RECORD_MMAP2 ? 64 : 32;
+	uint32_t prot;
+
+	if ((size_t)(end - p) < fixed + 1)
+		return false;
+	memcpy(&f->pid, p, 4);
+	memcpy(&f->start, p + 8, 8);
+	memcpy(&f->len, p + 16, 8);
+	memcpy(&f->pgoff, p + 24, 8);
+	if (h->type == PERF_RECORD_MMAP2) {
+		memcpy(&prot, p + 56, 4);
+		f->exec = prot & PROT_EXEC;
+	} else {
+		f->exec = !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
+	}
+	f->name = (const char *)p + fixed;
+	return memchr(f->name, '\0', (size_t)(end - p) - fixed) != NULL;
+}
+
+static int apply_mmap(struct machine *m, const struct perf_event_header *h)
+{
+	struct mmap_fields f;
+	struct proc *p;
+	uint32_t dso;
+	int err;
+
+	if (!parse_mmap(h, &f) || !f.exec || !f.len || f.start + f.len < f.start)
+		return 0;
+	if (f.pid == PD_KERNEL_PID ||
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		return 0;	/* kallsyms covers the kernel and its modules */
+	err = dso_find(m, f.name, kind_of(f.name), &dso);
+	p = err ? NULL : proc_find(m, f.pid, true);
+	if (!p)
+		return fail(-ENOMEM, "out of memory");
+	err = maps_own(m, p);
+	if (!err)
+		err = add_map(m, p->maps, &(struct map){ f.start, f.start + f.len, f.pgoff, dso });
+	return err ? fail(err, "out of memory") : 0;
+}
+
+/* FORK and EXIT: u32 pid, ppid, tid, ptid. */
+static int apply_fork(struct machine *m, const struct perf_event_header *h)
+{
+	uint32_t pid, ppid;
+	struct proc *parent, *child;
+	struct maps *shared;
+
+	if (h->size < sizeof(*h) + 16)
+		return 0;
+	memcpy(&pid, h + 1, 4);
+	memcpy(&ppid, (const char *)(h + 1) + 4, 4);
+	if (pid == ppid) {
+		/* A new thread, in its process's address space. */
+		child = proc_find(m, pid, false);
+		if (child && child->counted)
+			child->threads++;
+		return 0;
+	}
+	parent = proc_find(m, ppid, false);
+	shared = parent ? parent->maps : NULL;
+	child = proc_find(m, pid, true);	/* may move the parent */
+	if (!child)
+		return fail(-ENOMEM, "out of memory");
+	maps_get(shared);
+	maps_put(m, child->maps);	/* a process that had the pid before */
+	child->maps = shared;
+	child->threads = 1;
+	child->counted = true;
+	return 0;
+}
+
+static void apply_exit(struct machine *m, const struct perf_event_header *h)
+{
+	struct proc *p;
+	uint32_t pid;
+
+	if (h->size < sizeof(*h) + 16)
+		return;
+	memcpy(&pid, h + 1, 4);
+	p = proc_find(m, pid, false);
+	if (!p || !p->counted || !p->threads || --p->threads)
+		return;
+	maps_put(m, p->maps);
+	p->maps = NULL;
+}
+
+static void apply_comm(struct machine *m, const struct perf_event_header *h)
+{
+	uint32_t pid, tid;
+	struct proc *p;
+
+	if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < sizeof(*h) + 8)
+		return;
+	memcpy(&pid, h + 1, 4);
+	memcpy(&tid, (const char *)(h + 1) + 4, 4);
+	p = pid == tid ? proc_find(m, pid, false) : NULL;
+	if (p) {
+		/* exec: a new address space, mapped by the records to come */
+		maps_put(m, p->maps);
+		p->maps = NULL;
+	}
+}
+
+int machine_apply(struct machine *m, const struct perf_event_header *h)
+{
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return apply_mmap(m, h);
+	case PERF_RECORD_FORK:
+		return apply_fork(m, h);
+	case PERF_RECORD_EXIT:
+		apply_exit(m, h);
+		return 0;
+	case PERF_RECORD_COMM:
+		apply_comm(m, h);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static const struct map *map_find(const struct proc *p, uint64_t ip)
+{
+	const struct map key = { ip, ip + 1, 0, 0 };
+	struct map *const *hit;
+
+	if (!p->maps || ip == UINT64_MAX)	/* no mapping ends past it */
+		return NULL;
+	hit = tfind(&key, &p->maps->root, cmp_map);
+	return hit ? *hit : NULL;
+}
+
+int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		    struct location *loc)
+{
+	const struct proc *p;
+	const struct map *mp;
+
+	loc->dso = m->unknown_dso;
+	loc->addr = ip;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		loc->dso = m->kernel_dso;
+		return 0;
+	}
+	if (cpumode != PERF_RECORD_MISC_USER)
+		return 0;	/* hypervisor, guests: not followed */
+	p = proc_find(m, pid, false);
+	mp = p ? map_find(p, ip) : NULL;
+	if (mp) {
+		loc->dso = mp->dso;
+		loc->addr = ip - mp->start + mp->pgoff;
+	}
+	return 0;
+}
+
+size_t machine_nr_maps(const struct machine *m)
+{
+	return m->nr_maps;
+}
+
+unsigned long machine_map_compares(void)
+{
+	return map_compares;
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+/* Writing perf.data: the layout perf record writes, so that perf report
+ * reads it. The header goes first as a placeholder and is written again at
+ * the end, when the data's size and the feature sections are known:
+ *   header | ids | attributes | data | feature table | feature sections */
+#include "sample/sample.h"
+
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* The features written, in the order of their bits, as their table must
+ * be. CPUID is perf's vendor,family,model,stepping, which hwprof does not
+ * work out. */
+static const enum pd_feature written_features[] = {
+	PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH,
+	PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
+	PD_FEAT_EVENT_DESC,
+};
+
+struct wevent {
+	struct perf_event_attr attr;
+	char *name;
+	uint64_t *ids;
+	size_t nr_ids;
+};
+
+struct pd_writer {
+	FILE *f;
+	struct wevent *events;
+	size_t nr_events;
+	uint64_t attrs_offset;
+	uint64_t data_offset;
+};
+
+static int write_error(void)
+{
+	int err = errno ? -errno : -EIO;
+
+	return fail(err, "writing the perf.data file failed: %s", strerrordesc_np(-err));
+}
+
+static int put(FILE *f, const void *p, size_t n)
+{
+	return fwrite(p, 1, n, f) == n ? 0 : write_error();
+}
+
+static void free_events(struct wevent *ev, size_t nr)
+{
+	for (size_t i = 0; ev && i < nr; i++) {
+		free(ev[i].name);
+		free(ev[i].ids);
+	}
+	free(ev);
+}
+
+void pd_writer_abort(struct pd_writer *w)
+{
+	if (!w)
+		return;
+	free_events(w->events, w->nr_events);
+	free(w);
+}
+
+static int copy_events(struct pd_writer *w, const struct pd_write_event *events, size_t nr)
+{
+	w->events = calloc(nr, sizeof(*w->events));
+	if (!w->events)
+		return -ENOMEM;
+	w->nr_events = nr;
+	for (size_t i = 0; i < nr; i++) {
+		struct wevent *e = &w->events[i];
+
+		e->attr = *events[i].attr;
+		e->attr.size = sizeof(e->attr);
+		e->name = strdup(events[i].name ? events[i].name : "");
+		e->ids = malloc((events[i].nr_ids + 1) * sizeof(*e->ids));
+		if (!e->name || !e->ids)
+			return -ENOMEM;
+		if (events[i].nr_ids)
+			memcpy(e->ids, events[i].ids, events[i].nr_ids * sizeof(*e->ids));
+		e->nr_ids = events[i].nr_ids;
+	}
+	return 0;
+}
+
+int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
+		    struct pd_writer **out)
+{
+	const struct pd_file_header placeholder = { 0 };
+	struct pd_writer *w;
+	uint64_t off = PD_FILE_HEADER_SIZE;
+	int err;
+
+	*out = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w || copy_events(w, events, nr)) {
+		pd_writer_abort(w);
+		return fail(-ENOMEM, "out of memory");
+	}
+	w->f = f;
+	err = put(f, &placeholder, sizeof(placeholder));
+	for (size_t i = 0; !err && i < nr; i++) {
+		err = put(f, w->events[i].ids, w->events[i].nr_ids * sizeof(uint64_t));
+		off += w->events[i].nr_ids * sizeof(uint64_t);
+	}
+	w->attrs_offset = off;
+	for (size_t i = 0, ids = PD_FILE_HEADER_SIZE; !err && i < nr; i++) {
+		struct pd_file_attr entry = {
+			.attr = w->events[i].attr,
+			.ids = { ids, w->events[i].nr_ids * sizeof(uint64_t) },
+		};
+
+		err = put(f, &entry, sizeof(entry));
+		ids += entry.ids.size;
+		off += sizeof(entry);
+	}
+	w->data_offset = off;
+	if (err) {
+		pd_writer_abort(w);
+		return err;
+	}
+	*out = w;
+	return 0;
+}
+
+int64_t pd_writer_data_size(const struct pd_writer *w)
+{
+	off_t pos = ftello(w->f);
+
+	return pos < 0 ? -errno : (int64_t)(pos - (off_t)w->data_offset);
+}
+
+/* ---- feature sections ---- */
+
+static void add_string(struct strbuf *sb, const char *s)
+{
+	static const char pad[PD_NAME_ALIGN];
+	size_t n = strlen(s) + 1;
+	uint32_t len =
+		(uint32_t)((n + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN);
+
+	strbuf_add(sb, (const char *)&len, sizeof(len));
+	strbuf_add(sb, s, n);
+	strbuf_add(sb, pad, len - n);
+}
+
+static void add_u32(struct strbuf *sb, uint32_t v)
+{
+	strbuf_add(sb, (const char *)&v, sizeof(v));
+}
+
+static void cpu_description(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	snprintf(buf, size, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (colon && !strncmp(line, "model name", 10)) {
+			colon += 1 + strspn(colon + 1, " \t");
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(buf, size, "%s", colon);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static void feature_event_desc(const struct pd_writer *w, struct strbuf *sb)
+{
+	add_u32(sb, (uint32_t)w->nr_events);
+	add_u32(sb, (uint32_t)sizeof(struct perf_event_attr));
+	for (size_t i = 0; i < w->nr_events; i++) {
+		const struct wevent *e = &w->events[i];
+
+		strbuf_add(sb, (const char *)&e->attr, sizeof(e->attr));
+		add_u32(sb, (uint32_t)e->nr_ids);
+		add_string(sb, e->name);
+		strbuf_add(sb, (const char *)e->ids, e->nr_ids * sizeof(uint64_t));
+	}
+}
+
+static void feature_cmdline(char *const argv[], struct strbuf *sb)
+{
+	uint32_t n = 0;
+
+	while (argv && argv[n])
+		n++;
+	add_u32(sb, n + 1);
+	add_string(sb, "hwprof");
+	for (uint32_t i = 0; i < n; i++)
+		add_string(sb, argv[i]);
+}
+
+static void feature(const struct pd_writer *w, enum pd_feature feat, char *const argv[],
+		    struct strbuf *sb)
+{
+	struct utsname u;
+	char cpu[256];
+
+	uname(&u);
+	switch (feat) {
+	case PD_FEAT_HOSTNAME: add_string(sb, u.nodename); break;
+	case PD_FEAT_OSRELEASE: add_string(sb, u.release); break;
+	case PD_FEAT_VERSION: add_string(sb, "hwprof " HWPROF_VERSION); break;
+	case PD_FEAT_ARCH: add_string(sb, u.machine); break;
+	case PD_FEAT_NRCPUS: {
+		long conf = sysconf(_SC_NPROCESSORS_CONF), onln = sysconf(_SC_NPROCESSORS_ONLN);
+
+		add_u32(sb, (uint32_t)(conf > 0 ? conf : 1));
+		add_u32(sb, (uint32_t)(onln > 0 ? onln : 1));
+		break;
+	}
+	case PD_FEAT_CPUDESC:
+		cpu_description(cpu, sizeof(cpu));
+		add_string(sb, cpu);
+		break;
+	case PD_FEAT_TOTAL_MEM: {
+		uint64_t kb = (uint64_t)sysconf(_SC_PHYS_PAGES) *
+			      ((uint64_t)sysconf(_SC_PAGESIZE) / 1024);
+
+		strbuf_add(sb, (const char *)&kb, sizeof(kb));
+		break;
+	}
+	case PD_FEAT_CMDLINE: feature_cmdline(argv, sb); break;
+	case PD_FEAT_EVENT_DESC: feature_event_desc(w, sb); break;
+	default: break;
+	}
+}
+
+static int write_features(struct pd_writer *w, uint64_t table, char *const argv[],
+			  uint64_t *bits)
+{
+	struct pd_file_section secs[ARRAY_SIZE(written_features)];
+	struct strbuf body = STRBUF_INIT;
+	size_t n = 0;
+	int err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(written_features); i++) {
+		enum pd_feature feat = written_features[i];
+		size_t before = body.len;
+
+		feature(w, feat, argv, &body);
+		secs[n].offset = before;
+		secs[n].size = body.len - before;
+		n++;
+		pd_feature_set(bits, feat);
+	}
+	if (strbuf_failed(&body)) {
+		strbuf_release(&body);
+		return fail(-ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		secs[i].offset += table + n * sizeof(secs[0]);
+	err = put(w->f, secs, n * sizeof(secs[0]));
+	if (!err)
+		err = put(w->f, body.buf, body.len);
+	strbuf_release(&body);
+	return err;
+}
+
+/* The header, at the start of the file: it takes no space of its own. */
+static int write_header(struct pd_writer *w, struct pd_file_header *h, int64_t data_size)
+{
+	h->magic = PD_MAGIC;
+	h->size = PD_FILE_HEADER_SIZE;
+	h->attr_size = sizeof(struct pd_file_attr);
+	h->attrs.offset = w->attrs_offset;
+	h->attrs.size = w->data_offset - w->attrs_offset;
+	h->data.offset = w->data_offset;
+	h->data.size = (uint64_t)data_size;
+	if (fseeko(w->f, 0, SEEK_SET))
+		return write_error();
+	return put(w->f, h, sizeof(*h));
+}
+
+/* Drop what the stream holds past @end, in its buffer and in the file. */
+static int cut_at(FILE *f, off_t end)
+{
+	__fpurge(f);
+	clearerr(f);
+	if (ftruncate(fileno(f), end) || fseeko(f, end, SEEK_SET))
+		return write_error();
+	return 0;
+}
+
+int pd_writer_finish_at(struct pd_writer *w, int64_t data_size, char *const argv[])
+{
+	struct pd_file_header h = { 0 };
+	off_t end = (off_t)(w->data_offset + (uint64_t)data_size);
+	int err;
+
+	err = cut_at(w->f, end);
+	/* Flushed here: a failure must show before the header goes in. */
+	if (!err && (write_features(w, (uint64_t)end, argv, h.features) || fflush(w->f))) {
+		/* No room even for them: a file without features is whole too. */
+		memset(h.features, 0, sizeof(h.features));
+		err = cut_at(w->f, end);
+	}
+	if (!err)
+		err = write_header(w, &h, data_size);
+	if (!err && fflush(w->f))
+		err = write_error();
+	pd_writer_abort(w);
+	return err;
+}
+
+int pd_writer_finish(struct pd_writer *w, char *const argv[])
+{
+	struct pd_file_header h = { 0 };
+	int64_t data_size = pd_writer_data_size(w);
+	int err;
+
+	if (data_size < 0) {
+		errno = (int)-data_size;
+		err = write_error();
+		goto out;
+	}
+	err = write_features(w, w->data_offset + (uint64_t)data_size, argv, h.features);
+	if (err)
+		goto out;
+	err = write_header(w, &h, data_size);
+	if (!err && fseeko(w->f, 0, SEEK_END))
+		err = write_error();
+out:
+	pd_writer_abort(w);
+	return err;
+}

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to the sampling pipeline: ring buffers, the perf.data format,
+ * record decoding, address spaces, symbols and disassembly. See the
+ * diagram in CONVENTIONS.md: ring → records → perf.data → symbolize →
+ * aggregate → exports. */
+#ifndef HWPROF_SAMPLE_H
+#define HWPROF_SAMPLE_H
+
+#include "core/core.h"
+#include "sample/perf-data-format.h"
+#include "util/hash.h"
+
+#include <stdio.h>
+
+/* A pid of -1 in an MMAP record: the kernel's own mappings. */
+#define PD_KERNEL_PID 0xffffffffu
+
+/* ---- decode.c: one record of the kernel's format ---- */
+
+/* What a sample says, for the fields hwprof reads. */
+struct pd_sample {
+	uint64_t id;		/* 0 when the event has neither ID nor IDENTIFIER */
+	uint64_t ip;
+	uint64_t time;
+	uint64_t period;
+	uint32_t pid, tid, cpu;
+	uint16_t cpumode;	/* header.misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	uint64_t nr_ips;
+	const uint64_t *ips;	/* the call chain, context markers included; in the record */
+};
+
+/* Where a record's sample_id trailer puts the fields of non-sample records. */
+struct pd_sample_id {
+	bool has_time;
+	uint64_t time;
+	uint64_t id;
+	uint32_t pid, tid, cpu;
+};
+
+/* Decode a PERF_RECORD_SAMPLE of an event opened with @attr: 0, or
+ * -HWP_ERR_FORMAT when the record is shorter than its fields say. */
+int pd_decode_sample(const struct perf_event_attr *attr, const struct perf_event_header *h,
+		     struct pd_sample *s);
+/* Decode the sample_id trailer of a non-sample record (sample_id_all). */
+int pd_decode_sample_id(const struct perf_event_attr *attr, const struct perf_event_header *h,
+			struct pd_sample_id *sid);
+/* The u64 index of the ID field in a sample's body, or -1 without one. */
+int pd_sample_id_pos(uint64_t sample_type);
+/* The same for the TIME field. */
+int pd_sample_time_pos(uint64_t sample_type);
+/* Bytes of the sample_id trailer that @attr gives non-sample records. */
+size_t pd_sample_id_size(const struct perf_event_attr *attr);
+
+/* ---- perf-data.c: reading files ---- */
+
+struct pd_event {
+	struct perf_event_attr attr;
+	char *name;		/* from the EVENT_DESC feature, or worked out from attr */
+	uint64_t *ids;
+	size_t nr_ids;
+};
+
+/* One record as the reader hands it out, in time order where the file allows. */
+struct pd_record {
+	const struct perf_event_header *h;	/* inside the mapped file; h->size is checked */
+	int event;		/* index into the file's events, or -1 when unknown */
+	uint64_t time;		/* 0 when the record has none */
+	uint64_t offset;	/* in the file, for messages */
+};
+
+struct pd_file;
+
+typedef int (*pd_record_fn)(const struct pd_record *rec, void *ctx);
+
+/* Open a perf.data file (@fd >= 0: that descriptor, borrowed: it is
+ * mapped, neither kept nor closed, and the caller may close it once this
+ * returns; else @path). Every section is checked against the file's size:
+ * a hostile file gives -HWP_ERR_FORMAT with the reason, never a crash. */
+int pd_open(const char *path, int fd, struct pd_file **out);
+void pd_close(struct pd_file *f);
+size_t pd_nr_events(const struct pd_file *f);
+const struct pd_event *pd_event(const struct pd_file *f, size_t idx);
+/* A string feature (PD_FEAT_HOSTNAME, ...; PD_FEAT_CMDLINE's strings
+ * joined by spaces), or NULL. */
+const char *pd_feature_string(const struct pd_file *f, enum pd_feature feat);
+/* Walk the data section. Records between two FINISHED_ROUND records are
+ * sorted by time as perf does, with memory bounded by one round. */
+int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx);
+
+/* ---- perf-data-write.c ---- */
+
+struct pd_writer;
+
+struct pd_write_event {
+	const struct perf_event_attr *attr;
+	const char *name;
+	const uint64_t *ids;
+	size_t nr_ids;
+};
+
+/* Start a perf.data file on @f (seekable): a placeholder header, then the
+ * attributes with their ids. Records are then written with fwrite(). */
+int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
+		    struct pd_writer **out);
+/* Where @f is now, relative to the data section: the bytes written. */
+int64_t pd_writer_data_size(const struct pd_writer *w);
+/* Write the feature sections and the final header; frees @w. @argv is the
+ * command line to keep (PD_FEAT_CMDLINE), NULL-terminated, or NULL. */
+int pd_writer_finish(struct pd_writer *w, char *const argv[]);
+/* The same, after writing failed: the data section ends @data_size bytes
+ * in (what was complete), whatever @w's stream holds past it; without the
+ * feature sections where there is no room for them. */
+int pd_writer_finish_at(struct pd_writer *w, int64_t data_size, char *const argv[]);
+void pd_writer_abort(struct pd_writer *w);
+
+/* ---- ring.c: the kernel's mmap ring buffer ---- */
+
+struct ring {
+	int fd;
+	void *base;		/* the control page, then the data pages */
+	size_t map_size;
+	unsigned char *data;
+	uint64_t mask;		/* data size - 1 */
+	unsigned char *scratch;	/* a record that wraps around the end, made whole */
+};
+
+typedef int (*ring_record_fn)(const struct perf_event_header *h, void *ctx);
+
+/* Map @data_pages (a power of two) of @fd's ring. */
+int ring_map(struct ring *r, int fd, size_t data_pages);
+void ring_unmap(struct ring *r);
+/* Hand every complete record to @fn, then free their space for the kernel. */
+int ring_drain(struct ring *r, ring_record_fn fn, void *ctx);
+
+/* ---- record.c ---- */
+
+/* The finished recording's file: its path, or the memory file's fd (-1). */
+int record_file(const struct hwp_record *r, const char **path, int *fd);
+
+/* ---- synthesize.c: records for what existed before recording began ---- */
+
+/* Called with each synthesized record (a perf_event_header and its body). */
+typedef int (*synth_fn)(const struct perf_event_header *h, void *ctx);
+
+/* The kernel's text as perf describes it: an MMAP of [kernel.kallsyms]_text. */
+int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx);
+/* COMM and MMAP2 records (executable mappings) of the process of thread
+ * @tid, and of its threads. */
+int synth_process(pid_t tid, size_t id_size, synth_fn fn, void *ctx);
+/* The same for every process in /proc. */
+int synth_all_processes(size_t id_size, synth_fn fn, void *ctx);
+
+/* ---- machine.c: address spaces rebuilt from MMAP, COMM, FORK and EXIT records ---- */
+
+enum dso_kind {
+	DSO_FILE = 0,		/* an ELF file on disk */
+	DSO_KERNEL,		/* resolved through kallsyms */
+	DSO_VDSO,		/* the kernel's vDSO, read from our own process */
+	DSO_ANON,		/* anonymous or special memory: JIT, heap, stack */
+	DSO_UNKNOWN,		/* no mapping covered the address */
+};
+
+struct dso {
+	const char *path;	/* interned */
+	const char *name;	/* the last path component, for narrow columns */
+	enum dso_kind kind;
+	void *sym;		/* symbolize.c's state for it, opened on first use */
+	bool tried;		/* symbolize.c tried to open it */
+	bool has_symbols, has_debuginfo;
+	const char *sym_problem;	/* why symbols are missing (static), or NULL */
+	const char *dbg_problem;	/* why source lines are missing (static), or NULL */
+};
+
+struct map {
+	uint64_t start, end, pgoff;
+	uint32_t dso;
+};
+
+struct machine;
+
+/* Where an address lands: a module and the address within it (the file
+ * offset for files, the address itself for the kernel and unknown memory). */
+struct location {
+	uint32_t dso;
+	uint64_t addr;
+};
+
+int machine_new(struct machine **out);
+void machine_free(struct machine *m);
+/* Apply an MMAP, MMAP2, COMM, FORK or EXIT record; other types are ignored. */
+int machine_apply(struct machine *m, const struct perf_event_header *h);
+/* Where @ip of process @pid lands, in @cpumode (PERF_RECORD_MISC_*). */
+int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		    struct location *loc);
+size_t machine_nr_dsos(const struct machine *m);
+struct dso *machine_dso(struct machine *m, uint32_t idx);
+/* For the tests: the mappings held (a shared address space's once), and
+ * the comparisons of mappings this thread's lookups made so far. */
+size_t machine_nr_maps(const struct machine *m);
+unsigned long machine_map_compares(void);
+
+/* ---- symbolize.c ---- */
+
+/* What an address is, as far as the symbols and debug info tell. */
+struct symbol_info {
+	const char *symbol;	/* interned; NULL when unknown */
+	uint64_t sym_start;	/* the symbol's address in the module */
+	uint64_t sym_size;
+	uint64_t vaddr;		/* the address as objdump shows it (the module's own) */
+	const char *file;	/* source file, interned; NULL when unknown */
+	unsigned int line;
+	const char *inlined;	/* the innermost inlined function there, or NULL */
+};
+
+struct symbolizer;
+
+/* @kallsyms: where the kernel's symbols are (see hwp_profile_opts). */
+int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out);
+/* Start reading the kernel's symbols on a thread of their own, while the
+ * caller reads the samples: on a machine of two CPUs, /proc/kallsyms alone
+ * (the kernel formats 5 MB of it) costs as much as 100,000 samples. */
+void symbolizer_prefetch_kernel(struct symbolizer *s);
+void symbolizer_free(struct symbolizer *s);
+/* The symbol of @loc (and with @lines its source line and inline). */
+int symbolize(struct symbolizer *s, const struct location *loc, bool lines,
+	      struct symbol_info *out);
+/* The same for a module address (symbol_info.vaddr) rather than a location. */
+int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lines,
+		    struct symbol_info *out);
+/* Fill @dso's has_symbols and, with @lines, has_debuginfo, and the reasons
+ * why not. Debug information is only looked for when asked: loading it
+ * (often compressed) costs more than a report by symbol. */
+void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines);
+/* Up to @len bytes of code at module address @vaddr of @dso: the count read. */
+ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, void *buf,
+			    size_t len);
+/* The ELF machine (EM_X86_64...) of @dso, or 0 when unknown. */
+int symbolize_elf_machine(struct symbolizer *s, uint32_t dso);
+/* Interned copies of strings, shared by symbols, files and report keys. */
+const char *symbolize_intern(struct symbolizer *s, const char *str);
+
+/* ---- dwarf.c (libdw) or dwarf-stub.c: one ELF module ---- */
+
+struct dw_module;
+
+/* -ENOENT (no such file), -ENODEV (not a regular file: a FIFO, a device),
+ * -HWP_ERR_FORMAT (not ELF), -EOPNOTSUPP (no libdw). */
+int dw_module_open(const char *path, int fd, struct dw_module **out);
+void dw_module_close(struct dw_module *m);
+/* The module address of file offset @off, through the loadable segments. */
+bool dw_module_vaddr(struct dw_module *m, uint64_t off, uint64_t *vaddr);
+bool dw_module_has_symbols(struct dw_module *m);
+bool dw_module_has_debuginfo(struct dw_module *m);
+int dw_module_elf_machine(struct dw_module *m);
+/* Symbol at @vaddr: its name (borrowed from libdw), start and size. */
+int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name, uint64_t *start,
+		     uint64_t *size);
+/* Source line at @vaddr; the strings are borrowed from libdw. */
+int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
+		      unsigned int *line, const char **inlined);
+ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t len);
+
+/* ---- disasm.c (capstone) or disasm-stub.c ---- */
+
+struct disasm;
+
+/* A disassembler for ELF machine @e_machine: -EOPNOTSUPP without capstone
+ * or for a machine it does not know. */
+int disasm_open(int e_machine, struct disasm **out);
+void disasm_close(struct disasm *d);
+/* Decode the instruction at @code (module address @addr) into @text: its
+ * length in bytes, or a negative error when the bytes are no instruction. */
+int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, char *text,
+	       size_t size);
+
+/* ---- unwind.c: DWARF unwinding of user stacks (later; a stub for now) ---- */
+
+int unwind_available(void);
+
+#endif

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+/* Records for what existed before recording began, read from /proc as perf
+ * does: the kernel's text, and the threads and executable mappings of
+ * processes that were already running (-p, -a, profiling oneself). They
+ * carry a zeroed sample_id trailer, which perf reads as "synthesized". */
+#include "sample/sample.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* Room for the largest record we make: the fields, a path and a trailer. */
+struct synth_buf {
+	union {
+		struct perf_event_header h;
+		uint64_t align;
+		unsigned char bytes[PATH_MAX + 256];
+	};
+};
+
+/* Finish a record whose fields end at @len: pad to 8, add the trailer. */
+static int emit(struct synth_buf *b, size_t len, size_t id_size, synth_fn fn, void *ctx)
+{
+	size_t padded = (len + 7) & ~(size_t)7;
+
+	memset(b->bytes + len, 0, padded - len + id_size);
+	b->h.size = (uint16_t)(padded + id_size);
+	return fn(&b->h, ctx);
+}
+
+static size_t put(struct synth_buf *b, size_t at, const void *p, size_t n)
+{
+	memcpy(b->bytes + at, p, n);
+	return at + n;
+}
+
+int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx)
+{
+	static const char name[] = "[kernel.kallsyms]_text";
+	FILE *f = fopen("/proc/kallsyms", "re");
+	unsigned long long start = 0;
+	struct synth_buf b;
+	uint32_t pid = PD_KERNEL_PID, tid = 0;
+	uint64_t len, pgoff;
+	char line[256];
+	size_t at;
+
+	if (!f)
+		return 0;
+	/* _text is among the first lines; the rest of the file is not read. */
+	for (int i = 0; i < 64 && fgets(line, sizeof(line), f); i++) {
+		unsigned long long a;
+		char type, sym[128];
+
+		if (sscanf(line, "%llx %c %127s", &a, &type, sym) == 3 && !strcmp(sym, "_text")) {
+			start = a;
+			break;
+		}
+	}
+	fclose(f);
+	if (!start)
+		return 0;	/* addresses hidden (kptr_restrict): nothing to say */
+	/* Up to the end of the address space: perf trims it to the kernel's
+	 * symbols when it loads them. */
+	len = ~(uint64_t)0 - start;
+	pgoff = start;
+	b.h.type = PERF_RECORD_MMAP;
+	b.h.misc = PERF_RECORD_MISC_KERNEL;
+	at = sizeof(b.h);
+	at = put(&b, at, &pid, 4);
+	at = put(&b, at, &tid, 4);
+	at = put(&b, at, &(uint64_t){ start }, 8);
+	at = put(&b, at, &len, 8);
+	at = put(&b, at, &pgoff, 8);
+	at = put(&b, at, name, sizeof(name));
+	return emit(&b, at, id_size, fn, ctx);
+}
+
+static int synth_comm(pid_t pid, pid_t tid, size_t id_size, synth_fn fn, void *ctx)
+{
+	struct synth_buf b;
+	char path[64], comm[32] = "";
+	uint32_t p = (uint32_t)pid, t = (uint32_t)tid;
+	size_t at;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;	/* gone meanwhile */
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	b.h.type = PERF_RECORD_COMM;
+	b.h.misc = 0;
+	at = sizeof(b.h);
+	at = put(&b, at, &p, 4);
+	at = put(&b, at, &t, 4);
+	at = put(&b, at, comm, strlen(comm) + 1);
+	return emit(&b, at, id_size, fn, ctx);
+}
+
+/* One line of /proc/PID/maps as an MMAP2 record, if it is executable. */
+static int synth_map_line(pid_t pid, const char *line, size_t id_size, synth_fn fn, void *ctx)
+{
+	unsigned long long start, end, pgoff, ino;
+	unsigned int maj, min;
+	char perms[8];
+	int name_at = 0;
+	struct synth_buf b;
+	uint32_t p = (uint32_t)pid, prot, flags;
+	uint64_t len, ino_gen = 0;
+	const char *name;
+	size_t at, n;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj,
+		   &min, &ino, &name_at) < 7 || strlen(perms) < 4 || perms[2] != 'x')
+		return 0;
+	name = name_at ? line + name_at : "";
+	n = strcspn(name, "\n");
+	if (!n) {
+		name = "//anon";
+		n = strlen(name);
+	}
+	if (n > PATH_MAX - 1)
+		n = PATH_MAX - 1;
+	len = end - start;
+	prot = PROT_EXEC | (perms[0] == 'r' ? PROT_READ : 0) |
+	       (perms[1] == 'w' ? PROT_WRITE : 0);
+	flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+	b.h.type = PERF_RECORD_MMAP2;
+	b.h.misc = PERF_RECORD_MISC_USER;
+	at = sizeof(b.h);
+	at = put(&b, at, &p, 4);
+	at = put(&b, at, &p, 4);
+	at = put(&b, at, &(uint64_t){ start }, 8);
+	at = put(&b, at, &len, 8);
+	at = put(&b, at, &(uint64_t){ pgoff }, 8);
+	at = put(&b, at, &maj, 4);
+	at = put(&b, at, &min, 4);
+	at = put(&b, at, &(uint64_t){ ino }, 8);
+	at = put(&b, at, &ino_gen, 8);
+	at = put(&b, at, &prot, 4);
+	at = put(&b, at, &flags, 4);
+	at = put(&b, at, name, n);
+	b.bytes[at++] = '\0';
+	return emit(&b, at, id_size, fn, ctx);
+}
+
+static int synth_maps(pid_t pid, size_t id_size, synth_fn fn, void *ctx)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;	/* a kernel thread, or gone */
+	while (!err && getline(&line, &cap, f) > 0)
+		err = synth_map_line(pid, line, id_size, fn, ctx);
+	free(line);
+	fclose(f);
+	return err;
+}
+
+static bool numeric(const char *s, long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	*v = strtol(s, &end, 10);
+	return !*end && *v > 0 && *v <= INT_MAX;
+}
+
+/* The process a thread id belongs to (its thread group), or @tid itself. */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+int synth_process(pid_t tid, size_t id_size, synth_fn fn, void *ctx)
+{
+	pid_t pid = tgid_of(tid), *tids = NULL;
+	size_t nr = 0;
+	int err = list_threads(pid, &tids, &nr);
+
+	if (err) {
+		free(tids);
+		clear_error();
+		return 0;	/* gone meanwhile: nothing to say about it */
+	}
+	for (size_t i = 0; i < nr && !err; i++)
+		err = synth_comm(pid, tids[i], id_size, fn, ctx);
+	free(tids);
+	return err ? err : synth_maps(pid, id_size, fn, ctx);
+}
+
+int synth_all_processes(size_t id_size, synth_fn fn, void *ctx)
+{
+	struct dirent *de;
+	int err = 0;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return fail(-errno, "cannot read /proc: %s", strerrordesc_np(errno));
+	while (!err && (de = readdir(d))) {
+		long pid;
+
+		if (numeric(de->d_name, &pid))
+			err = synth_process((pid_t)pid, id_size, fn, ctx);
+	}
+	closedir(d);
+	return err;
+}
