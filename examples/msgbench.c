@@ -3,8 +3,9 @@
  * a receiver thread exchange messages over socket pairs. Each phase is a
  * region, and the messages are its operations, so the results give context
  * switches and CPU migrations per message. The program picks no events:
- * $HWPROF_EVENTS does (default: the library's), and $HWPROF_OUTPUT gets
- * the JSON at exit. Usage: msgbench [GROUPS] [MESSAGES] */
+ * $HWPROF_EVENTS does (default: the library's); it saves the JSON to
+ * $HWPROF_OUTPUT before it returns, and fails when it cannot.
+ * Usage: msgbench [GROUPS] [MESSAGES] */
 #include <hwprof/hwprof.h>
 
 #include <math.h>
@@ -94,6 +95,14 @@ int main(int argc, char **argv)
 	for (long i = 0; i < 2 * groups; i++)
 		pthread_join(t[i], NULL);
 	hwp_region_foreach(print_region, NULL);
+	/* Save the results where HWPROF_OUTPUT says, now, and check: the
+	 * library's at-exit writer cannot change the exit status, and a
+	 * benchmark whose results are lost must not exit 0. */
+	err = hwp_region_save(NULL);
+	if (err) {
+		fprintf(stderr, "msgbench: %s\n", hwp_errmsg());
+		return 1;
+	}
 	for (long g = 0; g < groups; g++) {
 		close(fds[g][0]);
 		close(fds[g][1]);

@@ -1133,7 +1133,8 @@ struct hwp_region_opts {
 	 * cpu-migrations,cycles,instructions). $HWPROF_EVENTS wins over both,
 	 * so that whoever runs the program can choose. */
 	const char *events;
-	/* Write the results as JSON there at exit. $HWPROF_OUTPUT wins. */
+	/* Write the results as JSON there at exit (see hwp_region_save()).
+	 * $HWPROF_OUTPUT wins. */
 	const char *output;
 	/* Measure one call in N of each region and scale (0 or 1: every
 	 * call). $HWPROF_SAMPLE_EVERY wins. */
@@ -1223,8 +1224,19 @@ HWP_API int hwp_region_write(FILE *f, const struct hwp_write_opts *opts);
 
 /*
  * hwp_region_save - write the results so far as JSON to @path, through
- * hwp_ofile_open(), so the file is never half-written. What happens at
- * exit when an output is configured. Thread-safe. Since: 0.1 (as hwp_regions_save)
+ * hwp_ofile_open(), so the file is never half-written
+ * @path: NULL for the configured output ($HWPROF_OUTPUT, or the output of
+ *	  hwp_region_init()): then 0 and nothing written when none is
+ *
+ * With an output configured, the library saves the results at exit too,
+ * unless the program saved them there itself. The at-exit writer cannot
+ * change the exit status: when it cannot write the output, it writes the
+ * results to $TMPDIR/hwprof-regions.PID.TIME.json (or /tmp) and logs an
+ * error that names both. A program whose status must show the loss (a
+ * benchmark run by a script) calls hwp_region_save(NULL) before it
+ * returns and checks the result, as examples/msgbench.c does. A directory
+ * of the output that does not exist, or takes no files, is logged as a
+ * warning at the first region. Thread-safe. Since: 0.1 (as hwp_regions_save)
  */
 HWP_API int hwp_region_save(const char *path);
 

@@ -48,6 +48,10 @@ int error_restore(const struct kept_error *k);
 int fail_prefix(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
 /* What to do when writing a file failed with @err (negative), for messages. */
 const char *write_advice(int err);
+/* ofile.c: whether a file can be created at @path (its directory exists
+ * and takes new files), without creating one: 0, or the error and message
+ * hwp_ofile_open() would give. Devices and pipes pass: only writing tells. */
+int ofile_check(const char *path);
 /* Flush @f and check it for errors (a full disk): 0 or -errno, with a
  * message that says what to do. */
 int stream_check(FILE *f, const char *what);

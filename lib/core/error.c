@@ -69,22 +69,36 @@ int error_restore(const struct kept_error *k)
 
 int fail_prefix(int err, const char *fmt, ...)
 {
+	static const char cut[] = "[...]";
 	char old[sizeof(errmsg)];
-	size_t n;
+	size_t n, len, room;
 	va_list ap;
 
 	memcpy(old, errmsg, sizeof(old));
 	va_start(ap, fmt);
 	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
 	va_end(ap);
-	n = strlen(errmsg);
-	if (old[0] && n + 3 < sizeof(errmsg)) {
-		size_t len = strnlen(old, sizeof(errmsg) - n - 3);
-
-		memcpy(errmsg + n, ": ", 2);
-		memcpy(errmsg + n + 2, old, len);
-		errmsg[n + 2 + len] = '\0';
+	if (!old[0])
+		return err;
+	/*
+	 * The callee's message holds the reason and the fix: it stays whole.
+	 * The context gives way when both do not fit (an input echoed in it
+	 * may be as long as the buffer), ending in a mark that it was cut.
+	 */
+	len = strlen(old);
+	if (len + 2 + sizeof(cut) > sizeof(errmsg)) {
+		memcpy(errmsg, old, len + 1);	/* no room for any context */
+		return err;
 	}
+	n = strlen(errmsg);
+	room = sizeof(errmsg) - 1 - 2 - len;	/* for the context, before ": " and old */
+	if (n > room) {
+		n = room - (sizeof(cut) - 1);
+		memcpy(errmsg + n, cut, sizeof(cut) - 1);
+		n += sizeof(cut) - 1;
+	}
+	memcpy(errmsg + n, ": ", 2);
+	memcpy(errmsg + n + 2, old, len + 1);
 	return err;
 }
 

@@ -36,11 +36,17 @@ static void ofile_free(struct hwp_ofile *of)
 /* A file of no name in @path's directory, 0666 less the umask: its fd, or
  * -errno (-EOPNOTSUPP, -EISDIR or -EINVAL where the file system or kernel
  * has no O_TMPFILE). */
-static int open_unnamed(const char *path)
+/* @path's directory, malloc'ed, or NULL when out of memory. */
+static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) :
-			    strdup(".");
+
+	return slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+}
+
+static int open_unnamed(const char *path)
+{
+	char *dir = dir_of(path);
 	int fd;
 
 	if (!dir)
@@ -81,6 +87,37 @@ static int name_it(struct hwp_ofile *of)
 			return -errno;
 	}
 	return -EEXIST;
+}
+
+int ofile_check(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return fail(-EISDIR, "cannot write '%s': it is a directory", path);
+		if (!S_ISREG(st.st_mode))
+			return 0;	/* a device or a pipe: only writing tells */
+	}
+	fd = open_unnamed(path);
+	if (fd >= 0) {
+		close(fd);	/* it had no name: nothing is left */
+		return 0;
+	}
+	if (fd == -EOPNOTSUPP || fd == -EISDIR || fd == -EINVAL) {
+		char *dir = dir_of(path);
+
+		if (!dir)
+			return fail(-ENOMEM, "out of memory");
+		fd = access(dir, W_OK | X_OK) ? -errno : 0;
+		free(dir);
+		if (!fd)
+			return 0;
+	}
+	return cannot_create(path, fd);
 }
 
 HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)

@@ -74,6 +74,7 @@ static struct {
 	int error;		/* a bad configuration: every call returns it */
 	struct hwp_evlist *evl;
 	char *output;
+	atomic_bool saved;	/* the program saved the output itself: no at-exit write */
 	unsigned int sample_every;
 	bool no_rdpmc;
 	double read_cost_ns;	/* written and read under the lock */
@@ -116,15 +117,43 @@ static struct slot *slot_at(struct thread_rec *t, size_t idx)
 
 /* ---- configuration ---- */
 
+static int save_to(const char *path);
+
+/* Where the at-exit writer keeps the results it could not write to the
+ * output: a file of their own in $TMPDIR. */
+static int save_fallback(char **path)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (asprintf(path, "%s/hwprof-regions.%d.%ld.json", tmp && *tmp ? tmp : "/tmp",
+		     (int)getpid(), (long)time(NULL)) < 0) {
+		*path = NULL;
+		return fail(-ENOMEM, "out of memory");
+	}
+	return save_to(*path);
+}
+
+/*
+ * The at-exit writer, for programs that leave the saving to the library.
+ * It cannot change the program's exit status: when the output cannot be
+ * written, the results go to a file of their own and the message says
+ * where, so that nothing is lost silently. A program that must fail on
+ * this saves them itself (hwp_region_save(NULL)) and checks.
+ */
 static void regions_at_exit(void)
 {
-	int err;
+	char why[HWP_ERRMSG_MAX], *fallback = NULL;
 
-	if (!regions.output)
+	if (!regions.output || atomic_load(&regions.saved) || !save_to(regions.output))
 		return;
-	err = hwp_region_save(regions.output);
-	if (err)
-		lib_log(HWP_LOG_ERROR, "regions: %s", hwp_errmsg());
+	snprintf(why, sizeof(why), "%s", hwp_errmsg());
+	if (!save_fallback(&fallback))
+		lib_log(HWP_LOG_ERROR, "regions: the results were NOT saved: %s. They are in '%s' instead.",
+			why, fallback);
+	else
+		lib_log(HWP_LOG_ERROR, "regions: the results were NOT saved: %s; nor kept: %s. They are lost.",
+			why, hwp_errmsg());
+	free(fallback);
 }
 
 static void thread_exit(void *arg);
@@ -215,8 +244,14 @@ static int configure(const struct hwp_region_opts *o)
 	if (pthread_key_create(&regions.key, thread_exit))
 		return fail(-EAGAIN, "regions: no thread-specific key left");
 	pthread_atfork(regions_before_fork, regions_parent_after_fork, regions_after_fork);
-	if (regions.output)
+	if (regions.output) {
+		/* Said now, not after the run: the results would go elsewhere. */
+		if (ofile_check(regions.output))
+			lib_log(HWP_LOG_WARN, "regions: %s; at exit, the results will go to "
+				"a file in $TMPDIR instead, unless the program saves them", hwp_errmsg());
+		clear_error();
 		atexit(regions_at_exit);
+	}
 	return 0;
 }
 
@@ -865,7 +900,7 @@ HWP_API int hwp_region_write(FILE *f, const struct hwp_write_opts *opts)
 	return err;
 }
 
-HWP_API int hwp_region_save(const char *path)
+static int save_to(const char *path)
 {
 	HWP_OPTS(hwp_write_opts, o, .format = HWP_FORMAT_JSON);
 	struct hwp_ofile *of;
@@ -878,7 +913,23 @@ HWP_API int hwp_region_save(const char *path)
 	err = hwp_region_write(hwp_ofile_stream(of), &o);
 	if (err) {
 		hwp_ofile_abort(of);
-		return err;
+		return fail_prefix(err, "saving the regions to '%s'", path);
 	}
 	return hwp_ofile_commit(of);
+}
+
+HWP_API int hwp_region_save(const char *path)
+{
+	int err;
+
+	clear_error();
+	if (!path) {
+		if (!atomic_load(&regions.ready) || !regions.output)
+			return 0;	/* no output configured: nothing to save */
+		path = regions.output;
+	}
+	err = save_to(path);
+	if (!err && regions.output && !strcmp(path, regions.output))
+		atomic_store(&regions.saved, true);
+	return err;
 }

@@ -71,12 +71,46 @@ def bad_events():
     check(p.returncode == 1 and "did you mean: cache-misses" in p.stderr, p.stderr)
 
 
-def unwritable_output(d):
-    """The error names it, at exit."""
-    env = dict(os.environ, HWPROF_EVENTS="task-clock",
-               HWPROF_OUTPUT=os.path.join(d, "no", "such", "dir.json"))
+def long_bad_events():
+    """A spec longer than the message buffer: the reason survives the echo."""
+    env = dict(os.environ, HWPROF_EVENTS="cs," * 2000 + "cache-mises")
     p = run([MSGBENCH, "1", "10"], env=env)
-    check("directory does not exist" in p.stderr, f"at exit: {p.stderr}")
+    check(p.returncode == 1 and "did you mean: cache-misses" in p.stderr,
+          f"the reason, after {len(p.stderr)} bytes: ...{p.stderr[-300:]}")
+
+
+def unwritable_output(d):
+    """msgbench saves its results itself and checks: a lost output is exit 1,
+    with the path and the reason, never a 0 and results gone."""
+    for out, reason in ((os.path.join(d, "no", "such", "dir.json"), "directory does not exist"),
+                        ("/dev/full", "No space left on device")):
+        env = dict(os.environ, HWPROF_EVENTS="task-clock", HWPROF_OUTPUT=out)
+        p = run([MSGBENCH, "1", "10"], env=env)
+        check(p.returncode == 1 and out in p.stderr and reason in p.stderr,
+              f"{out}: status {p.returncode}: {p.stderr}")
+
+
+def lost_at_exit(d):
+    """A program that leaves the saving to the at-exit writer: when the
+    output cannot be written, the results go to a file of their own in
+    $TMPDIR, and the message says where, loudly."""
+    tmp = os.path.join(d, "fallback")
+    os.mkdir(tmp)
+    env = dict(os.environ, HWPROF_EVENTS="task-clock", HWPROF_OUTPUT="/dev/full", TMPDIR=tmp)
+    p = run([os.environ["REGION_EXIT"]], env=env)
+    kept = os.listdir(tmp)
+    if not check(len(kept) == 1 and "/dev/full" in p.stderr and kept[0] in p.stderr
+                 and "NOT" in p.stderr, f"{kept}: {p.stderr}"):
+        return
+    with open(os.path.join(tmp, kept[0])) as f:
+        doc = json.load(f)
+    check([r["region"] for r in doc["regions"]] == ["work"], f"the results: {doc}")
+    # A directory that does not exist is said at the start, not after the run.
+    env["HWPROF_OUTPUT"] = os.path.join(d, "missing", "r.json")
+    p = run([os.environ["REGION_EXIT"]], env=env)
+    first = p.stderr.splitlines()[0] if p.stderr else ""
+    check("missing" in first and "does not exist" in first, f"first line: {p.stderr}")
+    check(len(os.listdir(tmp)) == 2, f"kept again: {os.listdir(tmp)}")
 
 
 # hwprof stat --regions: the whole program's counts, and its regions.
@@ -119,7 +153,9 @@ with tempfile.TemporaryDirectory() as tmp:
     case(from_the_environment, tmp)
     case(sample_every, tmp)
     case(bad_events)
+    case(long_bad_events)
     case(unwritable_output, tmp)
+    case(lost_at_exit, tmp)
     case(stat_regions_json, tmp, name="stat --regions --json")
     case(stat_regions_text, name="stat --regions")
 done()

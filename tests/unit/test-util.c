@@ -118,6 +118,35 @@ static void check_errors(void)
 	CHECK(!strcmp(hwp_version(), HWPROF_VERSION), "version %s", hwp_version());
 }
 
+/* fail_prefix() adds context in front of a callee's message; the callee's
+ * part (the reason, the fix) survives however long the context is. */
+static void check_error_prefix(void)
+{
+	static char spec[3 * 2000 + 1];
+	const char *msg;
+
+	for (size_t i = 0; i < 2000; i++)
+		memcpy(spec + 3 * i, "cs,", 3);
+	fail(-HWP_ERR_UNKNOWN_EVENT, "unknown event 'x' (did you mean: cache-misses)");
+	CHECK_ERR(fail_prefix(-HWP_ERR_UNKNOWN_EVENT, "the events '%s'", spec),
+		  -HWP_ERR_UNKNOWN_EVENT);
+	msg = hwp_errmsg();
+	CHECK(strlen(msg) < HWP_ERRMSG_MAX, "%zu", strlen(msg));
+	CHECK(strncmp(msg, "the events 'cs,cs,", 18) == 0, "%.40s", msg);
+	CHECK(strstr(msg, "[...]: unknown event 'x' (did you mean: cache-misses)") &&
+		      msg[strlen(msg) - 1] == ')',
+	      "...%s", msg + (strlen(msg) > 80 ? strlen(msg) - 80 : 0));
+	/* Short: as it was. */
+	fail(-ENOENT, "no such file");
+	fail_prefix(-ENOENT, "opening '%s'", "a.json");
+	CHECK(strcmp(hwp_errmsg(), "opening 'a.json': no such file") == 0, "%s", hwp_errmsg());
+	/* A callee's message that fills the buffer alone stays, without context. */
+	fail(-EINVAL, "%s reason", spec);
+	fail_prefix(-EINVAL, "context");
+	msg = hwp_errmsg();
+	CHECK(strncmp(msg, "cs,cs,", 6) == 0, "%.20s", msg);
+}
+
 static void check_opts_abi(void)
 {
 	struct {
@@ -283,6 +312,7 @@ int main(void)
 	t_run(check_text);
 	t_run(check_strbuf);
 	t_run(check_errors);
+	t_run(check_error_prefix);
 	t_run(check_opts_abi);
 	t_run(check_opts_padding);
 	t_run(check_opts_macro);
