@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 
 from common import (HOTSPOTS, HWPROF, HWPROF_SH, WORKLOAD, WRAPPER, case, check, done, hwprof,
-                    in_namespace, skip)
+                    in_namespace, skip, under_valgrind)
 
 USAGE = [
     (["stat"], "no command to measure"),
@@ -59,7 +59,11 @@ def clear_messages():
     """Messages that say the cause and the fix (issue 15, item 12)."""
     p = hwprof("report", "-i", "/tmp")
     check(p.returncode == 1 and "'/tmp' is a directory" in p.stderr, p.stderr)
-    # So few descriptors that hwprof's own pipes fail: the advice is ulimit -n.
+
+
+def few_descriptors():
+    """So few descriptors that hwprof's own pipes fail: the advice is ulimit -n."""
+    under_valgrind("valgrind itself needs more than 5 descriptors")
     for cmd in (["stat", "-e", "cs"], ["record", "-e", "cpu-clock", "-o", "/dev/null"]):
         p = hwprof(*cmd, "--", "true",
                    preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (5, 5)))
@@ -193,6 +197,7 @@ def group_too_large():
 
 case(usage_errors)
 case(clear_messages)
+case(few_descriptors)
 case(escapes)
 case(group_too_large)
 with tempfile.TemporaryDirectory() as tmp:
