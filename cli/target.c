@@ -63,8 +63,10 @@ static int open_pidfd(struct cli_watch *w)
 	w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (w->pidfd >= 0)
 		return 0;
-	if (errno == ENOSYS && !kill(pid, 0))
-		return 0;	/* no pidfds here: the wait polls */
+	/* No pidfds here: the wait polls. EPERM: it exists, and is another
+	 * user's; opening its events says what that needs. */
+	if (errno == ENOSYS && (!kill(pid, 0) || errno == EPERM))
+		return 0;
 	cli_error(w->cmd, "-p %d: %s", (int)pid,
 		  errno == ESRCH ? "no such process" : strerror(errno));
 	return CLI_EXIT_FAILURE;

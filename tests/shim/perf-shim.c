@@ -10,6 +10,8 @@
  *   precise        EOPNOTSUPP for precise_ip > 0 (a PMU without precise
  *                  sampling), as for cycles:P on a virtual machine
  *   no-lost        EINVAL for read_format PERF_FORMAT_LOST (kernels < 6.0)
+ *   no-pidfd       pidfd_open fails with ENOSYS, as on Linux < 5.3 or under
+ *                  valgrind 3.19; perf_event_open passes
  *   log=PATH       every call passes, and appends "TYPE CONFIG" to PATH: what
  *                  was opened, for tests that count opens
  * Anything else passes every call to the kernel. */
@@ -35,6 +37,14 @@ long syscall(long number, ...)
 	for (int i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
+	if (number == SYS_pidfd_open) {
+		const char *mode = getenv("HWPROF_SHIM");
+
+		if (mode && !strcmp(mode, "no-pidfd")) {
+			errno = ENOSYS;
+			return -1;
+		}
+	}
 	if (number == SYS_perf_event_open) {
 		static char last_mode[32];
 		const char *mode = getenv("HWPROF_SHIM");
