@@ -69,30 +69,53 @@ static int warn(struct hwp_compare *c, const char *fmt, ...)
 	return 0;
 }
 
-/* The row of @r that matches @sr of the other side, or NULL. */
-static const struct series *match(const struct hwp_result *r, const struct series *sr)
+/* Which of the rows of @rows that count what rows[@idx] counts it is. */
+static size_t canonical_occurrence(const struct series *rows, size_t idx)
 {
-	for (size_t i = 0; i < r->nr_series; i++) {
-		const struct series *x = &r->series[i];
+	size_t nth = 0;
 
-		if (x->kind != sr->kind)
-			continue;
-		if (!strcmp(x->name, sr->name))
-			return x;
-		/* "-e cs" and "-e context-switches" count the same thing. */
-		if (x->kind == HWP_SERIES_EVENT && x->canonical && sr->canonical &&
-		    !strcmp(x->canonical, sr->canonical))
+	for (size_t i = 0; i < idx; i++)
+		nth += rows[i].kind == HWP_SERIES_EVENT && rows[i].canonical &&
+		       !strcmp(rows[i].canonical, rows[idx].canonical);
+	return nth;
+}
+
+/* The row of @r that matches row @idx of @src, the other side, or NULL: the
+ * same name, or for events the same canonical name ("-e cs" and "-e
+ * context-switches" count the same thing); an event listed twice matches
+ * the other side's second one. */
+static const struct series *match(const struct hwp_result *r, const struct hwp_result *src,
+				  size_t idx)
+{
+	const struct series *sr = &src->series[idx];
+	long i = series_nth(r->series, r->nr_series, sr->kind, sr->name,
+			    series_occurrence(src->series, idx));
+	size_t nth;
+
+	if (i >= 0)
+		return &r->series[i];
+	if (sr->kind != HWP_SERIES_EVENT || !sr->canonical)
+		return NULL;
+	nth = canonical_occurrence(src->series, idx);
+	for (size_t k = 0; k < r->nr_series; k++) {
+		const struct series *x = &r->series[k];
+
+		if (x->kind == HWP_SERIES_EVENT && x->canonical &&
+		    !strcmp(x->canonical, sr->canonical) && nth-- == 0)
 			return x;
 	}
 	return NULL;
 }
 
-static struct cmp_row *find_or_add_row(struct hwp_compare *c, const struct series *sr)
+/* The row of @sr, the @nth of its kind and name, added if new. */
+static struct cmp_row *find_or_add_row(struct hwp_compare *c, const struct series *sr,
+				       size_t nth)
 {
 	struct cmp_row *rows, *row;
 
 	for (size_t i = 0; i < c->nr_rows; i++)
-		if (c->rows[i].kind == sr->kind && !strcmp(c->rows[i].name, sr->name))
+		if (c->rows[i].kind == sr->kind && c->rows[i].nth == nth &&
+		    !strcmp(c->rows[i].name, sr->name))
 			return &c->rows[i];
 	rows = realloc(c->rows, (c->nr_rows + 1) * sizeof(*rows));
 	if (!rows)
@@ -101,6 +124,7 @@ static struct cmp_row *find_or_add_row(struct hwp_compare *c, const struct serie
 	row = &rows[c->nr_rows];
 	memset(row, 0, sizeof(*row));
 	row->kind = sr->kind;
+	row->nth = nth;
 	row->name = strdup(sr->name);
 	row->unit = strdup(sr->unit);
 	row->cells = calloc(c->nr_columns, sizeof(*row->cells));
@@ -199,16 +223,16 @@ static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_re
 			  const struct hwp_result *rb)
 {
 	for (size_t i = 0; i < ra->nr_series; i++) {
-		const struct series *sa = &ra->series[i], *sb = match(rb, sa);
+		const struct series *sa = &ra->series[i], *sb = match(rb, ra, i);
 		struct cmp_row *row;
 		int err;
 
 		if (!sb)
 			continue;
-		row = find_or_add_row(c, sa);
+		row = find_or_add_row(c, sa, series_occurrence(ra->series, i));
 		if (!row)
 			return -ENOMEM;
-		/* An event listed twice (-e cs,cs) is one row: its first. */
+		/* Filled already: "-e cs,context-switches" against "-e cs". */
 		if (row->cells[col].tested || row->cells[col].reason)
 			continue;
 		err = fill_cell(c, &row->cells[col], ra, sa, rb, sb);
@@ -229,9 +253,9 @@ static void only_in(const struct hwp_sweep *sw, const struct hwp_sweep *other,
 			bool anywhere = false, listed = false;
 
 			for (size_t q = 0; q < other->nr && !anywhere; q++)
-				anywhere = match(other->results[q], &r->series[i]);
+				anywhere = match(other->results[q], r, i);
 			for (size_t q = 0; q < p && !listed; q++)
-				listed = match(sw->results[q], &r->series[i]) != NULL;
+				listed = match(sw->results[q], r, i) != NULL;
 			if (!anywhere && !listed)
 				strbuf_addf(sb, "%s%s", sb->len ? ", " : "", r->series[i].name);
 		}

@@ -15,6 +15,7 @@ struct cmp_row {
 	char *name;
 	char *unit;
 	enum hwp_series_kind kind;
+	size_t nth;		/* an event listed twice is two rows: which one */
 	struct cmp_cell *cells;	/* one per column */
 	double noise;		/* the largest CV of its tested cells */
 	size_t noise_rank;

@@ -67,6 +67,24 @@ void row_init(const struct series *sr, size_t nr_runs, struct row *row)
 	row->clock = sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
 }
 
+size_t series_occurrence(const struct series *rows, size_t idx)
+{
+	size_t nth = 0;
+
+	for (size_t i = 0; i < idx; i++)
+		nth += rows[i].kind == rows[idx].kind && !strcmp(rows[i].name, rows[idx].name);
+	return nth;
+}
+
+long series_nth(const struct series *rows, size_t nr, enum hwp_series_kind kind,
+		const char *name, size_t nth)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (rows[i].kind == kind && !strcmp(rows[i].name, name) && nth-- == 0)
+			return (long)i;
+	return -1;
+}
+
 const char *row_placeholder(const struct row *row)
 {
 	if (row->sr->kind == HWP_SERIES_EVENT && !row->sr->supported)

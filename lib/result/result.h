@@ -119,6 +119,12 @@ void series_release(struct series *sr);
 /* Describe @sr, a row of @nr_runs values, for the public API. */
 void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info *info);
 void row_init(const struct series *sr, size_t nr_runs, struct row *row);
+/* An event may be listed twice: rows are told apart by kind, name and which
+ * of that name they are.  The occurrence of rows[@idx] among rows[0..idx]... */
+size_t series_occurrence(const struct series *rows, size_t idx);
+/* ...and the index of the @nth row of @kind and @name, or -1. */
+long series_nth(const struct series *rows, size_t nr, enum hwp_series_kind kind,
+		const char *name, size_t nth);
 /* "<not supported>", "<not counted>", "<undefined>", or NULL for a value. */
 const char *row_placeholder(const struct row *row);
 /* The row's mean as the text report shows it (msec for clocks). */

@@ -120,22 +120,31 @@ HWP_API const struct hwp_result *hwp_sweep_result(const struct hwp_sweep *sw, si
 
 /* ---- text ---- */
 
-/* Every row name of every point, in the order first seen. */
-static size_t row_names(const struct hwp_sweep *sw, const struct series ***out)
+/* A row of the table: a series of some point, and which of its name it is. */
+struct sweep_row {
+	const struct series *sr;
+	size_t nth;
+};
+
+/* Every row of every point, in the order first seen: an event listed twice
+ * is two rows, as in a plain result. */
+static size_t sweep_rows(const struct hwp_sweep *sw, struct sweep_row **out)
 {
-	const struct series **rows = NULL;
+	struct sweep_row *rows = NULL;
 	size_t n = 0;
 
 	for (size_t p = 0; p < sw->nr; p++) {
 		const struct hwp_result *r = sw->results[p];
 
 		for (size_t i = 0; i < r->nr_series; i++) {
-			const struct series **grown;
+			const struct series *sr = &r->series[i];
+			size_t nth = series_occurrence(r->series, i);
+			struct sweep_row *grown;
 			bool seen = false;
 
 			for (size_t k = 0; k < n && !seen; k++)
-				seen = rows[k]->kind == r->series[i].kind &&
-				       !strcmp(rows[k]->name, r->series[i].name);
+				seen = rows[k].sr->kind == sr->kind && rows[k].nth == nth &&
+				       !strcmp(rows[k].sr->name, sr->name);
 			if (seen)
 				continue;
 			grown = realloc(rows, (n + 1) * sizeof(*rows));
@@ -145,20 +154,11 @@ static size_t row_names(const struct hwp_sweep *sw, const struct series ***out)
 				return 0;
 			}
 			rows = grown;
-			rows[n++] = &r->series[i];
+			rows[n++] = (struct sweep_row){ .sr = sr, .nth = nth };
 		}
 	}
 	*out = rows;
 	return n;
-}
-
-/* The row of @r with @sr's kind and name, or -1. */
-static long find_row(const struct hwp_result *r, const struct series *sr)
-{
-	for (size_t i = 0; i < r->nr_series; i++)
-		if (r->series[i].kind == sr->kind && !strcmp(r->series[i].name, sr->name))
-			return (long)i;
-	return -1;
 }
 
 struct cell {
@@ -166,10 +166,10 @@ struct cell {
 	char noise[32];
 };
 
-static void fill_cell(const struct hwp_result *r, const struct series *sr, bool big,
+static void fill_cell(const struct hwp_result *r, const struct sweep_row *sr, bool big,
 		      struct cell *c)
 {
-	long idx = find_row(r, sr);
+	long idx = series_nth(r->series, r->nr_series, sr->sr->kind, sr->sr->name, sr->nth);
 	struct row row;
 
 	c->noise[0] = '\0';
@@ -207,8 +207,8 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 {
 	const struct hwp_sweep *sw = obj;
 	const struct hwp_write_opts *o = opts;
-	const struct series **rows;
-	size_t nr_rows = row_names(sw, &rows), name_w = 20, col_w = 10;
+	struct sweep_row *rows;
+	size_t nr_rows = sweep_rows(sw, &rows), name_w = 20, col_w = 10;
 	struct cell *cells;
 	bool metrics_header = false;
 
@@ -220,13 +220,14 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		return fail(-ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < nr_rows; i++) {
-		size_t len = strlen(rows[i]->name) + (!strcmp(rows[i]->unit, "ns") ? 7 : 0);
+		const struct series *sr = rows[i].sr;
+		size_t len = strlen(sr->name) + (!strcmp(sr->unit, "ns") ? 7 : 0);
 
 		name_w = len > name_w ? len : name_w;
 		for (size_t p = 0; p < sw->nr; p++) {
 			struct cell *c = &cells[i * sw->nr + p];
 
-			fill_cell(sw->results[p], rows[i], !o->no_big_num, c);
+			fill_cell(sw->results[p], &rows[i], !o->no_big_num, c);
 			col_w = strlen(c->value) > col_w ? strlen(c->value) : col_w;
 			col_w = strlen(c->noise) > col_w ? strlen(c->noise) : col_w;
 		}
@@ -249,12 +250,12 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		char name[300];
 		bool noisy = false;
 
-		if (rows[i]->kind == HWP_SERIES_METRIC && !metrics_header) {
+		if (rows[i].sr->kind == HWP_SERIES_METRIC && !metrics_header) {
 			fprintf(f, "\n Metrics:\n");
 			metrics_header = true;
 		}
-		snprintf(name, sizeof(name), "%s%s", rows[i]->name,
-			 rows[i]->kind == HWP_SERIES_EVENT && !strcmp(rows[i]->unit, "ns") ?
+		snprintf(name, sizeof(name), "%s%s", rows[i].sr->name,
+			 rows[i].sr->kind == HWP_SERIES_EVENT && !strcmp(rows[i].sr->unit, "ns") ?
 				 " (msec)" : "");
 		fprintf(f, " %-*s", (int)name_w, name);
 		for (size_t p = 0; p < sw->nr; p++) {

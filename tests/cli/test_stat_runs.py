@@ -175,6 +175,36 @@ def sweep(d):
     check(p.returncode == 1 and "is a sweep over N and" in p.stderr, p.stderr)
 
 
+def duplicate_events(d):
+    """An event given twice is two rows everywhere, as plain stat shows it:
+    under --sweep, and in compare of results and of sweeps."""
+    events = "page-faults,page-faults,task-clock"
+    p = hwprof("stat", "-e", events, "--", WORKLOAD, "pages", "1000")
+    check(len(re.findall(r"^\s+1,0\d\d\s+page-faults$", p.stderr, re.M)) == 2, p.stderr)
+    files = []
+    for name, extra in (("da.json", []), ("db.json", ["pages", "100"])):
+        files.append(os.path.join(d, name))
+        p = hwprof("stat", "-r", "2", "--sweep", "N=1000,2000", "--json", "-o", files[-1],
+                   "-e", events, "--", WORKLOAD, "pages", "{N}", *extra)
+        check(p.returncode == 0, p.stderr)
+    p = hwprof("stat", "--sweep", "N=1000,2000", "-e", events, "--", WORKLOAD, "pages", "{N}")
+    rows = re.findall(r"^ page-faults\s+1,0\d\d\s+2,0\d\d$", p.stderr, re.M)
+    check(len(rows) == 2, f"two page-faults rows under --sweep: {p.stderr}")
+    p = hwprof("compare", "--json", *files)
+    doc = json.loads(p.stdout) if p.returncode == 0 else {"rows": []}
+    for col in ("1000", "2000"):
+        pf = [r for r in doc["rows"] if r["name"] == "page-faults" and r["column"] == col]
+        check(len(pf) == 2 and all(r["verdict"] == "increase" for r in pf),
+              f"compare of sweeps, N={col}: {pf}")
+    plain = []
+    for name, pages in (("pa.json", "1000"), ("pb.json", "1100")):
+        plain.append(os.path.join(d, name))
+        hwprof("stat", "-r", "3", "--json", "-o", plain[-1], "-e", events, "--",
+               WORKLOAD, "pages", pages)
+    p = hwprof("compare", *plain)
+    check(len(re.findall(r"^ page-faults ", p.stdout, re.M)) == 2, f"compare: {p.stdout}")
+
+
 def sweep_mistakes(d):
     """--sweep mistakes are usage errors, found before anything runs."""
     marker = os.path.join(d, "should-not-run")
@@ -198,6 +228,6 @@ def sweep_mistakes(d):
 
 with tempfile.TemporaryDirectory() as tmp:
     for fn in (warmup, outliers, histogram, skip_first, skip_first_intervals, progress_line, sweep,
-               sweep_mistakes):
+               duplicate_events, sweep_mistakes):
         case(fn, tmp)
 done()
