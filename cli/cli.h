@@ -54,8 +54,9 @@ void cli_progress_show(const char *line);
 void cli_progress_clear(void);
 /* "hwprof CMD: error: ..." on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* @s on @f with its control characters escaped (\xNN, \u00NN): for every
- * string a user or a file gave, which could otherwise drive the terminal. */
+/* @s on @f with its control characters escaped (hwp_fputs_escaped()): for
+ * every string a user or a file gave, which could otherwise drive the
+ * terminal. */
 void cli_put_escaped(FILE *f, const char *s);
 /* "hwprof CMD: warning: ...", likewise. */
 void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

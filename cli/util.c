@@ -27,20 +27,10 @@ void cli_progress_clear(void)
 	progress_shown = false;
 }
 
-/* @s on @f with its control characters escaped: a message quotes what the
- * user typed and what files hold, and an ESC there would drive the
- * terminal. C0 and DEL as \xNN, C1 (U+0080 to U+009F, which terminals may
- * obey too) as \u00NN; newlines and tabs, which messages use, as they are. */
+/* A message quotes what the user typed and what files hold: escaped. */
 void cli_put_escaped(FILE *f, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-			fprintf(f, "\\u%04x", *++p);
-		else
-			fputc(*p, f);
-	}
+	hwp_fputs_escaped(s, f);
 }
 
 static void message(const char *cmd, const char *kind, const char *fmt, va_list ap)

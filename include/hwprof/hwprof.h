@@ -117,6 +117,20 @@ HWP_API const char *hwp_strerror(int err);
 HWP_API const char *hwp_errmsg(void);
 
 /*
+ * hwp_fputs_escaped - write a string for a terminal, control characters escaped
+ * @s: a message, a name from argv, a file or a profile
+ * @f: the stream
+ *
+ * An ESC or another control character in what a message quotes would drive
+ * the terminal that shows it: they are written as \xNN (C0 and DEL) and
+ * \u00NN (C1, U+0080 to U+009F); newlines and tabs as they are. The text
+ * format of every hwp_*_write() does the same. For hwp_errmsg(), which
+ * quotes what it was given. Returns 0, or -EINVAL or -EIO (the stream has
+ * an error). Since: 0.2
+ */
+HWP_API int hwp_fputs_escaped(const char *s, FILE *f);
+
+/*
  * hwp_version - the library's version string, "MAJOR.MINOR.PATCH"
  * Since: 0.1
  */

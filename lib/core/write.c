@@ -3,8 +3,10 @@
  * copy of the caller's opts, the format's function from the writer's
  * table, and the check that the stream took it all (a full disk). */
 #include "core/core.h"
+#include "util/text.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 static const char *const format_names[NR_FORMATS] = {
 	[HWP_FORMAT_TEXT] = "text",
@@ -13,6 +15,47 @@ static const char *const format_names[NR_FORMATS] = {
 	[HWP_FORMAT_FOLDED] = "folded stacks",
 };
 
+
+/* Text is for a terminal: it goes through a stream that escapes the
+ * control characters of what it quotes (argv, file names, perf.data
+ * strings), as JSON escapes them, wherever in a writer they come from. */
+struct escaping {
+	FILE *out;
+	struct escaper e;
+};
+
+static ssize_t escaping_write(void *cookie, const char *buf, size_t size)
+{
+	struct escaping *es = cookie;
+
+	escape_put(&es->e, es->out, buf, size);
+	return ferror(es->out) ? -1 : (ssize_t)size;
+}
+
+static int escaping_close(void *cookie)
+{
+	struct escaping *es = cookie;
+
+	escape_end(&es->e, es->out);
+	return ferror(es->out) ? EOF : 0;
+}
+
+static int write_text(const struct writer *w, const void *obj, FILE *f,
+		      const struct hwp_write_opts *o)
+{
+	struct escaping es = { .out = f };
+	FILE *text = fopencookie(&es, "w", (cookie_io_functions_t){
+		.write = escaping_write,
+		.close = escaping_close,
+	});
+	int err;
+
+	if (!text)
+		return fail(-ENOMEM, "out of memory");
+	err = w->format[HWP_FORMAT_TEXT](obj, text, o);
+	fclose(text);
+	return err;
+}
 
 /* "a sweep is written as text or JSON, not CSV": the formats come from the
  * table, so that the message cannot drift from what the writer does. */
@@ -56,6 +99,21 @@ int write_dispatch(const struct writer *w, const void *obj, FILE *f, const void 
 		return fail(-EINVAL, "%s: unknown format %d", w->fn, (int)format);
 	if (!w->format[format])
 		return refuse(w, format);
-	err = w->format[format](obj, f, &o);
+	if (format == HWP_FORMAT_TEXT)
+		err = write_text(w, obj, f, &o);
+	else
+		err = w->format[format](obj, f, &o);
 	return err ? err : stream_check(f, w->what);
+}
+
+HWP_API int hwp_fputs_escaped(const char *s, FILE *f)
+{
+	struct escaper e = { 0 };
+
+	clear_error();
+	if (!s || !f)
+		return fail(-EINVAL, "hwp_fputs_escaped: NULL argument");
+	escape_put(&e, f, s, strlen(s));
+	escape_end(&e, f);
+	return ferror(f) ? fail(-EIO, "hwp_fputs_escaped: the stream has an error") : 0;
 }

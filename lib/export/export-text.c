@@ -4,6 +4,7 @@
  * could not resolve at the end. Written through the public walks. */
 #include "export/export.h"
 #include "util/format.h"
+#include "util/text.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -13,31 +14,24 @@
 
 /* Names and paths come from the perf.data file, and may hold any byte
  * but NUL: an escape sequence or a newline in one would reach the terminal
- * or break the rows. The text shows each control character as '?' (a
- * source line keeps its tabs). */
+ * or break the rows. The text escapes each control character (\x1b), as
+ * messages do, before the columns are measured (a source line keeps its
+ * tabs). */
 struct printable {
 	struct strbuf sb[6];	/* the strings last made printable */
 	unsigned int next;
 };
 
-static bool is_control(unsigned char c, bool tabs_ok)
-{
-	return (c < 0x20 && !(tabs_ok && c == '\t')) || c == 0x7f;
-}
-
 static const char *printable_as(struct printable *pr, const char *s, bool tabs_ok)
 {
 	struct strbuf *sb;
-	const char *c = s;
 
-	while (c && *c && !is_control((unsigned char)*c, tabs_ok))
-		c++;
-	if (!c || !*c)
+	if (!s)
 		return s;
 	sb = &pr->sb[pr->next++ % ARRAY_SIZE(pr->sb)];
 	strbuf_reset(sb);
-	for (c = s; *c; c++)
-		strbuf_addch(sb, is_control((unsigned char)*c, tabs_ok) ? '?' : *c);
+	if (!strbuf_add_escaped(sb, s, tabs_ok))
+		return s;
 	return strbuf_failed(sb) ? "?" : strbuf_str(sb);
 }
 

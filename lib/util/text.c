@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* Matching names: globs, substrings, edit distance. */
+/* Text: globs, substrings, edit distance; control characters escaped. */
 #include "core/core.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 
 #include <ctype.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -64,4 +66,80 @@ size_t edit_distance(const char *a, const char *b, size_t cap)
 		}
 	}
 	return prev[lb] > cap ? cap + 1 : prev[lb];
+}
+
+/* How many bytes at @p make a control character: 1 for C0 and DEL, 2 for
+ * C1 in UTF-8 (0xc2 0x80-0x9f); 0 for anything else. */
+static size_t control_len(const unsigned char *p, size_t n)
+{
+	if (p[0] < 0x20 || p[0] == 0x7f)
+		return 1;
+	return p[0] == 0xc2 && n > 1 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+}
+
+/* The escape of a control character of @len bytes at @p. */
+static void escape_of(const unsigned char *p, size_t len, char buf[8])
+{
+	snprintf(buf, 8, len == 2 ? "\\u%04x" : "\\x%02x", len == 2 ? p[1] : p[0]);
+}
+
+void escape_put(struct escaper *e, FILE *f, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char pair[2] = { 0xc2, 0 };
+	char buf[8];
+
+	if (e->lead && n) {
+		e->lead = false;
+		pair[1] = p[0];
+		if (control_len(pair, 2) == 2) {
+			escape_of(pair, 2, buf);
+			fputs(buf, f);
+			p++, n--;
+		} else {
+			fputc(0xc2, f);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t len = control_len(p + i, n - i);
+
+		if (p[i] == 0xc2 && i + 1 == n) {
+			e->lead = true;
+		} else if (!len || p[i] == '\n' || p[i] == '\t') {
+			fputc(p[i], f);
+		} else {
+			escape_of(p + i, len, buf);
+			fputs(buf, f);
+			i += len - 1;
+		}
+	}
+}
+
+void escape_end(struct escaper *e, FILE *f)
+{
+	if (e->lead)
+		fputc(0xc2, f);
+	e->lead = false;
+}
+
+bool strbuf_add_escaped(struct strbuf *sb, const char *s, bool tabs_ok)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	bool any = false;
+	char buf[8];
+
+	for (size_t i = 0; i < n; i++) {
+		size_t len = control_len(p + i, n - i);
+
+		if (!len || (tabs_ok && p[i] == '\t')) {
+			strbuf_addch(sb, (char)p[i]);
+			continue;
+		}
+		escape_of(p + i, len, buf);
+		strbuf_adds(sb, buf);
+		i += len - 1;
+		any = true;
+	}
+	return any;
 }

@@ -5,6 +5,7 @@ output errors never leave a half-written file."""
 import json
 import os
 import resource
+import shutil
 import stat as st
 import subprocess
 import tempfile
@@ -81,6 +82,33 @@ def escapes():
         p = hwprof(*args)
         check(p.returncode == 2 and "\x1b" not in p.stderr and "\x07" not in p.stderr
               and "\\x1b" in p.stderr, f"{args}: {p.stderr!r}")
+
+
+def escapes_in_text(d):
+    """Text output quotes argv, file names and perf.data strings: their
+    control characters are escaped there too, as in JSON."""
+    esc = "\x1b]0;owned\x07"
+    p = hwprof("stat", "-e", "cs", "--", "true", esc)
+    check(p.returncode == 0 and "\x1b" not in p.stderr and "true \\x1b]0;owned\\x07" in p.stderr,
+          f"stat's title: {p.stderr!r}")
+    p = hwprof("stat", "-e", "cs", "--sweep", f"N=a{esc},b", "--", "true", "{N}")
+    check(p.returncode == 0 and "\x1b" not in p.stderr and "N=a\\x1b]0;owned" in p.stderr,
+          f"a sweep's columns: {p.stderr!r}")
+    files = [os.path.join(d, f"{x}{esc}.json") for x in "ab"]
+    for f in files:
+        hwprof("stat", "-r", "2", "--json", "-o", f, "-e", "cs", "--", "true")
+    p = hwprof("compare", *files)
+    check(p.returncode == 0 and "\x1b" not in p.stdout and "a\\x1b]0;owned" in p.stdout,
+          f"compare's file names: {p.stdout!r}")
+    # A program whose name holds an escape: its module in the report.
+    prog = os.path.join(d, f"w{esc}")
+    shutil.copy(WORKLOAD, prog)
+    data = os.path.join(d, "esc.data")
+    p = hwprof("record", "-e", "cpu-clock", "-o", data, "--", prog, "spin", "0.1")
+    check(p.returncode == 0, p.stderr)
+    p = hwprof("report", "-i", data)
+    check(p.returncode == 0 and "\x1b" not in p.stdout and "w\\x1b]0;owned\\x07" in p.stdout,
+          f"report's module names: {p.stdout!r}")
 
 
 def bad_output_places(d):
@@ -202,6 +230,7 @@ case(escapes)
 case(group_too_large)
 with tempfile.TemporaryDirectory() as tmp:
     case(bad_output_places, tmp)
+    case(escapes_in_text, tmp)
     case(unwritable_directory, tmp)
     case(full_disk)
     case(record_disk_fills)

@@ -87,11 +87,12 @@ def odd_names(d):
         dsos = [e["dso"] for e in doc["entries"]] + [m["dso"] for m in doc["modules_without_symbols"]]
         check(p.returncode == 0 and dsos == [want, want], f"--sort {sort}: {dsos} {p.stderr!r}")
     p = hwprof_bytes("report", "-i", data)
-    shown = want.replace("\n", "?").replace("\r", "?").replace("\x1b", "?").replace("\x7f", "?")
+    shown = (want.replace("\n", "\\x0a").replace("\r", "\\x0d").replace("\x1b", "\\x1b")
+             .replace("\x7f", "\\x7f"))
     out = p.stdout.decode("utf-8", "replace")
     check(p.returncode == 0 and not [c for c in p.stdout if c < 0x20 and c != 0x0a or c == 0x7f],
           f"text without control characters: {p.stdout!r}")
-    check(f"#   {shown} (1 samples): " in out, f"the module, shown with '?': {out!r}")
+    check(f"#   {shown} (1 samples): " in out, f"the module, shown escaped: {out!r}")
     # Folded stacks: one line, one frame; ';' and control characters as '?'.
     p = hwprof_bytes("report", "-i", data, "--format", "folded")
     frame = os.path.basename(name).replace(b";", b"?")

@@ -182,9 +182,9 @@ def duplicate_events(d):
     p = hwprof("stat", "-e", events, "--", WORKLOAD, "pages", "1000")
     check(len(re.findall(r"^\s+1,0\d\d\s+page-faults$", p.stderr, re.M)) == 2, p.stderr)
     files = []
-    for name, extra in (("da.json", []), ("db.json", ["pages", "100"])):
+    for name, extra in (("da.json", []), ("db.json", ["pages", "1000"])):
         files.append(os.path.join(d, name))
-        p = hwprof("stat", "-r", "2", "--sweep", "N=1000,2000", "--json", "-o", files[-1],
+        p = hwprof("stat", "-r", "3", "--sweep", "N=1000,2000", "--json", "-o", files[-1],
                    "-e", events, "--", WORKLOAD, "pages", "{N}", *extra)
         check(p.returncode == 0, p.stderr)
     p = hwprof("stat", "--sweep", "N=1000,2000", "-e", events, "--", WORKLOAD, "pages", "{N}")

@@ -56,6 +56,58 @@ static void check_text(void)
 	CHECK(pattern_match(NULL, "x"), "no pattern");
 }
 
+/* What escape_put() writes of @in given in pieces of @piece bytes. */
+static char *escaped_in_pieces(const char *in, size_t piece)
+{
+	struct escaper e = { 0 };
+	size_t n = strlen(in), size = 0;
+	char *out = NULL;
+	FILE *f = open_memstream(&out, &size);
+
+	for (size_t i = 0; f && i < n; i += piece)
+		escape_put(&e, f, in + i, n - i < piece ? n - i : piece);
+	if (f) {
+		escape_end(&e, f);
+		fclose(f);
+	}
+	return out;
+}
+
+static void check_escape(void)
+{
+	/* ESC, BEL, DEL, C1 CSI (U+009B), a real UTF-8 letter, newline, tab. */
+	const char *in = "a\x1b[31mb\x07\x7f\xc2\x9b\xc3\xa9\n\t\xc2";
+	const char *want = "a\\x1b[31mb\\x07\\x7f\\u009b\xc3\xa9\n\t\xc2";
+	struct strbuf sb = STRBUF_INIT;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	for (size_t piece = 1; piece <= strlen(in); piece++) {
+		char *got = escaped_in_pieces(in, piece);
+
+		CHECK(got && !strcmp(got, want), "in pieces of %zu: %s", piece, got ? got : "NULL");
+		free(got);
+	}
+	CHECK(strbuf_add_escaped(&sb, "x\ny\tz", true), "a newline is escaped in a column");
+	CHECK(!strcmp(strbuf_str(&sb), "x\\x0ay\tz"), "tabs kept: %s", strbuf_str(&sb));
+	strbuf_reset(&sb);
+	CHECK(strbuf_add_escaped(&sb, "\t\xc2\x85", false), "tab and NEL");
+	CHECK(!strcmp(strbuf_str(&sb), "\\x09\\u0085"), "%s", strbuf_str(&sb));
+	strbuf_reset(&sb);
+	CHECK(!strbuf_add_escaped(&sb, "caf\xc3\xa9", false), "nothing to escape");
+	CHECK(!strcmp(strbuf_str(&sb), "caf\xc3\xa9"), "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	/* The public one, for embedders printing hwp_errmsg(). */
+	f = open_memstream(&out, &size);
+	CHECK(f && hwp_fputs_escaped("event '\x1b]0;x\x07'", f) == 0, "hwp_fputs_escaped");
+	if (f)
+		fclose(f);
+	CHECK(out && !strcmp(out, "event '\\x1b]0;x\\x07'"), "%s", out ? out : "NULL");
+	free(out);
+	CHECK(hwp_fputs_escaped(NULL, stderr) == -EINVAL, "NULL string");
+}
+
 static void check_strbuf(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -310,6 +362,7 @@ int main(void)
 	t_init();
 	t_run(check_cpulist);
 	t_run(check_text);
+	t_run(check_escape);
 	t_run(check_strbuf);
 	t_run(check_errors);
 	t_run(check_error_prefix);
