@@ -315,10 +315,13 @@ static int print_interval(struct stat_ctx *sc, struct run *r, double t, double d
 		err = hwp_result_add_run(res, r->s, delta, dt);
 	o.interval = t;
 	o.no_header = sc->interval_header_done;
-	if (!err)
+	if (!err) {
 		err = hwp_result_write(res, sc->stream, &o);
+		/* Said here, once: the output is dropped, not committed. */
+		sc->write_failed |= err != 0;
+	}
 	sc->interval_header_done = true;
-	sc->wrote = true;
+	sc->wrote |= !err;
 out:
 	hwp_result_free(res);
 	free(delta);
@@ -360,7 +363,7 @@ static int on_wake(void *arg)
 	}
 	if (!err)
 		return 0;
-	cli_error("stat", "waiting for the command failed: %s", strerror(-err));
+	cli_lib_error("stat", err);
 	return CLI_EXIT_FAILURE;
 }
 
@@ -608,7 +611,7 @@ static int finish_output(struct stat_ctx *sc, int ret)
 	if (sc->out) {
 		int err = 0;
 
-		if (sc->wrote || !ret)
+		if ((sc->wrote || !ret) && !sc->write_failed)
 			err = hwp_ofile_commit(sc->out);
 		else
 			hwp_ofile_abort(sc->out);

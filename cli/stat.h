@@ -50,6 +50,7 @@ struct stat_ctx {
 	bool interval_header_done;
 	bool warned_uncounted;	/* said once that nothing could be counted */
 	bool wrote;		/* something is in the stream */
+	bool write_failed;	/* a write failed and said so: drop the output */
 	struct progress progress;
 	char *regions_dir;	/* --regions: a directory of ours, and the */
 	char *regions_file;	/* file the program writes its regions to */

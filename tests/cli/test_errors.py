@@ -143,6 +143,11 @@ def full_disk():
     p = hwprof("stat", "--sweep", "N=1,2", "-e", "cs", "-o", "/dev/full", "--", "true", "{N}")
     check(p.returncode == 1 and "No space left" in p.stderr and p.stderr.count("error:") == 1
           and "Input/output" not in p.stderr, f"a sweep to /dev/full: one message: {p.stderr}")
+    # Intervals too: the write is what failed, not "waiting for the command".
+    p = hwprof("stat", "-I", "100", "-e", "cs", "-o", "/dev/full", "--", "sleep", "0.35")
+    check(p.returncode == 1 and "No space left" in p.stderr and "free some space" in p.stderr
+          and p.stderr.count("error:") == 1 and "Input/output" not in p.stderr,
+          f"intervals to /dev/full: one message: {p.stderr}")
     # A recording too: the message names the file and what to do.
     p = hwprof("record", "-e", "cpu-clock", "-o", "/dev/full", "--", "true")
     check(p.returncode == 1 and "writing '/dev/full' failed: No space left on device; "
