@@ -23,7 +23,8 @@ static int raw_fd = -1;
 
 static int raw_open(void)
 {
-	static const uint64_t cfg[2] = { PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES };
+	static const uint64_t cfg[2] = { PERF_COUNT_HW_INSTRUCTIONS,
+					 PERF_COUNT_HW_CPU_CYCLES };
 
 	for (int i = 0; i < 2; i++) {
 		struct perf_event_attr a;
@@ -35,7 +36,8 @@ static int raw_open(void)
 		a.config = cfg[i];
 		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
 				PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
-		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, raw_fd, PERF_FLAG_FD_CLOEXEC);
+		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, raw_fd,
+				  PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0)
 			return -1;
 		if (raw_fd < 0)
@@ -109,12 +111,13 @@ int main(int argc, char **argv)
 	v1 = session_read(fast);
 	via_user = (double)(v1 - v0) / (reads + 1);
 
-	printf("# instructions (user and kernel) a read of " SPEC ", %d reads each\n", reads);
+	printf("# instructions (user and kernel) a read of " SPEC ", %d reads each\n",
+	       reads);
 	printf("raw read() of the group leader      %8.1f\n", raw);
-	printf("hwp_session_read(), read()          %8.1f   ratio to raw %.3f\n", via_read,
-	       via_read / raw);
-	printf("hwp_session_read(), user space      %8.1f   ratio to raw %.3f   %s\n", via_user,
-	       via_user / raw,
+	printf("hwp_session_read(), read()          %8.1f   ratio to raw %.3f\n",
+	       via_read, via_read / raw);
+	printf("hwp_session_read(), user space      %8.1f   ratio to raw %.3f   %s\n",
+	       via_user, via_user / raw,
 	       hwp_session_rdpmc(fast) ? "" : "(not allowed here: read() all the same)");
 	hwp_session_free(slow);
 	hwp_session_free(fast);

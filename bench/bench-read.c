@@ -32,7 +32,8 @@ struct raw {
 
 static int raw_open(struct raw *r)
 {
-	static const uint64_t cfg[NEV] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+	static const uint64_t cfg[NEV] = { PERF_COUNT_SW_TASK_CLOCK,
+					   PERF_COUNT_SW_PAGE_FAULTS,
 					   PERF_COUNT_SW_CONTEXT_SWITCHES };
 
 	for (int i = 0; i < NEV; i++) {
@@ -91,14 +92,16 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 21, iters = argc > 2 ? atoi(argv[2]) : 20000;
+	int rounds = argc > 1 ? atoi(argv[1]) : 21,
+	    iters = argc > 2 ? atoi(argv[2]) : 20000;
 	double *t[4];
 	struct hwp_evlist *evl;
 	struct hwp_session *s;
 	struct hwp_count c[NEV];
 	struct raw r;
 	uint64_t sink = 0;
-	static const char *const names[4] = { "raw enable+disable+read", "api enable+disable+read",
+	static const char *const names[4] = { "raw enable+disable+read",
+					      "api enable+disable+read",
 					      "raw read", "api read" };
 
 	if (hwp_evlist_parse("{task-clock,page-faults,context-switches}", NULL, &evl) ||
@@ -128,13 +131,16 @@ int main(int argc, char **argv)
 			api_read(s, c, &sink);
 		t[3][round] = (now_ns() - t0) / iters;
 	}
-	printf("# %d rounds of %d iterations, alternating; median ns per operation\n", rounds, iters);
+	printf("# %d rounds of %d iterations, alternating; median ns per operation\n",
+	       rounds, iters);
 	for (int k = 0; k < 4; k++) {
 		qsort(t[k], (size_t)rounds, sizeof(double), cmp);
 		printf("%-26s %8.1f ns\n", names[k], t[k][rounds / 2]);
 	}
-	printf("ratio api/raw, enable+disable+read: %.3f\n", t[1][rounds / 2] / t[0][rounds / 2]);
-	printf("ratio api/raw, read:                %.3f\n", t[3][rounds / 2] / t[2][rounds / 2]);
+	printf("ratio api/raw, enable+disable+read: %.3f\n",
+	       t[1][rounds / 2] / t[0][rounds / 2]);
+	printf("ratio api/raw, read:                %.3f\n",
+	       t[3][rounds / 2] / t[2][rounds / 2]);
 	hwp_session_free(s);
 	hwp_evlist_free(evl);
 	for (int k = 0; k < 4; k++)

@@ -43,7 +43,8 @@ static uint64_t raw_sum[NEV];
 
 static int raw_open(void)
 {
-	static const uint64_t cfg[NEV] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+	static const uint64_t cfg[NEV] = { PERF_COUNT_SW_TASK_CLOCK,
+					   PERF_COUNT_SW_PAGE_FAULTS,
 					   PERF_COUNT_SW_CONTEXT_SWITCHES };
 	int leader = -1;
 
@@ -57,7 +58,8 @@ static int raw_open(void)
 		a.config = cfg[i];
 		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
 				PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
-		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, leader, PERF_FLAG_FD_CLOEXEC);
+		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, leader,
+				  PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0)
 			return -1;
 		if (leader < 0)
@@ -103,8 +105,10 @@ static const char *papi_open(void)
 			static char why[256];
 			const PAPI_component_info_t *ci = PAPI_get_component_info(0);
 
-			snprintf(why, sizeof(why), "%s: %s (perf_event component: %.200s)", names[i],
-				 PAPI_strerror(err), ci && ci->disabled ? ci->disabled_reason : "enabled");
+			snprintf(why, sizeof(why),
+				 "%s: %s (perf_event component: %.200s)", names[i],
+				 PAPI_strerror(err),
+				 ci && ci->disabled ? ci->disabled_reason : "enabled");
 			return why;
 		}
 	}
@@ -133,7 +137,8 @@ static double run(void (*fn)(void), int iters)
 
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 21, iters = argc > 2 ? atoi(argv[2]) : 10000;
+	int rounds = argc > 1 ? atoi(argv[1]) : 21,
+	    iters = argc > 2 ? atoi(argv[2]) : 10000;
 	HWP_OPTS(hwp_region_opts, o, .events = EVENTS);
 	double *t[3];
 	const char *papi_why = "not built with PAPI (libpapi-dev)";
@@ -164,8 +169,8 @@ int main(int argc, char **argv)
 	printf("# region begin+end on " EVENTS ": %d rounds of %d, alternating; median\n",
 	       rounds, iters);
 	printf("raw syscalls (2 group reads)  %8.1f ns\n", t[0][rounds / 2]);
-	printf("hwprof region begin+end       %8.1f ns   ratio to raw %.3f\n", t[1][rounds / 2],
-	       t[1][rounds / 2] / t[0][rounds / 2]);
+	printf("hwprof region begin+end       %8.1f ns   ratio to raw %.3f\n",
+	       t[1][rounds / 2], t[1][rounds / 2] / t[0][rounds / 2]);
 	if (ntools == 3)
 		printf("PAPI_read at begin and end    %8.1f ns   ratio to raw %.3f\n",
 		       t[2][rounds / 2], t[2][rounds / 2] / t[0][rounds / 2]);

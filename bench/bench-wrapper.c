@@ -43,7 +43,8 @@ int main(int argc, char **argv)
 				cmd[ncmd++] = &argv[i + 1];
 		}
 	if (runs < 1 || ncmd < 1) {
-		fprintf(stderr, "usage: bench-wrapper RUNS ::: CMD1 ARGS ::: CMD2 ARGS...\n");
+		fprintf(stderr,
+			"usage: bench-wrapper RUNS ::: CMD1 ARGS ::: CMD2 ARGS...\n");
 		return 2;
 	}
 	/* The commands' output goes nowhere: we time them, not the terminal. */
@@ -65,7 +66,8 @@ int main(int argc, char **argv)
 			waitpid(pid, &st, 0);
 			t[c][r] = now_ms() - t0;
 			if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-				fprintf(stderr, "bench-wrapper: '%s' failed\n", cmd[c][0]);
+				fprintf(stderr, "bench-wrapper: '%s' failed\n",
+					cmd[c][0]);
 				return 1;
 			}
 		}
@@ -78,6 +80,7 @@ int main(int argc, char **argv)
 		printf("\n");
 	}
 	for (int c = 1; c < ncmd; c++)
-		printf("ratio command 1 / command %d: %.3f\n", c + 1, t[0][runs / 2] / t[c][runs / 2]);
+		printf("ratio command 1 / command %d: %.3f\n", c + 1,
+		       t[0][runs / 2] / t[c][runs / 2]);
 	return 0;
 }

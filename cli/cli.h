@@ -53,13 +53,15 @@ enum {
 void cli_progress_show(const char *line);
 void cli_progress_clear(void);
 /* "hwprof CMD: error: ..." on stderr. */
-void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* @s on @f with its control characters escaped (hwp_fputs_escaped()): for
  * every string a user or a file gave, which could otherwise drive the
  * terminal. */
 void cli_put_escaped(FILE *f, const char *s);
 /* "hwprof CMD: warning: ...", likewise. */
-void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_warn(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Report a library failure: its detailed message, or hwp_strerror().
  * Returns CLI_EXIT_FAILURE; cli_exit_for(@err) where bad input is a usage error. */
 int cli_lib_error(const char *cmd, int err);

@@ -81,7 +81,8 @@ static int parse_options(struct compare_config *c, int argc, char **argv)
 		case 't':
 			if (!strcmp(optarg, "welch")) {
 				c->opts.test = HWP_TEST_WELCH;
-			} else if (!strcmp(optarg, "mann-whitney") || !strcmp(optarg, "mw")) {
+			} else if (!strcmp(optarg, "mann-whitney") ||
+				   !strcmp(optarg, "mw")) {
 				c->opts.test = HWP_TEST_MANN_WHITNEY;
 			} else {
 				cli_error("compare", "--test: '%s' is not a test: welch or mann-whitney",
@@ -104,7 +105,8 @@ static int parse_options(struct compare_config *c, int argc, char **argv)
 	}
 	if (argc - optind != 2) {
 		cli_error("compare", "%s: hwprof compare [OPTIONS] A.json B.json",
-			  argc - optind < 2 ? "two result files are needed" : "too many files");
+			  argc - optind < 2 ? "two result files are needed" :
+					      "too many files");
 		return CLI_EXIT_USAGE;
 	}
 	c->a = argv[optind];

@@ -132,7 +132,8 @@ static int list_run(int argc, char **argv)
 		case 'h':
 			return cli_show_help(&cli_cmd_list);
 		default:
-			cli_error("list", "unknown option '%s'; 'hwprof list --help' lists them",
+			cli_error("list",
+				  "unknown option '%s'; 'hwprof list --help' lists them",
 				  argv[optind - 1]);
 			return CLI_EXIT_USAGE;
 		}
@@ -140,7 +141,8 @@ static int list_run(int argc, char **argv)
 	if (optind < argc)
 		pattern = argv[optind++];
 	if (optind < argc) {
-		cli_error("list", "one pattern at most; '%s' is one too many", argv[optind]);
+		cli_error("list", "one pattern at most; '%s' is one too many",
+			  argv[optind]);
 		return CLI_EXIT_USAGE;
 	}
 	err = hwp_events_foreach(pattern, list_one, &lc);
@@ -149,10 +151,12 @@ static int list_run(int argc, char **argv)
 		return CLI_EXIT_FAILURE;
 	}
 	if (!lc.names_only && lc.count && lc.probe)
-		printf("\n%zu events, %zu of them open on this machine now.\n", lc.count, lc.opens);
+		printf("\n%zu events, %zu of them open on this machine now.\n", lc.count,
+		       lc.opens);
 	if (!lc.count && !lc.names_only)
 		printf("No event matches '%s'.\n", pattern ? pattern : "");
-	return cli_flush_stdout("list") ? CLI_EXIT_FAILURE : (lc.count || !pattern ? 0 : 1);
+	return cli_flush_stdout("list") ? CLI_EXIT_FAILURE :
+	       (lc.count || !pattern ? 0 : 1);
 }
 
 const struct cli_cmd cli_cmd_list = {

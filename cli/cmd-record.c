@@ -96,11 +96,13 @@ static int parse_option(struct record_config *c, int opt)
 		return 0;
 	case 'F':
 		if (!cli_parse_long(optarg, 1, 10000000, &c->freq))
-			return usage_error("-F: '%s' is not a frequency in Hz (1 or more)", optarg);
+			return usage_error("-F: '%s' is not a frequency in Hz (1 or more)",
+					   optarg);
 		return 0;
 	case 'c':
 		if (!cli_parse_long(optarg, 1, 0x7fffffffffffffffL, &c->period))
-			return usage_error("-c: '%s' is not a period (1 or more)", optarg);
+			return usage_error("-c: '%s' is not a period (1 or more)",
+					   optarg);
 		return 0;
 	case 'g':
 		c->callchain = HWP_CALLCHAIN_FP;
@@ -111,7 +113,8 @@ static int parse_option(struct record_config *c, int opt)
 		else if (!strcmp(optarg, "dwarf") || !strncmp(optarg, "dwarf,", 6))
 			c->callchain = HWP_CALLCHAIN_DWARF;
 		else
-			return usage_error("--call-graph: '%s' is not fp or dwarf", optarg);
+			return usage_error("--call-graph: '%s' is not fp or dwarf",
+					   optarg);
 		return 0;
 	case 'm':
 		if (!cli_parse_long(optarg, 1, 1L << 20, &c->mmap_pages) ||
@@ -140,7 +143,8 @@ static int parse_options(struct record_config *c, int argc, char **argv)
 	c->cmdline = argv;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+e:F:c:gm:ip:aC:o:h", record_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:F:c:gm:ip:aC:o:h", record_options,
+				  NULL)) != -1) {
 		if (opt == '?') {
 			cli_error("record", "unknown option '%s'; 'hwprof record --help' lists them",
 				  argv[optind - 1]);
@@ -158,7 +162,8 @@ static int parse_options(struct record_config *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	if (c->freq && c->period) {
-		cli_error("record", "-F and -c exclude each other: give a frequency or a period");
+		cli_error("record",
+			  "-F and -c exclude each other: give a frequency or a period");
 		return CLI_EXIT_USAGE;
 	}
 	return 0;
@@ -236,7 +241,8 @@ static void print_summary(const struct record_config *c, struct session *s)
 
 	hwp_record_info(s->rec, &st);
 	all = st.samples + st.lost;
-	fprintf(stderr, "[ hwprof record: %llu samples of ", (unsigned long long)st.samples);
+	fprintf(stderr, "[ hwprof record: %llu samples of ",
+		(unsigned long long)st.samples);
 	cli_put_escaped(stderr, st.event);
 	fputs(" written to ", stderr);
 	cli_put_escaped(stderr, c->output);

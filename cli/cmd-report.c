@@ -98,21 +98,25 @@ static int parse_option(struct report_config *c, int opt)
 		return 0;
 	case 's':
 		if (!lookup(sorts, 4, optarg, &v)) {
-			cli_error("report", "--sort: '%s' is not rip, sym, line or dso", optarg);
+			cli_error("report", "--sort: '%s' is not rip, sym, line or dso",
+				  optarg);
 			return CLI_EXIT_USAGE;
 		}
 		c->o.sort = (enum hwp_sort)v;
 		return 0;
 	case 'f':
 		if (!lookup(formats, 4, optarg, &v)) {
-			cli_error("report", "--format: '%s' is not text, csv, json or folded", optarg);
+			cli_error("report",
+				  "--format: '%s' is not text, csv, json or folded",
+				  optarg);
 			return CLI_EXIT_USAGE;
 		}
 		c->o.format = (enum hwp_format)v;
 		return 0;
 	case 'n':
 		if (!cli_parse_long(optarg, 0, 0x7fffffff, &n)) {
-			cli_error("report", "--top: '%s' is not a number of rows (0: all)", optarg);
+			cli_error("report",
+				  "--top: '%s' is not a number of rows (0: all)", optarg);
 			return CLI_EXIT_USAGE;
 		}
 		c->o.top = (size_t)n;
@@ -134,7 +138,8 @@ static int parse_options(struct report_config *c, int argc, char **argv)
 	c->o = (struct hwp_write_opts){ .sz = sizeof(c->o), .top = DEFAULT_TOP };
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "i:s:n:f:x:e:o:h", report_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:s:n:f:x:e:o:h", report_options,
+				  NULL)) != -1) {
 		if (opt == '?') {
 			cli_error("report", "unknown option or missing value '%s'; 'hwprof report --help' lists them",
 				  argv[optind - 1]);
@@ -145,7 +150,8 @@ static int parse_options(struct report_config *c, int argc, char **argv)
 			return ret;
 	}
 	if (optind < argc) {
-		cli_error("report", "unexpected argument '%s' (the file goes after -i)", argv[optind]);
+		cli_error("report", "unexpected argument '%s' (the file goes after -i)",
+			  argv[optind]);
 		return CLI_EXIT_USAGE;
 	}
 	if (c->annotate && c->o.format != HWP_FORMAT_TEXT) {

@@ -105,12 +105,14 @@ static const struct option stat_options[] = {
 static int check_combinations(const struct stat_config *c)
 {
 	if (c->interval_ms && c->warmup) {
-		cli_error("stat", "--warmup discards whole runs; with -I, use --skip-first");
+		cli_error("stat",
+			  "--warmup discards whole runs; with -I, use --skip-first");
 		return CLI_EXIT_USAGE;
 	}
 	if (c->histogram && (c->json || c->sep || c->interval_ms || c->sweep)) {
 		cli_error("stat", "--histogram draws the runs of one measurement in the text report: not with %s",
-			  c->json ? "--json" : c->sep ? "-x" : c->interval_ms ? "-I" : "--sweep");
+			  c->json ? "--json" : c->sep ? "-x" :
+			  c->interval_ms ? "-I" : "--sweep");
 		return CLI_EXIT_USAGE;
 	}
 	if (c->sweep && (c->interval_ms || c->sep)) {
@@ -129,7 +131,8 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 	c->repeat = 1;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+e:M:ip:aC:r:I:x:o:h", stat_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:M:ip:aC:r:I:x:o:h", stat_options,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (cli_list_add(&c->events, optarg)) {
@@ -138,7 +141,8 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			}
 			break;
 		case 'M': {
-			const char **m = realloc(c->metrics, (c->nr_metrics + 1) * sizeof(*m));
+			const char **m = realloc(c->metrics,
+						 (c->nr_metrics + 1) * sizeof(*m));
 
 			if (!m) {
 				cli_error("stat", "out of memory");
@@ -162,7 +166,8 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		case 'P': t->pin = optarg; break;
 		case 'r':
 			if (!cli_parse_long(optarg, 1, 1000000, &c->repeat)) {
-				cli_error("stat", "-r: '%s' is not a number of runs from 1 to 1000000", optarg);
+				cli_error("stat", "-r: '%s' is not a number of runs from 1 to 1000000",
+					  optarg);
 				return CLI_EXIT_USAGE;
 			}
 			break;
@@ -204,7 +209,8 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			c->help = true;
 			return 0;
 		default:
-			cli_error("stat", "unknown option '%s'; 'hwprof stat --help' lists them",
+			cli_error("stat",
+				  "unknown option '%s'; 'hwprof stat --help' lists them",
 				  argv[optind - 1]);
 			return CLI_EXIT_USAGE;
 		}
@@ -233,7 +239,8 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	if (c->regions && (!t->argv || c->interval_ms)) {
-		cli_error("stat", "--regions needs a command%s", t->argv ? ", and no -I" : "");
+		cli_error("stat", "--regions needs a command%s",
+			  t->argv ? ", and no -I" : "");
 		return CLI_EXIT_USAGE;
 	}
 	if ((c->repeat > 1 || c->warmup) && !t->argv) {
@@ -530,10 +537,12 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 static int prepare(struct stat_ctx *sc)
 {
 	struct stat_config *c = sc->cfg;
-	HWP_OPTS(hwp_evlist_opts, eo, .all_user = c->all_user, .all_kernel = c->all_kernel);
+	HWP_OPTS(hwp_evlist_opts, eo, .all_user = c->all_user,
+		 .all_kernel = c->all_kernel);
 	int ret, err;
 
-	err = hwp_evlist_parse(c->events.buf ? c->events.buf : DEFAULT_EVENTS, &eo, &sc->evl);
+	err = hwp_evlist_parse(c->events.buf ? c->events.buf : DEFAULT_EVENTS, &eo,
+			       &sc->evl);
 	if (err) {
 		cli_lib_error("stat", err);
 		return cli_exit_for(err);
@@ -562,7 +571,8 @@ static int prepare(struct stat_ctx *sc)
 		return ret;
 	sc->wopts = (struct hwp_write_opts){
 		.sz = sizeof(sc->wopts),
-		.format = c->json ? HWP_FORMAT_JSON : c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
+		.format = c->json ? HWP_FORMAT_JSON :
+			  c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
 		.separator = c->sep,
 		.no_big_num = c->no_big_num,
 	};

@@ -17,7 +17,8 @@ static void on_stop(int sig, siginfo_t *info, void *uc)
 	stop_signal = sig;
 	/* A terminal's Ctrl-C reaches its whole foreground group, the
 	 * command too; its hangup reaches the session's leader alone. */
-	stop_from_tty = info && info->si_code == SI_KERNEL && !(sig == SIGHUP && session_leader);
+	stop_from_tty = info && info->si_code == SI_KERNEL &&
+			!(sig == SIGHUP && session_leader);
 	cli_stop_count++;
 }
 

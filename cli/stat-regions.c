@@ -17,9 +17,11 @@ int regions_prepare(struct stat_ctx *sc)
 
 	if (!sc->cfg->regions)
 		return 0;
-	snprintf(dir, sizeof(dir), "%s/hwprof-regions.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(dir, sizeof(dir), "%s/hwprof-regions.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
-		cli_error("stat", "--regions: cannot make a directory in %s: %s (set TMPDIR)",
+		cli_error("stat",
+			  "--regions: cannot make a directory in %s: %s (set TMPDIR)",
 			  tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		return CLI_EXIT_FAILURE;
 	}

@@ -75,7 +75,8 @@ int histogram_check(const struct stat_ctx *sc)
 	for (size_t i = 0; hwp_metric_builtin(i); i++)
 		if (same_name(name, hwp_metric_name(hwp_metric_builtin(i))))
 			return 0;
-	cli_error("stat", "--histogram: '%s' is neither an event of the list (%s) nor a metric",
+	cli_error("stat",
+		  "--histogram: '%s' is neither an event of the list (%s) nor a metric",
 		  name, hwp_evlist_spec(sc->evl));
 	return CLI_EXIT_USAGE;
 }
@@ -105,8 +106,8 @@ static size_t nr_bins_for(const double *v, size_t n, bool *whole)
 	return bins > MAX_BINS ? MAX_BINS : bins;
 }
 
-static void draw(FILE *f, const size_t *bins, size_t nr, double lo, double width, bool whole,
-		 const char *unit)
+static void draw(FILE *f, const size_t *bins, size_t nr, double lo, double width,
+		 bool whole, const char *unit)
 {
 	size_t most = 1;
 	int decimals = width > 0 ? 2 - (int)floor(log10(width)) : 0;
@@ -122,7 +123,8 @@ static void draw(FILE *f, const size_t *bins, size_t nr, double lo, double width
 			snprintf(label, sizeof(label), "%.0f%s", lo + (double)b, unit);
 		else
 			snprintf(label, sizeof(label), "%.*f - %.*f%s", decimals,
-				 lo + (double)b * width, decimals, lo + (double)(b + 1) * width, unit);
+				 lo + (double)b * width, decimals,
+				 lo + (double)(b + 1) * width, unit);
 		memset(bar, '#', len);
 		bar[len] = '\0';
 		fprintf(f, " %28s  %-*s %zu\n", label, BAR_WIDTH, bar, bins[b]);
@@ -154,7 +156,8 @@ int histogram_print(const struct hwp_result *r, const char *name, FILE *f)
 		fprintf(f, " Histogram of %s, %zu run%s", si.name, si.nr_runs,
 			si.nr_runs == 1 ? "" : "s");
 		if (outliers)
-			fprintf(f, " (%zu outlier%s)", outliers, outliers == 1 ? "" : "s");
+			fprintf(f, " (%zu outlier%s)", outliers,
+				outliers == 1 ? "" : "s");
 		fprintf(f, ":\n");
 		if (isnan(lo))
 			fprintf(f, " %28s\n\n", "(no value)");

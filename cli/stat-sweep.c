@@ -60,7 +60,8 @@ static int parse_spec(const char *spec, struct sweep_spec *s)
 	for (v = strtok_r(eq + 1, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
 		for (size_t i = 0; i < s->nr; i++)
 			if (!strcmp(s->values[i], v)) {
-				cli_error("stat", "--sweep: %s=%s is given twice", s->name, v);
+				cli_error("stat", "--sweep: %s=%s is given twice",
+					  s->name, v);
 				return CLI_EXIT_USAGE;
 			}
 		s->values[s->nr++] = v;
@@ -75,13 +76,15 @@ int sweep_check(const struct stat_config *c)
 	int ret = parse_spec(c->sweep, &s);
 
 	if (!ret && !c->target.argv) {
-		cli_error("stat", "--sweep runs a command once per value; give one after --");
+		cli_error("stat",
+			  "--sweep runs a command once per value; give one after --");
 		ret = CLI_EXIT_USAGE;
 	}
 	for (size_t i = 0; !ret && c->target.argv[i]; i++)
 		used |= strstr(c->target.argv[i], s.placeholder) != NULL;
 	if (!ret && !used) {
-		cli_error("stat", "--sweep %s: no argument of the command has %s to replace",
+		cli_error("stat",
+			  "--sweep %s: no argument of the command has %s to replace",
 			  s.name, s.placeholder);
 		ret = CLI_EXIT_USAGE;
 	}
@@ -148,8 +151,8 @@ static int measure_value(struct stat_ctx *sc, struct hwp_sweep *sw,
 	}
 	ret = stat_new_result(sc, argv, &sc->result);
 	if (!ret) {
-		snprintf(label, sizeof(label), "%s=%s (%zu/%zu)", s->name, s->values[i], i + 1,
-			 s->nr);
+		snprintf(label, sizeof(label), "%s=%s (%zu/%zu)", s->name, s->values[i],
+			 i + 1, s->nr);
 		sc->run_argv = argv;
 		ret = stat_measure(sc, label, code);
 		sc->run_argv = sc->cfg->target.argv;

@@ -28,7 +28,7 @@ struct stat_config {
 	const char *histogram;	/* the event or metric to draw */
 	const char *sweep;	/* NAME=v1,v2,... as given */
 	bool regions;		/* show the regions the program writes */
-	bool strict;		/* nothing countable: fail, not run the command uncounted */
+	bool strict;		/* nothing countable: fail, rather than run uncounted */
 	bool help;		/* --help: print it, and nothing else */
 };
 

@@ -36,7 +36,8 @@ int main(int argc, char **argv)
 
 	if (scale < 1 || pipe(ping) || pipe(pong))
 		return 2;
-	mem = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	mem = mmap(NULL, pages * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED)
 		return 1;
 	madvise(mem, pages * page, MADV_NOHUGEPAGE);

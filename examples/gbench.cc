@@ -16,8 +16,8 @@ class Counters {
 public:
 	Counters()
 	{
-		if (hwp_evlist_parse("page-faults,context-switches", nullptr, &evl_) == 0 &&
-		    hwp_session_new(evl_, nullptr, &s_) == 0 && hwp_session_open(s_) == 0)
+		if (!hwp_evlist_parse("page-faults,context-switches", nullptr, &evl_) &&
+		    !hwp_session_new(evl_, nullptr, &s_) && !hwp_session_open(s_))
 			ok_ = true;
 	}
 	~Counters()
@@ -33,10 +33,12 @@ public:
 		hwp_session_disable(s_);
 		if (!ok_ || hwp_session_read(s_, c, 2))
 			return;
-		state.counters["faults"] = benchmark::Counter(hwp_count_scaled(&c[0]),
-							      benchmark::Counter::kAvgIterations);
-		state.counters["cs"] = benchmark::Counter(hwp_count_scaled(&c[1]),
-							  benchmark::Counter::kAvgIterations);
+		state.counters["faults"] =
+			benchmark::Counter(hwp_count_scaled(&c[0]),
+					   benchmark::Counter::kAvgIterations);
+		state.counters["cs"] =
+			benchmark::Counter(hwp_count_scaled(&c[1]),
+					   benchmark::Counter::kAvgIterations);
 	}
 
 private:
@@ -52,7 +54,8 @@ void BM_TouchPages(benchmark::State &state)
 
 	counters.start();
 	for (auto _ : state) {
-		char *m = static_cast<char *>(mmap(nullptr, pages * page, PROT_READ | PROT_WRITE,
+		char *m = static_cast<char *>(mmap(nullptr, pages * page,
+						   PROT_READ | PROT_WRITE,
 						   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 		madvise(m, pages * page, MADV_NOHUGEPAGE);
 		for (long i = 0; i < pages; i++)

@@ -20,15 +20,16 @@ __attribute__((noinline)) static void work(long n)
 
 static int fail(const char *what, int err)
 {
-	fprintf(stderr, "profile_self: %s: %s\n", what, *hwp_errmsg() ? hwp_errmsg() : hwp_strerror(err));
+	fprintf(stderr, "profile_self: %s: %s\n", what,
+		*hwp_errmsg() ? hwp_errmsg() : hwp_strerror(err));
 	return 1;
 }
 
 static int print_entry(const struct hwp_entry *e, void *ctx)
 {
 	(void)ctx;
-	printf("%6.2f%%  %6llu samples  %s  (%s)\n", e->percent, (unsigned long long)e->samples,
-	       e->name, e->dso);
+	printf("%6.2f%%  %6llu samples  %s  (%s)\n", e->percent,
+	       (unsigned long long)e->samples, e->name, e->dso);
 	return 0;
 }
 
@@ -46,15 +47,16 @@ int main(int argc, char **argv)
 	if (err)
 		return fail("recording", err);
 
-	work(n);	/* what we measure; long runs call hwp_record_read() now and then */
+	/* What we measure; long runs call hwp_record_read() now and then. */
+	work(n);
 
 	err = hwp_record_finish(rec) ?: hwp_profile_from_record(rec, NULL, &prof);
 	hwp_record_free(rec);
 	if (err)
 		return fail("reading the samples", err);
 	hwp_profile_info(prof, &info);
-	printf("%llu samples of %s; the hottest functions:\n", (unsigned long long)info.samples,
-	       info.event);
+	printf("%llu samples of %s; the hottest functions:\n",
+	       (unsigned long long)info.samples, info.event);
 	err = hwp_profile_foreach_entry(prof, HWP_SORT_SYM, 5, print_entry, NULL);
 	hwp_profile_free(prof);
 	return err ? fail("reporting", err) : 0;

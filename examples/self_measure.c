@@ -13,7 +13,8 @@
 
 static int fail(const char *what, int err)
 {
-	fprintf(stderr, "self_measure: %s: %s\n", what, *hwp_errmsg() ? hwp_errmsg() : hwp_strerror(err));
+	fprintf(stderr, "self_measure: %s: %s\n", what,
+		*hwp_errmsg() ? hwp_errmsg() : hwp_strerror(err));
 	return 1;
 }
 
@@ -35,7 +36,8 @@ int main(void)
 	if (err)
 		return fail("opening the counters", err);
 
-	mem = mmap(NULL, PAGES * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	mem = mmap(NULL, PAGES * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED)
 		return fail("mmap", -1);
 	madvise(mem, PAGES * page, MADV_NOHUGEPAGE);	/* one fault per page */
@@ -57,7 +59,8 @@ int main(void)
 			printf("%-14s <not supported> (%s)\n", info.name, reason);
 		else
 			printf("%-14s %14.0f  %8.3f per iteration\n", info.name,
-			       hwp_count_scaled(&counts[i]), hwp_count_scaled(&counts[i]) / PAGES);
+			       hwp_count_scaled(&counts[i]),
+			       hwp_count_scaled(&counts[i]) / PAGES);
 	}
 	err = hwp_metric_parse("faults/ms=page-faults / (task-clock / 1e6)", &m);
 	if (!err && !hwp_session_metric(s, counts, 0, m, &per_page))

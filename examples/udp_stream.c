@@ -60,13 +60,17 @@ int main(int argc, char **argv)
 	buf = calloc(1, (size_t)size);
 	sock_rx = socket(AF_INET, SOCK_DGRAM, 0);
 	sock_tx = socket(AF_INET, SOCK_DGRAM, 0);
-	addr = (struct sockaddr_in){ .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	if (!buf || size < 1 || size > 65000 || bind(sock_rx, (struct sockaddr *)&addr, sizeof(addr)))
+	addr = (struct sockaddr_in){ .sin_family = AF_INET,
+				     .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	if (!buf || size < 1 || size > 65000 ||
+	    bind(sock_rx, (struct sockaddr *)&addr, sizeof(addr)))
 		return 2;
 	getsockname(sock_rx, (struct sockaddr *)&addr, &(socklen_t){ sizeof(addr) });
 	/* Counted: this thread and the receiver it creates (inherited). */
-	if (hwp_evlist_parse("cache-misses,cpu-migrations,context-switches,task-clock", NULL, &evl) ||
-	    hwp_session_new(evl, NULL, &s) || hwp_session_open(s) || hwp_session_enable(s)) {
+	if (hwp_evlist_parse("cache-misses,cpu-migrations,context-switches,task-clock",
+			     NULL, &evl) ||
+	    hwp_session_new(evl, NULL, &s) || hwp_session_open(s) ||
+	    hwp_session_enable(s)) {
 		fprintf(stderr, "udp_stream: %s\n", hwp_errmsg());
 		return 1;
 	}
@@ -74,15 +78,17 @@ int main(int argc, char **argv)
 	pthread_create(&rx, NULL, receiver, NULL);
 	pin(0);
 	for (long i = 0; i < count; i++)
-		sendto(sock_tx, buf, (size_t)size, 0, (struct sockaddr *)&addr, sizeof(addr));
+		sendto(sock_tx, buf, (size_t)size, 0, (struct sockaddr *)&addr,
+		       sizeof(addr));
 	usleep(100000);	/* let the receiver drain, then stop it */
 	shutdown(sock_rx, SHUT_RDWR);
 	pthread_join(rx, NULL);
 	hwp_session_disable(s);
 	hwp_session_read(s, c, 4);
-	secs = (double)(t_last.tv_sec - t0.tv_sec) + (double)(t_last.tv_nsec - t0.tv_nsec) * 1e-9;
-	printf("sent %ld, received %ld messages of %ld bytes: %.1f MB/s received\n", count,
-	       received, size, (double)received * (double)size / secs / 1e6);
+	secs = (double)(t_last.tv_sec - t0.tv_sec) +
+	       (double)(t_last.tv_nsec - t0.tv_nsec) * 1e-9;
+	printf("sent %ld, received %ld messages of %ld bytes: %.1f MB/s received\n",
+	       count, received, size, (double)received * (double)size / secs / 1e6);
 	printf("cpu-migrations %.0f, context-switches %.0f\n", hwp_count_scaled(&c[1]),
 	       hwp_count_scaled(&c[2]));
 	if (hwp_session_metric(s, c, secs, hwp_metric_builtin(0), &per_migration))

@@ -54,7 +54,8 @@ COMPAT(unsigned int, hwp_regions_sample_every, (void))
 	return hwp_region_settings(&in) ? 1 : in.sample_every;
 }
 
-COMPAT(int, hwp_summarize, (const double *values, size_t n, struct hwp_stats_summary *out))
+COMPAT(int, hwp_summarize, (const double *values, size_t n,
+			    struct hwp_stats_summary *out))
 {
 	return hwp_stats_summarize(values, n, out);
 }
@@ -134,8 +135,8 @@ HWP_API int hwp_profile_write_0_1(struct hwp_profile *p, FILE *f,
 	if (err)
 		return err;
 	{
-		HWP_OPTS(hwp_write_opts, w, .format = o.format, .sort = o.sort, .top = o.top,
-			 .separator = o.separator, .annotate = o.annotate);
+		HWP_OPTS(hwp_write_opts, w, .format = o.format, .sort = o.sort,
+			 .top = o.top, .separator = o.separator, .annotate = o.annotate);
 
 		return hwp_profile_write(p, f, &w);
 	}
@@ -145,7 +146,8 @@ HWP_API int hwp_workload_wait_0_1(struct hwp_workload *w, int *status,
 				  const volatile int *stop);
 __asm__(".symver hwp_workload_wait_0_1, hwp_workload_wait@HWPROF_0.1");
 
-HWP_API int hwp_workload_wait_0_1(struct hwp_workload *w, int *status, const volatile int *stop)
+HWP_API int hwp_workload_wait_0_1(struct hwp_workload *w, int *status,
+				  const volatile int *stop)
 {
 	return workload_wait(w, status, stop);
 }

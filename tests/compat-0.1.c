@@ -82,8 +82,8 @@ static void test_profile_write(void)
 	mem = open_memstream(&text, &len);
 	CHECK_ERR(profile_write_0_1(prof, mem, &o), 0);
 	fclose(mem);
-	CHECK(text && strstr(text, "\"sort\": \"dso\""), "the 0.1 options were read: %.200s",
-	      text ? text : "");
+	CHECK(text && strstr(text, "\"sort\": \"dso\""),
+	      "the 0.1 options were read: %.200s", text ? text : "");
 	free(text);
 	hwp_profile_free(prof);
 	hwp_record_free(r);

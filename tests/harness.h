@@ -305,7 +305,8 @@ static inline void t_count_check(void)
 static inline void t_at_exit(void)
 {
 	if (!t_state.finished && getpid() == t_state.pid)
-		t_line("Bail out! %s exited before t_done()", program_invocation_short_name);
+		t_line("Bail out! %s exited before t_done()",
+		       program_invocation_short_name);
 }
 
 static inline void t_init(void)
@@ -373,7 +374,8 @@ static inline int t_done(void)
 	if (t_fds_at_start >= 0) {
 		/* Whatever HWPROF_TEST_CASE selects. */
 		t_case_begin("no file descriptor leaked");
-		CHECK(fds == t_fds_at_start, "%d file descriptors open at the start, %d at the end",
+		CHECK(fds == t_fds_at_start,
+		      "%d file descriptors open at the start, %d at the end",
 		      t_fds_at_start, fds);
 		t_case_end();
 	}

@@ -70,7 +70,8 @@ static void spin(double secs)
 		for (int i = 0; i < 100000; i++)
 			x += (unsigned long)i;
 		clock_gettime(CLOCK_MONOTONIC, &b);
-	} while ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9 < secs);
+	} while ((double)(b.tv_sec - a.tv_sec) +
+		 (double)(b.tv_nsec - a.tv_nsec) * 1e-9 < secs);
 }
 
 static double cpu_time(void)
@@ -93,7 +94,8 @@ static void cpuspin(double secs)
 
 static void sleep_s(double secs)
 {
-	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+	struct timespec ts = { (time_t)secs,
+			       (long)((secs - (double)(time_t)secs) * 1e9) };
 
 	while (nanosleep(&ts, &ts))
 		;

@@ -202,11 +202,12 @@ enum hwp_event_source {
 struct hwp_event_info {
 	size_t sz;
 	const char *name;	/* as written in the list, modifiers included */
-	const char *canonical;	/* resolved: "cpu-migrations", "amd64_fam19h::RETIRED_INSTRUCTIONS" */
+	/* Resolved: "cpu-migrations", "amd64_fam19h::RETIRED_INSTRUCTIONS". */
+	const char *canonical;
 	const char *desc;	/* one line */
 	const char *unit;	/* "ns" for the clocks (cpu-clock, task-clock), else "" */
 	enum hwp_event_source source;
-	size_t group;		/* index of its group; an ungrouped event is a group of one */
+	size_t group;		/* index of its group; an event alone is a group of one */
 	bool is_leader;		/* first event of its group */
 	bool is_hardware;	/* needs a hardware PMU */
 	struct perf_event_attr attr;	/* as it will be opened (before fallbacks) */
@@ -242,7 +243,8 @@ HWP_API void hwp_evlist_free(struct hwp_evlist *evl);
 /* hwp_evlist_nr_events - how many events the list has. Since: 0.1 */
 HWP_API size_t hwp_evlist_nr_events(const struct hwp_evlist *evl);
 
-/* hwp_evlist_nr_groups - how many groups (an ungrouped event counts as one). Since: 0.1 */
+/* hwp_evlist_nr_groups - how many groups (an ungrouped event counts as one).
+ * Since: 0.1 */
 HWP_API size_t hwp_evlist_nr_groups(const struct hwp_evlist *evl);
 
 /* hwp_evlist_spec - the list as it was parsed. Since: 0.1 */
@@ -262,7 +264,8 @@ HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
 struct hwp_event_desc {
 	const char *name;	/* the name to write in an event list */
 	const char *desc;	/* one line, possibly empty */
-	const char *pmu;	/* "generic", "software", a libpfm4 PMU name, "tracepoint" */
+	/* "generic", "software", a libpfm4 PMU name, "tracepoint" */
+	const char *pmu;
 	enum hwp_event_source source;
 };
 
@@ -334,7 +337,7 @@ struct hwp_count {
 enum hwp_event_status {
 	HWP_EVENT_COUNTING = 0,		/* opened as asked */
 	HWP_EVENT_NOT_SUPPORTED,	/* not on this machine; the reason says why */
-	HWP_EVENT_USER_ONLY,		/* opened, but counts user space only (permission fallback) */
+	HWP_EVENT_USER_ONLY,		/* counts user space only (permission fallback) */
 	HWP_EVENT_NOT_OPENED,		/* the session is not open */
 };
 
@@ -442,7 +445,8 @@ HWP_API enum hwp_event_status hwp_session_event_status(const struct hwp_session 
  */
 HWP_API double hwp_count_scaled(const struct hwp_count *c);
 
-/* hwp_count_percent_running - 100 * time_running / time_enabled; NAN if never enabled. Since: 0.1 */
+/* hwp_count_percent_running - 100 * time_running / time_enabled; NAN if never
+ * enabled. Since: 0.1 */
 HWP_API double hwp_count_percent_running(const struct hwp_count *c);
 
 /* ------------------------------------------------------------------------
@@ -517,7 +521,8 @@ HWP_API int hwp_workload_wait(struct hwp_workload *w, int *status);
 /* hwp_workload_kill - send @sig to the child if it still runs. Since: 0.1 */
 HWP_API int hwp_workload_kill(struct hwp_workload *w, int sig);
 
-/* hwp_workload_elapsed - seconds from hwp_workload_start() to its exit (or now). Since: 0.1 */
+/* hwp_workload_elapsed - seconds from hwp_workload_start() to its exit (or
+ * now). Since: 0.1 */
 HWP_API double hwp_workload_elapsed(const struct hwp_workload *w);
 
 /*
@@ -526,7 +531,8 @@ HWP_API double hwp_workload_elapsed(const struct hwp_workload *w);
  */
 HWP_API int hwp_workload_exit_code(int status);
 
-/* hwp_workload_free - kill (SIGKILL) and reap the child if it still runs, then free. Since: 0.1 */
+/* hwp_workload_free - kill (SIGKILL) and reap the child if it still runs, then
+ * free. Since: 0.1 */
 HWP_API void hwp_workload_free(struct hwp_workload *w);
 
 /* ------------------------------------------------------------------------
@@ -605,8 +611,9 @@ HWP_API const struct hwp_metric *hwp_metric_builtin(size_t idx);
  * not supported or never ran makes the metric -HWP_ERR_UNDEFINED.
  * Since: 0.1
  */
-HWP_API int hwp_session_metric(const struct hwp_session *s, const struct hwp_count *counts,
-			       double seconds, const struct hwp_metric *m, double *value);
+HWP_API int hwp_session_metric(const struct hwp_session *s,
+			       const struct hwp_count *counts, double seconds,
+			       const struct hwp_metric *m, double *value);
 
 /* ------------------------------------------------------------------------
  * Statistics
@@ -621,7 +628,8 @@ struct hwp_stats_summary {
 	double stddev;		/* sample standard deviation (n - 1) */
 	double cv;		/* stddev / |mean|; NAN when mean is 0 */
 	double min, max;
-	double rel_stderr;	/* stddev / sqrt(n) / |mean|: perf stat's "+- x%" (as a fraction) */
+	/* stddev / sqrt(n) / |mean|: perf stat's "+- x%" (as a fraction) */
+	double rel_stderr;
 	double ci_low, ci_high;	/* 95% confidence interval of the mean (Student t) */
 };
 
@@ -632,7 +640,8 @@ struct hwp_stats_summary {
  * NAN. Errors: -EINVAL for a NULL @out or a too small out->sz. Thread-safe.
  * Since: 0.1 (as hwp_summarize)
  */
-HWP_API int hwp_stats_summarize(const double *values, size_t n, struct hwp_stats_summary *out);
+HWP_API int hwp_stats_summarize(const double *values, size_t n,
+				struct hwp_stats_summary *out);
 
 /* The two-sample tests of hwp_stats_test(). */
 enum hwp_stats_test {
@@ -728,8 +737,8 @@ HWP_API int hwp_stats_outliers_mad(const double *values, size_t n, double thresh
  * the largest value. NANs and infinities are skipped. Errors: -EINVAL for a NULL pointer
  * or no bin, -ENOMEM. Thread-safe. Since: 0.1 (as hwp_histogram)
  */
-HWP_API int hwp_stats_histogram(const double *values, size_t n, size_t *bins, size_t nr_bins,
-			  double *lo, double *width);
+HWP_API int hwp_stats_histogram(const double *values, size_t n, size_t *bins,
+				size_t nr_bins, double *lo, double *width);
 
 /* ------------------------------------------------------------------------
  * Output: the formats, and the options of every writer (hwp_*_write())
@@ -782,7 +791,7 @@ struct hwp_series_info {
 	const char *name;
 	const char *unit;
 	enum hwp_series_kind kind;
-	bool supported;		/* events: opened on this machine; metrics: inputs exist */
+	bool supported;		/* event: opened on this machine; metric: inputs exist */
 	const char *reason;	/* why unsupported or undefined, or NULL */
 	size_t nr_runs;
 	const double *values;	/* nr_runs values; NAN where not counted or undefined */
@@ -881,7 +890,8 @@ HWP_API size_t hwp_result_nr_series(const struct hwp_result *r);
 HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
 			      struct hwp_series_info *info);
 
-/* hwp_result_seconds - the per-run wall times (hwp_result_nr_runs() of them). Since: 0.1 */
+/* hwp_result_seconds - the per-run wall times (hwp_result_nr_runs() of them).
+ * Since: 0.1 */
 HWP_API const double *hwp_result_seconds(const struct hwp_result *r);
 
 /*
@@ -1197,10 +1207,11 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops);
 struct hwp_region_info {
 	size_t sz;
 	const char *name;
-	pid_t tid;		/* 0: the total over all threads; else one thread's part */
+	pid_t tid;		/* 0: the total of all threads; else one thread's part */
 	size_t nr_threads;	/* threads that entered the region */
 	uint64_t calls;
-	uint64_t measured_calls;	/* calls < measured_calls only with sample_every */
+	/* calls < measured_calls only with sample_every */
+	uint64_t measured_calls;
 	uint64_t ops;		/* from hwp_region_end_ops() */
 	double seconds;		/* wall time inside, over all calls */
 	bool too_short;		/* a measured call lasted less than 20 reads */
@@ -1222,7 +1233,8 @@ typedef int (*hwp_region_fn)(const struct hwp_region_info *info, void *ctx);
  * other threads measure; @fn runs under the regions' lock, so it must not
  * call the regions functions itself, nor fork() (which waits for that
  * lock, so that a child never copies the regions half-updated). After
- * fork(), the child starts with no regions of its own. Since: 0.1 (as hwp_regions_foreach)
+ * fork(), the child starts with no regions of its own.
+ * Since: 0.1 (as hwp_regions_foreach)
  */
 HWP_API int hwp_region_foreach(hwp_region_fn fn, void *ctx);
 
@@ -1287,7 +1299,7 @@ HWP_API int hwp_region_settings(struct hwp_regionset_info *info);
 /* A regionset's totals. Filled by hwp_regionset_info(). */
 struct hwp_regionset_info {
 	size_t sz;
-	const char *event_spec;	/* the events the regions counted; NULL: none configured */
+	const char *event_spec;	/* events the regions counted; NULL: none configured */
 	unsigned int sample_every;	/* one call in N measured and scaled (1: all) */
 	double read_cost_ns;	/* what one read of the counters cost; NAN: unknown */
 	size_t nr_regions;
@@ -1370,8 +1382,8 @@ HWP_API int hwp_regionset_region(const struct hwp_regionset *rs, size_t idx,
  *
  * Errors: -EINVAL for a region or thread past the last. Since: 0.2
  */
-HWP_API int hwp_regionset_thread(const struct hwp_regionset *rs, size_t region, size_t idx,
-				 struct hwp_region_info *info);
+HWP_API int hwp_regionset_thread(const struct hwp_regionset *rs, size_t region,
+				 size_t idx, struct hwp_region_info *info);
 
 /*
  * hwp_regionset_nr_series - how many rows region @region has: its events,
@@ -1387,8 +1399,8 @@ HWP_API size_t hwp_regionset_nr_series(const struct hwp_regionset *rs, size_t re
  * (NAN: never), NAN where not counted or undefined, with the reason.
  * Borrowed from @rs. Errors: -EINVAL. Since: 0.2
  */
-HWP_API int hwp_regionset_series(const struct hwp_regionset *rs, size_t region, size_t idx,
-				 struct hwp_series_info *info);
+HWP_API int hwp_regionset_series(const struct hwp_regionset *rs, size_t region,
+				 size_t idx, struct hwp_series_info *info);
 
 /* ------------------------------------------------------------------------
  * Output files that never end up half-written
@@ -1462,17 +1474,18 @@ struct hwp_record_opts {
 	 * the highest precise_ip the PMU takes, or cpu-clock where the
 	 * machine has no PMU (hwp_record_info() says so). */
 	const char *events;
-	uint64_t freq;		/* samples a second of each event on each CPU; default 4000 */
+	uint64_t freq;		/* samples/s of each event on each CPU; default 4000 */
 	uint64_t period;	/* instead of freq: one sample every @period events */
 	enum hwp_callchain callchain;
 	enum hwp_scope scope;	/* what to sample, as for counting sessions */
-	pid_t pid;		/* see enum hwp_scope; 0 is the calling thread or process */
+	pid_t pid;		/* see enum hwp_scope; 0: the calling thread or process */
 	const char *cpus;	/* HWP_SCOPE_CPUS: a CPU list; NULL: all online CPUs */
 	bool no_inherit;	/* do not sample threads and children created later */
 	bool enable_on_exec;	/* start when the target calls exec() (a new command) */
-	size_t mmap_pages;	/* data pages of each CPU's ring, a power of two; default 128 */
-	const char *output;	/* the perf.data path; NULL: keep the recording in memory */
-	char *const *argv;	/* NULL-terminated command line kept in the file, or NULL */
+	size_t mmap_pages;	/* data pages per CPU ring, a power of two; default 128 */
+	const char *output;	/* perf.data path; NULL: keep the recording in memory */
+	/* The command line kept in the file (NULL-terminated), or NULL. */
+	char *const *argv;
 	size_t :0;
 };
 
@@ -1488,7 +1501,8 @@ struct hwp_record_info {
 	/* Samples the kernel dropped because a ring buffer was full, of all
 	 * events: counted as hwp_profile_info() counts them in the file. */
 	uint64_t lost;
-	uint64_t throttled;	/* times the kernel throttled sampling (THROTTLE records) */
+	/* Times the kernel throttled sampling (THROTTLE records). */
+	uint64_t throttled;
 	unsigned int max_sample_rate;	/* kernel.perf_event_max_sample_rate now, Hz */
 	uint64_t freq;		/* the frequency asked of the kernel, or 0 */
 	uint64_t period;	/* the period asked of the kernel, or 0 */
@@ -1573,7 +1587,8 @@ HWP_API int hwp_record_read(struct hwp_record *r);
  */
 HWP_API int hwp_record_finish(struct hwp_record *r);
 
-/* hwp_record_info - what was recorded so far; strings borrowed from @r. Since: 0.1 (as hwp_record_stats) */
+/* hwp_record_info - what was recorded so far; strings borrowed from @r.
+ * Since: 0.1 (as hwp_record_stats) */
 HWP_API int hwp_record_info(const struct hwp_record *r, struct hwp_record_info *st);
 
 /* hwp_record_free - close, and drop an unfinished file. Since: 0.1 */
@@ -1682,9 +1697,11 @@ struct hwp_caller {
 struct hwp_entry {
 	size_t sz;
 	size_t rank;		/* 0 for the hottest */
-	const char *name;	/* what the row stands for: "hot", "hot+0x1b", "file.c:12", a module */
-	const char *symbol;	/* the function, or NULL when no symbol covers the address */
-	const char *dso;	/* module path, "[kernel.kallsyms]", "[vdso]", "[unknown]" */
+	/* What the row stands for: "hot", "hot+0x1b", "file.c:12", a module. */
+	const char *name;
+	const char *symbol;	/* the function; NULL: no symbol covers the address */
+	/* The module's path, "[kernel.kallsyms]", "[vdso]" or "[unknown]". */
+	const char *dso;
 	uint64_t samples;
 	uint64_t period;
 	double percent;		/* of the profile's period */
@@ -1698,7 +1715,8 @@ struct hwp_entry {
 	const uint8_t *bytes;	/* RIP: the instruction's bytes, or NULL */
 	size_t nr_bytes;
 	const char *disasm;	/* RIP: its disassembly (AT&T syntax on x86), or NULL */
-	const struct hwp_caller *callers;	/* with call chains, the most frequent first */
+	/* With call chains, the most frequent first. */
+	const struct hwp_caller *callers;
 	size_t nr_callers;
 };
 
@@ -1734,8 +1752,10 @@ struct hwp_module_info {
 
 typedef int (*hwp_module_fn)(const struct hwp_module_info *m, void *ctx);
 
-/* hwp_profile_foreach_module - walk the modules with samples, most samples first. Since: 0.1 (as hwp_profile_modules) */
-HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx);
+/* hwp_profile_foreach_module - walk the modules with samples, most samples
+ * first. Since: 0.1 (as hwp_profile_modules) */
+HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn,
+				       void *ctx);
 
 /* A call chain, with its samples. */
 struct hwp_stack {
@@ -1767,7 +1787,7 @@ struct hwp_annotate_line {
 	const char *disasm;
 	const char *file;	/* its source line, or NULL */
 	unsigned int line;
-	bool new_line;		/* the first instruction of another source line than the last */
+	bool new_line;		/* the first instruction of another line than the last */
 	const char *source;	/* that line's text, when the file can be read, or NULL */
 	/* with new_line and no source: why the text is not shown (the file is
 	 * missing, not a regular file, too large...), or NULL */

@@ -98,7 +98,8 @@ static void fmt_num(double v, bool big, bool sign, char *buf, size_t size)
 static void fmt_p(const struct hwp_compare *c, const struct hwp_compare_info *i,
 		  char *buf, size_t size)
 {
-	const char *approx = c->opts.test == HWP_TEST_MANN_WHITNEY && !i->exact ? "*" : "";
+	const char *approx =
+		c->opts.test == HWP_TEST_MANN_WHITNEY && !i->exact ? "*" : "";
 
 	if (isnan(i->p_value))
 		snprintf(buf, size, "-");
@@ -110,13 +111,15 @@ static void fmt_p(const struct hwp_compare *c, const struct hwp_compare_info *i,
 
 static void row_label(const struct cmp_row *row, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s", row->name,
-		 row->kind == HWP_SERIES_EVENT && !strcmp(row->unit, "ns") ? " (msec)" : "");
+	bool msec = row->kind == HWP_SERIES_EVENT && !strcmp(row->unit, "ns");
+
+	snprintf(buf, size, "%s%s", row->name, msec ? " (msec)" : "");
 }
 
 static const char *test_name(const struct hwp_compare *c)
 {
-	return c->opts.test == HWP_TEST_MANN_WHITNEY ? "Mann-Whitney U test" : "Welch's t-test";
+	return c->opts.test == HWP_TEST_MANN_WHITNEY ? "Mann-Whitney U test" :
+						       "Welch's t-test";
 }
 
 static void text_header(const struct hwp_compare *c, FILE *f)
@@ -139,14 +142,15 @@ static void text_header(const struct hwp_compare *c, FILE *f)
 	if (c->corrected)
 		fprintf(f, "Holm's correction over %zu tests\n\n", c->nr_tests);
 	else
-		fprintf(f, "%s\n\n", c->nr_tests > 1 ? "no correction for multiple tests" :
-					 "one test, no correction needed");
+		fprintf(f, "%s\n\n",
+			c->nr_tests > 1 ? "no correction for multiple tests" :
+					  "one test, no correction needed");
 }
 
 static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 {
-	const char *head[] = { "row", "mean A", "mean B", "ratio B/A", "95% CI of B - A", "p",
-			       "verdict" };
+	const char *head[] = { "row", "mean A", "mean B", "ratio B/A", "95% CI of B - A",
+			       "p", "verdict" };
 
 	table_add(t, head);
 	for (size_t i = 0; i < c->nr_rows; i++) {
@@ -159,7 +163,8 @@ static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 		row_label(row, name, sizeof(name));
 		fmt_num(shown(row, in->a_mean), big, false, ma, sizeof(ma));
 		fmt_num(shown(row, in->b_mean), big, false, mb, sizeof(mb));
-		snprintf(ratio, sizeof(ratio), isnan(in->ratio) ? "-" : "%.3f", in->ratio);
+		snprintf(ratio, sizeof(ratio), isnan(in->ratio) ? "-" : "%.3f",
+			 in->ratio);
 		fmt_num(shown(row, in->ci_low), big, true, lo, sizeof(lo));
 		fmt_num(shown(row, in->ci_high), big, true, hi, sizeof(hi));
 		snprintf(ci, sizeof(ci), isnan(in->ci_low) ? "-" : "[%s, %s]", lo, hi);
@@ -196,8 +201,10 @@ static void text_ratios(const struct hwp_compare *c, struct table *t)
 
 			if (in->verdict == HWP_VERDICT_NONE)
 				snprintf(buf[k + 1], sizeof(buf[0]), "n/a");
-			else if (isnan(in->ratio))	/* A's mean is 0: no ratio, a verdict */
-				snprintf(buf[k + 1], sizeof(buf[0]), "- %c", sign[in->verdict]);
+			else if (isnan(in->ratio))
+				/* A's mean is 0: no ratio, a verdict */
+				snprintf(buf[k + 1], sizeof(buf[0]), "- %c",
+					 sign[in->verdict]);
 			else
 				snprintf(buf[k + 1], sizeof(buf[0]), "%.3f %c", in->ratio,
 					 sign[in->verdict]);
@@ -223,7 +230,8 @@ static void text_noise(const struct hwp_compare *c, FILE *f)
 			if (isnan(row->noise))
 				fprintf(f, " %4zu. %-32s %9s\n", rank, row->name, "-");
 			else
-				fprintf(f, " %4zu. %-32s %8.2f%%\n", rank, row->name, 100 * row->noise);
+				fprintf(f, " %4zu. %-32s %8.2f%%\n", rank, row->name,
+					100 * row->noise);
 		}
 }
 
@@ -239,8 +247,8 @@ static void text_notes(const struct hwp_compare *c, FILE *f)
 			if (in->a_outliers || in->b_outliers)
 				fprintf(f, " note: %s%s%s: outlier runs (median absolute deviation): %zu in %s, %zu in %s\n",
 					c->rows[i].name, c->param ? " at " : "",
-					c->param ? c->columns[k] : "", in->a_outliers, c->a_name,
-					in->b_outliers, c->b_name);
+					c->param ? c->columns[k] : "", in->a_outliers,
+					c->a_name, in->b_outliers, c->b_name);
 		}
 	if (approx)
 		fprintf(f, " note: p*: normal approximation with tie and continuity corrections (ties, or 50 runs or more); the other p are exact\n");

@@ -84,8 +84,8 @@ static size_t canonical_occurrence(const struct series *rows, size_t idx)
  * same name, or for events the same canonical name ("-e cs" and "-e
  * context-switches" count the same thing); an event listed twice matches
  * the other side's second one. */
-static const struct series *match(const struct hwp_result *r, const struct hwp_result *src,
-				  size_t idx)
+static const struct series *match(const struct hwp_result *r,
+				  const struct hwp_result *src, size_t idx)
 {
 	const struct series *sr = &src->series[idx];
 	long i = series_nth(r->series, r->nr_series, sr->kind, sr->name,
@@ -152,13 +152,14 @@ static char *why_untested(const struct series *sr, size_t n, size_t runs,
 	char *s = NULL;
 
 	if (!sr->supported)
-		return asprintf(&s, "not supported in %s%s%s", side, sr->reason ? ": " : "",
+		return asprintf(&s, "not supported in %s%s%s", side,
+				sr->reason ? ": " : "",
 				sr->reason ? sr->reason : "") < 0 ? NULL : s;
 	if (!n)
-		return asprintf(&s, "%s in %s", sr->kind == HWP_SERIES_EVENT ? "not counted" :
-						 "undefined", side) < 0 ? NULL : s;
-	return asprintf(&s, "%zu value%s in %s (of %zu runs): a test needs 2", n, n == 1 ? "" : "s",
-			side, runs) < 0 ? NULL : s;
+		return asprintf(&s, "%s in %s", sr->kind == HWP_SERIES_EVENT ?
+				"not counted" : "undefined", side) < 0 ? NULL : s;
+	return asprintf(&s, "%zu value%s in %s (of %zu runs): a test needs 2", n,
+			n == 1 ? "" : "s", side, runs) < 0 ? NULL : s;
 }
 
 static void summary_of(const double *v, size_t n, double *mean, double *cv)
@@ -257,7 +258,8 @@ static void only_in(const struct hwp_sweep *sw, const struct hwp_sweep *other,
 			for (size_t q = 0; q < p && !listed; q++)
 				listed = match(sw->results[q], r, i) != NULL;
 			if (!anywhere && !listed)
-				strbuf_addf(sb, "%s%s", sb->len ? ", " : "", r->series[i].name);
+				strbuf_addf(sb, "%s%s", sb->len ? ", " : "",
+					    r->series[i].name);
 		}
 	}
 }
@@ -299,7 +301,8 @@ static int drop_untested_rows(struct hwp_compare *c)
 		for (size_t k = 0; k < c->nr_columns && !why; k++)
 			why = row->cells[k].reason;
 		if (!err)
-			err = warn(c, "no test for %s: %s", row->name, why ? why : "no values");
+			err = warn(c, "no test for %s: %s", row->name,
+				   why ? why : "no values");
 		why = NULL;
 		for (size_t k = 0; k < c->nr_columns; k++)
 			free(row->cells[k].reason);
@@ -343,7 +346,8 @@ static int correct_and_decide(struct hwp_compare *c)
 			 * against its middle, n_a n_b / 2. */
 			up = info->diff;
 			if (c->opts.test == HWP_TEST_MANN_WHITNEY)
-				up = 2 * info->statistic - (double)(info->a_n * info->b_n);
+				up = 2 * info->statistic -
+				     (double)(info->a_n * info->b_n);
 			/* Values so large their mean overflows give no p-value:
 			 * no verdict either, rather than "unchanged". */
 			if (isnan(info->p_value))
@@ -477,7 +481,8 @@ static int pair_columns(struct hwp_compare *c, const struct hwp_sweep *a,
 				       !strcmp(a->values[p], b->values[q]))))
 			q++;
 		if (q == b->nr) {
-			strbuf_addf(&only_a, "%s%s", only_a.len ? ", " : "", a->values[p]);
+			strbuf_addf(&only_a, "%s%s", only_a.len ? ", " : "",
+				    a->values[p]);
 			continue;
 		}
 		c->columns[c->nr_columns] = a->values[p] ? strdup(a->values[p]) : NULL;
@@ -494,7 +499,8 @@ static int pair_columns(struct hwp_compare *c, const struct hwp_sweep *a,
 		for (size_t p = 0; p < a->nr && !found; p++)
 			found = a->values[p] && !strcmp(a->values[p], b->values[q]);
 		if (!found && b->values[q])
-			strbuf_addf(&only_b, "%s%s", only_b.len ? ", " : "", b->values[q]);
+			strbuf_addf(&only_b, "%s%s", only_b.len ? ", " : "",
+				    b->values[q]);
 	}
 	if (!err && only_a.len)
 		err = warn(c, "%s=%s measured in %s only, not compared", a->param,
@@ -563,8 +569,9 @@ static int build(struct hwp_compare *c, const struct hwp_sweep *a,
 	if (!err)
 		err = pair_columns(c, a, b, pair_a, pair_b);
 	if (!err && !c->nr_columns)
-		err = fail(-HWP_ERR_MISMATCH, "the sweeps %s and %s have no %s value in common",
-			       c->a_name, c->b_name, a->param);
+		err = fail(-HWP_ERR_MISMATCH,
+			   "the sweeps %s and %s have no %s value in common",
+			   c->a_name, c->b_name, a->param);
 	if (!err)
 		err = check_runs(c);
 	for (size_t k = 0; !err && k < c->nr_columns; k++)
@@ -610,7 +617,8 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 		goto err;
 	}
 	if (c->opts.test != HWP_TEST_WELCH && c->opts.test != HWP_TEST_MANN_WHITNEY) {
-		err = fail(-EINVAL, "hwp_compare_sweeps: unknown test %d", (int)c->opts.test);
+		err = fail(-EINVAL, "hwp_compare_sweeps: unknown test %d",
+			   (int)c->opts.test);
 		goto err;
 	}
 	c->a_name = strdup(side_name(a, "A"));

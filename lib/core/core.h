@@ -87,10 +87,12 @@ void lib_log(enum hwp_log_level level, const char *fmt, ...) HWP_PRINTF(2, 3);
  * below; a field added to an opts struct moves its line here too (test-util
  * checks that the named field is the last).
  */
-int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src, const char *what);
+int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src,
+	      const char *what);
 #define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
 #define OPTS_COPY(dst, src, TYPE) \
-	opts_copy(dst, sizeof(*(dst)), offsetofend(struct TYPE, TYPE##__last_field), src, #TYPE)
+	opts_copy(dst, sizeof(*(dst)), offsetofend(struct TYPE, TYPE##__last_field), \
+		  src, #TYPE)
 #define hwp_evlist_opts__last_field all_kernel
 #define hwp_session_opts__last_field no_rdpmc
 #define hwp_workload_opts__last_field die_with_parent

@@ -131,7 +131,8 @@ int stream_check(FILE *f, const char *what)
 	return 0;
 }
 
-int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src, const char *what)
+int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src,
+	      const char *what)
 {
 	size_t src_sz;
 
@@ -140,8 +141,9 @@ int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src, const
 		return 0;
 	memcpy(&src_sz, src, sizeof(src_sz));
 	if (src_sz < sizeof(size_t))
-		return fail(-EINVAL, "%s: sz is %zu; set it to sizeof the struct (HWP_OPTS does)",
-				what, src_sz);
+		return fail(-EINVAL,
+			    "%s: sz is %zu; set it to sizeof the struct (HWP_OPTS does)",
+			    what, src_sz);
 	/*
 	 * A newer caller's fields beyond ours must be zero: we cannot honour
 	 * them. That starts at the end of our last field, not at our sizeof: a
@@ -166,8 +168,9 @@ int info_fill(void *dst, const void *src, size_t src_sz)
 		return fail(-EINVAL, "info struct is NULL");
 	memcpy(&dst_sz, dst, sizeof(dst_sz));
 	if (dst_sz < sizeof(size_t))
-		return fail(-EINVAL, "info struct: sz is %zu; set it to sizeof the struct",
-				dst_sz);
+		return fail(-EINVAL,
+			    "info struct: sz is %zu; set it to sizeof the struct",
+			    dst_sz);
 	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
 	       (dst_sz < src_sz ? dst_sz : src_sz) - sizeof(size_t));
 	return 0;

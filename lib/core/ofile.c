@@ -41,7 +41,9 @@ static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
-	return slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	if (!slash)
+		return strdup(".");
+	return strndup(path, slash == path ? 1 : (size_t)(slash - path));
 }
 
 static int open_unnamed(const char *path)
@@ -98,7 +100,8 @@ int ofile_check(const char *path)
 		return 0;
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode))
-			return fail(-EISDIR, "cannot write '%s': it is a directory", path);
+			return fail(-EISDIR, "cannot write '%s': it is a directory",
+				    path);
 		if (!S_ISREG(st.st_mode))
 			return 0;	/* a device or a pipe: only writing tells */
 	}
@@ -151,7 +154,8 @@ HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)
 		if (!of->f) {
 			err = -errno;
 			ofile_free(of);
-			return fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
+			return fail(err, "cannot write '%s': %s", path,
+				    strerrordesc_np(-err));
 		}
 		*out = of;
 		return 0;
@@ -225,8 +229,9 @@ HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
 		if (of->tmp && !of->unnamed)
 			unlink(of->tmp);
 		fail(err, "writing '%s' failed: %s; %s%s",
-			 of->is_stdout ? "standard output" : of->path, strerrordesc_np(-err),
-			 write_advice(err), of->tmp ? " (nothing was written under that name)" : "");
+			 of->is_stdout ? "standard output" : of->path,
+			 strerrordesc_np(-err), write_advice(err),
+			 of->tmp ? " (nothing was written under that name)" : "");
 	}
 	ofile_free(of);
 	return err;

@@ -122,7 +122,8 @@ bool have_hw_pmu(void)
 
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+			 de->d_name);
 		/* Core PMUs register as PERF_TYPE_RAW; hybrid ones (cpu_core,
 		 * cpu_atom) take dynamic types but keep a "cpus" file. */
 		if (!read_int_file(path, &type) && type == PERF_TYPE_RAW)

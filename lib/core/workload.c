@@ -40,11 +40,13 @@ static int find_command(const char *cmd, char *found, size_t size)
 		return fail(-ENOENT, "the command is empty");
 	if (strchr(cmd, '/')) {
 		if (stat(cmd, &st))
-			return fail(-errno, "cannot run '%s': %s", cmd, strerrordesc_np(errno));
+			return fail(-errno, "cannot run '%s': %s", cmd,
+				    strerrordesc_np(errno));
 		if (S_ISDIR(st.st_mode))
 			return fail(-EACCES, "cannot run '%s': it is a directory", cmd);
 		if (access(cmd, X_OK))
-			return fail(-EACCES, "cannot run '%s': it is not executable", cmd);
+			return fail(-EACCES, "cannot run '%s': it is not executable",
+				    cmd);
 		snprintf(found, size, "%s", cmd);
 		return 0;
 	}
@@ -91,7 +93,8 @@ static cpu_set_t *cpu_set_of(const int *cpus, size_t nr, size_t *size)
 }
 
 static void child_run(const char *path, char *const argv[], const cpu_set_t *set,
-		      size_t set_size, bool die_with_parent, pid_t parent, int go_rd, int err_wr)
+		      size_t set_size, bool die_with_parent, pid_t parent, int go_rd,
+		      int err_wr)
 {
 	sigset_t none;
 	char c;
@@ -173,7 +176,8 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	if (w->pid == 0) {
 		close(go[1]);
 		close(er[0]);
-		child_run(path, argv, set, set_size, o.die_with_parent, parent, go[0], er[1]);
+		child_run(path, argv, set, set_size, o.die_with_parent, parent,
+			  go[0], er[1]);
 	}
 	CPU_FREE(set);	/* free(): NULL is fine */
 	set = NULL;
@@ -220,7 +224,8 @@ HWP_API int hwp_workload_start(struct hwp_workload *w)
 
 	clear_error();
 	if (!w || w->started)
-		return fail(-EINVAL, "hwp_workload_start: %s", w ? "already started" : "NULL");
+		return fail(-EINVAL, "hwp_workload_start: %s",
+			    w ? "already started" : "NULL");
 	w->started = true;
 	w->t_start = now_seconds();
 	if (write(w->go_fd, "g", 1) != 1) {
@@ -234,7 +239,8 @@ HWP_API int hwp_workload_start(struct hwp_workload *w)
 	close(w->err_fd);
 	w->err_fd = -1;
 	if (n == (ssize_t)sizeof(e))
-		return fail(-HWP_ERR_EXEC, "cannot run the command: %s", strerrordesc_np(e));
+		return fail(-HWP_ERR_EXEC, "cannot run the command: %s",
+			    strerrordesc_np(e));
 	return 0;
 }
 
@@ -300,7 +306,8 @@ HWP_API int hwp_workload_kill(struct hwp_workload *w, int sig)
 	else
 		ret = kill(w->pid, sig);
 	if (ret < 0 && errno != ESRCH)
-		return fail(-errno, "cannot signal the command: %s", strerrordesc_np(errno));
+		return fail(-errno, "cannot signal the command: %s",
+			    strerrordesc_np(errno));
 	return 0;
 }
 

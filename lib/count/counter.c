@@ -16,9 +16,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define READ_FORMAT                                                                   \
-	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | \
-	 PERF_FORMAT_ID)
+#define READ_FORMAT \
+	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
+	 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
 
 /* What one read() of a group returns (READ_FORMAT): the times, then a
  * value and an id a member, leader first, in the order they joined. */
@@ -48,10 +48,11 @@ struct hwp_session {
 	struct hwp_evlist *evl;
 	struct hwp_session_opts opts;
 	char *cpulist;
-	struct targets t;	/* the CPUs of HWP_SCOPE_CPUS, else -1; the threads, else -1 */
+	struct targets t;	/* CPUs of HWP_SCOPE_CPUS, else -1; threads, else -1 */
 	size_t nr_inst;		/* t.nr_cpus * t.nr_tids */
 	struct perf_event_attr *attrs;	/* per event, as last opened (after fallbacks) */
-	size_t *group_start;	/* nr_groups + 1: events of group g are [start[g], start[g+1]) */
+	/* nr_groups + 1: the events of group g are [start[g], start[g+1]). */
+	size_t *group_start;
 	int *fds;		/* nr_inst * nr_events, -1 when not open */
 	uint64_t *ids;		/* same shape */
 	enum hwp_event_status *status;
@@ -72,8 +73,8 @@ static inline size_t slot(const struct hwp_session *s, size_t inst, size_t ev)
 	return inst * s->evl->nr_events + ev;
 }
 
-HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_session_opts *opts,
-			    struct hwp_session **out)
+HWP_API int hwp_session_new(const struct hwp_evlist *evl,
+			    const struct hwp_session_opts *opts, struct hwp_session **out)
 {
 	struct hwp_session *s;
 	size_t nr, max_group = 0;
@@ -92,7 +93,8 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl, const struct hwp_sessi
 	if (err)
 		goto err;
 	if (s->opts.scope > HWP_SCOPE_CPUS) {
-		err = fail(-EINVAL, "hwp_session_opts: unknown scope %d", (int)s->opts.scope);
+		err = fail(-EINVAL, "hwp_session_opts: unknown scope %d",
+			   (int)s->opts.scope);
 		goto err;
 	}
 	if (s->opts.cpus && s->opts.scope != HWP_SCOPE_CPUS) {
@@ -261,7 +263,8 @@ static int open_all(struct hwp_session *s)
 		for (size_t g = 0; g < evl->nr_groups && !thread_gone; g++) {
 			int leader_fd = -1;
 
-			for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++) {
+			for (size_t e = s->group_start[g]; e < s->group_start[g + 1];
+			     e++) {
 				int ret;
 
 				if (s->status[e] == HWP_EVENT_NOT_SUPPORTED)
@@ -290,8 +293,9 @@ static int open_all(struct hwp_session *s)
 		}
 	}
 	if (!live_threads)
-		return fail(-ESRCH, "process %d exited before its counters could be opened",
-				(int)s->opts.pid);
+		return fail(-ESRCH,
+			    "process %d exited before its counters could be opened",
+			    (int)s->opts.pid);
 	return 0;
 }
 
@@ -589,7 +593,8 @@ static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
 		k = e;
 		if (k >= end || s->ids[slot(s, inst, k)] != id)
 			for (k = s->group_start[g]; k < end; k++)
-				if (s->fds[slot(s, inst, k)] >= 0 && s->ids[slot(s, inst, k)] == id)
+				if (s->fds[slot(s, inst, k)] >= 0 &&
+				    s->ids[slot(s, inst, k)] == id)
 					break;
 		if (k >= end)
 			continue;
@@ -602,7 +607,8 @@ static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
 
 /* Group @g through rdpmc: true when every member was read that way. A
  * member not on a counter, or multiplexed, sends the group to read(). */
-static bool read_group_rdpmc(const struct hwp_session *s, size_t g, struct hwp_count *counts)
+static bool read_group_rdpmc(const struct hwp_session *s, size_t g,
+			     struct hwp_count *counts)
 {
 	size_t start = s->group_start[g], end = s->group_start[g + 1];
 
@@ -709,8 +715,8 @@ HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, si
 	if (!s || !s->open)
 		return fail(-EBADF, "hwp_session_read: the session is not open");
 	if (!counts || nr < s->evl->nr_events)
-		return fail(-EINVAL, "hwp_session_read: room for %zu counts, %zu events", nr,
-				s->evl->nr_events);
+		return fail(-EINVAL, "hwp_session_read: room for %zu counts, %zu events",
+			    nr, s->evl->nr_events);
 	memset(counts, 0, s->evl->nr_events * sizeof(*counts));
 	for (size_t inst = 0; inst < s->nr_inst; inst++)
 		for (size_t g = 0; g < s->evl->nr_groups; g++) {
@@ -725,8 +731,9 @@ HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, si
 			if (n < 0)
 				return fail(-errno, "reading the counters failed: %s",
 						strerrordesc_np(errno));
+			/* Nothing left to read: the task is gone. */
 			if ((size_t)n < 3 * sizeof(uint64_t))
-				continue;	/* nothing left to read: the task is gone */
+				continue;
 			add_group_read(s, inst, g, counts);
 		}
 	return 0;
@@ -777,14 +784,16 @@ static int session_value(const char *name, double *value, void *arg)
 				break;
 	if (e == evl->nr_events)
 		return -ENOENT;
-	if (sl->s->status[e] != HWP_EVENT_COUNTING && sl->s->status[e] != HWP_EVENT_USER_ONLY)
+	if (sl->s->status[e] != HWP_EVENT_COUNTING &&
+	    sl->s->status[e] != HWP_EVENT_USER_ONLY)
 		return -HWP_ERR_UNDEFINED;
 	*value = hwp_count_scaled(&sl->counts[e]);
 	return isnan(*value) ? -HWP_ERR_UNDEFINED : 0;
 }
 
-HWP_API int hwp_session_metric(const struct hwp_session *s, const struct hwp_count *counts,
-			       double seconds, const struct hwp_metric *m, double *value)
+HWP_API int hwp_session_metric(const struct hwp_session *s,
+			       const struct hwp_count *counts, double seconds,
+			       const struct hwp_metric *m, double *value)
 {
 	struct session_lookup sl = { s, counts, seconds };
 

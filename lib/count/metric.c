@@ -49,8 +49,9 @@ static int msyntax(const struct mparser *p, size_t pos, const char *what)
 	size_t at = p->off + pos;
 
 	if (strlen(p->def) <= 160)
-		return fail(-HWP_ERR_SYNTAX, "metric '%s': %s at position %zu\n  %s\n  %*s^",
-				p->def, what, at, p->def, (int)at, "");
+		return fail(-HWP_ERR_SYNTAX,
+			    "metric '%s': %s at position %zu\n  %s\n  %*s^",
+			    p->def, what, at, p->def, (int)at, "");
 	return fail(-HWP_ERR_SYNTAX, "metric '%s': %s at position %zu", p->def, what, at);
 }
 
@@ -115,7 +116,8 @@ static int parse_primary(struct mparser *p)
 		p->pos++;
 		return id;
 	}
-	if (isdigit((unsigned char)s[p->pos]) || (s[p->pos] == '.' && isdigit((unsigned char)s[p->pos + 1]))) {
+	if (isdigit((unsigned char)s[p->pos]) ||
+	    (s[p->pos] == '.' && isdigit((unsigned char)s[p->pos + 1]))) {
 		char *end;
 		double v = strtod(s + p->pos, &end);
 
@@ -143,7 +145,8 @@ static int parse_primary(struct mparser *p)
 		return id;
 	}
 	if (!s[p->pos])
-		return msyntax(p, p->pos, "expected a number, a name or '(' before the end");
+		return msyntax(p, p->pos,
+			       "expected a number, a name or '(' before the end");
 	err = msyntax(p, p->pos, "expected a number, a name or '('");
 	return err;
 }
@@ -243,7 +246,8 @@ static int metric_parse(const char *def, struct hwp_metric **out)
 
 	*out = NULL;
 	if (strlen(def) > EXPR_MAX)
-		return fail(-HWP_ERR_SYNTAX, "metric: longer than %d characters", EXPR_MAX);
+		return fail(-HWP_ERR_SYNTAX, "metric: longer than %d characters",
+			    EXPR_MAX);
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return fail(-ENOMEM, "out of memory");
@@ -260,7 +264,8 @@ static int metric_parse(const char *def, struct hwp_metric **out)
 	}
 	if (eq && !m->name[0]) {
 		metric_free(m);
-		return fail(-HWP_ERR_SYNTAX, "metric '%s': the name before '=' is empty", def);
+		return fail(-HWP_ERR_SYNTAX, "metric '%s': the name before '=' is empty",
+			    def);
 	}
 	root = parse_expr(&p);
 	if (root >= 0) {
@@ -335,12 +340,14 @@ static int eval_node(const struct eval *ev, int id, double *out)
 		err = ev->lookup(n->name, out, ev->ctx);
 		if (err == -ENOENT)
 			return fail(-HWP_ERR_UNKNOWN_NAME,
-					"metric '%s': '%s' is not an event of the list%s", ev->m->name,
-					n->name,
-					strchr(n->name, '-') ? " (write 'a - b', with spaces, to subtract)" : "");
+				    "metric '%s': '%s' is not an event of the list%s",
+				    ev->m->name, n->name,
+				    strchr(n->name, '-') ?
+				    " (write 'a - b', with spaces, to subtract)" : "");
 		if (err)
-			return fail(-HWP_ERR_UNDEFINED, "metric '%s': '%s' was not counted",
-					ev->m->name, n->name);
+			return fail(-HWP_ERR_UNDEFINED,
+				    "metric '%s': '%s' was not counted",
+				    ev->m->name, n->name);
 		if (isnan(*out))
 			return fail(-HWP_ERR_UNDEFINED, "metric '%s': '%s' has no value",
 					ev->m->name, n->name);
@@ -428,9 +435,11 @@ static int check_one(const char *name, void *arg)
 	for (size_t e = 0; e < evl->nr_events; e++)
 		if (edit_distance(name, evl->events[e].name, 3) <= 3)
 			strbuf_addf(&sb, "%s%s", n++ ? ", " : "", evl->events[e].name);
-	fail(-HWP_ERR_UNKNOWN_NAME, "metric '%s': '%s' is not an event of the list '%s'%s%s%s",
-		 cc->m->name, name, evl->spec, n ? "; did you mean: " : "", strbuf_str(&sb),
-		 strchr(name, '-') ? " (write 'a - b', with spaces, to subtract)" : "");
+	fail(-HWP_ERR_UNKNOWN_NAME,
+	     "metric '%s': '%s' is not an event of the list '%s'%s%s%s",
+	     cc->m->name, name, evl->spec, n ? "; did you mean: " : "",
+	     strbuf_str(&sb),
+	     strchr(name, '-') ? " (write 'a - b', with spaces, to subtract)" : "");
 	strbuf_release(&sb);
 	return -HWP_ERR_UNKNOWN_NAME;
 }

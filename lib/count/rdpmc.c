@@ -144,7 +144,8 @@ static bool parse_format(const char *s, int *config, uint64_t *mask)
 
 	if (sscanf(s, "config:%u%n", &lo, &n) == 1)
 		word = 0;
-	else if (sscanf(s, "config%d:%u%n", &word, &lo, &n) == 2 && word >= 1 && word <= 2)
+	else if (sscanf(s, "config%d:%u%n", &word, &lo, &n) == 2 &&
+		 word >= 1 && word <= 2)
 		;
 	else
 		return false;
@@ -173,10 +174,12 @@ static void find_rdpmc_formats(void)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), PMU_DIR "/%s/format/rdpmc", de->d_name);
-		if (!read_line(path, line, sizeof(line)) || !parse_format(line, &config, &mask))
+		if (!read_line(path, line, sizeof(line)) ||
+		    !parse_format(line, &config, &mask))
 			continue;
 		snprintf(path, sizeof(path), PMU_DIR "/%s/type", de->d_name);
-		if (!read_line(path, line, sizeof(line)) || sscanf(line, "%u", &type) != 1)
+		if (!read_line(path, line, sizeof(line)) ||
+		    sscanf(line, "%u", &type) != 1)
 			continue;
 		if (ask.nr && (config != ask.config || mask != ask.mask))
 			continue;	/* PMUs that disagree: ask only the first kind */
@@ -189,8 +192,8 @@ static void find_rdpmc_formats(void)
 
 void rdpmc_request(struct perf_event_attr *attr)
 {
-	bool core = attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE ||
-		    attr->type == PERF_TYPE_RAW;
+	bool core = attr->type == PERF_TYPE_HARDWARE ||
+		    attr->type == PERF_TYPE_HW_CACHE || attr->type == PERF_TYPE_RAW;
 	bool mine = false;
 
 	pthread_once(&ask_once, find_rdpmc_formats);
@@ -212,7 +215,8 @@ bool rdpmc_allowed(struct strbuf *why)
 	char line[32];
 	int knob;
 
-	if (!read_line(USER_READ_KNOB, line, sizeof(line)) || sscanf(line, "%d", &knob) != 1) {
+	if (!read_line(USER_READ_KNOB, line, sizeof(line)) ||
+	    sscanf(line, "%d", &knob) != 1) {
 #if defined(__aarch64__)
 		if (why)
 			strbuf_adds(why, "this kernel cannot let user space read the PMU's counters (arm64 needs Linux 5.17 or later): counters are read with read()");

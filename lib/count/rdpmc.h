@@ -69,8 +69,8 @@ static inline int upage_read(const volatile struct perf_event_mmap_page *pc,
 		upage_barrier();
 	} while (pc->lock != seq);
 
-	if (!user_rdpmc || !idx || !width || width > 64 || enabled != running || !user_time ||
-	    time_shift > 63)
+	if (!user_rdpmc || !idx || !width || width > 64 || enabled != running ||
+	    !user_time || time_shift > 63)
 		return -EAGAIN;
 	/* Sign-extend the counter's width, then add the kernel's offset. */
 	pmc <<= 64 - width;
@@ -81,7 +81,8 @@ static inline int upage_read(const volatile struct perf_event_mmap_page *pc,
 	{
 		uint64_t quot = cyc >> time_shift;
 		uint64_t rem = cyc & (((uint64_t)1 << time_shift) - 1);
-		uint64_t delta = time_offset + quot * time_mult + ((rem * time_mult) >> time_shift);
+		uint64_t delta = time_offset + quot * time_mult +
+					 ((rem * time_mult) >> time_shift);
 
 		enabled += delta;
 		running += delta;

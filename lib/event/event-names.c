@@ -20,25 +20,33 @@ static const struct generic_event fixed_events[] = {
 	HW("instructions", NULL, INSTRUCTIONS, "Instructions retired"),
 	HW("cache-references", NULL, CACHE_REFERENCES, "Last-level cache accesses"),
 	HW("cache-misses", NULL, CACHE_MISSES, "Last-level cache misses"),
-	HW("branches", "branch-instructions", BRANCH_INSTRUCTIONS, "Branch instructions retired"),
+	HW("branches", "branch-instructions", BRANCH_INSTRUCTIONS,
+	   "Branch instructions retired"),
 	HW("branch-misses", NULL, BRANCH_MISSES, "Mispredicted branches"),
 	HW("bus-cycles", NULL, BUS_CYCLES, "Bus cycles"),
 	HW("stalled-cycles-frontend", "idle-cycles-frontend", STALLED_CYCLES_FRONTEND,
 	   "Cycles the front end delivered no instruction"),
 	HW("stalled-cycles-backend", "idle-cycles-backend", STALLED_CYCLES_BACKEND,
 	   "Cycles the back end executed no instruction"),
-	HW("ref-cycles", NULL, REF_CPU_CYCLES, "Reference cycles, unaffected by frequency scaling"),
-	SW("cpu-clock", NULL, CPU_CLOCK, "CPU clock, a high-resolution per-CPU timer", "ns"),
+	HW("ref-cycles", NULL, REF_CPU_CYCLES,
+	   "Reference cycles, unaffected by frequency scaling"),
+	SW("cpu-clock", NULL, CPU_CLOCK,
+	   "CPU clock, a high-resolution per-CPU timer", "ns"),
 	SW("task-clock", NULL, TASK_CLOCK, "Time the task ran on a CPU", "ns"),
 	SW("page-faults", "faults", PAGE_FAULTS, "Page faults", ""),
 	SW("context-switches", "cs", CONTEXT_SWITCHES, "Context switches", ""),
-	SW("cpu-migrations", "migrations", CPU_MIGRATIONS, "Moves of the task to another CPU", ""),
+	SW("cpu-migrations", "migrations", CPU_MIGRATIONS,
+	   "Moves of the task to another CPU", ""),
 	SW("minor-faults", NULL, PAGE_FAULTS_MIN, "Page faults served without I/O", ""),
 	SW("major-faults", NULL, PAGE_FAULTS_MAJ, "Page faults that needed I/O", ""),
-	SW("alignment-faults", NULL, ALIGNMENT_FAULTS, "Unaligned accesses the kernel fixed up", ""),
-	SW("emulation-faults", NULL, EMULATION_FAULTS, "Instructions the kernel emulated", ""),
-	SW("cgroup-switches", NULL, CGROUP_SWITCHES, "Switches between tasks of different cgroups", ""),
-	SW("dummy", NULL, DUMMY, "Counts nothing; a placeholder for side-band records", ""),
+	SW("alignment-faults", NULL, ALIGNMENT_FAULTS,
+	   "Unaligned accesses the kernel fixed up", ""),
+	SW("emulation-faults", NULL, EMULATION_FAULTS,
+	   "Instructions the kernel emulated", ""),
+	SW("cgroup-switches", NULL, CGROUP_SWITCHES,
+	   "Switches between tasks of different cgroups", ""),
+	SW("dummy", NULL, DUMMY,
+	   "Counts nothing; a placeholder for side-band records", ""),
 };
 
 /* perf's names for PERF_TYPE_HW_CACHE: CACHE-OP[-misses]. */
@@ -63,21 +71,24 @@ static void cache_events_init(void)
 		for (size_t op = 0; op < ARRAY_SIZE(cache_op_names); op++)
 			for (size_t miss = 0; miss < 2; miss++, i++) {
 				if (miss)
-					snprintf(cache_name_buf[i], sizeof(cache_name_buf[i]),
-						 "%s-%s-misses", cache_names[c], cache_op_names[op]);
+					snprintf(cache_name_buf[i],
+						 sizeof(cache_name_buf[i]),
+						 "%s-%s-misses", cache_names[c],
+						 cache_op_names[op]);
 				else
-					snprintf(cache_name_buf[i], sizeof(cache_name_buf[i]), "%s-%s",
+					snprintf(cache_name_buf[i],
+						 sizeof(cache_name_buf[i]), "%s-%s",
 						 cache_names[c], cache_op_plurals[op]);
-				snprintf(cache_desc_buf[i], sizeof(cache_desc_buf[i]), "%s %s %s",
-					 cache_names[c], cache_op_names[op],
+				snprintf(cache_desc_buf[i], sizeof(cache_desc_buf[i]),
+					 "%s %s %s", cache_names[c], cache_op_names[op],
 					 miss ? "misses" : "accesses");
 				cache_events[i] = (struct generic_event){
 					.name = cache_name_buf[i],
 					.type = PERF_TYPE_HW_CACHE,
 					.config = c | (op << 8) |
-						  ((miss ? PERF_COUNT_HW_CACHE_RESULT_MISS
-							 : PERF_COUNT_HW_CACHE_RESULT_ACCESS)
-						   << 16),
+						((miss ? PERF_COUNT_HW_CACHE_RESULT_MISS :
+						  PERF_COUNT_HW_CACHE_RESULT_ACCESS)
+						 << 16),
 					.desc = cache_desc_buf[i],
 					.unit = "",
 				};
@@ -103,7 +114,8 @@ static const struct generic_event *generic_find(const char *name)
 	for (size_t i = 0; i < generic_nr(); i++) {
 		const struct generic_event *g = generic_get(i);
 
-		if (!strcasecmp(name, g->name) || (g->alias && !strcasecmp(name, g->alias)))
+		if (!strcasecmp(name, g->name) ||
+		    (g->alias && !strcasecmp(name, g->alias)))
 			return g;
 	}
 	return NULL;
@@ -172,7 +184,8 @@ int event_resolve(const char *name, struct event *ev)
 		ev->attr.type = PERF_TYPE_RAW;
 		ev->attr.config = strtoull(name + 1, NULL, 16);
 		ev->is_hardware = true;
-		if (set_str(&ev->canonical, name) || set_str(&ev->desc, "Raw PMU event code"))
+		if (set_str(&ev->canonical, name) ||
+		    set_str(&ev->desc, "Raw PMU event code"))
 			return fail(-ENOMEM, "out of memory");
 		return 0;
 	}
@@ -306,7 +319,8 @@ void explain_unsupported(struct strbuf *sb, const struct event *ev, int err)
 	}
 	switch (-err) {
 	case ENOENT:
-		strbuf_adds(sb, "the kernel or the CPU does not know this event (ENOENT)");
+		strbuf_adds(sb,
+			    "the kernel or the CPU does not know this event (ENOENT)");
 		break;
 	case EOPNOTSUPP:
 		strbuf_adds(sb, "this PMU or kernel does not support it (EOPNOTSUPP)");

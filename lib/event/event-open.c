@@ -97,7 +97,8 @@ static enum open_outcome not_supported(struct strbuf *sb, struct strbuf *reason)
 }
 
 /* Sort a failed open (@err, after every fallback). */
-static enum open_outcome sort_failure(const struct open_req *req, int err, struct strbuf *reason)
+static enum open_outcome sort_failure(const struct open_req *req, int err,
+				      struct strbuf *reason)
 {
 	const struct event *ev = req->ev;
 	struct strbuf sb = STRBUF_INIT;
@@ -107,8 +108,9 @@ static enum open_outcome sort_failure(const struct open_req *req, int err, struc
 	case EACCES:
 	case EPERM:
 		explain_permission(&sb, ev->name, err, req->scope == HWP_SCOPE_CPUS,
-				       req->tid > 0 ? req->tid : req->pid,
-				       req->attr->exclude_kernel && !req->attr->exclude_user);
+				   req->tid > 0 ? req->tid : req->pid,
+				   req->attr->exclude_kernel &&
+				   !req->attr->exclude_user);
 		/* An event of the kernel alone has no user-space fallback: the
 		 * rest of the list may still count. */
 		if (req->attr->exclude_user && req->scope != HWP_SCOPE_CPUS)
@@ -119,7 +121,8 @@ static enum open_outcome sort_failure(const struct open_req *req, int err, struc
 		getrlimit(RLIMIT_NOFILE, &rl);
 		strbuf_addf(&sb, "too many open files: the events need %zu descriptor%s, and the limit is %llu (hard limit %llu); raise it with 'ulimit -n', or open fewer events, on fewer CPUs or threads",
 			    req->fds_needed, req->fds_needed == 1 ? "" : "s",
-			    (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+			    (unsigned long long)rl.rlim_cur,
+			    (unsigned long long)rl.rlim_max);
 		return failed(err, &sb);
 	case ESRCH:
 		if (req->scope == HWP_SCOPE_PROCESS)
@@ -141,7 +144,8 @@ static enum open_outcome sort_failure(const struct open_req *req, int err, struc
 	return not_supported(&sb, reason);
 }
 
-enum open_outcome event_open(struct open_req *req, int *fd, int *err, struct strbuf *reason)
+enum open_outcome event_open(struct open_req *req, int *fd, int *err,
+			     struct strbuf *reason)
 {
 	struct perf_event_attr *a = req->attr;
 	bool raised = false, user_only = false;
@@ -165,8 +169,8 @@ enum open_outcome event_open(struct open_req *req, int *fd, int *err, struct str
 			forget_user_read(a, req->ev);	/* read() it will be */
 			continue;
 		}
-		if ((r == -EACCES || r == -EPERM) && !a->exclude_kernel && !a->exclude_user &&
-		    req->scope != HWP_SCOPE_CPUS) {
+		if ((r == -EACCES || r == -EPERM) && !a->exclude_kernel &&
+		    !a->exclude_user && req->scope != HWP_SCOPE_CPUS) {
 			a->exclude_kernel = 1;
 			a->exclude_hv = 1;
 			user_only = true;
@@ -188,6 +192,7 @@ enum open_outcome event_open(struct open_req *req, int *fd, int *err, struct str
 		return OPEN_DONE;
 	if (reason)
 		strbuf_addf(reason, "counts user space only: kernel.perf_event_paranoid is %d (sysctl -w kernel.perf_event_paranoid=1 counts the kernel too; '%s%su' asks for user space alone)",
-			    read_paranoid(), req->ev->name, strchr(req->ev->name, ':') ? "" : ":");
+			    read_paranoid(), req->ev->name,
+			    strchr(req->ev->name, ':') ? "" : ":");
 	return OPEN_USER_ONLY;
 }

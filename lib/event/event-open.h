@@ -41,7 +41,7 @@ enum open_outcome {
 	OPEN_USER_ONLY,		/* opened, counting user space only: *reason says why */
 	OPEN_NOT_SUPPORTED,	/* this machine cannot count it: *reason says why */
 	OPEN_THREAD_GONE,	/* the thread exited meanwhile (a process's threads) */
-	OPEN_FAILED,		/* fatal for the whole list: the error and its message are set */
+	OPEN_FAILED,		/* fatal for the whole list: error and message are set */
 };
 
 struct open_req {
@@ -53,9 +53,11 @@ struct open_req {
 	/* For messages: the members of the group, and how many of them are
 	 * open on this instance before this one */
 	size_t group_size, group_opened;
-	enum hwp_scope scope;		/* CPUs: no user-space fallback; process: ESRCH is a thread gone */
-	pid_t pid;			/* the target as the user named it, for messages */
-	size_t fds_needed;		/* how many descriptors the whole list takes, for messages */
+	/* CPUs: no user-space fallback; process: ESRCH is a thread gone. */
+	enum hwp_scope scope;
+	pid_t pid;			/* the target as the user gave it, for messages */
+	/* How many descriptors the whole list takes, for messages. */
+	size_t fds_needed;
 };
 
 /*
@@ -67,6 +69,7 @@ struct open_req {
  * opened (exclude_kernel set, precise_ip lowered, PERF_FORMAT_LOST
  * dropped), so that the next open of the same event starts from there.
  */
-enum open_outcome event_open(struct open_req *req, int *fd, int *err, struct strbuf *reason);
+enum open_outcome event_open(struct open_req *req, int *fd, int *err,
+			     struct strbuf *reason);
 
 #endif

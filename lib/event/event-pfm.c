@@ -29,7 +29,8 @@ static struct {
 	int (*get_event_next)(int idx);
 	int (*find_event)(const char *str);
 	pfm_err_t (*get_event_info)(int idx, pfm_os_t os, pfm_event_info_t *output);
-	pfm_err_t (*get_os_event_encoding)(const char *str, int dfl_plm, pfm_os_t os, void *args);
+	pfm_err_t (*get_os_event_encoding)(const char *str, int dfl_plm, pfm_os_t os,
+					   void *args);
 	pfm_err_t (*get_event_attr_info)(int eidx, int aidx, pfm_os_t os,
 					 pfm_event_attr_info_t *output);
 } pfm;
@@ -69,8 +70,8 @@ static void pfm_init_once(void)
 #undef RESOLVE
 	ret = pfm.initialize();
 	if (ret != PFM_SUCCESS)
-		snprintf(pfm_init_error, sizeof(pfm_init_error), "libpfm4 failed to initialize: %s",
-			 pfm.strerror(ret));
+		snprintf(pfm_init_error, sizeof(pfm_init_error),
+			 "libpfm4 failed to initialize: %s", pfm.strerror(ret));
 	/* The handle stays open for the life of the process, as the tables do. */
 }
 
@@ -106,7 +107,8 @@ static int inactive_pmu_error(const char *name)
 			return fail(-HWP_ERR_NO_PMU,
 					"event '%s': libpfm4 knows PMU '%s' (%s) but this CPU is not one; "
 					"LIBPFM_FORCE_PMU=%s makes libpfm4 encode its events anyway",
-					name, info.name, info.desc ? info.desc : "", info.name);
+					name, info.name, info.desc ? info.desc : "",
+					info.name);
 	}
 	return -ENOENT;
 }
@@ -131,21 +133,24 @@ static int umask_error(const char *name)
 	idx = pfm.find_event(base);
 	memset(&einfo, 0, sizeof(einfo));
 	einfo.size = sizeof(einfo);
-	if (idx >= 0 && pfm.get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &einfo) == PFM_SUCCESS) {
+	if (idx >= 0 &&
+	    pfm.get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &einfo) == PFM_SUCCESS) {
 		for (int a = 0; a < einfo.nattrs && n < 24; a++) {
 			pfm_event_attr_info_t ainfo;
 
 			memset(&ainfo, 0, sizeof(ainfo));
 			ainfo.size = sizeof(ainfo);
-			if (pfm.get_event_attr_info(idx, a, PFM_OS_PERF_EVENT_EXT, &ainfo) ||
+			if (pfm.get_event_attr_info(idx, a, PFM_OS_PERF_EVENT_EXT,
+						    &ainfo) ||
 			    ainfo.type != PFM_ATTR_UMASK)
 				continue;
 			strbuf_addf(&sb, "%s%s", n++ ? ", " : "", ainfo.name);
 		}
 	}
 	if (n)
-		fail(-HWP_ERR_SYNTAX, "event '%s': invalid or missing unit mask; it takes: %s",
-			 name, strbuf_str(&sb));
+		fail(-HWP_ERR_SYNTAX,
+		     "event '%s': invalid or missing unit mask; it takes: %s",
+		     name, strbuf_str(&sb));
 	else
 		fail(-HWP_ERR_SYNTAX, "event '%s': invalid or missing unit mask", name);
 	strbuf_release(&sb);
@@ -168,7 +173,8 @@ static int translate(int ret, const char *name)
 	case PFM_ERR_NOMEM:
 		return fail(-ENOMEM, "event '%s': out of memory in libpfm4", name);
 	case PFM_ERR_NOTSUPP:
-		return fail(-EOPNOTSUPP, "event '%s': %s (libpfm4)", name, pfm.strerror(ret));
+		return fail(-EOPNOTSUPP, "event '%s': %s (libpfm4)", name,
+			    pfm.strerror(ret));
 	case PFM_ERR_TOOMANY:
 	case PFM_ERR_TOOSMALL:
 	case PFM_ERR_INVAL:
@@ -198,7 +204,8 @@ int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonic
 	arg.attr = &a;
 	arg.fstr = &fstr;
 	arg.size = sizeof(arg);
-	ret = pfm.get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	ret = pfm.get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT,
+					&arg);
 	free(fstr);
 	if (ret != PFM_SUCCESS)
 		return translate(ret, name);
@@ -222,7 +229,8 @@ int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonic
 	einfo.size = sizeof(einfo);
 	if (pfm.get_event_info(arg.idx, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS ||
 	    !pmu_info(einfo.pmu, &pinfo))
-		return fail(-EIO, "event '%s': libpfm4 encoded it but cannot describe it", name);
+		return fail(-EIO, "event '%s': libpfm4 encoded it but cannot describe it",
+			    name);
 	plain = strstr(name, "::") ? strstr(name, "::") + 2 : name;
 	if (asprintf(canonical, "%s::%s", pinfo.name, plain) < 0) {
 		*canonical = NULL;
@@ -238,7 +246,8 @@ int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonic
 }
 
 /* Walk the events of the PMUs libpfm4 found (or was forced to). */
-static int pfm_walk(int (*fn)(const char *pmu, const pfm_event_info_t *ev, void *ctx), void *ctx)
+static int pfm_walk(int (*fn)(const char *pmu, const pfm_event_info_t *ev, void *ctx),
+		    void *ctx)
 {
 	pfm_pmu_info_t pinfo;
 	pfm_pmu_t pmu;
@@ -248,13 +257,15 @@ static int pfm_walk(int (*fn)(const char *pmu, const pfm_event_info_t *ev, void 
 	pfm_for_all_pmus(pmu) {
 		if (!pmu_info(pmu, &pinfo) || !pinfo.is_present)
 			continue;
-		for (int idx = pinfo.first_event; idx != -1; idx = pfm.get_event_next(idx)) {
+		for (int idx = pinfo.first_event; idx != -1;
+		     idx = pfm.get_event_next(idx)) {
 			pfm_event_info_t einfo;
 			int ret;
 
 			memset(&einfo, 0, sizeof(einfo));
 			einfo.size = sizeof(einfo);
-			if (pfm.get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS)
+			if (pfm.get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &einfo) !=
+			    PFM_SUCCESS)
 				continue;
 			ret = fn(pinfo.name, &einfo, ctx);
 			if (ret)

@@ -132,8 +132,8 @@ static int unknown_event(const char *name)
 				name);
 	event_suggest(name, &sb);
 	if (sb.len)
-		fail(-HWP_ERR_UNKNOWN_EVENT, "unknown event '%s'; did you mean: %s?", name,
-			 strbuf_str(&sb));
+		fail(-HWP_ERR_UNKNOWN_EVENT, "unknown event '%s'; did you mean: %s?",
+		     name, strbuf_str(&sb));
 	else
 		fail(-HWP_ERR_UNKNOWN_EVENT,
 			 "unknown event '%s'; 'hwprof list' shows the events this machine knows",
@@ -164,8 +164,8 @@ static int bad_modifier_or(const struct parser *ps, size_t pos, const char *base
 			    colon + 1);
 }
 
-static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos, size_t group,
-		     bool leader)
+static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos,
+		     size_t group, bool leader)
 {
 	struct hwp_evlist *evl = ps->evl;
 	struct modifiers m = { 0 };
@@ -175,7 +175,8 @@ static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos,
 	int err;
 
 	if (len > NAME_MAX_LEN)
-		return syntax_error(ps, pos, "event name longer than %d characters", NAME_MAX_LEN);
+		return syntax_error(ps, pos, "event name longer than %d characters",
+				    NAME_MAX_LEN);
 	if (evl->nr_events >= EVENTS_MAX)
 		return syntax_error(ps, pos, "more than %d events", EVENTS_MAX);
 	/* Doubling: a realloc per event copied the list once per event. */
@@ -269,7 +270,8 @@ static int parse_event(struct parser *ps, size_t group, bool leader)
 	for (size_t i = start; i < end; i++)
 		if (isspace((unsigned char)s[i]) || !isprint((unsigned char)s[i]))
 			return syntax_error(ps, i, "unexpected %s in an event name",
-					    isspace((unsigned char)s[i]) ? "space" : "character");
+					    isspace((unsigned char)s[i]) ?
+					    "space" : "character");
 	return add_event(ps, s + start, end - start, start, group, leader);
 }
 
@@ -333,7 +335,8 @@ HWP_API int hwp_evlist_parse(const char *spec, const struct hwp_evlist_opts *opt
 	if (err)
 		return err;
 	if (strlen(spec) > SPEC_MAX)
-		return fail(-HWP_ERR_SYNTAX, "event list: longer than %d characters", SPEC_MAX);
+		return fail(-HWP_ERR_SYNTAX, "event list: longer than %d characters",
+			    SPEC_MAX);
 	ps.evl = calloc(1, sizeof(*ps.evl));
 	if (!ps.evl || !(ps.evl->spec = strdup(spec))) {
 		err = fail(-ENOMEM, "out of memory");
@@ -358,8 +361,9 @@ HWP_API int hwp_evlist_parse(const char *spec, const struct hwp_evlist_opts *opt
 		if (!spec[ps.pos])
 			break;
 		if (spec[ps.pos] != ',') {
-			err = syntax_error(&ps, ps.pos, spec[ps.pos] == '}' ? "'}' without '{'" :
-							"expected ',' between events");
+			err = syntax_error(&ps, ps.pos,
+					   spec[ps.pos] == '}' ? "'}' without '{'" :
+					   "expected ',' between events");
 			goto err;
 		}
 		ps.pos++;

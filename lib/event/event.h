@@ -19,8 +19,10 @@ struct event {
 	size_t group;
 	bool is_leader;
 	bool is_hardware;
-	bool mod_explicit_plm;	/* u/k/h given: no permission fallback changes it silently */
-	unsigned char plm_bits;	/* which of u, k, h were given, event and group together */
+	/* u/k/h given: no permission fallback changes it silently. */
+	bool mod_explicit_plm;
+	/* Which of u, k, h were given, event and group together. */
+	unsigned char plm_bits;
 	struct perf_event_attr attr;
 };
 

@@ -59,8 +59,8 @@ int tracepoint_resolve(const char *name, struct perf_event_attr *attr)
 
 	if (!root)
 		return -ENOENT;	/* the unknown-event message says to mount it */
-	snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", root, (int)(colon - name), name,
-		 colon + 1);
+	snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", root, (int)(colon - name),
+		 name, colon + 1);
 	f = fopen(path, "re");
 	if (!f) {
 		if (errno == EACCES || errno == EPERM)
@@ -122,7 +122,8 @@ int tracepoint_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 				continue;
 			/* Without an id, perf_event_open cannot name it (ftrace's
 			 * own events mostly): perf does not list those either. */
-			snprintf(id, sizeof(id), "%s/events/%s/%s/id", root, sys->d_name, ev->d_name);
+			snprintf(id, sizeof(id), "%s/events/%s/%s/id", root, sys->d_name,
+				 ev->d_name);
 			if (access(id, F_OK))
 				continue;
 			ret = fn(&desc, ctx);

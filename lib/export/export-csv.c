@@ -21,8 +21,9 @@ static int csv_row(const struct hwp_entry *e, void *arg)
 	struct csv_ctx *c = arg;
 	char num[64], src[256], bytes[64];
 
-	fprintf(c->f, "%.2f%s%llu%s%llu%s", e->percent, c->sep, (unsigned long long)e->samples,
-		c->sep, (unsigned long long)e->period, c->sep);
+	fprintf(c->f, "%.2f%s%llu%s%llu%s", e->percent, c->sep,
+		(unsigned long long)e->samples, c->sep, (unsigned long long)e->period,
+		c->sep);
 	format_source(e->file, e->line, src, sizeof(src));
 	switch (c->sort) {
 	case HWP_SORT_DSO:
@@ -59,7 +60,8 @@ int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 		[HWP_SORT_LINE] = "source,symbol,dso",
 		[HWP_SORT_DSO] = "dso",
 	};
-	struct csv_ctx c = { f, o->separator && *o->separator ? o->separator : ",", o->sort };
+	struct csv_ctx c = { f, o->separator && *o->separator ? o->separator : ",",
+			     o->sort };
 
 	if ((unsigned int)o->sort >= ARRAY_SIZE(headers))
 		return fail(-EINVAL, "unknown sort key %d", (int)o->sort);

@@ -154,7 +154,8 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 	/* Debug information is looked for only by the reports that show lines. */
 	for (int pass = 0; !err && pass < (lines ? 2 : 1); pass++) {
 		jm.debuginfo = pass;
-		jw_key(&w, pass ? "modules_without_debuginfo" : "modules_without_symbols");
+		jw_key(&w,
+		       pass ? "modules_without_debuginfo" : "modules_without_symbols");
 		jw_array_begin(&w, false);
 		err = hwp_profile_foreach_module(p, json_module, &jm);
 		jw_array_end(&w);

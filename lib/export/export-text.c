@@ -88,7 +88,8 @@ static int text_row(const struct hwp_entry *e, void *arg)
 
 	/* Where DWARF says a function was inlined, the line is its. */
 	if (e->inlined)
-		snprintf(sym, sizeof(sym), "%s (inlined %s)", e->symbol ? e->symbol : "?", e->inlined);
+		snprintf(sym, sizeof(sym), "%s (inlined %s)", e->symbol ? e->symbol : "?",
+			 e->inlined);
 	else
 		snprintf(sym, sizeof(sym), "%s", e->symbol ? e->symbol : "");
 	format_source(e->file, e->line, source, sizeof(source));
@@ -141,16 +142,18 @@ static void text_columns(struct text_ctx *t)
 		fprintf(t->f, "%-*s  Module\n", t->w.name, "Symbol");
 		break;
 	case HWP_SORT_LINE:
-		fprintf(t->f, "%-*s  %-*s  Module\n", t->w.name, "Source", t->w.sym, "Symbol");
+		fprintf(t->f, "%-*s  %-*s  Module\n", t->w.name, "Source", t->w.sym,
+			"Symbol");
 		break;
 	case HWP_SORT_RIP:
-		fprintf(t->f, "%18s  %-*s  %-*s  %-*s  %-*s  Disassembly\n", "Address", t->w.name,
-			"Symbol+offset", t->w.dso, "Module", t->w.source, "Source", t->w.bytes,
-			"Bytes");
+		fprintf(t->f, "%18s  %-*s  %-*s  %-*s  %-*s  Disassembly\n", "Address",
+			t->w.name, "Symbol+offset", t->w.dso, "Module", t->w.source,
+			"Source", t->w.bytes, "Bytes");
 		break;
 	}
 	fprintf(t->f, "# %.8s  %.10s  %.*s\n", dots, dots,
-		t->sort == HWP_SORT_RIP ? 18 : t->sort == HWP_SORT_DSO ? 6 : t->w.name, dots);
+		t->sort == HWP_SORT_RIP ? 18 : t->sort == HWP_SORT_DSO ? 6 : t->w.name,
+		dots);
 }
 
 static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o,
@@ -177,7 +180,8 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_o
 		fprintf(f, "# other events in the file (hwprof report -e NAME):");
 		for (size_t i = 0; hwp_profile_event_name(p, i); i++)
 			if (strcmp(hwp_profile_event_name(p, i), in.event))
-				fprintf(f, " %s", printable(pr, hwp_profile_event_name(p, i)));
+				fprintf(f, " %s",
+					printable(pr, hwp_profile_event_name(p, i)));
 		fprintf(f, "\n");
 	}
 	fprintf(f, "#\n");
@@ -254,8 +258,8 @@ static void annotate_namesakes(struct annotate_ctx *a, const struct hwp_annotate
 	bool chosen = strchr(a->symbol, '@') != NULL;
 
 	fprintf(a->f, "# %zu sampled functions have this name; this one is at 0x%" PRIx64 " in %s, with %" PRIu64 " samples%s\n",
-		l->nr_namesakes + 1, l->start, printable(&a->pr, l->dso), l->function_samples,
-		chosen ? "" : " (the most)");
+		l->nr_namesakes + 1, l->start, printable(&a->pr, l->dso),
+		l->function_samples, chosen ? "" : " (the most)");
 	fprintf(a->f, "# the other%s: %s\n", l->nr_namesakes > 1 ? "s" : "",
 		printable(&a->pr, l->namesakes));
 	fprintf(a->f, "# annotate another with --annotate NAME@0xADDRESS, as listed\n");
@@ -276,7 +280,8 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 			printable(&a->pr, in.event));
 		if (l->nr_namesakes)
 			annotate_namesakes(a, l);
-		fprintf(a->f, "# %8s  %8s : %8s   source lines, then bytes and disassembly\n",
+		fprintf(a->f,
+			"# %8s  %8s : %8s   source lines, then bytes and disassembly\n",
 			"Percent", "Samples", "Address");
 	}
 	if (l->new_line) {
@@ -294,10 +299,12 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 	}
 	format_bytes(l->bytes, l->nr_bytes, bytes, sizeof(bytes));
 	if (l->samples)
-		fprintf(a->f, "%8.2f%%  %8llu : ", l->percent, (unsigned long long)l->samples);
+		fprintf(a->f, "%8.2f%%  %8llu : ", l->percent,
+			(unsigned long long)l->samples);
 	else
 		fprintf(a->f, "%19s: ", "");
-	fprintf(a->f, "%8llx:  %-30s %s\n", (unsigned long long)l->address, bytes, l->disasm);
+	fprintf(a->f, "%8llx:  %-30s %s\n", (unsigned long long)l->address, bytes,
+		l->disasm);
 	a->lines++;
 	return 0;
 }

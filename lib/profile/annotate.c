@@ -189,13 +189,14 @@ static int find_candidates(struct hwp_profile *p, const char *name, struct candi
 }
 
 /* "NAME@0xADDRESS (N samples, MODULE)" for each candidate but @skip. */
-static void list_candidates(struct hwp_profile *p, const char *name, const struct candidates *c,
-			    size_t skip, struct strbuf *sb)
+static void list_candidates(struct hwp_profile *p, const char *name,
+			    const struct candidates *c, size_t skip, struct strbuf *sb)
 {
 	for (size_t i = 0; i < c->nr; i++)
 		if (i != skip)
 			strbuf_addf(sb, "%s%s@0x%" PRIx64 " (%" PRIu64 " samples, %s)",
-				    sb->len ? ", " : "", name, c->v[i].start, c->v[i].samples,
+				    sb->len ? ", " : "", name,
+				    c->v[i].start, c->v[i].samples,
 				    machine_dso(p->m, c->v[i].dso)->path);
 }
 
@@ -268,7 +269,8 @@ static int collect_hits(struct walk *w, uint64_t end)
 			continue;
 		if (vec_reserve(&w->hits, &cap, w->nr_hits + 1, sizeof(*w->hits)))
 			return fail(-ENOMEM, "out of memory");
-		w->hits[w->nr_hits++] = (struct hit){ s->si.vaddr, s->samples, s->period };
+		w->hits[w->nr_hits++] =
+			(struct hit){ s->si.vaddr, s->samples, s->period };
 		w->period += s->period;
 	}
 	if (w->nr_hits)
@@ -293,14 +295,15 @@ static int walk_instructions(struct walk *w, hwp_annotate_fn fn, void *ctx)
 	for (size_t off = 0; off < w->len && !err;) {
 		struct hwp_annotate_line l = { .sz = sizeof(l), .address = w->start + off,
 					       .dso = machine_dso(w->p->m, w->dso)->path,
-					       .start = w->start, .function_samples = w->samples,
+					       .start = w->start,
+					       .function_samples = w->samples,
 					       .nr_namesakes = w->nr_namesakes,
-					       .namesakes = w->nr_namesakes ?
-							    strbuf_str(&w->namesakes) : NULL };
+					       .namesakes = !w->nr_namesakes ? NULL :
+							    strbuf_str(&w->namesakes) };
 		const struct hit *h = hit_at(w->hits, w->nr_hits, l.address);
 		struct symbol_info si;
-		int n = disasm_one(w->p->dis, w->code + off, w->len - off, l.address, text,
-				   sizeof(text));
+		int n = disasm_one(w->p->dis, w->code + off, w->len - off, l.address,
+				   text, sizeof(text));
 
 		if (n <= 0) {
 			snprintf(text, sizeof(text), "(bad)");
@@ -308,7 +311,8 @@ static int walk_instructions(struct walk *w, hwp_annotate_fn fn, void *ctx)
 		}
 		symbolize_vaddr(w->p->sym, w->dso, l.address, true, &si);
 		l.samples = h ? h->samples : 0;
-		l.percent = h && w->period ? 100.0 * (double)h->period / (double)w->period : 0;
+		l.percent = h && w->period ?
+			    100.0 * (double)h->period / (double)w->period : 0;
 		l.bytes = w->code + off;
 		l.nr_bytes = (size_t)n;
 		l.disasm = text;
@@ -367,8 +371,9 @@ static int prepare_walk(struct walk *w, const char *symbol)
 		return err;
 	p->lines_used = true;
 	if (machine_dso(p->m, w->dso)->kind == DSO_KERNEL)
-		return fail(-EOPNOTSUPP, "'%s' is in the kernel, whose code hwprof does not read",
-				symbol);
+		return fail(-EOPNOTSUPP,
+			    "'%s' is in the kernel, whose code hwprof does not read",
+			    symbol);
 	if (!w->size || w->size > MAX_FUNCTION)
 		w->size = w->size ? MAX_FUNCTION : 4096;
 	machine = symbolize_elf_machine(p->sym, w->dso);

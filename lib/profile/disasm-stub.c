@@ -14,8 +14,8 @@ void disasm_close(struct disasm *d)
 	(void)d;
 }
 
-int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, char *text,
-	       size_t size)
+int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+	       char *text, size_t size)
 {
 	(void)d, (void)code, (void)len, (void)addr, (void)text, (void)size;
 	return -EOPNOTSUPP;

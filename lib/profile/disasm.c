@@ -40,8 +40,8 @@ static void cs_load_once(void)
 #define X(fn) *(void **)&cs.fn = dlsym(h, #fn);
 	CS_FUNCS(X)
 #undef X
-	cs_loaded = cs.cs_open && cs.cs_option && cs.cs_malloc && cs.cs_free && cs.cs_close &&
-		    cs.cs_disasm_iter;
+	cs_loaded = cs.cs_open && cs.cs_option && cs.cs_malloc && cs.cs_free &&
+		    cs.cs_close && cs.cs_disasm_iter;
 }
 
 struct disasm {
@@ -93,8 +93,8 @@ void disasm_close(struct disasm *d)
 	free(d);
 }
 
-int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, char *text,
-	       size_t size)
+int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+	       char *text, size_t size)
 {
 	const uint8_t *p = code;
 	size_t n = len;

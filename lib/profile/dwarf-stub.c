@@ -43,8 +43,8 @@ int dw_module_elf_machine(struct dw_module *m)
 	return 0;
 }
 
-int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name, uint64_t *start,
-		     uint64_t *size)
+int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
+		     uint64_t *start, uint64_t *size)
 {
 	(void)m, (void)vaddr, (void)name, (void)start, (void)size;
 	return -EOPNOTSUPP;

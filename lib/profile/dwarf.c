@@ -54,7 +54,8 @@ static void *resolve(void *h, const char *lib, const char *sym)
 	void *p = dlsym(h, sym);
 
 	if (!p && !dw_error[0])
-		snprintf(dw_error, sizeof(dw_error), "%s lacks %s: elfutils is too old", lib, sym);
+		snprintf(dw_error, sizeof(dw_error), "%s lacks %s: elfutils is too old",
+			 lib, sym);
 	return p;
 }
 
@@ -222,12 +223,13 @@ int dw_module_elf_machine(struct dw_module *m)
 	return m->e_machine;
 }
 
-int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name, uint64_t *start,
-		     uint64_t *size)
+int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
+		     uint64_t *start, uint64_t *size)
 {
 	GElf_Off off;
 	GElf_Sym sym;
-	const char *n = dw.dwfl_module_addrinfo(m->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+	const char *n =
+		dw.dwfl_module_addrinfo(m->mod, vaddr, &off, &sym, NULL, NULL, NULL);
 
 	if (!n || !*n)
 		return -ENOENT;

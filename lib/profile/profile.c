@@ -69,7 +69,8 @@ static int add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
 		    hidx_add(&p->stack_idx, h, p->nr_stacks))
 			return -ENOMEM;
 		memcpy(p->frames + p->nr_frames, frames, nr * sizeof(*frames));
-		p->stacks[p->nr_stacks] = (struct stack){ (uint32_t)p->nr_frames, nr, 0, 0 };
+		p->stacks[p->nr_stacks] =
+			(struct stack){ (uint32_t)p->nr_frames, nr, 0, 0 };
 		p->nr_frames += nr;
 		i = (long)p->nr_stacks++;
 	}
@@ -215,7 +216,8 @@ static int choose_event(struct hwp_profile *p, const char *name)
 		}
 	for (size_t i = 0; i < pd_nr_events(p->file); i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", pd_event(p->file, i)->name);
-	fail(-ENOENT, "'%s' has no event '%s'; it has: %s", p->input, name, strbuf_str(&sb));
+	fail(-ENOENT, "'%s' has no event '%s'; it has: %s", p->input, name,
+	     strbuf_str(&sb));
 	strbuf_release(&sb);
 	return -ENOENT;
 }
@@ -244,11 +246,12 @@ static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 	if (other_host)
 		strbuf_addf(&sb, " on host '%s' (this is '%s')", p->hostname, u.nodename);
 	if (other_kernel)
-		strbuf_addf(&sb, "%s kernel %s (this one runs %s)", other_host ? " with" : " under",
-			    p->osrelease, u.release);
+		strbuf_addf(&sb, "%s kernel %s (this one runs %s)",
+			    other_host ? " with" : " under", p->osrelease, u.release);
 	strbuf_addf(&sb, ": %s%s%s may not match the recording's",
 		    other_kernel ? "kernel symbols (read from this machine's /proc/kallsyms; give a "
-				   "copy of the recording machine's: report --kallsyms FILE)" : "",
+				   "copy of the recording machine's: report --kallsyms FILE)" :
+				   "",
 		    other_kernel ? " and " : "",
 		    "modules (opened by their recorded paths on this machine)");
 	p->host_warning = strbuf_detach(&sb);

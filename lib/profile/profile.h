@@ -32,8 +32,10 @@ struct report;
 struct hwp_profile {
 	char *input;
 	struct pd_file *file;	/* while reading */
-	const char *hostname, *osrelease;	/* where it was recorded (interned), or NULL */
-	char *host_warning;	/* why kernel symbols and module paths may not match, or NULL */
+	/* where it was recorded (interned), or NULL */
+	const char *hostname, *osrelease;
+	/* why kernel symbols and module paths may not match, or NULL */
+	char *host_warning;
 	int event;
 	size_t nr_events;
 	const char **event_names;
@@ -51,7 +53,8 @@ struct hwp_profile {
 	uint64_t samples, period, lost, throttled, skipped, other_samples;
 	uint64_t lost_records, lost_samples;	/* LOST and LOST_SAMPLES, summed */
 	bool callchains;
-	bool lines_used;	/* a report looked up lines: modules say if they have them */
+	/* a report looked up lines: modules say if they have them */
+	bool lines_used;
 	struct report *reports[HWP_SORT_DSO + 1];	/* built on first use */
 	struct disasm *dis;
 	int dis_machine;	/* the ELF machine @dis decodes; -1 when it cannot */

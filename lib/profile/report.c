@@ -51,7 +51,8 @@ void site_resolve(struct hwp_profile *p, size_t i, bool lines)
 		return;
 	}
 	if (machine_dso(p->m, s->loc.dso)->kind == DSO_UNKNOWN) {
-		s->name = machine_dso(p->m, s->loc.dso)->path;	/* "[unknown]": one name for all */
+		/* "[unknown]": one name for all */
+		s->name = machine_dso(p->m, s->loc.dso)->path;
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%s+0x%llx", machine_dso(p->m, s->loc.dso)->name,
@@ -61,8 +62,8 @@ void site_resolve(struct hwp_profile *p, size_t i, bool lines)
 
 /* ---- grouping ---- */
 
-static void group_key(const struct hwp_profile *p, enum hwp_sort sort, const struct site *s,
-		      struct group *g)
+static void group_key(const struct hwp_profile *p, enum hwp_sort sort,
+		      const struct site *s, struct group *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->dso = s->loc.dso;
@@ -216,7 +217,8 @@ static int build_report(struct hwp_profile *p, enum hwp_sort sort, struct report
 		goto nomem;
 	for (size_t i = 0; i < r->nr; i++)
 		r->order[i] = (uint32_t)i;
-	qsort_r(r->order, r->nr, sizeof(*r->order), cmp_groups, &(struct sort_ctx){ r, p });
+	qsort_r(r->order, r->nr, sizeof(*r->order), cmp_groups,
+		&(struct sort_ctx){ r, p });
 	for (size_t i = 0; i < r->nr; i++)
 		r->rank[r->order[i]] = (uint32_t)i;
 	*out = r;
@@ -252,7 +254,8 @@ struct caller_set {
 
 static bool caller_eq(size_t idx, const void *key, const void *ctx)
 {
-	const struct caller_key *a = &((const struct caller_set *)ctx)->v[idx].key, *b = key;
+	const struct caller_key *a = &((const struct caller_set *)ctx)->v[idx].key;
+	const struct caller_key *b = key;
 
 	return a->group == b->group && a->dso == b->dso && a->name == b->name &&
 	       a->start == b->start;
@@ -268,7 +271,8 @@ static int add_caller(struct hwp_profile *p, struct caller_set *cs, uint32_t gro
 
 	site_resolve(p, site, false);
 	s = &p->sites[site];
-	k = (struct caller_key){ group, s->loc.dso, s->name, s->si.symbol ? s->si.sym_start : 0 };
+	k = (struct caller_key){ group, s->loc.dso, s->name,
+				 s->si.symbol ? s->si.sym_start : 0 };
 	h = hash_mix(hash_mix(hash_u64(k.group), k.dso), (uint64_t)(uintptr_t)k.name);
 	h = hash_mix(h, k.start);
 	i = hidx_find(&cs->idx, h, caller_eq, &k, cs);
@@ -297,7 +301,8 @@ static int cmp_caller_rows(const void *pa, const void *pb, void *arg)
 		return a->samples > b->samples ? -1 : 1;
 	c = strcmp(a->key.name, b->key.name);
 	if (!c)
-		c = strcmp(machine_dso(m, a->key.dso)->path, machine_dso(m, b->key.dso)->path);
+		c = strcmp(machine_dso(m, a->key.dso)->path,
+			   machine_dso(m, b->key.dso)->path);
 	if (!c && a->key.start != b->key.start)
 		c = a->key.start < b->key.start ? -1 : 1;
 	return c;
@@ -313,7 +318,8 @@ static void drop_callers(struct report *r)
 }
 
 /* Each group's MAX_CALLERS most frequent callers, from @cs sorted. */
-static int give_callers(struct hwp_profile *p, struct report *r, const struct caller_set *cs)
+static int give_callers(struct hwp_profile *p, struct report *r,
+			const struct caller_set *cs)
 {
 	for (size_t i = 0; i < cs->nr; i++) {
 		const struct caller_row *c = &cs->v[i];
@@ -321,7 +327,8 @@ static int give_callers(struct hwp_profile *p, struct report *r, const struct ca
 
 		if (gr->nr_callers == MAX_CALLERS)
 			continue;
-		if (!gr->callers && !(gr->callers = calloc(MAX_CALLERS, sizeof(*gr->callers))))
+		if (!gr->callers &&
+		    !(gr->callers = calloc(MAX_CALLERS, sizeof(*gr->callers))))
 			return -ENOMEM;
 		gr->callers[gr->nr_callers++] = (struct hwp_caller){
 			.name = c->key.name,
@@ -346,7 +353,8 @@ static int find_callers(struct hwp_profile *p, struct report *r)
 			continue;
 		g = r->site_group[p->frames[st->first]];
 		if (g != NO_GROUP)
-			err = add_caller(p, &cs, g, p->frames[st->first + 1], st->samples);
+			err = add_caller(p, &cs, g, p->frames[st->first + 1],
+					 st->samples);
 	}
 	if (!err && cs.nr) {	/* qsort_r() of NULL is undefined, even for none */
 		qsort_r(cs.v, cs.nr, sizeof(*cs.v), cmp_caller_rows, p->m);
@@ -614,7 +622,8 @@ static int fold_all(struct hwp_profile *p, struct folded_set *fs, const char **n
 		strbuf_reset(&sb);
 		for (uint32_t j = 0; j < st->nr; j++)
 			strbuf_addf(&sb, "%s%s", j ? ";" : "", names[j]);
-		key = strbuf_failed(&sb) ? NULL : symbolize_intern(p->sym, strbuf_str(&sb));
+		key = strbuf_failed(&sb) ? NULL :
+		      symbolize_intern(p->sym, strbuf_str(&sb));
 		err = key ? fold(fs, key, (uint32_t)i, st->samples, st->period) : -ENOMEM;
 	}
 	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
@@ -647,7 +656,8 @@ HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, vo
 		qsort(fs.v, fs.nr, sizeof(*fs.v), cmp_folded);
 	for (size_t i = 0; i < fs.nr && !err; i++) {
 		struct hwp_stack st = { .sz = sizeof(st), .frames = names,
-					.samples = fs.v[i].samples, .period = fs.v[i].period };
+					.samples = fs.v[i].samples,
+					.period = fs.v[i].period };
 
 		if (p->callchains) {
 			stack_names(p, &p->stacks[fs.v[i].rep], names);

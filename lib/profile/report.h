@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The profile queries, as the formats of export-*.c see them: the public
- * walks (hwp_profile_foreach_entry, hwp_profile_foreach_stack, hwp_profile_foreach_module,
- * hwp_profile_annotate, hwp_profile_info) and the few names and layouts
- * below, which the queries use too. Nothing of a profile's inside. */
+ * walks (hwp_profile_foreach_entry, hwp_profile_foreach_stack,
+ * hwp_profile_foreach_module, hwp_profile_annotate, hwp_profile_info) and
+ * the few names and layouts below, which the queries use too. Nothing of a
+ * profile's inside. */
 #ifndef HWPROF_REPORT_H
 #define HWPROF_REPORT_H
 

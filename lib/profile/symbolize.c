@@ -200,8 +200,8 @@ static int load_kallsyms(struct symbolizer *s)
 	}
 	text = slurp(s->kallsyms, &len, &s->knames_len, &err);
 	if (!text) {
-		snprintf(s->kproblem_buf, sizeof(s->kproblem_buf), "'%s': %s", s->kallsyms,
-			 file_open_problem(err));
+		snprintf(s->kproblem_buf, sizeof(s->kproblem_buf), "'%s': %s",
+			 s->kallsyms, file_open_problem(err));
 		s->kproblem = s->kproblem_buf;
 		return 0;
 	}
@@ -297,7 +297,8 @@ static int vdso_fd(void)
 		return -ENOENT;
 	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
 	for (int i = 0; i < eh->e_phnum; i++) {
-		const ElfW(Phdr) *ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff) + i;
+		const ElfW(Phdr) *ph =
+			(const ElfW(Phdr) *)((const char *)eh + eh->e_phoff) + i;
 
 		if (ph->p_type == PT_LOAD && ph->p_offset + ph->p_filesz > size)
 			size = ph->p_offset + ph->p_filesz;
@@ -372,10 +373,12 @@ void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 			d->dbg_problem = "no debug information: install its -dbg or -dbgsym package, or build it with -g";
 		break;
 	case DSO_ANON:
-		d->sym_problem = d->dbg_problem = "anonymous memory (code generated at run time?)";
+		d->sym_problem = d->dbg_problem =
+			"anonymous memory (code generated at run time?)";
 		break;
 	case DSO_UNKNOWN:
-		d->sym_problem = d->dbg_problem = "no mapping was recorded for these addresses";
+		d->sym_problem = d->dbg_problem =
+			"no mapping was recorded for these addresses";
 		break;
 	}
 }

@@ -22,7 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_EVENTS "{task-clock,page-faults,context-switches,cpu-migrations},{cycles,instructions}"
+#define DEFAULT_EVENTS \
+	"{task-clock,page-faults,context-switches,cpu-migrations},{cycles,instructions}"
 #define FRAMES_MAX 64
 #define SLOTS_PER_CHUNK 32
 /* A region shorter than this many reads is disturbed by more than ~10% by
@@ -53,7 +54,8 @@ struct frame {
 struct thread_rec {
 	struct thread_rec *next;	/* the registry, under regions.lock */
 	pid_t tid;
-	struct hwp_session *s;		/* closed at the thread's exit, kept for its statuses */
+	/* closed at the thread's exit, kept for its statuses */
+	struct hwp_session *s;
 	int error;			/* the open failed: every call returns it */
 	/* Where each event is in a raw read (see session_read_raw()):
 	 * the hot path subtracts two raw reads, nothing more. */
@@ -74,7 +76,8 @@ static struct {
 	int error;		/* a bad configuration: every call returns it */
 	struct hwp_evlist *evl;
 	char *output;
-	atomic_bool saved;	/* the program saved the output itself: no at-exit write */
+	/* the program saved the output itself: no at-exit write */
+	atomic_bool saved;
 	unsigned int sample_every;
 	bool no_rdpmc;
 	double read_cost_ns;	/* written and read under the lock */
@@ -199,8 +202,9 @@ static void regions_after_fork(void)
 {
 	struct thread_rec *t = regions.threads, *next;
 
+	/* no destructor on a freed record */
 	if (self)
-		pthread_setspecific(regions.key, NULL);	/* no destructor on a freed record */
+		pthread_setspecific(regions.key, NULL);
 	for (; t; t = next) {
 		next = t->next;
 		record_free(t);
@@ -230,7 +234,8 @@ static int configure(const struct hwp_region_opts *o)
 
 		if (*end || v > 1000000000UL)
 			return fail(-HWP_ERR_SYNTAX,
-					"HWPROF_SAMPLE_EVERY='%s' is not a number of calls", every);
+					"HWPROF_SAMPLE_EVERY='%s' is not a number of calls",
+					every);
 		regions.sample_every = (unsigned int)v;
 	}
 	if (regions.sample_every == 0)
@@ -243,12 +248,15 @@ static int configure(const struct hwp_region_opts *o)
 		return fail(-ENOMEM, "out of memory");
 	if (pthread_key_create(&regions.key, thread_exit))
 		return fail(-EAGAIN, "regions: no thread-specific key left");
-	pthread_atfork(regions_before_fork, regions_parent_after_fork, regions_after_fork);
+	pthread_atfork(regions_before_fork, regions_parent_after_fork,
+		       regions_after_fork);
 	if (regions.output) {
 		/* Said now, not after the run: the results would go elsewhere. */
 		if (ofile_check(regions.output))
-			lib_log(HWP_LOG_WARN, "regions: %s; at exit, the results will go to "
-				"a file in $TMPDIR instead, unless the program saves them", hwp_errmsg());
+			lib_log(HWP_LOG_WARN,
+				"regions: %s; at exit, the results will go to "
+				"a file in $TMPDIR instead, unless the program saves them",
+				hwp_errmsg());
 		clear_error();
 		atexit(regions_at_exit);
 	}
@@ -472,7 +480,8 @@ HWP_API int hwp_region_begin(const char *name)
 			return err;
 	}
 	if (t->error == -ESRCH)
-		return fail(-ESRCH, "regions: this thread is exiting: its counters are closed");
+		return fail(-ESRCH,
+			    "regions: this thread is exiting: its counters are closed");
 	if (t->error)
 		return t->error;
 	if (!name)
@@ -509,8 +518,9 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 	f = &t->frames[t->depth - 1];
 	s = f->slot;
 	if (!name || (s->key != name && strcmp(s->name, name)))
-		return fail(-EINVAL, "hwp_region_end('%s'): the innermost open region is '%s'",
-				name ? name : "(null)", s->name);
+		return fail(-EINVAL,
+			    "hwp_region_end('%s'): the innermost open region is '%s'",
+			    name ? name : "(null)", s->name);
 	t->depth--;
 	if (f->measured) {
 		int err = session_read_raw(t->s, t->now);
@@ -524,9 +534,12 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 		for (size_t i = 0; i < t->nr_items; i++) {
 			const struct raw_item *it = &t->items[i];
 
-			add(&s->value[it->event], t->now[it->value] - f->start[it->value]);
-			add(&s->enabled[it->event], t->now[it->enabled] - f->start[it->enabled]);
-			add(&s->running[it->event], t->now[it->running] - f->start[it->running]);
+			add(&s->value[it->event],
+			    t->now[it->value] - f->start[it->value]);
+			add(&s->enabled[it->event],
+			    t->now[it->enabled] - f->start[it->enabled]);
+			add(&s->running[it->event],
+			    t->now[it->running] - f->start[it->running]);
 		}
 		add(&s->ns, t1 - f->t0);
 		add(&s->measured, 1);
@@ -535,12 +548,14 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 		atomic_store_explicit(&t->seq, seq + 2, memory_order_release);
 		return 0;
 	}
-	atomic_store_explicit(&t->seq, atomic_load_explicit(&t->seq, memory_order_relaxed) + 1,
+	atomic_store_explicit(&t->seq,
+			      atomic_load_explicit(&t->seq, memory_order_relaxed) + 1,
 			      memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
 	add(&s->calls, 1);
 	add(&s->ops, ops);
-	atomic_store_explicit(&t->seq, atomic_load_explicit(&t->seq, memory_order_relaxed) + 1,
+	atomic_store_explicit(&t->seq,
+			      atomic_load_explicit(&t->seq, memory_order_relaxed) + 1,
 			      memory_order_release);
 	return 0;
 }
@@ -569,7 +584,8 @@ struct snapshot {
 	struct hwp_count *counts;	/* nr_events */
 };
 
-static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot *out, size_t n)
+static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot *out,
+			  size_t n)
 {
 	unsigned int s1, s2;
 
@@ -591,8 +607,8 @@ static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot 
 
 /* A region's counts over all its calls: multiplexing scaled, sparse
  * measurement scaled by calls / measured calls. */
-static void region_values(const struct snapshot *sn, const struct hwp_session *s, size_t n,
-			  double *values)
+static void region_values(const struct snapshot *sn, const struct hwp_session *s,
+			  size_t n, double *values)
 {
 	double sampling = sn->measured ? (double)sn->calls / (double)sn->measured : NAN;
 
@@ -608,7 +624,8 @@ static void region_values(const struct snapshot *sn, const struct hwp_session *s
 
 /* Called for each region's total (tid 0) and each thread's part, with the
  * session whose statuses hold for it and the sums it was made from. */
-typedef int (*walk_fn)(const struct hwp_region_info *info, const struct hwp_session *model,
+typedef int (*walk_fn)(const struct hwp_region_info *info,
+		       const struct hwp_session *model,
 		       const struct snapshot *sn, void *ctx);
 
 struct walk {
@@ -637,7 +654,8 @@ static int report_one(struct walk *w, const struct hwp_session *model, const cha
 	};
 	double per_call = sn->measured ? (double)sn->ns / (double)sn->measured : NAN;
 
-	info.seconds = sn->measured ? (double)sn->ns * ((double)sn->calls / (double)sn->measured) / 1e9 : 0;
+	info.seconds = !sn->measured ? 0 :
+		       (double)sn->ns * ((double)sn->calls / (double)sn->measured) / 1e9;
 	info.too_short = !isnan(per_call) && !isnan(regions.read_cost_ns) &&
 			 per_call < TOO_SHORT_READS * regions.read_cost_ns;
 	region_values(sn, model, w->n, w->values);
@@ -695,25 +713,33 @@ static int walk_locked(struct walk *w)
 			if (!first_of_name(t, i, name))
 				continue;
 			memset(w->total.counts, 0, w->n * sizeof(*w->total.counts));
-			w->total.calls = w->total.measured = w->total.ns = w->total.ops = 0;
-			for (struct thread_rec *o = regions.threads; o; o = o->next) {
-				size_t onr = atomic_load_explicit(&o->nr_slots, memory_order_acquire);
+			w->total.calls = w->total.measured = 0;
+			w->total.ns = w->total.ops = 0;
+			for (struct thread_rec *o = regions.threads; o;
+			     o = o->next) {
+				size_t onr = atomic_load_explicit(&o->nr_slots,
+								  memory_order_acquire);
 
 				for (size_t k = 0; k < onr; k++)
 					if (!strcmp(slot_at(o, k)->name, name)) {
-						snapshot_slot(o, slot_at(o, k), &w->sn, w->n);
+						snapshot_slot(o, slot_at(o, k), &w->sn,
+							      w->n);
 						snapshot_add(&w->total, &w->sn, w->n);
 						nr_threads++;
 					}
 			}
 			ret = report_one(w, w->model, name, 0, &w->total, nr_threads);
-			for (struct thread_rec *o = regions.threads; o && !ret; o = o->next) {
-				size_t onr = atomic_load_explicit(&o->nr_slots, memory_order_acquire);
+			for (struct thread_rec *o = regions.threads; o && !ret;
+			     o = o->next) {
+				size_t onr = atomic_load_explicit(&o->nr_slots,
+								  memory_order_acquire);
 
 				for (size_t k = 0; k < onr && !ret; k++)
 					if (!strcmp(slot_at(o, k)->name, name)) {
-						snapshot_slot(o, slot_at(o, k), &w->sn, w->n);
-						ret = report_one(w, o->s, name, o->tid, &w->sn, 1);
+						snapshot_slot(o, slot_at(o, k), &w->sn,
+							      w->n);
+						ret = report_one(w, o->s, name, o->tid,
+								 &w->sn, 1);
 					}
 			}
 		}
@@ -777,7 +803,8 @@ HWP_API int hwp_region_foreach(hwp_region_fn fn, void *ctx)
 	return regions_walk(public_one, &pw, NULL);
 }
 
-static int count_region(const struct hwp_region_info *info, const struct hwp_session *model,
+static int count_region(const struct hwp_region_info *info,
+			const struct hwp_session *model,
 			const struct snapshot *sn, void *arg)
 {
 	(void)model;
@@ -805,8 +832,8 @@ HWP_API int hwp_region_settings(struct hwp_regionset_info *info)
 
 /* ---- the regions as a regionset ---- */
 
-int region_rows(const struct hwp_session *s, const struct hwp_count *counts, double seconds,
-		double sampling, struct regionset_region *rg)
+int region_rows(const struct hwp_session *s, const struct hwp_count *counts,
+		double seconds, double sampling, struct regionset_region *rg)
 {
 	int err = result_rows_of_reading(s, counts, seconds, &rg->rows, &rg->nr_rows,
 					 &rg->nr_events);
@@ -839,7 +866,8 @@ static int snapshot_thread(const struct hwp_region_info *info, struct hwp_region
 
 /* A region's total: its rows from the sums of its measured calls, with
  * their real times, so that a multiplexed count says how long it ran. */
-static int snapshot_one(const struct hwp_region_info *info, const struct hwp_session *model,
+static int snapshot_one(const struct hwp_region_info *info,
+			const struct hwp_session *model,
 			const struct snapshot *sn, void *arg)
 {
 	struct hwp_regionset *rs = arg;

@@ -26,14 +26,14 @@ static int check_schema(const struct field_ctx *c, const struct json_value *doc)
 		return 0;
 	return fail(-HWP_ERR_FORMAT,
 			"'%s'%s%s is not the regions of a program (schema '%.40s', not '%s')",
-			c->source, *c->where ? ": " : "", c->where, schema ? schema : "none",
-			REGIONS_SCHEMA);
+			c->source, *c->where ? ": " : "", c->where,
+			schema ? schema : "none", REGIONS_SCHEMA);
 }
 
 /* The members a region and a thread's part share. */
 static int read_counts(const struct field_ctx *c, const struct json_value *o,
-		       uint64_t *calls, uint64_t *measured, uint64_t *ops, double *seconds,
-		       bool *too_short)
+		       uint64_t *calls, uint64_t *measured, uint64_t *ops,
+		       double *seconds, bool *too_short)
 {
 	long n[3];
 	int err = field_int(c, o, "calls", false, 0, MAX_COUNT, &n[0]) ?:
@@ -99,8 +99,10 @@ static int read_threads(struct field_ctx *c, const struct json_value *o,
 			return fail(-ENOMEM, "out of memory");
 		snprintf(c->where + base, sizeof(c->where) - base, ".per_thread[%zu]", i);
 		if (t->type != JSON_OBJECT)
-			err = fail(-HWP_ERR_FORMAT, "'%s', line %u: %s should be an object, not %s",
-				       c->source, t->line, c->where, json_type_name(t->type));
+			err = fail(-HWP_ERR_FORMAT,
+				   "'%s', line %u: %s should be an object, not %s",
+				   c->source, t->line, c->where,
+				   json_type_name(t->type));
 		else
 			err = read_thread(c, t, rg, part);
 	}
@@ -114,13 +116,16 @@ static int read_region(struct field_ctx *c, const struct json_value *o,
 	int err;
 
 	if (o->type != JSON_OBJECT)
-		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s should be an object, not %s",
-				c->source, o->line, c->where, json_type_name(o->type));
+		return fail(-HWP_ERR_FORMAT,
+			    "'%s', line %u: %s should be an object, not %s",
+			    c->source, o->line, c->where, json_type_name(o->type));
 	err = field_string(c, o, "region", false, &rg->name) ?:
 	      read_counts(c, o, &rg->calls, &rg->measured_calls, &rg->ops, &rg->seconds,
 			  &rg->too_short) ?:
-	      field_rows(c, o, "events", 1, false, &rg->rows, &rg->nr_rows, &rg->nr_events) ?:
-	      field_rows(c, o, "metrics", 1, false, &rg->rows, &rg->nr_rows, &rg->nr_events) ?:
+	      field_rows(c, o, "events", 1, false, &rg->rows, &rg->nr_rows,
+			 &rg->nr_events) ?:
+	      field_rows(c, o, "metrics", 1, false, &rg->rows, &rg->nr_rows,
+			 &rg->nr_events) ?:
 	      regionset_region_done(rg);
 	/* per_call and per_op follow from the counts: written, never read. */
 	return err ?: read_threads(c, o, rg);
@@ -146,8 +151,8 @@ static int read_regions(struct field_ctx *c, const struct json_value *doc,
 	return err;
 }
 
-int regionset_from_json(const struct json_value *doc, const char *source, const char *where,
-			struct hwp_regionset **out)
+int regionset_from_json(const struct json_value *doc, const char *source,
+			const char *where, struct hwp_regionset **out)
 {
 	struct field_ctx c = { .source = source };
 	struct hwp_regionset *rs;

@@ -30,8 +30,8 @@ static void json_counts(struct json_writer *w, uint64_t calls, uint64_t measured
 }
 
 /* Each event's count divided by @divisor, by event name: null without one. */
-static void json_per(struct json_writer *w, const char *key, const struct regionset_region *rg,
-		     double divisor)
+static void json_per(struct json_writer *w, const char *key,
+		     const struct regionset_region *rg, double divisor)
 {
 	jw_key(w, key);
 	jw_object_begin(w);
@@ -66,7 +66,8 @@ static void json_region(struct json_writer *w, const struct regionset_region *rg
 	jw_string(w, rg->name);
 	jw_key(w, "threads");
 	jw_int(w, (long long)rg->nr_threads);
-	json_counts(w, rg->calls, rg->measured_calls, rg->seconds, rg->ops, rg->too_short);
+	json_counts(w, rg->calls, rg->measured_calls, rg->seconds, rg->ops,
+		    rg->too_short);
 	rows_json(w, rg->rows, rg->nr_rows, 1, false);
 	json_per(w, "per_call", rg, (double)rg->calls);
 	json_per(w, "per_op", rg, (double)rg->ops);
@@ -100,8 +101,8 @@ void regionset_json(const struct hwp_regionset *rs, struct json_writer *w)
 
 /* ---- text: a block per region ---- */
 
-static void text_event(FILE *f, const struct regionset_region *rg, const struct series *sr,
-		       bool big)
+static void text_event(FILE *f, const struct regionset_region *rg,
+		       const struct series *sr, bool big)
 {
 	double count = sr->values[0], pct = sr->pct ? sr->pct[0] : NAN;
 	double per_call = rg->calls ? count / (double)rg->calls : NAN;
@@ -120,9 +121,11 @@ static void text_event(FILE *f, const struct regionset_region *rg, const struct 
 	fprintf(f, "%23s  %-24s", value, sr->name);
 	/* Clocks count ns and show msec, per call and per op as well. */
 	if (!isnan(per_call))
-		fprintf(f, " %12.4g %s/call", clock ? per_call / 1e6 : per_call, clock ? "msec" : "");
+		fprintf(f, " %12.4g %s/call", clock ? per_call / 1e6 : per_call,
+			clock ? "msec" : "");
 	if (!isnan(per_op))
-		fprintf(f, " %12.4g %s/op", clock ? per_op / 1e6 : per_op, clock ? "msec" : "");
+		fprintf(f, " %12.4g %s/op", clock ? per_op / 1e6 : per_op,
+			clock ? "msec" : "");
 	if (!isnan(count) && !isnan(pct) && pct < 99.995)
 		fprintf(f, " (%.2f%% counted, scaled)", pct);
 	if (sr->reason && isnan(count))
@@ -153,7 +156,8 @@ static void text_region(FILE *f, const struct regionset_region *rg, bool big)
 	fprintf(f, "\n Region '%s': %zu thread%s, %llu calls", rg->name, rg->nr_threads,
 		rg->nr_threads == 1 ? "" : "s", (unsigned long long)rg->calls);
 	if (rg->measured_calls != rg->calls)
-		fprintf(f, " (%llu measured, scaled)", (unsigned long long)rg->measured_calls);
+		fprintf(f, " (%llu measured, scaled)",
+			(unsigned long long)rg->measured_calls);
 	fprintf(f, ", %.6f s", rg->seconds);
 	if (rg->ops > 0)
 		fprintf(f, ", %llu ops", (unsigned long long)rg->ops);

@@ -83,7 +83,8 @@ int regionset_region_done(struct regionset_region *rg)
 
 /* ---- the public view ---- */
 
-HWP_API int hwp_regionset_info(const struct hwp_regionset *rs, struct hwp_regionset_info *info)
+HWP_API int hwp_regionset_info(const struct hwp_regionset *rs,
+			       struct hwp_regionset_info *info)
 {
 	struct hwp_regionset_info i = { .sz = sizeof(i) };
 
@@ -97,8 +98,8 @@ HWP_API int hwp_regionset_info(const struct hwp_regionset *rs, struct hwp_region
 	return info_fill(info, &i, sizeof(i));
 }
 
-static const struct regionset_region *region_at(const struct hwp_regionset *rs, size_t idx,
-						const char *fn)
+static const struct regionset_region *region_at(const struct hwp_regionset *rs,
+						size_t idx, const char *fn)
 {
 	clear_error();
 	if (!rs || idx >= rs->nr_regions) {
@@ -128,8 +129,8 @@ HWP_API int hwp_regionset_region(const struct hwp_regionset *rs, size_t idx,
 	return info_fill(info, &i, sizeof(i));
 }
 
-HWP_API int hwp_regionset_thread(const struct hwp_regionset *rs, size_t region, size_t idx,
-				 struct hwp_region_info *info)
+HWP_API int hwp_regionset_thread(const struct hwp_regionset *rs, size_t region,
+				 size_t idx, struct hwp_region_info *info)
 {
 	const struct regionset_region *rg = region_at(rs, region, "hwp_regionset_thread");
 	const struct regionset_thread *t;
@@ -138,8 +139,9 @@ HWP_API int hwp_regionset_thread(const struct hwp_regionset *rs, size_t region, 
 	if (!rg)
 		return -EINVAL;
 	if (idx >= rg->nr_threads)
-		return fail(-EINVAL, "hwp_regionset_thread: region '%s' has %zu threads, not %zu",
-				rg->name, rg->nr_threads, idx + 1);
+		return fail(-EINVAL,
+			    "hwp_regionset_thread: region '%s' has %zu threads, not %zu",
+			    rg->name, rg->nr_threads, idx + 1);
 	t = &rg->threads[idx];
 	i.name = rg->name;
 	i.tid = t->tid;
@@ -159,8 +161,8 @@ HWP_API size_t hwp_regionset_nr_series(const struct hwp_regionset *rs, size_t re
 	return rs && region < rs->nr_regions ? rs->regions[region].nr_rows : 0;
 }
 
-HWP_API int hwp_regionset_series(const struct hwp_regionset *rs, size_t region, size_t idx,
-				 struct hwp_series_info *info)
+HWP_API int hwp_regionset_series(const struct hwp_regionset *rs, size_t region,
+				 size_t idx, struct hwp_series_info *info)
 {
 	const struct regionset_region *rg = region_at(rs, region, "hwp_regionset_series");
 	struct hwp_series_info i;

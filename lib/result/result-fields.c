@@ -55,7 +55,8 @@ static int read_all(int fd, const char *path, char **out, size_t *len)
 			int e = errno;
 
 			free(buf);
-			return fail(-e, "reading '%s' failed: %s", path, strerrordesc_np(e));
+			return fail(-e, "reading '%s' failed: %s", path,
+				    strerrordesc_np(e));
 		}
 		if (!got)
 			break;
@@ -75,18 +76,20 @@ int json_doc_parse(const char *buf, size_t len, const char *path, struct json_va
 	if (err == -ENOMEM)
 		return fail(err, "out of memory");
 	if (err == -E2BIG)
-		return fail(-HWP_ERR_FORMAT, "'%s' is too large to read: %s", path, jerr.msg);
+		return fail(-HWP_ERR_FORMAT, "'%s' is too large to read: %s", path,
+			    jerr.msg);
 	if (err && !len)
 		return fail(-HWP_ERR_FORMAT,
-				"'%s' is empty, not the JSON of hwprof stat --json", path);
+				"'%s' is empty, not the JSON of hwprof stat --json",
+				path);
 	if (err && jerr.truncated)
 		return fail(-HWP_ERR_FORMAT,
-				"'%s' ends early, at line %u: it looks truncated (%s)", path,
-				jerr.line, jerr.msg);
+				"'%s' ends early, at line %u: it looks truncated (%s)",
+				path, jerr.line, jerr.msg);
 	if (err)
 		return fail(-HWP_ERR_FORMAT,
-				"'%s' is not valid JSON: line %u, column %u: %s%s", path, jerr.line,
-				jerr.column, jerr.msg,
+				"'%s' is not valid JSON: line %u, column %u: %s%s", path,
+				jerr.line, jerr.column, jerr.msg,
 				strstr(jerr.msg, "more after") ?
 					" (hwprof stat -I writes one object a line; compare needs the output of hwprof stat -r N --json)" :
 					"");
@@ -119,12 +122,13 @@ static int bad(const struct field_ctx *c, const struct json_value *obj, const ch
 	       const char *want, const struct json_value *got)
 {
 	if (!got)
-		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s\"%s\" is missing: it should be %s",
-				c->source, obj->line, c->where, *c->where ? " has no " : "no ", key,
-				want);
-	return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be %s, not %s", c->source,
-			got->line, c->where, *c->where ? "." : "", key, want,
-			json_type_name(got->type));
+		return fail(-HWP_ERR_FORMAT,
+			    "'%s', line %u: %s%s\"%s\" is missing: it should be %s",
+			    c->source, obj->line, c->where,
+			    *c->where ? " has no " : "no ", key, want);
+	return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be %s, not %s",
+		    c->source, got->line, c->where, *c->where ? "." : "", key, want,
+		    json_type_name(got->type));
 }
 
 int field_get(const struct field_ctx *c, const struct json_value *obj, const char *key,
@@ -132,8 +136,9 @@ int field_get(const struct field_ctx *c, const struct json_value *obj, const cha
 {
 	const struct json_value *v = json_get(obj, key);
 	static const char *const want[] = {
-		[JSON_NULL] = "null", [JSON_BOOL] = "true or false", [JSON_NUMBER] = "a number",
-		[JSON_STRING] = "a string", [JSON_ARRAY] = "an array", [JSON_OBJECT] = "an object",
+		[JSON_NULL] = "null", [JSON_BOOL] = "true or false",
+		[JSON_NUMBER] = "a number", [JSON_STRING] = "a string",
+		[JSON_ARRAY] = "an array", [JSON_OBJECT] = "an object",
 	};
 
 	*out = NULL;
@@ -142,9 +147,10 @@ int field_get(const struct field_ctx *c, const struct json_value *obj, const cha
 	if (!v || v->type != type) {
 		if (!nullable || !v)
 			return bad(c, obj, key, want[type], v);
-		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be %s or null, not %s",
-				c->source, v->line, c->where, *c->where ? "." : "", key, want[type],
-				json_type_name(v->type));
+		return fail(-HWP_ERR_FORMAT,
+			    "'%s', line %u: %s%s%s should be %s or null, not %s",
+			    c->source, v->line, c->where, *c->where ? "." : "", key,
+			    want[type], json_type_name(v->type));
 	}
 	*out = v;
 	return 0;
@@ -188,8 +194,8 @@ int field_int(const struct field_ctx *c, const struct json_value *obj, const cha
 	if (v->u.number != floor(v->u.number) || v->u.number < (double)min ||
 	    v->u.number > (double)max)
 		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be a whole number from %ld to %ld, not %g",
-				c->source, v->line, c->where, *c->where ? "." : "", key, min, max,
-				v->u.number);
+				c->source, v->line, c->where, *c->where ? "." : "", key,
+				min, max, v->u.number);
 	*out = (long)v->u.number;
 	return 0;
 }
@@ -218,9 +224,10 @@ int field_values(const struct field_ctx *c, const struct json_value *obj, const 
 	if (err)
 		return err;
 	if (v->u.array.n != n)
-		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s has %zu values, but \"runs\" is %zu",
-				c->source, v->line, c->where, *c->where ? "." : "", key,
-				v->u.array.n, n);
+		return fail(-HWP_ERR_FORMAT,
+			    "'%s', line %u: %s%s%s has %zu values, but \"runs\" is %zu",
+			    c->source, v->line, c->where, *c->where ? "." : "", key,
+			    v->u.array.n, n);
 	vals = malloc((n ? n : 1) * sizeof(*vals));
 	if (!vals)
 		return fail(-ENOMEM, "out of memory");
@@ -230,7 +237,8 @@ int field_values(const struct field_ctx *c, const struct json_value *obj, const 
 		if (x->type != JSON_NUMBER && x->type != JSON_NULL) {
 			free(vals);
 			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s[%zu] should be a number or null, not %s",
-					c->source, x->line, c->where, *c->where ? "." : "", key, i,
+					c->source, x->line, c->where,
+					*c->where ? "." : "", key, i,
 					json_type_name(x->type));
 		}
 		vals[i] = x->type == JSON_NUMBER ? x->u.number : NAN;
@@ -257,8 +265,8 @@ int field_command(const struct field_ctx *c, const struct json_value *obj, char 
 		if (x->type != JSON_STRING) {
 			strv_free(argv);
 			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%scommand[%zu] should be a string, not %s",
-					c->source, x->line, c->where, *c->where ? "." : "", i,
-					json_type_name(x->type));
+					c->source, x->line, c->where,
+					*c->where ? "." : "", i, json_type_name(x->type));
 		}
 		if (!(argv[i] = strdup(x->u.string))) {
 			strv_free(argv);
@@ -291,7 +299,8 @@ static int read_values(struct field_ctx *c, const struct json_value *o, const ch
 
 /* The fields an event and a metric share; @one names the value of one run. */
 static int read_series_common(struct field_ctx *c, const struct json_value *o,
-			      struct series *sr, size_t runs, bool all_runs, const char *one)
+			      struct series *sr, size_t runs, bool all_runs,
+			      const char *one)
 {
 	return field_string(c, o, "unit", false, &sr->unit) ?:
 	       field_string(c, o, "reason", true, &sr->reason) ?:
@@ -307,8 +316,8 @@ static int read_event(struct field_ctx *c, const struct json_value *o, struct se
 	       field_bool(c, o, "supported", &sr->supported) ?:
 	       field_bool(c, o, "user_only", &sr->user_only) ?:
 	       read_series_common(c, o, sr, runs, all_runs, "count") ?:
-	       read_values(c, o, "percent_running_values", "percent_running", runs, all_runs,
-			   &sr->pct);
+	       read_values(c, o, "percent_running_values", "percent_running", runs,
+			   all_runs, &sr->pct);
 }
 
 static int read_metric(struct field_ctx *c, const struct json_value *o, struct series *sr,
@@ -343,13 +352,14 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 		struct series *sr = &n[(*nr_rows)++];
 
 		memset(sr, 0, sizeof(*sr));
-		snprintf(c->where + base, sizeof(c->where) - base, "%s%s[%zu]", base ? "." : "",
-			 key, i);
+		snprintf(c->where + base, sizeof(c->where) - base, "%s%s[%zu]",
+			 base ? "." : "", key, i);
 		if (o->type != JSON_OBJECT) {
 			c->where[base] = '\0';
-			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s[%zu] should be an object, not %s",
-					c->source, o->line, key, i,
-					json_type_name(o->type));
+			return fail(-HWP_ERR_FORMAT,
+				    "'%s', line %u: %s[%zu] should be an object, not %s",
+				    c->source, o->line, key, i,
+				    json_type_name(o->type));
 		}
 		if (events)
 			err = read_event(c, o, sr, nr_runs, all_runs);
@@ -372,7 +382,8 @@ int field_environment(struct field_ctx *c, const struct json_value *doc,
 
 	if (err)
 		return err;
-	snprintf(c->where + base, sizeof(c->where) - base, "%senvironment", base ? "." : "");
+	snprintf(c->where + base, sizeof(c->where) - base, "%senvironment",
+		 base ? "." : "");
 	err = field_string(c, o, "host", false, &env->host) ?:
 	      field_string(c, o, "kernel", false, &env->kernel) ?:
 	      field_string(c, o, "cpu", false, &env->cpu) ?:

@@ -41,10 +41,12 @@ static void text_row(const struct hwp_result *r, const struct row *row,
 	if (r->nr_runs > 1 && row->sum.n > 1 && !isnan(row->sum.rel_stderr))
 		strbuf_addf(&line, " ( +- %5.2f%% )", 100.0 * row->sum.rel_stderr);
 	if (r->nr_runs > 1 && row->sum.n && row->sum.n < r->nr_runs)
-		strbuf_addf(&line, " (counted in %zu of %zu runs)", row->sum.n, r->nr_runs);
+		strbuf_addf(&line, " (counted in %zu of %zu runs)", row->sum.n,
+			    r->nr_runs);
 	outliers = series_outliers(sr, r->nr_runs, &nr_outliers);
 	if (outliers) {
-		strbuf_adds(&line, nr_outliers > 1 ? " (outliers: runs" : " (outlier: run");
+		strbuf_adds(&line,
+			    nr_outliers > 1 ? " (outliers: runs" : " (outlier: run");
 		for (size_t i = 0, k = 0; i < r->nr_runs; i++)
 			if (outliers[i])
 				strbuf_addf(&line, "%s %zu", k++ ? "," : "", i + 1);
@@ -75,7 +77,8 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		if (r->target)
 			fprintf(f, "\n Performance counter stats for %s", r->target);
 		else
-			fprintf(f, "\n Performance counter stats for '%s'", strbuf_str(&cmd));
+			fprintf(f, "\n Performance counter stats for '%s'",
+				strbuf_str(&cmd));
 		if (r->nr_runs > 1)
 			fprintf(f, " (%zu runs)", r->nr_runs);
 		fprintf(f, ":\n\n");
@@ -83,7 +86,8 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	}
 	for (size_t i = 0; i < r->nr_series; i++) {
 		row_init(&r->series[i], r->nr_runs, &row);
-		if (row.sr->kind == HWP_SERIES_METRIC && !metrics_header && o->interval <= 0) {
+		if (row.sr->kind == HWP_SERIES_METRIC && !metrics_header &&
+		    o->interval <= 0) {
 			fprintf(f, "\n Metrics:\n");
 			metrics_header = true;
 		}
@@ -93,10 +97,12 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		return 0;
 	hwp_stats_summarize(r->seconds, r->nr_runs, &secs);
 	if (r->nr_runs > 1 && secs.n > 1)
-		fprintf(f, "\n %17.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n\n", secs.mean,
-			secs.stddev / sqrt((double)secs.n), 100.0 * secs.rel_stderr);
+		fprintf(f, "\n %17.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n\n",
+			secs.mean, secs.stddev / sqrt((double)secs.n),
+			100.0 * secs.rel_stderr);
 	else
-		fprintf(f, "\n %17.9f seconds time elapsed\n\n", secs.n ? secs.mean : 0.0);
+		fprintf(f, "\n %17.9f seconds time elapsed\n\n",
+			secs.n ? secs.mean : 0.0);
 	if (r->nr_regionsets)
 		regionset_text(r->regionsets[r->nr_regionsets - 1], f, !o->no_big_num,
 			       r->nr_regionsets);
@@ -126,9 +132,11 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 		/* value, unit, event */
 		if (event) {
 			if (row_placeholder(&row))
-				snprintf(value, sizeof(value), "%s", row_placeholder(&row));
+				snprintf(value, sizeof(value), "%s",
+					 row_placeholder(&row));
 			else if (row.clock)
-				snprintf(value, sizeof(value), "%.2f", row.sum.mean / 1e6);
+				snprintf(value, sizeof(value), "%.2f",
+					 row.sum.mean / 1e6);
 			else
 				snprintf(value, sizeof(value), "%.0f", row.sum.mean);
 			csv_field(f, value, sep);

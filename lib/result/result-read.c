@@ -26,7 +26,8 @@ static int check_schema(const struct json_value *doc, const char *source,
 	if (doc->type != JSON_OBJECT)
 		return fail(-HWP_ERR_FORMAT,
 				"'%s'%s%s is JSON but not hwprof's: %s, not an object; write it with hwprof stat --json -o FILE",
-				source, *where ? ": " : "", where, json_type_name(doc->type));
+				source, *where ? ": " : "", where,
+				json_type_name(doc->type));
 	if (!s || s->type != JSON_STRING)
 		return fail(-HWP_ERR_FORMAT,
 				"'%s'%s%s is JSON but not hwprof's: it has no \"schema\"; write it with hwprof stat --json -o FILE",
@@ -41,7 +42,8 @@ static int check_schema(const struct json_value *doc, const char *source,
 			*where ? ": " : "", where, s->u.string, want);
 }
 
-static int read_rows(struct field_ctx *c, const struct json_value *doc, struct hwp_result *r)
+static int read_rows(struct field_ctx *c, const struct json_value *doc,
+		     struct hwp_result *r)
 {
 	return field_rows(c, doc, "events", r->nr_runs, true, &r->series, &r->nr_series,
 			  &r->nr_events) ?:
@@ -65,7 +67,8 @@ static int read_regionsets(struct field_ctx *c, const struct json_value *doc,
 
 		snprintf(c->where + base, sizeof(c->where) - base, "%sregions[%zu]",
 			 base ? "." : "", i);
-		err = regionset_from_json(&arr->u.array.items[i], c->source, c->where, &rs);
+		err = regionset_from_json(&arr->u.array.items[i], c->source, c->where,
+					  &rs);
 		if (!err && (err = result_add_regionset(r, rs)))
 			hwp_regionset_free(rs);
 	}
@@ -109,7 +112,8 @@ int result_from_json(const struct json_value *doc, const char *source,
 		err = field_get(&c, doc, "seconds", JSON_OBJECT, false, &secs);
 		if (err)
 			goto err;
-		snprintf(c.where + base, sizeof(c.where) - base, "%sseconds", base ? "." : "");
+		snprintf(c.where + base, sizeof(c.where) - base, "%sseconds",
+			 base ? "." : "");
 		err = field_values(&c, secs, "values", r->nr_runs, &r->seconds);
 		c.where[base] = '\0';
 	}
@@ -178,8 +182,8 @@ static int read_points(const struct json_value *doc, const char *path,
 	if (err)
 		return err;
 	if (!points->u.array.n)
-		return fail(-HWP_ERR_FORMAT, "'%s', line %u: the sweep has no points", path,
-				points->line);
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: the sweep has no points",
+			    path, points->line);
 	for (size_t i = 0; i < points->u.array.n; i++) {
 		const struct json_value *pt = &points->u.array.items[i], *res;
 		struct hwp_result *r;
@@ -194,8 +198,9 @@ static int read_points(const struct json_value *doc, const char *path,
 			return err;
 		if (!*value) {
 			free(value);
-			return fail(-HWP_ERR_FORMAT, "'%s', line %u: points[%zu] has an empty value",
-					path, pt->line, i);
+			return fail(-HWP_ERR_FORMAT,
+				    "'%s', line %u: points[%zu] has an empty value",
+				    path, pt->line, i);
 		}
 		err = field_get(&c, pt, "result", JSON_OBJECT, false, &res);
 		if (err) {
@@ -209,8 +214,9 @@ static int read_points(const struct json_value *doc, const char *path,
 			if (err)
 				hwp_result_free(r);
 			if (err == -EEXIST)
-				err = fail(-HWP_ERR_FORMAT, "'%s', line %u: %s=%s appears twice",
-					       path, pt->line, sw->param, value);
+				err = fail(-HWP_ERR_FORMAT,
+					   "'%s', line %u: %s=%s appears twice",
+					   path, pt->line, sw->param, value);
 		}
 		free(value);
 		if (err)

@@ -63,7 +63,8 @@ void row_init(const struct series *sr, size_t nr_runs, struct row *row)
 	row->sum.sz = sizeof(row->sum);
 	hwp_stats_summarize(sr->values, nr_runs, &row->sum);
 	row->pct = sr->kind == HWP_SERIES_EVENT ? mean_defined(sr->pct, nr_runs) : NAN;
-	row->running = sr->kind == HWP_SERIES_EVENT ? mean_defined(sr->running, nr_runs) : NAN;
+	row->running = sr->kind == HWP_SERIES_EVENT ?
+		       mean_defined(sr->running, nr_runs) : NAN;
 	row->clock = sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
 }
 
@@ -72,7 +73,8 @@ size_t series_occurrence(const struct series *rows, size_t idx)
 	size_t nth = 0;
 
 	for (size_t i = 0; i < idx; i++)
-		nth += rows[i].kind == rows[idx].kind && !strcmp(rows[i].name, rows[idx].name);
+		nth += rows[i].kind == rows[idx].kind &&
+		       !strcmp(rows[i].name, rows[idx].name);
 	return nth;
 }
 
@@ -135,7 +137,8 @@ bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr)
 	bool *flags = nr_runs >= 3 ? calloc(nr_runs, sizeof(*flags)) : NULL;
 
 	*nr = 0;
-	if (flags && (hwp_stats_outliers_mad(sr->values, nr_runs, 0, flags, nr) || !*nr)) {
+	if (flags &&
+	    (hwp_stats_outliers_mad(sr->values, nr_runs, 0, flags, nr) || !*nr)) {
 		free(flags);
 		flags = NULL;
 		*nr = 0;
@@ -218,7 +221,8 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 			jw_bool(w, sr->builtin);
 		}
 		jw_key(w, "reason");
-		jw_string(w, !row.sum.n || !sr->supported || sr->user_only ? sr->reason : NULL);
+		jw_string(w, !row.sum.n || !sr->supported || sr->user_only ?
+			     sr->reason : NULL);
 		if (all_runs) {
 			size_t nr_outliers;
 			bool *outliers = series_outliers(sr, nr_runs, &nr_outliers);
@@ -243,8 +247,8 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 	jw_array_end(w);
 }
 
-void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows, size_t nr_runs,
-	       bool all_runs)
+void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
+	       size_t nr_runs, bool all_runs)
 {
 	rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_EVENT, all_runs);
 	rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_METRIC, all_runs);
@@ -273,7 +277,8 @@ static char *cpu_model(void)
 	while (!model && fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
 
-		if (colon && (!strncmp(line, "model name", 10) || !strncmp(line, "Processor", 9) ||
+		if (colon && (!strncmp(line, "model name", 10) ||
+			      !strncmp(line, "Processor", 9) ||
 			      !strncmp(line, "cpu model", 9))) {
 			colon += 1 + (colon[1] == ' ');
 			colon[strcspn(colon, "\n")] = '\0';

@@ -96,7 +96,8 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 				hwp_metric_name(m));
 	for (size_t i = 0; i < r->nr_user; i++)
 		if (!strcmp(hwp_metric_name(r->user[i]), hwp_metric_name(m)))
-			return fail(-EEXIST, "metric '%s' is given twice", hwp_metric_name(m));
+			return fail(-EEXIST, "metric '%s' is given twice",
+				    hwp_metric_name(m));
 	if (asprintf(&def, "%s=%s", hwp_metric_name(m), hwp_metric_expr(m)) < 0)
 		return fail(-ENOMEM, "out of memory");
 	err = hwp_metric_parse(def, &copy);
@@ -137,9 +138,11 @@ static int input_counted(const char *name, void *arg)
 
 	for (size_t e = 0; e < evl->nr_events; e++)
 		if (event_name_matches(&evl->events[e], name)) {
-			enum hwp_event_status st = hwp_session_event_status(cc->s, e, NULL);
+			enum hwp_event_status st =
+				hwp_session_event_status(cc->s, e, NULL);
 
-			return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ? 0 : 1;
+			return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ?
+			       0 : 1;
 		}
 	return 1;
 }
@@ -231,7 +234,8 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 	if (!r || !s || !counts)
 		return fail(-EINVAL, "hwp_result_add_run: NULL argument");
 	if (r->loaded)
-		return fail(-EBUSY, "a result read from %s takes no more runs", r->source);
+		return fail(-EBUSY, "a result read from %s takes no more runs",
+			    r->source);
 	evl = hwp_session_evlist(s);
 	if (r->nr_runs && (strcmp(r->spec, evl->spec) || r->nr_events != evl->nr_events))
 		return fail(-HWP_ERR_MISMATCH,
@@ -254,11 +258,14 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 			if (grow(&sr->pct, n) || grow(&sr->running, n))
 				return fail(-ENOMEM, "out of memory");
 			sr->values[n - 1] = sr->supported ? hwp_count_scaled(c) : NAN;
-			sr->pct[n - 1] = sr->supported ? hwp_count_percent_running(c) : NAN;
-			sr->running[n - 1] = sr->supported ? (double)c->time_running : NAN;
+			sr->pct[n - 1] = sr->supported ?
+					 hwp_count_percent_running(c) : NAN;
+			sr->running[n - 1] = sr->supported ?
+					     (double)c->time_running : NAN;
 			continue;
 		}
-		err = hwp_session_metric(s, counts, seconds, sr->metric, &sr->values[n - 1]);
+		err = hwp_session_metric(s, counts, seconds, sr->metric,
+					 &sr->values[n - 1]);
 		if (err) {
 			free(sr->reason);
 			sr->reason = strdup(hwp_errmsg());
@@ -295,7 +302,8 @@ HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code)
 
 int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs)
 {
-	struct hwp_regionset **n = realloc(r->regionsets, (r->nr_regionsets + 1) * sizeof(*n));
+	struct hwp_regionset **n = realloc(r->regionsets,
+					   (r->nr_regionsets + 1) * sizeof(*n));
 
 	if (!n)
 		return fail(-ENOMEM, "out of memory");

@@ -30,7 +30,8 @@ struct series {
 	bool supported;
 	bool user_only;
 	bool builtin;
-	const struct hwp_metric *metric;	/* borrowed: a built-in or one of result->user */
+	/* borrowed: a built-in or one of result->user */
+	const struct hwp_metric *metric;
 	double *values;		/* nr_runs */
 	double *pct;		/* events: percent running, nr_runs */
 	double *running;	/* events: ns running, nr_runs */
@@ -136,8 +137,8 @@ void fmt_metric(double v, bool big, char *buf, size_t size);
 bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr);
 /* The "events" and "metrics" members of a JSON object, as hwprof-stat/1
  * has them: with @all_runs, each row's summary and values too. */
-void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows, size_t nr_runs,
-	       bool all_runs);
+void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
+	       size_t nr_runs, bool all_runs);
 /* A summary's members (mean, median... ci95), and an array of values. */
 void summary_json(struct json_writer *w, const struct hwp_stats_summary *s);
 void values_json(struct json_writer *w, const double *v, size_t n);
@@ -155,7 +156,8 @@ struct field_ctx {
 /* Read and parse a whole JSON file, with messages for people. */
 int json_read_file(const char *path, struct json_value **doc);
 /* Parse @len bytes of @source, with messages for people. */
-int json_doc_parse(const char *buf, size_t len, const char *source, struct json_value **doc);
+int json_doc_parse(const char *buf, size_t len, const char *source,
+		   struct json_value **doc);
 /* Member @key of @obj, of @type (or null when @nullable: *@out is NULL). */
 int field_get(const struct field_ctx *c, const struct json_value *obj, const char *key,
 	      enum json_type type, bool nullable, const struct json_value **out);
@@ -195,8 +197,8 @@ int regionset_region_done(struct regionset_region *rg);
 
 /* regionset-read.c: a regionset from a parsed hwprof-regions/1 object; the
  * messages name @source and @where (the path of the object in its file). */
-int regionset_from_json(const struct json_value *doc, const char *source, const char *where,
-			struct hwp_regionset **out);
+int regionset_from_json(const struct json_value *doc, const char *source,
+			const char *where, struct hwp_regionset **out);
 
 /* regionset-write.c: the regionset as a hwprof-regions/1 object, inside a
  * larger document; and as text, the one renderer of regions, with the
@@ -216,8 +218,8 @@ int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *
 /* region.c: the rows of a live region into @rg, from the sums of its
  * measured calls (@counts, with their real enabled and running times, over
  * @seconds), the events scaled by @sampling (calls / measured calls). */
-int region_rows(const struct hwp_session *s, const struct hwp_count *counts, double seconds,
-		double sampling, struct regionset_region *rg);
+int region_rows(const struct hwp_session *s, const struct hwp_count *counts,
+		double seconds, double sampling, struct regionset_region *rg);
 
 /* result-output.c, for the writers of sweeps and comparisons too */
 /* The result as a hwprof-stat/1 object, inside a larger document. */

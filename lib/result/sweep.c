@@ -94,7 +94,8 @@ HWP_API int hwp_sweep_add(struct hwp_sweep *sw, const char *value, struct hwp_re
 		return fail(-EINVAL, "hwp_sweep_add: NULL argument or empty value");
 	for (size_t i = 0; i < sw->nr; i++)
 		if (sw->values[i] && !strcmp(sw->values[i], value))
-			return fail(-EEXIST, "%s=%s is in the sweep already", sw->param, value);
+			return fail(-EEXIST, "%s=%s is in the sweep already", sw->param,
+				    value);
 	return sweep_push(sw, value, r);
 }
 
@@ -143,7 +144,8 @@ static size_t sweep_rows(const struct hwp_sweep *sw, struct sweep_row **out)
 			bool seen = false;
 
 			for (size_t k = 0; k < n && !seen; k++)
-				seen = rows[k].sr->kind == sr->kind && rows[k].nth == nth &&
+				seen = rows[k].sr->kind == sr->kind &&
+				       rows[k].nth == nth &&
 				       !strcmp(rows[k].sr->name, sr->name);
 			if (seen)
 				continue;
@@ -169,7 +171,8 @@ struct cell {
 static void fill_cell(const struct hwp_result *r, const struct sweep_row *sr, bool big,
 		      struct cell *c)
 {
-	long idx = series_nth(r->series, r->nr_series, sr->sr->kind, sr->sr->name, sr->nth);
+	long idx = series_nth(r->series, r->nr_series, sr->sr->kind, sr->sr->name,
+			      sr->nth);
 	struct row row;
 
 	c->noise[0] = '\0';
@@ -180,7 +183,8 @@ static void fill_cell(const struct hwp_result *r, const struct sweep_row *sr, bo
 	row_init(&r->series[idx], r->nr_runs, &row);
 	row_format(&row, big, c->value, sizeof(c->value));
 	if (r->nr_runs > 1 && row.sum.n > 1 && !isnan(row.sum.rel_stderr))
-		snprintf(c->noise, sizeof(c->noise), "+- %.2f%%", 100.0 * row.sum.rel_stderr);
+		snprintf(c->noise, sizeof(c->noise), "+- %.2f%%",
+			 100.0 * row.sum.rel_stderr);
 }
 
 static void text_title(const struct hwp_sweep *sw, FILE *f)
@@ -197,8 +201,8 @@ static void text_title(const struct hwp_sweep *sw, FILE *f)
 		fprintf(f, " (%zu runs each)", sw->results[0]->nr_runs);
 	else if (!same_runs)
 		for (size_t p = 0; p < sw->nr; p++)
-			fprintf(f, "%s%zu%s", p ? ", " : " (runs: ", sw->results[p]->nr_runs,
-				p + 1 == sw->nr ? ")" : "");
+			fprintf(f, "%s%zu%s", p ? ", " : " (runs: ",
+				sw->results[p]->nr_runs, p + 1 == sw->nr ? ")" : "");
 	fprintf(f, ":\n\n");
 	strbuf_release(&cmd);
 }
@@ -255,8 +259,8 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 			metrics_header = true;
 		}
 		snprintf(name, sizeof(name), "%s%s", rows[i].sr->name,
-			 rows[i].sr->kind == HWP_SERIES_EVENT && !strcmp(rows[i].sr->unit, "ns") ?
-				 " (msec)" : "");
+			 rows[i].sr->kind == HWP_SERIES_EVENT &&
+			 !strcmp(rows[i].sr->unit, "ns") ? " (msec)" : "");
 		fprintf(f, " %-*s", (int)name_w, name);
 		for (size_t p = 0; p < sw->nr; p++) {
 			fprintf(f, "  %*s", (int)col_w, cells[i * sw->nr + p].value);

@@ -63,8 +63,8 @@ static int short_record(const struct perf_event_header *h, const char *field)
 			h->type, h->size, field);
 }
 
-int pd_decode_sample(const struct perf_event_attr *attr, const struct perf_event_header *h,
-		     struct pd_sample *s)
+int pd_decode_sample(const struct perf_event_attr *attr,
+		     const struct perf_event_header *h, struct pd_sample *s)
 {
 	uint64_t t = attr->sample_type, cpu_res;
 	struct cursor c = { (const unsigned char *)(h + 1),
@@ -116,8 +116,8 @@ size_t pd_sample_id_size(const struct perf_event_attr *attr)
 		    !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
 }
 
-int pd_decode_sample_id(const struct perf_event_attr *attr, const struct perf_event_header *h,
-			struct pd_sample_id *sid)
+int pd_decode_sample_id(const struct perf_event_attr *attr,
+			const struct perf_event_header *h, struct pd_sample_id *sid)
 {
 	uint64_t t = attr->sample_type, cpu_res = 0;
 	size_t size = pd_sample_id_size(attr);
@@ -155,8 +155,8 @@ int pd_sample_id_pos(uint64_t t)
 		return 0;
 	if (!(t & PERF_SAMPLE_ID))
 		return -1;
-	return !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
-	       !!(t & PERF_SAMPLE_ADDR);
+	return !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) +
+	       !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ADDR);
 }
 
 int pd_sample_time_pos(uint64_t t)

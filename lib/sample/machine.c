@@ -72,7 +72,8 @@ static enum dso_kind kind_of(const char *path)
 }
 
 /* The module of @path (interned), added on first sight. */
-static int dso_find(struct machine *m, const char *path, enum dso_kind kind, uint32_t *out)
+static int dso_find(struct machine *m, const char *path, enum dso_kind kind,
+		    uint32_t *out)
 {
 	const char *p = strtab_intern(&m->paths, path, strlen(path));
 	uint64_t h;
@@ -157,7 +158,8 @@ static struct proc *proc_find(struct machine *m, uint32_t pid, bool create)
 	i = hidx_find(&m->proc_idx, hash_u64(pid), proc_eq, &pid, m);
 	if (i < 0) {
 		if (!create ||
-		    vec_reserve(&m->procs, &m->cap_procs, m->nr_procs + 1, sizeof(*m->procs)) ||
+		    vec_reserve(&m->procs, &m->cap_procs, m->nr_procs + 1,
+				sizeof(*m->procs)) ||
 		    hidx_add(&m->proc_idx, hash_u64(pid), m->nr_procs))
 			return NULL;
 		i = (long)m->nr_procs++;
@@ -268,12 +270,12 @@ static int add_map(struct machine *m, struct maps *g, const struct map *nm)
 
 		maps_remove(m, g, *hit);
 		if (old.start < nm->start)
-			err = maps_insert(m, g, &(struct map){ old.start, nm->start, old.pgoff,
-							       old.dso });
+			err = maps_insert(m, g, &(struct map){
+				old.start, nm->start, old.pgoff, old.dso });
 		if (!err && old.end > nm->end)
-			err = maps_insert(m, g, &(struct map){ nm->end, old.end,
-							       old.pgoff + (nm->end - old.start),
-							       old.dso });
+			err = maps_insert(m, g, &(struct map){
+				nm->end, old.end, old.pgoff + (nm->end - old.start),
+				old.dso });
 	}
 	return err ? err : maps_insert(m, g, nm);
 }
@@ -328,7 +330,8 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 		return fail(-ENOMEM, "out of memory");
 	err = maps_own(m, p);
 	if (!err)
-		err = add_map(m, p->maps, &(struct map){ f.start, f.start + f.len, f.pgoff, dso });
+		err = add_map(m, p->maps,
+			      &(struct map){ f.start, f.start + f.len, f.pgoff, dso });
 	return err ? fail(err, "out of memory") : 0;
 }
 

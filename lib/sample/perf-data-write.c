@@ -65,7 +65,8 @@ void pd_writer_abort(struct pd_writer *w)
 	free(w);
 }
 
-static int copy_events(struct pd_writer *w, const struct pd_write_event *events, size_t nr)
+static int copy_events(struct pd_writer *w, const struct pd_write_event *events,
+		       size_t nr)
 {
 	w->events = calloc(nr, sizeof(*w->events));
 	if (!w->events)
@@ -213,7 +214,8 @@ static void feature(const struct pd_writer *w, enum pd_feature feat, char *const
 	case PD_FEAT_VERSION: add_string(sb, "hwprof " HWPROF_VERSION); break;
 	case PD_FEAT_ARCH: add_string(sb, u.machine); break;
 	case PD_FEAT_NRCPUS: {
-		long conf = sysconf(_SC_NPROCESSORS_CONF), onln = sysconf(_SC_NPROCESSORS_ONLN);
+		long conf = sysconf(_SC_NPROCESSORS_CONF);
+		long onln = sysconf(_SC_NPROCESSORS_ONLN);
 
 		add_u32(sb, (uint32_t)(conf > 0 ? conf : 1));
 		add_u32(sb, (uint32_t)(onln > 0 ? onln : 1));
@@ -300,7 +302,8 @@ int pd_writer_finish_at(struct pd_writer *w, int64_t data_size, char *const argv
 
 	err = cut_at(w->f, end);
 	/* Flushed here: a failure must show before the header goes in. */
-	if (!err && (write_features(w, (uint64_t)end, argv, h.features) || fflush(w->f))) {
+	if (!err &&
+	    (write_features(w, (uint64_t)end, argv, h.features) || fflush(w->f))) {
 		/* No room even for them: a file without features is whole too. */
 		memset(h.features, 0, sizeof(h.features));
 		err = cut_at(w->f, end);

@@ -62,7 +62,8 @@ static int bad(const struct pd_file *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	return fail(-HWP_ERR_FORMAT, "'%s' is not a valid perf.data file: %s", f->path, why);
+	return fail(-HWP_ERR_FORMAT, "'%s' is not a valid perf.data file: %s", f->path,
+		    why);
 }
 
 /* Whether [off, off + size) lies inside the file. */
@@ -79,7 +80,8 @@ static int read_header(struct pd_file *f)
 	if (f->size == 0)
 		return bad(f, "the file is empty");
 	if (f->size < sizeof(start.magic))
-		return bad(f, "the file is %zu bytes long, too short for a header", f->size);
+		return bad(f, "the file is %zu bytes long, too short for a header",
+			   f->size);
 	memcpy(&start.magic, f->map, sizeof(start.magic));
 	if (!memcmp(f->map, PD_MAGIC_V1, sizeof(start.magic)))
 		return bad(f, "it is in perf's first format (PERFFILE), which perf replaced in 2012; convert it with a current 'perf inject'");
@@ -98,15 +100,16 @@ static int read_header(struct pd_file *f)
 			   f->size, PD_FILE_HEADER_SIZE);
 	memcpy(h, f->map, sizeof(*h));
 	if (h->size < PD_FILE_HEADER_SIZE || h->size > f->size)
-		return bad(f, "the header says it is %llu bytes long", (unsigned long long)h->size);
+		return bad(f, "the header says it is %llu bytes long",
+			   (unsigned long long)h->size);
 	if (!in_file(f, h->attrs.offset, h->attrs.size))
 		return bad(f, "the attribute section (%llu bytes at %llu) lies outside the file of %zu bytes",
 			   (unsigned long long)h->attrs.size,
 			   (unsigned long long)h->attrs.offset, f->size);
 	if (!in_file(f, h->data.offset, h->data.size))
 		return bad(f, "the data section (%llu bytes at %llu) lies outside the file of %zu bytes: the file is truncated",
-			   (unsigned long long)h->data.size, (unsigned long long)h->data.offset,
-			   f->size);
+			   (unsigned long long)h->data.size,
+			   (unsigned long long)h->data.offset, f->size);
 	if (h->data.offset % 8)
 		return bad(f, "the data section starts at %llu, which is not a multiple of 8",
 			   (unsigned long long)h->data.offset);
@@ -125,7 +128,8 @@ static int add_id(struct pd_file *f, uint64_t id, size_t ev)
 	uint64_t h = hash_u64(id);
 
 	if (hidx_find(&f->id_idx, h, id_eq, &id, f) >= 0)
-		return bad(f, "the sample id %llu belongs to two events", (unsigned long long)id);
+		return bad(f, "the sample id %llu belongs to two events",
+			   (unsigned long long)id);
 	f->id_keys[f->nr_ids] = id;
 	f->id_event[f->nr_ids] = (uint32_t)ev;
 	if (hidx_add(&f->id_idx, h, f->nr_ids))
@@ -154,8 +158,9 @@ static int overlap_error(const struct pd_file *f, const struct pd_file_section *
 			 size_t ev, const char *what, const struct pd_file_section *other)
 {
 	return bad(f, "the ids of event %zu (%llu bytes at %llu) overlap %s (%llu bytes at %llu)",
-		   ev, (unsigned long long)ids->size, (unsigned long long)ids->offset, what,
-		   (unsigned long long)other->size, (unsigned long long)other->offset);
+		   ev, (unsigned long long)ids->size, (unsigned long long)ids->offset,
+		   what, (unsigned long long)other->size,
+		   (unsigned long long)other->offset);
 }
 
 /* Each event's ids lie inside the file, apart from the header, the
@@ -179,7 +184,8 @@ static int check_id_sections(const struct pd_file *f, const struct pd_file_secti
 				   (unsigned long long)ids[i].offset);
 		for (size_t j = 0; j < ARRAY_SIZE(fixed); j++)
 			if (overlap(&ids[i], fixed[j]))
-				return overlap_error(f, &ids[i], i, fixed_name[j], fixed[j]);
+				return overlap_error(f, &ids[i], i, fixed_name[j],
+						     fixed[j]);
 	}
 	sorted = malloc(nr * sizeof(*sorted));
 	if (!sorted)
@@ -195,7 +201,8 @@ static int check_id_sections(const struct pd_file *f, const struct pd_file_secti
 
 			snprintf(what, sizeof(what), "those of event %zu",
 				 (size_t)(sorted[i] - ids));
-			err = overlap_error(f, sorted[i - 1], (size_t)(sorted[i - 1] - ids), what,
+			err = overlap_error(f, sorted[i - 1],
+					    (size_t)(sorted[i - 1] - ids), what,
 					    sorted[i]);
 		}
 	free(sorted);
@@ -212,7 +219,8 @@ static int read_attrs(struct pd_file *f)
 
 	if (entry < PERF_ATTR_SIZE_VER0 + sizeof(struct pd_file_section) ||
 	    entry > 4096 || entry % 8)
-		return bad(f, "the attribute size is %llu bytes", (unsigned long long)entry);
+		return bad(f, "the attribute size is %llu bytes",
+			   (unsigned long long)entry);
 	if (h->attrs.size % entry)
 		return bad(f, "the attribute section of %llu bytes does not hold whole attributes of %llu",
 			   (unsigned long long)h->attrs.size, (unsigned long long)entry);
@@ -303,8 +311,8 @@ static int event_of_id(const struct pd_file *f, uint64_t id)
 }
 
 /* The event a record belongs to (-1: unknown id) and its time (0: none). */
-static void classify(const struct pd_file *f, const struct perf_event_header *h, int *event,
-		     uint64_t *time)
+static void classify(const struct pd_file *f, const struct perf_event_header *h,
+		     int *event, uint64_t *time)
 {
 	const struct perf_event_attr *a0 = &f->events[0].attr;
 	struct pd_sample_id sid;
@@ -324,7 +332,8 @@ static void classify(const struct pd_file *f, const struct perf_event_header *h,
 			*event = event_of_id(f, id);
 		}
 		/* Only the time is needed here: no need to decode it all. */
-		pos = *event < 0 ? -1 : pd_sample_time_pos(f->events[*event].attr.sample_type);
+		pos = *event < 0 ? -1 :
+		      pd_sample_time_pos(f->events[*event].attr.sample_type);
 		if (pos >= 0 && h->size >= sizeof(*h) + 8 * (size_t)(pos + 1))
 			memcpy(time, (const unsigned char *)(h + 1) + 8 * pos, 8);
 		return;
@@ -454,7 +463,8 @@ static int read_features(struct pd_file *f)
 	return 0;
 }
 
-static const char *modifier_suffix(const struct perf_event_attr *a, char *buf, size_t size)
+static const char *modifier_suffix(const struct perf_event_attr *a, char *buf,
+				   size_t size)
 {
 	size_t n = 0;
 
@@ -483,7 +493,8 @@ static int name_event(struct pd_event *ev)
 	}
 	if (!base) {
 		if (a->type == PERF_TYPE_RAW)
-			snprintf(raw, sizeof(raw), "r%llx", (unsigned long long)a->config);
+			snprintf(raw, sizeof(raw), "r%llx",
+				 (unsigned long long)a->config);
 		else
 			snprintf(raw, sizeof(raw), "type%u/0x%llx", a->type,
 				 (unsigned long long)a->config);
@@ -505,13 +516,15 @@ static int map_file(struct pd_file *f, const char *path, int fd)
 	if (fd < 0) {
 		own = fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			return fail(-errno, "cannot open '%s': %s", path, strerrordesc_np(errno));
+			return fail(-errno, "cannot open '%s': %s", path,
+				    strerrordesc_np(errno));
 	}
 	if (fstat(fd, &st)) {
-		err = fail(-errno, "cannot read '%s': %s", f->path, strerrordesc_np(errno));
+		err = fail(-errno, "cannot read '%s': %s", f->path,
+			   strerrordesc_np(errno));
 	} else if (S_ISDIR(st.st_mode)) {
-		err = fail(-HWP_ERR_FORMAT, "'%s' is a directory: name the perf.data file in it",
-			       f->path);
+		err = fail(-HWP_ERR_FORMAT,
+			   "'%s' is a directory: name the perf.data file in it", f->path);
 	} else if (!S_ISREG(st.st_mode)) {
 		err = fail(-HWP_ERR_FORMAT, "'%s' is not a regular file", f->path);
 	} else if (st.st_size > 0) {
@@ -519,7 +532,8 @@ static int map_file(struct pd_file *f, const char *path, int fd)
 		f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (f->map == MAP_FAILED) {
 			f->map = NULL;
-			err = fail(-errno, "cannot map '%s': %s", f->path, strerrordesc_np(errno));
+			err = fail(-errno, "cannot map '%s': %s", f->path,
+				   strerrordesc_np(errno));
 		}
 	}
 	if (own >= 0)
@@ -607,8 +621,8 @@ static int cmp_queued(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-static int emit(struct pd_file *f, uint64_t off, int event, uint64_t time, pd_record_fn fn,
-		void *ctx)
+static int emit(struct pd_file *f, uint64_t off, int event, uint64_t time,
+		pd_record_fn fn, void *ctx)
 {
 	struct pd_record rec = {
 		.h = (const struct perf_event_header *)(f->map + off),
@@ -635,8 +649,8 @@ static void drop_read_pages(struct pd_file *f, uint64_t keep)
 
 /* Emit the queued records up to time @limit (all with @all, or the oldest
  * half when @half), in time order. */
-static int flush_queue(struct pd_file *f, uint64_t limit, bool all, bool half, uint64_t pos,
-		       pd_record_fn fn, void *ctx)
+static int flush_queue(struct pd_file *f, uint64_t limit, bool all, bool half,
+		       uint64_t pos, pd_record_fn fn, void *ctx)
 {
 	size_t n = 0, keep_from;
 	uint64_t low = pos;
@@ -672,7 +686,8 @@ static int check_record(const struct pd_file *f, uint64_t pos, uint64_t end,
 	h = (const struct perf_event_header *)(f->map + pos);
 	if (h->size < sizeof(*h) || h->size % 8 || h->size > end - pos)
 		return bad(f, "the record at offset %llu says it is %u bytes long (%llu bytes are left)",
-			   (unsigned long long)pos, h->size, (unsigned long long)(end - pos));
+			   (unsigned long long)pos, h->size,
+			   (unsigned long long)(end - pos));
 	*hp = h;
 	return 0;
 }
@@ -696,21 +711,24 @@ int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx)
 			/* What a later round holds is never older than the last
 			 * round's newest record: flush up to that. */
 			if (f->ordered)
-				err = flush_queue(f, flush_limit, false, false, pos, fn, ctx);
+				err = flush_queue(f, flush_limit, false, false, pos, fn,
+						  ctx);
 			flush_limit = max_time;
 		} else {
 			classify(f, h, &event, &time);
 			if (!f->ordered) {
 				err = emit(f, pos, event, time, fn, ctx);
 				drop_read_pages(f, pos);
-			} else if (vec_reserve(&f->q, &f->cap_q, f->nr_q + 1, sizeof(*f->q))) {
+			} else if (vec_reserve(&f->q, &f->cap_q, f->nr_q + 1,
+					       sizeof(*f->q))) {
 				err = fail(-ENOMEM, "out of memory");
 			} else {
 				f->q[f->nr_q++] = (struct queued){ time, pos, event };
 				if (time > max_time)
 					max_time = time;
 				if (f->nr_q >= QUEUE_MAX)
-					err = flush_queue(f, 0, false, true, pos, fn, ctx);
+					err = flush_queue(f, 0, false, true, pos, fn,
+							  ctx);
 			}
 		}
 		pos += h->size;

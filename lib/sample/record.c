@@ -45,7 +45,8 @@ struct hwp_record {
 	int64_t good_data;
 	uint64_t good_samples;
 	char *stopped;		/* why sampling stopped early, or NULL */
-	uint64_t lost_read;	/* what the events' read_format LOST counters said at the end */
+	/* what the events' read_format LOST counters said at the end */
+	uint64_t lost_read;
 	/* The recording failed for good (failure.err != 0): every later call
 	 * returns this error with this message. */
 	struct kept_error failure;
@@ -79,12 +80,14 @@ static int check_opts(const struct hwp_record_opts *o)
 	if (o->cpus && o->scope != HWP_SCOPE_CPUS)
 		return fail(-EINVAL, "hwp_record_opts: a CPU list needs HWP_SCOPE_CPUS");
 	if (o->mmap_pages && (o->mmap_pages & (o->mmap_pages - 1)))
-		return fail(-EINVAL, "the ring buffer size must be a power of two pages, not %zu",
-				o->mmap_pages);
+		return fail(-EINVAL,
+			    "the ring buffer size must be a power of two pages, not %zu",
+			    o->mmap_pages);
 	if (o->callchain == HWP_CALLCHAIN_DWARF)
 		return fail(-EOPNOTSUPP,
-				"DWARF call chains are not implemented yet%s; use frame pointers (-g) and build with -fno-omit-frame-pointer",
-				unwind_available() ? "" : " (and this build has no libunwind)");
+			    "DWARF call chains are not implemented yet%s; use frame pointers (-g) and build with -fno-omit-frame-pointer",
+			    unwind_available() ? "" :
+			    " (and this build has no libunwind)");
 	if (o->callchain > HWP_CALLCHAIN_DWARF)
 		return fail(-EINVAL, "hwp_record_opts: unknown call-chain mode %d",
 				(int)o->callchain);
@@ -202,7 +205,8 @@ static void add_fallback(struct hwp_record *r, const char *fmt, ...)
 }
 
 /* Event @e cannot be sampled here: why, as the error of the open. */
-static int cannot_sample(struct hwp_record *r, size_t e, int err, const struct strbuf *reason)
+static int cannot_sample(struct hwp_record *r, size_t e, int err,
+			 const struct strbuf *reason)
 {
 	const struct event *ev = evlist_get(r->evl, e);
 
@@ -249,7 +253,8 @@ static int open_fd(struct hwp_record *r, size_t c, size_t t, size_t e)
 	strbuf_release(&reason);
 	r->fds[s] = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[s]) < 0)
-		return fail(-errno, "PERF_EVENT_IOC_ID failed: %s", strerrordesc_np(errno));
+		return fail(-errno, "PERF_EVENT_IOC_ID failed: %s",
+			    strerrordesc_np(errno));
 	return 0;
 }
 
@@ -288,7 +293,8 @@ static int map_ring(struct hwp_record *r, size_t c)
 					return err;
 				ee.data.u64 = c;
 				if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &ee))
-					return fail(-errno, "epoll_ctl: %s", strerrordesc_np(errno));
+					return fail(-errno, "epoll_ctl: %s",
+						    strerrordesc_np(errno));
 			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) < 0) {
 				return fail(-errno, "PERF_EVENT_IOC_SET_OUTPUT: %s",
 						strerrordesc_np(errno));
@@ -392,7 +398,8 @@ static int open_output(struct hwp_record *r)
 	if (!r->f) {
 		if (fd >= 0)
 			close(fd);
-		return fail(-errno, "cannot buffer the recording: %s", strerrordesc_np(errno));
+		return fail(-errno, "cannot buffer the recording: %s",
+			    strerrordesc_np(errno));
 	}
 	return 0;
 }
@@ -455,8 +462,8 @@ static int begin_file(struct hwp_record *r)
 			for (size_t t = 0; t < r->t.nr_tids; t++)
 				if (r->fds[slot(r, c, t, e)] >= 0)
 					mine[n++] = r->ids[slot(r, c, t, e)];
-		wev[e] = (struct pd_write_event){ &r->attrs[e], evlist_get(r->evl, e)->name,
-						  mine, n };
+		wev[e] = (struct pd_write_event){ &r->attrs[e],
+						  evlist_get(r->evl, e)->name, mine, n };
 	}
 	err = pd_writer_begin(r->f, wev, nr, &r->w);
 out:
@@ -484,7 +491,8 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 	clear_error();
 	if (!r || r->tried)
 		return fail(-EINVAL, "hwp_record_open: %s",
-				r ? "a recording is opened once (free it and make a new one)" : "NULL");
+			    r ? "a recording is opened once (free it and make a new one)" :
+			    "NULL");
 	r->tried = true;
 	r->freq = r->o.freq ? r->o.freq : DEFAULT_FREQ;
 	if (!r->o.period && max_sample_rate() && r->freq > max_sample_rate()) {
@@ -579,8 +587,10 @@ static void drop_hangups(struct hwp_record *r)
 	int n = epoll_wait(r->epfd, ev, ARRAY_SIZE(ev), 0);
 
 	for (int i = 0; i < n; i++)
-		if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && ev[i].data.u64 < r->t.nr_cpus)
-			epoll_ctl(r->epfd, EPOLL_CTL_DEL, r->rings[ev[i].data.u64].fd, NULL);
+		if ((ev[i].events & (EPOLLHUP | EPOLLERR)) &&
+		    ev[i].data.u64 < r->t.nr_cpus)
+			epoll_ctl(r->epfd, EPOLL_CTL_DEL, r->rings[ev[i].data.u64].fd,
+				  NULL);
 }
 
 HWP_API int hwp_record_read(struct hwp_record *r)
@@ -644,7 +654,8 @@ static int read_lost(struct hwp_record *r)
 				int fd = r->fds[slot(r, c, t, e)];
 				uint64_t v[2];
 
-				if (fd >= 0 && read(fd, v, sizeof(v)) == (ssize_t)sizeof(v))
+				if (fd >= 0 &&
+				    read(fd, v, sizeof(v)) == (ssize_t)sizeof(v))
 					lost += v[1];
 			}
 		r->lost_read += lost;
@@ -755,8 +766,9 @@ HWP_API int hwp_record_info(const struct hwp_record *r, struct hwp_record_info *
 int record_file(const struct hwp_record *r, const char **path, int *fd)
 {
 	if (r && r->failure.err)
-		return fail(-EINVAL, "the recording failed, so there is nothing to read: %s",
-				r->failure.msg);
+		return fail(-EINVAL,
+			    "the recording failed, so there is nothing to read: %s",
+			    r->failure.msg);
 	if (!r || !r->finished)
 		return fail(-EINVAL, "the recording is not finished: call hwp_record_finish() first");
 	*path = r->output;

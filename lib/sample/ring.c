@@ -19,8 +19,9 @@ int ring_map(struct ring *r, int fd, size_t data_pages)
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 	if (!data_pages || (data_pages & (data_pages - 1)))
-		return fail(-EINVAL, "the ring buffer must be a power of two pages, not %zu",
-				data_pages);
+		return fail(-EINVAL,
+			    "the ring buffer must be a power of two pages, not %zu",
+			    data_pages);
 	r->map_size = (data_pages + 1) * page;
 	r->base = mmap(NULL, r->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (r->base == MAP_FAILED) {

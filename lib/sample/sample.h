@@ -26,7 +26,8 @@ struct pd_sample {
 	uint32_t pid, tid, cpu;
 	uint16_t cpumode;	/* header.misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	uint64_t nr_ips;
-	const uint64_t *ips;	/* the call chain, context markers included; in the record */
+	/* the call chain, context markers included; in the record */
+	const uint64_t *ips;
 };
 
 /* Where a record's sample_id trailer puts the fields of non-sample records. */
@@ -39,11 +40,11 @@ struct pd_sample_id {
 
 /* Decode a PERF_RECORD_SAMPLE of an event opened with @attr: 0, or
  * -HWP_ERR_FORMAT when the record is shorter than its fields say. */
-int pd_decode_sample(const struct perf_event_attr *attr, const struct perf_event_header *h,
-		     struct pd_sample *s);
+int pd_decode_sample(const struct perf_event_attr *attr,
+		     const struct perf_event_header *h, struct pd_sample *s);
 /* Decode the sample_id trailer of a non-sample record (sample_id_all). */
-int pd_decode_sample_id(const struct perf_event_attr *attr, const struct perf_event_header *h,
-			struct pd_sample_id *sid);
+int pd_decode_sample_id(const struct perf_event_attr *attr,
+			const struct perf_event_header *h, struct pd_sample_id *sid);
 /* The u64 index of the ID field in a sample's body, or -1 without one. */
 int pd_sample_id_pos(uint64_t sample_type);
 /* The same for the TIME field. */
@@ -62,7 +63,8 @@ struct pd_event {
 
 /* One record as the reader hands it out, in time order where the file allows. */
 struct pd_record {
-	const struct perf_event_header *h;	/* inside the mapped file; h->size is checked */
+	/* inside the mapped file; h->size is checked */
+	const struct perf_event_header *h;
 	int event;		/* index into the file's events, or -1 when unknown */
 	uint64_t time;		/* 0 when the record has none */
 	uint64_t offset;	/* in the file, for messages */
@@ -168,7 +170,8 @@ struct dso {
 	bool tried;		/* symbolize.c tried to open it */
 	bool has_symbols, has_debuginfo;
 	const char *sym_problem;	/* why symbols are missing (static), or NULL */
-	const char *dbg_problem;	/* why source lines are missing (static), or NULL */
+	/* why source lines are missing (static), or NULL */
+	const char *dbg_problem;
 };
 
 struct map {
@@ -253,8 +256,8 @@ bool dw_module_has_symbols(struct dw_module *m);
 bool dw_module_has_debuginfo(struct dw_module *m);
 int dw_module_elf_machine(struct dw_module *m);
 /* Symbol at @vaddr: its name (borrowed from libdw), start and size. */
-int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name, uint64_t *start,
-		     uint64_t *size);
+int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
+		     uint64_t *start, uint64_t *size);
 /* Source line at @vaddr; the strings are borrowed from libdw. */
 int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
 		      unsigned int *line, const char **inlined);
@@ -270,8 +273,8 @@ int disasm_open(int e_machine, struct disasm **out);
 void disasm_close(struct disasm *d);
 /* Decode the instruction at @code (module address @addr) into @text: its
  * length in bytes, or a negative error when the bytes are no instruction. */
-int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, char *text,
-	       size_t size);
+int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+	       char *text, size_t size);
 
 /* ---- unwind.c: DWARF unwinding of user stacks (later; a stub for now) ---- */
 

@@ -104,7 +104,8 @@ static int synth_comm(pid_t pid, pid_t tid, size_t id_size, synth_fn fn, void *c
 }
 
 /* One line of /proc/PID/maps as an MMAP2 record, if it is executable. */
-static int synth_map_line(pid_t pid, const char *line, size_t id_size, synth_fn fn, void *ctx)
+static int synth_map_line(pid_t pid, const char *line, size_t id_size, synth_fn fn,
+			  void *ctx)
 {
 	unsigned long long start, end, pgoff, ino;
 	unsigned int maj, min;
@@ -116,8 +117,9 @@ static int synth_map_line(pid_t pid, const char *line, size_t id_size, synth_fn 
 	const char *name;
 	size_t at, n;
 
-	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj,
-		   &min, &ino, &name_at) < 7 || strlen(perms) < 4 || perms[2] != 'x')
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
+		   &maj, &min, &ino, &name_at) < 7 ||
+	    strlen(perms) < 4 || perms[2] != 'x')
 		return 0;
 	name = name_at ? line + name_at : "";
 	n = strcspn(name, "\n");

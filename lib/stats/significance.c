@@ -180,7 +180,8 @@ static int mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 }
 
 HWP_API int hwp_stats_test(const double *a, size_t na, const double *b, size_t nb,
-			    const struct hwp_stats_test_opts *opts, struct hwp_stats_test_result *out)
+			    const struct hwp_stats_test_opts *opts,
+			    struct hwp_stats_test_result *out)
 {
 	struct hwp_stats_test_result r = { .sz = sizeof(r) };
 	struct hwp_stats_test_opts o;
@@ -197,8 +198,9 @@ HWP_API int hwp_stats_test(const double *a, size_t na, const double *b, size_t n
 	if (!o.confidence)
 		o.confidence = 0.95;
 	if (!(o.confidence > 0 && o.confidence < 1))
-		return fail(-EINVAL, "hwp_stats_test: confidence %g is not between 0 and 1",
-				o.confidence);
+		return fail(-EINVAL,
+			    "hwp_stats_test: confidence %g is not between 0 and 1",
+			    o.confidence);
 	if (o.test != HWP_TEST_WELCH && o.test != HWP_TEST_MANN_WHITNEY)
 		return fail(-EINVAL, "hwp_stats_test: unknown test %d", (int)o.test);
 	r.na = sorted_defined(a, na, &sa);

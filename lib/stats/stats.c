@@ -45,7 +45,8 @@ static double beta_cf(double a, double b, double x)
 		double m2 = 2.0 * m, del;
 
 		h *= lentz_step(m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)), &c, &d);
-		del = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)), &c, &d);
+		del = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)),
+				 &c, &d);
 		h *= del;
 		if (fabs(del - 1.0) < 1e-15)
 			break;
@@ -141,7 +142,8 @@ size_t sorted_defined(const double *values, size_t n, double **out)
 	return k;
 }
 
-HWP_API int hwp_stats_summarize(const double *values, size_t n, struct hwp_stats_summary *out)
+HWP_API int hwp_stats_summarize(const double *values, size_t n,
+				struct hwp_stats_summary *out)
 {
 	struct hwp_stats_summary s = { .sz = sizeof(s) };
 	double *v = NULL, mean = 0, m2 = 0;
@@ -170,7 +172,8 @@ HWP_API int hwp_stats_summarize(const double *values, size_t n, struct hwp_stats
 	s.cv = k > 1 && mean != 0 ? s.stddev / fabs(mean) : NAN;
 	s.rel_stderr = k > 1 && mean != 0 ? s.stddev / sqrt((double)k) / fabs(mean) : NAN;
 	if (k > 1) {
-		double half = t_quantile(0.975, (double)(k - 1)) * s.stddev / sqrt((double)k);
+		double half = t_quantile(0.975, (double)(k - 1)) * s.stddev /
+			      sqrt((double)k);
 
 		s.ci_low = mean - half;
 		s.ci_high = mean + half;
@@ -210,7 +213,8 @@ HWP_API int hwp_stats_outliers_mad(const double *values, size_t n, double thresh
 	if (n && !values)
 		return fail(-EINVAL, "hwp_stats_outliers_mad: values is NULL");
 	if (threshold < 0 || isnan(threshold))
-		return fail(-EINVAL, "hwp_stats_outliers_mad: threshold %g is negative", threshold);
+		return fail(-EINVAL, "hwp_stats_outliers_mad: threshold %g is negative",
+			    threshold);
 	if (!threshold)
 		threshold = 3.5;
 	for (size_t i = 0; flags && i < n; i++)
@@ -251,8 +255,8 @@ out:
 	return 0;
 }
 
-HWP_API int hwp_stats_histogram(const double *values, size_t n, size_t *bins, size_t nr_bins,
-			  double *lo, double *width)
+HWP_API int hwp_stats_histogram(const double *values, size_t n, size_t *bins,
+				size_t nr_bins, double *lo, double *width)
 {
 	double min = INFINITY, max = -INFINITY, w;
 
@@ -280,7 +284,8 @@ HWP_API int hwp_stats_histogram(const double *values, size_t n, size_t *bins, si
 			q = (values[i] - min) / w;
 			/* -1e308 and 1e308: the width overflows; halve both sides. */
 			if (!isfinite(q))
-				q = (values[i] / 2 - min / 2) / (max / 2 - min / 2) * (double)nr_bins;
+				q = (values[i] / 2 - min / 2) / (max / 2 - min / 2) *
+				    (double)nr_bins;
 		}
 		/* Rounding may put the largest value one past the end. */
 		if (!(q >= 0))

@@ -50,7 +50,8 @@ int cpulist_parse(const char *list, int **cpus, size_t *nr, size_t *bad_pos)
 		hi = lo;
 		if (list[pos] == '-') {
 			pos++;
-			if ((err = parse_num(list, &pos, &hi)) || (hi < lo && (err = -EINVAL)))
+			if ((err = parse_num(list, &pos, &hi)) ||
+			    (hi < lo && (err = -EINVAL)))
 				goto bad;
 		}
 		for (long c = lo; c <= hi; c++)

@@ -51,8 +51,8 @@ static int fail_at(struct parser *ps, const char *what)
 	if (*ps->p == '\0')
 		return fail(ps, -EINVAL, "a NUL byte where %s should be", what);
 	if ((unsigned char)*ps->p < 0x20 || (unsigned char)*ps->p >= 0x7f)
-		return fail(ps, -EINVAL, "byte 0x%02x where %s should be", (unsigned char)*ps->p,
-			    what);
+		return fail(ps, -EINVAL, "byte 0x%02x where %s should be",
+			    (unsigned char)*ps->p, what);
 	return fail(ps, -EINVAL, "'%c' where %s should be", *ps->p, what);
 }
 
@@ -188,7 +188,8 @@ static int escape(struct parser *ps, struct buf *b)
 	hit = *ps->p ? strchr(from, *ps->p) : NULL;
 	if (hit) {
 		ps->p++;
-		return buf_put(b, &to[hit - from], 1) ? fail(ps, -ENOMEM, "out of memory") : 0;
+		return buf_put(b, &to[hit - from], 1) ?
+		       fail(ps, -ENOMEM, "out of memory") : 0;
 	}
 	if (*ps->p != 'u')
 		return fail(ps, -EINVAL, "'\\%c' is not an escape of JSON", *ps->p);
@@ -196,15 +197,17 @@ static int escape(struct parser *ps, struct buf *b)
 	if (hex4(ps, &cp))
 		return ps->fail;
 	if (cp >= 0xdc00 && cp <= 0xdfff)
-		return fail(ps, -EINVAL, "\\u%04x is the second half of a surrogate pair alone",
-			    cp);
+		return fail(ps, -EINVAL,
+			    "\\u%04x is the second half of a surrogate pair alone", cp);
 	if (cp >= 0xd800 && cp <= 0xdbff) {
 		if (!literal(ps, "\\u"))
-			return fail(ps, -EINVAL, "\\u%04x must be followed by its second half", cp);
+			return fail(ps, -EINVAL,
+				    "\\u%04x must be followed by its second half", cp);
 		if (hex4(ps, &lo))
 			return ps->fail;
 		if (lo < 0xdc00 || lo > 0xdfff)
-			return fail(ps, -EINVAL, "\\u%04x\\u%04x is not a surrogate pair", cp, lo);
+			return fail(ps, -EINVAL, "\\u%04x\\u%04x is not a surrogate pair",
+				    cp, lo);
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 	}
 	if (cp == 0)
@@ -241,7 +244,8 @@ static int string(struct parser *ps, char **out)
 			continue;
 		}
 		if (*c < 0x20) {
-			fail(ps, -EINVAL, "control character 0x%02x in a string (write it as \\u%04x)",
+			fail(ps, -EINVAL,
+			     "control character 0x%02x in a string (write it as \\u%04x)",
 			     *c, *c);
 			break;
 		}
@@ -253,7 +257,8 @@ static int string(struct parser *ps, char **out)
 			break;
 		}
 		if (!n) {
-			fail(ps, -EINVAL, "byte 0x%02x in a string is not valid UTF-8", *c);
+			fail(ps, -EINVAL, "byte 0x%02x in a string is not valid UTF-8",
+			     *c);
 			break;
 		}
 		if (buf_put(&b, ps->p, n)) {
@@ -423,7 +428,8 @@ static int check_duplicates(struct parser *ps, const struct json_value *v,
 			ps->p = start;
 			ps->line = line;
 			ps->line_start = line_start;
-			err = fail(ps, -EINVAL, "the key \"%.60s\" appears twice in the object",
+			err = fail(ps, -EINVAL,
+				   "the key \"%.60s\" appears twice in the object",
 				   keys[i]);
 		}
 	free(keys);
@@ -492,7 +498,8 @@ static int value(struct parser *ps, struct json_value *v)
 	case '{':
 	case '[':
 		if (++ps->depth > ps->max_depth)
-			return fail(ps, -E2BIG, "nested deeper than %zu levels", ps->max_depth);
+			return fail(ps, -E2BIG, "nested deeper than %zu levels",
+				    ps->max_depth);
 		err = *ps->p == '{' ? object(ps, v) : array(ps, v);
 		ps->depth--;
 		return err;

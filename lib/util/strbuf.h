@@ -20,7 +20,8 @@ struct strbuf {
 void strbuf_add(struct strbuf *sb, const char *data, size_t len);
 void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
-void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 void strbuf_reset(struct strbuf *sb);

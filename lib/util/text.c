@@ -49,7 +49,8 @@ size_t edit_distance(const char *a, const char *b, size_t cap)
 			if (prev[j - 1] + cost < v)
 				v = prev[j - 1] + cost;
 			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < v)
+			    tolower((unsigned char)a[i - 2]) == cb &&
+			    prev2[j - 2] + 1 < v)
 				v = prev2[j - 2] + 1;
 			cur[j] = v;
 			if (v < row_min)

@@ -31,8 +31,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct hwp_event_info info = { .sz = sizeof(info) };
 
 			FUZZ_ASSERT(!hwp_evlist_event(evl, i, &info));
-			FUZZ_ASSERT(info.name && info.canonical && info.group < hwp_evlist_nr_groups(evl));
-			FUZZ_ASSERT(info.is_leader == (i == 0 || info.group != groups - 1));
+			FUZZ_ASSERT(info.name && info.canonical &&
+				    info.group < hwp_evlist_nr_groups(evl));
+			FUZZ_ASSERT(info.is_leader ==
+				    (i == 0 || info.group != groups - 1));
 			if (info.is_leader)
 				groups++;
 		}

@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int err = hwp_metric_eval(m, lookup, NULL, &v);
 
 		FUZZ_ASSERT(err ? isnan(v) : isfinite(v));
-		FUZZ_ASSERT(!err || err == -HWP_ERR_UNDEFINED || err == -HWP_ERR_UNKNOWN_NAME);
+		FUZZ_ASSERT(!err || err == -HWP_ERR_UNDEFINED ||
+			    err == -HWP_ERR_UNKNOWN_NAME);
 		FUZZ_ASSERT(hwp_metric_name(m) && hwp_metric_expr(m));
 		hwp_metric_free(m);
 	} else {

@@ -51,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (!hwp_profile_open(path, &po, &p)) {
-		static const enum hwp_sort sorts[] = { HWP_SORT_RIP, HWP_SORT_SYM, HWP_SORT_LINE,
-						       HWP_SORT_DSO };
+		static const enum hwp_sort sorts[] = { HWP_SORT_RIP, HWP_SORT_SYM,
+						       HWP_SORT_LINE, HWP_SORT_DSO };
 		FILE *out = fopen("/dev/null", "we");
 
 		for (size_t i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)

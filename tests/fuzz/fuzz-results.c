@@ -34,7 +34,8 @@ static void use_regions(const struct hwp_result *r, FILE *f)
 			for (size_t t = 0; t < ri.nr_threads; t++)
 				FUZZ_ASSERT(!hwp_regionset_thread(rs, i, t, &ri));
 			for (size_t e = 0; e < hwp_regionset_nr_series(rs, i); e++)
-				FUZZ_ASSERT(!hwp_regionset_series(rs, i, e, &si) && si.nr_runs == 1);
+				FUZZ_ASSERT(!hwp_regionset_series(rs, i, e, &si) &&
+					    si.nr_runs == 1);
 		}
 		hwp_regionset_write(rs, f, &text);
 		hwp_regionset_write(rs, f, &json);

@@ -36,7 +36,8 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 		struct pd_sample s;
 
 		if (!pd_decode_sample(&attr, h, &s) && s.nr_ips)
-			FUZZ_ASSERT((const char *)(s.ips + s.nr_ips) <= (const char *)h + h->size);
+			FUZZ_ASSERT((const char *)(s.ips + s.nr_ips) <=
+				    (const char *)h + h->size);
 	} else {
 		struct pd_sample_id sid;
 

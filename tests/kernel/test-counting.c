@@ -18,7 +18,8 @@
  * the dynamic loader's, a thread's start-up (and valgrind's, under it). */
 #define SLACK (t_under_valgrind() ? 2000 : 200)
 
-static struct hwp_session *open_session(const char *spec, const struct hwp_session_opts *o)
+static struct hwp_session *open_session(const char *spec,
+					const struct hwp_session_opts *o)
 {
 	struct hwp_evlist *evl;
 	struct hwp_session *s = NULL;
@@ -62,8 +63,8 @@ static void test_page_faults(void)
 	CHECK_ERR(hwp_session_disable(s), 0);
 	CHECK_ERR(hwp_session_read(s, c, 2), 0);
 	faults = hwp_count_scaled(&c[0]);
-	CHECK(faults >= PAGES && faults <= PAGES + SLACK, "page faults %.0f for %d pages", faults,
-	      PAGES);
+	CHECK(faults >= PAGES && faults <= PAGES + SLACK, "page faults %.0f for %d pages",
+	      faults, PAGES);
 	CHECK(c[1].value > 0 && c[1].time_running == c[1].time_enabled, "task-clock ran");
 	CHECK_NEAR(hwp_count_percent_running(&c[0]), 100, 0);
 	/* Disabled: no more counting. */
@@ -95,7 +96,8 @@ static void test_migrations(void)
 		work_pin(i % 2);
 	hwp_session_disable(s);
 	mig = count_of(s, 0);
-	CHECK(mig >= M - 1 && mig <= M + 20, "migrations %.0f for %d alternations", mig, M);
+	CHECK(mig >= M - 1 && mig <= M + 20,
+	      "migrations %.0f for %d alternations", mig, M);
 	sched_setaffinity(0, sizeof(saved), &saved);
 	hwp_session_free(s);
 }
@@ -117,7 +119,8 @@ static void test_context_switches_and_threads(void)
 	pingpong(K);	/* half the switches happen in a thread created after the open */
 	hwp_session_disable(s);
 	cs = count_of(s, 0);
-	CHECK(cs >= 2 * K && cs <= 2 * K + 200, "context switches %.0f for %ld round trips", cs, K);
+	CHECK(cs >= 2 * K && cs <= 2 * K + 200,
+	      "context switches %.0f for %ld round trips", cs, K);
 	hwp_session_free(s);
 
 	/* Without inheritance the echo thread's half is not counted. */
@@ -213,7 +216,8 @@ static void test_process_scope(void)
 			hwp_session_disable(s);
 			faults = count_of(s, 0);
 			CHECK(faults >= 2 * PAGES && faults <= 2 * PAGES + 2 * SLACK,
-			      "process %d: %.0f faults, want about %d", (int)child, faults, 2 * PAGES);
+			      "process %d: %.0f faults, want about %d", (int)child,
+			      faults, 2 * PAGES);
 			hwp_session_free(s);
 		}
 	}
@@ -303,19 +307,22 @@ static void test_workload(void)
 	}
 	CHECK_ERR(hwp_workload_new(argv, NULL, &w), 0);
 	if (w) {
-		HWP_OPTS(hwp_session_opts, o, .pid = hwp_workload_pid(w), .enable_on_exec = true);
+		HWP_OPTS(hwp_session_opts, o, .pid = hwp_workload_pid(w),
+			 .enable_on_exec = true);
 		struct hwp_session *s = open_session("page-faults,task-clock", &o);
 		struct hwp_count c[2];
 
-		CHECK(count_of(s, 0) == 0 || isnan(count_of(s, 0)), "nothing before exec");
+		CHECK(count_of(s, 0) == 0 || isnan(count_of(s, 0)),
+		      "nothing before exec");
 		CHECK_ERR(hwp_workload_start(w), 0);
 		CHECK_ERR(hwp_workload_wait(w, &status), 0);
 		CHECK(hwp_workload_exit_code(status) == 0, "exit %d", status);
 		CHECK_ERR(hwp_session_read(s, c, 2), 0);
-		CHECK(hwp_count_scaled(&c[0]) >= 3000 && hwp_count_scaled(&c[0]) < 3000 + SLACK,
+		CHECK(hwp_count_scaled(&c[0]) >= 3000 &&
+		      hwp_count_scaled(&c[0]) < 3000 + SLACK,
 		      "workload faults %.0f", hwp_count_scaled(&c[0]));
-		CHECK(hwp_workload_elapsed(w) > 0 && hwp_workload_elapsed(w) < 10, "elapsed %g",
-		      hwp_workload_elapsed(w));
+		CHECK(hwp_workload_elapsed(w) > 0 && hwp_workload_elapsed(w) < 10,
+		      "elapsed %g", hwp_workload_elapsed(w));
 		hwp_session_free(s);
 		hwp_workload_free(w);
 	}
@@ -362,8 +369,10 @@ static void test_unsupported(void)
 	CHECK(why && strstr(why, "no hardware PMU"), "reason: %s", why ? why : "(none)");
 	CHECK(hwp_session_event_status(s, 1, NULL) == HWP_EVENT_COUNTING,
 	      "page-faults leads its group when cycles cannot");
-	CHECK(hwp_session_event_status(s, 2, NULL) == HWP_EVENT_NOT_SUPPORTED, "instructions");
-	CHECK(hwp_session_event_status(s, 3, NULL) == HWP_EVENT_COUNTING, "context-switches");
+	CHECK(hwp_session_event_status(s, 2, NULL) == HWP_EVENT_NOT_SUPPORTED,
+	      "instructions");
+	CHECK(hwp_session_event_status(s, 3, NULL) == HWP_EVENT_COUNTING,
+	      "context-switches");
 	hwp_session_enable(s);
 	work_touch_pages(1000);
 	hwp_session_disable(s);
@@ -371,8 +380,10 @@ static void test_unsupported(void)
 		struct hwp_count c[4];
 
 		CHECK_ERR(hwp_session_read(s, c, 4), 0);
-		CHECK(c[0].value == 0 && isnan(hwp_count_scaled(&c[0])), "no fake 0 for cycles");
-		CHECK(hwp_count_scaled(&c[1]) >= 1000, "page-faults %.0f", hwp_count_scaled(&c[1]));
+		CHECK(c[0].value == 0 && isnan(hwp_count_scaled(&c[0])),
+		      "no fake 0 for cycles");
+		CHECK(hwp_count_scaled(&c[1]) >= 1000, "page-faults %.0f",
+		      hwp_count_scaled(&c[1]));
 	}
 	hwp_session_free(s);
 

@@ -18,8 +18,8 @@ static void run(const char *cpus)
 	CHECK_ERR(hwp_workload_start(w), 0);
 	CHECK_ERR(hwp_workload_wait(w, &status), 0);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	      "true%s%s: status %d (99: the child allocated before exec)", cpus ? " pinned to " : "",
-	      cpus ? cpus : "", status);
+	      "true%s%s: status %d (99: the child allocated before exec)",
+	      cpus ? " pinned to " : "", cpus ? cpus : "", status);
 	hwp_workload_free(w);
 }
 

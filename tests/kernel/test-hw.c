@@ -41,11 +41,14 @@ static void test_rdpmc(void)
 	CHECK_ERR(hwp_session_open(slow), 0);
 	if (!allowed) {
 		/* Then no session may claim user-space reads. */
-		CHECK(!hwp_session_rdpmc(fast) && !hwp_session_rdpmc(slow), "%s", strbuf_str(&why));
-		t_case_skip("user-space reads are not allowed here: %s", strbuf_str(&why));
+		CHECK(!hwp_session_rdpmc(fast) && !hwp_session_rdpmc(slow), "%s",
+		      strbuf_str(&why));
+		t_case_skip("user-space reads are not allowed here: %s",
+			    strbuf_str(&why));
 		goto out;
 	}
-	CHECK(hwp_session_rdpmc(fast) && !hwp_session_rdpmc(slow), "rdpmc only where asked");
+	CHECK(hwp_session_rdpmc(fast) && !hwp_session_rdpmc(slow),
+	      "rdpmc only where asked");
 	hwp_session_enable(fast);
 	hwp_session_enable(slow);
 	spin(LOOPS / 10);
@@ -57,8 +60,8 @@ static void test_rdpmc(void)
 	CHECK(session_rdpmc_reads(fast) >= 1, "rdpmc was used: %llu group reads",
 	      (unsigned long long)session_rdpmc_reads(fast));
 	/* The slow session started counting after the fast one. */
-	CHECK(s1 <= f1 + 1e5 && f2 <= s2 + 2e5 + (f2 - f1), "f1 %.0f s1 %.0f f2 %.0f s2 %.0f",
-	      f1, s1, f2, s2);
+	CHECK(s1 <= f1 + 1e5 && f2 <= s2 + 2e5 + (f2 - f1),
+	      "f1 %.0f s1 %.0f f2 %.0f s2 %.0f", f1, s1, f2, s2);
 	CHECK(fabs((f2 - f1) - (s2 - s1)) < 0.02 * (s2 - s1) + 1e4,
 	      "the same work counts the same: rdpmc %.0f, read() %.0f", f2 - f1, s2 - s1);
 out:
@@ -90,7 +93,8 @@ static void test_counts(void)
 	/* Each iteration of the volatile loop retires several instructions. */
 	CHECK(hwp_count_scaled(&c[1]) >= 3.0 * LOOPS, "instructions %.0f for %ld loops",
 	      hwp_count_scaled(&c[1]), LOOPS);
-	CHECK(hwp_count_scaled(&c[0]) > LOOPS / 2.0, "cycles %.0f", hwp_count_scaled(&c[0]));
+	CHECK(hwp_count_scaled(&c[0]) > LOOPS / 2.0, "cycles %.0f",
+	      hwp_count_scaled(&c[0]));
 	CHECK_ERR(hwp_metric_parse("ipc=instructions / cycles", &ipc), 0);
 	CHECK_ERR(hwp_session_metric(s, c, 1.0, ipc, &v), 0);
 	CHECK(v > 0.1 && v < 10, "IPC %.3f", v);
@@ -102,9 +106,11 @@ static void test_counts(void)
 	if (t_case("branches")) {
 		if (hwp_session_event_status(s, 2, &reason) == HWP_EVENT_NOT_SUPPORTED) {
 			CHECK(reason && *reason, "branches: not supported, and a reason");
-			CHECK(isnan(hwp_count_scaled(&c[2])), "branches not counted, not 0: %.0f",
+			CHECK(isnan(hwp_count_scaled(&c[2])),
+			      "branches not counted, not 0: %.0f",
 			      hwp_count_scaled(&c[2]));
-			t_case_skip("this PMU does not count branches: %s", reason ? reason : "");
+			t_case_skip("this PMU does not count branches: %s",
+				    reason ? reason : "");
 		} else {
 			CHECK(hwp_count_scaled(&c[2]) >= LOOPS, "branches %.0f",
 			      hwp_count_scaled(&c[2]));
@@ -140,7 +146,8 @@ static void test_multiplexing(void)
 		if (pct < 99.9 && c[i].time_running) {
 			multiplexed = true;
 			CHECK(hwp_count_scaled(&c[i]) > (double)c[i].value,
-			      "event %d scaled up from %llu", i, (unsigned long long)c[i].value);
+			      "event %d scaled up from %llu", i,
+			      (unsigned long long)c[i].value);
 		}
 	}
 	CHECK(multiplexed, "16 hardware events on one PMU must multiplex");

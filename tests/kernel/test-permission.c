@@ -39,7 +39,8 @@ static void mode_eacces_kernel(void)
 		hwp_session_new(evl, &o, &s);
 		CHECK_ERR(hwp_session_open(s), -EACCES);
 		CHECK(strstr(hwp_errmsg(), "perf_event_paranoid") &&
-			      strstr(hwp_errmsg(), "system-wide") && strstr(hwp_errmsg(), "CAP_PERFMON"),
+			      strstr(hwp_errmsg(), "system-wide") &&
+			      strstr(hwp_errmsg(), "CAP_PERFMON"),
 		      "%s", hwp_errmsg());
 		hwp_session_free(s);
 		hwp_evlist_free(evl);
@@ -73,8 +74,10 @@ static void mode_eacces_kernel_only(void)
 	CHECK_ERR(hwp_session_open(s), 0);
 	CHECK(hwp_session_event_status(s, 0, &why) == HWP_EVENT_NOT_SUPPORTED,
 	      "page-faults:k cannot count user space instead");
-	CHECK(why && strstr(why, "kernel.perf_event_paranoid is"), "%s", why ? why : "(none)");
-	CHECK(hwp_session_event_status(s, 1, &why) == HWP_EVENT_USER_ONLY, "page-faults falls back");
+	CHECK(why && strstr(why, "kernel.perf_event_paranoid is"), "%s",
+	      why ? why : "(none)");
+	CHECK(hwp_session_event_status(s, 1, &why) == HWP_EVENT_USER_ONLY,
+	      "page-faults falls back");
 	hwp_session_enable(s);
 	hwp_session_disable(s);
 	CHECK_ERR(hwp_session_read(s, c, 2), 0);
@@ -110,7 +113,8 @@ static void mode_precise(void)
 	hwp_evlist_parse("page-faults:P", NULL, &evl);
 	hwp_session_new(evl, NULL, &s);
 	CHECK_ERR(hwp_session_open(s), 0);
-	CHECK(hwp_session_event_status(s, 0, NULL) == HWP_EVENT_COUNTING, "counts, less precise");
+	CHECK(hwp_session_event_status(s, 0, NULL) == HWP_EVENT_COUNTING,
+	      "counts, less precise");
 	hwp_session_free(s);
 	hwp_evlist_free(evl);
 	CHECK_ERR(hwp_event_probe("page-faults:P"), 0);
@@ -153,7 +157,8 @@ static void mode_emfile_once(void)
 	struct rlimit rl;
 
 	getrlimit(RLIMIT_NOFILE, &rl);
-	CHECK(rl.rlim_max > 256, "the hard open-file limit is %llu: no room to test raising it",
+	CHECK(rl.rlim_max > 256,
+	      "the hard open-file limit is %llu: no room to test raising it",
 	      (unsigned long long)rl.rlim_max);
 	if (rl.rlim_max <= 256)
 		return;
@@ -169,7 +174,8 @@ static void mode_emfile_once(void)
 	CHECK_ERR(record_open("page-faults", &r), 0);
 	hwp_record_free(r);
 	getrlimit(RLIMIT_NOFILE, &rl);
-	CHECK(rl.rlim_cur == rl.rlim_max, "the soft limit was raised to the hard one: %llu",
+	CHECK(rl.rlim_cur == rl.rlim_max,
+	      "the soft limit was raised to the hard one: %llu",
 	      (unsigned long long)rl.rlim_cur);
 }
 
@@ -190,7 +196,8 @@ static void mode_eacces(void)
 		      "names the value, and the cause that is not it: %s", hwp_errmsg());
 	else
 		CHECK(strstr(hwp_errmsg(), "kernel.perf_event_paranoid is") &&
-			      strstr(hwp_errmsg(), "sysctl -w kernel.perf_event_paranoid=1"),
+			      strstr(hwp_errmsg(),
+				     "sysctl -w kernel.perf_event_paranoid=1"),
 		      "names the value and the fix: %s", hwp_errmsg());
 	hwp_session_free(s);
 	hwp_evlist_free(evl);
@@ -231,7 +238,8 @@ static void mode_ebusy(void)
 	CHECK(hwp_session_event_status(s, 0, &why) == HWP_EVENT_NOT_SUPPORTED, "busy");
 	if (have_hw_pmu())
 		CHECK(why && strstr(why, "in use"), "%s", why ? why : "(none)");
-	CHECK(hwp_session_event_status(s, 1, NULL) == HWP_EVENT_COUNTING, "the rest counts");
+	CHECK(hwp_session_event_status(s, 1, NULL) == HWP_EVENT_COUNTING,
+	      "the rest counts");
 	hwp_session_free(s);
 	hwp_evlist_free(evl);
 }
@@ -243,7 +251,8 @@ int main(int argc, char **argv)
 		const char *name;	/* the case's */
 		void (*fn)(void);
 	} cases[] = {
-		{ "eacces-kernel", "kernel refused: user space instead", mode_eacces_kernel },
+		{ "eacces-kernel", "kernel refused: user space instead",
+		  mode_eacces_kernel },
 		{ "eacces-kernel", "kernel refused: an event of the kernel alone",
 		  mode_eacces_kernel_only },
 		{ "eacces", "refused", mode_eacces },

@@ -112,7 +112,8 @@ static void check_self(void)
 	cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
 	CHECK_ERR(hwp_record_finish(r), 0);
 	CHECK_ERR(hwp_record_info(r, &st), 0);
-	CHECK(!strcmp(st.event, "cpu-clock") && !st.fallback && st.freq == 1000, "stats: %s", st.event);
+	CHECK(!strcmp(st.event, "cpu-clock") && !st.fallback && st.freq == 1000,
+	      "stats: %s", st.event);
 	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), 0);
 	hwp_record_free(r);
 	if (!p)
@@ -125,7 +126,8 @@ static void check_self(void)
 	      in.samples <= (unsigned long long)(cpu * 1000 * 1.1) + 10,
 	      "%llu samples (the recording counted %llu) in %.3f s of CPU",
 	      (unsigned long long)in.samples, (unsigned long long)st.samples, cpu);
-	CHECK(in.lost == 0 && !strcmp(in.input, "(in memory)"), "lost %llu", (unsigned long long)in.lost);
+	CHECK(in.lost == 0 && !strcmp(in.input, "(in memory)"), "lost %llu",
+	      (unsigned long long)in.lost);
 	if (t_case("self: its own functions and threads")) {
 #ifdef HAVE_LIBDW
 		here = lookup(p, "spin_here");
@@ -138,7 +140,8 @@ static void check_self(void)
 			CHECK(here.rank >= 0 && here.percent > 20 && here.percent < 55,
 			      "spin_here: %.1f%% (0.3 of 0.8 s)", here.percent);
 			CHECK(thread.rank >= 0 && thread.percent > 40,
-			      "the threads it started: %.1f%% (0.5 of 0.8 s)", thread.percent);
+			      "the threads it started: %.1f%% (0.5 of 0.8 s)",
+			      thread.percent);
 		}
 #else
 		(void)here, (void)thread, (void)lookup;
@@ -153,8 +156,8 @@ static void check_lost(void)
 {
 	char path[] = "/tmp/hwprof-test-lost.XXXXXX";
 	int fd = mkstemp(path);
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .period = 100000, .mmap_pages = 1,
-		 .output = path);
+	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .period = 100000,
+		 .mmap_pages = 1, .output = path);
 	struct hwp_record_info st = { .sz = sizeof(st) };
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 	struct hwp_record *r = NULL;
@@ -176,12 +179,13 @@ static void check_lost(void)
 	      "%llu samples kept, %llu lost", (unsigned long long)st.samples,
 	      (unsigned long long)st.lost);
 	CHECK(st.samples + st.lost >= 1500 && st.samples + st.lost <= 3100,
-	      "kept and lost add up to 0.3 s at 10 kHz: %llu", (unsigned long long)(st.samples + st.lost));
+	      "kept and lost add up to 0.3 s at 10 kHz: %llu",
+	      (unsigned long long)(st.samples + st.lost));
 	CHECK_ERR(hwp_profile_open(path, NULL, &p), 0);
 	if (p) {
 		hwp_profile_info(p, &in);
-		CHECK(in.lost == st.lost && in.samples == st.samples, "the file says %llu lost",
-		      (unsigned long long)in.lost);
+		CHECK(in.lost == st.lost && in.samples == st.samples,
+		      "the file says %llu lost", (unsigned long long)in.lost);
 		mem = open_memstream(&text, &len);
 		CHECK_ERR(hwp_profile_write(p, mem, NULL), 0);
 		fclose(mem);
@@ -236,8 +240,10 @@ static void check_write_error(void)
 		spin_here(0.02);
 		err = hwp_record_read(r);
 	}
-	CHECK(err == -EFBIG && strstr(hwp_errmsg(), path) && strstr(hwp_errmsg(), "File too large") &&
-	      strstr(hwp_errmsg(), "ulimit -f"), "the failed read: %d, %s", err, hwp_errmsg());
+	CHECK(err == -EFBIG && strstr(hwp_errmsg(), path) &&
+	      strstr(hwp_errmsg(), "File too large") &&
+	      strstr(hwp_errmsg(), "ulimit -f"), "the failed read: %d, %s", err,
+	      hwp_errmsg());
 	/* Later calls fail the same way, and say so. */
 	CHECK_ERR(hwp_record_read(r), -EFBIG);
 	CHECK(strstr(hwp_errmsg(), path) && strstr(hwp_errmsg(), "File too large"),
@@ -253,7 +259,8 @@ static void check_write_error(void)
 		struct hwp_profile_info in = { .sz = sizeof(in) };
 
 		CHECK_ERR(hwp_profile_info(p, &in), 0);
-		CHECK(in.samples == st.samples, "the file holds the %llu samples kept: %llu",
+		CHECK(in.samples == st.samples,
+		      "the file holds the %llu samples kept: %llu",
 		      (unsigned long long)st.samples, (unsigned long long)in.samples);
 	}
 	hwp_profile_free(p);

@@ -79,19 +79,21 @@ static void test_counts_and_nesting(void)
 	}
 	work_touch_pages(PAGES);	/* outside every region */
 	f = find("outer", 0);
-	CHECK(f.calls == 3 && f.measured == 3, "outer calls %llu", (unsigned long long)f.calls);
+	CHECK(f.calls == 3 && f.measured == 3, "outer calls %llu",
+	      (unsigned long long)f.calls);
 	CHECK(f.faults >= 3 * 1.5 * PAGES && f.faults <= 3 * 1.5 * PAGES + SLACK,
 	      "outer (inclusive) faults %.0f", f.faults);
 	CHECK(f.seconds > 0, "time inside");
 	f = find("inner", 0);
-	CHECK(f.calls == 3 && f.ops == 30, "inner calls %llu ops %llu", (unsigned long long)f.calls,
-	      (unsigned long long)f.ops);
-	CHECK(f.faults >= 3 * PAGES / 2 && f.faults <= 3 * PAGES / 2 + SLACK, "inner faults %.0f",
-	      f.faults);
+	CHECK(f.calls == 3 && f.ops == 30, "inner calls %llu ops %llu",
+	      (unsigned long long)f.calls, (unsigned long long)f.ops);
+	CHECK(f.faults >= 3 * PAGES / 2 && f.faults <= 3 * PAGES / 2 + SLACK,
+	      "inner faults %.0f", f.faults);
 	f = find("quiet", 0);
 	CHECK(f.faults <= 2, "nothing happens in 'quiet': %.0f faults", f.faults);
 	CHECK(f.too_short, "an empty region is too short to measure");
-	CHECK(settings().read_cost_ns > 0, "read cost measured: %g ns", settings().read_cost_ns);
+	CHECK(settings().read_cost_ns > 0, "read cost measured: %g ns",
+	      settings().read_cost_ns);
 }
 
 /* The read cost asked for while the first region calibrates the reads:
@@ -198,16 +200,19 @@ static void test_threads(void)
 	atomic_store(&stop_reporting, 1);
 	pthread_join(rep, NULL);
 	f = find("work", 0);
-	CHECK(f.nr_threads == 3 && f.calls == 15, "work: %zu threads, %llu calls", f.nr_threads,
-	      (unsigned long long)f.calls);
-	CHECK(f.faults >= 5 * 3000 && f.faults <= 5 * 3000 + 3 * SLACK, "total %.0f", f.faults);
+	CHECK(f.nr_threads == 3 && f.calls == 15, "work: %zu threads, %llu calls",
+	      f.nr_threads, (unsigned long long)f.calls);
+	CHECK(f.faults >= 5 * 3000 && f.faults <= 5 * 3000 + 3 * SLACK, "total %.0f",
+	      f.faults);
 	for (int i = 0; i < 3; i++) {
 		f = find("work", tid[i]);
-		CHECK(f.calls == 5 && f.faults >= 5 * pages[i] && f.faults <= 5 * pages[i] + SLACK,
+		CHECK(f.calls == 5 && f.faults >= 5 * pages[i] &&
+		      f.faults <= 5 * pages[i] + SLACK,
 		      "thread %d: %llu calls, %.0f faults for %ld pages", i,
 		      (unsigned long long)f.calls, f.faults, 5 * pages[i]);
 		f = find("even", tid[i]);
-		CHECK(f.calls == 3 && f.faults >= 3 * pages[i] && f.faults <= 3 * pages[i] + SLACK,
+		CHECK(f.calls == 3 && f.faults >= 3 * pages[i] &&
+		      f.faults <= 3 * pages[i] + SLACK,
 		      "thread %d even: %.0f", i, f.faults);
 	}
 }
@@ -227,7 +232,8 @@ static void test_sampled(void)
 	CHECK(f.calls == 40 && f.measured == 10, "%llu calls, %llu measured",
 	      (unsigned long long)f.calls, (unsigned long long)f.measured);
 	/* 10 measured calls of 100 faults, scaled by 4. */
-	CHECK(f.faults >= 4000 && f.faults <= 4000 + 4 * SLACK, "scaled faults %.0f", f.faults);
+	CHECK(f.faults >= 4000 && f.faults <= 4000 + 4 * SLACK, "scaled faults %.0f",
+	      f.faults);
 }
 
 /* How many perf_event descriptors this process holds. */
@@ -261,7 +267,8 @@ static void test_fork(void)
 	pid_t child;
 	int status;
 
-	CHECK(perf_fds() > 0, "the parent counts its regions: %d perf descriptors", perf_fds());
+	CHECK(perf_fds() > 0, "the parent counts its regions: %d perf descriptors",
+	      perf_fds());
 	child = fork();
 	if (child == 0) {
 		struct found f = { .name = "outer", .tid = 0 };
@@ -278,7 +285,8 @@ static void test_fork(void)
 		_exit(f.seen && f.faults >= 300 && f.faults <= 300 + SLACK ? 0 : 4);
 	}
 	CHECK(child > 0 && waitpid(child, &status, 0) == child, "fork");
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's regions: status %d",
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "the child's regions: status %d",
 	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
@@ -328,10 +336,12 @@ static void test_fork_while_walking(void)
 		execl("/bin/true", "true", (char *)NULL);
 		_exit(4);
 	}
-	CHECK(atomic_load(&walk_left), "fork() returned while another thread walked the regions");
+	CHECK(atomic_load(&walk_left),
+	      "fork() returned while another thread walked the regions");
 	pthread_join(walker, NULL);
 	CHECK(child > 0 && waitpid(child, &status, 0) == child, "fork");
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's regions: status %d",
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "the child's regions: status %d",
 	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
@@ -350,7 +360,8 @@ static void test_write(void)
 	CHECK(strstr(buf, " Regions, events page-faults,context-switches,task-clock, a read costs "),
 	      "%s", buf);
 	CHECK(strstr(buf, "\n Region 'outer': 1 thread, 3 calls, "), "%s", buf);
-	CHECK(strstr(buf, "  page-faults  ") && strstr(buf, " /call"), "per call: %s", buf);
+	CHECK(strstr(buf, "  page-faults  ") && strstr(buf, " /call"), "per call: %s",
+	      buf);
 	CHECK_ERR(hwp_region_write(f, &csv), -EOPNOTSUPP);
 	fclose(f);
 	free(buf);
@@ -381,7 +392,8 @@ static void test_snapshot(void)
 		return;
 	CHECK_ERR(hwp_regionset_info(rs, &in), 0);
 	CHECK(!strcmp(in.event_spec, "page-faults,context-switches,task-clock") &&
-	      in.sample_every == 1 && in.read_cost_ns == settings().read_cost_ns, "the totals");
+	      in.sample_every == 1 && in.read_cost_ns == settings().read_cost_ns,
+	      "the totals");
 	for (size_t i = 0; i < in.nr_regions; i++)
 		if (!hwp_regionset_region(rs, i, &ri) && !strcmp(ri.name, "outer"))
 			outer = i;
@@ -389,11 +401,13 @@ static void test_snapshot(void)
 	if (outer == SIZE_MAX)
 		goto out;
 	hwp_regionset_region(rs, outer, &ri);
-	CHECK(ri.calls == f.calls && ri.measured_calls == f.measured && ri.nr_threads == 1 &&
-	      ri.nr_events == 3 && ri.values[0] == f.faults && ri.values[1] == f.cs,
+	CHECK(ri.calls == f.calls && ri.measured_calls == f.measured &&
+	      ri.nr_threads == 1 && ri.nr_events == 3 && ri.values[0] == f.faults &&
+	      ri.values[1] == f.cs,
 	      "the walk's numbers: %.0f faults vs %.0f", ri.values[0], f.faults);
 	CHECK_ERR(hwp_regionset_thread(rs, outer, 0, &ri), 0);
-	CHECK(ri.tid == (pid_t)syscall(SYS_gettid) && ri.values[0] == f.faults, "its one thread");
+	CHECK(ri.tid == (pid_t)syscall(SYS_gettid) && ri.values[0] == f.faults,
+	      "its one thread");
 	for (size_t e = 0; e < 3; e++) {
 		CHECK_ERR(hwp_regionset_series(rs, outer, e, &si), 0);
 		/* Software events run whenever they are enabled: 100, measured. */
@@ -409,7 +423,9 @@ static void test_snapshot(void)
 		CHECK_ERR(hwp_regionset_read(path, &back), 0);
 		unlink(path);
 	}
-	CHECK(back && hwp_regionset_nr_series(back, outer) == hwp_regionset_nr_series(rs, outer) &&
+	CHECK(back &&
+	      hwp_regionset_nr_series(back, outer) ==
+	      hwp_regionset_nr_series(rs, outer) &&
 	      !hwp_regionset_region(back, outer, &ri) && ri.values[0] == f.faults,
 	      "written and read back");
 out:
@@ -447,19 +463,24 @@ static void test_rows(void)
 	rg->seconds = 0.02;
 	/* Two calls of four measured: 0.01 s of them, counts doubled. */
 	CHECK_ERR(region_rows(s, counts, 0.01, 2.0, rg), 0);
-	CHECK(rg->nr_events == 2 && rg->rows[0].values[0] == 4000 && rg->rows[0].pct[0] == 50,
+	CHECK(rg->nr_events == 2 && rg->rows[0].values[0] == 4000 &&
+	      rg->rows[0].pct[0] == 50,
 	      "multiplexed: %g at %g%%", rg->rows[0].values[0], rg->rows[0].pct[0]);
-	CHECK(rg->rows[1].values[0] == 1e7 && rg->rows[1].pct[0] == 100 && rg->values[1] == 1e7,
+	CHECK(rg->rows[1].values[0] == 1e7 && rg->rows[1].pct[0] == 100 &&
+	      rg->values[1] == 1e7,
 	      "all the time: %g at %g%%", rg->rows[1].values[0], rg->rows[1].pct[0]);
 	for (size_t i = rg->nr_events; i < rg->nr_rows; i++)
 		if (!strcmp(rg->rows[i].name, "CPUs-utilized"))
-			CHECK(rg->rows[i].values[0] == 0.5, "a ratio, as the measured calls made it: %g",
+			CHECK(rg->rows[i].values[0] == 0.5,
+			      "a ratio, as the measured calls made it: %g",
 			      rg->rows[i].values[0]);
 	f = open_memstream(&buf, &len);
 	CHECK_ERR(hwp_regionset_write(rs, f, &text), 0);
 	fclose(f);
-	CHECK(strstr(buf, "page-faults") && strstr(buf, " (50.00% counted, scaled)\n"), "%s", buf);
-	CHECK(!strstr(strstr(buf, "task-clock") ? strstr(buf, "task-clock") : buf, "counted,"),
+	CHECK(strstr(buf, "page-faults") && strstr(buf, " (50.00% counted, scaled)\n"),
+	      "%s", buf);
+	CHECK(!strstr(strstr(buf, "task-clock") ? strstr(buf, "task-clock") : buf,
+		      "counted,"),
 	      "a count that ran all the time says nothing: %s", buf);
 	free(buf);
 	hwp_regionset_free(rs);
@@ -474,8 +495,8 @@ int main(int argc, char **argv)
 	t_init();
 	t_case("init");
 	CHECK_ERR(hwp_region_init(&o), 0);
-	CHECK(!strcmp(settings().event_spec, "page-faults,context-switches,task-clock"), "%s",
-	      settings().event_spec);
+	CHECK(!strcmp(settings().event_spec, "page-faults,context-switches,task-clock"),
+	      "%s", settings().event_spec);
 	t_case_end();
 	if (argc > 1 && !strcmp(argv[1], "sampled")) {
 		t_run(test_sampled);

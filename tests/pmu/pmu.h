@@ -121,8 +121,8 @@ static inline struct hwp_result *stat_work(const char *events, unsigned int runs
 	out = hwprof_run(&status, "stat", "--json", "-o", json, "-e", events, dr, "--",
 			 env_or_die("PMU_WORK"), mode, digits(a, da),
 			 strcmp(mode, "split") ? NULL : digits(b, db), NULL);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "hwprof stat -e %s: status %d: %s",
-	      events, status, out ? out : "");
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "hwprof stat -e %s: status %d: %s", events, status, out ? out : "");
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		int err = hwp_result_read(json, &r);
 

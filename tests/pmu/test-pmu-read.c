@@ -91,7 +91,8 @@ static uint64_t syscalls_of_reads(struct hwp_session *s)
 static void test_group_read(void)
 {
 	struct hwp_session *one = open_self("{instructions:u,cycles:u}", false);
-	struct hwp_session *two = open_self("{instructions:u,cycles:u},{instructions:u}", false);
+	struct hwp_session *two = open_self("{instructions:u,cycles:u},{instructions:u}",
+					    false);
 	struct hwp_count c[3];
 	uint64_t calls;
 
@@ -151,7 +152,8 @@ static void test_user_read(void)
 		      fc[0].time_enabled >= sc[0].time_enabled &&
 		      fc[0].time_enabled - sc[0].time_enabled < 1000000,
 	      "times: user space %llu/%llu ns, read() %llu ns",
-	      (unsigned long long)fc[0].time_enabled, (unsigned long long)fc[0].time_running,
+	      (unsigned long long)fc[0].time_enabled,
+	      (unsigned long long)fc[0].time_running,
 	      (unsigned long long)sc[0].time_enabled);
 out:
 	hwp_session_free(fast);
@@ -178,7 +180,8 @@ static void test_user_read_counters(void)
 			continue;
 		before = session_rdpmc_reads(s);
 		check_exact_increments(s, specs[i]);
-		CHECK(session_rdpmc_reads(s) - before == 4, "%s: read in user space: %llu of 4",
+		CHECK(session_rdpmc_reads(s) - before == 4,
+		      "%s: read in user space: %llu of 4",
 		      specs[i], (unsigned long long)(session_rdpmc_reads(s) - before));
 		hwp_session_free(s);
 	}
@@ -205,8 +208,8 @@ static void test_user_read_multiplexed(void)
 
 		CHECK(hwp_count_percent_running(&c[i]) < 90, "event %d ran %.2f%%", i,
 		      hwp_count_percent_running(&c[i]));
-		CHECK(fabs(scaled - want) < 0.01 * want, "event %d: %.0f scaled, want %.0f", i,
-		      scaled, want);
+		CHECK(fabs(scaled - want) < 0.01 * want,
+		      "event %d: %.0f scaled, want %.0f", i, scaled, want);
 	}
 	CHECK(session_rdpmc_reads(s) == reads_before,
 	      "multiplexed groups are not read in user space: %llu",
@@ -245,8 +248,8 @@ static void test_user_access_off(void)
 	if (s) {
 		CHECK(!hwp_session_rdpmc(s), "no user-space reads with %s = 0", knob);
 		calls = syscalls_of_reads(s);
-		CHECK(calls == READS, "%llu read()s for %d reads", (unsigned long long)calls,
-		      READS);
+		CHECK(calls == READS, "%llu read()s for %d reads",
+		      (unsigned long long)calls, READS);
 		check_exact_increments(s, "read(), perf_user_access=0");
 	}
 	hwp_session_free(s);

@@ -45,11 +45,12 @@ static bool record(struct recording *rec, const char *const *opts)
 	argv[n++] = (char *)digits(LIGHT, dl);
 	argv[n] = NULL;
 	rec->out = run_capture(argv, &status);
-	CHECK(status == 0, "hwprof record: status %d: %s", status, rec->out ? rec->out : "");
+	CHECK(status == 0, "hwprof record: status %d: %s", status,
+	      rec->out ? rec->out : "");
 	if (status)
 		return false;
-	CHECK(hwp_profile_open(rec->path, NULL, &rec->p) == 0, "reading %s: %s", rec->path,
-	      hwp_errmsg());
+	CHECK(hwp_profile_open(rec->path, NULL, &rec->p) == 0, "reading %s: %s",
+	      rec->path, hwp_errmsg());
 	rec->info.sz = sizeof(rec->info);
 	if (rec->p)
 		CHECK_ERR(hwp_profile_info(rec->p, &rec->info), 0);
@@ -100,9 +101,10 @@ static void check_split(struct hwp_profile *p, const char *what)
 	CHECK(r.n >= 2 && !strcmp(r.row[0].symbol, "pmu_heavy") &&
 		      !strcmp(r.row[1].symbol, "pmu_light"),
 	      "%s: the two loops first: %s, %s", what, r.row[0].symbol, r.row[1].symbol);
-	CHECK(fabs(r.row[0].percent - 75.0) <= 1.0 && fabs(r.row[1].percent - 25.0) <= 1.0,
-	      "%s: pmu_heavy %.2f%%, pmu_light %.2f%%, want 75 and 25 within a point", what,
-	      r.row[0].percent, r.row[1].percent);
+	CHECK(fabs(r.row[0].percent - 75.0) <= 1.0 &&
+	      fabs(r.row[1].percent - 25.0) <= 1.0,
+	      "%s: pmu_heavy %.2f%%, pmu_light %.2f%%, want 75 and 25 within a point",
+	      what, r.row[0].percent, r.row[1].percent);
 }
 
 static void test_cycles(void)
@@ -115,7 +117,8 @@ static void test_cycles(void)
 
 	if (!record(&rec, opts))
 		goto out;
-	CHECK(rec.info.samples == SAMPLES && rec.info.lost == 0 && rec.info.throttled == 0,
+	CHECK(rec.info.samples == SAMPLES && rec.info.lost == 0 &&
+	      rec.info.throttled == 0,
 	      "one sample every %llu cycles: %llu samples, want %llu; %llu lost, %llu throttled",
 	      PERIOD, (unsigned long long)rec.info.samples, SAMPLES,
 	      (unsigned long long)rec.info.lost, (unsigned long long)rec.info.throttled);
@@ -126,14 +129,15 @@ static void test_cycles(void)
 	for (size_t i = 0; i < r.n && i < 2; i++)
 		CHECK(!strcmp(r.row[i].disasm, "subs x0, x0, #1") ||
 			      !strncmp(r.row[i].disasm, "b.ne", 4),
-		      "row %zu (%s): '%s' is not an instruction of the loop", i, r.row[i].symbol,
-		      r.row[i].disasm);
+		      "row %zu (%s): '%s' is not an instruction of the loop", i,
+		      r.row[i].symbol, r.row[i].disasm);
 	CHECK(r.n >= 2 && r.row[0].samples + r.row[1].samples >= SAMPLES - 2,
 	      "the loops' instructions hold the samples: %llu + %llu of %llu",
 	      (unsigned long long)r.row[0].samples, (unsigned long long)r.row[1].samples,
 	      SAMPLES);
 	/* And so says the text of hwprof report. */
-	out = hwprof_run(&status, "report", "-i", rec.path, "--sort", "rip", "-n", "2", NULL);
+	out = hwprof_run(&status, "report", "-i", rec.path, "--sort", "rip", "-n", "2",
+			 NULL);
 	CHECK(status == 0 && strstr(out, "pmu_heavy+0x") &&
 		      (strstr(out, "subs x0, x0, #1") || strstr(out, "b.ne #0x")),
 	      "hwprof report --sort rip: %s", out);
@@ -146,7 +150,8 @@ out:
  * records (x29): every sample in the loops was called from main(). */
 static void test_callchains(void)
 {
-	static const char *const opts[] = { "-e", "cycles:u", "-c", "100000", "-g", NULL };
+	static const char *const opts[] = { "-e", "cycles:u", "-c", "100000", "-g",
+					    NULL };
 	struct recording rec;
 	struct rows r = { 0 };
 
@@ -173,8 +178,8 @@ static void test_default_event(void)
 
 	if (!record(&rec, opts))
 		goto out;
-	CHECK(strstr(rec.out, "samples of cycles written"), "the default event is cycles: %s",
-	      rec.out);
+	CHECK(strstr(rec.out, "samples of cycles written"),
+	      "the default event is cycles: %s", rec.out);
 	CHECK(rec.info.samples > 200, "%llu samples at 4000 Hz over 80 ms",
 	      (unsigned long long)rec.info.samples);
 	check_split(rec.p, "cycles (default)");
@@ -189,7 +194,8 @@ out:
  * exact split for instructions as for cycles above. */
 static void test_instructions_limit(void)
 {
-	static const char *const opts[] = { "-e", "instructions:u", "-c", "100000", NULL };
+	static const char *const opts[] = { "-e", "instructions:u", "-c", "100000",
+					    NULL };
 	struct recording rec;
 
 	if (!record(&rec, opts))

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Regions on hardware counters, read in user space (the default) and with
  * read() (no_rdpmc, in a second process: regions are configured once a
- * process), in a thread whose exit must close its counters. Each way, a region around the loop counts its instructions
- * exactly, but for a constant cost of the region's own reads, and the
- * system calls that the reads make are counted: none in user space. */
+ * process), in a thread whose exit must close its counters. Each way, a
+ * region around the loop counts its instructions exactly, but for a
+ * constant cost of the region's own reads, and the system calls that the
+ * reads make are counted: none in user space. */
 #include "pmu.h"
 
 #include <pthread.h>
@@ -86,20 +87,22 @@ static void *run(void *arg)
 	one = region("loop");
 	loop_calls(2 * N);
 	two = region("loop");
-	CHECK(one.calls == CALLS && two.calls == 2 * CALLS, "%s: %llu, then %llu calls", how,
-	      (unsigned long long)one.calls, (unsigned long long)two.calls);
+	CHECK(one.calls == CALLS && two.calls == 2 * CALLS, "%s: %llu, then %llu calls",
+	      how, (unsigned long long)one.calls, (unsigned long long)two.calls);
 	/* The region's reads cost the same each call: what the second ten
 	 * calls add minus what the first ten did is the difference of their
 	 * loops, to the instruction. */
 	CHECK((two.insns - one.insns) - one.insns == (double)(CALLS * INSNS_PER_ITER * N),
 	      "%s: %.0f, then %.0f more: %.0f apart, want %llu", how, one.insns,
-	      two.insns - one.insns, two.insns - 2 * one.insns, CALLS * INSNS_PER_ITER * N);
+	      two.insns - one.insns, two.insns - 2 * one.insns,
+	      CALLS * INSNS_PER_ITER * N);
 	CHECK(one.insns >= (double)(CALLS * INSNS_PER_ITER * N) &&
 		      one.insns < (double)(CALLS * (INSNS_PER_ITER * N + 2000)),
 	      "%s: %.0f instructions for %d loops of %llu", how, one.insns, CALLS,
 	      INSNS_PER_ITER * N);
 	CHECK(one.cycles == one.insns && two.cycles == two.insns,
-	      "%s: cycles %.0f and %.0f, as the instructions", how, one.cycles, two.cycles);
+	      "%s: cycles %.0f and %.0f, as the instructions", how, one.cycles,
+	      two.cycles);
 	t_note("%s: a region's reads add %.0f instructions a call", how,
 	       one.insns / CALLS - (double)(INSNS_PER_ITER * N));
 
@@ -113,7 +116,8 @@ static void *run(void *arg)
 		CHECK(calls == 0, "%s: %llu system calls for %d regions", how,
 		      (unsigned long long)calls, EMPTY_CALLS);
 	else
-		CHECK(calls == 2 * EMPTY_CALLS, "%s: %llu read()s for %d regions, want two each",
+		CHECK(calls == 2 * EMPTY_CALLS,
+		      "%s: %llu read()s for %d regions, want two each",
 		      how, (unsigned long long)calls, EMPTY_CALLS);
 	{
 		struct hwp_regionset_info in = { .sz = sizeof(in) };
@@ -129,7 +133,8 @@ static void run_thread(bool user_read)
 {
 	pthread_t t;
 
-	CHECK(pthread_create(&t, NULL, run, user_read ? (void *)1 : NULL) == 0, "a thread");
+	CHECK(pthread_create(&t, NULL, run, user_read ? (void *)1 : NULL) == 0,
+	      "a thread");
 	pthread_join(t, NULL);
 }
 

@@ -26,7 +26,8 @@ static void test_exact(void)
 
 	base = value(r, "instructions:u", 0);
 	hwp_result_free(r);
-	CHECK(base > 100 && base < 1e6, "start-up and exit of pmu-work: %.0f instructions", base);
+	CHECK(base > 100 && base < 1e6,
+	      "start-up and exit of pmu-work: %.0f instructions", base);
 	t_note("pmu-work's start-up and exit: %.0f instructions (:u), the same every run",
 	       base);
 	for (size_t i = 0; i < ARRAY_SIZE(iters); i++) {
@@ -34,7 +35,8 @@ static void test_exact(void)
 
 		r = stat_work("instructions:u", 1, "loop", iters[i], 0);
 		v = value(r, "instructions:u", 0);
-		CHECK(v == truth(iters[i]), "loop %" PRIu64 ": %.0f instructions, want %.0f",
+		CHECK(v == truth(iters[i]),
+		      "loop %" PRIu64 ": %.0f instructions, want %.0f",
 		      iters[i], v, truth(iters[i]));
 		hwp_result_free(r);
 	}
@@ -52,11 +54,13 @@ static void test_repeat(void)
 	}
 	CHECK(insns.nr_runs == 5, "%zu runs", insns.nr_runs);
 	for (size_t i = 0; i < insns.nr_runs; i++) {
-		CHECK(insns.values[i] == truth(N1), "run %zu: %.0f instructions, want %.0f", i,
+		CHECK(insns.values[i] == truth(N1),
+		      "run %zu: %.0f instructions, want %.0f", i,
 		      insns.values[i], truth(N1));
 		/* Under -icount shift=0 a cycle is an instruction: the group's
 		 * two members, read together, agree to the unit. */
-		CHECK(cycles.values[i] == insns.values[i], "run %zu: %.0f cycles, %.0f instructions",
+		CHECK(cycles.values[i] == insns.values[i],
+		      "run %zu: %.0f cycles, %.0f instructions",
 		      i, cycles.values[i], insns.values[i]);
 		CHECK(insns.percent_running[i] == 100 && cycles.percent_running[i] == 100,
 		      "a group of two on six counters is never multiplexed: %.2f%%, %.2f%%",
@@ -88,8 +92,8 @@ static void test_unsupported(void)
 			      info.supported, info.values[0], info.reason);
 		if (series(r, "cache-misses", &info))
 			CHECK(!info.supported && info.reason && isnan(info.values[0]),
-			      "%s: cache-misses supported %d, value %g", specs[i], info.supported,
-			      info.values[0]);
+			      "%s: cache-misses supported %d, value %g", specs[i],
+			      info.supported, info.values[0]);
 		hwp_result_free(r);
 	}
 }
@@ -111,8 +115,9 @@ static void test_names(void)
 	err = hwp_evlist_event(evl, 0, &ev);
 	CHECK(!err && !strcmp(ev.canonical, "arm_ac57::INST_RETIRED") &&
 		      ev.attr.type == PERF_TYPE_RAW && ev.attr.config == 0x08,
-	      "libpfm4 finds the Cortex-A57 PMU by itself: %d, %s, type %u, config %#llx", err,
-	      err ? "(none)" : ev.canonical, ev.attr.type, (unsigned long long)ev.attr.config);
+	      "libpfm4 finds the Cortex-A57 PMU by itself: %d, %s, type %u, config %#llx",
+	      err, err ? "(none)" : ev.canonical, ev.attr.type,
+	      (unsigned long long)ev.attr.config);
 	hwp_evlist_free(evl);
 
 	r = stat_work("instructions:u,arm_ac57::INST_RETIRED:u,INST_RETIRED:u,r08:u,"
@@ -138,9 +143,9 @@ static void test_metrics(void)
 
 	close(fd);
 	out = hwprof_run(&status, "stat", "--json", "-o", path, "-e",
-			 "instructions:u,cycles:u,page-faults,cache-misses,cpu-migrations", "-M",
-			 "insn/fault=instructions:u / page-faults", "-M",
-			 "misses/migration=cache-misses / cpu-migrations", "--",
+			 "instructions:u,cycles:u,page-faults,cache-misses,cpu-migrations",
+			 "-M", "insn/fault=instructions:u / page-faults",
+			 "-M", "misses/migration=cache-misses / cpu-migrations", "--",
 			 env_or_die("PMU_WORK"), "loop", "0001000000", NULL);
 	CHECK(status == 0, "hwprof stat with metrics: %s", out);
 	free(out);
@@ -159,8 +164,8 @@ static void test_metrics(void)
 	      value(r, "insn/fault", 0), insns / faults);
 	/* Of events that were not counted, a ratio is undefined, not 0. */
 	if (series(r, "misses/migration", &info))
-		CHECK(isnan(info.values[0]) && info.reason, "misses/migration: %g, reason %s",
-		      info.values[0], info.reason);
+		CHECK(isnan(info.values[0]) && info.reason,
+		      "misses/migration: %g, reason %s", info.values[0], info.reason);
 	hwp_result_free(r);
 }
 
@@ -198,7 +203,8 @@ static void test_multiplexing(void)
 	/* The text report says how long each ran and that it was scaled. */
 	out = hwprof_run(&status, "stat", "-e", spec, "-o", "-", "--", env_or_die("PMU_WORK"),
 			 "loop", digits(iters, d), NULL);
-	CHECK(out && strstr(out, "% counted, scaled)"), "the text shows the scaling: %s", out);
+	CHECK(out && strstr(out, "% counted, scaled)"), "the text shows the scaling: %s",
+	      out);
 	free(out);
 	free(spec);
 }
@@ -221,12 +227,13 @@ static void test_group_too_large(void)
 		if (hwp_result_series(r, i, &info))
 			break;
 		if (i < 6)
-			CHECK(info.values[0] == truth(N1), "member %zu: %.0f, want %.0f", i,
-			      info.values[0], truth(N1));
+			CHECK(info.values[0] == truth(N1), "member %zu: %.0f, want %.0f",
+			      i, info.values[0], truth(N1));
 		else
-			CHECK(!info.supported && info.reason && strstr(info.reason, "group"),
-			      "member %zu of 8 on 6 counters: supported %d, reason: %s", i,
-			      info.supported, info.reason);
+			CHECK(!info.supported && info.reason &&
+			      strstr(info.reason, "group"),
+			      "member %zu of 8 on 6 counters: supported %d, reason: %s",
+			      i, info.supported, info.reason);
 	}
 	CHECK(value(r, "cycles:u", 0) == truth(N1), "cycles beside the group: %.0f",
 	      value(r, "cycles:u", 0));
@@ -241,7 +248,8 @@ static int mux_interval(int ms)
 	glob_t g;
 	int old = -1;
 
-	if (glob("/sys/bus/event_source/devices/armv8*/perf_event_mux_interval_ms", 0, NULL, &g)) {
+	if (glob("/sys/bus/event_source/devices/armv8*/perf_event_mux_interval_ms", 0,
+		 NULL, &g)) {
 		CHECK(0, "the ARMv8 PMU has no perf_event_mux_interval_ms in sysfs");
 		return -1;
 	}
@@ -288,7 +296,8 @@ static void test_not_counted(void)
 			      info.values[0], truth(0));
 		} else {
 			not_counted++;
-			CHECK(isnan(info.values[0]), "event %zu never ran, and reads %g, not NAN", i,
+			CHECK(isnan(info.values[0]),
+			      "event %zu never ran, and reads %g, not NAN", i,
 			      info.values[0]);
 		}
 	}
@@ -297,7 +306,8 @@ static void test_not_counted(void)
 	hwp_result_free(r);
 	out = hwprof_run(&status, "stat", "-e", strbuf_str(&spec), "-o", "-", "--",
 			 env_or_die("PMU_WORK"), "loop", "0000000000", NULL);
-	CHECK(out && strstr(out, "<not counted>"), "the text says <not counted>: %s", out);
+	CHECK(out && strstr(out, "<not counted>"), "the text says <not counted>: %s",
+	      out);
 	if (old_ms > 0)
 		mux_interval(old_ms);
 	free(out);
@@ -313,7 +323,8 @@ static void test_list(void)
 	char *out = hwprof_run(&status, "list", "branch", NULL), *line, *save = NULL;
 
 	CHECK(status == 0, "hwprof list branch: status %d: %s", status, out);
-	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
 		/* "  NAME(40) STATUS(26) DESCRIPTION" */
 		if (strncmp(line, "  ", 2) || strlen(line) < 71)
 			continue;

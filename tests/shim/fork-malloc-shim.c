@@ -20,7 +20,8 @@ static volatile int in_child;
 
 static void caught(void)
 {
-	static const char msg[] = "fork-malloc-shim: memory allocated between fork and exec\n";
+	static const char msg[] =
+		"fork-malloc-shim: memory allocated between fork and exec\n";
 
 	(void)!write(2, msg, sizeof(msg) - 1);
 	_exit(99);

@@ -63,7 +63,8 @@ long syscall(long number, ...)
 			errno = EOPNOTSUPP;
 			return -1;
 		}
-		if (mode && !strcmp(mode, "no-lost") && (attr->read_format & PERF_FORMAT_LOST)) {
+		if (mode && !strcmp(mode, "no-lost") &&
+		    (attr->read_format & PERF_FORMAT_LOST)) {
 			errno = EINVAL;
 			return -1;
 		}
@@ -84,7 +85,8 @@ long syscall(long number, ...)
 			FILE *log = fopen(mode + 4, "a");
 
 			if (log) {
-				fprintf(log, "%u %llu\n", attr->type, (unsigned long long)attr->config);
+				fprintf(log, "%u %llu\n", attr->type,
+					(unsigned long long)attr->config);
 				fclose(log);
 			}
 		}

@@ -40,7 +40,8 @@ static void write_row(FILE *f, const struct fx_row *row, size_t runs)
 
 	if (row->metric) {
 		fprintf(f, "{\"metric\": \"%s\", \"unit\": \"\", \"reason\": null, "
-			   "\"expr\": \"x\", \"builtin\": false, \"values\": ", row->name);
+			   "\"expr\": \"x\", \"builtin\": false, \"values\": ",
+			row->name);
 	} else {
 		fprintf(f, "{\"event\": \"%s\", \"canonical\": \"%s\", \"unit\": \"\", "
 			   "\"reason\": %s, \"supported\": %s, \"user_only\": false, "
@@ -67,7 +68,8 @@ static void write_result(FILE *f, const char *cmd, size_t runs, const struct fx_
 	for (int metric = 0; metric < 2; metric++) {
 		bool first = true;
 
-		fprintf(f, "%s, \"%s\": [", metric ? "]" : "}", metric ? "metrics" : "events");
+		fprintf(f, "%s, \"%s\": [", metric ? "]" : "}",
+			metric ? "metrics" : "events");
 		for (size_t i = 0; i < nr; i++) {
 			if (rows[i].metric != (metric == 1))
 				continue;
@@ -119,7 +121,8 @@ static struct hwp_sweep *sweep(const char *name, const char *param,
 	fprintf(f, "{\"schema\": \"hwprof-sweep/1\", \"parameter\": \"%s\", "
 		   "\"command\": [\"bench\", \"{%s}\"], \"points\": [", param, param);
 	for (size_t k = 0; k < n; k++) {
-		fprintf(f, "%s{\"value\": \"%s\", \"result\": ", k ? ", " : "", values[k]);
+		fprintf(f, "%s{\"value\": \"%s\", \"result\": ", k ? ", " : "",
+			values[k]);
 		write_result(f, "bench", 10, rows[k], 2);
 		fprintf(f, "}");
 	}
@@ -139,10 +142,12 @@ static struct hwp_compare_info cell(const struct hwp_compare *c, size_t row, siz
 
 static void check_results(void)
 {
-	const struct fx_row ra[] = { { "page-faults", false, pf_a }, { "sleep", true, sleep1 },
+	const struct fx_row ra[] = { { "page-faults", false, pf_a },
+				     { "sleep", true, sleep1 },
 				     { "flat", false, flat }, { "cycles", false, NULL },
 				     { "only-a", false, flat } };
-	const struct fx_row rb[] = { { "page-faults", false, pf_b }, { "sleep", true, sleep2 },
+	const struct fx_row rb[] = { { "page-faults", false, pf_b },
+				     { "sleep", true, sleep2 },
 				     { "flat", false, flat }, { "cycles", false, NULL },
 				     { "only-b", true, flat } };
 	struct hwp_result *a = result("a.json", "./old", 10, ra, 5);
@@ -161,7 +166,8 @@ static void check_results(void)
 	      hwp_compare_nr_rows(c));
 	CHECK(hwp_compare_nr_tests(c) == 3, "3 tests");
 	i = cell(c, 0, 0);
-	CHECK(!strcmp(i.name, "page-faults") && i.kind == HWP_SERIES_EVENT && !i.column, "row 0");
+	CHECK(!strcmp(i.name, "page-faults") && i.kind == HWP_SERIES_EVENT && !i.column,
+	      "row 0");
 	CHECK_NEAR(i.a_mean, 1000, 1e-9);
 	CHECK_NEAR(i.b_mean, 1100, 1e-9);
 	CHECK_NEAR(i.ratio, 1.1, 1e-12);
@@ -179,18 +185,21 @@ static void check_results(void)
 	CHECK_NEAR(i.p_value, 2 * i.p_raw, 1e-12);
 	CHECK(i.verdict == HWP_VERDICT_UNCHANGED, "not significant");
 	i = cell(c, 1, 0);
-	CHECK(!strcmp(i.name, "flat") && i.p_value == 1 && i.verdict == HWP_VERDICT_UNCHANGED && isnan(i.a_cv) == false &&
+	CHECK(!strcmp(i.name, "flat") && i.p_value == 1 &&
+	      i.verdict == HWP_VERDICT_UNCHANGED && isnan(i.a_cv) == false &&
 	      i.a_cv == 0, "flat: p %g", i.p_value);
 	/* Noise ranking: flat (CV 0), page-faults (0.1%), sleep (huge). */
 	CHECK(cell(c, 1, 0).noise_rank == 1 && cell(c, 0, 0).noise_rank == 2 &&
-	      cell(c, 2, 0).noise_rank == 3, "ranks %zu %zu %zu", cell(c, 0, 0).noise_rank,
-	      cell(c, 1, 0).noise_rank, cell(c, 2, 0).noise_rank);
+	      cell(c, 2, 0).noise_rank == 3, "ranks %zu %zu %zu",
+	      cell(c, 0, 0).noise_rank, cell(c, 1, 0).noise_rank,
+	      cell(c, 2, 0).noise_rank);
 	for (size_t k = 0; hwp_compare_warning(c, k); k++) {
 		const char *w = hwp_compare_warning(c, k);
 
 		w_only |= strstr(w, "a.json, not compared: only-a") != NULL;
 		w_cmd |= strstr(w, "the commands differ: ") && strstr(w, "ran './old'");
-		w_cycles |= strstr(w, "no test for cycles: not supported in ") && strstr(w, "no PMU");
+		w_cycles |= strstr(w, "no test for cycles: not supported in ") &&
+			    strstr(w, "no PMU");
 	}
 	CHECK(w_only && w_cmd && w_cycles, "warnings: %d %d %d", w_only, w_cmd, w_cycles);
 	hwp_compare_free(c);
@@ -227,7 +236,8 @@ static void check_refusals(void)
 	struct hwp_compare *c = NULL;
 
 	CHECK_ERR(hwp_compare_results(a, one, NULL, &c), -HWP_ERR_MISMATCH);
-	CHECK(strstr(hwp_errmsg(), "one.json has one run: a comparison needs at least 2 runs") &&
+	CHECK(strstr(hwp_errmsg(),
+		     "one.json has one run: a comparison needs at least 2 runs") &&
 	      strstr(hwp_errmsg(), "-r 5"), "%s", hwp_errmsg());
 	CHECK_ERR(hwp_compare_results(one, a, NULL, &c), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "one.json has one run"), "%s", hwp_errmsg());
@@ -262,7 +272,9 @@ static void check_sweeps(void)
 	};
 	struct hwp_sweep *a = sweep("sa.json", "T", va, 3, pa);
 	struct hwp_sweep *b = sweep("sb.json", "T", vb, 3, pb);
-	struct hwp_sweep *plain = NULL, *disjoint = sweep("sc.json", "T", (const char *[]){ "16" }, 1, pa);
+	struct hwp_sweep *plain = NULL;
+	struct hwp_sweep *disjoint = sweep("sc.json", "T", (const char *[]){ "16" },
+					   1, pa);
 	struct hwp_compare *c = NULL;
 	struct hwp_compare_info i;
 	bool w1 = false, w8 = false;
@@ -273,13 +285,16 @@ static void check_sweeps(void)
 	CHECK(hwp_compare_nr_columns(c) == 2 && hwp_compare_nr_rows(c) == 2, "2 x 2");
 	CHECK(hwp_compare_nr_tests(c) == 4, "Holm over the 4 cells");
 	i = cell(c, 0, 0);
-	CHECK(!strcmp(i.column, "2") && i.verdict == HWP_VERDICT_INCREASE, "T=2: increase");
+	CHECK(!strcmp(i.column, "2") && i.verdict == HWP_VERDICT_INCREASE,
+	      "T=2: increase");
 	CHECK_NEAR(i.ratio, 1.1, 1e-12);
 	i = cell(c, 0, 1);
-	CHECK(!strcmp(i.column, "4") && i.verdict == HWP_VERDICT_UNCHANGED, "T=4: same values");
+	CHECK(!strcmp(i.column, "4") && i.verdict == HWP_VERDICT_UNCHANGED,
+	      "T=4: same values");
 	CHECK_NEAR(i.ratio, 1, 1e-12);
 	i = cell(c, 1, 1);
-	CHECK(i.verdict == HWP_VERDICT_UNCHANGED && i.p_value == 1, "m: identical samples");
+	CHECK(i.verdict == HWP_VERDICT_UNCHANGED && i.p_value == 1,
+	      "m: identical samples");
 	for (size_t k = 0; hwp_compare_warning(c, k); k++) {
 		w1 |= strstr(hwp_compare_warning(c, k), "T=1 measured in ") != NULL;
 		w8 |= strstr(hwp_compare_warning(c, k), "T=8 measured in ") != NULL;
@@ -313,8 +328,10 @@ static char *written(const struct hwp_compare *c, enum hwp_format fmt)
 
 static void check_output(void)
 {
-	const struct fx_row ra[] = { { "page-faults", false, pf_a }, { "sleep", true, sleep1 } };
-	const struct fx_row rb[] = { { "page-faults", false, pf_b }, { "sleep", true, sleep2 } };
+	const struct fx_row ra[] = { { "page-faults", false, pf_a },
+				     { "sleep", true, sleep1 } };
+	const struct fx_row rb[] = { { "page-faults", false, pf_b },
+				     { "sleep", true, sleep2 } };
 	struct hwp_result *a = result("a.json", "x", 10, ra, 2);
 	struct hwp_result *b = result("b.json", "x", 10, rb, 2);
 	HWP_OPTS(hwp_write_opts, csv, .format = HWP_FORMAT_CSV);
@@ -333,14 +350,15 @@ static void check_output(void)
 	      strstr(text, "increase") && strstr(text, "unchanged"), "rows: %s", text);
 	/* Holm: the largest of two p-values is its own adjusted value. */
 	CHECK(strstr(text, "  0.079  unchanged"), "sleep's p: %s", text);
-	CHECK(strstr(text, "Noise ranking") && strstr(text, "1. page-faults"), "ranking: %s",
-	      text);
+	CHECK(strstr(text, "Noise ranking") && strstr(text, "1. page-faults"),
+	      "ranking: %s", text);
 	json = written(c, HWP_FORMAT_JSON);
 	CHECK_ERR(json_parse(json, strlen(json), NULL, &doc, &jerr), 0);
 	if (doc) {
 		const struct json_value *rows = json_get(doc, "rows"), *r0;
 
-		CHECK(!strcmp(json_get(doc, "schema")->u.string, "hwprof-compare/1"), "schema");
+		CHECK(!strcmp(json_get(doc, "schema")->u.string, "hwprof-compare/1"),
+		      "schema");
 		CHECK(!strcmp(json_get(doc, "correction")->u.string, "holm") &&
 		      json_get(doc, "tests")->u.number == 2, "correction");
 		CHECK(rows && rows->u.array.n == 2, "2 rows");

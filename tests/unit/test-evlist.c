@@ -27,7 +27,8 @@ struct row {
 
 #define OK(spec, ne, ng, type, config, eu, ek, canon) \
 	{ __LINE__, spec, 0, NULL, ne, ng, type, config, eu, ek, ANY, canon, false }
-#define BAD(spec, err, msg) { __LINE__, spec, err, msg, 0, 0, ANY, 0, ANY, ANY, ANY, NULL, false }
+#define BAD(spec, err, msg) \
+	{ __LINE__, spec, err, msg, 0, 0, ANY, 0, ANY, ANY, ANY, NULL, false }
 
 #define HW PERF_TYPE_HARDWARE
 #define SW PERF_TYPE_SOFTWARE
@@ -52,11 +53,13 @@ static const struct row rows[] = {
 	OK("instructions,cycles", 2, 2, HW, PERF_COUNT_HW_INSTRUCTIONS, 0, 0, NULL),
 	OK("{instructions,cycles}", 2, 1, HW, PERF_COUNT_HW_INSTRUCTIONS, 0, 0, NULL),
 	OK(" cycles , instructions ", 2, 2, HW, PERF_COUNT_HW_CPU_CYCLES, 0, 0, NULL),
-	OK("cycles,{instructions,LLC-load-misses},cpu-migrations:u", 4, 3, HW, 0, 0, 0, NULL),
+	OK("cycles,{instructions,LLC-load-misses},cpu-migrations:u", 4, 3, HW, 0, 0, 0,
+	   NULL),
 	OK("cache-references", 1, 1, HW, PERF_COUNT_HW_CACHE_REFERENCES, 0, 0, NULL),
 	OK("cache-misses", 1, 1, HW, PERF_COUNT_HW_CACHE_MISSES, 0, 0, NULL),
 	OK("branches", 1, 1, HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, 0, NULL),
-	OK("branch-instructions", 1, 1, HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, 0, "branches"),
+	OK("branch-instructions", 1, 1, HW, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, 0,
+	   "branches"),
 	OK("branch-misses", 1, 1, HW, PERF_COUNT_HW_BRANCH_MISSES, 0, 0, NULL),
 	OK("ref-cycles", 1, 1, HW, PERF_COUNT_HW_REF_CPU_CYCLES, 0, 0, NULL),
 	OK("LLC-load-misses", 1, 1, CACHE, CACHE_CFG(2, 0, 1), 0, 0, NULL),
@@ -69,7 +72,8 @@ static const struct row rows[] = {
 	OK("branch-load-misses", 1, 1, CACHE, CACHE_CFG(5, 0, 1), 0, 0, NULL),
 	OK("node-loads", 1, 1, CACHE, CACHE_CFG(6, 0, 0), 0, 0, NULL),
 	/* perf's plural of prefetch */
-	OK("L1-dcache-prefetches", 1, 1, CACHE, CACHE_CFG(0, 2, 0), 0, 0, "L1-dcache-prefetches"),
+	OK("L1-dcache-prefetches", 1, 1, CACHE, CACHE_CFG(0, 2, 0), 0, 0,
+	   "L1-dcache-prefetches"),
 	OK("L1-dcache-prefetch-misses", 1, 1, CACHE, CACHE_CFG(0, 2, 1), 0, 0, NULL),
 	OK("task-clock", 1, 1, SW, PERF_COUNT_SW_TASK_CLOCK, 0, 0, NULL),
 	OK("cpu-clock", 1, 1, SW, PERF_COUNT_SW_CPU_CLOCK, 0, 0, NULL),
@@ -107,11 +111,11 @@ static const struct row rows[] = {
 	/* an event whose umask is missing */
 	BAD("MEM_LOAD_RETIRED", -HWP_ERR_SYNTAX, "L3_MISS"),
 #endif
-	{ __LINE__, "perf::PERF_COUNT_SW_PAGE_FAULTS", 0, NULL, 1, 1, SW, PERF_COUNT_SW_PAGE_FAULTS,
-	  0, 0, ANY, "perf::PERF_COUNT_SW_PAGE_FAULTS", true },
+	{ __LINE__, "perf::PERF_COUNT_SW_PAGE_FAULTS", 0, NULL, 1, 1, SW,
+	  PERF_COUNT_SW_PAGE_FAULTS, 0, 0, ANY, "perf::PERF_COUNT_SW_PAGE_FAULTS", true },
 	/* a PMU libpfm4 knows, but not on this machine */
-	{ __LINE__, OTHER_PMU "::" OTHER_EVENT, -HWP_ERR_NO_PMU, "LIBPFM_FORCE_PMU=" OTHER_PMU, 0,
-	  0, ANY, 0, ANY, ANY, ANY, NULL, true },
+	{ __LINE__, OTHER_PMU "::" OTHER_EVENT, -HWP_ERR_NO_PMU,
+	  "LIBPFM_FORCE_PMU=" OTHER_PMU, 0, 0, ANY, 0, ANY, ANY, ANY, NULL, true },
 	/* errors, with the message a person needs */
 	BAD("", -HWP_ERR_SYNTAX, "empty"),
 	BAD("   ", -HWP_ERR_SYNTAX, "empty"),
@@ -144,36 +148,38 @@ static void check_row(const struct row *r)
 	int err = hwp_evlist_parse(r->spec, NULL, &evl);
 
 	if (r->err) {
-		CHECK(err == r->err, "line %d '%s': got %d (%s), want %d; message: %s", r->line,
-		      r->spec, err, hwp_strerror(err), r->err, hwp_errmsg());
+		CHECK(err == r->err, "line %d '%s': got %d (%s), want %d; message: %s",
+		      r->line, r->spec, err, hwp_strerror(err), r->err, hwp_errmsg());
 		CHECK(evl == NULL, "line %d: out not NULL after failure", r->line);
-		CHECK(strstr(hwp_errmsg(), r->msg), "line %d '%s': message '%s' lacks '%s'", r->line,
+		CHECK(strstr(hwp_errmsg(), r->msg),
+		      "line %d '%s': message '%s' lacks '%s'", r->line,
 		      r->spec, hwp_errmsg(), r->msg);
 		return;
 	}
 	CHECK(err == 0, "line %d '%s': %s", r->line, r->spec, hwp_errmsg());
 	if (err)
 		return;
-	CHECK(hwp_evlist_nr_events(evl) == r->nr_events, "line %d: %zu events, want %zu", r->line,
-	      hwp_evlist_nr_events(evl), r->nr_events);
-	CHECK(hwp_evlist_nr_groups(evl) == r->nr_groups, "line %d: %zu groups, want %zu", r->line,
-	      hwp_evlist_nr_groups(evl), r->nr_groups);
+	CHECK(hwp_evlist_nr_events(evl) == r->nr_events, "line %d: %zu events, want %zu",
+	      r->line, hwp_evlist_nr_events(evl), r->nr_events);
+	CHECK(hwp_evlist_nr_groups(evl) == r->nr_groups, "line %d: %zu groups, want %zu",
+	      r->line, hwp_evlist_nr_groups(evl), r->nr_groups);
 	CHECK(hwp_evlist_event(evl, 0, &info) == 0, "line %d", r->line);
 	if (r->type != ANY) {
-		CHECK(info.attr.type == (unsigned)r->type, "line %d: type %u, want %d", r->line,
-		      info.attr.type, r->type);
+		CHECK(info.attr.type == (unsigned)r->type, "line %d: type %u, want %d",
+		      r->line, info.attr.type, r->type);
 		CHECK(info.attr.config == (unsigned long long)r->config,
 		      "line %d: config %#llx, want %#llx", r->line,
 		      (unsigned long long)info.attr.config, r->config);
 	}
 	if (r->excl_user != ANY)
-		CHECK(info.attr.exclude_user == (unsigned)r->excl_user, "line %d: exclude_user %u",
-		      r->line, info.attr.exclude_user);
+		CHECK(info.attr.exclude_user == (unsigned)r->excl_user,
+		      "line %d: exclude_user %u", r->line, info.attr.exclude_user);
 	if (r->excl_kernel != ANY)
 		CHECK(info.attr.exclude_kernel == (unsigned)r->excl_kernel,
 		      "line %d: exclude_kernel %u", r->line, info.attr.exclude_kernel);
 	if (r->canonical)
-		CHECK(!strcmp(info.canonical, r->canonical), "line %d: canonical '%s', want '%s'",
+		CHECK(!strcmp(info.canonical, r->canonical),
+		      "line %d: canonical '%s', want '%s'",
 		      r->line, info.canonical, r->canonical);
 	CHECK(!strcmp(hwp_evlist_spec(evl), r->spec), "line %d: spec not kept", r->line);
 	hwp_evlist_free(evl);
@@ -183,7 +189,8 @@ static void check_row(const struct row *r)
 static void check_rows(bool unforced)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
-		if (rows[i].unforced == unforced && t_case("line %d: '%s'", rows[i].line, rows[i].spec))
+		if (rows[i].unforced == unforced &&
+		    t_case("line %d: '%s'", rows[i].line, rows[i].spec))
 			check_row(&rows[i]);
 	t_case_end();
 }
@@ -195,12 +202,14 @@ static void check_groups(void)
 	const size_t want_group[] = { 0, 1, 1, 2 };
 	const bool want_leader[] = { true, true, false, true };
 
-	CHECK_ERR(hwp_evlist_parse("cycles,{instructions,LLC-load-misses},cpu-migrations:u", NULL,
-				   &evl), 0);
+	CHECK_ERR(hwp_evlist_parse("cycles,{instructions,LLC-load-misses},cpu-migrations:u",
+				   NULL, &evl), 0);
 	for (size_t i = 0; i < 4; i++) {
 		CHECK_ERR(hwp_evlist_event(evl, i, &info), 0);
-		CHECK(info.group == want_group[i], "event %zu in group %zu", i, info.group);
-		CHECK(info.is_leader == want_leader[i], "event %zu leader %d", i, info.is_leader);
+		CHECK(info.group == want_group[i], "event %zu in group %zu", i,
+		      info.group);
+		CHECK(info.is_leader == want_leader[i], "event %zu leader %d", i,
+		      info.is_leader);
 	}
 	CHECK(!strcmp(info.name, "cpu-migrations:u"), "name as written: %s", info.name);
 	CHECK(!strcmp(info.canonical, "cpu-migrations"), "canonical: %s", info.canonical);
@@ -212,13 +221,15 @@ static void check_groups(void)
 	CHECK_ERR(hwp_evlist_event(evl, 4, &info), -EINVAL);
 	hwp_evlist_free(evl);
 
-	CHECK_ERR(hwp_evlist_parse("task-clock,cycles:pp,cycles:P,{faults:u,cs}:k", NULL, &evl), 0);
+	CHECK_ERR(hwp_evlist_parse("task-clock,cycles:pp,cycles:P,{faults:u,cs}:k", NULL,
+				   &evl), 0);
 	hwp_evlist_event(evl, 0, &info);
 	CHECK(!strcmp(info.unit, "ns"), "task-clock counts ns: '%s'", info.unit);
 	hwp_evlist_event(evl, 1, &info);
 	CHECK(info.attr.precise_ip == 2, "precise_ip %u", info.attr.precise_ip);
 	hwp_evlist_event(evl, 2, &info);
-	CHECK(info.attr.precise_ip == 3, ":P asks for the most: %u", info.attr.precise_ip);
+	CHECK(info.attr.precise_ip == 3, ":P asks for the most: %u",
+	      info.attr.precise_ip);
 	hwp_evlist_event(evl, 3, &info);
 	CHECK(!info.attr.exclude_user && !info.attr.exclude_kernel, "member u + group k");
 	hwp_evlist_event(evl, 4, &info);
@@ -272,7 +283,8 @@ static void check_matching(void)
 	struct hwp_evlist *evl;
 	const struct event *cm, *mig, *u;
 
-	CHECK_ERR(hwp_evlist_parse("cache-misses,cpu-migrations,cycles:u", NULL, &evl), 0);
+	CHECK_ERR(hwp_evlist_parse("cache-misses,cpu-migrations,cycles:u", NULL, &evl),
+		  0);
 	cm = evlist_get(evl, 0);
 	mig = evlist_get(evl, 1);
 	u = evlist_get(evl, 2);

@@ -34,15 +34,20 @@ static void check_accepted(void)
 	CHECK(x && x->type == JSON_ARRAY && x->u.array.n == 6, "array of 6");
 	CHECK(x->u.array.items[0].u.number == 1 && x->u.array.items[1].u.number == -2500,
 	      "numbers");
-	CHECK(x->u.array.items[3].type == JSON_BOOL && x->u.array.items[3].u.boolean, "true");
-	CHECK(x->u.array.items[4].type == JSON_BOOL && !x->u.array.items[4].u.boolean, "false");
+	CHECK(x->u.array.items[3].type == JSON_BOOL && x->u.array.items[3].u.boolean,
+	      "true");
+	CHECK(x->u.array.items[4].type == JSON_BOOL && !x->u.array.items[4].u.boolean,
+	      "false");
 	CHECK(x->u.array.items[5].type == JSON_NULL, "null");
 	x = json_get(json_get(v, "b"), "c");
-	CHECK(x && !strcmp(x->u.string, "d\n\xc3\xa9\xf0\x9f\x98\x80"), "escapes and a surrogate pair");
-	CHECK(json_get(v, "e")->u.array.n == 0 && json_get(v, "f")->u.object.n == 0, "empty");
+	CHECK(x && !strcmp(x->u.string, "d\n\xc3\xa9\xf0\x9f\x98\x80"),
+	      "escapes and a surrogate pair");
+	CHECK(json_get(v, "e")->u.array.n == 0 && json_get(v, "f")->u.object.n == 0,
+	      "empty");
 	CHECK(!strcmp(json_get(v, "g")->u.string, "\xc3\xa9"), "raw UTF-8");
 	CHECK(json_get(v, "e")->line == 2, "line of a value: %u", json_get(v, "e")->line);
-	CHECK(!json_get(v, "zz") && !json_get(json_get(v, "a"), "a"), "missing key, not an object");
+	CHECK(!json_get(v, "zz") && !json_get(json_get(v, "a"), "a"),
+	      "missing key, not an object");
 	json_free(v);
 	v = parse("123", &err);
 	CHECK(v && v->type == JSON_NUMBER && v->u.number == 123, "a bare number");
@@ -93,7 +98,7 @@ static void check_refused(void)
 		{ "\"\xff\"", "0xff in a string is not valid UTF-8", false },
 		{ "\"\xc0\xaf\"", "not valid UTF-8", false },		/* overlong '/' */
 		{ "\"\xed\xa0\x80\"", "not valid UTF-8", false },	/* a surrogate */
-		{ "\"\xf4\x90\x80\x80\"", "not valid UTF-8", false },	/* past U+10FFFF */
+		{ "\"\xf4\x90\x80\x80\"", "not valid UTF-8", false },	/* > U+10FFFF */
 		{ "\"\xe2\x82\"", "not valid UTF-8", false },		/* cut short */
 		{ "\"\xe2\x82", "ends where the end of a string", true },
 		{ "{\"a\":1,\"b\":2,\"a\":3}", "\"a\" appears twice", false },
@@ -107,9 +112,10 @@ static void check_refused(void)
 		struct json_value *v = NULL;
 		int ret = json_parse(table[i].in, strlen(table[i].in), NULL, &v, &err);
 
-		CHECK(ret == -EINVAL && !v, "row %zu: %s: returned %d", i, table[i].in, ret);
-		CHECK(strstr(err.msg, table[i].msg), "row %zu: message '%s', want '%s'", i, err.msg,
-		      table[i].msg);
+		CHECK(ret == -EINVAL && !v, "row %zu: %s: returned %d", i, table[i].in,
+		      ret);
+		CHECK(strstr(err.msg, table[i].msg), "row %zu: message '%s', want '%s'",
+		      i, err.msg, table[i].msg);
 		CHECK(err.truncated == table[i].truncated, "row %zu: truncated %d", i,
 		      err.truncated);
 		json_free(v);
@@ -125,7 +131,8 @@ static void check_positions_and_limits(void)
 	char deep[200];
 
 	CHECK_ERR(json_parse("{\n  \"a\": [1,\n  x]}", 17, NULL, &v, &err), -EINVAL);
-	CHECK(err.line == 3 && err.column == 3, "line %u column %u", err.line, err.column);
+	CHECK(err.line == 3 && err.column == 3, "line %u column %u", err.line,
+	      err.column);
 	CHECK_ERR(json_parse("{\"k\": 1,\n\"k\": 2}", 16, NULL, &v, &err), -EINVAL);
 	CHECK(err.line == 1 && err.column == 1, "a duplicate points at its object: %u:%u",
 	      err.line, err.column);
@@ -166,8 +173,8 @@ static void check_truncations(void)
 		int ret = json_parse(doc, len, NULL, &v, &err);
 
 		if (ret != -EINVAL || !err.truncated) {
-			t_note("prefix of %zu bytes: returned %d, truncated %d: %s", len, ret,
-			       err.truncated, err.msg);
+			t_note("prefix of %zu bytes: returned %d, truncated %d: %s", len,
+			       ret, err.truncated, err.msg);
 			bad++;
 		}
 		json_free(v);
@@ -209,7 +216,8 @@ static void check_mutations(void)
 		} else if (ret == -EINVAL && err.msg[0] && err.line >= 1) {
 			refused++;
 		} else {
-			CHECK(0, "mutation %d: returned %d, message '%s'", i, ret, err.msg);
+			CHECK(0, "mutation %d: returned %d, message '%s'", i, ret,
+			      err.msg);
 			break;
 		}
 		json_free(v);
@@ -230,10 +238,11 @@ static void check_writer_strings(void)
 		{ "caf\xc3\xa9 \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"" },
 		{ "a\xff" "b", "\"a\\ufffdb\"" },
 		{ "cut \xc3", "\"cut \\ufffd\"" },
-		{ "\xe2\x82x", "\"\\ufffdx\"" },		/* a 3-byte character cut short */
+		{ "\xe2\x82x", "\"\\ufffdx\"" },	/* a 3-byte character cut short */
 		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* a surrogate */
 		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },	/* an overlong '/' */
-		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },	/* > U+10FFFF */
+		/* > U+10FFFF */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
 		{ "\x1b[31mred\x7f\x01", "\"\\u001b[31mred\\u007f\\u0001\"" },
 		{ "q\"b\\n\n\t", "\"q\\\"b\\\\n\\n\\t\"" },
 	};
@@ -273,7 +282,8 @@ static void check_writer_uint(void)
 	jw_uint(&w, UINT64_MAX);
 	jw_array_end(&w);
 	fclose(f);
-	CHECK(!strcmp(out, "[0, 9223372036854775813, 18446744073709551615]"), "wrote %s", out);
+	CHECK(!strcmp(out, "[0, 9223372036854775813, 18446744073709551615]"), "wrote %s",
+	      out);
 	free(out);
 }
 

@@ -18,8 +18,8 @@ static void apply(struct machine *m, struct rec *r)
 	CHECK_ERR(machine_apply(m, &r->h), 0);
 }
 
-static void mmap2(struct machine *m, uint32_t pid, uint64_t start, uint64_t end, uint64_t pgoff,
-		  const char *file)
+static void mmap2(struct machine *m, uint32_t pid, uint64_t start, uint64_t end,
+		  uint64_t pgoff, const char *file)
 {
 	struct rec r = { { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, 0 }, { 0 } };
 	uint32_t ids[2] = { pid, pid }, prot = PROT_READ | PROT_EXEC;
@@ -36,7 +36,8 @@ static void mmap2(struct machine *m, uint32_t pid, uint64_t start, uint64_t end,
 }
 
 /* FORK and EXIT: pid, ppid, tid, ptid. */
-static void task(struct machine *m, uint32_t type, uint32_t pid, uint32_t ppid, uint32_t tid)
+static void task(struct machine *m, uint32_t type, uint32_t pid, uint32_t ppid,
+		 uint32_t tid)
 {
 	struct rec r = { { type, 0, sizeof(r.h) + 24 }, { 0 } };
 	uint32_t ids[4] = { pid, ppid, tid, ppid };
@@ -47,7 +48,8 @@ static void task(struct machine *m, uint32_t type, uint32_t pid, uint32_t ppid, 
 
 static void exec(struct machine *m, uint32_t pid)
 {
-	struct rec r = { { PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, sizeof(r.h) + 16 },
+	struct rec r = { { PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC,
+			   sizeof(r.h) + 16 },
 			 { 0 } };
 	uint32_t ids[2] = { pid, pid };
 
@@ -67,13 +69,14 @@ static const char *where(struct machine *m, uint32_t pid, uint64_t ip, uint64_t 
 	return machine_dso(m, loc.dso)->path;
 }
 
-#define CHECK_AT(m, pid, ip, file, off)                                                   \
-	do {                                                                              \
-		uint64_t a_;                                                              \
-		const char *f_ = where(m, pid, ip, &a_);                                  \
-		CHECK(!strcmp(f_, file) && a_ == (off), "%#llx of %u: %s+%#llx, want %s+%#llx", \
-		      (unsigned long long)(ip), (unsigned)(pid), f_, (unsigned long long)a_,    \
-		      file, (unsigned long long)(off));                                   \
+#define CHECK_AT(m, pid, ip, file, off)                                                 \
+	do {                                                                            \
+		uint64_t a_;                                                            \
+		const char *f_ = where(m, pid, ip, &a_);                                \
+		CHECK(!strcmp(f_, file) && a_ == (off),                                 \
+		      "%#llx of %u: %s+%#llx, want %s+%#llx", (unsigned long long)(ip), \
+		      (unsigned)(pid), f_, (unsigned long long)a_, file,                \
+		      (unsigned long long)(off));                                       \
 	} while (0)
 
 /* A new mapping replaces what it covers, as mmap() does: the rest of the
@@ -85,7 +88,8 @@ static void check_overlaps(void)
 	CHECK_ERR(machine_new(&m), 0);
 	mmap2(m, 1, 0x10000, 0x50000, 0, "/a");
 	mmap2(m, 1, 0x20000, 0x30000, 0x1000, "/b");
-	CHECK(machine_nr_maps(m) == 3, "/a split in two around /b: %zu", machine_nr_maps(m));
+	CHECK(machine_nr_maps(m) == 3, "/a split in two around /b: %zu",
+	      machine_nr_maps(m));
 	CHECK_AT(m, 1, 0x18000, "/a", 0x8000);
 	CHECK_AT(m, 1, 0x28000, "/b", 0x9000);
 	CHECK_AT(m, 1, 0x38000, "/a", 0x28000);
@@ -122,8 +126,8 @@ static void check_fork(void)
 		mmap2(m, PARENT, MAP(i), MAP(i) + 0x1000, 0, "/lib");
 	for (int i = 0; i < NR_CHILDREN; i++)
 		task(m, PERF_RECORD_FORK, CHILD(i), PARENT, CHILD(i));
-	CHECK(machine_nr_maps(m) == NR_MAPS, "the children share the parent's: %zu mappings",
-	      machine_nr_maps(m));
+	CHECK(machine_nr_maps(m) == NR_MAPS,
+	      "the children share the parent's: %zu mappings", machine_nr_maps(m));
 	CHECK_AT(m, CHILD(7), MAP(5) + 0x10, "/lib", 0x10);
 	/* A child that maps gets a copy of its own; the others do not see it. */
 	mmap2(m, CHILD(0), 0x10000, 0x11000, 0, "/own");

@@ -66,9 +66,11 @@ static const struct row rows[] = {
 	EVAL_ERR("cycles / zero", -HWP_ERR_UNDEFINED, "division by zero"),
 	EVAL_ERR("x=cycles / (cycles - 1000)", -HWP_ERR_UNDEFINED, "division by zero"),
 	EVAL_ERR("big * big", -HWP_ERR_UNDEFINED, "overflows"),
-	EVAL_ERR("cycles / notcounted", -HWP_ERR_UNDEFINED, "'notcounted' was not counted"),
+	EVAL_ERR("cycles / notcounted", -HWP_ERR_UNDEFINED,
+		 "'notcounted' was not counted"),
 	EVAL_ERR("cycles / nosuch", -HWP_ERR_UNKNOWN_NAME, "'nosuch'"),
-	EVAL_ERR("cycles-instructions", -HWP_ERR_UNKNOWN_NAME, "with spaces, to subtract"),
+	EVAL_ERR("cycles-instructions", -HWP_ERR_UNKNOWN_NAME,
+		 "with spaces, to subtract"),
 	PARSE_ERR("", "before the end"),
 	PARSE_ERR("x=", "before the end"),
 	PARSE_ERR("=cycles", "name before '=' is empty"),
@@ -89,7 +91,8 @@ static void check_row(const struct row *r)
 	int err = hwp_metric_parse(r->def, &m);
 
 	if (r->parse_err) {
-		CHECK(err == r->parse_err, "line %d '%s': parse returned %d", r->line, r->def, err);
+		CHECK(err == r->parse_err, "line %d '%s': parse returned %d", r->line,
+		      r->def, err);
 		CHECK(!m, "line %d: no metric on failure", r->line);
 		CHECK(strstr(hwp_errmsg(), r->msg), "line %d: '%s' lacks '%s'", r->line,
 		      hwp_errmsg(), r->msg);
@@ -100,8 +103,10 @@ static void check_row(const struct row *r)
 		return;
 	err = hwp_metric_eval(m, lookup, NULL, &v);
 	if (r->eval_err) {
-		CHECK(err == r->eval_err, "line %d '%s': eval returned %d", r->line, r->def, err);
-		CHECK(isnan(v), "line %d: an undefined value is NAN, never 0: %g", r->line, v);
+		CHECK(err == r->eval_err, "line %d '%s': eval returned %d", r->line,
+		      r->def, err);
+		CHECK(isnan(v), "line %d: an undefined value is NAN, never 0: %g",
+		      r->line, v);
 		CHECK(strstr(hwp_errmsg(), r->msg), "line %d: '%s' lacks '%s'", r->line,
 		      hwp_errmsg(), r->msg);
 	} else {
@@ -153,9 +158,11 @@ static void check_builtins(void)
 	for (; hwp_metric_builtin(n); n++) {
 		const struct hwp_metric *m = hwp_metric_builtin(n);
 
-		CHECK(*hwp_metric_desc(m), "built-in %s has a description", hwp_metric_name(m));
+		CHECK(*hwp_metric_desc(m), "built-in %s has a description",
+		      hwp_metric_name(m));
 		CHECK_ERR(hwp_metric_check(m, evl), 0);
-		hwp_metric_free((struct hwp_metric *)m);	/* a no-op for built-ins */
+		/* a no-op for built-ins */
+		hwp_metric_free((struct hwp_metric *)m);
 	}
 	CHECK(n >= 9, "%zu built-in metrics", n);
 	CHECK(!strcmp(hwp_metric_name(hwp_metric_builtin(0)), "LLC-misses/migration"),

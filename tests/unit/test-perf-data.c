@@ -59,8 +59,8 @@ static uint64_t function_offset(char *path, size_t size, uint64_t *pgoff)
 		unsigned long long s, e, pg;
 		char file[PATH_MAX] = "";
 
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &s, &e, &pg, file) >= 3 &&
-		    fn >= s && fn < e) {
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &s, &e, &pg,
+			   file) >= 3 && fn >= s && fn < e) {
 			snprintf(path, size, "%s", file);
 			*pgoff = pg;
 			off = fn - s;
@@ -74,7 +74,8 @@ static uint64_t function_offset(char *path, size_t size, uint64_t *pgoff)
 /* A sample of the layout IDENTIFIER|IP|TID|TIME|CPU|PERIOD. */
 static void sample(struct buf *b, uint64_t id, uint32_t pid, uint64_t ip, uint64_t time)
 {
-	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 6 * 8 };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
+				       8 + 6 * 8 };
 	uint32_t pt[2] = { pid, pid }, cpu[2] = { 0, 0 };
 
 	put(b, &h, sizeof(h));
@@ -97,13 +98,14 @@ static void trailer(struct buf *b, uint64_t id, uint32_t pid, uint64_t time)
 	put64(b, id);
 }
 
-static void mmap2(struct buf *b, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
-		  const char *file, uint64_t time)
+static void mmap2(struct buf *b, uint32_t pid, uint64_t start, uint64_t len,
+		  uint64_t pgoff, const char *file, uint64_t time)
 {
 	size_t name = (strlen(file) + 1 + 7) & ~(size_t)7;
 	struct perf_event_header h = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER,
 				       (uint16_t)(8 + 64 + name + 32) };
-	uint32_t fields[2] = { pid, pid }, prot[2] = { PROT_READ | PROT_EXEC, MAP_PRIVATE };
+	uint32_t fields[2] = { pid, pid }, prot[2] = { PROT_READ | PROT_EXEC,
+						       MAP_PRIVATE };
 	char padded[PATH_MAX + 8] = { 0 };
 
 	put(b, &h, sizeof(h));
@@ -182,11 +184,12 @@ static void make_records(struct buf *b, const char *exe, uint64_t off, uint64_t 
 
 static FILE *write_file(const char *exe, uint64_t off, uint64_t pgoff)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
-					.config = PERF_COUNT_SW_CPU_CLOCK, .sample_id_all = 1,
-					.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-						       PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-						       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD };
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_id_all = 1,
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD
+	};
 	struct perf_event_attr attr2 = attr;
 	uint64_t ids_a[] = { ID_A }, ids_b[] = { ID_B };
 	struct pd_write_event ev[2] = { { &attr, "cpu-clock", ids_a, 1 },
@@ -233,14 +236,17 @@ static void check_read_back(int fd)
 	if (!f)
 		return;
 	CHECK(pd_nr_events(f) == 2, "two events");
-	CHECK(!strcmp(pd_event(f, 0)->name, "cpu-clock") && !strcmp(pd_event(f, 1)->name, "task-clock"),
-	      "names from EVENT_DESC: %s, %s", pd_event(f, 0)->name, pd_event(f, 1)->name);
+	CHECK(!strcmp(pd_event(f, 0)->name, "cpu-clock") &&
+	      !strcmp(pd_event(f, 1)->name, "task-clock"),
+	      "names from EVENT_DESC: %s, %s", pd_event(f, 0)->name,
+	      pd_event(f, 1)->name);
 	CHECK(pd_event(f, 1)->nr_ids == 1 && pd_event(f, 1)->ids[0] == ID_B, "ids");
 	cmdline = pd_feature_string(f, PD_FEAT_CMDLINE);
 	CHECK(cmdline && strstr(cmdline, "hwprof record -- test"), "cmdline: %s",
 	      cmdline);
 	CHECK_ERR(pd_foreach(f, check_order, &o), 0);
-	CHECK(o.records == 15 && o.samples == 5, "%d records, %d samples", o.records, o.samples);
+	CHECK(o.records == 15 && o.samples == 5, "%d records, %d samples", o.records,
+	      o.samples);
 	CHECK(o.out_of_order == 0, "%d records out of time order", o.out_of_order);
 	pd_close(f);
 }
@@ -276,9 +282,11 @@ static void check_profile(const char *path, const char *exe)
 	if (!p)
 		return;
 	CHECK_ERR(hwp_profile_info(p, &in), 0);
-	CHECK(in.samples == 4 && in.other_samples == 1 && in.period == 4000, "samples %llu, other %llu",
+	CHECK(in.samples == 4 && in.other_samples == 1 && in.period == 4000,
+	      "samples %llu, other %llu",
 	      (unsigned long long)in.samples, (unsigned long long)in.other_samples);
-	CHECK(in.lost == 12 && in.throttled == 2 && in.skipped == 1, "lost %llu throttled %llu skipped %llu",
+	CHECK(in.lost == 12 && in.throttled == 2 && in.skipped == 1,
+	      "lost %llu throttled %llu skipped %llu",
 	      (unsigned long long)in.lost, (unsigned long long)in.throttled,
 	      (unsigned long long)in.skipped);
 	CHECK(!strcmp(in.event, "cpu-clock") && in.nr_events == 2, "event %s", in.event);
@@ -286,20 +294,23 @@ static void check_profile(const char *path, const char *exe)
 #ifdef HAVE_LIBDW
 	/* Three resolve (the parent twice, the forked child once); the child's
 	 * sample after its exec has no mapping. */
-	CHECK(t.n == 2 && t.sym[0] && !strcmp(t.sym[0], "known_function") && t.samples[0] == 3 &&
-	      !strcmp(t.dso[0], exe), "top: %s in %s, %llu samples", t.sym[0], t.dso[0],
+	CHECK(t.n == 2 && t.sym[0] && !strcmp(t.sym[0], "known_function") &&
+	      t.samples[0] == 3 && !strcmp(t.dso[0], exe),
+	      "top: %s in %s, %llu samples", t.sym[0], t.dso[0],
 	      (unsigned long long)t.samples[0]);
-	CHECK(t.n == 2 && !t.sym[1] && !strcmp(t.dso[1], "[unknown]") && t.samples[1] == 1,
-	      "after exec: %s", t.dso[1]);
+	CHECK(t.n == 2 && !t.sym[1] && !strcmp(t.dso[1], "[unknown]") &&
+	      t.samples[1] == 1, "after exec: %s", t.dso[1]);
 #else
 	/* Without libdw the mapping still places them in the executable. */
-	CHECK(t.n == 2 && !strcmp(t.dso[0], exe) && t.samples[0] == 3, "top in %s", t.dso[0]);
+	CHECK(t.n == 2 && !strcmp(t.dso[0], exe) && t.samples[0] == 3, "top in %s",
+	      t.dso[0]);
 #endif
 	hwp_profile_free(p);
 	CHECK_ERR(hwp_profile_open(path, &o, &p), 0);
 	if (p) {
 		hwp_profile_info(p, &in);
-		CHECK(in.samples == 1 && !strcmp(in.event, "task-clock"), "the second event");
+		CHECK(in.samples == 1 && !strcmp(in.event, "task-clock"),
+		      "the second event");
 		CHECK(in.lost == 12, "the file's lost samples, whatever event: %llu",
 		      (unsigned long long)in.lost);
 		hwp_profile_free(p);
@@ -313,8 +324,10 @@ static void check_profile(const char *path, const char *exe)
  * the attributes follow the blob, and the data section is empty. */
 static int shared_ids_file(size_t nr, size_t blob, uint64_t ids_at)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
-					.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP };
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP
+	};
 	uint64_t attrs = PD_FILE_HEADER_SIZE + blob, entry = sizeof(struct pd_file_attr);
 	struct pd_file_header hdr = {
 		.magic = PD_MAGIC,
@@ -353,14 +366,15 @@ static void check_shared_ids(void)
 	getrusage(RUSAGE_SELF, &after);
 	CHECK(strstr(hwp_errmsg(), "'(in memory)' is not a valid perf.data file: the ids of event 0 (131072 bytes at 104) overlap those of event 1 (131072 bytes at 104)"),
 	      "%s", hwp_errmsg());
-	CHECK(after.ru_maxrss - before.ru_maxrss < 16 * 1024, "the peak memory grew by %ld KiB",
-	      after.ru_maxrss - before.ru_maxrss);
+	CHECK(after.ru_maxrss - before.ru_maxrss < 16 * 1024,
+	      "the peak memory grew by %ld KiB", after.ru_maxrss - before.ru_maxrss);
 	pd_close(f);
 	close(fd);
 	/* Ids that are the attributes themselves. */
 	fd = shared_ids_file(1, 8, PD_FILE_HEADER_SIZE + 8);
 	CHECK_ERR(pd_open(NULL, fd, &f), -HWP_ERR_FORMAT);
-	CHECK(strstr(hwp_errmsg(), "the ids of event 0 (8 bytes at 112) overlap the attribute section"),
+	CHECK(strstr(hwp_errmsg(),
+		     "the ids of event 0 (8 bytes at 112) overlap the attribute section"),
 	      "%s", hwp_errmsg());
 	pd_close(f);
 	close(fd);
@@ -402,8 +416,9 @@ static void check_hostile(const unsigned char *good, size_t len)
 			if (!hwp_profile_open(path, NULL, &p)) {
 				opened++;
 				if ((pos + v) % 8 == 0)
-					hwp_profile_foreach_entry(p, HWP_SORT_RIP, 0, collect_top,
-							&(struct top){ 0 });
+					hwp_profile_foreach_entry(p, HWP_SORT_RIP, 0,
+								  collect_top,
+								  &(struct top){ 0 });
 			} else {
 				failed++;
 			}
@@ -411,8 +426,8 @@ static void check_hostile(const unsigned char *good, size_t len)
 			free(bad);
 		}
 	/* Both outcomes, so the bytes reached every part of the parser. */
-	CHECK(opened > 0 && failed > 0, "%zu bytes overwritten: %d files read, %d refused", len,
-	      opened, failed);
+	CHECK(opened > 0 && failed > 0,
+	      "%zu bytes overwritten: %d files read, %d refused", len, opened, failed);
 	close(fd);
 }
 

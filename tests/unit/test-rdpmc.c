@@ -70,7 +70,8 @@ static void test_sign_extension(void)
 	/* Bits above the width are not the counter's: ignored. */
 	fake_pmc = 0xabcd000000000005ULL;
 	CHECK_ERR(read_page(&c), 0);
-	CHECK(c.value == 1000005, "bits above 48 ignored: %llu", (unsigned long long)c.value);
+	CHECK(c.value == 1000005, "bits above 48 ignored: %llu",
+	      (unsigned long long)c.value);
 
 	/* arm64: 32-bit event counters; the kernel's offset is 64-bit. */
 	fresh_page(32);
@@ -81,7 +82,8 @@ static void test_sign_extension(void)
 	fake_pmc = 0x7fffffffULL;	/* the largest positive */
 	page.offset = 0;
 	CHECK_ERR(read_page(&c), 0);
-	CHECK(c.value == 0x7fffffffULL, "32 bits, positive: %llu", (unsigned long long)c.value);
+	CHECK(c.value == 0x7fffffffULL, "32 bits, positive: %llu",
+	      (unsigned long long)c.value);
 
 	/* The 64-bit cycle counter, index 32 on arm64. */
 	fresh_page(64);
@@ -94,7 +96,8 @@ static void test_sign_extension(void)
 	      last_idx);
 }
 
-static uint64_t expected_delta(uint64_t offset, uint64_t cyc, uint32_t mult, uint16_t shift)
+static uint64_t expected_delta(uint64_t offset, uint64_t cyc, uint32_t mult,
+			       uint16_t shift)
 {
 	/* The kernel's formula, computed here in 128 bits: no overflow to fear. */
 	return offset + (uint64_t)(((unsigned __int128)cyc * mult) >> shift);
@@ -111,7 +114,8 @@ static void test_times(void)
 	page.time_offset = (uint64_t)-1234567;	/* time_offset is often "negative" */
 	fake_clock = 1ULL << 50;	/* cyc * mult overflows 64 bits */
 	CHECK_ERR(read_page(&c), 0);
-	want = expected_delta(page.time_offset, fake_clock, page.time_mult, page.time_shift);
+	want = expected_delta(page.time_offset, fake_clock, page.time_mult,
+			      page.time_shift);
 	CHECK(c.time_enabled == 5000 + want && c.time_running == 5000 + want,
 	      "extrapolated: enabled %llu running %llu, want %llu",
 	      (unsigned long long)c.time_enabled, (unsigned long long)c.time_running,
@@ -142,7 +146,8 @@ static void test_retry(void)
 	fake_pmc = 5;
 	bump_lock_reads = 2;	/* the page changes under the first two reads */
 	CHECK_ERR(read_page(&c), 0);
-	CHECK(pmc_reads == 3, "read again until the seqlock held still: %d reads", pmc_reads);
+	CHECK(pmc_reads == 3, "read again until the seqlock held still: %d reads",
+	      pmc_reads);
 	CHECK(c.value == 2015, "the value of the last, consistent read: %llu",
 	      (unsigned long long)c.value);
 }

@@ -104,7 +104,8 @@ static void check_read(void)
 	CHECK_ERR(hwp_result_read(path, &r), 0);
 	if (!r)
 		return;
-	CHECK(hwp_result_nr_runs(r) == 3 && hwp_result_nr_series(r) == 3, "3 runs, 3 rows");
+	CHECK(hwp_result_nr_runs(r) == 3 && hwp_result_nr_series(r) == 3,
+	      "3 runs, 3 rows");
 	CHECK(hwp_result_seconds(r)[2] == 0.3, "seconds");
 	CHECK_ERR(hwp_result_series(r, 0, &si), 0);
 	CHECK(!strcmp(si.name, "faults") && si.kind == HWP_SERIES_EVENT && si.supported &&
@@ -113,8 +114,8 @@ static void check_read(void)
 	CHECK(!si.supported && isnan(si.values[0]) && !strcmp(si.reason, "no PMU"),
 	      "null is NAN, not 0");
 	CHECK_ERR(hwp_result_series(r, 2, &si), 0);
-	CHECK(si.kind == HWP_SERIES_METRIC && !strcmp(si.unit, "/s") && si.values[0] == 1000,
-	      "metric row");
+	CHECK(si.kind == HWP_SERIES_METRIC && !strcmp(si.unit, "/s") &&
+	      si.values[0] == 1000, "metric row");
 	/* Rows by name: as written, canonical, loosely, metrics. */
 	CHECK_ERR(hwp_result_find(r, "faults", &idx), 0);
 	CHECK(idx == 0, "as written");
@@ -125,7 +126,8 @@ static void check_read(void)
 	CHECK_ERR(hwp_result_find(r, "faults/s", &idx), 0);
 	CHECK(idx == 2, "metric");
 	CHECK_ERR(hwp_result_find(r, "instructions", &idx), -ENOENT);
-	CHECK(strstr(hwp_errmsg(), "its rows are: faults, cycles, faults/s"), "%s", hwp_errmsg());
+	CHECK(strstr(hwp_errmsg(), "its rows are: faults, cycles, faults/s"), "%s",
+	      hwp_errmsg());
 	/* What was read is a record: no more runs, no more metrics. */
 	CHECK_ERR(hwp_result_add_run(r, (const struct hwp_session *)r,
 				     (const struct hwp_count *)r, 1),
@@ -159,8 +161,8 @@ static void check_round_trip(void)
 		for (size_t k = 0; k < x.nr_runs; k++) {
 			double u = x.values[k], v = y.values[k];
 
-			CHECK(u == v || (isnan(u) && isnan(v)), "row %zu run %zu: %g vs %g", i, k,
-			      u, v);
+			CHECK(u == v || (isnan(u) && isnan(v)),
+			      "row %zu run %zu: %g vs %g", i, k, u, v);
 		}
 	}
 	free(buf);
@@ -195,33 +197,39 @@ static void check_refused(void)
 		{ "hello", "is not valid JSON: line 1, column 1", -HWP_ERR_FORMAT },
 		{ "{\"a\": 1,}", "is not valid JSON", -HWP_ERR_FORMAT },
 		{ "[1, 2]", "is JSON but not hwprof's: an array", -HWP_ERR_FORMAT },
-		{ "{\"runs\": 3}", "is JSON but not hwprof's: it has no \"schema\"", -HWP_ERR_FORMAT },
-		{ "{\"schema\": \"perf-stat\"}", "has schema 'perf-stat', not hwprof-stat/1",
+		{ "{\"runs\": 3}", "is JSON but not hwprof's: it has no \"schema\"",
 		  -HWP_ERR_FORMAT },
-		{ "{\"schema\": \"hwprof-stat/2\"}", "which this hwprof (", -HWP_ERR_FORMAT },
+		{ "{\"schema\": \"perf-stat\"}",
+		  "has schema 'perf-stat', not hwprof-stat/1", -HWP_ERR_FORMAT },
+		{ "{\"schema\": \"hwprof-stat/2\"}", "which this hwprof (",
+		  -HWP_ERR_FORMAT },
 		{ "{\"schema\": \"hwprof-sweep/1\"}", "is a sweep", -HWP_ERR_FORMAT },
 		{ "{\"interval\": 0.1, \"events\": []}\n{\"interval\": 0.2, \"events\": []}\n",
 		  "hwprof stat -I writes one object a line", -HWP_ERR_FORMAT },
-		{ variant("\"runs\": 3", "\"runs\": 0"), "runs should be a whole number from 1",
-		  -HWP_ERR_FORMAT },
-		{ variant("\"runs\": 3", "\"runs\": 2.5"), "runs should be a whole number",
-		  -HWP_ERR_FORMAT },
-		{ variant("\"runs\": 3", "\"runs\": \"3\""), "runs should be a number, not a string",
-		  -HWP_ERR_FORMAT },
+		{ variant("\"runs\": 3", "\"runs\": 0"),
+		  "runs should be a whole number from 1", -HWP_ERR_FORMAT },
+		{ variant("\"runs\": 3", "\"runs\": 2.5"),
+		  "runs should be a whole number", -HWP_ERR_FORMAT },
+		{ variant("\"runs\": 3", "\"runs\": \"3\""),
+		  "runs should be a number, not a string", -HWP_ERR_FORMAT },
 		{ variant("\"runs\": 3", "\"runs\": 4"),
 		  "seconds.values has 3 values, but \"runs\" is 4", -HWP_ERR_FORMAT },
 		{ variant("[100, 110, 120]", "[100, 110]"),
 		  "line 13: events[0].values has 2 values", -HWP_ERR_FORMAT },
 		{ variant("[100, 110, 120]", "[100, \"110\", 120]"),
-		  "events[0].values[1] should be a number or null, not a string", -HWP_ERR_FORMAT },
+		  "events[0].values[1] should be a number or null, not a string",
+		  -HWP_ERR_FORMAT },
 		{ variant("\"supported\": true", "\"supported\": 1"),
-		  "events[0].supported should be true or false, not a number", -HWP_ERR_FORMAT },
+		  "events[0].supported should be true or false, not a number",
+		  -HWP_ERR_FORMAT },
 		{ variant("\"event\": \"cycles\", ", ""), "events[1] has no \"event\"",
 		  -HWP_ERR_FORMAT },
-		{ variant("\"./bench\"", "7"), "command[0] should be a string", -HWP_ERR_FORMAT },
-		{ variant("\"metrics\": [", "\"metrics\": [ 3, "), "metrics[0] should be an object",
+		{ variant("\"./bench\"", "7"), "command[0] should be a string",
 		  -HWP_ERR_FORMAT },
-		{ variant("\"target\": null,", ""), "no \"target\" is missing", -HWP_ERR_FORMAT },
+		{ variant("\"metrics\": [", "\"metrics\": [ 3, "),
+		  "metrics[0] should be an object", -HWP_ERR_FORMAT },
+		{ variant("\"target\": null,", ""), "no \"target\" is missing",
+		  -HWP_ERR_FORMAT },
 		{ variant("\"nr_cpus\": 2", "\"nr_cpus\": -2"),
 		  "environment.nr_cpus should be a whole number", -HWP_ERR_FORMAT },
 	};
@@ -232,7 +240,8 @@ static void check_refused(void)
 
 		CHECK_ERR(hwp_result_read(path, &r), table[i].err);
 		CHECK(!r, "row %zu: no result on failure", i);
-		CHECK(strstr(hwp_errmsg(), table[i].msg) && strstr(hwp_errmsg(), "bad.json"),
+		CHECK(strstr(hwp_errmsg(), table[i].msg) &&
+		      strstr(hwp_errmsg(), "bad.json"),
 		      "row %zu: message '%s', want '%s'", i, hwp_errmsg(), table[i].msg);
 	}
 	{
@@ -257,7 +266,8 @@ static void check_truncated(void)
 		int err = hwp_result_read(path, &r);
 
 		if (err != -HWP_ERR_FORMAT ||
-		    (!strstr(hwp_errmsg(), "ends early") && !strstr(hwp_errmsg(), "is empty"))) {
+		    (!strstr(hwp_errmsg(), "ends early") &&
+		     !strstr(hwp_errmsg(), "is empty"))) {
 			if (bad++ < 3)
 				t_note("%zu bytes: %d: %s", len, err, hwp_errmsg());
 		}
@@ -293,10 +303,13 @@ static void check_sweeps(void)
 	f = open_memstream(&buf, &len);
 	CHECK_ERR(hwp_sweep_write(sw, f, &text), 0);
 	fclose(f);
-	CHECK(strstr(buf, "for './bench --threads {T}' over T (3 runs each):"), "title: %s", buf);
+	CHECK(strstr(buf, "for './bench --threads {T}' over T (3 runs each):"),
+	      "title: %s", buf);
 	CHECK(strstr(buf, "T=1") && strstr(buf, "T=2"), "a column per value: %s", buf);
-	CHECK(strstr(buf, "faults   ") && strstr(buf, "<not supported>"), "rows: %s", buf);
-	CHECK(strstr(buf, "+- 5.25%"), "the noise under each value (10 / 110 / sqrt 3): %s", buf);
+	CHECK(strstr(buf, "faults   ") && strstr(buf, "<not supported>"), "rows: %s",
+	      buf);
+	CHECK(strstr(buf, "+- 5.25%"),
+	      "the noise under each value (10 / 110 / sqrt 3): %s", buf);
 	free(buf);
 	CHECK_ERR(hwp_sweep_write(sw, stdout, &csv), -EOPNOTSUPP);
 
@@ -306,7 +319,8 @@ static void check_sweeps(void)
 	fclose(f);
 	snprintf(path, sizeof(path), "%s", write_file("sweep.json", buf, len));
 	CHECK_ERR(hwp_sweep_read(path, &back), 0);
-	CHECK(back && hwp_sweep_nr_points(back) == 2 && !strcmp(hwp_sweep_param(back), "T") &&
+	CHECK(back && hwp_sweep_nr_points(back) == 2 &&
+	      !strcmp(hwp_sweep_param(back), "T") &&
 	      !strcmp(hwp_sweep_value(back, 0), "1") &&
 	      hwp_result_nr_runs(hwp_sweep_result(back, 1)) == 3, "sweep read back");
 	{
@@ -322,7 +336,8 @@ static void check_sweeps(void)
 
 		if (second)
 			second[10] = '1';
-		CHECK_ERR(hwp_sweep_read(write_str("dup.json", dup), &back), -HWP_ERR_FORMAT);
+		CHECK_ERR(hwp_sweep_read(write_str("dup.json", dup), &back),
+			  -HWP_ERR_FORMAT);
 		CHECK(strstr(hwp_errmsg(), "T=1 appears twice"), "%s", hwp_errmsg());
 		free(dup);
 	}
@@ -331,7 +346,8 @@ static void check_sweeps(void)
 					   "\"result\": {\"schema\": \"hwprof-stat/1\"}}]}"),
 				 &back),
 		  -HWP_ERR_FORMAT);
-	CHECK(strstr(hwp_errmsg(), "points[0].result has no \"runs\""), "%s", hwp_errmsg());
+	CHECK(strstr(hwp_errmsg(), "points[0].result has no \"runs\""), "%s",
+	      hwp_errmsg());
 	CHECK_ERR(hwp_sweep_read(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
 					   "\"parameter\": \"T\", \"command\": [], \"points\": []}"),
 				 &back),
@@ -354,8 +370,8 @@ static char *with_regions(const char *regions)
 	const char *env = strstr(stat_doc, "  \"environment\"");
 	char *doc;
 
-	if (asprintf(&doc, "%.*s  \"regions\": [%s],\n%s", (int)(env - stat_doc), stat_doc,
-		     regions, env) < 0)
+	if (asprintf(&doc, "%.*s  \"regions\": [%s],\n%s", (int)(env - stat_doc),
+		     stat_doc, regions, env) < 0)
 		t_skip("out of memory");
 	return doc;
 }
@@ -384,14 +400,15 @@ static void check_regionset(const struct hwp_regionset *rs)
 	struct hwp_series_info si = { .sz = sizeof(si) };
 
 	CHECK_ERR(hwp_regionset_info(rs, &in), 0);
-	CHECK(!strcmp(in.event_spec, "{context-switches,task-clock}") && in.sample_every == 1 &&
+	CHECK(!strcmp(in.event_spec, "{context-switches,task-clock}") &&
+	      in.sample_every == 1 &&
 	      in.read_cost_ns == 1845.25 && in.nr_regions == 1, "the document's fields");
 	CHECK_ERR(hwp_regionset_region(rs, 0, &ri), 0);
-	CHECK(!strcmp(ri.name, "send") && ri.tid == 0 && ri.nr_threads == 2 && ri.calls == 2 &&
-	      ri.measured_calls == 2 && ri.ops == 400 && ri.seconds == 0.004 && !ri.too_short,
-	      "the region's totals");
-	CHECK(ri.nr_events == 2 && ri.values[0] == 60 && ri.values[1] == 3e6 && !ri.evlist,
-	      "the region's counts");
+	CHECK(!strcmp(ri.name, "send") && ri.tid == 0 && ri.nr_threads == 2 &&
+	      ri.calls == 2 && ri.measured_calls == 2 && ri.ops == 400 &&
+	      ri.seconds == 0.004 && !ri.too_short, "the region's totals");
+	CHECK(ri.nr_events == 2 && ri.values[0] == 60 && ri.values[1] == 3e6 &&
+	      !ri.evlist, "the region's counts");
 	CHECK_ERR(hwp_regionset_region(rs, 1, &ri), -EINVAL);
 	CHECK_ERR(hwp_regionset_thread(rs, 0, 1, &ri), 0);
 	CHECK(ri.tid == 102 && ri.calls == 1 && ri.ops == 200 && ri.values[0] == 35 &&
@@ -404,8 +421,8 @@ static void check_regionset(const struct hwp_regionset *rs)
 	      si.nr_runs == 1 && si.values[0] == 60 && si.percent_running[0] == 50,
 	      "the percent running, as the file has it");
 	CHECK_ERR(hwp_regionset_series(rs, 0, 2, &si), 0);
-	CHECK(!strcmp(si.name, "cs/s") && si.kind == HWP_SERIES_METRIC && si.values[0] == 15000,
-	      "the metric");
+	CHECK(!strcmp(si.name, "cs/s") && si.kind == HWP_SERIES_METRIC &&
+	      si.values[0] == 15000, "the metric");
 }
 
 /* The regions a program wrote: kept by hwp_result_read(), reachable, and
@@ -430,7 +447,8 @@ static void check_regions(void)
 		check_regionset(rs);
 	text = written(NULL, r, HWP_FORMAT_TEXT);
 	alone = written(rs, NULL, HWP_FORMAT_TEXT);
-	CHECK(strstr(text, alone), "one renderer: the result shows what the regionset does:\n%s\n%s",
+	CHECK(strstr(text, alone),
+	      "one renderer: the result shows what the regionset does:\n%s\n%s",
 	      text, alone);
 	CHECK(strstr(alone, " Regions, events {context-switches,task-clock}, a read costs 1845 ns:\n") &&
 	      strstr(alone, " Region 'send': 2 threads, 2 calls, 0.004000 s, 400 ops\n"),
@@ -462,8 +480,9 @@ static void check_regions(void)
 		HWP_OPTS(hwp_write_opts, csv, .format = HWP_FORMAT_CSV);
 
 		CHECK_ERR(hwp_regionset_write(rs, stdout, &csv), -EOPNOTSUPP);
-		CHECK(strstr(hwp_errmsg(), "regions are written as text or JSON, not CSV"), "%s",
-		      hwp_errmsg());
+		CHECK(strstr(hwp_errmsg(),
+			     "regions are written as text or JSON, not CSV"),
+		      "%s", hwp_errmsg());
 	}
 	hwp_regionset_free(rs);
 	hwp_result_free(back);
@@ -498,8 +517,10 @@ static void check_regions_refused(void)
 		  "regions[0].events[0].count should be a number or null, not a string" },
 		{ "\"task-clock\": null", "\"cycles\": null",
 		  "regions[0].per_thread[1].counts has no \"task-clock\"" },
-		{ "\"tid\": 101", "\"tid\": -1", "regions[0].per_thread[0].tid should be a whole number" },
-		{ "\"sample_every\": 1", "\"sample_every\": 0", "sample_every should be a whole number" },
+		{ "\"tid\": 101", "\"tid\": -1",
+		  "regions[0].per_thread[0].tid should be a whole number" },
+		{ "\"sample_every\": 1", "\"sample_every\": 0",
+		  "sample_every should be a whole number" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
@@ -507,14 +528,17 @@ static void check_regions_refused(void)
 		struct hwp_regionset *rs = (struct hwp_regionset *)&rs;
 		struct hwp_result *r = (struct hwp_result *)&r;
 
-		CHECK_ERR(hwp_regionset_read(write_str("bad.json", bad), &rs), -HWP_ERR_FORMAT);
-		CHECK(!rs && strstr(hwp_errmsg(), table[i].msg) && strstr(hwp_errmsg(), "bad.json"),
+		CHECK_ERR(hwp_regionset_read(write_str("bad.json", bad), &rs),
+			  -HWP_ERR_FORMAT);
+		CHECK(!rs && strstr(hwp_errmsg(), table[i].msg) &&
+		      strstr(hwp_errmsg(), "bad.json"),
 		      "row %zu: '%s', want '%s'", i, hwp_errmsg(), table[i].msg);
 		/* Inside a result, the message says which run's regions. */
 		doc = with_regions(bad);
-		CHECK_ERR(hwp_result_read(write_str("bad.json", doc), &r), -HWP_ERR_FORMAT);
-		CHECK(!r && strstr(hwp_errmsg(), "regions[0]"), "row %zu in a result: '%s'", i,
-		      hwp_errmsg());
+		CHECK_ERR(hwp_result_read(write_str("bad.json", doc), &r),
+			  -HWP_ERR_FORMAT);
+		CHECK(!r && strstr(hwp_errmsg(), "regions[0]"),
+		      "row %zu in a result: '%s'", i, hwp_errmsg());
 		free(doc);
 		free(bad);
 	}
@@ -540,7 +564,8 @@ static void check_writers(void)
 		    "a sweep is written as text or JSON, not folded stacks",
 		    "a comparison is written as text or JSON, not folded stacks" } },
 		{ 99, { -EINVAL, -EINVAL, -EINVAL },
-		  { "hwp_result_write: unknown format 99", "hwp_sweep_write: unknown format 99",
+		  { "hwp_result_write: unknown format 99",
+		    "hwp_sweep_write: unknown format 99",
 		    "hwp_compare_write: unknown format 99" } },
 	};
 	struct hwp_result *r = NULL, *r2 = NULL;
@@ -566,15 +591,17 @@ static void check_writers(void)
 		got[2] = hwp_compare_write(c, null, &o);
 		snprintf(msgs[2], sizeof(msgs[2]), "%s", hwp_errmsg());
 		for (int k = 0; k < 3; k++) {
-			CHECK(got[k] == table[i].err[k], "format %d, writer %d: %d, want %d (%s)",
+			CHECK(got[k] == table[i].err[k],
+			      "format %d, writer %d: %d, want %d (%s)",
 			      table[i].fmt, k, got[k], table[i].err[k], msgs[k]);
 			CHECK(!table[i].msg[k] || !strcmp(msgs[k], table[i].msg[k]),
-			      "format %d, writer %d: '%s', want '%s'", table[i].fmt, k, msgs[k],
-			      table[i].msg[k]);
+			      "format %d, writer %d: '%s', want '%s'", table[i].fmt, k,
+			      msgs[k], table[i].msg[k]);
 		}
 	}
 	CHECK_ERR(hwp_result_write(r, NULL, NULL), -EINVAL);
-	CHECK(!strcmp(hwp_errmsg(), "hwp_result_write: NULL argument"), "%s", hwp_errmsg());
+	CHECK(!strcmp(hwp_errmsg(), "hwp_result_write: NULL argument"), "%s",
+	      hwp_errmsg());
 	CHECK_ERR(hwp_sweep_write(NULL, null, NULL), -EINVAL);
 	CHECK_ERR(hwp_result_write(r, full, NULL), -ENOSPC);
 	CHECK(strstr(hwp_errmsg(), "writing the result failed: No space left on device; the file system is full"),

@@ -91,10 +91,11 @@ static void check_wrap(void)
 	fake_write(&f, 9, 40, 9);
 	fake_write(&f, 10, 16, 10);
 	CHECK_ERR(ring_drain(&f.r, collect, &s), 0);
-	CHECK(s.n == 2 && s.types[0] == 9 && s.sizes[0] == 40 && s.body_ok[0], "wrapped body");
+	CHECK(s.n == 2 && s.types[0] == 9 && s.sizes[0] == 40 && s.body_ok[0],
+	      "wrapped body");
 	CHECK(s.types[1] == 10 && s.body_ok[1], "the next record");
-	CHECK(tail_of(&f) == f.head, "tail %llu, head %llu", (unsigned long long)tail_of(&f),
-	      (unsigned long long)f.head);
+	CHECK(tail_of(&f) == f.head, "tail %llu, head %llu",
+	      (unsigned long long)tail_of(&f), (unsigned long long)f.head);
 	fake_free(&f);
 
 	/* 4 bytes before the end: the header itself wraps. */
@@ -102,7 +103,8 @@ static void check_wrap(void)
 	fake_init(&f, 3 * (uint64_t)DATA_SIZE - 4);
 	fake_write(&f, 11, 32, 11);
 	CHECK_ERR(ring_drain(&f.r, collect, &s), 0);
-	CHECK(s.n == 1 && s.types[0] == 11 && s.sizes[0] == 32 && s.body_ok[0], "wrapped header");
+	CHECK(s.n == 1 && s.types[0] == 11 && s.sizes[0] == 32 && s.body_ok[0],
+	      "wrapped header");
 	CHECK(tail_of(&f) == f.head, "tail follows");
 	fake_free(&f);
 }
@@ -125,7 +127,8 @@ static void check_laps(void)
 		ring_drain(&f.r, collect, &s);
 		total += n;
 		for (int i = 0; i < s.n; i++)
-			ok += s.body_ok[i] && s.types[i] == (uint32_t)(1 + (lap + i) % 20);
+			ok += s.body_ok[i] &&
+			      s.types[i] == (uint32_t)(1 + (lap + i) % 20);
 	}
 	CHECK(ok == total, "%d of %d records whole over 200 drains", ok, total);
 	CHECK(f.head > 10 * DATA_SIZE, "the test went around the ring many times");

@@ -86,7 +86,8 @@ static void check_welch(void)
 	CHECK(fp >= 0.03 && fp <= 0.07, "A/A false positives %.4f", fp);
 	CHECK(coverage >= 0.93 && coverage <= 0.97, "coverage %.4f", coverage);
 	power = rejection_rate(HWP_TEST_WELCH, 1050, 0.02, &coverage);
-	t_note("Welch 5%% shift: found in %.2f%%, covered %.2f%%", 100 * power, 100 * coverage);
+	t_note("Welch 5%% shift: found in %.2f%%, covered %.2f%%", 100 * power,
+	       100 * coverage);
 	CHECK(power >= 0.90, "5%% shift found in %.4f", power);
 	CHECK(coverage >= 0.93 && coverage <= 0.97, "coverage %.4f", coverage);
 }
@@ -132,7 +133,8 @@ static void check_holm(void)
 	       100.0 * any_raw / TRIALS, 100.0 * any_holm / TRIALS);
 	/* 1 - 0.95^5 = 22.6% uncorrected; Holm keeps it at alpha or below. */
 	CHECK(any_raw >= 0.18 * TRIALS, "uncorrected: %d", any_raw);
-	CHECK(any_holm >= 0.03 * TRIALS && any_holm <= 0.07 * TRIALS, "Holm: %d", any_holm);
+	CHECK(any_holm >= 0.03 * TRIALS && any_holm <= 0.07 * TRIALS, "Holm: %d",
+	      any_holm);
 }
 
 int main(void)

@@ -13,8 +13,9 @@ static void check_t(void)
 	static const struct {
 		double df, q;
 	} table[] = {
-		{ 1, 12.7062 }, { 2, 4.3027 }, { 3, 3.1824 }, { 4, 2.7764 }, { 5, 2.5706 },
-		{ 9, 2.2622 }, { 10, 2.2281 }, { 19, 2.0930 }, { 29, 2.0452 }, { 120, 1.9799 },
+		{ 1, 12.7062 }, { 2, 4.3027 }, { 3, 3.1824 }, { 4, 2.7764 },
+		{ 5, 2.5706 }, { 9, 2.2622 }, { 10, 2.2281 }, { 19, 2.0930 },
+		{ 29, 2.0452 }, { 120, 1.9799 },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
@@ -69,7 +70,8 @@ static void check_summary(void)
 	CHECK(s.n == 0 && isnan(s.mean), "no value: NAN");
 	CHECK_ERR(hwp_stats_summarize(v, 8, NULL), -EINVAL);
 
-	/* Large offsets: Welford keeps the variance exact where sums of squares would not. */
+	/* Large offsets: Welford keeps the variance exact where sums of squares
+	 * would not. */
 	{
 		const double big[] = { 1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16 };
 
@@ -83,9 +85,11 @@ static void check_summary(void)
 			size_t n;
 			double mean;
 			double guard;
-		} small = { .sz = offsetof(struct hwp_stats_summary, median), .guard = -1 };
+		} small = { .sz = offsetof(struct hwp_stats_summary, median),
+			    .guard = -1 };
 
-		CHECK_ERR(hwp_stats_summarize(v, 8, (struct hwp_stats_summary *)&small), 0);
+		CHECK_ERR(hwp_stats_summarize(v, 8,
+					      (struct hwp_stats_summary *)&small), 0);
 		CHECK(small.n == 8 && small.mean == 5 && small.guard == -1,
 		      "filled up to sz only: guard %g", small.guard);
 	}
@@ -114,7 +118,8 @@ static void check_welch(void)
 	const double same[] = { 5, 5, 5 }, other[] = { 6, 6, 6, 6 }, one[] = { 1, NAN };
 
 	CHECK_ERR(hwp_stats_test(sleep1, 10, sleep2, 10, NULL, &r), 0);
-	CHECK(r.test == HWP_TEST_WELCH && r.na == 10 && r.nb == 10 && !r.exact, "Welch, 10 + 10");
+	CHECK(r.test == HWP_TEST_WELCH && r.na == 10 && r.nb == 10 && !r.exact,
+	      "Welch, 10 + 10");
 	CHECK_NEAR(r.diff, 1.58, 1e-12);
 	CHECK_NEAR(r.statistic, 1.8608, 5e-5);
 	CHECK_NEAR(r.df, 17.776, 5e-4);

@@ -16,7 +16,8 @@ static void check_cpulist(void)
 	char buf[64];
 
 	CHECK_ERR(cpulist_parse("0-3,6,8-9", &cpus, &nr, &bad), 0);
-	CHECK(nr == 7 && cpus[0] == 0 && cpus[3] == 3 && cpus[4] == 6 && cpus[6] == 9, "nr %zu", nr);
+	CHECK(nr == 7 && cpus[0] == 0 && cpus[3] == 3 && cpus[4] == 6 && cpus[6] == 9,
+	      "nr %zu", nr);
 	cpulist_format(cpus, nr, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "0-3,6,8-9"), "round trip: %s", buf);
 	free(cpus);
@@ -38,7 +39,8 @@ static void check_cpulist(void)
 	CHECK(nr == 1 && cpus[0] == 0, "CPU 0 is online");
 	free(cpus);
 	CHECK_ERR(cpus_parse("4095", &cpus, &nr), -ENODEV);
-	CHECK(strstr(hwp_errmsg(), "online CPUs: 0"), "names the online CPUs: %s", hwp_errmsg());
+	CHECK(strstr(hwp_errmsg(), "online CPUs: 0"), "names the online CPUs: %s",
+	      hwp_errmsg());
 	CHECK_ERR(cpus_parse("x", &cpus, &nr), -HWP_ERR_SYNTAX);
 }
 
@@ -86,10 +88,12 @@ static void check_escape(void)
 	for (size_t piece = 1; piece <= strlen(in); piece++) {
 		char *got = escaped_in_pieces(in, piece);
 
-		CHECK(got && !strcmp(got, want), "in pieces of %zu: %s", piece, got ? got : "NULL");
+		CHECK(got && !strcmp(got, want), "in pieces of %zu: %s", piece,
+		      got ? got : "NULL");
 		free(got);
 	}
-	CHECK(strbuf_add_escaped(&sb, "x\ny\tz", true), "a newline is escaped in a column");
+	CHECK(strbuf_add_escaped(&sb, "x\ny\tz", true),
+	      "a newline is escaped in a column");
 	CHECK(!strcmp(strbuf_str(&sb), "x\\x0ay\tz"), "tabs kept: %s", strbuf_str(&sb));
 	strbuf_reset(&sb);
 	CHECK(strbuf_add_escaped(&sb, "\t\xc2\x85", false), "tab and NEL");
@@ -100,7 +104,8 @@ static void check_escape(void)
 	strbuf_release(&sb);
 	/* The public one, for embedders printing hwp_errmsg(). */
 	f = open_memstream(&out, &size);
-	CHECK(f && hwp_fputs_escaped("event '\x1b]0;x\x07'", f) == 0, "hwp_fputs_escaped");
+	CHECK(f && hwp_fputs_escaped("event '\x1b]0;x\x07'", f) == 0,
+	      "hwp_fputs_escaped");
 	if (f)
 		fclose(f);
 	CHECK(out && !strcmp(out, "event '\\x1b]0;x\\x07'"), "%s", out ? out : "NULL");
@@ -148,14 +153,16 @@ static void check_errors(void)
 	pthread_t t[4];
 	int bad = 0;
 
-	CHECK(!strcmp(hwp_strerror(-HWP_ERR_UNKNOWN_EVENT), "Unknown event"), "lib range");
+	CHECK(!strcmp(hwp_strerror(-HWP_ERR_UNKNOWN_EVENT), "Unknown event"),
+	      "lib range");
 	CHECK(!strcmp(hwp_strerror(HWP_ERR_SYNTAX), "Syntax error"), "positive too");
 	CHECK(!strcmp(hwp_strerror(-ENOENT), "No such file or directory"), "errno range");
 	CHECK(!strcmp(hwp_strerror(0), "Success"), "zero");
 	CHECK(!strcmp(hwp_strerror(-HWP_ERR_END), "Unknown error"), "past the end");
 	CHECK(strlen(hwp_strerror(-99999)) > 0, "never NULL");
 	for (int i = HWP_ERR_BASE; i < HWP_ERR_END; i++)
-		CHECK(hwp_strerror(-i) && strcmp(hwp_strerror(-i), "Unknown error"), "code %d named", i);
+		CHECK(hwp_strerror(-i) && strcmp(hwp_strerror(-i), "Unknown error"),
+		      "code %d named", i);
 	/* The message is per thread: threads do not see each other's. */
 	for (long i = 0; i < 4; i++)
 		pthread_create(&t[i], NULL, errmsg_thread, (void *)i);
@@ -191,7 +198,8 @@ static void check_error_prefix(void)
 	/* Short: as it was. */
 	fail(-ENOENT, "no such file");
 	fail_prefix(-ENOENT, "opening '%s'", "a.json");
-	CHECK(strcmp(hwp_errmsg(), "opening 'a.json': no such file") == 0, "%s", hwp_errmsg());
+	CHECK(strcmp(hwp_errmsg(), "opening 'a.json': no such file") == 0, "%s",
+	      hwp_errmsg());
 	/* A callee's message that fills the buffer alone stays, without context. */
 	fail(-EINVAL, "%s reason", spec);
 	fail_prefix(-EINVAL, "context");
@@ -209,7 +217,8 @@ static void check_opts_abi(void)
 	struct hwp_evlist_opts old = { .sz = sizeof(size_t) };
 
 	/* A newer caller asking for something we do not know: refused, clearly. */
-	CHECK_ERR(hwp_evlist_parse("cs", (struct hwp_evlist_opts *)&newer, &evl), -EOPNOTSUPP);
+	CHECK_ERR(hwp_evlist_parse("cs", (struct hwp_evlist_opts *)&newer, &evl),
+		  -EOPNOTSUPP);
 	newer.newer_field = 0;
 	CHECK_ERR(hwp_evlist_parse("cs", (struct hwp_evlist_opts *)&newer, &evl), 0);
 	hwp_evlist_free(evl);
@@ -233,7 +242,8 @@ static void check_opts_padding(void)
 	struct hwp_evlist *evl = NULL;
 	struct hwp_session *s = NULL;
 
-	CHECK(end < sizeof(u.o), "hwp_session_opts has a tail after its last field: %zu of %zu",
+	CHECK(end < sizeof(u.o),
+	      "hwp_session_opts has a tail after its last field: %zu of %zu",
 	      end, sizeof(u.o));
 	if (end >= sizeof(u.o))
 		return;
@@ -340,8 +350,8 @@ static void check_log(void)
 	hwp_log_set_level(HWP_LOG_WARN);
 	lib_log(HWP_LOG_WARN, "hello %d", 42);
 	lib_log(HWP_LOG_DEBUG, "hidden");
-	CHECK(a.n == 1 && !strcmp(a.msg, "hello 42") && a.level == HWP_LOG_WARN, "n %d '%s'", a.n,
-	      a.msg);
+	CHECK(a.n == 1 && !strcmp(a.msg, "hello 42") && a.level == HWP_LOG_WARN,
+	      "n %d '%s'", a.n, a.msg);
 	hwp_log_set_level(HWP_LOG_DEBUG);
 	lib_log(HWP_LOG_DEBUG, "shown");
 	CHECK(a.n == 2 && !strcmp(a.msg, "shown"), "debug after raising the level");
