@@ -5,6 +5,7 @@
 #include "compare/compare.h"
 #include "result/result.h"
 #include "util/format.h"
+#include "util/table.h"
 #include "util/json-writer.h"
 
 #include <errno.h>
@@ -12,87 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A table of strings: the first column left-aligned, the others right. */
-struct table {
-	size_t nr_cols, nr_rows;
-	char **cells;		/* nr_rows * nr_cols, owned */
-	bool failed;
-};
-
-static void table_add(struct table *t, const char *const *row)
-{
-	char **cells = realloc(t->cells, (t->nr_rows + 1) * t->nr_cols * sizeof(*cells));
-
-	if (!cells) {
-		t->failed = true;
-		return;
-	}
-	t->cells = cells;
-	for (size_t k = 0; k < t->nr_cols; k++) {
-		cells[t->nr_rows * t->nr_cols + k] = strdup(row[k] ? row[k] : "");
-		t->failed |= !cells[t->nr_rows * t->nr_cols + k];
-	}
-	t->nr_rows++;
-}
-
-static void table_print(const struct table *t, FILE *f)
-{
-	size_t width[16] = { 0 };
-
-	for (size_t r = 0; r < t->nr_rows; r++)
-		for (size_t k = 0; k < t->nr_cols && k < ARRAY_SIZE(width); k++) {
-			const char *s = t->cells[r * t->nr_cols + k];
-			size_t len = s ? strlen(s) : 0;
-
-			width[k] = len > width[k] ? len : width[k];
-		}
-	for (size_t r = 0; r < t->nr_rows; r++) {
-		struct strbuf line = STRBUF_INIT;
-
-		for (size_t k = 0; k < t->nr_cols; k++) {
-			const char *s = t->cells[r * t->nr_cols + k];
-			int w = (int)width[k < ARRAY_SIZE(width) ? k : 0];
-
-			strbuf_addf(&line, k ? "  %*s" : " %-*s", w, s ? s : "");
-		}
-		while (line.len && line.buf[line.len - 1] == ' ')
-			line.buf[--line.len] = '\0';
-		fprintf(f, "%s\n", strbuf_str(&line));
-		strbuf_release(&line);
-	}
-}
-
-static void table_release(struct table *t)
-{
-	for (size_t i = 0; i < t->nr_rows * t->nr_cols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-}
-
 /* Clocks count ns; people read msec, as in the stat report. */
 static double shown(const struct cmp_row *row, double v)
 {
 	return row->kind == HWP_SERIES_EVENT && !strcmp(row->unit, "ns") ? v / 1e6 : v;
-}
-
-/* Four significant digits, grouped from 10,000 up, never an exponent. */
-static void fmt_num(double v, bool big, bool sign, char *buf, size_t size)
-{
-	char digits[48];
-
-	if (isnan(v)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	if (fabs(v) >= 1e4) {
-		fmt_grouped(v, big, digits, sizeof(digits));
-	} else {
-		int decimals = v == 0 ? 0 : 3 - (int)floor(log10(fabs(v)));
-
-		decimals = decimals < 0 ? 0 : decimals > 6 ? 6 : decimals;
-		snprintf(digits, sizeof(digits), "%.*f", decimals, v);
-	}
-	snprintf(buf, size, "%s%s", sign && v >= 0 ? "+" : "", digits);
 }
 
 static void fmt_p(const struct hwp_compare *c, const struct hwp_compare_info *i,

@@ -33,6 +33,26 @@ void fmt_grouped(double v, bool big, char *buf, size_t size)
 	buf[out] = '\0';
 }
 
+/* Four significant digits, grouped from 10,000 up, never an exponent. */
+void fmt_num(double v, bool big, bool sign, char *buf, size_t size)
+{
+	char digits[48];
+
+	if (isnan(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (fabs(v) >= 1e4) {
+		fmt_grouped(v, big, digits, sizeof(digits));
+	} else {
+		int decimals = v == 0 ? 0 : 3 - (int)floor(log10(fabs(v)));
+
+		decimals = decimals < 0 ? 0 : decimals > 6 ? 6 : decimals;
+		snprintf(digits, sizeof(digits), "%.*f", decimals, v);
+	}
+	snprintf(buf, size, "%s%s", sign && v >= 0 ? "+" : "", digits);
+}
+
 void csv_field(FILE *f, const char *s, const char *sep)
 {
 	if (!strstr(s, sep) && !strpbrk(s, "\"\r\n")) {
