@@ -4,6 +4,7 @@
 #define HWPROF_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The regularized incomplete Beta function I_x(a, b). */
 double incbeta(double a, double b, double x);
@@ -17,5 +18,26 @@ double normal_cdf(double z);
 double median_sorted(const double *v, size_t n);
 /* Copy the values that are not NAN into a new sorted array (*out, free it). */
 size_t sorted_defined(const double *values, size_t n, double **out);
+
+/* proportions.c: a row with @xa of a profile's @na samples and @xb of
+ * another's @nb. The samples of a row are counted, so the test is of two
+ * binomial proportions, on the 2x2 table (in the row, not) x (A, B):
+ * Fisher's exact test, because most rows of a profile (the tail, and most
+ * of them by instruction or line) hold a few samples, where the normal
+ * approximation of the two-proportion z-test or the chi-square test is
+ * poor; it costs about the square root of the row's samples. The interval
+ * is Newcombe's hybrid score interval (Statist. Med. 17, 1998, method 10),
+ * built on Wilson's, which keeps its 95% near 0 and 1 where Wald's fails. */
+struct counts_result {
+	double diff;		/* xb/nb - xa/na */
+	double ci_low, ci_high;	/* 95% interval of diff */
+	double p_value;		/* two-sided */
+};
+/* -EINVAL for an empty side or a row larger than its side. */
+int counts_test(uint64_t xa, uint64_t na, uint64_t xb, uint64_t nb,
+		struct counts_result *r);
+/* Fisher's exact test, two-sided as R's fisher.test: the probability of the
+ * tables with these margins no likelier than the observed one. */
+double fisher_exact(uint64_t xa, uint64_t na, uint64_t xb, uint64_t nb);
 
 #endif

@@ -12,39 +12,12 @@
  */
 #include "core/core.h"
 #include "harness.h"
+#include "sim.h"
 
 #include <stdint.h>
 
 #define TRIALS 2000
 #define N 10
-
-/* splitmix64 (Steele, Lea and Flood, OOPSLA 2014): small, and good enough
- * to feed Box-Muller. */
-static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
-
-static uint64_t next_u64(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in (0, 1): 53 random bits, never 0 (log(0) below). */
-static double uniform(void)
-{
-	return ((double)(next_u64() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-/* Box-Muller: two uniforms give a standard normal (the second one it
- * could give is dropped; simplicity over speed). */
-static double normal(double mean, double sd)
-{
-	double u1 = uniform(), u2 = uniform();
-
-	return mean + sd * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-}
 
 static void sample(double *v, double mean, double cv)
 {
