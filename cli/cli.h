@@ -38,6 +38,7 @@ extern const struct cli_cmd cli_cmd_list;
 extern const struct cli_cmd cli_cmd_compare;
 extern const struct cli_cmd cli_cmd_record;
 extern const struct cli_cmd cli_cmd_report;
+extern const struct cli_cmd cli_cmd_diff;
 
 /* Exit statuses (see README). */
 enum {
@@ -77,6 +78,15 @@ int cli_flush_stdout(const char *cmd);
 double cli_now(void);
 /* Parse a whole decimal number in [min, max]; false if it is not one. */
 bool cli_parse_long(const char *s, long min, long max, long *out);
+
+/* The output options that report and diff share, into @o: -s/--sort KEY,
+ * -f/--format FMT (the first @nr_formats of text, csv, json, folded),
+ * -n/--top N and -x/--field-separator S. Whether @opt is one of them; if so
+ * *@ret is 0, or CLI_EXIT_USAGE after a message for a bad @arg. */
+bool cli_output_option(const char *cmd, int opt, const char *arg,
+		       struct hwp_write_opts *o, size_t nr_formats, int *ret);
+/* A significance level, strictly between 0 and 1; false if @s is not one. */
+bool cli_parse_alpha(const char *s, double *out);
 
 /* A comma-separated list grown by repeated options (-e a -e b: "a,b"). */
 struct cli_list {

@@ -62,17 +62,13 @@ static const struct option compare_options[] = {
 static int parse_options(struct compare_config *c, int argc, char **argv)
 {
 	int opt;
-	char *end;
 
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "a:t:o:h", compare_options, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
-			errno = 0;
-			c->opts.alpha = strtod(optarg, &end);
-			if (errno || end == optarg || *end ||
-			    !(c->opts.alpha > 0 && c->opts.alpha < 1)) {
+			if (!cli_parse_alpha(optarg, &c->opts.alpha)) {
 				cli_error("compare", "--alpha: '%s' is not a level between 0 and 1, such as 0.05",
 					  optarg);
 				return CLI_EXIT_USAGE;

@@ -69,58 +69,18 @@ static const struct option report_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static bool lookup(const char *const *names, size_t n, const char *s, int *out)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(names[i], s)) {
-			*out = (int)i;
-			return true;
-		}
-	return false;
-}
-
 static int parse_option(struct report_config *c, int opt)
 {
-	static const char *const sorts[] = { "sym", "rip", "line", "dso" };
-	static const char *const formats[] = { "text", "csv", "json", "folded" };
-	int v;
-	long n;
+	int ret;
 
+	if (cli_output_option("report", opt, optarg, &c->o, 4, &ret))
+		return ret;
 	switch (opt) {
 	case 'i': c->input = optarg; return 0;
 	case 'o': c->output = optarg; return 0;
 	case 'e': c->event = optarg; return 0;
 	case 'A': c->annotate = optarg; return 0;
 	case 'K': c->kallsyms = optarg; return 0;
-	case 'x':
-		c->o.separator = optarg;
-		c->o.format = HWP_FORMAT_CSV;
-		return 0;
-	case 's':
-		if (!lookup(sorts, 4, optarg, &v)) {
-			cli_error("report", "--sort: '%s' is not rip, sym, line or dso",
-				  optarg);
-			return CLI_EXIT_USAGE;
-		}
-		c->o.sort = (enum hwp_sort)v;
-		return 0;
-	case 'f':
-		if (!lookup(formats, 4, optarg, &v)) {
-			cli_error("report",
-				  "--format: '%s' is not text, csv, json or folded",
-				  optarg);
-			return CLI_EXIT_USAGE;
-		}
-		c->o.format = (enum hwp_format)v;
-		return 0;
-	case 'n':
-		if (!cli_parse_long(optarg, 0, 0x7fffffff, &n)) {
-			cli_error("report",
-				  "--top: '%s' is not a number of rows (0: all)", optarg);
-			return CLI_EXIT_USAGE;
-		}
-		c->o.top = (size_t)n;
-		return 0;
 	case 'h':
 		c->help = true;
 		return 0;

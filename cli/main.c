@@ -9,6 +9,7 @@ static const struct cli_cmd *const commands[] = {
 	&cli_cmd_compare,
 	&cli_cmd_record,
 	&cli_cmd_report,
+	&cli_cmd_diff,
 	&cli_cmd_list,
 };
 

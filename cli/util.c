@@ -144,3 +144,72 @@ int cli_list_add(struct cli_list *l, const char *item)
 	l->len += n;
 	return 0;
 }
+
+static bool lookup(const char *const *names, size_t n, const char *s, int *out)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], s)) {
+			*out = (int)i;
+			return true;
+		}
+	return false;
+}
+
+bool cli_output_option(const char *cmd, int opt, const char *arg,
+		       struct hwp_write_opts *o, size_t nr_formats, int *ret)
+{
+	static const char *const sorts[] = { "sym", "rip", "line", "dso" };
+	static const char *const formats[] = { "text", "csv", "json", "folded" };
+	int v;
+	long n;
+
+	*ret = 0;
+	switch (opt) {
+	case 'x':
+		o->separator = arg;
+		o->format = HWP_FORMAT_CSV;
+		return true;
+	case 's':
+		if (lookup(sorts, 4, arg, &v))
+			o->sort = (enum hwp_sort)v;
+		else
+			*ret = CLI_EXIT_USAGE;
+		if (*ret)
+			cli_error(cmd, "--sort: '%s' is not rip, sym, line or dso", arg);
+		return true;
+	case 'f':
+		if (lookup(formats, nr_formats < 4 ? nr_formats : 4, arg, &v))
+			o->format = (enum hwp_format)v;
+		else
+			*ret = CLI_EXIT_USAGE;
+		if (*ret)
+			cli_error(cmd, "--format: '%s' is not %s", arg,
+				  nr_formats < 4 ? "text, csv or json" :
+						   "text, csv, json or folded");
+		return true;
+	case 'n':
+		if (cli_parse_long(arg, 0, 0x7fffffff, &n))
+			o->top = (size_t)n;
+		else
+			*ret = CLI_EXIT_USAGE;
+		if (*ret)
+			cli_error(cmd, "--top: '%s' is not a number of rows (0: all)",
+				  arg);
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool cli_parse_alpha(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0 && v < 1))
+		return false;
+	*out = v;
+	return true;
+}

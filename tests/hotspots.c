@@ -13,7 +13,9 @@
  * hottest, and DWARF says which function was inlined there.
  *
  * The lines the tests look for are marked LINE:hot and LINE:cold.
- * Usage: hotspots ROUNDS (each round is about 10 ms here) */
+ * Usage: hotspots ROUNDS [HOT COLD] (each round is about 10 ms here):
+ * HOT and COLD, the iterations a round of each, in millions (7 and 3), give
+ * another split, for the tests of hwprof diff. */
 #include <stdlib.h>
 
 volatile unsigned long hotspots_sink;
@@ -55,10 +57,12 @@ __attribute__((noinline)) void mid(unsigned long n)
 int main(int argc, char **argv)
 {
 	long rounds = argc > 1 ? atol(argv[1]) : 100;
+	unsigned long hot_n = argc > 3 ? strtoul(argv[2], NULL, 10) * 1000000 : 7000000;
+	unsigned long cold_n = argc > 3 ? strtoul(argv[3], NULL, 10) * 1000000 : 3000000;
 
 	for (long r = 0; r < rounds; r++) {
-		hot(7000000);
-		mid(3000000);
+		hot(hot_n);
+		mid(cold_n);
 	}
 	return 0;
 }

@@ -1833,6 +1833,137 @@ HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
 HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
 			      const struct hwp_write_opts *opts);
 
+/* ------------------------------------------------------------------------
+ * Profile differences: which functions (instructions, lines, modules) take
+ * a larger or smaller share of the samples in B than in A, beyond the
+ * noise of sampling?
+ *
+ * Each row is a function (or what opts.sort groups by) of either profile,
+ * matched by its name and its module's file name (not its directory, so
+ * that two builds or installs match). A row's share is its samples over
+ * the event's samples: the test needs counts, so shares are of samples,
+ * not of summed periods as hwp_profile_write()'s percentages are (the two
+ * agree with a fixed period, -c, and nearly with a fixed frequency).
+ *
+ * The test: a row holds xa of A's na samples and xb of B's nb. Fisher's
+ * exact test on the 2x2 table (in the row or not, A or B) asks whether the
+ * two proportions differ, taking each sample as an independent draw. It is
+ * exact, where the two-proportion z-test and the chi-square test on the
+ * same table are approximations that fail for the rows of a few samples
+ * that most of a profile is, and it costs about the square root of the
+ * row's samples. The interval of the difference is Newcombe's hybrid score
+ * interval (from Wilson's intervals of each share), not adjusted for the
+ * number of rows. Holm's correction over every row keeps the chance of any
+ * false "increase" or "decrease" below alpha.
+ *
+ * What this does not know: samples are not independent draws when a
+ * program runs in phases, and two runs of a program differ by more than
+ * sampling (another input, another machine's load). A significant change
+ * is beyond sampling noise, not necessarily beyond run-to-run variation:
+ * record each side more than once to see that. Shares add up to 100%, so
+ * one function that grows makes the others' shares shrink, even when
+ * their own cost did not change.
+ */
+
+struct hwp_profile_diff;
+
+struct hwp_profile_diff_opts {
+	size_t sz;
+	/* Rows by symbol (default), instruction, line or module. */
+	enum hwp_sort sort;
+	double alpha;		/* the significance level; 0: 0.05 */
+	bool no_correction;	/* do not apply Holm's correction across the rows */
+	size_t :0;
+};
+
+/* The totals of a difference. */
+struct hwp_profile_diff_info {
+	size_t sz;
+	const char *a_input, *b_input;	/* the files, as hwp_profile_info() names them */
+	const char *event;		/* the event of both */
+	uint64_t a_samples, b_samples;	/* of that event */
+	enum hwp_sort sort;
+	double alpha;
+	size_t nr_rows;
+	size_t nr_tests;	/* the rows tested: the family of Holm's correction */
+	bool corrected;		/* Holm's correction applied (more than one test) */
+	size_t nr_increase, nr_decrease;	/* significant rows */
+};
+
+/* One row of a difference. */
+struct hwp_profile_diff_row_info {
+	size_t sz;
+	/* As hwp_entry's: "hot", "hot+0x1b", "file.c:12"; a module's file name. */
+	const char *name;
+	/* The module's file name: "libc.so.6", "[kernel.kallsyms]". */
+	const char *dso;
+	uint64_t a_samples, b_samples;
+	double a_share, b_share;	/* percent of each side's samples */
+	double diff;		/* b_share - a_share, in points */
+	double ci_low, ci_high;	/* 95% interval of diff, in points */
+	/* b_share / a_share; NAN when the row has no sample in A. */
+	double ratio;
+	double p_value;		/* after Holm's correction, when it applies */
+	double p_raw;		/* Fisher's exact test, two-sided */
+	/* p_value < alpha: increase or decrease; else unchanged. */
+	enum hwp_verdict verdict;
+};
+
+/*
+ * hwp_profile_diff_new - the difference of @b against @a, row by row
+ * @a: the baseline; @b: the candidate. Each reports its event (struct
+ *     hwp_profile_opts.event); the two must be the same event. Neither is
+ *     kept: they may be freed afterwards.
+ * @opts: NULL for rows by symbol, alpha 0.05, Holm's correction
+ * @out: free it with hwp_profile_diff_free()
+ *
+ * Rows come sorted by the size of their change, |diff|, the significant
+ * ones first, then the others; ties by name. Errors: -HWP_ERR_MISMATCH
+ * when the two profiles report different events (the message names both
+ * and says how to pick one); -ENODATA when a side has no sample of its
+ * event (the message names the file); -EINVAL for a NULL argument, an
+ * unknown sort or alpha outside (0, 1); -EOPNOTSUPP for opts bytes this
+ * version does not know; those of hwp_profile_foreach_entry(); -ENOMEM.
+ * Since: 0.2
+ */
+HWP_API int hwp_profile_diff_new(struct hwp_profile *a, struct hwp_profile *b,
+				 const struct hwp_profile_diff_opts *opts,
+				 struct hwp_profile_diff **out);
+
+/* hwp_profile_diff_free. Since: 0.2 */
+HWP_API void hwp_profile_diff_free(struct hwp_profile_diff *d);
+
+/* hwp_profile_diff_info - fill @info; its strings are borrowed from @d.
+ * Errors: -EINVAL for a NULL argument or a too small info->sz. Since: 0.2 */
+HWP_API int hwp_profile_diff_info(const struct hwp_profile_diff *d,
+				  struct hwp_profile_diff_info *info);
+
+/* hwp_profile_diff_nr_rows. Since: 0.2 */
+HWP_API size_t hwp_profile_diff_nr_rows(const struct hwp_profile_diff *d);
+
+/*
+ * hwp_profile_diff_row - describe row @idx, in the order above
+ * @info: filled up to info->sz; its strings are borrowed from @d
+ *
+ * Errors: -EINVAL for @idx out of range or a too small info->sz. Since: 0.2
+ */
+HWP_API int hwp_profile_diff_row(const struct hwp_profile_diff *d, size_t idx,
+				 struct hwp_profile_diff_row_info *info);
+
+/*
+ * hwp_profile_diff_write - write the difference to @f
+ * @opts: NULL for text, every row; else its format (TEXT, CSV or JSON),
+ *	  top (rows to write; 0: all), separator (CSV) and no_big_num (TEXT)
+ *
+ * TEXT: a header with the files, their samples, the test and the
+ * correction, then a table of rows. CSV: a header line, then a line a
+ * row. JSON: schema hwprof-diff/1 (README). Errors: -EOPNOTSUPP for folded
+ * stacks, -EINVAL, or the write's errno (-ENOSPC), found by flushing @f.
+ * Since: 0.2
+ */
+HWP_API int hwp_profile_diff_write(const struct hwp_profile_diff *d, FILE *f,
+				   const struct hwp_write_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -280,6 +280,7 @@ static void check_opts_last_field(void)
 	CHECK_LAST(hwp_region_opts);
 	CHECK_LAST(hwp_record_opts);
 	CHECK_LAST(hwp_profile_opts);
+	CHECK_LAST(hwp_profile_diff_opts);
 }
 
 /* HWP_OPTS zeroes the padding too, whatever the stack held before. */

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/* hwprof diff: which functions take a larger or smaller share of the
+ * samples in B than in A, beyond sampling noise? */
+#include "cli.h"
+
+#include <getopt.h>
+
+#define DEFAULT_TOP 20
+
+static const char diff_help[] =
+	"usage: hwprof diff [--sort sym|rip|line|dso] [--top N] [--format text|csv|json]\n"
+	"                   [-e EVENT] [--alpha X] [--no-correction] A.data B.data\n"
+	"\n"
+	"Compare two perf.data files (from hwprof record or perf record) row by row:\n"
+	"each function's share of the samples in A and in B, the difference in points\n"
+	"with its 95% interval, the ratio B/A, and whether the change is beyond sampling\n"
+	"noise: Fisher's exact test on the row's samples against the others', with Holm's\n"
+	"correction over the rows, so that 'increase' or 'decrease' is not luck among\n"
+	"many. The significant changes come first, the largest first.\n"
+	"\n"
+	"  -s, --sort KEY           sym: by function (default)   rip: by instruction\n"
+	"                           line: by source line         dso: by module\n"
+	"  -n, --top N              the first N rows (default 20; 0: all)\n"
+	"  -f, --format FMT         text (default), csv, or json (schema hwprof-diff/1 in\n"
+	"                           README.md)\n"
+	"  -x, --field-separator S  csv with this separator\n"
+	"  -e, --event NAME         the event to compare, in files of several (default: the\n"
+	"                           first); both files must have it\n"
+	"  -a, --alpha X            the significance level (default 0.05)\n"
+	"      --no-correction      no Holm correction across rows\n"
+	"      --kallsyms FILE      the kernel's symbols, as for hwprof report\n"
+	"  -o, --output FILE        write to FILE (never half-written) instead of standard\n"
+	"                           output\n"
+	"      --no-big-num         no thousands separators\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"Rows match by name and module file name (not directory), so two builds compare.\n"
+	"Shares are of samples (the test counts them), not of periods as in report. The\n"
+	"test takes samples as independent draws: a significant change is beyond sampling\n"
+	"noise, not necessarily beyond the variation between runs; and shares add up to\n"
+	"100%, so when one function grows the others' shares shrink.\n"
+	"\n"
+	"Exit status: 0 when the difference was made, whatever it found; 2 for a usage\n"
+	"error; 1 for other failures (a missing file or one that is not perf.data, no\n"
+	"samples, files of different events).\n";
+
+struct diff_config {
+	const char *a, *b;
+	const char *output;
+	const char *event;
+	const char *kallsyms;
+	struct hwp_profile_diff_opts opts;
+	struct hwp_write_opts o;
+	bool help;		/* --help: print it, and nothing else */
+};
+
+static const struct option diff_options[] = {
+	{ "sort", required_argument, NULL, 's' },
+	{ "top", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "field-separator", required_argument, NULL, 'x' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "alpha", required_argument, NULL, 'a' },
+	{ "no-correction", no_argument, NULL, 'N' },
+	{ "kallsyms", required_argument, NULL, 'K' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "no-big-num", no_argument, NULL, 'B' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_option(struct diff_config *c, int opt)
+{
+	int ret;
+
+	if (cli_output_option("diff", opt, optarg, &c->o, 3, &ret))
+		return ret;
+	switch (opt) {
+	case 'o': c->output = optarg; return 0;
+	case 'e': c->event = optarg; return 0;
+	case 'K': c->kallsyms = optarg; return 0;
+	case 'N': c->opts.no_correction = true; return 0;
+	case 'B': c->o.no_big_num = true; return 0;
+	case 'h': c->help = true; return 0;
+	case 'a':
+		if (!cli_parse_alpha(optarg, &c->opts.alpha)) {
+			cli_error("diff", "--alpha: '%s' is not a level between 0 and 1, such as 0.05",
+				  optarg);
+			return CLI_EXIT_USAGE;
+		}
+		return 0;
+	default:
+		return CLI_EXIT_USAGE;
+	}
+}
+
+static int parse_options(struct diff_config *c, int argc, char **argv)
+{
+	int opt, ret;
+
+	c->output = "-";
+	c->opts = (struct hwp_profile_diff_opts){ .sz = sizeof(c->opts) };
+	c->o = (struct hwp_write_opts){ .sz = sizeof(c->o), .top = DEFAULT_TOP };
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "s:n:f:x:e:a:o:h", diff_options,
+				  NULL)) != -1) {
+		if (opt == '?') {
+			cli_error("diff", "unknown option or missing value '%s'; 'hwprof diff --help' lists them",
+				  argv[optind - 1]);
+			return CLI_EXIT_USAGE;
+		}
+		ret = parse_option(c, opt);
+		if (ret || c->help)
+			return ret;
+	}
+	if (argc - optind != 2) {
+		cli_error("diff", "%s: hwprof diff [OPTIONS] A.data B.data",
+			  argc - optind < 2 ? "two perf.data files are needed" :
+					      "too many files");
+		return CLI_EXIT_USAGE;
+	}
+	c->opts.sort = c->o.sort;
+	c->a = argv[optind];
+	c->b = argv[optind + 1];
+	return 0;
+}
+
+/* A file recorded on another host or kernel: said once, before the table. */
+static void warn_other_host(const struct hwp_profile *p)
+{
+	struct hwp_profile_info in = { .sz = sizeof(in) };
+
+	if (!hwp_profile_info(p, &in) && in.host_warning)
+		cli_warn("diff", "%s: %s", in.input, in.host_warning);
+}
+
+static int open_side(const struct diff_config *c, const char *path,
+		     struct hwp_profile **p)
+{
+	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms);
+	int err = hwp_profile_open(path, &po, p);
+
+	if (!err)
+		warn_other_host(*p);
+	return err;
+}
+
+static int diff(const struct diff_config *c)
+{
+	struct hwp_profile *a = NULL, *b = NULL;
+	struct hwp_profile_diff *d = NULL;
+	struct hwp_ofile *of = NULL;
+	int err;
+
+	err = open_side(c, c->a, &a) ?: open_side(c, c->b, &b);
+	if (!err)
+		err = hwp_profile_diff_new(a, b, &c->opts, &d);
+	if (!err)
+		err = hwp_ofile_open(c->output, &of);
+	if (!err)
+		err = hwp_profile_diff_write(d, hwp_ofile_stream(of), &c->o);
+	if (!err) {
+		err = hwp_ofile_commit(of);
+		of = NULL;
+	}
+	if (err)
+		cli_lib_error("diff", err);
+	hwp_ofile_abort(of);
+	hwp_profile_diff_free(d);
+	hwp_profile_free(a);
+	hwp_profile_free(b);
+	return err ? cli_exit_for(err) : 0;
+}
+
+static int diff_run(int argc, char **argv)
+{
+	struct diff_config cfg = { 0 };
+	int ret = parse_options(&cfg, argc, argv);
+
+	if (!ret && cfg.help)
+		return cli_show_help(&cli_cmd_diff);
+	return ret ?: diff(&cfg) ?: cli_flush_stdout("diff");
+}
+
+const struct cli_cmd cli_cmd_diff = {
+	.name = "diff",
+	.summary =
+		"Which functions changed their share of two perf.data, with significance",
+	.help = diff_help,
+	.run = diff_run,
+};

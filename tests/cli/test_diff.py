@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hwprof diff on recordings of hotspots.c (70% hot(), 30% cold()) and of
+hotspots with another split (50/50): cold() is a significant increase, hot()
+the decrease that shares adding up to 100% make, every other row unchanged;
+the same file twice: nothing significant; perf's files as hwprof's; by
+symbol, instruction, line and module, in text, CSV and JSON; and the errors
+(a missing file, not perf.data, no samples, different events) name the
+file, the cause and the fix."""
+import csv
+import io
+import os
+import shutil
+import tempfile
+
+from common import (HAVE_LIBDW, HOTSPOTS, case, check, done, hwprof, parsed_json, run, skip)
+
+ROUNDS = "100"
+OTHER_SPLIT = ("5", "5")    # millions of iterations of hot() and cold() a round
+
+
+def diff_json(a, b, *args):
+    return parsed_json(hwprof("diff", "--format", "json", "--top", "0", *args, a, b))
+
+
+def row(doc, name):
+    return next((r for r in doc["rows"] if r["name"] == name), None)
+
+
+def record(path, *split, event="cpu-clock"):
+    p = hwprof("record", "-e", event, "-o", path, "--", HOTSPOTS, ROUNDS, *split, timeout=120)
+    check(p.returncode == 0, f"record {path}: status {p.returncode}: {p.stderr}")
+
+
+def recordings(d):
+    record(os.path.join(d, "a.data"))
+    record(os.path.join(d, "b.data"), *OTHER_SPLIT)
+    record(os.path.join(d, "a2.data"))
+    record(os.path.join(d, "task.data"), event="task-clock")
+
+
+def changed_share(d):
+    p, doc = diff_json(os.path.join(d, "a.data"), os.path.join(d, "b.data"))
+    if not check(p.returncode == 0 and doc, f"diff: {p.returncode} {p.stderr}"):
+        return
+    check(doc["schema"] == "hwprof-diff/1" and doc["test"] == "fisher-exact"
+          and doc["correction"] == "holm" and doc["tests"] == doc["nr_rows"] == len(doc["rows"]),
+          f"the header: {dict((k, v) for k, v in doc.items() if k != 'rows')}")
+    cold, hot = row(doc, "cold"), row(doc, "hot")
+    if not check(cold and hot, f"cold and hot are rows: {doc['rows'][:4]}"):
+        return
+    check(doc["rows"][0]["name"] in ("cold", "hot") and doc["rows"][1]["name"] in ("cold", "hot"),
+          f"the two significant changes come first: {[r['name'] for r in doc['rows'][:3]]}")
+    check(cold["verdict"] == "increase" and 25 <= cold["a_share"] <= 35
+          and 44 <= cold["b_share"] <= 56, f"cold: 30% -> 50%, an increase: {cold}")
+    check(hot["verdict"] == "decrease", f"hot shrinks with it, by 100% shares: {hot}")
+    check(cold["ci_low"] <= cold["diff"] <= cold["ci_high"] and cold["ci_low"] > 0
+          and abs(cold["diff"] - (cold["b_share"] - cold["a_share"])) < 1e-9
+          and abs(cold["ratio"] - cold["b_share"] / cold["a_share"]) < 1e-9
+          and cold["p_value"] >= cold["p_raw"], f"cold's numbers hold together: {cold}")
+    others = [r for r in doc["rows"] if r["name"] not in ("cold", "hot")
+              and r["verdict"] != "unchanged"]
+    check(not others, f"every other row unchanged: {others}")
+    check(doc["increases"] == 1 and doc["decreases"] == 1, f"counts: {doc['increases']} "
+          f"{doc['decreases']}")
+
+
+def same_file(d):
+    a = os.path.join(d, "a.data")
+    p, doc = diff_json(a, a)
+    if not check(p.returncode == 0 and doc, f"diff: {p.returncode} {p.stderr}"):
+        return
+    check(all(r["verdict"] == "unchanged" and r["diff"] == 0 and r["p_raw"] == 1
+              for r in doc["rows"]), f"nothing changed: {doc['rows'][:3]}")
+
+
+def same_program(d):
+    """Two recordings of the same program: its two functions unchanged."""
+    p, doc = diff_json(os.path.join(d, "a.data"), os.path.join(d, "a2.data"))
+    if not check(p.returncode == 0 and doc, f"diff: {p.returncode} {p.stderr}"):
+        return
+    for name in ("hot", "cold"):
+        r = row(doc, name)
+        check(r and r["verdict"] == "unchanged", f"{name} unchanged: {r}")
+
+
+def sorts(d):
+    a, b = os.path.join(d, "a.data"), os.path.join(d, "b.data")
+    for key, want in (("line", "hotspots.c:"), ("rip", "cold+0x")):
+        p, doc = diff_json(a, b, "--sort", key)
+        if not check(p.returncode == 0 and doc and doc["sort"] == key,
+                     f"--sort {key}: {p.returncode} {p.stderr}"):
+            continue
+        grown = [r for r in doc["rows"] if r["verdict"] == "increase"]
+        check(grown and all(want in r["name"] for r in grown),
+              f"--sort {key}: the increases are of cold(): {grown[:3]}")
+    # Both splits spend their time in hotspots: by module, nothing moved.
+    p, doc = diff_json(a, b, "--sort", "dso")
+    if check(p.returncode == 0 and doc and doc["sort"] == "dso", f"--sort dso: {p.stderr}"):
+        check(all("/" not in r["name"] for r in doc["rows"]),
+              f"modules by file name: {[r['name'] for r in doc['rows']]}")
+        r = row(doc, "hotspots")
+        check(r and r["verdict"] == "unchanged" and r["a_share"] > 90,
+              f"hotspots, by module: {r}")
+
+
+def text_and_csv(d):
+    a, b = os.path.join(d, "a.data"), os.path.join(d, "b.data")
+    p = hwprof("diff", a, b)
+    check(p.returncode == 0 and "Fisher's exact test" in p.stdout
+          and "Holm's correction over" in p.stdout and "2 significant: 1 increase, 1 decrease"
+          in p.stdout, f"text header: {p.returncode} {p.stdout[:600]} {p.stderr}")
+    lines = [line.split() for line in p.stdout.splitlines()]
+    first = next((i for i, f in enumerate(lines) if f[:1] == ["symbol"]), None)
+    check(first is not None and {lines[first + 1][0], lines[first + 2][0]} == {"hot", "cold"},
+          f"the significant rows first: {p.stdout}")
+    p = hwprof("diff", "-x", ";", "--top", "3", a, b)
+    rows = list(csv.DictReader(io.StringIO(p.stdout), delimiter=";"))
+    check(p.returncode == 0 and len(rows) == 3 and {"name", "dso", "a_share", "b_share", "diff",
+                                                     "ci_low", "ci_high", "ratio", "p_value",
+                                                     "verdict"} <= set(rows[0]),
+          f"CSV with ';', 3 rows: {p.returncode} {p.stdout} {p.stderr}")
+    check(any(r["name"] == "cold" and r["verdict"] == "increase" for r in rows),
+          f"cold in the CSV: {rows}")
+
+
+def perf_files(d):
+    perf = shutil.which("perf")
+    if not perf or run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null", "true"]).returncode:
+        skip("perf is not installed (Debian: linux-perf), or perf record cannot sample here")
+    pa, pb = os.path.join(d, "perf-a.data"), os.path.join(d, "perf-b.data")
+    for path, split in ((pa, ()), (pb, OTHER_SPLIT)):
+        p = run([perf, "record", "-e", "cpu-clock", "-o", path, "--", HOTSPOTS, ROUNDS, *split],
+                timeout=120)
+        check(p.returncode == 0, f"perf record: {p.stderr}")
+    for a, b, what in ((pa, pb, "perf's two files"), (pa, os.path.join(d, "b.data"),
+                                                       "perf's against hwprof's")):
+        p, doc = diff_json(a, b)
+        if not check(p.returncode == 0 and doc, f"{what}: {p.returncode} {p.stderr}"):
+            continue
+        cold = row(doc, "cold")
+        check(cold and cold["verdict"] == "increase", f"{what}: cold an increase: {cold}")
+
+
+def errors(d):
+    a = os.path.join(d, "a.data")
+    missing = os.path.join(d, "missing.data")
+    p = hwprof("diff", a, missing)
+    check(p.returncode == 1 and "missing.data" in p.stderr and "No such file" in p.stderr,
+          f"missing file: {p.returncode} {p.stderr}")
+    text = os.path.join(d, "notes.txt")
+    with open(text, "w") as f:
+        f.write("not a profile\n")
+    p = hwprof("diff", text, a)
+    check(p.returncode == 1 and "notes.txt" in p.stderr and "not a valid perf.data" in p.stderr,
+          f"not perf.data: {p.returncode} {p.stderr}")
+    empty = os.path.join(d, "empty.data")
+    p = hwprof("record", "-e", "cpu-clock", "-c", "1000000000000", "-o", empty, "--", "true")
+    check(p.returncode == 0, f"record nothing: {p.stderr}")
+    p = hwprof("diff", a, empty)
+    check(p.returncode == 1 and "empty.data has no samples of cpu-clock" in p.stderr
+          and "record a longer run" in p.stderr, f"no samples: {p.returncode} {p.stderr}")
+    p = hwprof("diff", a, os.path.join(d, "task.data"))
+    check(p.returncode == 1 and "cpu-clock" in p.stderr and "task-clock" in p.stderr
+          and "-e" in p.stderr, f"different events: {p.returncode} {p.stderr}")
+    for args, what in ((["diff", a], "one file"), (["diff", "--sort", "name", a, a], "a sort"),
+                       (["diff", "--format", "folded", a, a], "a format"),
+                       (["diff", "--alpha", "2", a, a], "an alpha"),
+                       (["diff", "--bogus", a, a], "an option")):
+        p = hwprof(*args)
+        check(p.returncode == 2 and "hwprof diff: error:" in p.stderr and not p.stdout,
+              f"bad {what}: {p.returncode} {p.stderr}")
+
+
+def help_text():
+    p = hwprof("diff", "--help")
+    q = hwprof("help", "diff")
+    check(p.returncode == 0 and "usage: hwprof diff" in p.stdout and "Fisher" in p.stdout
+          and "Holm" in p.stdout and p.stdout == q.stdout, f"help: {p.returncode} {p.stdout}")
+    p = hwprof("--help")
+    check("diff" in p.stdout, "hwprof --help lists diff")
+
+
+if not HAVE_LIBDW:
+    skip("hwprof was built without libdw: no symbols to match rows by")
+
+case(help_text)
+with tempfile.TemporaryDirectory() as tmp:
+    case(recordings, tmp)
+    case(changed_share, tmp, name="a changed share")
+    case(same_file, tmp, name="the same file twice")
+    case(same_program, tmp, name="the same program twice")
+    case(sorts, tmp, name="by line, instruction and module")
+    case(text_and_csv, tmp, name="text and CSV")
+    case(perf_files, tmp, name="perf's files")
+    case(errors, tmp)
+done()
