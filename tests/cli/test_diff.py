@@ -13,10 +13,12 @@ import os
 import shutil
 import tempfile
 
-from common import (HAVE_LIBDW, HOTSPOTS, case, check, done, hwprof, parsed_json, run, skip)
+from common import (HAVE_LIBDW, HOTSPOTS, case, check, done, hwprof, marked_lines, parsed_json,
+                    run, skip)
 
 ROUNDS = "100"
 OTHER_SPLIT = ("5", "5")    # millions of iterations of hot() and cold() a round
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hotspots.c")
 
 
 def diff_json(a, b, *args):
@@ -58,9 +60,11 @@ def changed_share(d):
           and abs(cold["diff"] - (cold["b_share"] - cold["a_share"])) < 1e-9
           and abs(cold["ratio"] - cold["b_share"] / cold["a_share"]) < 1e-9
           and cold["p_value"] >= cold["p_raw"], f"cold's numbers hold together: {cold}")
+    # The program's other functions did not move; the kernel's rows may, with
+    # the machine's load, which is not sampling noise.
     others = [r for r in doc["rows"] if r["name"] not in ("cold", "hot")
-              and r["verdict"] != "unchanged"]
-    check(not others, f"every other row unchanged: {others}")
+              and r["dso"] == "hotspots" and r["verdict"] != "unchanged"]
+    check(not others, f"every other row of the program unchanged: {others}")
     check(doc["increases"] == 1 and doc["decreases"] == 1, f"counts: {doc['increases']} "
           f"{doc['decreases']}")
 
@@ -86,21 +90,26 @@ def same_program(d):
 
 def sorts(d):
     a, b = os.path.join(d, "a.data"), os.path.join(d, "b.data")
-    for key, want in (("line", "hotspots.c:"), ("rip", "cold+0x")):
+    cold_lines = tuple(f"hotspots.c:{n}" for n in marked_lines(SRC, "LINE:cold"))
+    for key, want in (("line", cold_lines), ("rip", ("cold+0x",))):
         p, doc = diff_json(a, b, "--sort", key)
         if not check(p.returncode == 0 and doc and doc["sort"] == key,
                      f"--sort {key}: {p.returncode} {p.stderr}"):
             continue
-        grown = [r for r in doc["rows"] if r["verdict"] == "increase"]
-        check(grown and all(want in r["name"] for r in grown),
-              f"--sort {key}: the increases are of cold(): {grown[:3]}")
-    # Both splits spend their time in hotspots: by module, nothing moved.
+        # Within a function, which instruction or line a timer's sample lands
+        # on moves between runs: what must hold is cold()'s total.
+        grown = sum(r["diff"] for r in doc["rows"] if r["name"].startswith(want))
+        check(15 < grown < 25, f"--sort {key}: cold()'s rows grow by 20 points: {grown:.1f}"
+              f" {doc['rows'][:3]}")
+    # Both splits spend their time in hotspots: by module, little moved. Not
+    # "unchanged": the kernel's share moves with the machine's load, beyond
+    # sampling noise, between two real runs (the test says sampling noise).
     p, doc = diff_json(a, b, "--sort", "dso")
     if check(p.returncode == 0 and doc and doc["sort"] == "dso", f"--sort dso: {p.stderr}"):
         check(all("/" not in r["name"] for r in doc["rows"]),
               f"modules by file name: {[r['name'] for r in doc['rows']]}")
         r = row(doc, "hotspots")
-        check(r and r["verdict"] == "unchanged" and r["a_share"] > 90,
+        check(r and r["a_share"] > 90 and r["b_share"] > 90 and abs(r["diff"]) < 5,
               f"hotspots, by module: {r}")
 
 

@@ -89,7 +89,9 @@ def existing_process(d):
         check(p.returncode == 0, f"-p: {p.returncode} {p.stderr}")
         p, doc = report_json(out, "--top", "1")
         top = doc["entries"][0] if doc and doc["entries"] else {}
-        check(doc and doc["total_samples"] > 1000 and top.get("dso") == WORKLOAD_PATH and
+        # A second of a spinning process: 4,000 samples on an idle machine,
+        # fewer on a busy one; what is checked is whose they are.
+        check(doc and doc["total_samples"] > 200 and top.get("dso") == WORKLOAD_PATH and
               (top.get("symbol") or not HAVE_LIBDW),
               f"-p: the workload's own symbol on top: {top} {p.stderr}")
     finally:
