@@ -89,8 +89,9 @@ static int read_threads(struct field_ctx *c, const struct json_value *o,
 	if (err)
 		return err;
 	if ((size_t)nr != arr->u.array.n)
-		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s has %ld threads, but %zu in \"per_thread\"",
-				c->source, o->line, c->where, nr, arr->u.array.n);
+		return fail(-HWP_ERR_FORMAT,
+			    "'%s', line %u: %s has %ld threads, but %zu in \"per_thread\"; "
+			    FIELD_FIX, c->source, o->line, c->where, nr, arr->u.array.n);
 	for (size_t i = 0; i < arr->u.array.n && !err; i++) {
 		const struct json_value *t = &arr->u.array.items[i];
 		struct regionset_thread *part = regionset_add_thread(rg);
@@ -100,8 +101,8 @@ static int read_threads(struct field_ctx *c, const struct json_value *o,
 		snprintf(c->where + base, sizeof(c->where) - base, ".per_thread[%zu]", i);
 		if (t->type != JSON_OBJECT)
 			err = fail(-HWP_ERR_FORMAT,
-				   "'%s', line %u: %s should be an object, not %s",
-				   c->source, t->line, c->where,
+				   "'%s', line %u: %s should be an object, not %s; "
+				   FIELD_FIX, c->source, t->line, c->where,
 				   json_type_name(t->type));
 		else
 			err = read_thread(c, t, rg, part);
@@ -117,8 +118,9 @@ static int read_region(struct field_ctx *c, const struct json_value *o,
 
 	if (o->type != JSON_OBJECT)
 		return fail(-HWP_ERR_FORMAT,
-			    "'%s', line %u: %s should be an object, not %s",
-			    c->source, o->line, c->where, json_type_name(o->type));
+			    "'%s', line %u: %s should be an object, not %s; "
+			    FIELD_FIX, c->source, o->line, c->where,
+			    json_type_name(o->type));
 	err = field_string(c, o, "region", false, &rg->name) ?:
 	      read_counts(c, o, &rg->calls, &rg->measured_calls, &rg->ops, &rg->seconds,
 			  &rg->too_short) ?:

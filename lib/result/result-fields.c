@@ -118,40 +118,49 @@ int json_read_file(const char *path, struct json_value **doc)
 	return err;
 }
 
-static int bad(const struct field_ctx *c, const struct json_value *obj, const char *key,
-	       const char *want, const struct json_value *got)
+static const char *const type_wanted[] = {
+	[JSON_NULL] = "null", [JSON_BOOL] = "true or false",
+	[JSON_NUMBER] = "a number", [JSON_STRING] = "a string",
+	[JSON_ARRAY] = "an array", [JSON_OBJECT] = "an object",
+};
+
+/* Between the object read and a key of it: "events[0]" "." "unit"; at the top,
+ * nothing. */
+static const char *dot(const struct field_ctx *c)
 {
-	if (!got)
+	return *c->where ? "." : "";
+}
+
+static int missing(const struct field_ctx *c, const struct json_value *obj,
+		   const char *key, enum json_type type, bool nullable)
+{
+	if (!*c->where)
 		return fail(-HWP_ERR_FORMAT,
-			    "'%s', line %u: %s%s\"%s\" is missing: it should be %s",
-			    c->source, obj->line, c->where,
-			    *c->where ? " has no " : "no ", key, want);
-	return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be %s, not %s",
-		    c->source, got->line, c->where, *c->where ? "." : "", key, want,
-		    json_type_name(got->type));
+			    "'%s', line %u: \"%s\" is missing: it should be %s%s; "
+			    FIELD_FIX, c->source, obj->line, key, type_wanted[type],
+			    nullable ? " or null" : "");
+	return fail(-HWP_ERR_FORMAT,
+		    "'%s', line %u: %s has no \"%s\": it should be %s%s; "
+		    FIELD_FIX, c->source, obj->line, c->where, key, type_wanted[type],
+		    nullable ? " or null" : "");
 }
 
 int field_get(const struct field_ctx *c, const struct json_value *obj, const char *key,
 	      enum json_type type, bool nullable, const struct json_value **out)
 {
 	const struct json_value *v = json_get(obj, key);
-	static const char *const want[] = {
-		[JSON_NULL] = "null", [JSON_BOOL] = "true or false",
-		[JSON_NUMBER] = "a number", [JSON_STRING] = "a string",
-		[JSON_ARRAY] = "an array", [JSON_OBJECT] = "an object",
-	};
 
 	*out = NULL;
-	if (v && v->type == JSON_NULL && nullable)
+	if (!v)
+		return missing(c, obj, key, type, nullable);
+	if (v->type == JSON_NULL && nullable)
 		return 0;
-	if (!v || v->type != type) {
-		if (!nullable || !v)
-			return bad(c, obj, key, want[type], v);
+	if (v->type != type)
 		return fail(-HWP_ERR_FORMAT,
-			    "'%s', line %u: %s%s%s should be %s or null, not %s",
-			    c->source, v->line, c->where, *c->where ? "." : "", key,
-			    want[type], json_type_name(v->type));
-	}
+			    "'%s', line %u: %s%s%s should be %s%s, not %s; "
+			    FIELD_FIX, c->source, v->line, c->where, dot(c), key,
+			    type_wanted[type], nullable ? " or null" : "",
+			    json_type_name(v->type));
 	*out = v;
 	return 0;
 }
@@ -193,9 +202,10 @@ int field_int(const struct field_ctx *c, const struct json_value *obj, const cha
 		return err;
 	if (v->u.number != floor(v->u.number) || v->u.number < (double)min ||
 	    v->u.number > (double)max)
-		return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s should be a whole number from %ld to %ld, not %g",
-				c->source, v->line, c->where, *c->where ? "." : "", key,
-				min, max, v->u.number);
+		return fail(-HWP_ERR_FORMAT,
+			    "'%s', line %u: %s%s%s should be a whole number from %ld to %ld, not %g; "
+			    FIELD_FIX, c->source, v->line, c->where, dot(c), key, min,
+			    max, v->u.number);
 	*out = (long)v->u.number;
 	return 0;
 }
@@ -225,8 +235,8 @@ int field_values(const struct field_ctx *c, const struct json_value *obj, const 
 		return err;
 	if (v->u.array.n != n)
 		return fail(-HWP_ERR_FORMAT,
-			    "'%s', line %u: %s%s%s has %zu values, but \"runs\" is %zu",
-			    c->source, v->line, c->where, *c->where ? "." : "", key,
+			    "'%s', line %u: %s%s%s has %zu values, but \"runs\" is %zu; "
+			    FIELD_FIX, c->source, v->line, c->where, dot(c), key,
 			    v->u.array.n, n);
 	vals = malloc((n ? n : 1) * sizeof(*vals));
 	if (!vals)
@@ -236,10 +246,10 @@ int field_values(const struct field_ctx *c, const struct json_value *obj, const 
 
 		if (x->type != JSON_NUMBER && x->type != JSON_NULL) {
 			free(vals);
-			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%s%s[%zu] should be a number or null, not %s",
-					c->source, x->line, c->where,
-					*c->where ? "." : "", key, i,
-					json_type_name(x->type));
+			return fail(-HWP_ERR_FORMAT,
+				    "'%s', line %u: %s%s%s[%zu] should be a number or null, not %s; "
+				    FIELD_FIX, c->source, x->line, c->where, dot(c), key,
+				    i, json_type_name(x->type));
 		}
 		vals[i] = x->type == JSON_NUMBER ? x->u.number : NAN;
 	}
@@ -264,9 +274,10 @@ int field_command(const struct field_ctx *c, const struct json_value *obj, char 
 
 		if (x->type != JSON_STRING) {
 			strv_free(argv);
-			return fail(-HWP_ERR_FORMAT, "'%s', line %u: %s%scommand[%zu] should be a string, not %s",
-					c->source, x->line, c->where,
-					*c->where ? "." : "", i, json_type_name(x->type));
+			return fail(-HWP_ERR_FORMAT,
+				    "'%s', line %u: %s%scommand[%zu] should be a string, not %s; "
+				    FIELD_FIX, c->source, x->line, c->where, dot(c), i,
+				    json_type_name(x->type));
 		}
 		if (!(argv[i] = strdup(x->u.string))) {
 			strv_free(argv);
@@ -357,9 +368,9 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 		if (o->type != JSON_OBJECT) {
 			c->where[base] = '\0';
 			return fail(-HWP_ERR_FORMAT,
-				    "'%s', line %u: %s[%zu] should be an object, not %s",
-				    c->source, o->line, key, i,
-				    json_type_name(o->type));
+				    "'%s', line %u: %s%s%s[%zu] should be an object, not %s; "
+				    FIELD_FIX, c->source, o->line, c->where,
+				    base ? "." : "", key, i, json_type_name(o->type));
 		}
 		if (events)
 			err = read_event(c, o, sr, nr_runs, all_runs);

@@ -182,8 +182,8 @@ static int read_points(const struct json_value *doc, const char *path,
 	if (err)
 		return err;
 	if (!points->u.array.n)
-		return fail(-HWP_ERR_FORMAT, "'%s', line %u: the sweep has no points",
-			    path, points->line);
+		return fail(-HWP_ERR_FORMAT, "'%s', line %u: the sweep has no points; "
+				FIELD_FIX, path, points->line);
 	for (size_t i = 0; i < points->u.array.n; i++) {
 		const struct json_value *pt = &points->u.array.items[i], *res;
 		struct hwp_result *r;
@@ -191,16 +191,18 @@ static int read_points(const struct json_value *doc, const char *path,
 
 		snprintf(c.where, sizeof(c.where), "points[%zu]", i);
 		if (pt->type != JSON_OBJECT)
-			return fail(-HWP_ERR_FORMAT, "'%s', line %u: points[%zu] should be an object, not %s",
-					path, pt->line, i, json_type_name(pt->type));
+			return fail(-HWP_ERR_FORMAT,
+				    "'%s', line %u: points[%zu] should be an object, not %s; "
+				    FIELD_FIX, path, pt->line, i,
+				    json_type_name(pt->type));
 		err = field_string(&c, pt, "value", false, &value);
 		if (err)
 			return err;
 		if (!*value) {
 			free(value);
 			return fail(-HWP_ERR_FORMAT,
-				    "'%s', line %u: points[%zu] has an empty value",
-				    path, pt->line, i);
+				    "'%s', line %u: points[%zu] has an empty value; "
+				    FIELD_FIX, path, pt->line, i);
 		}
 		err = field_get(&c, pt, "result", JSON_OBJECT, false, &res);
 		if (err) {
@@ -215,8 +217,8 @@ static int read_points(const struct json_value *doc, const char *path,
 				hwp_result_free(r);
 			if (err == -EEXIST)
 				err = fail(-HWP_ERR_FORMAT,
-					   "'%s', line %u: %s=%s appears twice",
-					   path, pt->line, sw->param, value);
+					   "'%s', line %u: %s=%s appears twice; "
+					   FIELD_FIX, path, pt->line, sw->param, value);
 		}
 		free(value);
 		if (err)

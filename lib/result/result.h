@@ -153,6 +153,8 @@ struct field_ctx {
 	const char *source;
 	char where[128];	/* the path of the object read: "events[2]" */
 };
+/* What a message about a field that is missing or wrong ends with. */
+#define FIELD_FIX "the file was edited, cut short or written by another program: write it again with hwprof"
 /* Read and parse a whole JSON file, with messages for people. */
 int json_read_file(const char *path, struct json_value **doc);
 /* Parse @len bytes of @source, with messages for people. */

@@ -3,9 +3,11 @@
 """hwprof compare end to end: hwprof stat -r on a workload whose page-fault
 count differs by 10% between two settings is an increase with ratio ~1.10;
 two results of one setting are unchanged; bad inputs get a clear message
-and the documented exit status."""
+and the documented exit status; a field missing or wrong in a file is
+named, with what to do."""
 import json
 import os
+import re
 import tempfile
 
 from common import WORKLOAD, case, check, done, hwprof, note
@@ -168,6 +170,42 @@ def bad_inputs(d, a, b):
     check("truncated" in p.stderr and "cut2.json" in p.stderr, p.stderr)
 
 
+def field_messages(d, a, b):
+    """A field missing or wrong in a result or sweep: the message names the
+    file, the field and what is wrong, and says what to do; never
+    'no "parameter" is missing'."""
+    with open(a) as f:
+        doc = json.load(f)
+    sweep = {"schema": "hwprof-sweep/1", "parameter": "T", "command": ["x", "{T}"],
+             "points": [{"value": "1", "result": doc}]}
+
+    def written(name, obj):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            json.dump(obj, f)
+        return path
+
+    no_param = written("no-param.json", {k: v for k, v in sweep.items() if k != "parameter"})
+    no_runs = written("no-runs.json", {k: v for k, v in doc.items() if k != "runs"})
+    bad_runs = written("bad-runs.json", dict(doc, runs="10"))
+    deep = written("deep.json", dict(sweep, points=[{"value": "1", "result": dict(
+        doc, events=[{k: v for k, v in doc["events"][0].items() if k != "unit"}])}]))
+    cases = [
+        (no_param, '"parameter"', "missing"),
+        (no_runs, '"runs"', "missing"),
+        (bad_runs, "runs", "should be a number, not a string"),
+        (deep, '"unit"', "points[0].result.events[0]"),
+    ]
+    for path, field, what in cases:
+        p = hwprof("compare", path, a)
+        name = os.path.basename(path)
+        check(p.returncode == 2, f"{name}: status {p.returncode}")
+        msg = p.stderr
+        check(name in msg and field in msg and what in msg, f"{name}: {msg!r}")
+        check(not re.search(r'no "[^"]*" is missing', msg), f"{name}: nonsense: {msg!r}")
+        check("write it again with hwprof" in msg, f"{name}: what to do: {msg!r}")
+
+
 def help_text():
     """Both ways print the same; the command table lists compare."""
     h1, h2 = hwprof("compare", "--help"), hwprof("help", "compare")
@@ -179,7 +217,8 @@ def help_text():
 with tempfile.TemporaryDirectory() as tmp:
     A, B = case(measured, tmp, name="two settings measured") or (None, None)
     if A:
-        for fn in (increase, text_table, mann_whitney, output_file, same_setting, bad_inputs):
+        for fn in (increase, text_table, mann_whitney, output_file, same_setting, bad_inputs,
+                   field_messages):
             case(fn, tmp, A, B)
 case(help_text)
 done()

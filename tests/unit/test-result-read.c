@@ -192,46 +192,52 @@ static void check_refused(void)
 		const char *doc;
 		const char *msg;
 		int err;
+		bool rewrite;	/* a field wrong: the message says to write it again */
 	} table[] = {
-		{ "", "is empty", -HWP_ERR_FORMAT },
-		{ "hello", "is not valid JSON: line 1, column 1", -HWP_ERR_FORMAT },
-		{ "{\"a\": 1,}", "is not valid JSON", -HWP_ERR_FORMAT },
-		{ "[1, 2]", "is JSON but not hwprof's: an array", -HWP_ERR_FORMAT },
+		{ "", "is empty", -HWP_ERR_FORMAT, false },
+		{ "hello", "is not valid JSON: line 1, column 1",
+		  -HWP_ERR_FORMAT, false },
+		{ "{\"a\": 1,}", "is not valid JSON", -HWP_ERR_FORMAT, false },
+		{ "[1, 2]", "is JSON but not hwprof's: an array",
+		  -HWP_ERR_FORMAT, false },
 		{ "{\"runs\": 3}", "is JSON but not hwprof's: it has no \"schema\"",
-		  -HWP_ERR_FORMAT },
+		  -HWP_ERR_FORMAT, false },
 		{ "{\"schema\": \"perf-stat\"}",
-		  "has schema 'perf-stat', not hwprof-stat/1", -HWP_ERR_FORMAT },
+		  "has schema 'perf-stat', not hwprof-stat/1", -HWP_ERR_FORMAT, false },
 		{ "{\"schema\": \"hwprof-stat/2\"}", "which this hwprof (",
-		  -HWP_ERR_FORMAT },
-		{ "{\"schema\": \"hwprof-sweep/1\"}", "is a sweep", -HWP_ERR_FORMAT },
+		  -HWP_ERR_FORMAT, false },
+		{ "{\"schema\": \"hwprof-sweep/1\"}", "is a sweep",
+		  -HWP_ERR_FORMAT, false },
 		{ "{\"interval\": 0.1, \"events\": []}\n{\"interval\": 0.2, \"events\": []}\n",
-		  "hwprof stat -I writes one object a line", -HWP_ERR_FORMAT },
+		  "hwprof stat -I writes one object a line", -HWP_ERR_FORMAT, false },
 		{ variant("\"runs\": 3", "\"runs\": 0"),
-		  "runs should be a whole number from 1", -HWP_ERR_FORMAT },
+		  "runs should be a whole number from 1", -HWP_ERR_FORMAT, true },
 		{ variant("\"runs\": 3", "\"runs\": 2.5"),
-		  "runs should be a whole number", -HWP_ERR_FORMAT },
+		  "runs should be a whole number", -HWP_ERR_FORMAT, true },
 		{ variant("\"runs\": 3", "\"runs\": \"3\""),
-		  "runs should be a number, not a string", -HWP_ERR_FORMAT },
+		  "runs should be a number, not a string", -HWP_ERR_FORMAT, true },
 		{ variant("\"runs\": 3", "\"runs\": 4"),
-		  "seconds.values has 3 values, but \"runs\" is 4", -HWP_ERR_FORMAT },
+		  "seconds.values has 3 values, but \"runs\" is 4",
+		  -HWP_ERR_FORMAT, true },
 		{ variant("[100, 110, 120]", "[100, 110]"),
-		  "line 13: events[0].values has 2 values", -HWP_ERR_FORMAT },
+		  "line 13: events[0].values has 2 values", -HWP_ERR_FORMAT, true },
 		{ variant("[100, 110, 120]", "[100, \"110\", 120]"),
 		  "events[0].values[1] should be a number or null, not a string",
-		  -HWP_ERR_FORMAT },
+		  -HWP_ERR_FORMAT, true },
 		{ variant("\"supported\": true", "\"supported\": 1"),
 		  "events[0].supported should be true or false, not a number",
-		  -HWP_ERR_FORMAT },
+		  -HWP_ERR_FORMAT, true },
 		{ variant("\"event\": \"cycles\", ", ""), "events[1] has no \"event\"",
-		  -HWP_ERR_FORMAT },
+		  -HWP_ERR_FORMAT, true },
 		{ variant("\"./bench\"", "7"), "command[0] should be a string",
-		  -HWP_ERR_FORMAT },
+		  -HWP_ERR_FORMAT, true },
 		{ variant("\"metrics\": [", "\"metrics\": [ 3, "),
-		  "metrics[0] should be an object", -HWP_ERR_FORMAT },
-		{ variant("\"target\": null,", ""), "no \"target\" is missing",
-		  -HWP_ERR_FORMAT },
+		  "metrics[0] should be an object", -HWP_ERR_FORMAT, true },
+		{ variant("\"target\": null,", ""),
+		  "line 1: \"target\" is missing: it should be a string or null; ",
+		  -HWP_ERR_FORMAT, true },
 		{ variant("\"nr_cpus\": 2", "\"nr_cpus\": -2"),
-		  "environment.nr_cpus should be a whole number", -HWP_ERR_FORMAT },
+		  "environment.nr_cpus should be a whole number", -HWP_ERR_FORMAT, true },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
@@ -243,6 +249,9 @@ static void check_refused(void)
 		CHECK(strstr(hwp_errmsg(), table[i].msg) &&
 		      strstr(hwp_errmsg(), "bad.json"),
 		      "row %zu: message '%s', want '%s'", i, hwp_errmsg(), table[i].msg);
+		CHECK(!table[i].rewrite ||
+		      strstr(hwp_errmsg(), "write it again with hwprof"),
+		      "row %zu: what to do: '%s'", i, hwp_errmsg());
 	}
 	{
 		struct hwp_result *r;
@@ -353,6 +362,13 @@ static void check_sweeps(void)
 				 &back),
 		  -HWP_ERR_FORMAT);
 	CHECK(strstr(hwp_errmsg(), "has no points"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_sweep_read(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
+					   "\"command\": [], \"points\": []}"),
+				 &back),
+		  -HWP_ERR_FORMAT);
+	CHECK(strstr(hwp_errmsg(),
+		     "p.json', line 1: \"parameter\" is missing: it should be a string; ") &&
+	      strstr(hwp_errmsg(), "write it again with hwprof"), "%s", hwp_errmsg());
 	free(buf);
 	hwp_sweep_free(sw);
 
