@@ -1016,7 +1016,8 @@ enum hwp_verdict {
 	HWP_VERDICT_UNCHANGED = 0,	/* no difference at the significance level */
 	HWP_VERDICT_INCREASE,		/* B is larger than A */
 	HWP_VERDICT_DECREASE,		/* B is smaller than A */
-	HWP_VERDICT_NONE,		/* no test: a side has fewer than 2 values */
+	HWP_VERDICT_NONE,		/* no test: a side has fewer than 2 values, or
+					 * the test's arithmetic overflowed */
 };
 
 /* hwp_verdict_name - "unchanged", "increase", "decrease", "n/a". Since: 0.1 */
@@ -1041,7 +1042,8 @@ struct hwp_compare_info {
 	size_t a_n, b_n;	/* defined values on each side */
 	double a_mean, b_mean;
 	double a_cv, b_cv;	/* coefficients of variation */
-	double ratio;		/* b_mean / a_mean; NAN when a_mean is 0 */
+	double ratio;		/* b_mean / a_mean; NAN when a_mean is 0 or B/A
+				 * is past a double's range */
 	double diff;		/* b_mean - a_mean */
 	double ci_low, ci_high;	/* 95% confidence interval of diff (Welch) */
 	double statistic, df;	/* of the test, as in struct hwp_stats_test_result */
@@ -1049,7 +1051,9 @@ struct hwp_compare_info {
 	double p_raw;		/* before the correction */
 	bool exact;		/* Mann-Whitney: exact p */
 	enum hwp_verdict verdict;	/* p_value < alpha: increase or decrease */
-	const char *reason;	/* why there is no test (verdict NONE), else NULL */
+	const char *reason;	/* why a value is missing (no test: verdict NONE; no
+				 * ratio; a number that overflowed, which is NAN,
+				 * never infinite), else NULL */
 	size_t a_outliers, b_outliers;	/* runs flagged by hwp_stats_outliers_mad() */
 	size_t noise_rank;	/* the row's rank by its CV, 1 = the least noisy */
 };

@@ -19,6 +19,18 @@ static double shown(const struct cmp_row *row, double v)
 	return row->kind == HWP_SERIES_EVENT && !strcmp(row->unit, "ns") ? v / 1e6 : v;
 }
 
+/* A ratio to 3 decimals, or with an exponent where they would say 0.000
+ * or run long; "n/a" when there is none (the cell's reason says why). */
+static void fmt_ratio(double r, char *buf, size_t size)
+{
+	if (isnan(r))
+		snprintf(buf, size, "n/a");
+	else if (r != 0 && (fabs(r) >= 1e6 || fabs(r) < 1e-3))
+		snprintf(buf, size, "%.3e", r);
+	else
+		snprintf(buf, size, "%.3f", r);
+}
+
 static void fmt_p(const struct hwp_compare *c, const struct hwp_compare_info *i,
 		  char *buf, size_t size)
 {
@@ -65,6 +77,8 @@ static void text_header(const struct hwp_compare *c, FILE *f)
 	fprintf(f, ":\n %s, alpha %g; ", test_name(c), c->opts.alpha);
 	if (c->corrected)
 		fprintf(f, "Holm's correction over %zu tests\n\n", c->nr_tests);
+	else if (!c->nr_tests)
+		fprintf(f, "no test could be made (the notes say why)\n\n");
 	else
 		fprintf(f, "%s\n\n",
 			c->nr_tests > 1 ? "no correction for multiple tests" :
@@ -87,8 +101,7 @@ static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 		row_label(row, name, sizeof(name));
 		fmt_num(shown(row, in->a_mean), big, false, ma, sizeof(ma));
 		fmt_num(shown(row, in->b_mean), big, false, mb, sizeof(mb));
-		snprintf(ratio, sizeof(ratio), isnan(in->ratio) ? "-" : "%.3f",
-			 in->ratio);
+		fmt_ratio(in->ratio, ratio, sizeof(ratio));
 		fmt_num(shown(row, in->ci_low), big, true, lo, sizeof(lo));
 		fmt_num(shown(row, in->ci_high), big, true, hi, sizeof(hi));
 		snprintf(ci, sizeof(ci), isnan(in->ci_low) ? "-" : "[%s, %s]", lo, hi);
@@ -122,15 +135,13 @@ static void text_ratios(const struct hwp_compare *c, struct table *t)
 			static const char sign[] = { [HWP_VERDICT_UNCHANGED] = '=',
 						     [HWP_VERDICT_INCREASE] = '+',
 						     [HWP_VERDICT_DECREASE] = '-' };
+			char ratio[32];
 
+			fmt_ratio(in->ratio, ratio, sizeof(ratio));
 			if (in->verdict == HWP_VERDICT_NONE)
 				snprintf(buf[k + 1], sizeof(buf[0]), "n/a");
-			else if (isnan(in->ratio))
-				/* A's mean is 0: no ratio, a verdict */
-				snprintf(buf[k + 1], sizeof(buf[0]), "- %c",
-					 sign[in->verdict]);
 			else
-				snprintf(buf[k + 1], sizeof(buf[0]), "%.3f %c", in->ratio,
+				snprintf(buf[k + 1], sizeof(buf[0]), "%s %c", ratio,
 					 sign[in->verdict]);
 			cells[k + 1] = buf[k + 1];
 		}
@@ -153,10 +164,24 @@ static void text_noise(const struct hwp_compare *c, FILE *f)
 				continue;
 			if (isnan(row->noise))
 				fprintf(f, " %4zu. %-32s %9s\n", rank, row->name, "-");
+			else if (100 * row->noise >= 1e6)
+				fprintf(f, " %4zu. %-32s %8.2e%%\n", rank, row->name,
+					100 * row->noise);
 			else
 				fprintf(f, " %4zu. %-32s %8.2f%%\n", rank, row->name,
 					100 * row->noise);
 		}
+}
+
+/* "page-faults", or "page-faults at T=4" in a sweep. */
+static void cell_label(const struct hwp_compare *c, size_t row, size_t col, char *buf,
+		       size_t size)
+{
+	if (c->param)
+		snprintf(buf, size, "%s at %s=%s", c->rows[row].name, c->param,
+			 c->columns[col]);
+	else
+		snprintf(buf, size, "%s", c->rows[row].name);
 }
 
 static void text_notes(const struct hwp_compare *c, FILE *f)
@@ -165,14 +190,18 @@ static void text_notes(const struct hwp_compare *c, FILE *f)
 
 	for (size_t i = 0; i < c->nr_rows; i++)
 		for (size_t k = 0; k < c->nr_columns; k++) {
-			const struct hwp_compare_info *in = &c->rows[i].cells[k].info;
+			const struct cmp_cell *cell = &c->rows[i].cells[k];
+			const struct hwp_compare_info *in = &cell->info;
+			char label[400];
 
-			approx |= mw && c->rows[i].cells[k].tested && !in->exact;
+			cell_label(c, i, k, label, sizeof(label));
+			approx |= mw && cell->tested && !in->exact;
+			if (cell->reason)
+				fprintf(f, " note: %s: %s\n", label, cell->reason);
 			if (in->a_outliers || in->b_outliers)
-				fprintf(f, " note: %s%s%s: outlier runs (median absolute deviation): %zu in %s, %zu in %s\n",
-					c->rows[i].name, c->param ? " at " : "",
-					c->param ? c->columns[k] : "", in->a_outliers,
-					c->a_name, in->b_outliers, c->b_name);
+				fprintf(f, " note: %s: outlier runs (median absolute deviation): %zu in %s, %zu in %s\n",
+					label, in->a_outliers, c->a_name, in->b_outliers,
+					c->b_name);
 		}
 	if (approx)
 		fprintf(f, " note: p*: normal approximation with tie and continuity corrections (ties, or 50 runs or more); the other p are exact\n");
@@ -198,7 +227,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	table_print(&t, f);
 	table_release(&t);
 	if (c->param)
-		fprintf(f, "\n %s: + increase, - decrease, = unchanged at alpha %g; n/a: no test\n",
+		fprintf(f, "\n %s: + increase, - decrease, = unchanged at alpha %g; n/a: no test or no ratio (the notes say why)\n",
 			"ratio B/A of the means", c->opts.alpha);
 	text_noise(c, f);
 	fputc('\n', f);

@@ -179,6 +179,85 @@ static size_t outliers_of(const double *v, size_t n)
 	return nr;
 }
 
+static void cell_clear(struct hwp_compare_info *i)
+{
+	i->a_mean = i->b_mean = i->a_cv = i->b_cv = i->ratio = i->diff = NAN;
+	i->ci_low = i->ci_high = i->statistic = i->df = i->p_value = i->p_raw = NAN;
+}
+
+static double largest(const double *v, size_t n)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m = fmax(m, fabs(v[i]));
+	return m;
+}
+
+/* An infinity, as a number JSON cannot hold, is NAN with the reason; so
+ * is a NAN where @defined says there must be a number (inf - inf). */
+static void finite_or_missing(double *v, bool defined, const char *what,
+			      struct strbuf *lost)
+{
+	if (isfinite(*v) || (isnan(*v) && !defined))
+		return;
+	*v = NAN;
+	if (!strstr(strbuf_str(lost), what))
+		strbuf_addf(lost, "%s%s", lost->len ? ", " : "", what);
+}
+
+/*
+ * What a tested cell lacks, and why: a p-value (Welch's variance overflows
+ * for values 1e154 apart), a ratio (A's mean is 0, or B/A overflows: a
+ * denormal mean), or a number that overflowed. Infinities become NAN, so
+ * that text and JSON (which has no infinity) show the same missing value;
+ * the statistic keeps its infinity, which says the spread is 0.
+ */
+static int explain_incomplete(const struct hwp_compare *c, struct cmp_cell *cell,
+			      double largest_value)
+{
+	struct hwp_compare_info *i = &cell->info;
+	struct strbuf sb = STRBUF_INIT, lost = STRBUF_INIT;
+	bool welch = c->opts.test == HWP_TEST_WELCH;
+	double ratio = i->b_mean / i->a_mean;
+
+	finite_or_missing(&i->a_mean, true, "the mean of A", &lost);
+	finite_or_missing(&i->b_mean, true, "the mean of B", &lost);
+	finite_or_missing(&i->diff, true, "B - A", &lost);
+	finite_or_missing(&i->ci_low, false, "its interval", &lost);
+	finite_or_missing(&i->ci_high, false, "its interval", &lost);
+	finite_or_missing(&i->a_cv, false, "the CV of A", &lost);
+	finite_or_missing(&i->b_cv, false, "the CV of B", &lost);
+	/* Without a p-value, the statistic is an artefact of the overflow. */
+	if (isnan(i->p_raw))
+		i->statistic = i->df = NAN;
+	if (isnan(i->p_raw) && welch)
+		strbuf_addf(&sb, "no test: values as large as %.4g overflow Welch's t-test (its variance is past a double's range); --test mann-whitney ranks them",
+			    largest_value);
+	else if (isnan(i->p_raw))
+		strbuf_addf(&sb, "no test: values as large as %.4g overflow the test",
+			    largest_value);
+	i->ratio = NAN;
+	if (i->a_mean == 0)
+		strbuf_addf(&sb, "%sno ratio B/A: the mean in %s is 0",
+			    sb.len ? "; " : "", c->a_name);
+	else if (!isnan(i->a_mean) && !isnan(i->b_mean) && !isfinite(ratio))
+		strbuf_addf(&sb, "%sno ratio B/A: %.4g / %.4g (the mean in %s) is past a double's range",
+			    sb.len ? "; " : "", i->b_mean, i->a_mean, c->a_name);
+	else
+		i->ratio = ratio;
+	if (lost.len)
+		strbuf_addf(&sb, "%spast a double's range: %s", sb.len ? "; " : "",
+			    strbuf_str(&lost));
+	if (strbuf_failed(&lost))
+		sb.failed = true;
+	strbuf_release(&lost);
+	if (!sb.len && !strbuf_failed(&sb))
+		return 0;
+	cell->reason = strbuf_detach(&sb);
+	return cell->reason ? 0 : -ENOMEM;
+}
+
 static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
 		     const struct hwp_result *ra, const struct series *sa,
 		     const struct hwp_result *rb, const struct series *sb)
@@ -192,8 +271,7 @@ static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
 
 	i->a_n = na;
 	i->b_n = nb;
-	i->a_mean = i->b_mean = i->a_cv = i->b_cv = i->ratio = i->diff = NAN;
-	i->ci_low = i->ci_high = i->statistic = i->df = i->p_value = i->p_raw = NAN;
+	cell_clear(i);
 	if (na < 2 || nb < 2) {
 		cell->reason = na < 2 ? why_untested(sa, na, ra->nr_runs, c->a_name) :
 					why_untested(sb, nb, rb->nr_runs, c->b_name);
@@ -203,10 +281,10 @@ static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
 	if (err)
 		return err;
 	cell->tested = true;
-	c->nr_tests++;
+	/* One whose arithmetic overflowed gives no p-value: not a test Holm counts. */
+	c->nr_tests += !isnan(t.p_value);
 	summary_of(sa->values, ra->nr_runs, &i->a_mean, &i->a_cv);
 	summary_of(sb->values, rb->nr_runs, &i->b_mean, &i->b_cv);
-	i->ratio = i->a_mean != 0 ? i->b_mean / i->a_mean : NAN;
 	i->diff = t.diff;
 	i->ci_low = t.ci_low;
 	i->ci_high = t.ci_high;
@@ -216,7 +294,8 @@ static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
 	i->exact = t.exact;
 	i->a_outliers = outliers_of(sa->values, ra->nr_runs);
 	i->b_outliers = outliers_of(sb->values, rb->nr_runs);
-	return 0;
+	return explain_incomplete(c, cell, fmax(largest(sa->values, ra->nr_runs),
+						largest(sb->values, rb->nr_runs)));
 }
 
 /* Compare the results of one column, adding the rows they share. */
@@ -239,6 +318,36 @@ static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_re
 		err = fill_cell(c, &row->cells[col], ra, sa, rb, sb);
 		if (err)
 			return err;
+	}
+	return 0;
+}
+
+/*
+ * The cells of rows that a column's results lack on one side: no numbers
+ * (not the zeros they were allocated with), and which side lacks the row.
+ * A row is named as A has it, where compare_column() added it.
+ */
+static int explain_absent(struct hwp_compare *c, const struct hwp_sweep *a,
+			  const size_t *pair_a)
+{
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		struct cmp_row *row = &c->rows[i];
+
+		for (size_t k = 0; k < c->nr_columns; k++) {
+			struct cmp_cell *cell = &row->cells[k];
+			const struct hwp_result *ra = a->results[pair_a[k]];
+			bool in_a = series_nth(ra->series, ra->nr_series, row->kind,
+					       row->name, row->nth) >= 0;
+
+			if (cell->tested || cell->reason)
+				continue;
+			cell_clear(&cell->info);
+			if (asprintf(&cell->reason, "not in %s",
+				     in_a ? c->b_name : c->a_name) < 0) {
+				cell->reason = NULL;
+				return -ENOMEM;
+			}
+		}
 	}
 	return 0;
 }
@@ -576,6 +685,8 @@ static int build(struct hwp_compare *c, const struct hwp_sweep *a,
 		err = check_runs(c);
 	for (size_t k = 0; !err && k < c->nr_columns; k++)
 		err = compare_column(c, k, a->results[pair_a[k]], b->results[pair_b[k]]);
+	if (!err)
+		err = explain_absent(c, a, pair_a);
 	free(pair_a);
 	free(pair_b);
 	any_common = c->nr_rows > 0;

@@ -33,7 +33,9 @@ void fmt_grouped(double v, bool big, char *buf, size_t size)
 	buf[out] = '\0';
 }
 
-/* Four significant digits, grouped from 10,000 up, never an exponent. */
+/* Four significant digits, grouped from 10,000 up; an exponent from 1e15
+ * up and below 1e-3, where digits would run across the table or round to
+ * nothing. */
 void fmt_num(double v, bool big, bool sign, char *buf, size_t size)
 {
 	char digits[48];
@@ -42,7 +44,9 @@ void fmt_num(double v, bool big, bool sign, char *buf, size_t size)
 		snprintf(buf, size, "-");
 		return;
 	}
-	if (fabs(v) >= 1e4) {
+	if (v != 0 && (fabs(v) >= 1e15 || fabs(v) < 1e-3)) {
+		snprintf(digits, sizeof(digits), "%.3e", v);
+	} else if (fabs(v) >= 1e4) {
 		fmt_grouped(v, big, digits, sizeof(digits));
 	} else {
 		int decimals = v == 0 ? 0 : 3 - (int)floor(log10(fabs(v)));

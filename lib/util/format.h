@@ -8,8 +8,9 @@
 
 /* 1234567.4 -> "1,234,567" (with @big; "1234567" without). */
 void fmt_grouped(double v, bool big, char *buf, size_t size);
-/* Four significant digits, grouped (with @big) from 10,000 up, never an
- * exponent; with @sign a "+" before what is not negative; "-" for NAN. */
+/* Four significant digits, grouped (with @big) from 10,000 up; an exponent
+ * from 1e15 up and below 1e-3; with @sign a "+" before what is not
+ * negative; "-" for NAN. */
 void fmt_num(double v, bool big, bool sign, char *buf, size_t size);
 /* One CSV field, quoted when it holds @sep, a quote, a newline or a carriage return. */
 void csv_field(FILE *f, const char *s, const char *sep);

@@ -4,7 +4,8 @@
 count differs by 10% between two settings is an increase with ratio ~1.10;
 two results of one setting are unchanged; bad inputs get a clear message
 and the documented exit status; a field missing or wrong in a file is
-named, with what to do."""
+named, with what to do; extreme values print as numbers, with JSON and
+text agreeing on what is missing and why."""
 import json
 import os
 import re
@@ -170,6 +171,72 @@ def bad_inputs(d, a, b):
     check("truncated" in p.stderr and "cut2.json" in p.stderr, p.stderr)
 
 
+def strict_json(text):
+    """JSON as RFC 8259 has it: NaN and Infinity are not numbers."""
+    def refuse(token):
+        raise ValueError(f"bare {token} in JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+def result_with(d, a, name, values):
+    """A copy of result A whose page-faults values are VALUES."""
+    with open(a) as f:
+        doc = json.load(f)
+    doc["runs"] = len(values)
+    doc["seconds"]["values"] = [0.01] * len(values)
+    doc["events"] = [dict(doc["events"][0], values=values,
+                          percent_running_values=[100] * len(values))]
+    doc["metrics"] = []
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def extreme_values(d, a, b):
+    """Means of 1.797e308 print as numbers in the columns, not as ~50 digits;
+    a ratio over a denormal or a zero mean is missing the same way in text
+    ("n/a") and JSON (null), and every n/a says why, in both."""
+    huge_a = result_with(d, a, "huge-a.json", [1.797e308, 1.796e308] * 3)
+    huge_b = result_with(d, a, "huge-b.json", [1.79e308, 1.795e308] * 3)
+    tiny = result_with(d, a, "tiny.json", [5e-324, 1e-323] * 3)
+    zero = result_with(d, a, "zero.json", [0] * 6)
+    ones = result_with(d, a, "ones.json", [1, 1.1, 0.9] * 2)
+    for x, y, what in ((huge_a, huge_b, "huge"), (tiny, ones, "denormal"),
+                       (zero, ones, "zero")):
+        p = hwprof("compare", x, y)
+        j = hwprof("compare", "--json", x, y)
+        check(p.returncode == 0 and j.returncode == 0, f"{what}: {p.stderr} {j.stderr}")
+        try:
+            doc = strict_json(j.stdout)
+        except ValueError as e:
+            check(False, f"{what}: not JSON: {e}: {j.stdout[:300]!r}")
+            continue
+        row = doc["rows"][0]
+        text = p.stdout
+        check(not re.search(r"\d{20}", text), f"{what}: a run of 20 digits: {text}")
+        check("inf" not in text and "nan" not in text, f"{what}: inf or nan: {text}")
+        line = [l for l in text.splitlines() if l.startswith(" page-faults ")]
+        check(len(line) == 1, f"{what}: one row: {text}")
+        missing = row["ratio"] is None or row["verdict"] == "n/a"
+        check(missing, f"{what}: something is missing: {row}")
+        check(row["reason"], f"{what}: a reason for what is missing: {row}")
+        if row["reason"]:
+            check(f"page-faults: {row['reason']}" in text,
+                  f"{what}: the text says the same reason: {row['reason']!r}\n{text}")
+        if row["ratio"] is None and line:
+            check(line[0].split()[3] == "n/a", f"{what}: no ratio shown as n/a: {line}")
+        if what == "huge":
+            check("1.797e+308" in text, f"huge: the mean as a number: {text}")
+            check(row["verdict"] == "n/a" and "mann-whitney" in (row["reason"] or ""),
+                  f"huge: no test, and what to do: {row}")
+        if what == "denormal":
+            check(row["ratio"] is None and "ratio" in (row["reason"] or "") and
+                  row["verdict"] == "increase", f"denormal: no ratio, a verdict: {row}")
+        if what == "zero":
+            check(row["ratio"] is None and "is 0" in (row["reason"] or ""), f"zero: {row}")
+
+
 def field_messages(d, a, b):
     """A field missing or wrong in a result or sweep: the message names the
     file, the field and what is wrong, and says what to do; never
@@ -218,7 +285,7 @@ with tempfile.TemporaryDirectory() as tmp:
     A, B = case(measured, tmp, name="two settings measured") or (None, None)
     if A:
         for fn in (increase, text_table, mann_whitney, output_file, same_setting, bad_inputs,
-                   field_messages):
+                   extreme_values, field_messages):
             case(fn, tmp, A, B)
 case(help_text)
 done()

@@ -8,6 +8,8 @@
 #include "result/result.h"
 #include "fuzz.h"
 
+#include <math.h>
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -42,6 +44,25 @@ static void use_regions(const struct hwp_result *r, FILE *f)
 	}
 }
 
+/* A cell's numbers are numbers or missing (NAN), never infinite, as JSON
+ * has them; whatever is missing has its reason. */
+static void check_cells(const struct hwp_compare *c)
+{
+	for (size_t r = 0; r < hwp_compare_nr_rows(c); r++)
+		for (size_t k = 0; k < hwp_compare_nr_columns(c); k++) {
+			struct hwp_compare_info i = { .sz = sizeof(i) };
+
+			FUZZ_ASSERT(!hwp_compare_cell(c, r, k, &i));
+			FUZZ_ASSERT(!isinf(i.a_mean) && !isinf(i.b_mean) &&
+				    !isinf(i.ratio) && !isinf(i.diff) &&
+				    !isinf(i.ci_low) && !isinf(i.ci_high) &&
+				    !isinf(i.a_cv) && !isinf(i.b_cv) &&
+				    !isinf(i.p_value));
+			FUZZ_ASSERT(i.reason ||
+				    (i.verdict != HWP_VERDICT_NONE && !isnan(i.ratio)));
+		}
+}
+
 static void use(const struct hwp_sweep *sw)
 {
 	HWP_OPTS(hwp_write_opts, text, .format = HWP_FORMAT_TEXT);
@@ -59,6 +80,7 @@ static void use(const struct hwp_sweep *sw)
 	hwp_sweep_write(sw, f, &json);
 	if (!hwp_compare_sweeps(sw, sw, NULL, &c)) {
 		FUZZ_ASSERT(hwp_compare_nr_rows(c) >= 1);
+		check_cells(c);
 		hwp_compare_write(c, f, &text);
 		hwp_compare_write(c, f, &json);
 		hwp_compare_free(c);

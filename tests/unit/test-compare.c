@@ -14,6 +14,15 @@ static const double pf_a[] = { 1000, 1001, 999, 1000, 1002, 998, 1000, 1001, 999
 static const double pf_b[] = { 1100, 1101, 1099, 1100, 1102,
 			       1098, 1100, 1101, 1099, 1100 };
 static const double flat[] = { 5, 5, 5, 5, 5, 5, 5, 5, 5, 5 };
+/* At the edges of a double: sums and variances overflow; B/A does too. */
+static const double huge_a[] = { 1.797e308, 1.796e308, 1.797e308, 1.796e308, 1.797e308,
+				 1.796e308, 1.797e308, 1.796e308, 1.797e308, 1.796e308 };
+static const double huge_b[] = { 1.79e308, 1.795e308, 1.79e308, 1.795e308, 1.79e308,
+				 1.795e308, 1.79e308, 1.795e308, 1.79e308, 1.795e308 };
+static const double denormal[] = { 5e-324, 1e-323, 5e-324, 1e-323, 5e-324,
+				   1e-323, 5e-324, 1e-323, 5e-324, 1e-323 };
+static const double zeros[10];
+static const double ones[] = { 1, 1.1, 0.9, 1, 1.1, 0.9, 1, 1.1, 0.9, 1 };
 
 struct fx_row {
 	const char *name;
@@ -138,6 +147,119 @@ static struct hwp_compare_info cell(const struct hwp_compare *c, size_t row, siz
 
 	CHECK_ERR(hwp_compare_cell(c, row, col, &i), 0);
 	return i;
+}
+
+static char *written(const struct hwp_compare *c, enum hwp_format fmt)
+{
+	HWP_OPTS(hwp_write_opts, o, .format = fmt);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK_ERR(hwp_compare_write(c, f, &o), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Whether the numbers of a cell are numbers or missing, never infinite:
+ * JSON has no infinity, and text shows what JSON does. */
+static bool no_infinity(const struct hwp_compare_info *i)
+{
+	const double v[] = { i->a_mean, i->b_mean, i->a_cv, i->b_cv, i->ratio, i->diff,
+			     i->ci_low, i->ci_high, i->p_value, i->p_raw };
+
+	for (size_t k = 0; k < ARRAY_SIZE(v); k++)
+		if (isinf(v[k]))
+			return false;
+	return true;
+}
+
+/* A over B has no ratio, a verdict, and @why in the cell, the text and
+ * the JSON (null). */
+static void no_ratio(const struct hwp_result *a, const struct hwp_result *b,
+		     const char *why)
+{
+	struct hwp_compare *c = NULL;
+	struct hwp_compare_info i;
+	char *text, *json;
+
+	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	if (!c)
+		return;
+	i = cell(c, 0, 0);
+	CHECK(isnan(i.ratio) && i.verdict == HWP_VERDICT_INCREASE && i.reason &&
+	      strstr(i.reason, why), "ratio %g, %s", i.ratio, i.reason);
+	CHECK(no_infinity(&i), "no infinity");
+	json = written(c, HWP_FORMAT_JSON);
+	CHECK(strstr(json, "\"ratio\": null") && !strstr(json, "inf"), "%s", json);
+	text = written(c, HWP_FORMAT_TEXT);
+	CHECK(strstr(text, " n/a ") && !strstr(text, "inf") && strstr(text, i.reason),
+	      "%s", text);
+	free(json);
+	free(text);
+	hwp_compare_free(c);
+}
+
+static void check_extremes(void)
+{
+	const struct fx_row ha[] = { { "e", false, huge_a } };
+	const struct fx_row hb[] = { { "e", false, huge_b } };
+	const struct fx_row tiny[] = { { "e", false, denormal } };
+	const struct fx_row one[] = { { "e", false, ones } };
+	const struct fx_row zero[] = { { "e", false, zeros } };
+	struct hwp_result *a = result("ha.json", "x", 10, ha, 1);
+	struct hwp_result *b = result("hb.json", "x", 10, hb, 1);
+	struct hwp_result *t = result("tiny.json", "x", 10, tiny, 1);
+	struct hwp_result *o = result("one.json", "x", 10, one, 1);
+	struct hwp_result *z = result("zero.json", "x", 10, zero, 1);
+	struct hwp_compare *c = NULL;
+	struct hwp_compare_info i;
+	char *text;
+
+	/* Welch's variance overflows: no test, and the reason says what to do. */
+	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	if (c) {
+		i = cell(c, 0, 0);
+		CHECK(i.verdict == HWP_VERDICT_NONE && i.reason &&
+		      strstr(i.reason, "--test mann-whitney"), "huge: %s", i.reason);
+		CHECK(no_infinity(&i), "huge: no infinity");
+		CHECK_NEAR(i.a_mean, 1.7965e308, 1e295);
+		text = written(c, HWP_FORMAT_TEXT);
+		CHECK(strstr(text, "1.797e+308") && strstr(text, "1.792e+308"),
+		      "means as numbers: %s", text);
+		CHECK(strstr(text, " note: e: ") && strstr(text, i.reason),
+		      "the reason: %s", text);
+		free(text);
+		hwp_compare_free(c);
+	}
+	/* Mann-Whitney ranks them. */
+	{
+		HWP_OPTS(hwp_compare_opts, mw, .test = HWP_TEST_MANN_WHITNEY);
+
+		CHECK_ERR(hwp_compare_results(a, b, &mw, &c), 0);
+		i = cell(c, 0, 0);
+		CHECK(i.verdict == HWP_VERDICT_DECREASE && i.reason &&
+		      !strstr(i.reason, "no test") &&
+		      strstr(i.reason, "past a double's range: the CV of A, the CV of B"),
+		      "ranks: %s", i.reason);
+		hwp_compare_free(c);
+	}
+	/* B / a denormal is beyond a double: no ratio, as for a mean of 0; in
+	 * text as in JSON, with the reason. */
+	no_ratio(t, o, "no ratio B/A: 1 / 4.941e-324 (the mean in ");
+	no_ratio(z, o, "zero.json is 0");
+	/* The other way round, both are numbers. */
+	CHECK_ERR(hwp_compare_results(o, t, NULL, &c), 0);
+	if (c) {
+		i = cell(c, 0, 0);
+		CHECK(i.ratio >= 0 && i.ratio < 1e-300 && !i.reason, "ratio %g", i.ratio);
+		hwp_compare_free(c);
+	}
+	hwp_result_free(a);
+	hwp_result_free(b);
+	hwp_result_free(t);
+	hwp_result_free(o);
+	hwp_result_free(z);
 }
 
 static void check_results(void)
@@ -302,6 +424,35 @@ static void check_sweeps(void)
 	CHECK(w1 && w8, "values on one side only are named");
 	hwp_compare_free(c);
 
+	/* A row one side lacks at one value: no made-up zeros, and why. */
+	{
+		const struct fx_row pm[3][2] = {
+			{ { "page-faults", false, pf_a }, { "m", true, sleep1 } },
+			{ { "page-faults", false, pf_a }, { "other", true, sleep1 } },
+			{ { "page-faults", false, pf_b }, { "m", true, sleep1 } },
+		};
+		struct hwp_sweep *m = sweep("sm.json", "T", vb, 3, pm);
+
+		CHECK_ERR(hwp_compare_sweeps(m, b, NULL, &c), 0);
+		CHECK(c && hwp_compare_nr_columns(c) == 3 && hwp_compare_nr_rows(c) == 2,
+		      "3 x 2");
+		i = c ? cell(c, 1, 1) : (struct hwp_compare_info){ 0 };
+		CHECK(c && !strcmp(i.name, "m") && !strcmp(i.column, "4") &&
+		      i.verdict == HWP_VERDICT_NONE && isnan(i.a_mean) &&
+		      isnan(i.b_mean) && isnan(i.ratio) && i.reason &&
+		      strstr(i.reason, "not in ") && strstr(i.reason, "sm.json"),
+		      "m at T=4: %g %g, %s", i.a_mean, i.b_mean, i.reason);
+		if (c) {
+			char *text = written(c, HWP_FORMAT_TEXT);
+
+			CHECK(strstr(text, " n/a") && strstr(text, " note: m at T=4: "),
+			      "%s", text);
+			free(text);
+		}
+		hwp_compare_free(c);
+		hwp_sweep_free(m);
+	}
+
 	CHECK_ERR(hwp_compare_sweeps(a, disjoint, NULL, &c), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "no T value in common"), "%s", hwp_errmsg());
 	CHECK_ERR(hwp_sweep_read(path_of("a.json"), &plain), 0);
@@ -314,17 +465,6 @@ static void check_sweeps(void)
 	hwp_sweep_free(disjoint);
 }
 
-static char *written(const struct hwp_compare *c, enum hwp_format fmt)
-{
-	HWP_OPTS(hwp_write_opts, o, .format = fmt);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	CHECK_ERR(hwp_compare_write(c, f, &o), 0);
-	fclose(f);
-	return buf;
-}
 
 static void check_output(void)
 {
@@ -388,6 +528,7 @@ int main(void)
 	t_run(check_refusals);
 	t_run(check_sweeps);
 	t_run(check_output);
+	t_run(check_extremes);
 	if (t_case("clean-up")) {
 		char cmd[300];
 
