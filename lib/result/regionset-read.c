@@ -88,12 +88,14 @@ static int read_threads(struct field_ctx *c, const struct json_value *o,
 
 	if (err)
 		return err;
-	if ((size_t)nr != arr->u.array.n)
+	if ((size_t)nr != json_array_len(arr))
 		return fail(-HWP_ERR_FORMAT,
 			    "'%s', line %u: %s has %ld threads, but %zu in \"per_thread\"; "
-			    FIELD_FIX, c->source, o->line, c->where, nr, arr->u.array.n);
-	for (size_t i = 0; i < arr->u.array.n && !err; i++) {
-		const struct json_value *t = &arr->u.array.items[i];
+			    FIELD_FIX, c->source, o->line, c->where, nr,
+			    json_array_len(arr));
+	for (size_t i = 0; i < json_array_len(arr) && !err; i++) {
+		struct json_value tmp;
+		const struct json_value *t = json_item(arr, i, &tmp);
 		struct regionset_thread *part = regionset_add_thread(rg);
 
 		if (!part)
@@ -140,14 +142,15 @@ static int read_regions(struct field_ctx *c, const struct json_value *doc,
 	size_t base = strlen(c->where);
 	int err = field_get(c, doc, "regions", JSON_ARRAY, false, &arr);
 
-	for (size_t i = 0; !err && i < arr->u.array.n; i++) {
+	for (size_t i = 0; !err && i < json_array_len(arr); i++) {
+		struct json_value tmp;
 		struct regionset_region *rg = regionset_add_region(rs);
 
 		if (!rg)
 			return fail(-ENOMEM, "out of memory");
 		snprintf(c->where + base, sizeof(c->where) - base, "%sregions[%zu]",
 			 base ? "." : "", i);
-		err = read_region(c, &arr->u.array.items[i], rg);
+		err = read_region(c, json_item(arr, i, &tmp), rg);
 	}
 	c->where[base] = '\0';
 	return err;

@@ -15,36 +15,59 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* A result of a million runs of 8 events is ~200 MB of JSON: far past any
- * real use, and the reader's memory grows with the file. */
-#define MAX_FILE_SIZE ((size_t)64 << 20)
+/* A regular file is read whole, whatever its size: its arrays of numbers
+ * are packed (8 bytes a number, as stat held them), so memory grows with
+ * the file by a small factor. A pipe or device has no size to trust, and
+ * could go on forever: what is read from one is capped. */
+#define MAX_STREAM_SIZE ((size_t)1 << 30)
+
+/* Bytes no JSON has, in a string or out: control characters other than
+ * tab, newline and return. Reading stops at one (the parser says where):
+ * /dev/zero is not read for a gigabyte. */
+static bool not_json(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 && s[i] != '\t' && s[i] != '\n' &&
+		    s[i] != '\r')
+			return true;
+	return false;
+}
 
 static int read_all(int fd, const char *path, char **out, size_t *len)
 {
-	size_t alloc = 1 << 16, n = 0;
+	struct stat st;
+	bool regular = !fstat(fd, &st) && S_ISREG(st.st_mode);
+	/* One byte more than its size: reading it tells the end of a file
+	 * that has not grown since. */
+	size_t alloc = regular && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
+	size_t n = 0;
 	char *buf = malloc(alloc);
 
 	if (!buf)
-		return fail(-ENOMEM, "out of memory");
+		return fail(-ENOMEM, "out of memory for the %zu MiB of '%s'", alloc >> 20,
+			    path);
 	for (;;) {
 		ssize_t got;
 
 		if (n == alloc) {
 			char *p;
 
-			if (alloc >= MAX_FILE_SIZE) {
+			if (!regular && alloc >= MAX_STREAM_SIZE) {
 				free(buf);
 				return fail(-EFBIG,
-						"'%s' is larger than the %zu MiB a result file may be",
-						path, MAX_FILE_SIZE >> 20);
+						"'%s' is not a regular file and goes past the %zu MiB read from a pipe or device: write the result to a file and compare that",
+						path, MAX_STREAM_SIZE >> 20);
 			}
 			alloc *= 2;
 			p = realloc(buf, alloc);
 			if (!p) {
 				free(buf);
-				return fail(-ENOMEM, "out of memory");
+				return fail(-ENOMEM,
+					    "out of memory reading '%s' (%zu MiB so far)",
+					    path, n >> 20);
 			}
 			buf = p;
 		}
@@ -61,6 +84,8 @@ static int read_all(int fd, const char *path, char **out, size_t *len)
 		if (!got)
 			break;
 		n += (size_t)got;
+		if (not_json(buf + n - got, (size_t)got))
+			break;
 	}
 	*out = buf;
 	*len = n;
@@ -70,11 +95,18 @@ static int read_all(int fd, const char *path, char **out, size_t *len)
 /* Parse @len bytes of @path, with messages for people. */
 int json_doc_parse(const char *buf, size_t len, const char *path, struct json_value **doc)
 {
+	/* A value of ours takes 4 bytes at the least (packed numbers do not
+	 * count): no file hwprof writes meets the cap, and a file that does
+	 * cannot cost more than ~8 times its size. */
+	const struct json_limits lim = {
+		.max_values = len / 4 + ((size_t)4 << 20),
+		.pack_numbers = true,
+	};
 	struct json_error jerr;
-	int err = json_parse(buf, len, NULL, doc, &jerr);
+	int err = json_parse(buf, len, &lim, doc, &jerr);
 
 	if (err == -ENOMEM)
-		return fail(err, "out of memory");
+		return fail(err, "out of memory reading '%s' (%zu MiB)", path, len >> 20);
 	if (err == -E2BIG)
 		return fail(-HWP_ERR_FORMAT, "'%s' is too large to read: %s", path,
 			    jerr.msg);
@@ -155,7 +187,7 @@ int field_get(const struct field_ctx *c, const struct json_value *obj, const cha
 		return missing(c, obj, key, type, nullable);
 	if (v->type == JSON_NULL && nullable)
 		return 0;
-	if (v->type != type)
+	if (v->type != type && !(type == JSON_ARRAY && json_is_array(v)))
 		return fail(-HWP_ERR_FORMAT,
 			    "'%s', line %u: %s%s%s should be %s%s, not %s; "
 			    FIELD_FIX, c->source, v->line, c->where, dot(c), key,
@@ -233,15 +265,17 @@ int field_values(const struct field_ctx *c, const struct json_value *obj, const 
 	*out = NULL;
 	if (err)
 		return err;
-	if (v->u.array.n != n)
+	if (json_array_len(v) != n)
 		return fail(-HWP_ERR_FORMAT,
 			    "'%s', line %u: %s%s%s has %zu values, but \"runs\" is %zu; "
 			    FIELD_FIX, c->source, v->line, c->where, dot(c), key,
-			    v->u.array.n, n);
+			    json_array_len(v), n);
 	vals = malloc((n ? n : 1) * sizeof(*vals));
 	if (!vals)
 		return fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++) {
+	if (v->type == JSON_NUMBERS && n)
+		memcpy(vals, v->u.numbers.v, n * sizeof(*vals));
+	for (size_t i = 0; v->type == JSON_ARRAY && i < n; i++) {
 		const struct json_value *x = &v->u.array.items[i];
 
 		if (x->type != JSON_NUMBER && x->type != JSON_NULL) {
@@ -266,11 +300,12 @@ int field_command(const struct field_ctx *c, const struct json_value *obj, char 
 	*out = NULL;
 	if (err)
 		return err;
-	argv = calloc(v->u.array.n + 1, sizeof(*argv));
+	argv = calloc(json_array_len(v) + 1, sizeof(*argv));
 	if (!argv)
 		return fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < v->u.array.n; i++) {
-		const struct json_value *x = &v->u.array.items[i];
+	for (size_t i = 0; i < json_array_len(v); i++) {
+		struct json_value tmp;
+		const struct json_value *x = json_item(v, i, &tmp);
 
 		if (x->type != JSON_STRING) {
 			strv_free(argv);
@@ -354,12 +389,13 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 
 	if (err)
 		return err;
-	n = realloc(*rows, (*nr_rows + arr->u.array.n + 1) * sizeof(*n));
+	n = realloc(*rows, (*nr_rows + json_array_len(arr) + 1) * sizeof(*n));
 	if (!n)
 		return fail(-ENOMEM, "out of memory");
 	*rows = n;
-	for (size_t i = 0; i < arr->u.array.n; i++) {
-		const struct json_value *o = &arr->u.array.items[i];
+	for (size_t i = 0; i < json_array_len(arr); i++) {
+		struct json_value tmp;
+		const struct json_value *o = json_item(arr, i, &tmp);
 		struct series *sr = &n[(*nr_rows)++];
 
 		memset(sr, 0, sizeof(*sr));

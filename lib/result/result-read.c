@@ -62,12 +62,13 @@ static int read_regionsets(struct field_ctx *c, const struct json_value *doc,
 	if (!json_get(doc, "regions"))
 		return 0;
 	err = field_get(c, doc, "regions", JSON_ARRAY, false, &arr);
-	for (size_t i = 0; !err && i < arr->u.array.n; i++) {
+	for (size_t i = 0; !err && i < json_array_len(arr); i++) {
+		struct json_value tmp;
 		struct hwp_regionset *rs;
 
 		snprintf(c->where + base, sizeof(c->where) - base, "%sregions[%zu]",
 			 base ? "." : "", i);
-		err = regionset_from_json(&arr->u.array.items[i], c->source, c->where,
+		err = regionset_from_json(json_item(arr, i, &tmp), c->source, c->where,
 					  &rs);
 		if (!err && (err = result_add_regionset(r, rs)))
 			hwp_regionset_free(rs);
@@ -181,11 +182,12 @@ static int read_points(const struct json_value *doc, const char *path,
 
 	if (err)
 		return err;
-	if (!points->u.array.n)
+	if (!json_array_len(points))
 		return fail(-HWP_ERR_FORMAT, "'%s', line %u: the sweep has no points; "
 				FIELD_FIX, path, points->line);
-	for (size_t i = 0; i < points->u.array.n; i++) {
-		const struct json_value *pt = &points->u.array.items[i], *res;
+	for (size_t i = 0; i < json_array_len(points); i++) {
+		struct json_value tmp;
+		const struct json_value *pt = json_item(points, i, &tmp), *res;
 		struct hwp_result *r;
 		char *value;
 

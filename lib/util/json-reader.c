@@ -20,6 +20,7 @@ struct parser {
 	unsigned int line;
 	size_t depth, values;
 	size_t max_depth, max_values;
+	bool pack;
 	int fail;		/* the first error: -EINVAL, -E2BIG or -ENOMEM */
 	struct json_error *err;
 };
@@ -344,6 +345,9 @@ static void value_release(struct json_value *v)
 		}
 		free(v->u.object.members);
 		break;
+	case JSON_NUMBERS:
+		free(v->u.numbers.v);
+		break;
 	default:
 		break;
 	}
@@ -368,17 +372,9 @@ static void *grow(struct parser *ps, void *arr, size_t n, size_t *alloc, size_t 
 	return p;
 }
 
-static int array(struct parser *ps, struct json_value *v)
+/* The items of array @v from here on, @alloc of them allocated. */
+static int array_items(struct parser *ps, struct json_value *v, size_t alloc)
 {
-	size_t alloc = 0;
-
-	v->type = JSON_ARRAY;
-	ps->p++;
-	skip_space(ps);
-	if (ps->p < ps->end && *ps->p == ']') {
-		ps->p++;
-		return 0;
-	}
 	for (;;) {
 		struct json_value *items;
 
@@ -400,6 +396,97 @@ static int array(struct parser *ps, struct json_value *v)
 		}
 		return fail_at(ps, "',' or ']' in an array");
 	}
+}
+
+/* Whether a number or null comes next (else the generic path reads it). */
+static bool number_next(const struct parser *ps)
+{
+	return ps->p < ps->end && (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'));
+}
+
+static bool null_next(const struct parser *ps)
+{
+	return ps->end - ps->p >= 4 && !memcmp(ps->p, "null", 4);
+}
+
+/* The @n numbers read so far as values, to go on with other kinds. */
+static int unpack(struct parser *ps, struct json_value *v, double *nums, size_t n,
+		  size_t *alloc)
+{
+	struct json_value *items;
+
+	ps->values += n;
+	if (ps->values > ps->max_values)
+		return fail(ps, -E2BIG, "more than %zu values", ps->max_values);
+	items = calloc(n + 4, sizeof(*items));
+	if (!items)
+		return fail(ps, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		items[i].type = isnan(nums[i]) ? JSON_NULL : JSON_NUMBER;
+		items[i].line = v->line;
+		items[i].u.number = nums[i];
+	}
+	free(nums);
+	v->type = JSON_ARRAY;
+	v->u.array.items = items;
+	v->u.array.n = n;
+	*alloc = n + 4;
+	return 0;
+}
+
+/* Numbers and nulls, 8 bytes each, for as long as the array has only them. */
+static int packed_items(struct parser *ps, struct json_value *v)
+{
+	size_t alloc = 0, n = 0;
+	double *nums = NULL, *more;
+
+	v->type = JSON_NUMBERS;
+	for (;;) {
+		if (!number_next(ps) && !null_next(ps))
+			return unpack(ps, v, nums, n, &alloc) ?:
+			       array_items(ps, v, alloc);
+		more = grow(ps, nums, n, &alloc, sizeof(*nums));
+		if (!more)
+			break;
+		v->u.numbers.v = nums = more;
+		if (null_next(ps)) {
+			ps->p += 4;
+			nums[n] = NAN;
+		} else if (number(ps, &nums[n])) {
+			break;
+		}
+		v->u.numbers.n = ++n;
+		skip_space(ps);
+		if (ps->p < ps->end && *ps->p == ',') {
+			ps->p++;
+			skip_space(ps);
+			continue;
+		}
+		if (ps->p < ps->end && *ps->p == ']') {
+			ps->p++;
+			/* Doubling left up to half of it unused. */
+			more = realloc(nums, n * sizeof(*nums));
+			v->u.numbers.v = more ? more : nums;
+			return 0;
+		}
+		fail_at(ps, "',' or ']' in an array");
+		break;
+	}
+	return ps->fail;
+}
+
+static int array(struct parser *ps, struct json_value *v)
+{
+	v->type = JSON_ARRAY;
+	ps->p++;
+	skip_space(ps);
+	if (ps->p < ps->end && *ps->p == ']') {
+		ps->p++;
+		return 0;
+	}
+	if (ps->pack && (number_next(ps) || null_next(ps)))
+		return packed_items(ps, v);
+	return array_items(ps, v, 0);
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -544,6 +631,7 @@ int json_parse(const char *buf, size_t len, const struct json_limits *lim,
 		.line = 1,
 		.max_depth = lim && lim->max_depth ? lim->max_depth : 64,
 		.max_values = lim && lim->max_values ? lim->max_values : (size_t)4 << 20,
+		.pack = lim && lim->pack_numbers,
 		.err = err,
 	};
 	struct json_value *v;
@@ -595,6 +683,35 @@ const char *json_type_name(enum json_type t)
 	case JSON_STRING: return "a string";
 	case JSON_ARRAY: return "an array";
 	case JSON_OBJECT: return "an object";
+	case JSON_NUMBERS: return "an array";
 	}
 	return "?";
+}
+
+bool json_is_array(const struct json_value *v)
+{
+	return v && (v->type == JSON_ARRAY || v->type == JSON_NUMBERS);
+}
+
+size_t json_array_len(const struct json_value *v)
+{
+	if (!v)
+		return 0;
+	if (v->type == JSON_NUMBERS)
+		return v->u.numbers.n;
+	return v->type == JSON_ARRAY ? v->u.array.n : 0;
+}
+
+const struct json_value *json_item(const struct json_value *v, size_t i,
+				   struct json_value *tmp)
+{
+	if (v->type == JSON_ARRAY)
+		return &v->u.array.items[i];
+	memset(tmp, 0, sizeof(*tmp));
+	tmp->line = v->line;
+	tmp->u.number = v->u.numbers.v[i];
+	tmp->type = isnan(tmp->u.number) ? JSON_NULL : JSON_NUMBER;
+	if (tmp->type == JSON_NULL)
+		tmp->u.number = 0;
+	return tmp;
 }

@@ -6,6 +6,10 @@
  * input claims, only from what was actually parsed. Strict: no comments, no
  * trailing commas, no duplicate keys, valid UTF-8 only, no \u0000 (keys and
  * strings are C strings), nothing after the value.
+ *
+ * Files of many numbers (a result of a million runs) can have their arrays
+ * of numbers packed, 8 bytes a number rather than a value of ~32: read
+ * every array with json_array_len() and json_item() then.
  */
 #ifndef HWPROF_UTIL_JSON_READER_H
 #define HWPROF_UTIL_JSON_READER_H
@@ -20,6 +24,7 @@ enum json_type {
 	JSON_STRING,
 	JSON_ARRAY,
 	JSON_OBJECT,
+	JSON_NUMBERS,	/* an array of numbers and nulls, packed (json_limits) */
 };
 
 struct json_member;
@@ -39,6 +44,10 @@ struct json_value {
 			struct json_member *members;
 			size_t n;
 		} object;
+		struct {
+			double *v;	/* NAN for null */
+			size_t n;
+		} numbers;
 	} u;
 };
 
@@ -49,7 +58,10 @@ struct json_member {
 
 struct json_limits {
 	size_t max_depth;	/* 0: 64 */
-	size_t max_values;	/* 0: 4M (each value costs ~32 bytes) */
+	size_t max_values;	/* 0: 4M (each value costs ~32 bytes); packed
+				 * numbers do not count */
+	bool pack_numbers;	/* a non-empty array of only numbers and nulls
+				 * is a JSON_NUMBERS */
 };
 
 struct json_error {
@@ -69,7 +81,16 @@ void json_free(struct json_value *v);
 
 /* The member @key of an object, or NULL (not an object, or no such key). */
 const struct json_value *json_get(const struct json_value *obj, const char *key);
-/* The type's name for messages: "an object", "a number"... */
+/* The type's name for messages: "an object", "a number"... (JSON_NUMBERS:
+ * "an array"). */
 const char *json_type_name(enum json_type t);
+/* Whether @v is an array, packed or not. */
+bool json_is_array(const struct json_value *v);
+/* The number of items of array @v (0 for another value). */
+size_t json_array_len(const struct json_value *v);
+/* Item @i of array @v (i < json_array_len()): a packed one is made in
+ * @tmp, with the line of the array. */
+const struct json_value *json_item(const struct json_value *v, size_t i,
+				   struct json_value *tmp);
 
 #endif

@@ -3,15 +3,16 @@
 """hwprof compare end to end: hwprof stat -r on a workload whose page-fault
 count differs by 10% between two settings is an increase with ratio ~1.10;
 two results of one setting are unchanged; bad inputs get a clear message
-and the documented exit status; a field missing or wrong in a file is
-named, with what to do; extreme values print as numbers, with JSON and
-text agreeing on what is missing and why."""
+and the documented exit status; a sweep larger than 64 MiB is read; extreme
+values print as numbers, with JSON and text agreeing on what is missing
+and why."""
 import json
 import os
 import re
+import resource
 import tempfile
 
-from common import WORKLOAD, case, check, done, hwprof, note
+from common import WORKLOAD, case, check, done, hwprof, note, under_valgrind
 
 PAGES = 10000
 RUNS = "10"
@@ -178,6 +179,71 @@ def strict_json(text):
     return json.loads(text, parse_constant=refuse)
 
 
+def large_sweep(d, a, b):
+    """A sweep of 30 values x 170 events x 1,000 runs is ~70 MB of JSON,
+    past the 64 MiB compare refused: it is read, with memory that grows
+    with the numbers in it (8 bytes each, as stat held them), not with a
+    tree of the whole document."""
+    with open(a) as f:
+        doc = json.load(f)
+    runs, points, events = 1000, 30, 170
+
+    def numbers(n, fmt):
+        return "[" + ", ".join(fmt(i) for i in range(n)) + "]"
+
+    def result(nr_events, nr_runs):
+        """As stat writes one: counts of 7 digits, all running, 12 ms a run."""
+        rows = ", ".join(json.dumps(dict(doc["events"][0], event=f"e{i}", canonical=f"e{i}",
+                                         outliers=[], values="@V@",
+                                         percent_running_values="@P@"))
+                         for i in range(nr_events))
+        text = json.dumps(dict(doc, runs=nr_runs, metrics=[], seconds={"values": "@S@"},
+                               events="@E@"))
+        return text.replace('"@E@"', f"[{rows}]") \
+                   .replace('"@S@"', numbers(nr_runs, lambda i: "0.0123")) \
+                   .replace('"@V@"', numbers(nr_runs, lambda i: str(1000000 + i * 7919 % 100003))) \
+                   .replace('"@P@"', numbers(nr_runs, lambda i: "100"))
+
+    def sweep(path, body):
+        with open(path, "w") as f:
+            f.write('{"schema": "hwprof-sweep/1", "parameter": "T", "command": ["x", "{T}"], '
+                    '"points": [')
+            f.write(", ".join('{"value": "%d", "result": %s}' % (p + 1, body)
+                              for p in range(points)))
+            f.write("]}\n")
+
+    big, small = os.path.join(d, "big.json"), os.path.join(d, "small.json")
+    sweep(small, result(1, 10))
+    # A device that never ends, and is no JSON, is refused at once.
+    p = hwprof("compare", "/dev/zero", small, timeout=30)
+    check(p.returncode == 2 and "'/dev/zero' is not valid JSON: line 1, column 1" in p.stderr,
+          f"/dev/zero: {p.returncode} {p.stderr}")
+    under_valgrind("it would take minutes to read 70 MB")
+    sweep(big, result(events, runs))
+    size = os.path.getsize(big)
+    check(size > 66 << 20, f"the sweep is past 64 MiB: {size} bytes")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    p = hwprof("compare", "--json", big, small, timeout=120)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    check(p.returncode == 0, f"status {p.returncode}: {p.stderr}")
+    check("larger than" not in p.stderr and "too large" not in p.stderr, p.stderr)
+    doc = strict_json(p.stdout) if p.returncode == 0 else None
+    if doc:
+        check(doc["columns"] == [str(i + 1) for i in range(points)], f"columns {doc['columns']}")
+        e0 = [r for r in doc["rows"] if r["name"] == "e0"]
+        check(len(e0) == points and all(r["a_n"] == runs and r["b_n"] == 10 for r in e0),
+              f"e0 in every column, {runs} runs against 10: {e0[:1]}")
+        check(any("only in" in w and "e169" in w for w in doc["warnings"]),
+              f"the events B lacks are named: {[w[:80] for w in doc['warnings']]}")
+    # Under a sanitizer, the peak is its own: only plain builds say.
+    if os.environ.get("HWPROF_SANITIZE", "none") != "none":
+        note("peak memory not checked: a sanitizer's own")
+    elif peak <= before:
+        note(f"peak memory not checked: an earlier command took more ({before >> 10} MiB)")
+    else:
+        check(peak * 1024 < 3 * size, f"peak RSS {peak >> 10} MiB for a {size >> 20} MiB file")
+
+
 def result_with(d, a, name, values):
     """A copy of result A whose page-faults values are VALUES."""
     with open(a) as f:
@@ -285,7 +351,7 @@ with tempfile.TemporaryDirectory() as tmp:
     A, B = case(measured, tmp, name="two settings measured") or (None, None)
     if A:
         for fn in (increase, text_table, mann_whitney, output_file, same_setting, bad_inputs,
-                   extreme_values, field_messages):
+                   large_sweep, extreme_values, field_messages):
             case(fn, tmp, A, B)
 case(help_text)
 done()

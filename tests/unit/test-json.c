@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 /* The strict JSON reader: what it accepts, what it refuses and why, every
  * truncation of a document, and seeded byte mutations (no crash, no leak:
- * the ASan build runs this too). The writer's strings: valid UTF-8 and
- * JSON whatever bytes they are given. */
+ * the ASan build runs this too), with arrays of numbers packed or not: the
+ * same outcome and message either way. The writer's strings: valid UTF-8
+ * and JSON whatever bytes they are given. */
 #include "core/core.h"
 #include "util/json-reader.h"
 #include "util/json-writer.h"
 #include "harness.h"
 
+#include <math.h>
 #include <stdint.h>
+
+static const struct json_limits packed = { .pack_numbers = true };
 
 static struct json_value *parse(const char *s, struct json_error *err)
 {
@@ -107,19 +111,65 @@ static void check_refused(void)
 		  "a number of 70 characters", false },
 	};
 
-	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
-		struct json_error err;
-		struct json_value *v = NULL;
-		int ret = json_parse(table[i].in, strlen(table[i].in), NULL, &v, &err);
+	for (int pack = 0; pack < 2; pack++)
+		for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+			struct json_error err;
+			struct json_value *v = NULL;
+			int ret = json_parse(table[i].in, strlen(table[i].in),
+					     pack ? &packed : NULL, &v, &err);
 
-		CHECK(ret == -EINVAL && !v, "row %zu: %s: returned %d", i, table[i].in,
-		      ret);
-		CHECK(strstr(err.msg, table[i].msg), "row %zu: message '%s', want '%s'",
-		      i, err.msg, table[i].msg);
-		CHECK(err.truncated == table[i].truncated, "row %zu: truncated %d", i,
-		      err.truncated);
-		json_free(v);
-	}
+			CHECK(ret == -EINVAL && !v, "row %zu, packed %d: %s: returned %d",
+			      i, pack, table[i].in, ret);
+			CHECK(strstr(err.msg, table[i].msg),
+			      "row %zu, packed %d: message '%s', want '%s'", i, pack,
+			      err.msg, table[i].msg);
+			CHECK(err.truncated == table[i].truncated,
+			      "row %zu, packed %d: truncated %d", i, pack, err.truncated);
+			json_free(v);
+		}
+}
+
+/* Arrays of numbers and nulls, packed: 8 bytes a number, the same items
+ * through json_item(); an array with anything else is as it always was. */
+static void check_packed(void)
+{
+	struct json_limits few = { .max_values = 5, .pack_numbers = true };
+	const char *in = "{\"a\": [1, -2.5e3,\n null], \"b\": [1, 2, \"x\", null, 3],\n"
+			 " \"c\": [], \"d\": [null, [1]], \"e\": [[1, 2], 3]}";
+	struct json_value *v = NULL, tmp;
+	const struct json_value *a, *b, *x;
+	struct json_error err;
+
+	CHECK_ERR(json_parse(in, strlen(in), &packed, &v, &err), 0);
+	if (!v)
+		return;
+	a = json_get(v, "a");
+	b = json_get(v, "b");
+	CHECK(a->type == JSON_NUMBERS && json_is_array(a) && json_array_len(a) == 3 &&
+	      a->u.numbers.v[1] == -2500 && isnan(a->u.numbers.v[2]), "packed");
+	x = json_item(a, 2, &tmp);
+	CHECK(x->type == JSON_NULL && x->line == 1, "a packed null, on the array's line");
+	x = json_item(a, 0, &tmp);
+	CHECK(x->type == JSON_NUMBER && x->u.number == 1, "a packed number");
+	CHECK(b->type == JSON_ARRAY && json_array_len(b) == 5 &&
+	      json_item(b, 1, &tmp)->u.number == 2 &&
+	      json_item(b, 2, &tmp)->type == JSON_STRING &&
+	      json_item(b, 3, &tmp)->type == JSON_NULL &&
+	      json_item(b, 4, &tmp)->u.number == 3,
+	      "a string among numbers: items as ever");
+	CHECK(json_get(v, "c")->type == JSON_ARRAY && !json_array_len(json_get(v, "c")),
+	      "[]");
+	CHECK(json_get(v, "d")->type == JSON_ARRAY &&
+	      json_get(v, "e")->type == JSON_ARRAY &&
+	      json_item(json_get(v, "e"), 0, &tmp)->type == JSON_NUMBERS, "nested");
+	CHECK(!strcmp(json_type_name(JSON_NUMBERS), "an array") && !json_array_len(v),
+	      "names and lengths");
+	json_free(v);
+	/* Packed numbers cost 8 bytes and count for nothing; unpacked, each counts. */
+	CHECK_ERR(json_parse("[1, 2, 3, 4, 5, 6, 7]", 21, &few, &v, &err), 0);
+	json_free(v);
+	CHECK_ERR(json_parse("[1, 2, 3, 4, 5, \"x\"]", 20, &few, &v, &err), -E2BIG);
+	CHECK(!v && strstr(err.msg, "more than 5 values"), "%s", err.msg);
 }
 
 static void check_positions_and_limits(void)
@@ -167,14 +217,16 @@ static void check_truncations(void)
 {
 	size_t bad = 0;
 
-	for (size_t len = 0; len < sizeof(doc) - 1; len++) {
+	for (size_t len = 0; len < 2 * (sizeof(doc) - 1); len++) {
 		struct json_error err;
 		struct json_value *v = NULL;
-		int ret = json_parse(doc, len, NULL, &v, &err);
+		bool pack = len >= sizeof(doc) - 1;
+		size_t n = len % (sizeof(doc) - 1);
+		int ret = json_parse(doc, n, pack ? &packed : NULL, &v, &err);
 
 		if (ret != -EINVAL || !err.truncated) {
-			t_note("prefix of %zu bytes: returned %d, truncated %d: %s", len,
-			       ret, err.truncated, err.msg);
+			t_note("prefix of %zu bytes, packed %d: returned %d, truncated %d: %s",
+			       n, pack, ret, err.truncated, err.msg);
 			bad++;
 		}
 		json_free(v);
@@ -211,6 +263,20 @@ static void check_mutations(void)
 		if (xorshift() % 4 == 0)
 			len = xorshift() % len;
 		ret = json_parse(buf, len, NULL, &v, &err);
+		json_free(v);
+		v = NULL;
+		{
+			struct json_error perr;
+			int pret = json_parse(buf, len, &packed, &v, &perr);
+
+			if (pret != ret || (ret && (strcmp(perr.msg, err.msg) ||
+						    perr.line != err.line ||
+						    perr.column != err.column))) {
+				CHECK(0, "mutation %d: %d '%s', packed %d '%s'", i, ret,
+				      err.msg, pret, perr.msg);
+				break;
+			}
+		}
 		if (ret == 0) {
 			parsed++;
 		} else if (ret == -EINVAL && err.msg[0] && err.line >= 1) {
@@ -294,6 +360,7 @@ int main(void)
 	t_run(check_writer_uint);
 	t_run(check_accepted);
 	t_run(check_refused);
+	t_run(check_packed);
 	t_run(check_positions_and_limits);
 	t_run(check_truncations);
 	t_run(check_mutations);

@@ -231,6 +231,12 @@ static void check_refused(void)
 		  -HWP_ERR_FORMAT, true },
 		{ variant("\"./bench\"", "7"), "command[0] should be a string",
 		  -HWP_ERR_FORMAT, true },
+		{ variant("[\"./bench\", \"--threads\", \"4\"]", "[7, 8]"),
+		  "line 3: command[0] should be a string, not a number",
+		  -HWP_ERR_FORMAT, true },
+		{ variant("\"metrics\": [", "\"metrics\": [ 3, null, "),
+		  "line 21: metrics[0] should be an object, not a number",
+		  -HWP_ERR_FORMAT, true },
 		{ variant("\"metrics\": [", "\"metrics\": [ 3, "),
 		  "metrics[0] should be an object", -HWP_ERR_FORMAT, true },
 		{ variant("\"target\": null,", ""),
@@ -362,6 +368,12 @@ static void check_sweeps(void)
 				 &back),
 		  -HWP_ERR_FORMAT);
 	CHECK(strstr(hwp_errmsg(), "has no points"), "%s", hwp_errmsg());
+	CHECK_ERR(hwp_sweep_read(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
+					   "\"parameter\": \"T\", \"command\": [], \"points\": [1]}"),
+				 &back),
+		  -HWP_ERR_FORMAT);
+	CHECK(strstr(hwp_errmsg(), "points[0] should be an object, not a number"), "%s",
+	      hwp_errmsg());
 	CHECK_ERR(hwp_sweep_read(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
 					   "\"command\": [], \"points\": []}"),
 				 &back),
@@ -537,6 +549,8 @@ static void check_regions_refused(void)
 		  "regions[0].per_thread[0].tid should be a whole number" },
 		{ "\"sample_every\": 1", "\"sample_every\": 0",
 		  "sample_every should be a whole number" },
+		{ "\"per_thread\": [\n", "\"per_thread\": [1, 2], \"was\": [\n",
+		  "regions[0].per_thread[0] should be an object, not a number" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
