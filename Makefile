@@ -63,9 +63,10 @@ demo: build
 	@$(HWPROF) stat -e page-faults,context-switches,cpu-migrations,cache-misses,task-clock \
 		-M "faults/migration=page-faults / cpu-migrations" -- $(BUILD)/examples/churn
 
-# The CLI tests compare with perf; the ABI test diffs with abigail-tools.
+# The CLI tests compare with perf; the ABI test diffs with abigail-tools;
+# promtool (prometheus) checks the Prometheus output.
 test: build
-	$(DEPS) linux-perf abigail-tools
+	$(DEPS) linux-perf abigail-tools prometheus
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \

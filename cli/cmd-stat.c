@@ -58,6 +58,11 @@ static const char stat_help[] =
 	"  -x, --field-separator S  CSV, in perf stat's field order: value, unit, event,\n"
 	"                           [+- %,] run time, % running, metric value, metric name\n"
 	"      --json               JSON; the schema is in README.md\n"
+	"      --format FMT         text (default), csv (as -x ,), json (as --json),\n"
+	"                           openmetrics: the OpenMetrics text exposition (Prometheus,\n"
+	"                           a pushgateway), or prometheus: the same in Prometheus'\n"
+	"                           text format, for node_exporter's textfile collector. With\n"
+	"                           -I, one exposition an interval, of the totals so far\n"
 	"  -o, --output FILE        write the report to FILE (never half-written) instead of\n"
 	"                           standard error; '-' is standard output\n"
 	"      --no-big-num         no thousands separators\n"
@@ -89,6 +94,7 @@ static const struct option stat_options[] = {
 	{ "interval-print", required_argument, NULL, 'I' },
 	{ "field-separator", required_argument, NULL, 'x' },
 	{ "json", no_argument, NULL, 'J' },
+	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-big-num", no_argument, NULL, 'B' },
 	{ "warmup", required_argument, NULL, 'W' },
@@ -101,26 +107,89 @@ static const struct option stat_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* A format Prometheus reads, whose counters are totals. */
+static bool exposition(enum hwp_format format)
+{
+	return format == HWP_FORMAT_OPENMETRICS || format == HWP_FORMAT_PROMETHEUS;
+}
+
 /* The newer options, against the rest. */
 static int check_combinations(const struct stat_config *c)
 {
+	bool openmetrics = exposition(c->format);
+
 	if (c->interval_ms && c->warmup) {
 		cli_error("stat",
 			  "--warmup discards whole runs; with -I, use --skip-first");
 		return CLI_EXIT_USAGE;
 	}
-	if (c->histogram && (c->json || c->sep || c->interval_ms || c->sweep)) {
-		cli_error("stat", "--histogram draws the runs of one measurement in the text report: not with %s",
+	if (c->histogram &&
+	    (c->format != HWP_FORMAT_TEXT || c->interval_ms || c->sweep)) {
+		cli_error("stat",
+			  "--histogram draws the runs of one measurement in the text report: not with %s",
 			  c->json ? "--json" : c->sep ? "-x" :
+			  c->format != HWP_FORMAT_TEXT ? "--format" :
 			  c->interval_ms ? "-I" : "--sweep");
 		return CLI_EXIT_USAGE;
 	}
-	if (c->sweep && (c->interval_ms || c->sep)) {
+	if (c->interval_ms && c->format == HWP_FORMAT_PROMETHEUS) {
+		cli_error("stat", "-I writes an exposition an interval, which only openmetrics ends (# EOF): use --format openmetrics");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->sweep && (c->interval_ms || c->format == HWP_FORMAT_CSV || openmetrics)) {
 		cli_error("stat", "--sweep writes a table or JSON: not with %s",
-			  c->interval_ms ? "-I" : "-x");
+			  c->interval_ms ? "-I" : c->sep ? "-x" :
+			  "--format csv, openmetrics or prometheus");
 		return CLI_EXIT_USAGE;
 	}
 	return c->sweep ? sweep_check(c) : 0;
+}
+
+static bool parse_format(struct stat_config *c, const char *name)
+{
+	static const struct {
+		const char *name;
+		enum hwp_format format;
+	} formats[] = {
+		{ "text", HWP_FORMAT_TEXT },
+		{ "csv", HWP_FORMAT_CSV },
+		{ "json", HWP_FORMAT_JSON },
+		{ "openmetrics", HWP_FORMAT_OPENMETRICS },
+		{ "prometheus", HWP_FORMAT_PROMETHEUS },
+	};
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(formats[i].name, name)) {
+			c->format = formats[i].format;
+			c->format_given = true;
+			return true;
+		}
+	cli_error("stat",
+		  "--format: '%s' is not text, csv, json, openmetrics or prometheus",
+		  name);
+	return false;
+}
+
+/* --json and -x are --format json and csv, and agree with a --format. */
+static int resolve_format(struct stat_config *c)
+{
+	enum hwp_format implied = c->json ? HWP_FORMAT_JSON :
+				  c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT;
+
+	if (c->format_given && (c->json || c->sep) && c->format != implied) {
+		cli_error("stat", "--format %s and %s cannot be combined",
+			  c->format == HWP_FORMAT_TEXT ? "text" :
+			  c->format == HWP_FORMAT_CSV ? "csv" :
+			  c->format == HWP_FORMAT_JSON ? "json" :
+			  c->format == HWP_FORMAT_OPENMETRICS ? "openmetrics" :
+								"prometheus",
+			  c->json ? "--json" : "-x");
+		return CLI_EXIT_USAGE;
+	}
+	if (!c->format_given)
+		c->format = implied;
+	c->json = c->format == HWP_FORMAT_JSON;
+	return 0;
 }
 
 static int parse_options(struct stat_config *c, int argc, char **argv)
@@ -180,6 +249,10 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			break;
 		case 'x': c->sep = optarg; break;
 		case 'J': c->json = true; break;
+		case 'f':
+			if (!parse_format(c, optarg))
+				return CLI_EXIT_USAGE;
+			break;
 		case 'o': c->output = optarg; break;
 		case 'B': c->no_big_num = true; break;
 		case 'W':
@@ -230,6 +303,8 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		cli_error("stat", "--json and -x cannot be combined");
 		return CLI_EXIT_USAGE;
 	}
+	if (resolve_format(c))
+		return CLI_EXIT_USAGE;
 	if (c->sep && !*c->sep) {
 		cli_error("stat", "-x: the separator is empty");
 		return CLI_EXIT_USAGE;
@@ -259,6 +334,7 @@ struct run {
 	bool uncounted;		/* no event opened: the command runs all the same */
 	struct hwp_count *counts;
 	struct hwp_count *prev;	/* what counts start from: 0, or --skip-first's */
+	struct hwp_count *total;	/* -I of OpenMetrics: the sum of the intervals */
 	double t_start;
 	double t_last;		/* the end of the last interval printed */
 	double t_next;		/* the next interval's end; INFINITY without -I */
@@ -271,11 +347,32 @@ static void run_release(struct run *r)
 	cli_watch_release(&r->watch);
 	free(r->counts);
 	free(r->prev);
+	free(r->total);
 }
 
 bool stat_stopped(void)
 {
 	return cli_stop_count != 0;
+}
+
+/* What @r measured: the command @argv, or the target of -p, -a or -C. */
+static int result_label(struct stat_ctx *sc, char **argv, struct hwp_result *r)
+{
+	const struct cli_target *t = &sc->cfg->target;
+	char target[256];
+	int err = 0;
+
+	if (argv)
+		err = hwp_result_set_command(r, argv);
+	if (err || cli_target_command_only(t))
+		return err;
+	if (t->pid)
+		snprintf(target, sizeof(target), "process id %d", (int)t->pid);
+	else if (t->cpus)
+		snprintf(target, sizeof(target), "CPUs %s", t->cpus);
+	else
+		snprintf(target, sizeof(target), "system wide");
+	return hwp_result_set_target(r, target);
 }
 
 /* Read every event, and what it counted since r->prev, which moves on. */
@@ -315,9 +412,21 @@ static int print_interval(struct stat_ctx *sc, struct run *r, double t, double d
 	err = read_delta(r, delta);
 	if (err)
 		goto out;
+	/* OpenMetrics counters are totals, which a scrape takes the rate of. */
+	if (r->total) {
+		for (size_t i = 0; i < n; i++) {
+			r->total[i].value += delta[i].value;
+			r->total[i].time_enabled += delta[i].time_enabled;
+			r->total[i].time_running += delta[i].time_running;
+		}
+		memcpy(delta, r->total, n * sizeof(*delta));
+		dt = t;
+	}
 	err = hwp_result_new(&res);
 	for (size_t i = 0; !err && i < sc->cfg->nr_metrics; i++)
 		err = hwp_result_add_metric(res, sc->metrics[i]);
+	if (!err)
+		err = result_label(sc, sc->run_argv, res);
 	if (!err)
 		err = hwp_result_add_run(res, r->s, delta, dt);
 	o.interval = t;
@@ -407,7 +516,10 @@ static int start_run(struct stat_ctx *sc, struct run *r)
 	n = hwp_session_nr_events(r->s);
 	r->counts = calloc(n, sizeof(*r->counts));
 	r->prev = calloc(n, sizeof(*r->prev));
-	if (!r->counts || !r->prev)
+	if (c->interval_ms && exposition(c->format))
+		r->total = calloc(n, sizeof(*r->total));
+	if (!r->counts || !r->prev ||
+	    (c->interval_ms && exposition(c->format) && !r->total))
 		return cli_lib_error("stat", -ENOMEM);
 	/* A command counted from its exec enables itself; the rest we enable. */
 	if (!r->uncounted && !cli_watch_self_enabled(&r->watch) &&
@@ -505,26 +617,14 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 {
 	struct stat_config *c = sc->cfg;
-	const struct cli_target *t = &c->target;
 	struct hwp_result *r;
 	int err = hwp_result_new(&r);
 
 	*out = NULL;
 	for (size_t i = 0; !err && i < c->nr_metrics; i++)
 		err = hwp_result_add_metric(r, sc->metrics[i]);
-	if (!err && argv)
-		err = hwp_result_set_command(r, argv);
-	if (!err && !cli_target_command_only(t)) {
-		char target[256];
-
-		if (t->pid)
-			snprintf(target, sizeof(target), "process id %d", (int)t->pid);
-		else if (t->cpus)
-			snprintf(target, sizeof(target), "CPUs %s", t->cpus);
-		else
-			snprintf(target, sizeof(target), "system wide");
-		err = hwp_result_set_target(r, target);
-	}
+	if (!err)
+		err = result_label(sc, argv, r);
 	if (err) {
 		cli_lib_error("stat", err);
 		hwp_result_free(r);
@@ -571,8 +671,7 @@ static int prepare(struct stat_ctx *sc)
 		return ret;
 	sc->wopts = (struct hwp_write_opts){
 		.sz = sizeof(sc->wopts),
-		.format = c->json ? HWP_FORMAT_JSON :
-			  c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
+		.format = c->format,
 		.separator = c->sep,
 		.no_big_num = c->no_big_num,
 	};

@@ -18,7 +18,9 @@ struct stat_config {
 	long interval_ms;
 	double skip_first;	/* seconds of each run not counted; 0: none */
 	const char *sep;
-	bool json;
+	bool json;		/* --json, or --format json */
+	enum hwp_format format;	/* --format, or what --json or -x imply */
+	bool format_given;
 	const char *output;
 	struct cli_target target;	/* -p, -a, -C, --pin and the command */
 	bool no_big_num;

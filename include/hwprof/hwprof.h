@@ -749,6 +749,15 @@ enum hwp_format {
 	HWP_FORMAT_CSV,		/* perf stat -x's field order */
 	HWP_FORMAT_JSON,	/* the documented schema (README) */
 	HWP_FORMAT_FOLDED,	/* profiles only: collapsed stacks "main;mid;leaf N" */
+	/* Results and regions: the OpenMetrics text exposition (Prometheus),
+	 * families hwprof_event, hwprof_metric, hwprof_region_... (README),
+	 * ending in "# EOF". Since: 0.2 */
+	HWP_FORMAT_OPENMETRICS,
+	/* Results and regions: the same families in the Prometheus text format
+	 * (0.0.4), which node_exporter's textfile collector and promtool read:
+	 * counters' families named with their _total, no # UNIT, no # EOF.
+	 * Since: 0.2 */
+	HWP_FORMAT_PROMETHEUS,
 };
 
 /* How a profile's entries are grouped. */
@@ -928,9 +937,20 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
 /*
  * hwp_result_write - write @r to @f
  *
- * Errors: -EOPNOTSUPP for folded stacks (a profile's format), -EINVAL for a
- * NULL argument or a value that is no format, the write's errno (-ENOSPC
- * for a full disk, found by flushing @f). Since: 0.1
+ * HWP_FORMAT_OPENMETRICS (since 0.2): the OpenMetrics text exposition, one
+ * whole exposition ending in "# EOF" (with opts->interval, one each call,
+ * with hwprof_elapsed_seconds the interval's time: give it the counts
+ * since the start, as counters are totals). Counters hwprof_event_total
+ * and hwprof_event_seconds_total (clocks), gauges hwprof_metric,
+ * hwprof_event_running_ratio, hwprof_event_supported and
+ * hwprof_elapsed_seconds, labelled by event or metric and command (and
+ * run with several runs), then the regions' families
+ * (hwp_regionset_write()). HWP_FORMAT_PROMETHEUS (since 0.2): the same in
+ * Prometheus' text format, for node_exporter's textfile collector.
+ * Errors: -EOPNOTSUPP for folded stacks (a profile's format), -EINVAL for
+ * a NULL argument or a value that is no format, the write's errno
+ * (-ENOSPC for a full disk, found by flushing @f).
+ * Since: 0.1
  */
 HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
 			     const struct hwp_write_opts *opts);
@@ -1349,9 +1369,13 @@ HWP_API void hwp_regionset_free(struct hwp_regionset *rs);
  * them: its threads, calls, time and ops, then each event's count, per
  * call and per op (and, when it was multiplexed, the percent it counted),
  * then its metrics. HWP_FORMAT_JSON: schema hwprof-regions/1, which
- * hwp_regionset_read() reads back. Errors: -EOPNOTSUPP for CSV or folded
- * stacks, -EINVAL for a NULL argument or a value that is no format, the
- * write's errno (-ENOSPC for a full disk). Since: 0.2
+ * hwp_regionset_read() reads back. HWP_FORMAT_OPENMETRICS (since 0.2):
+ * the families hwprof_region_calls, _seconds, _ops, _event, _event_seconds
+ * and _metric, labelled by region (and event or metric), then "# EOF".
+ * HWP_FORMAT_PROMETHEUS: the same in Prometheus' text format. Errors:
+ * -EOPNOTSUPP for CSV or folded stacks, -EINVAL for a NULL argument or a
+ * value that is no format, the write's errno (-ENOSPC for a full disk).
+ * Since: 0.2
  */
 HWP_API int hwp_regionset_write(const struct hwp_regionset *rs, FILE *f,
 				const struct hwp_write_opts *opts);

@@ -13,6 +13,8 @@ static const char *const format_names[NR_FORMATS] = {
 	[HWP_FORMAT_CSV] = "CSV",
 	[HWP_FORMAT_JSON] = "JSON",
 	[HWP_FORMAT_FOLDED] = "folded stacks",
+	[HWP_FORMAT_OPENMETRICS] = "OpenMetrics",
+	[HWP_FORMAT_PROMETHEUS] = "Prometheus text",
 };
 
 

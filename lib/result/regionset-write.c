@@ -211,6 +211,8 @@ static const struct writer regionset_writer = {
 	.format = {
 		[HWP_FORMAT_TEXT] = write_text,
 		[HWP_FORMAT_JSON] = write_json,
+		[HWP_FORMAT_OPENMETRICS] = regionset_openmetrics,
+		[HWP_FORMAT_PROMETHEUS] = regionset_openmetrics,
 	},
 };
 

@@ -250,6 +250,8 @@ static const struct writer result_writer = {
 		[HWP_FORMAT_TEXT] = write_text,
 		[HWP_FORMAT_CSV] = write_csv,
 		[HWP_FORMAT_JSON] = write_json,
+		[HWP_FORMAT_OPENMETRICS] = result_openmetrics,
+		[HWP_FORMAT_PROMETHEUS] = result_openmetrics,
 	},
 };
 

@@ -231,6 +231,17 @@ void command_line(char *const *argv, struct strbuf *sb);
 /* "command": [argv...] */
 void json_command(struct json_writer *w, char *const *argv);
 
+/* result-openmetrics.c: the OpenMetrics text exposition, or with
+ * HWP_FORMAT_PROMETHEUS the Prometheus text format (of a result, and of
+ * regions); the families of the regions of @sets (one a run), inside a
+ * larger exposition, with label command=@command unless NULL. */
+int result_openmetrics(const void *obj, FILE *f, const void *opts);
+int regionset_openmetrics(const void *obj, FILE *f, const void *opts);
+void regionset_openmetrics_families(struct hwp_regionset *const *sets, size_t nr_sets,
+				    const char *command, bool prom, FILE *f);
+/* A label value in double quotes, with backslash, quote and newline escaped. */
+void om_label_value(FILE *f, const char *s);
+
 /* result-read.c: build a result from a parsed hwprof-stat/1 object; the
  * messages name @source and @where (the path of the object in its file). */
 int result_from_json(const struct json_value *obj, const char *source,

@@ -509,7 +509,7 @@ static void check_regions(void)
 
 		CHECK_ERR(hwp_regionset_write(rs, stdout, &csv), -EOPNOTSUPP);
 		CHECK(strstr(hwp_errmsg(),
-			     "regions are written as text or JSON, not CSV"),
+			     "regions are written as text, JSON, OpenMetrics or Prometheus text, not CSV"),
 		      "%s", hwp_errmsg());
 	}
 	hwp_regionset_free(rs);
@@ -590,9 +590,14 @@ static void check_writers(void)
 		  { NULL, "a sweep is written as text or JSON, not CSV",
 		    "a comparison is written as text or JSON, not CSV" } },
 		{ HWP_FORMAT_FOLDED, { -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP },
-		  { "a result is written as text, CSV or JSON, not folded stacks",
+		  { "a result is written as text, CSV, JSON, OpenMetrics or Prometheus text, not folded stacks",
 		    "a sweep is written as text or JSON, not folded stacks",
 		    "a comparison is written as text or JSON, not folded stacks" } },
+		{ HWP_FORMAT_OPENMETRICS, { 0, -EOPNOTSUPP, -EOPNOTSUPP },
+		  { NULL, "a sweep is written as text or JSON, not OpenMetrics",
+		    "a comparison is written as text or JSON, not OpenMetrics" } },
+		{ HWP_FORMAT_PROMETHEUS, { 0, -EOPNOTSUPP, -EOPNOTSUPP },
+		  { NULL, "a sweep is written as text or JSON, not Prometheus text" } },
 		{ 99, { -EINVAL, -EINVAL, -EINVAL },
 		  { "hwp_result_write: unknown format 99",
 		    "hwp_sweep_write: unknown format 99",

@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hwprof stat --format openmetrics and prometheus: checked by promtool (the
+Prometheus text format, which node_exporter's textfile collector reads)
+and, for OpenMetrics, which promtool does not check, by a strict parser of
+the OpenMetrics 1.0 text format written here from the spec."""
+import math
+import os
+import re
+import shutil
+import subprocess
+
+from common import HWPROF, WORKLOAD, case, check, done, hwprof, run, skip
+
+MSGBENCH = os.environ.get("MSGBENCH")
+# Regions are written where HWPROF_OUTPUT says: not inherited from the caller.
+CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("HWPROF_") or k == "HWPROF"}
+
+NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
+LABEL = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
+TYPES = {"counter", "gauge", "stateset", "info", "histogram", "gaugehistogram", "summary",
+         "unknown"}
+# The names of a family's samples, by type (the spec's suffixes).
+SUFFIXES = {"counter": ("_total", "_created"), "gauge": ("",), "unknown": ("",),
+            "info": ("_info",), "stateset": ("",)}
+NUMBER = re.compile(r"[+-]?(Inf|inf|NaN|nan|[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?"
+                    r"|\.[0-9]+([eE][+-]?[0-9]+)?)$")
+
+
+class Invalid(Exception):
+    pass
+
+
+def unescape_value(s, i):
+    """The label value that starts after the quote at S[i-1]; (value, end)."""
+    out = []
+    while i < len(s):
+        c = s[i]
+        if c == '"':
+            return "".join(out), i + 1
+        if c == "\n":
+            raise Invalid("a raw line feed in a label value")
+        if c == "\\":
+            nxt = s[i + 1:i + 2]
+            if nxt not in ("\\", '"', "n"):
+                raise Invalid(f"escape \\{nxt} in a label value")
+            out.append("\n" if nxt == "n" else nxt)
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    raise Invalid("an unterminated label value")
+
+
+def parse_sample(line):
+    """(name, {label: value}, value) of a sample line, without timestamp."""
+    m = NAME.match(line)
+    if not m:
+        raise Invalid(f"no metric name: {line!r}")
+    name, i, labels = m.group(0), m.end(), {}
+    if line[i:i + 1] == "{":
+        i += 1
+        while line[i:i + 1] != "}":
+            lm = LABEL.match(line, i)
+            if not lm or line[lm.end():lm.end() + 2] != '="':
+                raise Invalid(f"a bad label at {i}: {line!r}")
+            key = lm.group(0)
+            if key in labels:
+                raise Invalid(f"label {key} twice: {line!r}")
+            labels[key], i = unescape_value(line, lm.end() + 2)
+            if line[i:i + 1] == ",":
+                i += 1
+                if line[i:i + 1] == "}":
+                    raise Invalid(f"a comma before the closing brace: {line!r}")
+            elif line[i:i + 1] != "}":
+                raise Invalid(f"no comma between labels: {line!r}")
+        i += 1
+    if line[i:i + 1] != " ":
+        raise Invalid(f"no single space before the value: {line!r}")
+    rest = line[i + 1:].split(" ")
+    if len(rest) != 1 or not NUMBER.match(rest[0]):
+        raise Invalid(f"not a value (or a timestamp, which hwprof never writes): {line!r}")
+    return name, labels, float(rest[0])
+
+
+def parse_openmetrics(text):
+    """Families {name: {"type", "unit", "help", "samples": [(name, labels,
+    value)]}}, or raise Invalid for what the spec forbids."""
+    if not text.endswith("# EOF\n"):
+        raise Invalid("does not end with '# EOF' and a line feed")
+    lines = text[:-len("# EOF\n")].split("\n")
+    if lines[-1] != "":
+        raise Invalid("no line feed before # EOF")
+    families, current, done_names = {}, None, set()
+    for line in lines[:-1]:
+        if line.startswith("#"):
+            parts = line.split(" ", 3)
+            if len(parts) < 3 or parts[0] != "#" or parts[1] not in ("TYPE", "UNIT", "HELP"):
+                raise Invalid(f"a comment OpenMetrics does not have: {line!r}")
+            kind, name = parts[1], parts[2]
+            text_ = parts[3] if len(parts) > 3 else ""
+            if not NAME.fullmatch(name):
+                raise Invalid(f"a bad family name: {line!r}")
+            if current is None or current != name:
+                if name in families:
+                    raise Invalid(f"family {name} is not contiguous")
+                families[name] = {"type": "unknown", "unit": "", "help": None, "samples": [],
+                                  "meta": set()}
+                if current:
+                    done_names.add(current)
+                current = name
+            fam = families[name]
+            if kind in fam["meta"]:
+                raise Invalid(f"{kind} twice for {name}")
+            if fam["samples"]:
+                raise Invalid(f"{kind} of {name} after its samples")
+            fam["meta"].add(kind)
+            if kind == "TYPE":
+                if text_ not in TYPES:
+                    raise Invalid(f"type {text_!r}")
+                fam["type"] = text_
+            elif kind == "UNIT":
+                if not name.endswith("_" + text_):
+                    raise Invalid(f"{name} does not end in its unit {text_}")
+                fam["unit"] = text_
+            else:
+                if re.search(r"\\[^\\n]", text_.replace("\\\\", "")):
+                    raise Invalid(f"a bad escape in HELP: {line!r}")
+                fam["help"] = text_
+            continue
+        if not line:
+            raise Invalid("an empty line")
+        name, labels, value = parse_sample(line)
+        if current is None:
+            raise Invalid(f"a sample outside any family: {line!r}")
+        fam = families[current]
+        suffixes = SUFFIXES.get(fam["type"], ("",))
+        if not any(name == current + s for s in suffixes):
+            raise Invalid(f"sample {name} in family {current} of type {fam['type']}")
+        if fam["type"] == "counter" and (math.isnan(value) or value < 0):
+            raise Invalid(f"a counter's total must be a number >= 0: {line!r}")
+        key = (name, tuple(sorted(labels.items())))
+        if any((n, tuple(sorted(lb.items()))) == key for n, lb, _ in fam["samples"]):
+            raise Invalid(f"a sample twice: {line!r}")
+        fam["samples"].append((name, labels, value))
+    for name, fam in families.items():
+        if fam["type"] == "counter" and name.endswith("_total"):
+            raise Invalid(f"counter family {name} named with its _total")
+    return families
+
+
+def valid(text):
+    """The families of TEXT, after checking it; None after saying why not."""
+    try:
+        return parse_openmetrics(text)
+    except Invalid as e:
+        check(False, f"not OpenMetrics: {e}\n{text}")
+        return None
+
+
+def samples(fams, family, **labels):
+    return [(lb, v) for _, lb, v in fams.get(family, {}).get("samples", [])
+            if all(lb.get(k) == w for k, w in labels.items())]
+
+
+def promtool_check(text):
+    """promtool check metrics: no error and no lint problem."""
+    promtool = shutil.which("promtool")
+    if not promtool:
+        skip("promtool is not installed (Debian's prometheus package; make test installs it)")
+    p = subprocess.run([promtool, "check", "metrics"], input=text, capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode == 0 and not p.stdout.strip() and not p.stderr.strip(),
+          f"promtool check metrics: status {p.returncode}: {p.stdout}{p.stderr}\n{text}")
+
+
+EVENTS = "task-clock,page-faults,cpu-migrations,context-switches"
+
+
+def openmetrics_stat():
+    p = hwprof("stat", "--format", "openmetrics", "-o", "-", "-e", EVENTS, "-M",
+               "faults/cs=page-faults / context-switches", "--", WORKLOAD, "pages", "64")
+    if not check(p.returncode == 0, p.stderr):
+        return
+    fams = valid(p.stdout)
+    if not fams:
+        return
+    command = f"{WORKLOAD} pages 64"
+    pf = samples(fams, "hwprof_event", event="page-faults", command=command)
+    check(len(pf) == 1 and pf[0][1] >= 64, f"page-faults, at least one a page touched: {pf}")
+    mig = samples(fams, "hwprof_event", event="cpu-migrations")
+    check(len(mig) == 1, f"hwprof_event_total{{event=\"cpu-migrations\"}}: {mig}")
+    tc = samples(fams, "hwprof_event_seconds", event="task-clock")
+    check(fams["hwprof_event_seconds"]["unit"] == "seconds", "clocks in seconds")
+    check(len(tc) == 1 and 0 < tc[0][1] < 60, f"task-clock in seconds: {tc}")
+    for name in ("hwprof_event", "hwprof_metric", "hwprof_elapsed_seconds"):
+        check(fams.get(name, {}).get("help"), f"{name} has a HELP")
+    check(fams["hwprof_metric"]["type"] == "gauge", "metrics are gauges")
+    check(samples(fams, "hwprof_metric", metric="faults/s"), "a built-in metric")
+    check(all(v == 1 for _, v in samples(fams, "hwprof_event_supported")),
+          "every event supported")
+    el = samples(fams, "hwprof_elapsed_seconds")
+    check(len(el) == 1 and el[0][1] > 0, f"elapsed: {el}")
+
+
+def prometheus_stat():
+    p = hwprof("stat", "--format", "prometheus", "-o", "-", "-e", EVENTS, "-r", "2",
+               "--", WORKLOAD, "pages", "16")
+    if not check(p.returncode == 0, p.stderr):
+        return
+    check("# EOF" not in p.stdout and "# UNIT" not in p.stdout, "no OpenMetrics lines")
+    check("# TYPE hwprof_event_total counter" in p.stdout, p.stdout)
+    check('run="2"' in p.stdout, "a sample a run with -r 2")
+    promtool_check(p.stdout)
+
+
+def not_supported_is_no_sample():
+    """An event that cannot be counted is 0 in hwprof_event_supported and
+    has no counter sample: never a fake 0."""
+    p = hwprof("stat", "--format", "openmetrics", "-o", "-", "-e", "task-clock,cycles",
+               "--", "true")
+    fams = valid(p.stdout)
+    if not fams:
+        return
+    for lb, v in samples(fams, "hwprof_event_supported"):
+        counted = samples(fams, "hwprof_event", event=lb["event"])
+        if v == 0:
+            check(not counted, f"{lb['event']}: not supported, and no sample: {counted}")
+    check(samples(fams, "hwprof_event_supported", event="task-clock"), "task-clock listed")
+
+
+def escaped_labels():
+    """Backslash, double quote and line feed in a label value, escaped."""
+    arg = 'a"b\\c\nd'
+    p = hwprof("stat", "--format", "openmetrics", "-o", "-", "-e", "task-clock", "--",
+               "sh", "-c", "true", arg)
+    check(p.returncode == 0, p.stderr)
+    check('a\\"b\\\\c\\nd' in p.stdout, f"escaped in the text: {p.stdout}")
+    fams = valid(p.stdout)
+    if fams:
+        tc = samples(fams, "hwprof_event_seconds", event="task-clock")
+        check(tc and tc[0][0]["command"] == f"sh -c true {arg}", f"read back: {tc}")
+    p = hwprof("stat", "--format", "prometheus", "-o", "-", "-e", "task-clock", "--",
+               "sh", "-c", "true", arg)
+    promtool_check(p.stdout)
+
+
+def intervals():
+    """-I: one exposition an interval, whose counters only grow."""
+    p = hwprof("stat", "--format", "openmetrics", "-o", "-", "-I", "100", "-e",
+               "task-clock,page-faults", "--", WORKLOAD, "cpuspin", "0.35")
+    if not check(p.returncode == 0, p.stderr):
+        return
+    chunks = [c + "# EOF\n" for c in p.stdout.split("# EOF\n")[:-1]]
+    check(p.stdout.endswith("# EOF\n") and len(chunks) >= 3, f"{len(chunks)} expositions")
+    last_tc, last_el = -1.0, 0.0
+    for c in chunks:
+        fams = valid(c)
+        if not fams:
+            return
+        tc = samples(fams, "hwprof_event_seconds", event="task-clock")[0][1]
+        el = samples(fams, "hwprof_elapsed_seconds")[0][1]
+        check(tc >= last_tc and el > last_el, f"totals grow: {tc} after {last_tc}")
+        last_tc, last_el = tc, el
+    check(last_tc > 0.3, f"the 0.35 s of CPU time the workload burns, in total: {last_tc}")
+    p = hwprof("stat", "--format", "prometheus", "-I", "100", "--", "true")
+    check(p.returncode == 2 and "openmetrics" in p.stderr, p.stderr)
+
+
+def regions():
+    if not MSGBENCH:
+        skip("MSGBENCH is not set (meson test sets it)")
+    for fmt in ("openmetrics", "prometheus"):
+        p = run([HWPROF, "stat", "--regions", "--format", fmt, "-o", "-", "-e",
+                 "context-switches,task-clock", "--", MSGBENCH, "2", "100"], env=CLEAN_ENV)
+        if not check(p.returncode == 0, p.stderr):
+            return
+        if fmt == "prometheus":
+            promtool_check(p.stdout[p.stdout.index("# TYPE"):])
+            continue
+        # The program's own output comes first on stdout.
+        fams = valid(p.stdout[p.stdout.index("# TYPE"):])
+        if not fams:
+            return
+        calls = samples(fams, "hwprof_region_calls", region="send")
+        check(calls and calls[0][1] == 2, f"send: 2 calls: {calls}")
+        cs = samples(fams, "hwprof_region_event", region="send", event="context-switches")
+        check(len(cs) == 1, f"send's context-switches: {cs}")
+        sec = samples(fams, "hwprof_region_event_seconds", region="send", event="task-clock")
+        check(sec and sec[0][1] > 0, f"send's task-clock in seconds: {sec}")
+
+
+def usage_errors():
+    for args in (["--format", "yaml"], ["--format", "openmetrics", "--json"],
+                 ["--format", "text", "-x", ";"], ["--format", "openmetrics", "--histogram",
+                                                   "task-clock"]):
+        p = hwprof("stat", *args, "--", "true")
+        check(p.returncode == 2, f"{args}: status {p.returncode}: {p.stderr}")
+    p = hwprof("stat", "--format", "json", "--json", "-o", "-", "-e", "task-clock", "--", "true")
+    check(p.returncode == 0 and p.stdout.lstrip().startswith("{"), "--format json --json agree")
+    p = hwprof("stat", "--format", "csv", "-o", "-", "-e", "task-clock", "--", "true")
+    check(p.returncode == 0 and ",msec,task-clock," in p.stdout, f"--format csv: {p.stdout}")
+    p = hwprof("stat", "--help")
+    check("openmetrics" in p.stdout + p.stderr, "--help names the format")
+
+
+def parser_rejects():
+    """The parser of this test is strict: it rejects what the spec does."""
+    bad = [
+        "a_total 1\n",                                  # no # EOF
+        "# TYPE a counter\na 1\n# EOF\n",               # counter without _total
+        "# TYPE a gauge\na{x=\"\\t\"} 1\n# EOF\n",       # escape other than \\ \" \n
+        "# TYPE a gauge\na 1\n# TYPE b gauge\nb 1\na 2\n# EOF\n",  # not contiguous
+        "# TYPE a_bytes gauge\n# UNIT a_bytes seconds\na_bytes 1\n# EOF\n",
+        "# a comment\n# EOF\n",
+        "# TYPE a counter\na_total -1\n# EOF\n",
+        "# TYPE a gauge\na{x=\"1\",x=\"2\"} 1\n# EOF\n",
+    ]
+    for text in bad:
+        try:
+            parse_openmetrics(text)
+            check(False, f"accepted: {text!r}")
+        except Invalid:
+            check(True, "")
+    good = "# TYPE a counter\n# HELP a x\\\\y\na_total{l=\"q\\\"\\n\"} 1.5e3\n# EOF\n"
+    fams = parse_openmetrics(good)
+    check(fams["a"]["samples"][0][1] == {"l": 'q"\n'}, "unescaped")
+
+
+case(parser_rejects)
+case(openmetrics_stat, name="stat --format openmetrics")
+case(prometheus_stat, name="stat --format prometheus, checked by promtool")
+case(not_supported_is_no_sample)
+case(escaped_labels)
+case(intervals, name="-I: successive expositions")
+case(regions, name="stat --regions --format openmetrics and prometheus")
+case(usage_errors)
+done()
