@@ -64,9 +64,10 @@ demo: build
 		-M "faults/migration=page-faults / cpu-migrations" -- $(BUILD)/examples/churn
 
 # The CLI tests compare with perf; the ABI test diffs with abigail-tools;
-# promtool (prometheus) checks the Prometheus output.
+# promtool (prometheus) checks the Prometheus output, python3-jsonschema
+# the speedscope files.
 test: build
-	$(DEPS) linux-perf abigail-tools prometheus
+	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \

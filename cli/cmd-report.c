@@ -11,7 +11,7 @@
 
 static const char report_help[] =
 	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso] [--top N]\n"
-	"                     [--format text|csv|json|folded] [--annotate SYMBOL]\n"
+	"                     [--format text|csv|json|folded|speedscope] [--annotate SYMBOL]\n"
 	"                     [--kallsyms FILE]\n"
 	"\n"
 	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
@@ -25,7 +25,9 @@ static const char report_help[] =
 	"                           dso: by module (executable or library)\n"
 	"  -n, --top N              the N hottest rows (default 20; 0: all)\n"
 	"  -f, --format FMT         text (default), csv, json (schema in README.md), or\n"
-	"                           folded: collapsed stacks 'main;mid;leaf N' for flame graphs\n"
+	"                           folded: collapsed stacks 'main;mid;leaf N' for flame graphs,\n"
+	"                           or speedscope: speedscope's JSON file format (frames with\n"
+	"                           their file and line, the call chains weighted by period)\n"
 	"  -x, --field-separator S  csv with this separator\n"
 	"      --annotate SYMBOL    the instructions of function SYMBOL with their share of\n"
 	"                           its samples, interleaved with its source lines; of several\n"
@@ -73,7 +75,7 @@ static int parse_option(struct report_config *c, int opt)
 {
 	int ret;
 
-	if (cli_output_option("report", opt, optarg, &c->o, 4, &ret))
+	if (cli_output_option("report", opt, optarg, &c->o, 5, &ret))
 		return ret;
 	switch (opt) {
 	case 'i': c->input = optarg; return 0;

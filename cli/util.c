@@ -159,11 +159,21 @@ bool cli_output_option(const char *cmd, int opt, const char *arg,
 		       struct hwp_write_opts *o, size_t nr_formats, int *ret)
 {
 	static const char *const sorts[] = { "sym", "rip", "line", "dso" };
-	static const char *const formats[] = { "text", "csv", "json", "folded" };
+	/* The first @nr_formats of these. */
+	static const char *const formats[] = {
+		"text", "csv", "json", "folded", "speedscope",
+	};
+	static const enum hwp_format format_of[] = {
+		HWP_FORMAT_TEXT, HWP_FORMAT_CSV, HWP_FORMAT_JSON, HWP_FORMAT_FOLDED,
+		HWP_FORMAT_SPEEDSCOPE,
+	};
+	char names[128] = "";
+	size_t nr_known = sizeof(formats) / sizeof(formats[0]);
 	int v;
 	long n;
 
 	*ret = 0;
+	nr_formats = nr_formats < nr_known ? nr_formats : nr_known;
 	switch (opt) {
 	case 'x':
 		o->separator = arg;
@@ -178,14 +188,17 @@ bool cli_output_option(const char *cmd, int opt, const char *arg,
 			cli_error(cmd, "--sort: '%s' is not rip, sym, line or dso", arg);
 		return true;
 	case 'f':
-		if (lookup(formats, nr_formats < 4 ? nr_formats : 4, arg, &v))
-			o->format = (enum hwp_format)v;
-		else
-			*ret = CLI_EXIT_USAGE;
-		if (*ret)
-			cli_error(cmd, "--format: '%s' is not %s", arg,
-				  nr_formats < 4 ? "text, csv or json" :
-						   "text, csv, json or folded");
+		if (lookup(formats, nr_formats, arg, &v)) {
+			o->format = format_of[v];
+			return true;
+		}
+		*ret = CLI_EXIT_USAGE;
+		for (size_t i = 0; i < nr_formats; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names),
+				 "%s%s",
+				 i == 0 ? "" : i + 1 == nr_formats ? " or " : ", ",
+				 formats[i]);
+		cli_error(cmd, "--format: '%s' is not %s", arg, names);
 		return true;
 	case 'n':
 		if (cli_parse_long(arg, 0, 0x7fffffff, &n))

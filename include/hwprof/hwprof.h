@@ -758,6 +758,10 @@ enum hwp_format {
 	 * counters' families named with their _total, no # UNIT, no # EOF.
 	 * Since: 0.2 */
 	HWP_FORMAT_PROMETHEUS,
+	/* Profiles: speedscope's JSON file format, the functions as shared
+	 * frames (name, file, line) and one sampled profile of the call
+	 * chains weighted by period. Since: 0.2 */
+	HWP_FORMAT_SPEEDSCOPE,
 };
 
 /* How a profile's entries are grouped. */
@@ -947,9 +951,9 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
  * run with several runs), then the regions' families
  * (hwp_regionset_write()). HWP_FORMAT_PROMETHEUS (since 0.2): the same in
  * Prometheus' text format, for node_exporter's textfile collector.
- * Errors: -EOPNOTSUPP for folded stacks (a profile's format), -EINVAL for
- * a NULL argument or a value that is no format, the write's errno
- * (-ENOSPC for a full disk, found by flushing @f).
+ * Errors: -EOPNOTSUPP for folded stacks or speedscope (a profile's
+ * formats), -EINVAL for a NULL argument or a value that is no format, the
+ * write's errno (-ENOSPC for a full disk, found by flushing @f).
  * Since: 0.1
  */
 HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
@@ -1373,8 +1377,9 @@ HWP_API void hwp_regionset_free(struct hwp_regionset *rs);
  * the families hwprof_region_calls, _seconds, _ops, _event, _event_seconds
  * and _metric, labelled by region (and event or metric), then "# EOF".
  * HWP_FORMAT_PROMETHEUS: the same in Prometheus' text format. Errors:
- * -EOPNOTSUPP for CSV or folded stacks, -EINVAL for a NULL argument or a
- * value that is no format, the write's errno (-ENOSPC for a full disk).
+ * -EOPNOTSUPP for CSV, folded stacks or speedscope, -EINVAL for a NULL
+ * argument or a value that is no format, the write's errno (-ENOSPC for a
+ * full disk).
  * Since: 0.2
  */
 HWP_API int hwp_regionset_write(const struct hwp_regionset *rs, FILE *f,
@@ -1851,7 +1856,8 @@ HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
 /*
  * hwp_profile_write - write a report of @p to @f
  * @opts: NULL for text, sorted by symbol, every entry; else its format
- *	  (TEXT, CSV, JSON or FOLDED), sort, top, separator and annotate
+ *	  (TEXT, CSV, JSON, FOLDED or, since 0.2, SPEEDSCOPE), sort, top,
+ *	  separator and annotate
  *
  * The formats and the JSON schema are in README.md. Errors: those of
  * hwp_profile_foreach_entry() and hwp_profile_annotate(), and the write's

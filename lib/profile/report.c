@@ -674,6 +674,108 @@ HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, vo
 	return err;
 }
 
+/* ---- call chains by function, with their sources ---- */
+
+struct chain_funcs {
+	struct profile_function *v;
+	size_t nr, cap;
+	struct hidx idx;
+	uint32_t *of_site;	/* by site: its function + 1, 0 before it is known */
+};
+
+static bool func_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct chain_funcs *cf = ctx;
+	const struct profile_function *k = key, *f = &cf->v[idx];
+
+	return f->name == k->name && f->file == k->file;
+}
+
+/* Site @site's function: its name, and the source of its entry. Names and
+ * files are interned, so pointers tell them apart. */
+static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_t site)
+{
+	const struct site *s = &p->sites[site];
+	struct profile_function k = { 0 };
+	struct symbol_info entry;
+	uint64_t h;
+	long i;
+
+	if (cf->of_site[site])
+		return (long)cf->of_site[site] - 1;
+	site_resolve(p, site, false);
+	k.name = s->name;
+	if (s->si.symbol &&
+	    !symbolize_vaddr(p->sym, s->loc.dso, s->si.sym_start, true, &entry) &&
+	    entry.file) {
+		k.file = entry.file;
+		k.line = entry.line;
+	}
+	h = hash_mix(hash_u64((uint64_t)(uintptr_t)k.name), (uint64_t)(uintptr_t)k.file);
+	i = hidx_find(&cf->idx, h, func_eq, &k, cf);
+	if (i < 0) {
+		if (vec_reserve(&cf->v, &cf->cap, cf->nr + 1, sizeof(*cf->v)) ||
+		    hidx_add(&cf->idx, h, cf->nr))
+			return -ENOMEM;
+		cf->v[cf->nr] = k;
+		i = (long)cf->nr++;
+	}
+	cf->of_site[site] = (uint32_t)i + 1;
+	return i;
+}
+
+static int walk_chains(struct hwp_profile *p, struct chain_funcs *cf, uint32_t *funcs,
+		       profile_chain_fn fn, void *ctx)
+{
+	int err = 0;
+
+	for (size_t i = 0; p->callchains && i < p->nr_stacks && !err; i++) {
+		const struct stack *st = &p->stacks[i];
+
+		for (uint32_t j = 0; j < st->nr; j++) {
+			uint32_t site = p->frames[st->first + st->nr - 1 - j];
+			long f = site_function(p, cf, site);
+
+			if (f < 0)
+				return -ENOMEM;
+			funcs[j] = (uint32_t)f;
+		}
+		err = fn(funcs, st->nr, st->samples, st->period, ctx);
+	}
+	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
+		long f;
+
+		if (!p->sites[i].samples)
+			continue;
+		f = site_function(p, cf, (uint32_t)i);
+		if (f < 0)
+			return -ENOMEM;
+		funcs[0] = (uint32_t)f;
+		err = fn(funcs, 1, p->sites[i].samples, p->sites[i].period, ctx);
+	}
+	return err;
+}
+
+int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
+			  struct profile_function **funcs, size_t *nr_funcs)
+{
+	struct chain_funcs cf = { 0 };
+	uint32_t *frames = malloc(PROFILE_MAX_FRAMES * sizeof(*frames));
+	int err;
+
+	cf.of_site = calloc(p->nr_sites + 1, sizeof(*cf.of_site));
+	p->lines_used = true;
+	err = frames && cf.of_site ? walk_chains(p, &cf, frames, fn, ctx) : -ENOMEM;
+	if (err == -ENOMEM)
+		err = fail(-ENOMEM, "out of memory");
+	*funcs = cf.v;
+	*nr_funcs = cf.nr;
+	hidx_release(&cf.idx);
+	free(cf.of_site);
+	free(frames);
+	return err;
+}
+
 /* ---- for the formats ---- */
 
 const char *sort_name(enum hwp_sort sort)

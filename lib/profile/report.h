@@ -9,6 +9,25 @@
 
 #include "core/core.h"
 
+/* report.c: the call chains as sampled, for formats that keep frames
+ * apart (speedscope). @fn gets each distinct chain once, its frames as
+ * function numbers, the outermost first (without call chains, each
+ * sampled function alone), with its samples and period; a non-zero return
+ * stops the walk and is returned. Functions are numbered from 0 in the
+ * order first seen, one a (name, source file), so that two static
+ * functions of one name stay two: *@funcs gets them (free() it, also
+ * after an error), each with the source file and line of its first
+ * instruction (NULL and 0 without debug information). */
+struct profile_function {
+	const char *name;
+	const char *file;
+	unsigned int line;
+};
+typedef int (*profile_chain_fn)(const uint32_t *funcs, size_t nr, uint64_t samples,
+				uint64_t period, void *ctx);
+int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
+			  struct profile_function **funcs, size_t *nr_funcs);
+
 /* report.c: "sym", "rip", "line", "dso" */
 const char *sort_name(enum hwp_sort sort);
 /* "a0 b1 c2" */

@@ -4,6 +4,7 @@
 hwprof record writes and finds the same top symbols with the same shares,
 and hwprof report reads what perf record writes (one event, several
 events, call chains) and agrees with perf report on it."""
+import json
 import os
 import re
 import shutil
@@ -74,6 +75,25 @@ def we_read_perfs(d):
               f"perf's call chains: hot's callers {hot and hot['callers'][:2]}")
         p = hwprof("report", "-i", theirs, "--sort", "line", "--top", "1")
         check(p.returncode == 0 and "hotspots.c:" in p.stdout, f"lines of perf's file: {p.stdout}")
+        speedscope_agrees(theirs, doc)
+
+
+def speedscope_agrees(path, doc):
+    """speedscope of the file: each function's self weight is its period in
+    the report by symbol (test_speedscope.py checks the format itself)."""
+    p = hwprof("report", "-i", path, "--format", "speedscope")
+    if not check(p.returncode == 0 and doc, f"speedscope of {path}: {p.stderr}"):
+        return
+    ss = json.loads(p.stdout)
+    frames, prof = ss["shared"]["frames"], ss["profiles"][0]
+    got, want = {}, {}
+    for stack, weight in zip(prof["samples"], prof["weights"]):
+        name = frames[stack[-1]]["name"]
+        got[name] = got.get(name, 0) + weight
+    for e in doc["entries"]:
+        want[e["name"]] = want.get(e["name"], 0) + e["period"]
+    check(got == want, f"speedscope's self weights against the report: "
+          f"{sorted(set(got.items()) ^ set(want.items()))[:6]}")
 
 
 def we_read_perfs_two_events(d):

@@ -598,6 +598,8 @@ static void check_writers(void)
 		    "a comparison is written as text or JSON, not OpenMetrics" } },
 		{ HWP_FORMAT_PROMETHEUS, { 0, -EOPNOTSUPP, -EOPNOTSUPP },
 		  { NULL, "a sweep is written as text or JSON, not Prometheus text" } },
+		{ HWP_FORMAT_SPEEDSCOPE, { -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP },
+		  { "a result is written as text, CSV, JSON, OpenMetrics or Prometheus text, not speedscope" } },
 		{ 99, { -EINVAL, -EINVAL, -EINVAL },
 		  { "hwp_result_write: unknown format 99",
 		    "hwp_sweep_write: unknown format 99",
