@@ -142,10 +142,14 @@ static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char 
  * large pieces (the kernel formats kallsyms anew on each read, and
  * restarts its walk for each) into memory mapped with huge pages where the
  * kernel gives them: on a virtual machine the first pass over 5 MB of
- * small pages costs more than parsing it. */
+ * small pages costs more than parsing it. /proc/kallsyms has no size; a
+ * copy has one, and a small copy gets a small buffer: a 16 MB one, its
+ * first huge page zeroed and the whole unmapped again, cost more than
+ * reading a file of a few symbols. */
 static char *slurp(const char *path, size_t *len, size_t *map_len, int *err)
 {
-	int fd = open_regular(path, NULL);
+	off_t size;
+	int fd = open_regular(path, &size);
 	size_t cap = 16u << 20;
 	char *buf;
 
@@ -153,6 +157,13 @@ static char *slurp(const char *path, size_t *len, size_t *map_len, int *err)
 	*err = fd < 0 ? fd : -ENOMEM;
 	if (fd < 0)
 		return NULL;
+	if (size > (off_t)KALLSYMS_MAX) {
+		*err = -EFBIG;
+		close(fd);
+		return NULL;
+	}
+	if (size > 0)	/* room for one more read than it holds: the one that ends */
+		cap = ((size_t)size + (1u << 20) + 1 + 4095) & ~(size_t)4095;
 	buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED) {
 		close(fd);

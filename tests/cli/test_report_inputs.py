@@ -186,19 +186,28 @@ def kernel_symbols(d):
     data = os.path.join(d, "kernel.data")
     pd.write(data)
     ksyms = os.path.join(d, "kallsyms")
-    with open(ksyms, "w") as f:
-        f.write("ffffffff81000000 T _stext\nffffffff81001000 T hot_kernel_fn\n"
-                "ffffffff81002000 t cold_kernel_fn\nffffffff81003000 T _etext\n")
-    p, doc = report_json(data, "--kallsyms", ksyms)
-    rows = {(e["symbol"], e["dso"]): e["samples"] for e in doc["entries"]} if doc else {}
-    check(p.returncode == 0 and rows.get(("hot_kernel_fn", "[kernel.kallsyms]")) == 3 and
-          rows.get(("cold_kernel_fn", "[kernel.kallsyms]")) == 1,
-          f"--kallsyms FILE: {rows} {p.stderr}")
+    # A small copy, and one of several reads' worth (3 MB; reads are of 1
+    # MiB), each read into a buffer of its size up to its last symbol.
+    for fillers in (0, 60000):
+        with open(ksyms, "w") as f:
+            f.write("ffffffff81000000 T _stext\n")
+            for i in range(fillers):
+                f.write("ffffffff8100%04x t filler_%d_%s\n" % (i % 0x1000, i, "x" * 20))
+            f.write("ffffffff81001000 T hot_kernel_fn\nffffffff81002000 t cold_kernel_fn\n"
+                    "ffffffff81003000 T _etext\n")
+        p, doc = report_json(data, "--kallsyms", ksyms)
+        rows = {(e["symbol"], e["dso"]): e["samples"] for e in doc["entries"]} if doc else {}
+        check(p.returncode == 0 and rows.get(("hot_kernel_fn", "[kernel.kallsyms]")) == 3 and
+              rows.get(("cold_kernel_fn", "[kernel.kallsyms]")) == 1,
+              f"--kallsyms FILE of {os.path.getsize(ksyms)} bytes: {rows} {p.stderr}")
     fifo = os.path.join(d, "kallsyms.fifo")
     os.mkfifo(fifo)
+    huge = os.path.join(d, "kallsyms.huge")
+    with open(huge, "wb") as f:
+        f.truncate(300 << 20)	# sparse: refused by its size, not read
     for arg, why in (("", 'no kernel symbols were asked for (kallsyms "")'),
                      (os.path.join(d, "missing"), "the file is not there"),
-                     (fifo, "not a regular file")):
+                     (fifo, "not a regular file"), (huge, "the file is too large")):
         p = hwprof("report", "-i", data, "--kallsyms", arg, timeout=30)
         check(p.returncode == 0 and "hot_kernel_fn" not in p.stdout and
               "[kernel.kallsyms] (4 samples): " in p.stdout and why in p.stdout and
