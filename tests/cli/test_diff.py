@@ -10,6 +10,7 @@ file, the cause and the fix."""
 import csv
 import io
 import os
+import re
 import shutil
 import tempfile
 
@@ -65,8 +66,11 @@ def changed_share(d):
     others = [r for r in doc["rows"] if r["name"] not in ("cold", "hot")
               and r["dso"] == "hotspots" and r["verdict"] != "unchanged"]
     check(not others, f"every other row of the program unchanged: {others}")
-    check(doc["increases"] == 1 and doc["decreases"] == 1, f"counts: {doc['increases']} "
-          f"{doc['decreases']}")
+    # Counted over every row, the kernel's too.
+    sig = [r for r in doc["rows"] if r["verdict"] != "unchanged"]
+    check(doc["increases"] == sum(r["verdict"] == "increase" for r in sig) >= 1
+          and doc["decreases"] == sum(r["verdict"] == "decrease" for r in sig) >= 1,
+          f"counts: {doc['increases']} {doc['decreases']}")
 
 
 def same_file(d):
@@ -116,9 +120,11 @@ def sorts(d):
 def text_and_csv(d):
     a, b = os.path.join(d, "a.data"), os.path.join(d, "b.data")
     p = hwprof("diff", a, b)
+    # At least hot and cold; the kernel's rows may move with the load.
     check(p.returncode == 0 and "Fisher's exact test" in p.stdout
-          and "Holm's correction over" in p.stdout and "2 significant: 1 increase, 1 decrease"
-          in p.stdout, f"text header: {p.returncode} {p.stdout[:600]} {p.stderr}")
+          and "Holm's correction over" in p.stdout
+          and re.search(r"\b\d+ significant: [1-9]\d* increases?, [1-9]\d* decreases?", p.stdout),
+          f"text header: {p.returncode} {p.stdout[:600]} {p.stderr}")
     lines = [line.split() for line in p.stdout.splitlines()]
     first = next((i for i, f in enumerate(lines) if f[:1] == ["symbol"]), None)
     check(first is not None and {lines[first + 1][0], lines[first + 2][0]} == {"hot", "cold"},
