@@ -3,6 +3,7 @@
 """hwprof as an unprivileged user (nobody, through setpriv): what works
 falls back and says so, and what is refused says the real cause and a fix
 that would help (issue 15, items 8 and 9)."""
+import atexit
 import os
 import shutil
 import tempfile
@@ -10,6 +11,30 @@ import tempfile
 from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, run, skip
 
 SETPRIV = shutil.which("setpriv")
+NOBODY = [SETPRIV, "--reuid=65534", "--regid=65534", "--clear-groups"]
+SHIM = os.environ.get("PERF_SHIM")
+
+
+def stage_for_nobody():
+    """A build tree under a directory of mode 0700 (mktemp -d, as a fresh
+    clone in /tmp has it) is out of nobody's reach: hwprof, its library, the
+    workload and the shim are copied where nobody can run them, and the
+    tests run those. The copy is removed at exit."""
+    global HWPROF, WORKLOAD, SHIM
+    if run([*NOBODY, "test", "-x", HWPROF]).returncode == 0:
+        return
+    d = tempfile.mkdtemp(prefix="hwprof-nobody.")
+    atexit.register(shutil.rmtree, d, True)
+    os.chmod(d, 0o755)
+    for sub in ("cli", "lib"):
+        os.mkdir(os.path.join(d, sub))
+    lib = os.path.join(os.path.dirname(os.path.dirname(HWPROF)), "lib")
+    for name in os.listdir(lib):
+        if name.startswith("libhwprof.so") and not name.endswith(".p"):
+            shutil.copy(os.path.join(lib, name), os.path.join(d, "lib", name))
+    HWPROF = shutil.copy(HWPROF, os.path.join(d, "cli"))   # $ORIGIN/../lib
+    WORKLOAD = shutil.copy(WORKLOAD, d)
+    SHIM = SHIM and shutil.copy(SHIM, d)
 
 
 def as_nobody(*args, **kw):
@@ -18,17 +43,18 @@ def as_nobody(*args, **kw):
     comes back where `make test-valgrind` looks for it."""
     logs = [a for a in WRAPPER if a.startswith("--log-file=")]
     if not logs:
-        return run([SETPRIV, "--reuid=65534", "--regid=65534", "--clear-groups", *WRAPPER,
-                    HWPROF, *args], **kw)
+        return run([*NOBODY, *WRAPPER, HWPROF, *args], **kw)
     dest = os.path.dirname(logs[0].split("=", 1)[1])
     with tempfile.TemporaryDirectory() as d:
         os.chmod(d, 0o777)
-        wrapper = [f"--log-file={d}/{os.path.basename(logs[0])}" if a in logs else a
-                   for a in WRAPPER]
-        p = run([SETPRIV, "--reuid=65534", "--regid=65534", "--clear-groups", *wrapper,
-                 HWPROF, *args], **kw)
+        # Its suppressions, in the build's source tree, may be out of reach too.
+        wrapper = [f"--log-file={d}/{os.path.basename(logs[0])}" if a in logs else
+                   "--suppressions=" + shutil.copy(a.split("=", 1)[1], d)
+                   if a.startswith("--suppressions=") else a for a in WRAPPER]
+        p = run([*NOBODY, *wrapper, HWPROF, *args], **kw)
         for name in os.listdir(d):
-            shutil.copy(os.path.join(d, name), dest)
+            if name.endswith(".log"):
+                shutil.copy(os.path.join(d, name), dest)
     return p
 
 
@@ -54,7 +80,7 @@ def record_falls_back():
 def another_users_process():
     """-p of another user's process: the cause is the right to trace it,
     which no perf_event_paranoid value gives; the advice says so."""
-    shim = os.environ.get("PERF_SHIM")
+    shim = SHIM
     # Where there are no pidfds (Linux < 5.3, valgrind), the process is
     # still found, and the refusal has the same cause.
     for env in [None] + ([dict(os.environ, LD_PRELOAD=shim, HWPROF_SHIM="no-pidfd")]
@@ -81,6 +107,7 @@ def kernel_only_event():
 if not SETPRIV or os.geteuid() != 0:
     case(skip, "becoming another user needs root and setpriv(1)", name="unprivileged")
 else:
+    stage_for_nobody()
     for fn in (record_falls_back, another_users_process, kernel_only_event):
         case(fn)
 done()
