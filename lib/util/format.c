@@ -6,15 +6,21 @@
 #include <stdio.h>
 #include <string.h>
 
-/* 1234567.4 -> "1,234,567" */
+/* 1234567.4 -> "1,234,567"; from 1e21 up, past any 64-bit count, with an
+ * exponent: "%.0f" of 1.797e308 is 309 digits, which cut to the buffer
+ * made a number that looked right and was not. */
 void fmt_grouped(double v, bool big, char *buf, size_t size)
 {
 	char digits[64];
 	size_t len, out = 0, lead;
 	const char *d = digits;
 
+	if (fabs(v) >= 1e21) {
+		snprintf(buf, size, "%.3e", v);
+		return;
+	}
 	snprintf(digits, sizeof(digits), "%.0f", v);
-	if (!big || fabs(v) >= 1e21) {
+	if (!big) {
 		snprintf(buf, size, "%s", digits);
 		return;
 	}

@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* 1234567.4 -> "1,234,567" (with @big; "1234567" without). */
+/* 1234567.4 -> "1,234,567" (with @big; "1234567" without); from 1e21 up
+ * "1.797e+308". */
 void fmt_grouped(double v, bool big, char *buf, size_t size);
 /* Four significant digits, grouped (with @big) from 10,000 up; an exponent
  * from 1e15 up and below 1e-3; with @sign a "+" before what is not

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Small pieces: CPU lists, edit distance, patterns, strbuf, errors, opts. */
 #include "core/core.h"
+#include "util/format.h"
 #include "util/text.h"
 #include "util/cpulist.h"
 #include "harness.h"
@@ -56,6 +57,32 @@ static void check_text(void)
 	CHECK(pattern_match("*faults", "page-faults"), "glob");
 	CHECK(!pattern_match("cycles*", "page-faults"), "no match");
 	CHECK(pattern_match(NULL, "x"), "no pattern");
+}
+
+/* Numbers as the text reports show them: grouped digits while they are a
+ * count, an exponent past that, never digits cut short. */
+static void check_format(void)
+{
+	static const struct {
+		double v;
+		bool big;
+		const char *want;
+	} cases[] = {
+		{ 1234567.4, true, "1,234,567" },
+		{ 1234567.4, false, "1234567" },
+		{ -1234.0, true, "-1,234" },
+		{ 18446744073709551615.0, true, "18,446,744,073,709,551,616" },
+		{ 1.797e308, true, "1.797e+308" },
+		{ 1.797e308, false, "1.797e+308" },
+		{ -3e200, true, "-3.000e+200" },
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fmt_grouped(cases[i].v, cases[i].big, buf, sizeof(buf));
+		CHECK(!strcmp(buf, cases[i].want), "%g: '%s', want '%s'", cases[i].v, buf,
+		      cases[i].want);
+	}
 }
 
 /* What escape_put() writes of @in given in pieces of @piece bytes. */
@@ -374,6 +401,7 @@ int main(void)
 	t_run(check_cpulist);
 	t_run(check_text);
 	t_run(check_escape);
+	t_run(check_format);
 	t_run(check_strbuf);
 	t_run(check_errors);
 	t_run(check_error_prefix);
