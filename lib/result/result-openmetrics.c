@@ -10,6 +10,7 @@
  * hwprof_event_supported says which events could be opened. */
 #include "core/core.h"
 #include "result/result.h"
+#include "util/utf8.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -38,35 +39,46 @@ static void label_add(struct om_labels *l, const char *key, const char *value)
 	}
 }
 
-/* Label values escape backslash, double quote and line feed, and nothing
- * else (the spec's ABNF). */
+/* Text in the exposition is UTF-8 (both formats say so, and a scraper
+ * refuses the whole of it otherwise): an invalid sequence in a command line
+ * or a name is written as U+FFFD. Backslash and line feed are escaped, and
+ * with @quote the double quote too (label values; the spec's ABNF). */
+static void om_text(FILE *f, const char *s, bool quote)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
+
+	while (left) {
+		int n = utf8_char(p, left);
+
+		if (n < 0) {
+			fputs("\xef\xbf\xbd", f);
+			n = -n;
+		} else if (*p == '\\') {
+			fputs("\\\\", f);
+		} else if (*p == '"' && quote) {
+			fputs("\\\"", f);
+		} else if (*p == '\n') {
+			fputs("\\n", f);
+		} else {
+			fwrite(p, 1, (size_t)n, f);
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+}
+
 void om_label_value(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '"')
-			fputs("\\\"", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
+	om_text(f, s, true);
 	fputc('"', f);
 }
 
 /* A HELP text escapes backslash and line feed. */
 static void help_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
+	om_text(f, s, false);
 }
 
 static bool is_counter(const struct om_family *fam)
@@ -191,9 +203,13 @@ static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam
 
 	for (size_t i = 0; i < r->nr_series; i++) {
 		const struct series *sr = &r->series[i];
+		size_t nth = series_occurrence(r->series, i);
+		char occurrence[24];
 
 		if (sr->kind != HWP_SERIES_EVENT)
 			continue;
+		/* An event listed twice is two series, not one series twice. */
+		snprintf(occurrence, sizeof(occurrence), "%zu", nth + 1);
 		for (size_t k = 0; k < r->nr_runs; k++) {
 			struct om_labels l = { .n = 0 };
 			double v = sr->values[k];
@@ -208,6 +224,8 @@ static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam
 				family_begin(f, fam, c->prom);
 			begun = true;
 			label_add(&l, "event", sr->name);
+			if (nth)
+				label_add(&l, "occurrence", occurrence);
 			if (fam == &ev_supported) {
 				label_add(&l, "command", c->command);
 				sample(f, fam, &l, sr->supported);

@@ -10,7 +10,7 @@ import re
 import shutil
 import subprocess
 
-from common import HWPROF, WORKLOAD, case, check, done, hwprof, run, skip
+from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, hwprof, run, skip
 
 MSGBENCH = os.environ.get("MSGBENCH")
 # Regions are written where HWPROF_OUTPUT says: not inherited from the caller.
@@ -245,6 +245,33 @@ def escaped_labels():
     promtool_check(p.stdout)
 
 
+def twice_and_not_utf8():
+    """An event listed twice is two series, told apart by an occurrence
+    label (a scraper refuses a sample twice); bytes that are not UTF-8 in
+    the command line are U+FFFD, as both formats are UTF-8."""
+    p = hwprof("stat", "--format", "openmetrics", "-o", "-", "-e", "task-clock,task-clock",
+               "--", "true")
+    fams = valid(p.stdout) if p.returncode == 0 else check(False, p.stderr)
+    if fams:
+        tc = samples(fams, "hwprof_event_seconds", event="task-clock")
+        check(sorted(lb.get("occurrence", "1") for lb, _ in tc) == ["1", "2"],
+              f"two series, the second with occurrence=\"2\": {tc}")
+    for fmt in ("openmetrics", "prometheus"):
+        p = subprocess.run([*WRAPPER, HWPROF, "stat", "--format", fmt, "-o", "-", "-e",
+                            "task-clock", "--", "sh", "-c", "true", b"a\xffb\xc3"],
+                           capture_output=True, timeout=60)
+        try:
+            out = p.stdout.decode("utf-8")
+        except UnicodeDecodeError as e:
+            check(False, f"{fmt}: not UTF-8: {e}: {p.stdout!r}")
+            continue
+        check(p.returncode == 0 and "true a\ufffdb\ufffd" in out, f"{fmt}: U+FFFD: {out}")
+        if fmt == "openmetrics":
+            valid(out)
+        else:
+            promtool_check(out)
+
+
 def intervals():
     """-I: one exposition an interval, whose counters only grow."""
     p = hwprof("stat", "--format", "openmetrics", "-o", "-", "-I", "100", "-e",
@@ -332,6 +359,7 @@ case(openmetrics_stat, name="stat --format openmetrics")
 case(prometheus_stat, name="stat --format prometheus, checked by promtool")
 case(not_supported_is_no_sample)
 case(escaped_labels)
+case(twice_and_not_utf8)
 case(intervals, name="-I: successive expositions")
 case(regions, name="stat --regions --format openmetrics and prometheus")
 case(usage_errors)
