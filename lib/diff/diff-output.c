@@ -5,7 +5,9 @@
 #include "profile/report.h"
 #include "util/format.h"
 #include "util/json-writer.h"
+#include "util/strbuf.h"
 #include "util/table.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <string.h>
@@ -65,13 +67,25 @@ static void text_rows(const struct hwp_profile_diff *d, size_t n, struct table *
 			       "95% CI of B - A", "ratio B/A", "p", "verdict",
 			       "module" };
 
+	/* Names from the files, escaped before the columns are measured: a
+	 * line feed or a tab would break the rows (as in the report). */
+	struct strbuf name = STRBUF_INIT, dso = STRBUF_INIT;
+
 	table_add(t, head);
 	for (size_t i = 0; i < n; i++) {
 		const struct hwp_profile_diff_row_info *in = &d->rows[i].info;
 		char a[32], b[32], diff[32], ci[80], ratio[32], p[32];
-		const char *cells[] = { in->name, a, b, diff, ci, ratio, p,
-					hwp_verdict_name(in->verdict),
-					dso_col ? in->dso : NULL };
+		const char *cells[] = { NULL, a, b, diff, ci, ratio, p,
+					hwp_verdict_name(in->verdict), NULL };
+
+		strbuf_reset(&name);
+		strbuf_reset(&dso);
+		strbuf_add_escaped(&name, in->name ? in->name : "", false);
+		cells[0] = strbuf_failed(&name) ? "?" : strbuf_str(&name);
+		if (dso_col && in->dso) {
+			strbuf_add_escaped(&dso, in->dso, false);
+			cells[8] = strbuf_failed(&dso) ? "?" : strbuf_str(&dso);
+		}
 
 		snprintf(a, sizeof(a), "%.2f", in->a_share);
 		snprintf(b, sizeof(b), "%.2f", in->b_share);
@@ -84,6 +98,8 @@ static void text_rows(const struct hwp_profile_diff *d, size_t n, struct table *
 		fmt_p(in->p_value, p, sizeof(p));
 		table_add(t, cells);
 	}
+	strbuf_release(&name);
+	strbuf_release(&dso);
 }
 
 static int write_text(const void *obj, FILE *f, const void *opts)

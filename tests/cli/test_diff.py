@@ -139,6 +139,25 @@ def text_and_csv(d):
           f"cold in the CSV: {rows}")
 
 
+def odd_names(d):
+    """A symbol whose name holds a line feed and a tab (names come from the
+    files, and may hold any byte): escaped in the text, rows whole."""
+    objcopy = shutil.which("objcopy")
+    if not objcopy:
+        skip("no objcopy (binutils) to rename a symbol")
+    prog = os.path.join(d, "odd")
+    p = run([objcopy, "--redefine-sym", "cold=co\nl\td", HOTSPOTS, prog])
+    if not check(p.returncode == 0, f"objcopy: {p.stderr}"):
+        return
+    for name, split in (("odd-a.data", ()), ("odd-b.data", OTHER_SPLIT)):
+        p = hwprof("record", "-e", "cpu-clock", "-o", os.path.join(d, name), "--", prog,
+                   ROUNDS, *split, timeout=120)
+        check(p.returncode == 0, p.stderr)
+    p = hwprof("diff", os.path.join(d, "odd-a.data"), os.path.join(d, "odd-b.data"))
+    check(p.returncode == 0 and "co\\x0al\\x09d" in p.stdout and "co\nl" not in p.stdout
+          and "\t" not in p.stdout, f"the name escaped: {p.stdout!r}")
+
+
 def perf_files(d):
     perf = shutil.which("perf")
     if not perf or run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null", "true"]).returncode:
@@ -207,6 +226,7 @@ with tempfile.TemporaryDirectory() as tmp:
     case(same_program, tmp, name="the same program twice")
     case(sorts, tmp, name="by line, instruction and module")
     case(text_and_csv, tmp, name="text and CSV")
+    case(odd_names, tmp, name="names with a line feed and a tab")
     case(perf_files, tmp, name="perf's files")
     case(errors, tmp)
 done()
