@@ -14,9 +14,6 @@
 
 #define REGIONS_SCHEMA "hwprof-regions/1"
 
-/* Counts of calls and operations: whole numbers a double holds exactly. */
-#define MAX_COUNT (1L << 53)
-
 static int check_schema(const struct field_ctx *c, const struct json_value *doc)
 {
 	const struct json_value *s = json_get(doc, "schema");
@@ -35,19 +32,11 @@ static int read_counts(const struct field_ctx *c, const struct json_value *o,
 		       uint64_t *calls, uint64_t *measured, uint64_t *ops,
 		       double *seconds, bool *too_short)
 {
-	long n[3];
-	int err = field_int(c, o, "calls", false, 0, MAX_COUNT, &n[0]) ?:
-		  field_int(c, o, "measured_calls", false, 0, MAX_COUNT, &n[1]) ?:
-		  field_int(c, o, "ops", false, 0, MAX_COUNT, &n[2]) ?:
-		  field_number(c, o, "seconds", false, seconds) ?:
-		  field_bool(c, o, "too_short", too_short);
-
-	if (err)
-		return err;
-	*calls = (uint64_t)n[0];
-	*measured = (uint64_t)n[1];
-	*ops = (uint64_t)n[2];
-	return 0;
+	return field_count(c, o, "calls", calls) ?:
+	       field_count(c, o, "measured_calls", measured) ?:
+	       field_count(c, o, "ops", ops) ?:
+	       field_number(c, o, "seconds", false, seconds) ?:
+	       field_bool(c, o, "too_short", too_short);
 }
 
 /* A thread's "counts": the region's events by name, number or null. */

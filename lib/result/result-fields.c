@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,12 +223,24 @@ int field_bool(const struct field_ctx *c, const struct json_value *obj, const ch
 	return err;
 }
 
+/* A number as a message quotes it: whole ones in digits, as the file has
+ * them (%g would show 9.0072e+15 beside a limit of 9007199254740992). */
+static const char *num_text(double v, char buf[32])
+{
+	if (v == floor(v) && fabs(v) < 1e21)
+		snprintf(buf, 32, "%.0f", v);
+	else
+		snprintf(buf, 32, "%.17g", v);
+	return buf;
+}
+
 /* An integer member in [min, max]; -1 for null when @nullable. */
 int field_int(const struct field_ctx *c, const struct json_value *obj, const char *key,
 	      bool nullable, long min, long max, long *out)
 {
 	const struct json_value *v;
 	int err = field_get(c, obj, key, JSON_NUMBER, nullable, &v);
+	char num[32];
 
 	*out = -1;
 	if (err || !v)
@@ -235,10 +248,32 @@ int field_int(const struct field_ctx *c, const struct json_value *obj, const cha
 	if (v->u.number != floor(v->u.number) || v->u.number < (double)min ||
 	    v->u.number > (double)max)
 		return fail(-HWP_ERR_FORMAT,
-			    "'%s', line %u: %s%s%s should be a whole number from %ld to %ld, not %g; "
+			    "'%s', line %u: %s%s%s should be a whole number from %ld to %ld, not %s; "
 			    FIELD_FIX, c->source, v->line, c->where, dot(c), key, min,
-			    max, v->u.number);
+			    max, num_text(v->u.number, num));
 	*out = (long)v->u.number;
+	return 0;
+}
+
+int field_count(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		uint64_t *out)
+{
+	const struct json_value *v;
+	int err = field_get(c, obj, key, JSON_NUMBER, false, &v);
+	char num[32];
+
+	*out = 0;
+	if (err)
+		return err;
+	/* 0x1p64 is 2^64, the first double past UINT64_MAX. */
+	if (v->u.number != floor(v->u.number) || v->u.number < 0 ||
+	    v->u.number >= 0x1p64)
+		return fail(-HWP_ERR_FORMAT,
+			    "'%s', line %u: %s%s%s should be a whole number from 0 to "
+			    "%" PRIu64 ", not %s; " FIELD_FIX,
+			    c->source, v->line, c->where, dot(c), key, UINT64_MAX,
+			    num_text(v->u.number, num));
+	*out = (uint64_t)v->u.number;
 	return 0;
 }
 

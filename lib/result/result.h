@@ -168,6 +168,10 @@ int field_string(const struct field_ctx *c, const struct json_value *obj, const 
 		 bool nullable, char **out);
 int field_bool(const struct field_ctx *c, const struct json_value *obj, const char *key,
 	       bool *out);
+/* A count, as the library keeps it (uint64_t): a whole number from 0 to
+ * 2^64 - 1 (past 2^53, a double holds it to a part in 1e16). */
+int field_count(const struct field_ctx *c, const struct json_value *obj, const char *key,
+		uint64_t *out);
 /* An integer member in [min, max]; -1 for null when @nullable. */
 int field_int(const struct field_ctx *c, const struct json_value *obj, const char *key,
 	      bool nullable, long min, long max, long *out);

@@ -531,6 +531,29 @@ static char *regions_variant(const char *from, const char *to)
 	return doc;
 }
 
+/* Counts are uint64_t where the library keeps them, and what it writes, it
+ * reads: ops past 2^53 (a double holds them to a part in 1e16), up to
+ * 2^64 - 1; past that, the message says the limit as a whole number. */
+static void check_region_counts(void)
+{
+	char *big = regions_variant("\"ops\": 400", "\"ops\": 9007199254740994");
+	char *over = regions_variant("\"ops\": 400", "\"ops\": 18446744073709551616");
+	struct hwp_region_info ri = { .sz = sizeof(ri) };
+	struct hwp_regionset *rs = NULL;
+
+	CHECK_ERR(hwp_regionset_read(write_str("big.json", big), &rs), 0);
+	CHECK(rs && !hwp_regionset_region(rs, 0, &ri) && ri.ops == 9007199254740994ULL,
+	      "ops past 2^53: %llu", (unsigned long long)ri.ops);
+	hwp_regionset_free(rs);
+	rs = NULL;
+	CHECK_ERR(hwp_regionset_read(write_str("over.json", over), &rs), -HWP_ERR_FORMAT);
+	CHECK(strstr(hwp_errmsg(),
+		     "from 0 to 18446744073709551615, not 18446744073709551616"),
+	      "%s", hwp_errmsg());
+	free(big);
+	free(over);
+}
+
 static void check_regions_refused(void)
 {
 	const struct {
@@ -666,6 +689,7 @@ int main(void)
 	t_run(check_sweeps);
 	t_run(check_writers);
 	t_run(check_regions);
+	t_run(check_region_counts);
 	t_run(check_regions_refused);
 	if (t_case("clean-up")) {
 		char cmd[300];
