@@ -125,8 +125,8 @@ HWP_API const char *hwp_errmsg(void);
  * the terminal that shows it: they are written as \xNN (C0 and DEL) and
  * \u00NN (C1, U+0080 to U+009F); newlines and tabs as they are. The text
  * format of every hwp_*_write() does the same. For hwp_errmsg(), which
- * quotes what it was given. Returns 0, or -EINVAL or -EIO (the stream has
- * an error). Since: 0.2
+ * quotes what it was given; a call that succeeds leaves that message as
+ * it is. Returns 0, or -EINVAL or -EIO (the stream has an error). Since: 0.2
  */
 HWP_API int hwp_fputs_escaped(const char *s, FILE *f);
 

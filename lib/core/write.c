@@ -113,7 +113,7 @@ HWP_API int hwp_fputs_escaped(const char *s, FILE *f)
 {
 	struct escaper e = { 0 };
 
-	clear_error();
+	/* No clear_error() first: @s is hwp_errmsg() more often than not. */
 	if (!s || !f)
 		return fail(-EINVAL, "hwp_fputs_escaped: NULL argument");
 	escape_put(&e, f, s, strlen(s));

@@ -108,6 +108,7 @@ static void check_escape(void)
 	const char *in = "a\x1b[31mb\x07\x7f\xc2\x9b\xc3\xa9\n\t\xc2";
 	const char *want = "a\\x1b[31mb\\x07\\x7f\\u009b\xc3\xa9\n\t\xc2";
 	struct strbuf sb = STRBUF_INIT;
+	struct hwp_evlist *evl = NULL;
 	char *out = NULL;
 	size_t size = 0;
 	FILE *f;
@@ -138,6 +139,17 @@ static void check_escape(void)
 	CHECK(out && !strcmp(out, "event '\\x1b]0;x\\x07'"), "%s", out ? out : "NULL");
 	free(out);
 	CHECK(hwp_fputs_escaped(NULL, stderr) == -EINVAL, "NULL string");
+	/* Its use: the last failure's message, which it must not clear first. */
+	CHECK(hwp_evlist_parse("\x1b[2Jno-such-event", NULL, &evl) < 0 && !evl,
+	      "an event list that quotes an escape in its message");
+	out = NULL;
+	f = open_memstream(&out, &size);
+	CHECK(f && hwp_fputs_escaped(hwp_errmsg(), f) == 0, "hwp_errmsg() escaped");
+	if (f)
+		fclose(f);
+	CHECK(out && strstr(out, "\\x1b[2J") && !strchr(out, 0x1b), "%s",
+	      out ? out : "NULL");
+	free(out);
 }
 
 static void check_strbuf(void)
