@@ -56,10 +56,6 @@ void cli_progress_clear(void);
 /* "hwprof CMD: error: ..." on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* @s on @f with its control characters escaped (hwp_fputs_escaped()): for
- * every string a user or a file gave, which could otherwise drive the
- * terminal. */
-void cli_put_escaped(FILE *f, const char *s);
 /* "hwprof CMD: warning: ...", likewise. */
 void cli_warn(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -243,9 +243,9 @@ static void print_summary(const struct record_config *c, struct session *s)
 	all = st.samples + st.lost;
 	fprintf(stderr, "[ hwprof record: %llu samples of ",
 		(unsigned long long)st.samples);
-	cli_put_escaped(stderr, st.event);
+	hwp_fputs_escaped(st.event, stderr);
 	fputs(" written to ", stderr);
-	cli_put_escaped(stderr, c->output);
+	hwp_fputs_escaped(c->output, stderr);
 	if (!stat(c->output, &sb))
 		fprintf(stderr, " (%.3f MB)", (double)sb.st_size / 1e6);
 	fprintf(stderr, " ]\n");
@@ -277,7 +277,7 @@ static int start(struct record_config *c, struct session *s)
 	hwp_record_info(s->rec, &st);
 	if (st.fallback) {
 		fputs("hwprof record: ", stderr);
-		cli_put_escaped(stderr, st.fallback);
+		hwp_fputs_escaped(st.fallback, stderr);
 		fputc('\n', stderr);
 	}
 	/* A command sampled from its exec enables itself; the rest we enable. */

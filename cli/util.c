@@ -27,12 +27,6 @@ void cli_progress_clear(void)
 	progress_shown = false;
 }
 
-/* A message quotes what the user typed and what files hold: escaped. */
-void cli_put_escaped(FILE *f, const char *s)
-{
-	hwp_fputs_escaped(s, f);
-}
-
 static void message(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
 	char *text = NULL;
@@ -42,7 +36,8 @@ static void message(const char *cmd, const char *kind, const char *fmt, va_list 
 	fprintf(stderr, "hwprof%s%s: %s: ", cmd ? " " : "", cmd ? cmd : "", kind);
 	if (vasprintf(&text, fmt, ap) < 0)
 		text = NULL;
-	cli_put_escaped(stderr, text ? text : "(out of memory for the message)");
+	/* It quotes what the user typed and what files hold: escaped. */
+	hwp_fputs_escaped(text ? text : "(out of memory for the message)", stderr);
 	free(text);
 	fputc('\n', stderr);
 	fflush(stderr);
