@@ -767,7 +767,9 @@ static int stat_run(int argc, char **argv)
 	hwp_evlist_free(sc.evl);
 	free(cfg.events.buf);
 	free(cfg.metrics);
-	return ret ?: code;
+	/* Lost regions fail a run that otherwise succeeded; the command's
+	 * own failure says more and passes through. */
+	return ret ?: code ?: (sc.regions_lost ? CLI_EXIT_FAILURE : 0);
 }
 
 const struct cli_cmd cli_cmd_stat = {

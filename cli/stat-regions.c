@@ -53,7 +53,14 @@ void regions_collect(struct stat_ctx *sc, bool keep)
 			cli_error("stat", "--regions: the command wrote no regions; is it linked with libhwprof, and does it call hwp_region_begin()?");
 			sc->regions_warned = true;
 		} else if (err && err != -ENOENT) {
-			cli_lib_error("stat", err);
+			const char *msg = hwp_errmsg();
+
+			/* The file is ours and gone in a moment: say what the
+			 * command wrote wrong, not to write it again. */
+			cli_error("stat",
+				  "--regions: the regions the command wrote are lost: %s",
+				  msg && *msg ? msg : hwp_strerror(err));
+			sc->regions_lost = true;
 		}
 	}
 	unlink(sc->regions_file);

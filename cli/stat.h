@@ -57,6 +57,7 @@ struct stat_ctx {
 	char *regions_dir;	/* --regions: a directory of ours, and the */
 	char *regions_file;	/* file the program writes its regions to */
 	bool regions_warned;	/* "the command wrote no regions" was said */
+	bool regions_lost;	/* a run's regions could not be read */
 };
 
 /* cmd-stat.c */

@@ -149,6 +149,21 @@ def stat_regions_text():
     check(p.returncode == 2 and "no -I" in p.stderr, p.stderr)
 
 
+def stat_regions_unreadable():
+    # A regions file that cannot be read: the counts are still shown, the
+    # error says why, and the exit status says the regions are lost (a
+    # script must not take a run without its regions for a good one).
+    bad = 'printf \'{"schema":"hwprof-regions/1","regions":[{"region":1}]}\' >"$HWPROF_OUTPUT"'
+    p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--", "sh", "-c", bad],
+            env=STAT_ENV)
+    check(p.returncode == 1, f"exit status {p.returncode}: {p.stderr}")
+    check("task-clock" in p.stderr and "regions" in p.stderr, p.stderr)
+    # The command's own failure still passes through.
+    p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--", "sh", "-c", bad + "; exit 3"],
+            env=STAT_ENV)
+    check(p.returncode == 3, f"exit status {p.returncode}: {p.stderr}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     case(from_the_environment, tmp)
     case(sample_every, tmp)
@@ -158,4 +173,5 @@ with tempfile.TemporaryDirectory() as tmp:
     case(lost_at_exit, tmp)
     case(stat_regions_json, tmp, name="stat --regions --json")
     case(stat_regions_text, name="stat --regions")
+    case(stat_regions_unreadable, name="stat --regions, an unreadable regions file")
 done()
