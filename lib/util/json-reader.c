@@ -23,6 +23,10 @@ struct parser {
 	bool pack;
 	int fail;		/* the first error: -EINVAL, -E2BIG or -ENOMEM */
 	struct json_error *err;
+	/* Where each key of the objects being read starts, a stack that
+	 * nested objects share: a duplicate key is reported where it is. */
+	const char **keys;
+	size_t nr_keys, keys_alloc;
 };
 
 static int fail(struct parser *ps, int code, const char *fmt, ...)
@@ -489,45 +493,72 @@ static int array(struct parser *ps, struct json_value *v)
 	return array_items(ps, v, 0);
 }
 
-static int cmp_key(const void *a, const void *b)
+struct key_ref {
+	const char *key;
+	size_t i;		/* its place in the object */
+};
+
+static int cmp_key_ref(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct key_ref *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
-/* Sorting the keys finds a duplicate in n log n, whatever the input. */
-static int check_duplicates(struct parser *ps, const struct json_value *v,
-			    const char *start, unsigned int line, const char *line_start)
+/* Sorting the keys finds a duplicate in n log n, whatever the input; the
+ * error points at the first key that repeats an earlier one. */
+static int check_duplicates(struct parser *ps, const struct json_value *v, size_t base,
+			    const char *p, unsigned int line, const char *line_start)
 {
-	size_t n = v->u.object.n;
-	char **keys;
-	int err = 0;
+	size_t n = v->u.object.n, dup = SIZE_MAX;
+	struct key_ref *refs;
 
 	if (n < 2)
 		return 0;
-	keys = malloc(n * sizeof(*keys));
-	if (!keys)
+	refs = malloc(n * sizeof(*refs));
+	if (!refs)
 		return fail(ps, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		keys[i] = v->u.object.members[i].key;
-	qsort(keys, n, sizeof(*keys), cmp_key);
-	for (size_t i = 1; i < n && !err; i++)
-		if (!strcmp(keys[i - 1], keys[i])) {
-			ps->p = start;
-			ps->line = line;
-			ps->line_start = line_start;
-			err = fail(ps, -EINVAL,
-				   "the key \"%.60s\" appears twice in the object",
-				   keys[i]);
+		refs[i] = (struct key_ref){ v->u.object.members[i].key, i };
+	qsort(refs, n, sizeof(*refs), cmp_key_ref);
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(refs[i - 1].key, refs[i].key) && refs[i].i < dup &&
+		    (i < 2 || strcmp(refs[i - 2].key, refs[i].key)))
+			dup = refs[i].i;
+	free(refs);
+	if (dup == SIZE_MAX)
+		return 0;
+	/* Only now count the lines up to it: errors are rare, keys many. */
+	for (const char *at = ps->keys[base + dup]; p < at; p++)
+		if (*p == '\n') {
+			line++;
+			line_start = p + 1;
 		}
-	free(keys);
-	return err;
+	ps->p = p;
+	ps->line = line;
+	ps->line_start = line_start;
+	return fail(ps, -EINVAL, "the key \"%.60s\" appears twice in the object",
+		    v->u.object.members[dup].key);
+}
+
+static int push_key(struct parser *ps)
+{
+	const char **k = grow(ps, ps->keys, ps->nr_keys, &ps->keys_alloc, sizeof(*k));
+
+	if (!k)
+		return ps->fail;
+	ps->keys = k;
+	ps->keys[ps->nr_keys++] = ps->p;
+	return 0;
 }
 
 static int object(struct parser *ps, struct json_value *v)
 {
 	const char *start = ps->p, *line_start = ps->line_start;
 	unsigned int line = ps->line;
-	size_t alloc = 0;
+	size_t alloc = 0, base = ps->nr_keys;
+	int err;
 
 	v->type = JSON_OBJECT;
 	ps->p++;
@@ -546,7 +577,7 @@ static int object(struct parser *ps, struct json_value *v)
 		m += v->u.object.n;
 		if (ps->p >= ps->end || *ps->p != '"')
 			return fail_at(ps, "a key (a string in double quotes)");
-		if (string(ps, &m->key))
+		if (push_key(ps) || string(ps, &m->key))
 			return ps->fail;
 		m->value.type = JSON_NULL;
 		v->u.object.n++;
@@ -564,7 +595,9 @@ static int object(struct parser *ps, struct json_value *v)
 		}
 		if (ps->p < ps->end && *ps->p == '}') {
 			ps->p++;
-			return check_duplicates(ps, v, start, line, line_start);
+			err = check_duplicates(ps, v, base, start, line, line_start);
+			ps->nr_keys = base;
+			return err;
 		}
 		return fail_at(ps, "',' or '}' in an object");
 	}
@@ -648,6 +681,7 @@ int json_parse(const char *buf, size_t len, const struct json_limits *lim,
 		if (ps.p < ps.end)
 			fail(&ps, -EINVAL, "more after the end of the JSON value");
 	}
+	free(ps.keys);
 	if (ps.fail) {
 		json_free(v);
 		return ps.fail;

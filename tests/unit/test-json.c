@@ -178,14 +178,25 @@ static void check_positions_and_limits(void)
 	struct json_error err;
 	struct json_value *v = NULL;
 	const char nul[] = "[1,\0 2]";
+	const char *dup = "{\"a\": {\"x\": 1, \"y\": [{\"x\": 0}]},\n \"b\": {\"x\": 2, \"y\": 3,\n   "
+			  "\"x\": 4}, \"x\": 5}";
+	const char *three = "{\"a\":1,\"b\":2,\"a\":3,\"a\":4}";
 	char deep[200];
 
 	CHECK_ERR(json_parse("{\n  \"a\": [1,\n  x]}", 17, NULL, &v, &err), -EINVAL);
 	CHECK(err.line == 3 && err.column == 3, "line %u column %u", err.line,
 	      err.column);
+	/* A duplicate key is shown where it repeats, not where its object
+	 * starts (line 1 of a whole file), also among nested objects. */
 	CHECK_ERR(json_parse("{\"k\": 1,\n\"k\": 2}", 16, NULL, &v, &err), -EINVAL);
-	CHECK(err.line == 1 && err.column == 1, "a duplicate points at its object: %u:%u",
-	      err.line, err.column);
+	CHECK(err.line == 2 && err.column == 1, "a duplicate: %u:%u", err.line,
+	      err.column);
+	CHECK_ERR(json_parse(dup, strlen(dup), NULL, &v, &err), -EINVAL);
+	CHECK(err.line == 3 && err.column == 4 && strstr(err.msg, "\"x\" appears twice"),
+	      "nested: %u:%u %s", err.line, err.column, err.msg);
+	CHECK_ERR(json_parse(three, strlen(three), NULL, &v, &err), -EINVAL);
+	CHECK(err.line == 1 && err.column == 14, "three times: %u:%u", err.line,
+	      err.column);
 	CHECK_ERR(json_parse(nul, sizeof(nul) - 1, NULL, &v, &err), -EINVAL);
 	CHECK(strstr(err.msg, "NUL byte"), "%s", err.msg);
 	CHECK_ERR(json_parse("[[[1]]]", 7, &lim, &v, &err), 0);
