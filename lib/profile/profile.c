@@ -147,6 +147,12 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 	p->sites[site].period += s.period;
 	p->samples++;
 	p->period += s.period;
+	if (ev->attr.sample_type & PERF_SAMPLE_TIME) {
+		if (!p->time_first || s.time < p->time_first)
+			p->time_first = s.time;
+		if (s.time > p->time_last)
+			p->time_last = s.time;
+	}
 	if (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
 		p->callchains = true;
 		if (add_callchain(p, &s, (uint32_t)site))
@@ -235,6 +241,8 @@ static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 				       pd_feature_string(p->file, PD_FEAT_HOSTNAME));
 	p->osrelease = symbolize_intern(p->sym,
 					pd_feature_string(p->file, PD_FEAT_OSRELEASE));
+	p->cmdline = symbolize_intern(p->sym,
+				      pd_feature_string(p->file, PD_FEAT_CMDLINE));
 	if (uname(&u))
 		return 0;
 	other_host = p->hostname && strcmp(p->hostname, u.nodename);
@@ -292,6 +300,12 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	if (err)
 		goto err;
 	p->nr_events = pd_nr_events(p->file);
+	if (p->nr_events) {
+		const struct perf_event_attr *a =
+			&pd_event(p->file, (size_t)p->event)->attr;
+
+		p->sample_period = a->freq ? 0 : a->sample_period;
+	}
 	p->event_names = calloc(p->nr_events, sizeof(*p->event_names));
 	for (size_t i = 0; p->event_names && i < p->nr_events; i++)
 		p->event_names[i] = symbolize_intern(p->sym, pd_event(p->file, i)->name);

@@ -34,6 +34,10 @@ struct hwp_profile {
 	struct pd_file *file;	/* while reading */
 	/* where it was recorded (interned), or NULL */
 	const char *hostname, *osrelease;
+	const char *cmdline;	/* the recording's command line (interned), or NULL */
+	/* the first and last sample's times (perf's clock), when they have them */
+	uint64_t time_first, time_last;
+	uint64_t sample_period;	/* the event's fixed period (-c), or 0 (-F) */
 	/* why kernel symbols and module paths may not match, or NULL */
 	char *host_warning;
 	int event;

@@ -691,13 +691,27 @@ static bool func_eq(size_t idx, const void *key, const void *ctx)
 	return f->name == k->name && f->file == k->file;
 }
 
+/* The source file and line of the first instruction of @s's function (NULL
+ * and 0 when unknown). */
+static void function_source(struct hwp_profile *p, const struct site *s,
+			    const char **file, unsigned int *line)
+{
+	struct symbol_info entry;
+
+	if (s->si.symbol &&
+	    !symbolize_vaddr(p->sym, s->loc.dso, s->si.sym_start, true, &entry) &&
+	    entry.file) {
+		*file = entry.file;
+		*line = entry.line;
+	}
+}
+
 /* Site @site's function: its name, and the source of its entry. Names and
  * files are interned, so pointers tell them apart. */
 static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_t site)
 {
 	const struct site *s = &p->sites[site];
 	struct profile_function k = { 0 };
-	struct symbol_info entry;
 	uint64_t h;
 	long i;
 
@@ -705,12 +719,7 @@ static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_
 		return (long)cf->of_site[site] - 1;
 	site_resolve(p, site, false);
 	k.name = s->name;
-	if (s->si.symbol &&
-	    !symbolize_vaddr(p->sym, s->loc.dso, s->si.sym_start, true, &entry) &&
-	    entry.file) {
-		k.file = entry.file;
-		k.line = entry.line;
-	}
+	function_source(p, s, &k.file, &k.line);
 	h = hash_mix(hash_u64((uint64_t)(uintptr_t)k.name), (uint64_t)(uintptr_t)k.file);
 	i = hidx_find(&cf->idx, h, func_eq, &k, cf);
 	if (i < 0) {
@@ -776,7 +785,72 @@ int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
 	return err;
 }
 
+/* ---- call chains by address ---- */
+
+int profile_foreach_site_chain(struct hwp_profile *p, profile_site_chain_fn fn, void *ctx)
+{
+	int err = 0;
+
+	for (size_t i = 0; p->callchains && i < p->nr_stacks && !err; i++) {
+		const struct stack *st = &p->stacks[i];
+
+		err = fn(p->frames + st->first, st->nr, st->samples, st->period, ctx);
+	}
+	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
+		uint32_t site = (uint32_t)i;
+
+		if (p->sites[i].samples)
+			err = fn(&site, 1, p->sites[i].samples, p->sites[i].period, ctx);
+	}
+	return err;
+}
+
+void profile_recording(const struct hwp_profile *p, struct profile_recording *out)
+{
+	*out = (struct profile_recording){
+		.cmdline = p->cmdline,
+		.hostname = p->hostname,
+		.osrelease = p->osrelease,
+		.duration_ns = p->time_last - p->time_first,
+		.sample_period = p->sample_period,
+	};
+}
+
+size_t profile_nr_sites(const struct hwp_profile *p)
+{
+	return p->nr_sites;
+}
+
+size_t profile_nr_modules(const struct hwp_profile *p)
+{
+	return machine_nr_dsos(p->m);
+}
+
+void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *out)
+{
+	const struct site *s = &p->sites[site];
+
+	site_resolve(p, site, true);
+	p->lines_used = true;
+	*out = (struct profile_site){
+		.module = s->loc.dso,
+		.module_path = machine_dso(p->m, s->loc.dso)->path,
+		.address = s->si.vaddr,
+		.function = s->name,
+		.has_symbol = s->si.symbol != NULL,
+		.file = s->si.file,
+		.line = s->si.line,
+		.inlined = s->si.inlined,
+	};
+	function_source(p, s, &out->function_file, &out->function_line);
+}
+
 /* ---- for the formats ---- */
+
+bool event_is_clock(const char *event)
+{
+	return !strcmp(event, "cpu-clock") || !strcmp(event, "task-clock");
+}
 
 const char *sort_name(enum hwp_sort sort)
 {
