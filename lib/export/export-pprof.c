@@ -253,25 +253,40 @@ static uint32_t mapping_of(struct pprof *pp, const struct profile_site *s)
 	return m->id;
 }
 
+/* A location's lines, the innermost first. */
+static void location_lines(struct pprof *pp, const struct profile_site *s)
+{
+	uint64_t fn;
+
+	if (s->file && s->file != s->function_file && !s->inlined) {
+		/* A line of another file than the function's entry (code
+		 * from a header, without DWARF's inline record): pprof takes
+		 * a line's file from its function, so this function entry
+		 * names that file. */
+		line(pp, function_id(pp, s->function, s->file, 0), s->line);
+		return;
+	}
+	fn = function_id(pp, s->function, s->function_file, s->function_line);
+	if (!s->inlined) {
+		line(pp, fn, s->line);
+		return;
+	}
+	/* Where the inlined function's code is, and its caller, whose line
+	 * of the call DWARF's line table does not give. */
+	line(pp, function_id(pp, s->inlined, s->file, 0), s->line);
+	line(pp, fn, 0);
+}
+
 static void location(struct pprof *pp, uint64_t id)
 {
 	struct profile_site s;
-	uint64_t fn;
 
 	profile_site_get(pp->p, pp->sites[id - 1], &s);
 	pb_reset(&pp->msg);
 	pb_uint(&pp->msg, LOCATION_ID, id);
 	pb_uint(&pp->msg, LOCATION_MAPPING_ID, mapping_of(pp, &s));
 	pb_uint(&pp->msg, LOCATION_ADDRESS, s.address);
-	fn = function_id(pp, s.function, s.function_file, s.function_line);
-	if (s.inlined) {
-		/* Where the inlined function's code is, and its caller, whose
-		 * line of the call DWARF's line table does not give. */
-		line(pp, function_id(pp, s.inlined, s.file, 0), s.line);
-		line(pp, fn, 0);
-	} else {
-		line(pp, fn, s.line);
-	}
+	location_lines(pp, &s);
 	pb_message(&pp->out, PROFILE_LOCATION, &pp->msg);
 	flush(pp, FLUSH_AT);
 }
