@@ -82,6 +82,7 @@ struct pprof_mapping {
 	uint32_t id;		/* 0: no location in this module */
 	const char *path;	/* interned by the profile */
 	uint64_t limit;		/* past its highest address */
+	uint64_t period;	/* of the samples taken in it */
 	bool lines, inlines;
 };
 
@@ -93,6 +94,7 @@ struct pprof {
 	struct strbuf clean;
 	uint32_t *loc_of_site;	/* a site's location id, 0 before it has one */
 	uint32_t *sites;	/* location id - 1 → its site */
+	uint64_t *leaf_period;	/* location id - 1 → the period sampled there */
 	size_t nr_locs;
 	uint64_t *ids;		/* one sample's location ids */
 	size_t cap_ids;
@@ -193,6 +195,8 @@ static int sample(const uint32_t *sites, size_t nr, uint64_t samples, uint64_t p
 		return pp->err = -ENOMEM;
 	for (size_t i = 0; i < nr; i++)
 		pp->ids[i] = location_of(pp, sites[i]);
+	if (nr)
+		pp->leaf_period[pp->ids[0] - 1] += period;
 	pb_reset(&pp->msg);
 	pb_packed(&pp->msg, SAMPLE_LOCATION_ID, pp->ids, nr);
 	pb_packed(&pp->msg, SAMPLE_VALUE, &value, 1);
@@ -239,10 +243,11 @@ static void line(struct pprof *pp, uint64_t function, unsigned int lineno)
 	pb_message(&pp->msg, LOCATION_LINE, &pp->sub);
 }
 
-static uint32_t mapping_of(struct pprof *pp, const struct profile_site *s)
+static uint32_t mapping_of(struct pprof *pp, const struct profile_site *s, uint64_t id)
 {
 	struct pprof_mapping *m = &pp->maps[s->module];
 
+	m->period += pp->leaf_period[id - 1];
 	if (!m->id)
 		m->id = ++pp->nr_maps;
 	m->path = s->module_path;
@@ -284,7 +289,7 @@ static void location(struct pprof *pp, uint64_t id)
 	profile_site_get(pp->p, pp->sites[id - 1], &s);
 	pb_reset(&pp->msg);
 	pb_uint(&pp->msg, LOCATION_ID, id);
-	pb_uint(&pp->msg, LOCATION_MAPPING_ID, mapping_of(pp, &s));
+	pb_uint(&pp->msg, LOCATION_MAPPING_ID, mapping_of(pp, &s, id));
 	pb_uint(&pp->msg, LOCATION_ADDRESS, s.address);
 	location_lines(pp, &s);
 	pb_message(&pp->out, PROFILE_LOCATION, &pp->msg);
@@ -311,25 +316,39 @@ static void functions(struct pprof *pp)
 /* A module's addresses are its own (objdump's, as 'report --sort rip'
  * shows them), whatever process mapped it where: its mapping starts at 0.
  * The profile names each module by its path; it keeps no build-id. */
+static void mapping(struct pprof *pp, const struct pprof_mapping *m)
+{
+	pb_reset(&pp->msg);
+	pb_uint(&pp->msg, MAPPING_ID, m->id);
+	pb_uint(&pp->msg, MAPPING_MEMORY_START, 0);
+	pb_uint(&pp->msg, MAPPING_MEMORY_LIMIT, m->limit);
+	pb_uint(&pp->msg, MAPPING_FILE_OFFSET, 0);
+	pb_int(&pp->msg, MAPPING_FILENAME, (int64_t)str_id(pp, m->path));
+	pb_uint(&pp->msg, MAPPING_HAS_FUNCTIONS, 1);
+	pb_uint(&pp->msg, MAPPING_HAS_FILENAMES, m->lines);
+	pb_uint(&pp->msg, MAPPING_HAS_LINE_NUMBERS, m->lines);
+	pb_uint(&pp->msg, MAPPING_HAS_INLINE_FRAMES, m->inlines);
+	pb_message(&pp->out, PROFILE_MAPPING, &pp->msg);
+}
+
+/* pprof names the first mapping as the profile's program ("File:"): the
+ * file module of the most samples goes first, not the kernel's. */
 static void mappings(struct pprof *pp, size_t nr_modules)
 {
-	for (size_t i = 0; i < nr_modules && !pp->err; i++) {
+	size_t first = nr_modules;
+
+	for (size_t i = 0; i < nr_modules; i++) {
 		const struct pprof_mapping *m = &pp->maps[i];
 
-		if (!m->id)
-			continue;
-		pb_reset(&pp->msg);
-		pb_uint(&pp->msg, MAPPING_ID, m->id);
-		pb_uint(&pp->msg, MAPPING_MEMORY_START, 0);
-		pb_uint(&pp->msg, MAPPING_MEMORY_LIMIT, m->limit);
-		pb_uint(&pp->msg, MAPPING_FILE_OFFSET, 0);
-		pb_int(&pp->msg, MAPPING_FILENAME, (int64_t)str_id(pp, m->path));
-		pb_uint(&pp->msg, MAPPING_HAS_FUNCTIONS, 1);
-		pb_uint(&pp->msg, MAPPING_HAS_FILENAMES, m->lines);
-		pb_uint(&pp->msg, MAPPING_HAS_LINE_NUMBERS, m->lines);
-		pb_uint(&pp->msg, MAPPING_HAS_INLINE_FRAMES, m->inlines);
-		pb_message(&pp->out, PROFILE_MAPPING, &pp->msg);
+		if (m->id && m->path[0] != '[' &&
+		    (first == nr_modules || m->period > pp->maps[first].period))
+			first = i;
 	}
+	if (first < nr_modules)
+		mapping(pp, &pp->maps[first]);
+	for (size_t i = 0; i < nr_modules; i++)
+		if (pp->maps[i].id && i != first)
+			mapping(pp, &pp->maps[i]);
 }
 
 static void comment(struct pprof *pp, const char *what, const char *s, const char *more)
@@ -382,8 +401,9 @@ static int write_profile(struct pprof *pp, const struct hwp_profile_info *info)
 
 	pp->loc_of_site = calloc(nr_sites + 1, sizeof(*pp->loc_of_site));
 	pp->sites = malloc((nr_sites + 1) * sizeof(*pp->sites));
+	pp->leaf_period = calloc(nr_sites + 1, sizeof(*pp->leaf_period));
 	pp->maps = calloc(nr_modules + 1, sizeof(*pp->maps));
-	if (!pp->loc_of_site || !pp->sites || !pp->maps)
+	if (!pp->loc_of_site || !pp->sites || !pp->leaf_period || !pp->maps)
 		return -ENOMEM;
 	header(pp, info);
 	err = profile_foreach_site_chain(pp->p, sample, pp);
@@ -420,6 +440,7 @@ int export_pprof(struct hwp_profile *p, FILE *f)
 	hidx_release(&pp.func_idx);
 	free(pp.loc_of_site);
 	free(pp.sites);
+	free(pp.leaf_period);
 	free(pp.ids);
 	free(pp.funcs);
 	free(pp.maps);

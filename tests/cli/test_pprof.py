@@ -340,6 +340,8 @@ def hwprof_file(d):
     addrs = [loc.get("address", 0) for loc in prof["location"]]
     check(all(addrs) and len(prof["mapping"]) >= 2, f"addresses {addrs[:4]}, "
           f"{len(prof['mapping'])} mappings")
+    first = prof["string_table"][prof["mapping"][0].get("filename", 0)]
+    check(first.endswith("/hotspots"), f"the program's mapping first (pprof's File:): {first}")
 
 
 def without_chains(d):
