@@ -764,8 +764,9 @@ enum hwp_format {
 	HWP_FORMAT_SPEEDSCOPE,
 	/* Profiles: pprof's profile.proto, gzipped (binary: a file, not a
 	 * terminal), which go tool pprof, Parca and Pyroscope read: one
-	 * sample a call chain of module addresses, valued by the event's
-	 * summed period; functions with their source file and line. Since: 0.2 */
+	 * sample a call chain of module addresses, valued by the summed
+	 * period of each event of the file, the profile's event the default;
+	 * functions with their source file and line. Since: 0.2 */
 	HWP_FORMAT_PPROF,
 };
 

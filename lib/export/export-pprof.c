@@ -2,8 +2,9 @@
 /* pprof's profile.proto, gzipped: what go tool pprof, Parca, Pyroscope and
  * Google Cloud Profiler read. One sample a distinct call chain, its
  * locations the chain's module addresses, the sampled one first, valued by
- * the summed period of the event (nanoseconds for the clocks, a count for
- * the others), so that pprof's percentages are 'hwprof report's Overhead.
+ * the summed period of each event of the file (nanoseconds for the clocks,
+ * a count for the others), the reported event's the default, so that
+ * pprof's percentages are 'hwprof report's Overhead.
  * A location's lines are its source line and, where DWARF says a function
  * was inlined there, that function's line first and the enclosing
  * function's after it, as profile.proto orders them.
@@ -101,6 +102,7 @@ struct pprof {
 	struct pprof_function *funcs;
 	size_t nr_funcs, cap_funcs;
 	struct hidx func_idx;
+	size_t nr_events, event;	/* the file's, and the reported one */
 	struct pprof_mapping *maps;	/* by module */
 	uint32_t nr_maps;
 	int err;
@@ -184,22 +186,19 @@ static uint32_t location_of(struct pprof *pp, uint32_t site)
 	return pp->loc_of_site[site];
 }
 
-static int sample(const uint32_t *sites, size_t nr, uint64_t samples, uint64_t period,
-		  void *ctx)
+static int sample(const uint32_t *sites, size_t nr, const uint64_t *periods, void *ctx)
 {
 	struct pprof *pp = ctx;
-	uint64_t value = period;
 
-	(void)samples;
 	if (vec_reserve(&pp->ids, &pp->cap_ids, nr, sizeof(*pp->ids)))
 		return pp->err = -ENOMEM;
 	for (size_t i = 0; i < nr; i++)
 		pp->ids[i] = location_of(pp, sites[i]);
 	if (nr)
-		pp->leaf_period[pp->ids[0] - 1] += period;
+		pp->leaf_period[pp->ids[0] - 1] += periods[pp->event];
 	pb_reset(&pp->msg);
 	pb_packed(&pp->msg, SAMPLE_LOCATION_ID, pp->ids, nr);
-	pb_packed(&pp->msg, SAMPLE_VALUE, &value, 1);
+	pb_packed(&pp->msg, SAMPLE_VALUE, periods, pp->nr_events);
 	pb_message(&pp->out, PROFILE_SAMPLE, &pp->msg);
 	flush(pp, FLUSH_AT);
 	return pp->err;
@@ -365,17 +364,29 @@ static void comment(struct pprof *pp, const char *what, const char *s, const cha
 	strbuf_release(&sb);
 }
 
+static const char *unit(const char *event)
+{
+	return event_is_clock(event) ? "nanoseconds" : "count";
+}
+
+/* A value a sample for each event of the file, in its order; pprof shows
+ * the reported one (default_sample_type), the others with -sample_index. */
 static void header(struct pprof *pp, const struct hwp_profile_info *info)
 {
-	const char *unit = event_is_clock(info->event) ? "nanoseconds" : "count";
 	struct profile_recording rec;
 	char kernel[300] = "";
 
 	profile_recording(pp->p, &rec);
+	pp->nr_events = info->nr_events;
+	pp->event = rec.event;
 	str_id(pp, "");		/* string 0, as profile.proto requires */
-	value_type(pp, PROFILE_SAMPLE_TYPE, info->event, unit);
+	for (size_t i = 0; i < info->nr_events; i++) {
+		const char *name = hwp_profile_event_name(pp->p, i);
+
+		value_type(pp, PROFILE_SAMPLE_TYPE, name, unit(name));
+	}
 	pb_int(&pp->out, PROFILE_DEFAULT_SAMPLE_TYPE, (int64_t)str_id(pp, info->event));
-	value_type(pp, PROFILE_PERIOD_TYPE, info->event, unit);
+	value_type(pp, PROFILE_PERIOD_TYPE, info->event, unit(info->event));
 	pb_int(&pp->out, PROFILE_PERIOD, (int64_t)rec.sample_period);
 	pb_int(&pp->out, PROFILE_DURATION_NANOS, (int64_t)rec.duration_ns);
 	comment(pp, "hwprof " HWPROF_VERSION ": ", info->input, NULL);

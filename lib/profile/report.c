@@ -349,7 +349,7 @@ static int find_callers(struct hwp_profile *p, struct report *r)
 		const struct stack *st = &p->stacks[i];
 		uint32_t g;
 
-		if (st->nr < 2)
+		if (st->nr < 2 || !st->samples)
 			continue;
 		g = r->site_group[p->frames[st->first]];
 		if (g != NO_GROUP)
@@ -618,6 +618,8 @@ static int fold_all(struct hwp_profile *p, struct folded_set *fs, const char **n
 		const struct stack *st = &p->stacks[i];
 		const char *key;
 
+		if (!st->samples)
+			continue;	/* another event's */
 		stack_names(p, st, names);
 		strbuf_reset(&sb);
 		for (uint32_t j = 0; j < st->nr; j++)
@@ -741,6 +743,8 @@ static int walk_chains(struct hwp_profile *p, struct chain_funcs *cf, uint32_t *
 	for (size_t i = 0; p->callchains && i < p->nr_stacks && !err; i++) {
 		const struct stack *st = &p->stacks[i];
 
+		if (!st->samples)
+			continue;	/* another event's */
 		for (uint32_t j = 0; j < st->nr; j++) {
 			uint32_t site = p->frames[st->first + st->nr - 1 - j];
 			long f = site_function(p, cf, site);
@@ -787,20 +791,40 @@ int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
 
 /* ---- call chains by address ---- */
 
+/* A stack's or site's values: with one event, its period. */
+static const uint64_t *values(const uint64_t *table, size_t row, size_t nr_events,
+			      const uint64_t *period)
+{
+	return nr_events > 1 ? table + row * nr_events : period;
+}
+
+static bool any_value(const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i])
+			return true;
+	return false;
+}
+
 int profile_foreach_site_chain(struct hwp_profile *p, profile_site_chain_fn fn, void *ctx)
 {
 	int err = 0;
 
 	for (size_t i = 0; p->callchains && i < p->nr_stacks && !err; i++) {
 		const struct stack *st = &p->stacks[i];
+		const uint64_t *v = values(p->stack_values, i, p->nr_events, &st->period);
 
-		err = fn(p->frames + st->first, st->nr, st->samples, st->period, ctx);
+		if (any_value(v, p->nr_events))
+			err = fn(p->frames + st->first, st->nr, v, ctx);
 	}
 	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
+		const uint64_t *v = values(p->site_values, i, p->nr_events,
+					   &p->sites[i].period);
 		uint32_t site = (uint32_t)i;
 
-		if (p->sites[i].samples)
-			err = fn(&site, 1, p->sites[i].samples, p->sites[i].period, ctx);
+		if (p->sites[i].samples ||
+		    (p->nr_events > 1 && any_value(v, p->nr_events)))
+			err = fn(&site, 1, v, ctx);
 	}
 	return err;
 }
@@ -813,6 +837,7 @@ void profile_recording(const struct hwp_profile *p, struct profile_recording *ou
 		.osrelease = p->osrelease,
 		.duration_ns = p->time_last - p->time_first,
 		.sample_period = p->sample_period,
+		.event = (size_t)p->event,
 	};
 }
 

@@ -31,10 +31,13 @@ int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
 /* report.c: the call chains as sampled, for formats that keep addresses
  * apart (pprof): @fn gets each distinct chain once, as site numbers (one
  * a distinct module address, below profile_nr_sites()), the sampled one
- * first (without call chains, each sampled site alone), with its samples
- * and period; a non-zero return stops the walk and is returned. */
-typedef int (*profile_site_chain_fn)(const uint32_t *sites, size_t nr, uint64_t samples,
-				     uint64_t period, void *ctx);
+ * first (without call chains, each sampled site alone), with the summed
+ * period of each event of the file there (hwp_profile_info's nr_events of
+ * them, in the file's order: the reported event's and, in a file of
+ * several, the others', taken in the shape of the reported event's); a
+ * non-zero return stops the walk and is returned. */
+typedef int (*profile_site_chain_fn)(const uint32_t *sites, size_t nr,
+				     const uint64_t *periods, void *ctx);
 int profile_foreach_site_chain(struct hwp_profile *p, profile_site_chain_fn fn,
 			       void *ctx);
 size_t profile_nr_sites(const struct hwp_profile *p);
@@ -63,6 +66,7 @@ struct profile_recording {
 	const char *cmdline, *hostname, *osrelease;	/* or NULL */
 	uint64_t duration_ns;	/* from the first sample to the last, or 0 */
 	uint64_t sample_period;	/* the fixed period (-c), or 0 for a frequency */
+	size_t event;		/* the reported event's number in the file */
 };
 void profile_recording(const struct hwp_profile *p, struct profile_recording *out);
 

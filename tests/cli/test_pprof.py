@@ -199,13 +199,14 @@ def top_rows(text):
 ALL = ["-nodecount=0", "-nodefraction=0", "-edgefraction=0"]
 
 
-def same_top(path, data, d, what):
-    """-top -noinlines against report --sort sym: every function, its flat
-    percent within 0.1 point, in the same order where the shares differ.
-    -noinlines, as the report by symbol counts an inlined function's
-    samples to the function it was inlined into."""
-    out = pprof(d, "-top", "-noinlines", *ALL, path)
-    p, rep = report_json(data, "--sort", "sym", "-n", "0")
+def same_top(path, data, d, what, event=None):
+    """-top -noinlines against report --sort sym (of EVENT, with pprof's
+    -sample_index): every function, its flat percent within 0.1 point, the
+    same top two. -noinlines, as the report by symbol counts an inlined
+    function's samples to the function it was inlined into."""
+    pick = [f"-sample_index={event}"] if event else []
+    out = pprof(d, "-top", "-noinlines", *pick, *ALL, path)
+    p, rep = report_json(data, "--sort", "sym", "-n", "0", *(["-e", event] if event else []))
     if out is None or not check(rep is not None, p.stderr):
         return None
     want = {}
@@ -360,6 +361,53 @@ def without_chains(d):
     same_top(path, data, d, "without call chains")
 
 
+def several_events(d):
+    """A file of two events: a value a sample for each, in the file's order,
+    each summing to that event's period; pprof's -sample_index=EVENT -top
+    is report -e EVENT's; report -e EVENT makes EVENT the default."""
+    files = []
+    data = os.path.join(d, "two-hw.data")
+    p = hwprof("record", "-g", "-e", "cpu-clock,page-faults", "-o", data, "--", HOTSPOTS,
+               "80", timeout=180)
+    if check(p.returncode == 0, f"record: {p.stderr}"):
+        files.append((data, ["cpu-clock", "page-faults"]))
+    perf = shutil.which("perf")
+    if perf and not run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null",
+                         "true"]).returncode:
+        data = os.path.join(d, "two-perf.data")
+        p = run([perf, "record", "-e", "cpu-clock,task-clock", "-g", "-o", data, HOTSPOTS, "80"],
+                timeout=180)
+        if check(p.returncode == 0, f"perf record: {p.stderr}"):
+            files.append((data, ["cpu-clock", "task-clock"]))
+    else:
+        note("perf is not installed: the two events of perf's file are not tried")
+    for data, events in files:
+        path = data + ".pb.gz"
+        if not write_pprof(data, path):
+            continue
+        prof = read_pprof(path)
+        if prof is None or not check_ids(prof):
+            continue
+        s = prof["string_table"]
+        types = [(s[v["type"]], s[v["unit"]]) for v in prof["sample_type"]]
+        want = [(e, "nanoseconds" if e.endswith("-clock") else "count") for e in events]
+        check(types == want and s[prof["default_sample_type"]] == events[0],
+              f"{data}: sample types {types}, default {s[prof['default_sample_type']]}")
+        for i, e in enumerate(events):
+            p, rep = report_json(data, "-e", e, "-n", "1")
+            total = sum(smp["value"][i] for smp in prof["sample"] if len(smp["value"]) > i)
+            check(rep and rep["total_period"] == total and total > 0,
+                  f"{data}: {e}'s values sum to {total}, its period "
+                  f"{rep and rep['total_period']}")
+            if GO:
+                same_top(path, data, d, f"{os.path.basename(data)} {e}", event=e)
+        other = path + ".second.pb.gz"
+        if write_pprof(data, other, "-e", events[1]):
+            prof = read_pprof(other)
+            check(prof and prof["string_table"][prof["default_sample_type"]] == events[1],
+                  f"report -e {events[1]}: the default sample type")
+
+
 def perfs_file(d):
     perf = shutil.which("perf")
     if not perf or run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null", "true"]).returncode:
@@ -433,6 +481,7 @@ with tempfile.TemporaryDirectory() as tmp:
     case(hwprof_file, tmp, name="hwprof's file: go tool pprof -top, -lines, -traces, -proto")
     case(without_chains, tmp, name="a profile without call chains")
     case(perfs_file, tmp, name="perf's file: go tool pprof -top, -lines, -traces, -proto")
+    case(several_events, tmp, name="two events: a value each")
     case(hostile, tmp, name="no samples, no symbols, huge addresses, junk names")
     case(usage, tmp, name="binary output and usage")
 done()
