@@ -65,9 +65,9 @@ demo: build
 
 # The CLI tests compare with perf; the ABI test diffs with abigail-tools;
 # promtool (prometheus) checks the Prometheus output, python3-jsonschema
-# the speedscope files.
+# the speedscope files, go tool pprof (golang-go) the pprof files.
 test: build
-	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema
+	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema golang-go
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \

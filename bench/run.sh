@@ -80,3 +80,12 @@ for f in hw.data hw10.data; do
 		perf report -i "$d/$f" --stdio --sort sym >/dev/null 2>&1
 	cat "$d/time"
 done
+echo
+echo "== pprof export: report --format pprof vs the plain report --sort sym, same file"
+echo "   (hw.data repeated to >= 1M samples with call chains; goal: ratio <= 1.5)"
+n=$("$h" report -i "$d/hw.data" --format json --top 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
+python3 bench/perf-data-repeat.py "$d/hw.data" $(( (1000000 + n - 1) / n )) "$d/hw1m.data"
+"$h" report -i "$d/hw1m.data" --format json --top 1 |
+	python3 -c 'import json,sys; print("  ", json.load(sys.stdin)["total_samples"], "samples")'
+"$b/bench/bench-wrapper" 11 ::: "$h" report -i "$d/hw1m.data" --sort sym \
+	::: "$h" report -i "$d/hw1m.data" --format pprof -o "$d/hw1m.pb.gz"

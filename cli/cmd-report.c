@@ -6,13 +6,14 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define DEFAULT_TOP 20
 
 static const char report_help[] =
 	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso] [--top N]\n"
-	"                     [--format text|csv|json|folded|speedscope] [--annotate SYMBOL]\n"
-	"                     [--kallsyms FILE]\n"
+	"                     [--format text|csv|json|folded|speedscope|pprof]\n"
+	"                     [--annotate SYMBOL] [--kallsyms FILE]\n"
 	"\n"
 	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
 	"landed: the hottest instructions, functions, source lines or modules, with the\n"
@@ -27,7 +28,9 @@ static const char report_help[] =
 	"  -f, --format FMT         text (default), csv, json (schema in README.md), or\n"
 	"                           folded: collapsed stacks 'main;mid;leaf N' for flame graphs,\n"
 	"                           or speedscope: speedscope's JSON file format (frames with\n"
-	"                           their file and line, the call chains weighted by period)\n"
+	"                           their file and line, the call chains weighted by period),\n"
+	"                           or pprof: gzipped profile.proto for go tool pprof, Parca,\n"
+	"                           Pyroscope (binary: give -o FILE.pb.gz or a pipe)\n"
 	"  -x, --field-separator S  csv with this separator\n"
 	"      --annotate SYMBOL    the instructions of function SYMBOL with their share of\n"
 	"                           its samples, interleaved with its source lines; of several\n"
@@ -75,7 +78,7 @@ static int parse_option(struct report_config *c, int opt)
 {
 	int ret;
 
-	if (cli_output_option("report", opt, optarg, &c->o, 5, &ret))
+	if (cli_output_option("report", opt, optarg, &c->o, 6, &ret))
 		return ret;
 	switch (opt) {
 	case 'i': c->input = optarg; return 0;
@@ -121,6 +124,11 @@ static int parse_options(struct report_config *c, int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	c->o.annotate = c->annotate;
+	if (c->o.format == HWP_FORMAT_PPROF && !strcmp(c->output, "-") &&
+	    isatty(STDOUT_FILENO)) {
+		cli_error("report", "pprof's format is binary (gzip), not for a terminal: write it to a file with -o FILE.pb.gz, or pipe it");
+		return CLI_EXIT_USAGE;
+	}
 	return 0;
 }
 

@@ -762,6 +762,12 @@ enum hwp_format {
 	 * frames (name, file, line) and one sampled profile of the call
 	 * chains weighted by period. Since: 0.2 */
 	HWP_FORMAT_SPEEDSCOPE,
+	/* Profiles: pprof's profile.proto, gzipped (binary: a file, not a
+	 * terminal), which go tool pprof, Parca and Pyroscope read: one
+	 * sample a call chain of module addresses, valued by the summed
+	 * period of each event of the file, the profile's event the default;
+	 * functions with their source file and line. Since: 0.2 */
+	HWP_FORMAT_PPROF,
 };
 
 /* How a profile's entries are grouped. */
@@ -951,7 +957,7 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
  * run with several runs), then the regions' families
  * (hwp_regionset_write()). HWP_FORMAT_PROMETHEUS (since 0.2): the same in
  * Prometheus' text format, for node_exporter's textfile collector.
- * Errors: -EOPNOTSUPP for folded stacks or speedscope (a profile's
+ * Errors: -EOPNOTSUPP for folded stacks, speedscope or pprof (a profile's
  * formats), -EINVAL for a NULL argument or a value that is no format, the
  * write's errno (-ENOSPC for a full disk, found by flushing @f).
  * Since: 0.1
@@ -1377,7 +1383,7 @@ HWP_API void hwp_regionset_free(struct hwp_regionset *rs);
  * the families hwprof_region_calls, _seconds, _ops, _event, _event_seconds
  * and _metric, labelled by region (and event or metric), then "# EOF".
  * HWP_FORMAT_PROMETHEUS: the same in Prometheus' text format. Errors:
- * -EOPNOTSUPP for CSV, folded stacks or speedscope, -EINVAL for a NULL
+ * -EOPNOTSUPP for CSV, folded stacks, speedscope or pprof, -EINVAL for a NULL
  * argument or a value that is no format, the write's errno (-ENOSPC for a
  * full disk).
  * Since: 0.2
@@ -1856,7 +1862,7 @@ HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
 /*
  * hwp_profile_write - write a report of @p to @f
  * @opts: NULL for text, sorted by symbol, every entry; else its format
- *	  (TEXT, CSV, JSON, FOLDED or, since 0.2, SPEEDSCOPE), sort, top,
+ *	  (TEXT, CSV, JSON, FOLDED or, since 0.2, SPEEDSCOPE and PPROF), sort, top,
  *	  separator and annotate
  *
  * The formats and the JSON schema are in README.md. Errors: those of

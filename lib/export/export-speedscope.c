@@ -56,11 +56,6 @@ static void frames(struct json_writer *w, const struct profile_function *funcs, 
 	jw_object_end(w);
 }
 
-static bool is_clock(const char *event)
-{
-	return !strcmp(event, "cpu-clock") || !strcmp(event, "task-clock");
-}
-
 int export_speedscope(struct hwp_profile *p, FILE *f)
 {
 	struct hwp_profile_info info = { .sz = sizeof(info) };
@@ -92,7 +87,7 @@ int export_speedscope(struct hwp_profile *p, FILE *f)
 	jw_key(&w, "name");
 	jw_string(&w, name);
 	jw_key(&w, "unit");
-	jw_string(&w, is_clock(info.event) ? "nanoseconds" : "none");
+	jw_string(&w, event_is_clock(info.event) ? "nanoseconds" : "none");
 	jw_key(&w, "startValue");
 	jw_int(&w, 0);
 	jw_key(&w, "endValue");

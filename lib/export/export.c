@@ -35,6 +35,12 @@ static int write_speedscope(const void *obj, FILE *f, const void *opts)
 	return export_speedscope((struct hwp_profile *)obj, f);
 }
 
+static int write_pprof(const void *obj, FILE *f, const void *opts)
+{
+	(void)opts;
+	return export_pprof((struct hwp_profile *)obj, f);
+}
+
 static int check_annotate(const void *opts)
 {
 	const struct hwp_write_opts *o = opts;
@@ -55,6 +61,7 @@ static const struct writer profile_writer = {
 		[HWP_FORMAT_JSON] = write_json,
 		[HWP_FORMAT_FOLDED] = write_folded,
 		[HWP_FORMAT_SPEEDSCOPE] = write_speedscope,
+		[HWP_FORMAT_PPROF] = write_pprof,
 	},
 };
 

@@ -13,5 +13,6 @@ int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
 int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
 int export_folded(struct hwp_profile *p, FILE *f);
 int export_speedscope(struct hwp_profile *p, FILE *f);
+int export_pprof(struct hwp_profile *p, FILE *f);
 
 #endif

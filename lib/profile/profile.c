@@ -10,6 +10,15 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+/* Row @row of a table of @nr_events values a row, made and zeroed. */
+static uint64_t *values_row(uint64_t **v, size_t *cap, size_t row, size_t nr_events)
+{
+	if (vec_reserve(v, cap, (row + 1) * nr_events, sizeof(**v)))
+		return NULL;
+	memset(*v + row * nr_events, 0, nr_events * sizeof(**v));
+	return *v + row * nr_events;
+}
+
 static bool site_eq(size_t idx, const void *key, const void *ctx)
 {
 	const struct hwp_profile *p = ctx;
@@ -32,6 +41,8 @@ long profile_site(struct hwp_profile *p, const struct location *loc)
 	if (i >= 0)
 		return i;
 	if (vec_reserve(&p->sites, &p->cap_sites, p->nr_sites + 1, sizeof(*p->sites)) ||
+	    (p->nr_events > 1 && !values_row(&p->site_values, &p->cap_site_values,
+					      p->nr_sites, p->nr_events)) ||
 	    hidx_add(&p->site_idx, h, p->nr_sites))
 		return -1;
 	memset(&p->sites[p->nr_sites], 0, sizeof(p->sites[0]));
@@ -55,7 +66,7 @@ static bool stack_eq(size_t idx, const void *key, const void *ctx)
 }
 
 static int add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
-		     uint64_t period)
+		     uint64_t period, int event)
 {
 	struct frames_key k = { frames, nr };
 	uint64_t h = hash_bytes(frames, nr * sizeof(*frames));
@@ -66,6 +77,9 @@ static int add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
 				sizeof(*p->stacks)) ||
 		    vec_reserve(&p->frames, &p->cap_frames, p->nr_frames + nr,
 				sizeof(*p->frames)) ||
+		    (p->nr_events > 1 &&
+		     !values_row(&p->stack_values, &p->cap_stack_values, p->nr_stacks,
+				 p->nr_events)) ||
 		    hidx_add(&p->stack_idx, h, p->nr_stacks))
 			return -ENOMEM;
 		memcpy(p->frames + p->nr_frames, frames, nr * sizeof(*frames));
@@ -74,6 +88,11 @@ static int add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
 		p->nr_frames += nr;
 		i = (long)p->nr_stacks++;
 	}
+	if (p->nr_events > 1)
+		p->stack_values[(size_t)i * p->nr_events + (size_t)event] += period;
+	if (event != p->event)
+		return 0;
+	p->nr_event_stacks += !p->stacks[i].samples;
 	p->stacks[i].samples++;
 	p->stacks[i].period += period;
 	return 0;
@@ -94,7 +113,8 @@ static uint16_t context_mode(uint64_t marker)
 /* The call chain as sites, the sampled instruction first. Callers are
  * looked up at their return address - 1, inside the call instruction, so
  * that a call at the end of a function is not put in the next one. */
-static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint32_t leaf)
+static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint32_t leaf,
+			 int event)
 {
 	uint16_t mode = s->cpumode;
 	uint32_t nr = 0;
@@ -120,18 +140,26 @@ static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint3
 			return -ENOMEM;
 		p->scratch[nr++] = (uint32_t)site;
 	}
-	return add_stack(p, p->scratch, nr, s->period);
+	return add_stack(p, p->scratch, nr, s->period, event);
 }
 
+/* A sample of the event; with several events, of another event too, which
+ * adds to the values of every event alone (stack_values, site_values), in
+ * the shape of the event's: a call chain where the event has them. */
 static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 {
 	const struct pd_event *ev = pd_event(p->file, (size_t)rec->event);
+	bool ours = rec->event == p->event;
 	struct pd_sample s;
 	struct location loc;
 	long site;
 	int err;
 
 	err = pd_decode_sample(&ev->attr, rec->h, &s);
+	if (err && !ours) {
+		p->skipped++;	/* another event's: its report will say */
+		return 0;
+	}
 	if (err)
 		return fail_prefix(err, "'%s', record at offset %llu", p->input,
 				       (unsigned long long)rec->offset);
@@ -143,16 +171,31 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 	site = profile_site(p, &loc);
 	if (site < 0)
 		return fail(-ENOMEM, "out of memory");
-	p->sites[site].samples++;
-	p->sites[site].period += s.period;
-	p->samples++;
-	p->period += s.period;
-	if (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
-		p->callchains = true;
-		if (add_callchain(p, &s, (uint32_t)site))
-			return fail(-ENOMEM, "out of memory");
+	if (p->nr_events > 1)
+		p->site_values[(size_t)site * p->nr_events + (size_t)rec->event] +=
+			s.period;
+	if (ours) {
+		p->sites[site].samples++;
+		p->sites[site].period += s.period;
+		p->samples++;
+		p->period += s.period;
 	}
-	return 0;
+	if (ours && (ev->attr.sample_type & PERF_SAMPLE_TIME)) {
+		if (!p->time_first || s.time < p->time_first)
+			p->time_first = s.time;
+		if (s.time > p->time_last)
+			p->time_last = s.time;
+	}
+	if (!(pd_event(p->file, (size_t)p->event)->attr.sample_type &
+	      PERF_SAMPLE_CALLCHAIN))
+		return 0;
+	p->callchains |= ours;
+	if (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+		err = add_callchain(p, &s, (uint32_t)site, rec->event);
+	else
+		err = add_stack(p, (const uint32_t[]){ (uint32_t)site }, 1, s.period,
+				rec->event);
+	return err ? fail(-ENOMEM, "out of memory") : 0;
 }
 
 static uint64_t u64_at(const struct perf_event_header *h, size_t off)
@@ -172,11 +215,12 @@ static int on_record(const struct pd_record *rec, void *ctx)
 	case PERF_RECORD_SAMPLE:
 		if (rec->event == p->event)
 			return add_sample(p, rec);
-		if (rec->event < 0)
+		if (rec->event < 0) {
 			p->skipped++;
-		else
-			p->other_samples++;
-		return 0;
+			return 0;
+		}
+		p->other_samples++;
+		return p->nr_events > 1 ? add_sample(p, rec) : 0;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
@@ -235,6 +279,8 @@ static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 				       pd_feature_string(p->file, PD_FEAT_HOSTNAME));
 	p->osrelease = symbolize_intern(p->sym,
 					pd_feature_string(p->file, PD_FEAT_OSRELEASE));
+	p->cmdline = symbolize_intern(p->sym,
+				      pd_feature_string(p->file, PD_FEAT_CMDLINE));
 	if (uname(&u))
 		return 0;
 	other_host = p->hostname && strcmp(p->hostname, u.nodename);
@@ -282,6 +328,8 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	if (!err)
 		err = choose_event(p, o.event);
 	if (!err)
+		p->nr_events = pd_nr_events(p->file);
+	if (!err)
 		err = machine_new(&p->m);
 	if (!err)
 		err = symbolizer_new(p->m, o.kallsyms, &p->sym);
@@ -291,7 +339,12 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		err = pd_foreach(p->file, on_record, p);
 	if (err)
 		goto err;
-	p->nr_events = pd_nr_events(p->file);
+	if (p->nr_events) {
+		const struct perf_event_attr *a =
+			&pd_event(p->file, (size_t)p->event)->attr;
+
+		p->sample_period = a->freq ? 0 : a->sample_period;
+	}
 	p->event_names = calloc(p->nr_events, sizeof(*p->event_names));
 	for (size_t i = 0; p->event_names && i < p->nr_events; i++)
 		p->event_names[i] = symbolize_intern(p->sym, pd_event(p->file, i)->name);
@@ -356,6 +409,8 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	free(p->stacks);
 	free(p->frames);
 	free(p->scratch);
+	free(p->stack_values);
+	free(p->site_values);
 	free(p->event_names);
 	free(p->input);
 	free(p->host_warning);
@@ -379,7 +434,7 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 	i.other_samples = p->other_samples;
 	i.nr_events = p->nr_events;
 	i.addresses = p->nr_sites;
-	i.stacks = p->nr_stacks;
+	i.stacks = p->nr_event_stacks;
 	i.callchains = p->callchains;
 	i.hostname = p->hostname;
 	i.osrelease = p->osrelease;

@@ -34,6 +34,10 @@ struct hwp_profile {
 	struct pd_file *file;	/* while reading */
 	/* where it was recorded (interned), or NULL */
 	const char *hostname, *osrelease;
+	const char *cmdline;	/* the recording's command line (interned), or NULL */
+	/* the first and last sample's times (perf's clock), when they have them */
+	uint64_t time_first, time_last;
+	uint64_t sample_period;	/* the event's fixed period (-c), or 0 (-F) */
 	/* why kernel symbols and module paths may not match, or NULL */
 	char *host_warning;
 	int event;
@@ -49,6 +53,14 @@ struct hwp_profile {
 	struct stack *stacks;
 	size_t nr_stacks, cap_stacks;
 	struct hidx stack_idx;
+	/* With several events, the summed period of each event at each
+	 * stack and site (the leaf), nr_events a row, for the formats that
+	 * carry them all (pprof); NULL with one event. The stacks and sites
+	 * of the other events' samples are there too: theirs have no
+	 * samples of the event. nr_events is known from the start. */
+	uint64_t *stack_values, *site_values;
+	size_t cap_stack_values, cap_site_values;
+	size_t nr_event_stacks;	/* the stacks with samples of the event */
 	uint32_t *scratch;	/* one call chain being added */
 	uint64_t samples, period, lost, throttled, skipped, other_samples;
 	uint64_t lost_records, lost_samples;	/* LOST and LOST_SAMPLES, summed */

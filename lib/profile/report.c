@@ -349,7 +349,7 @@ static int find_callers(struct hwp_profile *p, struct report *r)
 		const struct stack *st = &p->stacks[i];
 		uint32_t g;
 
-		if (st->nr < 2)
+		if (st->nr < 2 || !st->samples)
 			continue;
 		g = r->site_group[p->frames[st->first]];
 		if (g != NO_GROUP)
@@ -618,6 +618,8 @@ static int fold_all(struct hwp_profile *p, struct folded_set *fs, const char **n
 		const struct stack *st = &p->stacks[i];
 		const char *key;
 
+		if (!st->samples)
+			continue;	/* another event's */
 		stack_names(p, st, names);
 		strbuf_reset(&sb);
 		for (uint32_t j = 0; j < st->nr; j++)
@@ -691,13 +693,27 @@ static bool func_eq(size_t idx, const void *key, const void *ctx)
 	return f->name == k->name && f->file == k->file;
 }
 
+/* The source file and line of the first instruction of @s's function (NULL
+ * and 0 when unknown). */
+static void function_source(struct hwp_profile *p, const struct site *s,
+			    const char **file, unsigned int *line)
+{
+	struct symbol_info entry;
+
+	if (s->si.symbol &&
+	    !symbolize_vaddr(p->sym, s->loc.dso, s->si.sym_start, true, &entry) &&
+	    entry.file) {
+		*file = entry.file;
+		*line = entry.line;
+	}
+}
+
 /* Site @site's function: its name, and the source of its entry. Names and
  * files are interned, so pointers tell them apart. */
 static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_t site)
 {
 	const struct site *s = &p->sites[site];
 	struct profile_function k = { 0 };
-	struct symbol_info entry;
 	uint64_t h;
 	long i;
 
@@ -705,12 +721,7 @@ static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_
 		return (long)cf->of_site[site] - 1;
 	site_resolve(p, site, false);
 	k.name = s->name;
-	if (s->si.symbol &&
-	    !symbolize_vaddr(p->sym, s->loc.dso, s->si.sym_start, true, &entry) &&
-	    entry.file) {
-		k.file = entry.file;
-		k.line = entry.line;
-	}
+	function_source(p, s, &k.file, &k.line);
 	h = hash_mix(hash_u64((uint64_t)(uintptr_t)k.name), (uint64_t)(uintptr_t)k.file);
 	i = hidx_find(&cf->idx, h, func_eq, &k, cf);
 	if (i < 0) {
@@ -732,6 +743,8 @@ static int walk_chains(struct hwp_profile *p, struct chain_funcs *cf, uint32_t *
 	for (size_t i = 0; p->callchains && i < p->nr_stacks && !err; i++) {
 		const struct stack *st = &p->stacks[i];
 
+		if (!st->samples)
+			continue;	/* another event's */
 		for (uint32_t j = 0; j < st->nr; j++) {
 			uint32_t site = p->frames[st->first + st->nr - 1 - j];
 			long f = site_function(p, cf, site);
@@ -776,7 +789,93 @@ int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
 	return err;
 }
 
+/* ---- call chains by address ---- */
+
+/* A stack's or site's values: with one event, its period. */
+static const uint64_t *values(const uint64_t *table, size_t row, size_t nr_events,
+			      const uint64_t *period)
+{
+	return nr_events > 1 ? table + row * nr_events : period;
+}
+
+static bool any_value(const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i])
+			return true;
+	return false;
+}
+
+int profile_foreach_site_chain(struct hwp_profile *p, profile_site_chain_fn fn, void *ctx)
+{
+	int err = 0;
+
+	for (size_t i = 0; p->callchains && i < p->nr_stacks && !err; i++) {
+		const struct stack *st = &p->stacks[i];
+		const uint64_t *v = values(p->stack_values, i, p->nr_events, &st->period);
+
+		if (any_value(v, p->nr_events))
+			err = fn(p->frames + st->first, st->nr, v, ctx);
+	}
+	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
+		const uint64_t *v = values(p->site_values, i, p->nr_events,
+					   &p->sites[i].period);
+		uint32_t site = (uint32_t)i;
+
+		if (p->sites[i].samples ||
+		    (p->nr_events > 1 && any_value(v, p->nr_events)))
+			err = fn(&site, 1, v, ctx);
+	}
+	return err;
+}
+
+void profile_recording(const struct hwp_profile *p, struct profile_recording *out)
+{
+	*out = (struct profile_recording){
+		.cmdline = p->cmdline,
+		.hostname = p->hostname,
+		.osrelease = p->osrelease,
+		.duration_ns = p->time_last - p->time_first,
+		.sample_period = p->sample_period,
+		.event = (size_t)p->event,
+	};
+}
+
+size_t profile_nr_sites(const struct hwp_profile *p)
+{
+	return p->nr_sites;
+}
+
+size_t profile_nr_modules(const struct hwp_profile *p)
+{
+	return machine_nr_dsos(p->m);
+}
+
+void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *out)
+{
+	const struct site *s = &p->sites[site];
+
+	site_resolve(p, site, true);
+	p->lines_used = true;
+	*out = (struct profile_site){
+		.module = s->loc.dso,
+		.module_path = machine_dso(p->m, s->loc.dso)->path,
+		.address = s->si.vaddr,
+		.function = s->name,
+		.has_symbol = s->si.symbol != NULL,
+		.file = s->si.file,
+		.line = s->si.line,
+		.inlined = s->si.inlined,
+	};
+	function_source(p, s, &out->function_file, &out->function_line);
+}
+
 /* ---- for the formats ---- */
+
+bool event_is_clock(const char *event)
+{
+	return !strcmp(event, "cpu-clock") || !strcmp(event, "task-clock");
+}
 
 const char *sort_name(enum hwp_sort sort)
 {

@@ -28,6 +28,50 @@ typedef int (*profile_chain_fn)(const uint32_t *funcs, size_t nr, uint64_t sampl
 int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
 			  struct profile_function **funcs, size_t *nr_funcs);
 
+/* report.c: the call chains as sampled, for formats that keep addresses
+ * apart (pprof): @fn gets each distinct chain once, as site numbers (one
+ * a distinct module address, below profile_nr_sites()), the sampled one
+ * first (without call chains, each sampled site alone), with the summed
+ * period of each event of the file there (hwp_profile_info's nr_events of
+ * them, in the file's order: the reported event's and, in a file of
+ * several, the others', taken in the shape of the reported event's); a
+ * non-zero return stops the walk and is returned. */
+typedef int (*profile_site_chain_fn)(const uint32_t *sites, size_t nr,
+				     const uint64_t *periods, void *ctx);
+int profile_foreach_site_chain(struct hwp_profile *p, profile_site_chain_fn fn,
+			       void *ctx);
+size_t profile_nr_sites(const struct hwp_profile *p);
+size_t profile_nr_modules(const struct hwp_profile *p);
+
+/* What a site is, its strings interned (they live as long as the profile). */
+struct profile_site {
+	uint32_t module;	/* below profile_nr_modules() */
+	const char *module_path;
+	uint64_t address;	/* in the module, as objdump shows it */
+	const char *function;	/* its symbol, or module+0xaddress */
+	bool has_symbol;
+	/* the source of the function's first instruction, or NULL and 0 */
+	const char *function_file;
+	unsigned int function_line;
+	/* the site's source line, or NULL and 0 */
+	const char *file;
+	unsigned int line;
+	const char *inlined;	/* the innermost function inlined there, or NULL */
+};
+/* Site @site (below profile_nr_sites()), resolved with its source line. */
+void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *out);
+
+/* report.c: what the recording says of itself, where it says it. */
+struct profile_recording {
+	const char *cmdline, *hostname, *osrelease;	/* or NULL */
+	uint64_t duration_ns;	/* from the first sample to the last, or 0 */
+	uint64_t sample_period;	/* the fixed period (-c), or 0 for a frequency */
+	size_t event;		/* the reported event's number in the file */
+};
+void profile_recording(const struct hwp_profile *p, struct profile_recording *out);
+
+/* report.c: whether @event counts nanoseconds (cpu-clock, task-clock). */
+bool event_is_clock(const char *event);
 /* report.c: "sym", "rip", "line", "dso" */
 const char *sort_name(enum hwp_sort sort);
 /* "a0 b1 c2" */

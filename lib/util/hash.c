@@ -96,7 +96,7 @@ static bool str_eq(size_t idx, const void *key, const void *ctx)
 	return !strncmp(t->strs[idx], k->s, k->len) && !t->strs[idx][k->len];
 }
 
-const char *strtab_intern(struct strtab *t, const char *s, size_t len)
+long strtab_index(struct strtab *t, const char *s, size_t len)
 {
 	struct str_key k = { s, len };
 	uint64_t h = hash_bytes(s, len);
@@ -104,20 +104,27 @@ const char *strtab_intern(struct strtab *t, const char *s, size_t len)
 	char *copy;
 
 	if (i >= 0)
-		return t->strs[i];
+		return i;
 	if (vec_reserve(&t->strs, &t->cap, t->nr + 1, sizeof(*t->strs)))
-		return NULL;
+		return -1;
 	copy = malloc(len + 1);
 	if (!copy)
-		return NULL;
+		return -1;
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	if (hidx_add(&t->idx, h, t->nr)) {
 		free(copy);
-		return NULL;
+		return -1;
 	}
 	t->strs[t->nr++] = copy;
-	return copy;
+	return (long)t->nr - 1;
+}
+
+const char *strtab_intern(struct strtab *t, const char *s, size_t len)
+{
+	long i = strtab_index(t, s, len);
+
+	return i < 0 ? NULL : t->strs[i];
 }
 
 void strtab_release(struct strtab *t)

@@ -53,6 +53,9 @@ struct strtab {
 
 /* The interned copy of @s (@len bytes, no NUL needed), or NULL when out of memory. */
 const char *strtab_intern(struct strtab *t, const char *s, size_t len);
+/* The same string's number: strings are numbered from 0 in the order first
+ * interned (t->strs[number]); -1 when out of memory. */
+long strtab_index(struct strtab *t, const char *s, size_t len);
 void strtab_release(struct strtab *t);
 
 /* Make room for @want elements of @size bytes in *@arr of capacity *@cap:

@@ -4,7 +4,12 @@
 #include "util/format.h"
 #include "util/text.h"
 #include "util/cpulist.h"
+#include "util/gzip.h"
+#include "util/hash.h"
+#include "util/protobuf.h"
 #include "harness.h"
+
+#include <zlib.h>
 
 #include <stddef.h>
 
@@ -171,6 +176,84 @@ static void check_strbuf(void)
 	s = strbuf_detach(&sb);
 	CHECK(s && !*s, "detaching nothing gives an empty string");
 	free(s);
+}
+
+/* The wire format's bytes, from protobuf.dev's encoding guide: 150 in
+ * field 1 is 08 96 01; "testing" in field 2 is 12 07 74 65 73 74 69 6e 67;
+ * packed 3, 270, 86942 in field 4 is 22 06 03 8e 02 9e a7 05. */
+static void check_protobuf(void)
+{
+	static const uint8_t want[] = {
+		0x08, 0x96, 0x01,
+		0x12, 0x07, 't', 'e', 's', 't', 'i', 'n', 'g',
+		0x22, 0x06, 0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05,
+		/* int64 -1: ten bytes; uint64 max: ten bytes too */
+		0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+		0x30, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+		/* an embedded message { 1: 150 } as field 7 */
+		0x3a, 0x03, 0x08, 0x96, 0x01,
+		/* an empty string is written: a repeated string's element */
+		0x42, 0x00,
+	};
+	static const uint64_t packed[] = { 3, 270, 86942 };
+	struct pb_buf pb = { 0 }, msg = { 0 };
+
+	pb_uint(&pb, 1, 150);
+	pb_bytes(&pb, 2, "testing", 7);
+	pb_packed(&pb, 4, packed, 3);
+	pb_int(&pb, 5, -1);
+	pb_uint(&pb, 6, UINT64_MAX);
+	pb_uint(&msg, 1, 150);
+	pb_message(&pb, 7, &msg);
+	pb_bytes(&pb, 8, "", 0);
+	pb_uint(&pb, 9, 0);	/* proto3's default: left out */
+	pb_packed(&pb, 10, packed, 0);
+	CHECK(!pb.failed && pb.len == sizeof(want) && !memcmp(pb.b, want, sizeof(want)),
+	      "the encoding guide's bytes (%zu of %zu)", pb.len, sizeof(want));
+	pb_release(&pb);
+	pb_release(&msg);
+}
+
+/* gzip's output inflates back to the input, in a stream zlib reads. */
+static void check_gzip(void)
+{
+	char *out = NULL, back[100000];
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+	struct gz_writer *gz = NULL;
+	static char in[100000];
+	z_stream z = { 0 };
+
+	for (size_t i = 0; i < sizeof(in); i++)
+		in[i] = (char)(i * 7 % 251);
+	CHECK(f && !gz_begin(f, &gz), "begin");
+	CHECK(!gz_write(gz, in, 1) && !gz_write(gz, in + 1, sizeof(in) - 1), "write");
+	CHECK(!gz_finish(gz), "finish");
+	fclose(f);
+	CHECK(size > 18 && (uint8_t)out[0] == 0x1f && (uint8_t)out[1] == 0x8b,
+	      "gzip's magic");
+	CHECK(inflateInit2(&z, 15 + 16) == Z_OK, "inflate");
+	z.next_in = (unsigned char *)out;
+	z.avail_in = (uInt)size;
+	z.next_out = (unsigned char *)back;
+	z.avail_out = sizeof(back);
+	CHECK(inflate(&z, Z_FINISH) == Z_STREAM_END && z.total_out == sizeof(in) &&
+	      !memcmp(back, in, sizeof(in)), "inflates back: %lu bytes", z.total_out);
+	inflateEnd(&z);
+	free(out);
+}
+
+/* strtab_index(): the first string is 0, a string seen again keeps its number. */
+static void check_strtab_index(void)
+{
+	struct strtab t = { 0 };
+
+	CHECK(strtab_index(&t, "", 0) == 0, "'' is 0");
+	CHECK(strtab_index(&t, "main", 4) == 1, "main is 1");
+	CHECK(strtab_index(&t, "mainly", 4) == 1, "a prefix's length counts");
+	CHECK(strtab_index(&t, "", 0) == 0 && t.nr == 2, "seen again");
+	CHECK(strtab_intern(&t, "main", 4) == t.strs[1], "intern gives the same copy");
+	strtab_release(&t);
 }
 
 static void *errmsg_thread(void *arg)
@@ -410,6 +493,9 @@ static void check_log(void)
 int main(void)
 {
 	t_init();
+	t_run(check_protobuf);
+	t_run(check_gzip);
+	t_run(check_strtab_index);
 	t_run(check_cpulist);
 	t_run(check_text);
 	t_run(check_escape);

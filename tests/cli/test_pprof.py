@@ -1,0 +1,487 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hwprof report --format pprof, checked by the consumer users run, go tool
+pprof (Debian's golang-go): -top lists the functions of 'report --sort sym'
+with the same flat percentages, -lines the lines of 'report --sort line',
+-traces the call chains of the speedscope export (period by chain, to the
+nanosecond), and pprof's own re-encoding of the file (-proto) gives the
+same -top; on hwprof's files and on perf's. And by a decoder of our own,
+of the wire format: string 0 is "", every id referenced exists, every
+string is UTF-8, also for hand-made files of no samples, no symbols,
+addresses near 2^64 and names of invalid UTF-8."""
+import gzip
+import json
+import os
+import pty
+import re
+import shutil
+import subprocess
+import tempfile
+
+import perfdata
+from common import (HAVE_LIBDW, HOTSPOTS, HWPROF, WRAPPER, case, check, done, hwprof, note,
+                    report_json, run, skip)
+
+# ---- a decoder of profile.proto (github.com/google/pprof, proto/profile.proto) ----
+
+# message -> field number -> (name, kind): "msg:Type", "uint", "str" or "packed"
+SCHEMA = {
+    "Profile": {1: ("sample_type", "msg:ValueType"), 2: ("sample", "msg:Sample"),
+                3: ("mapping", "msg:Mapping"), 4: ("location", "msg:Location"),
+                5: ("function", "msg:Function"), 6: ("string_table", "str"),
+                9: ("time_nanos", "uint"), 10: ("duration_nanos", "uint"),
+                11: ("period_type", "msg:ValueType"), 12: ("period", "uint"),
+                13: ("comment", "packed"), 14: ("default_sample_type", "uint")},
+    "ValueType": {1: ("type", "uint"), 2: ("unit", "uint")},
+    "Sample": {1: ("location_id", "packed"), 2: ("value", "packed")},
+    "Mapping": {1: ("id", "uint"), 2: ("memory_start", "uint"), 3: ("memory_limit", "uint"),
+                4: ("file_offset", "uint"), 5: ("filename", "uint"), 6: ("build_id", "uint"),
+                7: ("has_functions", "uint"), 8: ("has_filenames", "uint"),
+                9: ("has_line_numbers", "uint"), 10: ("has_inline_frames", "uint")},
+    "Location": {1: ("id", "uint"), 2: ("mapping_id", "uint"), 3: ("address", "uint"),
+                 4: ("line", "msg:Line")},
+    "Line": {1: ("function_id", "uint"), 2: ("line", "uint")},
+    "Function": {1: ("id", "uint"), 2: ("name", "uint"), 3: ("system_name", "uint"),
+                 4: ("filename", "uint"), 5: ("start_line", "uint")},
+}
+REPEATED = {"sample_type", "sample", "mapping", "location", "function", "string_table",
+            "comment", "line", "location_id", "value"}
+
+
+def varint(b, i):
+    v = shift = 0
+    while True:
+        if i >= len(b):
+            raise ValueError("a varint runs past the end")
+        v |= (b[i] & 0x7f) << shift
+        shift += 7
+        i += 1
+        if not b[i - 1] & 0x80:
+            return v, i
+
+
+def decode(b, kind="Profile"):
+    """A message as a dict; unknown fields are an error (we write none)."""
+    out = {name: [] for name, _ in SCHEMA[kind].values() if name in REPEATED}
+    i = 0
+    while i < len(b):
+        key, i = varint(b, i)
+        field, wire = key >> 3, key & 7
+        if field not in SCHEMA[kind]:
+            raise ValueError(f"{kind}: unknown field {field}")
+        name, k = SCHEMA[kind][field]
+        if wire == 0:
+            v, i = varint(b, i)
+            vals = [v]
+        elif wire == 2:
+            n, i = varint(b, i)
+            if i + n > len(b):
+                raise ValueError(f"{kind}.{name}: {n} bytes past the end")
+            data, i = b[i:i + n], i + n
+            if k.startswith("msg:"):
+                vals = [decode(data, k[4:])]
+            elif k == "str":
+                vals = [data.decode("utf-8")]	# raises on anything but UTF-8
+            elif k == "packed":
+                vals, j = [], 0
+                while j < len(data):
+                    v, j = varint(data, j)
+                    vals.append(v)
+            else:
+                raise ValueError(f"{kind}.{name}: wire type 2 for a scalar")
+        else:
+            raise ValueError(f"{kind}.{name}: wire type {wire}")
+        if name in REPEATED:
+            out[name] += vals
+        else:
+            out[name] = vals[-1]
+    return out
+
+
+def check_ids(prof):
+    """String 0 is "", every string index and id referenced exists, ids are
+    unique and not 0, each sample has a value per sample type."""
+    strs = prof["string_table"]
+    if not check(strs and strs[0] == "", f"string 0 is '': {strs[:1]}"):
+        return False
+    ok = True
+
+    def string(i, what):
+        nonlocal ok
+        if not (0 <= i < len(strs)):
+            ok = check(False, f"{what}: string {i} of {len(strs)}")
+
+    def ids(items, what):
+        nonlocal ok
+        got = [x.get("id", 0) for x in items]
+        if 0 in got or len(set(got)) != len(got):
+            ok = check(False, f"{what} ids not unique and non-zero: {got[:20]}")
+        return set(got)
+
+    for vt in prof["sample_type"] + ([prof["period_type"]] if "period_type" in prof else []):
+        string(vt.get("type", 0), "value type")
+        string(vt.get("unit", 0), "value unit")
+    string(prof.get("default_sample_type", 0), "default sample type")
+    for c in prof["comment"]:
+        string(c, "comment")
+    mappings, functions = ids(prof["mapping"], "mapping"), ids(prof["function"], "function")
+    locations = ids(prof["location"], "location")
+    for m in prof["mapping"]:
+        string(m.get("filename", 0), "mapping filename")
+    for f in prof["function"]:
+        for k in ("name", "system_name", "filename"):
+            string(f.get(k, 0), f"function {k}")
+    for loc in prof["location"]:
+        if loc.get("mapping_id", 0) not in mappings:
+            ok = check(False, f"location {loc.get('id')}: no mapping {loc.get('mapping_id')}")
+        for ln in loc["line"]:
+            if ln.get("function_id", 0) not in functions:
+                ok = check(False, f"location {loc.get('id')}: no function "
+                                  f"{ln.get('function_id')}")
+    for s in prof["sample"]:
+        if not set(s["location_id"]) <= locations or not s["location_id"]:
+            ok = check(False, f"a sample's locations {s['location_id']} not all defined")
+        if len(s["value"]) != len(prof["sample_type"]):
+            ok = check(False, f"a sample of {len(s['value'])} values, "
+                              f"{len(prof['sample_type'])} types")
+    return ok
+
+
+def read_pprof(path):
+    """The decoded profile of PATH (gzipped), or None after saying why."""
+    try:
+        with gzip.open(path, "rb") as f:
+            return decode(f.read())
+    except (OSError, ValueError, UnicodeDecodeError, EOFError) as e:
+        check(False, f"{path}: not a gzipped profile.proto: {e}")
+        return None
+
+
+def hwprof_bytes(*args):
+    """hwprof ARGS, its output as bytes (binary, or names that are not UTF-8)."""
+    return subprocess.run([*WRAPPER, HWPROF, *args], capture_output=True, timeout=120)
+
+
+def write_pprof(data, out, *args):
+    p = hwprof_bytes("report", "-i", data, "--format", "pprof", "-o", out, *args)
+    check(p.returncode == 0 and not p.stdout, f"report --format pprof: {p.stderr}")
+    return p.returncode == 0
+
+# ---- go tool pprof ----
+
+
+GO = shutil.which("go") or next((g for g in ("/usr/lib/go/bin/go",) if os.path.exists(g)),
+                                None)
+
+
+def pprof(d, *args):
+    """go tool pprof ARGS: its stdout, or None after saying why."""
+    if not GO:
+        skip("go is not installed (Debian's golang-go; make test installs it): "
+             "go tool pprof is what reads the files")
+    env = dict(os.environ, HOME=d, GOCACHE=os.path.join(d, "gocache"), GOFLAGS="",
+               PPROF_TMPDIR=d, PPROF_BINARY_PATH="/nonexistent")
+    p = run([GO, "tool", "pprof", *args], timeout=120, env=env)
+    if not check(p.returncode == 0, f"go tool pprof {' '.join(args)}: {p.stderr[-800:]}"):
+        return None
+    return p.stdout
+
+
+ROW = re.compile(r"^\s*(\S+)\s+([\d.]+)%\s+([\d.]+)%\s+(\S+)\s+([\d.]+)%\s+(.+?)\s*$")
+
+
+def top_rows(text):
+    """-top's rows of a flat value (not callers only): (name, flat percent)."""
+    return [(m.group(6), float(m.group(2))) for m in map(ROW.match, text.splitlines())
+            if m and m.group(1) not in ("0", "0ns")]
+
+
+ALL = ["-nodecount=0", "-nodefraction=0", "-edgefraction=0"]
+
+
+def same_top(path, data, d, what, event=None):
+    """-top -noinlines against report --sort sym (of EVENT, with pprof's
+    -sample_index): every function, its flat percent within 0.1 point, the
+    same top two. -noinlines, as the report by symbol counts an inlined
+    function's samples to the function it was inlined into."""
+    pick = [f"-sample_index={event}"] if event else []
+    out = pprof(d, "-top", "-noinlines", *pick, *ALL, path)
+    p, rep = report_json(data, "--sort", "sym", "-n", "0", *(["-e", event] if event else []))
+    if out is None or not check(rep is not None, p.stderr):
+        return None
+    want = {}
+    for e in rep["entries"]:
+        want[e["name"]] = want.get(e["name"], 0) + e["percent"]
+    got = dict(top_rows(out))
+    check(set(got) == set(want), f"{what}: functions {sorted(set(got) ^ set(want))[:8]}")
+    bad = [(n, got[n], want[n]) for n in got if n in want and abs(got[n] - want[n]) > 0.1]
+    check(not bad, f"{what}: flat% against report --sort sym: {bad[:8]}")
+    order = [n for n, _ in top_rows(out)]
+    ranked = sorted(want, key=lambda n: -want[n])
+    check(order[:2] == ranked[:2], f"{what}: top two {order[:2]} vs report {ranked[:2]}")
+    return out
+
+
+def same_lines(path, data, d, what):
+    """-lines -top against report --sort line: each row's file:line (its
+    name without a source) and flat percent."""
+    out = pprof(d, "-top", "-lines", *ALL, path)
+    p, rep = report_json(data, "--sort", "line", "-n", "0")
+    if out is None or not check(rep is not None, p.stderr):
+        return
+    want = {}
+    for e in rep["entries"]:
+        want[e["name"]] = want.get(e["name"], 0) + e["percent"]
+    got = {}
+    for name, pct in top_rows(out):
+        name = re.sub(r" \(inline\)$", "", name)
+        m = re.match(r"^.* (\S+):(\d+)$", name)
+        key = f"{os.path.basename(m.group(1))}:{m.group(2)}" if m else name
+        got[key] = got.get(key, 0) + pct
+    check(set(got) == set(want), f"{what}: lines {sorted(set(got) ^ set(want))[:8]}")
+    bad = [(n, got[n], want[n]) for n in got if n in want and abs(got[n] - want[n]) > 0.1]
+    check(not bad, f"{what}: -lines flat% against report --sort line: {bad[:8]}")
+
+
+def traces(text):
+    """-traces -unit=ns: chain (outermost first) -> summed nanoseconds."""
+    out = {}
+    for block in text.split("-----------+")[1:]:
+        lines = [ln for ln in block.splitlines()[1:] if ln.strip()]
+        if not lines:
+            continue
+        m = re.match(r"^\s*(\d+)ns\s+(.*)$", lines[0])
+        if not check(m, f"a trace's first line: {lines[0]!r}"):
+            continue
+        frames = [m.group(2).strip()] + [ln.strip() for ln in lines[1:]]
+        key = tuple(reversed(frames))
+        out[key] = out.get(key, 0) + int(m.group(1))
+    return out
+
+
+def same_traces(path, data, d, what):
+    """-traces against the chains of report --format speedscope, each
+    chain's period summed, to the nanosecond (or the count)."""
+    out = pprof(d, "-traces", "-noinlines", "-unit=ns", path)
+    p = hwprof("report", "-i", data, "--format", "speedscope", timeout=120)
+    if out is None or not check(p.returncode == 0, p.stderr):
+        return
+    ss = json.loads(p.stdout)
+    frames, prof = ss["shared"]["frames"], ss["profiles"][0]
+    want = {}
+    for s, w in zip(prof["samples"], prof["weights"]):
+        key = tuple(frames[i]["name"] for i in s)
+        want[key] = want.get(key, 0) + w
+    if prof["unit"] != "nanoseconds":
+        # counts: pprof prints them as they are, with no unit
+        out = re.sub(r"^(\s*\d+)(\s)", r"\1ns\2", out, flags=re.M)
+    got = traces(out)
+    check(got == want, f"{what}: -traces against speedscope's chains: "
+          f"{sorted(set(got.items()) ^ set(want.items()))[:4]}")
+    check(any(len(k) > 1 for k in got), f"{what}: call chains in -traces")
+
+
+def round_trip(path, d, what):
+    """pprof re-encodes the file (-proto); its -top of that is the same."""
+    again = os.path.join(d, "again.pb.gz")
+    out = pprof(d, "-proto", "-output", again, path)
+    if out is None:
+        return
+    first = pprof(d, "-top", "-unit=ns", *ALL, path)
+    second = pprof(d, "-top", "-unit=ns", *ALL, again)
+    if first is None or second is None:
+        return
+    check(top_rows(first) == top_rows(second) and top_rows(first),
+          f"{what}: -top after -proto: {top_rows(first)[:3]} vs {top_rows(second)[:3]}")
+    prof = read_pprof(again)
+    check(prof is not None and check_ids(prof), f"{what}: pprof's re-encoding decodes")
+
+
+def all_checks(data, d, name, what):
+    path = os.path.join(d, f"{name}.pb.gz")
+    if not write_pprof(data, path):
+        return None
+    prof = read_pprof(path)
+    if prof is None or not check_ids(prof):
+        return None
+    same_top(path, data, d, what)
+    same_lines(path, data, d, what)
+    same_traces(path, data, d, what)
+    round_trip(path, d, what)
+    return prof
+
+# ---- the cases ----
+
+
+def strings_of(prof, *idx):
+    return [prof["string_table"][i] for i in idx]
+
+
+def hwprof_file(d):
+    data = os.path.join(d, "g.data")
+    p = hwprof("record", "-g", "-o", data, "--", HOTSPOTS, "80", timeout=180)
+    if not check(p.returncode == 0, f"record: {p.stderr}"):
+        return
+    prof = all_checks(data, d, "g", "hwprof's file")
+    if prof is None:
+        return
+    st = prof["sample_type"]
+    check(len(st) == 1 and strings_of(prof, st[0]["type"], st[0]["unit"]) in
+          (["cpu-clock", "nanoseconds"], ["cycles", "count"]),
+          f"the sample type is the event's: {[strings_of(prof, v['type'], v['unit']) for v in st]}")
+    comments = strings_of(prof, *prof["comment"])
+    check(any(c.startswith("command: hwprof record -g") for c in comments) and
+          any(c.startswith("host: ") for c in comments), f"comments: {comments}")
+    check(prof.get("duration_nanos", 0) > 0, "a duration")
+    hot = [f for f in prof["function"] if prof["string_table"][f.get("name", 0)] == "hot"]
+    if HAVE_LIBDW:
+        check(len(hot) == 1 and prof["string_table"][hot[0].get("filename", 0)]
+              .endswith("hotspots.c") and hot[0].get("start_line", 0) > 0,
+              f"hot's file and line: {hot}")
+    addrs = [loc.get("address", 0) for loc in prof["location"]]
+    check(all(addrs) and len(prof["mapping"]) >= 2, f"addresses {addrs[:4]}, "
+          f"{len(prof['mapping'])} mappings")
+    first = prof["string_table"][prof["mapping"][0].get("filename", 0)]
+    check(first.endswith("/hotspots"), f"the program's mapping first (pprof's File:): {first}")
+
+
+def without_chains(d):
+    data = os.path.join(d, "flat.data")
+    p = hwprof("record", "-c", "100000", "-o", data, "--", HOTSPOTS, "80", timeout=180)
+    if not check(p.returncode == 0, f"record: {p.stderr}"):
+        return
+    path = os.path.join(d, "flat.pb.gz")
+    if not write_pprof(data, path):
+        return
+    prof = read_pprof(path)
+    if prof is None or not check_ids(prof):
+        return
+    check(all(len(s["location_id"]) == 1 for s in prof["sample"]), "a location a sample")
+    check(prof.get("period") == 100000, f"the fixed period: {prof.get('period')}")
+    same_top(path, data, d, "without call chains")
+
+
+def several_events(d):
+    """A file of two events: a value a sample for each, in the file's order,
+    each summing to that event's period; pprof's -sample_index=EVENT -top
+    is report -e EVENT's; report -e EVENT makes EVENT the default."""
+    files = []
+    data = os.path.join(d, "two-hw.data")
+    p = hwprof("record", "-g", "-e", "cpu-clock,page-faults", "-o", data, "--", HOTSPOTS,
+               "80", timeout=180)
+    if check(p.returncode == 0, f"record: {p.stderr}"):
+        files.append((data, ["cpu-clock", "page-faults"]))
+    perf = shutil.which("perf")
+    if perf and not run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null",
+                         "true"]).returncode:
+        data = os.path.join(d, "two-perf.data")
+        p = run([perf, "record", "-e", "cpu-clock,task-clock", "-g", "-o", data, HOTSPOTS, "80"],
+                timeout=180)
+        if check(p.returncode == 0, f"perf record: {p.stderr}"):
+            files.append((data, ["cpu-clock", "task-clock"]))
+    else:
+        note("perf is not installed: the two events of perf's file are not tried")
+    for data, events in files:
+        path = data + ".pb.gz"
+        if not write_pprof(data, path):
+            continue
+        prof = read_pprof(path)
+        if prof is None or not check_ids(prof):
+            continue
+        s = prof["string_table"]
+        types = [(s[v["type"]], s[v["unit"]]) for v in prof["sample_type"]]
+        want = [(e, "nanoseconds" if e.endswith("-clock") else "count") for e in events]
+        check(types == want and s[prof["default_sample_type"]] == events[0],
+              f"{data}: sample types {types}, default {s[prof['default_sample_type']]}")
+        for i, e in enumerate(events):
+            p, rep = report_json(data, "-e", e, "-n", "1")
+            total = sum(smp["value"][i] for smp in prof["sample"] if len(smp["value"]) > i)
+            check(rep and rep["total_period"] == total and total > 0,
+                  f"{data}: {e}'s values sum to {total}, its period "
+                  f"{rep and rep['total_period']}")
+            if GO:
+                same_top(path, data, d, f"{os.path.basename(data)} {e}", event=e)
+        other = path + ".second.pb.gz"
+        if write_pprof(data, other, "-e", events[1]):
+            prof = read_pprof(other)
+            check(prof and prof["string_table"][prof["default_sample_type"]] == events[1],
+                  f"report -e {events[1]}: the default sample type")
+
+
+def perfs_file(d):
+    perf = shutil.which("perf")
+    if not perf or run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null", "true"]).returncode:
+        skip("perf is not installed (Debian: linux-perf), or perf record cannot sample here")
+    data = os.path.join(d, "perf.data")
+    p = run([perf, "record", "-e", "cpu-clock", "-g", "-o", data, HOTSPOTS, "80"], timeout=180)
+    if check(p.returncode == 0, f"perf record: {p.stderr}"):
+        all_checks(data, d, "perf", "perf's file")
+
+
+def hostile(d):
+    """Hand-made files: no samples; samples nowhere known, at addresses
+    near 2^64, in modules whose names are not UTF-8: every string of the
+    file UTF-8 (the decoder refuses others), every id there, and pprof
+    reads them."""
+    empty = perfdata.PerfData(callchains=True)
+    empty.comm(7, b"nothing")
+    empty.write(os.path.join(d, "empty.data"))
+    junk = perfdata.PerfData(callchains=True)
+    junk.comm(8, b"j\xffunk")
+    junk.mmap(8, 0x400000, 0x1000, 0, b"/no/such/\xc3\x28dir/\xf0\x9f\x98lib\x80.so")
+    junk.mmap(8, 2**64 - 0x2000, 0x1000, 0, b"/\xed\xa0\x80high")
+    for i in range(50):
+        junk.sample(8, 0x400010 + i % 5, callers=[2**64 - 0x1800 + i % 3, 0x400800])
+        junk.sample(8, 2**64 - 0x1001, callers=[0x123456789])
+        junk.sample(8, 2**64 - 0x10000 + i)	# in no mapping: the address itself
+    junk.feature_string(perfdata.HEADER_HOSTNAME, b"h\xc0st")
+    junk.write(os.path.join(d, "junk.data"))
+    for name in ("empty", "junk"):
+        path = os.path.join(d, f"{name}.pb.gz")
+        if not write_pprof(os.path.join(d, f"{name}.data"), path, "--kallsyms", ""):
+            continue
+        prof = read_pprof(path)
+        if prof is None or not check_ids(prof):
+            continue
+        want = 0 if name == "empty" else 150
+        check(len(prof["sample"]) <= want and sum(s["value"][0] for s in prof["sample"]) == want,
+              f"{name}: the samples' values sum to {want}")
+        if name == "junk":
+            check(any("\ufffd" in s for s in prof["string_table"]),
+                  "invalid UTF-8 written as U+FFFD")
+            check(any(loc.get("address", 0) >= 2**64 - 0x10000 for loc in prof["location"]),
+                  "addresses near 2^64 kept")
+        if GO:
+            pprof(d, "-top", path)
+
+
+def usage(d):
+    """Binary output refuses a terminal; --help and the format list name it."""
+    data = os.path.join(d, "g.data")
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([*WRAPPER, HWPROF, "report", "-i", data, "--format", "pprof"],
+                           stdout=slave, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(slave)
+        os.close(master)
+    check(p.returncode == 2 and "binary" in p.stderr and "-o FILE.pb.gz" in p.stderr,
+          f"a terminal refused: {p.returncode} {p.stderr}")
+    p = hwprof_bytes("report", "-i", data, "--format", "pprof")
+    check(p.returncode == 0 and p.stdout[:2] == b"\x1f\x8b", f"gzip to a pipe: {p.stderr}")
+    p = hwprof("report", "--help")
+    check("pprof" in p.stdout, "--help names pprof")
+    p = hwprof("report", "--format", "xml", "-i", data)
+    check(p.returncode == 2 and "speedscope or pprof" in p.stderr, p.stderr)
+
+
+if not GO:
+    note("go is not installed (Debian's golang-go): the go tool pprof checks skip")
+with tempfile.TemporaryDirectory() as tmp:
+    case(hwprof_file, tmp, name="hwprof's file: go tool pprof -top, -lines, -traces, -proto")
+    case(without_chains, tmp, name="a profile without call chains")
+    case(perfs_file, tmp, name="perf's file: go tool pprof -top, -lines, -traces, -proto")
+    case(several_events, tmp, name="two events: a value each")
+    case(hostile, tmp, name="no samples, no symbols, huge addresses, junk names")
+    case(usage, tmp, name="binary output and usage")
+done()
