@@ -26,6 +26,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 import traceback
 
 HWPROF = os.environ.get("HWPROF", "build/cli/hwprof")
@@ -247,6 +248,26 @@ def metric(doc, name):
         if m["metric"] == name:
             return m
     return None
+
+
+def wait_attached(pid, timeout=60):
+    """Wait until process @pid (hwprof, maybe under valgrind) has a perf
+    event open: a test that races a sleep against hwprof's start-up fails
+    on a loaded machine. False after @timeout seconds or when it exited."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            return False
+        for fd in fds:
+            try:
+                if "perf_event" in os.readlink(f"/proc/{pid}/fd/{fd}"):
+                    return True
+            except OSError:
+                pass  # closed meanwhile
+        time.sleep(0.02)
+    return False
 
 
 def have_hw_pmu():

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: MIT
 """hwprof stat -p, -a and -C against running processes and CPUs."""
 import json
+import os
 import signal
 import subprocess
 import time
 
-from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, event, ncpus, skip, stat_json
+from common import (HWPROF, WORKLOAD, WRAPPER, case, check, done, event, ncpus, skip, stat_json,
+                    wait_attached)
 
 
 def process_while_a_command_runs(srv, line):
@@ -26,7 +28,8 @@ def process_until_sigint(srv):
     """-p without a command: until Ctrl-C (here SIGINT from outside)."""
     h = subprocess.Popen([*WRAPPER, HWPROF, "stat", "-p", str(srv.pid), "-e", "page-faults", "--json",
                           "-o", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3 if WRAPPER else 0.4)  # valgrind starts slowly
+    check(wait_attached(h.pid), "hwprof attached")
+    time.sleep(0.4)
     h.send_signal(signal.SIGINT)
     out, err = h.communicate(timeout=20)
     check(h.returncode == 0, f"status {h.returncode}: {err}")
@@ -47,10 +50,19 @@ def existing_process():
 
 def process_that_exits():
     """-p of a process that exits: counting ends with it."""
-    delay = "3" if WRAPPER else "0.3"  # hwprof must attach before the pages are touched
-    short = subprocess.Popen([WORKLOAD, "sleep", delay, "pages", "3000", "sleep", "0.2"])
-    p, doc = stat_json("-p", str(short.pid), "-e", "page-faults")
+    # Stopped until hwprof is attached, so that it counts the pages
+    # however slowly it starts (valgrind, a loaded machine).
+    short = subprocess.Popen([WORKLOAD, "sleep", "0.3", "pages", "3000", "sleep", "0.2"])
+    os.kill(short.pid, signal.SIGSTOP)
+    h = subprocess.Popen([*WRAPPER, HWPROF, "stat", "-p", str(short.pid), "-e", "page-faults",
+                          "--json", "-o", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    check(wait_attached(h.pid), "hwprof attached")
+    os.kill(short.pid, signal.SIGCONT)
+    out, err = h.communicate(timeout=120)
     short.wait()
+    p = subprocess.CompletedProcess(h.args, h.returncode, out, err)
+    doc = json.loads(out) if out else None
     check(p.returncode == 0, p.stderr)
     if check(doc, "a JSON document"):
         check(event(doc, "page-faults")["count"] >= 3000, f"until it exited: {doc['events']}")
