@@ -224,9 +224,9 @@ static void check_dwarf(void)
 	CHECK(c.percent > 90, "spin_here is called from dwarf_caller in %.1f%%",
 	      c.percent);
 #else
-	CHECK(in.unwind_unavailable || !in.unwind_entry, "without libunwind: %s",
-	      in.unwind_unavailable);
-	(void)find_caller;
+	CHECK(in.unwind_unavailable && !in.unwind_entry, "without libunwind: %s",
+	      in.unwind_unavailable ? in.unwind_unavailable : "(no reason given)");
+	(void)find_caller, (void)c;
 #endif
 	hwp_profile_free(p);
 }
