@@ -37,6 +37,35 @@ struct umod {
 /* The modules one unwind has touched, with where each is loaded. */
 #define TOUCHED 8
 
+/* What an unwind read of the sample: a register, or a word of the stack's
+ * copy (or a word past it). Module memory is the same for every sample. */
+enum { READ_REG, READ_STACK, READ_PAST };
+
+struct memo_read {
+	uint64_t where, value;
+	uint8_t kind;
+};
+
+/* The most reads and frames an unwind may have to be remembered: longer
+ * ones are unwound each time. */
+#define MEMO_READS 256
+#define MEMO_IPS 128
+/* Unwinds remembered at one address, and in all (their memory is bounded). */
+#define MEMO_PER_IP 8
+#define MEMO_MAX (1u << 18)
+
+/* An unwind, with every input it read: libunwind is a function of those
+ * inputs (and of the modules, fixed until the mappings change), so a
+ * sample that has them all gets the same chain without unwinding again.
+ * In a loop the samples at one address share the stack above it: libunwind
+ * takes a lock with two system calls a frame, the larger part of its cost. */
+struct memo {
+	uint64_t ip, sp, stack_size, dyn_size, regs_mask;
+	uint32_t pid;
+	uint32_t first_read, nr_reads, first_ip, nr_ips;
+	struct unwind_result res;
+};
+
 struct unwind_ctx {
 	struct unwinder *u;
 	const struct pd_sample *s;
@@ -49,6 +78,8 @@ struct unwind_ctx {
 	uint64_t need;		/* the end of the furthest read past the copy */
 	bool no_info;
 	uint32_t no_info_dso;
+	struct memo_read reads[MEMO_READS];
+	size_t nr_reads;	/* past MEMO_READS: too many to remember */
 };
 
 struct unwinder {
@@ -58,7 +89,22 @@ struct unwinder {
 	unw_addr_space_t as;
 	struct umod *mods;	/* by dso */
 	size_t nr_mods;
+	struct memo *memos;
+	size_t nr_memos, cap_memos;
+	struct memo_read *reads;
+	size_t nr_reads, cap_reads;
+	uint64_t *ips;
+	size_t nr_ips, cap_ips;
+	struct hidx memo_idx;
+	uint64_t hits, misses;
 };
+
+static void note_read(struct unwind_ctx *c, int kind, uint64_t where, uint64_t value)
+{
+	if (c->nr_reads < MEMO_READS)
+		c->reads[c->nr_reads] = (struct memo_read){ where, value, (uint8_t)kind };
+	c->nr_reads++;
+}
 
 static struct umod *umod_of(struct unwinder *u, uint32_t dso)
 {
@@ -189,6 +235,7 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 	if (addr >= c->sp && addr - c->sp <= s->stack_dyn_size &&
 	    s->stack_dyn_size - (addr - c->sp) >= sizeof(*valp)) {
 		memcpy(valp, s->stack + (addr - c->sp), sizeof(*valp));
+		note_read(c, READ_STACK, addr, *valp);
 		return 0;
 	}
 	for (unsigned int i = 0; i < c->nr_touched; i++) {
@@ -198,6 +245,7 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 					  sizeof(*valp)))
 			return 0;
 	}
+	note_read(c, READ_PAST, addr, 0);
 	if (addr >= c->sp && addr - c->sp < STACK_REACH &&
 	    s->stack_dyn_size == s->stack_size && addr + 8 - c->sp > c->need)
 		c->need = addr + 8 - c->sp;
@@ -211,8 +259,11 @@ static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *valp, i
 	uint64_t v;
 
 	(void)as;
-	if (write || regs_dwarf_value(c->u->arch, c->s, reg, &v))
+	if (write || regs_dwarf_value(c->u->arch, c->s, reg, &v)) {
+		note_read(c, READ_REG, (uint64_t)reg, UINT64_MAX);
 		return -UNW_EBADREG;
+	}
+	note_read(c, READ_REG, (uint64_t)reg, v);
 	*valp = v;
 	return 0;
 }
@@ -280,19 +331,109 @@ int unwinder_new(struct machine *m, struct symbolizer *sym, struct unwinder **ou
 	return 0;
 }
 
+static void memo_clear(struct unwinder *u)
+{
+	hidx_release(&u->memo_idx);
+	memset(&u->memo_idx, 0, sizeof(u->memo_idx));
+	u->nr_memos = u->nr_reads = u->nr_ips = 0;
+}
+
 void unwinder_free(struct unwinder *u)
 {
 	if (!u)
 		return;
+	pr_debug("unwind: %llu samples unwound, %llu found remembered",
+		 (unsigned long long)u->misses, (unsigned long long)u->hits);
 	unw_destroy_addr_space(u->as);
+	memo_clear(u);
+	free(u->memos);
+	free(u->reads);
+	free(u->ips);
 	free(u->mods);
 	free(u);
 }
 
 void unwinder_flush(struct unwinder *u)
 {
-	if (u)
-		unw_flush_cache(u->as, 0, 0);
+	if (!u)
+		return;
+	unw_flush_cache(u->as, 0, 0);
+	memo_clear(u);	/* module memory may be another file's now */
+}
+
+struct memo_key {
+	const struct unwinder *u;
+	const struct unwind_ctx *c;	/* the sample's registers and stack */
+	uint64_t ip;
+	unsigned int *same_ip;	/* memos of this address seen */
+};
+
+static uint64_t memo_hash(uint32_t pid, uint64_t ip)
+{
+	return hash_mix(hash_u64(ip), pid);
+}
+
+/* Whether the sample gives every read of memo @idx the value it had. */
+static bool memo_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct memo_key *k = key;
+	const struct memo *mo = &k->u->memos[idx];
+	const struct pd_sample *s = k->c->s;
+
+	(void)ctx;
+	if (mo->ip != k->ip || mo->pid != s->pid)
+		return false;
+	(*k->same_ip)++;
+	if (mo->sp != k->c->sp || mo->stack_size != s->stack_size ||
+	    mo->dyn_size != s->stack_dyn_size || mo->regs_mask != s->regs_mask)
+		return false;
+	for (uint32_t i = 0; i < mo->nr_reads; i++) {
+		const struct memo_read *r = &k->u->reads[mo->first_read + i];
+		uint64_t v;
+
+		switch (r->kind) {
+		case READ_REG:
+			if (regs_dwarf_value(k->u->arch, s, (int)r->where, &v))
+				v = UINT64_MAX;
+			if (v != r->value)
+				return false;
+			break;
+		case READ_STACK:	/* in the copy: the same sp and size say so */
+			memcpy(&v, s->stack + (r->where - mo->sp), sizeof(v));
+			if (v != r->value)
+				return false;
+			break;
+		default:		/* past the copy in both */
+			break;
+		}
+	}
+	return true;
+}
+
+static void memo_add(struct unwinder *u, const struct unwind_ctx *c, uint64_t ip,
+		     const uint64_t *ips, size_t n, const struct unwind_result *res)
+{
+	struct memo *mo;
+
+	if (c->nr_reads > MEMO_READS || n > MEMO_IPS || u->nr_memos >= MEMO_MAX ||
+	    vec_reserve(&u->memos, &u->cap_memos, u->nr_memos + 1, sizeof(*u->memos)) ||
+	    vec_reserve(&u->reads, &u->cap_reads, u->nr_reads + c->nr_reads,
+			sizeof(*u->reads)) ||
+	    vec_reserve(&u->ips, &u->cap_ips, u->nr_ips + n, sizeof(*u->ips)) ||
+	    hidx_add(&u->memo_idx, memo_hash(c->s->pid, ip), u->nr_memos))
+		return;
+	mo = &u->memos[u->nr_memos++];
+	*mo = (struct memo){ .ip = ip, .sp = c->sp, .stack_size = c->s->stack_size,
+			     .dyn_size = c->s->stack_dyn_size,
+			     .regs_mask = c->s->regs_mask, .pid = c->s->pid,
+			     .first_read = (uint32_t)u->nr_reads,
+			     .nr_reads = (uint32_t)c->nr_reads,
+			     .first_ip = (uint32_t)u->nr_ips, .nr_ips = (uint32_t)n,
+			     .res = *res };
+	memcpy(u->reads + u->nr_reads, c->reads, c->nr_reads * sizeof(*c->reads));
+	u->nr_reads += c->nr_reads;
+	memcpy(u->ips + u->nr_ips, ips, n * sizeof(*ips));
+	u->nr_ips += n;
 }
 
 size_t unwind_sample(struct unwinder *u, const struct pd_sample *s, uint64_t *ips,
@@ -300,7 +441,9 @@ size_t unwind_sample(struct unwinder *u, const struct pd_sample *s, uint64_t *ip
 {
 	struct unwind_ctx c = { .u = u, .s = s };
 	unw_cursor_t cur;
+	uint64_t ip0;
 	size_t n = 0;
+	bool remember;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -309,6 +452,24 @@ size_t unwind_sample(struct unwinder *u, const struct pd_sample *s, uint64_t *ip
 	    regs_dwarf_value(u->arch, s, u->arch->sp, &c.sp) ||
 	    (sizeof(void *) == 8 && s->regs_abi != PERF_SAMPLE_REGS_ABI_64))
 		return 0;
+	if (regs_dwarf_value(u->arch, s, u->arch->ip, &ip0))
+		return 0;
+	{
+		unsigned int same_ip = 0;
+		struct memo_key k = { u, &c, ip0, &same_ip };
+		long m = hidx_find(&u->memo_idx, memo_hash(s->pid, ip0), memo_eq, &k,
+				   NULL);
+
+		if (m >= 0 && u->memos[m].nr_ips <= max) {
+			u->hits++;
+			*res = u->memos[m].res;
+			memcpy(ips, u->ips + u->memos[m].first_ip,
+			       u->memos[m].nr_ips * sizeof(*ips));
+			return u->memos[m].nr_ips;
+		}
+		remember = same_ip < MEMO_PER_IP;
+	}
+	u->misses++;
 	if (unw_init_remote(&cur, u->as, &c) < 0)
 		return 0;
 	while (n < max) {
@@ -335,5 +496,7 @@ size_t unwind_sample(struct unwinder *u, const struct pd_sample *s, uint64_t *ip
 			break;
 		}
 	}
+	if (remember)
+		memo_add(u, &c, ip0, ips, n, res);
 	return n;
 }
