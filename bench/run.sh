@@ -80,3 +80,16 @@ for f in hw.data hw10.data; do
 		perf report -i "$d/$f" --stdio --sort sym >/dev/null 2>&1
 	cat "$d/time"
 done
+
+# ---- DWARF call chains (issue 10) ----
+echo
+echo "== DWARF call chains: hwprof report vs perf report --stdio on the same file"
+echo "   calltree tree 1800 (-O2 -fomit-frame-pointer), cpu-clock every 100 us, --call-graph dwarf"
+"$h" record -e cpu-clock -c 100000 --call-graph dwarf -m 1024 -o "$d/dw.data" -- \
+	"$b/tests/calltree" tree 1800 2>&1 | tail -1
+"$b/bench/bench-wrapper" 5 ::: "$h" report -i "$d/dw.data" \
+	::: perf report -i "$d/dw.data" --stdio
+for cmd in "$h report -i $d/dw.data" "perf report -i $d/dw.data --stdio"; do
+	/usr/bin/time -o "$d/time" -f "%U s user + %S s system, %M KB  $cmd" $cmd >/dev/null 2>&1
+	cat "$d/time"
+done
