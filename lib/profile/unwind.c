@@ -430,9 +430,11 @@ static void memo_add(struct unwinder *u, const struct unwind_ctx *c, uint64_t ip
 			     .nr_reads = (uint32_t)c->nr_reads,
 			     .first_ip = (uint32_t)u->nr_ips, .nr_ips = (uint32_t)n,
 			     .res = *res };
-	memcpy(u->reads + u->nr_reads, c->reads, c->nr_reads * sizeof(*c->reads));
+	if (c->nr_reads)
+		memcpy(u->reads + u->nr_reads, c->reads, c->nr_reads * sizeof(*c->reads));
 	u->nr_reads += c->nr_reads;
-	memcpy(u->ips + u->nr_ips, ips, n * sizeof(*ips));
+	if (n)	/* a chain of none: the arena may have no array yet */
+		memcpy(u->ips + u->nr_ips, ips, n * sizeof(*ips));
 	u->nr_ips += n;
 }
 
@@ -463,8 +465,9 @@ size_t unwind_sample(struct unwinder *u, const struct pd_sample *s, uint64_t *ip
 		if (m >= 0 && u->memos[m].nr_ips <= max) {
 			u->hits++;
 			*res = u->memos[m].res;
-			memcpy(ips, u->ips + u->memos[m].first_ip,
-			       u->memos[m].nr_ips * sizeof(*ips));
+			if (u->memos[m].nr_ips)
+				memcpy(ips, u->ips + u->memos[m].first_ip,
+				       u->memos[m].nr_ips * sizeof(*ips));
 			return u->memos[m].nr_ips;
 		}
 		remember = same_ip < MEMO_PER_IP;
