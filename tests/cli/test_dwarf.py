@@ -148,6 +148,66 @@ def deep_largest_copy():
           f"{doc['unwind']}")
 
 
+NOUNWIND_LIB = """
+unsigned long spin(unsigned long n);
+unsigned long spin(unsigned long n)
+{
+	volatile unsigned long acc = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		acc += i;
+	return acc;
+}
+"""
+NOUNWIND_MAIN = """
+unsigned long spin(unsigned long n);
+int main(void)
+{
+	unsigned long s = 0;
+
+	for (int r = 0; r < 300; r++)
+		s += spin(1000000);
+	return (int)(s & 1);
+}
+"""
+
+
+def library_without_tables():
+    # A library built without unwind tables (no .eh_frame, hence no
+    # .eh_frame_hdr): its chains stop there, and the header names it.
+    cc = os.environ.get("CC", "cc").split()
+    lib, main = os.path.join(tmp, "libnounwind.so"), os.path.join(tmp, "nounwind")
+    for name, text in (("nounwind.c", NOUNWIND_LIB), ("main.c", NOUNWIND_MAIN)):
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
+    p = run([*cc, "-O2", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables", "-shared",
+             "-fPIC", "-nostartfiles", "-o", lib, os.path.join(tmp, "nounwind.c")])
+    if p.returncode != 0:
+        skip(f"cannot build a library without unwind tables here: {p.stderr[-300:]}")
+    p = run([*cc, "-O2", os.path.join(tmp, "main.c"), "-L", tmp, "-lnounwind",
+             f"-Wl,-rpath,{tmp}", "-o", main])
+    if not check(p.returncode == 0, p.stderr):
+        return
+    out = os.path.join(tmp, "nounwind.data")
+    p = hwprof("record", "-e", "cpu-clock", "--call-graph", "dwarf", "-o", out, "--", main,
+               timeout=240)
+    if not check(p.returncode == 0, p.stderr):
+        return
+    p, doc = report_json(out)
+    if not check(doc is not None, p.stderr):
+        return
+    u = doc["unwind"]
+    note(f"unwind: {u}")
+    spin = next((e for e in doc["entries"] if e["symbol"] == "spin"), None)
+    check(spin and u["no_unwind_info"] >= 0.9 * spin["samples"],
+          f"the chains of spin stopped for want of tables: {u}, spin {spin}")
+    check(re.match(re.escape(lib) + r" \(\d+\)", u["no_unwind_info_modules"] or ""),
+          f"the library is named first: {u['no_unwind_info_modules']}")
+    text = hwprof("report", "-i", out).stdout
+    check(f"without unwind information (marked [truncated]): {lib}" in text,
+          f"the text header names it: {text[:600]}")
+
+
 def bad_sizes():
     for arg in ("dwarf,12", "dwarf,70000", "dwarf,", "dwarf,x"):
         p = hwprof("record", "--call-graph", arg, "-o", os.path.join(tmp, "x"), "--", "true")
@@ -212,6 +272,7 @@ case(frame_pointers_miss_it)
 case(thread_start)
 case(deep_stack_truncated)
 case(deep_largest_copy)
+case(library_without_tables)
 case(bad_sizes)
 case(perf_reads_ours)
 case(we_read_perfs)
