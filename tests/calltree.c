@@ -10,10 +10,15 @@
  *        calltree thread ROUNDS   the same on a thread of its own
  *        calltree deep ROUNDS [DEPTH]  leaf() under DEPTH frames of recursion
  *                                 (1,000: a stack deeper than the kernel's
- *                                 largest copy, 64 KB) */
+ *                                 largest copy, 64 KB)
+ *        calltree signal ROUNDS   the tree, and leaf() in a SIGPROF handler
+ *                                 every millisecond of CPU: chains that cross
+ *                                 the kernel's signal frame */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 volatile unsigned long calltree_sink;
 
@@ -62,6 +67,12 @@ __attribute__((noinline)) unsigned long recurse(int depth, unsigned long n)
 
 static long rounds;
 
+__attribute__((noinline)) void on_prof(int sig);
+__attribute__((noinline)) void on_prof(int sig)
+{
+	calltree_sink += leaf(UNIT / 4) + (unsigned long)sig;
+}
+
 static void *tree(void *arg)
 {
 	(void)arg;
@@ -84,6 +95,13 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "thread")) {
 		if (pthread_create(&t, NULL, tree, NULL) || pthread_join(t, NULL))
 			return 1;
+	} else if (!strcmp(argv[1], "signal")) {
+		struct itimerval every = { { 0, 1000 }, { 0, 1000 } };
+
+		signal(SIGPROF, on_prof);
+		if (setitimer(ITIMER_PROF, &every, NULL))
+			return 1;
+		tree(NULL);
 	} else if (!strcmp(argv[1], "deep")) {
 		int depth = argc > 3 ? atoi(argv[3]) : 1000;
 

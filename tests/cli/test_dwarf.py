@@ -112,6 +112,21 @@ def thread_start():
         check(abs(shares[0] - 200 / 3) <= 2, f"leaf's callers on a thread: {shares}")
 
 
+def signal_handler():
+    # leaf() in a SIGPROF handler: the chains cross the kernel's signal
+    # frame, or stop there marked [truncated]; never a false root.
+    path = record("signal.data", "--call-graph", "dwarf", work=("signal", "600"))
+    p, doc = report_json(path)
+    if not check(doc is not None, p.stderr):
+        return
+    note(f"unwind: {doc['unwind']}")
+    handler = [s for s in doc["stacks"] if "on_prof" in s["frames"]]
+    check(handler, "samples in the handler")
+    check(all(s["frames"][0] in ("_start", "[truncated]") and
+              (s["frames"][0] == "[truncated]") == s["truncated"] for s in handler),
+          f"the handler's chains start at _start or [truncated]: {[s['frames'] for s in handler][:4]}")
+
+
 def deep_stack_truncated():
     # 1,000 frames of ~100 bytes: deeper than the 8 KB copy.
     path = record("deep.data", "--call-graph", "dwarf", work=("deep", "300"))
@@ -270,6 +285,7 @@ def we_read_perfs():
 case(tree_split)
 case(frame_pointers_miss_it)
 case(thread_start)
+case(signal_handler)
 case(deep_stack_truncated)
 case(deep_largest_copy)
 case(library_without_tables)
