@@ -89,3 +89,16 @@ python3 bench/perf-data-repeat.py "$d/hw.data" $(( (1000000 + n - 1) / n )) "$d/
 	python3 -c 'import json,sys; print("  ", json.load(sys.stdin)["total_samples"], "samples")'
 "$b/bench/bench-wrapper" 11 ::: "$h" report -i "$d/hw1m.data" --sort sym \
 	::: "$h" report -i "$d/hw1m.data" --format pprof -o "$d/hw1m.pb.gz"
+
+# ---- DWARF call chains (issue 10) ----
+echo
+echo "== DWARF call chains: hwprof report vs perf report --stdio on the same file"
+echo "   calltree tree 1800 (-O2 -fomit-frame-pointer), cpu-clock every 100 us, --call-graph dwarf"
+"$h" record -e cpu-clock -c 100000 --call-graph dwarf -m 1024 -o "$d/dw.data" -- \
+	"$b/tests/calltree" tree 1800 2>&1 | tail -1
+"$b/bench/bench-wrapper" 5 ::: "$h" report -i "$d/dw.data" \
+	::: perf report -i "$d/dw.data" --stdio
+for cmd in "$h report -i $d/dw.data" "perf report -i $d/dw.data --stdio"; do
+	/usr/bin/time -o "$d/time" -f "%U s user + %S s system, %M KB  $cmd" $cmd >/dev/null 2>&1
+	cat "$d/time"
+done

@@ -28,7 +28,10 @@ static const char record_help[] =
 	"  -c, --count PERIOD       one sample every PERIOD events instead\n"
 	"  -g                       record call chains (frame pointers: build the code with\n"
 	"                           -fno-omit-frame-pointer)\n"
-	"      --call-graph MODE    fp (as -g), or dwarf (not implemented yet)\n"
+	"      --call-graph MODE    fp (as -g), or dwarf[,SIZE]: copy SIZE bytes of the user\n"
+	"                           stack with each sample (default 8192, as perf) and unwind\n"
+	"                           it with the modules' .eh_frame in report: callers of code\n"
+	"                           built without frame pointers\n"
 	"  -m, --mmap-pages N       ring buffer pages a CPU, a power of two (default 128)\n"
 	"  -i, --no-inherit         do not sample the threads and children COMMAND creates\n"
 	"\n"
@@ -54,6 +57,7 @@ struct record_config {
 	struct cli_list events;
 	long freq, period, mmap_pages;
 	enum hwp_callchain callchain;
+	long stack_size;	/* --call-graph dwarf,SIZE */
 	const char *output;
 	struct cli_target target;	/* -p, -a, -C and the command */
 	bool no_inherit;
@@ -106,13 +110,21 @@ static int parse_option(struct record_config *c, int opt)
 		return 0;
 	case 'g':
 		c->callchain = HWP_CALLCHAIN_FP;
+		c->stack_size = 0;
 		return 0;
 	case 'G':
+		c->stack_size = 0;
 		if (!strcmp(optarg, "fp"))
 			c->callchain = HWP_CALLCHAIN_FP;
-		else if (!strcmp(optarg, "dwarf") || !strncmp(optarg, "dwarf,", 6))
+		else if (!strcmp(optarg, "dwarf"))
 			c->callchain = HWP_CALLCHAIN_DWARF;
-		else
+		else if (!strncmp(optarg, "dwarf,", 6)) {
+			c->callchain = HWP_CALLCHAIN_DWARF;
+			if (!cli_parse_long(optarg + 6, 8, 65528, &c->stack_size) ||
+			    c->stack_size % 8)
+				return usage_error("--call-graph: '%s' is not dwarf,SIZE with SIZE a multiple of 8 bytes up to 65528",
+						   optarg);
+		} else
 			return usage_error("--call-graph: '%s' is not fp or dwarf",
 					   optarg);
 		return 0;
@@ -187,6 +199,7 @@ static int new_record(struct record_config *c, struct session *s)
 	struct cli_scope t = cli_watch_scope(&s->watch);
 	HWP_OPTS(hwp_record_opts, o, .events = c->events.buf, .freq = (uint64_t)c->freq,
 		 .period = (uint64_t)c->period, .callchain = c->callchain,
+		 .stack_size = (uint32_t)c->stack_size,
 		 .scope = t.scope, .pid = t.pid, .cpus = t.cpus,
 		 .enable_on_exec = t.enable_on_exec, .no_inherit = c->no_inherit,
 		 .mmap_pages = (size_t)c->mmap_pages, .output = c->output,

@@ -1503,7 +1503,14 @@ enum hwp_callchain {
 	/* Frame pointers, walked by the kernel (perf record -g): the code
 	 * must keep them (-fno-omit-frame-pointer). */
 	HWP_CALLCHAIN_FP,
-	/* User stacks unwound with DWARF: not implemented yet; -EOPNOTSUPP. */
+	/* DWARF (perf record --call-graph dwarf): each sample keeps the user
+	 * registers and a copy of the top of the user stack (stack_size
+	 * bytes), which a profile unwinds with the modules' unwind tables
+	 * (.eh_frame), so code built without frame pointers gets its
+	 * callers. The kernel's part of a chain is walked by the kernel. The
+	 * file is perf's format: perf report unwinds it too. Needs an
+	 * architecture hwprof knows the registers of (x86-64, arm64).
+	 * Since: 0.2 (before, -EOPNOTSUPP) */
 	HWP_CALLCHAIN_DWARF,
 };
 
@@ -1525,6 +1532,11 @@ struct hwp_record_opts {
 	const char *output;	/* perf.data path; NULL: keep the recording in memory */
 	/* The command line kept in the file (NULL-terminated), or NULL. */
 	char *const *argv;
+	/* HWP_CALLCHAIN_DWARF: the bytes of user stack copied with each
+	 * sample, a multiple of 8 up to 65528; 0: 8192, as perf. A chain
+	 * deeper than the copy stops early, and the profile says so
+	 * (hwp_profile_info's unwind counts). Since: 0.2 */
+	uint32_t stack_size;
 	size_t :0;
 };
 
@@ -1562,7 +1574,9 @@ struct hwp_record;
  * Opens nothing yet. Errors: -HWP_ERR_SYNTAX or -HWP_ERR_UNKNOWN_EVENT for
  * the event list, -EINVAL for options that exclude each other (freq and
  * period, a CPU list without HWP_SCOPE_CPUS, a ring that is not a power of
- * two, "-" as output), -EOPNOTSUPP for HWP_CALLCHAIN_DWARF, -ENOMEM.
+ * two, "-" as output, a stack_size that is not a multiple of 8 up to 65528
+ * or without HWP_CALLCHAIN_DWARF), -EOPNOTSUPP for HWP_CALLCHAIN_DWARF on
+ * an architecture whose registers hwprof does not know, -ENOMEM.
  * Since: 0.1
  */
 HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record **out);
@@ -1715,6 +1729,27 @@ struct hwp_profile_info {
 	 * and that kernel symbols and module paths, which the report reads
 	 * here, may not match the recording's; NULL otherwise */
 	const char *host_warning;
+	/* The samples have DWARF user stacks (perf record --call-graph
+	 * dwarf, HWP_CALLCHAIN_DWARF), unwound when the profile was read:
+	 * how that went, by sample with a user stack. Since: 0.2 */
+	bool dwarf;
+	uint64_t unwind_entry;		/* unwound to the outermost frame */
+	/* stopped where the stack's copy ended: the chain is deeper */
+	uint64_t unwind_stack_short;
+	uint64_t unwind_no_info;	/* stopped at a frame without unwind tables */
+	uint64_t unwind_failed;		/* stopped for another reason */
+	uint64_t stack_size;		/* the stack copy the samples had, bytes */
+	/* A copy that would have been enough for 95% of the unwind_stack_short
+	 * samples, at least (what they read past the copy, rounded up to a
+	 * kilobyte; 65528, the kernel's most, when even that is too small):
+	 * record with --call-graph dwarf,SIZE. 0 without such samples. */
+	uint64_t stack_size_needed;
+	/* The modules of the unwind_no_info stops, "path (N), ...", most
+	 * first, or NULL */
+	const char *unwind_no_info_modules;
+	/* Why no chain could be unwound (hwprof built without libunwind, an
+	 * architecture it does not know), or NULL */
+	const char *unwind_unavailable;
 };
 
 /* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */
@@ -1803,6 +1838,9 @@ struct hwp_stack {
 	size_t nr_frames;
 	uint64_t samples;
 	uint64_t period;
+	/* A DWARF chain whose unwinding stopped early: its outermost frame
+	 * is "[truncated]", not the program's entry. Since: 0.2 */
+	bool truncated;
 };
 
 typedef int (*hwp_stack_fn)(const struct hwp_stack *st, void *ctx);

@@ -132,6 +132,38 @@ static void json_totals(struct json_writer *w, const struct hwp_profile_info *in
 	kv_int(w, "other_samples", in->other_samples);
 	jw_key(w, "callchains");
 	jw_bool(w, in->callchains);
+	if (!in->dwarf)
+		return;
+	jw_key(w, "unwind");
+	jw_object_begin(w);
+	kv_str(w, "unavailable", in->unwind_unavailable);
+	kv_int(w, "stack_size", in->stack_size);
+	kv_int(w, "to_entry", in->unwind_entry);
+	kv_int(w, "stack_short", in->unwind_stack_short);
+	kv_int(w, "stack_size_needed", in->stack_size_needed);
+	kv_int(w, "no_unwind_info", in->unwind_no_info);
+	kv_str(w, "no_unwind_info_modules", in->unwind_no_info_modules);
+	kv_int(w, "failed", in->unwind_failed);
+	jw_object_end(w);
+}
+
+/* The chains of a DWARF profile, each flagged when it stopped early. */
+static int json_stack(const struct hwp_stack *st, void *arg)
+{
+	struct json_writer *w = arg;
+
+	jw_object_begin(w);
+	jw_key(w, "frames");
+	jw_array_begin(w, true);
+	for (size_t i = 0; i < st->nr_frames; i++)
+		jw_string(w, st->frames[i]);
+	jw_array_end(w);
+	kv_int(w, "samples", st->samples);
+	kv_int(w, "period", st->period);
+	jw_key(w, "truncated");
+	jw_bool(w, st->truncated);
+	jw_object_end(w);
+	return 0;
 }
 
 int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
@@ -151,6 +183,12 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 	jw_array_begin(&w, false);
 	err = hwp_profile_foreach_entry(p, o->sort, o->top, json_entry, &c);
 	jw_array_end(&w);
+	if (!err && in.dwarf) {
+		jw_key(&w, "stacks");
+		jw_array_begin(&w, false);
+		err = hwp_profile_foreach_stack(p, json_stack, &w);
+		jw_array_end(&w);
+	}
 	/* Debug information is looked for only by the reports that show lines. */
 	for (int pass = 0; !err && pass < (lines ? 2 : 1); pass++) {
 		jm.debuginfo = pass;

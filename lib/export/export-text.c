@@ -156,6 +156,38 @@ static void text_columns(struct text_ctx *t)
 		dots);
 }
 
+/* How the DWARF chains unwound: a chain that stopped early is not the
+ * whole story, and the header says how many, and why. */
+static void text_unwind(FILE *f, const struct hwp_profile_info *in, struct printable *pr)
+{
+	uint64_t all = in->unwind_entry + in->unwind_stack_short + in->unwind_no_info +
+		       in->unwind_failed;
+	char n[32], m[32];
+
+	if (in->unwind_unavailable) {
+		fprintf(f, "# DWARF call chains: not unwound, only their kernel part is shown: %s\n",
+			in->unwind_unavailable);
+		return;
+	}
+	fmt_grouped((double)in->unwind_entry, true, n, sizeof(n));
+	fmt_grouped((double)all, true, m, sizeof(m));
+	fprintf(f, "# DWARF call chains (%llu-byte stack copies): %.1f%% unwound to the entry (%s of %s)\n",
+		(unsigned long long)in->stack_size,
+		all ? 100.0 * (double)in->unwind_entry / (double)all : 100.0, n, m);
+	if (in->unwind_stack_short)
+		fprintf(f, "#   %llu stopped where the stack copy ended (marked [truncated]): "
+			   "--call-graph dwarf,%llu would have been enough for 95%% of them, at least\n",
+			(unsigned long long)in->unwind_stack_short,
+			(unsigned long long)in->stack_size_needed);
+	if (in->unwind_no_info)
+		fprintf(f, "#   %llu stopped at a frame without unwind information (marked [truncated]): %s\n",
+			(unsigned long long)in->unwind_no_info,
+			printable(pr, in->unwind_no_info_modules));
+	if (in->unwind_failed)
+		fprintf(f, "#   %llu stopped for other reasons (marked [truncated]): a stack or registers that do not unwind\n",
+			(unsigned long long)in->unwind_failed);
+}
+
 static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o,
 			struct printable *pr)
 {
@@ -176,6 +208,8 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_o
 	if (in.throttled)
 		fprintf(f, "# sampling was throttled %llu times: the kernel lowered the sample rate to stay under kernel.perf_event_max_sample_rate\n",
 			(unsigned long long)in.throttled);
+	if (in.dwarf)
+		text_unwind(f, &in, pr);
 	if (in.nr_events > 1) {
 		fprintf(f, "# other events in the file (hwprof report -e NAME):");
 		for (size_t i = 0; hwp_profile_event_name(p, i); i++)

@@ -62,3 +62,23 @@ ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t le
 	(void)m, (void)vaddr, (void)buf, (void)len;
 	return -EOPNOTSUPP;
 }
+
+bool dw_module_eh_frame_hdr(struct dw_module *m, uint64_t *vaddr, uint64_t *size)
+{
+	(void)m;
+	*vaddr = *size = 0;
+	return false;
+}
+
+bool dw_module_span(struct dw_module *m, uint64_t *lo, uint64_t *hi)
+{
+	(void)m;
+	*lo = *hi = 0;
+	return false;
+}
+
+int dw_module_read_image(struct dw_module *m, uint64_t vaddr, void *buf, size_t len)
+{
+	(void)m, (void)vaddr, (void)buf, (void)len;
+	return -ENOENT;
+}

@@ -36,7 +36,7 @@
 	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)
 #define ELF_FUNCS(X)                                                         \
 	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
-	X(gelf_getshdr) X(elf_getdata)
+	X(gelf_getshdr) X(elf_getdata) X(elf_rawfile)
 
 static struct {
 #define X(fn) __typeof__(fn) *fn;
@@ -108,6 +108,9 @@ struct dw_module {
 	int e_machine;
 	struct load *loads;
 	size_t nr_loads;
+	uint64_t eh_hdr, eh_hdr_size;	/* PT_GNU_EH_FRAME; size 0 without */
+	const char *image;	/* the file's bytes (libelf's mapping) */
+	size_t image_size;
 	int dwarf;		/* -1 not looked for yet, 0 none, 1 found */
 	char path[4096];	/* the last source file, made absolute */
 };
@@ -126,10 +129,17 @@ static int read_loads(struct dw_module *m)
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
-		if (dw.gelf_getphdr(m->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+		if (!dw.gelf_getphdr(m->elf, (int)i, &ph))
+			continue;
+		if (ph.p_type == PT_LOAD)
 			m->loads[m->nr_loads++] =
 				(struct load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+		if (ph.p_type == PT_GNU_EH_FRAME) {
+			m->eh_hdr = ph.p_vaddr;
+			m->eh_hdr_size = ph.p_memsz;
+		}
 	}
+	m->image = dw.elf_rawfile(m->elf, &m->image_size);
 	return 0;
 }
 
@@ -308,6 +318,48 @@ ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t le
 			n = len;
 		memcpy(buf, (const char *)d->d_buf + (vaddr - sh.sh_addr), n);
 		return (ssize_t)n;
+	}
+	return -ENOENT;
+}
+
+bool dw_module_eh_frame_hdr(struct dw_module *m, uint64_t *vaddr, uint64_t *size)
+{
+	*vaddr = m->eh_hdr;
+	*size = m->eh_hdr_size;
+	return m->eh_hdr_size > 0;
+}
+
+bool dw_module_span(struct dw_module *m, uint64_t *lo, uint64_t *hi)
+{
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (size_t i = 0; i < m->nr_loads; i++) {
+		const struct load *l = &m->loads[i];
+
+		if (l->vaddr < *lo)
+			*lo = l->vaddr;
+		if (l->vaddr + l->filesz > *hi)
+			*hi = l->vaddr + l->filesz;
+	}
+	return *lo < *hi;
+}
+
+/* Through the segments straight into the file's bytes: the unwinder reads
+ * a few words at a time, many times a sample. */
+int dw_module_read_image(struct dw_module *m, uint64_t vaddr, void *buf, size_t len)
+{
+	for (size_t i = 0; i < m->nr_loads; i++) {
+		const struct load *l = &m->loads[i];
+		uint64_t off;
+
+		if (vaddr < l->vaddr || vaddr - l->vaddr >= l->filesz ||
+		    len > l->filesz - (vaddr - l->vaddr))
+			continue;
+		off = l->offset + (vaddr - l->vaddr);
+		if (!m->image || off > m->image_size || len > m->image_size - off)
+			return -ENOENT;
+		memcpy(buf, m->image + off, len);
+		return 0;
 	}
 	return -ENOENT;
 }

@@ -110,11 +110,110 @@ static uint16_t context_mode(uint64_t marker)
 	}
 }
 
+static int add_frame(struct hwp_profile *p, uint32_t *nr, uint32_t pid, uint64_t ip,
+		     uint16_t mode)
+{
+	struct location loc;
+	long site;
+
+	machine_resolve(p->m, pid, ip, mode, &loc);
+	site = profile_site(p, &loc);
+	if (site < 0)
+		return -ENOMEM;
+	p->scratch[(*nr)++] = (uint32_t)site;
+	return 0;
+}
+
+static void count_unwind(struct hwp_profile *p, const struct pd_sample *s,
+			 const struct unwind_result *res)
+{
+	struct unwind_stats *us = &p->us;
+
+	if (s->stack_size > us->stack_size)
+		us->stack_size = s->stack_size;
+	switch (res->end) {
+	case UNWIND_ENTRY:
+		us->entry++;
+		break;
+	case UNWIND_STACK_SHORT:
+		us->stack_short++;
+		us->need[res->need / STACK_NEED_BUCKET < STACK_NEED_BUCKETS - 1 ?
+			 res->need / STACK_NEED_BUCKET : STACK_NEED_BUCKETS - 1]++;
+		break;
+	case UNWIND_NO_INFO:
+		us->no_info++;
+		if (res->dso >= us->nr_no_info_by_dso) {
+			size_t old = us->nr_no_info_by_dso;
+
+			if (!vec_reserve(&us->no_info_by_dso, &us->nr_no_info_by_dso,
+					 (size_t)res->dso + 1,
+					 sizeof(*us->no_info_by_dso)))
+				memset(us->no_info_by_dso + old, 0,
+				       (us->nr_no_info_by_dso - old) *
+				       sizeof(*us->no_info_by_dso));
+		}
+		if (res->dso < us->nr_no_info_by_dso)
+			us->no_info_by_dso[res->dso]++;
+		break;
+	case UNWIND_FAILED:
+		us->failed++;
+		break;
+	}
+}
+
+/* Where a chain of user frames may end: a program's or a thread's first
+ * function, whose caller libunwind cannot step to where its tables do not
+ * mark it outermost (the dynamic loader's _start). */
+static bool is_entry(struct hwp_profile *p, uint32_t site)
+{
+	static const char *const entries[] = {
+		"_start", "_dl_start_user", "clone", "__clone", "clone3", "__clone3",
+		"start_thread",
+	};
+	const char *name;
+
+	site_resolve(p, site, false);
+	name = p->sites[site].si.symbol;
+	for (size_t i = 0; name && i < ARRAY_SIZE(entries); i++)
+		if (!strcmp(name, entries[i]))
+			return true;
+	return false;
+}
+
+/* The user part of a DWARF sample's chain, unwound from its registers and
+ * stack; a chain that stopped early ends with "[truncated]". */
+static int add_user_frames(struct hwp_profile *p, const struct pd_sample *s, uint32_t *nr,
+			   bool counted)
+{
+	struct unwind_result res = { .end = UNWIND_FAILED };
+	size_t n = 0;
+
+	if (!s->regs_abi)
+		return 0;	/* a kernel thread: no user stack */
+	if (p->unw)
+		n = unwind_sample(p->unw, s, p->unw_ips, PROFILE_MAX_FRAMES, &res);
+	for (size_t i = 0; i < n && *nr < PROFILE_MAX_FRAMES - 1; i++) {
+		/* the first is where the user code was, the rest return addresses */
+		if (i == 0 && s->cpumode == PERF_RECORD_MISC_USER && *nr == 1)
+			continue;	/* the sampled instruction itself */
+		if (add_frame(p, nr, s->pid, i ? p->unw_ips[i] - 1 : p->unw_ips[i],
+			      PERF_RECORD_MISC_USER))
+			return -ENOMEM;
+	}
+	if (res.end != UNWIND_ENTRY && n && is_entry(p, p->scratch[*nr - 1]))
+		res.end = UNWIND_ENTRY;
+	if (counted)
+		count_unwind(p, s, &res);	/* the reported event's success rate */
+	if (res.end != UNWIND_ENTRY)
+		p->scratch[(*nr)++] = p->truncated_site;
+	return 0;
+}
+
 /* The call chain as sites, the sampled instruction first. Callers are
  * looked up at their return address - 1, inside the call instruction, so
  * that a call at the end of a function is not put in the next one. */
 static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint32_t leaf,
-			 int event)
+			 int event, bool dwarf)
 {
 	uint16_t mode = s->cpumode;
 	uint32_t nr = 0;
@@ -122,8 +221,6 @@ static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint3
 	p->scratch[nr++] = leaf;
 	for (uint64_t i = 0; i < s->nr_ips && nr < PROFILE_MAX_FRAMES; i++) {
 		uint64_t ip;
-		struct location loc;
-		long site;
 
 		memcpy(&ip, s->ips + i, sizeof(ip));
 		if (ip >= PERF_CONTEXT_MAX) {
@@ -134,22 +231,57 @@ static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint3
 			continue;	/* the chain starts with the sampled address */
 		if (ip < 4096)
 			break;		/* a frame pointer walk that ran into garbage */
-		machine_resolve(p->m, s->pid, ip - 1, mode, &loc);
-		site = profile_site(p, &loc);
-		if (site < 0)
+		if (dwarf && mode == PERF_RECORD_MISC_USER)
+			break;		/* the user part is unwound below */
+		if (add_frame(p, &nr, s->pid, ip - 1, mode))
 			return -ENOMEM;
-		p->scratch[nr++] = (uint32_t)site;
 	}
+	if (dwarf && add_user_frames(p, s, &nr, event == p->event))
+		return -ENOMEM;
 	return add_stack(p, p->scratch, nr, s->period, event);
+}
+
+/* The first DWARF sample: an unwinder, where this build has one. */
+static int dwarf_begin(struct hwp_profile *p)
+{
+	int err;
+	struct location loc = { 0 };
+	long site;
+
+	p->dwarf = true;
+	if (machine_pseudo_dso(p->m, "[truncated]", &loc.dso) ||
+	    (site = profile_site(p, &loc)) < 0)
+		return fail(-ENOMEM, "out of memory");
+	p->truncated_site = (uint32_t)site;
+	p->unw_ips = malloc(PROFILE_MAX_FRAMES * sizeof(*p->unw_ips));
+	if (!p->unw_ips)
+		return fail(-ENOMEM, "out of memory");
+	err = unwinder_new(p->m, p->sym, &p->unw);
+	if (err == -ENOMEM)
+		return fail(err, "out of memory");
+	return 0;	/* without one, the header says why (unwind_unavailable) */
 }
 
 /* A sample of the event; with several events, of another event too, which
  * adds to the values of every event alone (stack_values, site_values), in
  * the shape of the event's: a call chain where the event has them. */
+/* The user stack and registers that DWARF chains are unwound from. */
+static bool has_dwarf(const struct pd_event *ev)
+{
+	uint64_t both = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+
+	return (ev->attr.sample_type & both) == both;
+}
+
+static bool has_chains(const struct pd_event *ev)
+{
+	return (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN) || has_dwarf(ev);
+}
+
 static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 {
 	const struct pd_event *ev = pd_event(p->file, (size_t)rec->event);
-	bool ours = rec->event == p->event;
+	bool ours = rec->event == p->event, dwarf = has_dwarf(ev);
 	struct pd_sample s;
 	struct location loc;
 	long site;
@@ -180,18 +312,22 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 		p->samples++;
 		p->period += s.period;
 	}
+	if (dwarf && !p->dwarf) {
+		err = dwarf_begin(p);
+		if (err)
+			return err;
+	}
 	if (ours && (ev->attr.sample_type & PERF_SAMPLE_TIME)) {
 		if (!p->time_first || s.time < p->time_first)
 			p->time_first = s.time;
 		if (s.time > p->time_last)
 			p->time_last = s.time;
 	}
-	if (!(pd_event(p->file, (size_t)p->event)->attr.sample_type &
-	      PERF_SAMPLE_CALLCHAIN))
+	if (!has_chains(pd_event(p->file, (size_t)p->event)))
 		return 0;
 	p->callchains |= ours;
-	if (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-		err = add_callchain(p, &s, (uint32_t)site, rec->event);
+	if (has_chains(ev))
+		err = add_callchain(p, &s, (uint32_t)site, rec->event, dwarf);
 	else
 		err = add_stack(p, (const uint32_t[]){ (uint32_t)site }, 1, s.period,
 				rec->event);
@@ -223,6 +359,8 @@ static int on_record(const struct pd_record *rec, void *ctx)
 		return p->nr_events > 1 ? add_sample(p, rec) : 0;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
+		unwinder_flush(p->unw);
+		return machine_apply(p->m, rec->h);
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
@@ -304,6 +442,60 @@ static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 	return p->host_warning ? 0 : fail(-ENOMEM, "out of memory");
 }
 
+/* The least copy that 95% of the chains cut by theirs would have needed. */
+static uint64_t stack_needed(const struct unwind_stats *us)
+{
+	uint64_t seen = 0;
+
+	if (!us->stack_short)
+		return 0;
+	for (size_t b = 0; b < STACK_NEED_BUCKETS; b++) {
+		seen += us->need[b];
+		if (seen * 100 >= us->stack_short * 95) {
+			uint64_t size = (b + 1) * (uint64_t)STACK_NEED_BUCKET;
+
+			return b == STACK_NEED_BUCKETS - 1 || size > STACK_USER_MAX ?
+				STACK_USER_MAX : size;
+		}
+	}
+	return STACK_USER_MAX;
+}
+
+static int cmp_count_desc(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* "path (N), ..." of the modules where unwinding found no tables. */
+static int name_no_info_modules(struct hwp_profile *p)
+{
+	struct unwind_stats *us = &p->us;
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t (*v)[2];
+	size_t n = 0;
+
+	if (!us->no_info)
+		return 0;
+	v = calloc(us->nr_no_info_by_dso, sizeof(*v));
+	if (!v)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < us->nr_no_info_by_dso; i++)
+		if (us->no_info_by_dso[i]) {
+			v[n][0] = us->no_info_by_dso[i];
+			v[n++][1] = i;
+		}
+	qsort(v, n, sizeof(*v), cmp_count_desc);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s (%llu)", i ? ", " : "",
+			    machine_dso(p->m, (uint32_t)v[i][1])->path,
+			    (unsigned long long)v[i][0]);
+	free(v);
+	us->no_info_modules = strbuf_detach(&sb);
+	return us->no_info_modules ? 0 : fail(-ENOMEM, "out of memory");
+}
+
 static int profile_load(const char *path, int fd, const struct hwp_profile_opts *opts,
 			struct hwp_profile **out)
 {
@@ -357,6 +549,11 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	 * of inherited children. Both count the same drops, so the sums are
 	 * not added: the larger is the better bound. */
 	p->lost = p->lost_records > p->lost_samples ? p->lost_records : p->lost_samples;
+	if (p->dwarf) {
+		err = name_no_info_modules(p);
+		if (err)
+			goto err;
+	}
 	/* Everything needed is aggregated: the file's mapping goes. */
 	pd_close(p->file);
 	p->file = NULL;
@@ -400,6 +597,10 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	if (!p)
 		return;
 	report_cache_free(p);
+	unwinder_free(p->unw);
+	free(p->unw_ips);
+	free(p->us.no_info_by_dso);
+	free(p->us.no_info_modules);
 	pd_close(p->file);
 	symbolizer_free(p->sym);
 	machine_free(p->m);
@@ -439,6 +640,17 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 	i.hostname = p->hostname;
 	i.osrelease = p->osrelease;
 	i.host_warning = p->host_warning;
+	i.dwarf = p->dwarf;
+	if (p->dwarf) {
+		i.unwind_entry = p->us.entry;
+		i.unwind_stack_short = p->us.stack_short;
+		i.unwind_no_info = p->us.no_info;
+		i.unwind_failed = p->us.failed;
+		i.stack_size = p->us.stack_size;
+		i.stack_size_needed = stack_needed(&p->us);
+		i.unwind_no_info_modules = p->us.no_info_modules;
+		i.unwind_unavailable = p->unw ? NULL : unwind_unavailable();
+	}
 	return info_fill(info, &i, sizeof(i));
 }
 

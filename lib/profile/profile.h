@@ -29,6 +29,51 @@ struct stack {
 
 struct report;
 
+/* ---- unwind.c (libunwind) or unwind-stub.c: DWARF call chains ---- */
+
+enum unwind_end {
+	UNWIND_ENTRY,		/* up to the outermost frame (_start, a thread's start) */
+	UNWIND_STACK_SHORT,	/* the stack's copy ended first */
+	UNWIND_NO_INFO,		/* at a frame whose module has no unwind table for it */
+	UNWIND_FAILED,		/* anything else */
+};
+
+struct unwind_result {
+	enum unwind_end end;
+	uint32_t dso;		/* UNWIND_NO_INFO: the frame's module */
+	uint64_t need;		/* UNWIND_STACK_SHORT: the least copy it needed, bytes */
+};
+
+struct unwinder;
+
+/* Why DWARF chains cannot be unwound in this build, or NULL when they can. */
+const char *unwind_unavailable(void);
+/* An unwinder of the samples of @m's processes, reading modules through
+ * @sym: -EOPNOTSUPP where unwind_unavailable() says why, -ENOMEM. */
+int unwinder_new(struct machine *m, struct symbolizer *sym, struct unwinder **out);
+void unwinder_free(struct unwinder *u);
+/* The mappings changed: forget what was learnt of addresses. */
+void unwinder_flush(struct unwinder *u);
+/* Unwind the user stack of @s into @ips, the innermost first (its user
+ * IP, then return addresses), at most @max: the count, and in @res why it
+ * stopped. Every input is the file's: nothing in it is trusted. */
+size_t unwind_sample(struct unwinder *u, const struct pd_sample *s, uint64_t *ips,
+		     size_t max, struct unwind_result *res);
+
+/* Needed sizes of stack copies, in buckets of this, the last for all larger. */
+#define STACK_NEED_BUCKET 1024u
+#define STACK_NEED_BUCKETS 65
+
+/* What the unwinding of DWARF samples came to. */
+struct unwind_stats {
+	uint64_t entry, stack_short, no_info, failed;
+	uint64_t need[STACK_NEED_BUCKETS];
+	uint64_t stack_size;	/* the largest copy the samples had */
+	uint64_t *no_info_by_dso;	/* samples stopped in each module */
+	size_t nr_no_info_by_dso;
+	char *no_info_modules;	/* "module (N), ..." most first; built at the end */
+};
+
 struct hwp_profile {
 	char *input;
 	struct pd_file *file;	/* while reading */
@@ -65,6 +110,12 @@ struct hwp_profile {
 	uint64_t samples, period, lost, throttled, skipped, other_samples;
 	uint64_t lost_records, lost_samples;	/* LOST and LOST_SAMPLES, summed */
 	bool callchains;
+	bool dwarf;		/* the samples have user stacks to unwind */
+	struct unwinder *unw;
+	uint64_t *unw_ips;	/* one sample's unwound chain */
+	/* "[truncated]": the end of chains that stopped early */
+	uint32_t truncated_site;
+	struct unwind_stats us;
 	/* a report looked up lines: modules say if they have them */
 	bool lines_used;
 	struct report *reports[HWP_SORT_DSO + 1];	/* built on first use */

@@ -662,8 +662,12 @@ HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, vo
 					.period = fs.v[i].period };
 
 		if (p->callchains) {
-			stack_names(p, &p->stacks[fs.v[i].rep], names);
-			st.nr_frames = p->stacks[fs.v[i].rep].nr;
+			const struct stack *k = &p->stacks[fs.v[i].rep];
+
+			stack_names(p, k, names);
+			st.nr_frames = k->nr;
+			st.truncated = p->dwarf && k->nr && p->truncated_site ==
+				       p->frames[k->first + k->nr - 1];
 		} else {
 			names[0] = fs.v[i].key;
 			st.nr_frames = 1;

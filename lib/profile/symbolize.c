@@ -452,3 +452,17 @@ int symbolize_elf_machine(struct symbolizer *s, uint32_t dso)
 
 	return mod ? dw_module_elf_machine(mod) : 0;
 }
+
+struct dw_module *symbolize_module(struct symbolizer *s, uint32_t dso)
+{
+	struct dw_module *mod;
+	struct dso *d = machine_dso(s->m, dso);
+
+	if (!d)
+		return NULL;
+	mod = module_of(d);
+	/* the reasons why not, for the unwinder's account of modules */
+	if (!mod && !d->sym_problem)
+		symbolize_check(s, dso, false);
+	return mod;
+}

@@ -104,6 +104,11 @@ static int dso_find(struct machine *m, const char *path, enum dso_kind kind,
 
 static void maps_put(struct machine *m, struct maps *g);
 
+int machine_pseudo_dso(struct machine *m, const char *name, uint32_t *out)
+{
+	return dso_find(m, name, DSO_UNKNOWN, out);
+}
+
 int machine_new(struct machine **out)
 {
 	struct machine *m = calloc(1, sizeof(*m));

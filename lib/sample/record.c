@@ -83,11 +83,15 @@ static int check_opts(const struct hwp_record_opts *o)
 		return fail(-EINVAL,
 			    "the ring buffer size must be a power of two pages, not %zu",
 			    o->mmap_pages);
-	if (o->callchain == HWP_CALLCHAIN_DWARF)
+	if (o->callchain == HWP_CALLCHAIN_DWARF && !regs_arch_host())
 		return fail(-EOPNOTSUPP,
-			    "DWARF call chains are not implemented yet%s; use frame pointers (-g) and build with -fno-omit-frame-pointer",
-			    unwind_available() ? "" :
-			    " (and this build has no libunwind)");
+			    "DWARF call chains need the user registers of this architecture, which hwprof does not know (x86-64 and arm64 only); use frame pointers (-g) and build with -fno-omit-frame-pointer");
+	if (o->stack_size && o->callchain != HWP_CALLCHAIN_DWARF)
+		return fail(-EINVAL, "a stack copy size is for DWARF call chains only (--call-graph dwarf,SIZE)");
+	if (o->stack_size % 8 || o->stack_size > STACK_USER_MAX)
+		return fail(-EINVAL,
+			    "the stack copy size must be a multiple of 8 bytes up to %u, not %u",
+			    STACK_USER_MAX, o->stack_size);
 	if (o->callchain > HWP_CALLCHAIN_DWARF)
 		return fail(-EINVAL, "hwp_record_opts: unknown call-chain mode %d",
 				(int)o->callchain);
@@ -165,6 +169,16 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	if (r->o.callchain == HWP_CALLCHAIN_FP)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (r->o.callchain == HWP_CALLCHAIN_DWARF) {
+		/* As perf: the kernel walks its own part, the user part is
+		 * unwound from the registers and the stack's copy. */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER;
+		a->exclude_callchain_user = 1;
+		a->sample_regs_user = regs_arch_host()->user_mask;
+		a->sample_stack_user = r->o.stack_size ? r->o.stack_size :
+							 STACK_USER_DEFAULT;
+	}
 	/* The kernel's own count of dropped samples (Linux 6.0): a LOST record
 	 * is only written once the ring has room again, which may be never.
 	 * Older kernels refuse it, and the open goes on without. */
@@ -187,6 +201,10 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	a->wakeup_watermark = (uint32_t)(ring_bytes / 2);
 	/* Only the first event says where code is mapped and what tasks do. */
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = e == 0;
+	/* perf's unwinder reads .eh_frame_hdr through the mappings, and the
+	 * linker puts it in a segment that is not executable: with DWARF
+	 * chains the data mappings are recorded too, as perf does. */
+	a->mmap_data = e == 0 && r->o.callchain == HWP_CALLCHAIN_DWARF;
 }
 
 static void add_fallback(struct hwp_record *r, const char *fmt, ...) HWP_PRINTF(2, 3);

@@ -28,6 +28,16 @@ struct pd_sample {
 	uint64_t nr_ips;
 	/* the call chain, context markers included; in the record */
 	const uint64_t *ips;
+	/* PERF_SAMPLE_REGS_USER: the user registers when the sample was
+	 * taken (also of a sample in the kernel), in the record; regs_abi
+	 * is PERF_SAMPLE_REGS_ABI_*, 0 (NONE) for a kernel thread */
+	uint64_t regs_abi, regs_mask, nr_regs;
+	const uint64_t *regs;
+	/* PERF_SAMPLE_STACK_USER: stack_size bytes copied from the user
+	 * stack pointer up, of which stack_dyn_size hold the stack (fewer
+	 * where the stack's top was nearer); in the record */
+	uint64_t stack_size, stack_dyn_size;
+	const unsigned char *stack;
 };
 
 /* Where a record's sample_id trailer puts the fields of non-sample records. */
@@ -196,6 +206,9 @@ int machine_apply(struct machine *m, const struct perf_event_header *h);
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		    struct location *loc);
 size_t machine_nr_dsos(const struct machine *m);
+/* A module that stands for no memory ("[truncated]"), for frames that are
+ * markers: its index. DSO_UNKNOWN, named by @name. */
+int machine_pseudo_dso(struct machine *m, const char *name, uint32_t *out);
 struct dso *machine_dso(struct machine *m, uint32_t idx);
 /* For the tests: the mappings held (a shared address space's once), and
  * the comparisons of mappings this thread's lookups made so far. */
@@ -239,6 +252,9 @@ ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, 
 			    size_t len);
 /* The ELF machine (EM_X86_64...) of @dso, or 0 when unknown. */
 int symbolize_elf_machine(struct symbolizer *s, uint32_t dso);
+/* @dso's module (opened on first use, as for symbols), or NULL when it
+ * cannot be read (symbolize_check() says why). Borrowed. */
+struct dw_module *symbolize_module(struct symbolizer *s, uint32_t dso);
 /* Interned copies of strings, shared by symbols, files and report keys. */
 const char *symbolize_intern(struct symbolizer *s, const char *str);
 
@@ -262,6 +278,14 @@ int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
 int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
 		      unsigned int *line, const char **inlined);
 ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t len);
+/* The module's .eh_frame_hdr (PT_GNU_EH_FRAME): its address and size;
+ * false when it has none. */
+bool dw_module_eh_frame_hdr(struct dw_module *m, uint64_t *vaddr, uint64_t *size);
+/* The module addresses its loadable segments' file bytes cover. */
+bool dw_module_span(struct dw_module *m, uint64_t *lo, uint64_t *hi);
+/* @len bytes at module address @vaddr, from the segments' file bytes
+ * (not .bss): 0, or -ENOENT when the file does not hold them all. */
+int dw_module_read_image(struct dw_module *m, uint64_t vaddr, void *buf, size_t len);
 
 /* ---- disasm.c (capstone) or disasm-stub.c ---- */
 
@@ -276,8 +300,33 @@ void disasm_close(struct disasm *d);
 int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 	       char *text, size_t size);
 
-/* ---- unwind.c: DWARF unwinding of user stacks (later; a stub for now) ---- */
+/* ---- regs.c: the user registers of DWARF samples, for each architecture ---- */
 
-int unwind_available(void);
+struct regs_arch {
+	int e_machine;		/* EM_X86_64, EM_AARCH64 */
+	const char *name;	/* as uname -m says */
+	uint64_t user_mask;	/* sample_regs_user: what perf asks for */
+	int sp, ip;		/* the stack pointer's and the IP's DWARF numbers */
+	const int8_t *perf_of_dwarf;	/* DWARF register -> the kernel's number */
+	size_t nr_dwarf;
+};
+
+/* The register set of ELF machine @e_machine, or NULL for one hwprof
+ * does not unwind. */
+const struct regs_arch *regs_arch_of(int e_machine);
+/* The register set of the machine hwprof runs on, or NULL. */
+const struct regs_arch *regs_arch_host(void);
+/* The value of the kernel's register @perf_reg in sample @s: -ENOENT when
+ * the sample does not have it. */
+int regs_value(const struct regs_arch *a, const struct pd_sample *s, int perf_reg,
+	       uint64_t *v);
+/* The same by DWARF register number. */
+int regs_dwarf_value(const struct regs_arch *a, const struct pd_sample *s, int dwarf_reg,
+		     uint64_t *v);
+
+/* The largest stack copy the kernel takes (perf_event_attr.sample_stack_user
+ * must fit a record's u16 size, rounded down to 8 bytes), and perf's default. */
+#define STACK_USER_MAX 65528u
+#define STACK_USER_DEFAULT 8192u
 
 #endif

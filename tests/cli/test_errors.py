@@ -163,7 +163,7 @@ def record_disk_fills():
     p = in_namespace(
         f"mkdir -p {d} && mount -t tmpfs -o size=64k none {d} && "
         f"{HWPROF_SH} record -e cpu-clock -F 4000 -o {d}/x.data -- "
-        f"sh -c '{WORKLOAD} spin 1; echo finished'; echo status $?; "
+        f"sh -c '{WORKLOAD} cpuspin 1; echo finished'; echo status $?; "
         f"{HWPROF_SH} report -i {d}/x.data --format json; echo report $?", timeout=120)
     out = p.stdout
     check("finished" in out, f"the command finished its work: {out[:200]} {p.stderr}")

@@ -46,8 +46,9 @@ def usage(d):
                        (["report", "extra"], "unexpected argument")):
         p = hwprof(*args, cwd=d)
         check(p.returncode == 2 and what in p.stderr, f"{args}: {p.returncode} {p.stderr}")
-    p = hwprof("record", "--call-graph", "dwarf", "-o", os.path.join(d, "x.data"), "--", "true")
-    check(p.returncode == 1 and "not implemented yet" in p.stderr, f"dwarf: {p.stderr}")
+    p = hwprof("record", "--call-graph", "dwarf,100", "-o", os.path.join(d, "x.data"), "--",
+               "true")
+    check(p.returncode == 2 and "multiple of 8" in p.stderr, f"dwarf,100: {p.stderr}")
     for cmd in ("record", "report"):
         a, b = hwprof(cmd, "--help"), hwprof("help", cmd)
         check(a.returncode == 0 and a.stdout == b.stdout and a.stdout.startswith("usage: hwprof " + cmd),

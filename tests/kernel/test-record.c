@@ -151,6 +151,86 @@ static void check_self(void)
 	hwp_profile_free(p);
 }
 
+__attribute__((noinline)) void dwarf_caller(void);
+__attribute__((noinline)) void dwarf_caller(void)
+{
+	spin_here(0.3);
+	__asm__ volatile("" ::: "memory");	/* not a tail call */
+}
+
+struct callers {
+	const char *want;
+	double percent;		/* of spin_here's samples, from want */
+};
+
+static int find_caller(const struct hwp_entry *e, void *ctx)
+{
+	struct callers *c = ctx;
+
+	if (!e->symbol || strcmp(e->symbol, "spin_here"))
+		return 0;
+	for (size_t i = 0; i < e->nr_callers; i++)
+		if (e->callers[i].name && !strcmp(e->callers[i].name, c->want))
+			c->percent = e->callers[i].percent;
+	return 1;
+}
+
+/* HWP_CALLCHAIN_DWARF through the API: the chains unwind, in memory. */
+static void check_dwarf(void)
+{
+	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 1000,
+		 .callchain = HWP_CALLCHAIN_DWARF, .stack_size = 16384,
+		 .mmap_pages = 4096);
+	struct hwp_profile_info in = { .sz = sizeof(in) };
+	struct hwp_record *r = NULL;
+	struct hwp_profile *p = NULL;
+	struct callers c = { .want = "dwarf_caller" };
+	uint64_t all;
+	int fds, fds_once;
+
+	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(hwp_record_open(r), 0);
+	CHECK_ERR(hwp_record_enable(r), 0);
+	dwarf_caller();
+	CHECK_ERR(hwp_record_finish(r), 0);
+	fds = t_count_fds();
+	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), 0);
+	/* libunwind opens a pipe of its own on first use, kept for the
+	 * process's life (it checks addresses of local unwinds with it): no
+	 * more, and a second profile opens nothing that stays. */
+	hwp_profile_free(p);
+	fds_once = t_count_fds();
+	CHECK(fds_once == fds || fds_once == fds + 2, "%d descriptors, %d before",
+	      fds_once, fds);
+	t_fds_at_start += fds_once - fds;
+	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), 0);
+	hwp_record_free(r);
+	if (!p)
+		return;
+	hwp_profile_info(p, &in);
+	CHECK(in.lost == 0, "%llu samples lost", (unsigned long long)in.lost);
+	all = in.unwind_entry + in.unwind_stack_short + in.unwind_no_info +
+	      in.unwind_failed;
+	CHECK(in.dwarf && in.callchains && in.stack_size == 16384 && all == in.samples,
+	      "dwarf %d, copy %llu, %llu chains of %llu samples", in.dwarf,
+	      (unsigned long long)in.stack_size, (unsigned long long)all,
+	      (unsigned long long)in.samples);
+#if defined(HAVE_LIBDW) && defined(HAVE_LIBUNWIND)
+	CHECK(!in.unwind_unavailable && in.unwind_entry >= all * 9 / 10 && all >= 100,
+	      "%llu of %llu chains unwound to the entry (%s)",
+	      (unsigned long long)in.unwind_entry, (unsigned long long)all,
+	      in.unwind_unavailable ? in.unwind_unavailable : "");
+	hwp_profile_foreach_entry(p, HWP_SORT_SYM, 0, find_caller, &c);
+	CHECK(c.percent > 90, "spin_here is called from dwarf_caller in %.1f%%",
+	      c.percent);
+#else
+	CHECK(in.unwind_unavailable && !in.unwind_entry, "without libunwind: %s",
+	      in.unwind_unavailable ? in.unwind_unavailable : "(no reason given)");
+	(void)find_caller, (void)c;
+#endif
+	hwp_profile_free(p);
+}
+
 /* A ring of one page, not read while sampling at 10 kHz: it overflows. */
 static void check_lost(void)
 {
@@ -276,8 +356,13 @@ static void check_refused(void)
 
 	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
 	CHECK(!r && strstr(hwp_errmsg(), "exclude each other"), "%s", hwp_errmsg());
-	o = (struct hwp_record_opts){ .sz = sizeof(o), .callchain = HWP_CALLCHAIN_DWARF };
-	CHECK_ERR(hwp_record_new(&o, &r), -EOPNOTSUPP);
+	o = (struct hwp_record_opts){ .sz = sizeof(o), .stack_size = 4096 };
+	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
+	CHECK(strstr(hwp_errmsg(), "DWARF call chains only"), "%s", hwp_errmsg());
+	o = (struct hwp_record_opts){ .sz = sizeof(o), .callchain = HWP_CALLCHAIN_DWARF,
+				      .stack_size = 4100 };
+	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
+	CHECK(strstr(hwp_errmsg(), "multiple of 8"), "%s", hwp_errmsg());
 	o = (struct hwp_record_opts){ .sz = sizeof(o), .mmap_pages = 3 };
 	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
 	o = (struct hwp_record_opts){ .sz = sizeof(o), .output = "-" };
@@ -305,5 +390,6 @@ int main(void)
 	t_run(check_lost);
 	t_run(check_write_error);
 	t_run(check_refused);
+	t_run(check_dwarf);
 	return t_done();
 }
