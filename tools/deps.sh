@@ -11,7 +11,7 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
 		"a C11 compiler, python3, libpfm4, elfutils' libdw and libelf, and capstone${*:+, and: $*}"
 	exit 0
 fi
-pkgs="meson ninja-build pkg-config gcc libc6-dev python3 libpfm4-dev libdw-dev libelf-dev libcapstone-dev"
+pkgs="meson ninja-build pkg-config gcc libc6-dev python3 libpfm4-dev libdw-dev libelf-dev libcapstone-dev libzstd-dev"
 [ $# -gt 0 ] && pkgs="$pkgs $*"
 missing=""
 for p in $pkgs; do

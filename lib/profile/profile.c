@@ -258,6 +258,19 @@ static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 	return p->host_warning ? 0 : fail(-ENOMEM, "out of memory");
 }
 
+/* Records the reader passed over are counted; AUX area traces are said. */
+static void note_skipped(struct hwp_profile *p)
+{
+	struct pd_stats st;
+
+	pd_get_stats(p->file, &st);
+	p->skipped += st.skipped;
+	if (st.aux_records)
+		pr_warn("'%s' holds %llu bytes of AUX area trace data (Intel PT, CoreSight...) in %llu records, which hwprof does not decode: skipped; its samples are reported",
+			p->input, (unsigned long long)st.aux_bytes,
+			(unsigned long long)st.aux_records);
+}
+
 static int profile_load(const char *path, int fd, const struct hwp_profile_opts *opts,
 			struct hwp_profile **out)
 {
@@ -291,6 +304,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		err = pd_foreach(p->file, on_record, p);
 	if (err)
 		goto err;
+	note_skipped(p);
 	p->nr_events = pd_nr_events(p->file);
 	p->event_names = calloc(p->nr_events, sizeof(*p->event_names));
 	for (size_t i = 0; p->event_names && i < p->nr_events; i++)

@@ -2,7 +2,9 @@
 /* Writing perf.data: the layout perf record writes, so that perf report
  * reads it. The header goes first as a placeholder and is written again at
  * the end, when the data's size and the feature sections are known:
- *   header | ids | attributes | data | feature table | feature sections */
+ *   header | ids | attributes | data | feature table | feature sections
+ * or, to a pipe (perf record -o -), all of it as records, in one pass:
+ *   pipe header | HEADER_ATTR, EVENT_UPDATE, HEADER_FEATURE records | data */
 #include "sample/sample.h"
 
 #include <stdio.h>
@@ -30,6 +32,7 @@ struct wevent {
 
 struct pd_writer {
 	FILE *f;
+	bool pipe;		/* perf's pipe format: no header to write at the end */
 	struct wevent *events;
 	size_t nr_events;
 	uint64_t attrs_offset;
@@ -88,6 +91,20 @@ static int copy_events(struct pd_writer *w, const struct pd_write_event *events,
 	return 0;
 }
 
+/* A writer of @events to @f, or NULL when out of memory. */
+static struct pd_writer *writer_new(FILE *f, const struct pd_write_event *events,
+				    size_t nr)
+{
+	struct pd_writer *w = calloc(1, sizeof(*w));
+
+	if (!w || copy_events(w, events, nr)) {
+		pd_writer_abort(w);
+		return NULL;
+	}
+	w->f = f;
+	return w;
+}
+
 int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 		    struct pd_writer **out)
 {
@@ -97,12 +114,9 @@ int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 	int err;
 
 	*out = NULL;
-	w = calloc(1, sizeof(*w));
-	if (!w || copy_events(w, events, nr)) {
-		pd_writer_abort(w);
+	w = writer_new(f, events, nr);
+	if (!w)
 		return fail(-ENOMEM, "out of memory");
-	}
-	w->f = f;
 	err = put(f, &placeholder, sizeof(placeholder));
 	for (size_t i = 0; !err && i < nr; i++) {
 		err = put(f, w->events[i].ids, w->events[i].nr_ids * sizeof(uint64_t));
@@ -120,6 +134,84 @@ int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 		off += sizeof(entry);
 	}
 	w->data_offset = off;
+	if (err) {
+		pd_writer_abort(w);
+		return err;
+	}
+	*out = w;
+	return 0;
+}
+
+/* A record of perf's own: header, @a, then @b. */
+static int put_record(FILE *f, uint32_t type, const void *a, size_t na, const void *b,
+		      size_t nb)
+{
+	struct perf_event_header h = {
+		.type = type,
+		.size = (uint16_t)(sizeof(h) + na + nb),
+	};
+
+	if (sizeof(h) + na + nb > UINT16_MAX)
+		return fail(-E2BIG, "a record of %zu bytes does not fit perf's format (64 KiB at most)",
+			    sizeof(h) + na + nb);
+	return put(f, &h, sizeof(h)) ?: put(f, a, na) ?: put(f, b, nb);
+}
+
+static void feature(const struct pd_writer *w, enum pd_feature feat, char *const argv[],
+		    struct strbuf *sb);
+
+/* What perf record -o - writes before the data: each event's attributes
+ * and ids, its name, and the features (but EVENT_DESC, which the first
+ * two records say, as perf's pipe mode does). */
+static int pipe_header(struct pd_writer *w, char *const argv[])
+{
+	const struct pd_pipe_header ph = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
+	int err = put(w->f, &ph, sizeof(ph));
+
+	for (size_t i = 0; !err && i < w->nr_events; i++) {
+		const struct wevent *e = &w->events[i];
+
+		err = put_record(w->f, PD_RECORD_HEADER_ATTR, &e->attr, sizeof(e->attr),
+				 e->ids, e->nr_ids * sizeof(uint64_t));
+	}
+	for (size_t i = 0; !err && i < w->nr_events; i++) {
+		const struct wevent *e = &w->events[i];
+		uint64_t head[2] = { PD_EVENT_UPDATE_NAME, e->nr_ids ? e->ids[0] : 0 };
+		char name[256] = "";
+
+		if (!e->nr_ids || !*e->name)
+			continue;
+		snprintf(name, sizeof(name), "%s", e->name);
+		err = put_record(w->f, PD_RECORD_EVENT_UPDATE, head, sizeof(head), name,
+				 (strlen(name) + 8) & ~(size_t)7);
+	}
+	for (size_t i = 0; !err && i < ARRAY_SIZE(written_features); i++) {
+		uint64_t feat = written_features[i];
+		struct strbuf body = STRBUF_INIT;
+
+		if (feat == PD_FEAT_EVENT_DESC)
+			continue;
+		feature(w, feat, argv, &body);
+		err = strbuf_failed(&body) ? fail(-ENOMEM, "out of memory") :
+		      put_record(w->f, PD_RECORD_HEADER_FEATURE, &feat, sizeof(feat),
+				 body.buf, body.len);
+		strbuf_release(&body);
+	}
+	return err;
+}
+
+int pd_writer_begin_pipe(FILE *f, const struct pd_write_event *events, size_t nr,
+			 char *const argv[], struct pd_writer **out)
+{
+	struct pd_writer *w;
+	int err;
+
+	*out = NULL;
+	w = writer_new(f, events, nr);
+	if (!w)
+		return fail(-ENOMEM, "out of memory");
+	w->pipe = true;
+	err = pipe_header(w, argv);
 	if (err) {
 		pd_writer_abort(w);
 		return err;
@@ -300,6 +392,11 @@ int pd_writer_finish_at(struct pd_writer *w, int64_t data_size, char *const argv
 	off_t end = (off_t)(w->data_offset + (uint64_t)data_size);
 	int err;
 
+	if (w->pipe) {	/* what went down a pipe cannot be taken back */
+		pd_writer_abort(w);
+		return fail(-ESPIPE,
+			    "a pipe's stream cannot be cut back to its last whole round");
+	}
 	err = cut_at(w->f, end);
 	/* Flushed here: a failure must show before the header goes in. */
 	if (!err &&
@@ -319,8 +416,15 @@ int pd_writer_finish_at(struct pd_writer *w, int64_t data_size, char *const argv
 int pd_writer_finish(struct pd_writer *w, char *const argv[])
 {
 	struct pd_file_header h = { 0 };
-	int64_t data_size = pd_writer_data_size(w);
+	int64_t data_size;
 	int err;
+
+	if (w->pipe) {	/* a pipe's stream ends where its records do */
+		err = fflush(w->f) ? write_error() : 0;
+		pd_writer_abort(w);
+		return err;
+	}
+	data_size = pd_writer_data_size(w);
 
 	if (data_size < 0) {
 		errno = (int)-data_size;

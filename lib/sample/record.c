@@ -91,8 +91,6 @@ static int check_opts(const struct hwp_record_opts *o)
 	if (o->callchain > HWP_CALLCHAIN_DWARF)
 		return fail(-EINVAL, "hwp_record_opts: unknown call-chain mode %d",
 				(int)o->callchain);
-	if (o->output && !strcmp(o->output, "-"))
-		return fail(-EINVAL, "perf.data cannot go to standard output: hwprof writes perf's file format, which needs a file it can seek in");
 	return 0;
 }
 
@@ -465,7 +463,11 @@ static int begin_file(struct hwp_record *r)
 		wev[e] = (struct pd_write_event){ &r->attrs[e],
 						  evlist_get(r->evl, e)->name, mine, n };
 	}
-	err = pd_writer_begin(r->f, wev, nr, &r->w);
+	/* To standard output, perf's pipe format: perf record -o - writes it. */
+	if (r->output && !strcmp(r->output, "-"))
+		err = pd_writer_begin_pipe(r->f, wev, nr, r->argv, &r->w);
+	else
+		err = pd_writer_begin(r->f, wev, nr, &r->w);
 out:
 	free(wev);
 	free(ids);

@@ -74,10 +74,12 @@ struct pd_file;
 
 typedef int (*pd_record_fn)(const struct pd_record *rec, void *ctx);
 
-/* Open a perf.data file (@fd >= 0: that descriptor, borrowed: it is
- * mapped, neither kept nor closed, and the caller may close it once this
- * returns; else @path). Every section is checked against the file's size:
- * a hostile file gives -HWP_ERR_FORMAT with the reason, never a crash. */
+/* Open a perf.data file (@fd >= 0: that descriptor, borrowed: the caller
+ * may close it once this returns; else @path, "-" for standard input).
+ * Files are mapped; a pipe (perf record -o -) is read as a stream, in a
+ * buffer of bounded size, and so is a file in pipe format. Every section is
+ * checked against the file's size: a hostile file gives -HWP_ERR_FORMAT
+ * with the reason, never a crash. */
 int pd_open(const char *path, int fd, struct pd_file **out);
 void pd_close(struct pd_file *f);
 size_t pd_nr_events(const struct pd_file *f);
@@ -88,6 +90,28 @@ const char *pd_feature_string(const struct pd_file *f, enum pd_feature feat);
 /* Walk the data section. Records between two FINISHED_ROUND records are
  * sorted by time as perf does, with memory bounded by one round. */
 int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx);
+
+/* Records of types the reader skipped (perf's own it does not use, and
+ * any it does not know), and of those the AUXTRACE ones and their data. */
+struct pd_stats {
+	uint64_t skipped;
+	uint64_t aux_records, aux_bytes;
+	uint64_t compressed;	/* PERF_RECORD_COMPRESSED records read */
+};
+
+void pd_get_stats(const struct pd_file *f, struct pd_stats *st);
+
+/* ---- zstd.c (libzstd) or zstd-stub.c: perf record -z ---- */
+
+struct pd_zstd;
+
+/* -EOPNOTSUPP, with the message, without libzstd. */
+int pd_zstd_new(struct pd_zstd **out);
+void pd_zstd_free(struct pd_zstd *z);
+/* Decompress from @in[*@in_pos, @in_len) into @out[*@out_len, @out_cap),
+ * advancing both; -HWP_ERR_FORMAT for bytes that are not zstd's. */
+int pd_zstd_step(struct pd_zstd *z, const void *in, size_t in_len, size_t *in_pos,
+		 void *out, size_t out_cap, size_t *out_len);
 
 /* ---- perf-data-write.c ---- */
 
@@ -104,6 +128,11 @@ struct pd_write_event {
  * attributes with their ids. Records are then written with fwrite(). */
 int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 		    struct pd_writer **out);
+/* The same in perf's pipe format (perf record -o -), to a stream that
+ * cannot seek: the events, their names and the features (@argv as for
+ * pd_writer_finish()) go first, as records; finishing only flushes. */
+int pd_writer_begin_pipe(FILE *f, const struct pd_write_event *events, size_t nr,
+			 char *const argv[], struct pd_writer **out);
 /* Where @f is now, relative to the data section: the bytes written. */
 int64_t pd_writer_data_size(const struct pd_writer *w);
 /* Write the feature sections and the final header; frees @w. @argv is the
