@@ -47,6 +47,13 @@ class PerfData:
         body = _pad8(struct.pack("<IIQQQ", pid, pid, start, length, pgoff) + filename + b"\0")
         self._record(RECORD_MMAP, MISC_USER, body + self._trailer(pid))
 
+    def kernel_mmap(self, start, length, filename):
+        """The kernel's map of FILENAME, as perf record writes those of the
+        kernel ([kernel.kallsyms]_text) and of its modules (their .ko)."""
+        body = _pad8(struct.pack("<IIQQQ", 2**32 - 1, 0, start, length, start) + filename +
+                     b"\0")
+        self._record(RECORD_MMAP, MISC_KERNEL, body + self._trailer(0))
+
     def comm(self, pid, name):
         body = _pad8(struct.pack("<II", pid, pid) + name + b"\0")
         self._record(RECORD_COMM, 0, body + self._trailer(pid))

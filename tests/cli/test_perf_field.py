@@ -242,6 +242,46 @@ def crafted(d):
           f"a cut trace: {p.returncode} {p.stderr}")
 
 
+def modules(d):
+    """Samples in a kernel module's range (the kernel's MMAP records of its
+    .ko, as perf record writes them) are the module's, named as perf
+    names it, in every sort: [e1000e], not [kernel.kallsyms]."""
+    pd = perfdata.PerfData()
+    kernel, e1000e, nft, snd = (0xffffffff81000000, 0xffffffffc0000000, 0xffffffffc0100000,
+                                0xffffffffc0200000)
+    pd.kernel_mmap(kernel, 0x1000000, b"[kernel.kallsyms]_text")
+    pd.kernel_mmap(e1000e, 0x10000, b"/lib/modules/6.1.0-x/kernel/drivers/net/ethernet/intel/"
+                   b"e1000e/e1000e.ko")
+    pd.kernel_mmap(nft, 0x8000, b"[nf_tables]")
+    pd.kernel_mmap(snd, 0x8000, b"/lib/modules/6.1.0-x/kernel/sound/pci/hda/"
+                   b"snd-hda-intel.ko.xz")
+    pd.comm(100, b"irq")
+    for ip, n in ((kernel + 0x110, 3), (e1000e + 0x120, 4), (nft + 0x130, 2), (snd + 0x140, 1)):
+        for _ in range(n):
+            pd.sample(100, ip, kernel=True)
+    path = os.path.join(d, "modules.data")
+    pd.write(path)
+    kallsyms = os.path.join(d, "kallsyms")
+    with open(kallsyms, "w") as f:
+        f.write(f"{kernel:x} T _text\n{kernel + 0x100:x} T kfunc\n"
+                f"{e1000e + 0x100:x} t e1000_clean\t[e1000e]\n"
+                f"{nft + 0x100:x} t nft_do_chain\t[nf_tables]\n"
+                f"{snd + 0x100:x} t azx_interrupt\t[snd_hda_intel]\n")
+    want = {"kfunc": ("[kernel.kallsyms]", 30.0), "e1000_clean": ("[e1000e]", 40.0),
+            "nft_do_chain": ("[nf_tables]", 20.0), "azx_interrupt": ("[snd_hda_intel]", 10.0)}
+    p, doc = report_json(path, "--top", "0", "--kallsyms", kallsyms)
+    if check(p.returncode == 0 and doc, f"read: {p.stderr}"):
+        got = {e["symbol"]: (e["dso"], round(e["percent"], 2)) for e in doc["entries"]}
+        check(got == want, f"by symbol: {got}")
+    p, doc = report_json(path, "--top", "0", "--kallsyms", kallsyms, "--sort", "dso")
+    if check(p.returncode == 0 and doc, f"read: {p.stderr}"):
+        got = {e["dso"]: round(e["percent"], 2) for e in doc["entries"]}
+        check(got == {m: pc for m, pc in want.values()}, f"by module: {got}")
+    p = hwprof("report", "-i", path, "--kallsyms", kallsyms)
+    check(p.returncode == 0 and re.search(r"40\.00%.*e1000_clean\s+\[e1000e\]", p.stdout),
+          f"text: {p.stdout}")
+
+
 def compressed(d):
     """perf record -z: hwprof reads the zstd records, and its totals are
     perf report's of the same file, and those of an uncompressed copy."""
@@ -313,6 +353,7 @@ def corpus(d):
 
 with tempfile.TemporaryDirectory() as tmp:
     case(crafted, tmp)
+    case(modules, tmp)
     case(pipe_from_perf, tmp)
     case(pipe_to_perf, tmp)
     case(compressed, tmp)
