@@ -258,6 +258,13 @@ static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 	return p->host_warning ? 0 : fail(-ENOMEM, "out of memory");
 }
 
+/* The builds the file names: a module on disk that is another build is
+ * not used for the recording's addresses (symbolize.c). */
+static int note_build_id(const char *path, const struct pd_build_id *id, void *ctx)
+{
+	return machine_set_build_id(ctx, path, id);
+}
+
 /* Records the reader passed over are counted; AUX area traces are said. */
 static void note_skipped(struct hwp_profile *p)
 {
@@ -298,6 +305,8 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		err = machine_new(&p->m);
 	if (!err)
 		err = symbolizer_new(p->m, o.kallsyms, &p->sym);
+	if (!err)
+		err = pd_foreach_build_id(p->file, note_build_id, p->m);
 	if (!err)
 		err = note_recording_host(p, o.kallsyms);
 	if (!err)

@@ -107,6 +107,19 @@ static int dso_find(struct machine *m, const char *path, enum dso_kind kind,
 
 static void maps_put(struct machine *m, struct maps *g);
 
+int machine_set_build_id(struct machine *m, const char *path,
+			 const struct pd_build_id *id)
+{
+	uint32_t dso;
+
+	if (kind_of(path) != DSO_FILE)
+		return 0;	/* the kernel's, and memory's: not files to check */
+	if (dso_find(m, path, DSO_FILE, &dso))
+		return fail(-ENOMEM, "out of memory");
+	m->dsos[dso].build_id = *id;
+	return 0;
+}
+
 int machine_new(struct machine **out)
 {
 	struct machine *m = calloc(1, sizeof(*m));
@@ -286,16 +299,7 @@ static int add_map(struct machine *m, struct maps *g, const struct map *nm)
 	return err ? err : maps_insert(m, g, nm);
 }
 
-struct mmap_fields {
-	uint32_t pid;
-	uint64_t start, len, pgoff;
-	const char *name;
-	bool exec;
-};
-
-/* Both MMAP and MMAP2: the fixed fields, then a NUL-terminated name that
- * must end inside the record. */
-static bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
+bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
 {
 	const unsigned char *p = (const unsigned char *)(h + 1);
 	const unsigned char *end = (const unsigned char *)h + h->size;

@@ -133,6 +133,15 @@ enum pd_feature {
 	PD_FEAT_COMPRESSED = 27,
 };
 
+/* PD_FEAT_BUILD_ID's section (and a pipe's HEADER_BUILD_ID records): one
+ * record of perf_record_header_build_id a module, until the section ends:
+ * header (misc: the cpumode, with PD_BUILD_ID_MISC_SIZE when the size
+ * byte is set), s32 pid (-1: the host), 20 bytes of build-id, u8 size, 3
+ * bytes of padding, then the file's name, NUL-padded to PD_NAME_ALIGN. */
+#define PD_BUILD_ID_FIXED 36
+#define PD_BUILD_ID_MAX 20
+#define PD_BUILD_ID_MISC_SIZE (1u << 15)
+
 /* PD_FEAT_COMPRESSED's type of compression: the only one perf writes. */
 #define PD_COMP_ZSTD 1
 

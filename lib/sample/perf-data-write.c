@@ -18,8 +18,8 @@
  * be. CPUID is perf's vendor,family,model,stepping, which hwprof does not
  * work out. */
 static const enum pd_feature written_features[] = {
-	PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH,
-	PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
+	PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION,
+	PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
 	PD_FEAT_EVENT_DESC,
 };
 
@@ -37,6 +37,7 @@ struct pd_writer {
 	size_t nr_events;
 	uint64_t attrs_offset;
 	uint64_t data_offset;
+	struct strbuf build_ids;	/* PD_FEAT_BUILD_ID's records */
 };
 
 static int write_error(void)
@@ -65,7 +66,33 @@ void pd_writer_abort(struct pd_writer *w)
 	if (!w)
 		return;
 	free_events(w->events, w->nr_events);
+	strbuf_release(&w->build_ids);
 	free(w);
+}
+
+int pd_writer_add_build_id(struct pd_writer *w, const char *path, bool kernel,
+			   const struct pd_build_id *id)
+{
+	uint16_t mode = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	struct perf_event_header h = { .misc = (uint16_t)(PD_BUILD_ID_MISC_SIZE | mode) };
+	unsigned char fixed[PD_BUILD_ID_FIXED - sizeof(h)] = { 0 };
+	static const char pad[PD_NAME_ALIGN];
+	size_t n = strlen(path) + 1;
+	size_t len = (n + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
+	int32_t pid = -1;	/* the host */
+
+	if (!id->size || id->size > PD_BUILD_ID_MAX ||
+	    PD_BUILD_ID_FIXED + len > UINT16_MAX)
+		return 0;	/* nothing perf could read */
+	h.size = (uint16_t)(PD_BUILD_ID_FIXED + len);
+	memcpy(fixed, &pid, sizeof(pid));
+	memcpy(fixed + 4, id->data, id->size);
+	fixed[4 + PD_BUILD_ID_MAX] = id->size;
+	strbuf_add(&w->build_ids, (const char *)&h, sizeof(h));
+	strbuf_add(&w->build_ids, (const char *)fixed, sizeof(fixed));
+	strbuf_add(&w->build_ids, path, n);
+	strbuf_add(&w->build_ids, pad, len - n);
+	return strbuf_failed(&w->build_ids) ? fail(-ENOMEM, "out of memory") : 0;
 }
 
 static int copy_events(struct pd_writer *w, const struct pd_write_event *events,
@@ -189,7 +216,8 @@ static int pipe_header(struct pd_writer *w, char *const argv[])
 		uint64_t feat = written_features[i];
 		struct strbuf body = STRBUF_INIT;
 
-		if (feat == PD_FEAT_EVENT_DESC)
+		/* EVENT_DESC: the records above say it; BUILD_ID: at the end */
+		if (feat == PD_FEAT_EVENT_DESC || feat == PD_FEAT_BUILD_ID)
 			continue;
 		feature(w, feat, argv, &body);
 		err = strbuf_failed(&body) ? fail(-ENOMEM, "out of memory") :
@@ -324,6 +352,10 @@ static void feature(const struct pd_writer *w, enum pd_feature feat, char *const
 		strbuf_add(sb, (const char *)&kb, sizeof(kb));
 		break;
 	}
+	case PD_FEAT_BUILD_ID:
+		strbuf_add(sb, w->build_ids.buf ? w->build_ids.buf : "",
+			   w->build_ids.len);
+		break;
 	case PD_FEAT_CMDLINE: feature_cmdline(argv, sb); break;
 	case PD_FEAT_EVENT_DESC: feature_event_desc(w, sb); break;
 	default: break;
@@ -420,7 +452,20 @@ int pd_writer_finish(struct pd_writer *w, char *const argv[])
 	int err;
 
 	if (w->pipe) {	/* a pipe's stream ends where its records do */
-		err = fflush(w->f) ? write_error() : 0;
+		/* as perf inject does: the modules' build-ids, as records */
+		err = 0;
+		for (size_t at = 0; !err && at < w->build_ids.len;) {
+			struct perf_event_header rh;
+
+			memcpy(&rh, w->build_ids.buf + at, sizeof(rh));
+			rh.type = PD_RECORD_HEADER_BUILD_ID;
+			err = put(w->f, &rh, sizeof(rh)) ?:
+			      put(w->f, w->build_ids.buf + at + sizeof(rh),
+				  rh.size - sizeof(rh));
+			at += rh.size;
+		}
+		if (!err && fflush(w->f))
+			err = write_error();
 		pd_writer_abort(w);
 		return err;
 	}

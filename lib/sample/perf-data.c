@@ -78,6 +78,12 @@ struct pd_file {
 	struct queued *pending;
 	size_t nr_pending, cap_pending;
 	struct pd_stats stats;
+	/* the modules' build-ids (PD_FEAT_BUILD_ID, HEADER_BUILD_ID) */
+	struct file_build_id {
+		char *path;
+		struct pd_build_id id;
+	} *bids;
+	size_t nr_bids, cap_bids;
 	/* pd_foreach's state */
 	struct queued *q;
 	size_t nr_q, cap_q;
@@ -473,9 +479,45 @@ static char *read_string_list(struct feat_cursor *c)
 	return strbuf_detach(&sb);
 }
 
+/* One perf_record_header_build_id at @p, @len bytes: its size, or 0 when
+ * it is not whole. */
+static size_t read_build_id(struct pd_file *f, const unsigned char *p, size_t len)
+{
+	struct perf_event_header h;
+	struct file_build_id b = { 0 };
+	const char *name = (const char *)p + PD_BUILD_ID_FIXED;
+
+	if (len < PD_BUILD_ID_FIXED)
+		return 0;
+	memcpy(&h, p, sizeof(h));
+	if (h.size < PD_BUILD_ID_FIXED || h.size > len)
+		return 0;
+	b.id.size = h.misc & PD_BUILD_ID_MISC_SIZE ? p[12 + PD_BUILD_ID_MAX] :
+						     PD_BUILD_ID_MAX;
+	if (!b.id.size || b.id.size > PD_BUILD_ID_MAX ||
+	    !memchr(name, '\0', h.size - PD_BUILD_ID_FIXED))
+		return h.size;	/* nothing to use: the next one may be */
+	memcpy(b.id.data, p + 12, b.id.size);
+	if (vec_reserve(&f->bids, &f->cap_bids, f->nr_bids + 1, sizeof(b)) ||
+	    !(b.path = strdup(name)))
+		return h.size;	/* out of memory: the build-ids are not checked */
+	f->bids[f->nr_bids++] = b;
+	return h.size;
+}
+
+static void read_build_ids(struct pd_file *f, struct feat_cursor *c)
+{
+	size_t n;
+
+	while ((n = read_build_id(f, c->p, (size_t)(c->end - c->p))))
+		c->p += n;
+}
+
 static void read_feature(struct pd_file *f, int bit, struct feat_cursor *c)
 {
-	if (bit == PD_FEAT_EVENT_DESC) {
+	if (bit == PD_FEAT_BUILD_ID) {
+		read_build_ids(f, c);
+	} else if (bit == PD_FEAT_EVENT_DESC) {
 		read_event_desc(f, c);
 	} else if (bit == PD_FEAT_CMDLINE) {
 		free(f->features[bit]);
@@ -1103,6 +1145,9 @@ static int handle_record(struct pd_file *f, const struct perf_event_header *h,
 		return decompress(f, h, off, fn, ctx);
 	case PD_RECORD_FINISHED_INIT:
 		return 0;
+	case PD_RECORD_HEADER_BUILD_ID:
+		read_build_id(f, (const unsigned char *)h, h->size);
+		return 0;
 	case PD_RECORD_AUXTRACE:
 		if (h->size < PD_AUXTRACE_FIXED)
 			return bad(f, "the AUXTRACE record at offset %llu is %u bytes long, too short",
@@ -1255,6 +1300,9 @@ void pd_close(struct pd_file *f)
 		free(f->features[i]);
 	free_queued(f->pending, f->nr_pending);
 	free_queued(f->q, f->nr_q);
+	for (size_t i = 0; i < f->nr_bids; i++)
+		free(f->bids[i].path);
+	free(f->bids);
 	free(f->pending);
 	free(f->events);
 	free(f->id_keys);
@@ -1283,6 +1331,25 @@ const struct pd_event *pd_event(const struct pd_file *f, size_t idx)
 const char *pd_feature_string(const struct pd_file *f, enum pd_feature feat)
 {
 	return feat >= PD_FEAT_FIRST && feat < PD_FEAT_BITS ? f->features[feat] : NULL;
+}
+
+const struct pd_build_id *pd_file_build_id(const struct pd_file *f, const char *path)
+{
+	for (size_t i = f->nr_bids; i-- > 0;)	/* the last word wins */
+		if (!strcmp(f->bids[i].path, path))
+			return &f->bids[i].id;
+	return NULL;
+}
+
+int pd_foreach_build_id(const struct pd_file *f, pd_build_id_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < f->nr_bids; i++) {
+		int err = fn(f->bids[i].path, &f->bids[i].id, ctx);
+
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 void pd_get_stats(const struct pd_file *f, struct pd_stats *st)

@@ -101,6 +101,28 @@ struct pd_stats {
 
 void pd_get_stats(const struct pd_file *f, struct pd_stats *st);
 
+struct pd_build_id;
+
+/* The build-id the file gives @path (its HEADER_BUILD_ID), or NULL. */
+const struct pd_build_id *pd_file_build_id(const struct pd_file *f, const char *path);
+/* Each module the file names a build-id of, in turn: 0 continues. */
+typedef int (*pd_build_id_fn)(const char *path, const struct pd_build_id *id,
+			      void *ctx);
+int pd_foreach_build_id(const struct pd_file *f, pd_build_id_fn fn, void *ctx);
+
+/* ---- build-id.c: an ELF file's GNU build-id ---- */
+
+struct pd_build_id {
+	uint8_t size;		/* 0: none */
+	unsigned char data[PD_BUILD_ID_MAX];
+};
+
+/* 0, or -ENOENT for a file that has none (or is not a 64-bit ELF file). */
+int pd_build_id_of(const char *path, struct pd_build_id *id);
+int pd_build_id_of_fd(int fd, struct pd_build_id *id);
+/* @id in hex, as perf and the debug directories spell it. */
+char *pd_build_id_hex(const struct pd_build_id *id, char *buf, size_t size);
+
 /* ---- zstd.c (libzstd) or zstd-stub.c: perf record -z ---- */
 
 struct pd_zstd;
@@ -133,6 +155,10 @@ int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
  * pd_writer_finish()) go first, as records; finishing only flushes. */
 int pd_writer_begin_pipe(FILE *f, const struct pd_write_event *events, size_t nr,
 			 char *const argv[], struct pd_writer **out);
+/* Name the build of a module the file's records map (@kernel: a kernel
+ * module), for PD_FEAT_BUILD_ID (a pipe's HEADER_BUILD_ID records). */
+int pd_writer_add_build_id(struct pd_writer *w, const char *path, bool kernel,
+			   const struct pd_build_id *id);
 /* Where @f is now, relative to the data section: the bytes written. */
 int64_t pd_writer_data_size(const struct pd_writer *w);
 /* Write the feature sections and the final header; frees @w. @argv is the
@@ -201,6 +227,7 @@ struct dso {
 	const char *sym_problem;	/* why symbols are missing (static), or NULL */
 	/* why source lines are missing (static), or NULL */
 	const char *dbg_problem;
+	struct pd_build_id build_id;	/* the recording's, when the file says */
 };
 
 struct map {
@@ -217,6 +244,18 @@ struct location {
 	uint64_t addr;
 };
 
+/* An MMAP's or MMAP2's fields, as far as hwprof reads them. */
+struct mmap_fields {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	const char *name;	/* in the record */
+	bool exec;
+};
+
+/* Both MMAP and MMAP2: the fixed fields, then a NUL-terminated name that
+ * must end inside the record; false when it does not. */
+bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f);
+
 int machine_new(struct machine **out);
 void machine_free(struct machine *m);
 /* Apply an MMAP, MMAP2, COMM, FORK or EXIT record; other types are ignored. */
@@ -225,6 +264,9 @@ int machine_apply(struct machine *m, const struct perf_event_header *h);
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		    struct location *loc);
 size_t machine_nr_dsos(const struct machine *m);
+/* The build of @path that was recorded (the file's HEADER_BUILD_ID). */
+int machine_set_build_id(struct machine *m, const char *path,
+			 const struct pd_build_id *id);
 struct dso *machine_dso(struct machine *m, uint32_t idx);
 /* For the tests: the mappings held (a shared address space's once), and
  * the comparisons of mappings this thread's lookups made so far. */

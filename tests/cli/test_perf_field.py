@@ -282,6 +282,74 @@ def modules(d):
           f"text: {p.stdout}")
 
 
+V1 = """volatile unsigned long sink;
+__attribute__((noinline)) void alpha(void) { for (unsigned long i = 0; i < 200000000UL; i++) sink += i; }
+int main(void) { alpha(); return 0; }
+"""
+V2 = """volatile unsigned long sink;
+__attribute__((noinline)) void omega(void) { for (unsigned long i = 0; i < 9UL; i++) sink += i * 3; }
+__attribute__((noinline)) void zeta(void) { sink = 1; }
+int main(void) { zeta(); omega(); return 0; }
+"""
+
+
+def build(d, source, exe):
+    src = os.path.join(d, "prog.c")
+    with open(src, "w") as f:
+        f.write(source)
+    p = run([os.environ.get("CC", "cc"), "-O1", "-o", exe, src])
+    check(p.returncode == 0, f"cc: {p.stderr}")
+
+
+def rebuilt(d):
+    """A program rebuilt after the recording: hwprof record names each
+    module's build (HEADER_BUILD_ID, as perf does), and the report never
+    names the recording's addresses with another build's symbols: the
+    recorded build from perf's cache (~/.debug), or unresolved, with why."""
+    if not HAVE_LIBDW:
+        skip("hwprof was built without libdw: no symbols")
+    d = os.path.join(d, "rebuilt")
+    home = os.path.join(d, "home")
+    os.makedirs(home)
+    env = dict(os.environ, HOME=home)
+    exe = os.path.join(d, "prog")
+    build(d, V1, exe)
+    ours = os.path.join(d, "hwprof.data")
+    p = hwprof("record", "-o", ours, "--", exe, timeout=120)
+    check(p.returncode == 0, f"hwprof record: {p.stderr}")
+    p, doc = report_json(ours, "--top", "0", env=env)
+    check(doc and entry(doc, "alpha") and entry(doc, "alpha")["percent"] > 50,
+          f"before the rebuild, alpha: {doc and doc['entries'][:3]}")
+    theirs = os.path.join(d, "perf.data")
+    if PERF:
+        p = run([PERF, "record", "-e", "cpu-clock", "-o", theirs, exe], timeout=120, env=env)
+        check(p.returncode == 0, f"perf record: {p.stderr}")
+        run([PERF, "buildid-cache", "-a", exe], env=env)	# what perf record may skip
+        ids = run([PERF, "buildid-list", "-i", theirs]).stdout
+        mine = run([PERF, "buildid-list", "-i", ours]).stdout
+        line = next((ln for ln in ids.splitlines() if ln.endswith(" " + exe)), None)
+        check(line and line in mine.splitlines(),
+              f"perf reads hwprof's build-ids, the same as its own: {line!r} in {mine!r}")
+    build(d, V2, exe)
+    bare = dict(os.environ, HOME=os.path.join(d, "nohome"))	# no cache there
+    p, doc = report_json(ours, "--top", "0", env=bare)
+    if check(p.returncode == 0 and doc, f"report after the rebuild: {p.stderr}"):
+        names = {e["symbol"] for e in doc["entries"] if e["dso"] == exe}
+        check(names == {None}, f"no names of the other build: {names}")
+        check(not {"omega", "zeta", "main", "alpha"} & {e["symbol"] for e in doc["entries"]},
+              "none of the program's names")
+    p = hwprof("report", "-i", ours, env=bare)
+    check(p.returncode == 0 and "another build than the one recorded" in p.stdout,
+          f"the reason, in the report: {p.stdout[-600:]}")
+    if PERF:
+        # the recorded build in perf's cache: named right, in both files
+        for path in (theirs, ours):
+            p, doc = report_json(path, "--top", "0", env=env)
+            alpha = doc and entry(doc, "alpha")
+            check(alpha and alpha["percent"] > 50 and not entry(doc, "omega"),
+                  f"the recorded build from ~/.debug: {doc and doc['entries'][:3]}")
+
+
 def compressed(d):
     """perf record -z: hwprof reads the zstd records, and its totals are
     perf report's of the same file, and those of an uncompressed copy."""
@@ -354,6 +422,7 @@ def corpus(d):
 with tempfile.TemporaryDirectory() as tmp:
     case(crafted, tmp)
     case(modules, tmp)
+    case(rebuilt, tmp)
     case(pipe_from_perf, tmp)
     case(pipe_to_perf, tmp)
     case(compressed, tmp)
