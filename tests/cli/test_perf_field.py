@@ -242,6 +242,50 @@ def crafted(d):
           f"a cut trace: {p.returncode} {p.stderr}")
 
 
+def bounded(d):
+    """A stream of 256 MiB through a pipe: read as it comes, in memory that
+    does not grow with it (the peak is what hwprof holds, not the input)."""
+    pd = perfdata.PerfData()
+    header = os.path.join(d, "stream-head.data")
+    pd.comm(100, b"stream")
+    pd.write_pipe(header)
+    with open(header, "rb") as f:
+        head = f.read()
+    sample = struct.Struct("<IHHQIIQIIQ")	# header, IP TID TIME CPU PERIOD
+    rounds, per_round, t = 5600, 1000, 0
+    rep = subprocess.Popen([*WRAPPER, HWPROF, "report", "--format", "json", "-i", "-"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    try:
+        rep.stdin.write(head)
+        for _ in range(rounds):
+            chunk = bytearray()
+            for i in range(per_round):
+                t += 1
+                chunk += sample.pack(perfdata.RECORD_SAMPLE, perfdata.MISC_KERNEL, 48,
+                                     0xffffffff81000000 + 16 * (i % 4), 100, 100, t, 0, 0, 1)
+            chunk += struct.pack("<IHH", perfdata.RECORD_FINISHED_ROUND, 0, 8)
+            rep.stdin.write(chunk)
+        rep.stdin.flush()
+        # Each write returned once hwprof had read all but a pipe's buffer
+        # of it: its peak so far is that of reading the whole stream.
+        with open(f"/proc/{rep.pid}/status") as f:
+            peak = int(re.search(r"^VmHWM:\s+(\d+) kB", f.read(), re.M).group(1))
+        rep.stdin.close()
+    except BrokenPipeError:
+        peak = None
+    out, err = rep.stdout.read(), rep.stderr.read()
+    rep.wait(timeout=300)
+    note(f"hwprof report -i - of a stream of 256 MiB: a peak of {peak} KiB")
+    if not WRAPPER:	# a wrapper's memory is not hwprof's
+        check(peak and peak < 64 * 1024,
+              f"the peak of memory for a stream of 256 MiB: {peak} KiB (at most 64 MiB)")
+    p, doc = parsed_json(subprocess.CompletedProcess(rep.args, rep.returncode, out.decode(),
+                                                     err.decode()))
+    check(p.returncode == 0 and doc and doc["total_samples"] == rounds * per_round,
+          f"every sample of the stream: {doc and doc['total_samples']} {p.stderr[-300:]}")
+
+
 def modules(d):
     """Samples in a kernel module's range (the kernel's MMAP records of its
     .ko, as perf record writes them) are the module's, named as perf
@@ -421,6 +465,7 @@ def corpus(d):
 
 with tempfile.TemporaryDirectory() as tmp:
     case(crafted, tmp)
+    case(bounded, tmp)
     case(modules, tmp)
     case(rebuilt, tmp)
     case(pipe_from_perf, tmp)
