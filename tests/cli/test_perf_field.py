@@ -209,9 +209,10 @@ def crafted(d):
             skipped += 1
     # The rest of perf 6.x's own types, then types nobody knows: bodies
     # of sizes that are not multiples of 8, as a pipe's features are.
-    for t in (65, 67, 69, 70, 72, 73, 74, 75, 76, 77, 79, 84, 99, 1000):
+    for t in (65, 69, 70, 72, 73, 74, 75, 76, 77, 79, 84, 99, 1000):
         pd.raw(t, b"\x01" * (4 + t % 3 * 4))
         skipped += 1
+    pd.raw(67, b"\x01" * 12)	# HEADER_BUILD_ID, read (here: nothing to use)
     pd.raw(perfdata.RECORD_FINISHED_ROUND, b"")
     pd.sample(100, 0xffffffff81000100, kernel=True)
     for name, write in (("file", pd.write), ("pipe", pd.write_pipe)):
