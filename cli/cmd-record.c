@@ -43,7 +43,9 @@ static const char record_help[] =
 	"\n"
 	"Output:\n"
 	"  -o, --output FILE        the perf.data file (default perf.data); written under a\n"
-	"                           temporary name and renamed, so it is whole or absent\n"
+	"                           temporary name and renamed, so it is whole or absent;\n"
+	"                           '-': standard output, in perf's pipe format\n"
+	"                           (hwprof record -o - -- CMD | perf report -i -)\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"Samples the kernel had to drop (a full ring buffer) and throttling are counted\n"
@@ -258,10 +260,15 @@ static void print_summary(const struct record_config *c, struct session *s)
 		(unsigned long long)st.samples);
 	hwp_fputs_escaped(st.event, stderr);
 	fputs(" written to ", stderr);
+	if (!strcmp(c->output, "-")) {
+		fputs("standard output (perf's pipe format) ]\n", stderr);
+		goto told;
+	}
 	hwp_fputs_escaped(c->output, stderr);
 	if (!stat(c->output, &sb))
 		fprintf(stderr, " (%.3f MB)", (double)sb.st_size / 1e6);
 	fprintf(stderr, " ]\n");
+told:
 	if (st.lost)
 		fprintf(stderr, "hwprof record: lost %llu samples (%.2f%%): the ring buffers were full; enlarge them with -m or sample less often with -F\n",
 			(unsigned long long)st.lost,

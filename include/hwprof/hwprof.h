@@ -1529,7 +1529,9 @@ struct hwp_record_opts {
 	bool no_inherit;	/* do not sample threads and children created later */
 	bool enable_on_exec;	/* start when the target calls exec() (a new command) */
 	size_t mmap_pages;	/* data pages per CPU ring, a power of two; default 128 */
-	const char *output;	/* perf.data path; NULL: keep the recording in memory */
+	/* perf.data path; NULL: keep the recording in memory; "-": standard
+	 * output, in perf's pipe format (perf record -o -), since 0.2 */
+	const char *output;
 	/* The command line kept in the file (NULL-terminated), or NULL. */
 	char *const *argv;
 	/* HWP_CALLCHAIN_DWARF: the bytes of user stack copied with each
@@ -1678,14 +1680,20 @@ struct hwp_profile_opts {
 
 /*
  * hwp_profile_open - read and aggregate a perf.data file
+ * @path: the file; "-" reads standard input (since 0.2)
  * @out: free it with hwp_profile_free()
  *
- * Every size and offset in the file is checked: a file that is empty,
- * truncated, not perf.data, or in perf's pipe or big-endian format gives
- * -HWP_ERR_FORMAT with the reason in hwp_errmsg(). Records of types hwprof
- * does not use are skipped and counted. Errors also: the open's errno,
- * -ENOENT for an event the file does not have (the message lists them),
- * -ENOMEM. Since: 0.1
+ * Files in perf's pipe format (perf record -o -, to a pipe or saved) are
+ * read as a stream, in bounded memory, since 0.2; so are compressed ones
+ * (perf record -z), when hwprof was built with libzstd (else
+ * -EOPNOTSUPP, and the message says how to build it). Every size and
+ * offset in the file is checked: a file that is empty, truncated, not
+ * perf.data, or in big-endian format gives -HWP_ERR_FORMAT with the reason
+ * in hwp_errmsg(). Records of types hwprof does not use or know, and the
+ * AUX area data that follows AUXTRACE records, are skipped and counted
+ * (hwp_profile_info.skipped). Errors also: the open's errno, -ENOENT for
+ * an event the file does not have (the message lists them), -ENOMEM.
+ * Since: 0.1
  */
 HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *opts,
 			     struct hwp_profile **out);

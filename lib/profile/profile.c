@@ -351,7 +351,9 @@ static int on_record(const struct pd_record *rec, void *ctx)
 	case PERF_RECORD_SAMPLE:
 		if (rec->event == p->event)
 			return add_sample(p, rec);
-		if (rec->event < 0) {
+		/* An event that a stream described after its start has no
+		 * column in the values: skipped, and counted. */
+		if (rec->event < 0 || (size_t)rec->event >= p->nr_events) {
 			p->skipped++;
 			return 0;
 		}
@@ -496,6 +498,26 @@ static int name_no_info_modules(struct hwp_profile *p)
 	return us->no_info_modules ? 0 : fail(-ENOMEM, "out of memory");
 }
 
+/* The builds the file names: a module on disk that is another build is
+ * not used for the recording's addresses (symbolize.c). */
+static int note_build_id(const char *path, const struct pd_build_id *id, void *ctx)
+{
+	return machine_set_build_id(ctx, path, id);
+}
+
+/* Records the reader passed over are counted; AUX area traces are said. */
+static void note_skipped(struct hwp_profile *p)
+{
+	struct pd_stats st;
+
+	pd_get_stats(p->file, &st);
+	p->skipped += st.skipped;
+	if (st.aux_records)
+		pr_warn("'%s' holds %llu bytes of AUX area trace data (Intel PT, CoreSight...) in %llu records, which hwprof does not decode: skipped; its samples are reported",
+			p->input, (unsigned long long)st.aux_bytes,
+			(unsigned long long)st.aux_records);
+}
+
 static int profile_load(const char *path, int fd, const struct hwp_profile_opts *opts,
 			struct hwp_profile **out)
 {
@@ -526,11 +548,14 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	if (!err)
 		err = symbolizer_new(p->m, o.kallsyms, &p->sym);
 	if (!err)
+		err = pd_foreach_build_id(p->file, note_build_id, p->m);
+	if (!err)
 		err = note_recording_host(p, o.kallsyms);
 	if (!err)
 		err = pd_foreach(p->file, on_record, p);
 	if (err)
 		goto err;
+	note_skipped(p);
 	if (p->nr_events) {
 		const struct perf_event_attr *a =
 			&pd_event(p->file, (size_t)p->event)->attr;

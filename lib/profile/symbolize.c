@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <fcntl.h>
 #include <link.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -334,14 +335,55 @@ static const char *open_problem(int err)
 	}
 }
 
+/* Where the recorded build of @d is, when the file at its path is
+ * another: perf's build-id cache (~/.debug), then the debug files of
+ * /usr/lib/debug/.build-id (symbols, without code). NULL: the path is the
+ * build (or no build-id says otherwise); else @buf, or "" when no copy is
+ * found. */
+static const char *recorded_build(const struct dso *d, char *buf, size_t size)
+{
+	const char *home = getenv("HOME");
+	struct pd_build_id now, found;
+	char hex[2 * PD_BUILD_ID_MAX + 1];
+
+	if (!d->build_id.size || pd_build_id_of(d->path, &now) ||
+	    (now.size == d->build_id.size &&
+	     !memcmp(now.data, d->build_id.data, now.size)))
+		return NULL;	/* no build-id on one side: nothing to tell */
+	pd_build_id_hex(&d->build_id, hex, sizeof(hex));
+	if (home && *home) {
+		snprintf(buf, size, "%s/.debug/.build-id/%.2s/%s/elf", home, hex,
+			 hex + 2);
+		if (!pd_build_id_of(buf, &found) && found.size == d->build_id.size &&
+		    !memcmp(found.data, d->build_id.data, found.size))
+			return buf;
+	}
+	snprintf(buf, size, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	if (!access(buf, R_OK))
+		return buf;
+	buf[0] = '\0';
+	return buf;
+}
+
 static struct dw_module *module_of(struct dso *d)
 {
 	struct dw_module *mod = NULL;
+	char other[PATH_MAX];
+	const char *path = d->path;
 	int err, fd = -1;
 
 	if (d->tried || (d->kind != DSO_FILE && d->kind != DSO_VDSO))
 		return d->sym;
 	d->tried = true;
+	if (d->kind == DSO_FILE && (path = recorded_build(d, other, sizeof(other)))) {
+		if (!*path) {
+			d->sym_problem = d->dbg_problem =
+				"the file is another build than the one recorded (its build-id differs: rebuilt or replaced since), and the recorded build is in neither ~/.debug nor /usr/lib/debug/.build-id";
+			return NULL;
+		}
+	} else {
+		path = d->path;
+	}
 	if (d->kind == DSO_VDSO) {
 		fd = vdso_fd();
 		if (fd < 0) {
@@ -349,7 +391,7 @@ static struct dw_module *module_of(struct dso *d)
 			return NULL;
 		}
 	}
-	err = dw_module_open(d->path, fd, &mod);
+	err = dw_module_open(path, fd, &mod);
 	if (err) {
 		d->sym_problem = d->dbg_problem = open_problem(err);
 		return NULL;

@@ -4,7 +4,9 @@
  * executable mappings, COMM with the exec flag empties an address space,
  * FORK gives the child its parent's, EXIT of a process's last thread lets
  * it go. The kernel's addresses need no mapping: they go to kallsyms
- * (symbolize.c).
+ * (symbolize.c); but those of a kernel module (the kernel's MMAP records
+ * of .ko files, as perf record writes them) are the module's, named as
+ * perf names it ("[e1000e]").
  *
  * An address space is shared, as perf shares its map groups: by the
  * threads of a process (one entry per pid), and by a forked child with
@@ -50,6 +52,7 @@ struct machine {
 	size_t last_proc;	/* the process of the last lookup, a cheap cache */
 	size_t nr_maps;		/* in all address spaces, each counted once */
 	uint32_t kernel_dso, unknown_dso;
+	struct maps *kmods;	/* the kernel's modules, where they were loaded */
 };
 
 /* Comparisons of mappings, for the tests: the work of the lookups. */
@@ -109,16 +112,31 @@ int machine_pseudo_dso(struct machine *m, const char *name, uint32_t *out)
 	return dso_find(m, name, DSO_UNKNOWN, out);
 }
 
+int machine_set_build_id(struct machine *m, const char *path,
+			 const struct pd_build_id *id)
+{
+	uint32_t dso;
+
+	if (kind_of(path) != DSO_FILE)
+		return 0;	/* the kernel's, and memory's: not files to check */
+	if (dso_find(m, path, DSO_FILE, &dso))
+		return fail(-ENOMEM, "out of memory");
+	m->dsos[dso].build_id = *id;
+	return 0;
+}
+
 int machine_new(struct machine **out)
 {
 	struct machine *m = calloc(1, sizeof(*m));
 
 	*out = NULL;
-	if (!m || dso_find(m, "[kernel.kallsyms]", DSO_KERNEL, &m->kernel_dso) ||
+	if (!m || !(m->kmods = calloc(1, sizeof(*m->kmods))) ||
+	    dso_find(m, "[kernel.kallsyms]", DSO_KERNEL, &m->kernel_dso) ||
 	    dso_find(m, "[unknown]", DSO_UNKNOWN, &m->unknown_dso)) {
 		machine_free(m);
 		return fail(-ENOMEM, "out of memory");
 	}
+	m->kmods->refs = 1;
 	*out = m;
 	return 0;
 }
@@ -129,6 +147,7 @@ void machine_free(struct machine *m)
 		return;
 	for (size_t i = 0; i < m->nr_procs; i++)
 		maps_put(m, m->procs[i].maps);
+	maps_put(m, m->kmods);
 	free(m->procs);
 	free(m->dsos);
 	hidx_release(&m->proc_idx);
@@ -285,16 +304,7 @@ static int add_map(struct machine *m, struct maps *g, const struct map *nm)
 	return err ? err : maps_insert(m, g, nm);
 }
 
-struct mmap_fields {
-	uint32_t pid;
-	uint64_t start, len, pgoff;
-	const char *name;
-	bool exec;
-};
-
-/* Both MMAP and MMAP2: the fixed fields, then a NUL-terminated name that
- * must end inside the record. */
-static bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
+bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
 {
 	const unsigned char *p = (const unsigned char *)(h + 1);
 	const unsigned char *end = (const unsigned char *)h + h->size;
@@ -317,6 +327,53 @@ static bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
 	return memchr(f->name, '\0', (size_t)(end - p) - fixed) != NULL;
 }
 
+/* A kernel module's name as perf shows it, "[e1000e]", from the path of
+ * its file (/lib/modules/.../e1000e.ko.xz) or its name in brackets; false
+ * for the kernel itself and the rest of its maps. */
+static bool module_name(const char *path, char *buf, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	if (path[0] == '[') {
+		n = strcspn(path + 1, "]");
+		if (!path[n + 1] || path[n + 2] || n + 3 > size ||
+		    !strncmp(path, "[kernel.kallsyms]", 17) ||
+		    !strncmp(path, "[guest.kernel", 13))
+			return false;
+		memcpy(buf, path, n + 2);
+		buf[n + 2] = '\0';
+		return true;
+	}
+	base = base ? base + 1 : path;
+	n = strcspn(base, ".");
+	if (!n || strncmp(base + n, ".ko", 3) || (base[n + 3] && base[n + 3] != '.') ||
+	    n + 3 > size)
+		return false;
+	buf[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		buf[i + 1] = base[i] == '-' ? '_' : base[i];
+	buf[n + 1] = ']';
+	buf[n + 2] = '\0';
+	return true;
+}
+
+/* The kernel's MMAP of a module: where its code lies. */
+static int apply_module(struct machine *m, const struct mmap_fields *f)
+{
+	char name[256];
+	uint32_t dso;
+	int err;
+
+	if (!module_name(f->name, name, sizeof(name)))
+		return 0;	/* kallsyms covers the kernel */
+	err = dso_find(m, name, DSO_KERNEL, &dso);
+	if (!err)
+		err = add_map(m, m->kmods,
+			      &(struct map){ f->start, f->start + f->len, 0, dso });
+	return err ? fail(err, "out of memory") : 0;
+}
+
 static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 {
 	struct mmap_fields f;
@@ -328,7 +385,7 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 		return 0;
 	if (f.pid == PD_KERNEL_PID ||
 	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
-		return 0;	/* kallsyms covers the kernel and its modules */
+		return apply_module(m, &f);
 	err = dso_find(m, f.name, kind_of(f.name), &dso);
 	p = err ? NULL : proc_find(m, f.pid, true);
 	if (!p)
@@ -422,14 +479,14 @@ int machine_apply(struct machine *m, const struct perf_event_header *h)
 	}
 }
 
-static const struct map *map_find(const struct proc *p, uint64_t ip)
+static const struct map *map_find(const struct maps *g, uint64_t ip)
 {
 	const struct map key = { ip, ip + 1, 0, 0 };
 	struct map *const *hit;
 
-	if (!p->maps || ip == UINT64_MAX)	/* no mapping ends past it */
+	if (!g || ip == UINT64_MAX)	/* no mapping ends past it */
 		return NULL;
-	hit = tfind(&key, &p->maps->root, cmp_map);
+	hit = tfind(&key, &g->root, cmp_map);
 	return hit ? *hit : NULL;
 }
 
@@ -442,13 +499,14 @@ int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	loc->dso = m->unknown_dso;
 	loc->addr = ip;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
-		loc->dso = m->kernel_dso;
+		mp = m->kmods->nr ? map_find(m->kmods, ip) : NULL;
+		loc->dso = mp ? mp->dso : m->kernel_dso;
 		return 0;
 	}
 	if (cpumode != PERF_RECORD_MISC_USER)
 		return 0;	/* hypervisor, guests: not followed */
 	p = proc_find(m, pid, false);
-	mp = p ? map_find(p, ip) : NULL;
+	mp = p ? map_find(p->maps, ip) : NULL;
 	if (mp) {
 		loc->dso = mp->dso;
 		loc->addr = ip - mp->start + mp->pgoff;

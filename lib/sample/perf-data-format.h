@@ -67,8 +67,50 @@ _Static_assert(sizeof(struct pd_file_attr) ==
 	       "an attribute entry has no padding");
 
 /* Record types perf's tools add to the kernel's, above any the kernel uses
- * (enum perf_user_event_type). */
-#define PD_RECORD_FINISHED_ROUND 68
+ * (enum perf_user_event_type of perf 6.x's tools/lib/perf/include/perf/event.h).
+ * A reader skips, by their size, those it does not use: perf adds types. */
+enum pd_user_record {
+	PD_RECORD_USER_TYPE_START = 64,
+	/* A pipe's attributes: a perf_event_attr (attr.size bytes), then the
+	 * event's ids, u64 each, to the end of the record. */
+	PD_RECORD_HEADER_ATTR = 64,
+	PD_RECORD_HEADER_EVENT_TYPE = 65,	/* perf 3.x's event names; unused */
+	/* A u32 size (and u32 padding); that many bytes of tracing data,
+	 * padded to 8, follow the record and are not counted in its size. */
+	PD_RECORD_HEADER_TRACING_DATA = 66,
+	PD_RECORD_HEADER_BUILD_ID = 67,
+	PD_RECORD_FINISHED_ROUND = 68,
+	PD_RECORD_ID_INDEX = 69,
+	PD_RECORD_AUXTRACE_INFO = 70,
+	/* A u64 size, then offset, reference, idx/tid, cpu/reserved: size
+	 * bytes of AUX area data (Intel PT, CoreSight) follow the record and
+	 * are not counted in its size. */
+	PD_RECORD_AUXTRACE = 71,
+	PD_RECORD_AUXTRACE_ERROR = 72,
+	PD_RECORD_THREAD_MAP = 73,
+	PD_RECORD_CPU_MAP = 74,
+	PD_RECORD_STAT_CONFIG = 75,
+	PD_RECORD_STAT = 76,
+	PD_RECORD_STAT_ROUND = 77,
+	/* A u64 kind (PD_EVENT_UPDATE_*), the u64 id of an event, its data. */
+	PD_RECORD_EVENT_UPDATE = 78,
+	PD_RECORD_TIME_CONV = 79,
+	/* A pipe's feature sections: a u64 feature id, the section's bytes. */
+	PD_RECORD_HEADER_FEATURE = 80,
+	/* perf record -z: the rest of the record is zstd data; the records
+	 * of all of them are one stream, and a record may span two. */
+	PD_RECORD_COMPRESSED = 81,
+	PD_RECORD_FINISHED_INIT = 82,
+	/* The same with a u64 count of the zstd bytes first (perf 6.15+). */
+	PD_RECORD_COMPRESSED2 = 83,
+};
+
+/* PD_RECORD_EVENT_UPDATE's kinds: the one hwprof uses. */
+#define PD_EVENT_UPDATE_NAME 2
+
+/* Bytes of a record's header and the fixed fields before a payload. */
+#define PD_AUXTRACE_FIXED 48	/* header, size, offset, reference, 4 u32 */
+#define PD_TRACING_DATA_FIXED 16	/* header, u32 size, u32 padding */
 
 /* Feature ids: bits of pd_file_header.features (perf's HEADER_*). */
 enum pd_feature {
@@ -86,7 +128,22 @@ enum pd_feature {
 	PD_FEAT_TOTAL_MEM = 10,	/* a u64, in KiB */
 	PD_FEAT_CMDLINE = 11,	/* a u32 count, then that many strings */
 	PD_FEAT_EVENT_DESC = 12,
+	/* u32 version, u32 type (PD_COMP_ZSTD), u32 level, u32 ratio, u64
+	 * mmap_len: the data section holds PD_RECORD_COMPRESSED records. */
+	PD_FEAT_COMPRESSED = 27,
 };
+
+/* PD_FEAT_BUILD_ID's section (and a pipe's HEADER_BUILD_ID records): one
+ * record of perf_record_header_build_id a module, until the section ends:
+ * header (misc: the cpumode, with PD_BUILD_ID_MISC_SIZE when the size
+ * byte is set), s32 pid (-1: the host), 20 bytes of build-id, u8 size, 3
+ * bytes of padding, then the file's name, NUL-padded to PD_NAME_ALIGN. */
+#define PD_BUILD_ID_FIXED 36
+#define PD_BUILD_ID_MAX 20
+#define PD_BUILD_ID_MISC_SIZE (1u << 15)
+
+/* PD_FEAT_COMPRESSED's type of compression: the only one perf writes. */
+#define PD_COMP_ZSTD 1
 
 /* Whether @feat's section is one string (perf's perf_header_string: a u32
  * length, then the string, NUL-padded to that length). */

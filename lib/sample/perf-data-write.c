@@ -2,7 +2,9 @@
 /* Writing perf.data: the layout perf record writes, so that perf report
  * reads it. The header goes first as a placeholder and is written again at
  * the end, when the data's size and the feature sections are known:
- *   header | ids | attributes | data | feature table | feature sections */
+ *   header | ids | attributes | data | feature table | feature sections
+ * or, to a pipe (perf record -o -), all of it as records, in one pass:
+ *   pipe header | HEADER_ATTR, EVENT_UPDATE, HEADER_FEATURE records | data */
 #include "sample/sample.h"
 
 #include <stdio.h>
@@ -16,8 +18,8 @@
  * be. CPUID is perf's vendor,family,model,stepping, which hwprof does not
  * work out. */
 static const enum pd_feature written_features[] = {
-	PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH,
-	PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
+	PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION,
+	PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
 	PD_FEAT_EVENT_DESC,
 };
 
@@ -30,10 +32,12 @@ struct wevent {
 
 struct pd_writer {
 	FILE *f;
+	bool pipe;		/* perf's pipe format: no header to write at the end */
 	struct wevent *events;
 	size_t nr_events;
 	uint64_t attrs_offset;
 	uint64_t data_offset;
+	struct strbuf build_ids;	/* PD_FEAT_BUILD_ID's records */
 };
 
 static int write_error(void)
@@ -62,7 +66,33 @@ void pd_writer_abort(struct pd_writer *w)
 	if (!w)
 		return;
 	free_events(w->events, w->nr_events);
+	strbuf_release(&w->build_ids);
 	free(w);
+}
+
+int pd_writer_add_build_id(struct pd_writer *w, const char *path, bool kernel,
+			   const struct pd_build_id *id)
+{
+	uint16_t mode = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	struct perf_event_header h = { .misc = (uint16_t)(PD_BUILD_ID_MISC_SIZE | mode) };
+	unsigned char fixed[PD_BUILD_ID_FIXED - sizeof(h)] = { 0 };
+	static const char pad[PD_NAME_ALIGN];
+	size_t n = strlen(path) + 1;
+	size_t len = (n + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
+	int32_t pid = -1;	/* the host */
+
+	if (!id->size || id->size > PD_BUILD_ID_MAX ||
+	    PD_BUILD_ID_FIXED + len > UINT16_MAX)
+		return 0;	/* nothing perf could read */
+	h.size = (uint16_t)(PD_BUILD_ID_FIXED + len);
+	memcpy(fixed, &pid, sizeof(pid));
+	memcpy(fixed + 4, id->data, id->size);
+	fixed[4 + PD_BUILD_ID_MAX] = id->size;
+	strbuf_add(&w->build_ids, (const char *)&h, sizeof(h));
+	strbuf_add(&w->build_ids, (const char *)fixed, sizeof(fixed));
+	strbuf_add(&w->build_ids, path, n);
+	strbuf_add(&w->build_ids, pad, len - n);
+	return strbuf_failed(&w->build_ids) ? fail(-ENOMEM, "out of memory") : 0;
 }
 
 static int copy_events(struct pd_writer *w, const struct pd_write_event *events,
@@ -88,6 +118,20 @@ static int copy_events(struct pd_writer *w, const struct pd_write_event *events,
 	return 0;
 }
 
+/* A writer of @events to @f, or NULL when out of memory. */
+static struct pd_writer *writer_new(FILE *f, const struct pd_write_event *events,
+				    size_t nr)
+{
+	struct pd_writer *w = calloc(1, sizeof(*w));
+
+	if (!w || copy_events(w, events, nr)) {
+		pd_writer_abort(w);
+		return NULL;
+	}
+	w->f = f;
+	return w;
+}
+
 int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 		    struct pd_writer **out)
 {
@@ -97,12 +141,9 @@ int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 	int err;
 
 	*out = NULL;
-	w = calloc(1, sizeof(*w));
-	if (!w || copy_events(w, events, nr)) {
-		pd_writer_abort(w);
+	w = writer_new(f, events, nr);
+	if (!w)
 		return fail(-ENOMEM, "out of memory");
-	}
-	w->f = f;
 	err = put(f, &placeholder, sizeof(placeholder));
 	for (size_t i = 0; !err && i < nr; i++) {
 		err = put(f, w->events[i].ids, w->events[i].nr_ids * sizeof(uint64_t));
@@ -120,6 +161,85 @@ int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 		off += sizeof(entry);
 	}
 	w->data_offset = off;
+	if (err) {
+		pd_writer_abort(w);
+		return err;
+	}
+	*out = w;
+	return 0;
+}
+
+/* A record of perf's own: header, @a, then @b. */
+static int put_record(FILE *f, uint32_t type, const void *a, size_t na, const void *b,
+		      size_t nb)
+{
+	struct perf_event_header h = {
+		.type = type,
+		.size = (uint16_t)(sizeof(h) + na + nb),
+	};
+
+	if (sizeof(h) + na + nb > UINT16_MAX)
+		return fail(-E2BIG, "a record of %zu bytes does not fit perf's format (64 KiB at most)",
+			    sizeof(h) + na + nb);
+	return put(f, &h, sizeof(h)) ?: put(f, a, na) ?: put(f, b, nb);
+}
+
+static void feature(const struct pd_writer *w, enum pd_feature feat, char *const argv[],
+		    struct strbuf *sb);
+
+/* What perf record -o - writes before the data: each event's attributes
+ * and ids, its name, and the features (but EVENT_DESC, which the first
+ * two records say, as perf's pipe mode does). */
+static int pipe_header(struct pd_writer *w, char *const argv[])
+{
+	const struct pd_pipe_header ph = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
+	int err = put(w->f, &ph, sizeof(ph));
+
+	for (size_t i = 0; !err && i < w->nr_events; i++) {
+		const struct wevent *e = &w->events[i];
+
+		err = put_record(w->f, PD_RECORD_HEADER_ATTR, &e->attr, sizeof(e->attr),
+				 e->ids, e->nr_ids * sizeof(uint64_t));
+	}
+	for (size_t i = 0; !err && i < w->nr_events; i++) {
+		const struct wevent *e = &w->events[i];
+		uint64_t head[2] = { PD_EVENT_UPDATE_NAME, e->nr_ids ? e->ids[0] : 0 };
+		char name[256] = "";
+
+		if (!e->nr_ids || !*e->name)
+			continue;
+		snprintf(name, sizeof(name), "%s", e->name);
+		err = put_record(w->f, PD_RECORD_EVENT_UPDATE, head, sizeof(head), name,
+				 (strlen(name) + 8) & ~(size_t)7);
+	}
+	for (size_t i = 0; !err && i < ARRAY_SIZE(written_features); i++) {
+		uint64_t feat = written_features[i];
+		struct strbuf body = STRBUF_INIT;
+
+		/* EVENT_DESC: the records above say it; BUILD_ID: at the end */
+		if (feat == PD_FEAT_EVENT_DESC || feat == PD_FEAT_BUILD_ID)
+			continue;
+		feature(w, feat, argv, &body);
+		err = strbuf_failed(&body) ? fail(-ENOMEM, "out of memory") :
+		      put_record(w->f, PD_RECORD_HEADER_FEATURE, &feat, sizeof(feat),
+				 body.buf, body.len);
+		strbuf_release(&body);
+	}
+	return err;
+}
+
+int pd_writer_begin_pipe(FILE *f, const struct pd_write_event *events, size_t nr,
+			 char *const argv[], struct pd_writer **out)
+{
+	struct pd_writer *w;
+	int err;
+
+	*out = NULL;
+	w = writer_new(f, events, nr);
+	if (!w)
+		return fail(-ENOMEM, "out of memory");
+	w->pipe = true;
+	err = pipe_header(w, argv);
 	if (err) {
 		pd_writer_abort(w);
 		return err;
@@ -232,6 +352,10 @@ static void feature(const struct pd_writer *w, enum pd_feature feat, char *const
 		strbuf_add(sb, (const char *)&kb, sizeof(kb));
 		break;
 	}
+	case PD_FEAT_BUILD_ID:
+		strbuf_add(sb, w->build_ids.buf ? w->build_ids.buf : "",
+			   w->build_ids.len);
+		break;
 	case PD_FEAT_CMDLINE: feature_cmdline(argv, sb); break;
 	case PD_FEAT_EVENT_DESC: feature_event_desc(w, sb); break;
 	default: break;
@@ -300,6 +424,11 @@ int pd_writer_finish_at(struct pd_writer *w, int64_t data_size, char *const argv
 	off_t end = (off_t)(w->data_offset + (uint64_t)data_size);
 	int err;
 
+	if (w->pipe) {	/* what went down a pipe cannot be taken back */
+		pd_writer_abort(w);
+		return fail(-ESPIPE,
+			    "a pipe's stream cannot be cut back to its last whole round");
+	}
 	err = cut_at(w->f, end);
 	/* Flushed here: a failure must show before the header goes in. */
 	if (!err &&
@@ -319,8 +448,28 @@ int pd_writer_finish_at(struct pd_writer *w, int64_t data_size, char *const argv
 int pd_writer_finish(struct pd_writer *w, char *const argv[])
 {
 	struct pd_file_header h = { 0 };
-	int64_t data_size = pd_writer_data_size(w);
+	int64_t data_size;
 	int err;
+
+	if (w->pipe) {	/* a pipe's stream ends where its records do */
+		/* as perf inject does: the modules' build-ids, as records */
+		err = 0;
+		for (size_t at = 0; !err && at < w->build_ids.len;) {
+			struct perf_event_header rh;
+
+			memcpy(&rh, w->build_ids.buf + at, sizeof(rh));
+			rh.type = PD_RECORD_HEADER_BUILD_ID;
+			err = put(w->f, &rh, sizeof(rh)) ?:
+			      put(w->f, w->build_ids.buf + at + sizeof(rh),
+				  rh.size - sizeof(rh));
+			at += rh.size;
+		}
+		if (!err && fflush(w->f))
+			err = write_error();
+		pd_writer_abort(w);
+		return err;
+	}
+	data_size = pd_writer_data_size(w);
 
 	if (data_size < 0) {
 		errno = (int)-data_size;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* Reading perf.data (tools/perf/Documentation/perf.data-file-format.txt).
- * The file is mapped read-only and every offset, size and count in it is
+ * A file is mapped read-only and every offset, size and count in it is
  * checked against the file's size before use: no allocation is sized by a
- * field that was not checked, and no read leaves the mapping. */
+ * field that was not checked, and no read leaves the mapping. A pipe's
+ * stream (perf record -o -) is read through a buffer of bounded size: its
+ * attributes and features come as records (HEADER_ATTR, HEADER_FEATURE),
+ * and the records are copied only while they wait to be sorted. */
 #include "event/event.h"
 #include "sample/sample.h"
 
@@ -18,6 +21,12 @@
 #define QUEUE_MAX (1u << 18)
 /* Give back the pages of what was read in steps of this many bytes. */
 #define DROP_STEP (8u << 20)
+/* A stream's buffer: a record is at most 64 KiB (its size is a u16). */
+#define STREAM_BUF (256u << 10)
+/* What one step of decompression writes, at most. */
+#define DECOMP_BUF (1u << 20)
+/* Records of a pipe held at open, while its events are named. */
+#define PENDING_MAX 4096
 
 /* How the event of a record is found (see find_event()). */
 enum id_mode {
@@ -30,6 +39,8 @@ struct queued {
 	uint64_t time;
 	uint64_t off;
 	int32_t event;
+	bool owned;		/* h is a copy of the reader's, freed once emitted */
+	const struct perf_event_header *h;
 };
 
 struct pd_file {
@@ -42,28 +53,43 @@ struct pd_file {
 	struct hidx id_idx;	/* id → index into id_keys/id_event */
 	uint64_t *id_keys;
 	uint32_t *id_event;
-	size_t nr_ids;
+	size_t nr_ids, cap_keys, cap_event;
 	enum id_mode id_mode;
 	bool ordered;		/* every record has a time: sort rounds as perf does */
+	bool pipe;		/* perf's pipe format: the header is in records */
 	char *features[PD_FEAT_BITS];	/* the string features that were read */
+	/* Where the records are: [pos, end) of the mapping, or a stream read
+	 * from fd (end UINT64_MAX) into buf, which holds the stream's bytes
+	 * from offset buf_base on. */
+	uint64_t pos, end;
+	int fd;
+	unsigned char *buf;
+	size_t buf_cap, buf_len;
+	uint64_t buf_base;
+	/* perf record -z: the decompressed stream, what of it is not read yet */
+	struct pd_zstd *zstd;
+	unsigned char *dbuf;
+	size_t dbuf_len;
+	uint64_t dskip;		/* a decompressed record's payload still to skip */
+	/* Records that are not 8-aligned where they lie, copied to be read:
+	 * perf's own records need not keep the next one aligned. */
+	uint64_t *scratch, *dscratch;
+	/* a pipe's records read at open, before its first sample */
+	struct queued *pending;
+	size_t nr_pending, cap_pending;
+	struct pd_stats stats;
+	/* the modules' build-ids (PD_FEAT_BUILD_ID, HEADER_BUILD_ID) */
+	struct file_build_id {
+		char *path;
+		struct pd_build_id id;
+	} *bids;
+	size_t nr_bids, cap_bids;
 	/* pd_foreach's state */
 	struct queued *q;
 	size_t nr_q, cap_q;
+	uint64_t max_time, flush_limit;
 	uint64_t dropped;	/* bytes at the start of the mapping given back */
-	/* The data section is read into a window rather than through the
-	 * mapping: a page fault costs more than copying its page, and a
-	 * DWARF sample is two pages (read(): 0.12 s for a 480 MB file here,
-	 * a first touch of each of its pages: 0.46 s). The window holds
-	 * [win_start, win_start + win_len): what is queued and not yet
-	 * emitted, and what is read ahead. fd -1: the mapping is read. */
-	int fd;
-	unsigned char *win;
-	uint64_t win_start, low;	/* low: the oldest queued record's offset */
-	size_t win_len, win_cap;
 };
-
-/* What the window reads at a time. */
-#define WINDOW_READ (1u << 20)
 
 static int bad(const struct pd_file *f, const char *fmt, ...) HWP_PRINTF(2, 3);
 
@@ -105,8 +131,12 @@ static int read_header(struct pd_file *f)
 	/* A file's header and a pipe's begin alike: magic, then their size. */
 	if (f->size >= sizeof(start)) {
 		memcpy(&start, f->map, sizeof(start));
-		if (start.size == PD_PIPE_HEADER_SIZE)
-			return bad(f, "it is in perf's pipe format; record to a file (perf record -o FILE) to read it with hwprof");
+		if (start.size == PD_PIPE_HEADER_SIZE) {
+			f->pipe = true;	/* a pipe's stream, saved to a file */
+			f->pos = sizeof(start);
+			f->end = f->size;
+			return 0;
+		}
 	}
 	if (f->size < PD_FILE_HEADER_SIZE)
 		return bad(f, "the file is %zu bytes long, too short for a header of %d bytes",
@@ -126,6 +156,8 @@ static int read_header(struct pd_file *f)
 	if (h->data.offset % 8)
 		return bad(f, "the data section starts at %llu, which is not a multiple of 8",
 			   (unsigned long long)h->data.offset);
+	f->pos = h->data.offset;
+	f->end = h->data.offset + h->data.size;
 	return 0;
 }
 
@@ -143,6 +175,9 @@ static int add_id(struct pd_file *f, uint64_t id, size_t ev)
 	if (hidx_find(&f->id_idx, h, id_eq, &id, f) >= 0)
 		return bad(f, "the sample id %llu belongs to two events",
 			   (unsigned long long)id);
+	if (vec_reserve(&f->id_keys, &f->cap_keys, f->nr_ids + 1, sizeof(*f->id_keys)) ||
+	    vec_reserve(&f->id_event, &f->cap_event, f->nr_ids + 1, sizeof(*f->id_event)))
+		return fail(-ENOMEM, "out of memory");
 	f->id_keys[f->nr_ids] = id;
 	f->id_event[f->nr_ids] = (uint32_t)ev;
 	if (hidx_add(&f->id_idx, h, f->nr_ids))
@@ -279,9 +314,8 @@ static int read_attrs(struct pd_file *f)
 		return err;
 	/* Bounded by the file's size: each id was 8 bytes of it, and no two
 	 * events' ids share a byte. */
-	f->id_keys = malloc((total_ids + 1) * sizeof(*f->id_keys));
-	f->id_event = malloc((total_ids + 1) * sizeof(*f->id_event));
-	if (!f->id_keys || !f->id_event)
+	if (vec_reserve(&f->id_keys, &f->cap_keys, total_ids + 1, sizeof(*f->id_keys)) ||
+	    vec_reserve(&f->id_event, &f->cap_event, total_ids + 1, sizeof(*f->id_event)))
 		return fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < nr && !err; i++)
 		for (size_t j = 0; j < f->events[i].nr_ids && !err; j++)
@@ -445,6 +479,55 @@ static char *read_string_list(struct feat_cursor *c)
 	return strbuf_detach(&sb);
 }
 
+/* One perf_record_header_build_id at @p, @len bytes: its size, or 0 when
+ * it is not whole. */
+static size_t read_build_id(struct pd_file *f, const unsigned char *p, size_t len)
+{
+	struct perf_event_header h;
+	struct file_build_id b = { 0 };
+	const char *name = (const char *)p + PD_BUILD_ID_FIXED;
+
+	if (len < PD_BUILD_ID_FIXED)
+		return 0;
+	memcpy(&h, p, sizeof(h));
+	if (h.size < PD_BUILD_ID_FIXED || h.size > len)
+		return 0;
+	b.id.size = h.misc & PD_BUILD_ID_MISC_SIZE ? p[12 + PD_BUILD_ID_MAX] :
+						     PD_BUILD_ID_MAX;
+	if (!b.id.size || b.id.size > PD_BUILD_ID_MAX ||
+	    !memchr(name, '\0', h.size - PD_BUILD_ID_FIXED))
+		return h.size;	/* nothing to use: the next one may be */
+	memcpy(b.id.data, p + 12, b.id.size);
+	if (vec_reserve(&f->bids, &f->cap_bids, f->nr_bids + 1, sizeof(b)) ||
+	    !(b.path = strdup(name)))
+		return h.size;	/* out of memory: the build-ids are not checked */
+	f->bids[f->nr_bids++] = b;
+	return h.size;
+}
+
+static void read_build_ids(struct pd_file *f, struct feat_cursor *c)
+{
+	size_t n;
+
+	while ((n = read_build_id(f, c->p, (size_t)(c->end - c->p))))
+		c->p += n;
+}
+
+static void read_feature(struct pd_file *f, int bit, struct feat_cursor *c)
+{
+	if (bit == PD_FEAT_BUILD_ID) {
+		read_build_ids(f, c);
+	} else if (bit == PD_FEAT_EVENT_DESC) {
+		read_event_desc(f, c);
+	} else if (bit == PD_FEAT_CMDLINE) {
+		free(f->features[bit]);
+		f->features[bit] = read_string_list(c);
+	} else if (pd_feature_is_string(bit)) {
+		free(f->features[bit]);
+		f->features[bit] = feat_string(c);
+	}
+}
+
 static int read_features(struct pd_file *f)
 {
 	uint64_t table = f->hdr.data.offset + f->hdr.data.size;
@@ -466,12 +549,7 @@ static int read_features(struct pd_file *f)
 				   (unsigned long long)sec.offset);
 		c.p = f->map + sec.offset;
 		c.end = c.p + sec.size;
-		if (bit == PD_FEAT_EVENT_DESC)
-			read_event_desc(f, &c);
-		else if (bit == PD_FEAT_CMDLINE)
-			f->features[bit] = read_string_list(&c);
-		else if (pd_feature_is_string(bit))
-			f->features[bit] = feat_string(&c);
+		read_feature(f, bit, &c);
 	}
 	return 0;
 }
@@ -521,11 +599,134 @@ static int name_event(struct pd_event *ev)
 	return 0;
 }
 
+/* ---- where the records come from: the mapping, or a stream ---- */
+
+/* Make up to @n bytes at f->pos readable at *@p: *@got says how many are
+ * (fewer only at the end of the records). */
+static int src_get(struct pd_file *f, size_t n, const unsigned char **p, size_t *got)
+{
+	size_t have;
+
+	if (f->fd < 0) {
+		*p = f->map + f->pos;
+		*got = f->end - f->pos < n ? (size_t)(f->end - f->pos) : n;
+		return 0;
+	}
+	have = f->buf_len - (size_t)(f->pos - f->buf_base);
+	if (have < n) {
+		memmove(f->buf, f->buf + (f->pos - f->buf_base), have);
+		f->buf_base = f->pos;
+		f->buf_len = have;
+		if (n > f->buf_cap) {
+			unsigned char *nb = realloc(f->buf, n);
+
+			if (!nb)
+				return fail(-ENOMEM, "out of memory");
+			f->buf = nb;
+			f->buf_cap = n;
+		}
+		while (f->buf_len < n) {
+			ssize_t r = read(f->fd, f->buf + f->buf_len,
+					 f->buf_cap - f->buf_len);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				return fail(-errno, "cannot read '%s': %s", f->path,
+					    strerrordesc_np(errno));
+			if (!r)
+				break;
+			f->buf_len += (size_t)r;
+		}
+		have = f->buf_len;
+	}
+	*p = f->buf + (f->pos - f->buf_base);
+	*got = have < n ? have : n;
+	return 0;
+}
+
+/* Pass over @n bytes: the payload a record's size does not count. */
+static int src_skip(struct pd_file *f, uint64_t n, const char *what, uint64_t at)
+{
+	while (n) {
+		const unsigned char *p;
+		size_t got, step = n > STREAM_BUF ? STREAM_BUF : (size_t)n;
+		int err = src_get(f, step, &p, &got);
+
+		if (err)
+			return err;
+		if (!got)
+			return bad(f, "the %llu bytes of %s that follow the record at offset %llu are cut off by the end of the data: the file is truncated",
+				   (unsigned long long)n, what, (unsigned long long)at);
+		f->pos += got;
+		n -= got;
+	}
+	return 0;
+}
+
+static int read_fd(int fd, void *p, size_t n, size_t *got)
+{
+	*got = 0;
+	while (*got < n) {
+		ssize_t r = read(fd, (char *)p + *got, n - *got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (!r)
+			break;
+		*got += (size_t)r;
+	}
+	return 0;
+}
+
+/* A pipe (perf record -o - | hwprof report -i -): only its header is read
+ * here, the rest as a stream. */
+static int open_stream(struct pd_file *f, int fd)
+{
+	struct pd_pipe_header start;
+	size_t got;
+	int err;
+
+	f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (f->fd < 0)
+		return fail(-errno, "cannot read '%s': %s", f->path,
+			    strerrordesc_np(errno));
+	err = read_fd(f->fd, &start, sizeof(start), &got);
+	if (err)
+		return fail(err, "cannot read '%s': %s", f->path, strerrordesc_np(-err));
+	if (!got)
+		return bad(f, "the stream is empty");
+	if (got < sizeof(start))
+		return bad(f, "the stream ends after %zu bytes, before its header", got);
+	if (!memcmp(&start.magic, PD_MAGIC_V1, sizeof(start.magic)) ||
+	    start.magic == PD_MAGIC_SWAPPED || start.magic != PD_MAGIC) {
+		/* The same words as for a file. */
+		f->map = (const unsigned char *)&start;
+		f->size = sizeof(start);
+		err = read_header(f);
+		f->map = NULL;
+		f->size = 0;
+		return err;
+	}
+	if (start.size != PD_PIPE_HEADER_SIZE)
+		return bad(f, "it is a perf.data file in file format, which cannot be read from a pipe: give its name (report -i FILE) or redirect it (< FILE)");
+	f->pipe = true;
+	f->pos = f->buf_base = sizeof(start);
+	f->end = UINT64_MAX;
+	f->buf = malloc(STREAM_BUF);
+	f->buf_cap = STREAM_BUF;
+	return f->buf ? 0 : fail(-ENOMEM, "out of memory");
+}
+
 static int map_file(struct pd_file *f, const char *path, int fd)
 {
 	struct stat st;
 	int own = -1, err = 0;
 
+	if (fd < 0 && path && !strcmp(path, "-"))
+		fd = STDIN_FILENO;
 	if (fd < 0) {
 		own = fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
@@ -538,6 +739,8 @@ static int map_file(struct pd_file *f, const char *path, int fd)
 	} else if (S_ISDIR(st.st_mode)) {
 		err = fail(-HWP_ERR_FORMAT,
 			   "'%s' is a directory: name the perf.data file in it", f->path);
+	} else if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)) {
+		err = open_stream(f, fd);
 	} else if (!S_ISREG(st.st_mode)) {
 		err = fail(-HWP_ERR_FORMAT, "'%s' is not a regular file", f->path);
 	} else if (st.st_size > 0) {
@@ -548,11 +751,476 @@ static int map_file(struct pd_file *f, const char *path, int fd)
 			err = fail(-errno, "cannot map '%s': %s", f->path,
 				   strerrordesc_np(errno));
 		}
-		/* the data section's reads; without it, the mapping's */
-		f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	}
 	if (own >= 0)
 		close(own);
+	return err;
+}
+
+/* ---- records ---- */
+
+/* The record of @size bytes at @p, where it can be read as a struct. */
+static int aligned(uint64_t **scratch, const unsigned char *p, size_t size,
+		   const struct perf_event_header **hp)
+{
+	if ((uintptr_t)p % 8 == 0) {
+		*hp = (const struct perf_event_header *)p;
+		return 0;
+	}
+	if (!*scratch && !(*scratch = malloc(UINT16_MAX + 1)))
+		return fail(-ENOMEM, "out of memory");
+	memcpy(*scratch, p, size);
+	*hp = (const struct perf_event_header *)*scratch;
+	return 0;
+}
+
+/* The record at f->pos, whole and readable at *@hp (8-aligned, in the
+ * mapping, the stream's buffer or the scratch copy): 1 at the end. */
+static int next_record(struct pd_file *f, const struct perf_event_header **hp)
+{
+	const unsigned char *p;
+	struct perf_event_header h;
+	size_t got;
+	int err = src_get(f, sizeof(h), &p, &got);
+
+	if (err)
+		return err;
+	if (!got)
+		return 1;
+	if (got < sizeof(h))
+		return bad(f, "a record at offset %llu is cut off by the end of the data",
+			   (unsigned long long)f->pos);
+	memcpy(&h, p, sizeof(h));
+	/* perf's own records need not be a multiple of 8 long (a pipe's
+	 * features are not); the kernel's always are. */
+	if (h.size < sizeof(h) || (h.type < PD_RECORD_USER_TYPE_START && h.size % 8))
+		return bad(f, "the record at offset %llu says it is %u bytes long",
+			   (unsigned long long)f->pos, h.size);
+	err = src_get(f, h.size, &p, &got);
+	if (err)
+		return err;
+	if (got < h.size)
+		return bad(f, "the record at offset %llu says it is %u bytes long (%zu bytes are left)",
+			   (unsigned long long)f->pos, h.size, got);
+	return aligned(&f->scratch, p, h.size, hp);
+}
+
+static struct perf_event_header *copy_record(const struct perf_event_header *h)
+{
+	struct perf_event_header *c = malloc(h->size);
+
+	if (c)
+		memcpy(c, h, h->size);
+	return c;
+}
+
+static int check_event_names(struct pd_file *f, size_t from);
+static int choose_id_mode(struct pd_file *f);
+
+/* PERF_RECORD_HEADER_ATTR: a pipe's event, its attributes and its ids. */
+static int add_event(struct pd_file *f, const struct perf_event_header *h, uint64_t off)
+{
+	size_t body = h->size - sizeof(*h), nr_ids;
+	struct pd_event *ev, *events;
+	uint32_t attr_size;
+
+	if (body < PERF_ATTR_SIZE_VER0)
+		return bad(f, "the attribute record at offset %llu is %zu bytes long, too short for an event's attributes",
+			   (unsigned long long)off, body);
+	memcpy(&attr_size, (const char *)(h + 1) + offsetof(struct perf_event_attr, size),
+	       sizeof(attr_size));
+	if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > body || attr_size % 8)
+		return bad(f, "the attribute record at offset %llu says its attributes are %u bytes long",
+			   (unsigned long long)off, attr_size);
+	if (f->nr_events >= MAX_EVENTS)
+		return bad(f, "it describes more than %d events", MAX_EVENTS);
+	events = realloc(f->events, (f->nr_events + 1) * sizeof(*events));
+	if (!events)
+		return fail(-ENOMEM, "out of memory");
+	f->events = events;
+	ev = memset(&events[f->nr_events++], 0, sizeof(*ev));
+	memcpy(&ev->attr, h + 1,
+	       attr_size < sizeof(ev->attr) ? attr_size : sizeof(ev->attr));
+	ev->attr.size = sizeof(ev->attr);
+	nr_ids = (body - attr_size) / 8;
+	if (nr_ids) {
+		ev->ids = malloc(nr_ids * 8);
+		if (!ev->ids)
+			return fail(-ENOMEM, "out of memory");
+		memcpy(ev->ids, (const char *)(h + 1) + attr_size, nr_ids * 8);
+		ev->nr_ids = nr_ids;
+	}
+	for (size_t j = 0; j < nr_ids; j++) {
+		int err = add_id(f, ev->ids[j], f->nr_events - 1);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* PERF_RECORD_EVENT_UPDATE of a name: the name perf gave the event. */
+static void update_event(struct pd_file *f, const struct perf_event_header *h)
+{
+	size_t body = h->size - sizeof(*h);
+	uint64_t kind, id;
+	const char *name = (const char *)(h + 1) + 16;
+	int ev;
+
+	if (body <= 16)
+		return;
+	memcpy(&kind, h + 1, 8);
+	memcpy(&id, (const char *)(h + 1) + 8, 8);
+	ev = event_of_id(f, id);
+	if (kind != PD_EVENT_UPDATE_NAME || ev < 0)
+		return;
+	name = strndup(name, body - 16);
+	if (!name || !*name) {
+		free((char *)name);
+		return;
+	}
+	free(f->events[ev].name);
+	f->events[ev].name = (char *)name;
+}
+
+/* PERF_RECORD_HEADER_FEATURE: a pipe's feature section. */
+static void header_feature(struct pd_file *f, const struct perf_event_header *h)
+{
+	struct feat_cursor c;
+	uint64_t feat;
+
+	if (h->size < sizeof(*h) + 8)
+		return;
+	memcpy(&feat, h + 1, 8);
+	c.p = (const unsigned char *)(h + 1) + 8;
+	c.end = (const unsigned char *)h + h->size;
+	if (feat >= PD_FEAT_FIRST && feat < PD_FEAT_BITS)
+		read_feature(f, (int)feat, &c);
+}
+
+/* ---- the data section, in order ---- */
+
+static int cmp_queued(const void *a, const void *b)
+{
+	const struct queued *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int emit(const struct queued *q, pd_record_fn fn, void *ctx)
+{
+	struct pd_record rec = {
+		.h = q->h,
+		.event = q->event,
+		.time = q->time,
+		.offset = q->off,
+	};
+	int err = fn(&rec, ctx);
+
+	if (q->owned)
+		free((void *)q->h);
+	return err;
+}
+
+/* Give the pages below @keep back: the report's memory follows what it
+ * aggregates, not the size of the file. */
+static void drop_read_pages(struct pd_file *f, uint64_t keep)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t upto = keep & ~(uint64_t)(page - 1);
+
+	if (f->fd >= 0 || !f->map || upto < f->dropped + DROP_STEP)
+		return;
+	madvise((void *)(f->map + f->dropped), upto - f->dropped, MADV_DONTNEED);
+	f->dropped = upto;
+}
+
+/* Emit the queued records up to time @limit (all with @all, or the oldest
+ * half when @half), in time order. */
+static int flush_queue(struct pd_file *f, uint64_t limit, bool all, bool half,
+		       pd_record_fn fn, void *ctx)
+{
+	size_t n = 0, keep_from;
+	uint64_t low = f->pos;
+	int err = 0;
+
+	if (f->nr_q > 1)
+		qsort(f->q, f->nr_q, sizeof(*f->q), cmp_queued);
+	while (n < f->nr_q && (all || (half ? n < f->nr_q / 2 : f->q[n].time <= limit))) {
+		err = emit(&f->q[n], fn, ctx);
+		n++;
+		if (err)
+			break;
+	}
+	keep_from = n;
+	if (keep_from && f->nr_q > keep_from)	/* an empty queue may have no array yet */
+		memmove(f->q, f->q + keep_from, (f->nr_q - keep_from) * sizeof(*f->q));
+	f->nr_q -= keep_from;
+	for (size_t i = 0; i < f->nr_q; i++)
+		if (!f->q[i].owned && f->q[i].off < low)
+			low = f->q[i].off;
+	drop_read_pages(f, low);
+	return err;
+}
+
+/* A kernel's record (or one of an unknown type): sorted, or handed out now. */
+static int queue_record(struct pd_file *f, const struct perf_event_header *h,
+			uint64_t off, bool stable, pd_record_fn fn, void *ctx)
+{
+	struct queued q = { .off = off, .h = h };
+	int event;
+
+	/* What is not the mapping's is copied, aligned, even to be handed
+	 * out at once: a stream's buffer holds records where they fall. */
+	if (!stable) {
+		q.h = copy_record(h);
+		q.owned = true;
+		if (!q.h)
+			return fail(-ENOMEM, "out of memory");
+	}
+	classify(f, q.h, &event, &q.time);
+	q.event = event;
+	if (!f->ordered) {
+		int err = emit(&q, fn, ctx);
+
+		drop_read_pages(f, off);
+		return err;
+	}
+	if (vec_reserve(&f->q, &f->cap_q, f->nr_q + 1, sizeof(*f->q))) {
+		if (q.owned)
+			free((void *)q.h);
+		return fail(-ENOMEM, "out of memory");
+	}
+	f->q[f->nr_q++] = q;
+	if (q.time > f->max_time)
+		f->max_time = q.time;
+	if (f->nr_q >= QUEUE_MAX)
+		return flush_queue(f, 0, false, true, fn, ctx);
+	return 0;
+}
+
+static int handle_record(struct pd_file *f, const struct perf_event_header *h,
+			 uint64_t off, bool stable, uint64_t *payload, pd_record_fn fn,
+			 void *ctx);
+
+/* Hand out the whole records of the decompressed stream; keep the rest,
+ * the start of a record that the next compressed record continues. */
+static int drain_decompressed(struct pd_file *f, uint64_t off, pd_record_fn fn, void *ctx)
+{
+	size_t pos = 0;
+	int err = 0;
+
+	while (!err) {
+		struct perf_event_header h;
+		uint64_t payload = 0;
+
+		if (f->dskip) {
+			size_t n = f->dbuf_len - pos < f->dskip ? f->dbuf_len - pos :
+								  (size_t)f->dskip;
+
+			pos += n;
+			f->dskip -= n;
+			if (f->dskip)
+				break;
+		}
+		if (f->dbuf_len - pos < sizeof(h))
+			break;
+		memcpy(&h, f->dbuf + pos, sizeof(h));
+		if (h.size < sizeof(h))
+			return bad(f, "a record in the compressed data of the record at offset %llu says it is %u bytes long",
+				   (unsigned long long)off, h.size);
+		if (f->dbuf_len - pos < h.size)
+			break;
+		if (h.type == PD_RECORD_COMPRESSED || h.type == PD_RECORD_COMPRESSED2) {
+			f->stats.skipped++;	/* compressed twice: perf never does */
+		} else {
+			const struct perf_event_header *rec = NULL;
+
+			err = aligned(&f->dscratch, f->dbuf + pos, h.size, &rec);
+			if (!err)
+				err = handle_record(f, rec, off, false, &payload, fn,
+						    ctx);
+			f->dskip = payload;
+		}
+		pos += h.size;
+	}
+	memmove(f->dbuf, f->dbuf + pos, f->dbuf_len - pos);
+	f->dbuf_len -= pos;
+	return err;
+}
+
+/* PERF_RECORD_COMPRESSED: more of the one zstd stream of the file. */
+static int decompress(struct pd_file *f, const struct perf_event_header *h, uint64_t off,
+		      pd_record_fn fn, void *ctx)
+{
+	const unsigned char *in = (const unsigned char *)(h + 1);
+	size_t len = h->size - sizeof(*h), in_pos = 0;
+	int err = 0;
+
+	if (h->type == PD_RECORD_COMPRESSED2) {
+		uint64_t data_size;
+
+		if (len < 8)
+			return bad(f, "the compressed record at offset %llu is too short",
+				   (unsigned long long)off);
+		memcpy(&data_size, in, 8);
+		in += 8;
+		len -= 8;
+		if (data_size > len)
+			return bad(f, "the compressed record at offset %llu says it holds %llu bytes, in %zu",
+				   (unsigned long long)off,
+				   (unsigned long long)data_size, len);
+		len = (size_t)data_size;
+	}
+	if (!f->zstd) {
+		err = pd_zstd_new(&f->zstd);
+		if (err)
+			return fail_prefix(err, "'%s'", f->path);
+		f->dbuf = malloc(DECOMP_BUF);
+		if (!f->dbuf)
+			return fail(-ENOMEM, "out of memory");
+	}
+	f->stats.compressed++;
+	while (!err && in_pos < len) {
+		size_t before = in_pos, was = f->dbuf_len;
+
+		err = pd_zstd_step(f->zstd, in, len, &in_pos, f->dbuf, DECOMP_BUF,
+				   &f->dbuf_len);
+		if (err)
+			return fail_prefix(err, "'%s' is not a valid perf.data file: the compressed record at offset %llu",
+					   f->path, (unsigned long long)off);
+		if (!err)
+			err = drain_decompressed(f, off, fn, ctx);
+		if (!err && in_pos == before && f->dbuf_len == was)
+			break;	/* no progress: the output is flushed below */
+	}
+	/* What zstd holds back, that needs no more input. */
+	while (!err) {
+		size_t was = f->dbuf_len;
+
+		err = pd_zstd_step(f->zstd, in, len, &in_pos, f->dbuf, DECOMP_BUF,
+				   &f->dbuf_len);
+		if (err || f->dbuf_len == was)
+			break;
+		err = drain_decompressed(f, off, fn, ctx);
+	}
+	return err;
+}
+
+/* One record: perf's own are used or skipped here; *@payload is set to the
+ * bytes that follow the record and its size does not count. */
+static int handle_record(struct pd_file *f, const struct perf_event_header *h,
+			 uint64_t off, bool stable, uint64_t *payload, pd_record_fn fn,
+			 void *ctx)
+{
+	uint64_t v = 0;
+	int err = 0;
+
+	*payload = 0;
+	if (h->type < PD_RECORD_USER_TYPE_START)
+		return queue_record(f, h, off, stable, fn, ctx);
+	switch (h->type) {
+	case PD_RECORD_FINISHED_ROUND:
+		/* What a later round holds is never older than the last
+		 * round's newest record: flush up to that. */
+		if (f->ordered)
+			err = flush_queue(f, f->flush_limit, false, false, fn, ctx);
+		f->flush_limit = f->max_time;
+		return err;
+	case PD_RECORD_HEADER_ATTR:
+		err = add_event(f, h, off);
+		if (!err)
+			err = choose_id_mode(f);
+		return err ? err : check_event_names(f, f->nr_events - 1);
+	case PD_RECORD_HEADER_FEATURE:
+		header_feature(f, h);
+		return 0;
+	case PD_RECORD_EVENT_UPDATE:
+		update_event(f, h);
+		return 0;
+	case PD_RECORD_COMPRESSED:
+	case PD_RECORD_COMPRESSED2:
+		return decompress(f, h, off, fn, ctx);
+	case PD_RECORD_FINISHED_INIT:
+		return 0;
+	case PD_RECORD_HEADER_BUILD_ID:
+		read_build_id(f, (const unsigned char *)h, h->size);
+		return 0;
+	case PD_RECORD_AUXTRACE:
+		if (h->size < PD_AUXTRACE_FIXED)
+			return bad(f, "the AUXTRACE record at offset %llu is %u bytes long, too short",
+				   (unsigned long long)off, h->size);
+		memcpy(&v, h + 1, 8);
+		f->stats.aux_records++;
+		f->stats.aux_bytes += v;
+		*payload = v;
+		break;
+	case PD_RECORD_HEADER_TRACING_DATA: {
+		uint32_t size;
+
+		if (h->size < PD_TRACING_DATA_FIXED - 4)
+			return bad(f, "the tracing data record at offset %llu is %u bytes long, too short",
+				   (unsigned long long)off, h->size);
+		memcpy(&size, h + 1, 4);
+		*payload = ((uint64_t)size + 7) & ~(uint64_t)7;
+		break;
+	}
+	default:
+		break;
+	}
+	f->stats.skipped++;
+	return 0;
+}
+
+static const char *payload_name(uint32_t type)
+{
+	return type == PD_RECORD_AUXTRACE ? "AUX area trace data" : "tracing data";
+}
+
+/* A pipe's start: its events and features, up to its first sample. The
+ * records between (the kernel's map, the first COMMs) are kept, copied. */
+static int read_pipe_header(struct pd_file *f)
+{
+	int err = 0;
+
+	while (!err && f->nr_pending < PENDING_MAX) {
+		const struct perf_event_header *h;
+		uint64_t off = f->pos, payload = 0;
+		uint32_t type;
+
+		err = next_record(f, &h);
+		if (err)
+			return err < 0 ? err : 0;
+		type = h->type;
+		if (type == PERF_RECORD_SAMPLE || type == PD_RECORD_FINISHED_ROUND ||
+		    type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2 ||
+		    type == PD_RECORD_AUXTRACE)
+			break;
+		if (type < PD_RECORD_USER_TYPE_START) {
+			struct queued q = {
+				.off = off, .owned = true, .h = copy_record(h)
+			};
+
+			if (!q.h || vec_reserve(&f->pending, &f->cap_pending,
+						f->nr_pending + 1, sizeof(q))) {
+				free((void *)q.h);
+				return fail(-ENOMEM, "out of memory");
+			}
+			f->pending[f->nr_pending++] = q;
+		} else if (type == PD_RECORD_HEADER_ATTR) {
+			err = add_event(f, h, off);
+		} else {
+			/* ignores fn: none of these hands out records */
+			err = handle_record(f, h, off, false, &payload, NULL, NULL);
+		}
+		f->pos += h->size;
+		if (!err && payload)
+			err = src_skip(f, payload, payload_name(type), off);
+		if (type == PD_RECORD_FINISHED_INIT)
+			break;
+	}
 	return err;
 }
 
@@ -563,31 +1231,57 @@ int pd_open(const char *path, int fd, struct pd_file **out)
 
 	*out = NULL;
 	f = calloc(1, sizeof(*f));
-	if (!f || !(f->path = strdup(path ? path : "(in memory)"))) {
+	if (!f || !(f->path = strdup(!path ? "(in memory)" :
+				     !strcmp(path, "-") && fd < 0 ? "(standard input)" :
+				     path))) {
 		free(f);
 		return fail(-ENOMEM, "out of memory");
 	}
 	f->fd = -1;
 	err = map_file(f, path, fd);
-	if (!err)
+	if (!err && f->fd < 0)
 		err = read_header(f);
-	if (!err)
+	if (!err && f->pipe) {
+		err = read_pipe_header(f);
+		if (!err && !f->nr_events)
+			err = bad(f, "its stream describes no event (no PERF_RECORD_HEADER_ATTR before its first sample)");
+	} else if (!err) {
 		err = read_attrs(f);
+	}
 	if (!err)
 		err = choose_id_mode(f);
-	if (!err)
+	if (!err && !f->pipe)
 		err = read_features(f);
-	for (size_t i = 0; !err && i < f->nr_events; i++)
-		if (!f->events[i].name)
-			err = name_event(&f->events[i]);
+	if (!err)
+		err = check_event_names(f, 0);
 	if (err) {
 		pd_close(f);
 		return err;
 	}
-	if (f->map)
+	if (f->map && !f->pipe)
 		madvise((void *)f->map, f->size, MADV_SEQUENTIAL);
 	*out = f;
 	return 0;
+}
+
+/* Name the events from @from on that the file did not name. */
+static int check_event_names(struct pd_file *f, size_t from)
+{
+	for (size_t i = from; i < f->nr_events; i++)
+		if (!f->events[i].name) {
+			int err = name_event(&f->events[i]);
+
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
+static void free_queued(struct queued *q, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (q[i].owned)
+			free((void *)q[i].h);
 }
 
 void pd_close(struct pd_file *f)
@@ -598,18 +1292,28 @@ void pd_close(struct pd_file *f)
 		munmap((void *)f->map, f->size);
 	if (f->fd >= 0)
 		close(f->fd);
-	free(f->win);
 	for (size_t i = 0; i < f->nr_events; i++) {
 		free(f->events[i].ids);
 		free(f->events[i].name);
 	}
 	for (size_t i = 0; i < PD_FEAT_BITS; i++)
 		free(f->features[i]);
+	free_queued(f->pending, f->nr_pending);
+	free_queued(f->q, f->nr_q);
+	for (size_t i = 0; i < f->nr_bids; i++)
+		free(f->bids[i].path);
+	free(f->bids);
+	free(f->pending);
 	free(f->events);
 	free(f->id_keys);
 	free(f->id_event);
 	hidx_release(&f->id_idx);
 	free(f->q);
+	free(f->buf);
+	free(f->dbuf);
+	free(f->scratch);
+	free(f->dscratch);
+	pd_zstd_free(f->zstd);
 	free(f->path);
 	free(f);
 }
@@ -629,188 +1333,64 @@ const char *pd_feature_string(const struct pd_file *f, enum pd_feature feat)
 	return feat >= PD_FEAT_FIRST && feat < PD_FEAT_BITS ? f->features[feat] : NULL;
 }
 
-/* ---- the data section, in order ---- */
-
-static int cmp_queued(const void *a, const void *b)
+const struct pd_build_id *pd_file_build_id(const struct pd_file *f, const char *path)
 {
-	const struct queued *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
+	for (size_t i = f->nr_bids; i-- > 0;)	/* the last word wins */
+		if (!strcmp(f->bids[i].path, path))
+			return &f->bids[i].id;
+	return NULL;
 }
 
-/* The bytes at @off, from the window when it holds them. */
-static const unsigned char *file_at(const struct pd_file *f, uint64_t off)
+int pd_foreach_build_id(const struct pd_file *f, pd_build_id_fn fn, void *ctx)
 {
-	if (f->fd >= 0 && off >= f->win_start && off - f->win_start < f->win_len)
-		return f->win + (off - f->win_start);
-	return f->map + off;
-}
+	for (size_t i = 0; i < f->nr_bids; i++) {
+		int err = fn(f->bids[i].path, &f->bids[i].id, ctx);
 
-/* Have the window hold [@off, @off + @len) (below @end), keeping what is
- * at or above @low and forgetting the rest. A read that fails leaves the
- * mapping to be read from then on. */
-static void window_fill(struct pd_file *f, uint64_t off, size_t len, uint64_t low,
-			uint64_t end)
-{
-	uint64_t want;
-
-	if (f->fd < 0 || (off >= f->win_start && off + len <= f->win_start + f->win_len))
-		return;
-	if (!f->win_len || low < f->win_start || low > f->win_start + f->win_len) {
-		f->win_start = low;	/* a new start: nothing kept */
-		f->win_len = 0;
-	} else if (low > f->win_start) {
-		f->win_len -= (size_t)(low - f->win_start);
-		memmove(f->win, f->win + (low - f->win_start), f->win_len);
-		f->win_start = low;
-	}
-	want = off + len - f->win_start;
-	if (want < f->win_len + WINDOW_READ)
-		want = f->win_len + WINDOW_READ;
-	if (want > end - f->win_start)
-		want = end - f->win_start;
-	if (vec_reserve(&f->win, &f->win_cap, (size_t)want, 1))
-		goto map;
-	while (f->win_len < want) {
-		ssize_t n = pread(f->fd, f->win + f->win_len, (size_t)want - f->win_len,
-				  (off_t)(f->win_start + f->win_len));
-
-		if (n <= 0)
-			goto map;
-		f->win_len += (size_t)n;
-	}
-	if (off + len <= f->win_start + f->win_len)
-		return;
-map:
-	close(f->fd);
-	f->fd = -1;
-}
-
-static int emit(struct pd_file *f, uint64_t off, int event, uint64_t time,
-		pd_record_fn fn, void *ctx)
-{
-	struct pd_record rec = {
-		.h = (const struct perf_event_header *)file_at(f, off),
-		.event = event,
-		.time = time,
-		.offset = off,
-	};
-
-	return fn(&rec, ctx);
-}
-
-/* Give the pages below @keep back: the report's memory follows what it
- * aggregates, not the size of the file. */
-static void drop_read_pages(struct pd_file *f, uint64_t keep)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	uint64_t upto = keep & ~(uint64_t)(page - 1);
-
-	if (upto < f->dropped + DROP_STEP)
-		return;
-	madvise((void *)(f->map + f->dropped), upto - f->dropped, MADV_DONTNEED);
-	f->dropped = upto;
-}
-
-/* Emit the queued records up to time @limit (all with @all, or the oldest
- * half when @half), in time order. */
-static int flush_queue(struct pd_file *f, uint64_t limit, bool all, bool half,
-		       uint64_t pos, pd_record_fn fn, void *ctx)
-{
-	size_t n = 0, keep_from;
-	uint64_t low = pos;
-	int err = 0;
-
-	if (f->nr_q > 1)
-		qsort(f->q, f->nr_q, sizeof(*f->q), cmp_queued);
-	while (n < f->nr_q && (all || (half ? n < f->nr_q / 2 : f->q[n].time <= limit))) {
-		err = emit(f, f->q[n].off, f->q[n].event, f->q[n].time, fn, ctx);
-		n++;
 		if (err)
-			break;
+			return err;
 	}
-	keep_from = n;
-	if (keep_from && f->nr_q > keep_from)	/* an empty queue may have no array yet */
-		memmove(f->q, f->q + keep_from, (f->nr_q - keep_from) * sizeof(*f->q));
-	f->nr_q -= keep_from;
-	for (size_t i = 0; i < f->nr_q; i++)
-		if (f->q[i].off < low)
-			low = f->q[i].off;
-	f->low = low;
-	drop_read_pages(f, low);
-	return err;
+	return 0;
 }
 
-static int check_record(struct pd_file *f, uint64_t pos, uint64_t end,
-			const struct perf_event_header **hp)
+void pd_get_stats(const struct pd_file *f, struct pd_stats *st)
 {
-	const struct perf_event_header *h;
-	uint64_t low = f->nr_q ? f->low : pos;
-
-	if (end - pos < sizeof(*h))
-		return bad(f, "a record at offset %llu is cut off by the end of the data section",
-			   (unsigned long long)pos);
-	window_fill(f, pos, sizeof(*h), low, end);
-	h = (const struct perf_event_header *)file_at(f, pos);
-	if (h->size >= sizeof(*h) && h->size <= end - pos) {
-		window_fill(f, pos, h->size, low, end);
-		h = (const struct perf_event_header *)file_at(f, pos);
-	}
-	if (h->size < sizeof(*h) || h->size % 8 || h->size > end - pos)
-		return bad(f, "the record at offset %llu says it is %u bytes long (%llu bytes are left)",
-			   (unsigned long long)pos, h->size,
-			   (unsigned long long)(end - pos));
-	*hp = h;
-	return 0;
+	*st = f->stats;
 }
 
 int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx)
 {
-	uint64_t pos = f->hdr.data.offset, end = pos + f->hdr.data.size;
-	uint64_t max_time = 0, flush_limit = 0;
 	int err = 0;
 
-	f->nr_q = 0;
-	while (!err && pos < end) {
-		const struct perf_event_header *h = NULL;
-		uint64_t time;
-		int event;
+	f->max_time = f->flush_limit = 0;
+	/* A pipe's first records, read at open. */
+	for (size_t i = 0; !err && i < f->nr_pending; i++) {
+		uint64_t payload;
 
-		err = check_record(f, pos, end, &h);
+		err = handle_record(f, f->pending[i].h, f->pending[i].off, false,
+				    &payload, fn, ctx);
+	}
+	free_queued(f->pending, f->nr_pending);
+	f->nr_pending = 0;
+	while (!err) {
+		const struct perf_event_header *h = NULL;
+		uint64_t off = f->pos, payload = 0;
+		uint32_t type;
+
+		err = next_record(f, &h);
 		if (err)
 			break;
-		if (h->type == PD_RECORD_FINISHED_ROUND) {
-			/* What a later round holds is never older than the last
-			 * round's newest record: flush up to that. */
-			if (f->ordered)
-				err = flush_queue(f, flush_limit, false, false, pos, fn,
-						  ctx);
-			flush_limit = max_time;
-		} else {
-			classify(f, h, &event, &time);
-			if (!f->ordered) {
-				err = emit(f, pos, event, time, fn, ctx);
-				drop_read_pages(f, pos);
-			} else if (vec_reserve(&f->q, &f->cap_q, f->nr_q + 1,
-					       sizeof(*f->q))) {
-				err = fail(-ENOMEM, "out of memory");
-			} else {
-				if (!f->nr_q)
-					f->low = pos;
-				f->q[f->nr_q++] = (struct queued){ time, pos, event };
-				if (time > max_time)
-					max_time = time;
-				if (f->nr_q >= QUEUE_MAX)
-					err = flush_queue(f, 0, false, true, pos, fn,
-							  ctx);
-			}
-		}
-		pos += h->size;
+		type = h->type;
+		err = handle_record(f, h, off, f->fd < 0 && off % 8 == 0, &payload, fn,
+				    ctx);
+		f->pos += h->size;
+		if (!err && payload)
+			err = src_skip(f, payload, payload_name(type), off);
 	}
+	if (err > 0)
+		err = 0;
 	if (!err && f->nr_q)
-		err = flush_queue(f, 0, true, false, pos, fn, ctx);
+		err = flush_queue(f, 0, true, false, fn, ctx);
+	free_queued(f->q, f->nr_q);
 	f->nr_q = 0;
 	return err;
 }

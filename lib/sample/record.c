@@ -45,6 +45,8 @@ struct hwp_record {
 	int64_t good_data;
 	uint64_t good_samples;
 	char *stopped;		/* why sampling stopped early, or NULL */
+	/* the files the records map executable: their build-ids go in the file */
+	struct strtab mapped;
 	/* what the events' read_format LOST counters said at the end */
 	uint64_t lost_read;
 	/* The recording failed for good (failure.err != 0): every later call
@@ -95,8 +97,6 @@ static int check_opts(const struct hwp_record_opts *o)
 	if (o->callchain > HWP_CALLCHAIN_DWARF)
 		return fail(-EINVAL, "hwp_record_opts: unknown call-chain mode %d",
 				(int)o->callchain);
-	if (o->output && !strcmp(o->output, "-"))
-		return fail(-EINVAL, "perf.data cannot go to standard output: hwprof writes perf's file format, which needs a file it can seek in");
 	return 0;
 }
 
@@ -440,10 +440,38 @@ static int keep_failure(struct hwp_record *r, int err)
 	return err;
 }
 
+/* An MMAP or MMAP2 of an executable file: kept, to name its build. */
+static void note_mapping(struct hwp_record *r, const struct perf_event_header *h)
+{
+	struct mmap_fields f;
+
+	/* out of memory: that file's build-id is not named */
+	if (parse_mmap(h, &f) && f.exec && f.name[0] == '/')
+		strtab_intern(&r->mapped, f.name, strlen(f.name));
+}
+
+/* The build-ids of the files mapped, for the file's header, as perf's. */
+static int add_build_ids(struct hwp_record *r)
+{
+	for (size_t i = 0; i < r->mapped.nr; i++) {
+		struct pd_build_id id;
+		int err;
+
+		if (pd_build_id_of(r->mapped.strs[i], &id))
+			continue;	/* gone, or no build-id: nothing to say */
+		err = pd_writer_add_build_id(r->w, r->mapped.strs[i], false, &id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int write_record(const struct perf_event_header *h, void *ctx)
 {
 	struct hwp_record *r = ctx;
 
+	if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2)
+		note_mapping(r, h);
 	errno = 0;
 	if (fwrite(h, 1, h->size, r->f) != h->size)
 		return write_error(r, errno ? -errno : -EIO);
@@ -483,7 +511,11 @@ static int begin_file(struct hwp_record *r)
 		wev[e] = (struct pd_write_event){ &r->attrs[e],
 						  evlist_get(r->evl, e)->name, mine, n };
 	}
-	err = pd_writer_begin(r->f, wev, nr, &r->w);
+	/* To standard output, perf's pipe format: perf record -o - writes it. */
+	if (r->output && !strcmp(r->output, "-"))
+		err = pd_writer_begin_pipe(r->f, wev, nr, r->argv, &r->w);
+	else
+		err = pd_writer_begin(r->f, wev, nr, &r->w);
 out:
 	free(wev);
 	free(ids);
@@ -711,7 +743,11 @@ static int keep_what_was_written(struct hwp_record *r)
 	r->stopped = strdup(r->failure.msg);
 	if (!r->stopped)
 		return fail(-ENOMEM, "out of memory");
-	err = pd_writer_finish_at(r->w, r->good_data, r->argv);
+	err = add_build_ids(r);
+	if (!err)
+		err = pd_writer_finish_at(r->w, r->good_data, r->argv);
+	else
+		pd_writer_abort(r->w);
 	r->w = NULL;
 	err = commit_output(r, err);
 	if (err) {
@@ -746,7 +782,11 @@ HWP_API int hwp_record_finish(struct hwp_record *r)
 	close_fds(r);
 	r->open = false;
 	if (!err) {
-		err = pd_writer_finish(r->w, r->argv);
+		err = add_build_ids(r);
+		if (!err)
+			err = pd_writer_finish(r->w, r->argv);
+		else
+			pd_writer_abort(r->w);
 		r->w = NULL;
 		/* The writer does not know the file's name: say it. */
 		if (err && err != -ENOMEM)
@@ -816,6 +856,7 @@ HWP_API void hwp_record_free(struct hwp_record *r)
 	free(r->rings);
 	targets_release(&r->t);
 	strbuf_release(&r->fallbacks);
+	strtab_release(&r->mapped);
 	free(r->stopped);
 	hwp_evlist_free(r->evl);
 	free(r);

@@ -84,10 +84,12 @@ struct pd_file;
 
 typedef int (*pd_record_fn)(const struct pd_record *rec, void *ctx);
 
-/* Open a perf.data file (@fd >= 0: that descriptor, borrowed: it is
- * mapped, neither kept nor closed, and the caller may close it once this
- * returns; else @path). Every section is checked against the file's size:
- * a hostile file gives -HWP_ERR_FORMAT with the reason, never a crash. */
+/* Open a perf.data file (@fd >= 0: that descriptor, borrowed: the caller
+ * may close it once this returns; else @path, "-" for standard input).
+ * Files are mapped; a pipe (perf record -o -) is read as a stream, in a
+ * buffer of bounded size, and so is a file in pipe format. Every section is
+ * checked against the file's size: a hostile file gives -HWP_ERR_FORMAT
+ * with the reason, never a crash. */
 int pd_open(const char *path, int fd, struct pd_file **out);
 void pd_close(struct pd_file *f);
 size_t pd_nr_events(const struct pd_file *f);
@@ -98,6 +100,50 @@ const char *pd_feature_string(const struct pd_file *f, enum pd_feature feat);
 /* Walk the data section. Records between two FINISHED_ROUND records are
  * sorted by time as perf does, with memory bounded by one round. */
 int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx);
+
+/* Records of types the reader skipped (perf's own it does not use, and
+ * any it does not know), and of those the AUXTRACE ones and their data. */
+struct pd_stats {
+	uint64_t skipped;
+	uint64_t aux_records, aux_bytes;
+	uint64_t compressed;	/* PERF_RECORD_COMPRESSED records read */
+};
+
+void pd_get_stats(const struct pd_file *f, struct pd_stats *st);
+
+struct pd_build_id;
+
+/* The build-id the file gives @path (its HEADER_BUILD_ID), or NULL. */
+const struct pd_build_id *pd_file_build_id(const struct pd_file *f, const char *path);
+/* Each module the file names a build-id of, in turn: 0 continues. */
+typedef int (*pd_build_id_fn)(const char *path, const struct pd_build_id *id,
+			      void *ctx);
+int pd_foreach_build_id(const struct pd_file *f, pd_build_id_fn fn, void *ctx);
+
+/* ---- build-id.c: an ELF file's GNU build-id ---- */
+
+struct pd_build_id {
+	uint8_t size;		/* 0: none */
+	unsigned char data[PD_BUILD_ID_MAX];
+};
+
+/* 0, or -ENOENT for a file that has none (or is not a 64-bit ELF file). */
+int pd_build_id_of(const char *path, struct pd_build_id *id);
+int pd_build_id_of_fd(int fd, struct pd_build_id *id);
+/* @id in hex, as perf and the debug directories spell it. */
+char *pd_build_id_hex(const struct pd_build_id *id, char *buf, size_t size);
+
+/* ---- zstd.c (libzstd) or zstd-stub.c: perf record -z ---- */
+
+struct pd_zstd;
+
+/* -EOPNOTSUPP, with the message, without libzstd. */
+int pd_zstd_new(struct pd_zstd **out);
+void pd_zstd_free(struct pd_zstd *z);
+/* Decompress from @in[*@in_pos, @in_len) into @out[*@out_len, @out_cap),
+ * advancing both; -HWP_ERR_FORMAT for bytes that are not zstd's. */
+int pd_zstd_step(struct pd_zstd *z, const void *in, size_t in_len, size_t *in_pos,
+		 void *out, size_t out_cap, size_t *out_len);
 
 /* ---- perf-data-write.c ---- */
 
@@ -114,6 +160,15 @@ struct pd_write_event {
  * attributes with their ids. Records are then written with fwrite(). */
 int pd_writer_begin(FILE *f, const struct pd_write_event *events, size_t nr,
 		    struct pd_writer **out);
+/* The same in perf's pipe format (perf record -o -), to a stream that
+ * cannot seek: the events, their names and the features (@argv as for
+ * pd_writer_finish()) go first, as records; finishing only flushes. */
+int pd_writer_begin_pipe(FILE *f, const struct pd_write_event *events, size_t nr,
+			 char *const argv[], struct pd_writer **out);
+/* Name the build of a module the file's records map (@kernel: a kernel
+ * module), for PD_FEAT_BUILD_ID (a pipe's HEADER_BUILD_ID records). */
+int pd_writer_add_build_id(struct pd_writer *w, const char *path, bool kernel,
+			   const struct pd_build_id *id);
 /* Where @f is now, relative to the data section: the bytes written. */
 int64_t pd_writer_data_size(const struct pd_writer *w);
 /* Write the feature sections and the final header; frees @w. @argv is the
@@ -182,6 +237,7 @@ struct dso {
 	const char *sym_problem;	/* why symbols are missing (static), or NULL */
 	/* why source lines are missing (static), or NULL */
 	const char *dbg_problem;
+	struct pd_build_id build_id;	/* the recording's, when the file says */
 };
 
 struct map {
@@ -198,6 +254,18 @@ struct location {
 	uint64_t addr;
 };
 
+/* An MMAP's or MMAP2's fields, as far as hwprof reads them. */
+struct mmap_fields {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	const char *name;	/* in the record */
+	bool exec;
+};
+
+/* Both MMAP and MMAP2: the fixed fields, then a NUL-terminated name that
+ * must end inside the record; false when it does not. */
+bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f);
+
 int machine_new(struct machine **out);
 void machine_free(struct machine *m);
 /* Apply an MMAP, MMAP2, COMM, FORK or EXIT record; other types are ignored. */
@@ -209,6 +277,9 @@ size_t machine_nr_dsos(const struct machine *m);
 /* A module that stands for no memory ("[truncated]"), for frames that are
  * markers: its index. DSO_UNKNOWN, named by @name. */
 int machine_pseudo_dso(struct machine *m, const char *name, uint32_t *out);
+/* The build of @path that was recorded (the file's HEADER_BUILD_ID). */
+int machine_set_build_id(struct machine *m, const char *path,
+			 const struct pd_build_id *id);
 struct dso *machine_dso(struct machine *m, uint32_t idx);
 /* For the tests: the mappings held (a shared address space's once), and
  * the comparisons of mappings this thread's lookups made so far. */

@@ -13,6 +13,9 @@ RECORD_MMAP, RECORD_COMM, RECORD_SAMPLE = 1, 3, 9
 MISC_KERNEL, MISC_USER = 1, 2
 CONTEXT_KERNEL, CONTEXT_USER = 2**64 - 128, 2**64 - 512
 HEADER_HOSTNAME, HEADER_OSRELEASE = 3, 4
+# perf's own record types (perf 6.x's enum perf_user_event_type)
+RECORD_HEADER_ATTR, RECORD_HEADER_TRACING_DATA, RECORD_FINISHED_ROUND = 64, 66, 68
+RECORD_AUXTRACE, RECORD_HEADER_FEATURE = 71, 80
 ATTR_SIZE = 128
 HEADER_SIZE = 104
 
@@ -44,6 +47,13 @@ class PerfData:
         body = _pad8(struct.pack("<IIQQQ", pid, pid, start, length, pgoff) + filename + b"\0")
         self._record(RECORD_MMAP, MISC_USER, body + self._trailer(pid))
 
+    def kernel_mmap(self, start, length, filename):
+        """The kernel's map of FILENAME, as perf record writes those of the
+        kernel ([kernel.kallsyms]_text) and of its modules (their .ko)."""
+        body = _pad8(struct.pack("<IIQQQ", 2**32 - 1, 0, start, length, start) + filename +
+                     b"\0")
+        self._record(RECORD_MMAP, MISC_KERNEL, body + self._trailer(0))
+
     def comm(self, pid, name):
         body = _pad8(struct.pack("<II", pid, pid) + name + b"\0")
         self._record(RECORD_COMM, 0, body + self._trailer(pid))
@@ -58,6 +68,12 @@ class PerfData:
             body += struct.pack(f"<Q{len(chain)}Q", len(chain), *chain)
         self._record(RECORD_SAMPLE, MISC_KERNEL if kernel else MISC_USER, body)
 
+    def raw(self, type_, body, payload=b""):
+        """A record of TYPE_ with BODY (any length: perf's own records need
+        not be a multiple of 8), followed by PAYLOAD, bytes its size does
+        not count (AUXTRACE's trace, TRACING_DATA's)."""
+        self.records.append(struct.pack("<IHH", type_, 0, 8 + len(body)) + body + payload)
+
     def feature_string(self, feature, value):
         """A string feature section (HEADER_HOSTNAME...): u32 length, then
         the string with its NUL, padded to 64 bytes as perf writes it."""
@@ -65,11 +81,26 @@ class PerfData:
         s += b"\0" * (-len(s) % 64)
         self.features[feature] = struct.pack("<I", len(s)) + s
 
-    def write(self, path):
+    def _attr(self):
         attr = bytearray(ATTR_SIZE)
         # type SOFTWARE, config CPU_CLOCK, period 1, sample_type; flags: sample_id_all
         struct.pack_into("<IIQQQQQ", attr, 0, 1, ATTR_SIZE, 0, 1, self.sample_type, 0, 1 << 18)
-        attrs = bytes(attr) + struct.pack("<QQ", 0, 0)	# no ids: the only event
+        return bytes(attr)
+
+    def write_pipe(self, path):
+        """The same in perf's pipe format (perf record -o -): a 16-byte
+        header, then the attributes and features as records."""
+        out = struct.pack("<8sQ", b"PERFILE2", 16)
+        attr = self._attr()
+        out += struct.pack("<IHH", RECORD_HEADER_ATTR, 0, 8 + len(attr)) + attr
+        for f in sorted(self.features):
+            body = struct.pack("<Q", f) + self.features[f]
+            out += struct.pack("<IHH", RECORD_HEADER_FEATURE, 0, 8 + len(body)) + body
+        with open(path, "wb") as o:
+            o.write(out + b"".join(self.records))
+
+    def write(self, path):
+        attrs = self._attr() + struct.pack("<QQ", 0, 0)	# no ids: the only event
         data = b"".join(self.records)
         data_off = HEADER_SIZE + len(attrs)
         table_off = data_off + len(data)

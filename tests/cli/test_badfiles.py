@@ -63,7 +63,8 @@ def lying_headers(d, good):
     expect_error(write(d, "magic", b"PERFILE3" + good[8:]), "wrong magic", "wrong magic")
     expect_error(write(d, "v1", b"PERFFILE" + good[8:]), "perf's first format", "PERFFILE")
     expect_error(write(d, "swapped", b"2ELIFREP" + good[8:]), "other byte order", "byte order")
-    expect_error(write(d, "pipe", good[:8] + struct.pack("<Q", 16)), "pipe format", "pipe format")
+    expect_error(write(d, "pipe", good[:8] + struct.pack("<Q", 16)), "a pipe's header alone",
+                 "describes no event")
     expect_error(write(d, "attrsize0", patched(good, 16, "<Q", 0)), "attr_size 0", "attribute size")
     expect_error(write(d, "attrsize7", patched(good, 16, "<Q", 7)), "attr_size 7", "attribute size")
     expect_error(write(d, "attrsizebig", patched(good, 16, "<Q", 1 << 40)), "huge attr_size",
