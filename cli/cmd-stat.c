@@ -26,6 +26,16 @@ static const char stat_help[] =
 	"                           Default: " DEFAULT_EVENTS "\n"
 	"  -M, --metric NAME=EXPR   derive a metric (repeatable): + - * / ( ), numbers, event\n"
 	"                           names and 'seconds', e.g. 'mpm=cache-misses / cpu-migrations'\n"
+	"      --score NAME=REGEX   the benchmark's own number, a row like an event: the\n"
+	"                           first group of REGEX (POSIX extended) in the last line\n"
+	"                           of the command's output that matches, e.g.\n"
+	"                           'tput=Throughput ([0-9.]+) MB/sec' (repeatable). A run\n"
+	"                           without a match is an error, and is not kept. Metrics\n"
+	"                           can read it: -M 'misses/MB=cache-misses / tput'\n"
+	"      --score-from WHERE   where --score reads: stdout (default), stderr, or a\n"
+	"                           FILE the command writes, read after each run\n"
+	"      --quiet              do not show the output --score reads (it is shown as it\n"
+	"                           comes, by default)\n"
 	"      --all-user           count user space only, as if every event had :u\n"
 	"      --all-kernel         count the kernel only, as if every event had :k\n"
 	"  -i, --no-inherit         do not count the threads and children COMMAND creates\n"
@@ -103,6 +113,9 @@ static const struct option stat_options[] = {
 	{ "regions", no_argument, NULL, 'G' },
 	{ "skip-first", required_argument, NULL, 'F' },
 	{ "strict", no_argument, NULL, 'T' },
+	{ "score", required_argument, NULL, 'A' },
+	{ "score-from", required_argument, NULL, 'R' },
+	{ "quiet", no_argument, NULL, 'Q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -142,7 +155,7 @@ static int check_combinations(const struct stat_config *c)
 			  "--format csv, openmetrics or prometheus");
 		return CLI_EXIT_USAGE;
 	}
-	return c->sweep ? sweep_check(c) : 0;
+	return score_check(c) ?: (c->sweep ? sweep_check(c) : 0);
 }
 
 static bool parse_format(struct stat_config *c, const char *name)
@@ -192,6 +205,20 @@ static int resolve_format(struct stat_config *c)
 	return 0;
 }
 
+/* A repeated option's argument, kept: 0, or 1 after saying why not. */
+static int push_arg(const char ***list, size_t *n, const char *arg)
+{
+	const char **l = realloc(*list, (*n + 1) * sizeof(*l));
+
+	if (!l) {
+		cli_error("stat", "out of memory");
+		return CLI_EXIT_FAILURE;
+	}
+	*list = l;
+	l[(*n)++] = arg;
+	return 0;
+}
+
 static int parse_options(struct stat_config *c, int argc, char **argv)
 {
 	struct cli_target *t = &c->target;
@@ -209,18 +236,16 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 				return CLI_EXIT_FAILURE;
 			}
 			break;
-		case 'M': {
-			const char **m = realloc(c->metrics,
-						 (c->nr_metrics + 1) * sizeof(*m));
-
-			if (!m) {
-				cli_error("stat", "out of memory");
+		case 'M':
+			if (push_arg(&c->metrics, &c->nr_metrics, optarg))
 				return CLI_EXIT_FAILURE;
-			}
-			c->metrics = m;
-			m[c->nr_metrics++] = optarg;
 			break;
-		}
+		case 'A':
+			if (push_arg(&c->scores, &c->nr_scores, optarg))
+				return CLI_EXIT_FAILURE;
+			break;
+		case 'R': c->score_from = optarg; break;
+		case 'Q': c->quiet = true; break;
 		case 'U': c->all_user = true; break;
 		case 'K': c->all_kernel = true; break;
 		case 'i': c->no_inherit = true; break;
@@ -462,7 +487,9 @@ static int on_wake(void *arg)
 	double t = cli_now();
 	int err = 0;
 
-	if (sc->cfg->interval_ms && t >= r->t_next) {
+	if (hwp_workload_output_fd(r->watch.wl) >= 0)
+		err = score_drain(sc, hwp_workload_output_fd(r->watch.wl));
+	if (!err && sc->cfg->interval_ms && t >= r->t_next) {
 		if (!r->t_skip)
 			err = print_interval(sc, r, t - r->t_start, t - r->t_last);
 		r->t_last = t;
@@ -499,7 +526,8 @@ static int start_run(struct stat_ctx *sc, struct run *r)
 	size_t n;
 	int ret, err;
 
-	ret = cli_watch_prepare(&r->watch, &c->target, sc->run_argv, "stat");
+	ret = score_begin_run(sc) ?:
+	      cli_watch_prepare(&r->watch, &c->target, sc->run_argv, "stat");
 	if (ret)
 		return ret;
 	err = open_session(sc, r);
@@ -537,8 +565,8 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 {
 	size_t n = hwp_session_nr_events(r->s);
 	struct hwp_count *delta;
-	double t = cli_now();
-	int err;
+	double t = cli_now(), *scores;
+	int err, ret;
 
 	if (r->t_skip) {
 		cli_error("stat", "the run ended after %.3f s, within --skip-first %g s: nothing was counted",
@@ -549,16 +577,24 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 		err = print_interval(sc, r, t - r->t_start, t - r->t_last);
 		return err ? cli_lib_error("stat", err) : 0;
 	}
-	delta = calloc(n, sizeof(*delta));
-	if (!delta)
+	delta = calloc(n + sc->nr_scores, sizeof(*delta));
+	scores = calloc(sc->nr_scores + 1, sizeof(*scores));
+	if (!delta || !scores) {
+		free(delta);
+		free(scores);
 		return cli_lib_error("stat", -ENOMEM);
+	}
 	err = read_delta(r, delta);
+	/* A warm-up run's output is shown, not scored. */
+	ret = keep && !err ? score_end_run(sc, scores) : 0;
 	/* The rates divide by the time counted, without the skipped seconds. */
-	if (!err && keep)
-		err = hwp_result_add_run(sc->result, r->s, delta,
-					 seconds - sc->cfg->skip_first);
+	if (!err && !ret && keep)
+		err = hwp_result_add_scored_run(sc->result, r->s, delta,
+						seconds - sc->cfg->skip_first, scores,
+						sc->nr_scores);
 	free(delta);
-	return err ? cli_lib_error("stat", err) : 0;
+	free(scores);
+	return err ? cli_lib_error("stat", err) : ret;
 }
 
 /* One run; a warm-up run is not kept. *code gets the command's exit
@@ -566,23 +602,30 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 static int one_run(struct stat_ctx *sc, bool keep, int *code)
 {
 	struct run r = { .sc = sc, .watch = { .pidfd = -1 } };
-	const struct cli_wait_ops intervals = {
-		.fd = -1,
+	struct cli_wait_ops intervals = {
 		.next = next_timer,
 		.work = on_wake,
 		.ctx = &r,
 	};
 	double seconds;
-	int ret, command_code;
+	int ret, command_code, err;
 
 	ret = start_run(sc, &r);
 	if (ret)
 		goto out;
+	/* The output --score reads wakes the wait: a full pipe would stop the
+	 * command. */
+	intervals.fd = hwp_workload_output_fd(r.watch.wl);
 	ret = cli_watch_wait(&r.watch, &intervals);
 	if (!r.uncounted && !cli_watch_self_enabled(&r.watch))
 		hwp_session_disable(r.s);
 	seconds = cli_now() - r.t_start;
 	cli_watch_reap(&r.watch, &command_code);
+	/* What the command wrote before it ended; not what a child it left
+	 * behind writes later. */
+	if (!ret && hwp_workload_output_fd(r.watch.wl) >= 0 &&
+	    (err = score_drain(sc, hwp_workload_output_fd(r.watch.wl))))
+		ret = cli_lib_error("stat", err);
 	if (r.watch.wl && !sc->cfg->target.pid)
 		seconds = hwp_workload_elapsed(r.watch.wl);
 	if (ret)
@@ -602,8 +645,12 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 
 	for (long i = 0; i < c->warmup + c->repeat && !cli_stop_count; i++) {
 		bool warm = i < c->warmup;
+		char name[64];
 		int ret;
 
+		snprintf(name, sizeof(name), "%srun %ld of %ld", warm ? "warm-up " : "",
+			 (warm ? i : i - c->warmup) + 1, warm ? c->warmup : c->repeat);
+		sc->run_name = name;
 		progress_show(&sc->progress, label, warm, warm ? i : i - c->warmup,
 			      warm ? c->warmup : c->repeat);
 		ret = one_run(sc, !warm, code);
@@ -623,6 +670,8 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 	*out = NULL;
 	for (size_t i = 0; !err && i < c->nr_metrics; i++)
 		err = hwp_result_add_metric(r, sc->metrics[i]);
+	for (size_t i = 0; !err && i < sc->nr_scores; i++)
+		err = hwp_result_add_score(r, hwp_score_name(sc->scores[i]));
 	if (!err)
 		err = result_label(sc, argv, r);
 	if (err) {
@@ -639,6 +688,7 @@ static int prepare(struct stat_ctx *sc)
 	struct stat_config *c = sc->cfg;
 	HWP_OPTS(hwp_evlist_opts, eo, .all_user = c->all_user,
 		 .all_kernel = c->all_kernel);
+	const char **names;
 	int ret, err;
 
 	err = hwp_evlist_parse(c->events.buf ? c->events.buf : DEFAULT_EVENTS, &eo,
@@ -647,20 +697,30 @@ static int prepare(struct stat_ctx *sc)
 		cli_lib_error("stat", err);
 		return cli_exit_for(err);
 	}
+	ret = score_prepare(sc);
+	if (ret)
+		return ret;
 	sc->metrics = calloc(c->nr_metrics + 1, sizeof(*sc->metrics));
-	if (!sc->metrics) {
+	names = calloc(sc->nr_scores + 1, sizeof(*names));
+	if (!sc->metrics || !names) {
+		free(names);
 		cli_error("stat", "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
+	for (size_t i = 0; i < sc->nr_scores; i++)
+		names[i] = hwp_score_name(sc->scores[i]);
 	for (size_t i = 0; i < c->nr_metrics; i++) {
 		err = hwp_metric_parse(c->metrics[i], &sc->metrics[i]);
 		if (!err)
-			err = hwp_metric_check(sc->metrics[i], sc->evl);
+			err = hwp_metric_check_names(sc->metrics[i], sc->evl, names,
+						     sc->nr_scores);
 		if (err) {
+			free(names);
 			cli_lib_error("stat", err);
 			return cli_exit_for(err);
 		}
 	}
+	free(names);
 	/* Checked here, so that a typo is reported before a long run. */
 	if (c->histogram && (ret = histogram_check(sc)))
 		return ret;
@@ -760,6 +820,7 @@ static int stat_run(int argc, char **argv)
 		ret = count_and_report(&sc, &code);
 	hwp_ofile_abort(sc.out);
 	regions_cleanup(&sc);
+	score_cleanup(&sc);
 	for (size_t i = 0; sc.metrics && i < cfg.nr_metrics; i++)
 		hwp_metric_free(sc.metrics[i]);
 	free(sc.metrics);
@@ -767,6 +828,7 @@ static int stat_run(int argc, char **argv)
 	hwp_evlist_free(sc.evl);
 	free(cfg.events.buf);
 	free(cfg.metrics);
+	free(cfg.scores);
 	return ret ?: code;
 }
 

@@ -7,6 +7,7 @@
 #include "target.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct stat_config {
@@ -31,6 +32,10 @@ struct stat_config {
 	const char *sweep;	/* NAME=v1,v2,... as given */
 	bool regions;		/* show the regions the program writes */
 	bool strict;		/* nothing countable: fail, rather than run uncounted */
+	const char **scores;	/* --score NAME=REGEX, as given */
+	size_t nr_scores;
+	const char *score_from;	/* --score-from: "stdout", "stderr" or a file */
+	bool quiet;		/* the command's scanned output is not shown */
 	bool help;		/* --help: print it, and nothing else */
 };
 
@@ -57,6 +62,12 @@ struct stat_ctx {
 	char *regions_dir;	/* --regions: a directory of ours, and the */
 	char *regions_file;	/* file the program writes its regions to */
 	bool regions_warned;	/* "the command wrote no regions" was said */
+	struct hwp_score **scores;	/* --score, compiled */
+	size_t nr_scores;
+	const char *run_name;	/* "run 3 of 10", for messages about a run */
+	bool tee_failed;	/* showing the command's output failed, and said so */
+	struct stat score_file;	/* --score-from FILE before the run, to tell */
+	bool score_file_existed;	/* a file the run did not write */
 };
 
 /* cmd-stat.c */
@@ -68,6 +79,22 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out);
 int stat_measure(struct stat_ctx *sc, const char *label, int *code);
 /* Whether Ctrl-C or SIGTERM asked to stop. */
 bool stat_stopped(void);
+
+/* stat-score.c */
+/* Check --score, --score-from and --quiet against the rest: a usage error
+ * is printed, and returned as CLI_EXIT_USAGE. */
+int score_check(const struct stat_config *c);
+/* Compile the scores, and say which output the command's runs capture. */
+int score_prepare(struct stat_ctx *sc);
+/* Before a run: forget the last run's output, and note a file's state. */
+int score_begin_run(struct stat_ctx *sc);
+/* What the command printed, when @fd polls readable: shown (unless
+ * --quiet) and scanned. 0 or a negative errno. */
+int score_drain(struct stat_ctx *sc, int fd);
+/* After a run: its scores into @values (sc->nr_scores of them), or the
+ * exit status after saying which run and score failed. */
+int score_end_run(struct stat_ctx *sc, double *values);
+void score_cleanup(struct stat_ctx *sc);
 
 /* stat-sweep.c */
 /* Check --sweep against the command: a usage error is printed, and

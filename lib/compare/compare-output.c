@@ -266,7 +266,7 @@ static void json_cell(struct json_writer *w, const struct cmp_cell *cell)
 	jw_key(w, "name");
 	jw_string(w, in->name);
 	jw_key(w, "kind");
-	jw_string(w, in->kind == HWP_SERIES_EVENT ? "event" : "metric");
+	jw_string(w, kind_name(in->kind));
 	jw_key(w, "unit");
 	jw_string(w, in->unit);
 	jw_key(w, "column");
