@@ -15,6 +15,8 @@ static const char stat_help[] =
 	"usage: hwprof stat [OPTIONS] [--] COMMAND [ARGS]\n"
 	"       hwprof stat [OPTIONS] -p PID [-- COMMAND]\n"
 	"       hwprof stat [OPTIONS] -a | -C CPUS [-- COMMAND]\n"
+	"       hwprof stat [OPTIONS] -r N -- A [ARGS] ::: B [ARGS] [::: C ...]\n"
+	"       hwprof stat [OPTIONS] -r N --variant NAME=V1,V2 -- COMMAND {NAME}\n"
 	"\n"
 	"Count events while COMMAND runs, as perf stat does, and derive metrics from them.\n"
 	"With -p, -a or -C, count until COMMAND ends, the process exits, or Ctrl-C.\n"
@@ -65,6 +67,29 @@ static const char stat_help[] =
 	"  -I, --interval-print MS  print the counts of every MS milliseconds (at least 10)\n"
 	"      --skip-first SECS    do not count the first SECS seconds of each run (a\n"
 	"                           benchmark's warm-up), with or without -I\n"
+	"\n"
+	"Variants, run in turn (A/B):\n"
+	"  -- A ARGS ::: B ARGS     two or more commands, as GNU parallel separates them:\n"
+	"                           -r N runs of each (--warmup W more, discarded), in\n"
+	"                           turn, so that a machine that drifts while they run\n"
+	"                           moves them alike. Then each result, and each variant\n"
+	"                           compared with A as 'hwprof compare' does (with --json:\n"
+	"                           its hwprof-compare/1 document, of two variants)\n"
+	"      --variant NAME=V1,V2,...  the variants are COMMAND with {NAME} replaced by\n"
+	"                           each value, as --sweep does\n"
+	"      --order ORDER        abba (default): blocks of one run each, forward then\n"
+	"                           backward, A B B A A B...: a linear drift cancels;\n"
+	"                           random: each block shuffled (--seed S, else one is\n"
+	"                           drawn; printed either way); sequential: A...A B...B,\n"
+	"                           as running them one after the other does (a drift\n"
+	"                           becomes a difference: for comparison only). The\n"
+	"                           report says which order ran\n"
+	"      --seed S             the seed of --order random\n"
+	"      --save DIR           write each variant's result, hwprof-stat/1, to DIR/A.json,\n"
+	"                           DIR/B.json... ('hwprof compare' reads them)\n"
+	"      --alpha X            the significance level of the comparison (0.05)\n"
+	"\n"
+	"Output:\n"
 	"  -x, --field-separator S  CSV, in perf stat's field order: value, unit, event,\n"
 	"                           [+- %,] run time, % running, metric value, metric name\n"
 	"      --json               JSON; the schema is in README.md\n"
@@ -116,6 +141,11 @@ static const struct option stat_options[] = {
 	{ "score", required_argument, NULL, 'A' },
 	{ "score-from", required_argument, NULL, 'R' },
 	{ "quiet", no_argument, NULL, 'Q' },
+	{ "variant", required_argument, NULL, 'V' },
+	{ "order", required_argument, NULL, 'O' },
+	{ "seed", required_argument, NULL, 'D' },
+	{ "save", required_argument, NULL, 'E' },
+	{ "alpha", required_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -155,7 +185,7 @@ static int check_combinations(const struct stat_config *c)
 			  "--format csv, openmetrics or prometheus");
 		return CLI_EXIT_USAGE;
 	}
-	return score_check(c) ?: (c->sweep ? sweep_check(c) : 0);
+	return score_check(c) ?: ab_check(c) ?: (c->sweep ? sweep_check(c) : 0);
 }
 
 static bool parse_format(struct stat_config *c, const char *name)
@@ -246,6 +276,17 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			break;
 		case 'R': c->score_from = optarg; break;
 		case 'Q': c->quiet = true; break;
+		case 'V': c->variant = optarg; break;
+		case 'O': c->order = optarg; break;
+		case 'D': c->seed = optarg; break;
+		case 'E': c->save = optarg; break;
+		case 'L':
+			if (!cli_parse_alpha(optarg, &c->alpha)) {
+				cli_error("stat", "--alpha: '%s' is not a level between 0 and 1, such as 0.05",
+					  optarg);
+				return CLI_EXIT_USAGE;
+			}
+			break;
 		case 'U': c->all_user = true; break;
 		case 'K': c->all_kernel = true; break;
 		case 'i': c->no_inherit = true; break;
@@ -315,6 +356,9 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		t->argv = argv + optind;
+	ret = ab_parse(c);
+	if (ret)
+		return ret;
 	ret = cli_target_check(t, "stat",
 			       "no command to measure: hwprof stat [OPTIONS] -- COMMAND [ARGS]",
 			       "-p counts one process; -a and -C count CPUs: choose one");
@@ -599,7 +643,7 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 
 /* One run; a warm-up run is not kept. *code gets the command's exit
  * status (0 without a command). */
-static int one_run(struct stat_ctx *sc, bool keep, int *code)
+int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 {
 	struct run r = { .sc = sc, .watch = { .pidfd = -1 } };
 	struct cli_wait_ops intervals = {
@@ -653,7 +697,7 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 		sc->run_name = name;
 		progress_show(&sc->progress, label, warm, warm ? i : i - c->warmup,
 			      warm ? c->warmup : c->repeat);
-		ret = one_run(sc, !warm, code);
+		ret = stat_one_run(sc, !warm, code);
 		if (ret)
 			return ret;
 	}
@@ -803,7 +847,8 @@ static int count_and_report(struct stat_ctx *sc, int *code)
 	if (ret)
 		return ret;
 	cli_install_stop_signals();
-	ret = sc->cfg->sweep ? sweep_run(sc, code) : measure_and_write(sc, code);
+	ret = sc->cfg->sweep ? sweep_run(sc, code) :
+	      sc->cfg->variants ? ab_run(sc, code) : measure_and_write(sc, code);
 	return finish_output(sc, ret);
 }
 
@@ -829,6 +874,7 @@ static int stat_run(int argc, char **argv)
 	free(cfg.events.buf);
 	free(cfg.metrics);
 	free(cfg.scores);
+	ab_release(&cfg);
 	return ret ?: code;
 }
 

@@ -769,6 +769,37 @@ HWP_API int hwp_stats_outliers_mad(const double *values, size_t n, double thresh
 HWP_API int hwp_stats_histogram(const double *values, size_t n, size_t *bins,
 				size_t nr_bins, double *lo, double *width);
 
+/* How the runs of variants (A, B...) measured together are ordered. */
+enum hwp_order {
+	/* Blocks of one run of each variant, forward then backward: A B B A
+	 * A B B A... (A B C C B A...). A machine whose speed drifts linearly
+	 * gives every variant the same mean over each pair of blocks. */
+	HWP_ORDER_ABBA = 0,
+	/* Blocks of one run of each variant, each block in an order drawn from
+	 * the seed (randomized blocks): no pattern of the machine's can line
+	 * up with the order. */
+	HWP_ORDER_RANDOM,
+	/* Every run of A, then every run of B...: what running two commands
+	 * one after the other does. A drift between the blocks becomes a
+	 * difference; for comparison only. */
+	HWP_ORDER_SEQUENTIAL,
+};
+
+/*
+ * hwp_stats_order - the order of @runs runs of each of @nr_variants variants
+ * @seed: HWP_ORDER_RANDOM's (the same seed, the same order, on any machine);
+ *	  the others ignore it
+ * @out: @nr_variants * @runs entries, each the variant (0, 1...) of that run
+ *
+ * Errors: -EINVAL for a NULL @out, no variant or run, or an unknown order.
+ * Thread-safe. Since: 0.2
+ */
+HWP_API int hwp_stats_order(enum hwp_order order, size_t nr_variants, size_t runs,
+			    uint64_t seed, size_t *out);
+
+/* hwp_order_name - "abba", "random", "sequential"; NULL for no order. Since: 0.2 */
+HWP_API const char *hwp_order_name(enum hwp_order order);
+
 /* ------------------------------------------------------------------------
  * Output: the formats, and the options of every writer (hwp_*_write())
  */
@@ -1176,6 +1207,13 @@ struct hwp_compare_opts {
 	double alpha;		/* the significance level; 0: 0.05 */
 	enum hwp_stats_test test;	/* default Welch's t-test */
 	bool no_correction;	/* do not apply Holm's correction across the tests */
+	/* What the output calls A and B (copied); NULL: the files they were
+	 * read from, else "A" and "B". Since: 0.2 */
+	const char *a_name, *b_name;
+	/* How the runs of A and B were ordered, said in the output (copied):
+	 * the text's header and the JSON's "order"; NULL: not said (measured
+	 * apart, e.g. read from two files). Since: 0.2 */
+	const char *order;
 	size_t :0;
 };
 

@@ -74,7 +74,10 @@ static void text_header(const struct hwp_compare *c, FILE *f)
 		fprintf(f, " (%zu runs%s)", c->b_runs[0], c->param ? " each" : "");
 	if (c->param)
 		fprintf(f, ", over %s", c->param);
-	fprintf(f, ":\n %s, alpha %g; ", test_name(c), c->opts.alpha);
+	fprintf(f, ":\n");
+	if (c->order)
+		fprintf(f, " Runs ordered %s\n", c->order);
+	fprintf(f, " %s, alpha %g; ", test_name(c), c->opts.alpha);
 	if (c->corrected)
 		fprintf(f, "Holm's correction over %zu tests\n\n", c->nr_tests);
 	else if (!c->nr_tests)
@@ -322,6 +325,8 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 	jw_string(&w, c->corrected ? "holm" : "none");
 	jw_key(&w, "tests");
 	jw_int(&w, (long long)c->nr_tests);
+	jw_key(&w, "order");
+	jw_string(&w, c->order);
 	jw_key(&w, "parameter");
 	jw_string(&w, c->param);
 	jw_key(&w, "columns");
