@@ -38,6 +38,10 @@ static const char stat_help[] =
 	"                           FILE the command writes, read after each run\n"
 	"      --quiet              do not show the output --score reads (it is shown as it\n"
 	"                           comes, by default)\n"
+	"      --explain            with -r N and --score: rank every event and metric by\n"
+	"                           how it follows the (first) score across the runs\n"
+	"                           (Spearman's rank correlation, p-value, CV), and show\n"
+	"                           the ratios of two events that vary least\n"
 	"      --all-user           count user space only, as if every event had :u\n"
 	"      --all-kernel         count the kernel only, as if every event had :k\n"
 	"  -i, --no-inherit         do not count the threads and children COMMAND creates\n"
@@ -141,6 +145,7 @@ static const struct option stat_options[] = {
 	{ "score", required_argument, NULL, 'A' },
 	{ "score-from", required_argument, NULL, 'R' },
 	{ "quiet", no_argument, NULL, 'Q' },
+	{ "explain", no_argument, NULL, 'X' },
 	{ "variant", required_argument, NULL, 'V' },
 	{ "order", required_argument, NULL, 'O' },
 	{ "seed", required_argument, NULL, 'D' },
@@ -276,6 +281,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			break;
 		case 'R': c->score_from = optarg; break;
 		case 'Q': c->quiet = true; break;
+		case 'X': c->explain = true; break;
 		case 'V': c->variant = optarg; break;
 		case 'O': c->order = optarg; break;
 		case 'D': c->seed = optarg; break;
@@ -808,6 +814,9 @@ static int measure_and_write(struct stat_ctx *sc, int *code)
 	err = hwp_result_write(sc->result, sc->stream, &sc->wopts);
 	if (!err && sc->cfg->histogram)
 		err = histogram_print(sc->result, sc->cfg->histogram, sc->stream);
+	if (!err && sc->cfg->explain)
+		err = hwp_result_explain(sc->result, hwp_score_name(sc->scores[0]),
+					 sc->stream, &sc->wopts);
 	if (err) {
 		cli_lib_error("stat", err);
 		ret = ret ? ret : CLI_EXIT_FAILURE;

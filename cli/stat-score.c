@@ -21,7 +21,7 @@ static bool from_file(const struct stat_config *c)
 int score_check(const struct stat_config *c)
 {
 	const char *what = c->nr_scores ? "--score" : c->score_from ? "--score-from" :
-			   c->quiet ? "--quiet" : NULL;
+			   c->quiet ? "--quiet" : c->explain ? "--explain" : NULL;
 
 	if (!what)
 		return 0;
@@ -32,6 +32,16 @@ int score_check(const struct stat_config *c)
 	}
 	if (c->interval_ms) {
 		cli_error("stat", "%s takes one number a run: not with -I", what);
+		return CLI_EXIT_USAGE;
+	}
+	if (c->explain && (!c->nr_scores || c->repeat < 3 ||
+			   c->format != HWP_FORMAT_TEXT || c->sweep || c->variants)) {
+		cli_error("stat", "--explain ranks the rows of one measurement by how they follow its score: %s",
+			  !c->nr_scores ? "give a --score NAME=REGEX" :
+			  c->repeat < 3 ? "give -r N, N at least 3 (10 or more)" :
+			  c->format != HWP_FORMAT_TEXT ?
+			  "it writes text (hwp_result_explain() writes JSON)" :
+			  "not with --sweep or variants");
 		return CLI_EXIT_USAGE;
 	}
 	if (c->score_from && !c->nr_scores) {

@@ -36,6 +36,7 @@ struct stat_config {
 	size_t nr_scores;
 	const char *score_from;	/* --score-from: "stdout", "stderr" or a file */
 	bool quiet;		/* the command's scanned output is not shown */
+	bool explain;		/* rank the rows by how they follow the score */
 	/* Variants run in turn (stat-ab.c): -- A ::: B, or --variant */
 	char ***variants;	/* NULL-terminated commands; NULL: none */
 	size_t nr_variants;

@@ -23,6 +23,9 @@
  *   drift N PER    touch N + tick * PER fresh pages
  *   score BASE PER print "Throughput V MB/sec", V = BASE + PER * ((tick *
  *                  37 + 11) % 17): a known sequence that looks random
+ *   faultscore N PER  touch P = N + PER * ((tick * 37 + 11) % 17) pages and
+ *                  print "Throughput 1e6/P MB/sec": a score that page
+ *                  faults drive
  *   exit CODE      exit with CODE
  *   kill SIG       kill ourselves with SIG */
 #ifndef _GNU_SOURCE
@@ -281,6 +284,13 @@ static int run(int argc, char **argv)
 
 			printf("Throughput %.6f MB/sec\n",
 			       base + per * (double)((tick * 37 + 11) % 17));
+			fflush(stdout);
+		} else if (!strcmp(s, "faultscore")) {
+			long n = arg(argv, ++i, argc), per = arg(argv, ++i, argc);
+			long pages = n + per * ((tick * 37 + 11) % 17);
+
+			work_touch_pages(pages);
+			printf("Throughput %.6f MB/sec\n", 1e6 / (double)pages);
 			fflush(stdout);
 		} else if (!strcmp(s, "exit")) {
 			return (int)arg(argv, ++i, argc);

@@ -769,6 +769,21 @@ HWP_API int hwp_stats_outliers_mad(const double *values, size_t n, double thresh
 HWP_API int hwp_stats_histogram(const double *values, size_t n, size_t *bins,
 				size_t nr_bins, double *lo, double *width);
 
+/*
+ * hwp_stats_spearman - Spearman's rank correlation of @x and @y (n pairs)
+ * @rho: set to the correlation of the ranks, from -1 to 1 (ties share
+ *	 their average rank); NAN when undefined
+ * @p_value: set to the two-sided p-value of rho = 0, from Student's t with
+ *	     n - 2 degrees of freedom (an approximation; with 10 runs a
+ *	     correlation is weak evidence)
+ *
+ * Pairs where either value is NAN are skipped. Errors: -HWP_ERR_UNDEFINED
+ * for fewer than 3 pairs or a side whose values are all equal (the
+ * message says which); -EINVAL; -ENOMEM. Thread-safe. Since: 0.2
+ */
+HWP_API int hwp_stats_spearman(const double *x, const double *y, size_t n, double *rho,
+			       double *p_value);
+
 /* How the runs of variants (A, B...) measured together are ordered. */
 enum hwp_order {
 	/* Blocks of one run of each variant, forward then backward: A B B A
@@ -1113,6 +1128,25 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
  */
 HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
 			     const struct hwp_write_opts *opts);
+
+/*
+ * hwp_result_explain - which number to trust: every row of @r ranked by how
+ * closely it follows score @score across the runs, and the ratios of two
+ * events that vary least
+ * @score: the name of a score row (hwp_result_add_score())
+ *
+ * Each event, metric and other score gets Spearman's rank correlation with
+ * the score (hwp_stats_spearman()), its p-value and its coefficient of
+ * variation, the strongest first; then every ratio of two counted events
+ * is tried and the 5 with the least CV across runs are shown. The output
+ * says how many candidates were tried and that a correlation over a few
+ * runs is weak evidence. HWP_FORMAT_TEXT, or HWP_FORMAT_JSON (schema
+ * hwprof-explain/1, README). Errors: -ENOENT for no such score,
+ * -HWP_ERR_UNDEFINED for fewer than 3 runs, -EOPNOTSUPP for other formats,
+ * -EINVAL, -ENOMEM, or the write's errno. Since: 0.2
+ */
+HWP_API int hwp_result_explain(const struct hwp_result *r, const char *score, FILE *f,
+			       const struct hwp_write_opts *opts);
 
 /* ------------------------------------------------------------------------
  * Sweeps: one result per value of a parameter, as the tables of benchmark

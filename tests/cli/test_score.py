@@ -166,6 +166,25 @@ def sweep_with_score(d):
         check(vals == [[10, 10], [20, 20]], vals)
 
 
+def explain(d):
+    """--explain: a score that page faults drive (1e6 / pages, the pages
+    varied across runs) ranks page-faults first, rho -1, and says how many
+    candidates were tried and that 10 runs are weak evidence."""
+    tick = os.path.join(d, "tick-explain")
+    p = hwprof("stat", "-r", "10", "--quiet", "--explain", "--score", TPUT, "-e",
+               "page-faults,context-switches,cpu-migrations,task-clock", "--",
+               WORKLOAD, "tick", tick, "faultscore", "1000", "300")
+    check(p.returncode == 0, p.stderr)
+    text = p.stderr.split("Which number to trust", 1)[-1]
+    rows = [ln.split() for ln in text.splitlines()[4:] if ln.strip()]
+    check(rows and rows[0][0] == "page-faults" and float(rows[0][1]) <= -0.95,
+          f"page-faults first: {rows[:3]}")
+    # 4 events and 4 built-in metrics (CPUs-utilized, migrations/s, cs/s,
+    # faults/s); ratios of the 4 events, each pair once: 6.
+    check("8 rows tried" in text and "6 pairs tried" in text, text)
+    check("weak evidence" in text, text)
+
+
 def mistakes():
     """Usage errors: before anything runs."""
     for args, msg in (
@@ -178,6 +197,9 @@ def mistakes():
         (["--score", "t=(1)", "-a"], "give one after --"),
         (["--score-from", "stderr", "--", "true"], "give a --score"),
         (["--score", "t=(1)", "-M", "x=tpu * 2", "--", "true"], "did you mean: t"),
+        (["--explain", "-r", "5", "--", "true"], "give a --score"),
+        (["--explain", "--score", "t=(1)", "-r", "2", "--", "true"], "at least 3"),
+        (["--explain", "--score", "t=(1)", "-r", "5", "--json", "--", "true"], "writes text"),
     ):
         p = hwprof("stat", *args)
         check(p.returncode == 2 and msg in p.stderr, f"{args}: {p.returncode} {p.stderr!r}")
@@ -186,7 +208,7 @@ def mistakes():
 with tempfile.TemporaryDirectory() as tmp:
     for fn in (statistics_of_runs, output_shown_or_quiet, metric_reads_score,
                no_match_is_an_error, from_stderr_and_file, big_output_and_long_lines,
-               formats_and_compare, sweep_with_score):
+               formats_and_compare, sweep_with_score, explain):
         case(fn, tmp)
 case(mistakes)
 done()
