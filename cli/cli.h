@@ -39,6 +39,7 @@ extern const struct cli_cmd cli_cmd_compare;
 extern const struct cli_cmd cli_cmd_record;
 extern const struct cli_cmd cli_cmd_report;
 extern const struct cli_cmd cli_cmd_diff;
+extern const struct cli_cmd cli_cmd_doctor;
 
 /* Exit statuses (see README). */
 enum {

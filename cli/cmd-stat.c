@@ -15,6 +15,8 @@ static const char stat_help[] =
 	"usage: hwprof stat [OPTIONS] [--] COMMAND [ARGS]\n"
 	"       hwprof stat [OPTIONS] -p PID [-- COMMAND]\n"
 	"       hwprof stat [OPTIONS] -a | -C CPUS [-- COMMAND]\n"
+	"       hwprof stat [OPTIONS] -r N -- A [ARGS] ::: B [ARGS] [::: C ...]\n"
+	"       hwprof stat [OPTIONS] -r N --variant NAME=V1,V2 -- COMMAND {NAME}\n"
 	"\n"
 	"Count events while COMMAND runs, as perf stat does, and derive metrics from them.\n"
 	"With -p, -a or -C, count until COMMAND ends, the process exits, or Ctrl-C.\n"
@@ -26,6 +28,20 @@ static const char stat_help[] =
 	"                           Default: " DEFAULT_EVENTS "\n"
 	"  -M, --metric NAME=EXPR   derive a metric (repeatable): + - * / ( ), numbers, event\n"
 	"                           names and 'seconds', e.g. 'mpm=cache-misses / cpu-migrations'\n"
+	"      --score NAME=REGEX   the benchmark's own number, a row like an event: the\n"
+	"                           first group of REGEX (POSIX extended) in the last line\n"
+	"                           of the command's output that matches, e.g.\n"
+	"                           'tput=Throughput ([0-9.]+) MB/sec' (repeatable). A run\n"
+	"                           without a match is an error, and is not kept. Metrics\n"
+	"                           can read it: -M 'misses/MB=cache-misses / tput'\n"
+	"      --score-from WHERE   where --score reads: stdout (default), stderr, or a\n"
+	"                           FILE the command writes, read after each run\n"
+	"      --quiet              do not show the output --score reads (it is shown as it\n"
+	"                           comes, by default)\n"
+	"      --explain            with -r N and --score: rank every event and metric by\n"
+	"                           how it follows the (first) score across the runs\n"
+	"                           (Spearman's rank correlation, p-value, CV), and show\n"
+	"                           the ratios of two events that vary least\n"
 	"      --all-user           count user space only, as if every event had :u\n"
 	"      --all-kernel         count the kernel only, as if every event had :k\n"
 	"  -i, --no-inherit         do not count the threads and children COMMAND creates\n"
@@ -55,6 +71,29 @@ static const char stat_help[] =
 	"  -I, --interval-print MS  print the counts of every MS milliseconds (at least 10)\n"
 	"      --skip-first SECS    do not count the first SECS seconds of each run (a\n"
 	"                           benchmark's warm-up), with or without -I\n"
+	"\n"
+	"Variants, run in turn (A/B):\n"
+	"  -- A ARGS ::: B ARGS     two or more commands, as GNU parallel separates them:\n"
+	"                           -r N runs of each (--warmup W more, discarded), in\n"
+	"                           turn, so that a machine that drifts while they run\n"
+	"                           moves them alike. Then each result, and each variant\n"
+	"                           compared with A as 'hwprof compare' does (with --json:\n"
+	"                           its hwprof-compare/1 document, of two variants)\n"
+	"      --variant NAME=V1,V2,...  the variants are COMMAND with {NAME} replaced by\n"
+	"                           each value, as --sweep does\n"
+	"      --order ORDER        abba (default): blocks of one run each, forward then\n"
+	"                           backward, A B B A A B...: a linear drift cancels;\n"
+	"                           random: each block shuffled (--seed S, else one is\n"
+	"                           drawn; printed either way); sequential: A...A B...B,\n"
+	"                           as running them one after the other does (a drift\n"
+	"                           becomes a difference: for comparison only). The\n"
+	"                           report says which order ran\n"
+	"      --seed S             the seed of --order random\n"
+	"      --save DIR           write each variant's result, hwprof-stat/1, to DIR/A.json,\n"
+	"                           DIR/B.json... ('hwprof compare' reads them)\n"
+	"      --alpha X            the significance level of the comparison (0.05)\n"
+	"\n"
+	"Output:\n"
 	"  -x, --field-separator S  CSV, in perf stat's field order: value, unit, event,\n"
 	"                           [+- %,] run time, % running, metric value, metric name\n"
 	"      --json               JSON; the schema is in README.md\n"
@@ -103,6 +142,15 @@ static const struct option stat_options[] = {
 	{ "regions", no_argument, NULL, 'G' },
 	{ "skip-first", required_argument, NULL, 'F' },
 	{ "strict", no_argument, NULL, 'T' },
+	{ "score", required_argument, NULL, 'A' },
+	{ "score-from", required_argument, NULL, 'R' },
+	{ "quiet", no_argument, NULL, 'Q' },
+	{ "explain", no_argument, NULL, 'X' },
+	{ "variant", required_argument, NULL, 'V' },
+	{ "order", required_argument, NULL, 'O' },
+	{ "seed", required_argument, NULL, 'D' },
+	{ "save", required_argument, NULL, 'E' },
+	{ "alpha", required_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -142,7 +190,7 @@ static int check_combinations(const struct stat_config *c)
 			  "--format csv, openmetrics or prometheus");
 		return CLI_EXIT_USAGE;
 	}
-	return c->sweep ? sweep_check(c) : 0;
+	return score_check(c) ?: ab_check(c) ?: (c->sweep ? sweep_check(c) : 0);
 }
 
 static bool parse_format(struct stat_config *c, const char *name)
@@ -192,6 +240,20 @@ static int resolve_format(struct stat_config *c)
 	return 0;
 }
 
+/* A repeated option's argument, kept: 0, or 1 after saying why not. */
+static int push_arg(const char ***list, size_t *n, const char *arg)
+{
+	const char **l = realloc(*list, (*n + 1) * sizeof(*l));
+
+	if (!l) {
+		cli_error("stat", "out of memory");
+		return CLI_EXIT_FAILURE;
+	}
+	*list = l;
+	l[(*n)++] = arg;
+	return 0;
+}
+
 static int parse_options(struct stat_config *c, int argc, char **argv)
 {
 	struct cli_target *t = &c->target;
@@ -209,18 +271,28 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 				return CLI_EXIT_FAILURE;
 			}
 			break;
-		case 'M': {
-			const char **m = realloc(c->metrics,
-						 (c->nr_metrics + 1) * sizeof(*m));
-
-			if (!m) {
-				cli_error("stat", "out of memory");
+		case 'M':
+			if (push_arg(&c->metrics, &c->nr_metrics, optarg))
 				return CLI_EXIT_FAILURE;
-			}
-			c->metrics = m;
-			m[c->nr_metrics++] = optarg;
 			break;
-		}
+		case 'A':
+			if (push_arg(&c->scores, &c->nr_scores, optarg))
+				return CLI_EXIT_FAILURE;
+			break;
+		case 'R': c->score_from = optarg; break;
+		case 'Q': c->quiet = true; break;
+		case 'X': c->explain = true; break;
+		case 'V': c->variant = optarg; break;
+		case 'O': c->order = optarg; break;
+		case 'D': c->seed = optarg; break;
+		case 'E': c->save = optarg; break;
+		case 'L':
+			if (!cli_parse_alpha(optarg, &c->alpha)) {
+				cli_error("stat", "--alpha: '%s' is not a level between 0 and 1, such as 0.05",
+					  optarg);
+				return CLI_EXIT_USAGE;
+			}
+			break;
 		case 'U': c->all_user = true; break;
 		case 'K': c->all_kernel = true; break;
 		case 'i': c->no_inherit = true; break;
@@ -290,6 +362,9 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		t->argv = argv + optind;
+	ret = ab_parse(c);
+	if (ret)
+		return ret;
 	ret = cli_target_check(t, "stat",
 			       "no command to measure: hwprof stat [OPTIONS] -- COMMAND [ARGS]",
 			       "-p counts one process; -a and -C count CPUs: choose one");
@@ -462,7 +537,9 @@ static int on_wake(void *arg)
 	double t = cli_now();
 	int err = 0;
 
-	if (sc->cfg->interval_ms && t >= r->t_next) {
+	if (hwp_workload_output_fd(r->watch.wl) >= 0)
+		err = score_drain(sc, hwp_workload_output_fd(r->watch.wl));
+	if (!err && sc->cfg->interval_ms && t >= r->t_next) {
 		if (!r->t_skip)
 			err = print_interval(sc, r, t - r->t_start, t - r->t_last);
 		r->t_last = t;
@@ -499,7 +576,8 @@ static int start_run(struct stat_ctx *sc, struct run *r)
 	size_t n;
 	int ret, err;
 
-	ret = cli_watch_prepare(&r->watch, &c->target, sc->run_argv, "stat");
+	ret = score_begin_run(sc) ?:
+	      cli_watch_prepare(&r->watch, &c->target, sc->run_argv, "stat");
 	if (ret)
 		return ret;
 	err = open_session(sc, r);
@@ -537,8 +615,8 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 {
 	size_t n = hwp_session_nr_events(r->s);
 	struct hwp_count *delta;
-	double t = cli_now();
-	int err;
+	double t = cli_now(), *scores;
+	int err, ret;
 
 	if (r->t_skip) {
 		cli_error("stat", "the run ended after %.3f s, within --skip-first %g s: nothing was counted",
@@ -549,40 +627,55 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 		err = print_interval(sc, r, t - r->t_start, t - r->t_last);
 		return err ? cli_lib_error("stat", err) : 0;
 	}
-	delta = calloc(n, sizeof(*delta));
-	if (!delta)
+	delta = calloc(n + sc->nr_scores, sizeof(*delta));
+	scores = calloc(sc->nr_scores + 1, sizeof(*scores));
+	if (!delta || !scores) {
+		free(delta);
+		free(scores);
 		return cli_lib_error("stat", -ENOMEM);
+	}
 	err = read_delta(r, delta);
+	/* A warm-up run's output is shown, not scored. */
+	ret = keep && !err ? score_end_run(sc, scores) : 0;
 	/* The rates divide by the time counted, without the skipped seconds. */
-	if (!err && keep)
-		err = hwp_result_add_run(sc->result, r->s, delta,
-					 seconds - sc->cfg->skip_first);
+	if (!err && !ret && keep)
+		err = hwp_result_add_scored_run(sc->result, r->s, delta,
+						seconds - sc->cfg->skip_first, scores,
+						sc->nr_scores);
 	free(delta);
-	return err ? cli_lib_error("stat", err) : 0;
+	free(scores);
+	return err ? cli_lib_error("stat", err) : ret;
 }
 
 /* One run; a warm-up run is not kept. *code gets the command's exit
  * status (0 without a command). */
-static int one_run(struct stat_ctx *sc, bool keep, int *code)
+int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 {
 	struct run r = { .sc = sc, .watch = { .pidfd = -1 } };
-	const struct cli_wait_ops intervals = {
-		.fd = -1,
+	struct cli_wait_ops intervals = {
 		.next = next_timer,
 		.work = on_wake,
 		.ctx = &r,
 	};
 	double seconds;
-	int ret, command_code;
+	int ret, command_code, err;
 
 	ret = start_run(sc, &r);
 	if (ret)
 		goto out;
+	/* The output --score reads wakes the wait: a full pipe would stop the
+	 * command. */
+	intervals.fd = hwp_workload_output_fd(r.watch.wl);
 	ret = cli_watch_wait(&r.watch, &intervals);
 	if (!r.uncounted && !cli_watch_self_enabled(&r.watch))
 		hwp_session_disable(r.s);
 	seconds = cli_now() - r.t_start;
 	cli_watch_reap(&r.watch, &command_code);
+	/* What the command wrote before it ended; not what a child it left
+	 * behind writes later. */
+	if (!ret && hwp_workload_output_fd(r.watch.wl) >= 0 &&
+	    (err = score_drain(sc, hwp_workload_output_fd(r.watch.wl))))
+		ret = cli_lib_error("stat", err);
 	if (r.watch.wl && !sc->cfg->target.pid)
 		seconds = hwp_workload_elapsed(r.watch.wl);
 	if (ret)
@@ -602,11 +695,15 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 
 	for (long i = 0; i < c->warmup + c->repeat && !cli_stop_count; i++) {
 		bool warm = i < c->warmup;
+		char name[64];
 		int ret;
 
+		snprintf(name, sizeof(name), "%srun %ld of %ld", warm ? "warm-up " : "",
+			 (warm ? i : i - c->warmup) + 1, warm ? c->warmup : c->repeat);
+		sc->run_name = name;
 		progress_show(&sc->progress, label, warm, warm ? i : i - c->warmup,
 			      warm ? c->warmup : c->repeat);
-		ret = one_run(sc, !warm, code);
+		ret = stat_one_run(sc, !warm, code);
 		if (ret)
 			return ret;
 	}
@@ -623,6 +720,8 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 	*out = NULL;
 	for (size_t i = 0; !err && i < c->nr_metrics; i++)
 		err = hwp_result_add_metric(r, sc->metrics[i]);
+	for (size_t i = 0; !err && i < sc->nr_scores; i++)
+		err = hwp_result_add_score(r, hwp_score_name(sc->scores[i]));
 	if (!err)
 		err = result_label(sc, argv, r);
 	if (err) {
@@ -639,6 +738,7 @@ static int prepare(struct stat_ctx *sc)
 	struct stat_config *c = sc->cfg;
 	HWP_OPTS(hwp_evlist_opts, eo, .all_user = c->all_user,
 		 .all_kernel = c->all_kernel);
+	const char **names;
 	int ret, err;
 
 	err = hwp_evlist_parse(c->events.buf ? c->events.buf : DEFAULT_EVENTS, &eo,
@@ -647,20 +747,30 @@ static int prepare(struct stat_ctx *sc)
 		cli_lib_error("stat", err);
 		return cli_exit_for(err);
 	}
+	ret = score_prepare(sc);
+	if (ret)
+		return ret;
 	sc->metrics = calloc(c->nr_metrics + 1, sizeof(*sc->metrics));
-	if (!sc->metrics) {
+	names = calloc(sc->nr_scores + 1, sizeof(*names));
+	if (!sc->metrics || !names) {
+		free(names);
 		cli_error("stat", "out of memory");
 		return CLI_EXIT_FAILURE;
 	}
+	for (size_t i = 0; i < sc->nr_scores; i++)
+		names[i] = hwp_score_name(sc->scores[i]);
 	for (size_t i = 0; i < c->nr_metrics; i++) {
 		err = hwp_metric_parse(c->metrics[i], &sc->metrics[i]);
 		if (!err)
-			err = hwp_metric_check(sc->metrics[i], sc->evl);
+			err = hwp_metric_check_names(sc->metrics[i], sc->evl, names,
+						     sc->nr_scores);
 		if (err) {
+			free(names);
 			cli_lib_error("stat", err);
 			return cli_exit_for(err);
 		}
 	}
+	free(names);
 	/* Checked here, so that a typo is reported before a long run. */
 	if (c->histogram && (ret = histogram_check(sc)))
 		return ret;
@@ -704,6 +814,9 @@ static int measure_and_write(struct stat_ctx *sc, int *code)
 	err = hwp_result_write(sc->result, sc->stream, &sc->wopts);
 	if (!err && sc->cfg->histogram)
 		err = histogram_print(sc->result, sc->cfg->histogram, sc->stream);
+	if (!err && sc->cfg->explain)
+		err = hwp_result_explain(sc->result, hwp_score_name(sc->scores[0]),
+					 sc->stream, &sc->wopts);
 	if (err) {
 		cli_lib_error("stat", err);
 		ret = ret ? ret : CLI_EXIT_FAILURE;
@@ -743,7 +856,8 @@ static int count_and_report(struct stat_ctx *sc, int *code)
 	if (ret)
 		return ret;
 	cli_install_stop_signals();
-	ret = sc->cfg->sweep ? sweep_run(sc, code) : measure_and_write(sc, code);
+	ret = sc->cfg->sweep ? sweep_run(sc, code) :
+	      sc->cfg->variants ? ab_run(sc, code) : measure_and_write(sc, code);
 	return finish_output(sc, ret);
 }
 
@@ -760,6 +874,7 @@ static int stat_run(int argc, char **argv)
 		ret = count_and_report(&sc, &code);
 	hwp_ofile_abort(sc.out);
 	regions_cleanup(&sc);
+	score_cleanup(&sc);
 	for (size_t i = 0; sc.metrics && i < cfg.nr_metrics; i++)
 		hwp_metric_free(sc.metrics[i]);
 	free(sc.metrics);
@@ -767,6 +882,8 @@ static int stat_run(int argc, char **argv)
 	hwp_evlist_free(sc.evl);
 	free(cfg.events.buf);
 	free(cfg.metrics);
+	free(cfg.scores);
+	ab_release(&cfg);
 	/* Lost regions fail a run that otherwise succeeded; the command's
 	 * own failure says more and passes through. */
 	return ret ?: code ?: (sc.regions_lost ? CLI_EXIT_FAILURE : 0);

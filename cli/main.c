@@ -11,6 +11,7 @@ static const struct cli_cmd *const commands[] = {
 	&cli_cmd_report,
 	&cli_cmd_diff,
 	&cli_cmd_list,
+	&cli_cmd_doctor,
 };
 
 static void usage(FILE *f)

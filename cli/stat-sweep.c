@@ -8,15 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct sweep_spec {
-	char *buf;		/* the spec, cut into the name and the values */
-	const char *name;
-	char **values;
-	size_t nr;
-	char placeholder[80];	/* "{NAME}" */
-};
-
-static void spec_release(struct sweep_spec *s)
+void spec_release(struct sweep_spec *s)
 {
 	free(s->buf);
 	free(s->values);
@@ -33,8 +25,7 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-/* NAME=V1,V2,...; a usage error is printed. */
-static int parse_spec(const char *spec, struct sweep_spec *s)
+int parse_spec(const char *spec, const char *option, struct sweep_spec *s)
 {
 	char *eq, *v, *save = NULL;
 
@@ -47,20 +38,20 @@ static int parse_spec(const char *spec, struct sweep_spec *s)
 	}
 	eq = strchr(s->buf, '=');
 	if (!eq || !valid_name((*eq = '\0', s->buf)) || strlen(s->buf) > 64) {
-		cli_error("stat", "--sweep '%s': write NAME=V1,V2,... with a NAME of letters, digits, '_' and '-'",
-			  spec);
+		cli_error("stat", "%s '%s': write NAME=V1,V2,... with a NAME of letters, digits, '_' and '-'",
+			  option, spec);
 		return CLI_EXIT_USAGE;
 	}
 	s->name = s->buf;
 	snprintf(s->placeholder, sizeof(s->placeholder), "{%s}", s->name);
 	if (!eq[1] || eq[1] == ',' || eq[strlen(eq + 1)] == ',' || strstr(eq + 1, ",,")) {
-		cli_error("stat", "--sweep '%s': a value is empty", spec);
+		cli_error("stat", "%s '%s': a value is empty", option, spec);
 		return CLI_EXIT_USAGE;
 	}
 	for (v = strtok_r(eq + 1, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
 		for (size_t i = 0; i < s->nr; i++)
 			if (!strcmp(s->values[i], v)) {
-				cli_error("stat", "--sweep: %s=%s is given twice",
+				cli_error("stat", "%s: %s=%s is given twice", option,
 					  s->name, v);
 				return CLI_EXIT_USAGE;
 			}
@@ -69,27 +60,31 @@ static int parse_spec(const char *spec, struct sweep_spec *s)
 	return 0;
 }
 
-int sweep_check(const struct stat_config *c)
+int spec_check(const char *spec, const char *option, char **argv)
 {
 	struct sweep_spec s;
 	bool used = false;
-	int ret = parse_spec(c->sweep, &s);
+	int ret = parse_spec(spec, option, &s);
 
-	if (!ret && !c->target.argv) {
-		cli_error("stat",
-			  "--sweep runs a command once per value; give one after --");
+	if (!ret && !argv) {
+		cli_error("stat", "%s runs a command once per value; give one after --",
+			  option);
 		ret = CLI_EXIT_USAGE;
 	}
-	for (size_t i = 0; !ret && c->target.argv[i]; i++)
-		used |= strstr(c->target.argv[i], s.placeholder) != NULL;
+	for (size_t i = 0; !ret && argv[i]; i++)
+		used |= strstr(argv[i], s.placeholder) != NULL;
 	if (!ret && !used) {
-		cli_error("stat",
-			  "--sweep %s: no argument of the command has %s to replace",
-			  s.name, s.placeholder);
+		cli_error("stat", "%s %s: no argument of the command has %s to replace",
+			  option, s.name, s.placeholder);
 		ret = CLI_EXIT_USAGE;
 	}
 	spec_release(&s);
 	return ret;
+}
+
+int sweep_check(const struct stat_config *c)
+{
+	return spec_check(c->sweep, "--sweep", c->target.argv);
 }
 
 /* @arg with every @from replaced by @to; NULL when out of memory. */
@@ -114,14 +109,14 @@ static char *replace_all(const char *arg, const char *from, const char *to)
 	return out;
 }
 
-static void argv_free(char **argv)
+void argv_free(char **argv)
 {
 	for (size_t i = 0; argv && argv[i]; i++)
 		free(argv[i]);
 	free(argv);
 }
 
-static char **substitute(char **argv, const struct sweep_spec *s, const char *value)
+char **substitute(char **argv, const struct sweep_spec *s, const char *value)
 {
 	size_t n = 0;
 	char **out;
@@ -178,7 +173,7 @@ int sweep_run(struct stat_ctx *sc, int *code)
 {
 	struct hwp_sweep *sw = NULL;
 	struct sweep_spec s;
-	int ret = parse_spec(sc->cfg->sweep, &s), err;
+	int ret = parse_spec(sc->cfg->sweep, "--sweep", &s), err;
 
 	/* prepare() made a result to check the metrics; each value gets its own. */
 	hwp_result_free(sc->result);

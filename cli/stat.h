@@ -7,6 +7,7 @@
 #include "target.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct stat_config {
@@ -31,6 +32,21 @@ struct stat_config {
 	const char *sweep;	/* NAME=v1,v2,... as given */
 	bool regions;		/* show the regions the program writes */
 	bool strict;		/* nothing countable: fail, rather than run uncounted */
+	const char **scores;	/* --score NAME=REGEX, as given */
+	size_t nr_scores;
+	const char *score_from;	/* --score-from: "stdout", "stderr" or a file */
+	bool quiet;		/* the command's scanned output is not shown */
+	bool explain;		/* rank the rows by how they follow the score */
+	/* Variants run in turn (stat-ab.c): -- A ::: B, or --variant */
+	char ***variants;	/* NULL-terminated commands; NULL: none */
+	size_t nr_variants;
+	char **variant_labels;	/* --variant's "NAME=V"; NULL: A, B... */
+	bool owns_variants;	/* the commands are ours (--variant's copies) */
+	const char *variant;	/* --variant NAME=V1,V2,... as given */
+	const char *order;	/* --order, --seed, --save DIR, --alpha */
+	const char *seed;
+	const char *save;
+	double alpha;
 	bool help;		/* --help: print it, and nothing else */
 };
 
@@ -58,6 +74,12 @@ struct stat_ctx {
 	char *regions_file;	/* file the program writes its regions to */
 	bool regions_warned;	/* "the command wrote no regions" was said */
 	bool regions_lost;	/* a run's regions could not be read */
+	struct hwp_score **scores;	/* --score, compiled */
+	size_t nr_scores;
+	const char *run_name;	/* "run 3 of 10", for messages about a run */
+	bool tee_failed;	/* showing the command's output failed, and said so */
+	struct stat score_file;	/* --score-from FILE before the run, to tell */
+	bool score_file_existed;	/* a file the run did not write */
 };
 
 /* cmd-stat.c */
@@ -67,10 +89,54 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out);
  * after printing why, the exit status of a fatal error. *code gets the
  * command's last exit status. @label names the sweep value, or is NULL. */
 int stat_measure(struct stat_ctx *sc, const char *label, int *code);
+/* One run of sc->run_argv, into sc->result when @keep (a warm-up run is
+ * not kept); sc->run_name names it in messages. 0 or an exit status. */
+int stat_one_run(struct stat_ctx *sc, bool keep, int *code);
 /* Whether Ctrl-C or SIGTERM asked to stop. */
 bool stat_stopped(void);
 
+/* stat-score.c */
+/* Check --score, --score-from and --quiet against the rest: a usage error
+ * is printed, and returned as CLI_EXIT_USAGE. */
+int score_check(const struct stat_config *c);
+/* Compile the scores, and say which output the command's runs capture. */
+int score_prepare(struct stat_ctx *sc);
+/* Before a run: forget the last run's output, and note a file's state. */
+int score_begin_run(struct stat_ctx *sc);
+/* What the command printed, when @fd polls readable: shown (unless
+ * --quiet) and scanned. 0 or a negative errno. */
+int score_drain(struct stat_ctx *sc, int fd);
+/* After a run: its scores into @values (sc->nr_scores of them), or the
+ * exit status after saying which run and score failed. */
+int score_end_run(struct stat_ctx *sc, double *values);
+void score_cleanup(struct stat_ctx *sc);
+
+/* stat-ab.c */
+/* Variants from the command line (-- A ::: B, --variant): usage errors
+ * printed and returned as CLI_EXIT_USAGE. */
+int ab_parse(struct stat_config *c);
+int ab_check(const struct stat_config *c);
+/* Run the variants in turn, write each result and the comparisons. */
+int ab_run(struct stat_ctx *sc, int *code);
+void ab_release(struct stat_config *c);
+
 /* stat-sweep.c */
+/* NAME=V1,V2,...: --sweep's, and --variant's. */
+struct sweep_spec {
+	char *buf;		/* the spec, cut into the name and the values */
+	const char *name;
+	char **values;
+	size_t nr;
+	char placeholder[80];	/* "{NAME}" */
+};
+/* Parse @spec of @option ("--sweep"); a usage error is printed. */
+int parse_spec(const char *spec, const char *option, struct sweep_spec *s);
+void spec_release(struct sweep_spec *s);
+/* Check @spec against the command @argv: a usage error is printed. */
+int spec_check(const char *spec, const char *option, char **argv);
+/* A copy of @argv with {NAME} replaced by @value; NULL when out of memory. */
+char **substitute(char **argv, const struct sweep_spec *s, const char *value);
+void argv_free(char **argv);
 /* Check --sweep against the command: a usage error is printed, and
  * returned as CLI_EXIT_USAGE. */
 int sweep_check(const struct stat_config *c);

@@ -76,7 +76,8 @@ int cli_watch_prepare(struct cli_watch *w, const struct cli_target *t, char **ar
 		      const char *cmd)
 {
 	/* hwprof killed outright takes the command with it (README: signals). */
-	HWP_OPTS(hwp_workload_opts, wo, .cpus = t->pin, .die_with_parent = true);
+	HWP_OPTS(hwp_workload_opts, wo, .cpus = t->pin, .die_with_parent = true,
+		 .capture = t->capture);
 	int err;
 
 	*w = (struct cli_watch){ .target = t, .cmd = cmd, .pidfd = -1 };
@@ -212,6 +213,11 @@ int cli_watch_wait(struct cli_watch *w, const struct cli_wait_ops *ops)
 			return 0;
 		if (ops->work && (status = ops->work(ops->ctx)))
 			return status;
+		/* Hung up and read to its end: not polled again, or it would
+		 * wake the wait at once, each time. */
+		if (ops->fd >= 0 && ret > 0 && !(pfd[nends].revents & POLLIN) &&
+		    (pfd[nends].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			pfd[nends].fd = -1;
 		if (cli_stop_count) {
 			/* Measuring a pid or CPUs: Ctrl-C ends it. */
 			if (!w->wl || w->target->pid)

@@ -20,6 +20,8 @@ struct cli_target {
 	const char *cpus;	/* -C: a CPU list */
 	const char *pin;	/* --pin: the CPUs to run the command on */
 	char **argv;		/* the command, or NULL */
+	/* The command's output to read from hwp_workload_output_fd() */
+	enum hwp_capture capture;
 };
 
 /* -p @arg into t->pid: 0, or CLI_EXIT_USAGE after saying why. */
@@ -64,7 +66,9 @@ int cli_watch_start(struct cli_watch *w);
 
 /* What a command does while it waits. */
 struct cli_wait_ops {
-	int fd;			/* also wake when this polls readable; -1: none */
+	/* Also wake when this polls readable; -1: none. Once it has hung up
+	 * and polls readable no more, it is left out of the wait. */
+	int fd;
 	/* When to wake at the latest (cli_now()); INFINITY: no time. NULL: none. */
 	double (*next)(void *ctx);
 	/* At each wake that does not end the wait; 0 or an exit status. NULL: none. */

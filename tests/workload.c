@@ -18,6 +18,14 @@
  *                  (prints "ready" once all run)
  *   orphans C      fork C children that outlive us by 0.2 s, and exit
  *   fds            fail if any file descriptor but 0, 1, 2 is open
+ *   tick FILE      read the number in FILE (0 when there is none) as this
+ *                  run's tick, and write tick + 1 there: runs that drift
+ *   drift N PER    touch N + tick * PER fresh pages
+ *   score BASE PER print "Throughput V MB/sec", V = BASE + PER * ((tick *
+ *                  37 + 11) % 17): a known sequence that looks random
+ *   faultscore N PER  touch P = N + PER * ((tick * 37 + 11) % 17) pages and
+ *                  print "Throughput 1e6/P MB/sec": a score that page
+ *                  faults drive
  *   exit CODE      exit with CODE
  *   kill SIG       kill ourselves with SIG */
 #ifndef _GNU_SOURCE
@@ -153,8 +161,26 @@ int main(int argc, char **argv)
 	return run(argc, argv);
 }
 
+/* The number in @path, which then holds the next one; -1 on failure. */
+static long tick_of(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long n = 0;
+
+	if (f && fscanf(f, "%ld", &n) != 1)
+		n = 0;
+	if (f)
+		fclose(f);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%ld\n", n + 1) < 0 || fclose(f))
+		return -1;
+	return n;
+}
+
 static int run(int argc, char **argv)
 {
+	long tick = 0;
+
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 
@@ -242,6 +268,30 @@ static int run(int argc, char **argv)
 		} else if (!strcmp(s, "fds")) {
 			if (check_fds())
 				return 3;
+		} else if (!strcmp(s, "tick")) {
+			tick = tick_of(argv[++i < argc ? i : argc - 1]);
+			if (tick < 0) {
+				perror("workload: tick");
+				return 1;
+			}
+		} else if (!strcmp(s, "drift")) {
+			long n = arg(argv, ++i, argc), per = arg(argv, ++i, argc);
+
+			work_touch_pages(n + tick * per);
+		} else if (!strcmp(s, "score")) {
+			double base = atof(argv[++i < argc ? i : argc - 1]);
+			double per = atof(argv[++i < argc ? i : argc - 1]);
+
+			printf("Throughput %.6f MB/sec\n",
+			       base + per * (double)((tick * 37 + 11) % 17));
+			fflush(stdout);
+		} else if (!strcmp(s, "faultscore")) {
+			long n = arg(argv, ++i, argc), per = arg(argv, ++i, argc);
+			long pages = n + per * ((tick * 37 + 11) % 17);
+
+			work_touch_pages(pages);
+			printf("Throughput %.6f MB/sec\n", 1e6 / (double)pages);
+			fflush(stdout);
 		} else if (!strcmp(s, "exit")) {
 			return (int)arg(argv, ++i, argc);
 		} else if (!strcmp(s, "kill")) {

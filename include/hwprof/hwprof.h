@@ -453,6 +453,13 @@ HWP_API double hwp_count_percent_running(const struct hwp_count *c);
  * Workloads: the fork/exec handshake
  */
 
+/* Which output of a command hwp_workload_opts' capture connects to a pipe. */
+enum hwp_capture {
+	HWP_CAPTURE_NONE = 0,
+	HWP_CAPTURE_STDOUT,
+	HWP_CAPTURE_STDERR,
+};
+
 struct hwp_workload_opts {
 	size_t sz;
 	const char *cpus;	/* pin the command to this CPU list, as taskset does */
@@ -460,10 +467,23 @@ struct hwp_workload_opts {
 	 * exit or kill -9 (prctl PR_SET_PDEATHSIG): a killed wrapper leaves
 	 * no orphan running. Create it on a thread that outlives it. Since: 0.2 */
 	bool die_with_parent;
+	/* Connect the command's standard output or error (HWP_CAPTURE_*) to a
+	 * pipe whose read end hwp_workload_output_fd() gives, to scan what it
+	 * prints (hwp_score_feed()). Since: 0.2 */
+	enum hwp_capture capture;
 	size_t :0;
 };
 
 struct hwp_workload;
+
+/*
+ * hwp_workload_output_fd - the read end of the pipe that hwp_workload_opts'
+ * capture connected to the command's output; non-blocking, close-on-exec,
+ * borrowed (hwp_workload_free() closes it). It reads EOF once the command
+ * and every process that inherited the output have closed it. -1 without
+ * capture. Since: 0.2
+ */
+HWP_API int hwp_workload_output_fd(const struct hwp_workload *w);
 
 /*
  * hwp_workload_new - fork a command that waits to be started
@@ -592,6 +612,15 @@ HWP_API int hwp_metric_eval(const struct hwp_metric *m, hwp_value_fn lookup, voi
  * the events it could have meant. Since: 0.1
  */
 HWP_API int hwp_metric_check(const struct hwp_metric *m, const struct hwp_evlist *evl);
+
+/*
+ * hwp_metric_check_names - hwp_metric_check(), with @names (the scores of a
+ * result, hwp_result_add_score()) known too, as a formula may read them
+ * (matched as hwp_result_find() matches a metric's name). Since: 0.2
+ */
+HWP_API int hwp_metric_check_names(const struct hwp_metric *m,
+				   const struct hwp_evlist *evl,
+				   const char *const *names, size_t nr_names);
 
 /*
  * hwp_metric_builtin - built-in metric @idx, or NULL past the last
@@ -740,6 +769,52 @@ HWP_API int hwp_stats_outliers_mad(const double *values, size_t n, double thresh
 HWP_API int hwp_stats_histogram(const double *values, size_t n, size_t *bins,
 				size_t nr_bins, double *lo, double *width);
 
+/*
+ * hwp_stats_spearman - Spearman's rank correlation of @x and @y (n pairs)
+ * @rho: set to the correlation of the ranks, from -1 to 1 (ties share
+ *	 their average rank); NAN when undefined
+ * @p_value: set to the two-sided p-value of rho = 0, from Student's t with
+ *	     n - 2 degrees of freedom (an approximation; with 10 runs a
+ *	     correlation is weak evidence)
+ *
+ * Pairs where either value is NAN are skipped. Errors: -HWP_ERR_UNDEFINED
+ * for fewer than 3 pairs or a side whose values are all equal (the
+ * message says which); -EINVAL; -ENOMEM. Thread-safe. Since: 0.2
+ */
+HWP_API int hwp_stats_spearman(const double *x, const double *y, size_t n, double *rho,
+			       double *p_value);
+
+/* How the runs of variants (A, B...) measured together are ordered. */
+enum hwp_order {
+	/* Blocks of one run of each variant, forward then backward: A B B A
+	 * A B B A... (A B C C B A...). A machine whose speed drifts linearly
+	 * gives every variant the same mean over each pair of blocks. */
+	HWP_ORDER_ABBA = 0,
+	/* Blocks of one run of each variant, each block in an order drawn from
+	 * the seed (randomized blocks): no pattern of the machine's can line
+	 * up with the order. */
+	HWP_ORDER_RANDOM,
+	/* Every run of A, then every run of B...: what running two commands
+	 * one after the other does. A drift between the blocks becomes a
+	 * difference; for comparison only. */
+	HWP_ORDER_SEQUENTIAL,
+};
+
+/*
+ * hwp_stats_order - the order of @runs runs of each of @nr_variants variants
+ * @seed: HWP_ORDER_RANDOM's (the same seed, the same order, on any machine);
+ *	  the others ignore it
+ * @out: @nr_variants * @runs entries, each the variant (0, 1...) of that run
+ *
+ * Errors: -EINVAL for a NULL @out, no variant or run, or an unknown order.
+ * Thread-safe. Since: 0.2
+ */
+HWP_API int hwp_stats_order(enum hwp_order order, size_t nr_variants, size_t runs,
+			    uint64_t seed, size_t *out);
+
+/* hwp_order_name - "abba", "random", "sequential"; NULL for no order. Since: 0.2 */
+HWP_API const char *hwp_order_name(enum hwp_order order);
+
 /* ------------------------------------------------------------------------
  * Output: the formats, and the options of every writer (hwp_*_write())
  */
@@ -796,12 +871,77 @@ struct hwp_write_opts {
 };
 
 /* ------------------------------------------------------------------------
+ * Scores: the benchmark's own number (throughput, transactions a second),
+ * taken from what it prints on each run, as a row of the result
+ */
+
+/* The longest line a score scans whole; see hwp_score_feed(). */
+#define HWP_SCORE_LINE_MAX 4096
+
+struct hwp_score;
+
+/*
+ * hwp_score_new - a score, from "NAME=REGEX"
+ * @def: NAME, a word a metric formula can name (a letter or '_', then
+ *	 letters, digits, '_', '.', ':' and '-' between two of them; not
+ *	 "seconds"), '=', and a POSIX extended regular expression (regcomp()
+ *	 with REG_EXTENDED) with at least one capture group, e.g.
+ *	 "tput=Throughput ([0-9.]+) MB/sec". The text the first group captures
+ *	 is the score: a decimal number with an optional sign, fraction and
+ *	 exponent ("1.5e3"); anything else is an error, never a guess.
+ * @out: free it with hwp_score_free()
+ *
+ * Errors: -HWP_ERR_SYNTAX for a bad name, a regular expression regcomp()
+ * rejects (its message) or one without a group; -EINVAL for NULL; -ENOMEM.
+ * Since: 0.2
+ */
+HWP_API int hwp_score_new(const char *def, struct hwp_score **out);
+
+/* hwp_score_free. Since: 0.2 */
+HWP_API void hwp_score_free(struct hwp_score *sc);
+
+/* hwp_score_name, hwp_score_regex: borrowed from @sc. Since: 0.2 */
+HWP_API const char *hwp_score_name(const struct hwp_score *sc);
+HWP_API const char *hwp_score_regex(const struct hwp_score *sc);
+
+/* hwp_score_reset - forget what was fed, before the next run. Since: 0.2 */
+HWP_API void hwp_score_reset(struct hwp_score *sc);
+
+/*
+ * hwp_score_feed - scan @len bytes of the command's output, as it comes
+ *
+ * The output is cut into lines at '\n', and each line is matched on its
+ * own: the score is the first group of the first match in the LAST line
+ * that matches (a benchmark that prints progress and then its result, or
+ * appends a line a run to a file, is scored by its latest line). Memory is
+ * bounded: one line of at most HWP_SCORE_LINE_MAX bytes is kept; of a
+ * longer line only the first HWP_SCORE_LINE_MAX bytes are matched (the
+ * rest is skipped, and hwp_score_value() says so when nothing matched).
+ * A NUL byte ends what is matched of its line. Errors: -EINVAL. Since: 0.2
+ */
+HWP_API int hwp_score_feed(struct hwp_score *sc, const void *buf, size_t len);
+
+/*
+ * hwp_score_value - the score of what was fed since the last reset
+ *
+ * The last line, when it has no '\n', is matched too. Errors: -ENOENT
+ * when no line matched (the message names the score and its regular
+ * expression, how many lines were scanned and how many were cut),
+ * -HWP_ERR_UNDEFINED when the group captured no number (the message shows
+ * the text and its line), -EINVAL. Since: 0.2
+ */
+HWP_API int hwp_score_value(struct hwp_score *sc, double *value);
+
+/* ------------------------------------------------------------------------
  * Results: what `hwprof stat` measures, run after run
  */
 
 enum hwp_series_kind {
 	HWP_SERIES_EVENT = 0,
 	HWP_SERIES_METRIC,
+	/* The benchmark's own number, one a run (hwp_result_add_score()).
+	 * Since: 0.2 */
+	HWP_SERIES_SCORE,
 };
 
 /* One row of a result: an event or a metric, with one value per run. */
@@ -860,6 +1000,35 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
 			       const struct hwp_count *counts, double seconds);
 
+/*
+ * hwp_result_add_score - a score row: the benchmark's own number, one a run
+ * @name: as hwp_score_new() takes it (copied); metrics may read it
+ *	  (hwp_metric_check_names())
+ *
+ * Add scores before the first run; their rows come after the metrics, in
+ * the order added, and every run then gives their values with
+ * hwp_result_add_scored_run(). Errors: -EBUSY after the first run or for a
+ * result read from a file; -EEXIST for a name that is a score, a metric or
+ * a built-in metric already; -HWP_ERR_SYNTAX for a bad name; -EINVAL;
+ * -ENOMEM. Since: 0.2
+ */
+HWP_API int hwp_result_add_score(struct hwp_result *r, const char *name);
+
+/*
+ * hwp_result_add_scored_run - hwp_result_add_run(), with the run's scores
+ * @scores: @nr_scores values, one per hwp_result_add_score(), in that order;
+ *	    NAN for a score the run did not give (a row shows it as
+ *	    undefined, never as 0)
+ *
+ * Metrics that read a score get this run's value. A result with scores
+ * takes its runs here only: hwp_result_add_run() fails on it with -EINVAL.
+ * Errors: as hwp_result_add_run(), and -EINVAL when @nr_scores is not the
+ * number of scores. Since: 0.2
+ */
+HWP_API int hwp_result_add_scored_run(struct hwp_result *r, const struct hwp_session *s,
+				      const struct hwp_count *counts, double seconds,
+				      const double *scores, size_t nr_scores);
+
 /* hwp_result_set_exit_status - the command's shell exit code, for the JSON. Since: 0.1 */
 HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
 
@@ -903,7 +1072,8 @@ HWP_API size_t hwp_result_nr_series(const struct hwp_result *r);
 
 /*
  * hwp_result_series - describe row @idx: the events in list order, then
- * the metrics. Built-in metrics whose inputs were not counted are not rows.
+ * the metrics, then the scores (since 0.2). Built-in metrics whose inputs
+ * were not counted are not rows.
  * Errors: -EINVAL. Since: 0.1
  */
 HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
@@ -964,6 +1134,25 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
  */
 HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
 			     const struct hwp_write_opts *opts);
+
+/*
+ * hwp_result_explain - which number to trust: every row of @r ranked by how
+ * closely it follows score @score across the runs, and the ratios of two
+ * events that vary least
+ * @score: the name of a score row (hwp_result_add_score())
+ *
+ * Each event, metric and other score gets Spearman's rank correlation with
+ * the score (hwp_stats_spearman()), its p-value and its coefficient of
+ * variation, the strongest first; then every ratio of two counted events
+ * is tried and the 5 with the least CV across runs are shown. The output
+ * says how many candidates were tried and that a correlation over a few
+ * runs is weak evidence. HWP_FORMAT_TEXT, or HWP_FORMAT_JSON (schema
+ * hwprof-explain/1, README). Errors: -ENOENT for no such score,
+ * -HWP_ERR_UNDEFINED for fewer than 3 runs, -EOPNOTSUPP for other formats,
+ * -EINVAL, -ENOMEM, or the write's errno. Since: 0.2
+ */
+HWP_API int hwp_result_explain(const struct hwp_result *r, const char *score, FILE *f,
+			       const struct hwp_write_opts *opts);
 
 /* ------------------------------------------------------------------------
  * Sweeps: one result per value of a parameter, as the tables of benchmark
@@ -1058,6 +1247,13 @@ struct hwp_compare_opts {
 	double alpha;		/* the significance level; 0: 0.05 */
 	enum hwp_stats_test test;	/* default Welch's t-test */
 	bool no_correction;	/* do not apply Holm's correction across the tests */
+	/* What the output calls A and B (copied); NULL: the files they were
+	 * read from, else "A" and "B". Since: 0.2 */
+	const char *a_name, *b_name;
+	/* How the runs of A and B were ordered, said in the output (copied):
+	 * the text's header and the JSON's "order"; NULL: not said (measured
+	 * apart, e.g. read from two files). Since: 0.2 */
+	const char *order;
 	size_t :0;
 };
 
@@ -1160,6 +1356,55 @@ HWP_API const char *hwp_compare_warning(const struct hwp_compare *c, size_t idx)
  */
 HWP_API int hwp_compare_write(const struct hwp_compare *c, FILE *f,
 			      const struct hwp_write_opts *opts);
+
+/* ------------------------------------------------------------------------
+ * Doctor: what on this machine adds noise to measurements
+ */
+
+/* One thing the doctor looked at; the strings are borrowed from the doctor. */
+struct hwp_doctor_item {
+	size_t sz;
+	/* "cpufreq-governor", "turbo-boost", "smt", "c-states", "nmi-watchdog",
+	 * "perf_event_paranoid", "kptr_restrict", "transparent-hugepages",
+	 * "aslr", "irqbalance", "hardware-pmu", "load" */
+	const char *name;
+	const char *value;	/* as read now; "unknown (PATH: why)" when unreadable */
+	/* whether it adds noise (or limits what can be counted) */
+	bool noisy;
+	const char *why;	/* why it matters */
+	const char *fix;	/* the command that fixes it; NULL when not noisy or
+				 * nothing can (a VM without PMU) */
+};
+
+struct hwp_doctor;
+
+/*
+ * hwp_doctor_new - look at this machine now: the items above, read from
+ * /proc and /sys (nothing is changed)
+ * @out: free it with hwp_doctor_free()
+ *
+ * A fact that cannot be read is an item whose value says so, not an error.
+ * Errors: -EINVAL, -ENOMEM. Since: 0.2
+ */
+HWP_API int hwp_doctor_new(struct hwp_doctor **out);
+
+/* hwp_doctor_free. Since: 0.2 */
+HWP_API void hwp_doctor_free(struct hwp_doctor *d);
+
+/* hwp_doctor_nr_items, and item @idx (filled up to info->sz). Errors:
+ * -EINVAL past the last. Since: 0.2 */
+HWP_API size_t hwp_doctor_nr_items(const struct hwp_doctor *d);
+HWP_API int hwp_doctor_item(const struct hwp_doctor *d, size_t idx,
+			    struct hwp_doctor_item *info);
+
+/*
+ * hwp_doctor_write - HWP_FORMAT_TEXT: a line an item ("ok" or "noisy",
+ * name, value), why and the fix under each noisy one, and how many are;
+ * HWP_FORMAT_JSON: schema hwprof-doctor/1 (README). Errors: -EOPNOTSUPP
+ * for other formats, -EINVAL, or the write's errno. Since: 0.2
+ */
+HWP_API int hwp_doctor_write(const struct hwp_doctor *d, FILE *f,
+			     const struct hwp_write_opts *opts);
 
 /* ------------------------------------------------------------------------
  * Regions: counting parts of a program, per thread

@@ -74,7 +74,10 @@ static void text_header(const struct hwp_compare *c, FILE *f)
 		fprintf(f, " (%zu runs%s)", c->b_runs[0], c->param ? " each" : "");
 	if (c->param)
 		fprintf(f, ", over %s", c->param);
-	fprintf(f, ":\n %s, alpha %g; ", test_name(c), c->opts.alpha);
+	fprintf(f, ":\n");
+	if (c->order)
+		fprintf(f, " Runs ordered %s\n", c->order);
+	fprintf(f, " %s, alpha %g; ", test_name(c), c->opts.alpha);
 	if (c->corrected)
 		fprintf(f, "Holm's correction over %zu tests\n\n", c->nr_tests);
 	else if (!c->nr_tests)
@@ -266,7 +269,7 @@ static void json_cell(struct json_writer *w, const struct cmp_cell *cell)
 	jw_key(w, "name");
 	jw_string(w, in->name);
 	jw_key(w, "kind");
-	jw_string(w, in->kind == HWP_SERIES_EVENT ? "event" : "metric");
+	jw_string(w, kind_name(in->kind));
 	jw_key(w, "unit");
 	jw_string(w, in->unit);
 	jw_key(w, "column");
@@ -322,6 +325,8 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 	jw_string(&w, c->corrected ? "holm" : "none");
 	jw_key(&w, "tests");
 	jw_int(&w, (long long)c->nr_tests);
+	jw_key(&w, "order");
+	jw_string(&w, c->order);
 	jw_key(&w, "parameter");
 	jw_string(&w, c->param);
 	jw_key(&w, "columns");

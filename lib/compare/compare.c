@@ -45,6 +45,7 @@ HWP_API void hwp_compare_free(struct hwp_compare *c)
 	free(c->param);
 	free(c->a_name);
 	free(c->b_name);
+	free(c->order);
 	free(c);
 }
 
@@ -701,6 +702,13 @@ static int build(struct hwp_compare *c, const struct hwp_sweep *a,
 	return err;
 }
 
+/* The caller's order, read as OPTS_COPY would: only within its opts' size. */
+static const char *opts_order(const struct hwp_compare_opts *o)
+{
+	return o && o->sz >= offsetofend(struct hwp_compare_opts, order) ?
+	       o->order : NULL;
+}
+
 HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
 			       const struct hwp_compare_opts *opts,
 			       struct hwp_compare **out)
@@ -732,10 +740,14 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 			   (int)c->opts.test);
 		goto err;
 	}
-	c->a_name = strdup(side_name(a, "A"));
-	c->b_name = strdup(side_name(b, "B"));
+	/* The caller's strings are copied, never kept. */
+	c->a_name = strdup(c->opts.a_name ? c->opts.a_name : side_name(a, "A"));
+	c->b_name = strdup(c->opts.b_name ? c->opts.b_name : side_name(b, "B"));
+	c->order = c->opts.order ? strdup(c->opts.order) : NULL;
+	c->opts.a_name = c->opts.b_name = c->opts.order = NULL;
 	c->param = a->param ? strdup(a->param) : NULL;
-	if (!c->a_name || !c->b_name || (a->param && !c->param)) {
+	if (!c->a_name || !c->b_name || (a->param && !c->param) ||
+	    (opts_order(opts) && !c->order)) {
 		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}

@@ -23,7 +23,8 @@ struct cmp_row {
 
 struct hwp_compare {
 	struct hwp_compare_opts opts;
-	char *a_name, *b_name;	/* the files, or "A" and "B" */
+	char *a_name, *b_name;	/* as opts named them, the files, or "A" and "B" */
+	char *order;		/* how the runs were ordered, or NULL */
 	char *param;		/* NULL: plain results */
 	char **columns;		/* nr_columns values (NULL for plain results) */
 	size_t *a_runs, *b_runs;	/* per column */

@@ -95,10 +95,10 @@ int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src,
 		  src, #TYPE)
 #define hwp_evlist_opts__last_field all_kernel
 #define hwp_session_opts__last_field no_rdpmc
-#define hwp_workload_opts__last_field die_with_parent
+#define hwp_workload_opts__last_field capture
 #define hwp_stats_test_opts__last_field confidence
 #define hwp_write_opts__last_field annotate
-#define hwp_compare_opts__last_field no_correction
+#define hwp_compare_opts__last_field order
 #define hwp_region_opts__last_field no_rdpmc
 #define hwp_record_opts__last_field stack_size
 #define hwp_profile_opts__last_field kallsyms

@@ -21,6 +21,7 @@ struct hwp_workload {
 	int go_fd;	/* written to release the child */
 	int err_fd;	/* the child writes its exec errno here; EOF means exec worked */
 	int pidfd;
+	int out_fd;	/* the read end of the captured output; -1: none */
 	bool started;
 	bool reaped;
 	int status;
@@ -92,9 +93,19 @@ static cpu_set_t *cpu_set_of(const int *cpus, size_t nr, size_t *size)
 	return set;
 }
 
-static void child_run(const char *path, char *const argv[], const cpu_set_t *set,
-		      size_t set_size, bool die_with_parent, pid_t parent, int go_rd,
-		      int err_wr)
+/* What the child is given: its command, CPUs and pipes. */
+struct child_args {
+	const char *path;
+	char *const *argv;
+	const cpu_set_t *set;
+	size_t set_size;
+	bool die_with_parent;
+	pid_t parent;
+	int go_rd, err_wr;
+	int out_wr, out_to;	/* dup2(out_wr, out_to) when out_wr >= 0 */
+};
+
+static void child_run(const struct child_args *a)
 {
 	sigset_t none;
 	char c;
@@ -103,20 +114,26 @@ static void child_run(const char *path, char *const argv[], const cpu_set_t *set
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	/* The signal stays across exec; a parent gone already is too late. */
-	if (die_with_parent &&
-	    (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent))
+	if (a->die_with_parent &&
+	    (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != a->parent))
 		_exit(127);
-	if (set && sched_setaffinity(0, set_size, set)) {
+	if (a->set && sched_setaffinity(0, a->set_size, a->set)) {
 		e = errno;
-		(void)!write(err_wr, &e, sizeof(e));
+		(void)!write(a->err_wr, &e, sizeof(e));
+		_exit(126);
+	}
+	/* dup2() clears close-on-exec on the copy: the command writes there. */
+	if (a->out_wr >= 0 && dup2(a->out_wr, a->out_to) < 0) {
+		e = errno;
+		(void)!write(a->err_wr, &e, sizeof(e));
 		_exit(126);
 	}
 	/* Wait for the parent; EOF means it gave up before starting us. */
-	if (read(go_rd, &c, 1) != 1)
+	if (read(a->go_rd, &c, 1) != 1)
 		_exit(127);
-	execv(path, argv);
+	execv(a->path, a->argv);
 	e = errno;
-	(void)!write(err_wr, &e, sizeof(e));
+	(void)!write(a->err_wr, &e, sizeof(e));
 	_exit(e == ENOENT ? 127 : 126);
 }
 
@@ -125,7 +142,7 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 {
 	struct hwp_workload_opts o;
 	struct hwp_workload *w;
-	int go[2] = { -1, -1 }, er[2] = { -1, -1 };
+	int go[2] = { -1, -1 }, er[2] = { -1, -1 }, ou[2] = { -1, -1 };
 	int *cpus = NULL;
 	size_t nr_cpus = 0, set_size = 0;
 	cpu_set_t *set = NULL;
@@ -142,6 +159,9 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	err = OPTS_COPY(&o, opts, hwp_workload_opts);
 	if (err)
 		return err;
+	if (o.capture > HWP_CAPTURE_STDERR)
+		return fail(-EINVAL, "hwp_workload_new: capture %d is no HWP_CAPTURE_*",
+			    (int)o.capture);
 	err = find_command(argv[0], path, sizeof(path));
 	if (err)
 		return err;
@@ -159,8 +179,9 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 		CPU_FREE(set);
 		return fail(-ENOMEM, "out of memory");
 	}
-	w->go_fd = w->err_fd = w->pidfd = -1;
-	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC)) {
+	w->go_fd = w->err_fd = w->pidfd = w->out_fd = -1;
+	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC) ||
+	    (o.capture && pipe2(ou, O_CLOEXEC))) {
 		err = fail(-errno, "pipe: %s%s", strerrordesc_np(errno),
 			       resource_advice(-errno));
 		goto err;
@@ -174,10 +195,16 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 		goto err;
 	}
 	if (w->pid == 0) {
+		struct child_args a = {
+			.path = path, .argv = argv, .set = set, .set_size = set_size,
+			.die_with_parent = o.die_with_parent, .parent = parent,
+			.go_rd = go[0], .err_wr = er[1], .out_wr = ou[1],
+			.out_to = o.capture == HWP_CAPTURE_STDERR ? 2 : 1,
+		};
+
 		close(go[1]);
 		close(er[0]);
-		child_run(path, argv, set, set_size, o.die_with_parent, parent,
-			  go[0], er[1]);
+		child_run(&a);
 	}
 	CPU_FREE(set);	/* free(): NULL is fine */
 	set = NULL;
@@ -186,6 +213,13 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 	go[0] = er[1] = -1;
 	w->go_fd = go[1];
 	w->err_fd = er[0];
+	if (o.capture) {
+		close(ou[1]);
+		ou[1] = -1;
+		w->out_fd = ou[0];
+		/* The reader drains what is there and goes back to its wait. */
+		fcntl(w->out_fd, F_SETFL, fcntl(w->out_fd, F_GETFL) | O_NONBLOCK);
+	}
 	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
 	if (w->pidfd < 0 && errno != ENOSYS) {
 		err = fail(-errno, "pidfd_open: %s", strerrordesc_np(errno));
@@ -201,6 +235,8 @@ err:
 			close(go[i]);
 		if (er[i] >= 0 && er[i] != w->err_fd)
 			close(er[i]);
+		if (ou[i] >= 0 && ou[i] != w->out_fd)
+			close(ou[i]);
 	}
 	CPU_FREE(set);	/* free(): NULL is fine */
 	hwp_workload_free(w);
@@ -215,6 +251,11 @@ HWP_API pid_t hwp_workload_pid(const struct hwp_workload *w)
 HWP_API int hwp_workload_fd(const struct hwp_workload *w)
 {
 	return w ? w->pidfd : -1;
+}
+
+HWP_API int hwp_workload_output_fd(const struct hwp_workload *w)
+{
+	return w ? w->out_fd : -1;
 }
 
 HWP_API int hwp_workload_start(struct hwp_workload *w)
@@ -343,5 +384,7 @@ HWP_API void hwp_workload_free(struct hwp_workload *w)
 	}
 	if (w->pidfd >= 0)
 		close(w->pidfd);
+	if (w->out_fd >= 0)
+		close(w->out_fd);
 	free(w);
 }

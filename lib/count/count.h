@@ -37,7 +37,16 @@ size_t session_raw_layout(const struct hwp_session *s, struct raw_item *items,
 			      size_t *words);
 int session_read_raw(struct hwp_session *s, uint64_t *buf);
 
+/* hwp_session_metric(), asking @extra first (a result's scores): a name
+ * it answers -ENOENT for is looked up among the events. */
+int session_metric_with(const struct hwp_session *s, const struct hwp_count *counts,
+			double seconds, const struct hwp_metric *m, hwp_value_fn extra,
+			void *extra_ctx, double *value);
+
 /* metric.c */
+/* Whether @s is a word a formula reads as one name (not "seconds"): what a
+ * row that formulas can name, a score, is called. */
+bool metric_is_name(const char *s);
 /* Calls @fn for every event name a metric reads ("seconds" excluded). */
 int metric_foreach_input(const struct hwp_metric *m,
 			     int (*fn)(const char *name, void *ctx), void *ctx);

@@ -763,6 +763,8 @@ struct session_lookup {
 	const struct hwp_session *s;
 	const struct hwp_count *counts;
 	double seconds;
+	hwp_value_fn extra;	/* asked first; NULL: none */
+	void *extra_ctx;
 };
 
 static int session_value(const char *name, double *value, void *arg)
@@ -770,7 +772,10 @@ static int session_value(const char *name, double *value, void *arg)
 	const struct session_lookup *sl = arg;
 	const struct hwp_evlist *evl = sl->s->evl;
 	size_t e;
+	int err;
 
+	if (sl->extra && (err = sl->extra(name, value, sl->extra_ctx)) != -ENOENT)
+		return err;
 	if (!strcmp(name, "seconds")) {
 		*value = sl->seconds;
 		return sl->seconds > 0 ? 0 : -HWP_ERR_UNDEFINED;
@@ -795,10 +800,17 @@ HWP_API int hwp_session_metric(const struct hwp_session *s,
 			       const struct hwp_count *counts, double seconds,
 			       const struct hwp_metric *m, double *value)
 {
-	struct session_lookup sl = { s, counts, seconds };
-
 	clear_error();
 	if (!s || !counts || !m || !value)
 		return fail(-EINVAL, "hwp_session_metric: NULL argument");
+	return session_metric_with(s, counts, seconds, m, NULL, NULL, value);
+}
+
+int session_metric_with(const struct hwp_session *s, const struct hwp_count *counts,
+			double seconds, const struct hwp_metric *m, hwp_value_fn extra,
+			void *extra_ctx, double *value)
+{
+	struct session_lookup sl = { s, counts, seconds, extra, extra_ctx };
+
 	return hwp_metric_eval(m, session_value, &sl, value);
 }

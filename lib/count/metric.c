@@ -92,6 +92,16 @@ static bool name_char(const char *s, size_t i)
 	       isalnum((unsigned char)s[i + 1]);
 }
 
+bool metric_is_name(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (size_t i = 0; s[i]; i++)
+		if (!name_char(s, i))
+			return false;
+	return strcmp(s, "seconds") != 0;
+}
+
 static int parse_expr(struct mparser *p);
 
 static int parse_primary(struct mparser *p)
@@ -420,6 +430,8 @@ int metric_foreach_input(const struct hwp_metric *m,
 struct check_ctx {
 	const struct hwp_metric *m;
 	const struct hwp_evlist *evl;
+	const char *const *names;	/* known besides the events */
+	size_t nr_names;
 };
 
 static int check_one(const char *name, void *arg)
@@ -429,15 +441,22 @@ static int check_one(const char *name, void *arg)
 	struct strbuf sb = STRBUF_INIT;
 	size_t n = 0;
 
+	for (size_t i = 0; i < cc->nr_names; i++)
+		if (names_match_loosely(cc->names[i], name))
+			return 0;
 	for (size_t e = 0; e < evl->nr_events; e++)
 		if (event_name_matches(&evl->events[e], name))
 			return 0;
 	for (size_t e = 0; e < evl->nr_events; e++)
 		if (edit_distance(name, evl->events[e].name, 3) <= 3)
 			strbuf_addf(&sb, "%s%s", n++ ? ", " : "", evl->events[e].name);
+	for (size_t i = 0; i < cc->nr_names; i++)
+		if (edit_distance(name, cc->names[i], 3) <= 3)
+			strbuf_addf(&sb, "%s%s", n++ ? ", " : "", cc->names[i]);
 	fail(-HWP_ERR_UNKNOWN_NAME,
-	     "metric '%s': '%s' is not an event of the list '%s'%s%s%s",
-	     cc->m->name, name, evl->spec, n ? "; did you mean: " : "",
+	     "metric '%s': '%s' is not an event of the list '%s'%s%s%s%s",
+	     cc->m->name, name, evl->spec, cc->nr_names ? " nor a score" : "",
+	     n ? "; did you mean: " : "",
 	     strbuf_str(&sb),
 	     strchr(name, '-') ? " (write 'a - b', with spaces, to subtract)" : "");
 	strbuf_release(&sb);
@@ -446,10 +465,17 @@ static int check_one(const char *name, void *arg)
 
 HWP_API int hwp_metric_check(const struct hwp_metric *m, const struct hwp_evlist *evl)
 {
-	struct check_ctx cc = { m, evl };
+	return hwp_metric_check_names(m, evl, NULL, 0);
+}
+
+HWP_API int hwp_metric_check_names(const struct hwp_metric *m,
+				   const struct hwp_evlist *evl,
+				   const char *const *names, size_t nr_names)
+{
+	struct check_ctx cc = { m, evl, names, nr_names };
 
 	clear_error();
-	if (!m || !evl)
+	if (!m || !evl || (!names && nr_names))
 		return fail(-EINVAL, "hwp_metric_check: NULL argument");
 	return metric_foreach_input(m, check_one, &cc);
 }

@@ -412,6 +412,15 @@ static int read_metric(struct field_ctx *c, const struct json_value *o, struct s
 	       read_series_common(c, o, sr, runs, all_runs, "value");
 }
 
+static int read_score(struct field_ctx *c, const struct json_value *o, struct series *sr,
+		      size_t runs, bool all_runs)
+{
+	sr->kind = HWP_SERIES_SCORE;
+	sr->supported = true;
+	return field_string(c, o, "score", false, &sr->name) ?:
+	       read_series_common(c, o, sr, runs, all_runs, "value");
+}
+
 int field_rows(struct field_ctx *c, const struct json_value *doc, const char *key,
 	       size_t nr_runs, bool all_runs, struct series **rows, size_t *nr_rows,
 	       size_t *nr_events)
@@ -445,6 +454,8 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 		}
 		if (events)
 			err = read_event(c, o, sr, nr_runs, all_runs);
+		else if (!strcmp(key, "scores"))
+			err = read_score(c, o, sr, nr_runs, all_runs);
 		else
 			err = read_metric(c, o, sr, nr_runs, all_runs);
 		if (err)

@@ -166,6 +166,10 @@ static const struct om_family metric_family = {
 	"hwprof_metric", "gauge", NULL,
 	"Metrics derived from the events (hwprof stat -M and the built-in ones)",
 };
+static const struct om_family score_family = {
+	"hwprof_score", "gauge", NULL,
+	"The benchmark's own numbers, taken from its output (hwprof stat --score)",
+};
 static const struct om_family elapsed = {
 	"hwprof_elapsed_seconds", "gauge", "seconds",
 	"Wall-clock time of the measurement, since its start with -I",
@@ -242,7 +246,9 @@ static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam
 	}
 }
 
-static void metric_samples(FILE *f, struct om_ctx *c)
+/* The rows of @kind (metrics, scores) as @fam, one sample a run. */
+static void value_samples(FILE *f, struct om_ctx *c, enum hwp_series_kind kind,
+			  const struct om_family *fam)
 {
 	const struct hwp_result *r = c->r;
 	bool begun = false;
@@ -250,7 +256,7 @@ static void metric_samples(FILE *f, struct om_ctx *c)
 	for (size_t i = 0; i < r->nr_series; i++) {
 		const struct series *sr = &r->series[i];
 
-		if (sr->kind != HWP_SERIES_METRIC)
+		if (sr->kind != kind)
 			continue;
 		for (size_t k = 0; k < r->nr_runs; k++) {
 			struct om_labels l = { .n = 0 };
@@ -258,13 +264,13 @@ static void metric_samples(FILE *f, struct om_ctx *c)
 			if (isnan(sr->values[k]))
 				continue;
 			if (!begun)
-				family_begin(f, &metric_family, c->prom);
+				family_begin(f, fam, c->prom);
 			begun = true;
-			label_add(&l, "metric", sr->name);
+			label_add(&l, kind_name(kind), sr->name);
 			if (sr->unit && *sr->unit)
 				label_add(&l, "unit", sr->unit);
 			base_labels(c, k, &l);
-			sample(f, &metric_family, &l, sr->values[k]);
+			sample(f, fam, &l, sr->values[k]);
 		}
 	}
 }
@@ -309,7 +315,8 @@ int result_openmetrics(const void *obj, FILE *f, const void *opts)
 	event_samples(f, &c, &ev_seconds);
 	event_samples(f, &c, &ev_ratio);
 	event_samples(f, &c, &ev_supported);
-	metric_samples(f, &c);
+	value_samples(f, &c, HWP_SERIES_METRIC, &metric_family);
+	value_samples(f, &c, HWP_SERIES_SCORE, &score_family);
 	elapsed_samples(f, &c, o->interval);
 	if (r->nr_regionsets)
 		regionset_openmetrics_families(r->regionsets, r->nr_regionsets, c.command,

@@ -67,7 +67,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	const struct hwp_write_opts *o = opts;
 	struct strbuf cmd = STRBUF_INIT;
 	struct hwp_stats_summary secs = { .sz = sizeof(secs) };
-	bool metrics_header = false;
+	enum hwp_series_kind kind = HWP_SERIES_EVENT;
 	struct row row;
 
 	if (o->interval > 0 && !o->no_header)
@@ -86,11 +86,10 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	}
 	for (size_t i = 0; i < r->nr_series; i++) {
 		row_init(&r->series[i], r->nr_runs, &row);
-		if (row.sr->kind == HWP_SERIES_METRIC && !metrics_header &&
-		    o->interval <= 0) {
-			fprintf(f, "\n Metrics:\n");
-			metrics_header = true;
-		}
+		if (row.sr->kind != kind && o->interval <= 0 &&
+		    kind_heading(row.sr->kind))
+			fprintf(f, "\n %s:\n", kind_heading(row.sr->kind));
+		kind = row.sr->kind;
 		text_row(r, &row, o, f);
 	}
 	if (o->interval > 0)
@@ -126,7 +125,8 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 
 		row_init(&r->series[i], r->nr_runs, &row);
 		sr = row.sr;
-		event = sr->kind == HWP_SERIES_EVENT;
+		/* A score is a row like an event: its value first. */
+		event = sr->kind != HWP_SERIES_METRIC;
 		if (o->interval > 0)
 			fprintf(f, "%.9f%s", o->interval, sep);
 		/* value, unit, event */
@@ -137,6 +137,8 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 			else if (row.clock)
 				snprintf(value, sizeof(value), "%.2f",
 					 row.sum.mean / 1e6);
+			else if (sr->kind == HWP_SERIES_SCORE)
+				snprintf(value, sizeof(value), "%.10g", row.sum.mean);
 			else
 				snprintf(value, sizeof(value), "%.0f", row.sum.mean);
 			csv_field(f, value, sep);
@@ -152,7 +154,7 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 			fputs(sep, f);
 		}
 		/* run time, percent running */
-		if (event && row.sum.n)
+		if (sr->kind == HWP_SERIES_EVENT && row.sum.n)
 			fprintf(f, "%.0f%s%.2f", row.running, sep, row.pct);
 		else
 			fputs(sep, f);

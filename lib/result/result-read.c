@@ -48,7 +48,11 @@ static int read_rows(struct field_ctx *c, const struct json_value *doc,
 	return field_rows(c, doc, "events", r->nr_runs, true, &r->series, &r->nr_series,
 			  &r->nr_events) ?:
 	       field_rows(c, doc, "metrics", r->nr_runs, true, &r->series, &r->nr_series,
-			  &r->nr_events);
+			  &r->nr_events) ?:
+	       /* Since 0.2, and only when there are scores. */
+	       (json_get(doc, "scores") ?
+		field_rows(c, doc, "scores", r->nr_runs, true, &r->series,
+			   &r->nr_series, &r->nr_events) : 0);
 }
 
 /* "regions": each run's regionset, when the program wrote them. */

@@ -87,6 +87,18 @@ long series_nth(const struct series *rows, size_t nr, enum hwp_series_kind kind,
 	return -1;
 }
 
+const char *kind_heading(enum hwp_series_kind kind)
+{
+	return kind == HWP_SERIES_METRIC ? "Metrics" :
+	       kind == HWP_SERIES_SCORE ? "Scores" : NULL;
+}
+
+const char *kind_name(enum hwp_series_kind kind)
+{
+	return kind == HWP_SERIES_EVENT ? "event" :
+	       kind == HWP_SERIES_METRIC ? "metric" : "score";
+}
+
 const char *row_placeholder(const struct row *row)
 {
 	if (row->sr->kind == HWP_SERIES_EVENT && !row->sr->supported)
@@ -182,7 +194,8 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 {
 	struct row row;
 
-	jw_key(w, kind == HWP_SERIES_EVENT ? "events" : "metrics");
+	jw_key(w, kind == HWP_SERIES_EVENT ? "events" :
+		  kind == HWP_SERIES_METRIC ? "metrics" : "scores");
 	jw_array_begin(w, false);
 	for (size_t i = 0; i < nr_rows; i++) {
 		const struct series *sr = &rows[i];
@@ -209,12 +222,14 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 			jw_key(w, "percent_running");
 			jw_number(w, row.sum.n ? row.pct : NAN);
 		} else {
-			jw_key(w, "metric");
+			jw_key(w, kind_name(kind));
 			jw_string(w, sr->name);
 			jw_key(w, "value");
 			jw_number(w, row.sum.n ? row.sum.mean : NAN);
 			jw_key(w, "unit");
 			jw_string(w, sr->unit);
+		}
+		if (kind == HWP_SERIES_METRIC) {
 			jw_key(w, "expr");
 			jw_string(w, sr->expr);
 			jw_key(w, "builtin");
@@ -252,6 +267,13 @@ void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
 {
 	rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_EVENT, all_runs);
 	rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_METRIC, all_runs);
+	/* Scores came in 0.2: a document without them has no "scores". */
+	for (size_t i = 0; i < nr_rows; i++)
+		if (rows[i].kind == HWP_SERIES_SCORE) {
+			rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_SCORE,
+				     all_runs);
+			break;
+		}
 }
 
 /* ---- the environment ---- */

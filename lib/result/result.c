@@ -36,6 +36,7 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	for (size_t i = 0; i < r->nr_user; i++)
 		hwp_metric_free(r->user[i]);
 	free(r->user);
+	strv_free(r->scores);
 	strv_free(r->argv);
 	free(r->source);
 	free(r->spec);
@@ -97,6 +98,10 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 	for (size_t i = 0; i < r->nr_user; i++)
 		if (!strcmp(hwp_metric_name(r->user[i]), hwp_metric_name(m)))
 			return fail(-EEXIST, "metric '%s' is given twice",
+				    hwp_metric_name(m));
+	for (size_t i = 0; i < r->nr_scores; i++)
+		if (names_match_loosely(r->scores[i], hwp_metric_name(m)))
+			return fail(-EEXIST, "metric '%s': the name is a score already",
 				    hwp_metric_name(m));
 	if (asprintf(&def, "%s=%s", hwp_metric_name(m), hwp_metric_expr(m)) < 0)
 		return fail(-ENOMEM, "out of memory");
@@ -210,7 +215,80 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 		if (!sr->name || !sr->unit || !sr->expr)
 			return -ENOMEM;
 	}
+	for (size_t i = 0; i < r->nr_scores; i++) {
+		struct series *sr = add_series(r);
+
+		if (!sr)
+			return -ENOMEM;
+		sr->kind = HWP_SERIES_SCORE;
+		sr->supported = true;
+		sr->name = strdup(r->scores[i]);
+		sr->unit = strdup("");
+		if (!sr->name || !sr->unit)
+			return -ENOMEM;
+	}
 	return 0;
+}
+
+/* Whether @name is taken by a score or a metric of @r, or a built-in one. */
+static const char *name_taken(const struct hwp_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nr_scores; i++)
+		if (names_match_loosely(r->scores[i], name))
+			return "a score";
+	for (size_t i = 0; i < r->nr_user; i++)
+		if (names_match_loosely(hwp_metric_name(r->user[i]), name))
+			return "a metric";
+	for (size_t i = 0; hwp_metric_builtin(i); i++)
+		if (names_match_loosely(hwp_metric_name(hwp_metric_builtin(i)), name))
+			return "a built-in metric";
+	return NULL;
+}
+
+HWP_API int hwp_result_add_score(struct hwp_result *r, const char *name)
+{
+	const char *taken;
+	char **n;
+
+	clear_error();
+	if (!r || !name)
+		return fail(-EINVAL, "hwp_result_add_score: NULL argument");
+	if (r->nr_runs || r->loaded)
+		return fail(-EBUSY, "score '%s': add scores before the first run", name);
+	if (!metric_is_name(name))
+		return fail(-HWP_ERR_SYNTAX,
+			    "score '%s': not a name a metric formula can use: a letter or '_', then letters, digits, '_', '.', ':' or '-', and not 'seconds'",
+			    name);
+	taken = name_taken(r, name);
+	if (taken)
+		return fail(-EEXIST, "score '%s': the name is %s already", name, taken);
+	n = realloc(r->scores, (r->nr_scores + 2) * sizeof(*n));
+	if (!n)
+		return fail(-ENOMEM, "out of memory");
+	r->scores = n;
+	n[r->nr_scores] = strdup(name);
+	if (!n[r->nr_scores])
+		return fail(-ENOMEM, "out of memory");
+	n[++r->nr_scores] = NULL;
+	return 0;
+}
+
+/* A metric's lookup of the run's scores. */
+struct score_lookup {
+	const struct hwp_result *r;
+	const double *scores;
+};
+
+static int score_value(const char *name, double *value, void *arg)
+{
+	const struct score_lookup *sl = arg;
+
+	for (size_t i = 0; i < sl->r->nr_scores; i++)
+		if (names_match_loosely(sl->r->scores[i], name)) {
+			*value = sl->scores[i];
+			return isnan(*value) ? -HWP_ERR_UNDEFINED : 0;
+		}
+	return -ENOENT;
 }
 
 static int grow(double **a, size_t n)
@@ -226,13 +304,30 @@ static int grow(double **a, size_t n)
 HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
 			       const struct hwp_count *counts, double seconds)
 {
+	clear_error();
+	if (r && r->nr_scores)
+		return fail(-EINVAL,
+			    "the result has %zu score%s: give each run's with hwp_result_add_scored_run()",
+			    r->nr_scores, r->nr_scores == 1 ? "" : "s");
+	return hwp_result_add_scored_run(r, s, counts, seconds, NULL, 0);
+}
+
+HWP_API int hwp_result_add_scored_run(struct hwp_result *r, const struct hwp_session *s,
+				      const struct hwp_count *counts, double seconds,
+				      const double *scores, size_t nr_scores)
+{
+	struct score_lookup sl = { r, scores };
 	const struct hwp_evlist *evl;
 	size_t n;
 	int err;
 
 	clear_error();
-	if (!r || !s || !counts)
+	if (!r || !s || !counts || (!scores && nr_scores))
 		return fail(-EINVAL, "hwp_result_add_run: NULL argument");
+	if (nr_scores != r->nr_scores)
+		return fail(-EINVAL,
+			    "hwp_result_add_scored_run: %zu score%s given, but the result has %zu",
+			    nr_scores, nr_scores == 1 ? "" : "s", r->nr_scores);
 	if (r->loaded)
 		return fail(-EBUSY, "a result read from %s takes no more runs",
 			    r->source);
@@ -247,11 +342,15 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 	if (grow(&r->seconds, n))
 		return fail(-ENOMEM, "out of memory");
 	r->seconds[n - 1] = seconds;
-	for (size_t i = 0; i < r->nr_series; i++) {
+	for (size_t i = 0, k = 0; i < r->nr_series; i++) {
 		struct series *sr = &r->series[i];
 
 		if (grow(&sr->values, n))
 			return fail(-ENOMEM, "out of memory");
+		if (sr->kind == HWP_SERIES_SCORE) {
+			sr->values[n - 1] = scores[k++];
+			continue;
+		}
 		if (sr->kind == HWP_SERIES_EVENT) {
 			const struct hwp_count *c = &counts[i];
 
@@ -264,8 +363,8 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 					     (double)c->time_running : NAN;
 			continue;
 		}
-		err = hwp_session_metric(s, counts, seconds, sr->metric,
-					 &sr->values[n - 1]);
+		err = session_metric_with(s, counts, seconds, sr->metric, score_value,
+					  &sl, &sr->values[n - 1]);
 		if (err) {
 			free(sr->reason);
 			sr->reason = strdup(hwp_errmsg());

@@ -75,13 +75,16 @@ struct hwp_result {
 	char **argv;		/* NULL-terminated, or NULL */
 	char *spec;
 	char *target;		/* NULL: the command */
-	struct series *series;	/* events first, in list order, then metrics */
+	/* events first, in list order, then metrics, then scores */
+	struct series *series;
 	size_t nr_series;
 	size_t nr_events;
 	size_t nr_runs;
 	double *seconds;
 	struct hwp_metric **user;
 	size_t nr_user;
+	char **scores;		/* the names of the score rows to come, in order */
+	size_t nr_scores;
 	int exit_code;		/* -1: not set */
 	struct environment env;
 	char *source;		/* the file it was read from, or NULL */
@@ -126,6 +129,10 @@ size_t series_occurrence(const struct series *rows, size_t idx);
 /* ...and the index of the @nth row of @kind and @name, or -1. */
 long series_nth(const struct series *rows, size_t nr, enum hwp_series_kind kind,
 		const char *name, size_t nth);
+/* The heading of a kind's rows in the text reports ("Metrics"), or NULL
+ * (events, first, have none); and its name in JSON ("event", "score"). */
+const char *kind_heading(enum hwp_series_kind kind);
+const char *kind_name(enum hwp_series_kind kind);
 /* "<not supported>", "<not counted>", "<undefined>", or NULL for a value. */
 const char *row_placeholder(const struct row *row);
 /* The row's mean as the text report shows it (msec for clocks). */
@@ -183,7 +190,7 @@ int field_command(const struct field_ctx *c, const struct json_value *obj, char 
 /* A number member; NAN for null when @nullable. */
 int field_number(const struct field_ctx *c, const struct json_value *obj, const char *key,
 		 bool nullable, double *out);
-/* The rows of array @key ("events" or "metrics") appended to *@rows, each
+/* The rows of array @key ("events", "metrics" or "scores") appended to *@rows, each
  * with @nr_runs values; *@nr_events counts the events. With @all_runs, as
  * rows_json() writes them with it (arrays of values); without, one run's
  * ("count" or "value", and "percent_running"). */

@@ -214,7 +214,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	struct sweep_row *rows;
 	size_t nr_rows = sweep_rows(sw, &rows), name_w = 20, col_w = 10;
 	struct cell *cells;
-	bool metrics_header = false;
+	enum hwp_series_kind kind = HWP_SERIES_EVENT;
 
 	if (!rows && sw->nr && sw->results[0]->nr_series)
 		return fail(-ENOMEM, "out of memory");
@@ -254,10 +254,9 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		char name[300];
 		bool noisy = false;
 
-		if (rows[i].sr->kind == HWP_SERIES_METRIC && !metrics_header) {
-			fprintf(f, "\n Metrics:\n");
-			metrics_header = true;
-		}
+		if (rows[i].sr->kind != kind && kind_heading(rows[i].sr->kind))
+			fprintf(f, "\n %s:\n", kind_heading(rows[i].sr->kind));
+		kind = rows[i].sr->kind;
 		snprintf(name, sizeof(name), "%s%s", rows[i].sr->name,
 			 rows[i].sr->kind == HWP_SERIES_EVENT &&
 			 !strcmp(rows[i].sr->unit, "ns") ? " (msec)" : "");

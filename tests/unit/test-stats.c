@@ -312,10 +312,34 @@ static void check_scaling(void)
 	CHECK(isnan(hwp_count_scaled(NULL)), "NULL");
 }
 
+/* Spearman's rho by hand: ranks of y with a tie (3.5, 3.5); p from the
+ * closed form of Student's t with 3 degrees of freedom. */
+static void check_spearman(void)
+{
+	static const double x[] = { 1, 2, 3, 4, 5, NAN }, y[] = { 5, 6, 7, 8, 7, 100 };
+	static const double flat[] = { 2, 2, 2, 2, 2 };
+	double rho, p, t, cdf;
+
+	CHECK_ERR(hwp_stats_spearman(x, y, 6, &rho, &p), 0);
+	CHECK_NEAR(rho, 8 / sqrt(95), 1e-12);
+	t = rho * sqrt(3 / (1 - rho * rho));
+	cdf = 0.5 + (t / sqrt(3) / (1 + t * t / 3) + atan(t / sqrt(3))) / M_PI;
+	CHECK_NEAR(p, 2 * (1 - cdf), 1e-9);
+	CHECK_ERR(hwp_stats_spearman(y, x, 5, &rho, &p), 0);
+	CHECK_NEAR(rho, 8 / sqrt(95), 1e-12);
+	CHECK_ERR(hwp_stats_spearman(x, x, 5, &rho, &p), 0);
+	CHECK(rho == 1 && p == 0, "identical ranks: %g %g", rho, p);
+	CHECK_ERR(hwp_stats_spearman(x, flat, 5, &rho, &p), -HWP_ERR_UNDEFINED);
+	CHECK(isnan(rho) && isnan(p), "undefined is NAN");
+	CHECK_ERR(hwp_stats_spearman(x, y, 2, &rho, &p), -HWP_ERR_UNDEFINED);
+	CHECK_ERR(hwp_stats_spearman(x, y, 5, NULL, &p), -EINVAL);
+}
+
 int main(void)
 {
 	t_init();
 	t_run(check_t);
+	t_run(check_spearman);
 	t_run(check_summary);
 	t_run(check_scaling);
 	t_run(check_welch);

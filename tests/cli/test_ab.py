@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hwprof stat -- A ::: B: variants run in turn and compared. The workload's
+'tick' step makes a machine that drifts: each run touches 200 more pages
+than the one before, whichever variant it is. Run in two blocks (A...A
+B...B), the same command looks different; run A B B A..., it does not."""
+import json
+import os
+import statistics
+import tempfile
+
+from common import WORKLOAD, case, check, done, hwprof
+
+TPUT = "tput=Throughput ([0-9.]+) MB/sec"
+
+
+def sequence(base, per, ticks):
+    """What workload.c's 'score BASE PER' prints on each of TICKS."""
+    return [base + per * ((t * 37 + 11) % 17) for t in ticks]
+
+
+def compare_json(*args, **kw):
+    """hwprof stat --json -o - ARGS: (process, the comparison or None)."""
+    p = hwprof("stat", "--json", "-o", "-", "--quiet", *args, **kw)
+    try:
+        return p, json.loads(p.stdout)
+    except ValueError:
+        check(False, f"not JSON (status {p.returncode}): {p.stdout!r} {p.stderr!r}")
+        return p, None
+
+
+def row(doc, name):
+    return next((r for r in doc["rows"] if r["name"] == name), None)
+
+
+def drifting(d, order, tag):
+    """The same command twice, on a machine that drifts by 200 pages a run."""
+    tick = os.path.join(d, f"tick-{tag}")
+    save = os.path.join(d, f"save-{tag}")
+    cmd = [WORKLOAD, "tick", tick, "drift", "2000", "200", "score", "100", "2.5"]
+    p, doc = compare_json("-r", "10", "-e", "page-faults", "--score", TPUT, "--order", order,
+                          "--save", save, "--", *cmd, ":::", *cmd)
+    check(p.returncode == 0, p.stderr)
+    with open(os.path.join(save, "A.json")) as f:
+        a = json.load(f)
+    with open(os.path.join(save, "B.json")) as f:
+        b = json.load(f)
+    return doc, a, b
+
+
+def drifting_verdict(d, order, tag, sequence_start, verdict):
+    """drifting(), with the order said and page-faults' verdict checked;
+    (A's and B's results, page-faults' row), or None."""
+    doc, a, b = drifting(d, order, tag)
+    if not doc:
+        return None
+    check(doc["order"].startswith(sequence_start), doc["order"])
+    pf = row(doc, "page-faults")
+    check(pf["verdict"] == verdict, f"{order}: {pf}")
+    return a, b, pf
+
+
+def aa_with_drift(d):
+    """A/A: interleaved (abba), unchanged and the same mean; in two blocks
+    (sequential), a false 'increase' of 10 runs x 200 pages."""
+    got = drifting_verdict(d, "abba", "abba", "abba: A B B A A B B A A B B A", "unchanged")
+    if not got:
+        return
+    a, b, pf = got
+    # Positions of A in A B B A...: 0 3 4 7 8...; both sides' ticks sum to 95.
+    check(abs(pf["b_mean"] - pf["a_mean"]) < 60, f"drift cancels: {pf['a_mean']} {pf['b_mean']}")
+    ticks_a = [i for i in range(20) if i % 4 in (0, 3)]
+    ticks_b = [i for i in range(20) if i % 4 in (1, 2)]
+    sa = next(s for s in a["scores"] if s["score"] == "tput")
+    sb = next(s for s in b["scores"] if s["score"] == "tput")
+    check(sa["values"] == sequence(100, 2.5, ticks_a), f"A ran at ticks {ticks_a}: {sa['values']}")
+    check(sb["values"] == sequence(100, 2.5, ticks_b), f"B ran at ticks {ticks_b}: {sb['values']}")
+    check(abs(sa["mean"] - statistics.mean(sa["values"])) < 1e-9 and
+          abs(sa["stddev"] - statistics.stdev(sa["values"])) < 1e-9, sa)
+    faults = [e for e in a["events"] if e["event"] == "page-faults"][0]["values"]
+    slopes = [f - 200 * t for f, t in zip(faults, ticks_a)]
+    check(max(slopes) - min(slopes) < 100, f"each run drifted by its tick: {slopes}")
+
+    # In two blocks, the drift is a difference.
+    got = drifting_verdict(d, "sequential", "seq", "sequential: A A A A A A A A A A B B",
+                           "increase")
+    pf = got[2] if got else {"a_mean": 0, "b_mean": 0}
+    check(1900 < pf["b_mean"] - pf["a_mean"] < 2100, f"10 runs x 200 pages: {pf}")
+
+
+def real_difference(d):
+    """B touches twice the pages: an increase, page-faults about 2x."""
+    p, doc = compare_json("-r", "6", "-e", "page-faults", "--", WORKLOAD, "pages", "1000",
+                          ":::", WORKLOAD, "pages", "2000")
+    check(p.returncode == 0, p.stderr)
+    if doc:
+        pf = row(doc, "page-faults")
+        check(pf["verdict"] == "increase" and 1.8 < pf["ratio"] < 2.1, pf)
+        check(pf["a_mean"] >= 1000 and pf["b_mean"] >= 2000, pf)
+
+
+def variant_substitution(d):
+    """--variant N=1000,2000: one command, {N} replaced; labels N=...; the
+    text report shows the order, both results and the comparison."""
+    save = os.path.join(d, "save-variant")
+    p = hwprof("stat", "-r", "4", "-e", "page-faults", "--variant", "N=1000,2000",
+               "--save", save, "--", WORKLOAD, "pages", "{N}")
+    check(p.returncode == 0, p.stderr)
+    check("Variants, run in turn (abba: N=1000 N=2000 N=2000 N=1000" in p.stderr, p.stderr)
+    check("Comparison of N=1000 (4 runs) with N=2000 (4 runs)" in p.stderr, p.stderr)
+    check(p.stderr.count("Performance counter stats for") == 2, "both results")
+    with open(os.path.join(save, "B.json")) as f:
+        b = json.load(f)
+    check(b["command"] == [WORKLOAD, "pages", "2000"] and b["runs"] == 4, b["command"])
+
+
+def random_blocks(d):
+    """--order random --seed S: blocks of one run each, shuffled; the same
+    seed, the same order; the seed is printed."""
+    args = ["-r", "8", "-e", "task-clock", "--order", "random", "--seed", "42", "--", "true",
+            ":::", "true", "x", ":::", "true", "y"]
+    p1, doc1 = compare_json(*args[:-3])
+    p2, doc2 = compare_json(*args[:-3])
+    if not (doc1 and doc2):
+        return
+    check(doc1["order"] == doc2["order"] and "(--seed 42)" in doc1["order"], doc1["order"])
+    seq = doc1["order"].split(":", 1)[1].split("(")[0].split()
+    blocks = [sorted(seq[i:i + 2]) for i in range(0, 16, 2)]
+    check(len(seq) == 16 and all(b == ["A", "B"] for b in blocks), seq)
+    check(seq != ["A", "B"] * 8 and seq != ["A", "B", "B", "A"] * 4, f"shuffled: {seq}")
+    p = hwprof("stat", *args)
+    check(p.returncode == 0 and "C: true y" in p.stderr and
+          p.stderr.count("Comparison of A") == 2, p.stderr)
+
+
+def warmup_in_turn(d):
+    """--warmup 1: one warm-up run of each, in the same order, not kept."""
+    tick = os.path.join(d, "tick-warm")
+    save = os.path.join(d, "save-warm")
+    cmd = [WORKLOAD, "tick", tick, "score", "10", "1"]
+    p, doc = compare_json("-r", "2", "--warmup", "1", "-e", "page-faults", "--score", TPUT,
+                          "--save", save, "--", *cmd, ":::", *cmd)
+    check(p.returncode == 0, p.stderr)
+    with open(os.path.join(save, "A.json")) as f:
+        a = json.load(f)
+    # Warm-up: ticks 0 (A) and 1 (B); then A B B A: ticks 2 and 5 are A's.
+    s = next(s for s in a["scores"] if s["score"] == "tput")
+    check(s["values"] == sequence(10, 1, [2, 5]), s["values"])
+
+
+def mistakes(d):
+    """Usage errors, before anything runs."""
+    marker = os.path.join(d, "ran")
+    touch = ["sh", "-c", f"touch {marker}"]
+    for args, msg in (
+        (["-r", "1", "--", *touch, ":::", *touch], "give -r N, N at least 2"),
+        (["-r", "2", "--", *touch, ":::"], "variant 2 is empty"),
+        (["-r", "2", "--", ":::", *touch], "variant 1 is empty"),
+        (["-r", "2", "--json", "--", *touch, ":::", *touch, ":::", *touch], "--save DIR"),
+        (["-r", "2", "--order", "xyz", "--", *touch, ":::", *touch], "not abba, random"),
+        (["-r", "2", "--seed", "x", "--", *touch, ":::", *touch], "--seed: 'x'"),
+        (["-r", "2", "--order", "random", "--", *touch], "orders the runs of variants"),
+        (["-r", "2", "-a", "--", *touch, ":::", *touch], "not with -p, -a or -C"),
+        (["-r", "2", "-x", ",", "--", *touch, ":::", *touch], "not CSV"),
+        (["-r", "2", "--variant", "N=1,2", "--", *touch], "no argument of the command has {N}"),
+        (["-r", "2", "--variant", "N=1,2", "--", "echo", "{N}", ":::", "true"], "not with -- A"),
+    ):
+        p = hwprof("stat", *args)
+        check(p.returncode == 2 and msg in p.stderr, f"{args}: {p.returncode} {p.stderr!r}")
+    check(not os.path.exists(marker), "nothing ran")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for fn in (aa_with_drift, real_difference, variant_substitution, random_blocks,
+               warmup_in_turn, mistakes):
+        case(fn, tmp)
+done()

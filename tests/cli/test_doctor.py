@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hwprof doctor: the machine's sources of noise, checked against the files
+they come from."""
+import json
+
+from common import case, check, done, hwprof
+
+NAMES = ["cpufreq-governor", "turbo-boost", "smt", "c-states", "nmi-watchdog",
+         "perf_event_paranoid", "kptr_restrict", "transparent-hugepages", "aslr",
+         "irqbalance", "hardware-pmu", "load"]
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.readline().strip()
+    except OSError:
+        return None
+
+
+def json_items():
+    """--json: every item named, with the values of the files they read."""
+    p = hwprof("doctor", "--json")
+    check(p.returncode == 0, p.stderr)
+    doc = json.loads(p.stdout)
+    check(doc["schema"] == "hwprof-doctor/1", doc["schema"])
+    items = {i["name"]: i for i in doc["items"]}
+    check(list(items) == NAMES, list(items))
+    for name, path in (("nmi-watchdog", "/proc/sys/kernel/nmi_watchdog"),
+                       ("perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid"),
+                       ("kptr_restrict", "/proc/sys/kernel/kptr_restrict"),
+                       ("aslr", "/proc/sys/kernel/randomize_va_space"),
+                       ("transparent-hugepages",
+                        "/sys/kernel/mm/transparent_hugepage/enabled")):
+        v = read(path)
+        if v is not None:
+            check(items[name]["value"] == v, f"{name}: {items[name]['value']} vs {v}")
+    aslr = read("/proc/sys/kernel/randomize_va_space")
+    if aslr is not None:
+        check(items["aslr"]["noisy"] == (int(aslr) > 0) and
+              (items["aslr"]["fix"] is not None) == (int(aslr) > 0), items["aslr"])
+    thp = read("/sys/kernel/mm/transparent_hugepage/enabled") or ""
+    check(items["transparent-hugepages"]["noisy"] == ("[always]" in thp), thp)
+    for i in doc["items"]:
+        check(i["why"] and (not i["noisy"] or i["fix"] is not None or
+                            i["name"] in ("hardware-pmu", "turbo-boost")), i)
+
+
+def text_report():
+    """The text: a line an item, the fix under each noisy one, a count."""
+    p = hwprof("doctor")
+    check(p.returncode == 0, p.stderr)
+    lines = [ln for ln in p.stdout.splitlines() if ln[:5] in ("ok   ", "noisy")]
+    check([ln.split()[1] for ln in lines] == NAMES, lines)
+    noisy = sum(ln.startswith("noisy") for ln in lines)
+    check(f"{noisy} of {len(NAMES)} items add noise here" in p.stdout, p.stdout)
+    p = hwprof("doctor", "extra")
+    check(p.returncode == 2 and "takes no arguments" in p.stderr, p.stderr)
+
+
+case(json_items)
+case(text_report)
+done()
