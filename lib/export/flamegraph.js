@@ -55,7 +55,7 @@
 			return 'all ' + tree.ev.event;
 		if (nd.f === -2)
 			return nd.hidden + ' frame' + (nd.hidden === 1 ? '' : 's') + ' under ' +
-				percentOf(data.min_share, 1) + ' hidden';
+				100 * data.min_share + '% hidden';
 		return tree.ev.funcs[nd.f][0];
 	}
 
@@ -214,7 +214,7 @@
 		$('summary').textContent = ev.samples + ' samples' +
 			(ev.callchains ? '' : ', without call chains (record -g): one level a function') +
 			(ev.hidden_frames ? '; ' + ev.hidden_frames + ' frames under ' +
-			 percentOf(data.min_share, 1) + ' hidden (' +
+			 100 * data.min_share + '% hidden (' +
 			 percentOf(ev.hidden_period, ev.period) + ' of the samples)' : '') +
 			'. Click a frame to zoom, the root or Esc to go back.' +
 			(data.note ? ' ' + data.note : '');
