@@ -9,6 +9,7 @@
 'use strict';
 
 (function () {
+	const started = performance.now();	// since the page was asked for
 	const ROW = 17;			// px a frame, as .frame's height
 	const MIN_PX = 0.5;		// narrower frames are not drawn
 	const data = JSON.parse(document.getElementById('profile').textContent);
@@ -214,8 +215,8 @@
 		$('summary').textContent = ev.samples + ' samples' +
 			(ev.callchains ? '' : ', without call chains (record -g): one level a function') +
 			(ev.hidden_frames ? '; ' + ev.hidden_frames + ' frames under ' +
-			 100 * data.min_share + '% hidden (' +
-			 percentOf(ev.hidden_period, ev.period) + ' of the samples)' : '') +
+			 100 * data.min_share + '% hidden (their samples count in the frames ' +
+			 'above them)' : '') +
 			'. Click a frame to zoom, the root or Esc to go back.' +
 			(data.note ? ' ' + data.note : '');
 		search();
@@ -254,7 +255,8 @@
 	// ---- #selftest[&search=RE][&zoom=NAME]: what a test can only see in a
 	// browser, measured in the page and written out as JSON.
 	function selftest(params) {
-		const out = { checks: [], scripts: document.scripts.length };
+		const out = { checks: [], scripts: document.scripts.length,
+			      timing: { script_ms: started, ready_ms: ready } };
 		const check = (what, ok, detail) => out.checks.push({ what, ok: !!ok, detail });
 		const width = () => graph.getBoundingClientRect().width;
 		const rect = (nd) => elements.get(nd).getBoundingClientRect();
@@ -311,6 +313,7 @@
 	const params = new URLSearchParams(location.hash.slice(1));
 
 	setUp();
+	const ready = performance.now();
 	if (params.has('search') && !params.has('selftest')) {	// a link to a search
 		$('search').value = params.get('search');
 		search();
