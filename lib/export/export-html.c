@@ -321,8 +321,7 @@ static int put_other_events(struct json_writer *w, struct hwp_profile *p,
 			continue;
 		err = profile_open_event(p, i, &other);
 		if (err == -EOPNOTSUPP) {
-			*note = "The recording's other events are not shown: it was read from "
-				"memory, once.";
+			*note = "The recording's other events are not shown: it was read from memory, once.";
 			return 0;
 		}
 		if (!err)
