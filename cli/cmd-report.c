@@ -79,7 +79,7 @@ static int parse_option(struct report_config *c, int opt)
 {
 	int ret;
 
-	if (cli_output_option("report", opt, optarg, &c->o, 6, &ret))
+	if (cli_output_option("report", opt, optarg, &c->o, 7, &ret))
 		return ret;
 	switch (opt) {
 	case 'i': c->input = optarg; return 0;

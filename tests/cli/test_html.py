@@ -100,7 +100,7 @@ def write_html(data, d, name, *args):
     out = os.path.join(output_dir(d), name + ".html")
     p = hwprof("report", "-i", data, "--format", "html", "-o", out, *args, timeout=180)
     if not check(p.returncode == 0 and os.path.exists(out), f"report: {p.stderr}"):
-        return None
+        return None, None
     with open(out, encoding="utf-8") as f:
         text = f.read()
     m = re.search(r'<script type="application/json" id="profile">\n(.*?)\n</script>', text, re.S)
