@@ -470,7 +470,7 @@ def usage(d):
     p = hwprof("report", "--help")
     check("pprof" in p.stdout, "--help names pprof")
     p = hwprof("report", "--format", "xml", "-i", data)
-    check(p.returncode == 2 and "speedscope or pprof" in p.stderr, p.stderr)
+    check(p.returncode == 2 and "speedscope, pprof or html" in p.stderr, p.stderr)
 
 
 if not GO:
