@@ -124,14 +124,14 @@ static void json_totals(struct json_writer *w, const struct hwp_profile_info *in
 		return;
 	jw_key(w, "unwind");
 	jw_object_begin(w);
-	kv_str(w, "unavailable", in->unwind_unavailable);
-	kv_int(w, "stack_size", in->stack_size);
-	kv_int(w, "to_entry", in->unwind_entry);
-	kv_int(w, "stack_short", in->unwind_stack_short);
-	kv_int(w, "stack_size_needed", in->stack_size_needed);
-	kv_int(w, "no_unwind_info", in->unwind_no_info);
-	kv_str(w, "no_unwind_info_modules", in->unwind_no_info_modules);
-	kv_int(w, "failed", in->unwind_failed);
+	jw_kv_string(w, "unavailable", in->unwind_unavailable);
+	jw_kv_uint(w, "stack_size", in->stack_size);
+	jw_kv_uint(w, "to_entry", in->unwind_entry);
+	jw_kv_uint(w, "stack_short", in->unwind_stack_short);
+	jw_kv_uint(w, "stack_size_needed", in->stack_size_needed);
+	jw_kv_uint(w, "no_unwind_info", in->unwind_no_info);
+	jw_kv_string(w, "no_unwind_info_modules", in->unwind_no_info_modules);
+	jw_kv_uint(w, "failed", in->unwind_failed);
 	jw_object_end(w);
 }
 
@@ -146,8 +146,8 @@ static int json_stack(const struct hwp_stack *st, void *arg)
 	for (size_t i = 0; i < st->nr_frames; i++)
 		jw_string(w, st->frames[i]);
 	jw_array_end(w);
-	kv_int(w, "samples", st->samples);
-	kv_int(w, "period", st->period);
+	jw_kv_uint(w, "samples", st->samples);
+	jw_kv_uint(w, "period", st->period);
 	jw_key(w, "truncated");
 	jw_bool(w, st->truncated);
 	jw_object_end(w);
