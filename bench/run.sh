@@ -102,3 +102,24 @@ for cmd in "$h report -i $d/dw.data" "perf report -i $d/dw.data --stdio"; do
 	/usr/bin/time -o "$d/time" -f "%U s user + %S s system, %M KB  $cmd" $cmd >/dev/null 2>&1
 	cat "$d/time"
 done
+
+# ---- report --format html (issue 13) ----
+echo
+echo "== a flame graph of 100000 distinct call chains: report --format html vs --format folded"
+echo "   vs perf script report flamegraph (perf 6.1; Debian 12 has no d3-flame-graph template,"
+echo "   so perf writes its page's data alone, --format json), on one file (bench/many-stacks.py)"
+python3 bench/many-stacks.py 100000 "$d/s.data" "$d/s.kallsyms"
+for fmt in html folded; do
+	/usr/bin/time -o "$d/time" -f "%e s  %M KB  hwprof report --format $fmt" \
+		"$h" report -i "$d/s.data" --kallsyms "$d/s.kallsyms" --format $fmt -o "$d/s.$fmt"
+	echo "$(cat "$d/time")  $(stat -c %s "$d/s.$fmt") bytes"
+done
+/usr/bin/time -o "$d/time" -f "%e s  %M KB  perf script report flamegraph --format json" \
+	perf script -i "$d/s.data" --kallsyms "$d/s.kallsyms" \
+	-s /usr/lib/perf-core/scripts/python/flamegraph.py -- --format json -o "$d/s.json" \
+	>/dev/null 2>&1
+echo "$(cat "$d/time")  $(stat -c %s "$d/s.json") bytes"
+if command -v chromium >/dev/null 2>&1; then
+	echo "   the page in headless Chromium (the page's own times):"
+	python3 bench/page-load.py 5 "$d/s.html"
+fi

@@ -78,7 +78,7 @@ bool cli_parse_long(const char *s, long min, long max, long *out);
 
 /* The output options that report and diff share, into @o: -s/--sort KEY,
  * -f/--format FMT (the first @nr_formats of text, csv, json, folded,
- * speedscope, pprof),
+ * speedscope, pprof, html),
  * -n/--top N and -x/--field-separator S. Whether @opt is one of them; if so
  * *@ret is 0, or CLI_EXIT_USAGE after a message for a bad @arg. */
 bool cli_output_option(const char *cmd, int opt, const char *arg,

@@ -12,7 +12,7 @@
 
 static const char report_help[] =
 	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso] [--top N]\n"
-	"                     [--format text|csv|json|folded|speedscope|pprof]\n"
+	"                     [--format text|csv|json|folded|speedscope|pprof|html]\n"
 	"                     [--annotate SYMBOL] [--kallsyms FILE]\n"
 	"\n"
 	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
@@ -33,6 +33,7 @@ static const char report_help[] =
 	"                           their file and line, the call chains weighted by period),\n"
 	"                           or pprof: gzipped profile.proto for go tool pprof, Parca,\n"
 	"                           Pyroscope (binary: give -o FILE.pb.gz or a pipe)\n"
+	"                           or html: a flame graph of every event in one page (-o FILE)\n"
 	"  -x, --field-separator S  csv with this separator\n"
 	"      --annotate SYMBOL    the instructions of function SYMBOL with their share of\n"
 	"                           its samples, interleaved with its source lines; of several\n"
@@ -80,7 +81,7 @@ static int parse_option(struct report_config *c, int opt)
 {
 	int ret;
 
-	if (cli_output_option("report", opt, optarg, &c->o, 6, &ret))
+	if (cli_output_option("report", opt, optarg, &c->o, 7, &ret))
 		return ret;
 	switch (opt) {
 	case 'i': c->input = optarg; return 0;

@@ -156,11 +156,11 @@ bool cli_output_option(const char *cmd, int opt, const char *arg,
 	static const char *const sorts[] = { "sym", "rip", "line", "dso" };
 	/* The first @nr_formats of these. */
 	static const char *const formats[] = {
-		"text", "csv", "json", "folded", "speedscope", "pprof",
+		"text", "csv", "json", "folded", "speedscope", "pprof", "html",
 	};
 	static const enum hwp_format format_of[] = {
 		HWP_FORMAT_TEXT, HWP_FORMAT_CSV, HWP_FORMAT_JSON, HWP_FORMAT_FOLDED,
-		HWP_FORMAT_SPEEDSCOPE, HWP_FORMAT_PPROF,
+		HWP_FORMAT_SPEEDSCOPE, HWP_FORMAT_PPROF, HWP_FORMAT_HTML,
 	};
 	char names[128] = "";
 	size_t nr_known = sizeof(formats) / sizeof(formats[0]);

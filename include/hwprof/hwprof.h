@@ -843,6 +843,11 @@ enum hwp_format {
 	 * period of each event of the file, the profile's event the default;
 	 * functions with their source file and line. Since: 0.2 */
 	HWP_FORMAT_PPROF,
+	/* Profiles: one self-contained HTML page, a flame graph of the call
+	 * chains of each event of the file (README), with zoom, search and
+	 * tooltips; frames under 0.1% of an event's period are left out and
+	 * counted. Since: 0.2 */
+	HWP_FORMAT_HTML,
 };
 
 /* How a profile's entries are grouped. */
@@ -2153,8 +2158,8 @@ HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
 /*
  * hwp_profile_write - write a report of @p to @f
  * @opts: NULL for text, sorted by symbol, every entry; else its format
- *	  (TEXT, CSV, JSON, FOLDED or, since 0.2, SPEEDSCOPE and PPROF), sort, top,
- *	  separator and annotate
+ *	  (TEXT, CSV, JSON, FOLDED or, since 0.2, SPEEDSCOPE, PPROF and HTML),
+ *	  sort, top, separator and annotate
  *
  * The formats and the JSON schema are in README.md. Errors: those of
  * hwp_profile_foreach_entry() and hwp_profile_annotate(), and the write's

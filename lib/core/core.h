@@ -59,7 +59,7 @@ int stream_check(FILE *f, const char *what);
 /* write.c: the one dispatcher behind every hwp_*_write(). A writer is a
  * table of its formats; write_dispatch() checks the arguments, copies the
  * opts, calls the format's function and checks the stream. */
-#define NR_FORMATS (HWP_FORMAT_PPROF + 1)
+#define NR_FORMATS (HWP_FORMAT_HTML + 1)
 /* @obj: the object written; @opts: the writer's opts type, copied. */
 typedef int (*write_fn)(const void *obj, FILE *f, const void *opts);
 struct writer {

@@ -17,6 +17,7 @@ static const char *const format_names[NR_FORMATS] = {
 	[HWP_FORMAT_PROMETHEUS] = "Prometheus text",
 	[HWP_FORMAT_SPEEDSCOPE] = "speedscope",
 	[HWP_FORMAT_PPROF] = "pprof",
+	[HWP_FORMAT_HTML] = "HTML",
 };
 
 

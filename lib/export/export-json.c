@@ -13,24 +13,12 @@ struct json_ctx {
 	enum hwp_sort sort;
 };
 
-static void kv_str(struct json_writer *w, const char *k, const char *v)
-{
-	jw_key(w, k);
-	jw_string(w, v);
-}
-
-static void kv_int(struct json_writer *w, const char *k, uint64_t v)
-{
-	jw_key(w, k);
-	jw_uint(w, v);
-}
-
 static void kv_hex(struct json_writer *w, const char *k, uint64_t v)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
-	kv_str(w, k, buf);
+	jw_kv_string(w, k, buf);
 }
 
 static void json_callers(struct json_writer *w, const struct hwp_entry *e)
@@ -39,9 +27,9 @@ static void json_callers(struct json_writer *w, const struct hwp_entry *e)
 	jw_array_begin(w, false);
 	for (size_t i = 0; i < e->nr_callers; i++) {
 		jw_object_begin(w);
-		kv_str(w, "symbol", e->callers[i].name);
-		kv_str(w, "dso", e->callers[i].dso);
-		kv_int(w, "samples", e->callers[i].samples);
+		jw_kv_string(w, "symbol", e->callers[i].name);
+		jw_kv_string(w, "dso", e->callers[i].dso);
+		jw_kv_uint(w, "samples", e->callers[i].samples);
 		jw_key(w, "percent");
 		jw_number(w, e->callers[i].percent);
 		jw_object_end(w);
@@ -54,14 +42,14 @@ static void json_source(struct json_writer *w, const struct hwp_entry *e)
 	char src[256];
 
 	format_source(e->file, e->line, src, sizeof(src));
-	kv_str(w, "source", e->file ? src : NULL);
-	kv_str(w, "file", e->file);
+	jw_kv_string(w, "source", e->file ? src : NULL);
+	jw_kv_string(w, "file", e->file);
 	jw_key(w, "line");
 	if (e->file)
 		jw_int(w, e->line);
 	else
 		jw_null(w);
-	kv_str(w, "inlined", e->inlined);
+	jw_kv_string(w, "inlined", e->inlined);
 }
 
 static int json_entry(const struct hwp_entry *e, void *arg)
@@ -71,19 +59,19 @@ static int json_entry(const struct hwp_entry *e, void *arg)
 	char bytes[64];
 
 	jw_object_begin(w);
-	kv_str(w, "name", e->name);
-	kv_str(w, "symbol", e->symbol);
-	kv_str(w, "dso", e->dso);
-	kv_int(w, "samples", e->samples);
-	kv_int(w, "period", e->period);
+	jw_kv_string(w, "name", e->name);
+	jw_kv_string(w, "symbol", e->symbol);
+	jw_kv_string(w, "dso", e->dso);
+	jw_kv_uint(w, "samples", e->samples);
+	jw_kv_uint(w, "period", e->period);
 	jw_key(w, "percent");
 	jw_number(w, e->percent);
 	if (c->sort == HWP_SORT_RIP) {
 		kv_hex(w, "address", e->address);
-		kv_int(w, "offset", e->offset);
+		jw_kv_uint(w, "offset", e->offset);
 		format_bytes(e->bytes, e->bytes ? e->nr_bytes : 0, bytes, sizeof(bytes));
-		kv_str(w, "bytes", e->bytes ? bytes : NULL);
-		kv_str(w, "disasm", e->disasm);
+		jw_kv_string(w, "bytes", e->bytes ? bytes : NULL);
+		jw_kv_string(w, "disasm", e->disasm);
 	}
 	if (c->sort == HWP_SORT_SYM && e->symbol)
 		kv_hex(w, "address", e->address);
@@ -106,9 +94,9 @@ static int json_module(const struct hwp_module_info *m, void *arg)
 	if (jm->debuginfo ? m->has_debuginfo : m->has_symbols)
 		return 0;
 	jw_object_begin(jm->w);
-	kv_str(jm->w, "dso", m->path);
-	kv_int(jm->w, "samples", m->samples);
-	kv_str(jm->w, "reason", jm->debuginfo ? m->no_debuginfo : m->no_symbols);
+	jw_kv_string(jm->w, "dso", m->path);
+	jw_kv_uint(jm->w, "samples", m->samples);
+	jw_kv_string(jm->w, "reason", jm->debuginfo ? m->no_debuginfo : m->no_symbols);
 	jw_object_end(jm->w);
 	return 0;
 }
@@ -118,32 +106,32 @@ static void json_totals(struct json_writer *w, const struct hwp_profile_info *in
 {
 	uint64_t all = in->samples + in->lost;
 
-	kv_str(w, "schema", "hwprof-report/1");
-	kv_str(w, "input", in->input);
-	kv_str(w, "event", in->event);
-	kv_str(w, "sort", sort_name(sort));
-	kv_int(w, "total_samples", in->samples);
-	kv_int(w, "total_period", in->period);
-	kv_int(w, "lost_samples", in->lost);
+	jw_kv_string(w, "schema", "hwprof-report/1");
+	jw_kv_string(w, "input", in->input);
+	jw_kv_string(w, "event", in->event);
+	jw_kv_string(w, "sort", sort_name(sort));
+	jw_kv_uint(w, "total_samples", in->samples);
+	jw_kv_uint(w, "total_period", in->period);
+	jw_kv_uint(w, "lost_samples", in->lost);
 	jw_key(w, "lost_percent");
 	jw_number(w, all ? 100.0 * (double)in->lost / (double)all : 0);
-	kv_int(w, "throttled", in->throttled);
-	kv_int(w, "skipped_records", in->skipped);
-	kv_int(w, "other_samples", in->other_samples);
+	jw_kv_uint(w, "throttled", in->throttled);
+	jw_kv_uint(w, "skipped_records", in->skipped);
+	jw_kv_uint(w, "other_samples", in->other_samples);
 	jw_key(w, "callchains");
 	jw_bool(w, in->callchains);
 	if (!in->dwarf)
 		return;
 	jw_key(w, "unwind");
 	jw_object_begin(w);
-	kv_str(w, "unavailable", in->unwind_unavailable);
-	kv_int(w, "stack_size", in->stack_size);
-	kv_int(w, "to_entry", in->unwind_entry);
-	kv_int(w, "stack_short", in->unwind_stack_short);
-	kv_int(w, "stack_size_needed", in->stack_size_needed);
-	kv_int(w, "no_unwind_info", in->unwind_no_info);
-	kv_str(w, "no_unwind_info_modules", in->unwind_no_info_modules);
-	kv_int(w, "failed", in->unwind_failed);
+	jw_kv_string(w, "unavailable", in->unwind_unavailable);
+	jw_kv_uint(w, "stack_size", in->stack_size);
+	jw_kv_uint(w, "to_entry", in->unwind_entry);
+	jw_kv_uint(w, "stack_short", in->unwind_stack_short);
+	jw_kv_uint(w, "stack_size_needed", in->stack_size_needed);
+	jw_kv_uint(w, "no_unwind_info", in->unwind_no_info);
+	jw_kv_string(w, "no_unwind_info_modules", in->unwind_no_info_modules);
+	jw_kv_uint(w, "failed", in->unwind_failed);
 	jw_object_end(w);
 }
 
@@ -158,8 +146,8 @@ static int json_stack(const struct hwp_stack *st, void *arg)
 	for (size_t i = 0; i < st->nr_frames; i++)
 		jw_string(w, st->frames[i]);
 	jw_array_end(w);
-	kv_int(w, "samples", st->samples);
-	kv_int(w, "period", st->period);
+	jw_kv_uint(w, "samples", st->samples);
+	jw_kv_uint(w, "period", st->period);
 	jw_key(w, "truncated");
 	jw_bool(w, st->truncated);
 	jw_object_end(w);

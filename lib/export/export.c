@@ -41,6 +41,12 @@ static int write_pprof(const void *obj, FILE *f, const void *opts)
 	return export_pprof((struct hwp_profile *)obj, f);
 }
 
+static int write_html(const void *obj, FILE *f, const void *opts)
+{
+	(void)opts;
+	return export_html((struct hwp_profile *)obj, f);
+}
+
 static int check_annotate(const void *opts)
 {
 	const struct hwp_write_opts *o = opts;
@@ -62,6 +68,7 @@ static const struct writer profile_writer = {
 		[HWP_FORMAT_FOLDED] = write_folded,
 		[HWP_FORMAT_SPEEDSCOPE] = write_speedscope,
 		[HWP_FORMAT_PPROF] = write_pprof,
+		[HWP_FORMAT_HTML] = write_html,
 	},
 };
 

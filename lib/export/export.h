@@ -14,5 +14,12 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
 int export_folded(struct hwp_profile *p, FILE *f);
 int export_speedscope(struct hwp_profile *p, FILE *f);
 int export_pprof(struct hwp_profile *p, FILE *f);
+int export_html(struct hwp_profile *p, FILE *f);
+
+/* flamegraph-page.c, generated from flamegraph.html, .css and .js
+ * (tools/embed-page.py): the page before its data and after it, as lines
+ * that end in NULL. */
+extern const char *const flamegraph_page_head[];
+extern const char *const flamegraph_page_tail[];
 
 #endif

@@ -5,6 +5,7 @@
  * distinct addresses and chains; symbols are looked up later, once each
  * (report.c). */
 #include "profile/profile.h"
+#include "profile/report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -534,7 +535,9 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		return fail(-ENOMEM, "out of memory");
 	p->scratch = malloc(PROFILE_MAX_FRAMES * sizeof(*p->scratch));
 	p->input = strdup(path ? path : "(in memory)");
-	if (!p->scratch || !p->input) {
+	p->in_memory = !path;
+	p->kallsyms = o.kallsyms ? strdup(o.kallsyms) : NULL;
+	if (!p->scratch || !p->input || (o.kallsyms && !p->kallsyms)) {
 		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
@@ -600,6 +603,22 @@ HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *op
 	return profile_load(path, -1, opts, out);
 }
 
+int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profile **out)
+{
+	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms);
+
+	*out = NULL;
+	if (idx >= p->nr_events)
+		return fail(-EINVAL, "'%s' has %zu events, not %zu", p->input,
+			    p->nr_events, idx + 1);
+	if (p->in_memory)
+		return fail(-EOPNOTSUPP,
+			    "a recording in memory is read once: its profile of '%s' cannot be read again for '%s'",
+			    p->event_names[p->event], p->event_names[idx]);
+	o.event = p->event_names[idx];
+	return profile_load(p->input, -1, &o, out);
+}
+
 HWP_API int hwp_profile_from_record(const struct hwp_record *r,
 				    const struct hwp_profile_opts *opts,
 				    struct hwp_profile **out)
@@ -639,6 +658,7 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	free(p->site_values);
 	free(p->event_names);
 	free(p->input);
+	free(p->kallsyms);
 	free(p->host_warning);
 	free(p);
 }

@@ -76,6 +76,10 @@ struct unwind_stats {
 
 struct hwp_profile {
 	char *input;
+	/* how it was opened, for profile_open_event(): hwp_profile_opts'
+	 * kallsyms (a copy, or NULL), and whether @input names no file */
+	char *kallsyms;
+	bool in_memory;
 	struct pd_file *file;	/* while reading */
 	/* where it was recorded (interned), or NULL */
 	const char *hostname, *osrelease;

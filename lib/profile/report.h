@@ -72,6 +72,13 @@ void profile_recording(const struct hwp_profile *p, struct profile_recording *ou
 
 /* report.c: whether @event counts nanoseconds (cpu-clock, task-clock). */
 bool event_is_clock(const char *event);
+
+/* profile.c: the profile of event @idx of @p's file, read again from the
+ * file with @p's options (formats that show every event: html). Errors:
+ * those of hwp_profile_open(), -EOPNOTSUPP for a profile of a recording
+ * in memory, which is read once. */
+int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profile **out);
+
 /* report.c: "sym", "rip", "line", "dso" */
 const char *sort_name(enum hwp_sort sort);
 /* "a0 b1 c2" */

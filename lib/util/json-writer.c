@@ -83,7 +83,7 @@ void jw_array_end(struct json_writer *w)
 
 /* Strings come from perf.data files and debug information, as bytes: the
  * output is valid UTF-8 all the same, invalid bytes written as U+FFFD. */
-static void put_string(FILE *f, const char *s)
+static void put_string(FILE *f, const char *s, bool html)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	const unsigned char *end = p + strlen(s);
@@ -111,7 +111,7 @@ static void put_string(FILE *f, const char *s)
 		case '\b': fputs("\\b", f); break;
 		case '\f': fputs("\\f", f); break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
+			if (*p < 0x20 || *p == 0x7f || (html && strchr("<>&", *p)))
 				fprintf(f, "\\u%04x", *p);
 			else
 				fputc(*p, f);
@@ -124,7 +124,7 @@ static void put_string(FILE *f, const char *s)
 void jw_key(struct json_writer *w, const char *key)
 {
 	before_item(w);
-	put_string(w->f, key);
+	put_string(w->f, key, w->html);
 	fputs(w->pretty ? ": " : ":", w->f);
 	w->after_key = true;
 }
@@ -136,7 +136,19 @@ void jw_string(struct json_writer *w, const char *s)
 		return;
 	}
 	before_item(w);
-	put_string(w->f, s);
+	put_string(w->f, s, w->html);
+}
+
+void jw_kv_string(struct json_writer *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	jw_string(w, s);
+}
+
+void jw_kv_uint(struct json_writer *w, const char *key, uint64_t v)
+{
+	jw_key(w, key);
+	jw_uint(w, v);
 }
 
 void jw_number(struct json_writer *w, double v)

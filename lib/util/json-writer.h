@@ -16,6 +16,10 @@ struct json_writer {
 	bool first[JW_MAX_DEPTH];
 	bool inline_[JW_MAX_DEPTH];	/* this container on one line */
 	bool after_key;
+	/* '<', '>' and '&' as \u003c, \u003e, \u0026, so that the text
+	 * can sit inside an HTML <script> element: no "</script>" or "<!--"
+	 * in it can end the element. Set it after jw_init(). */
+	bool html;
 };
 
 void jw_init(struct json_writer *w, FILE *f, bool pretty);
@@ -31,6 +35,9 @@ void jw_int(struct json_writer *w, long long v);
 /* Counts of 2^63 and more, which jw_int() would write negative. */
 void jw_uint(struct json_writer *w, uint64_t v);
 void jw_bool(struct json_writer *w, bool v);
+/* A key and its value. */
+void jw_kv_string(struct json_writer *w, const char *key, const char *s);
+void jw_kv_uint(struct json_writer *w, const char *key, uint64_t v);
 void jw_null(struct json_writer *w);
 /* End the document with a newline. */
 void jw_finish(struct json_writer *w);

@@ -195,6 +195,14 @@ def in_namespace(script, **kw):
 HWPROF_SH = " ".join(shlex.quote(a) for a in [*WRAPPER, HWPROF])
 
 
+def perf_sampler():
+    """perf's path, where it can record cpu-clock samples; else skip."""
+    perf = shutil.which("perf")
+    if not perf or run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null", "true"]).returncode:
+        skip("perf is not installed (Debian: linux-perf), or perf record cannot sample here")
+    return perf
+
+
 def under_valgrind(why):
     """Skip a test whose timing valgrind would upset, saying so."""
     if WRAPPER:

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 
 from common import (HAVE_LIBDW, HOTSPOTS, case, check, done, hwprof, marked_lines, parsed_json,
-                    run, skip)
+                    perf_sampler, run, skip)
 
 ROUNDS = "100"
 OTHER_SPLIT = ("5", "5")    # millions of iterations of hot() and cold() a round
@@ -159,9 +159,7 @@ def odd_names(d):
 
 
 def perf_files(d):
-    perf = shutil.which("perf")
-    if not perf or run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null", "true"]).returncode:
-        skip("perf is not installed (Debian: linux-perf), or perf record cannot sample here")
+    perf = perf_sampler()
     pa, pb = os.path.join(d, "perf-a.data"), os.path.join(d, "perf-b.data")
     for path, split in ((pa, ()), (pb, OTHER_SPLIT)):
         p = run([perf, "record", "-e", "cpu-clock", "-o", path, "--", HOTSPOTS, ROUNDS, *split],

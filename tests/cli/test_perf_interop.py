@@ -7,17 +7,14 @@ events, call chains) and agrees with perf report on it."""
 import json
 import os
 import re
-import shutil
 import tempfile
 
 from common import (HAVE_LIBDW, HOTSPOTS, case, check, done, entry, have_hw_pmu, hwprof,
-                    report_json, run, skip)
+                    perf_sampler, report_json, run, skip)
 
 if not HAVE_LIBDW:
     skip("hwprof was built without libdw: no symbols to compare with perf's")
-perf = shutil.which("perf")
-if not perf or run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null", "true"]).returncode:
-    skip("perf is not installed (Debian: linux-perf), or perf record cannot sample here")
+perf = perf_sampler()
 
 
 def perf_report(path, event=None):

@@ -20,7 +20,7 @@ import tempfile
 
 import perfdata
 from common import (HAVE_LIBDW, HOTSPOTS, HWPROF, WRAPPER, case, check, done, hwprof, note,
-                    report_json, run, skip)
+                    perf_sampler, report_json, run, skip)
 
 # ---- a decoder of profile.proto (github.com/google/pprof, proto/profile.proto) ----
 
@@ -409,9 +409,7 @@ def several_events(d):
 
 
 def perfs_file(d):
-    perf = shutil.which("perf")
-    if not perf or run([perf, "record", "-e", "cpu-clock", "-o", "/dev/null", "true"]).returncode:
-        skip("perf is not installed (Debian: linux-perf), or perf record cannot sample here")
+    perf = perf_sampler()
     data = os.path.join(d, "perf.data")
     p = run([perf, "record", "-e", "cpu-clock", "-g", "-o", data, HOTSPOTS, "80"], timeout=180)
     if check(p.returncode == 0, f"perf record: {p.stderr}"):
@@ -472,7 +470,7 @@ def usage(d):
     p = hwprof("report", "--help")
     check("pprof" in p.stdout, "--help names pprof")
     p = hwprof("report", "--format", "xml", "-i", data)
-    check(p.returncode == 2 and "speedscope or pprof" in p.stderr, p.stderr)
+    check(p.returncode == 2 and "speedscope, pprof or html" in p.stderr, p.stderr)
 
 
 if not GO:

@@ -46,7 +46,8 @@ def usage(d):
                        (["record", "--call-graph", "lbr", "--", "true"], "fp or dwarf"),
                        (["record", "-e", "cache-mises", "--", "true"], "did you mean"),
                        (["report", "--sort", "bogus"], "not rip, sym, line or dso"),
-                       (["report", "--format", "xml"], "not text, csv, json, folded, speedscope or pprof"),
+                       (["report", "--format", "xml"],
+                        "not text, csv, json, folded, speedscope, pprof or html"),
                        (["report", "--annotate", "f", "--format", "json"], "text only"),
                        (["report", "extra"], "unexpected argument")):
         p = hwprof(*args, cwd=d)

@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
 			hwp_profile_foreach_entry(p, sorts[i], 20, on_entry, NULL);
 		/* Every format, the ones a profile refuses too. */
-		for (int fmt = HWP_FORMAT_TEXT; out && fmt <= HWP_FORMAT_PPROF;
+		for (int fmt = HWP_FORMAT_TEXT; out && fmt <= HWP_FORMAT_HTML;
 		     fmt++) {
 			HWP_OPTS(hwp_write_opts, o, .format = (enum hwp_format)fmt,
 				 .sort = HWP_SORT_SYM, .top = 10);

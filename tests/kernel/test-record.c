@@ -381,6 +381,38 @@ static void check_refused(void)
 	hwp_profile_free(NULL);
 }
 
+/* report --format html of a recording in memory, of two events: the file
+ * cannot be read again for the other event, so the page has the
+ * profile's own, and says why. */
+static void check_html_in_memory(void)
+{
+	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock,task-clock", .freq = 1000);
+	HWP_OPTS(hwp_write_opts, w, .format = HWP_FORMAT_HTML);
+	struct hwp_record *r = NULL;
+	struct hwp_profile *p = NULL;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(hwp_record_open(r), 0);
+	CHECK_ERR(hwp_record_enable(r), 0);
+	spin_here(0.05);
+	CHECK_ERR(hwp_record_finish(r), 0);
+	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), 0);
+	hwp_record_free(r);
+	if (!p)
+		return;
+	f = open_memstream(&out, &len);
+	CHECK_ERR(hwp_profile_write(p, f, &w), 0);
+	fclose(f);
+	CHECK(strstr(out, "{\"event\":\"cpu-clock\"") && !strstr(out, "\"event\":\"task-clock\"") &&
+	      strstr(out, "other events are not shown: it was read from memory"),
+	      "one event, and why: %.300s", out ? strstr(out, "\"events\"") : NULL);
+	free(out);
+	hwp_profile_free(p);
+}
+
 int main(void)
 {
 	t_init();
@@ -390,5 +422,6 @@ int main(void)
 	t_run(check_write_error);
 	t_run(check_refused);
 	t_run(check_dwarf);
+	t_run(check_html_in_memory);
 	return t_done();
 }

@@ -305,23 +305,31 @@ static void check_mutations(void)
 
 /* Strings from a perf.data file are bytes: invalid UTF-8 becomes U+FFFD,
  * one for each maximal invalid subsequence (Unicode's "best practice"),
- * control characters are escaped, valid characters pass unchanged. */
+ * control characters are escaped, valid characters pass unchanged. For a
+ * page's <script> element (html: report --format html), no '<', '>' or '&'
+ * is left, so that no "</script>" can end the element. */
 static void check_writer_strings(void)
 {
 	static const struct {
 		const char *in, *out;
+		bool html;
 	} cases[] = {
-		{ "plain", "\"plain\"" },
-		{ "caf\xc3\xa9 \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"" },
-		{ "a\xff" "b", "\"a\\ufffdb\"" },
-		{ "cut \xc3", "\"cut \\ufffd\"" },
-		{ "\xe2\x82x", "\"\\ufffdx\"" },	/* a 3-byte character cut short */
-		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* a surrogate */
-		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },	/* an overlong '/' */
+		{ "plain", "\"plain\"", false },
+		{ "caf\xc3\xa9 \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"",
+		  false },
+		{ "a\xff" "b", "\"a\\ufffdb\"", false },
+		{ "cut \xc3", "\"cut \\ufffd\"", false },
+		{ "\xe2\x82x", "\"\\ufffdx\"", false },	/* a 3-byte character cut short */
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"", false },	/* a surrogate */
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"", false },	/* an overlong '/' */
 		/* > U+10FFFF */
-		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
-		{ "\x1b[31mred\x7f\x01", "\"\\u001b[31mred\\u007f\\u0001\"" },
-		{ "q\"b\\n\n\t", "\"q\\\"b\\\\n\\n\\t\"" },
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", false },
+		{ "\x1b[31mred\x7f\x01", "\"\\u001b[31mred\\u007f\\u0001\"", false },
+		{ "q\"b\\n\n\t", "\"q\\\"b\\\\n\\n\\t\"", false },
+		{ "</script>&", "\"</script>&\"", false },
+		{ "</script><script>alert(1)</script><!-- & -->",
+		  "\"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"
+		  "\\u003c!-- \\u0026 --\\u003e\"", true },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -333,12 +341,15 @@ static void check_writer_strings(void)
 		FILE *f = open_memstream(&out, &len);
 
 		jw_init(&w, f, false);
+		w.html = cases[i].html;
 		jw_string(&w, cases[i].in);
 		fclose(f);
 		CHECK(!strcmp(out, cases[i].out), "case %zu: wrote %s, want %s", i, out,
 		      cases[i].out);
 		CHECK(json_parse(out, len, NULL, &v, &err) == 0 && v->type == JSON_STRING,
 		      "case %zu: %s reads back: %s", i, out, err.msg);
+		CHECK(!cases[i].html || (v && !strcmp(v->u.string, cases[i].in)),
+		      "case %zu: %s reads back as what was written", i, out);
 		json_free(v);
 		free(out);
 	}
