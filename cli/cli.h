@@ -24,6 +24,7 @@
 #include <hwprof/hwprof.h>
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct cli_cmd {
@@ -78,11 +79,12 @@ bool cli_parse_long(const char *s, long min, long max, long *out);
 
 /* The output options that report and diff share, into @o: -s/--sort KEY,
  * -f/--format FMT (the first @nr_formats of text, csv, json, folded,
- * speedscope, pprof, html),
+ * speedscope, pprof, html; CLI_ALL_FORMATS: each, and any added later),
  * -n/--top N and -x/--field-separator S. Whether @opt is one of them; if so
  * *@ret is 0, or CLI_EXIT_USAGE after a message for a bad @arg. */
 bool cli_output_option(const char *cmd, int opt, const char *arg,
 		       struct hwp_write_opts *o, size_t nr_formats, int *ret);
+#define CLI_ALL_FORMATS SIZE_MAX
 /* A significance level, strictly between 0 and 1; false if @s is not one. */
 bool cli_parse_alpha(const char *s, double *out);
 

@@ -81,7 +81,7 @@ static int parse_option(struct report_config *c, int opt)
 {
 	int ret;
 
-	if (cli_output_option("report", opt, optarg, &c->o, 7, &ret))
+	if (cli_output_option("report", opt, optarg, &c->o, CLI_ALL_FORMATS, &ret))
 		return ret;
 	switch (opt) {
 	case 'i': c->input = optarg; return 0;
