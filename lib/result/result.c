@@ -45,6 +45,7 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	for (size_t i = 0; i < r->nr_regionsets; i++)
 		hwp_regionset_free(r->regionsets[i]);
 	free(r->regionsets);
+	result_units_release(r);
 	free(r);
 }
 
@@ -114,14 +115,14 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 	return 0;
 }
 
-static struct series *add_series(struct hwp_result *r)
+static struct series *add_series(struct series **rows, size_t *nr)
 {
-	struct series *n = realloc(r->series, (r->nr_series + 1) * sizeof(*n));
+	struct series *n = realloc(*rows, (*nr + 1) * sizeof(*n));
 
 	if (!n)
 		return NULL;
-	r->series = n;
-	n = &r->series[r->nr_series++];
+	*rows = n;
+	n = &n[(*nr)++];
 	memset(n, 0, sizeof(*n));
 	return n;
 }
@@ -147,17 +148,15 @@ static int input_counted(const char *name, void *arg)
 	return 1;
 }
 
-static int first_run(struct hwp_result *r, const struct hwp_session *s)
+int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
+		    struct series **rows, size_t *nr, size_t *nr_events)
 {
 	const struct hwp_evlist *evl = hwp_session_evlist(s);
 	struct counted_ctx cc = { s };
 
-	r->spec = strdup(evl->spec);
-	if (!r->spec)
-		return -ENOMEM;
 	for (size_t e = 0; e < evl->nr_events; e++) {
 		const struct event *ev = &evl->events[e];
-		struct series *sr = add_series(r);
+		struct series *sr = add_series(rows, nr);
 		const char *reason;
 		enum hwp_event_status st;
 
@@ -173,10 +172,10 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 		sr->reason = reason ? strdup(reason) : NULL;
 		if (!sr->name || !sr->canonical || !sr->unit || (reason && !sr->reason))
 			return -ENOMEM;
-		r->nr_events++;
+		(*nr_events)++;
 	}
 	for (size_t i = 0; i < r->nr_user; i++) {
-		struct series *sr = add_series(r);
+		struct series *sr = add_series(rows, nr);
 
 		if (!sr)
 			return -ENOMEM;
@@ -193,7 +192,7 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 			taken |= !strcmp(hwp_metric_name(r->user[j]), hwp_metric_name(m));
 		if (taken || metric_foreach_input(m, input_counted, &cc))
 			continue;
-		sr = add_series(r);
+		sr = add_series(rows, nr);
 		if (!sr)
 			return -ENOMEM;
 		sr->kind = HWP_SERIES_METRIC;
@@ -201,8 +200,8 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 		sr->supported = true;
 		sr->builtin = true;
 	}
-	for (size_t i = r->nr_events; i < r->nr_series; i++) {
-		struct series *sr = &r->series[i];
+	for (size_t i = *nr_events; i < *nr; i++) {
+		struct series *sr = &(*rows)[i];
 
 		sr->name = strdup(hwp_metric_name(sr->metric));
 		sr->unit = strdup(hwp_metric_unit(sr->metric));
@@ -211,6 +210,16 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+static int first_run(struct hwp_result *r, const struct hwp_session *s)
+{
+	const struct hwp_evlist *evl = hwp_session_evlist(s);
+
+	r->spec = strdup(evl->spec);
+	if (!r->spec)
+		return -ENOMEM;
+	return result_rows_new(r, s, &r->series, &r->nr_series, &r->nr_events);
 }
 
 static int grow(double **a, size_t n)
@@ -223,45 +232,33 @@ static int grow(double **a, size_t n)
 	return 0;
 }
 
-HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
-			       const struct hwp_count *counts, double seconds)
+int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_session *s,
+		    const struct hwp_count *counts, double seconds, size_t n)
 {
-	const struct hwp_evlist *evl;
-	size_t n;
-	int err;
-
-	clear_error();
-	if (!r || !s || !counts)
-		return fail(-EINVAL, "hwp_result_add_run: NULL argument");
-	if (r->loaded)
-		return fail(-EBUSY, "a result read from %s takes no more runs",
-			    r->source);
-	evl = hwp_session_evlist(s);
-	if (r->nr_runs && (strcmp(r->spec, evl->spec) || r->nr_events != evl->nr_events))
-		return fail(-HWP_ERR_MISMATCH,
-				"run %zu counted '%s', but the first run counted '%s'",
-				r->nr_runs + 1, evl->spec, r->spec);
-	if (!r->nr_runs && first_run(r, s))
-		return fail(-ENOMEM, "out of memory");
-	n = r->nr_runs + 1;
-	if (grow(&r->seconds, n))
-		return fail(-ENOMEM, "out of memory");
-	r->seconds[n - 1] = seconds;
-	for (size_t i = 0; i < r->nr_series; i++) {
-		struct series *sr = &r->series[i];
+	for (size_t i = 0; i < nr_rows; i++) {
+		struct series *sr = &rows[i];
+		int err;
 
 		if (grow(&sr->values, n))
-			return fail(-ENOMEM, "out of memory");
+			return -ENOMEM;
 		if (sr->kind == HWP_SERIES_EVENT) {
-			const struct hwp_count *c = &counts[i];
-
 			if (grow(&sr->pct, n) || grow(&sr->running, n))
-				return fail(-ENOMEM, "out of memory");
-			sr->values[n - 1] = sr->supported ? hwp_count_scaled(c) : NAN;
+				return -ENOMEM;
+			if (!counts) {	/* not in this run */
+				sr->values[n - 1] = sr->pct[n - 1] = NAN;
+				sr->running[n - 1] = NAN;
+				continue;
+			}
+			sr->values[n - 1] = sr->supported ? hwp_count_scaled(&counts[i]) :
+					    NAN;
 			sr->pct[n - 1] = sr->supported ?
-					 hwp_count_percent_running(c) : NAN;
+					 hwp_count_percent_running(&counts[i]) : NAN;
 			sr->running[n - 1] = sr->supported ?
-					     (double)c->time_running : NAN;
+					     (double)counts[i].time_running : NAN;
+			continue;
+		}
+		if (!counts) {
+			sr->values[n - 1] = NAN;
 			continue;
 		}
 		err = hwp_session_metric(s, counts, seconds, sr->metric,
@@ -271,7 +268,51 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
 			sr->reason = strdup(hwp_errmsg());
 		}
 	}
-	r->nr_runs = n;
+	return 0;
+}
+
+int result_check_run(struct hwp_result *r, const struct hwp_session *s)
+{
+	const struct hwp_evlist *evl = hwp_session_evlist(s);
+
+	if (r->loaded)
+		return fail(-EBUSY, "a result read from %s takes no more runs",
+			    r->source);
+	if (r->nr_runs && (strcmp(r->spec, evl->spec) || r->nr_events != evl->nr_events))
+		return fail(-HWP_ERR_MISMATCH,
+				"run %zu counted '%s', but the first run counted '%s'",
+				r->nr_runs + 1, evl->spec, r->spec);
+	return 0;
+}
+
+int result_add_total(struct hwp_result *r, const struct hwp_session *s,
+		     const struct hwp_count *counts, double seconds)
+{
+	size_t n = r->nr_runs + 1;
+
+	if (!r->nr_runs && first_run(r, s))
+		return fail(-ENOMEM, "out of memory");
+	if (grow(&r->seconds, n))
+		return fail(-ENOMEM, "out of memory");
+	r->seconds[n - 1] = seconds;
+	if (result_rows_add(r->series, r->nr_series, s, counts, seconds, n))
+		return fail(-ENOMEM, "out of memory");
+	return 0;
+}
+
+HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
+			       const struct hwp_count *counts, double seconds)
+{
+	int err;
+
+	clear_error();
+	if (!r || !s || !counts)
+		return fail(-EINVAL, "hwp_result_add_run: NULL argument");
+	err = result_check_run(r, s) ?:
+	      result_add_total(r, s, counts, seconds);
+	if (err)
+		return err;
+	r->nr_runs++;
 	clear_error();
 	return 0;
 }
