@@ -31,6 +31,8 @@ struct stat_config {
 	const char *sweep;	/* NAME=v1,v2,... as given */
 	bool regions;		/* show the regions the program writes */
 	bool strict;		/* nothing countable: fail, rather than run uncounted */
+	enum hwp_aggr aggr;	/* -A, --per-core... --per-thread */
+	const char *cgroup;	/* -G */
 	bool help;		/* --help: print it, and nothing else */
 };
 

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""stat's aggregation units (-A, --per-core, --per-socket, --per-thread)
+and the topology they group CPUs by (list --topology, HWPROF_SYSFS_ROOT)."""
+import os
+import subprocess
+import tempfile
+
+from common import WORKLOAD, case, check, done, hwprof, skip, stat_csv, stat_json
+
+
+def online_cpus():
+    with open("/sys/devices/system/cpu/online") as f:
+        out = []
+        for part in f.read().strip().split(","):
+            a, _, b = part.partition("-")
+            out += range(int(a), int(b or a) + 1)
+        return out
+
+
+def need_system_wide():
+    p = hwprof("stat", "-a", "-e", "cpu-clock", "--", "true")
+    if p.returncode != 0:
+        skip(f"system-wide counting is refused here: {p.stderr.strip()}")
+
+
+def per_cpu_csv():
+    """-a -A: one row a CPU and event, named CPUn; they sum to the total."""
+    need_system_wide()
+    cpus = online_cpus()
+    p, rows = stat_csv("-a", "-A", "-e", "cpu-clock,context-switches", "--",
+                       WORKLOAD, "spin", "0.2")
+    check(p.returncode == 0, p.stderr)
+    clock = {r[0]: float(r[1]) for r in rows if r and r[3] == "cpu-clock"}
+    check(sorted(clock) == sorted(f"CPU{c}" for c in cpus), clock)
+    # Each CPU's cpu-clock counts the whole run (idle or not): about the
+    # elapsed time of the others, whatever the load.
+    lo, hi = min(clock.values()), max(clock.values())
+    check(lo > 0.8 * hi, f"each CPU's cpu-clock about the same: {clock}")
+    cs = [r for r in rows if r and r[3] == "context-switches"]
+    check(len(cs) == len(cpus), cs)
+
+
+def per_cpu_json_sums():
+    """The JSON's units carry every event, and sum to its total."""
+    need_system_wide()
+    p, doc = stat_json("-a", "-A", "-e", "cpu-clock,page-faults", "--",
+                       WORKLOAD, "pages", "500")
+    check(p.returncode == 0 and doc, p.stderr)
+    check(doc["aggregation"] == "cpu", doc.get("aggregation"))
+    units = doc["units"]
+    check([u["unit"] for u in units] == [f"CPU{c}" for c in online_cpus()], units)
+    for i, name in enumerate(["cpu-clock", "page-faults"]):
+        total = doc["events"][i]["values"][0]
+        parts = sum(u["events"][i]["values"][0] for u in units)
+        check(doc["events"][i]["event"] == name, doc["events"][i])
+        check(abs(total - parts) <= 1e-6 * max(total, 1), f"{name}: {total} != {parts}")
+    for u in units:
+        check(u["cpus"] == [u["id"]], u)
+    faults = sum(u["events"][1]["values"][0] for u in units)
+    check(faults >= 500, f"the command's 500 pages are in the CPUs' rows: {faults}")
+
+
+def pinned_command_lands_on_its_cpu():
+    """A command pinned to the last CPU: its page faults are on that CPU's
+    row (most of them: the rest of the machine faults too)."""
+    need_system_wide()
+    cpus = online_cpus()
+    if len(cpus) < 2:
+        skip("one CPU: nothing to tell apart")
+    last = cpus[-1]
+    p, doc = stat_json("-a", "-A", "-e", "page-faults", "--pin", str(last), "--",
+                       WORKLOAD, "pages", "20000")
+    check(p.returncode == 0 and doc, p.stderr)
+    by = {u["unit"]: u["events"][0]["values"][0] for u in doc["units"]}
+    check(by[f"CPU{last}"] >= 20000, by)
+    check(by[f"CPU{last}"] > sum(v for k, v in by.items() if k != f"CPU{last}"), by)
+
+
+def fake_tree(root, layout):
+    """A sysfs tree: layout maps cpu -> (core, die, package, node)."""
+    cpu_dir = os.path.join(root, "devices/system/cpu")
+    os.makedirs(cpu_dir)
+    with open(os.path.join(cpu_dir, "online"), "w") as f:
+        f.write(f"0-{len(layout) - 1}\n")
+    nodes = {}
+    for cpu, (core, die, pkg, node) in layout.items():
+        d = os.path.join(cpu_dir, f"cpu{cpu}", "topology")
+        os.makedirs(d)
+        for name, v in (("core_id", core), ("die_id", die), ("physical_package_id", pkg)):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(f"{v}\n")
+        nodes.setdefault(node, []).append(cpu)
+    for node, cpus in nodes.items():
+        d = os.path.join(root, "devices/system/node", f"node{node}")
+        os.makedirs(d)
+        with open(os.path.join(d, "cpulist"), "w") as f:
+            f.write(",".join(map(str, cpus)) + "\n")
+
+
+# 2 packages x 4 cores x 2 threads, numbered as Linux numbers SMT siblings
+# on x86: CPU n and n + 8 share a core; CPUs 0-3 are package 0's, 4-7
+# package 1's; node = package.
+SIXTEEN = {c: (c % 4, 0, (c // 4) % 2, (c // 4) % 2) for c in range(16)}
+
+
+def topology_fake_sixteen():
+    """list --topology reads the tree HWPROF_SYSFS_ROOT names, exactly."""
+    with tempfile.TemporaryDirectory() as root:
+        fake_tree(root, SIXTEEN)
+        p = hwprof("list", "--topology", env=dict(os.environ, HWPROF_SYSFS_ROOT=root))
+        check(p.returncode == 0, p.stderr)
+        rows = [list(map(int, l.split())) for l in p.stdout.splitlines()[1:]]
+        want = [[c, *SIXTEEN[c][:3], SIXTEEN[c][3]] for c in range(16)]
+        check(rows == want, f"{rows} != {want}")
+
+
+def topology_matches_lscpu():
+    """On this machine, as lscpu -p and sysfs say."""
+    p = hwprof("list", "--topology")
+    check(p.returncode == 0, p.stderr)
+    rows = {int(l.split()[0]): list(map(int, l.split())) for l in p.stdout.splitlines()[1:]}
+    check(sorted(rows) == online_cpus(), rows)
+    for cpu, (c, core, die, pkg, node) in rows.items():
+        with open(f"/sys/devices/system/cpu/cpu{cpu}/topology/core_id") as f:
+            check(int(f.read()) == core, f"CPU {cpu}'s core")
+        with open(f"/sys/devices/system/cpu/cpu{cpu}/topology/physical_package_id") as f:
+            check(int(f.read()) == pkg, f"CPU {cpu}'s package")
+    try:
+        out = subprocess.run(["lscpu", "-p=CPU,SOCKET,NODE"], capture_output=True,
+                             text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return
+    for line in out.splitlines():
+        if line.startswith("#"):
+            continue
+        cpu, sock, node = (int(x or 0) for x in line.split(","))
+        check(rows[cpu][3] == sock and rows[cpu][4] == node, f"lscpu: {line}")
+
+
+def grouping(layout, aggr, want):
+    """stat -a --per-X on this machine's CPUs, grouped by a fake tree."""
+    need_system_wide()
+    if online_cpus() != [0, 1]:
+        skip("the fake trees are laid out for CPUs 0 and 1")
+    with tempfile.TemporaryDirectory() as root:
+        fake_tree(root, layout)
+        env = dict(os.environ, HWPROF_SYSFS_ROOT=root)
+        p, rows = stat_csv("-a", aggr, "-e", "cpu-clock", "--", "true", env=env)
+        check(p.returncode == 0, p.stderr)
+        got = [(r[0], int(r[1])) for r in rows if r and r[4] == "cpu-clock"]
+        check(got == want, f"{aggr}: {got} != {want}")
+        p, doc = stat_json("-a", aggr, "-e", "cpu-clock", "--", "true", env=env)
+        check(p.returncode == 0 and doc, p.stderr)
+        check([(u["unit"], len(u["cpus"])) for u in doc["units"]] == want, doc["units"])
+
+
+def sixteen_per_core():
+    # CPUs 0 and 1 are cores 0 and 1 of package 0
+    grouping(SIXTEEN, "--per-core", [("S0-D0-C0", 1), ("S0-D0-C1", 1)])
+
+
+def sixteen_per_socket():
+    grouping(SIXTEEN, "--per-socket", [("S0", 2)])
+
+
+def siblings_per_core():
+    # SMT siblings: one core of two CPUs
+    grouping({0: (3, 0, 1, 1), 1: (3, 0, 1, 1)}, "--per-core", [("S1-D0-C3", 2)])
+
+
+def two_sockets():
+    grouping({0: (0, 0, 1, 0), 1: (0, 0, 0, 1)}, "--per-socket", [("S0", 1), ("S1", 1)])
+    grouping({0: (0, 0, 1, 0), 1: (0, 0, 0, 1)}, "--per-node", [("N0", 1), ("N1", 1)])
+
+
+def per_thread_of_process():
+    """--per-thread -p: a row a thread, named comm-tid, each with its pages."""
+    w = subprocess.Popen([WORKLOAD, "crowd", "3", "1.0", "sleep", "0.5"],
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        check(w.stdout.readline().strip() == "ready", "the crowd is ready")
+        tids = sorted(int(t) for t in os.listdir(f"/proc/{w.pid}/task"))
+        p, rows = stat_csv("--per-thread", "-p", str(w.pid), "-e", "page-faults")
+    finally:
+        w.wait(timeout=30)
+    check(p.returncode == 0, p.stderr)
+    faults = {r[0]: float(r[1]) for r in rows if r and r[3] == "page-faults"}
+    want = {f"workload-{t}" for t in tids}
+    check(set(faults) == want, f"{sorted(faults)} != {sorted(want)}")
+    # Each crowd thread touches a page every 10 ms: some of them counted.
+    busy = [v for k, v in faults.items() if k != f"workload-{w.pid}"]
+    check(len(busy) == 3 and all(v >= 1 for v in busy), faults)
+
+
+def usage_errors():
+    for args, words in ((["-A", "--", "true"], "add -a or -C"),
+                        (["--per-core", "--", "true"], "add -a or -C"),
+                        (["--per-thread", "-a", "--", "true"], "not -a or -C"),
+                        (["--per-thread", "--", "true"], "give -p PID"),
+                        (["-G", "x", "--", "true"], "add -a or -C")):
+        p = hwprof("stat", *args)
+        check(p.returncode == 2 and words in p.stderr, f"{args}: {p.stderr}")
+
+
+def bad_tree():
+    """A tree without topology files: an error that names the file."""
+    need_system_wide()
+    with tempfile.TemporaryDirectory() as root:
+        os.makedirs(os.path.join(root, "devices/system/cpu"))
+        with open(os.path.join(root, "devices/system/cpu/online"), "w") as f:
+            f.write("0-1\n")
+        p = hwprof("stat", "-a", "--per-core", "-e", "cpu-clock", "--", "true",
+                   env=dict(os.environ, HWPROF_SYSFS_ROOT=root))
+        check(p.returncode == 1 and "cpu0/topology" in p.stderr, p.stderr)
+
+
+case(per_cpu_csv)
+case(per_cpu_json_sums)
+case(pinned_command_lands_on_its_cpu)
+case(topology_fake_sixteen)
+case(topology_matches_lscpu)
+case(sixteen_per_core)
+case(sixteen_per_socket)
+case(siblings_per_core)
+case(two_sockets)
+case(per_thread_of_process)
+case(usage_errors)
+case(bad_tree)
+done()
