@@ -48,8 +48,10 @@ static const char stat_help[] =
 	"      --per-core, --per-die, --per-socket, --per-node\n"
 	"                           per core, die, package or NUMA node (with -a or -C),\n"
 	"                           from sysfs' topology ('hwprof list --topology')\n"
-	"      --per-thread         per thread of -p's process (named comm-tid); a thread\n"
-	"                           it creates later counts in its creator's row\n"
+	"      --per-thread         per thread (named comm-tid) of -p's process (a thread\n"
+	"                           it creates later counts in its creator's row), or of\n"
+	"                           COMMAND: each thread and child process it creates,\n"
+	"                           counted by itself from the kernel's record at its exit\n"
 	"\n"
 	"Runs and output:\n"
 	"  -r, --repeat N           run COMMAND N times; show means and, as perf does, the\n"
@@ -148,8 +150,12 @@ static int check_aggr(const struct stat_config *c)
 		cli_error("stat", "--per-thread counts the threads of -p's process or of a command, not -a or -C");
 		return CLI_EXIT_USAGE;
 	}
-	if (c->aggr == HWP_AGGR_THREAD && !t->pid) {
-		cli_error("stat", "--per-thread counts the threads of a process: give -p PID (a command's threads are not supported yet)");
+	if (c->aggr == HWP_AGGR_THREAD && !t->pid && c->repeat > 1) {
+		cli_error("stat", "--per-thread of a command with -r: its threads are new in every run, there is nothing to average");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->aggr == HWP_AGGR_THREAD && c->no_inherit && !t->pid) {
+		cli_error("stat", "--per-thread of a command follows the threads it creates: not with --no-inherit");
 		return CLI_EXIT_USAGE;
 	}
 	if (c->aggr != HWP_AGGR_GLOBAL && exposition(c->format)) {

@@ -327,9 +327,9 @@ enum hwp_aggr {
 	HWP_AGGR_NODE,		/* a NUMA node's ("N0"); HWP_SCOPE_CPUS */
 	/* One unit a thread ("comm-tid"): HWP_SCOPE_PROCESS (the threads it
 	 * has at the open; a thread created later counts in its creator's
-	 * unit unless no_inherit). HWP_SCOPE_THREAD (a command, its threads
-	 * as they exit) is refused with -EOPNOTSUPP for now: see
-	 * hwp_session_read_units(). */
+	 * unit unless no_inherit), or HWP_SCOPE_THREAD with inheritance (a
+	 * command: every thread and child process it creates gets its own
+	 * unit when it exits, see hwp_session_read_units()). */
 	HWP_AGGR_THREAD,
 };
 
@@ -498,20 +498,27 @@ HWP_API int hwp_session_unit(const struct hwp_session *s, size_t idx,
  * hwp_session_read_units - read every event, unit by unit
  * @counts: room for @nr counts; entry u * nr_events + e receives event e
  *	    of unit u, for u below hwp_session_nr_units() *after* the read
- * @nr: at least (hwp_session_nr_units() + new units) * nr_events; with
- *	-ENOSPC, hwp_session_nr_units() says how many units there are now:
- *	read again with room for them
+ * @nr: at least hwp_session_nr_units() * nr_events; with -ENOSPC, the
+ *	read found new units (threads that exited): hwp_session_nr_units()
+ *	says how many there are now; read again with room for them
  *
  * As hwp_session_read(), every group read before it returns; the units
- * sum to what hwp_session_read() gives. A command counted per thread:
- * each thread that has exited is a unit of its own with what it counted
- * (the kernel's PERF_RECORD_READ at its exit, through inherit_stat), and
- * the unit of the command's first thread holds the rest (the total less
- * the exited threads); threads still running count in their creator's
- * unit until they exit, so read after the command ends for whole rows.
- * Errors: as hwp_session_read(); -ENOSPC (see @nr); -EOVERFLOW when
- * threads' records were lost (the ring was full: the message says how
- * many). Since: 0.2
+ * sum to what hwp_session_read() gives. A command per thread
+ * (HWP_SCOPE_THREAD, HWP_AGGR_THREAD): the events are opened on every
+ * CPU with inherit_stat, and each thread or child that exits is a unit
+ * with what it counted (the kernel's PERF_RECORD_READ at its exit, one a
+ * CPU, read from a ring a CPU; its name from the PERF_RECORD_COMM and
+ * FORK records). Unit 0 holds the rest: the total less those records.
+ * The kernel swaps the counters of a task and a thread that inherits
+ * them when it switches between the two on a CPU, so the one task whose
+ * exit writes no record is not always the first: unit 0 is named after
+ * that task once it is the only one left (after the command ends), and
+ * "comm-running" (tid -1) while several run. In this mode the counts are
+ * not scaled for multiplexing (each CPU's counter's enabled time covers
+ * other CPUs' too): keep hardware events in groups the PMU holds at once.
+ * Errors: as hwp_session_read(); -ENOSPC (see @nr); -EOVERFLOW when exit
+ * records were lost (the ring was full: the message says how many).
+ * Since: 0.2
  */
 HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *counts,
 				   size_t nr);

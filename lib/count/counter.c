@@ -81,6 +81,7 @@ struct hwp_session {
 	struct hwp_count *exited;
 	uint64_t lost;		/* records the ring had no room for */
 	struct tid_comm *comms;	/* each thread's name, from FORK and COMM */
+	pid_t first_tid;	/* the command's first thread */
 	size_t nr_comms, cap_comms;
 };
 
@@ -106,13 +107,6 @@ static int check_aggr(const struct hwp_session_opts *o)
 			    hwp_aggr_name(o->aggr));
 	if (o->aggr == HWP_AGGR_THREAD && o->scope == HWP_SCOPE_CPUS)
 		return fail(-EINVAL, "counts per thread need threads to count (a command or a process), not CPUs");
-	/* The exit records (inherit_stat) of a command's threads: in about
-	 * half the runs here one thread's record never came, and its counts
-	 * were in no row and not in the total. Until that is understood,
-	 * refused rather than a total short of a thread. */
-	if (o->aggr == HWP_AGGR_THREAD && o->scope == HWP_SCOPE_THREAD &&
-	    !getenv("HWPROF_PER_THREAD_EXIT_RECORDS"))
-		return fail(-EOPNOTSUPP, "counts per thread of a command are not supported yet (its threads' exit records are not reliable): count its process with -p, or HWP_SCOPE_PROCESS");
 	if (o->aggr == HWP_AGGR_THREAD && o->scope == HWP_SCOPE_THREAD && o->no_inherit)
 		return fail(-EINVAL, "counts per thread of one thread without inheritance are its counts: drop no_inherit, or HWP_AGGR_THREAD");
 	if (o->cgroup && o->scope != HWP_SCOPE_CPUS)
@@ -610,6 +604,7 @@ static int units_build(struct hwp_session *s)
 			pid_t tid = s->t.tids[i % s->t.nr_tids];
 			char comm[64];
 
+			s->first_tid = tid;
 			read_comm(s->opts.pid ? s->opts.pid : getpid(), tid, comm,
 				  sizeof(comm));
 			s->unit_of[i] = s->nr_units;
@@ -867,14 +862,12 @@ HWP_API enum hwp_event_status hwp_session_event_status(const struct hwp_session 
 static void add_times(const struct hwp_session *s, struct hwp_count *c, uint64_t enabled,
 		      uint64_t running)
 {
-	/* One task on every CPU (a command per thread): each CPU's counter is
-	 * enabled all along and runs while the task is on that CPU. The sum
-	 * of the running times against the longest enabled one is the
-	 * share of time counted, not the sum of both. */
-	if (s->per_exit)
-		c->time_enabled = enabled > c->time_enabled ? enabled : c->time_enabled;
-	else
-		c->time_enabled += enabled;
+	/* One task on every CPU (a command per thread): each CPU's counter
+	 * runs while the task is on that CPU, and its enabled time counts
+	 * other CPUs' time too, and that of exited threads that never ran
+	 * there. The running times are what the counts cover: they are
+	 * not scaled (see hwp_session_read_units()). */
+	c->time_enabled += s->per_exit ? running : enabled;
 	c->time_running += running;
 }
 
@@ -1106,6 +1099,59 @@ static const char *comm_of(struct hwp_session *s, pid_t tid)
 	return NULL;
 }
 
+static bool has_exited(const struct hwp_session *s, pid_t tid)
+{
+	for (size_t u = 1; u < s->nr_units; u++)
+		if (s->units[u].tid == tid)
+			return true;
+	return false;
+}
+
+/* Whose the first unit is: the rest, the total less the exit records.
+ * The kernel swaps the counters of two tasks that inherit from one another
+ * when it switches between them on a CPU (inherit_stat moves the counts
+ * with them, so each task's follow it): the task that holds the counters
+ * we opened writes no record at its exit, whichever it is, and its counts
+ * are the rest. That is the first thread, until it writes a record; then
+ * the one task seen (by its FORK) without one, once only one is left; and
+ * while several are, "running" (tid -1). */
+static int resolve_rest(struct hwp_session *s)
+{
+	struct unit *u0 = &s->units[0];
+	pid_t owner = s->first_tid;
+	const char *comm;
+	char *c, *name;
+	size_t n = 0;
+
+	if (has_exited(s, owner)) {
+		for (size_t i = 0; i < s->nr_comms; i++)
+			if (s->comms[i].ptid && !has_exited(s, s->comms[i].tid)) {
+				owner = s->comms[i].tid;
+				n++;
+			}
+		if (n != 1)
+			owner = -1;
+	}
+	if (u0->tid == owner)
+		return 0;
+	comm = owner > 0 ? comm_of(s, owner) : NULL;
+	if (!comm)
+		comm = comm_of(s, s->first_tid) ?: u0->comm;
+	c = strdup(comm);
+	if (!c || (owner > 0 ? asprintf(&name, "%s-%d", comm, (int)owner) :
+		   asprintf(&name, "%s-running", comm)) < 0) {
+		free(c);
+		return fail(-ENOMEM, "out of memory");
+	}
+	free(u0->comm);
+	free(u0->name);
+	u0->comm = c;
+	u0->name = name;
+	u0->tid = owner;
+	u0->id = owner;
+	return 0;
+}
+
 /* Name each thread's unit from what the records said. */
 static int name_units(struct hwp_session *s)
 {
@@ -1219,7 +1265,7 @@ HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *coun
 		if (err)
 			return err;
 	}
-	if (s->per_exit && (err = name_units(s)))
+	if (s->per_exit && ((err = resolve_rest(s)) || (err = name_units(s))))
 		return err;
 	if (!counts || nr < s->nr_units * nr_ev)
 		return fail(counts ? -ENOSPC : -EINVAL,

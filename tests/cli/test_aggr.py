@@ -61,20 +61,77 @@ def per_cpu_json_sums():
     check(faults >= 500, f"the command's 500 pages are in the CPUs' rows: {faults}")
 
 
+def cgroup2_mount():
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            pre, _, post = line.partition(" - ")
+            if post.split()[0] == "cgroup2":
+                return pre.split()[4]
+    return None
+
+
+class TestCgroup:
+    """A cgroup v2 of our own under the v2 mount (this machine's hybrid
+    layout has it at /sys/fs/cgroup/unified), removed at the end."""
+
+    def __enter__(self):
+        mnt = cgroup2_mount()
+        if not mnt:
+            skip("no cgroup v2 hierarchy is mounted")
+        self.name = f"hwprof-test-{os.getpid()}"
+        self.path = os.path.join(mnt, self.name)
+        try:
+            os.mkdir(self.path)
+        except OSError as e:
+            skip(f"cannot create a cgroup under {mnt}: {e}")
+        return self
+
+    def enter_and_run(self, *argv):
+        """sh that moves itself into the cgroup, then execs ARGV."""
+        procs = os.path.join(self.path, "cgroup.procs")
+        return ["sh", "-c", f'echo $$ > {procs} && exec "$@"', "sh", *argv]
+
+    def __exit__(self, *exc):
+        os.rmdir(self.path)
+
+
 def pinned_command_lands_on_its_cpu():
-    """A command pinned to the last CPU: its page faults are on that CPU's
-    row (most of them: the rest of the machine faults too)."""
+    """A command pinned to the last CPU, in a cgroup counted with -G: its
+    page faults and task-clock are that CPU's row, and no other CPU has any
+    (the cgroup keeps the rest of the machine out, whatever its load)."""
     need_system_wide()
     cpus = online_cpus()
     if len(cpus) < 2:
         skip("one CPU: nothing to tell apart")
     last = cpus[-1]
-    p, doc = stat_json("-a", "-A", "-e", "page-faults", "--pin", str(last), "--",
-                       WORKLOAD, "pages", "20000")
+    with TestCgroup() as cg:
+        p, doc = stat_json("-a", "-A", "-G", cg.name, "-e", "page-faults,task-clock",
+                           "--pin", str(last), "--",
+                           *cg.enter_and_run(WORKLOAD, "pages", "20000"))
     check(p.returncode == 0 and doc, p.stderr)
     by = {u["unit"]: u["events"][0]["values"][0] for u in doc["units"]}
-    check(by[f"CPU{last}"] >= 20000, by)
-    check(by[f"CPU{last}"] > sum(v for k, v in by.items() if k != f"CPU{last}"), by)
+    clock = {u["unit"]: u["events"][1]["values"][0] for u in doc["units"]}
+    check(by[f"CPU{last}"] >= 20000 and clock[f"CPU{last}"] > 0, (by, clock))
+    for c in cpus[:-1]:
+        check(by[f"CPU{c}"] is None and clock[f"CPU{c}"] is None,
+              f"CPU{c} never ran the cgroup: not counted, not 0: {by}")
+
+
+def cgroup_counts_only_its_tasks():
+    """-G: a command inside the cgroup is counted, one outside it is not."""
+    need_system_wide()
+    with TestCgroup() as cg:
+        p, inside = stat_json("-a", "-G", cg.name, "-e", "page-faults", "--",
+                              *cg.enter_and_run(WORKLOAD, "pages", "5000"))
+        check(p.returncode == 0 and inside, p.stderr)
+        p, outside = stat_json("-a", "-G", cg.name, "-e", "page-faults", "--",
+                               WORKLOAD, "pages", "5000")
+        check(p.returncode == 0 and outside, p.stderr)
+    check(inside["events"][0]["values"][0] >= 5000, inside["events"][0])
+    check(outside["events"][0]["values"][0] in (None, 0), outside["events"][0])
+    p = hwprof("stat", "-a", "-G", "no/such/cgroup", "-e", "page-faults", "--", "true")
+    check(p.returncode == 1 and "no/such/cgroup" in p.stderr and "cgroup v2" in p.stderr,
+          p.stderr)
 
 
 def fake_tree(root, layout):
@@ -193,11 +250,40 @@ def per_thread_of_process():
     check(len(busy) == 3 and all(v >= 1 for v in busy), faults)
 
 
+def per_thread_of_command():
+    """--per-thread COMMAND: three threads touching 1,000, 2,000 and 3,000
+    pages, each its own row named tpN-tid with its pages, and the first
+    thread's; every run (the kernel may swap counters between threads)."""
+    for _ in range(3):
+        p, rows = stat_csv("--per-thread", "-e", "page-faults", "--",
+                           WORKLOAD, "tpages", "1000,2000,3000")
+        check(p.returncode == 0, p.stderr)
+        faults = {r[0].rsplit("-", 1)[0]: float(r[1]) for r in rows
+                  if r and r[3] == "page-faults"}
+        check(sorted(faults) == ["tp1", "tp2", "tp3", "workload"], faults)
+        for name, pages in (("tp1", 1000), ("tp2", 2000), ("tp3", 3000)):
+            check(pages <= faults[name] < pages + 100, f"{name}: {faults[name]}")
+        check(faults["workload"] < 500, f"the first thread alone: {faults}")
+    p, doc = stat_json("--per-thread", "-e", "page-faults", "--",
+                       WORKLOAD, "tpages", "1000,2000,3000", "fork", "2", "500")
+    check(p.returncode == 0 and doc, p.stderr)
+    check(doc["aggregation"] == "thread", doc.get("aggregation"))
+    units = doc["units"]
+    total = doc["events"][0]["values"][0]
+    check(total == sum(u["events"][0]["values"][0] for u in units), "units sum to the total")
+    # The first thread, and two children that touch 500 pages each
+    ws = sorted(u["events"][0]["values"][0] for u in units if u["comm"] == "workload")
+    check(len(units) == 6 and len(ws) == 3 and ws[0] < 500 <= ws[1] < 600 and ws[2] < 600,
+          f"{[(u['unit'], u['events'][0]['values']) for u in units]}")
+    for u in units:
+        check(u["unit"] == f"{u['comm']}-{u['tid']}", u["unit"])
+
+
 def usage_errors():
     for args, words in ((["-A", "--", "true"], "add -a or -C"),
                         (["--per-core", "--", "true"], "add -a or -C"),
                         (["--per-thread", "-a", "--", "true"], "not -a or -C"),
-                        (["--per-thread", "--", "true"], "give -p PID"),
+                        (["--per-thread", "-r", "2", "--", "true"], "new in every run"),
                         (["-G", "x", "--", "true"], "add -a or -C")):
         p = hwprof("stat", *args)
         check(p.returncode == 2 and words in p.stderr, f"{args}: {p.stderr}")
@@ -218,6 +304,7 @@ def bad_tree():
 case(per_cpu_csv)
 case(per_cpu_json_sums)
 case(pinned_command_lands_on_its_cpu)
+case(cgroup_counts_only_its_tasks)
 case(topology_fake_sixteen)
 case(topology_matches_lscpu)
 case(sixteen_per_core)
@@ -225,6 +312,7 @@ case(sixteen_per_socket)
 case(siblings_per_core)
 case(two_sockets)
 case(per_thread_of_process)
+case(per_thread_of_command)
 case(usage_errors)
 case(bad_tree)
 done()
