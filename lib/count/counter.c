@@ -546,21 +546,30 @@ static struct unit *add_unit(struct hwp_session *s)
 	return &s->units[s->nr_units++];
 }
 
-/* A thread's unit, named comm-tid as perf names it. */
+/* Thread @tid's unit, named comm-tid ("comm-running" for tid -1). */
+static int rename_unit(struct unit *x, const char *comm, pid_t tid)
+{
+	char *c = strdup(comm), *name;
+
+	if (!c || (tid > 0 ? asprintf(&name, "%s-%d", comm, (int)tid) :
+		   asprintf(&name, "%s-running", comm)) < 0) {
+		free(c);
+		return fail(-ENOMEM, "out of memory");
+	}
+	free(x->comm);
+	free(x->name);
+	x->comm = c;
+	x->name = name;
+	x->tid = tid;
+	x->id = tid;
+	return 0;
+}
+
 static int thread_unit(struct hwp_session *s, pid_t tid, const char *comm)
 {
 	struct unit *u = add_unit(s);
 
-	if (!u)
-		return fail(-ENOMEM, "out of memory");
-	u->id = tid;
-	u->tid = tid;
-	u->comm = strdup(comm);
-	if (!u->comm || asprintf(&u->name, "%s-%d", comm, (int)tid) < 0) {
-		u->name = NULL;
-		return fail(-ENOMEM, "out of memory");
-	}
-	return 0;
+	return u ? rename_unit(u, comm, tid) : fail(-ENOMEM, "out of memory");
 }
 
 static void read_comm(pid_t pid, pid_t tid, char *buf, size_t size)
@@ -1120,7 +1129,6 @@ static int resolve_rest(struct hwp_session *s)
 	struct unit *u0 = &s->units[0];
 	pid_t owner = s->first_tid;
 	const char *comm;
-	char *c, *name;
 	size_t n = 0;
 
 	if (has_exited(s, owner)) {
@@ -1137,19 +1145,7 @@ static int resolve_rest(struct hwp_session *s)
 	comm = owner > 0 ? comm_of(s, owner) : NULL;
 	if (!comm)
 		comm = comm_of(s, s->first_tid) ?: u0->comm;
-	c = strdup(comm);
-	if (!c || (owner > 0 ? asprintf(&name, "%s-%d", comm, (int)owner) :
-		   asprintf(&name, "%s-running", comm)) < 0) {
-		free(c);
-		return fail(-ENOMEM, "out of memory");
-	}
-	free(u0->comm);
-	free(u0->name);
-	u0->comm = c;
-	u0->name = name;
-	u0->tid = owner;
-	u0->id = owner;
-	return 0;
+	return rename_unit(u0, comm, owner);
 }
 
 /* Name each thread's unit from what the records said. */
@@ -1158,21 +1154,11 @@ static int name_units(struct hwp_session *s)
 	for (size_t u = 0; u < s->nr_units; u++) {
 		struct unit *x = &s->units[u];
 		const char *comm = comm_of(s, x->tid);
-		char *c, *name;
 
 		if (!comm && u)
 			comm = s->units[0].comm;
-		if (!comm || !strcmp(comm, x->comm))
-			continue;
-		c = strdup(comm);
-		if (!c || asprintf(&name, "%s-%d", comm, (int)x->tid) < 0) {
-			free(c);
-			return fail(-ENOMEM, "out of memory");
-		}
-		free(x->comm);
-		free(x->name);
-		x->comm = c;
-		x->name = name;
+		if (comm && strcmp(comm, x->comm) && rename_unit(x, comm, x->tid))
+			return -ENOMEM;
 	}
 	return 0;
 }
