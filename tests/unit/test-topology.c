@@ -42,8 +42,8 @@ static void put_cpu(int cpu, int core, int die, int package)
 	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/die_id", cpu);
 	snprintf(v, sizeof(v), "%d\n", die);
 	put(rel, v);
-	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/physical_package_id",
-		 cpu);
+	snprintf(rel, sizeof(rel),
+		 "devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
 	snprintf(v, sizeof(v), "%d\n", package);
 	put(rel, v);
 }
@@ -73,10 +73,11 @@ static void grouped(const struct hwp_topology *t, enum hwp_aggr aggr, char *out,
 		return;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		len += (size_t)snprintf(out + len, size - len, "%s%s:", i ? " " : "", u[i].name);
+		len += (size_t)snprintf(out + len, size - len, "%s%s:", i ? " " : "",
+					u[i].name);
 		for (size_t k = 0; k < u[i].nr_cpus; k++)
-			len += (size_t)snprintf(out + len, size - len, "%s%d", k ? "," : "",
-						u[i].cpus[k]);
+			len += (size_t)snprintf(out + len, size - len, "%s%d",
+						k ? "," : "", u[i].cpus[k]);
 	}
 	for (int c = 0; c < 16; c++) {
 		bool in = false;
@@ -127,12 +128,13 @@ static void test_group_sixteen(void)
 			   "S1-D0-C0:4,12 S1-D0-C1:5,13 S1-D0-C2:6,14 S1-D0-C3:7,15"),
 	      "%s", got);
 	grouped(t, HWP_AGGR_DIE, got, sizeof(got));
-	CHECK(!strcmp(got, "S0-D0:0,1,2,3,8,9,10,11 S1-D0:4,5,6,7,12,13,14,15"), "%s", got);
+	CHECK(!strcmp(got, "S0-D0:0,1,2,3,8,9,10,11 S1-D0:4,5,6,7,12,13,14,15"), "%s",
+	      got);
 	grouped(t, HWP_AGGR_NODE, got, sizeof(got));
 	CHECK(!strcmp(got, "N0:0,1,2,3,8,9,10,11 N1:4,5,6,7,12,13,14,15"), "%s", got);
 	grouped(t, HWP_AGGR_CPU, got, sizeof(got));
-	CHECK(!strncmp(got, "CPU0:0 CPU1:1 CPU2:2 ", 21) && strstr(got, " CPU15:15"), "%s",
-	      got);
+	CHECK(!strncmp(got, "CPU0:0 CPU1:1 CPU2:2 ", 21) && strstr(got, " CPU15:15"),
+	      "%s", got);
 	hwp_topology_free(t);
 }
 
@@ -151,7 +153,8 @@ static void test_dies(void)
 	if (!t)
 		return;
 	grouped(t, HWP_AGGR_DIE, got, sizeof(got));
-	CHECK(!strcmp(got, "S0-D0:0,1,2,3,4,5,6,7 S0-D1:8,9,10,11,12,13,14,15"), "%s", got);
+	CHECK(!strcmp(got, "S0-D0:0,1,2,3,4,5,6,7 S0-D1:8,9,10,11,12,13,14,15"), "%s",
+	      got);
 	grouped(t, HWP_AGGR_CORE, got, sizeof(got));
 	CHECK(!strncmp(got, "S0-D0-C0:0,4 S0-D0-C1:1,5 ", 26), "%s", got);
 	grouped(t, HWP_AGGR_NODE, got, sizeof(got));
@@ -169,8 +172,8 @@ static void test_bad_trees(void)
 	put("devices/system/cpu/cpu3/topology/core_id", "3\n");
 	put("devices/system/cpu/online", "0-16\n");
 	CHECK_ERR(hwp_topology_read(root, &t), -ENOENT);
-	CHECK(strstr(hwp_errmsg(), "cpu16/topology") && strstr(hwp_errmsg(), "CPU 16"), "%s",
-	      hwp_errmsg());
+	CHECK(strstr(hwp_errmsg(), "cpu16/topology") && strstr(hwp_errmsg(), "CPU 16"),
+	      "%s", hwp_errmsg());
 	put("devices/system/cpu/online", "zero\n");
 	CHECK_ERR(hwp_topology_read(root, &t), -HWP_ERR_FORMAT);
 	CHECK(strstr(hwp_errmsg(), "not a CPU list"), "%s", hwp_errmsg());
