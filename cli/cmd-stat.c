@@ -746,6 +746,29 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 	return 0;
 }
 
+/* --pin with several CPUs: whether they share a core or a package, the
+ * first question about a benchmark pinned to two CPUs. */
+static void pin_note(const char *pin)
+{
+	static const char *const where[] = {
+		[HWP_AGGR_GLOBAL] = "are on different packages",
+		[HWP_AGGR_CPU] = "are one CPU",
+		[HWP_AGGR_CORE] = "share a core (SMT siblings)",
+		[HWP_AGGR_DIE] = "share a package (and die), on different cores",
+		[HWP_AGGR_SOCKET] = "share a package, on different dies",
+	};
+	struct hwp_topology *t;
+	enum hwp_aggr level;
+
+	if (!strpbrk(pin, ",-") || hwp_topology_read(NULL, &t))
+		return;
+	if (!hwp_topology_shared(t, pin, &level) && level != HWP_AGGR_CPU &&
+	    level <= HWP_AGGR_SOCKET)
+		cli_note("stat", "--pin %s: the CPUs %s ('hwprof list --topology')", pin,
+			 where[level]);
+	hwp_topology_free(t);
+}
+
 static int prepare(struct stat_ctx *sc)
 {
 	struct stat_config *c = sc->cfg;
@@ -776,6 +799,8 @@ static int prepare(struct stat_ctx *sc)
 	/* Checked here, so that a typo is reported before a long run. */
 	if (c->histogram && (ret = histogram_check(sc)))
 		return ret;
+	if (c->target.pin)
+		pin_note(c->target.pin);
 	sc->run_argv = c->target.argv;
 	/* A sweep makes one a value; this one checks the metrics now. */
 	ret = stat_new_result(sc, c->target.argv, &sc->result);

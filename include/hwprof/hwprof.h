@@ -569,6 +569,20 @@ HWP_API int hwp_topology_cpu(const struct hwp_topology *t, size_t idx,
 HWP_API int hwp_topology_find(const struct hwp_topology *t, int cpu,
 			      struct hwp_cpu_info *info);
 
+/*
+ * hwp_topology_shared - the smallest unit that holds every CPU of @cpulist
+ * @cpulist: "0,15", "0-3"...; its CPUs must be online
+ * @level: HWP_AGGR_CPU (one CPU), HWP_AGGR_CORE (SMT siblings of one
+ *	   core), HWP_AGGR_DIE (one die, different cores), HWP_AGGR_SOCKET
+ *	   (one package, different dies), or HWP_AGGR_GLOBAL (more than one
+ *	   package). This is what 'hwprof stat --pin 0,15' says.
+ *
+ * Errors: -HWP_ERR_SYNTAX for a bad list, -ENODEV for a CPU that is not
+ * online or not in @t, -EINVAL. Since: 0.2
+ */
+HWP_API int hwp_topology_shared(const struct hwp_topology *t, const char *cpulist,
+				enum hwp_aggr *level);
+
 /* hwp_aggr_name - "global", "cpu", "core", "die", "socket", "node",
  * "thread"; NULL for another value. Since: 0.2 */
 HWP_API const char *hwp_aggr_name(enum hwp_aggr aggr);

@@ -222,6 +222,46 @@ HWP_API int hwp_topology_find(const struct hwp_topology *t, int cpu,
 	return info_fill(info, &i, sizeof(i));
 }
 
+HWP_API int hwp_topology_shared(const struct hwp_topology *t, const char *cpulist,
+				enum hwp_aggr *level)
+{
+	const struct cpu_topo *first = NULL;
+	enum hwp_aggr l = HWP_AGGR_CPU;
+	int *cpus = NULL;
+	size_t nr = 0;
+	int err;
+
+	clear_error();
+	if (!t || !cpulist || !level)
+		return fail(-EINVAL, "hwp_topology_shared: NULL argument");
+	err = cpus_parse(cpulist, &cpus, &nr);
+	for (size_t i = 0; !err && i < nr; i++) {
+		const struct cpu_topo *c = find_cpu(t, cpus[i]);
+
+		if (!c) {
+			err = fail(-ENODEV, "CPU %d is not in the topology", cpus[i]);
+			break;
+		}
+		if (!first) {
+			first = c;
+			continue;
+		}
+		/* The smallest unit that holds both, and all before */
+		if (c->package != first->package)
+			l = HWP_AGGR_GLOBAL;
+		else if (c->die != first->die && l != HWP_AGGR_GLOBAL)
+			l = HWP_AGGR_SOCKET;
+		else if (c->core != first->core && (l == HWP_AGGR_CPU || l == HWP_AGGR_CORE))
+			l = HWP_AGGR_DIE;
+		else if (c->cpu != first->cpu && l == HWP_AGGR_CPU)
+			l = HWP_AGGR_CORE;
+	}
+	free(cpus);
+	if (!err)
+		*level = l;
+	return err;
+}
+
 /* ---- aggregation units ---- */
 
 static const char *const aggr_names[] = {

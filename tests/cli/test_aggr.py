@@ -231,6 +231,23 @@ def two_sockets():
     grouping({0: (0, 0, 1, 0), 1: (0, 0, 0, 1)}, "--per-node", [("N0", 1), ("N1", 1)])
 
 
+def pin_says_what_is_shared():
+    """--pin 0,1 says when the CPUs share a core or are on two packages."""
+    if online_cpus()[:2] != [0, 1]:
+        skip("the fake trees are laid out for CPUs 0 and 1")
+    for layout, words in (({0: (3, 0, 1, 1), 1: (3, 0, 1, 1)}, "share a core"),
+                          ({0: (0, 0, 1, 0), 1: (0, 0, 0, 1)}, "on different packages"),
+                          ({0: (0, 0, 0, 0), 1: (1, 0, 0, 0)}, "on different cores")):
+        with tempfile.TemporaryDirectory() as root:
+            fake_tree(root, layout)
+            p = hwprof("stat", "--pin", "0,1", "-e", "cs", "--", "true",
+                       env=dict(os.environ, HWPROF_SYSFS_ROOT=root))
+        check(p.returncode == 0 and "note: --pin 0,1: the CPUs " in p.stderr
+              and words in p.stderr, p.stderr)
+    p = hwprof("stat", "--pin", "0", "-e", "cs", "--", "true")
+    check("note" not in p.stderr, "one CPU: nothing to say")
+
+
 def per_thread_of_process():
     """--per-thread -p: a row a thread, named comm-tid, each with its pages."""
     w = subprocess.Popen([WORKLOAD, "crowd", "3", "1.0", "sleep", "0.5"],
@@ -311,6 +328,7 @@ case(sixteen_per_core)
 case(sixteen_per_socket)
 case(siblings_per_core)
 case(two_sockets)
+case(pin_says_what_is_shared)
 case(per_thread_of_process)
 case(per_thread_of_command)
 case(usage_errors)

@@ -138,6 +138,36 @@ static void test_group_sixteen(void)
 	hwp_topology_free(t);
 }
 
+/* What --pin 0,15 asks: the smallest unit that holds the CPUs. The list
+ * is checked against this machine's online CPUs: only 0 and 1 are sure. */
+static void test_shared(void)
+{
+	struct hwp_topology *t;
+	enum hwp_aggr l = HWP_AGGR_NODE;
+
+	CHECK_ERR(hwp_topology_read(root, &t), 0);
+	if (!t)
+		return;
+	CHECK_ERR(hwp_topology_shared(t, "0", &l), 0);
+	CHECK(l == HWP_AGGR_CPU, "one CPU: %d", (int)l);
+	CHECK_ERR(hwp_topology_shared(t, "0,1", &l), 0);
+	CHECK(l == HWP_AGGR_DIE, "cores 0 and 1 of package 0: %d", (int)l);
+	CHECK_ERR(hwp_topology_shared(t, "0,x", &l), -HWP_ERR_SYNTAX);
+	hwp_topology_free(t);
+	/* CPUs 0 and 1 as SMT siblings, then on two packages */
+	put_cpu(1, 0, 0, 0);
+	CHECK_ERR(hwp_topology_read(root, &t), 0);
+	CHECK_ERR(t ? hwp_topology_shared(t, "0-1", &l) : -1, 0);
+	CHECK(l == HWP_AGGR_CORE, "siblings: %d", (int)l);
+	hwp_topology_free(t);
+	put_cpu(1, 0, 0, 1);
+	CHECK_ERR(hwp_topology_read(root, &t), 0);
+	CHECK_ERR(t ? hwp_topology_shared(t, "0,1", &l) : -1, 0);
+	CHECK(l == HWP_AGGR_GLOBAL, "two packages: %d", (int)l);
+	hwp_topology_free(t);
+	put_cpu(1, 1, 0, 0);
+}
+
 static void test_dies(void)
 {
 	struct hwp_topology *t;
@@ -198,6 +228,7 @@ int main(void)
 	sixteen();
 	t_run(test_read_sixteen);
 	t_run(test_group_sixteen);
+	t_run(test_shared);
 	t_run(test_dies);
 	t_run(test_bad_trees);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
