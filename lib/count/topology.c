@@ -251,7 +251,8 @@ HWP_API int hwp_topology_shared(const struct hwp_topology *t, const char *cpulis
 			l = HWP_AGGR_GLOBAL;
 		else if (c->die != first->die && l != HWP_AGGR_GLOBAL)
 			l = HWP_AGGR_SOCKET;
-		else if (c->core != first->core && (l == HWP_AGGR_CPU || l == HWP_AGGR_CORE))
+		else if (c->core != first->core &&
+			 (l == HWP_AGGR_CPU || l == HWP_AGGR_CORE))
 			l = HWP_AGGR_DIE;
 		else if (c->cpu != first->cpu && l == HWP_AGGR_CPU)
 			l = HWP_AGGR_CORE;
