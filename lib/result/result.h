@@ -19,6 +19,9 @@ struct environment {
 	char *date;
 	char *version;
 	long nr_cpus;
+	/* Each CPU's core, die, package and node; NULL when sysfs had none
+	 * (or the file was written before 0.2) */
+	struct hwp_topology *topology;
 };
 
 struct series {

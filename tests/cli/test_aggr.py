@@ -195,6 +195,23 @@ def topology_matches_lscpu():
         check(rows[cpu][3] == sock and rows[cpu][4] == node, f"lscpu: {line}")
 
 
+def topology_in_json_environment():
+    """stat --json's environment lists each CPU's place, as list --topology."""
+    p, doc = stat_json("-e", "cs", "--", "true")
+    check(p.returncode == 0 and doc, p.stderr)
+    topo = doc["environment"]["topology"]
+    p = hwprof("list", "--topology")
+    rows = [list(map(int, l.split())) for l in p.stdout.splitlines()[1:]]
+    check([[t["cpu"], t["core"], t["die"], t["socket"], t["node"]] for t in topo] == rows,
+          f"{topo} != {rows}")
+    with tempfile.TemporaryDirectory() as root:
+        fake_tree(root, SIXTEEN)
+        p, doc = stat_json("-e", "cs", "--", "true",
+                           env=dict(os.environ, HWPROF_SYSFS_ROOT=root))
+    check([t["socket"] for t in doc["environment"]["topology"]] ==
+          [SIXTEEN[c][2] for c in range(16)], doc["environment"]["topology"])
+
+
 def grouping(layout, aggr, want):
     """stat -a --per-X on this machine's CPUs, grouped by a fake tree."""
     need_system_wide()
@@ -324,6 +341,7 @@ case(pinned_command_lands_on_its_cpu)
 case(cgroup_counts_only_its_tasks)
 case(topology_fake_sixteen)
 case(topology_matches_lscpu)
+case(topology_in_json_environment)
 case(sixteen_per_core)
 case(sixteen_per_socket)
 case(siblings_per_core)
