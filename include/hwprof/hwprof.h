@@ -1274,6 +1274,11 @@ struct hwp_compare_info {
 				 * never infinite), else NULL */
 	size_t a_outliers, b_outliers;	/* runs flagged by hwp_stats_outliers_mad() */
 	size_t noise_rank;	/* the row's rank by its CV, 1 = the least noisy */
+	/* The aggregation unit of a row of one unit ("CPU0", "S0-D0-C1"; see
+	 * hwp_result_unit()), or NULL for the totals. When both results have
+	 * the same units, each unit's rows follow the totals; when not, only
+	 * the totals are compared and a warning says why. Since: 0.2 */
+	const char *aggr_unit;
 };
 
 struct hwp_compare;

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """stat's aggregation units (-A, --per-core, --per-socket, --per-thread)
 and the topology they group CPUs by (list --topology, HWPROF_SYSFS_ROOT)."""
+import json
 import os
 import subprocess
 import tempfile
@@ -132,6 +133,37 @@ def cgroup_counts_only_its_tasks():
     p = hwprof("stat", "-a", "-G", "no/such/cgroup", "-e", "page-faults", "--", "true")
     check(p.returncode == 1 and "no/such/cgroup" in p.stderr and "cgroup v2" in p.stderr,
           p.stderr)
+
+
+def compare_unit_by_unit():
+    """compare: per-CPU results compared CPU by CPU when both have the same
+    CPUs (a cgroup's pinned command: 2,000 pages, then 4,000, on the last
+    CPU); per CPU against per socket: totals only, and a warning says so."""
+    need_system_wide()
+    last = online_cpus()[-1]
+    with TestCgroup() as cg, tempfile.TemporaryDirectory() as d:
+        files = {}
+        for name, pages, aggr in (("a", 2000, "-A"), ("b", 4000, "-A"),
+                                  ("c", 4000, "--per-socket")):
+            files[name] = os.path.join(d, f"{name}.json")
+            p = hwprof("stat", "-a", aggr, "-G", cg.name, "-r", "3", "--json", "-o",
+                       files[name], "-e", "page-faults", "--pin", str(last), "--",
+                       *cg.enter_and_run(WORKLOAD, "pages", str(pages)), timeout=120)
+            check(p.returncode == 0, p.stderr)
+        p = hwprof("compare", "--json", files["a"], files["b"])
+        check(p.returncode == 0, p.stderr)
+        doc = json.loads(p.stdout)
+        rows = {(r.get("aggregation_unit"), r["name"]): r for r in doc["rows"]}
+        r = rows.get((f"CPU{last}", "page-faults"))
+        check(r and 2000 <= r["a_mean"] < 2300 and 4000 <= r["b_mean"] < 4300 and
+              r["verdict"] == "increase", r)
+        check((None, "page-faults") in rows, "the totals first")
+        p = hwprof("compare", "--json", files["a"], files["c"])
+        check(p.returncode == 0, p.stderr)
+        doc = json.loads(p.stdout)
+        check(not any("aggregation_unit" in r for r in doc["rows"]), "totals only")
+        check(any("per cpu (" in w and "per socket (S" in w and "not unit by unit" in w
+                  for w in doc["warnings"]), doc["warnings"])
 
 
 def fake_tree(root, layout):
@@ -339,6 +371,7 @@ case(per_cpu_csv)
 case(per_cpu_json_sums)
 case(pinned_command_lands_on_its_cpu)
 case(cgroup_counts_only_its_tasks)
+case(compare_unit_by_unit)
 case(topology_fake_sixteen)
 case(topology_matches_lscpu)
 case(topology_in_json_environment)
