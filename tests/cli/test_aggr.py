@@ -4,6 +4,7 @@
 and the topology they group CPUs by (list --topology, HWPROF_SYSFS_ROOT)."""
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -164,6 +165,55 @@ def compare_unit_by_unit():
         check(not any("aggregation_unit" in r for r in doc["rows"]), "totals only")
         check(any("per cpu (" in w and "per socket (S" in w and "not unit by unit" in w
                   for w in doc["warnings"]), doc["warnings"])
+
+
+def intervals_and_runs():
+    """-I: every interval has a row a CPU (CSV and JSON); -r: a unit's
+    values are its runs'."""
+    need_system_wide()
+    cpus = [f"CPU{c}" for c in online_cpus()]
+    p, rows = stat_csv("-a", "-A", "-I", "100", "-e", "cpu-clock", "--",
+                       WORKLOAD, "spin", "0.35")
+    check(p.returncode == 0, p.stderr)
+    by_time = {}
+    for r in rows:
+        if r and r[4] == "cpu-clock":
+            by_time.setdefault(r[0], []).append(r[1])
+    check(len(by_time) >= 3 and all(v == cpus for v in by_time.values()), by_time)
+    p = hwprof("stat", "-a", "-A", "-I", "100", "--json", "-o", "-", "-e", "cpu-clock",
+               "--", WORKLOAD, "spin", "0.25")
+    check(p.returncode == 0, p.stderr)
+    for line in p.stdout.splitlines():
+        d = json.loads(line)
+        parts = [u["events"][0]["count"] for u in d["units"]]
+        check([u["unit"] for u in d["units"]] == cpus, d)
+        check(d["events"][0]["count"] == sum(parts), "an interval's units sum to it")
+    p, doc = stat_json("-a", "-A", "-r", "3", "-e", "page-faults", "--",
+                       WORKLOAD, "pages", "300")
+    check(p.returncode == 0 and doc, p.stderr)
+    for u in doc["units"]:
+        ev = u["events"][0]
+        check(len(ev["values"]) == 3 and abs(ev["mean"] - sum(ev["values"]) / 3) < 1e-9, ev)
+    for run in range(3):
+        check(doc["events"][0]["values"][run] ==
+              sum(u["events"][0]["values"][run] for u in doc["units"]), "run sums")
+
+
+def agrees_with_perf():
+    """The units and their CPU counts, as perf stat -x names them."""
+    need_system_wide()
+    if not shutil.which("perf"):
+        skip("perf is not installed")
+    for aggr, fields in (("-A", 1), ("--per-core", 2), ("--per-socket", 2),
+                         ("--per-die", 2), ("--per-node", 2)):
+        q = subprocess.run(["perf", "stat", "-a", aggr, "-x", ",", "-e", "cpu-clock",
+                            "--", "true"], capture_output=True, text=True)
+        if q.returncode != 0:
+            skip(f"perf stat -a {aggr}: {q.stderr.strip()}")
+        theirs = [l.split(",")[:fields] for l in q.stderr.splitlines() if "cpu-clock" in l]
+        p, rows = stat_csv("-a", aggr, "-e", "cpu-clock", "--", "true")
+        ours = [r[:fields] for r in rows if r and "cpu-clock" in r]
+        check(p.returncode == 0 and ours == theirs, f"{aggr}: {ours} != perf's {theirs}")
 
 
 def fake_tree(root, layout):
@@ -372,6 +422,8 @@ case(per_cpu_json_sums)
 case(pinned_command_lands_on_its_cpu)
 case(cgroup_counts_only_its_tasks)
 case(compare_unit_by_unit)
+case(intervals_and_runs)
+case(agrees_with_perf)
 case(topology_fake_sixteen)
 case(topology_matches_lscpu)
 case(topology_in_json_environment)
