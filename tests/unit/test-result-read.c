@@ -684,7 +684,8 @@ static void check_units_refused(void)
 	} table[] = {
 		{ "\"aggregation\": \"cpu\"", "\"aggregation\": \"rack\"",
 		  "\"aggregation\" is 'rack', not cpu" },
-		{ "\"cpus\": [1]", "\"cpus\": [\"one\"]", "units[1].cpus[0] is not a CPU" },
+		{ "\"cpus\": [1]", "\"cpus\": [\"one\"]",
+		  "units[1].cpus[0] is not a CPU" },
 		{ "\"cpus\": [1]", "\"cpus\": [-1]", "units[1].cpus[0] is not a CPU" },
 		{ "[60, 60, 60]", "[60, 60]", "units[1]" },
 		{ "\"unit\": \"CPU1\"", "\"unit\": 1", "units[1]" },
