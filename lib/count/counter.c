@@ -663,6 +663,10 @@ static int exit_rings_map(struct hwp_session *s)
 				continue;
 			if (first < 0) {
 				err = ring_map(&s->rings[i], fd, EXIT_RING_PAGES);
+				if (err == -EPERM || err == -ENOMEM)
+					return fail(err, "counts per thread of a command: the threads' exit records need a ring of %d KiB on each of the %zu CPUs, which the kernel refused (%s): raise kernel.perf_event_mlock_kb or RLIMIT_MEMLOCK, or count as root",
+						    EXIT_RING_PAGES * 4, s->nr_inst,
+						    strerrordesc_np(-err));
 				if (err)
 					return err;
 				first = fd;
