@@ -8,6 +8,7 @@
 
 static const char list_help[] =
 	"usage: hwprof list [OPTIONS] [PATTERN]\n"
+	"       hwprof list --topology\n"
 	"\n"
 	"List the events hwprof can name: perf's generic names, the libpfm4 events of\n"
 	"this CPU's PMUs (LIBPFM_FORCE_PMU=NAME adds another PMU's), and tracepoints when\n"
