@@ -22,19 +22,23 @@ HWP_API const char *hwp_verdict_name(enum hwp_verdict v)
 	}
 }
 
+static void row_release(struct cmp_row *row, size_t nr_columns)
+{
+	for (size_t k = 0; row->cells && k < nr_columns; k++)
+		free(row->cells[k].reason);
+	free(row->cells);
+	free(row->name);
+	free(row->unit);
+	free(row->aggr_unit);
+	free(row->label);
+}
+
 HWP_API void hwp_compare_free(struct hwp_compare *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nr_rows; i++) {
-		for (size_t k = 0; c->rows[i].cells && k < c->nr_columns; k++)
-			free(c->rows[i].cells[k].reason);
-		free(c->rows[i].cells);
-		free(c->rows[i].name);
-		free(c->rows[i].unit);
-		free(c->rows[i].aggr_unit);
-		free(c->rows[i].label);
-	}
+	for (size_t i = 0; i < c->nr_rows; i++)
+		row_release(&c->rows[i], c->nr_columns);
 	free(c->rows);
 	for (size_t i = 0; i < c->nr_columns; i++)
 		free(c->columns[i]);
@@ -489,14 +493,10 @@ static int drop_untested_rows(struct hwp_compare *c)
 		for (size_t k = 0; k < c->nr_columns && !why; k++)
 			why = row->cells[k].reason;
 		if (!err)
-			err = warn(c, "no test for %s: %s", row->name,
+			err = warn(c, "no test for %s: %s", row->label,
 				   why ? why : "no values");
 		why = NULL;
-		for (size_t k = 0; k < c->nr_columns; k++)
-			free(row->cells[k].reason);
-		free(row->cells);
-		free(row->name);
-		free(row->unit);
+		row_release(row, c->nr_columns);
 	}
 	c->nr_rows = kept;
 	return err;
