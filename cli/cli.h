@@ -58,6 +58,9 @@ void cli_progress_clear(void);
 /* "hwprof CMD: error: ..." on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* "hwprof CMD: note: ...": a fact about the run, as it is set up. */
+void cli_note(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* "hwprof CMD: warning: ...", likewise. */
 void cli_warn(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -8,6 +8,7 @@
 
 static const char list_help[] =
 	"usage: hwprof list [OPTIONS] [PATTERN]\n"
+	"       hwprof list --topology\n"
 	"\n"
 	"List the events hwprof can name: perf's generic names, the libpfm4 events of\n"
 	"this CPU's PMUs (LIBPFM_FORCE_PMU=NAME adds another PMU's), and tracepoints when\n"
@@ -16,6 +17,8 @@ static const char list_help[] =
 	"\n"
 	"PATTERN is a case-insensitive substring, or a glob with * and ?.\n"
 	"\n"
+	"  --topology   the online CPUs instead: each one's core, die, socket and NUMA\n"
+	"               node, from sysfs, as stat --per-core... groups them\n"
 	"  --no-probe   do not try to open the events\n"
 	"  --names      print the names alone, one a line (for scripts)\n"
 	"  -h, --help   this text\n";
@@ -111,16 +114,40 @@ static int list_one(const struct hwp_event_desc *ev, void *arg)
 	return ferror(stdout) ? -EIO : 0;
 }
 
+/* The topology, one CPU a line, in the columns of lscpu -p (CPU, core,
+ * socket, node) and the die. */
+static int list_topology(void)
+{
+	struct hwp_topology *t;
+	int err = hwp_topology_read(NULL, &t);
+
+	if (err) {
+		cli_lib_error("list", err);
+		return CLI_EXIT_FAILURE;
+	}
+	printf("%5s %5s %5s %5s %5s\n", "cpu", "core", "die", "socket", "node");
+	for (size_t i = 0; i < hwp_topology_nr_cpus(t); i++) {
+		struct hwp_cpu_info c = { .sz = sizeof(c) };
+
+		hwp_topology_cpu(t, i, &c);
+		printf("%5d %5d %5d %5d %5d\n", c.cpu, c.core, c.die, c.package, c.node);
+	}
+	hwp_topology_free(t);
+	return cli_flush_stdout("list") ? CLI_EXIT_FAILURE : 0;
+}
+
 static int list_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "no-probe", no_argument, NULL, 'n' },
 		{ "names", no_argument, NULL, 'N' },
+		{ "topology", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct list_ctx lc = { .probe = true };
 	const char *pattern = NULL;
+	bool topology = false;
 	int opt, err;
 
 	optind = 1;
@@ -129,6 +156,7 @@ static int list_run(int argc, char **argv)
 		switch (opt) {
 		case 'n': lc.probe = false; break;
 		case 'N': lc.names_only = true; lc.probe = false; break;
+		case 'T': topology = true; break;
 		case 'h':
 			return cli_show_help(&cli_cmd_list);
 		default:
@@ -138,6 +166,12 @@ static int list_run(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
+	if (topology && optind < argc) {
+		cli_error("list", "--topology lists CPUs: no pattern");
+		return CLI_EXIT_USAGE;
+	}
+	if (topology)
+		return list_topology();
 	if (optind < argc)
 		pattern = argv[optind++];
 	if (optind < argc) {

@@ -54,7 +54,20 @@ static const char stat_help[] =
 	"  -a, --all-cpus           count every task on every CPU (needs root, CAP_PERFMON\n"
 	"                           or kernel.perf_event_paranoid <= 0)\n"
 	"  -C, --cpu LIST           count every task on these CPUs, e.g. 0-3,6\n"
-	"      --pin CPUS           run COMMAND pinned to these CPUs, as taskset does\n"
+	"      --pin CPUS           run COMMAND pinned to these CPUs, as taskset does;\n"
+	"                           says when they share a core or a package\n"
+	"  -G, --cgroup PATH        with -a or -C: count only the tasks of this cgroup v2\n"
+	"                           (a path under its mount, as perf's -G)\n"
+	"\n"
+	"Aggregation (one row an event and unit, in every format, with -I and -r):\n"
+	"  -A, --no-aggr            per CPU (with -a or -C)\n"
+	"      --per-core, --per-die, --per-socket, --per-node\n"
+	"                           per core, die, package or NUMA node (with -a or -C),\n"
+	"                           from sysfs' topology ('hwprof list --topology')\n"
+	"      --per-thread         per thread (named comm-tid) of -p's process (a thread\n"
+	"                           it creates later counts in its creator's row), or of\n"
+	"                           COMMAND: each thread and child process it creates,\n"
+	"                           counted by itself from the kernel's record at its exit\n"
 	"\n"
 	"Runs and output:\n"
 	"  -r, --repeat N           run COMMAND N times; show means and, as perf does, the\n"
@@ -119,6 +132,9 @@ static const char stat_help[] =
 	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n";
 
 
+/* Long options without a letter: past 256 + the aggregation modes. */
+enum { OPT_SCORE = 512, OPT_SCORE_FROM };
+
 static const struct option stat_options[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "metric", required_argument, NULL, 'M' },
@@ -139,11 +155,18 @@ static const struct option stat_options[] = {
 	{ "warmup", required_argument, NULL, 'W' },
 	{ "sweep", required_argument, NULL, 'S' },
 	{ "histogram", required_argument, NULL, 'H' },
-	{ "regions", no_argument, NULL, 'G' },
+	{ "regions", no_argument, NULL, 'R' },
+	{ "no-aggr", no_argument, NULL, 'A' },
+	{ "per-core", no_argument, NULL, 256 + HWP_AGGR_CORE },
+	{ "per-die", no_argument, NULL, 256 + HWP_AGGR_DIE },
+	{ "per-socket", no_argument, NULL, 256 + HWP_AGGR_SOCKET },
+	{ "per-node", no_argument, NULL, 256 + HWP_AGGR_NODE },
+	{ "per-thread", no_argument, NULL, 256 + HWP_AGGR_THREAD },
+	{ "cgroup", required_argument, NULL, 'G' },
 	{ "skip-first", required_argument, NULL, 'F' },
 	{ "strict", no_argument, NULL, 'T' },
-	{ "score", required_argument, NULL, 'A' },
-	{ "score-from", required_argument, NULL, 'R' },
+	{ "score", required_argument, NULL, OPT_SCORE },
+	{ "score-from", required_argument, NULL, OPT_SCORE_FROM },
 	{ "quiet", no_argument, NULL, 'Q' },
 	{ "explain", no_argument, NULL, 'X' },
 	{ "variant", required_argument, NULL, 'V' },
@@ -159,6 +182,52 @@ static const struct option stat_options[] = {
 static bool exposition(enum hwp_format format)
 {
 	return format == HWP_FORMAT_OPENMETRICS || format == HWP_FORMAT_PROMETHEUS;
+}
+
+/* Aggregation and cgroups against the targets, as perf has them. */
+static int check_aggr(const struct stat_config *c)
+{
+	const struct cli_target *t = &c->target;
+	bool cpus = t->all_cpus || t->cpus;
+
+	if (c->aggr != HWP_AGGR_GLOBAL && c->aggr != HWP_AGGR_THREAD && !cpus) {
+		cli_error("stat", "%s counts CPUs: add -a or -C (a command's or process's counters follow its threads from CPU to CPU)",
+			  c->aggr == HWP_AGGR_CPU ? "-A" : c->aggr == HWP_AGGR_CORE ?
+			  "--per-core" : c->aggr == HWP_AGGR_DIE ? "--per-die" :
+			  c->aggr == HWP_AGGR_SOCKET ? "--per-socket" : "--per-node");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->aggr == HWP_AGGR_THREAD && cpus) {
+		cli_error("stat", "--per-thread counts the threads of -p's process or of a command, not -a or -C");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->aggr == HWP_AGGR_THREAD && !t->pid && c->repeat > 1) {
+		cli_error("stat", "--per-thread of a command with -r: its threads are new in every run, there is nothing to average");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->aggr == HWP_AGGR_THREAD && c->no_inherit && !t->pid) {
+		cli_error("stat", "--per-thread of a command follows the threads it creates: not with --no-inherit");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->aggr != HWP_AGGR_GLOBAL && exposition(c->format)) {
+		cli_error("stat", "--format openmetrics and prometheus write the totals: not per unit");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->aggr != HWP_AGGR_GLOBAL && c->sweep) {
+		cli_error("stat", "--sweep compares totals: not per unit");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->cgroup && !cpus) {
+		cli_error("stat", "-G %s: a cgroup is counted on CPUs, as with perf: add -a or -C",
+			  c->cgroup);
+		return CLI_EXIT_USAGE;
+	}
+	if (c->cgroup && strchr(c->cgroup, ',')) {
+		cli_error("stat", "-G %s: one cgroup for every event (perf's list of one cgroup an event is not supported)",
+			  c->cgroup);
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* The newer options, against the rest. */
@@ -190,7 +259,15 @@ static int check_combinations(const struct stat_config *c)
 			  "--format csv, openmetrics or prometheus");
 		return CLI_EXIT_USAGE;
 	}
-	return score_check(c) ?: ab_check(c) ?: (c->sweep ? sweep_check(c) : 0);
+	if (c->aggr != HWP_AGGR_GLOBAL &&
+	    (c->nr_scores || c->variants || c->variant)) {
+		cli_error("stat", "%s: not with -A or --per-* (not yet)",
+			  c->nr_scores ? "--score is the whole run's" :
+			  "variants (:::, --variant) compare whole runs");
+		return CLI_EXIT_USAGE;
+	}
+	return score_check(c) ?: ab_check(c) ?: check_aggr(c) ?:
+	       (c->sweep ? sweep_check(c) : 0);
 }
 
 static bool parse_format(struct stat_config *c, const char *name)
@@ -262,7 +339,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 	c->repeat = 1;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+e:M:ip:aC:r:I:x:o:h", stat_options,
+	while ((opt = getopt_long(argc, argv, "+e:M:ip:aC:r:I:x:o:hAG:", stat_options,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -275,11 +352,11 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			if (push_arg(&c->metrics, &c->nr_metrics, optarg))
 				return CLI_EXIT_FAILURE;
 			break;
-		case 'A':
+		case OPT_SCORE:
 			if (push_arg(&c->scores, &c->nr_scores, optarg))
 				return CLI_EXIT_FAILURE;
 			break;
-		case 'R': c->score_from = optarg; break;
+		case OPT_SCORE_FROM: c->score_from = optarg; break;
 		case 'Q': c->quiet = true; break;
 		case 'X': c->explain = true; break;
 		case 'V': c->variant = optarg; break;
@@ -336,7 +413,16 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			break;
 		case 'S': c->sweep = optarg; break;
 		case 'H': c->histogram = optarg; break;
-		case 'G': c->regions = true; break;
+		case 'R': c->regions = true; break;
+		case 'A': c->aggr = HWP_AGGR_CPU; break;
+		case 256 + HWP_AGGR_CORE:
+		case 256 + HWP_AGGR_DIE:
+		case 256 + HWP_AGGR_SOCKET:
+		case 256 + HWP_AGGR_NODE:
+		case 256 + HWP_AGGR_THREAD:
+			c->aggr = (enum hwp_aggr)(opt - 256);
+			break;
+		case 'G': c->cgroup = optarg; break;
 		case 'F': {
 			char *end;
 
@@ -407,8 +493,9 @@ struct run {
 	struct cli_watch watch;	/* the command, or the process of -p */
 	struct hwp_session *s;	/* closed when nothing could be counted */
 	bool uncounted;		/* no event opened: the command runs all the same */
-	struct hwp_count *counts;
+	struct hwp_count *counts;	/* nr_units * the events */
 	struct hwp_count *prev;	/* what counts start from: 0, or --skip-first's */
+	size_t nr_units;	/* in counts and prev: they grow with the units */
 	struct hwp_count *total;	/* -I of OpenMetrics: the sum of the intervals */
 	double t_start;
 	double t_last;		/* the end of the last interval printed */
@@ -450,41 +537,81 @@ static int result_label(struct stat_ctx *sc, char **argv, struct hwp_result *r)
 	return hwp_result_set_target(r, target);
 }
 
-/* Read every event, and what it counted since r->prev, which moves on. */
-static int read_delta(struct run *r, struct hwp_count *delta)
+/* Room for @nr units in counts and prev; the new ones start from 0. */
+static int grow_units(struct run *r, size_t nr, size_t n)
 {
-	size_t n = hwp_session_nr_events(r->s);
+	struct hwp_count *c, *p;
+
+	if (nr <= r->nr_units)
+		return 0;
+	c = realloc(r->counts, nr * n * sizeof(*c));
+	if (c)
+		r->counts = c;
+	p = c ? realloc(r->prev, nr * n * sizeof(*p)) : NULL;
+	if (!p)
+		return -ENOMEM;
+	r->prev = p;
+	memset(&p[r->nr_units * n], 0, (nr - r->nr_units) * n * sizeof(*p));
+	r->nr_units = nr;
+	return 0;
+}
+
+/* Read every event of every unit, and what it counted since r->prev,
+ * which moves on: *@delta (malloc'ed) of *@nr_units units. */
+static int read_delta(struct run *r, struct hwp_count **delta, size_t *nr_units)
+{
+	size_t n = hwp_session_nr_events(r->s), units = 1;
 	int err;
 
+	*delta = NULL;
+	*nr_units = 0;
 	if (r->uncounted) {
-		memset(delta, 0, n * sizeof(*delta));
-		return 0;
+		*delta = calloc(n, sizeof(**delta));
+		*nr_units = 1;
+		return *delta ? 0 : -ENOMEM;
 	}
-	err = hwp_session_read(r->s, r->counts, n);
+	/* Threads that exited since add units: room for them, and again. */
+	do {
+		units = hwp_session_nr_units(r->s);
+		err = grow_units(r, units, n) ?:
+		      hwp_session_read_units(r->s, r->counts, r->nr_units * n);
+	} while (err == -ENOSPC);
 	if (err)
 		return err;
-	for (size_t i = 0; i < n; i++) {
+	units = hwp_session_nr_units(r->s);
+	*delta = calloc(units * n, sizeof(**delta));
+	if (!*delta)
+		return -ENOMEM;
+	for (size_t i = 0; i < units * n; i++) {
 		const struct hwp_count *c = &r->counts[i], *p = &r->prev[i];
 
-		delta[i].value = c->value - p->value;
-		delta[i].time_enabled = c->time_enabled - p->time_enabled;
-		delta[i].time_running = c->time_running - p->time_running;
+		(*delta)[i].value = c->value - p->value;
+		(*delta)[i].time_enabled = c->time_enabled - p->time_enabled;
+		(*delta)[i].time_running = c->time_running - p->time_running;
 	}
-	memcpy(r->prev, r->counts, n * sizeof(*delta));
+	memcpy(r->prev, r->counts, units * n * sizeof(**delta));
+	*nr_units = units;
 	return 0;
+}
+
+/* The run's counts into @res: unit by unit when the session has units. */
+static int add_run(struct hwp_result *res, const struct run *r,
+		   const struct hwp_count *delta, size_t nr_units, double seconds)
+{
+	if (r->uncounted)
+		return hwp_result_add_run(res, r->s, delta, seconds);
+	return hwp_result_add_run_units(res, r->s, delta, nr_units, seconds);
 }
 
 static int print_interval(struct stat_ctx *sc, struct run *r, double t, double dt)
 {
-	size_t n = hwp_session_nr_events(r->s);
-	struct hwp_count *delta = calloc(n, sizeof(*delta));
+	size_t n = hwp_session_nr_events(r->s), nr_units;
+	struct hwp_count *delta;
 	struct hwp_result *res = NULL;
 	struct hwp_write_opts o = sc->wopts;
 	int err;
 
-	if (!delta)
-		return -ENOMEM;
-	err = read_delta(r, delta);
+	err = read_delta(r, &delta, &nr_units);
 	if (err)
 		goto out;
 	/* OpenMetrics counters are totals, which a scrape takes the rate of. */
@@ -503,7 +630,7 @@ static int print_interval(struct stat_ctx *sc, struct run *r, double t, double d
 	if (!err)
 		err = result_label(sc, sc->run_argv, res);
 	if (!err)
-		err = hwp_result_add_run(res, r->s, delta, dt);
+		err = add_run(res, r, delta, nr_units, dt);
 	o.interval = t;
 	o.no_header = sc->interval_header_done;
 	if (!err) {
@@ -546,10 +673,10 @@ static int on_wake(void *arg)
 		r->t_next += sc->cfg->interval_ms / 1000.0;
 	}
 	if (!err && r->t_skip && t >= r->t_skip) {
-		size_t n = hwp_session_nr_events(r->s);
-		struct hwp_count *skipped = calloc(n, sizeof(*skipped));
+		struct hwp_count *skipped;
+		size_t nr_units;
 
-		err = skipped ? read_delta(r, skipped) : -ENOMEM;
+		err = read_delta(r, &skipped, &nr_units);
 		free(skipped);
 		r->t_last = t;
 		r->t_skip = 0;
@@ -564,7 +691,8 @@ static int open_session(struct stat_ctx *sc, struct run *r)
 {
 	struct cli_scope t = cli_watch_scope(&r->watch);
 	HWP_OPTS(hwp_session_opts, so, .scope = t.scope, .pid = t.pid, .cpus = t.cpus,
-		 .enable_on_exec = t.enable_on_exec, .no_inherit = sc->cfg->no_inherit);
+		 .enable_on_exec = t.enable_on_exec, .no_inherit = sc->cfg->no_inherit,
+		 .aggr = sc->cfg->aggr, .cgroup = sc->cfg->cgroup);
 
 	return hwp_session_new(sc->evl, &so, &r->s) ?: hwp_session_open(r->s);
 }
@@ -592,11 +720,9 @@ static int start_run(struct stat_ctx *sc, struct run *r)
 		return cli_exit_for(err);
 	}
 	n = hwp_session_nr_events(r->s);
-	r->counts = calloc(n, sizeof(*r->counts));
-	r->prev = calloc(n, sizeof(*r->prev));
 	if (c->interval_ms && exposition(c->format))
 		r->total = calloc(n, sizeof(*r->total));
-	if (!r->counts || !r->prev ||
+	if (grow_units(r, 1, n) ||
 	    (c->interval_ms && exposition(c->format) && !r->total))
 		return cli_lib_error("stat", -ENOMEM);
 	/* A command counted from its exec enables itself; the rest we enable. */
@@ -613,9 +739,9 @@ static int start_run(struct stat_ctx *sc, struct run *r)
  * (what it counted is not dropped), else the run added to the result. */
 static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool keep)
 {
-	size_t n = hwp_session_nr_events(r->s);
 	struct hwp_count *delta;
 	double t = cli_now(), *scores;
+	size_t nr_units;
 	int err, ret;
 
 	if (r->t_skip) {
@@ -627,21 +753,21 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 		err = print_interval(sc, r, t - r->t_start, t - r->t_last);
 		return err ? cli_lib_error("stat", err) : 0;
 	}
-	delta = calloc(n + sc->nr_scores, sizeof(*delta));
 	scores = calloc(sc->nr_scores + 1, sizeof(*scores));
-	if (!delta || !scores) {
-		free(delta);
-		free(scores);
+	if (!scores)
 		return cli_lib_error("stat", -ENOMEM);
-	}
-	err = read_delta(r, delta);
+	err = read_delta(r, &delta, &nr_units);
 	/* A warm-up run's output is shown, not scored. */
 	ret = keep && !err ? score_end_run(sc, scores) : 0;
-	/* The rates divide by the time counted, without the skipped seconds. */
-	if (!err && !ret && keep)
+	/* The rates divide by the time counted, without the skipped seconds;
+	 * scores are the whole run's (-A, --per-* are refused with them). */
+	if (!err && !ret && keep && sc->nr_scores)
 		err = hwp_result_add_scored_run(sc->result, r->s, delta,
 						seconds - sc->cfg->skip_first, scores,
 						sc->nr_scores);
+	else if (!err && !ret && keep)
+		err = add_run(sc->result, r, delta, nr_units,
+			      seconds - sc->cfg->skip_first);
 	free(delta);
 	free(scores);
 	return err ? cli_lib_error("stat", err) : ret;
@@ -733,6 +859,29 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 	return 0;
 }
 
+/* --pin with several CPUs: whether they share a core or a package, the
+ * first question about a benchmark pinned to two CPUs. */
+static void pin_note(const char *pin)
+{
+	static const char *const where[] = {
+		[HWP_AGGR_GLOBAL] = "are on different packages",
+		[HWP_AGGR_CPU] = "are one CPU",
+		[HWP_AGGR_CORE] = "share a core (SMT siblings)",
+		[HWP_AGGR_DIE] = "share a package (and die), on different cores",
+		[HWP_AGGR_SOCKET] = "share a package, on different dies",
+	};
+	struct hwp_topology *t;
+	enum hwp_aggr level;
+
+	if (!strpbrk(pin, ",-") || hwp_topology_read(NULL, &t))
+		return;
+	if (!hwp_topology_shared(t, pin, &level) && level != HWP_AGGR_CPU &&
+	    level <= HWP_AGGR_SOCKET)
+		cli_note("stat", "--pin %s: the CPUs %s ('hwprof list --topology')", pin,
+			 where[level]);
+	hwp_topology_free(t);
+}
+
 static int prepare(struct stat_ctx *sc)
 {
 	struct stat_config *c = sc->cfg;
@@ -774,6 +923,8 @@ static int prepare(struct stat_ctx *sc)
 	/* Checked here, so that a typo is reported before a long run. */
 	if (c->histogram && (ret = histogram_check(sc)))
 		return ret;
+	if (c->target.pin)
+		pin_note(c->target.pin);
 	sc->run_argv = c->target.argv;
 	/* A sweep makes one a value; this one checks the metrics now. */
 	ret = stat_new_result(sc, c->target.argv, &sc->result);

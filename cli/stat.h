@@ -47,6 +47,8 @@ struct stat_config {
 	const char *seed;
 	const char *save;
 	double alpha;
+	enum hwp_aggr aggr;	/* -A, --per-core... --per-thread */
+	const char *cgroup;	/* -G */
 	bool help;		/* --help: print it, and nothing else */
 };
 

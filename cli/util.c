@@ -52,6 +52,15 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_note(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message(cmd, "note", fmt, ap);
+	va_end(ap);
+}
+
 void cli_warn(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

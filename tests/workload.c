@@ -5,6 +5,8 @@
  *   migrate M      alternate between CPUs 0 and 1 M times (>= M-1 migrations)
  *   pingpong K     K pipe round trips between two threads on one CPU (>= 2K switches)
  *   threads T N    T threads, each touching N fresh pages
+ *   tpages N1,N2.. a thread for each Ni, named tpI (I from 1), touching Ni
+ *                  fresh pages; one after the other
  *   fork C N       C children, each touching N fresh pages; waits for them
  *   forkwait C N   the same, one child at a time: the parent's copy-on-write
  *                  faults no longer depend on which of the two runs first
@@ -51,6 +53,21 @@
 static void *toucher(void *arg)
 {
 	work_touch_pages((long)arg);
+	return NULL;
+}
+
+/* A named thread: it names itself before it touches its pages. */
+struct named {
+	char name[16];
+	long pages;
+};
+
+static void *named_toucher(void *arg)
+{
+	const struct named *t = arg;
+
+	pthread_setname_np(pthread_self(), t->name);
+	work_touch_pages(t->pages);
 	return NULL;
 }
 
@@ -207,6 +224,21 @@ static int run(int argc, char **argv)
 			for (long j = 0; j < t; j++)
 				pthread_join(tids[j], NULL);
 			free(tids);
+		} else if (!strcmp(s, "tpages") && i + 1 < argc) {
+			char *list = argv[++i], *end;
+			int k = 1;
+
+			for (char *p = list; *p; p = *end ? end + 1 : end, k++) {
+				struct named nt = { .pages = strtol(p, &end, 10) };
+				pthread_t t;
+
+				if (end == p || nt.pages < 0 || (*end && *end != ','))
+					return 1;
+				snprintf(nt.name, sizeof(nt.name), "tp%d", k);
+				if (pthread_create(&t, NULL, named_toucher, &nt))
+					return 1;
+				pthread_join(t, NULL);
+			}
 		} else if (!strcmp(s, "fork") || !strcmp(s, "forkwait")) {
 			/* forkwait waits for each child before the next. */
 			bool serial = !strcmp(s, "forkwait");

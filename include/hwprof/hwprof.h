@@ -313,6 +313,26 @@ enum hwp_scope {
 	HWP_SCOPE_CPUS,
 };
 
+/*
+ * Aggregation: how a session's counts are split into units, as perf stat's
+ * -A, --per-core, --per-die, --per-socket, --per-node and --per-thread
+ * split them. Since: 0.2
+ */
+enum hwp_aggr {
+	HWP_AGGR_GLOBAL = 0,	/* one unit: everything counted */
+	HWP_AGGR_CPU,		/* one unit a CPU ("CPU3"); HWP_SCOPE_CPUS */
+	HWP_AGGR_CORE,		/* a core's CPUs ("S0-D0-C1"); HWP_SCOPE_CPUS */
+	HWP_AGGR_DIE,		/* a die's ("S0-D0"); HWP_SCOPE_CPUS */
+	HWP_AGGR_SOCKET,	/* a package's ("S1"); HWP_SCOPE_CPUS */
+	HWP_AGGR_NODE,		/* a NUMA node's ("N0"); HWP_SCOPE_CPUS */
+	/* One unit a thread ("comm-tid"): HWP_SCOPE_PROCESS (the threads it
+	 * has at the open; a thread created later counts in its creator's
+	 * unit unless no_inherit), or HWP_SCOPE_THREAD with inheritance (a
+	 * command: every thread and child process it creates gets its own
+	 * unit when it exits, see hwp_session_read_units()). */
+	HWP_AGGR_THREAD,
+};
+
 struct hwp_session_opts {
 	size_t sz;
 	enum hwp_scope scope;
@@ -323,6 +343,12 @@ struct hwp_session_opts {
 	/* Read with read() even where user space could read the counters
 	 * (rdpmc on x86, mrs on arm64; see hwp_session_rdpmc()). */
 	bool no_rdpmc;
+	/* The units hwp_session_read_units() splits the counts into. Since: 0.2 */
+	enum hwp_aggr aggr;
+	/* HWP_SCOPE_CPUS: count only the tasks of this cgroup v2 (a path
+	 * under the cgroup2 mount, as perf's -G takes it: "user.slice/x").
+	 * Since: 0.2 */
+	const char *cgroup;
 	size_t :0;
 };
 
@@ -435,6 +461,131 @@ HWP_API bool hwp_session_rdpmc(const struct hwp_session *s);
  */
 HWP_API enum hwp_event_status hwp_session_event_status(const struct hwp_session *s,
 							size_t idx, const char **reason);
+
+/* One aggregation unit of a session (or a result). Since: 0.2 */
+struct hwp_unit_info {
+	size_t sz;
+	const char *name;	/* "CPU3", "S0-D0-C1", "S0-D0", "S1", "N0", "comm-tid";
+				 * "all" for HWP_AGGR_GLOBAL */
+	enum hwp_aggr aggr;
+	int id;			/* the CPU, core, die, package or node number; the tid */
+	int package, die;	/* for CPU units; -1 for threads */
+	size_t nr_cpus;		/* the session's CPUs in the unit; 0 for threads */
+	const int *cpus;	/* those CPUs, ascending; NULL for threads */
+	pid_t tid;		/* threads; else -1 */
+	const char *comm;	/* threads: the name at the open; else NULL */
+};
+
+/*
+ * hwp_session_nr_units - the units of the open session: 1 for
+ * HWP_AGGR_GLOBAL, else as opts.aggr groups the CPUs or threads. For a
+ * command counted per thread (HWP_SCOPE_THREAD, HWP_AGGR_THREAD) the units
+ * grow as its threads exit: each read adds those that ended since. 0 when
+ * the session is not open. Since: 0.2
+ */
+HWP_API size_t hwp_session_nr_units(const struct hwp_session *s);
+
+/*
+ * hwp_session_unit - describe unit @idx (below hwp_session_nr_units())
+ *
+ * Its strings are borrowed from @s, valid until the session is closed.
+ * Errors: -EINVAL for @idx past the last or a NULL argument. Since: 0.2
+ */
+HWP_API int hwp_session_unit(const struct hwp_session *s, size_t idx,
+			     struct hwp_unit_info *info);
+
+/*
+ * hwp_session_read_units - read every event, unit by unit
+ * @counts: room for @nr counts; entry u * nr_events + e receives event e
+ *	    of unit u, for u below hwp_session_nr_units() *after* the read
+ * @nr: at least hwp_session_nr_units() * nr_events; with -ENOSPC, the
+ *	read found new units (threads that exited): hwp_session_nr_units()
+ *	says how many there are now; read again with room for them
+ *
+ * As hwp_session_read(), every group read before it returns; the units
+ * sum to what hwp_session_read() gives. A command per thread
+ * (HWP_SCOPE_THREAD, HWP_AGGR_THREAD): the events are opened on every
+ * CPU with inherit_stat, and each thread or child that exits is a unit
+ * with what it counted (the kernel's PERF_RECORD_READ at its exit, one a
+ * CPU, read from a ring a CPU; its name from the PERF_RECORD_COMM and
+ * FORK records). Unit 0 holds the rest: the total less those records.
+ * The kernel swaps the counters of a task and a thread that inherits
+ * them when it switches between the two on a CPU, so the one task whose
+ * exit writes no record is not always the first: unit 0 is named after
+ * that task once it is the only one left (after the command ends), and
+ * "comm-running" (tid -1) while several run. In this mode the counts are
+ * not scaled for multiplexing (each CPU's counter's enabled time covers
+ * other CPUs' too): keep hardware events in groups the PMU holds at once.
+ * Errors: as hwp_session_read(); -ENOSPC (see @nr); -EOVERFLOW when exit
+ * records were lost (the ring was full: the message says how many).
+ * Since: 0.2
+ */
+HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *counts,
+				   size_t nr);
+
+/* ------------------------------------------------------------------------
+ * Topology: which core, die, package and NUMA node each CPU is on
+ */
+
+/* One CPU's place. Since: 0.2 */
+struct hwp_cpu_info {
+	size_t sz;
+	int cpu;
+	int core;		/* core_id: unique within its package and die */
+	int die;		/* die_id within the package (0 before Linux 5.2) */
+	int package;		/* physical_package_id: the socket */
+	int node;		/* NUMA node (0 when the kernel has no NUMA) */
+};
+
+struct hwp_topology;
+
+/*
+ * hwp_topology_read - read the topology of the online CPUs from sysfs
+ * @root: the sysfs mount to read (NULL: $HWPROF_SYSFS_ROOT if set, else
+ *	  "/sys"); a directory laid out as sysfs is, for tests and for
+ *	  reading another machine's saved tree
+ * @out: free it with hwp_topology_free()
+ *
+ * Reads devices/system/cpu/online, each CPU's topology/core_id,
+ * die_id and physical_package_id, and devices/system/node/nodeN/cpulist.
+ * Errors: the errno of a file that cannot be read, -HWP_ERR_FORMAT for
+ * one that holds no number, -ENOMEM. Thread-safe. Since: 0.2
+ */
+HWP_API int hwp_topology_read(const char *root, struct hwp_topology **out);
+
+/* hwp_topology_free - NULL is a no-op. Since: 0.2 */
+HWP_API void hwp_topology_free(struct hwp_topology *t);
+
+/* hwp_topology_nr_cpus - the online CPUs; 0 for NULL. Since: 0.2 */
+HWP_API size_t hwp_topology_nr_cpus(const struct hwp_topology *t);
+
+/* hwp_topology_cpu - the @idx-th online CPU, ascending. Errors: -EINVAL.
+ * Since: 0.2 */
+HWP_API int hwp_topology_cpu(const struct hwp_topology *t, size_t idx,
+			     struct hwp_cpu_info *info);
+
+/* hwp_topology_find - CPU number @cpu. Errors: -ENODEV when it is not
+ * online, -EINVAL. Since: 0.2 */
+HWP_API int hwp_topology_find(const struct hwp_topology *t, int cpu,
+			      struct hwp_cpu_info *info);
+
+/*
+ * hwp_topology_shared - the smallest unit that holds every CPU of @cpulist
+ * @cpulist: "0,15", "0-3"...; its CPUs must be online
+ * @level: HWP_AGGR_CPU (one CPU), HWP_AGGR_CORE (SMT siblings of one
+ *	   core), HWP_AGGR_DIE (one die, different cores), HWP_AGGR_SOCKET
+ *	   (one package, different dies), or HWP_AGGR_GLOBAL (more than one
+ *	   package). This is what 'hwprof stat --pin 0,15' says.
+ *
+ * Errors: -HWP_ERR_SYNTAX for a bad list, -ENODEV for a CPU that is not
+ * online or not in @t, -EINVAL. Since: 0.2
+ */
+HWP_API int hwp_topology_shared(const struct hwp_topology *t, const char *cpulist,
+				enum hwp_aggr *level);
+
+/* hwp_aggr_name - "global", "cpu", "core", "die", "socket", "node",
+ * "thread"; NULL for another value. Since: 0.2 */
+HWP_API const char *hwp_aggr_name(enum hwp_aggr aggr);
 
 /*
  * hwp_count_scaled - the count scaled for multiplexing
@@ -1034,6 +1185,50 @@ HWP_API int hwp_result_add_scored_run(struct hwp_result *r, const struct hwp_ses
 				      const struct hwp_count *counts, double seconds,
 				      const double *scores, size_t nr_scores);
 
+/*
+ * hwp_result_add_run_units - record one run, unit by unit
+ * @s: the session that counted it, open: its units (hwp_session_unit())
+ *     name the rows
+ * @counts: @nr_units * nr_events counts from hwp_session_read_units()
+ * @nr_units: the units the read gave (at most hwp_session_nr_units())
+ * @seconds: the run's wall time
+ *
+ * The result's rows get the sum of the units, as hwp_result_add_run()
+ * would; each unit gets the same rows (events and metrics, computed on
+ * the unit's counts) in hwp_result_unit_series(). Units are matched by
+ * name from run to run: a unit that a run does not have (a thread of
+ * another run) has NAN there. Every writer then shows each unit: text and
+ * CSV prefix each row with the unit's name (and, per core, die, socket or
+ * node, its number of CPUs), as perf stat does; JSON has "aggregation"
+ * and "units", each with its own "events" and "metrics". With
+ * HWP_AGGR_GLOBAL this is hwp_result_add_run(). Errors: as
+ * hwp_result_add_run(); -HWP_ERR_MISMATCH when the aggregation differs
+ * from the first run's; -EINVAL for more units than @s has, or for a result
+ * with scores (hwp_result_add_score(): a score is the whole run's). Since: 0.2
+ */
+HWP_API int hwp_result_add_run_units(struct hwp_result *r, const struct hwp_session *s,
+				     const struct hwp_count *counts, size_t nr_units,
+				     double seconds);
+
+/* hwp_result_aggr - how @r's units split it (HWP_AGGR_GLOBAL: no units).
+ * Since: 0.2 */
+HWP_API enum hwp_aggr hwp_result_aggr(const struct hwp_result *r);
+
+/* hwp_result_nr_units - its units, in the order they were first counted;
+ * 0 for NULL or without units. Since: 0.2 */
+HWP_API size_t hwp_result_nr_units(const struct hwp_result *r);
+
+/* hwp_result_unit - describe unit @idx; strings borrowed from @r.
+ * Errors: -EINVAL. Since: 0.2 */
+HWP_API int hwp_result_unit(const struct hwp_result *r, size_t idx,
+			    struct hwp_unit_info *info);
+
+/* hwp_result_unit_series - row @idx of unit @unit, as hwp_result_series()
+ * describes the result's rows (the same rows, in the same order).
+ * Errors: -EINVAL. Since: 0.2 */
+HWP_API int hwp_result_unit_series(const struct hwp_result *r, size_t unit, size_t idx,
+				   struct hwp_series_info *info);
+
 /* hwp_result_set_exit_status - the command's shell exit code, for the JSON. Since: 0.1 */
 HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
 
@@ -1287,6 +1482,11 @@ struct hwp_compare_info {
 				 * never infinite), else NULL */
 	size_t a_outliers, b_outliers;	/* runs flagged by hwp_stats_outliers_mad() */
 	size_t noise_rank;	/* the row's rank by its CV, 1 = the least noisy */
+	/* The aggregation unit of a row of one unit ("CPU0", "S0-D0-C1"; see
+	 * hwp_result_unit()), or NULL for the totals. When both results have
+	 * the same units, each unit's rows follow the totals; when not, only
+	 * the totals are compared and a warning says why. Since: 0.2 */
+	const char *aggr_unit;
 };
 
 struct hwp_compare;

@@ -49,7 +49,7 @@ static void row_label(const struct cmp_row *row, char *buf, size_t size)
 {
 	bool msec = row->kind == HWP_SERIES_EVENT && !strcmp(row->unit, "ns");
 
-	snprintf(buf, size, "%s%s", row->name, msec ? " (msec)" : "");
+	snprintf(buf, size, "%s%s", row->label, msec ? " (msec)" : "");
 }
 
 static const char *test_name(const struct hwp_compare *c)
@@ -132,7 +132,7 @@ static void text_ratios(const struct hwp_compare *c, struct table *t)
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
 
-		cells[0] = row->name;
+		cells[0] = row->label;
 		for (size_t k = 0; k < c->nr_columns; k++) {
 			const struct hwp_compare_info *in = &row->cells[k].info;
 			static const char sign[] = { [HWP_VERDICT_UNCHANGED] = '=',
@@ -166,12 +166,12 @@ static void text_noise(const struct hwp_compare *c, FILE *f)
 			if (row->noise_rank != rank)
 				continue;
 			if (isnan(row->noise))
-				fprintf(f, " %4zu. %-32s %9s\n", rank, row->name, "-");
+				fprintf(f, " %4zu. %-32s %9s\n", rank, row->label, "-");
 			else if (100 * row->noise >= 1e6)
-				fprintf(f, " %4zu. %-32s %8.2e%%\n", rank, row->name,
+				fprintf(f, " %4zu. %-32s %8.2e%%\n", rank, row->label,
 					100 * row->noise);
 			else
-				fprintf(f, " %4zu. %-32s %8.2f%%\n", rank, row->name,
+				fprintf(f, " %4zu. %-32s %8.2f%%\n", rank, row->label,
 					100 * row->noise);
 		}
 }
@@ -181,10 +181,10 @@ static void cell_label(const struct hwp_compare *c, size_t row, size_t col, char
 		       size_t size)
 {
 	if (c->param)
-		snprintf(buf, size, "%s at %s=%s", c->rows[row].name, c->param,
+		snprintf(buf, size, "%s at %s=%s", c->rows[row].label, c->param,
 			 c->columns[col]);
 	else
-		snprintf(buf, size, "%s", c->rows[row].name);
+		snprintf(buf, size, "%s", c->rows[row].label);
 }
 
 static void text_notes(const struct hwp_compare *c, FILE *f)
@@ -268,6 +268,10 @@ static void json_cell(struct json_writer *w, const struct cmp_cell *cell)
 	jw_object_begin(w);
 	jw_key(w, "name");
 	jw_string(w, in->name);
+	if (in->aggr_unit) {
+		jw_key(w, "aggregation_unit");
+		jw_string(w, in->aggr_unit);
+	}
 	jw_key(w, "kind");
 	jw_string(w, kind_name(in->kind));
 	jw_key(w, "unit");
@@ -348,6 +352,10 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 				jw_object_begin(&w);
 				jw_key(&w, "name");
 				jw_string(&w, c->rows[i].name);
+				if (c->rows[i].aggr_unit) {
+					jw_key(&w, "aggregation_unit");
+					jw_string(&w, c->rows[i].aggr_unit);
+				}
 				json_num(&w, "cv", c->rows[i].noise);
 				jw_object_end(&w);
 			}

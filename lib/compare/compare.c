@@ -22,17 +22,23 @@ HWP_API const char *hwp_verdict_name(enum hwp_verdict v)
 	}
 }
 
+static void row_release(struct cmp_row *row, size_t nr_columns)
+{
+	for (size_t k = 0; row->cells && k < nr_columns; k++)
+		free(row->cells[k].reason);
+	free(row->cells);
+	free(row->name);
+	free(row->unit);
+	free(row->aggr_unit);
+	free(row->label);
+}
+
 HWP_API void hwp_compare_free(struct hwp_compare *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nr_rows; i++) {
-		for (size_t k = 0; c->rows[i].cells && k < c->nr_columns; k++)
-			free(c->rows[i].cells[k].reason);
-		free(c->rows[i].cells);
-		free(c->rows[i].name);
-		free(c->rows[i].unit);
-	}
+	for (size_t i = 0; i < c->nr_rows; i++)
+		row_release(&c->rows[i], c->nr_columns);
 	free(c->rows);
 	for (size_t i = 0; i < c->nr_columns; i++)
 		free(c->columns[i]);
@@ -110,13 +116,15 @@ static const struct series *match(const struct hwp_result *r,
 
 /* The row of @sr, the @nth of its kind and name, added if new. */
 static struct cmp_row *find_or_add_row(struct hwp_compare *c, const struct series *sr,
-				       size_t nth)
+				       size_t nth, const char *aggr_unit)
 {
 	struct cmp_row *rows, *row;
 
 	for (size_t i = 0; i < c->nr_rows; i++)
 		if (c->rows[i].kind == sr->kind && c->rows[i].nth == nth &&
-		    !strcmp(c->rows[i].name, sr->name))
+		    !strcmp(c->rows[i].name, sr->name) &&
+		    !c->rows[i].aggr_unit == !aggr_unit &&
+		    (!aggr_unit || !strcmp(c->rows[i].aggr_unit, aggr_unit)))
 			return &c->rows[i];
 	rows = realloc(c->rows, (c->nr_rows + 1) * sizeof(*rows));
 	if (!rows)
@@ -130,7 +138,15 @@ static struct cmp_row *find_or_add_row(struct hwp_compare *c, const struct serie
 	row->unit = strdup(sr->unit);
 	row->cells = calloc(c->nr_columns, sizeof(*row->cells));
 	c->nr_rows++;
-	if (!row->name || !row->unit || !row->cells)
+	if (aggr_unit) {
+		row->aggr_unit = strdup(aggr_unit);
+		if (!row->aggr_unit ||
+		    asprintf(&row->label, "%s %s", aggr_unit, sr->name) < 0)
+			row->label = NULL;
+	} else {
+		row->label = strdup(sr->name);
+	}
+	if (!row->name || !row->unit || !row->cells || !row->label)
 		return NULL;
 	for (size_t k = 0; k < c->nr_columns; k++)
 		row->cells[k].info.verdict = HWP_VERDICT_NONE;
@@ -299,9 +315,9 @@ static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
 						largest(sb->values, rb->nr_runs)));
 }
 
-/* Compare the results of one column, adding the rows they share. */
-static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_result *ra,
-			  const struct hwp_result *rb)
+/* Compare the rows of @ra and @rb (or of their units @aggr_unit). */
+static int compare_rows(struct hwp_compare *c, size_t col, const struct hwp_result *ra,
+			const struct hwp_result *rb, const char *aggr_unit)
 {
 	for (size_t i = 0; i < ra->nr_series; i++) {
 		const struct series *sa = &ra->series[i], *sb = match(rb, ra, i);
@@ -310,7 +326,7 @@ static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_re
 
 		if (!sb)
 			continue;
-		row = find_or_add_row(c, sa, series_occurrence(ra->series, i));
+		row = find_or_add_row(c, sa, series_occurrence(ra->series, i), aggr_unit);
 		if (!row)
 			return -ENOMEM;
 		/* Filled already: "-e cs,context-switches" against "-e cs". */
@@ -321,6 +337,73 @@ static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_re
 			return err;
 	}
 	return 0;
+}
+
+static const struct result_unit *unit_named(const struct hwp_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nr_units; i++)
+		if (!strcmp(r->units[i].u.name, name))
+			return &r->units[i];
+	return NULL;
+}
+
+/* "per cpu (CPU0, CPU1)", or "as a whole". */
+static void describe_units(const struct hwp_result *r, struct strbuf *sb)
+{
+	if (!r->nr_units) {
+		strbuf_adds(sb, "as a whole");
+		return;
+	}
+	strbuf_addf(sb, "per %s (", hwp_aggr_name(r->aggr));
+	for (size_t i = 0; i < r->nr_units; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", r->units[i].u.name);
+	strbuf_addch(sb, ')');
+}
+
+/* Unit by unit, when both sides have the same units: each unit's rows as
+ * a result of their own (a shallow view); else a warning that says why
+ * only the totals are compared. */
+static int compare_units(struct hwp_compare *c, size_t col, const struct hwp_result *ra,
+			 const struct hwp_result *rb)
+{
+	bool same = ra->aggr == rb->aggr && ra->nr_units == rb->nr_units;
+	int err = 0;
+
+	if (!ra->nr_units && !rb->nr_units)
+		return 0;
+	for (size_t i = 0; same && i < ra->nr_units; i++)
+		same = unit_named(rb, ra->units[i].u.name) != NULL;
+	if (!same) {
+		struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+
+		describe_units(ra, &x);
+		describe_units(rb, &y);
+		err = warn(c, "%s is counted %s, %s %s: the totals are compared, not unit by unit",
+			   c->a_name, strbuf_str(&x), c->b_name, strbuf_str(&y));
+		strbuf_release(&x);
+		strbuf_release(&y);
+		return err;
+	}
+	for (size_t i = 0; !err && i < ra->nr_units; i++) {
+		const struct result_unit *ua = &ra->units[i];
+		const struct result_unit *ub = unit_named(rb, ua->u.name);
+		struct hwp_result va = *ra, vb = *rb;
+
+		va.series = ua->series;
+		va.nr_series = ua->nr_series;
+		vb.series = ub->series;
+		vb.nr_series = ub->nr_series;
+		err = compare_rows(c, col, &va, &vb, ua->u.name);
+	}
+	return err;
+}
+
+/* Compare the results of one column, adding the rows they share: the
+ * totals, then unit by unit. */
+static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_result *ra,
+			  const struct hwp_result *rb)
+{
+	return compare_rows(c, col, ra, rb, NULL) ?: compare_units(c, col, ra, rb);
 }
 
 /*
@@ -411,14 +494,10 @@ static int drop_untested_rows(struct hwp_compare *c)
 		for (size_t k = 0; k < c->nr_columns && !why; k++)
 			why = row->cells[k].reason;
 		if (!err)
-			err = warn(c, "no test for %s: %s", row->name,
+			err = warn(c, "no test for %s: %s", row->label,
 				   why ? why : "no values");
 		why = NULL;
-		for (size_t k = 0; k < c->nr_columns; k++)
-			free(row->cells[k].reason);
-		free(row->cells);
-		free(row->name);
-		free(row->unit);
+		row_release(row, c->nr_columns);
 	}
 	c->nr_rows = kept;
 	return err;
@@ -519,6 +598,7 @@ static int rank_noise(struct hwp_compare *c)
 
 			info->noise_rank = c->rows[i].noise_rank;
 			info->name = c->rows[i].name;
+			info->aggr_unit = c->rows[i].aggr_unit;
 			info->unit = c->rows[i].unit;
 			info->kind = c->rows[i].kind;
 			info->column = c->columns[k];

@@ -13,6 +13,8 @@ struct cmp_cell {
 
 struct cmp_row {
 	char *name;
+	char *aggr_unit;	/* the aggregation unit (CPU0, S0-D0-C1...), or NULL */
+	char *label;		/* "CPU0 task-clock", or the name */
 	char *unit;
 	enum hwp_series_kind kind;
 	size_t nth;		/* an event listed twice is two rows: which one */

@@ -43,6 +43,39 @@ int session_metric_with(const struct hwp_session *s, const struct hwp_count *cou
 			double seconds, const struct hwp_metric *m, hwp_value_fn extra,
 			void *extra_ctx, double *value);
 
+/* topology.c: what sysfs says of each online CPU. */
+struct cpu_topo {
+	int cpu, core, die, package, node;
+};
+
+struct hwp_topology {
+	struct cpu_topo *cpus;	/* ascending by CPU */
+	size_t nr;
+};
+
+/* An aggregation unit of a session: CPUs grouped by the topology, or a
+ * thread. */
+struct unit {
+	char *name;		/* perf's: CPU3, S0-D0-C1, S0-D0, S1, N0; comm-tid */
+	int id;			/* the CPU, core, die, package or node; the tid */
+	int package, die;	/* of a CPU unit; -1 for threads */
+	int *cpus;		/* the session's CPUs in it, ascending; NULL: threads */
+	size_t nr_cpus;
+	pid_t tid;		/* threads; else -1 */
+	char *comm;		/* threads; else NULL */
+};
+
+/* Group @cpus into units of @aggr (not HWP_AGGR_THREAD), in perf's order
+ * (by package, die, core; CPUs and nodes by number): *@units, and in
+ * @unit_of (room for @nr_cpus) the unit of each CPU. -ENODEV for a CPU
+ * the topology does not have. */
+int units_of_cpus(const struct hwp_topology *t, enum hwp_aggr aggr, const int *cpus,
+		  size_t nr_cpus, struct unit **units, size_t *nr_units, size_t *unit_of);
+void unit_release(struct unit *u);
+void units_release(struct unit *u, size_t nr);
+/* Describe @u, a unit of @aggr, for the public API (strings borrowed). */
+void unit_info(const struct unit *u, enum hwp_aggr aggr, struct hwp_unit_info *i);
+
 /* metric.c */
 /* Whether @s is a word a formula reads as one name (not "seconds"): what a
  * row that formulas can name, a score, is called. */

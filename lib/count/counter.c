@@ -3,8 +3,10 @@
  * per group, failures sorted per event as perf does. */
 #include "count/count.h"
 #include "event/event-open.h"
+#include "event/ring.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -66,11 +68,51 @@ struct hwp_session {
 	int *raw_fd;		/* per group: its leader's fd on instance 0, or -1 */
 	size_t *raw_words;	/* per group: the words of its read */
 	bool open;
+	/* Aggregation units (opts.aggr), built at the open. */
+	struct unit *units;
+	size_t nr_units, cap_units;
+	size_t *unit_of;	/* per instance: its unit */
+	char *cgroup;		/* opts.cgroup, copied */
+	int cgroup_fd;		/* its directory, open while the session is */
+	/* A command per thread: the threads' exit records (inherit_stat) in
+	 * one ring; exited[u * nr_events + e] what unit u counted. */
+	struct ring *rings;	/* one an instance (a CPU) */
+	bool per_exit;
+	struct hwp_count *exited;
+	uint64_t lost;		/* records the ring had no room for */
+	struct tid_comm *comms;	/* each thread's name, from FORK and COMM */
+	pid_t first_tid;	/* the command's first thread */
+	size_t nr_comms, cap_comms;
+};
+
+struct tid_comm {
+	pid_t tid, ptid;	/* ptid: its creator, from its FORK; 0 if unknown */
+	char comm[16];		/* "" until a COMM record names it */
 };
 
 static inline size_t slot(const struct hwp_session *s, size_t inst, size_t ev)
 {
 	return inst * s->evl->nr_events + ev;
+}
+
+/* Which aggregations a scope has units for, and the cgroup's needs. */
+static int check_aggr(const struct hwp_session_opts *o)
+{
+	if ((unsigned)o->aggr > HWP_AGGR_THREAD)
+		return fail(-EINVAL, "hwp_session_opts: unknown aggregation %d",
+			    (int)o->aggr);
+	if (o->aggr != HWP_AGGR_GLOBAL && o->aggr != HWP_AGGR_THREAD &&
+	    o->scope != HWP_SCOPE_CPUS)
+		return fail(-EINVAL, "counts per %s need CPUs to count (HWP_SCOPE_CPUS: -a or -C): a thread's counters follow it from CPU to CPU",
+			    hwp_aggr_name(o->aggr));
+	if (o->aggr == HWP_AGGR_THREAD && o->scope == HWP_SCOPE_CPUS)
+		return fail(-EINVAL, "counts per thread need threads to count (a command or a process), not CPUs");
+	if (o->aggr == HWP_AGGR_THREAD && o->scope == HWP_SCOPE_THREAD && o->no_inherit)
+		return fail(-EINVAL, "counts per thread of one thread without inheritance are its counts: drop no_inherit, or HWP_AGGR_THREAD");
+	if (o->cgroup && o->scope != HWP_SCOPE_CPUS)
+		return fail(-EINVAL, "cgroup '%s': a cgroup is counted on CPUs (HWP_SCOPE_CPUS: -a or -C), as perf's -G is",
+			    o->cgroup);
+	return 0;
 }
 
 HWP_API int hwp_session_new(const struct hwp_evlist *evl,
@@ -89,6 +131,7 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return fail(-ENOMEM, "out of memory");
+	s->cgroup_fd = -1;
 	err = OPTS_COPY(&s->opts, opts, hwp_session_opts);
 	if (err)
 		goto err;
@@ -97,6 +140,14 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl,
 			   (int)s->opts.scope);
 		goto err;
 	}
+	err = check_aggr(&s->opts);
+	if (err)
+		goto err;
+	if (s->opts.cgroup && !(s->cgroup = strdup(s->opts.cgroup))) {
+		err = fail(-ENOMEM, "out of memory");
+		goto err;
+	}
+	s->opts.cgroup = NULL;
 	if (s->opts.cpus && s->opts.scope != HWP_SCOPE_CPUS) {
 		err = fail(-EINVAL, "hwp_session_opts: a CPU list needs HWP_SCOPE_CPUS");
 		goto err;
@@ -184,6 +235,9 @@ static void prepare_attrs(struct hwp_session *s)
 		a->inherit = !s->opts.no_inherit && s->opts.scope != HWP_SCOPE_CPUS;
 		if (s->user_read && ev->is_hardware)
 			rdpmc_request(a);
+		/* Each exiting thread's group, once: a record from its leader. */
+		a->inherit_stat = s->per_exit && e == s->group_start[ev->group];
+		a->comm = a->task = s->per_exit && e == 0;
 	}
 }
 
@@ -207,9 +261,10 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 	struct open_req req = {
 		.ev = ev,
 		.attr = &s->attrs[e],
-		.tid = s->t.tids[inst % s->t.nr_tids],
+		.tid = s->cgroup_fd >= 0 ? s->cgroup_fd : s->t.tids[inst % s->t.nr_tids],
 		.cpu = s->t.cpus[inst / s->t.nr_tids],
 		.group_fd = leader_fd,
+		.flags = s->cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0,
 		.group_size = s->group_start[g + 1] - s->group_start[g],
 		.group_opened = opened_before(s, inst, e),
 		.scope = s->opts.scope,
@@ -419,6 +474,219 @@ HWP_API bool hwp_session_rdpmc(const struct hwp_session *s)
 	return s && s->open && s->pages;
 }
 
+/* Where the cgroup v2 hierarchy is mounted, from /proc/self/mountinfo
+ * (a hybrid layout has it at /sys/fs/cgroup/unified). */
+static int cgroup2_mount(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f)) {
+		char mnt[4096], *dash = strstr(line, " - ");
+		char fstype[64];
+
+		/* id parent major:minor root mount-point ... - fstype source */
+		if (!dash || sscanf(dash, " - %63s", fstype) != 1 ||
+		    strcmp(fstype, "cgroup2") ||
+		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+			continue;
+		snprintf(buf, size, "%s", mnt);
+		err = 0;
+	}
+	fclose(f);
+	return err;
+}
+
+static int cgroup_open(struct hwp_session *s)
+{
+	char mnt[4096], path[8192];
+	int err;
+
+	if (!s->cgroup)
+		return 0;
+	err = cgroup2_mount(mnt, sizeof(mnt));
+	if (err)
+		return fail(err, "cgroup '%s': no cgroup v2 hierarchy is mounted (mount -t cgroup2 none /sys/fs/cgroup); perf's -G counts cgroup v2 paths under it",
+			    s->cgroup);
+	snprintf(path, sizeof(path), "%s/%s", mnt, s->cgroup);
+	s->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->cgroup_fd < 0)
+		return fail(-errno, "cgroup '%s': cannot open %s: %s (a path under the cgroup v2 mount %s, as perf's -G takes it)",
+			    s->cgroup, path, strerrordesc_np(errno), mnt);
+	return 0;
+}
+
+static struct unit *add_unit(struct hwp_session *s)
+{
+	if (s->nr_units == s->cap_units) {
+		size_t cap = s->cap_units ? 2 * s->cap_units : 8;
+		struct unit *u = realloc(s->units, cap * sizeof(*u));
+		struct hwp_count *x = NULL;
+
+		if (!u)
+			return NULL;
+		s->units = u;
+		if (s->per_exit) {
+			x = realloc(s->exited, cap * s->evl->nr_events * sizeof(*x));
+			if (!x)
+				return NULL;
+			s->exited = x;
+		}
+		s->cap_units = cap;
+	}
+	if (s->per_exit)
+		memset(&s->exited[s->nr_units * s->evl->nr_events], 0,
+		       s->evl->nr_events * sizeof(*s->exited));
+	memset(&s->units[s->nr_units], 0, sizeof(s->units[0]));
+	s->units[s->nr_units].tid = -1;
+	s->units[s->nr_units].package = s->units[s->nr_units].die = -1;
+	return &s->units[s->nr_units++];
+}
+
+/* Thread @tid's unit, named comm-tid ("comm-running" for tid -1). */
+static int rename_unit(struct unit *x, const char *comm, pid_t tid)
+{
+	char *c = strdup(comm), *name;
+
+	if (!c || (tid > 0 ? asprintf(&name, "%s-%d", comm, (int)tid) :
+		   asprintf(&name, "%s-running", comm)) < 0) {
+		free(c);
+		return fail(-ENOMEM, "out of memory");
+	}
+	free(x->comm);
+	free(x->name);
+	x->comm = c;
+	x->name = name;
+	x->tid = tid;
+	x->id = tid;
+	return 0;
+}
+
+static int thread_unit(struct hwp_session *s, pid_t tid, const char *comm)
+{
+	struct unit *u = add_unit(s);
+
+	return u ? rename_unit(u, comm, tid) : fail(-ENOMEM, "out of memory");
+}
+
+static void read_comm(pid_t pid, pid_t tid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+	f = fopen(path, "re");
+	if (!f || !fgets(buf, (int)size, f))
+		snprintf(buf, size, "?");
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* The units of opts.aggr, once the instances are open. */
+static int units_build(struct hwp_session *s)
+{
+	struct hwp_topology *topo = NULL;
+	size_t *unit_of_cpu = NULL;
+	struct unit *u;
+	int err = 0;
+
+	s->unit_of = calloc(s->nr_inst, sizeof(*s->unit_of));
+	if (!s->unit_of)
+		return fail(-ENOMEM, "out of memory");
+	switch (s->opts.aggr) {
+	case HWP_AGGR_GLOBAL:
+		if (!(u = add_unit(s)) || !(u->name = strdup("all")))
+			return fail(-ENOMEM, "out of memory");
+		return 0;
+	case HWP_AGGR_THREAD:
+		/* A command: its first thread's unit, on every CPU; the others
+		 * come with their exits. */
+		for (size_t i = 0; i < s->nr_inst && !err; i++) {
+			if (s->per_exit && i) {
+				s->unit_of[i] = 0;
+				continue;
+			}
+			pid_t tid = s->t.tids[i % s->t.nr_tids];
+			char comm[64];
+
+			s->first_tid = tid;
+			read_comm(s->opts.pid ? s->opts.pid : getpid(), tid, comm,
+				  sizeof(comm));
+			s->unit_of[i] = s->nr_units;
+			err = thread_unit(s, tid, comm);
+		}
+		return err;
+	default:
+		break;
+	}
+	unit_of_cpu = calloc(s->t.nr_cpus, sizeof(*unit_of_cpu));
+	if (!unit_of_cpu)
+		return fail(-ENOMEM, "out of memory");
+	err = hwp_topology_read(NULL, &topo);
+	if (!err)
+		err = units_of_cpus(topo, s->opts.aggr, s->t.cpus, s->t.nr_cpus,
+				    &s->units, &s->nr_units, unit_of_cpu);
+	s->cap_units = s->nr_units;
+	for (size_t i = 0; !err && i < s->nr_inst; i++)
+		s->unit_of[i] = unit_of_cpu[i / s->t.nr_tids];
+	hwp_topology_free(topo);
+	free(unit_of_cpu);
+	return err;
+}
+
+/* A command per thread: the exit records of its threads, in a ring a CPU
+ * that the group leaders of that CPU write to. */
+#define EXIT_RING_PAGES 64	/* 256 KiB a CPU: some 2,000 exits between reads */
+
+static int exit_rings_map(struct hwp_session *s)
+{
+	int err;
+
+	if (!s->per_exit)
+		return 0;
+	s->rings = calloc(s->nr_inst, sizeof(*s->rings));
+	if (!s->rings)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < s->nr_inst; i++)
+		s->rings[i].fd = -1;
+	for (size_t i = 0; i < s->nr_inst; i++) {
+		int first = -1;
+
+		for (size_t g = 0; g < s->evl->nr_groups; g++) {
+			int fd = group_leader_fd(s, i, g);
+
+			if (fd < 0)
+				continue;
+			if (first < 0) {
+				err = ring_map(&s->rings[i], fd, EXIT_RING_PAGES);
+				if (err == -EPERM || err == -ENOMEM)
+					return fail(err, "counts per thread of a command: the threads' exit records need a ring of %d KiB on each of the %zu CPUs, which the kernel refused (%s): raise kernel.perf_event_mlock_kb or RLIMIT_MEMLOCK, or count as root",
+						    EXIT_RING_PAGES * 4, s->nr_inst,
+						    strerrordesc_np(-err));
+				if (err)
+					return err;
+				first = fd;
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) < 0) {
+				return fail(-errno, "counts per thread: cannot share the ring of the threads' exits: %s",
+					    strerrordesc_np(errno));
+			}
+		}
+	}
+	return 0;
+}
+
+static void exit_rings_unmap(struct hwp_session *s)
+{
+	for (size_t i = 0; s->rings && i < s->nr_inst; i++)
+		ring_unmap(&s->rings[i]);
+	free(s->rings);
+	s->rings = NULL;
+}
+
 HWP_API int hwp_session_open(struct hwp_session *s)
 {
 	size_t nr_slots;
@@ -428,7 +696,11 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	if (!s)
 		return fail(-EINVAL, "hwp_session_open: session is NULL");
 	hwp_session_close(s);
-	err = targets_set(&s->t, s->opts.scope, s->opts.pid, s->cpulist, false);
+	s->per_exit = s->opts.aggr == HWP_AGGR_THREAD &&
+		      s->opts.scope == HWP_SCOPE_THREAD;
+	/* The kernel maps no ring of an inherited counter on any CPU: the
+	 * threads' exits are recorded on one ring a CPU. */
+	err = targets_set(&s->t, s->opts.scope, s->opts.pid, s->cpulist, s->per_exit);
 	if (err)
 		return err;
 	s->nr_inst = s->t.nr_cpus * s->t.nr_tids;
@@ -449,7 +721,13 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	s->open = true;
 	s->user_read = want_user_read(s);
 	prepare_attrs(s);
-	err = open_all(s);
+	err = cgroup_open(s);
+	if (!err)
+		err = open_all(s);
+	if (!err)
+		err = units_build(s);
+	if (!err)
+		err = exit_rings_map(s);
 	if (!err)
 		err = map_rdpmc(s);
 	if (!err)
@@ -485,6 +763,21 @@ HWP_API void hwp_session_close(struct hwp_session *s)
 			close(s->fds[i]);
 			s->fds[i] = -1;
 		}
+	exit_rings_unmap(s);
+	if (s->cgroup_fd >= 0)
+		close(s->cgroup_fd);
+	s->cgroup_fd = -1;
+	units_release(s->units, s->nr_units);
+	s->units = NULL;
+	s->nr_units = s->cap_units = 0;
+	free(s->unit_of);
+	s->unit_of = NULL;
+	free(s->exited);
+	s->exited = NULL;
+	free(s->comms);
+	s->comms = NULL;
+	s->nr_comms = s->cap_comms = 0;
+	s->lost = 0;
 	/* The statuses stay: they say what became of each event at the open. */
 	s->open = false;
 }
@@ -508,6 +801,7 @@ HWP_API void hwp_session_free(struct hwp_session *s)
 	targets_release(&s->t);
 	free(s->attrs);
 	free(s->cpulist);
+	free(s->cgroup);
 	hwp_evlist_free(s->evl);
 	free(s);
 }
@@ -578,6 +872,18 @@ HWP_API enum hwp_event_status hwp_session_event_status(const struct hwp_session 
 
 /* Add one group read to @counts. The kernel lists the leader, then the
  * members in the order they joined: match by position, check by id. */
+static void add_times(const struct hwp_session *s, struct hwp_count *c, uint64_t enabled,
+		      uint64_t running)
+{
+	/* One task on every CPU (a command per thread): each CPU's counter
+	 * runs while the task is on that CPU, and its enabled time counts
+	 * other CPUs' time too, and that of exited threads that never ran
+	 * there. The running times are what the counts cover: they are
+	 * not scaled (see hwp_session_read_units()). */
+	c->time_enabled += s->per_exit ? running : enabled;
+	c->time_running += running;
+}
+
 static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
 			   struct hwp_count *counts)
 {
@@ -599,8 +905,7 @@ static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
 		if (k >= end)
 			continue;
 		counts[k].value += value;
-		counts[k].time_enabled += b->time_enabled;
-		counts[k].time_running += b->time_running;
+		add_times(s, &counts[k], b->time_enabled, b->time_running);
 		e = k + 1;
 	}
 }
@@ -710,20 +1015,18 @@ int session_read_raw(struct hwp_session *s, uint64_t *buf)
 	return 0;
 }
 
-HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, size_t nr)
+/* Every instance's groups into @counts; with @per_unit, instance i's into
+ * its unit's row (counts + unit_of[i] * nr_events), else all into one. */
+static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool per_unit)
 {
-	if (!s || !s->open)
-		return fail(-EBADF, "hwp_session_read: the session is not open");
-	if (!counts || nr < s->evl->nr_events)
-		return fail(-EINVAL, "hwp_session_read: room for %zu counts, %zu events",
-			    nr, s->evl->nr_events);
-	memset(counts, 0, s->evl->nr_events * sizeof(*counts));
 	for (size_t inst = 0; inst < s->nr_inst; inst++)
 		for (size_t g = 0; g < s->evl->nr_groups; g++) {
+			struct hwp_count *row = per_unit ?
+				counts + s->unit_of[inst] * s->evl->nr_events : counts;
 			int fd = group_leader_fd(s, inst, g);
 			ssize_t n;
 
-			if (fd < 0 || (s->pages && read_group_rdpmc(s, g, counts)))
+			if (fd < 0 || (s->pages && read_group_rdpmc(s, g, row)))
 				continue;
 			do
 				n = read(fd, s->buf, s->buf_words * sizeof(*s->buf));
@@ -734,8 +1037,250 @@ HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, si
 			/* Nothing left to read: the task is gone. */
 			if ((size_t)n < 3 * sizeof(uint64_t))
 				continue;
-			add_group_read(s, inst, g, counts);
+			add_group_read(s, inst, g, row);
 		}
+	return 0;
+}
+
+HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, size_t nr)
+{
+	if (!s || !s->open)
+		return fail(-EBADF, "hwp_session_read: the session is not open");
+	if (!counts || nr < s->evl->nr_events)
+		return fail(-EINVAL, "hwp_session_read: room for %zu counts, %zu events",
+			    nr, s->evl->nr_events);
+	memset(counts, 0, s->evl->nr_events * sizeof(*counts));
+	return read_instances(s, counts, false);
+}
+
+HWP_API size_t hwp_session_nr_units(const struct hwp_session *s)
+{
+	return s && s->open ? s->nr_units : 0;
+}
+
+HWP_API int hwp_session_unit(const struct hwp_session *s, size_t idx,
+			     struct hwp_unit_info *info)
+{
+	struct hwp_unit_info i;
+
+	clear_error();
+	if (!s || !info || !s->open || idx >= s->nr_units)
+		return fail(-EINVAL, "hwp_session_unit: no unit %zu", idx);
+	unit_info(&s->units[idx], s->opts.aggr, &i);
+	return info_fill(info, &i, sizeof(i));
+}
+
+/* ---- a command per thread: the records of its threads' exits ---- */
+
+static struct tid_comm *tid_entry(struct hwp_session *s, pid_t tid, bool add)
+{
+	struct tid_comm *c;
+
+	for (size_t i = 0; i < s->nr_comms; i++)
+		if (s->comms[i].tid == tid)
+			return &s->comms[i];
+	if (!add)
+		return NULL;
+	if (s->nr_comms == s->cap_comms) {
+		size_t cap = s->cap_comms ? 2 * s->cap_comms : 16;
+		struct tid_comm *n = realloc(s->comms, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		s->comms = n;
+		s->cap_comms = cap;
+	}
+	c = &s->comms[s->nr_comms++];
+	*c = (struct tid_comm){ .tid = tid };
+	return c;
+}
+
+/* A thread's name: its COMM's, else its creator's (a new thread has the
+ * name of the one that created it), up the FORKs; NULL if none known. The
+ * records come from one ring a CPU: they are matched once all are read. */
+static const char *comm_of(struct hwp_session *s, pid_t tid)
+{
+	for (int depth = 0; depth < 64 && tid > 0; depth++) {
+		const struct tid_comm *c = tid_entry(s, tid, false);
+
+		if (!c)
+			return NULL;
+		if (*c->comm)
+			return c->comm;
+		tid = c->ptid;
+	}
+	return NULL;
+}
+
+static bool has_exited(const struct hwp_session *s, pid_t tid)
+{
+	for (size_t u = 1; u < s->nr_units; u++)
+		if (s->units[u].tid == tid)
+			return true;
+	return false;
+}
+
+/* Whose the first unit is: the rest, the total less the exit records.
+ * The kernel swaps the counters of two tasks that inherit from one another
+ * when it switches between them on a CPU (inherit_stat moves the counts
+ * with them, so each task's follow it): the task that holds the counters
+ * we opened writes no record at its exit, whichever it is, and its counts
+ * are the rest. That is the first thread, until it writes a record; then
+ * the one task seen (by its FORK) without one, once only one is left; and
+ * while several are, "running" (tid -1). */
+static int resolve_rest(struct hwp_session *s)
+{
+	struct unit *u0 = &s->units[0];
+	pid_t owner = s->first_tid;
+	const char *comm;
+	size_t n = 0;
+
+	if (has_exited(s, owner)) {
+		for (size_t i = 0; i < s->nr_comms; i++)
+			if (s->comms[i].ptid && !has_exited(s, s->comms[i].tid)) {
+				owner = s->comms[i].tid;
+				n++;
+			}
+		if (n != 1)
+			owner = -1;
+	}
+	if (u0->tid == owner)
+		return 0;
+	comm = owner > 0 ? comm_of(s, owner) : NULL;
+	if (!comm)
+		comm = comm_of(s, s->first_tid) ?: u0->comm;
+	return rename_unit(u0, comm, owner);
+}
+
+/* Name each thread's unit from what the records said. */
+static int name_units(struct hwp_session *s)
+{
+	for (size_t u = 0; u < s->nr_units; u++) {
+		struct unit *x = &s->units[u];
+		const char *comm = comm_of(s, x->tid);
+
+		if (!comm && u)
+			comm = s->units[0].comm;
+		if (comm && strcmp(comm, x->comm) && rename_unit(x, comm, x->tid))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct exit_read {
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	uint64_t nr, time_enabled, time_running;
+	struct {
+		uint64_t value, id;
+	} member[];
+};
+
+/* A thread's exit: its group's counts into its unit, by id. */
+static int on_exit_read(struct hwp_session *s, const struct exit_read *r)
+{
+	size_t u, nr_ev = s->evl->nr_events;
+	int err;
+
+	if (r->h.size < sizeof(*r) ||
+	    r->nr > (r->h.size - sizeof(*r)) / sizeof(r->member[0]))
+		return 0;
+	for (u = 1; u < s->nr_units; u++)
+		if (s->units[u].tid == (pid_t)r->tid)
+			break;
+	if (u == s->nr_units) {
+		err = thread_unit(s, (pid_t)r->tid, "?");
+		if (err)
+			return err;
+	}
+	/* One record a CPU's counter of the thread: their sum is its count. */
+	for (uint64_t j = 0; j < r->nr; j++)
+		for (size_t k = 0; k < s->nr_inst * nr_ev; k++)
+			if (s->fds[k] >= 0 && s->ids[k] == r->member[j].id) {
+				struct hwp_count *c = &s->exited[u * nr_ev + k % nr_ev];
+
+				c->value += r->member[j].value;
+				add_times(s, c, r->time_enabled, r->time_running);
+				break;
+			}
+	return 0;
+}
+
+static int on_exit_record(const struct perf_event_header *h, void *arg)
+{
+	struct hwp_session *s = arg;
+	const uint32_t *w = (const uint32_t *)(h + 1);
+	struct tid_comm *c;
+
+	switch (h->type) {
+	case PERF_RECORD_READ:
+		return on_exit_read(s, (const struct exit_read *)h);
+	case PERF_RECORD_COMM:	/* pid, tid, comm */
+		if (h->size <= sizeof(*h) + 8)
+			return 0;
+		c = tid_entry(s, (pid_t)w[1], true);
+		if (!c)
+			return fail(-ENOMEM, "out of memory");
+		snprintf(c->comm, sizeof(c->comm), "%.*s",
+			 (int)(h->size - sizeof(*h) - 8), (const char *)(w + 2));
+		return 0;
+	case PERF_RECORD_FORK:	/* pid, ppid, tid, ptid */
+		if (h->size < sizeof(*h) + 16)
+			return 0;
+		c = tid_entry(s, (pid_t)w[2], true);
+		if (!c)
+			return fail(-ENOMEM, "out of memory");
+		c->ptid = (pid_t)w[3];
+		return 0;
+	case PERF_RECORD_LOST:	/* id, lost */
+		if (h->size >= sizeof(*h) + 16)
+			s->lost += ((const uint64_t *)(h + 1))[1];
+		return 0;
+	}
+	return 0;
+}
+
+HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *counts,
+				   size_t nr)
+{
+	size_t nr_ev;
+	int err;
+
+	clear_error();
+	if (!s || !s->open)
+		return fail(-EBADF, "hwp_session_read_units: the session is not open");
+	nr_ev = s->evl->nr_events;
+	for (size_t i = 0; s->per_exit && i < s->nr_inst; i++) {
+		err = ring_drain(&s->rings[i], on_exit_record, s);
+		if (err)
+			return err;
+	}
+	if (s->per_exit && ((err = resolve_rest(s)) || (err = name_units(s))))
+		return err;
+	if (!counts || nr < s->nr_units * nr_ev)
+		return fail(counts ? -ENOSPC : -EINVAL,
+			    "hwp_session_read_units: room for %zu counts, %zu units of %zu events",
+			    nr, s->nr_units, nr_ev);
+	memset(counts, 0, s->nr_units * nr_ev * sizeof(*counts));
+	err = read_instances(s, counts, true);
+	if (err || !s->per_exit)
+		return err;
+	/* The first thread's unit: the total less the threads that exited. */
+	for (size_t u = 1; u < s->nr_units; u++)
+		for (size_t e = 0; e < nr_ev; e++) {
+			const struct hwp_count *x = &s->exited[u * nr_ev + e];
+			struct hwp_count *c = &counts[e];
+
+			counts[u * nr_ev + e] = *x;
+			c->value -= x->value < c->value ? x->value : c->value;
+			c->time_enabled -= x->time_enabled < c->time_enabled ?
+					   x->time_enabled : c->time_enabled;
+			c->time_running -= x->time_running < c->time_running ?
+					   x->time_running : c->time_running;
+		}
+	if (s->lost)
+		return fail(-EOVERFLOW, "counts per thread: the records of %llu threads' exits were lost (more threads ended between two reads than the ring of %d KiB holds); read more often (-I) or count them together",
+			    (unsigned long long)s->lost, EXIT_RING_PAGES * 4);
 	return 0;
 }
 

@@ -74,7 +74,7 @@ static bool fits_alone(const struct open_req *req)
 
 	alone.disabled = 1;
 	alone.enable_on_exec = 0;
-	fd = sys_perf_event_open(&alone, req->tid, req->cpu, -1, 0);
+	fd = sys_perf_event_open(&alone, req->tid, req->cpu, -1, req->flags);
 	if (fd < 0)
 		return false;
 	close((int)fd);
@@ -154,7 +154,7 @@ enum open_outcome event_open(struct open_req *req, int *fd, int *err,
 	*fd = -1;
 	*err = 0;
 	for (;;) {
-		r = sys_perf_event_open(a, req->tid, req->cpu, req->group_fd, 0);
+		r = sys_perf_event_open(a, req->tid, req->cpu, req->group_fd, req->flags);
 		if (r >= 0)
 			break;
 		if ((r == -EOPNOTSUPP || r == -EINVAL) && a->precise_ip > 0) {

@@ -47,9 +47,11 @@ enum open_outcome {
 struct open_req {
 	const struct event *ev;	/* the event as parsed: name, levels, PMU */
 	struct perf_event_attr *attr;	/* in: what to open; out: what was opened */
+	/* or a cgroup's directory fd, with PERF_FLAG_PID_CGROUP */
 	pid_t tid;
 	int cpu;
 	int group_fd;			/* the group's leader, or -1 */
+	unsigned long flags;		/* perf_event_open's: PERF_FLAG_PID_CGROUP or 0 */
 	/* For messages: the members of the group, and how many of them are
 	 * open on this instance before this one */
 	size_t group_size, group_opened;

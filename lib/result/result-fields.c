@@ -466,6 +466,54 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 	return 0;
 }
 
+/* "topology": [{cpu, core, die, socket, node}...], since 0.2. */
+static int field_topology(struct field_ctx *c, const struct json_value *env,
+			  struct hwp_topology **out)
+{
+	const struct json_value *arr;
+	struct hwp_topology *t;
+	size_t base = strlen(c->where);
+	int err;
+
+	if (!json_get(env, "topology"))
+		return 0;
+	err = field_get(c, env, "topology", JSON_ARRAY, false, &arr);
+	if (err)
+		return err;
+	t = calloc(1, sizeof(*t));
+	if (!t || !(t->cpus = calloc(json_array_len(arr) + 1, sizeof(*t->cpus)))) {
+		free(t);
+		return fail(-ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; !err && i < json_array_len(arr); i++) {
+		struct json_value tmp;
+		const struct json_value *o = json_item(arr, i, &tmp);
+		struct cpu_topo *ct = &t->cpus[t->nr++];
+		long v[5];
+
+		snprintf(c->where + base, sizeof(c->where) - base, ".topology[%zu]", i);
+		if (o->type != JSON_OBJECT) {
+			err = fail(-HWP_ERR_FORMAT, "'%s': %s is not an object; %s",
+				   c->source, c->where, FIELD_FIX);
+			break;
+		}
+		err = field_int(c, o, "cpu", false, 0, 1 << 20, &v[0]) ?:
+		      field_int(c, o, "core", false, -1, 1 << 20, &v[1]) ?:
+		      field_int(c, o, "die", false, -1, 1 << 20, &v[2]) ?:
+		      field_int(c, o, "socket", false, -1, 1 << 20, &v[3]) ?:
+		      field_int(c, o, "node", false, -1, 1 << 20, &v[4]);
+		*ct = (struct cpu_topo){ (int)v[0], (int)v[1], (int)v[2], (int)v[3],
+					 (int)v[4] };
+	}
+	c->where[base] = '\0';
+	if (err) {
+		hwp_topology_free(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
 int field_environment(struct field_ctx *c, const struct json_value *doc,
 		      struct environment *env)
 {
@@ -482,7 +530,8 @@ int field_environment(struct field_ctx *c, const struct json_value *doc,
 	      field_string(c, o, "cpu", false, &env->cpu) ?:
 	      field_string(c, o, "date", false, &env->date) ?:
 	      field_string(c, o, "hwprof_version", false, &env->version) ?:
-	      field_int(c, o, "nr_cpus", false, 0, 1 << 20, &env->nr_cpus);
+	      field_int(c, o, "nr_cpus", false, 0, 1 << 20, &env->nr_cpus) ?:
+	      field_topology(c, o, &env->topology);
 	c->where[base] = '\0';
 	return err;
 }

@@ -22,20 +22,52 @@ void command_line(char *const *argv, struct strbuf *sb)
 
 /* ---- text ---- */
 
+/* The unit's columns before a row, as perf stat prints them: "CPU3 ",
+ * "S0-D0-C1    2 " (with its number of CPUs), "comm-tid "... */
+static bool unit_has_cpus(const struct hwp_result *r)
+{
+	return r->aggr != HWP_AGGR_CPU && r->aggr != HWP_AGGR_THREAD;
+}
+
+static void unit_prefix(const struct hwp_result *r, const struct result_unit *u,
+			struct strbuf *sb)
+{
+	if (!u)
+		return;
+	if (!unit_has_cpus(r))
+		strbuf_addf(sb, "%-*s ", r->aggr == HWP_AGGR_CPU ? 8 : 20, u->u.name);
+	else
+		strbuf_addf(sb, "%-12s %4zu ", u->u.name, u->u.nr_cpus);
+}
+
+/* ...and in perf's -x fields: the unit, then its number of CPUs. */
+static void unit_prefix_csv(const struct hwp_result *r, const struct result_unit *u,
+			    FILE *f, const char *sep)
+{
+	if (!u)
+		return;
+	csv_field(f, u->u.name, sep);
+	fputs(sep, f);
+	if (unit_has_cpus(r))
+		fprintf(f, "%zu%s", u->u.nr_cpus, sep);
+}
+
 static void text_row(const struct hwp_result *r, const struct row *row,
-		     const struct hwp_write_opts *o, FILE *f)
+		     const struct result_unit *unit, const struct hwp_write_opts *o,
+		     FILE *f)
 {
 	const struct series *sr = row->sr;
 	struct strbuf line = STRBUF_INIT;
 	char value[64];
-	const char *unit = row->clock && !row_placeholder(row) ? "msec" : "";
+	const char *unit_name = row->clock && !row_placeholder(row) ? "msec" : "";
 	size_t nr_outliers;
 	bool *outliers;
 
 	row_format(row, !o->no_big_num, value, sizeof(value));
 	if (o->interval > 0)
 		strbuf_addf(&line, "%16.9f ", o->interval);
-	strbuf_addf(&line, "%18s %-5s %-28s", value, unit, sr->name);
+	unit_prefix(r, unit, &line);
+	strbuf_addf(&line, "%18s %-5s %-28s", value, unit_name, sr->name);
 	if (row->sum.n && !isnan(row->pct) && row->pct < 99.995)
 		strbuf_addf(&line, " (%.2f%% counted, scaled)", row->pct);
 	if (r->nr_runs > 1 && row->sum.n > 1 && !isnan(row->sum.rel_stderr))
@@ -70,8 +102,22 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	enum hwp_series_kind kind = HWP_SERIES_EVENT;
 	struct row row;
 
-	if (o->interval > 0 && !o->no_header)
-		fprintf(f, "#%15s %18s %-5s %s\n", "time", "counts", "unit", "events");
+	if (o->interval > 0 && !o->no_header) {
+		struct strbuf hdr = STRBUF_INIT;
+		struct result_unit head = {
+			.u.name = (char *)(r->aggr == HWP_AGGR_CPU ? "CPU" :
+					   hwp_aggr_name(r->aggr)),
+		};
+
+		unit_prefix(r, r->nr_units ? &head : NULL, &hdr);
+		if (r->nr_units && unit_has_cpus(r)) {
+			strbuf_reset(&hdr);
+			strbuf_addf(&hdr, "%-12s %4s ", head.u.name, "cpus");
+		}
+		fprintf(f, "#%15s %s%18s %-5s %s\n", "time", strbuf_str(&hdr), "counts",
+			"unit", "events");
+		strbuf_release(&hdr);
+	}
 	if (o->interval <= 0) {
 		command_line(r->argv, &cmd);
 		if (r->target)
@@ -90,7 +136,17 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		    kind_heading(row.sr->kind))
 			fprintf(f, "\n %s:\n", kind_heading(row.sr->kind));
 		kind = row.sr->kind;
-		text_row(r, &row, o, f);
+		if (!r->nr_units)
+			text_row(r, &row, NULL, o, f);
+		/* As perf stat -A: each row, unit by unit. */
+		for (size_t u = 0; u < r->nr_units; u++) {
+			const struct result_unit *ru = &r->units[u];
+
+			if (i >= ru->nr_series)
+				continue;
+			row_init(&ru->series[i], r->nr_runs, &row);
+			text_row(r, &row, ru, o, f);
+		}
 	}
 	if (o->interval > 0)
 		return 0;
@@ -118,17 +174,24 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 	bool repeated = r->nr_runs > 1;
 	struct row row;
 
-	for (size_t i = 0; i < r->nr_series; i++) {
+	for (size_t k = 0; k < r->nr_series * (r->nr_units ? r->nr_units : 1); k++) {
+		const struct result_unit *ru = r->nr_units ?
+			&r->units[k % r->nr_units] : NULL;
+		size_t i = r->nr_units ? k / r->nr_units : k;
 		const struct series *sr;
 		char value[64] = "", num[64] = "";
 		bool event;
 
-		row_init(&r->series[i], r->nr_runs, &row);
+		if (ru && i >= ru->nr_series)
+			continue;
+		row_init(ru ? &ru->series[i] : &r->series[i], r->nr_runs, &row);
 		sr = row.sr;
 		/* A score is a row like an event: its value first. */
 		event = sr->kind != HWP_SERIES_METRIC;
 		if (o->interval > 0)
 			fprintf(f, "%.9f%s", o->interval, sep);
+		/* perf's unit fields: the unit, and how many CPUs it has */
+		unit_prefix_csv(r, ru, f, sep);
 		/* value, unit, event */
 		if (event) {
 			if (row_placeholder(&row))
@@ -187,6 +250,7 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 		jw_key(&w, "interval");
 		jw_number(&w, o->interval);
 		rows_json(&w, r->series, r->nr_series, r->nr_runs, false);
+		units_json(&w, r, false);
 		jw_object_end(&w);
 		jw_finish(&w);
 		return 0;
@@ -233,6 +297,7 @@ void result_json(const struct hwp_result *r, struct json_writer *w)
 	values_json(w, r->seconds, r->nr_runs);
 	jw_object_end(w);
 	rows_json(w, r->series, r->nr_series, r->nr_runs, true);
+	units_json(w, r, true);
 	if (r->nr_regionsets) {
 		jw_key(w, "regions");
 		jw_array_begin(w, false);

@@ -122,7 +122,8 @@ int result_from_json(const struct json_value *doc, const char *source,
 		err = field_values(&c, secs, "values", r->nr_runs, &r->seconds);
 		c.where[base] = '\0';
 	}
-	err = err ?: read_rows(&c, doc, r) ?: read_regionsets(&c, doc, r) ?:
+	err = err ?: read_rows(&c, doc, r) ?: field_units(&c, doc, r) ?:
+	      read_regionsets(&c, doc, r) ?:
 	      field_environment(&c, doc, &r->env);
 	if (err)
 		goto err;

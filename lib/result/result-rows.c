@@ -285,6 +285,7 @@ void environment_release(struct environment *env)
 	free(env->cpu);
 	free(env->date);
 	free(env->version);
+	hwp_topology_free(env->topology);
 	memset(env, 0, sizeof(*env));
 }
 
@@ -331,6 +332,9 @@ int environment_read(struct environment *env)
 	env->date = strdup(date);
 	env->version = strdup(HWPROF_VERSION);
 	env->nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	/* Without sysfs the environment goes without it: not a failure. */
+	if (hwp_topology_read(NULL, &env->topology))
+		clear_error();
 	if (!env->host || !env->kernel || !env->cpu || !env->date || !env->version) {
 		environment_release(env);
 		return -ENOMEM;
@@ -363,6 +367,27 @@ void json_environment(struct json_writer *w, const struct environment *saved)
 	jw_string(w, env->date);
 	jw_key(w, "hwprof_version");
 	jw_string(w, env->version);
+	if (env->topology) {
+		jw_key(w, "topology");
+		jw_array_begin(w, false);
+		for (size_t i = 0; i < env->topology->nr; i++) {
+			const struct cpu_topo *c = &env->topology->cpus[i];
+
+			jw_object_begin(w);
+			jw_key(w, "cpu");
+			jw_int(w, c->cpu);
+			jw_key(w, "core");
+			jw_int(w, c->core);
+			jw_key(w, "die");
+			jw_int(w, c->die);
+			jw_key(w, "socket");
+			jw_int(w, c->package);
+			jw_key(w, "node");
+			jw_int(w, c->node);
+			jw_object_end(w);
+		}
+		jw_array_end(w);
+	}
 	jw_object_end(w);
 	environment_release(&here);
 }

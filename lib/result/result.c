@@ -46,6 +46,7 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	for (size_t i = 0; i < r->nr_regionsets; i++)
 		hwp_regionset_free(r->regionsets[i]);
 	free(r->regionsets);
+	result_units_release(r);
 	free(r);
 }
 
@@ -119,14 +120,14 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 	return 0;
 }
 
-static struct series *add_series(struct hwp_result *r)
+static struct series *add_series(struct series **rows, size_t *nr)
 {
-	struct series *n = realloc(r->series, (r->nr_series + 1) * sizeof(*n));
+	struct series *n = realloc(*rows, (*nr + 1) * sizeof(*n));
 
 	if (!n)
 		return NULL;
-	r->series = n;
-	n = &r->series[r->nr_series++];
+	*rows = n;
+	n = &n[(*nr)++];
 	memset(n, 0, sizeof(*n));
 	return n;
 }
@@ -152,17 +153,15 @@ static int input_counted(const char *name, void *arg)
 	return 1;
 }
 
-static int first_run(struct hwp_result *r, const struct hwp_session *s)
+int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
+		    struct series **rows, size_t *nr, size_t *nr_events)
 {
 	const struct hwp_evlist *evl = hwp_session_evlist(s);
 	struct counted_ctx cc = { s };
 
-	r->spec = strdup(evl->spec);
-	if (!r->spec)
-		return -ENOMEM;
 	for (size_t e = 0; e < evl->nr_events; e++) {
 		const struct event *ev = &evl->events[e];
-		struct series *sr = add_series(r);
+		struct series *sr = add_series(rows, nr);
 		const char *reason;
 		enum hwp_event_status st;
 
@@ -178,10 +177,10 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 		sr->reason = reason ? strdup(reason) : NULL;
 		if (!sr->name || !sr->canonical || !sr->unit || (reason && !sr->reason))
 			return -ENOMEM;
-		r->nr_events++;
+		(*nr_events)++;
 	}
 	for (size_t i = 0; i < r->nr_user; i++) {
-		struct series *sr = add_series(r);
+		struct series *sr = add_series(rows, nr);
 
 		if (!sr)
 			return -ENOMEM;
@@ -198,7 +197,7 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 			taken |= !strcmp(hwp_metric_name(r->user[j]), hwp_metric_name(m));
 		if (taken || metric_foreach_input(m, input_counted, &cc))
 			continue;
-		sr = add_series(r);
+		sr = add_series(rows, nr);
 		if (!sr)
 			return -ENOMEM;
 		sr->kind = HWP_SERIES_METRIC;
@@ -206,8 +205,8 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 		sr->supported = true;
 		sr->builtin = true;
 	}
-	for (size_t i = r->nr_events; i < r->nr_series; i++) {
-		struct series *sr = &r->series[i];
+	for (size_t i = *nr_events; i < *nr; i++) {
+		struct series *sr = &(*rows)[i];
 
 		sr->name = strdup(hwp_metric_name(sr->metric));
 		sr->unit = strdup(hwp_metric_unit(sr->metric));
@@ -216,7 +215,7 @@ static int first_run(struct hwp_result *r, const struct hwp_session *s)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < r->nr_scores; i++) {
-		struct series *sr = add_series(r);
+		struct series *sr = add_series(rows, nr);
 
 		if (!sr)
 			return -ENOMEM;
@@ -273,12 +272,6 @@ HWP_API int hwp_result_add_score(struct hwp_result *r, const char *name)
 	return 0;
 }
 
-/* A metric's lookup of the run's scores. */
-struct score_lookup {
-	const struct hwp_result *r;
-	const double *scores;
-};
-
 static int score_value(const char *name, double *value, void *arg)
 {
 	const struct score_lookup *sl = arg;
@@ -291,6 +284,16 @@ static int score_value(const char *name, double *value, void *arg)
 	return -ENOENT;
 }
 
+static int first_run(struct hwp_result *r, const struct hwp_session *s)
+{
+	const struct hwp_evlist *evl = hwp_session_evlist(s);
+
+	r->spec = strdup(evl->spec);
+	if (!r->spec)
+		return -ENOMEM;
+	return result_rows_new(r, s, &r->series, &r->nr_series, &r->nr_events);
+}
+
 static int grow(double **a, size_t n)
 {
 	double *p = realloc(*a, n * sizeof(*p));
@@ -298,6 +301,82 @@ static int grow(double **a, size_t n)
 	if (!p)
 		return -ENOMEM;
 	*a = p;
+	return 0;
+}
+
+int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_session *s,
+		    const struct hwp_count *counts, double seconds, size_t n,
+		    const struct score_lookup *sl)
+{
+	for (size_t i = 0, k = 0; i < nr_rows; i++) {
+		struct series *sr = &rows[i];
+		int err;
+
+		if (grow(&sr->values, n))
+			return -ENOMEM;
+		if (sr->kind == HWP_SERIES_SCORE) {
+			sr->values[n - 1] = counts && sl ? sl->scores[k] : NAN;
+			k++;
+			continue;
+		}
+		if (sr->kind == HWP_SERIES_EVENT) {
+			if (grow(&sr->pct, n) || grow(&sr->running, n))
+				return -ENOMEM;
+			if (!counts) {	/* not in this run */
+				sr->values[n - 1] = sr->pct[n - 1] = NAN;
+				sr->running[n - 1] = NAN;
+				continue;
+			}
+			sr->values[n - 1] = sr->supported ? hwp_count_scaled(&counts[i]) :
+					    NAN;
+			sr->pct[n - 1] = sr->supported ?
+					 hwp_count_percent_running(&counts[i]) : NAN;
+			sr->running[n - 1] = sr->supported ?
+					     (double)counts[i].time_running : NAN;
+			continue;
+		}
+		if (!counts) {
+			sr->values[n - 1] = NAN;
+			continue;
+		}
+		err = session_metric_with(s, counts, seconds, sr->metric,
+					  sl ? score_value : NULL, (void *)sl,
+					  &sr->values[n - 1]);
+		if (err) {
+			free(sr->reason);
+			sr->reason = strdup(hwp_errmsg());
+		}
+	}
+	return 0;
+}
+
+int result_check_run(struct hwp_result *r, const struct hwp_session *s)
+{
+	const struct hwp_evlist *evl = hwp_session_evlist(s);
+
+	if (r->loaded)
+		return fail(-EBUSY, "a result read from %s takes no more runs",
+			    r->source);
+	if (r->nr_runs && (strcmp(r->spec, evl->spec) || r->nr_events != evl->nr_events))
+		return fail(-HWP_ERR_MISMATCH,
+				"run %zu counted '%s', but the first run counted '%s'",
+				r->nr_runs + 1, evl->spec, r->spec);
+	return 0;
+}
+
+int result_add_total(struct hwp_result *r, const struct hwp_session *s,
+		     const struct hwp_count *counts, double seconds,
+		     const struct score_lookup *sl)
+{
+	size_t n = r->nr_runs + 1;
+
+	if (!r->nr_runs && first_run(r, s))
+		return fail(-ENOMEM, "out of memory");
+	if (grow(&r->seconds, n))
+		return fail(-ENOMEM, "out of memory");
+	r->seconds[n - 1] = seconds;
+	if (result_rows_add(r->series, r->nr_series, s, counts, seconds, n, sl))
+		return fail(-ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -317,8 +396,6 @@ HWP_API int hwp_result_add_scored_run(struct hwp_result *r, const struct hwp_ses
 				      const double *scores, size_t nr_scores)
 {
 	struct score_lookup sl = { r, scores };
-	const struct hwp_evlist *evl;
-	size_t n;
 	int err;
 
 	clear_error();
@@ -328,49 +405,11 @@ HWP_API int hwp_result_add_scored_run(struct hwp_result *r, const struct hwp_ses
 		return fail(-EINVAL,
 			    "hwp_result_add_scored_run: %zu score%s given, but the result has %zu",
 			    nr_scores, nr_scores == 1 ? "" : "s", r->nr_scores);
-	if (r->loaded)
-		return fail(-EBUSY, "a result read from %s takes no more runs",
-			    r->source);
-	evl = hwp_session_evlist(s);
-	if (r->nr_runs && (strcmp(r->spec, evl->spec) || r->nr_events != evl->nr_events))
-		return fail(-HWP_ERR_MISMATCH,
-				"run %zu counted '%s', but the first run counted '%s'",
-				r->nr_runs + 1, evl->spec, r->spec);
-	if (!r->nr_runs && first_run(r, s))
-		return fail(-ENOMEM, "out of memory");
-	n = r->nr_runs + 1;
-	if (grow(&r->seconds, n))
-		return fail(-ENOMEM, "out of memory");
-	r->seconds[n - 1] = seconds;
-	for (size_t i = 0, k = 0; i < r->nr_series; i++) {
-		struct series *sr = &r->series[i];
-
-		if (grow(&sr->values, n))
-			return fail(-ENOMEM, "out of memory");
-		if (sr->kind == HWP_SERIES_SCORE) {
-			sr->values[n - 1] = scores[k++];
-			continue;
-		}
-		if (sr->kind == HWP_SERIES_EVENT) {
-			const struct hwp_count *c = &counts[i];
-
-			if (grow(&sr->pct, n) || grow(&sr->running, n))
-				return fail(-ENOMEM, "out of memory");
-			sr->values[n - 1] = sr->supported ? hwp_count_scaled(c) : NAN;
-			sr->pct[n - 1] = sr->supported ?
-					 hwp_count_percent_running(c) : NAN;
-			sr->running[n - 1] = sr->supported ?
-					     (double)c->time_running : NAN;
-			continue;
-		}
-		err = session_metric_with(s, counts, seconds, sr->metric, score_value,
-					  &sl, &sr->values[n - 1]);
-		if (err) {
-			free(sr->reason);
-			sr->reason = strdup(hwp_errmsg());
-		}
-	}
-	r->nr_runs = n;
+	err = result_check_run(r, s) ?:
+	      result_add_total(r, s, counts, seconds, &sl);
+	if (err)
+		return err;
+	r->nr_runs++;
 	clear_error();
 	return 0;
 }

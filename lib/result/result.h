@@ -9,6 +9,7 @@
 #define HWPROF_RESULT_H
 
 #include "core/core.h"
+#include "count/count.h"
 #include "util/json-reader.h"
 
 struct environment {
@@ -18,6 +19,9 @@ struct environment {
 	char *date;
 	char *version;
 	long nr_cpus;
+	/* Each CPU's core, die, package and node; NULL when sysfs had none
+	 * (or the file was written before 0.2) */
+	struct hwp_topology *topology;
 };
 
 struct series {
@@ -71,6 +75,14 @@ struct hwp_regionset {
 	struct environment env;
 };
 
+/* One aggregation unit of a result: a CPU, core, die, socket, node or
+ * thread, with the result's rows, counted there. */
+struct result_unit {
+	struct unit u;		/* its name, CPUs or thread (count/count.h) */
+	struct series *series;	/* as the result's: events, then metrics */
+	size_t nr_series, nr_events;
+};
+
 struct hwp_result {
 	char **argv;		/* NULL-terminated, or NULL */
 	char *spec;
@@ -91,6 +103,9 @@ struct hwp_result {
 	struct hwp_regionset **regionsets;	/* the program's regions, one a run */
 	size_t nr_regionsets;
 	bool loaded;		/* read from a file: it takes no more runs */
+	enum hwp_aggr aggr;	/* HWP_AGGR_GLOBAL: no units */
+	struct result_unit *units;
+	size_t nr_units;
 };
 
 struct hwp_sweep {
@@ -227,6 +242,36 @@ int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs);
 int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *counts,
 			   double seconds, struct series **rows, size_t *nr_rows,
 			   size_t *nr_events);
+
+/* result.c: the rows of a run of @s, for the result or a unit of it
+ * (events, user metrics, the built-in metrics whose inputs count)... */
+int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
+		    struct series **rows, size_t *nr, size_t *nr_events);
+/* A run's scores, for its score rows and the metrics that read them. */
+struct score_lookup {
+	const struct hwp_result *r;
+	const double *scores;
+};
+
+/* ...and their values of run @n - 1 from @counts (NULL: not in that run)
+ * and @sl (NULL: no scores). */
+int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_session *s,
+		    const struct hwp_count *counts, double seconds, size_t n,
+		    const struct score_lookup *sl);
+/* Whether @s's run may be added to @r, with the message if not. */
+int result_check_run(struct hwp_result *r, const struct hwp_session *s);
+/* Add the run's totals (not counting it yet: r->nr_runs stays). */
+int result_add_total(struct hwp_result *r, const struct hwp_session *s,
+		     const struct hwp_count *counts, double seconds,
+		     const struct score_lookup *sl);
+
+/* result-units.c: aggregation units */
+void result_units_release(struct hwp_result *r);
+/* "aggregation" and "units" (each with its rows) of a JSON object, when
+ * @r has units; @all_runs as rows_json(). */
+void units_json(struct json_writer *w, const struct hwp_result *r, bool all_runs);
+/* Read them back; none when the document has no "units". */
+int field_units(struct field_ctx *c, const struct json_value *doc, struct hwp_result *r);
 
 /* region.c: the rows of a live region into @rg, from the sums of its
  * measured calls (@counts, with their real enabled and running times, over

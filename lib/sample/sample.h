@@ -7,6 +7,7 @@
 #define HWPROF_SAMPLE_H
 
 #include "core/core.h"
+#include "event/ring.h"
 #include "sample/perf-data-format.h"
 #include "util/hash.h"
 
@@ -180,24 +181,7 @@ int pd_writer_finish(struct pd_writer *w, char *const argv[]);
 int pd_writer_finish_at(struct pd_writer *w, int64_t data_size, char *const argv[]);
 void pd_writer_abort(struct pd_writer *w);
 
-/* ---- ring.c: the kernel's mmap ring buffer ---- */
-
-struct ring {
-	int fd;
-	void *base;		/* the control page, then the data pages */
-	size_t map_size;
-	unsigned char *data;
-	uint64_t mask;		/* data size - 1 */
-	unsigned char *scratch;	/* a record that wraps around the end, made whole */
-};
-
-typedef int (*ring_record_fn)(const struct perf_event_header *h, void *ctx);
-
-/* Map @data_pages (a power of two) of @fd's ring. */
-int ring_map(struct ring *r, int fd, size_t data_pages);
-void ring_unmap(struct ring *r);
-/* Hand every complete record to @fn, then free their space for the kernel. */
-int ring_drain(struct ring *r, ring_record_fn fn, void *ctx);
+/* ---- ring buffers: event/ring.h (counting reads them too) ---- */
 
 /* ---- record.c ---- */
 

@@ -200,6 +200,8 @@ def mistakes():
         (["--explain", "-r", "5", "--", "true"], "give a --score"),
         (["--explain", "--score", "t=(1)", "-r", "2", "--", "true"], "at least 3"),
         (["--explain", "--score", "t=(1)", "-r", "5", "--json", "--", "true"], "writes text"),
+        (["--score", "t=(1)", "-a", "-A", "--", "true"], "not with -A or --per-*"),
+        (["--per-thread", "--", "true", ":::", "true"], "not with -A or --per-*"),
     ):
         p = hwprof("stat", *args)
         check(p.returncode == 2 and msg in p.stderr, f"{args}: {p.returncode} {p.stderr!r}")

@@ -600,6 +600,112 @@ static void check_regions_refused(void)
 /* Every writer goes through one dispatcher: a format it is not written in
  * is refused with the formats it has, a value that is no format is an
  * error, and a full disk is found by the stream check. */
+/* The fixture with units per CPU (and the environment's topology) put in
+ * before its environment, with @from replaced by @to there. */
+static char *units_doc(const char *from, const char *to)
+{
+	static const char units[] =
+		"  \"aggregation\": \"cpu\",\n"
+		"  \"units\": [ { \"unit\": \"CPU0\", \"id\": 0, \"socket\": 0, \"die\": 0,\n"
+		"      \"cpus\": [0],\n"
+		"      \"events\": [ { \"event\": \"faults\", \"canonical\": \"page-faults\",\n"
+		"          \"unit\": \"\", \"supported\": true, \"user_only\": false,\n"
+		"          \"reason\": null, \"values\": [40, 50, 60],\n"
+		"          \"percent_running_values\": [100, 100, 100] } ],\n"
+		"      \"metrics\": [] },\n"
+		"    { \"unit\": \"CPU1\", \"id\": 1, \"socket\": 0, \"die\": 0,\n"
+		"      \"cpus\": [1],\n"
+		"      \"events\": [ { \"event\": \"faults\", \"canonical\": \"page-faults\",\n"
+		"          \"unit\": \"\", \"supported\": true, \"user_only\": false,\n"
+		"          \"reason\": null, \"values\": [60, 60, 60],\n"
+		"          \"percent_running_values\": [100, 100, 100] } ],\n"
+		"      \"metrics\": [] } ],\n"
+		"  \"environment\": { \"topology\": [{\"cpu\": 0, \"core\": 0, \"die\": 0,\n"
+		"      \"socket\": 0, \"node\": 0}, {\"cpu\": 1, \"core\": 1, \"die\": 0,\n"
+		"      \"socket\": 0, \"node\": 0}],";
+	const char *env = strstr(stat_doc, "  \"environment\": {");
+	char *doc, *whole, *at;
+
+	if (asprintf(&whole, "%.*s%s%s", (int)(env - stat_doc), stat_doc, units,
+		     env + strlen("  \"environment\": {")) < 0)
+		t_skip("out of memory");
+	at = from ? strstr(whole, from) : NULL;
+	if (!at)
+		return whole;
+	if (asprintf(&doc, "%.*s%s%s", (int)(at - whole), whole, to,
+		     at + strlen(from)) < 0)
+		t_skip("out of memory");
+	free(whole);
+	return doc;
+}
+
+/* A result counted per CPU: its units, their rows, written and read back;
+ * and the units' fields checked as the rest are. */
+static void check_units(void)
+{
+	struct hwp_unit_info ui = { .sz = sizeof(ui) };
+	struct hwp_series_info si = { .sz = sizeof(si) };
+	struct hwp_result *r = NULL, *back = NULL;
+	char *doc = units_doc(NULL, NULL);
+	const char *path = write_str("units.json", doc);
+	HWP_OPTS(hwp_write_opts, wo, .format = HWP_FORMAT_JSON);
+	char again[300];
+	FILE *f;
+
+	free(doc);
+	CHECK_ERR(hwp_result_read(path, &r), 0);
+	if (!r)
+		return;
+	CHECK(hwp_result_aggr(r) == HWP_AGGR_CPU && hwp_result_nr_units(r) == 2, "units");
+	CHECK_ERR(hwp_result_unit(r, 1, &ui), 0);
+	CHECK(!strcmp(ui.name, "CPU1") && ui.id == 1 && ui.nr_cpus == 1 &&
+	      ui.cpus[0] == 1 && ui.tid == -1 && !ui.comm, "CPU1: %s", ui.name);
+	CHECK_ERR(hwp_result_unit_series(r, 0, 0, &si), 0);
+	CHECK(!strcmp(si.name, "faults") && si.values[2] == 60, "CPU0's faults");
+	CHECK_ERR(hwp_result_unit(r, 2, &ui), -EINVAL);
+	CHECK_ERR(hwp_result_unit_series(r, 0, 1, &si), -EINVAL);
+	snprintf(again, sizeof(again), "%s/units2.json", tmpdir);
+	f = fopen(again, "w");
+	CHECK_ERR(f ? hwp_result_write(r, f, &wo) : -errno, 0);
+	if (f)
+		fclose(f);
+	CHECK_ERR(hwp_result_read(again, &back), 0);
+	CHECK(back && hwp_result_nr_units(back) == 2 &&
+	      !hwp_result_unit_series(back, 1, 0, &si) && si.values[0] == 60,
+	      "written and read back");
+	hwp_result_free(back);
+	hwp_result_free(r);
+}
+
+static void check_units_refused(void)
+{
+	const struct {
+		const char *from, *to, *msg;
+	} table[] = {
+		{ "\"aggregation\": \"cpu\"", "\"aggregation\": \"rack\"",
+		  "\"aggregation\" is 'rack', not cpu" },
+		{ "\"cpus\": [1]", "\"cpus\": [\"one\"]",
+		  "units[1].cpus[0] is not a CPU" },
+		{ "\"cpus\": [1]", "\"cpus\": [-1]", "units[1].cpus[0] is not a CPU" },
+		{ "[60, 60, 60]", "[60, 60]", "units[1]" },
+		{ "\"unit\": \"CPU1\"", "\"unit\": 1", "units[1]" },
+		{ "{\"cpu\": 1, \"core\": 1", "{\"cpu\": \"1\", \"core\": 1",
+		  "environment.topology[1]" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
+		char *doc = units_doc(table[i].from, table[i].to);
+		struct hwp_result *r = NULL;
+
+		CHECK(strstr(doc, table[i].to), "the fixture has '%s'", table[i].from);
+		CHECK_ERR(hwp_result_read(write_str("bad-units.json", doc), &r),
+			  -HWP_ERR_FORMAT);
+		CHECK(!r && strstr(hwp_errmsg(), table[i].msg), "%s: %s", table[i].to,
+		      hwp_errmsg());
+		free(doc);
+	}
+}
+
 static void check_writers(void)
 {
 	static const struct {
@@ -688,6 +794,8 @@ int main(void)
 	t_run(check_truncated);
 	t_run(check_sweeps);
 	t_run(check_writers);
+	t_run(check_units);
+	t_run(check_units_refused);
 	t_run(check_regions);
 	t_run(check_region_counts);
 	t_run(check_regions_refused);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The kernel's mmap ring buffer of a sampling event: one control page, then
+/* The kernel's mmap ring buffer of an event: one control page, then
  * 2^n data pages that the kernel fills from data_head while we consume from
  * data_tail. A record may wrap around the end of the data pages; it is then
  * copied whole into a scratch buffer (a record is at most 64 KiB). */
-#include "sample/sample.h"
+#include "event/ring.h"
+
+#include <errno.h>
 
 #include <stdlib.h>
 #include <string.h>
