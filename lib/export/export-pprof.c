@@ -51,6 +51,7 @@ enum {
 	MAPPING_MEMORY_LIMIT = 3,	/* uint64 */
 	MAPPING_FILE_OFFSET = 4,	/* uint64 */
 	MAPPING_FILENAME = 5,		/* int64, into the string table */
+	MAPPING_BUILD_ID = 6,		/* int64, into the string table */
 	MAPPING_HAS_FUNCTIONS = 7,	/* bool */
 	MAPPING_HAS_FILENAMES = 8,	/* bool */
 	MAPPING_HAS_LINE_NUMBERS = 9,	/* bool */
@@ -82,6 +83,7 @@ struct pprof_function {
 struct pprof_mapping {
 	uint32_t id;		/* 0: no location in this module */
 	const char *path;	/* interned by the profile */
+	const struct pd_build_id *build_id;	/* the recording's, or NULL */
 	uint64_t limit;		/* past its highest address */
 	uint64_t period;	/* of the samples taken in it */
 	bool lines, inlines;
@@ -250,6 +252,7 @@ static uint32_t mapping_of(struct pprof *pp, const struct profile_site *s, uint6
 	if (!m->id)
 		m->id = ++pp->nr_maps;
 	m->path = s->module_path;
+	m->build_id = s->build_id->size ? s->build_id : NULL;
 	if (s->address >= m->limit)
 		m->limit = s->address == UINT64_MAX ? UINT64_MAX : s->address + 1;
 	m->lines |= s->file != NULL;
@@ -323,6 +326,12 @@ static void mapping(struct pprof *pp, const struct pprof_mapping *m)
 	pb_uint(&pp->msg, MAPPING_MEMORY_LIMIT, m->limit);
 	pb_uint(&pp->msg, MAPPING_FILE_OFFSET, 0);
 	pb_int(&pp->msg, MAPPING_FILENAME, (int64_t)str_id(pp, m->path));
+	if (m->build_id) {
+		char hex[2 * PD_BUILD_ID_MAX + 1];
+
+		pb_int(&pp->msg, MAPPING_BUILD_ID,
+		       (int64_t)str_id(pp, pd_build_id_hex(m->build_id, hex, sizeof(hex))));
+	}
 	pb_uint(&pp->msg, MAPPING_HAS_FUNCTIONS, 1);
 	pb_uint(&pp->msg, MAPPING_HAS_FILENAMES, m->lines);
 	pb_uint(&pp->msg, MAPPING_HAS_LINE_NUMBERS, m->lines);

@@ -858,12 +858,14 @@ size_t profile_nr_modules(const struct hwp_profile *p)
 void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *out)
 {
 	const struct site *s = &p->sites[site];
+	const struct dso *d = machine_dso(p->m, s->loc.dso);
 
 	site_resolve(p, site, true);
 	p->lines_used = true;
 	*out = (struct profile_site){
 		.module = s->loc.dso,
-		.module_path = machine_dso(p->m, s->loc.dso)->path,
+		.module_path = d->path,
+		.build_id = &d->build_id,
 		.address = s->si.vaddr,
 		.function = s->name,
 		.has_symbol = s->si.symbol != NULL,

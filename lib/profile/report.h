@@ -8,6 +8,7 @@
 #define HWPROF_REPORT_H
 
 #include "core/core.h"
+#include "sample/sample.h"
 
 /* report.c: the call chains as sampled, for formats that keep frames
  * apart (speedscope). @fn gets each distinct chain once, its frames as
@@ -57,6 +58,8 @@ struct profile_site {
 	const char *file;
 	unsigned int line;
 	const char *inlined;	/* the innermost function inlined there, or NULL */
+	/* the module's build-id as the recording names it (size 0: none) */
+	const struct pd_build_id *build_id;
 };
 /* Site @site (below profile_nr_sites()), resolved with its source line. */
 void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *out);

@@ -343,6 +343,11 @@ def hwprof_file(d):
           f"{len(prof['mapping'])} mappings")
     first = prof["string_table"][prof["mapping"][0].get("filename", 0)]
     check(first.endswith("/hotspots"), f"the program's mapping first (pprof's File:): {first}")
+    # The build the file recorded (HEADER_BUILD_ID), as readelf names it.
+    elf = subprocess.run(["readelf", "-n", HOTSPOTS], capture_output=True, text=True).stdout
+    want = re.search(r"Build ID: ([0-9a-f]+)", elf)
+    got = prof["string_table"][prof["mapping"][0].get("build_id", 0)]
+    check(want and got == want.group(1), f"the program's build-id: {got!r}, readelf: {want}")
 
 
 def without_chains(d):
