@@ -329,8 +329,8 @@ static void mapping(struct pprof *pp, const struct pprof_mapping *m)
 	if (m->build_id) {
 		char hex[2 * PD_BUILD_ID_MAX + 1];
 
-		pb_int(&pp->msg, MAPPING_BUILD_ID,
-		       (int64_t)str_id(pp, pd_build_id_hex(m->build_id, hex, sizeof(hex))));
+		pd_build_id_hex(m->build_id, hex, sizeof(hex));
+		pb_int(&pp->msg, MAPPING_BUILD_ID, (int64_t)str_id(pp, hex));
 	}
 	pb_uint(&pp->msg, MAPPING_HAS_FUNCTIONS, 1);
 	pb_uint(&pp->msg, MAPPING_HAS_FILENAMES, m->lines);
