@@ -256,6 +256,44 @@ def crafted(d):
           f"a cut trace: {p.returncode} {p.stderr}")
 
 
+def late_event(d):
+    """A stream that describes a third event after its first samples (a
+    pipe's HEADER_ATTR may come at any point): the two events known at the
+    start are reported, each with its own values, and the late one's
+    samples are skipped and counted, never written past the table of two."""
+    ident, ip, tid, time_, period = 0x10000, 0x1, 0x2, 0x4, 0x100
+    st = ident | ip | tid | time_ | period
+
+    def attr(config, sid):
+        a = bytearray(perfdata.ATTR_SIZE)
+        # type SOFTWARE, the config, period 1, sample_type; flags: sample_id_all
+        struct.pack_into("<IIQQQQQ", a, 0, 1, perfdata.ATTR_SIZE, config, 1, st, 0, 1 << 18)
+        body = bytes(a) + struct.pack("<Q", sid)
+        return struct.pack("<IHH", perfdata.RECORD_HEADER_ATTR, 0, 8 + len(body)) + body
+
+    clock = [0]
+
+    def sample(sid, addr):
+        clock[0] += 1
+        body = struct.pack("<QQIIQQ", sid, addr, 100, 100, clock[0], 1)
+        return struct.pack("<IHH", perfdata.RECORD_SAMPLE, perfdata.MISC_KERNEL,
+                           8 + len(body)) + body
+
+    out = struct.pack("<8sQ", b"PERFILE2", 16) + attr(0, 1) + attr(1, 2)
+    out += b"".join(sample(1 + i % 2, 0xffffffff81000000 + 64 * i) for i in range(40))
+    out += attr(2, 3)
+    out += b"".join(sample(3, 0xffffffff81000000 + 64 * i) for i in range(500))
+    out += b"".join(sample(1, 0xffffffff81000000) for i in range(10))
+    path = os.path.join(d, "late-event.data")
+    with open(path, "wb") as f:
+        f.write(out)
+    p, doc = report_json(path, "--top", "0")
+    if check(p.returncode == 0 and doc, f"read: {p.returncode} {p.stderr}"):
+        check(doc["total_samples"] == 30, f"the first event's 30 samples: {doc['total_samples']}")
+        check(doc["skipped_records"] >= 500,
+              f"the late event's 500 samples skipped: {doc['skipped_records']}")
+
+
 def bounded(d):
     """A stream of 256 MiB through a pipe: read as it comes, in memory that
     does not grow with it (the peak is what hwprof holds, not the input)."""
@@ -481,6 +519,7 @@ def corpus(d):
 
 with tempfile.TemporaryDirectory() as tmp:
     case(crafted, tmp)
+    case(late_event, tmp)
     case(bounded, tmp)
     case(modules, tmp)
     case(rebuilt, tmp)
