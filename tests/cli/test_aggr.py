@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import tempfile
 
-from common import WORKLOAD, case, check, done, hwprof, skip, stat_csv, stat_json
+from common import WORKLOAD, WRAPPER, case, check, done, hwprof, skip, stat_csv, stat_json
 
 
 def online_cpus():
@@ -350,7 +350,9 @@ def pin_says_what_is_shared():
 
 def per_thread_of_process():
     """--per-thread -p: a row a thread, named comm-tid, each with its pages."""
-    w = subprocess.Popen([WORKLOAD, "crowd", "3", "1.0", "sleep", "0.5"],
+    # The crowd lives long enough for hwprof to start under valgrind too.
+    w = subprocess.Popen([WORKLOAD, "crowd", "3", "1.0" if not WRAPPER else "20", "sleep",
+                          "0.5"],
                          stdout=subprocess.PIPE, text=True)
     try:
         check(w.stdout.readline().strip() == "ready", "the crowd is ready")
