@@ -243,13 +243,16 @@ static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint3
 }
 
 /* The first DWARF sample: an unwinder, where this build has one. */
-static int dwarf_begin(struct hwp_profile *p)
+static int dwarf_begin(struct hwp_profile *p, const struct pd_event *ev)
 {
 	int err;
 	struct location loc = { 0 };
 	long site;
 
 	p->dwarf = true;
+	/* The size asked for: the kernel copies less where less of the
+	 * stack lies above the stack pointer (seen on arm64). */
+	p->us.stack_size = ev->attr.sample_stack_user;
 	if (machine_pseudo_dso(p->m, "[truncated]", &loc.dso) ||
 	    (site = profile_site(p, &loc)) < 0)
 		return fail(-ENOMEM, "out of memory");
@@ -314,7 +317,7 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 		p->period += s.period;
 	}
 	if (dwarf && !p->dwarf) {
-		err = dwarf_begin(p);
+		err = dwarf_begin(p, ev);
 		if (err)
 			return err;
 	}
