@@ -35,7 +35,7 @@ __attribute__((noinline)) void hot(unsigned long n)
 	volatile unsigned long acc = 0;
 
 	for (unsigned long i = 0; i < n; i++)	/* LINE:hot */
-		bump(&acc, i);			/* LINE:hot */
+		bump(&acc, i);			/* LINE:hot CALL:bump */
 	hotspots_sink += acc;
 }
 

@@ -278,10 +278,10 @@ static void location_lines(struct pprof *pp, const struct profile_site *s)
 		line(pp, fn, s->line);
 		return;
 	}
-	/* Where the inlined function's code is, and its caller, whose line
-	 * of the call DWARF's line table does not give. */
+	/* Where the inlined function's code is, and the line of its call
+	 * (DW_AT_call_line; 0 where DWARF does not say) */
 	line(pp, function_id(pp, s->inlined, s->file, 0), s->line);
-	line(pp, fn, 0);
+	line(pp, fn, s->call_line);
 }
 
 static void location(struct pprof *pp, uint64_t id)

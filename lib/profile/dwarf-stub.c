@@ -51,9 +51,9 @@ int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
 }
 
 int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
-		      unsigned int *line, const char **inlined)
+		      unsigned int *line, const char **inlined, unsigned int *call_line)
 {
-	(void)m, (void)vaddr, (void)file, (void)line, (void)inlined;
+	(void)m, (void)vaddr, (void)file, (void)line, (void)inlined, (void)call_line;
 	return -EOPNOTSUPP;
 }
 

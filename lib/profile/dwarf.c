@@ -32,7 +32,7 @@
 	X(dwfl_module_getsym_info) X(dwfl_module_addrdie)                    \
 	X(dwfl_module_getsrc) X(dwfl_lineinfo) X(dwfl_line_comp_dir)         \
 	X(dwarf_getscopes) X(dwarf_tag) X(dwarf_attr_integrate)              \
-	X(dwarf_formstring) X(dwfl_build_id_find_elf)                        \
+	X(dwarf_formstring) X(dwarf_formudata) X(dwfl_build_id_find_elf)     \
 	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)
 #define ELF_FUNCS(X)                                                         \
 	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
@@ -249,8 +249,10 @@ int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
 	return 0;
 }
 
-/* The innermost function inlined at @vaddr, as DWARF's scopes say. */
-static const char *inlined_at(struct dw_module *m, uint64_t vaddr)
+/* The innermost function inlined at @vaddr, as DWARF's scopes say, and
+ * the line of its call in the function it was inlined into. */
+static const char *inlined_at(struct dw_module *m, uint64_t vaddr,
+			      unsigned int *call_line)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dw.dwfl_module_addrdie(m->mod, vaddr, &bias);
@@ -262,25 +264,32 @@ static const char *inlined_at(struct dw_module *m, uint64_t vaddr)
 		return NULL;
 	n = dw.dwarf_getscopes(cu, vaddr - bias, &scopes);
 	for (int i = 0; i < n && !name; i++) {
-		Dwarf_Attribute attr;
+		Dwarf_Attribute attr, *call;
+		Dwarf_Word ln;
 
 		if (dw.dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 			continue;
 		name = dw.dwarf_formstring(
 			dw.dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
+		if (!name)
+			continue;
+		call = dw.dwarf_attr_integrate(&scopes[i], DW_AT_call_line, &attr);
+		if (!dw.dwarf_formudata(call, &ln) && ln <= UINT32_MAX)
+			*call_line = (unsigned int)ln;
 	}
 	free(scopes);
 	return name;
 }
 
 int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
-		      unsigned int *line, const char **inlined)
+		      unsigned int *line, const char **inlined, unsigned int *call_line)
 {
 	Dwfl_Line *l;
 	const char *f, *dir;
 	int ln = 0;
 
 	*inlined = NULL;
+	*call_line = 0;
 	if (!dw_module_has_debuginfo(m) || !(l = dw.dwfl_module_getsrc(m->mod, vaddr)))
 		return -ENOENT;
 	f = dw.dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
@@ -293,7 +302,7 @@ int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
 		snprintf(m->path, sizeof(m->path), "%s", f);
 	*file = m->path;
 	*line = (unsigned int)ln;
-	*inlined = inlined_at(m, vaddr);
+	*inlined = inlined_at(m, vaddr, call_line);
 	return 0;
 }
 

@@ -872,6 +872,7 @@ void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site 
 		.file = s->si.file,
 		.line = s->si.line,
 		.inlined = s->si.inlined,
+		.call_line = s->si.call_line,
 	};
 	function_source(p, s, &out->function_file, &out->function_line);
 }

@@ -58,6 +58,7 @@ struct profile_site {
 	const char *file;
 	unsigned int line;
 	const char *inlined;	/* the innermost function inlined there, or NULL */
+	unsigned int call_line;	/* with @inlined: the line of its call, or 0 */
 	/* the module's build-id as the recording names it (size 0: none) */
 	const struct pd_build_id *build_id;
 };

@@ -454,7 +454,8 @@ int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lin
 		return 0;
 	if (!dw_module_symbol(mod, vaddr, &name, &out->sym_start, &out->sym_size))
 		out->symbol = symbolize_intern(s, name);
-	if (lines && !dw_module_srcline(mod, vaddr, &file, &line, &inl)) {
+	if (lines &&
+	    !dw_module_srcline(mod, vaddr, &file, &line, &inl, &out->call_line)) {
 		out->file = symbolize_intern(s, file);
 		out->line = line;
 		out->inlined = symbolize_intern(s, inl);

@@ -280,6 +280,8 @@ struct symbol_info {
 	uint64_t vaddr;		/* the address as objdump shows it (the module's own) */
 	const char *file;	/* source file, interned; NULL when unknown */
 	unsigned int line;
+	/* the line of the call that inlined it there (DW_AT_call_line), or 0 */
+	unsigned int call_line;
 	const char *inlined;	/* the innermost inlined function there, or NULL */
 };
 
@@ -331,7 +333,7 @@ int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
 		     uint64_t *start, uint64_t *size);
 /* Source line at @vaddr; the strings are borrowed from libdw. */
 int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
-		      unsigned int *line, const char **inlined);
+		      unsigned int *line, const char **inlined, unsigned int *call_line);
 ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t len);
 /* The module's .eh_frame_hdr (PT_GNU_EH_FRAME): its address and size;
  * false when it has none. */

@@ -19,8 +19,8 @@ import subprocess
 import tempfile
 
 import perfdata
-from common import (HAVE_LIBDW, HOTSPOTS, HWPROF, WRAPPER, case, check, done, hwprof, note,
-                    perf_sampler, report_json, run, skip)
+from common import (HAVE_LIBDW, HOTSPOTS, HWPROF, WRAPPER, case, check, done, hwprof,
+                    marked_lines, note, perf_sampler, report_json, run, skip)
 
 # ---- a decoder of profile.proto (github.com/google/pprof, proto/profile.proto) ----
 
@@ -168,6 +168,8 @@ def write_pprof(data, out, *args):
     return p.returncode == 0
 
 # ---- go tool pprof ----
+
+HOTSPOTS_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hotspots.c")
 
 
 GO = shutil.which("go") or next((g for g in ("/usr/lib/go/bin/go",) if os.path.exists(g)),
@@ -317,6 +319,26 @@ def strings_of(prof, *idx):
     return [prof["string_table"][i] for i in idx]
 
 
+def inline_call_line(prof, path, d):
+    """Where bump() was inlined into hot(), a location's lines are bump's
+    line, then hot's line of the call (DWARF's DW_AT_call_line), as the
+    decoder and go tool pprof -raw read them."""
+    (call,) = marked_lines(HOTSPOTS_SRC, "CALL:bump")
+    names = {f["id"]: prof["string_table"][f.get("name", 0)] for f in prof["function"]}
+    inl = [loc["line"] for loc in prof["location"] if len(loc.get("line", [])) == 2 and
+           names[loc["line"][0]["function_id"]] == "bump"]
+    if not check(inl, "locations where bump() was inlined, with two lines"):
+        return
+    bad = [ln for ln in inl if names[ln[1]["function_id"]] != "hot" or
+           ln[1].get("line", [0]) != [call]]
+    check(not bad, f"hot's line of the call to bump is {call}: {bad[:3]}")
+    out = pprof(d, "-raw", path)
+    if out is not None:
+        calls = re.findall(r"^\s+hot \S*hotspots\.c:(\d+)", out, re.M)
+        check(calls and f"{call}" in calls and "0" not in calls,
+              f"pprof -raw: hot's lines under bump: {sorted(set(calls))}")
+
+
 def hwprof_file(d):
     data = os.path.join(d, "g.data")
     p = hwprof("record", "-g", "-o", data, "--", HOTSPOTS, "80", timeout=180)
@@ -341,6 +363,8 @@ def hwprof_file(d):
     addrs = [loc.get("address", 0) for loc in prof["location"]]
     check(all(addrs) and len(prof["mapping"]) >= 2, f"addresses {addrs[:4]}, "
           f"{len(prof['mapping'])} mappings")
+    if HAVE_LIBDW:
+        inline_call_line(prof, os.path.join(d, "g.pb.gz"), d)
     first = prof["string_table"][prof["mapping"][0].get("filename", 0)]
     check(first.endswith("/hotspots"), f"the program's mapping first (pprof's File:): {first}")
     # The build the file recorded (HEADER_BUILD_ID), as readelf names it.
