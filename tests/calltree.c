@@ -13,12 +13,18 @@
  *                                 largest copy, 64 KB)
  *        calltree signal ROUNDS   the tree, and leaf() in a SIGPROF handler
  *                                 every millisecond of CPU: chains that cross
- *                                 the kernel's signal frame */
+ *                                 the kernel's signal frame
+ *        calltree syscall ROUNDS  main -> in_kernel -> getppid() and read() of
+ *                                 /dev/zero: samples taken in the kernel,
+ *                                 whose user part is unwound from the user
+ *                                 registers the kernel saved */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 volatile unsigned long calltree_sink;
 
@@ -65,6 +71,21 @@ __attribute__((noinline)) unsigned long recurse(int depth, unsigned long n)
 	return recurse(depth - 1, n) * 3 + frame[0];
 }
 
+/* A few milliseconds a round, nearly all of them in the kernel. */
+__attribute__((noinline)) unsigned long in_kernel(int fd);
+__attribute__((noinline)) unsigned long in_kernel(int fd)
+{
+	static char buf[1 << 16];
+	unsigned long sum = 0;
+
+	for (int i = 0; i < 2000; i++) {
+		sum += (unsigned long)getppid();
+		if (read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			abort();
+	}
+	return sum + (unsigned long)buf[7];
+}
+
 static long rounds;
 
 __attribute__((noinline)) void on_prof(int sig);
@@ -102,6 +123,14 @@ int main(int argc, char **argv)
 		if (setitimer(ITIMER_PROF, &every, NULL))
 			return 1;
 		tree(NULL);
+	} else if (!strcmp(argv[1], "syscall")) {
+		int fd = open("/dev/zero", O_RDONLY);
+
+		if (fd < 0)
+			return 1;
+		for (long r = 0; r < rounds; r++)
+			calltree_sink += in_kernel(fd);
+		close(fd);
 	} else if (!strcmp(argv[1], "deep")) {
 		int depth = argc > 3 ? atoi(argv[3]) : 1000;
 

@@ -70,6 +70,13 @@ bool dw_module_eh_frame_hdr(struct dw_module *m, uint64_t *vaddr, uint64_t *size
 	return false;
 }
 
+bool dw_module_debug_frame(struct dw_module *m, const void **data, size_t *size,
+			   unsigned int *addr_size)
+{
+	(void)m, (void)data, (void)size, (void)addr_size;
+	return false;
+}
+
 bool dw_module_span(struct dw_module *m, uint64_t *lo, uint64_t *hi)
 {
 	(void)m;

@@ -33,10 +33,12 @@
 	X(dwfl_module_getsrc) X(dwfl_lineinfo) X(dwfl_line_comp_dir)         \
 	X(dwarf_getscopes) X(dwarf_tag) X(dwarf_attr_integrate)              \
 	X(dwarf_formstring) X(dwarf_formudata) X(dwfl_build_id_find_elf)     \
-	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)
+	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)      \
+	X(dwarf_getelf)
 #define ELF_FUNCS(X)                                                         \
 	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
-	X(gelf_getshdr) X(elf_getdata) X(elf_rawfile)
+	X(gelf_getshdr) X(elf_getdata) X(elf_rawfile) X(elf_getshdrstrndx)   \
+	X(elf_strptr) X(elf_compress)
 
 static struct {
 #define X(fn) __typeof__(fn) *fn;
@@ -106,6 +108,7 @@ struct dw_module {
 	Dwfl_Module *mod;
 	Elf *elf;
 	int e_machine;
+	bool elf_class64;
 	struct load *loads;
 	size_t nr_loads;
 	uint64_t eh_hdr, eh_hdr_size;	/* PT_GNU_EH_FRAME; size 0 without */
@@ -123,6 +126,7 @@ static int read_loads(struct dw_module *m)
 	if (!dw.gelf_getehdr(m->elf, &eh) || dw.elf_getphdrnum(m->elf, &n))
 		return -HWP_ERR_FORMAT;
 	m->e_machine = eh.e_machine;
+	m->elf_class64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 	m->loads = calloc(n + 1, sizeof(*m->loads));
 	if (!m->loads)
 		return -ENOMEM;
@@ -336,6 +340,50 @@ bool dw_module_eh_frame_hdr(struct dw_module *m, uint64_t *vaddr, uint64_t *size
 	*vaddr = m->eh_hdr;
 	*size = m->eh_hdr_size;
 	return m->eh_hdr_size > 0;
+}
+
+/* Section @name of @elf, decompressed, or NULL where it has none. */
+static Elf_Data *section_data(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (dw.elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = dw.elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (!dw.gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(n = dw.elf_strptr(elf, shstrndx, sh.sh_name)) || strcmp(n, name))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && dw.elf_compress(scn, 0, 0) < 0)
+			return NULL;
+		return dw.elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/* In the module's file, or else in its separate debug file, found as for
+ * source lines (build-id, .gnu_debuglink): strip --only-keep-debug keeps
+ * .debug_frame there. */
+bool dw_module_debug_frame(struct dw_module *m, const void **data, size_t *size,
+			   unsigned int *addr_size)
+{
+	Elf_Data *d = section_data(m->elf, ".debug_frame");
+	Dwarf_Addr bias;
+	Dwarf *dbg;
+
+	if ((!d || !d->d_buf) && dw_module_has_debuginfo(m) &&
+	    (dbg = dw.dwfl_module_getdwarf(m->mod, &bias)) &&
+	    dw.dwarf_getelf(dbg) != m->elf)
+		d = section_data(dw.dwarf_getelf(dbg), ".debug_frame");
+	if (!d || !d->d_buf || !d->d_size)
+		return false;
+	*data = d->d_buf;
+	*size = d->d_size;
+	*addr_size = m->elf_class64 ? 8 : 4;
+	return true;
 }
 
 bool dw_module_span(struct dw_module *m, uint64_t *lo, uint64_t *hi)

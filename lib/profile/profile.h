@@ -60,6 +60,23 @@ void unwinder_flush(struct unwinder *u);
 size_t unwind_sample(struct unwinder *u, const struct pd_sample *s, uint64_t *ips,
 		     size_t max, struct unwind_result *res);
 
+/* ---- debug-frame.c: .debug_frame as .eh_frame, for libunwind ---- */
+
+struct eh_rewrite {
+	uint8_t *data;		/* .eh_frame's entries, then the table, then 8 zeros */
+	size_t size;
+	size_t table;		/* the table's offset: pairs of int32 (start - lo, FDE) */
+	size_t nr;		/* its entries */
+};
+
+/* Rewrite the .debug_frame @section of a module whose addresses are
+ * [@lo, @hi) and words @addr_size bytes. FDE addresses are written
+ * DW_EH_PE_datarel: the unwinder's "gp" is to be the module's bias. The
+ * table lists each FDE once, sorted. 0, -ENOENT (no FDE could be used),
+ * -EFBIG (offsets past 32 bits), -ENOMEM. Free out->data. */
+int debug_frame_rewrite(const void *section, size_t size, unsigned int addr_size,
+			uint64_t lo, uint64_t hi, struct eh_rewrite *out);
+
 /* Needed sizes of stack copies, in buckets of this, the last for all larger. */
 #define STACK_NEED_BUCKET 1024u
 #define STACK_NEED_BUCKETS 65

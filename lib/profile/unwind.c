@@ -4,7 +4,9 @@
  * remote interface. libunwind asks through the accessors below: registers
  * from the sample, memory from the stack's copy or from the modules' files
  * (opened once, by the symbolizer, for symbols too), and unwind tables
- * from each module's .eh_frame_hdr, read once per module and kept. What
+ * from each module's .eh_frame_hdr, read once per module and kept, or,
+ * for a module without, its .debug_frame (or its debug file's) rewritten
+ * as .eh_frame (debug-frame.c) and served at an address of its own. What
  * stops a chain early is told apart, so that the report can say how much
  * of what it shows is whole (profile.c counts it). */
 #include "profile/profile.h"
@@ -32,7 +34,19 @@ struct umod {
 	struct dw_module *mod;
 	uint64_t lo, hi;	/* the module addresses its segments cover */
 	uint64_t hdr, table, fde_count;	/* module addresses, the table's entries */
+	struct eh_rewrite rw;	/* .debug_frame's rewrite, where .eh_frame_hdr lacks */
 };
+
+/* Where module @dso's rewrite is, for libunwind: above every address a
+ * process can map (x86-64's and arm64's user halves end below 2^56), so
+ * that no read of a process's memory lands in it. */
+#define REWRITE_BASE (1ULL << 63)
+#define REWRITE_SPAN_BITS 32
+
+static uint64_t rewrite_base(uint32_t dso)
+{
+	return REWRITE_BASE | (uint64_t)dso << REWRITE_SPAN_BITS;
+}
 
 /* The modules one unwind has touched, with where each is loaded. */
 #define TOUCHED 8
@@ -71,7 +85,7 @@ struct unwind_ctx {
 	const struct pd_sample *s;
 	uint64_t sp;
 	struct {
-		const struct umod *um;
+		uint32_t dso;	/* u->mods may move as modules are added */
 		uint64_t bias;
 	} touched[TOUCHED];
 	unsigned int nr_touched, next_touched;
@@ -141,6 +155,29 @@ static bool read_encoded(struct dw_module *mod, uint64_t *pos, uint8_t enc, uint
 
 /* The table of .eh_frame_hdr: a version, three encodings, the address of
  * .eh_frame, the count of entries, then the sorted (start, FDE) pairs. */
+static void umod_load_debug_frame(struct umod *um)
+{
+	const void *data;
+	size_t size;
+	unsigned int addr_size;
+	int err;
+
+	if (!dw_module_debug_frame(um->mod, &data, &size, &addr_size))
+		return;
+	err = debug_frame_rewrite(data, size, addr_size, um->lo, um->hi, &um->rw);
+	if (err) {
+		pr_debug("unwind: the .debug_frame of a module cannot be used: %s",
+			 hwp_strerror(err));
+		return;
+	}
+	if (um->rw.size >= 1ULL << REWRITE_SPAN_BITS) {
+		free(um->rw.data);
+		memset(&um->rw, 0, sizeof(um->rw));
+		return;
+	}
+	um->state = 1;
+}
+
 static void umod_load(struct unwinder *u, struct umod *um, uint32_t dso)
 {
 	uint8_t head[4];
@@ -148,9 +185,13 @@ static void umod_load(struct unwinder *u, struct umod *um, uint32_t dso)
 
 	um->state = 2;
 	um->mod = symbolize_module(u->sym, dso);
-	if (!um->mod || !dw_module_eh_frame_hdr(um->mod, &um->hdr, &size) ||
-	    !dw_module_span(um->mod, &um->lo, &um->hi) ||
-	    dw_module_read_image(um->mod, um->hdr, head, sizeof(head)) || head[0] != 1 ||
+	if (!um->mod || !dw_module_span(um->mod, &um->lo, &um->hi))
+		return;
+	if (!dw_module_eh_frame_hdr(um->mod, &um->hdr, &size)) {
+		umod_load_debug_frame(um);
+		return;
+	}
+	if (dw_module_read_image(um->mod, um->hdr, head, sizeof(head)) || head[0] != 1 ||
 	    head[3] != (EH_PE_DATAREL | EH_PE_SDATA4))
 		return;
 	pos = um->hdr + 4;
@@ -188,18 +229,28 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 		return -UNW_ENOINFO;
 	}
 	bias = ip - vaddr;
-	c->touched[c->next_touched].um = um;
+	c->touched[c->next_touched].dso = loc.dso;
 	c->touched[c->next_touched].bias = bias;
 	c->next_touched = (c->next_touched + 1) % TOUCHED;
 	if (c->nr_touched < TOUCHED)
 		c->nr_touched++;
 	memset(&di, 0, sizeof(di));
-	di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
 	di.start_ip = bias + um->lo;
 	di.end_ip = bias + um->hi;
-	di.u.rti.segbase = bias + um->hdr;
-	di.u.rti.table_data = bias + um->table;
-	di.u.rti.table_len = um->fde_count * 8 / sizeof(unw_word_t);
+	if (um->rw.data) {
+		/* the table's starts are from the module's first address, its
+		 * FDEs' addresses from the bias (datarel: the "gp") */
+		di.format = UNW_INFO_FORMAT_IP_OFFSET;
+		di.u.rti.segbase = rewrite_base(loc.dso);
+		di.u.rti.table_data = rewrite_base(loc.dso) + um->rw.table;
+		di.u.rti.table_len = um->rw.nr * 8 / sizeof(unw_word_t);
+		pi->gp = bias;
+	} else {
+		di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
+		di.u.rti.segbase = bias + um->hdr;
+		di.u.rti.table_data = bias + um->table;
+		di.u.rti.table_len = um->fde_count * 8 / sizeof(unw_word_t);
+	}
 	ret = dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
 	if (ret == -UNW_ENOINFO) {
 		c->no_info = true;
@@ -232,6 +283,18 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 	(void)as;
 	if (write)
 		return -UNW_EINVAL;
+	if (addr >= REWRITE_BASE) {
+		uint64_t dso = (addr - REWRITE_BASE) >> REWRITE_SPAN_BITS;
+		uint64_t off = addr & ((1ULL << REWRITE_SPAN_BITS) - 1);
+		const struct eh_rewrite *rw =
+			dso < c->u->nr_mods ? &c->u->mods[dso].rw : NULL;
+
+		if (!rw || !rw->data || rw->size < sizeof(*valp) ||
+		    off > rw->size - sizeof(*valp))
+			return -UNW_EINVAL;
+		memcpy(valp, rw->data + off, sizeof(*valp));
+		return 0;
+	}
 	if (addr >= c->sp && addr - c->sp <= s->stack_dyn_size &&
 	    s->stack_dyn_size - (addr - c->sp) >= sizeof(*valp)) {
 		memcpy(valp, s->stack + (addr - c->sp), sizeof(*valp));
@@ -239,7 +302,7 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 		return 0;
 	}
 	for (unsigned int i = 0; i < c->nr_touched; i++) {
-		struct dw_module *mod = c->touched[i].um->mod;
+		struct dw_module *mod = c->u->mods[c->touched[i].dso].mod;
 
 		if (!dw_module_read_image(mod, addr - c->touched[i].bias, valp,
 					  sizeof(*valp)))
@@ -349,6 +412,8 @@ void unwinder_free(struct unwinder *u)
 	free(u->memos);
 	free(u->reads);
 	free(u->ips);
+	for (size_t i = 0; i < u->nr_mods; i++)
+		free(u->mods[i].rw.data);
 	free(u->mods);
 	free(u);
 }

@@ -338,6 +338,10 @@ ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t le
 /* The module's .eh_frame_hdr (PT_GNU_EH_FRAME): its address and size;
  * false when it has none. */
 bool dw_module_eh_frame_hdr(struct dw_module *m, uint64_t *vaddr, uint64_t *size);
+/* The module's .debug_frame (or its debug file's), borrowed, and its
+ * addresses' size: false where neither has one. */
+bool dw_module_debug_frame(struct dw_module *m, const void **data, size_t *size,
+			   unsigned int *addr_size);
 /* The module addresses its loadable segments' file bytes cover. */
 bool dw_module_span(struct dw_module *m, uint64_t *lo, uint64_t *hi);
 /* @len bytes at module address @vaddr, from the segments' file bytes
