@@ -35,6 +35,8 @@ struct umod {
 	uint64_t lo, hi;	/* the module addresses its segments cover */
 	uint64_t hdr, table, fde_count;	/* module addresses, the table's entries */
 	struct eh_rewrite rw;	/* .debug_frame's rewrite, where .eh_frame_hdr lacks */
+	uint32_t pid;		/* the last process it was unwound in, and where */
+	uint64_t bias;
 };
 
 /* Where module @dso's rewrite is, for libunwind: above every address a
@@ -229,6 +231,8 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 		return -UNW_ENOINFO;
 	}
 	bias = ip - vaddr;
+	um->pid = c->s->pid;
+	um->bias = bias;
 	c->touched[c->next_touched].dso = loc.dso;
 	c->touched[c->next_touched].bias = bias;
 	c->next_touched = (c->next_touched + 1) % TOUCHED;
@@ -270,6 +274,25 @@ static int get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *addr, void *a
 	return -UNW_ENOINFO;
 }
 
+/* A word of a module this unwind has not looked up, where the process
+ * last had it: libunwind keeps what it learnt of an address across
+ * unwinds (its global cache), and a rule it learnt may read the module's
+ * .eh_frame again in a later unwind that never looked the address up (the
+ * signal frame's rules are DWARF expressions there, evaluated at each
+ * step). The machine cannot say: .eh_frame is in a segment that is not
+ * executable, whose mapping the recording does not have. */
+static int read_module(struct unwind_ctx *c, uint64_t addr, unw_word_t *valp)
+{
+	for (size_t i = 0; i < c->u->nr_mods; i++) {
+		const struct umod *um = &c->u->mods[i];
+
+		if (um->state == 1 && um->pid == c->s->pid &&
+		    !dw_module_read_image(um->mod, addr - um->bias, valp, sizeof(*valp)))
+			return 0;
+	}
+	return -ENOENT;
+}
+
 /* The copy of the stack has no guard: a read past it, while the copy was
  * as long as asked, is the stack the copy was too small for. */
 #define STACK_REACH (8u << 20)
@@ -308,6 +331,8 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 					  sizeof(*valp)))
 			return 0;
 	}
+	if (!read_module(c, addr, valp))
+		return 0;
 	note_read(c, READ_PAST, addr, 0);
 	if (addr >= c->sp && addr - c->sp < STACK_REACH &&
 	    s->stack_dyn_size == s->stack_size && addr + 8 - c->sp > c->need)

@@ -148,7 +148,9 @@ def thread_start():
 
 def signal_handler():
     # leaf() in a SIGPROF handler: the chains cross the kernel's signal
-    # frame, or stop there marked [truncated]; never a false root.
+    # frame (libc's __restore_rt, whose rules are DWARF expressions in
+    # .eh_frame) to the code it interrupted, as perf's do; one that stops
+    # is marked [truncated], never a false root.
     doc = recorded("signal.data", ("signal", "600"))
     if not doc:
         return
@@ -157,6 +159,16 @@ def signal_handler():
     check(all(s["frames"][0] in ("_start", "[truncated]") and
               (s["frames"][0] == "[truncated]") == s["truncated"] for s in handler),
           f"the handler's chains start at _start or [truncated]: {[s['frames'] for s in handler][:4]}")
+
+    def crossed(f):
+        i = f.index("on_prof")
+        return f[0] == "_start" and "main" in f[:i - 1] and "tree" in f[:i - 1]
+
+    total = sum(s["samples"] for s in handler)
+    whole = sum(s["samples"] for s in handler if crossed(s["frames"]))
+    check(total and whole >= 0.95 * total,
+          f"{whole} of the handler's {total} samples unwound through the signal frame to "
+          f"main: {[s['frames'] for s in handler if not crossed(s['frames'])][:3]}")
 
 
 def deep_stack_truncated():
