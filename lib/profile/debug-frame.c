@@ -253,6 +253,10 @@ int debug_frame_rewrite(const void *section, size_t size, unsigned int addr_size
 	}
 	if (o.failed)
 		goto out;
+	err = -ENOENT;
+	if (!nr_cies)
+		goto out;
+	err = -ENOMEM;
 	c.p = section;
 	while (c.p < c.end && next_entry(&c, section, &e)) {
 		const struct cie *cie;
