@@ -226,8 +226,56 @@ def sweep_mistakes(d):
     check(not os.path.exists(marker), "nothing ran")
 
 
+def failed_runs(d):
+    """A run killed by a signal, or whose exit status is not the first
+    run's, is reported and not averaged in; -r stops at it unless
+    --keep-going, and the exit status says so."""
+    counter = os.path.join(d, "runs")
+
+    def script(bad):
+        with open(counter, "w") as f:
+            f.write("0\n")
+        return (f"n=$(($(cat {counter}) + 1)); echo $n > {counter}; "
+                f"{WORKLOAD} pages 100; if [ $n = 2 ]; then {bad}; fi")
+
+    def runs_done():
+        with open(counter) as f:
+            return int(f.read())
+
+    crash = script("kill -SEGV $$")
+    p, doc = stat_json("-r", "4", "-e", "page-faults", "--", "sh", "-c", crash)
+    check(p.returncode == 128 + 11, f"the crash's status: {p.returncode} {p.stderr}")
+    check(re.search(r"run 2 of 4: .*killed by signal 11 \(SIGSEGV\)", p.stderr),
+          f"which run, what signal: {p.stderr}")
+    check(runs_done() == 2, f"-r stops at the failed run: {runs_done()} runs")
+    if check(doc, "the runs before it are written"):
+        check(doc["runs"] == 1 and len(event(doc, "page-faults")["values"]) == 1,
+              f"only run 1 in the result: {doc['runs']}")
+    crash = script("kill -SEGV $$")
+    p, doc = stat_json("-r", "4", "--keep-going", "-e", "page-faults", "--", "sh", "-c",
+                       crash)
+    check(runs_done() == 4, f"--keep-going runs the rest: {runs_done()} runs")
+    check(p.returncode == 128 + 11, f"and still says so: {p.returncode} {p.stderr}")
+    check(re.search(r"1 of 4 runs failed.*run 2", p.stderr), f"the summary: {p.stderr}")
+    if check(doc, "a JSON document"):
+        check(doc["runs"] == 3, f"3 runs averaged, not the crashed one: {doc['runs']}")
+    status = script("exit 3")
+    p, doc = stat_json("-r", "4", "-e", "page-faults", "--", "sh", "-c", status)
+    check(p.returncode == 3, f"the differing status: {p.returncode} {p.stderr}")
+    check(re.search(r"run 2 of 4: .*exited with 3; run 1 of 4 exited with 0", p.stderr),
+          f"both statuses named: {p.stderr}")
+    check(doc and doc["runs"] == 1 and runs_done() == 2, "stopped at run 2")
+    same = script("true") + "; exit 5"
+    p, doc = stat_json("-r", "3", "-e", "page-faults", "--", "sh", "-c", same)
+    check(p.returncode == 5 and doc and doc["runs"] == 3,
+          f"the same status in every run is no failure: {p.returncode} {p.stderr}")
+    p = hwprof("stat", "-e", "page-faults", "--", "sh", "-c", "kill -SEGV $$")
+    check(p.returncode == 139 and "page-faults" in p.stderr and "failed" not in p.stderr,
+          f"one run: counted, and its status passes through: {p.stderr}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     for fn in (warmup, outliers, histogram, skip_first, skip_first_intervals, progress_line, sweep,
-               duplicate_events, sweep_mistakes):
+               duplicate_events, sweep_mistakes, failed_runs):
         case(fn, tmp)
 done()
