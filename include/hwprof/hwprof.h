@@ -410,6 +410,12 @@ HWP_API void hwp_session_free(struct hwp_session *s);
  * hwp_session_enable, hwp_session_disable, hwp_session_reset - start, stop,
  * zero every counter. One ioctl per group and instance. Errors: -EBADF when
  * the session is not open. Since: 0.1
+ *
+ * hwp_session_reset zeroes what inherited children that have exited
+ * counted too (the kernel's reset leaves it: the session reads it once,
+ * and takes it off every later read), and the counts of the threads that
+ * exited (HWP_AGGR_THREAD). It reads every counter, once, by read(); it
+ * may return the errors of hwp_session_read(), and -ENOMEM. Since: 0.2
  */
 HWP_API int hwp_session_enable(struct hwp_session *s);
 HWP_API int hwp_session_disable(struct hwp_session *s);
