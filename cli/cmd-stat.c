@@ -808,8 +808,9 @@ static bool run_failed(struct stat_ctx *sc, int status)
 		snprintf(k->first_name, sizeof(k->first_name), "%s", sc->run_name);
 		return false;
 	} else if (code != k->first) {
-		snprintf(why, sizeof(why), "the command exited with %d; %s exited with %d",
-			 code, k->first_name, k->first);
+		snprintf(why, sizeof(why),
+			 "the command exited with %d; %s exited with %d", code,
+			 k->first_name, k->first);
 	} else {
 		return false;
 	}

@@ -872,7 +872,8 @@ HWP_API int hwp_session_reset(struct hwp_session *s)
 		return fail_prefix(err, "hwp_session_reset");
 	/* The threads that exited are counted from 0 again too. */
 	if (s->exited)
-		memset(s->exited, 0, s->nr_units * s->evl->nr_events * sizeof(*s->exited));
+		memset(s->exited, 0,
+		       s->nr_units * s->evl->nr_events * sizeof(*s->exited));
 	return 0;
 }
 
