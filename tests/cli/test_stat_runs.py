@@ -274,8 +274,50 @@ def failed_runs(d):
           f"one run: counted, and its status passes through: {p.stderr}")
 
 
+def time_rows(d):
+    """Elapsed, user and system seconds a run (wait4's rusage) are rows: in
+    the JSON, the text (as perf's "seconds user" and "seconds sys"), and
+    compare tests them like any other row. cpuspin burns CPU time in user
+    space, pages makes the kernel work."""
+    paths = []
+    for name, secs in (("t1.json", "0.05"), ("t2.json", "0.15")):
+        paths.append(os.path.join(d, name))
+        p = hwprof("stat", "-r", "4", "--json", "-o", paths[-1], "-e", "page-faults", "--",
+                   WORKLOAD, "cpuspin", secs, "pages", "2000")
+        check(p.returncode == 0, p.stderr)
+    with open(paths[1]) as f:
+        doc = json.load(f)
+    times = {t["time"]: t for t in doc.get("times", [])}
+    check(sorted(times) == ["elapsed", "system", "user"], f"the time rows: {sorted(times)}")
+    if len(times) == 3:
+        check(times["elapsed"]["values"] == doc["seconds"]["values"],
+              f"elapsed is the run's seconds: {times['elapsed']['values']}")
+        check(all(0.14 <= u <= v + 0.01 for u, v in
+                  zip(times["user"]["values"], times["elapsed"]["values"])),
+              f"0.15 s of user CPU time, within the elapsed: {times['user']['values']}")
+        check(all(v > 0 for v in times["system"]["values"]),
+              f"2000 page faults take system time: {times['system']['values']}")
+        check(all(t["unit"] == "seconds" for t in times.values()), "in seconds")
+    p = hwprof("compare", "--json", *paths)
+    try:
+        cmp = json.loads(p.stdout)
+    except ValueError:
+        cmp = None
+    if check(cmp, f"compare: {p.stderr}"):
+        rows = {r["name"]: r for r in cmp["rows"]}
+        check(all(n in rows and rows[n]["kind"] == "time" for n in ("elapsed", "user")),
+              f"time rows compared: {sorted(rows)}")
+        if "user" in rows:
+            check(rows["user"]["verdict"] == "increase" and rows["user"]["a_n"] == 4,
+                  f"3x the CPU time: {rows['user']}")
+    p = hwprof("stat", "-e", "page-faults", "--", WORKLOAD, "cpuspin", "0.05")
+    check(re.search(r"^ +0\.0[4-9]\d+ seconds user$", p.stderr, re.M) and
+          re.search(r"^ +\d\.\d+ seconds sys$", p.stderr, re.M),
+          f"perf's user and sys lines: {p.stderr}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     for fn in (warmup, outliers, histogram, skip_first, skip_first_intervals, progress_line, sweep,
-               duplicate_events, sweep_mistakes, failed_runs):
+               duplicate_events, sweep_mistakes, failed_runs, time_rows):
         case(fn, tmp)
 done()
