@@ -848,7 +848,8 @@ int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 		.work = on_wake,
 		.ctx = &r,
 	};
-	double seconds;
+	double seconds, user, system;
+	size_t runs;
 	int ret, command_code, err;
 
 	ret = start_run(sc, &r);
@@ -873,7 +874,13 @@ int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 		goto out;
 	if (r.watch.wl && run_failed(sc, r.watch.status))
 		keep = false;
+	runs = keep && sc->result ? hwp_result_nr_runs(sc->result) : 0;
 	ret = finish_run(sc, &r, seconds, keep);
+	/* The command's CPU time, when the run was kept: rows compare tests. */
+	if (!ret && keep && sc->result && hwp_result_nr_runs(sc->result) > runs &&
+	    !hwp_workload_cpu_times(r.watch.wl, &user, &system) &&
+	    (err = hwp_result_set_run_times(sc->result, user, system)))
+		ret = cli_lib_error("stat", err);
 	regions_collect(sc, keep && !ret);
 	if (!ret)
 		*code = command_code;
