@@ -370,7 +370,13 @@ int ab_run(struct stat_ctx *sc, int *code)
 		int err = (c->save ? save_results(sc, results) : 0) ?:
 			  write_report(sc, results, &p);
 
-		ret = ret ? ret : err;
+		bool failed = false;
+
+		for (size_t v = 0; v < c->nr_variants; v++)
+			failed |= p.checks[v].nr_failed != 0;
+		/* After a failed run (said already), its status says so, not a
+		 * comparison that lacks the runs the failure cost. */
+		ret = ret ? ret : failed ? 0 : err;
 		sc->wrote = !err;
 	}
 	for (size_t v = 0; results && v < c->nr_variants; v++)

@@ -272,6 +272,10 @@ def failed_runs(d):
     p = hwprof("stat", "-e", "page-faults", "--", "sh", "-c", "kill -SEGV $$")
     check(p.returncode == 139 and "page-faults" in p.stderr and "failed" not in p.stderr,
           f"one run: counted, and its status passes through: {p.stderr}")
+    p = hwprof("stat", "-r", "2", "-e", "page-faults", "--", "true", ":::",
+               "sh", "-c", "kill -SEGV $$")
+    check(p.returncode == 139 and re.search(r"run 2 of 4 \(variant B\): .*SIGSEGV", p.stderr),
+          f"a variant's crash stops the runs in turn, and says so: {p.returncode} {p.stderr}")
 
 
 def time_rows(d):
