@@ -860,10 +860,16 @@ static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool 
 HWP_API int hwp_session_reset(struct hwp_session *s)
 {
 	size_t n;
+	bool inherit = false;
 	int err = group_ioctl(s, PERF_EVENT_IOC_RESET, "hwp_session_reset");
 
 	if (err)
 		return err;
+	/* Counters that do not inherit have no children's counts. */
+	for (size_t e = 0; e < s->evl->nr_events && !inherit; e++)
+		inherit = s->attrs[e].inherit;
+	if (!inherit)
+		return 0;
 	n = s->nr_inst * s->evl->nr_events;
 	if (!s->base && !(s->base = calloc(n ? n : 1, sizeof(*s->base))))
 		return fail(-ENOMEM, "hwp_session_reset: out of memory");
