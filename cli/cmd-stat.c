@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #define DEFAULT_EVENTS \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
@@ -74,6 +75,11 @@ static const char stat_help[] =
 	"                           relative standard error of the mean ( +- x% ); runs far\n"
 	"                           from the rest are flagged (median absolute deviation)\n"
 	"      --warmup W           run COMMAND W more times first, and discard those runs\n"
+	"      --keep-going         go on after a failed run: one killed by a signal, or\n"
+	"                           whose exit status is not the first run's. Such a run\n"
+	"                           is reported and never kept; without this, -r stops\n"
+	"                           at it. Either way the exit status is the failed run's\n"
+	"                           (1 if that is 0)\n"
 	"      --sweep NAME=V1,V2,...  run COMMAND once per value (with -r N each), with\n"
 	"                           {NAME} in its arguments replaced by the value; one column\n"
 	"                           per value. The JSON is what 'hwprof compare' reads\n"
@@ -129,7 +135,8 @@ static const char stat_help[] =
 	"terminal.\n"
 	"\n"
 	"Exit status: COMMAND's (128+N when a signal N killed it), 127 when COMMAND is\n"
-	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n";
+	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n"
+	"With -r or --warmup, a failed run's (--keep-going).\n";
 
 
 /* Long options without a letter: past 256 + the aggregation modes. */
@@ -165,6 +172,7 @@ static const struct option stat_options[] = {
 	{ "cgroup", required_argument, NULL, 'G' },
 	{ "skip-first", required_argument, NULL, 'F' },
 	{ "strict", no_argument, NULL, 'T' },
+	{ "keep-going", no_argument, NULL, 'k' },
 	{ "score", required_argument, NULL, OPT_SCORE },
 	{ "score-from", required_argument, NULL, OPT_SCORE_FROM },
 	{ "quiet", no_argument, NULL, 'Q' },
@@ -374,6 +382,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		case 'K': c->all_kernel = true; break;
 		case 'i': c->no_inherit = true; break;
 		case 'T': c->strict = true; break;
+		case 'k': c->keep_going = true; break;
 		case 'p':
 			ret = cli_target_set_pid(t, "stat", optarg);
 			if (ret)
@@ -773,8 +782,64 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 	return err ? cli_lib_error("stat", err) : ret;
 }
 
-/* One run; a warm-up run is not kept. *code gets the command's exit
- * status (0 without a command). */
+/* Whether the run that ended with wait status @status failed: killed by
+ * a signal, or with an exit status other than the first run's. One run
+ * alone is never failed: its counts are shown, and its status passes
+ * through, as perf does. */
+static bool run_failed(struct stat_ctx *sc, int status)
+{
+	const struct stat_config *c = sc->cfg;
+	struct run_check *k = sc->check;
+	int code = hwp_workload_exit_code(status);
+	char why[256];
+	size_t len;
+
+	if (c->repeat < 2 && !c->warmup && !c->variants)
+		return false;
+	k->nr_runs++;
+	if (WIFSIGNALED(status)) {
+		const char *name = sigabbrev_np(WTERMSIG(status));
+
+		snprintf(why, sizeof(why), "the command was killed by signal %d (SIG%s)",
+			 WTERMSIG(status), name ? name : "?");
+	} else if (!k->seen) {
+		k->seen = true;
+		k->first = code;
+		snprintf(k->first_name, sizeof(k->first_name), "%s", sc->run_name);
+		return false;
+	} else if (code != k->first) {
+		snprintf(why, sizeof(why),
+			 "the command exited with %d; %s exited with %d", code,
+			 k->first_name, k->first);
+	} else {
+		return false;
+	}
+	cli_error("stat", "%s: %s: the run is not counted%s", sc->run_name, why,
+		  c->keep_going ? "" : "; -r stops here (--keep-going runs the rest)");
+	if (!k->nr_failed++)
+		k->failed_code = code ? code : CLI_EXIT_FAILURE;
+	len = strlen(k->failed);
+	if (len + strlen(sc->run_name) + 8 < sizeof(k->failed))
+		snprintf(k->failed + len, sizeof(k->failed) - len, "%s%s",
+			 len ? ", " : "", sc->run_name);
+	else if (!strstr(k->failed, "..."))
+		snprintf(k->failed + len, sizeof(k->failed) - len, ", ...");
+	return true;
+}
+
+bool stat_runs_failed(struct stat_ctx *sc, const struct run_check *k, int *code)
+{
+	if (!k->nr_failed)
+		return false;
+	if (sc->cfg->keep_going)
+		cli_error("stat", "%ld of %ld runs failed and are not in the result: %s",
+			  k->nr_failed, k->nr_runs, k->failed);
+	*code = k->failed_code;
+	return true;
+}
+
+/* One run; a warm-up run is not kept, nor a failed one. *code gets the
+ * command's exit status (0 without a command). */
 int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 {
 	struct run r = { .sc = sc, .watch = { .pidfd = -1 } };
@@ -783,7 +848,8 @@ int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 		.work = on_wake,
 		.ctx = &r,
 	};
-	double seconds;
+	double seconds, user, system;
+	size_t runs;
 	int ret, command_code, err;
 
 	ret = start_run(sc, &r);
@@ -806,7 +872,15 @@ int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 		seconds = hwp_workload_elapsed(r.watch.wl);
 	if (ret)
 		goto out;
+	if (r.watch.wl && run_failed(sc, r.watch.status))
+		keep = false;
+	runs = keep && sc->result ? hwp_result_nr_runs(sc->result) : 0;
 	ret = finish_run(sc, &r, seconds, keep);
+	/* The command's CPU time, when the run was kept: rows compare tests. */
+	if (!ret && keep && sc->result && hwp_result_nr_runs(sc->result) > runs &&
+	    !hwp_workload_cpu_times(r.watch.wl, &user, &system) &&
+	    (err = hwp_result_set_run_times(sc->result, user, system)))
+		ret = cli_lib_error("stat", err);
 	regions_collect(sc, keep && !ret);
 	if (!ret)
 		*code = command_code;
@@ -818,8 +892,11 @@ out:
 int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 {
 	const struct stat_config *c = sc->cfg;
+	struct run_check check = { 0 };
 
-	for (long i = 0; i < c->warmup + c->repeat && !cli_stop_count; i++) {
+	sc->check = &check;
+	for (long i = 0; i < c->warmup + c->repeat && !cli_stop_count &&
+	     (!check.nr_failed || c->keep_going); i++) {
 		bool warm = i < c->warmup;
 		char name[64];
 		int ret;
@@ -834,6 +911,8 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code)
 			return ret;
 	}
 	cli_progress_clear();
+	sc->failed_stop = stat_runs_failed(sc, &check, code) && !c->keep_going;
+	sc->check = NULL;
 	return 0;
 }
 

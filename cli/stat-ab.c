@@ -154,6 +154,7 @@ struct plan {
 	enum hwp_order order;
 	uint64_t seed;
 	size_t *warm, *runs;	/* the variant of each warm-up and counted run */
+	struct run_check *checks;	/* each variant's failed runs */
 	char labels[26][2];	/* "A", "B"... for commands */
 	char order_line[512];	/* "abba: A B B A ... (20 runs)" */
 };
@@ -233,6 +234,7 @@ static int run_variant(struct stat_ctx *sc, struct hwp_result **results,
 	sc->run_name = name;
 	sc->run_argv = sc->cfg->variants[v];
 	sc->result = results[v];
+	sc->check = &p->checks[v];
 	progress_show(&sc->progress, label_of(sc, p, v), !keep, i, n);
 	ret = stat_one_run(sc, keep, code);
 	if (!ret && keep)
@@ -247,11 +249,21 @@ static int measure_all(struct stat_ctx *sc, struct hwp_result **results,
 	long k = (long)c->nr_variants, w = c->warmup * k, n = c->repeat * k;
 	int ret = 0;
 
-	for (long i = 0; !ret && i < w && !stat_stopped(); i++)
+	bool failed = false;
+
+	for (long i = 0; !ret && i < w && !stat_stopped() && !failed; i++) {
 		ret = run_variant(sc, results, p, p->warm[i], false, i, w, code);
-	for (long i = 0; !ret && i < n && !stat_stopped(); i++)
+		failed = sc->check->nr_failed && !c->keep_going;
+	}
+	for (long i = 0; !ret && i < n && !stat_stopped() && !failed; i++) {
 		ret = run_variant(sc, results, p, p->runs[i], true, i, n, code);
+		failed = sc->check->nr_failed && !c->keep_going;
+	}
 	cli_progress_clear();
+	/* Each variant's failed runs, against its own first run. */
+	for (size_t v = 0; !ret && v < c->nr_variants; v++)
+		stat_runs_failed(sc, &p->checks[v], code);
+	sc->check = NULL;
 	sc->result = NULL;
 	sc->run_argv = c->target.argv;
 	return ret;
@@ -343,6 +355,9 @@ int ab_run(struct stat_ctx *sc, int *code)
 	struct plan p = { 0 };
 	int ret = results ? plan_order(sc, &p) : cli_lib_error("stat", -ENOMEM);
 
+	p.checks = calloc(c->nr_variants, sizeof(*p.checks));
+	if (!ret && !p.checks)
+		ret = cli_lib_error("stat", -ENOMEM);
 	/* prepare() made a result to check the metrics; each variant gets its own. */
 	hwp_result_free(sc->result);
 	sc->result = NULL;
@@ -355,7 +370,13 @@ int ab_run(struct stat_ctx *sc, int *code)
 		int err = (c->save ? save_results(sc, results) : 0) ?:
 			  write_report(sc, results, &p);
 
-		ret = ret ? ret : err;
+		bool failed = false;
+
+		for (size_t v = 0; v < c->nr_variants; v++)
+			failed |= p.checks[v].nr_failed != 0;
+		/* After a failed run (said already), its status says so, not a
+		 * comparison that lacks the runs the failure cost. */
+		ret = ret ? ret : failed ? 0 : err;
 		sc->wrote = !err;
 	}
 	for (size_t v = 0; results && v < c->nr_variants; v++)
@@ -363,5 +384,6 @@ int ab_run(struct stat_ctx *sc, int *code)
 	free(results);
 	free(p.warm);
 	free(p.runs);
+	free(p.checks);
 	return ret;
 }

@@ -183,7 +183,7 @@ int sweep_run(struct stat_ctx *sc, int *code)
 		cli_lib_error("stat", err);
 		ret = CLI_EXIT_FAILURE;
 	}
-	for (size_t i = 0; !ret && i < s.nr && !stat_stopped(); i++)
+	for (size_t i = 0; !ret && i < s.nr && !stat_stopped() && !sc->failed_stop; i++)
 		ret = measure_value(sc, sw, &s, i, code);
 	if (sw && hwp_sweep_nr_points(sw)) {
 		err = hwp_sweep_write(sw, sc->stream, &sc->wopts);

@@ -32,6 +32,7 @@ struct stat_config {
 	const char *sweep;	/* NAME=v1,v2,... as given */
 	bool regions;		/* show the regions the program writes */
 	bool strict;		/* nothing countable: fail, rather than run uncounted */
+	bool keep_going;	/* -r goes on after a failed run (not kept) */
 	const char **scores;	/* --score NAME=REGEX, as given */
 	size_t nr_scores;
 	const char *score_from;	/* --score-from: "stdout", "stderr" or a file */
@@ -58,6 +59,17 @@ struct progress {
 	double t_start;		/* when run 0 of the current series started */
 };
 
+/* The runs of one command that failed: killed by a signal, or an exit
+ * status other than its first run's. They are not kept. */
+struct run_check {
+	bool seen;		/* the first run's status is known */
+	int first;		/* its exit status... */
+	char first_name[160];	/* ...and which run it was */
+	long nr_runs, nr_failed;
+	int failed_code;	/* the exit status of the first that failed, or 1 */
+	char failed[200];	/* "run 2 of 5, run 4 of 5": for the summary */
+};
+
 struct stat_ctx {
 	struct stat_config *cfg;
 	struct hwp_evlist *evl;
@@ -79,6 +91,8 @@ struct stat_ctx {
 	struct hwp_score **scores;	/* --score, compiled */
 	size_t nr_scores;
 	const char *run_name;	/* "run 3 of 10", for messages about a run */
+	struct run_check *check;	/* the command's failed runs so far */
+	bool failed_stop;	/* a run failed, without --keep-going: stop */
 	bool tee_failed;	/* showing the command's output failed, and said so */
 	struct stat score_file;	/* --score-from FILE before the run, to tell */
 	bool score_file_existed;	/* a file the run did not write */
@@ -94,6 +108,9 @@ int stat_measure(struct stat_ctx *sc, const char *label, int *code);
 /* One run of sc->run_argv, into sc->result when @keep (a warm-up run is
  * not kept); sc->run_name names it in messages. 0 or an exit status. */
 int stat_one_run(struct stat_ctx *sc, bool keep, int *code);
+/* After the runs of @k's command: the summary of those that failed (with
+ * --keep-going), and *@code set to say so. Whether a run failed. */
+bool stat_runs_failed(struct stat_ctx *sc, const struct run_check *k, int *code);
 /* Whether Ctrl-C or SIGTERM asked to stop. */
 bool stat_stopped(void);
 

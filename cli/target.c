@@ -238,6 +238,7 @@ void cli_watch_reap(struct cli_watch *w, int *code)
 	if (cli_stop_count && !cli_target_command_only(w->target))
 		hwp_workload_kill(w->wl, SIGTERM);
 	hwp_workload_wait(w->wl, &status);
+	w->status = status;
 	*code = hwp_workload_exit_code(status);
 }
 

@@ -39,6 +39,7 @@ struct cli_watch {
 	const char *cmd;		/* "stat", "record": for messages */
 	struct hwp_workload *wl;	/* the command, or NULL */
 	int pidfd;			/* -p alone; -1: none, or no pidfds */
+	int status;			/* the command's wait status, once reaped */
 };
 
 /* Where counters or samples open: the fields of hwp_session_opts and
@@ -84,7 +85,8 @@ struct cli_wait_ops {
  */
 int cli_watch_wait(struct cli_watch *w, const struct cli_wait_ops *ops);
 /* After the wait: the command, stopped too if a stop ended a wait for a
- * process or CPUs, and reaped; *code gets its exit status (0 without one). */
+ * process or CPUs, and reaped; *code gets its exit status (0 without one),
+ * w->status its wait status. */
 void cli_watch_reap(struct cli_watch *w, int *code);
 void cli_watch_release(struct cli_watch *w);
 

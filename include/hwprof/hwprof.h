@@ -410,6 +410,12 @@ HWP_API void hwp_session_free(struct hwp_session *s);
  * hwp_session_enable, hwp_session_disable, hwp_session_reset - start, stop,
  * zero every counter. One ioctl per group and instance. Errors: -EBADF when
  * the session is not open. Since: 0.1
+ *
+ * hwp_session_reset zeroes what inherited children that have exited
+ * counted too (the kernel's reset leaves it: the session reads it once,
+ * and takes it off every later read), and the counts of the threads that
+ * exited (HWP_AGGR_THREAD). It reads every counter, once, by read(); it
+ * may return the errors of hwp_session_read(), and -ENOMEM. Since: 0.2
  */
 HWP_API int hwp_session_enable(struct hwp_session *s);
 HWP_API int hwp_session_disable(struct hwp_session *s);
@@ -695,6 +701,15 @@ HWP_API int hwp_workload_kill(struct hwp_workload *w, int sig);
 /* hwp_workload_elapsed - seconds from hwp_workload_start() to its exit (or
  * now). Since: 0.1 */
 HWP_API double hwp_workload_elapsed(const struct hwp_workload *w);
+
+/*
+ * hwp_workload_cpu_times - the CPU time the command and its reaped children
+ * took, in seconds, from wait4()'s rusage: @user and @system (either may be
+ * NULL). Errors: -EINVAL for NULL @w; -EBUSY before hwp_workload_wait() or
+ * hwp_workload_poll() reaped it. Since: 0.2
+ */
+HWP_API int hwp_workload_cpu_times(const struct hwp_workload *w, double *user,
+				   double *system);
 
 /*
  * hwp_workload_exit_code - the shell's view of a wait status: the exit
@@ -1098,6 +1113,9 @@ enum hwp_series_kind {
 	/* The benchmark's own number, one a run (hwp_result_add_score()).
 	 * Since: 0.2 */
 	HWP_SERIES_SCORE,
+	/* Seconds of a run: "elapsed", and the CPU time "user" and "system"
+	 * (hwp_result_set_run_times()). Since: 0.2 */
+	HWP_SERIES_TIME,
 };
 
 /* One row of a result: an event or a metric, with one value per run. */
@@ -1169,6 +1187,19 @@ HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s
  * -ENOMEM. Since: 0.2
  */
 HWP_API int hwp_result_add_score(struct hwp_result *r, const char *name);
+
+/*
+ * hwp_result_set_run_times - the time rows of the last run added
+ * @user, @system: the CPU seconds the command took (hwp_workload_cpu_times())
+ *
+ * The first call adds three rows of kind HWP_SERIES_TIME, unit "seconds",
+ * after every other row: "elapsed" (the run's seconds, as added), "user"
+ * and "system"; runs before it, and runs not given times, have NAN there.
+ * 'hwprof compare' tests them like any other row. Errors: -EINVAL for a
+ * NULL @r or a result without runs; -EBUSY for a result read from a file;
+ * -ENOMEM. Since: 0.2
+ */
+HWP_API int hwp_result_set_run_times(struct hwp_result *r, double user, double system);
 
 /*
  * hwp_result_add_scored_run - hwp_result_add_run(), with the run's scores

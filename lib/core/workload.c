@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -26,6 +27,7 @@ struct hwp_workload {
 	bool reaped;
 	int status;
 	double t_start, t_end;
+	struct rusage ru;	/* wait4()'s, once reaped */
 };
 
 /* What execvp() would find, so that "not found" is told before forking;
@@ -293,12 +295,12 @@ int workload_wait(struct hwp_workload *w, int *status, const volatile int *stop)
 		return fail(-EINVAL, "hwp_workload_wait: no workload");
 	if (!w->reaped) {
 		for (;;) {
-			r = waitpid(w->pid, &w->status, 0);
+			r = wait4(w->pid, &w->status, 0, &w->ru);
 			if (r == w->pid)
 				break;
 			if (r < 0 && errno == EINTR && !(stop && *stop))
 				continue;
-			return fail(-errno, "waitpid: %s", strerrordesc_np(errno));
+			return fail(-errno, "wait4: %s", strerrordesc_np(errno));
 		}
 		w->t_end = now_seconds();
 		w->reaped = true;
@@ -324,11 +326,11 @@ HWP_API int hwp_workload_poll(struct hwp_workload *w)
 		return fail(-EINVAL, "hwp_workload_poll: no workload");
 	if (w->reaped)
 		return 1;
-	r = waitpid(w->pid, &w->status, WNOHANG);
+	r = wait4(w->pid, &w->status, WNOHANG, &w->ru);
 	if (r == 0)
 		return 0;
 	if (r < 0)
-		return fail(-errno, "waitpid: %s", strerrordesc_np(errno));
+		return fail(-errno, "wait4: %s", strerrordesc_np(errno));
 	w->t_end = now_seconds();
 	w->reaped = true;
 	return 1;
@@ -357,6 +359,26 @@ HWP_API double hwp_workload_elapsed(const struct hwp_workload *w)
 	if (!w || !w->started)
 		return 0;
 	return (w->reaped ? w->t_end : now_seconds()) - w->t_start;
+}
+
+static double timeval_seconds(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+HWP_API int hwp_workload_cpu_times(const struct hwp_workload *w, double *user,
+				   double *system)
+{
+	clear_error();
+	if (!w)
+		return fail(-EINVAL, "hwp_workload_cpu_times: NULL workload");
+	if (!w->reaped)
+		return fail(-EBUSY, "hwp_workload_cpu_times: the command has not ended (or was not waited for)");
+	if (user)
+		*user = timeval_seconds(w->ru.ru_utime);
+	if (system)
+		*system = timeval_seconds(w->ru.ru_stime);
+	return 0;
 }
 
 HWP_API int hwp_workload_exit_code(int status)

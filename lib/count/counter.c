@@ -57,6 +57,9 @@ struct hwp_session {
 	size_t *group_start;
 	int *fds;		/* nr_inst * nr_events, -1 when not open */
 	uint64_t *ids;		/* same shape */
+	/* Same shape: what the kernel still reports after the last reset (the
+	 * counts exited children passed up), taken off each read; NULL: none */
+	uint64_t *base;
 	enum hwp_event_status *status;
 	char **reason;
 	uint64_t *buf;		/* one group read */
@@ -774,6 +777,8 @@ HWP_API void hwp_session_close(struct hwp_session *s)
 	s->unit_of = NULL;
 	free(s->exited);
 	s->exited = NULL;
+	free(s->base);
+	s->base = NULL;
 	free(s->comms);
 	s->comms = NULL;
 	s->nr_comms = s->cap_comms = 0;
@@ -843,9 +848,39 @@ HWP_API int hwp_session_disable(struct hwp_session *s)
 	return group_ioctl(s, PERF_EVENT_IOC_DISABLE, "hwp_session_disable");
 }
 
+static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool per_unit,
+			  bool take_base);
+
+/*
+ * The kernel's reset zeroes a counter's own count, not what its exited
+ * children added to it (child_count, which every read includes): that is
+ * read now and taken off every later read. Counts the kernel reports past
+ * the reset are read as they come, so the reset is exact.
+ */
 HWP_API int hwp_session_reset(struct hwp_session *s)
 {
-	return group_ioctl(s, PERF_EVENT_IOC_RESET, "hwp_session_reset");
+	size_t n;
+	bool inherit = false;
+	int err = group_ioctl(s, PERF_EVENT_IOC_RESET, "hwp_session_reset");
+
+	if (err)
+		return err;
+	/* Counters that do not inherit have no children's counts. */
+	for (size_t e = 0; e < s->evl->nr_events && !inherit; e++)
+		inherit = s->attrs[e].inherit;
+	if (!inherit)
+		return 0;
+	n = s->nr_inst * s->evl->nr_events;
+	if (!s->base && !(s->base = calloc(n ? n : 1, sizeof(*s->base))))
+		return fail(-ENOMEM, "hwp_session_reset: out of memory");
+	err = read_instances(s, NULL, false, true);
+	if (err)
+		return fail_prefix(err, "hwp_session_reset");
+	/* The threads that exited are counted from 0 again too. */
+	if (s->exited)
+		memset(s->exited, 0,
+		       s->nr_units * s->evl->nr_events * sizeof(*s->exited));
+	return 0;
 }
 
 HWP_API size_t hwp_session_nr_events(const struct hwp_session *s)
@@ -884,8 +919,10 @@ static void add_times(const struct hwp_session *s, struct hwp_count *c, uint64_t
 	c->time_running += running;
 }
 
+/* Add one group read to @counts, less the base of the last reset; or,
+ * with @take_base, make what it read the base. */
 static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
-			   struct hwp_count *counts)
+			   struct hwp_count *counts, bool take_base)
 {
 	const struct group_read *b = (const struct group_read *)s->buf;
 	size_t e = s->group_start[g], end = s->group_start[g + 1];
@@ -904,6 +941,14 @@ static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
 					break;
 		if (k >= end)
 			continue;
+		if (take_base) {
+			s->base[slot(s, inst, k)] = value;
+			e = k + 1;
+			continue;
+		}
+		if (s->base)
+			value -= s->base[slot(s, inst, k)] < value ?
+				 s->base[slot(s, inst, k)] : value;
 		counts[k].value += value;
 		add_times(s, &counts[k], b->time_enabled, b->time_running);
 		e = k + 1;
@@ -922,12 +967,16 @@ static bool read_group_rdpmc(const struct hwp_session *s, size_t g,
 	for (size_t e = start; e < end; e++)
 		if (s->fds[e] >= 0 && !s->pages[e])
 			return false;
-	for (size_t e = start; e < end; e++)
+	for (size_t e = start; e < end; e++) {
 		if (s->fds[e] >= 0 && rdpmc_read(s->pages[e], &counts[e])) {
 			for (size_t k = start; k <= e; k++)
 				counts[k] = (struct hwp_count){ 0 };
 			return false;
 		}
+		if (s->fds[e] >= 0 && s->base)
+			counts[e].value -= s->base[e] < counts[e].value ? s->base[e] :
+					   counts[e].value;
+	}
 	((struct hwp_session *)s)->rdpmc_reads++;
 	return true;
 }
@@ -1016,8 +1065,11 @@ int session_read_raw(struct hwp_session *s, uint64_t *buf)
 }
 
 /* Every instance's groups into @counts; with @per_unit, instance i's into
- * its unit's row (counts + unit_of[i] * nr_events), else all into one. */
-static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool per_unit)
+ * its unit's row (counts + unit_of[i] * nr_events), else all into one.
+ * With @take_base, into s->base instead (by read(): the same counts as
+ * rdpmc's, children's included). */
+static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool per_unit,
+			  bool take_base)
 {
 	for (size_t inst = 0; inst < s->nr_inst; inst++)
 		for (size_t g = 0; g < s->evl->nr_groups; g++) {
@@ -1026,7 +1078,8 @@ static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool 
 			int fd = group_leader_fd(s, inst, g);
 			ssize_t n;
 
-			if (fd < 0 || (s->pages && read_group_rdpmc(s, g, row)))
+			if (fd < 0 ||
+			    (!take_base && s->pages && read_group_rdpmc(s, g, row)))
 				continue;
 			do
 				n = read(fd, s->buf, s->buf_words * sizeof(*s->buf));
@@ -1037,7 +1090,7 @@ static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool 
 			/* Nothing left to read: the task is gone. */
 			if ((size_t)n < 3 * sizeof(uint64_t))
 				continue;
-			add_group_read(s, inst, g, row);
+			add_group_read(s, inst, g, row, take_base);
 		}
 	return 0;
 }
@@ -1050,7 +1103,7 @@ HWP_API int hwp_session_read(struct hwp_session *s, struct hwp_count *counts, si
 		return fail(-EINVAL, "hwp_session_read: room for %zu counts, %zu events",
 			    nr, s->evl->nr_events);
 	memset(counts, 0, s->evl->nr_events * sizeof(*counts));
-	return read_instances(s, counts, false);
+	return read_instances(s, counts, false, false);
 }
 
 HWP_API size_t hwp_session_nr_units(const struct hwp_session *s)
@@ -1262,7 +1315,7 @@ HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *coun
 			    "hwp_session_read_units: room for %zu counts, %zu units of %zu events",
 			    nr, s->nr_units, nr_ev);
 	memset(counts, 0, s->nr_units * nr_ev * sizeof(*counts));
-	err = read_instances(s, counts, true);
+	err = read_instances(s, counts, true, false);
 	if (err || !s->per_exit)
 		return err;
 	/* The first thread's unit: the total less the threads that exited. */

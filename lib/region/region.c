@@ -221,9 +221,10 @@ static int configure(const struct hwp_region_opts *o)
 	const char *events = getenv("HWPROF_EVENTS");
 	const char *output = getenv("HWPROF_OUTPUT");
 	const char *every = getenv("HWPROF_SAMPLE_EVERY");
+	bool from_env = events && *events;
 	int err;
 
-	if (!events || !*events)
+	if (!from_env)
 		events = o->events ? o->events : DEFAULT_EVENTS;
 	if (!output || !*output)
 		output = o->output;
@@ -243,7 +244,8 @@ static int configure(const struct hwp_region_opts *o)
 	regions.no_rdpmc = o->no_rdpmc;
 	err = hwp_evlist_parse(events, NULL, &regions.evl);
 	if (err)
-		return fail_prefix(err, "regions: the events '%s'", events);
+		return fail_prefix(err, "regions: the events %s'%s'",
+				   from_env ? "of HWPROF_EVENTS=" : "", events);
 	if (output && !(regions.output = strdup(output)))
 		return fail(-ENOMEM, "out of memory");
 	if (pthread_key_create(&regions.key, thread_exit))
@@ -268,6 +270,9 @@ static int init_locked(const struct hwp_region_opts *o)
 	int err = configure(o);
 
 	if (err) {
+		/* Said once, here: a program that never checks what its regions
+		 * return would otherwise count nothing, silently. */
+		lib_log(HWP_LOG_WARN, "%s; no region is counted", hwp_errmsg());
 		regions.error = err;
 		hwp_evlist_free(regions.evl);
 		regions.evl = NULL;

@@ -128,7 +128,9 @@ static int explain(const struct hwp_result *r, const char *score, struct explana
 		const struct series *sr = &r->series[i];
 		struct tracking *t = &e->rows[e->nr_rows];
 
-		if (sr == e->score || !sr->supported)
+		/* Events, metrics and the other scores: what explains a score,
+		 * not how long the runs took. */
+		if (sr == e->score || !sr->supported || sr->kind == HWP_SERIES_TIME)
 			continue;
 		t->sr = sr;
 		t->cv = cv_of(sr->values, r->nr_runs, &t->n);

@@ -412,12 +412,13 @@ static int read_metric(struct field_ctx *c, const struct json_value *o, struct s
 	       read_series_common(c, o, sr, runs, all_runs, "value");
 }
 
-static int read_score(struct field_ctx *c, const struct json_value *o, struct series *sr,
-		      size_t runs, bool all_runs)
+/* A score's or a time's row: @key names it. */
+static int read_named(struct field_ctx *c, const struct json_value *o, struct series *sr,
+		      size_t runs, bool all_runs, const char *key)
 {
-	sr->kind = HWP_SERIES_SCORE;
+	sr->kind = !strcmp(key, "score") ? HWP_SERIES_SCORE : HWP_SERIES_TIME;
 	sr->supported = true;
-	return field_string(c, o, "score", false, &sr->name) ?:
+	return field_string(c, o, key, false, &sr->name) ?:
 	       read_series_common(c, o, sr, runs, all_runs, "value");
 }
 
@@ -455,7 +456,9 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 		if (events)
 			err = read_event(c, o, sr, nr_runs, all_runs);
 		else if (!strcmp(key, "scores"))
-			err = read_score(c, o, sr, nr_runs, all_runs);
+			err = read_named(c, o, sr, nr_runs, all_runs, "score");
+		else if (!strcmp(key, "times"))
+			err = read_named(c, o, sr, nr_runs, all_runs, "time");
 		else
 			err = read_metric(c, o, sr, nr_runs, all_runs);
 		if (err)

@@ -93,6 +93,33 @@ static void text_row(const struct hwp_result *r, const struct row *row,
 	strbuf_release(&line);
 }
 
+/* perf's "seconds user" and "seconds sys", from the time rows: whether
+ * there were any. */
+static bool text_cpu_times(const struct hwp_result *r, FILE *f)
+{
+	bool any = false;
+	struct row row;
+
+	for (size_t i = 0; i < r->nr_series; i++) {
+		const struct series *sr = &r->series[i];
+
+		if (sr->kind != HWP_SERIES_TIME || !strcmp(sr->name, "elapsed"))
+			continue;
+		row_init(sr, r->nr_runs, &row);
+		if (!row.sum.n)
+			continue;
+		fprintf(f, " %17.9f", row.sum.mean);
+		if (row.sum.n > 1 && !isnan(row.sum.rel_stderr))
+			fprintf(f, " +- %.9f", row.sum.stddev / sqrt((double)row.sum.n));
+		fprintf(f, " seconds %s", strcmp(sr->name, "system") ? sr->name : "sys");
+		if (row.sum.n > 1 && !isnan(row.sum.rel_stderr))
+			fprintf(f, "  ( +- %5.2f%% )", 100.0 * row.sum.rel_stderr);
+		fputc('\n', f);
+		any = true;
+	}
+	return any;
+}
+
 static int write_text(const void *obj, FILE *f, const void *opts)
 {
 	const struct hwp_result *r = obj;
@@ -131,6 +158,9 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		strbuf_release(&cmd);
 	}
 	for (size_t i = 0; i < r->nr_series; i++) {
+		/* Times come after the elapsed time, as perf has them. */
+		if (r->series[i].kind == HWP_SERIES_TIME)
+			continue;
 		row_init(&r->series[i], r->nr_runs, &row);
 		if (row.sr->kind != kind && o->interval <= 0 &&
 		    kind_heading(row.sr->kind))
@@ -158,6 +188,8 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	else
 		fprintf(f, "\n %17.9f seconds time elapsed\n\n",
 			secs.n ? secs.mean : 0.0);
+	if (text_cpu_times(r, f))
+		fputc('\n', f);
 	if (r->nr_regionsets)
 		regionset_text(r->regionsets[r->nr_regionsets - 1], f, !o->no_big_num,
 			       r->nr_regionsets);
@@ -183,6 +215,9 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 		bool event;
 
 		if (ru && i >= ru->nr_series)
+			continue;
+		/* perf stat -x has no user and sys lines; the JSON has them. */
+		if (r->series[i].kind == HWP_SERIES_TIME)
 			continue;
 		row_init(ru ? &ru->series[i] : &r->series[i], r->nr_runs, &row);
 		sr = row.sr;

@@ -52,6 +52,9 @@ static int read_rows(struct field_ctx *c, const struct json_value *doc,
 	       /* Since 0.2, and only when there are scores. */
 	       (json_get(doc, "scores") ?
 		field_rows(c, doc, "scores", r->nr_runs, true, &r->series,
+			   &r->nr_series, &r->nr_events) : 0) ?:
+	       (json_get(doc, "times") ?
+		field_rows(c, doc, "times", r->nr_runs, true, &r->series,
 			   &r->nr_series, &r->nr_events) : 0);
 }
 

@@ -90,13 +90,15 @@ long series_nth(const struct series *rows, size_t nr, enum hwp_series_kind kind,
 const char *kind_heading(enum hwp_series_kind kind)
 {
 	return kind == HWP_SERIES_METRIC ? "Metrics" :
-	       kind == HWP_SERIES_SCORE ? "Scores" : NULL;
+	       kind == HWP_SERIES_SCORE ? "Scores" :
+	       kind == HWP_SERIES_TIME ? "Times" : NULL;
 }
 
 const char *kind_name(enum hwp_series_kind kind)
 {
 	return kind == HWP_SERIES_EVENT ? "event" :
-	       kind == HWP_SERIES_METRIC ? "metric" : "score";
+	       kind == HWP_SERIES_METRIC ? "metric" :
+	       kind == HWP_SERIES_SCORE ? "score" : "time";
 }
 
 const char *row_placeholder(const struct row *row)
@@ -195,7 +197,8 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 	struct row row;
 
 	jw_key(w, kind == HWP_SERIES_EVENT ? "events" :
-		  kind == HWP_SERIES_METRIC ? "metrics" : "scores");
+		  kind == HWP_SERIES_METRIC ? "metrics" :
+		  kind == HWP_SERIES_SCORE ? "scores" : "times");
 	jw_array_begin(w, false);
 	for (size_t i = 0; i < nr_rows; i++) {
 		const struct series *sr = &rows[i];
@@ -267,13 +270,14 @@ void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
 {
 	rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_EVENT, all_runs);
 	rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_METRIC, all_runs);
-	/* Scores came in 0.2: a document without them has no "scores". */
-	for (size_t i = 0; i < nr_rows; i++)
-		if (rows[i].kind == HWP_SERIES_SCORE) {
-			rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_SCORE,
-				     all_runs);
-			break;
-		}
+	/* Scores and times came in 0.2: a document without them has no
+	 * "scores" or "times". */
+	for (enum hwp_series_kind k = HWP_SERIES_SCORE; k <= HWP_SERIES_TIME; k++)
+		for (size_t i = 0; i < nr_rows; i++)
+			if (rows[i].kind == k) {
+				rows_of_kind(w, rows, nr_rows, nr_runs, k, all_runs);
+				break;
+			}
 }
 
 /* ---- the environment ---- */

@@ -314,6 +314,11 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 
 		if (grow(&sr->values, n))
 			return -ENOMEM;
+		/* hwp_result_set_run_times() gives them, after the run. */
+		if (sr->kind == HWP_SERIES_TIME) {
+			sr->values[n - 1] = NAN;
+			continue;
+		}
 		if (sr->kind == HWP_SERIES_SCORE) {
 			sr->values[n - 1] = counts && sl ? sl->scores[k] : NAN;
 			k++;
@@ -411,6 +416,52 @@ HWP_API int hwp_result_add_scored_run(struct hwp_result *r, const struct hwp_ses
 		return err;
 	r->nr_runs++;
 	clear_error();
+	return 0;
+}
+
+static const char *const time_rows[] = { "elapsed", "user", "system" };
+
+/* The time rows, after every other row; NAN in the runs so far. */
+static int add_time_rows(struct hwp_result *r)
+{
+	for (size_t t = 0; t < sizeof(time_rows) / sizeof(time_rows[0]); t++) {
+		struct series *sr = add_series(&r->series, &r->nr_series);
+
+		if (!sr)
+			return -ENOMEM;
+		sr->kind = HWP_SERIES_TIME;
+		sr->supported = true;
+		sr->name = strdup(time_rows[t]);
+		sr->unit = strdup("seconds");
+		sr->values = malloc(r->nr_runs * sizeof(*sr->values));
+		if (!sr->name || !sr->unit || !sr->values)
+			return -ENOMEM;
+		for (size_t k = 0; k < r->nr_runs; k++)
+			sr->values[k] = NAN;
+	}
+	return 0;
+}
+
+HWP_API int hwp_result_set_run_times(struct hwp_result *r, double user, double system)
+{
+	long at;
+
+	clear_error();
+	if (!r || !r->nr_runs)
+		return fail(-EINVAL, "hwp_result_set_run_times: %s",
+			    r ? "the result has no run yet" : "NULL result");
+	if (r->loaded)
+		return fail(-EBUSY, "a result read from %s takes no more runs",
+			    r->source);
+	at = series_nth(r->series, r->nr_series, HWP_SERIES_TIME, time_rows[0], 0);
+	if (at < 0) {
+		at = (long)r->nr_series;
+		if (add_time_rows(r))
+			return fail(-ENOMEM, "out of memory");
+	}
+	r->series[at].values[r->nr_runs - 1] = r->seconds[r->nr_runs - 1];
+	r->series[at + 1].values[r->nr_runs - 1] = user;
+	r->series[at + 2].values[r->nr_runs - 1] = system;
 	return 0;
 }
 

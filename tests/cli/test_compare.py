@@ -146,6 +146,17 @@ def bad_inputs(d, a, b):
     measure(one, PAGES, runs="1")
     cs = os.path.join(d, "cs.json")
     measure(cs, 100, events="context-switches")
+    # Other events, and the same time rows: those are compared...
+    p = hwprof("compare", a, cs)
+    check(p.returncode == 0 and re.search(r"^ elapsed ", p.stdout, re.M) and
+          not re.search(r"^ page-faults ", p.stdout, re.M),
+          f"the time rows in common: {p.stdout} {p.stderr}")
+    # ...and without them (a file of 0.1) nothing is.
+    with open(cs) as f:
+        doc = json.load(f)
+    del doc["times"]
+    with open(cs, "w") as f:
+        json.dump(doc, f)
     cases = [
         ([bad_file("text.json", "hello\n"), b], 2, "is not valid JSON: line 1, column 1"),
         ([a, bad_file("empty.json", "")], 2, "is empty"),
@@ -197,7 +208,7 @@ def large_sweep(d, a, b):
                                          outliers=[], values="@V@",
                                          percent_running_values="@P@"))
                          for i in range(nr_events))
-        text = json.dumps(dict(doc, runs=nr_runs, metrics=[], seconds={"values": "@S@"},
+        text = json.dumps(dict(doc, runs=nr_runs, metrics=[], times=[], seconds={"values": "@S@"},
                                events="@E@"))
         return text.replace('"@E@"', f"[{rows}]") \
                    .replace('"@S@"', numbers(nr_runs, lambda i: "0.0123")) \
@@ -249,6 +260,7 @@ def result_with(d, a, name, values):
     with open(a) as f:
         doc = json.load(f)
     doc["runs"] = len(values)
+    doc.pop("times", None)
     doc["seconds"]["values"] = [0.01] * len(values)
     doc["events"] = [dict(doc["events"][0], values=values,
                           percent_running_values=[100] * len(values))]

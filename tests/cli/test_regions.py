@@ -79,6 +79,17 @@ def long_bad_events():
           f"the reason, after {len(p.stderr)} bytes: ...{p.stderr[-300:]}")
 
 
+def bad_events_unchecked(d):
+    """A program that never checks what its regions return: a typo in
+    HWPROF_EVENTS is said on stderr all the same, once, with the reason."""
+    out = os.path.join(d, "typo.json")
+    env = dict(os.environ, HWPROF_EVENTS="cache-mises", HWPROF_OUTPUT=out)
+    p = run([os.environ["REGION_EXIT"]], env=env)
+    check("did you mean: cache-misses" in p.stderr and "HWPROF_EVENTS" in p.stderr,
+          f"the error, naming the variable: {p.stderr!r}")
+    check(p.stderr.count("did you mean") == 1, f"said once: {p.stderr!r}")
+
+
 def unwritable_output(d):
     """msgbench saves its results itself and checks: a lost output is exit 1,
     with the path and the reason, never a 0 and results gone."""
@@ -166,6 +177,7 @@ def stat_regions_unreadable():
 
 with tempfile.TemporaryDirectory() as tmp:
     case(from_the_environment, tmp)
+    case(bad_events_unchecked, tmp)
     case(sample_every, tmp)
     case(bad_events)
     case(long_bad_events)

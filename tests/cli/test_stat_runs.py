@@ -226,8 +226,102 @@ def sweep_mistakes(d):
     check(not os.path.exists(marker), "nothing ran")
 
 
+def failed_runs(d):
+    """A run killed by a signal, or whose exit status is not the first
+    run's, is reported and not averaged in; -r stops at it unless
+    --keep-going, and the exit status says so."""
+    counter = os.path.join(d, "runs")
+
+    def script(bad):
+        with open(counter, "w") as f:
+            f.write("0\n")
+        return (f"n=$(($(cat {counter}) + 1)); echo $n > {counter}; "
+                f"{WORKLOAD} pages 100; if [ $n = 2 ]; then {bad}; fi")
+
+    def runs_done():
+        with open(counter) as f:
+            return int(f.read())
+
+    crash = script("kill -SEGV $$")
+    p, doc = stat_json("-r", "4", "-e", "page-faults", "--", "sh", "-c", crash)
+    check(p.returncode == 128 + 11, f"the crash's status: {p.returncode} {p.stderr}")
+    check(re.search(r"run 2 of 4: .*killed by signal 11 \(SIGSEGV\)", p.stderr),
+          f"which run, what signal: {p.stderr}")
+    check(runs_done() == 2, f"-r stops at the failed run: {runs_done()} runs")
+    if check(doc, "the runs before it are written"):
+        check(doc["runs"] == 1 and len(event(doc, "page-faults")["values"]) == 1,
+              f"only run 1 in the result: {doc['runs']}")
+    crash = script("kill -SEGV $$")
+    p, doc = stat_json("-r", "4", "--keep-going", "-e", "page-faults", "--", "sh", "-c",
+                       crash)
+    check(runs_done() == 4, f"--keep-going runs the rest: {runs_done()} runs")
+    check(p.returncode == 128 + 11, f"and still says so: {p.returncode} {p.stderr}")
+    check(re.search(r"1 of 4 runs failed.*run 2", p.stderr), f"the summary: {p.stderr}")
+    if check(doc, "a JSON document"):
+        check(doc["runs"] == 3, f"3 runs averaged, not the crashed one: {doc['runs']}")
+    status = script("exit 3")
+    p, doc = stat_json("-r", "4", "-e", "page-faults", "--", "sh", "-c", status)
+    check(p.returncode == 3, f"the differing status: {p.returncode} {p.stderr}")
+    check(re.search(r"run 2 of 4: .*exited with 3; run 1 of 4 exited with 0", p.stderr),
+          f"both statuses named: {p.stderr}")
+    check(doc and doc["runs"] == 1 and runs_done() == 2, "stopped at run 2")
+    same = script("true") + "; exit 5"
+    p, doc = stat_json("-r", "3", "-e", "page-faults", "--", "sh", "-c", same)
+    check(p.returncode == 5 and doc and doc["runs"] == 3,
+          f"the same status in every run is no failure: {p.returncode} {p.stderr}")
+    p = hwprof("stat", "-e", "page-faults", "--", "sh", "-c", "kill -SEGV $$")
+    check(p.returncode == 139 and "page-faults" in p.stderr and "failed" not in p.stderr,
+          f"one run: counted, and its status passes through: {p.stderr}")
+    p = hwprof("stat", "-r", "2", "-e", "page-faults", "--", "true", ":::",
+               "sh", "-c", "kill -SEGV $$")
+    check(p.returncode == 139 and re.search(r"run 2 of 4 \(variant B\): .*SIGSEGV", p.stderr),
+          f"a variant's crash stops the runs in turn, and says so: {p.returncode} {p.stderr}")
+
+
+def time_rows(d):
+    """Elapsed, user and system seconds a run (wait4's rusage) are rows: in
+    the JSON, the text (as perf's "seconds user" and "seconds sys"), and
+    compare tests them like any other row. cpuspin burns CPU time in user
+    space, pages makes the kernel work."""
+    paths = []
+    for name, secs in (("t1.json", "0.05"), ("t2.json", "0.15")):
+        paths.append(os.path.join(d, name))
+        p = hwprof("stat", "-r", "4", "--json", "-o", paths[-1], "-e", "page-faults", "--",
+                   WORKLOAD, "cpuspin", secs, "pages", "2000")
+        check(p.returncode == 0, p.stderr)
+    with open(paths[1]) as f:
+        doc = json.load(f)
+    times = {t["time"]: t for t in doc.get("times", [])}
+    check(sorted(times) == ["elapsed", "system", "user"], f"the time rows: {sorted(times)}")
+    if len(times) == 3:
+        check(times["elapsed"]["values"] == doc["seconds"]["values"],
+              f"elapsed is the run's seconds: {times['elapsed']['values']}")
+        check(all(0.14 <= u <= v + 0.01 for u, v in
+                  zip(times["user"]["values"], times["elapsed"]["values"])),
+              f"0.15 s of user CPU time, within the elapsed: {times['user']['values']}")
+        check(all(v > 0 for v in times["system"]["values"]),
+              f"2000 page faults take system time: {times['system']['values']}")
+        check(all(t["unit"] == "seconds" for t in times.values()), "in seconds")
+    p = hwprof("compare", "--json", *paths)
+    try:
+        cmp = json.loads(p.stdout)
+    except ValueError:
+        cmp = None
+    if check(cmp, f"compare: {p.stderr}"):
+        rows = {r["name"]: r for r in cmp["rows"]}
+        check(all(n in rows and rows[n]["kind"] == "time" for n in ("elapsed", "user")),
+              f"time rows compared: {sorted(rows)}")
+        if "user" in rows:
+            check(rows["user"]["verdict"] == "increase" and rows["user"]["a_n"] == 4,
+                  f"3x the CPU time: {rows['user']}")
+    p = hwprof("stat", "-e", "page-faults", "--", WORKLOAD, "cpuspin", "0.05")
+    check(re.search(r"^ +0\.0[4-9]\d+ seconds user$", p.stderr, re.M) and
+          re.search(r"^ +\d\.\d+ seconds sys$", p.stderr, re.M),
+          f"perf's user and sys lines: {p.stderr}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     for fn in (warmup, outliers, histogram, skip_first, skip_first_intervals, progress_line, sweep,
-               duplicate_events, sweep_mistakes):
+               duplicate_events, sweep_mistakes, failed_runs, time_rows):
         case(fn, tmp)
 done()

@@ -174,6 +174,48 @@ static void test_inheritance(void)
 	hwp_session_free(s);
 }
 
+/* hwp_session_reset() zeroes every count, the exited children's too: the
+ * kernel's reset leaves what they passed up at their exit. */
+static void test_reset_after_children(void)
+{
+	struct hwp_session *s = open_session("page-faults", NULL);
+	double faults;
+
+	if (!s)
+		return;
+	hwp_session_enable(s);
+	for (int i = 0; i < 2; i++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			work_touch_pages(PAGES);
+			_exit(0);
+		}
+		waitpid(p, NULL, 0);
+	}
+	hwp_session_disable(s);
+	faults = count_of(s, 0);
+	CHECK(faults >= 2 * PAGES, "2 children of %d pages: %.0f faults", PAGES, faults);
+	CHECK_ERR(hwp_session_reset(s), 0);
+	faults = count_of(s, 0);
+	CHECK(faults == 0, "reset: %.0f faults left", faults);
+	/* Counting goes on from 0, the children's new counts included. */
+	hwp_session_enable(s);
+	if (fork() == 0) {
+		work_touch_pages(PAGES);
+		_exit(0);
+	}
+	wait(NULL);
+	hwp_session_disable(s);
+	faults = count_of(s, 0);
+	CHECK(faults >= PAGES && faults <= PAGES + 2 * SLACK,
+	      "a child after the reset, %d pages: %.0f faults", PAGES, faults);
+	/* A second reset, with the first's children still in the kernel's sum. */
+	CHECK_ERR(hwp_session_reset(s), 0);
+	CHECK_NEAR(count_of(s, 0), 0, 0);
+	hwp_session_free(s);
+}
+
 /* Counting another process, all its threads: as hwprof stat -p does. */
 static void test_process_scope(void)
 {
@@ -446,6 +488,7 @@ int main(void)
 	t_run(test_migrations);
 	t_run(test_context_switches_and_threads);
 	t_run(test_inheritance);
+	t_run(test_reset_after_children);
 	t_run(test_process_scope);
 	t_run(test_cpu_not_online);
 	t_run(test_cpu_scope);

@@ -135,6 +135,53 @@ static void check_read(void)
 	hwp_result_free(r);
 }
 
+/* Time rows (0.2): read as rows of their kind, written back the same; a
+ * result read from a file takes no more. */
+static void check_times(void)
+{
+	HWP_OPTS(hwp_write_opts, json, .format = HWP_FORMAT_JSON);
+	struct hwp_series_info si = { .sz = sizeof(si) };
+	struct hwp_result *r = NULL, *back = NULL;
+	char *buf = NULL;
+	size_t len = 0, idx;
+	FILE *f;
+	static const char times[] =
+		"  \"times\": [ { \"time\": \"elapsed\", \"value\": 0.2, \"unit\": \"seconds\",\n"
+		"      \"reason\": null, \"values\": [0.1, 0.2, 0.3] },\n"
+		"    { \"time\": \"user\", \"value\": 0.05, \"unit\": \"seconds\",\n"
+		"      \"reason\": null, \"values\": [0.04, null, 0.06] } ],\n";
+	char doc[sizeof(stat_doc) + sizeof(times)];
+	const char *at = strstr(stat_doc, "  \"environment\"");
+
+	snprintf(doc, sizeof(doc), "%.*s%s%s", (int)(at - stat_doc), stat_doc, times, at);
+	CHECK_ERR(hwp_result_read(write_str("times.json", doc), &r), 0);
+	if (!r)
+		return;
+	CHECK(hwp_result_nr_series(r) == 5, "3 rows and 2 times: %zu",
+	      hwp_result_nr_series(r));
+	CHECK_ERR(hwp_result_find(r, "user", &idx), 0);
+	CHECK_ERR(hwp_result_series(r, idx, &si), 0);
+	CHECK(si.kind == HWP_SERIES_TIME && !strcmp(si.unit, "seconds") &&
+	      si.values[0] == 0.04 && isnan(si.values[1]) && si.values[2] == 0.06,
+	      "the user row");
+	CHECK_ERR(hwp_result_set_run_times(r, 1, 1), -EBUSY);
+	f = open_memstream(&buf, &len);
+	CHECK_ERR(hwp_result_write(r, f, &json), 0);
+	fclose(f);
+	CHECK(buf && strstr(buf, "\"times\": [") && strstr(buf, "\"time\": \"elapsed\""),
+	      "written back: %s", buf ? buf : "");
+	CHECK_ERR(hwp_result_read(write_file("times2.json", buf, len), &back), 0);
+	CHECK(back && hwp_result_nr_series(back) == 5, "and read again");
+	free(buf);
+	hwp_result_free(back);
+	hwp_result_free(r);
+	/* A result without runs has no run to give times to. */
+	CHECK_ERR(hwp_result_new(&r), 0);
+	CHECK_ERR(hwp_result_set_run_times(r, 1, 1), -EINVAL);
+	CHECK_ERR(hwp_result_set_run_times(NULL, 1, 1), -EINVAL);
+	hwp_result_free(r);
+}
+
 /* Written back and read again: the same numbers, the same environment. */
 static void check_round_trip(void)
 {
@@ -790,6 +837,7 @@ int main(void)
 		t_skip("no temporary directory");
 	t_run(check_read);
 	t_run(check_round_trip);
+	t_run(check_times);
 	t_run(check_refused);
 	t_run(check_truncated);
 	t_run(check_sweeps);
