@@ -159,8 +159,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		fprintf(f, "\n %17.9f seconds time elapsed\n\n",
 			secs.n ? secs.mean : 0.0);
 	if (r->nr_regionsets)
-		regionset_text(r->regionsets[r->nr_regionsets - 1], f, !o->no_big_num,
-			       r->nr_regionsets);
+		regionset_runs_text(r, f, !o->no_big_num);
 	return 0;
 }
 
