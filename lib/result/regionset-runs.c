@@ -67,7 +67,8 @@ static int region_fill(struct region_runs *rr, const struct hwp_result *r,
 		if (fill_row(&rr->rows[i], &first->rows[i], runs))
 			return -ENOMEM;
 	for (size_t k = 0; k < runs; k++) {
-		const struct regionset_region *rg = region_named(r->regionsets[k], rr->name);
+		const struct regionset_region *rg =
+			region_named(r->regionsets[k], rr->name);
 
 		rr->calls[k] = rg ? (double)rg->calls : NAN;
 		rr->seconds[k] = rg ? rg->seconds : NAN;
@@ -81,7 +82,8 @@ static int region_fill(struct region_runs *rr, const struct hwp_result *r,
 			for (size_t j = 0; j < rg->nr_rows; j++) {
 				const struct series *src = &rg->rows[j];
 
-				if (src->kind != dst->kind || strcmp(src->name, dst->name))
+				if (src->kind != dst->kind ||
+				    strcmp(src->name, dst->name))
 					continue;
 				dst->values[k] = src->values[0];
 				dst->supported |= src->supported;

@@ -242,8 +242,8 @@ static void runs_region(FILE *f, const struct region_runs *rr, bool big)
 	const struct regionset_region *last = rr->last;
 
 	hwp_stats_summarize(rr->seconds, rr->nr_runs, &s);
-	fprintf(f, "\n Region '%s': in %zu of %zu runs; %zu thread%s, %llu calls", rr->name,
-		rr->nr_entered, rr->nr_runs, last->nr_threads,
+	fprintf(f, "\n Region '%s': in %zu of %zu runs; %zu thread%s, %llu calls",
+		rr->name, rr->nr_entered, rr->nr_runs, last->nr_threads,
 		last->nr_threads == 1 ? "" : "s", (unsigned long long)last->calls);
 	if (last->ops > 0)
 		fprintf(f, ", %llu ops", (unsigned long long)last->ops);
