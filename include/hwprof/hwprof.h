@@ -1253,8 +1253,10 @@ HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
  *	  writes to $HWPROF_OUTPUT at exit (see hwp_region_begin())
  *
  * One file a run, read as hwp_regionset_read() reads it. The text report
- * then shows the regions of the last run, region by region, after the
- * whole program's counts; the JSON keeps every run's under "regions";
+ * then shows the regions region by region after the whole program's
+ * counts: with one run, that run's; with several (since 0.2), each row's
+ * mean over the runs that entered the region, with perf's "+- x%"; the
+ * JSON keeps every run's under "regions";
  * hwp_result_regionset() gives each. This is 'hwprof stat --regions'.
  * Errors: the open's errno (-ENOENT: the program wrote none),
  * -HWP_ERR_FORMAT for a file that is not the regions of a program or has
@@ -1500,7 +1502,11 @@ struct hwp_compare_info {
 	/* The aggregation unit of a row of one unit ("CPU0", "S0-D0-C1"; see
 	 * hwp_result_unit()), or NULL for the totals. When both results have
 	 * the same units, each unit's rows follow the totals; when not, only
-	 * the totals are compared and a warning says why. Since: 0.2 */
+	 * the totals are compared and a warning says why. The rows of a
+	 * region of 'hwprof stat --regions' that both results entered
+	 * follow, one row a region and event or metric, with "region:NAME"
+	 * here (each run's value of the region, as the totals have a value
+	 * a run). Since: 0.2 */
 	const char *aggr_unit;
 };
 
