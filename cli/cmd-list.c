@@ -46,7 +46,8 @@ static const char *section_title(const struct hwp_event_desc *ev, char *buf, siz
 		return "Software events (perf's generic names)";
 	if (!strcmp(ev->pmu, "tracepoint"))
 		return "Tracepoints (tracefs)";
-	snprintf(buf, size, "libpfm4 PMU '%s'", ev->pmu);
+	snprintf(buf, size, "%s PMU '%s'",
+		 ev->source == HWP_SOURCE_PMU ? "The kernel's" : "libpfm4", ev->pmu);
 	return buf;
 }
 

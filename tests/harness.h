@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define T_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -233,6 +234,29 @@ static inline T_PRINTF(1, 2) void t_case_skip(const char *fmt, ...)
 	t_state.skipped = true;
 	t_copy_line(t_state.skip_reason, sizeof(t_state.skip_reason), why, false);
 	free(why);
+}
+
+/* Write @text to @root/@rel, making its folders (a fabricated sysfs tree);
+ * exits on failure, which no test could go on from. */
+static inline void t_put_file(const char *root, const char *rel, const char *text)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (slash = strchr(path + strlen(root) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
 }
 
 /* Run @fn as one case, named after it without its test_ or check_ prefix. */

@@ -189,6 +189,14 @@ HWP_API void hwp_log_set_level(enum hwp_log_level level);
  *	   libpfm4 encode the events of another PMU
  *	3. raw codes rNNNN (hexadecimal), optionally rNNNN:MODIFIERS
  *	4. tracepoints subsystem:name, read from tracefs
+ * and, as perf writes them, the events of every PMU the kernel has
+ * (since 0.2): pmu/event/ with an event of
+ * /sys/bus/event_source/devices/PMU/events (msr/tsc/, msr/aperf/,
+ * cstate_core/c6-residency/, power/energy-pkg/), or pmu/term=value,.../
+ * with the PMU's format fields (cpu/event=0x3c,umask=0x01/) and config,
+ * config1, config2; modifiers follow the last slash (msr/tsc/u or
+ * msr/tsc/:u). A metric formula names such an event as perf's metrics
+ * do, with '@' for '/': msr@aperf@.
  */
 
 enum hwp_event_source {
@@ -196,6 +204,7 @@ enum hwp_event_source {
 	HWP_SOURCE_PFM,		/* libpfm4 */
 	HWP_SOURCE_RAW,		/* rNNNN */
 	HWP_SOURCE_TRACEPOINT,	/* subsystem:name */
+	HWP_SOURCE_PMU,		/* pmu/event/, pmu/term=value/ (since 0.2) */
 };
 
 /* What one event of a list is. Filled by hwp_evlist_event(). */
@@ -205,12 +214,18 @@ struct hwp_event_info {
 	/* Resolved: "cpu-migrations", "amd64_fam19h::RETIRED_INSTRUCTIONS". */
 	const char *canonical;
 	const char *desc;	/* one line */
-	const char *unit;	/* "ns" for the clocks (cpu-clock, task-clock), else "" */
+	/* "ns" for the clocks (cpu-clock, task-clock); a PMU event's unit file
+	 * when its scale is 1 (since 0.2); else "" */
+	const char *unit;
 	enum hwp_event_source source;
 	size_t group;		/* index of its group; an event alone is a group of one */
 	bool is_leader;		/* first event of its group */
 	bool is_hardware;	/* needs a hardware PMU */
 	struct perf_event_attr attr;	/* as it will be opened (before fallbacks) */
+	/* Since 0.2: what one count is worth in @unit, from the PMU's
+	 * events/NAME.scale (power/energy-pkg/: 2.3283064365386962890625e-10
+	 * Joules); 1 for every other event. Counts are kept unscaled. */
+	double scale;
 };
 
 struct hwp_evlist;
@@ -1269,8 +1284,10 @@ HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
  *	  writes to $HWPROF_OUTPUT at exit (see hwp_region_begin())
  *
  * One file a run, read as hwp_regionset_read() reads it. The text report
- * then shows the regions of the last run, region by region, after the
- * whole program's counts; the JSON keeps every run's under "regions";
+ * then shows the regions region by region after the whole program's
+ * counts: with one run, that run's; with several (since 0.2), each row's
+ * mean over the runs that entered the region, with perf's "+- x%"; the
+ * JSON keeps every run's under "regions";
  * hwp_result_regionset() gives each. This is 'hwprof stat --regions'.
  * Errors: the open's errno (-ENOENT: the program wrote none),
  * -HWP_ERR_FORMAT for a file that is not the regions of a program or has
@@ -1516,7 +1533,11 @@ struct hwp_compare_info {
 	/* The aggregation unit of a row of one unit ("CPU0", "S0-D0-C1"; see
 	 * hwp_result_unit()), or NULL for the totals. When both results have
 	 * the same units, each unit's rows follow the totals; when not, only
-	 * the totals are compared and a warning says why. Since: 0.2 */
+	 * the totals are compared and a warning says why. The rows of a
+	 * region of 'hwprof stat --regions' that both results entered
+	 * follow, one row a region and event or metric, with "region:NAME"
+	 * here (each run's value of the region, as the totals have a value
+	 * a run). Since: 0.2 */
 	const char *aggr_unit;
 };
 

@@ -398,12 +398,47 @@ static int compare_units(struct hwp_compare *c, size_t col, const struct hwp_res
 	return err;
 }
 
+/* The regions both sides entered (stat --regions -r N), region by region,
+ * each row a row of its own: its unit is "region:NAME". */
+static int compare_regions(struct hwp_compare *c, size_t col, const struct hwp_result *ra,
+			   const struct hwp_result *rb)
+{
+	struct region_runs *xa = NULL, *xb = NULL;
+	size_t na = 0, nb = 0;
+	int err;
+
+	if (!ra->nr_regionsets || !rb->nr_regionsets)
+		return 0;
+	err = region_runs_build(ra, &xa, &na) ?: region_runs_build(rb, &xb, &nb);
+	for (size_t i = 0; !err && i < na; i++) {
+		struct hwp_result va, vb;
+		char *label = NULL;
+
+		for (size_t j = 0; j < nb; j++) {
+			if (strcmp(xa[i].name, xb[j].name))
+				continue;
+			region_runs_view(ra, &xa[i], &va);
+			region_runs_view(rb, &xb[j], &vb);
+			if (asprintf(&label, "region:%s", xa[i].name) < 0)
+				return region_runs_free(xa, na), region_runs_free(xb, nb),
+				       -ENOMEM;
+			err = compare_rows(c, col, &va, &vb, label);
+			free(label);
+			break;
+		}
+	}
+	region_runs_free(xa, na);
+	region_runs_free(xb, nb);
+	return err;
+}
+
 /* Compare the results of one column, adding the rows they share: the
- * totals, then unit by unit. */
+ * totals, then unit by unit, then region by region. */
 static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_result *ra,
 			  const struct hwp_result *rb)
 {
-	return compare_rows(c, col, ra, rb, NULL) ?: compare_units(c, col, ra, rb);
+	return compare_rows(c, col, ra, rb, NULL) ?: compare_units(c, col, ra, rb) ?:
+	       compare_regions(c, col, ra, rb);
 }
 
 /*

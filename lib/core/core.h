@@ -110,6 +110,12 @@ int info_fill(void *dst, const void *src, size_t src_sz);
 long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			 unsigned long flags);
 int read_paranoid(void);
+/* The sysfs mount to read: @root if given, else $HWPROF_SYSFS_ROOT (a test's
+ * fabricated tree), else "/sys". */
+const char *sysfs_root(const char *root);
+/* The first line of @dir/@rel (a sysfs file), without its newline, into
+ * @buf: 0 or -errno (-EIO when empty). */
+int read_first_line(const char *dir, const char *rel, char *buf, size_t size);
 /* A sentence that explains a permission error and names the fix: of an
  * open for process @pid (0: ours), system-wide or not, that asked for user
  * space alone or not. */

@@ -25,6 +25,36 @@ long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int g
 	return fd < 0 ? -errno : fd;
 }
 
+/* Where sysfs is read from: HWPROF_SYSFS_ROOT lets a test hand over a
+ * fabricated tree (devices/system/cpu/..., bus/event_source/devices/...). */
+const char *sysfs_root(const char *root)
+{
+	const char *env = getenv("HWPROF_SYSFS_ROOT");
+
+	if (root && *root)
+		return root;
+	return env && *env ? env : "/sys";
+}
+
+/* The first line of @dir/@rel, without its newline: 0 or -errno. */
+int read_first_line(const char *dir, const char *rel, char *buf, size_t size)
+{
+	char path[4352];
+	FILE *f;
+	char *ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	ok = fgets(buf, (int)size, f);
+	fclose(f);
+	if (!ok)
+		return -EIO;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
 static int read_int_file(const char *path, long *out)
 {
 	char buf[64];

@@ -85,7 +85,8 @@ static bool name_char(const char *s, size_t i)
 {
 	unsigned char c = (unsigned char)s[i];
 
-	if (isalnum(c) || c == '_' || c == '.' || c == ':')
+	/* '@' as perf's metrics write a PMU event: msr@aperf@ for msr/aperf/. */
+	if (isalnum(c) || c == '_' || c == '.' || c == ':' || (c == '@' && i > 0))
 		return true;
 	/* "cache-misses" is one name; "a - b" is a subtraction. */
 	return c == '-' && i > 0 && isalnum((unsigned char)s[i - 1]) &&
@@ -501,6 +502,26 @@ static const struct {
 	  "LLC misses per LLC access" },
 	{ "branch-miss-rate=100 * branch-misses / branches", "%",
 	  "Mispredicted branches per branch" },
+	{ "effective-GHz=msr@aperf@ / task-clock", "GHz",
+	  "Cycles at the actual frequency (aperf) per nanosecond on a CPU" },
+	{ "aperf/mperf=100 * msr@aperf@ / msr@mperf@", "%",
+	  "Actual frequency over the nominal one while not halted" },
+	{ "tsc-GHz=msr@tsc@ / task-clock", "GHz",
+	  "Time-stamp counter ticks per nanosecond on a CPU: the nominal frequency" },
+	{ "core-C1-residency=100 * cstate_core@c1-residency@ / msr@tsc@", "%",
+	  "Time the cores spent in C1 (with -a)" },
+	{ "core-C3-residency=100 * cstate_core@c3-residency@ / msr@tsc@", "%",
+	  "Time the cores spent in C3 (with -a)" },
+	{ "core-C6-residency=100 * cstate_core@c6-residency@ / msr@tsc@", "%",
+	  "Time the cores spent in C6 (with -a)" },
+	{ "core-C7-residency=100 * cstate_core@c7-residency@ / msr@tsc@", "%",
+	  "Time the cores spent in C7 (with -a)" },
+	{ "pkg-C2-residency=100 * cstate_pkg@c2-residency@ / msr@tsc@", "%",
+	  "Time the packages spent in C2 (with -a)" },
+	{ "pkg-C3-residency=100 * cstate_pkg@c3-residency@ / msr@tsc@", "%",
+	  "Time the packages spent in C3 (with -a)" },
+	{ "pkg-C6-residency=100 * cstate_pkg@c6-residency@ / msr@tsc@", "%",
+	  "Time the packages spent in C6 (with -a)" },
 };
 
 static struct hwp_metric *builtins[ARRAY_SIZE(builtin_defs)];

@@ -11,36 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where sysfs is read from: HWPROF_SYSFS_ROOT lets a test hand over a
- * fabricated tree (devices/system/cpu/..., devices/system/node/...). */
-static const char *sysfs_root(const char *root)
-{
-	const char *env = getenv("HWPROF_SYSFS_ROOT");
-
-	if (root && *root)
-		return root;
-	return env && *env ? env : "/sys";
-}
-
-/* The first line of @root/@rel, without its newline; -errno. */
-static int read_line(const char *root, const char *rel, char *buf, size_t size)
-{
-	char path[4096];
-	FILE *f;
-	char *ok;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	ok = fgets(buf, (int)size, f);
-	fclose(f);
-	if (!ok)
-		return -EIO;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 static int read_id(const char *root, int cpu, const char *name, int missing, int *out)
 {
 	char rel[128], buf[64], *end;
@@ -48,7 +18,7 @@ static int read_id(const char *root, int cpu, const char *name, int missing, int
 	int err;
 
 	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/%s", cpu, name);
-	err = read_line(root, rel, buf, sizeof(buf));
+	err = read_first_line(root, rel, buf, sizeof(buf));
 	if (err == -ENOENT) {	/* die_id before Linux 5.2: one die a package */
 		*out = missing;
 		return missing >= 0 ? 0 : err;
@@ -95,7 +65,7 @@ static int read_nodes(struct hwp_topology *t, const char *root)
 		if (end == d->d_name + 4 || *end || node < 0)
 			continue;
 		snprintf(rel, sizeof(rel), "devices/system/node/%s/cpulist", d->d_name);
-		if (read_line(root, rel, buf, sizeof(buf)) || !*buf)
+		if (read_first_line(root, rel, buf, sizeof(buf)) || !*buf)
 			continue;
 		if (cpulist_parse(buf, &cpus, &nr, &bad)) {
 			free(cpus);
@@ -126,7 +96,7 @@ HWP_API int hwp_topology_read(const char *root, struct hwp_topology **out)
 		return fail(-EINVAL, "hwp_topology_read: out is NULL");
 	*out = NULL;
 	root = sysfs_root(root);
-	err = read_line(root, "devices/system/cpu/online", buf, sizeof(buf));
+	err = read_first_line(root, "devices/system/cpu/online", buf, sizeof(buf));
 	if (err)
 		return fail(err, "%s/devices/system/cpu/online: %s: the topology is read from sysfs; mount it (mount -t sysfs sysfs /sys)",
 			    root, strerrordesc_np(-err));

@@ -136,7 +136,7 @@ bool event_is_own_name(const char *name)
 	return generic_find(name) || is_raw_name(name);
 }
 
-static int set_str(char **dst, const char *src)
+int event_set_str(char **dst, const char *src)
 {
 	free(*dst);
 	*dst = strdup(src);
@@ -152,6 +152,9 @@ int event_resolve(const char *name, struct event *ev)
 	memset(&ev->attr, 0, sizeof(ev->attr));
 	ev->attr.size = sizeof(ev->attr);
 	ev->unit = "";
+	ev->scale = 1.0;
+	if (pmu_syntax(name))
+		return pmu_resolve(name, ev);
 
 	g = generic_find(name);
 	if (g) {
@@ -160,7 +163,8 @@ int event_resolve(const char *name, struct event *ev)
 		ev->attr.config = g->config;
 		ev->unit = g->unit;
 		ev->is_hardware = g->type != PERF_TYPE_SOFTWARE;
-		if (set_str(&ev->canonical, g->name) || set_str(&ev->desc, g->desc))
+		if (event_set_str(&ev->canonical, g->name) ||
+		    event_set_str(&ev->desc, g->desc))
 			return fail(-ENOMEM, "out of memory");
 		return 0;
 	}
@@ -184,8 +188,8 @@ int event_resolve(const char *name, struct event *ev)
 		ev->attr.type = PERF_TYPE_RAW;
 		ev->attr.config = strtoull(name + 1, NULL, 16);
 		ev->is_hardware = true;
-		if (set_str(&ev->canonical, name) ||
-		    set_str(&ev->desc, "Raw PMU event code"))
+		if (event_set_str(&ev->canonical, name) ||
+		    event_set_str(&ev->desc, "Raw PMU event code"))
 			return fail(-ENOMEM, "out of memory");
 		return 0;
 	}
@@ -196,7 +200,8 @@ int event_resolve(const char *name, struct event *ev)
 			return err;
 		ev->source = HWP_SOURCE_TRACEPOINT;
 		ev->is_hardware = false;
-		if (set_str(&ev->canonical, name) || set_str(&ev->desc, "Tracepoint"))
+		if (event_set_str(&ev->canonical, name) ||
+		    event_set_str(&ev->desc, "Tracepoint"))
 			return fail(-ENOMEM, "out of memory");
 		return 0;
 	}
@@ -291,6 +296,14 @@ bool event_name_matches(const struct event *ev, const char *name)
 
 	if (!strcmp(name, ev->name) || !strcasecmp(name, ev->canonical))
 		return true;
+	if (ev->source == HWP_SOURCE_PMU && strchr(name, '@')) {
+		/* msr@aperf@ is msr/aperf/, as perf's metrics write it. */
+		snprintf(a, sizeof(a), "%s", name);
+		for (char *p = a; *p; p++)
+			if (*p == '@')
+				*p = '/';
+		return !strcasecmp(a, ev->canonical);
+	}
 	g = generic_find(name);
 	if (g && !strcmp(g->name, ev->canonical))
 		return true;
@@ -381,6 +394,9 @@ HWP_API int hwp_events_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 	if (ret)
 		return ret;
 	ret = libpfm_foreach(pattern, fn, ctx);
+	if (ret)
+		return ret;
+	ret = pmu_foreach(pattern, fn, ctx);
 	if (ret)
 		return ret;
 	return tracepoint_foreach(pattern, fn, ctx);

@@ -107,6 +107,14 @@ static size_t modifier_split(const char *tok, size_t len)
 
 	while (colon > 0 && tok[colon - 1] != ':' && tok[colon - 1] != '/')
 		colon--;
+	/* perf writes a PMU event's modifiers after its last slash, with or
+	 * without a colon: cpu/cycles/u, msr/tsc/:u. */
+	if (colon > 0 && tok[colon - 1] == '/' && colon < len &&
+	    len - colon < sizeof(buf)) {
+		memcpy(buf, tok + colon, len - colon);
+		buf[len - colon] = '\0';
+		return parse_modifiers(buf, &m) ? colon : len;
+	}
 	if (colon == 0 || tok[colon - 1] != ':' || len - colon >= sizeof(buf))
 		return len;
 	memcpy(buf, tok + colon, len - colon);
@@ -119,6 +127,7 @@ static void event_release(struct event *ev)
 	free(ev->name);
 	free(ev->canonical);
 	free(ev->desc);
+	free(ev->unit_own);
 }
 
 static int unknown_event(const char *name)
@@ -199,12 +208,10 @@ static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos,
 		return fail(-ENOMEM, "out of memory");
 	}
 	if (base_len < len)
-		parse_modifiers(ev->name + base_len + 1, &m);
-	if (strchr(base, '/')) {
-		err = syntax_error(ps, pos,
-				   "'%s': the PMU/term=value/ syntax is not supported; name the event as libpfm4 does (hwprof list) or as a raw code rNNNN",
-				   base);
-		goto err;
+		parse_modifiers(ev->name + base_len + (tok[base_len] == ':'), &m);
+	if (pmu_syntax(base)) {
+		err = pmu_resolve(base, ev);
+		goto resolved;
 	}
 	err = event_resolve(base, ev);
 	if (err == -ENOENT && base_len < len) {
@@ -215,6 +222,7 @@ static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos,
 	}
 	if (err == -ENOENT || err == -HWP_ERR_SYNTAX)
 		err = bad_modifier_or(ps, pos, base, err);
+resolved:
 	if (err)
 		goto err;
 	free(base);
@@ -407,8 +415,12 @@ int evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out)
 		e->name = strdup(s->name);
 		e->canonical = strdup(s->canonical);
 		e->desc = strdup(s->desc ? s->desc : "");
+		e->unit_own = s->unit_own ? strdup(s->unit_own) : NULL;
+		if (s->unit_own)
+			e->unit = e->unit_own ? e->unit_own : "";
 		d->nr_events++;
-		if (!e->name || !e->canonical || !e->desc)
+		if (!e->name || !e->canonical || !e->desc ||
+		    (s->unit_own && !e->unit_own))
 			goto err;
 	}
 	d->nr_groups = evl->nr_groups;
@@ -457,5 +469,6 @@ HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
 	i.is_leader = ev->is_leader;
 	i.is_hardware = ev->is_hardware;
 	i.attr = ev->attr;
+	i.scale = ev->scale > 0 ? ev->scale : 1.0;
 	return info_fill(info, &i, sizeof(i));
 }

@@ -14,7 +14,11 @@ struct event {
 	char *name;		/* as written, modifiers included */
 	char *canonical;
 	char *desc;
-	const char *unit;	/* static */
+	const char *unit;	/* static, or unit_own */
+	char *unit_own;		/* a sysfs PMU event's unit file */
+	/* A sysfs PMU event's scale file: what a count is worth in unit
+	 * (power/energy-pkg/: 2.3283064365386962890625e-10 Joules); else 1. */
+	double scale;
 	enum hwp_event_source source;
 	size_t group;
 	bool is_leader;
@@ -38,6 +42,8 @@ int evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out);
 const struct event *evlist_get(const struct hwp_evlist *evl, size_t idx);
 /* Resolve one name (no modifiers) into @ev's attr, canonical, desc, unit. */
 int event_resolve(const char *name, struct event *ev);
+/* Replace *@dst with a copy of @src: 0 or -ENOMEM. */
+int event_set_str(char **dst, const char *src);
 /* Whether @name is one of perf's generic names or a raw code rNNNN. */
 bool event_is_own_name(const char *name);
 /* Whether the machine has a hardware PMU (a PMU of PERF_TYPE_RAW in sysfs). */
@@ -71,6 +77,16 @@ int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonic
 int libpfm_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
 /* Calls @fn for every libpfm4 event name of the active PMUs. */
 int libpfm_names(int (*fn)(const char *name, void *ctx), void *ctx);
+
+/* pmu.c: the kernel's PMUs of sysfs, as perf names their events */
+/* Whether @name looks like pmu/.../ (no modifiers). */
+bool pmu_syntax(const char *name);
+/* Resolve "msr/tsc/" or "cpu/event=0x3c,umask=1/" into @ev. Errors, with
+ * the message set: -HWP_ERR_UNKNOWN_EVENT (no such PMU, event or term),
+ * -HWP_ERR_SYNTAX (a bad value or one out of its field's range),
+ * -HWP_ERR_FORMAT (sysfs files not as the kernel writes them), -ENOMEM. */
+int pmu_resolve(const char *name, struct event *ev);
+int pmu_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
 
 /* tracepoint.c */
 int tracepoint_resolve(const char *name, struct perf_event_attr *attr);

@@ -183,6 +183,115 @@ void regionset_text(const struct hwp_regionset *rs, FILE *f, bool big, size_t of
 	fputc('\n', f);
 }
 
+/* ---- text: every run's regions, region by region ---- */
+
+/* The mean over the runs of @v[k] / @per[k] (per[k] NAN or 0: skipped). */
+static double mean_per(const double *v, const double *per, size_t n)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]) && !isnan(per[i]) && per[i] > 0) {
+			sum += v[i] / per[i];
+			k++;
+		}
+	return k ? sum / (double)k : NAN;
+}
+
+static void pm(FILE *f, const struct hwp_stats_summary *s)
+{
+	if (s->n > 1 && !isnan(s->rel_stderr))
+		fprintf(f, " ( +- %5.2f%% )", 100.0 * s->rel_stderr);
+	else
+		fprintf(f, " %12s", "");
+}
+
+static void runs_event(FILE *f, const struct region_runs *rr, const struct series *sr,
+		       bool big)
+{
+	struct hwp_stats_summary s = { .sz = sizeof(s) };
+	bool clock = !strcmp(sr->unit, "ns");
+	double per_call = mean_per(sr->values, rr->calls, rr->nr_runs);
+	double per_op = mean_per(sr->values, rr->ops, rr->nr_runs);
+	char value[64];
+
+	hwp_stats_summarize(sr->values, rr->nr_runs, &s);
+	if (!sr->supported)
+		snprintf(value, sizeof(value), "<not supported>");
+	else if (!s.n)
+		snprintf(value, sizeof(value), "<not counted>");
+	else if (clock)
+		snprintf(value, sizeof(value), "%.2f msec", s.mean / 1e6);
+	else
+		fmt_grouped(s.mean, big, value, sizeof(value));
+	fprintf(f, "%23s  %-24s", value, sr->name);
+	pm(f, &s);
+	if (!isnan(per_call))
+		fprintf(f, " %12.4g %s/call", clock ? per_call / 1e6 : per_call,
+			clock ? "msec" : "");
+	if (!isnan(per_op))
+		fprintf(f, " %12.4g %s/op", clock ? per_op / 1e6 : per_op,
+			clock ? "msec" : "");
+	fputc('\n', f);
+}
+
+static void runs_region(FILE *f, const struct region_runs *rr, bool big)
+{
+	struct hwp_stats_summary s = { .sz = sizeof(s) };
+	const struct regionset_region *last = rr->last;
+
+	hwp_stats_summarize(rr->seconds, rr->nr_runs, &s);
+	fprintf(f, "\n Region '%s': in %zu of %zu runs; %zu thread%s, %llu calls",
+		rr->name, rr->nr_entered, rr->nr_runs, last->nr_threads,
+		last->nr_threads == 1 ? "" : "s", (unsigned long long)last->calls);
+	if (last->ops > 0)
+		fprintf(f, ", %llu ops", (unsigned long long)last->ops);
+	fprintf(f, " (the last run); %.6f s", s.mean);
+	pm(f, &s);
+	fputc('\n', f);
+	for (size_t e = 0; e < rr->nr_events; e++)
+		runs_event(f, rr, &rr->rows[e], big);
+	if (rr->nr_rows == rr->nr_events)
+		return;
+	fprintf(f, "   metrics:");
+	for (size_t i = rr->nr_events; i < rr->nr_rows; i++) {
+		const struct series *m = &rr->rows[i];
+		char num[64];
+
+		hwp_stats_summarize(m->values, rr->nr_runs, &s);
+		if (!s.n)
+			snprintf(num, sizeof(num), "<undefined>");
+		else
+			fmt_metric(s.mean, big, num, sizeof(num));
+		fprintf(f, "%s %s %s", i > rr->nr_events ? "," : "", m->name, num);
+		if (s.n > 1 && !isnan(s.rel_stderr))
+			fprintf(f, " (+- %.2f%%)", 100.0 * s.rel_stderr);
+	}
+	fputc('\n', f);
+}
+
+void regionset_runs_text(const struct hwp_result *r, FILE *f, bool big)
+{
+	const struct hwp_regionset *rs = r->regionsets[r->nr_regionsets - 1];
+	struct region_runs *rr;
+	size_t nr;
+
+	if (r->nr_regionsets < 2 || region_runs_build(r, &rr, &nr)) {
+		/* Out of memory for the statistics: the last run's, as they are. */
+		regionset_text(rs, f, big, r->nr_regionsets);
+		return;
+	}
+	fprintf(f, " Regions over %zu runs (mean, +- its standard error), events %s, a read costs %.0f ns:\n",
+		r->nr_regionsets, rs->spec ? rs->spec : "?", rs->read_cost_ns);
+	if (!nr)
+		fprintf(f, "\n (none: the program entered no region)\n");
+	for (size_t i = 0; i < nr; i++)
+		runs_region(f, &rr[i], big);
+	fputc('\n', f);
+	region_runs_free(rr, nr);
+}
+
 /* ---- hwp_regionset_write() ---- */
 
 static int write_text(const void *obj, FILE *f, const void *opts)

@@ -191,8 +191,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	if (text_cpu_times(r, f))
 		fputc('\n', f);
 	if (r->nr_regionsets)
-		regionset_text(r->regionsets[r->nr_regionsets - 1], f, !o->no_big_num,
-			       r->nr_regionsets);
+		regionset_runs_text(r, f, !o->no_big_num);
 	return 0;
 }
 

@@ -233,6 +233,29 @@ int regionset_from_json(const struct json_value *doc, const char *source,
  * note that it is the last of @of_runs when there were more. */
 void regionset_json(const struct hwp_regionset *rs, struct json_writer *w);
 void regionset_text(const struct hwp_regionset *rs, FILE *f, bool big, size_t of_runs);
+/* The regions of every run of @r, region by region: the mean of each row
+ * over the runs, with perf's "+- x%". */
+void regionset_runs_text(const struct hwp_result *r, FILE *f, bool big);
+
+/* regionset-runs.c: one region across the runs of a result */
+struct region_runs {
+	const char *name;	/* borrowed from the result */
+	/* Its events, then metrics, as the first run that entered it has them:
+	 * values[k] from run k, NAN where run k did not enter it. */
+	struct series *rows;
+	size_t nr_rows, nr_events;
+	size_t nr_runs, nr_entered;
+	double *calls, *seconds, *ops;	/* a run each; NAN: not entered, no ops */
+	const struct regionset_region *last;	/* of the last run that entered it */
+};
+/* Every region any run of @r entered, in the order they first appear:
+ * *@out of *@nr, freed with region_runs_free(). Errors: -ENOMEM. */
+int region_runs_build(const struct hwp_result *r, struct region_runs **out, size_t *nr);
+void region_runs_free(struct region_runs *rr, size_t nr);
+/* @r with @rr's rows (and runs) in place of its own, for what reads a
+ * result's rows: borrowed from both. */
+void region_runs_view(const struct hwp_result *r, const struct region_runs *rr,
+		      struct hwp_result *view);
 
 /* result.c: attach @rs (taken on success) to @r. */
 int result_add_regionset(struct hwp_result *r, struct hwp_regionset *rs);

@@ -4,10 +4,12 @@
 tracepoints (in a private mount namespace, so nothing is left mounted)."""
 import json
 import os
+import shutil
+import subprocess
 import tempfile
 
 from common import (HWPROF_SH as HW, WORKLOAD, case, check, done, event, have_hw_pmu,
-                    hwprof, in_namespace, skip, stat_json)
+                    hwprof, in_namespace, metric, skip, stat_json)
 
 forced = dict(os.environ, LIBPFM_FORCE_PMU="icl")
 
@@ -117,7 +119,50 @@ def tracepoint_typo():
           f"tracepoint typo suggests: {p.stderr}")
 
 
-for fn in (libpfm_names, perf_names, inactive_pmu, unit_masks, nothing_countable, tracepoints,
+def msr_tsc():
+    """The kernel's msr PMU by perf's syntax: msr/tsc/ counts the time-stamp
+    counter while the task runs, so its ticks per task-clock nanosecond are
+    the TSC's frequency, under hwprof as under perf in the same test; the
+    built-in tsc-GHz metric is that ratio."""
+    if not os.path.exists("/sys/bus/event_source/devices/msr/events/tsc"):
+        skip("this kernel has no msr PMU with a tsc event")
+    if not shutil.which("perf"):
+        skip("perf is not installed")
+    p, doc = stat_json("-e", "msr/tsc/,task-clock", "--", WORKLOAD, "cpuspin", "0.2")
+    check(p.returncode == 0 and doc, f"msr/tsc/ counts: {p.stderr}")
+    if not doc:
+        return
+    tsc = event(doc, "msr/tsc/")
+    check(tsc["canonical"] == "msr/tsc/" and tsc["supported"], f"{tsc}")
+    clock = event(doc, "task-clock")["count"]
+    ours = tsc["count"] / clock
+    q = subprocess.run(["perf", "stat", "-x", ",", "-e", "msr/tsc/,task-clock", "--",
+                        WORKLOAD, "cpuspin", "0.2"], capture_output=True, text=True)
+    rows = {l.split(",")[2]: float(l.split(",")[0]) for l in q.stderr.splitlines()
+            if l.count(",") >= 3 and l.split(",")[0].replace(".", "").isdigit()}
+    if q.returncode != 0 or "msr/tsc/" not in rows or "task-clock" not in rows:
+        skip(f"perf stat -e msr/tsc/: {q.stderr.strip()}")
+    # perf -x writes task-clock in msec.
+    theirs = rows["msr/tsc/"] / (rows["task-clock"] * 1e6)
+    check(0.1 < ours < 20 and abs(ours - theirs) <= 0.1 * theirs,
+          f"TSC ticks per ns: hwprof {ours:.4f}, perf {theirs:.4f}")
+    check(tsc["count"] >= 0.15 * 1e9 * 0.1, f"0.2 s of CPU: {tsc['count']} ticks")
+    m = metric(doc, "tsc-GHz")
+    check(m and abs(m["value"] - ours) <= 1e-9 * ours, f"tsc-GHz {m} = {ours}")
+
+
+def pmu_errors():
+    """A PMU, event or term this machine lacks, or a bad value: status 2
+    and a message that names it and what there is."""
+    for spec, want in (("nopmu/tsc/", "no PMU 'nopmu'; the kernel's PMUs"),
+                       ("software/tsc/", "PMU 'software' has no event nor term 'tsc'"),
+                       ("msr/event=0x10000000000000000/", "is not a number"),
+                       ("msr/tsc/q", "'q' after the last '/' is not a modifier")):
+        p = hwprof("stat", "-e", spec, "--", "true")
+        check(p.returncode == 2 and want in p.stderr, f"{spec}: {p.returncode} {p.stderr}")
+
+
+for fn in (msr_tsc, pmu_errors, libpfm_names, perf_names, inactive_pmu, unit_masks, nothing_countable, tracepoints,
            tracefs_not_mounted, tracepoint_typo):
     case(fn)
 done()

@@ -45,7 +45,7 @@ ROWS = [
     (S + ["-e", LONG, "--", "true"], 2, "longer than"),
     (S + ["-e", "{" + MANY + "}", "--", "true"], 2, "more than 4096 events"),
     (S + ["-e", "nosuchsys:nosuchevent", "--", "true"], 2, "unknown event 'nosuchsys:nosuchevent'"),
-    (S + ["-e", "cpu/event=0x3c/", "--", "true"], 2, "syntax is not supported"),
+    (S + ["-e", "nosuchpmu/event=0x3c/", "--", "true"], 2, "no PMU 'nosuchpmu'"),
     (S + ["-e", "r12x", "--", "true"], 2, "unknown event"),
     (S + ["-e", "cs\x01", "--", "true"], 2, "unexpected character"),
     # metric formulas

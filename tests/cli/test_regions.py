@@ -4,6 +4,8 @@
 events; HWPROF_EVENTS picks them and HWPROF_OUTPUT gets the JSON at exit."""
 import json
 import os
+import re
+import statistics
 import tempfile
 
 from common import HWPROF, case, check, done, have_hw_pmu, run
@@ -160,6 +162,60 @@ def stat_regions_text():
     check(p.returncode == 2 and "no -I" in p.stderr, p.stderr)
 
 
+def stat_regions_runs():
+    """-r N keeps every run's regions: each row's mean over the runs, with
+    its +-, equal to the mean of what the program itself printed each run
+    (msgbench prints task-clock per message, in ns, from its regions)."""
+    runs = 3
+    p = run([HWPROF, "stat", "--regions", "-r", str(runs), "-e", "task-clock", "--",
+             MSGBENCH, "2", "100"], env=STAT_ENV)
+    if not check(p.returncode == 0, p.stderr):
+        return
+    check(f"Regions over {runs} runs" in p.stderr, p.stderr)
+    for name in ("send", "receive"):
+        own = [float(m) for m in
+               re.findall(rf"^{name}\s+2 threads, 200 messages: ([0-9.]+) task-clock/msg",
+                          p.stdout, re.M)]
+        if not check(len(own) == runs, f"{name}: the program's lines: {p.stdout}"):
+            continue
+        block = re.search(rf"Region '{name}': in {runs} of {runs} runs;.*?\n(.*?)\n",
+                          p.stderr, re.S)
+        if not check(block, f"{name}: a block over the runs: {p.stderr}"):
+            continue
+        line = block.group(1)
+        per_op = re.search(r"([0-9.e+-]+) msec/op", line)
+        check("task-clock" in line and "( +-" in line and per_op, f"{name}: {line}")
+        want = statistics.mean(own) / 1e6
+        got = float(per_op.group(1))
+        check(abs(got - want) <= 1e-3 * want, f"{name}: {got} msec/op, the runs' mean {want}")
+
+
+def compare_regions(d):
+    """compare compares each region both results entered, row by row: 16
+    times the messages make each region's task-clock an increase."""
+    for side, msgs in (("a", "50"), ("b", "800")):
+        p = run([HWPROF, "stat", "--regions", "-r", "4", "--json", "-o", f"{d}/{side}.json",
+                 "-e", "task-clock", "--", MSGBENCH, "2", msgs], env=STAT_ENV)
+        if not check(p.returncode == 0, p.stderr):
+            return
+    p = run([HWPROF, "compare", "--json", f"{d}/a.json", f"{d}/b.json"])
+    if not check(p.returncode == 0, p.stderr):
+        return
+    rows = json.loads(p.stdout)["rows"]
+    units = {r.get("aggregation_unit") for r in rows} - {None}
+    check(units == {"region:setup", "region:send", "region:receive"}, f"{units}")
+    for name in ("send", "receive"):
+        row = next((r for r in rows if r.get("aggregation_unit") == f"region:{name}" and
+                    r["name"] == "task-clock"), None)
+        if not check(row, f"region:{name} task-clock: {rows}"):
+            continue
+        check(row["a_n"] == 4 and row["b_n"] == 4, f"{name}: 4 runs a side: {row}")
+        check(row["verdict"] == "increase" and row["ratio"] > 4,
+              f"{name}: {row['verdict']} x{row['ratio']}")
+    p = run([HWPROF, "compare", f"{d}/a.json", f"{d}/b.json"])
+    check(re.search(r"^ region:send task-clock \(msec\)", p.stdout, re.M), p.stdout)
+
+
 def stat_regions_unreadable():
     # A regions file that cannot be read: the counts are still shown, the
     # error says why, and the exit status says the regions are lost (a
@@ -186,4 +242,6 @@ with tempfile.TemporaryDirectory() as tmp:
     case(stat_regions_json, tmp, name="stat --regions --json")
     case(stat_regions_text, name="stat --regions")
     case(stat_regions_unreadable, name="stat --regions, an unreadable regions file")
+    case(stat_regions_runs, name="stat --regions -r N: every run's regions")
+    case(compare_regions, tmp, name="compare: region by region")
 done()

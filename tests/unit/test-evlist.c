@@ -137,7 +137,8 @@ static const struct row rows[] = {
 	BAD("cycles:x", -HWP_ERR_SYNTAX, "not a modifier"),
 	BAD("cycles:pppp", -HWP_ERR_SYNTAX, "not a modifier"),
 	BAD("cycles instructions", -HWP_ERR_SYNTAX, "space"),
-	BAD("cpu/event=0x3c/", -HWP_ERR_SYNTAX, "not supported"),
+	/* The kernel's PMUs by perf's syntax: test-pmu.c. */
+	BAD("nosuchpmu/event=0x3c/", -HWP_ERR_UNKNOWN_EVENT, "no PMU 'nosuchpmu'"),
 	BAD("rxyz", -HWP_ERR_UNKNOWN_EVENT, "unknown event"),
 };
 

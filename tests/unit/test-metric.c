@@ -160,7 +160,10 @@ static void check_builtins(void)
 
 		CHECK(*hwp_metric_desc(m), "built-in %s has a description",
 		      hwp_metric_name(m));
-		CHECK_ERR(hwp_metric_check(m, evl), 0);
+		/* Those of the kernel's PMUs (msr@tsc@): test-pmu.c, on a
+		 * fabricated sysfs that has them. */
+		if (!strchr(hwp_metric_expr(m), '@'))
+			CHECK_ERR(hwp_metric_check(m, evl), 0);
 		/* a no-op for built-ins */
 		hwp_metric_free((struct hwp_metric *)m);
 	}

@@ -13,23 +13,7 @@ static char root[] = "/tmp/hwprof-topo-XXXXXX";
 
 static void put(const char *rel, const char *text)
 {
-	char path[512], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (slash = strchr(path + strlen(root) + 1, '/'); slash;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
+	t_put_file(root, rel, text);
 }
 
 static void put_cpu(int cpu, int core, int die, int package)

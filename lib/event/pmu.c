@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+/* Every PMU the kernel has, named as perf names them: "msr/tsc/",
+ * "cpu/event=0x3c,umask=0x01/", "cstate_core/c6-residency/". The PMU's
+ * type, its format fields (format/umask: "config:8-15") and its event
+ * aliases (events/tsc: "event=0x00", with tsc.scale and tsc.unit) come
+ * from sysfs, under sysfs_root() so that a test can fabricate a PMU. */
+#include "event/event.h"
+#include "util/text.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PMU_DIR "bus/event_source/devices"
+#define TERMS_MAX 64
+#define RANGES_MAX 8
+
+/* A format field: "config:0-7,32-35" is two ranges of config. */
+struct field {
+	unsigned nr;
+	struct {
+		unsigned char cfg;	/* 0 config, 1 config1, 2 config2 */
+		unsigned char lo, hi;
+	} r[RANGES_MAX];
+};
+
+struct pmu_ctx {
+	const char *spec;	/* as written, for messages */
+	char pmu[128];
+	char dir[4096];
+	uint64_t *cfg[3];
+	/* Terms an alias leaves to the user ("umask=?"), not yet given. */
+	char need[8][64];
+	unsigned nr_need;
+};
+
+/* The names in @dir/@sub, comma-separated into @sb (files without a dot:
+ * "tsc", not "tsc.scale"). */
+static void list_names(const char *dir, const char *sub, struct strbuf *sb)
+{
+	char path[4352];
+	struct dirent **de;
+	int n;
+	size_t k = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	n = scandir(path, &de, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		if (de[i]->d_name[0] != '.' && !strchr(de[i]->d_name, '.'))
+			strbuf_addf(sb, "%s%s", k++ ? ", " : "", de[i]->d_name);
+		free(de[i]);
+	}
+	if (n >= 0)
+		free(de);
+}
+
+static int parse_field(const struct pmu_ctx *pc, const char *name, const char *text,
+		       struct field *f)
+{
+	const char *s = text;
+
+	memset(f, 0, sizeof(*f));
+	if (!strncmp(s, "config", 6)) {
+		s += 6;
+		if (*s == '1' || *s == '2')
+			f->r[0].cfg = (unsigned char)(*s++ - '0');
+		if (*s++ != ':')
+			goto bad;
+	} else {
+		goto bad;
+	}
+	for (;;) {
+		char *end;
+		unsigned long lo = strtoul(s, &end, 10), hi = lo;
+
+		if (end == s)
+			goto bad;
+		s = end;
+		if (*s == '-') {
+			hi = strtoul(++s, &end, 10);
+			if (end == s)
+				goto bad;
+			s = end;
+		}
+		if (lo > hi || hi > 63 || f->nr == RANGES_MAX)
+			goto bad;
+		f->r[f->nr].cfg = f->r[0].cfg;
+		f->r[f->nr].lo = (unsigned char)lo;
+		f->r[f->nr].hi = (unsigned char)hi;
+		f->nr++;
+		if (!*s)
+			return 0;
+		if (*s++ != ',')
+			goto bad;
+	}
+bad:
+	return fail(-HWP_ERR_FORMAT,
+		    "event '%s': the format of term '%s' in %s/format/%s is '%s', not configN:LO-HI[,LO-HI]; the kernel's sysfs is not what hwprof expects",
+		    pc->spec, name, pc->dir, name, text);
+}
+
+static unsigned field_width(const struct field *f)
+{
+	unsigned w = 0;
+
+	for (unsigned i = 0; i < f->nr; i++)
+		w += f->r[i].hi - f->r[i].lo + 1u;
+	return w;
+}
+
+/* The field's bits take @v's, low bits first, as perf places them. */
+static void field_set(const struct pmu_ctx *pc, const struct field *f, uint64_t v)
+{
+	for (unsigned i = 0; i < f->nr; i++) {
+		unsigned len = f->r[i].hi - f->r[i].lo + 1u;
+		uint64_t mask = len == 64 ? ~0ull : ((1ull << len) - 1);
+		uint64_t *c = pc->cfg[f->r[i].cfg];
+
+		*c = (*c & ~(mask << f->r[i].lo)) | ((v & mask) << f->r[i].lo);
+		v = len == 64 ? 0 : v >> len;
+	}
+}
+
+static int parse_value(const struct pmu_ctx *pc, const char *term, const char *val,
+		       uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(val, &end, 0);
+	if (!*val || *end || errno || *val == '-' || *val == '+')
+		return fail(-HWP_ERR_SYNTAX,
+			    "event '%s': term '%s=%s': '%s' is not a number (write 123 or 0x7b, at most 64 bits)",
+			    pc->spec, term, val, val);
+	return 0;
+}
+
+static int apply_terms(struct pmu_ctx *pc, const char *terms, bool from_alias,
+		       struct event *ev);
+
+/* An event alias: events/NAME holds terms, NAME.scale and NAME.unit. */
+static int apply_alias(struct pmu_ctx *pc, const char *name, struct event *ev,
+		       bool *found)
+{
+	char rel[512], buf[1024];
+	int err;
+
+	*found = false;
+	if (strlen(name) > 256)
+		return 0;
+	snprintf(rel, sizeof(rel), "events/%s", name);
+	if (read_first_line(pc->dir, rel, buf, sizeof(buf)))
+		return 0;
+	*found = true;
+	err = apply_terms(pc, buf, true, ev);
+	if (err)
+		return err;
+	snprintf(rel, sizeof(rel), "events/%s.scale", name);
+	if (!read_first_line(pc->dir, rel, buf, sizeof(buf))) {
+		char *end;
+		double scale = strtod(buf, &end);
+
+		if (end == buf || *end || !(scale > 0))
+			return fail(-HWP_ERR_FORMAT,
+				    "event '%s': %s/%s is '%s', not a positive number",
+				    pc->spec, pc->dir, rel, buf);
+		ev->scale = scale;
+	}
+	snprintf(rel, sizeof(rel), "events/%s.unit", name);
+	if (!read_first_line(pc->dir, rel, buf, sizeof(buf))) {
+		free(ev->unit_own);
+		ev->unit_own = strdup(buf);
+		if (!ev->unit_own)
+			return fail(-ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int unknown_term(const struct pmu_ctx *pc, const char *key)
+{
+	struct strbuf ev = STRBUF_INIT, fmt = STRBUF_INIT;
+
+	list_names(pc->dir, "events", &ev);
+	list_names(pc->dir, "format", &fmt);
+	fail(-HWP_ERR_UNKNOWN_EVENT,
+	     "event '%s': PMU '%s' has no event nor term '%s'; its events: %s; its terms: %s%sconfig, config1, config2",
+	     pc->spec, pc->pmu, key, ev.len ? strbuf_str(&ev) : "none",
+	     strbuf_str(&fmt), fmt.len ? ", " : "");
+	strbuf_release(&ev);
+	strbuf_release(&fmt);
+	return -HWP_ERR_UNKNOWN_EVENT;
+}
+
+static int apply_term(struct pmu_ctx *pc, char *term, bool from_alias, struct event *ev)
+{
+	char *eq = strchr(term, '=');
+	const char *key = term, *val = NULL;
+	char rel[512], buf[256];
+	struct field f;
+	uint64_t v = 1;
+	unsigned width;
+	int err;
+
+	if (eq) {
+		*eq = '\0';
+		val = eq + 1;
+	}
+	if (!*key)
+		return fail(-HWP_ERR_SYNTAX,
+			    "event '%s': an empty term (two commas, or one at an end); write %s/EVENT/ or %s/TERM=VALUE,.../",
+			    pc->spec, pc->pmu, pc->pmu);
+	if (val && !strcmp(val, "?") && from_alias) {
+		if (pc->nr_need == ARRAY_SIZE(pc->need) ||
+		    strlen(key) >= sizeof(pc->need[0]))
+			return fail(-HWP_ERR_FORMAT,
+				    "event '%s': too many terms left to the user",
+				    pc->spec);
+		snprintf(pc->need[pc->nr_need++], sizeof(pc->need[0]), "%s", key);
+		return 0;
+	}
+	for (unsigned i = 0; i < pc->nr_need; i++)
+		if (!strcmp(pc->need[i], key))
+			pc->need[i][0] = '\0';
+	if (val) {
+		err = parse_value(pc, key, val, &v);
+		if (err)
+			return err;
+	}
+	for (int i = 0; i < 3; i++) {
+		static const char *const names[] = { "config", "config1", "config2" };
+
+		if (!strcmp(key, names[i])) {
+			if (!val)
+				return fail(-HWP_ERR_SYNTAX, "event '%s': term '%s' needs a value: %s=0x...",
+					    pc->spec, key, key);
+			*pc->cfg[i] = v;
+			return 0;
+		}
+	}
+	if (strlen(key) < 200) {
+		snprintf(rel, sizeof(rel), "format/%s", key);
+		if (!read_first_line(pc->dir, rel, buf, sizeof(buf))) {
+			err = parse_field(pc, key, buf, &f);
+			if (err)
+				return err;
+			width = field_width(&f);
+			if (width < 64 && v >> width)
+				return fail(-HWP_ERR_SYNTAX,
+					    "event '%s': term '%s=%s' is out of range: %s is %s (%u bits), at most %#llx",
+					    pc->spec, key, val ? val : "1", key, buf,
+					    width,
+					    (1ull << width) - 1);
+			field_set(pc, &f, v);
+			return 0;
+		}
+	}
+	if (!val && !from_alias) {
+		bool found;
+
+		err = apply_alias(pc, key, ev, &found);
+		if (err || found)
+			return err;
+	}
+	return unknown_term(pc, key);
+}
+
+static int apply_terms(struct pmu_ctx *pc, const char *terms, bool from_alias,
+		       struct event *ev)
+{
+	char *copy = strdup(terms), *t, *comma;
+	unsigned n = 0;
+	int err = 0;
+
+	if (!copy)
+		return fail(-ENOMEM, "out of memory");
+	for (t = copy; t && !err; t = comma ? comma + 1 : NULL) {
+		comma = strchr(t, ',');
+		if (comma)
+			*comma = '\0';
+		if (++n > TERMS_MAX)
+			err = fail(-HWP_ERR_SYNTAX, "event '%s': more than %d terms",
+				   pc->spec, TERMS_MAX);
+		else
+			err = apply_term(pc, t, from_alias, ev);
+	}
+	free(copy);
+	return err;
+}
+
+static int unknown_pmu(const struct pmu_ctx *pc)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/" PMU_DIR, sysfs_root(NULL));
+	list_names(path, ".", &sb);
+	fail(-HWP_ERR_UNKNOWN_EVENT,
+	     "event '%s': this machine has no PMU '%s'; the kernel's PMUs (%s): %s",
+	     pc->spec, pc->pmu, path, sb.len ? strbuf_str(&sb) : "none");
+	strbuf_release(&sb);
+	return -HWP_ERR_UNKNOWN_EVENT;
+}
+
+bool pmu_syntax(const char *name)
+{
+	const char *slash = strchr(name, '/');
+
+	return slash && slash > name && strrchr(name, '/') > slash;
+}
+
+int pmu_resolve(const char *spec, struct event *ev)
+{
+	struct pmu_ctx pc = { .spec = spec };
+	const char *slash = strchr(spec, '/'), *last = strrchr(spec, '/');
+	char buf[64], *terms = NULL, *end;
+	long type;
+	int err;
+
+	if (!pmu_syntax(spec))
+		return fail(-HWP_ERR_SYNTAX,
+			    "event '%s': write a PMU's event as pmu/event/ or pmu/term=value,.../",
+			    spec);
+	if (last[1])
+		return fail(-HWP_ERR_SYNTAX,
+			    "event '%s': '%s' after the last '/' is not a modifier (letters of u k h H G I p P D, p at most 3 times)",
+			    spec, last + 1);
+	if ((size_t)(slash - spec) >= sizeof(pc.pmu) ||
+	    memchr(spec, '.', (size_t)(slash - spec)))
+		return fail(-HWP_ERR_UNKNOWN_EVENT,
+			    "event '%s': '%.*s' is not a PMU's name",
+			    spec, (int)(slash - spec), spec);
+	memcpy(pc.pmu, spec, (size_t)(slash - spec));
+	snprintf(pc.dir, sizeof(pc.dir), "%s/" PMU_DIR "/%s", sysfs_root(NULL), pc.pmu);
+	err = read_first_line(pc.dir, "type", buf, sizeof(buf));
+	if (err == -ENOENT || err == -ENOTDIR)
+		return unknown_pmu(&pc);
+	if (err)
+		return fail(err, "event '%s': cannot read %s/type: %s", spec, pc.dir,
+			    strerrordesc_np(-err));
+	errno = 0;
+	type = strtol(buf, &end, 10);
+	if (end == buf || *end || errno || type < 0 || type > UINT32_MAX)
+		return fail(-HWP_ERR_FORMAT,
+			    "event '%s': %s/type is '%s', not a PMU type",
+			    spec, pc.dir, buf);
+
+	memset(&ev->attr, 0, sizeof(ev->attr));
+	ev->attr.size = sizeof(ev->attr);
+	ev->attr.type = (uint32_t)type;
+	ev->scale = 1.0;
+	pc.cfg[0] = (uint64_t *)&ev->attr.config;
+	pc.cfg[1] = (uint64_t *)&ev->attr.config1;
+	pc.cfg[2] = (uint64_t *)&ev->attr.config2;
+	terms = strndup(slash + 1, (size_t)(last - slash - 1));
+	if (!terms)
+		return fail(-ENOMEM, "out of memory");
+	if (!*terms)
+		err = fail(-HWP_ERR_SYNTAX,
+			   "event '%s': no event between the slashes; write %s/EVENT/ (its events: 'hwprof list %s/')",
+			   spec, pc.pmu, pc.pmu);
+	else
+		err = apply_terms(&pc, terms, false, ev);
+	free(terms);
+	for (unsigned i = 0; i < pc.nr_need && !err; i++)
+		if (pc.need[i][0])
+			err = fail(-HWP_ERR_SYNTAX,
+				   "event '%s': term '%s' has no value; the PMU's event needs one: write %s/...,%s=VALUE/",
+				   spec, pc.need[i], pc.pmu, pc.need[i]);
+	if (err)
+		return err;
+	ev->source = HWP_SOURCE_PMU;
+	/* A core PMU's events (PERF_TYPE_RAW, hybrid cpu_*) need the
+	 * hardware; msr, cstate, power and uncore PMUs do not. */
+	ev->is_hardware = type == PERF_TYPE_RAW || type == PERF_TYPE_HARDWARE ||
+			  type == PERF_TYPE_HW_CACHE || !strncmp(pc.pmu, "cpu", 3);
+	/* Counts stay unscaled: a unit that needs the scale would label a
+	 * raw count wrong. */
+	ev->unit = ev->unit_own && ev->scale == 1.0 ? ev->unit_own : "";
+	snprintf(buf, sizeof(buf), "Event of the kernel's PMU '%.32s'", pc.pmu);
+	if (event_set_str(&ev->canonical, spec) || event_set_str(&ev->desc, buf))
+		return fail(-ENOMEM, "out of memory");
+	return 0;
+}
+
+int pmu_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
+{
+	char path[2048], name[1024];
+	struct dirent **pmus;
+	int n, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/" PMU_DIR, sysfs_root(NULL));
+	n = scandir(path, &pmus, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		char dir[4352];
+		struct dirent **evs;
+		int m;
+
+		snprintf(dir, sizeof(dir), "%s/%s/events", path, pmus[i]->d_name);
+		m = pmus[i]->d_name[0] == '.' || ret ? -1 :
+		    scandir(dir, &evs, NULL, alphasort);
+		for (int j = 0; j < m; j++) {
+			const char *e = evs[j]->d_name;
+			struct hwp_event_desc d = {
+				.name = name, .desc = "PMU event (sysfs)",
+				.pmu = pmus[i]->d_name, .source = HWP_SOURCE_PMU,
+			};
+
+			if (!ret && e[0] != '.' && !strchr(e, '.')) {
+				snprintf(name, sizeof(name), "%s/%s/",
+					 pmus[i]->d_name, e);
+				if (!pattern || pattern_match(pattern, name) ||
+				    pattern_match(pattern, e))
+					ret = fn(&d, ctx);
+			}
+			free(evs[j]);
+		}
+		if (m >= 0)
+			free(evs);
+		free(pmus[i]);
+	}
+	if (n >= 0)
+		free(pmus);
+	return ret;
+}
