@@ -1454,6 +1454,15 @@ struct hwp_compare_opts {
 	 * the text's header and the JSON's "order"; NULL: not said (measured
 	 * apart, e.g. read from two files). Since: 0.2 */
 	const char *order;
+	/* Rules that the comparison checks (copied), for CI: each
+	 * "ROW:increase" or "ROW:decrease", optionally with a threshold in
+	 * percent, "ROW:increase>5" (or ">5%"). A rule is broken when the
+	 * verdict of ROW (a row's name as the output shows it: "page-faults",
+	 * "CPU0 page-faults"; in any sweep column) is that change and, with a
+	 * threshold, B/A - 1 is past it (1 - B/A for a decrease). See
+	 * hwp_compare_failed() and hwp_compare_rule(). Since: 0.2 */
+	const char *const *fail_on;
+	size_t nr_fail_on;
 	size_t :0;
 };
 
@@ -1487,6 +1496,15 @@ struct hwp_compare_info {
 	 * the same units, each unit's rows follow the totals; when not, only
 	 * the totals are compared and a warning says why. Since: 0.2 */
 	const char *aggr_unit;
+	/* The interval of diff at the level the verdict was decided at,
+	 * ci_adj_level = 1 - alpha * p_raw / p_value: 1 - alpha without a
+	 * correction; under Holm's, each row's own step (1 - alpha / m for the
+	 * smallest of m p-values). With Welch's test it excludes 0 exactly
+	 * when the verdict is increase or decrease, which ci_low and ci_high
+	 * (95%, before any correction) need not; with Mann-Whitney it is
+	 * Welch's interval at the level of the rank test. NAN without a test.
+	 * Since: 0.2 */
+	double ci_adj_low, ci_adj_high, ci_adj_level;
 };
 
 struct hwp_compare;
@@ -1551,13 +1569,36 @@ HWP_API int hwp_compare_cell(const struct hwp_compare *c, size_t row, size_t col
 HWP_API const char *hwp_compare_warning(const struct hwp_compare *c, size_t idx);
 
 /*
+ * hwp_compare_failed - how many of hwp_compare_opts.fail_on's rules the
+ * comparison breaks (0 without rules). A rule that names a row the
+ * comparison does not have, or that is malformed, is refused by
+ * hwp_compare_results() (-EINVAL, with the rows it has) rather than passed
+ * in silence. Since: 0.2
+ */
+HWP_API size_t hwp_compare_failed(const struct hwp_compare *c);
+
+/*
+ * hwp_compare_rule - rule @idx of hwp_compare_opts.fail_on, as given
+ * @broken: NULL, or set to whether the comparison breaks it
+ * @finding: NULL, or set to what was found, for people ("page-faults:
+ * increase of 9.94% (p <0.001), past 5%")
+ *
+ * Returns the rule (borrowed, as are *@finding), or NULL past the last.
+ * Since: 0.2
+ */
+HWP_API const char *hwp_compare_rule(const struct hwp_compare *c, size_t idx,
+				     bool *broken, const char **finding);
+
+/*
  * hwp_compare_write - write the comparison to @f
  *
  * HWP_FORMAT_TEXT: a table of rows (or of ratios with a verdict per sweep
  * column), the test and correction used, the noise ranking and the
- * warnings. HWP_FORMAT_JSON: schema hwprof-compare/1 (README). Errors:
- * -EOPNOTSUPP for CSV or folded stacks, -EINVAL, or the write's errno.
- * Since: 0.1
+ * warnings. HWP_FORMAT_JSON: schema hwprof-compare/1 (README).
+ * HWP_FORMAT_CSV (since 0.2): a header line, then a line a cell with the
+ * fields of struct hwp_compare_info (README), separated by
+ * opts->separator. Errors: -EOPNOTSUPP for folded stacks and the other
+ * formats, -EINVAL, or the write's errno. Since: 0.1
  */
 HWP_API int hwp_compare_write(const struct hwp_compare *c, FILE *f,
 			      const struct hwp_write_opts *opts);

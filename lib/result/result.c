@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-HWP_API int hwp_result_new(struct hwp_result **out)
+int result_alloc(struct hwp_result **out)
 {
 	struct hwp_result *r;
 
@@ -24,6 +24,20 @@ HWP_API int hwp_result_new(struct hwp_result **out)
 	r->exit_code = -1;
 	*out = r;
 	return 0;
+}
+
+/* The environment is read now, before the runs: the load the doctor sees
+ * is the machine's, not the benchmark's own. */
+HWP_API int hwp_result_new(struct hwp_result **out)
+{
+	int err = result_alloc(out);
+
+	if (!err && environment_read(&(*out)->env, true)) {
+		hwp_result_free(*out);
+		*out = NULL;
+		return fail(-ENOMEM, "out of memory");
+	}
+	return err;
 }
 
 HWP_API void hwp_result_free(struct hwp_result *r)
