@@ -1023,6 +1023,14 @@ struct hwp_write_opts {
 	enum hwp_sort sort;
 	size_t top;		/* entries to show; 0: all */
 	const char *annotate;	/* TEXT: annotate this function instead of the top list */
+	/* Results (hwp_result_write()) only: one line a run with every event,
+	 * metric and score, as benchmark tables have them. TEXT: a table
+	 * after the report; CSV: that table alone (a header line, then "run",
+	 * "seconds" and a field a row); JSON: a "per_run" member beside the
+	 * rest ({"columns": [{name, kind, unit}], "runs": [[run, seconds,
+	 * values...]]}). The totals only, not each aggregation unit's.
+	 * Since: 0.2 */
+	bool per_run;
 	size_t :0;
 };
 
