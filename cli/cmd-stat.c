@@ -861,6 +861,10 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 		err = hwp_result_add_metric(r, sc->metrics[i]);
 	for (size_t i = 0; !err && i < sc->nr_scores; i++)
 		err = hwp_result_add_score(r, hwp_score_name(sc->scores[i]));
+	/* What the JSON keeps of the machine, hwprof doctor's facts with it,
+	 * read before the runs; text has no place for it, and does not pay. */
+	if (!err && (c->format == HWP_FORMAT_JSON || c->save))
+		err = hwp_result_read_environment(r);
 	if (!err)
 		err = result_label(sc, argv, r);
 	if (err) {

@@ -1237,6 +1237,21 @@ HWP_API int hwp_result_unit(const struct hwp_result *r, size_t idx,
 HWP_API int hwp_result_unit_series(const struct hwp_result *r, size_t unit, size_t idx,
 				   struct hwp_series_info *info);
 
+/*
+ * hwp_result_read_environment - record where @r is measured, now: host,
+ * kernel, CPU, topology, date, and what hwprof doctor finds
+ * (hwp_doctor_new(): governor, SMT, C-states, ASLR, load...), which the JSON
+ * keeps under "environment" ("doctor") and hwp_compare_results() compares
+ * (a warning when A's and B's differ). Call it before the runs, so that the
+ * load is the machine's and not the benchmark's own; it costs a scan of
+ * /proc (milliseconds). Without it the JSON records the environment when it
+ * is written, without the doctor's facts.
+ *
+ * Errors: -EINVAL for NULL or a result read from a file (it keeps its
+ * own), -ENOMEM. Since: 0.2
+ */
+HWP_API int hwp_result_read_environment(struct hwp_result *r);
+
 /* hwp_result_set_exit_status - the command's shell exit code, for the JSON. Since: 0.1 */
 HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
 

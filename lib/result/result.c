@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int result_alloc(struct hwp_result **out)
+HWP_API int hwp_result_new(struct hwp_result **out)
 {
 	struct hwp_result *r;
 
@@ -26,18 +26,16 @@ int result_alloc(struct hwp_result **out)
 	return 0;
 }
 
-/* The environment is read now, before the runs: the load the doctor sees
- * is the machine's, not the benchmark's own. */
-HWP_API int hwp_result_new(struct hwp_result **out)
+HWP_API int hwp_result_read_environment(struct hwp_result *r)
 {
-	int err = result_alloc(out);
-
-	if (!err && environment_read(&(*out)->env, true)) {
-		hwp_result_free(*out);
-		*out = NULL;
-		return fail(-ENOMEM, "out of memory");
-	}
-	return err;
+	clear_error();
+	if (!r)
+		return fail(-EINVAL, "hwp_result_read_environment: r is NULL");
+	if (r->loaded)
+		return fail(-EINVAL, "hwp_result_read_environment: the result was read from %s, and keeps the environment it was measured in",
+			    r->source ? r->source : "a file");
+	environment_release(&r->env);
+	return environment_read(&r->env, true) ? fail(-ENOMEM, "out of memory") : 0;
 }
 
 HWP_API void hwp_result_free(struct hwp_result *r)

@@ -319,9 +319,6 @@ void om_label_value(FILE *f, const char *s);
  * found, for hwprof doctor and the results' environment). */
 int doctor_facts(struct environment *env);
 
-/* result.c: a result without its environment, to be read from a file. */
-int result_alloc(struct hwp_result **out);
-
 /* result-read.c: build a result from a parsed hwprof-stat/1 object; the
  * messages name @source and @where (the path of the object in its file). */
 int result_from_json(const struct json_value *obj, const char *source,
