@@ -1604,7 +1604,7 @@ HWP_API size_t hwp_compare_failed(const struct hwp_compare *c);
  * hwp_compare_rule - rule @idx of hwp_compare_opts.fail_on, as given
  * @broken: NULL, or set to whether the comparison breaks it
  * @finding: NULL, or set to what was found, for people ("page-faults:
- * increase of 9.94% (p <0.001), past 5%")
+ * increase (B/A 1.099, +9.94%), p <0.001 after Holm's correction, past 5%")
  *
  * Returns the rule (borrowed, as are *@finding), or NULL past the last.
  * Since: 0.2

@@ -895,7 +895,7 @@ static int rules_parse(struct hwp_compare *c, const char *const *rules, size_t n
 	return 0;
 }
 
-/* "increase of 9.94% (p <0.001 after Holm's correction)" for a cell. */
+/* "increase (B/A 1.099, +9.94%), p <0.001 after Holm's correction". */
 static void describe_change(const struct hwp_compare *c, const struct hwp_compare_info *i,
 			    struct strbuf *sb)
 {
