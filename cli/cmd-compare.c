@@ -12,11 +12,12 @@ static const char compare_help[] =
 	"\n"
 	"Compare two results of hwprof stat -r N --json (or two sweeps of hwprof stat\n"
 	"--sweep), event by event and metric by metric: mean of A, mean of B, the ratio\n"
-	"B/A, the 95% confidence interval of B - A, the p-value and a verdict: increase,\n"
+	"B/A, the confidence interval of B - A, the p-value and a verdict: increase,\n"
 	"decrease or unchanged. With more than one row, the p-values are corrected for\n"
 	"multiple comparisons (Holm), so that a row called changed is not luck among\n"
-	"many. Rows are then ranked by their noise (coefficient of variation): the\n"
-	"least noisy metric is the one to decide on.\n"
+	"many, and each interval is at the level its row was decided at ('Holm CI': it\n"
+	"holds 0 exactly when the verdict is unchanged). Rows are then ranked by their\n"
+	"noise (coefficient of variation): the least noisy metric is the one to decide on.\n"
 	"Two sweeps compare column by column: a row of ratios with a verdict each.\n"
 	"\n"
 	"Options:\n"
@@ -26,7 +27,14 @@ static const char compare_help[] =
 	"                           skewed values or outliers (exact p below 50 runs a side\n"
 	"                           without ties)\n"
 	"      --no-correction      no Holm correction across rows\n"
+	"      --fail-on ROW:increase[>PCT], --fail-on ROW:decrease[>PCT]\n"
+	"                           (repeatable) for CI: exit with status 3 when ROW's\n"
+	"                           verdict is that change and, with >PCT, B/A moved\n"
+	"                           by more than PCT percent (page-faults:increase>5)\n"
 	"      --json               JSON (schema hwprof-compare/1, in README.md)\n"
+	"  -x, --field-separator SEP  CSV: a header, then a line a row, SEP between\n"
+	"                           the fields\n"
+	"      --csv                CSV with commas, as -x ,\n"
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard\n"
 	"                           output\n"
 	"      --no-big-num         no thousands separators\n"
@@ -35,12 +43,20 @@ static const char compare_help[] =
 	"Each side needs at least 2 runs (5 or more are better); results need events or\n"
 	"metrics in common. Different commands or machines are warnings, not errors.\n"
 	"\n"
-	"Exit status: 0 when the comparison was made, whatever its verdicts; 2 for a\n"
-	"usage error or a file that is not a result of hwprof stat --json; 1 for results\n"
-	"that cannot be compared (one run, nothing in common) and other failures.\n";
+	"Exit status: 0 when the comparison was made, whatever its verdicts, unless a\n"
+	"--fail-on rule is broken: 3; 2 for a usage error, a --fail-on rule that is\n"
+	"malformed or names no row of the comparison, or a file that is not a result of\n"
+	"hwprof stat --json; 1 for results that cannot be compared (one run, nothing in\n"
+	"common) and other failures.\n";
+
+/* --fail-on: a rule was broken; distinct from a failure to compare. */
+#define COMPARE_EXIT_FAIL_ON 3
 
 struct compare_config {
 	struct hwp_compare_opts opts;
+	const char **fail_on;	/* --fail-on rules, as given */
+	size_t nr_fail_on;
+	const char *sep;	/* -x, --csv */
 	bool json;
 	bool no_big_num;
 	const char *output;
@@ -53,6 +69,9 @@ static const struct option compare_options[] = {
 	{ "test", required_argument, NULL, 't' },
 	{ "no-correction", no_argument, NULL, 'N' },
 	{ "json", no_argument, NULL, 'J' },
+	{ "fail-on", required_argument, NULL, 'F' },
+	{ "field-separator", required_argument, NULL, 'x' },
+	{ "csv", no_argument, NULL, 'C' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-big-num", no_argument, NULL, 'B' },
 	{ "help", no_argument, NULL, 'h' },
@@ -65,7 +84,8 @@ static int parse_options(struct compare_config *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "a:t:o:h", compare_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "a:t:o:x:h", compare_options,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			if (!cli_parse_alpha(optarg, &c->opts.alpha)) {
@@ -88,6 +108,20 @@ static int parse_options(struct compare_config *c, int argc, char **argv)
 			break;
 		case 'N': c->opts.no_correction = true; break;
 		case 'J': c->json = true; break;
+		case 'x': c->sep = optarg; break;
+		case 'C': c->sep = ","; break;
+		case 'F': {
+			const char **f = realloc(c->fail_on,
+						 (c->nr_fail_on + 1) * sizeof(*f));
+
+			if (!f) {
+				cli_error("compare", "out of memory");
+				return CLI_EXIT_FAILURE;
+			}
+			c->fail_on = f;
+			f[c->nr_fail_on++] = optarg;
+			break;
+		}
 		case 'o': c->output = optarg; break;
 		case 'B': c->no_big_num = true; break;
 		case 'h':
@@ -99,6 +133,17 @@ static int parse_options(struct compare_config *c, int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
+	if (c->json && c->sep) {
+		cli_error("compare", "--json and -x (or --csv) cannot be combined");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->sep && !*c->sep) {
+		cli_error("compare",
+			  "-x: the separator is empty; give one, such as -x ,");
+		return CLI_EXIT_USAGE;
+	}
+	c->opts.fail_on = c->fail_on;
+	c->opts.nr_fail_on = c->nr_fail_on;
 	if (argc - optind != 2) {
 		cli_error("compare", "%s: hwprof compare [OPTIONS] A.json B.json",
 			  argc - optind < 2 ? "two result files are needed" :
@@ -110,17 +155,33 @@ static int parse_options(struct compare_config *c, int argc, char **argv)
 	return 0;
 }
 
-/* A file that is not a result at all is a usage error, as a bad option is;
- * one that is fine but cannot be compared is a failure. */
+/* A file that is not a result at all is a usage error, as a bad option
+ * (or --fail-on rule: -EINVAL) is; one that is fine but cannot be
+ * compared is a failure. */
 static int exit_for(int err)
 {
-	return err == -HWP_ERR_FORMAT ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+	return err == -HWP_ERR_FORMAT || err == -EINVAL ? CLI_EXIT_USAGE :
+							  CLI_EXIT_FAILURE;
+}
+
+/* Each broken --fail-on rule on stderr, whatever the output's format. */
+static int rules_status(const struct hwp_compare *cmp)
+{
+	bool broken;
+	const char *rule, *finding;
+
+	for (size_t i = 0; (rule = hwp_compare_rule(cmp, i, &broken, &finding)); i++)
+		if (broken)
+			cli_error("compare", "--fail-on %s: %s", rule, finding);
+	return hwp_compare_failed(cmp) ? COMPARE_EXIT_FAIL_ON : 0;
 }
 
 static int write_out(const struct compare_config *c, const struct hwp_compare *cmp)
 {
 	HWP_OPTS(hwp_write_opts, wo, .no_big_num = c->no_big_num,
-		 .format = c->json ? HWP_FORMAT_JSON : HWP_FORMAT_TEXT);
+		 .format = c->json ? HWP_FORMAT_JSON :
+			   c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
+		 .separator = c->sep);
 	struct hwp_ofile *of;
 	int err;
 
@@ -151,10 +212,10 @@ static int compare_run(int argc, char **argv)
 	int ret, err;
 
 	ret = parse_options(&cfg, argc, argv);
-	if (ret)
-		return ret;
-	if (cfg.help)
-		return cli_show_help(&cli_cmd_compare);
+	if (ret || cfg.help) {
+		free(cfg.fail_on);
+		return ret ? ret : cli_show_help(&cli_cmd_compare);
+	}
 	err = hwp_sweep_read(cfg.a, &a);
 	if (!err)
 		err = hwp_sweep_read(cfg.b, &b);
@@ -166,10 +227,13 @@ static int compare_run(int argc, char **argv)
 	} else {
 		ret = write_out(&cfg, cmp);
 	}
+	if (!ret)
+		ret = cli_flush_stdout("compare") ?: rules_status(cmp);
 	hwp_compare_free(cmp);
 	hwp_sweep_free(a);
 	hwp_sweep_free(b);
-	return ret ? ret : cli_flush_stdout("compare");
+	free(cfg.fail_on);
+	return ret;
 }
 
 const struct cli_cmd cli_cmd_compare = {

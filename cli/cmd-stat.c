@@ -43,6 +43,9 @@ static const char stat_help[] =
 	"                           how it follows the (first) score across the runs\n"
 	"                           (Spearman's rank correlation, p-value, CV), and show\n"
 	"                           the ratios of two events that vary least\n"
+	"      --per-run            with -r N: one line a run with every event, metric and\n"
+	"                           score, after the report (-x: that table alone as CSV;\n"
+	"                           --json: a \"per_run\" member)\n"
 	"      --all-user           count user space only, as if every event had :u\n"
 	"      --all-kernel         count the kernel only, as if every event had :k\n"
 	"  -i, --no-inherit         do not count the threads and children COMMAND creates\n"
@@ -140,7 +143,7 @@ static const char stat_help[] =
 
 
 /* Long options without a letter: past 256 + the aggregation modes. */
-enum { OPT_SCORE = 512, OPT_SCORE_FROM };
+enum { OPT_SCORE = 512, OPT_SCORE_FROM, OPT_PER_RUN };
 
 static const struct option stat_options[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -177,6 +180,7 @@ static const struct option stat_options[] = {
 	{ "score-from", required_argument, NULL, OPT_SCORE_FROM },
 	{ "quiet", no_argument, NULL, 'Q' },
 	{ "explain", no_argument, NULL, 'X' },
+	{ "per-run", no_argument, NULL, OPT_PER_RUN },
 	{ "variant", required_argument, NULL, 'V' },
 	{ "order", required_argument, NULL, 'O' },
 	{ "seed", required_argument, NULL, 'D' },
@@ -255,6 +259,14 @@ static int check_combinations(const struct stat_config *c)
 			  c->json ? "--json" : c->sep ? "-x" :
 			  c->format != HWP_FORMAT_TEXT ? "--format" :
 			  c->interval_ms ? "-I" : "--sweep");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->per_run && (c->interval_ms || c->sweep || openmetrics ||
+			   (c->variants && c->format != HWP_FORMAT_TEXT))) {
+		cli_error("stat", "--per-run writes a line a run of one measurement (or of each variant, in the text report): not with %s",
+			  c->interval_ms ? "-I" : c->sweep ? "--sweep" :
+			  openmetrics ? "--format openmetrics or prometheus" :
+			  "--json with variants (--save DIR keeps each run's values)");
 		return CLI_EXIT_USAGE;
 	}
 	if (c->interval_ms && c->format == HWP_FORMAT_PROMETHEUS) {
@@ -367,6 +379,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		case OPT_SCORE_FROM: c->score_from = optarg; break;
 		case 'Q': c->quiet = true; break;
 		case 'X': c->explain = true; break;
+		case OPT_PER_RUN: c->per_run = true; break;
 		case 'V': c->variant = optarg; break;
 		case 'O': c->order = optarg; break;
 		case 'D': c->seed = optarg; break;
@@ -927,6 +940,10 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 		err = hwp_result_add_metric(r, sc->metrics[i]);
 	for (size_t i = 0; !err && i < sc->nr_scores; i++)
 		err = hwp_result_add_score(r, hwp_score_name(sc->scores[i]));
+	/* What the JSON keeps of the machine, hwprof doctor's facts with it,
+	 * read before the runs; text has no place for it, and does not pay. */
+	if (!err && (c->format == HWP_FORMAT_JSON || c->save))
+		err = hwp_result_read_environment(r);
 	if (!err)
 		err = result_label(sc, argv, r);
 	if (err) {
@@ -1014,6 +1031,7 @@ static int prepare(struct stat_ctx *sc)
 		.format = c->format,
 		.separator = c->sep,
 		.no_big_num = c->no_big_num,
+		.per_run = c->per_run,
 	};
 	progress_init(&sc->progress, c);
 	ret = regions_prepare(sc);

@@ -38,6 +38,7 @@ struct stat_config {
 	const char *score_from;	/* --score-from: "stdout", "stderr" or a file */
 	bool quiet;		/* the command's scanned output is not shown */
 	bool explain;		/* rank the rows by how they follow the score */
+	bool per_run;		/* --per-run: one line a run */
 	/* Variants run in turn (stat-ab.c): -- A ::: B, or --variant */
 	char ***variants;	/* NULL-terminated commands; NULL: none */
 	size_t nr_variants;

@@ -1053,6 +1053,14 @@ struct hwp_write_opts {
 	enum hwp_sort sort;
 	size_t top;		/* entries to show; 0: all */
 	const char *annotate;	/* TEXT: annotate this function instead of the top list */
+	/* Results (hwp_result_write()) only: one line a run with every event,
+	 * metric and score, as benchmark tables have them. TEXT: a table
+	 * after the report; CSV: that table alone (a header line, then "run",
+	 * "seconds" and a field a row); JSON: a "per_run" member beside the
+	 * rest ({"columns": [{name, kind, unit}], "runs": [[run, seconds,
+	 * values...]]}). The totals only, not each aggregation unit's.
+	 * Since: 0.2 */
+	bool per_run;
 	size_t :0;
 };
 
@@ -1274,6 +1282,21 @@ HWP_API int hwp_result_unit(const struct hwp_result *r, size_t idx,
  * Errors: -EINVAL. Since: 0.2 */
 HWP_API int hwp_result_unit_series(const struct hwp_result *r, size_t unit, size_t idx,
 				   struct hwp_series_info *info);
+
+/*
+ * hwp_result_read_environment - record where @r is measured, now: host,
+ * kernel, CPU, topology, date, and what hwprof doctor finds
+ * (hwp_doctor_new(): governor, SMT, C-states, ASLR, load...), which the JSON
+ * keeps under "environment" ("doctor") and hwp_compare_results() compares
+ * (a warning when A's and B's differ). Call it before the runs, so that the
+ * load is the machine's and not the benchmark's own; it costs a scan of
+ * /proc (milliseconds). Without it the JSON records the environment when it
+ * is written, without the doctor's facts.
+ *
+ * Errors: -EINVAL for NULL or a result read from a file (it keeps its
+ * own), -ENOMEM. Since: 0.2
+ */
+HWP_API int hwp_result_read_environment(struct hwp_result *r);
 
 /* hwp_result_set_exit_status - the command's shell exit code, for the JSON. Since: 0.1 */
 HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
@@ -1502,6 +1525,15 @@ struct hwp_compare_opts {
 	 * the text's header and the JSON's "order"; NULL: not said (measured
 	 * apart, e.g. read from two files). Since: 0.2 */
 	const char *order;
+	/* Rules that the comparison checks (copied), for CI: each
+	 * "ROW:increase" or "ROW:decrease", optionally with a threshold in
+	 * percent, "ROW:increase>5" (or ">5%"). A rule is broken when the
+	 * verdict of ROW (a row's name as the output shows it: "page-faults",
+	 * "CPU0 page-faults"; in any sweep column) is that change and, with a
+	 * threshold, B/A - 1 is past it (1 - B/A for a decrease). See
+	 * hwp_compare_failed() and hwp_compare_rule(). Since: 0.2 */
+	const char *const *fail_on;
+	size_t nr_fail_on;
 	size_t :0;
 };
 
@@ -1539,6 +1571,15 @@ struct hwp_compare_info {
 	 * here (each run's value of the region, as the totals have a value
 	 * a run). Since: 0.2 */
 	const char *aggr_unit;
+	/* The interval of diff at the level the verdict was decided at,
+	 * ci_adj_level = 1 - alpha * p_raw / p_value: 1 - alpha without a
+	 * correction; under Holm's, each row's own step (1 - alpha / m for the
+	 * smallest of m p-values). With Welch's test it excludes 0 exactly
+	 * when the verdict is increase or decrease, which ci_low and ci_high
+	 * (95%, before any correction) need not; with Mann-Whitney it is
+	 * Welch's interval at the level of the rank test. NAN without a test.
+	 * Since: 0.2 */
+	double ci_adj_low, ci_adj_high, ci_adj_level;
 };
 
 struct hwp_compare;
@@ -1603,13 +1644,36 @@ HWP_API int hwp_compare_cell(const struct hwp_compare *c, size_t row, size_t col
 HWP_API const char *hwp_compare_warning(const struct hwp_compare *c, size_t idx);
 
 /*
+ * hwp_compare_failed - how many of hwp_compare_opts.fail_on's rules the
+ * comparison breaks (0 without rules). A rule that names a row the
+ * comparison does not have, or that is malformed, is refused by
+ * hwp_compare_results() (-EINVAL, with the rows it has) rather than passed
+ * in silence. Since: 0.2
+ */
+HWP_API size_t hwp_compare_failed(const struct hwp_compare *c);
+
+/*
+ * hwp_compare_rule - rule @idx of hwp_compare_opts.fail_on, as given
+ * @broken: NULL, or set to whether the comparison breaks it
+ * @finding: NULL, or set to what was found, for people ("page-faults:
+ * increase (B/A 1.099, +9.94%), p <0.001 after Holm's correction, past 5%")
+ *
+ * Returns the rule (borrowed, as are *@finding), or NULL past the last.
+ * Since: 0.2
+ */
+HWP_API const char *hwp_compare_rule(const struct hwp_compare *c, size_t idx,
+				     bool *broken, const char **finding);
+
+/*
  * hwp_compare_write - write the comparison to @f
  *
  * HWP_FORMAT_TEXT: a table of rows (or of ratios with a verdict per sweep
  * column), the test and correction used, the noise ranking and the
- * warnings. HWP_FORMAT_JSON: schema hwprof-compare/1 (README). Errors:
- * -EOPNOTSUPP for CSV or folded stacks, -EINVAL, or the write's errno.
- * Since: 0.1
+ * warnings. HWP_FORMAT_JSON: schema hwprof-compare/1 (README).
+ * HWP_FORMAT_CSV (since 0.2): a header line, then a line a cell with the
+ * fields of struct hwp_compare_info (README), separated by
+ * opts->separator. Errors: -EOPNOTSUPP for folded stacks and the other
+ * formats, -EINVAL, or the write's errno. Since: 0.1
  */
 HWP_API int hwp_compare_write(const struct hwp_compare *c, FILE *f,
 			      const struct hwp_write_opts *opts);

@@ -88,11 +88,23 @@ static void text_header(const struct hwp_compare *c, FILE *f)
 					  "one test, no correction needed");
 }
 
+/* The heading of the interval beside the verdicts: the level they were
+ * decided at ("95% CI" at alpha 0.05 alone), or Holm's. */
+static void ci_heading(const struct hwp_compare *c, char *buf, size_t size)
+{
+	if (c->corrected)
+		snprintf(buf, size, "Holm CI of B - A");
+	else
+		snprintf(buf, size, "%.4g%% CI of B - A", 100 * (1 - c->opts.alpha));
+}
+
 static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 {
-	const char *head[] = { "row", "mean A", "mean B", "ratio B/A", "95% CI of B - A",
+	char ci_head[64];
+	const char *head[] = { "row", "mean A", "mean B", "ratio B/A", ci_head,
 			       "p", "verdict" };
 
+	ci_heading(c, ci_head, sizeof(ci_head));
 	table_add(t, head);
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
@@ -105,9 +117,10 @@ static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 		fmt_num(shown(row, in->a_mean), big, false, ma, sizeof(ma));
 		fmt_num(shown(row, in->b_mean), big, false, mb, sizeof(mb));
 		fmt_ratio(in->ratio, ratio, sizeof(ratio));
-		fmt_num(shown(row, in->ci_low), big, true, lo, sizeof(lo));
-		fmt_num(shown(row, in->ci_high), big, true, hi, sizeof(hi));
-		snprintf(ci, sizeof(ci), isnan(in->ci_low) ? "-" : "[%s, %s]", lo, hi);
+		fmt_num(shown(row, in->ci_adj_low), big, true, lo, sizeof(lo));
+		fmt_num(shown(row, in->ci_adj_high), big, true, hi, sizeof(hi));
+		snprintf(ci, sizeof(ci), isnan(in->ci_adj_low) ? "-" : "[%s, %s]", lo,
+			 hi);
 		fmt_p(c, in, p, sizeof(p));
 		table_add(t, cells);
 	}
@@ -210,6 +223,30 @@ static void text_notes(const struct hwp_compare *c, FILE *f)
 		fprintf(f, " note: p*: normal approximation with tie and continuity corrections (ties, or 50 runs or more); the other p are exact\n");
 	for (size_t i = 0; i < c->nr_warnings; i++)
 		fprintf(f, " warning: %s\n", c->warnings[i]);
+	for (size_t i = 0; i < c->nr_rules; i++)
+		fprintf(f, " %s: %s: %s\n", c->rules[i].broken ? "FAIL" : "pass",
+			c->rules[i].spec, c->rules[i].finding);
+}
+
+/* Under the table of rows: what the interval beside a corrected verdict is. */
+static void text_ci_note(const struct hwp_compare *c, FILE *f)
+{
+	double lo = NAN, hi = NAN;
+
+	if (!c->corrected || c->param)
+		return;
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		double l = c->rows[i].cells[0].info.ci_adj_level;
+
+		lo = fmin(lo, l);
+		hi = fmax(hi, l);
+	}
+	if (isnan(lo))
+		return;
+	fprintf(f, "\n Holm CI: the interval of B - A at the level Holm's correction decided each row at\n"
+		   " (1 - alpha x p / p corrected: %.2f%% to %.2f%% here), so that it holds 0 exactly\n"
+		   " when Welch's verdict is unchanged; each row's 95%% interval is in --json and CSV.\n",
+		100 * lo, 100 * hi);
 }
 
 static int write_text(const void *obj, FILE *f, const void *opts)
@@ -229,6 +266,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	text_header(c, f);
 	table_print(&t, f);
 	table_release(&t);
+	text_ci_note(c, f);
 	if (c->param)
 		fprintf(f, "\n %s: + increase, - decrease, = unchanged at alpha %g; n/a: no test or no ratio (the notes say why)\n",
 			"ratio B/A of the means", c->opts.alpha);
@@ -284,6 +322,9 @@ static void json_cell(struct json_writer *w, const struct cmp_cell *cell)
 	json_num(w, "diff", in->diff);
 	json_num(w, "ci_low", in->ci_low);
 	json_num(w, "ci_high", in->ci_high);
+	json_num(w, "ci_adj_low", in->ci_adj_low);
+	json_num(w, "ci_adj_high", in->ci_adj_high);
+	json_num(w, "ci_adj_level", in->ci_adj_level);
 	json_num(w, "p_value", in->p_value);
 	json_num(w, "p_raw", in->p_raw);
 	jw_key(w, "verdict");
@@ -365,8 +406,80 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 	for (size_t i = 0; i < c->nr_warnings; i++)
 		jw_string(&w, c->warnings[i]);
 	jw_array_end(&w);
+	jw_key(&w, "fail_on");
+	jw_array_begin(&w, false);
+	for (size_t i = 0; i < c->nr_rules; i++) {
+		jw_object_begin(&w);
+		jw_key(&w, "rule");
+		jw_string(&w, c->rules[i].spec);
+		jw_key(&w, "broken");
+		jw_bool(&w, c->rules[i].broken);
+		jw_key(&w, "finding");
+		jw_string(&w, c->rules[i].finding);
+		jw_object_end(&w);
+	}
+	jw_array_end(&w);
 	jw_object_end(&w);
 	jw_finish(&w);
+	return 0;
+}
+
+/* ---- CSV: a header, then a line a cell, raw numbers (clocks in ns) ---- */
+
+static void csv_num(FILE *f, double v, const char *sep)
+{
+	if (!isnan(v))
+		fprintf(f, "%.10g", v);
+	fputs(sep, f);
+}
+
+static int write_csv(const void *obj, FILE *f, const void *opts)
+{
+	static const char *const head[] = {
+		"row", "aggregation_unit", "kind", "unit", "column", "a_mean", "b_mean",
+		"ratio", "diff", "ci_low", "ci_high", "ci_adj_low", "ci_adj_high",
+		"ci_adj_level", "p_raw", "p_value", "verdict", "a_n", "b_n", "a_cv",
+		"b_cv", "a_outliers", "b_outliers", "noise_rank", "reason",
+	};
+	const struct hwp_compare *c = obj;
+	const struct hwp_write_opts *o = opts;
+	const char *sep = o->separator && *o->separator ? o->separator : ",";
+
+	for (size_t k = 0; k < ARRAY_SIZE(head); k++)
+		fprintf(f, "%s%s", k ? sep : "", head[k]);
+	fputc('\n', f);
+	for (size_t i = 0; i < c->nr_rows; i++)
+		for (size_t k = 0; k < c->nr_columns; k++) {
+			const struct hwp_compare_info *in = &c->rows[i].cells[k].info;
+
+			csv_field(f, in->name, sep);
+			fputs(sep, f);
+			csv_field(f, in->aggr_unit ? in->aggr_unit : "", sep);
+			fprintf(f, "%s%s%s", sep, kind_name(in->kind), sep);
+			csv_field(f, in->unit, sep);
+			fputs(sep, f);
+			csv_field(f, in->column ? in->column : "", sep);
+			fputs(sep, f);
+			csv_num(f, in->a_mean, sep);
+			csv_num(f, in->b_mean, sep);
+			csv_num(f, in->ratio, sep);
+			csv_num(f, in->diff, sep);
+			csv_num(f, in->ci_low, sep);
+			csv_num(f, in->ci_high, sep);
+			csv_num(f, in->ci_adj_low, sep);
+			csv_num(f, in->ci_adj_high, sep);
+			csv_num(f, in->ci_adj_level, sep);
+			csv_num(f, in->p_raw, sep);
+			csv_num(f, in->p_value, sep);
+			fprintf(f, "%s%s%zu%s%zu%s", hwp_verdict_name(in->verdict), sep,
+				in->a_n, sep, in->b_n, sep);
+			csv_num(f, in->a_cv, sep);
+			csv_num(f, in->b_cv, sep);
+			fprintf(f, "%zu%s%zu%s%zu%s", in->a_outliers, sep, in->b_outliers,
+				sep, in->noise_rank, sep);
+			csv_field(f, in->reason ? in->reason : "", sep);
+			fputc('\n', f);
+		}
 	return 0;
 }
 
@@ -376,6 +489,7 @@ static const struct writer compare_writer = {
 	.subject = "a comparison is",
 	.format = {
 		[HWP_FORMAT_TEXT] = write_text,
+		[HWP_FORMAT_CSV] = write_csv,
 		[HWP_FORMAT_JSON] = write_json,
 	},
 };

@@ -6,6 +6,7 @@
 #include "core/core.h"
 #include "compare/compare.h"
 #include "result/result.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -48,6 +49,12 @@ HWP_API void hwp_compare_free(struct hwp_compare *c)
 	for (size_t i = 0; i < c->nr_warnings; i++)
 		free(c->warnings[i]);
 	free(c->warnings);
+	for (size_t i = 0; i < c->nr_rules; i++) {
+		free(c->rules[i].spec);
+		free(c->rules[i].row);
+		free(c->rules[i].finding);
+	}
+	free(c->rules);
 	free(c->param);
 	free(c->a_name);
 	free(c->b_name);
@@ -200,6 +207,7 @@ static void cell_clear(struct hwp_compare_info *i)
 {
 	i->a_mean = i->b_mean = i->a_cv = i->b_cv = i->ratio = i->diff = NAN;
 	i->ci_low = i->ci_high = i->statistic = i->df = i->p_value = i->p_raw = NAN;
+	i->ci_adj_low = i->ci_adj_high = i->ci_adj_level = NAN;
 }
 
 static double largest(const double *v, size_t n)
@@ -297,6 +305,16 @@ static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
 	err = hwp_stats_test(sa->values, ra->nr_runs, sb->values, rb->nr_runs, &to, &t);
 	if (err)
 		return err;
+	cell->welch_df = t.df;
+	if (c->opts.test != HWP_TEST_WELCH) {
+		struct hwp_stats_test_result w = { .sz = sizeof(w) };
+
+		err = hwp_stats_test(sa->values, ra->nr_runs, sb->values, rb->nr_runs,
+				     NULL, &w);
+		if (err)
+			return err;
+		cell->welch_df = w.df;
+	}
 	cell->tested = true;
 	/* One whose arithmetic overflowed gives no p-value: not a test Holm counts. */
 	c->nr_tests += !isnan(t.p_value);
@@ -538,6 +556,38 @@ static int drop_untested_rows(struct hwp_compare *c)
 	return err;
 }
 
+/*
+ * The interval of B - A at the level the verdict was decided at: Holm's
+ * test rejects where p_raw < alpha p_raw / p_value, so Welch's interval at
+ * 1 - alpha p_raw / p_value excludes 0 exactly when the verdict is a
+ * change (the 95% one need not: a row called unchanged beside an interval
+ * without 0 confuses). The level lies between 1 - alpha and 1 - alpha / m:
+ * p_value is at most m p_raw.
+ */
+static void decision_interval(const struct hwp_compare *c, struct cmp_cell *cell)
+{
+	struct hwp_compare_info *i = &cell->info;
+	double gamma, se, df = cell->welch_df;
+
+	i->ci_adj_low = i->ci_adj_high = i->ci_adj_level = NAN;
+	if (isnan(i->p_value) || isnan(i->ci_low) || isnan(i->ci_high))
+		return;
+	gamma = i->p_value > 0 ? c->opts.alpha * i->p_raw / i->p_value :
+		c->opts.alpha / (double)(c->corrected ? c->nr_tests : 1);
+	if (!(gamma <= c->opts.alpha))
+		gamma = c->opts.alpha;
+	i->ci_adj_level = 1 - gamma;
+	/* No spread (df NAN): the interval is the difference itself. */
+	if (isnan(df) || i->ci_high == i->ci_low) {
+		i->ci_adj_low = i->ci_low;
+		i->ci_adj_high = i->ci_high;
+		return;
+	}
+	se = (i->ci_high - i->ci_low) / 2 / t_quantile(0.975, df);
+	i->ci_adj_low = i->diff - t_quantile(1 - gamma / 2, df) * se;
+	i->ci_adj_high = i->diff + t_quantile(1 - gamma / 2, df) * se;
+}
+
 static int correct_and_decide(struct hwp_compare *c)
 {
 	double *p = malloc((c->nr_rows * c->nr_columns + 1) * sizeof(*p));
@@ -582,6 +632,7 @@ static int correct_and_decide(struct hwp_compare *c)
 				info->verdict = HWP_VERDICT_INCREASE;
 			else
 				info->verdict = HWP_VERDICT_DECREASE;
+			decision_interval(c, cell);
 		}
 	free(p);
 	return 0;
@@ -654,6 +705,38 @@ static bool same_strings(char *const *x, char *const *y)
 	return !x[i] && !y[i];
 }
 
+/*
+ * hwprof doctor's facts where A and B were measured, when they differ: a
+ * governor, ASLR or SMT changed between two measurements moves the numbers
+ * as a patch would. The load moves all the time: only its verdict counts.
+ */
+static int warn_facts(struct hwp_compare *c, const struct environment *ea,
+		      const struct environment *eb)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int err = 0;
+
+	for (size_t i = 0; i < ea->nr_facts; i++) {
+		const struct env_fact *fa = &ea->facts[i], *fb = NULL;
+
+		for (size_t k = 0; k < eb->nr_facts && !fb; k++)
+			if (!strcmp(eb->facts[k].name, fa->name))
+				fb = &eb->facts[k];
+		if (!fb || (!strcmp(fa->name, "load") ? fa->noisy == fb->noisy :
+							!strcmp(fa->value, fb->value)))
+			continue;
+		strbuf_addf(&sb, "%s%s '%s' in %s, '%s' in %s", sb.len ? "; " : "",
+			    fa->name, fa->value, c->a_name, fb->value, c->b_name);
+	}
+	if (strbuf_failed(&sb))
+		err = -ENOMEM;
+	else if (sb.len)
+		err = warn(c, "measured in different conditions (hwprof doctor): %s",
+			   strbuf_str(&sb));
+	strbuf_release(&sb);
+	return err;
+}
+
 /* What makes two measurements less comparable than they look. */
 static int warn_context(struct hwp_compare *c, const struct hwp_sweep *a,
 			const struct hwp_sweep *b)
@@ -680,6 +763,8 @@ static int warn_context(struct hwp_compare *c, const struct hwp_sweep *a,
 		err = warn(c, "measured on different machines or kernels: %s on %s (%s, %s), %s on %s (%s, %s)",
 			   c->a_name, ea->host, ea->cpu, ea->kernel, c->b_name, eb->host,
 			   eb->cpu, eb->kernel);
+	if (!err)
+		err = warn_facts(c, ea, eb);
 	if (!err && a->param && b->param && strcmp(a->param, b->param))
 		err = warn(c, "the sweeps are over different parameters: %s and %s; columns are matched by value",
 			   a->param, b->param);
@@ -779,6 +864,192 @@ static int mismatch_no_rows(const struct hwp_compare *c, const struct hwp_sweep 
 	return err;
 }
 
+/* ---- --fail-on rules ---- */
+
+#define RULE_FORM "ROW:increase or ROW:decrease, optionally with a threshold in percent (page-faults:increase>5)"
+
+/* "ROW:increase[>PCT[%]]": ROW may hold colons ("cycles:u:increase"). */
+static int rule_parse(const char *spec, struct cmp_rule *r)
+{
+	const char *colon = spec ? strrchr(spec, ':') : NULL, *cond;
+	size_t len;
+	char *end;
+
+	if (!spec)
+		return fail(-EINVAL, "hwp_compare_opts.fail_on: a NULL rule");
+	r->spec = strdup(spec);
+	if (!r->spec)
+		return fail(-ENOMEM, "out of memory");
+	if (!colon || colon == spec)
+		return fail(-EINVAL, "fail-on rule '%s': no %s; expected " RULE_FORM,
+			    spec,
+			    colon ? "row before the ':'" : "':'");
+	cond = colon + 1;
+	len = strcspn(cond, ">");
+	if (len == 8 && !strncmp(cond, "increase", 8))
+		r->change = HWP_VERDICT_INCREASE;
+	else if (len == 8 && !strncmp(cond, "decrease", 8))
+		r->change = HWP_VERDICT_DECREASE;
+	else
+		return fail(-EINVAL,
+			    "fail-on rule '%s': '%.*s' is not increase or decrease; expected "
+			    RULE_FORM,
+			    spec, (int)len, cond);
+	if (cond[len] == '>') {
+		errno = 0;
+		r->pct = strtod(cond + len + 1, &end);
+		if (*end == '%')
+			end++;
+		if (end == cond + len + 1 || *end || errno || !(r->pct >= 0) ||
+		    !isfinite(r->pct))
+			return fail(-EINVAL,
+				    "fail-on rule '%s': '%s' is not a threshold in percent, such as >5 or >2.5%%; expected "
+				    RULE_FORM,
+				    spec, cond + len + 1);
+	}
+	r->row = strndup(spec, (size_t)(colon - spec));
+	return r->row ? 0 : fail(-ENOMEM, "out of memory");
+}
+
+static int rules_parse(struct hwp_compare *c, const char *const *rules, size_t n)
+{
+	if (n && !rules)
+		return fail(-EINVAL, "hwp_compare_opts: fail_on is NULL, nr_fail_on %zu",
+			    n);
+	c->rules = calloc(n + 1, sizeof(*c->rules));
+	if (!c->rules)
+		return fail(-ENOMEM, "out of memory");
+	for (; c->nr_rules < n; c->nr_rules++) {
+		int err = rule_parse(rules[c->nr_rules], &c->rules[c->nr_rules]);
+
+		if (err) {
+			c->nr_rules++;	/* freed with the rest */
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* "increase (B/A 1.099, +9.94%), p <0.001 after Holm's correction". */
+static void describe_change(const struct hwp_compare *c, const struct hwp_compare_info *i,
+			    struct strbuf *sb)
+{
+	if (i->verdict == HWP_VERDICT_NONE) {
+		strbuf_addf(sb, "no test (%s)", i->reason ? i->reason : "no values");
+		return;
+	}
+	strbuf_adds(sb, hwp_verdict_name(i->verdict));
+	if (!isnan(i->ratio))
+		strbuf_addf(sb, " (B/A %.4g, %+.3g%%)", i->ratio, 100 * (i->ratio - 1));
+	if (i->p_value < 0.001)
+		strbuf_adds(sb, ", p <0.001");
+	else
+		strbuf_addf(sb, ", p %.3f", i->p_value);
+	if (c->corrected)
+		strbuf_adds(sb, " after Holm's correction");
+}
+
+/* Whether cell @i breaks rule @r: the change, past the threshold (a
+ * change without a ratio, from a mean of 0, is past any). */
+static bool breaks(const struct cmp_rule *r, const struct hwp_compare_info *i)
+{
+	double pct;
+
+	if (i->verdict != r->change)
+		return false;
+	if (isnan(i->ratio))
+		return true;
+	pct = 100 * (i->ratio - 1) * (r->change == HWP_VERDICT_INCREASE ? 1 : -1);
+	return pct > r->pct;
+}
+
+/* Whether a row is labelled @name ("page-faults", "CPU0 page-faults"). */
+static bool rule_row_exists(const struct hwp_compare *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_rows; i++)
+		if (!strcmp(c->rows[i].label, name))
+			return true;
+	return false;
+}
+
+static int rule_unknown_row(const struct hwp_compare *c, const struct cmp_rule *r)
+{
+	struct strbuf rows = STRBUF_INIT;
+	const char *untested = NULL;
+	size_t len = strlen(r->row);
+	int err;
+
+	for (size_t i = 0; i < c->nr_rows; i++)
+		strbuf_addf(&rows, "%s%s", i ? ", " : "", c->rows[i].label);
+	for (size_t i = 0; i < c->nr_warnings && !untested; i++)
+		if (!strncmp(c->warnings[i], "no test for ", 12) &&
+		    !strncmp(c->warnings[i] + 12, r->row, len) &&
+		    c->warnings[i][12 + len] == ':')
+			untested = c->warnings[i];
+	if (untested)
+		err = fail(-EINVAL, "fail-on rule '%s': %s; the rule cannot be checked",
+			   r->spec, untested);
+	else
+		err = fail(-EINVAL, "fail-on rule '%s': the comparison has no row '%s'; its rows: %s",
+			   r->spec, r->row, strbuf_str(&rows));
+	strbuf_release(&rows);
+	return err;
+}
+
+static int rules_check(struct hwp_compare *c)
+{
+	for (size_t k = 0; k < c->nr_rules; k++) {
+		struct cmp_rule *r = &c->rules[k];
+		struct strbuf sb = STRBUF_INIT;
+		size_t told = 0;
+
+		if (!rule_row_exists(c, r->row))
+			return rule_unknown_row(c, r);
+		for (size_t i = 0; i < c->nr_rows; i++) {
+			if (strcmp(c->rows[i].label, r->row))
+				continue;
+			for (size_t col = 0; col < c->nr_columns; col++) {
+				const struct hwp_compare_info *in =
+					&c->rows[i].cells[col].info;
+				bool b = breaks(r, in);
+
+				r->broken |= b;
+				strbuf_addf(&sb, "%s%s", told++ ? "; " : "", r->row);
+				if (c->param)
+					strbuf_addf(&sb, " at %s=%s", c->param,
+						    c->columns[col]);
+				strbuf_adds(&sb, ": ");
+				describe_change(c, in, &sb);
+				if (r->pct > 0 && in->verdict == r->change)
+					strbuf_addf(&sb, ", %s %g%%",
+						    b ? "past" : "not past", r->pct);
+			}
+		}
+		c->nr_broken += r->broken;
+		r->finding = strbuf_detach(&sb);
+		if (!r->finding)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+HWP_API size_t hwp_compare_failed(const struct hwp_compare *c)
+{
+	return c ? c->nr_broken : 0;
+}
+
+HWP_API const char *hwp_compare_rule(const struct hwp_compare *c, size_t idx,
+				     bool *broken, const char **finding)
+{
+	if (!c || idx >= c->nr_rules)
+		return NULL;
+	if (broken)
+		*broken = c->rules[idx].broken;
+	if (finding)
+		*finding = c->rules[idx].finding;
+	return c->rules[idx].spec;
+}
+
 static int build(struct hwp_compare *c, const struct hwp_sweep *a,
 		 const struct hwp_sweep *b)
 {
@@ -811,7 +1082,8 @@ static int build(struct hwp_compare *c, const struct hwp_sweep *a,
 	if (!err && !c->nr_rows)
 		return mismatch_no_rows(c, a, b, any_common);
 	if (!err)
-		err = correct_and_decide(c) ?: rank_noise(c) ?: warn_context(c, a, b);
+		err = correct_and_decide(c) ?: rank_noise(c) ?: warn_context(c, a, b) ?:
+		      rules_check(c);
 	if (err == -ENOMEM)
 		return fail(err, "out of memory");
 	return err;
@@ -859,7 +1131,11 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 	c->a_name = strdup(c->opts.a_name ? c->opts.a_name : side_name(a, "A"));
 	c->b_name = strdup(c->opts.b_name ? c->opts.b_name : side_name(b, "B"));
 	c->order = c->opts.order ? strdup(c->opts.order) : NULL;
+	err = rules_parse(c, c->opts.fail_on, c->opts.nr_fail_on);
+	if (err)
+		goto err;
 	c->opts.a_name = c->opts.b_name = c->opts.order = NULL;
+	c->opts.fail_on = NULL;
 	c->param = a->param ? strdup(a->param) : NULL;
 	if (!c->a_name || !c->b_name || (a->param && !c->param) ||
 	    (opts_order(opts) && !c->order)) {

@@ -9,6 +9,7 @@ struct cmp_cell {
 	struct hwp_compare_info info;	/* strings point into the row and column */
 	char *reason;
 	bool tested;
+	double welch_df;	/* of the interval, whichever the test */
 };
 
 struct cmp_row {
@@ -21,6 +22,16 @@ struct cmp_row {
 	struct cmp_cell *cells;	/* one per column */
 	double noise;		/* the largest CV of its tested cells */
 	size_t noise_rank;
+};
+
+/* A --fail-on rule: "ROW:increase>PCT" as given, and what was found. */
+struct cmp_rule {
+	char *spec;
+	char *row;		/* into spec's copy */
+	enum hwp_verdict change;	/* increase or decrease */
+	double pct;		/* the threshold in percent; 0: any change */
+	bool broken;
+	char *finding;
 };
 
 struct hwp_compare {
@@ -37,6 +48,8 @@ struct hwp_compare {
 	bool corrected;		/* Holm's correction applied */
 	char **warnings;
 	size_t nr_warnings;
+	struct cmp_rule *rules;
+	size_t nr_rules, nr_broken;
 };
 
 #endif

@@ -97,8 +97,8 @@ int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src,
 #define hwp_session_opts__last_field cgroup
 #define hwp_workload_opts__last_field capture
 #define hwp_stats_test_opts__last_field confidence
-#define hwp_write_opts__last_field annotate
-#define hwp_compare_opts__last_field order
+#define hwp_write_opts__last_field per_run
+#define hwp_compare_opts__last_field nr_fail_on
 #define hwp_region_opts__last_field no_rdpmc
 #define hwp_record_opts__last_field stack_size
 #define hwp_profile_opts__last_field kallsyms

@@ -907,7 +907,7 @@ HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
 	rs = *out;
 	spec = regions.evl ? hwp_evlist_spec(regions.evl) : NULL;
 	rs->sample_every = regions.sample_every ? regions.sample_every : 1;
-	if ((spec && !(rs->spec = strdup(spec))) || environment_read(&rs->env))
+	if ((spec && !(rs->spec = strdup(spec))) || environment_read(&rs->env, false))
 		err = fail(-ENOMEM, "out of memory");
 	else
 		err = regions_walk(snapshot_one, rs, &rs->read_cost_ns);

@@ -283,6 +283,27 @@ HWP_API int hwp_doctor_new(struct hwp_doctor **out)
 	return 0;
 }
 
+int doctor_facts(struct environment *env)
+{
+	struct hwp_doctor *d;
+	int err = hwp_doctor_new(&d);
+
+	if (err)
+		return err;
+	env->facts = calloc(d->nr + 1, sizeof(*env->facts));
+	for (size_t i = 0; env->facts && i < d->nr; i++) {
+		struct env_fact *f = &env->facts[env->nr_facts++];
+
+		f->name = strdup(d->items[i].name);
+		f->value = strdup(d->items[i].value);
+		f->noisy = d->items[i].noisy;
+		if (!f->name || !f->value)
+			err = -ENOMEM;
+	}
+	hwp_doctor_free(d);
+	return env->facts ? err : -ENOMEM;
+}
+
 HWP_API void hwp_doctor_free(struct hwp_doctor *d)
 {
 	free(d);

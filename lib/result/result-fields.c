@@ -517,6 +517,41 @@ static int field_topology(struct field_ctx *c, const struct json_value *env,
 	return 0;
 }
 
+/* "doctor": [{name, value, noisy}...], hwprof doctor's facts, since 0.2. */
+static int field_facts(struct field_ctx *c, const struct json_value *env,
+		       struct environment *out)
+{
+	const struct json_value *arr;
+	size_t base = strlen(c->where);
+	int err;
+
+	if (!json_get(env, "doctor"))
+		return 0;
+	err = field_get(c, env, "doctor", JSON_ARRAY, false, &arr);
+	if (err)
+		return err;
+	out->facts = calloc(json_array_len(arr) + 1, sizeof(*out->facts));
+	if (!out->facts)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; !err && i < json_array_len(arr); i++) {
+		struct json_value tmp;
+		const struct json_value *o = json_item(arr, i, &tmp);
+		struct env_fact *f = &out->facts[out->nr_facts++];
+
+		snprintf(c->where + base, sizeof(c->where) - base, ".doctor[%zu]", i);
+		if (o->type != JSON_OBJECT) {
+			err = fail(-HWP_ERR_FORMAT, "'%s': %s is not an object; %s",
+				   c->source, c->where, FIELD_FIX);
+			break;
+		}
+		err = field_string(c, o, "name", false, &f->name) ?:
+		      field_string(c, o, "value", false, &f->value) ?:
+		      field_bool(c, o, "noisy", &f->noisy);
+	}
+	c->where[base] = '\0';
+	return err;
+}
+
 int field_environment(struct field_ctx *c, const struct json_value *doc,
 		      struct environment *env)
 {
@@ -534,7 +569,8 @@ int field_environment(struct field_ctx *c, const struct json_value *doc,
 	      field_string(c, o, "date", false, &env->date) ?:
 	      field_string(c, o, "hwprof_version", false, &env->version) ?:
 	      field_int(c, o, "nr_cpus", false, 0, 1 << 20, &env->nr_cpus) ?:
-	      field_topology(c, o, &env->topology);
+	      field_topology(c, o, &env->topology) ?:
+	      field_facts(c, o, env);
 	c->where[base] = '\0';
 	return err;
 }

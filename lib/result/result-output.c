@@ -5,6 +5,7 @@
 #include "result/result.h"
 #include "util/format.h"
 #include "util/json-writer.h"
+#include "util/table.h"
 
 #include <errno.h>
 #include <math.h>
@@ -120,6 +121,190 @@ static bool text_cpu_times(const struct hwp_result *r, FILE *f)
 	return any;
 }
 
+/* ---- one line a run (--per-run) ---- */
+
+/* Whether a row has a value in some run: the others are left out of the
+ * text table, and named under it. */
+static bool has_values(const struct series *sr, size_t nr_runs)
+{
+	for (size_t i = 0; i < nr_runs; i++)
+		if (!isnan(sr->values[i]))
+			return true;
+	return false;
+}
+
+static bool is_clock(const struct series *sr)
+{
+	return sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
+}
+
+/* The heading of a row's column: its name, and "(msec)" for clocks. */
+static void per_run_heading(const struct series *sr, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", sr->name, is_clock(sr) ? " (msec)" : "");
+}
+
+/* A run's value as the report shows its row's mean. */
+static void per_run_value(const struct series *sr, double v, bool big, char *buf,
+			  size_t size)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else if (is_clock(sr))
+		snprintf(buf, size, "%.2f", v / 1e6);
+	else if (sr->kind == HWP_SERIES_EVENT)
+		fmt_grouped(v, big, buf, size);
+	else if (sr->kind == HWP_SERIES_METRIC)
+		fmt_metric(v, big, buf, size);
+	else
+		snprintf(buf, size, "%.10g", v);
+}
+
+static int per_run_text(const struct hwp_result *r, const struct hwp_write_opts *o,
+			FILE *f)
+{
+	struct table t = { .nr_cols = 2 };
+	struct strbuf left_out = STRBUF_INIT;
+	const char **cells = calloc(r->nr_series + 3, sizeof(*cells));
+	char (*buf)[80] = calloc(r->nr_series + 3, sizeof(*buf));
+	bool **outliers = calloc(r->nr_series + 1, sizeof(*outliers));
+	bool starred = false;
+	int err = 0;
+
+	if (!cells || !buf || !outliers) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < r->nr_series; i++)
+		t.nr_cols += has_values(&r->series[i], r->nr_runs);
+	cells[0] = "run";
+	cells[1] = "seconds";
+	for (size_t i = 0, col = 2; i < r->nr_series; i++) {
+		const struct series *sr = &r->series[i];
+		size_t nr;
+
+		if (!has_values(sr, r->nr_runs)) {
+			strbuf_addf(&left_out, "%s%s", left_out.len ? ", " : "",
+				    sr->name);
+			continue;
+		}
+		per_run_heading(sr, buf[col], sizeof(buf[0]));
+		cells[col] = buf[col];
+		col++;
+		outliers[i] = series_outliers(sr, r->nr_runs, &nr);
+	}
+	table_add(&t, cells);
+	for (size_t run = 0; run < r->nr_runs; run++) {
+		size_t col = 2;
+
+		snprintf(buf[0], sizeof(buf[0]), "%zu", run + 1);
+		snprintf(buf[1], sizeof(buf[0]), "%.6f", r->seconds[run]);
+		cells[0] = buf[0];
+		cells[1] = buf[1];
+		for (size_t i = 0; i < r->nr_series; i++) {
+			const struct series *sr = &r->series[i];
+			size_t len;
+
+			if (!has_values(sr, r->nr_runs))
+				continue;
+			per_run_value(sr, sr->values[run], !o->no_big_num, buf[col],
+				      sizeof(buf[0]) - 1);
+			len = strlen(buf[col]);
+			if (outliers[i] && outliers[i][run]) {
+				buf[col][len] = '*';
+				buf[col][len + 1] = '\0';
+				starred = true;
+			}
+			cells[col] = buf[col];
+			col++;
+		}
+		table_add(&t, cells);
+	}
+	if (t.failed || strbuf_failed(&left_out)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	fprintf(f, " Per run (%zu runs):\n\n", r->nr_runs);
+	table_print(&t, f);
+	if (starred)
+		fprintf(f,
+			"\n * an outlier of its column (modified z-score above 3.5)\n");
+	if (left_out.len)
+		fprintf(f, "\n Without a value in any run, not shown: %s\n",
+			strbuf_str(&left_out));
+	fputc('\n', f);
+out:
+	for (size_t i = 0; outliers && i < r->nr_series; i++)
+		free(outliers[i]);
+	free(outliers);
+	free(cells);
+	free(buf);
+	table_release(&t);
+	strbuf_release(&left_out);
+	return err ? fail(err, "out of memory") : 0;
+}
+
+/* A header, then a line a run: every row, counted or not (an empty field
+ * where a run has no value), so that the columns do not change. */
+static int per_run_csv(const struct hwp_result *r, const char *sep, FILE *f)
+{
+	char head[300];
+
+	fprintf(f, "run%sseconds", sep);
+	for (size_t i = 0; i < r->nr_series; i++) {
+		per_run_heading(&r->series[i], head, sizeof(head));
+		fputs(sep, f);
+		csv_field(f, head, sep);
+	}
+	fputc('\n', f);
+	for (size_t run = 0; run < r->nr_runs; run++) {
+		fprintf(f, "%zu%s%.9f", run + 1, sep, r->seconds[run]);
+		for (size_t i = 0; i < r->nr_series; i++) {
+			const struct series *sr = &r->series[i];
+			double v = sr->values[run];
+
+			fputs(sep, f);
+			if (!isnan(v))
+				fprintf(f, "%.10g", is_clock(sr) ? v / 1e6 : v);
+		}
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+/* "per_run": {"columns": [...], "runs": [[run, seconds, values...]...]},
+ * values as the rest of the JSON has them (clocks in ns). */
+static void per_run_json(const struct hwp_result *r, struct json_writer *w)
+{
+	jw_key(w, "per_run");
+	jw_object_begin(w);
+	jw_key(w, "columns");
+	jw_array_begin(w, false);
+	for (size_t i = 0; i < r->nr_series; i++) {
+		jw_object_begin(w);
+		jw_key(w, "name");
+		jw_string(w, r->series[i].name);
+		jw_key(w, "kind");
+		jw_string(w, kind_name(r->series[i].kind));
+		jw_key(w, "unit");
+		jw_string(w, r->series[i].unit);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_key(w, "runs");
+	jw_array_begin(w, false);
+	for (size_t run = 0; run < r->nr_runs; run++) {
+		jw_array_begin(w, true);
+		jw_int(w, (long long)run + 1);
+		jw_number(w, r->seconds[run]);
+		for (size_t i = 0; i < r->nr_series; i++)
+			jw_number(w, r->series[i].values[run]);
+		jw_array_end(w);
+	}
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
 static int write_text(const void *obj, FILE *f, const void *opts)
 {
 	const struct hwp_result *r = obj;
@@ -190,6 +375,12 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 			secs.n ? secs.mean : 0.0);
 	if (text_cpu_times(r, f))
 		fputc('\n', f);
+	if (o->per_run && r->nr_runs) {
+		int err = per_run_text(r, o, f);
+
+		if (err)
+			return err;
+	}
 	if (r->nr_regionsets)
 		regionset_runs_text(r, f, !o->no_big_num);
 	return 0;
@@ -205,6 +396,8 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 	bool repeated = r->nr_runs > 1;
 	struct row row;
 
+	if (o->per_run && o->interval <= 0)
+		return per_run_csv(r, sep, f);
 	for (size_t k = 0; k < r->nr_series * (r->nr_units ? r->nr_units : 1); k++) {
 		const struct result_unit *ru = r->nr_units ?
 			&r->units[k % r->nr_units] : NULL;
@@ -290,7 +483,7 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 		return 0;
 	}
 	jw_init(&w, f, true);
-	result_json(r, &w);
+	result_json_more(r, o->per_run ? per_run_json : NULL, &w);
 	jw_finish(&w);
 	return 0;
 }
@@ -305,6 +498,13 @@ void json_command(struct json_writer *w, char *const *argv)
 }
 
 void result_json(const struct hwp_result *r, struct json_writer *w)
+{
+	result_json_more(r, NULL, w);
+}
+
+void result_json_more(const struct hwp_result *r,
+		      void (*more)(const struct hwp_result *, struct json_writer *),
+		      struct json_writer *w)
 {
 	struct hwp_stats_summary secs = { .sz = sizeof(secs) };
 
@@ -340,6 +540,8 @@ void result_json(const struct hwp_result *r, struct json_writer *w)
 		jw_array_end(w);
 	}
 	json_environment(w, &r->env);
+	if (more)
+		more(r, w);
 	jw_object_end(w);
 }
 

@@ -290,6 +290,11 @@ void environment_release(struct environment *env)
 	free(env->date);
 	free(env->version);
 	hwp_topology_free(env->topology);
+	for (size_t i = 0; i < env->nr_facts; i++) {
+		free(env->facts[i].name);
+		free(env->facts[i].value);
+	}
+	free(env->facts);
 	memset(env, 0, sizeof(*env));
 }
 
@@ -316,7 +321,7 @@ static char *cpu_model(void)
 	return model ? model : strdup("unknown");
 }
 
-int environment_read(struct environment *env)
+int environment_read(struct environment *env, bool doctor)
 {
 	struct utsname u;
 	char date[64];
@@ -339,7 +344,8 @@ int environment_read(struct environment *env)
 	/* Without sysfs the environment goes without it: not a failure. */
 	if (hwp_topology_read(NULL, &env->topology))
 		clear_error();
-	if (!env->host || !env->kernel || !env->cpu || !env->date || !env->version) {
+	if (!env->host || !env->kernel || !env->cpu || !env->date || !env->version ||
+	    (doctor && doctor_facts(env))) {
 		environment_release(env);
 		return -ENOMEM;
 	}
@@ -354,7 +360,7 @@ void json_environment(struct json_writer *w, const struct environment *saved)
 	const struct environment *env = saved;
 
 	if (!env || !env->host) {
-		environment_read(&here);
+		environment_read(&here, false);
 		env = &here;
 	}
 	jw_key(w, "environment");
@@ -388,6 +394,21 @@ void json_environment(struct json_writer *w, const struct environment *saved)
 			jw_int(w, c->package);
 			jw_key(w, "node");
 			jw_int(w, c->node);
+			jw_object_end(w);
+		}
+		jw_array_end(w);
+	}
+	if (env->nr_facts) {
+		jw_key(w, "doctor");
+		jw_array_begin(w, false);
+		for (size_t i = 0; i < env->nr_facts; i++) {
+			jw_object_begin(w);
+			jw_key(w, "name");
+			jw_string(w, env->facts[i].name);
+			jw_key(w, "value");
+			jw_string(w, env->facts[i].value);
+			jw_key(w, "noisy");
+			jw_bool(w, env->facts[i].noisy);
 			jw_object_end(w);
 		}
 		jw_array_end(w);

@@ -26,6 +26,18 @@ HWP_API int hwp_result_new(struct hwp_result **out)
 	return 0;
 }
 
+HWP_API int hwp_result_read_environment(struct hwp_result *r)
+{
+	clear_error();
+	if (!r)
+		return fail(-EINVAL, "hwp_result_read_environment: r is NULL");
+	if (r->loaded)
+		return fail(-EINVAL, "hwp_result_read_environment: the result was read from %s, and keeps the environment it was measured in",
+			    r->source ? r->source : "a file");
+	environment_release(&r->env);
+	return environment_read(&r->env, true) ? fail(-ENOMEM, "out of memory") : 0;
+}
+
 HWP_API void hwp_result_free(struct hwp_result *r)
 {
 	if (!r)

@@ -12,6 +12,13 @@
 #include "count/count.h"
 #include "util/json-reader.h"
 
+/* One of hwprof doctor's facts, as a measurement keeps it. */
+struct env_fact {
+	char *name;
+	char *value;
+	bool noisy;
+};
+
 struct environment {
 	char *host;
 	char *kernel;
@@ -22,6 +29,10 @@ struct environment {
 	/* Each CPU's core, die, package and node; NULL when sysfs had none
 	 * (or the file was written before 0.2) */
 	struct hwp_topology *topology;
+	/* What hwprof doctor found when the measurement began (doctor.c);
+	 * none for a file written before 0.2, or a regionset's */
+	struct env_fact *facts;
+	size_t nr_facts;
 };
 
 struct series {
@@ -164,7 +175,9 @@ void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
 /* A summary's members (mean, median... ci95), and an array of values. */
 void summary_json(struct json_writer *w, const struct hwp_stats_summary *s);
 void values_json(struct json_writer *w, const double *v, size_t n);
-int environment_read(struct environment *env);
+/* This machine's environment now; with @doctor, hwprof doctor's facts too
+ * (a scan of /proc: a result's, read once, not a regionset's). */
+int environment_read(struct environment *env, bool doctor);
 void environment_release(struct environment *env);
 /* An "environment" member: @saved's, or this machine's now when NULL. */
 void json_environment(struct json_writer *w, const struct environment *saved);
@@ -305,6 +318,10 @@ int region_rows(const struct hwp_session *s, const struct hwp_count *counts,
 /* result-output.c, for the writers of sweeps and comparisons too */
 /* The result as a hwprof-stat/1 object, inside a larger document. */
 void result_json(const struct hwp_result *r, struct json_writer *w);
+/* ...with members of @more's after the rest, when not NULL. */
+void result_json_more(const struct hwp_result *r,
+		      void (*more)(const struct hwp_result *, struct json_writer *),
+		      struct json_writer *w);
 /* The command line, its arguments separated by spaces. */
 void command_line(char *const *argv, struct strbuf *sb);
 /* "command": [argv...] */
@@ -320,6 +337,10 @@ void regionset_openmetrics_families(struct hwp_regionset *const *sets, size_t nr
 				    const char *command, bool prom, FILE *f);
 /* A label value in double quotes, with backslash, quote and newline escaped. */
 void om_label_value(FILE *f, const char *s);
+
+/* doctor.c: hwprof doctor's facts into @env (the one place they are
+ * found, for hwprof doctor and the results' environment). */
+int doctor_facts(struct environment *env);
 
 /* result-read.c: build a result from a parsed hwprof-stat/1 object; the
  * messages name @source and @where (the path of the object in its file). */

@@ -3,8 +3,10 @@
 """hwprof doctor: the machine's sources of noise, checked against the files
 they come from."""
 import json
+import os
+import tempfile
 
-from common import case, check, done, hwprof
+from common import case, check, done, hwprof, stat_json
 
 NAMES = ["cpufreq-governor", "turbo-boost", "smt", "c-states", "nmi-watchdog",
          "perf_event_paranoid", "kptr_restrict", "transparent-hugepages", "aslr",
@@ -59,6 +61,45 @@ def text_report():
     check(p.returncode == 2 and "takes no arguments" in p.stderr, p.stderr)
 
 
+def stat_environment():
+    """stat --json keeps the doctor's facts under environment.doctor, the
+    same items with the same values (the load aside, which moves); the
+    text report does not pay for them. compare warns when A's and B's
+    differ."""
+    p = hwprof("doctor", "--json")
+    items = {i["name"]: i for i in json.loads(p.stdout)["items"]}
+    p, doc = stat_json("-e", "page-faults", "--", "true")
+    if not check(p.returncode == 0 and doc, p.stderr):
+        return
+    facts = doc["environment"].get("doctor")
+    if not check(facts, doc["environment"]):
+        return
+    check([f["name"] for f in facts] == NAMES, facts)
+    for f in facts:
+        if f["name"] != "load":
+            check(f["value"] == items[f["name"]]["value"] and
+                  f["noisy"] == items[f["name"]]["noisy"], f"{f} vs {items[f['name']]}")
+    with tempfile.TemporaryDirectory() as d:
+        a, b = os.path.join(d, "a.json"), os.path.join(d, "b.json")
+        for path in (a, b):
+            p = hwprof("stat", "-r", "3", "--json", "-o", path, "-e", "page-faults", "--",
+                       "true")
+            check(p.returncode == 0, p.stderr)
+        with open(b) as f:
+            doc = json.load(f)
+        aslr = next(f for f in doc["environment"]["doctor"] if f["name"] == "aslr")
+        aslr["value"] = "changed"
+        with open(b, "w") as f:
+            json.dump(doc, f)
+        p = hwprof("compare", a, b)
+        check(p.returncode == 0 and
+              "warning: measured in different conditions (hwprof doctor): aslr '" in p.stdout
+              and "'changed' in " in p.stdout, p.stdout + p.stderr)
+        p = hwprof("compare", a, a)
+        check(p.returncode == 0 and "hwprof doctor" not in p.stdout, p.stdout)
+
+
 case(json_items)
 case(text_report)
+case(stat_environment)
 done()

@@ -185,6 +185,49 @@ def explain(d):
     check("weak evidence" in text, text)
 
 
+def per_run(d):
+    """--per-run: a line a run with every event, metric and score, in text,
+    CSV and JSON, the same values as the rows' own (the scores are known)."""
+    want = sequence(100, 2.5, range(4))
+    args = ["-r", "4", "--quiet", "-e", "page-faults,task-clock", "--score", TPUT,
+            "-M", "faults/MB=page-faults / tput", "--per-run"]
+    tick = os.path.join(d, "tick-per-run-json")
+    p, doc = stat_json(*args, "--", WORKLOAD, "tick", tick, "score", "100", "2.5")
+    if not check(p.returncode == 0 and doc and "per_run" in doc, p.stderr):
+        return
+    cols = [c["name"] for c in doc["per_run"]["columns"]]
+    runs = doc["per_run"]["runs"]
+    check(cols[:2] == ["page-faults", "task-clock"] and "faults/MB" in cols and
+          cols[-1] == "tput", cols)
+    check([r[0] for r in runs] == [1, 2, 3, 4], runs)
+    check([r[1] for r in runs] == doc["seconds"]["values"], runs)
+    check([r[-1] for r in runs] == want, f"tput per run {[r[-1] for r in runs]}")
+    pf = event(doc, "page-faults")["values"]
+    check([r[2] for r in runs] == pf, f"{runs} vs {pf}")
+    fmb = [r[cols.index("faults/MB") + 2] for r in runs]
+    check(all(abs(x - a / b) < 1e-9 for x, a, b in zip(fmb, pf, want)), fmb)
+
+    tick = os.path.join(d, "tick-per-run-csv")
+    p = hwprof("stat", *args, "-x", ",", "-o", "-", "--", WORKLOAD, "tick", tick, "score",
+               "100", "2.5")
+    rows = list(csv.reader(io.StringIO(p.stdout)))
+    check(p.returncode == 0 and rows and
+          rows[0][:4] == ["run", "seconds", "page-faults", "task-clock (msec)"] and
+          rows[0][-1] == "tput", f"{p.stderr} {rows[:1]}")
+    check(len(rows) == 5 and [float(r[-1]) for r in rows[1:]] == want, rows)
+    check(all(float(r[3]) > 0 and int(r[2]) > 0 for r in rows[1:]), rows)
+
+    tick = os.path.join(d, "tick-per-run-text")
+    p = hwprof("stat", *args, "--", WORKLOAD, "tick", tick, "score", "100", "2.5")
+    text = p.stderr.split(" Per run (4 runs):", 1)
+    if not check(p.returncode == 0 and len(text) == 2, p.stderr):
+        return
+    lines = [ln.split() for ln in text[1].strip().splitlines()]
+    check(lines[0][:3] == ["run", "seconds", "page-faults"] and lines[0][-1] == "tput",
+          lines[0])
+    check([float(ln[-1].rstrip("*")) for ln in lines[1:5]] == want, lines)
+
+
 def mistakes():
     """Usage errors: before anything runs."""
     for args, msg in (
@@ -202,6 +245,10 @@ def mistakes():
         (["--explain", "--score", "t=(1)", "-r", "5", "--json", "--", "true"], "writes text"),
         (["--score", "t=(1)", "-a", "-A", "--", "true"], "not with -A or --per-*"),
         (["--per-thread", "--", "true", ":::", "true"], "not with -A or --per-*"),
+        (["--per-run", "-I", "100", "--", "true"], "--per-run writes a line a run"),
+        (["--per-run", "--sweep", "x=1,2", "--", "true", "{x}"], "not with --sweep"),
+        (["--per-run", "--json", "-r", "2", "--", "true", ":::", "true"],
+         "--json with variants"),
     ):
         p = hwprof("stat", *args)
         check(p.returncode == 2 and msg in p.stderr, f"{args}: {p.returncode} {p.stderr!r}")
@@ -210,7 +257,7 @@ def mistakes():
 with tempfile.TemporaryDirectory() as tmp:
     for fn in (statistics_of_runs, output_shown_or_quiet, metric_reads_score,
                no_match_is_an_error, from_stderr_and_file, big_output_and_long_lines,
-               formats_and_compare, sweep_with_score, explain):
+               formats_and_compare, sweep_with_score, explain, per_run):
         case(fn, tmp)
 case(mistakes)
 done()

@@ -23,6 +23,10 @@ static const double denormal[] = { 5e-324, 1e-323, 5e-324, 1e-323, 5e-324,
 				   1e-323, 5e-324, 1e-323, 5e-324, 1e-323 };
 static const double zeros[10];
 static const double ones[] = { 1, 1.1, 0.9, 1, 1.1, 0.9, 1, 1.1, 0.9, 1 };
+/* 0..9 and 3..12: Welch t = 2.216, df = 18, p = 0.0398, below 0.05 alone
+ * but not after Holm's correction over three tests (2 p = 0.0796). */
+static const double ramp[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+static const double ramp3[] = { 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
 
 struct fx_row {
 	const char *name;
@@ -64,6 +68,9 @@ static void write_row(FILE *f, const struct fx_row *row, size_t runs)
 	fputc('}', f);
 }
 
+/* hwprof doctor's facts in the environment of the next fixtures, or NULL. */
+static const char *doctor_facts_json;
+
 /* A hwprof-stat/1 document: every run took 1 s. */
 static void write_result(FILE *f, const char *cmd, size_t runs, const struct fx_row *rows,
 			 size_t nr)
@@ -88,7 +95,8 @@ static void write_result(FILE *f, const char *cmd, size_t runs, const struct fx_
 		}
 	}
 	fprintf(f, "], \"environment\": {\"host\": \"h\", \"kernel\": \"k\", \"cpu\": \"c\", "
-		   "\"nr_cpus\": 1, \"date\": \"d\", \"hwprof_version\": \"0.1.0\"}}");
+		   "\"nr_cpus\": 1, \"date\": \"d\", \"hwprof_version\": \"0.1.0\"%s}}",
+		doctor_facts_json ? doctor_facts_json : "");
 }
 
 static const char *path_of(const char *name)
@@ -511,12 +519,258 @@ static void check_output(void)
 		      json_get(r0, "p_value")->type == JSON_NUMBER, "row fields");
 	}
 	json_free(doc);
-	CHECK_ERR(hwp_compare_write(c, stdout, &csv), -EOPNOTSUPP);
 	free(text);
 	free(json);
 	hwp_compare_free(c);
 	hwp_result_free(a);
 	hwp_result_free(b);
+}
+
+/* The line of the text table that starts with row @name. */
+static const char *text_line(const char *text, const char *name, char *buf, size_t size)
+{
+	char key[64];
+	const char *at;
+
+	snprintf(key, sizeof(key), "\n %s ", name);
+	at = strstr(text, key);
+	if (!at)
+		return NULL;
+	at += 2;
+	snprintf(buf, size, "%.*s", (int)strcspn(at, "\n"), at);
+	return buf;
+}
+
+/* The interval "[lo, hi]" of a line of the table. */
+static bool interval_of(const char *line, double *lo, double *hi)
+{
+	const char *at = strchr(line, '[');
+
+	return at && sscanf(at, "[%lf, %lf]", lo, hi) == 2;
+}
+
+/*
+ * Beside a verdict Holm's correction made, the interval is the one tested
+ * at the same level: a row whose own 95% interval excludes 0 but whose
+ * corrected p-value is above alpha is unchanged, and its interval shown
+ * holds 0 (it did not: [+0.16, +5.8] beside "unchanged").
+ */
+static void check_corrected_interval(void)
+{
+	const struct fx_row ra[] = { { "page-faults", false, pf_a },
+				     { "shift", true, ramp }, { "flat", false, flat } };
+	const struct fx_row rb[] = { { "page-faults", false, pf_b },
+				     { "shift", true, ramp3 }, { "flat", false, flat } };
+	struct hwp_result *a = result("ia.json", "x", 10, ra, 3);
+	struct hwp_result *b = result("ib.json", "x", 10, rb, 3);
+	HWP_OPTS(hwp_compare_opts, raw, .no_correction = true);
+	struct hwp_compare *c = NULL;
+	struct hwp_compare_info i;
+	char line[400], *text;
+	double lo, hi;
+
+	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	if (!c)
+		return;
+	/* Events first, then metrics: page-faults, flat, shift. */
+	i = cell(c, 2, 0);
+	CHECK(!strcmp(i.name, "shift") && i.verdict == HWP_VERDICT_UNCHANGED, "%s: %s",
+	      i.name, hwp_verdict_name(i.verdict));
+	CHECK_NEAR(i.p_raw, 0.0398, 5e-4);
+	CHECK_NEAR(i.p_value, 2 * i.p_raw, 1e-12);
+	/* Its own 95% interval excludes 0... */
+	CHECK(i.ci_low > 0 && i.ci_high > i.ci_low, "95%% CI [%g, %g]", i.ci_low,
+	      i.ci_high);
+	text = written(c, HWP_FORMAT_TEXT);
+	/* ...and the text shows the one of Holm's level, which does not. */
+	CHECK(text_line(text, "shift", line, sizeof(line)) &&
+	      interval_of(line, &lo, &hi) && lo < 0 && hi > 0 &&
+	      strstr(line, "unchanged"), "shift: %s", text);
+	CHECK(strstr(text, "Holm CI of B - A"), "the column says which interval: %s",
+	      text);
+	free(text);
+	hwp_compare_free(c);
+
+	/* Without the correction, alpha's own interval: it excludes 0. */
+	CHECK_ERR(hwp_compare_results(a, b, &raw, &c), 0);
+	text = c ? written(c, HWP_FORMAT_TEXT) : NULL;
+	CHECK(text && text_line(text, "shift", line, sizeof(line)) &&
+	      interval_of(line, &lo, &hi) && lo > 0 && strstr(line, "increase") &&
+	      strstr(text, "95% CI of B - A"),
+	      "uncorrected: %s", text ? text : "");
+	free(text);
+	hwp_compare_free(c);
+	hwp_result_free(a);
+	hwp_result_free(b);
+}
+
+/* --fail-on: a rule is broken exactly when its row changed that way past
+ * the threshold; a rule that cannot be checked is refused, not passed. */
+static void check_fail_on(void)
+{
+	const struct fx_row ra[] = { { "page-faults", false, pf_a },
+				     { "sleep", true, sleep1 },
+				     { "cycles", false, NULL } };
+	const struct fx_row rb[] = { { "page-faults", false, pf_b },
+				     { "sleep", true, sleep2 },
+				     { "cycles", false, NULL } };
+	static const struct {
+		const char *rule;
+		bool broken;
+	} cases[] = {
+		{ "page-faults:increase", true },	/* B/A 1.100, p < 1e-10 */
+		{ "page-faults:increase>5", true },
+		{ "page-faults:increase>9.9%", true },
+		{ "page-faults:increase>10.1", false },	/* a change, not that large */
+		{ "page-faults:decrease", false },
+		{ "sleep:increase", false },		/* unchanged: p 0.079 */
+		{ "sleep:decrease", false },
+	};
+	static const struct {
+		const char *rule, *says;
+	} refused[] = {
+		{ "nosuch:increase",
+		  "has no row 'nosuch'; its rows: page-faults, sleep" },
+		{ "page-faults:up", "'up' is not increase or decrease" },
+		{ "page-faults:increase>x", "'x' is not a threshold" },
+		{ "page-faults:increase>-1", "'-1' is not a threshold" },
+		{ "increase", "no ':'" },
+		{ ":increase", "no row before" },
+		{ "cycles:increase", "no test for cycles: not supported" },
+	};
+	struct hwp_result *a = result("fa.json", "x", 10, ra, 3);
+	struct hwp_result *b = result("fb.json", "x", 10, rb, 3);
+	struct hwp_compare *c = NULL;
+	const char *finding = NULL;
+	bool broken = false;
+
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		HWP_OPTS(hwp_compare_opts, o, .fail_on = &cases[k].rule, .nr_fail_on = 1);
+
+		CHECK_ERR(hwp_compare_results(a, b, &o, &c), 0);
+		if (!c)
+			continue;
+		CHECK(hwp_compare_failed(c) == cases[k].broken &&
+		      !strcmp(hwp_compare_rule(c, 0, &broken, &finding), cases[k].rule) &&
+		      broken == cases[k].broken && finding &&
+		      !hwp_compare_rule(c, 1, NULL, NULL),
+		      "%s: broken %d, %s", cases[k].rule, broken, finding ? finding : "");
+		hwp_compare_free(c);
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(refused); k++) {
+		HWP_OPTS(hwp_compare_opts, o, .fail_on = &refused[k].rule,
+			 .nr_fail_on = 1);
+
+		CHECK_ERR(hwp_compare_results(a, b, &o, &c), -EINVAL);
+		CHECK(!c && strstr(hwp_errmsg(), refused[k].says), "%s: %s",
+		      refused[k].rule, hwp_errmsg());
+	}
+	{
+		const char *both[] = { "sleep:increase", "page-faults:increase>5" };
+		HWP_OPTS(hwp_compare_opts, o, .fail_on = both, .nr_fail_on = 2);
+		char *text, *json;
+
+		CHECK_ERR(hwp_compare_results(a, b, &o, &c), 0);
+		if (c) {
+			CHECK(hwp_compare_failed(c) == 1, "one of two broken");
+			hwp_compare_rule(c, 1, &broken, &finding);
+			CHECK(broken && strstr(finding, "page-faults: increase (B/A 1.1, +10%), p <0.001 after Holm's correction, past 5%"),
+			      "finding: %s", finding);
+			text = written(c, HWP_FORMAT_TEXT);
+			CHECK(strstr(text, " pass: sleep:increase: sleep: unchanged") &&
+			      strstr(text, " FAIL: page-faults:increase>5: "), "%s",
+			      text);
+			json = written(c, HWP_FORMAT_JSON);
+			CHECK(strstr(json, "\"rule\": \"page-faults:increase>5\",") &&
+			      strstr(json, "\"broken\": true"), "%s", json);
+			free(text);
+			free(json);
+			hwp_compare_free(c);
+		}
+	}
+	hwp_result_free(a);
+	hwp_result_free(b);
+}
+
+/* A row a line in CSV, with a header, every number raw and none lost. */
+static void check_csv(void)
+{
+	const struct fx_row ra[] = { { "page-faults", false, pf_a },
+				     { "sleep", true, sleep1 } };
+	const struct fx_row rb[] = { { "page-faults", false, pf_b },
+				     { "sleep", true, sleep2 } };
+	struct hwp_result *a = result("ca.json", "x", 10, ra, 2);
+	struct hwp_result *b = result("cb.json", "x", 10, rb, 2);
+	struct hwp_compare *c = NULL;
+	char *csv, *line;
+	size_t lines = 0;
+
+	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	if (!c)
+		return;
+	csv = written(c, HWP_FORMAT_CSV);
+	static const char head[] =
+		"row,aggregation_unit,kind,unit,column,a_mean,b_mean,ratio,diff,"
+		"ci_low,ci_high,ci_adj_low,ci_adj_high,ci_adj_level,p_raw,p_value,"
+		"verdict,a_n,b_n,a_cv,b_cv,a_outliers,b_outliers,noise_rank,reason\n";
+
+	CHECK(!strncmp(csv, head, strlen(head)), "header: %s", csv);
+	CHECK(strstr(csv, "\npage-faults,,event,,,1000,1100,1.1,100,") &&
+	      strstr(csv, ",0.975,") && strstr(csv, ",increase,10,10,") &&
+	      strstr(csv, "\nsleep,,metric,,,0.75,2.33,") &&
+	      strstr(csv, ",unchanged,10,10,"),
+	      "%s", csv);
+	for (line = csv; (line = strchr(line, '\n')); line++)
+		lines++;
+	CHECK(lines == 3, "a header and 2 rows: %zu lines", lines);
+	free(csv);
+	hwp_compare_free(c);
+	hwp_result_free(a);
+	hwp_result_free(b);
+}
+
+#define ASLR_2 ", \"doctor\": [{\"name\": \"aslr\", \"value\": \"2\", \"noisy\": true}, "
+#define ASLR_0 \
+	", \"doctor\": [{\"name\": \"aslr\", \"value\": \"0\", \"noisy\": false}, "
+#define LOAD(v) \
+	"{\"name\": \"load\", \"value\": \"load average " v "\", \"noisy\": false}]"
+
+/* hwprof doctor's facts, kept by stat in each result: a difference is a
+ * warning; the load's value moves all the time, only its verdict counts. */
+static void check_facts(void)
+{
+	const struct fx_row rows[] = { { "page-faults", false, pf_a } };
+	struct hwp_result *a, *b, *b2;
+	struct hwp_compare *c = NULL;
+	bool warned = false;
+
+	doctor_facts_json = ASLR_2 LOAD("0.10");
+	a = result("ea.json", "x", 10, rows, 1);
+	doctor_facts_json = ASLR_0 LOAD("0.20");
+	b = result("eb.json", "x", 10, rows, 1);
+	doctor_facts_json = ASLR_2 LOAD("0.30");
+	b2 = result("eb2.json", "x", 10, rows, 1);
+	doctor_facts_json = NULL;
+	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	for (size_t k = 0; c && hwp_compare_warning(c, k); k++) {
+		const char *w = hwp_compare_warning(c, k);
+
+		if (strstr(w, "measured in different conditions (hwprof doctor)")) {
+			warned = true;
+			CHECK(strstr(w, "aslr '2' in ") && strstr(w, "'0' in ") &&
+			      !strstr(w, "load"), "%s", w);
+		}
+	}
+	CHECK(warned, "the facts differ: a warning");
+	hwp_compare_free(c);
+	CHECK_ERR(hwp_compare_results(a, b2, NULL, &c), 0);
+	for (size_t k = 0; c && hwp_compare_warning(c, k); k++)
+		CHECK(!strstr(hwp_compare_warning(c, k), "hwprof doctor"), "%s",
+		      hwp_compare_warning(c, k));
+	hwp_compare_free(c);
+	hwp_result_free(a);
+	hwp_result_free(b);
+	hwp_result_free(b2);
 }
 
 int main(void)
@@ -529,6 +783,10 @@ int main(void)
 	t_run(check_sweeps);
 	t_run(check_output);
 	t_run(check_extremes);
+	t_run(check_corrected_interval);
+	t_run(check_fail_on);
+	t_run(check_csv);
+	t_run(check_facts);
 	if (t_case("clean-up")) {
 		char cmd[300];
 
