@@ -85,6 +85,7 @@ static int text_row(const struct hwp_entry *e, void *arg)
 	const char *dso = printable(&t->pr, short_dso(e->dso));
 	const char *name = printable(&t->pr, e->name);
 	char samples[32], source[256] = "", bytes[64] = "", sym[256];
+	bool lineless = t->sort == HWP_SORT_LINE && !e->file;
 
 	/* Where DWARF says a function was inlined, the line is its. */
 	if (e->inlined)
@@ -96,8 +97,8 @@ static int text_row(const struct hwp_entry *e, void *arg)
 	if (e->bytes)
 		format_bytes(e->bytes, e->nr_bytes, bytes, sizeof(bytes));
 	if (t->measure) {
-		widen(&t->w.name, name);
-		widen(&t->w.sym, printable(&t->pr, sym));
+		widen(&t->w.name, lineless ? "?" : name);
+		widen(&t->w.sym, lineless && !sym[0] ? name : printable(&t->pr, sym));
 		widen(&t->w.source, printable(&t->pr, source));
 		widen(&t->w.bytes, bytes);
 		widen(&t->w.dso, dso);
@@ -113,8 +114,12 @@ static int text_row(const struct hwp_entry *e, void *arg)
 		fprintf(t->f, "%-*s  %s\n", t->w.name, name, dso);
 		break;
 	case HWP_SORT_LINE:
-		fprintf(t->f, "%-*s  %-*s  %s\n", t->w.name, name, t->w.sym,
-			printable(&t->pr, sym), dso);
+		/* A row without a line (the kernel's, a module without debug
+		 * information) is its symbol's, or its address's: in the
+		 * Symbol column, the Source one unknown. */
+		fprintf(t->f, "%-*s  %-*s  %s\n", t->w.name, lineless ? "?" : name,
+			t->w.sym, lineless && !sym[0] ? name : printable(&t->pr, sym),
+			dso);
 		break;
 	case HWP_SORT_RIP:
 		fprintf(t->f, "%18llx  %-*s  %-*s  %-*s  %-*s  %s\n",
@@ -193,18 +198,17 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_o
 {
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 	char n[32], lost[32];
-	uint64_t all;
 
 	hwp_profile_info(p, &in);
-	all = in.samples + in.lost;
 	fmt_grouped((double)in.samples, true, n, sizeof(n));
 	fmt_grouped((double)in.lost, true, lost, sizeof(lost));
 	fprintf(f, "# hwprof report of %s, sorted by %s\n", printable(pr, in.input),
 		sort_name(o->sort));
 	fprintf(f, "# %s samples of event '%s'%s\n", n, printable(pr, in.event),
 		in.callchains ? ", with call chains" : "");
-	fprintf(f, "# lost %s samples (%.2f%%)\n", lost,
-		all ? 100.0 * (double)in.lost / (double)all : 0);
+	fprintf(f, "# lost %s samples (%.2f%%%s)\n", lost, export_lost_percent(&in),
+		in.nr_events > 1 ? " of all events' samples: losses are the rings', whatever the event" :
+				   "");
 	if (in.throttled)
 		fprintf(f, "# sampling was throttled %llu times: the kernel lowered the sample rate to stay under kernel.perf_event_max_sample_rate\n",
 			(unsigned long long)in.throttled);
@@ -315,7 +319,7 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 		if (l->nr_namesakes)
 			annotate_namesakes(a, l);
 		fprintf(a->f,
-			"# %8s  %8s : %8s   source lines, then bytes and disassembly\n",
+			"#%8s  %8s : %8s   source lines, then bytes and disassembly\n",
 			"Percent", "Samples", "Address");
 	}
 	if (l->new_line) {
@@ -324,11 +328,11 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 		format_source(l->file, l->line, src, sizeof(src));
 		/* Why a file's text is missing, once a file. */
 		if (!l->source && l->no_source && l->file != a->unshown) {
-			fprintf(a->f, "%19s: (the text of %s is not shown: %s)\n", "",
+			fprintf(a->f, "%20s: (the text of %s is not shown: %s)\n", "",
 				printable(&a->pr, l->file), l->no_source);
 			a->unshown = l->file;
 		}
-		fprintf(a->f, "%19s: %s  %s\n", "", printable(&a->pr, src),
+		fprintf(a->f, "%20s: %s  %s\n", "", printable(&a->pr, src),
 			l->source ? printable_as(&a->pr, l->source, true) : "");
 	}
 	format_bytes(l->bytes, l->nr_bytes, bytes, sizeof(bytes));
@@ -336,7 +340,7 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 		fprintf(a->f, "%8.2f%%  %8llu : ", l->percent,
 			(unsigned long long)l->samples);
 	else
-		fprintf(a->f, "%19s: ", "");
+		fprintf(a->f, "%20s: ", "");
 	fprintf(a->f, "%8llx:  %-30s %s\n", (unsigned long long)l->address, bytes,
 		l->disasm);
 	a->lines++;

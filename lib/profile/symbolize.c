@@ -558,7 +558,9 @@ void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 		if (mod && lines)
 			d->has_debuginfo = dw_module_has_debuginfo(mod);
 		if (mod && lines && !d->has_debuginfo)
-			d->dbg_problem = "no debug information: install its -dbg or -dbgsym package, or build it with -g";
+			d->dbg_problem = d->kind == DSO_VDSO ?
+				"the kernel's vDSO carries no debug information (the kernel's build keeps it: vdso64.so.dbg), and no package installs it for hwprof's copy" :
+				"no debug information: install its -dbg or -dbgsym package, or build it with -g";
 		break;
 	case DSO_ANON:
 		d->sym_problem = d->dbg_problem =

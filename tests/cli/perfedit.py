@@ -91,3 +91,35 @@ def other_kernel(src, dst, build_id):
     with open(dst, "wb") as f:
         f.write(buf.replace(mine, build_id))
     return n
+
+
+def add_lost(src, dst, lost):
+    """SRC with a LOST record of LOST samples first in its data, of its
+    first event (with that event's sample_id_all fields, zero but the ids):
+    the feature sections after the data move along."""
+    with open(src, "rb") as f:
+        buf = bytearray(f.read())
+    _, _, attr_size, attrs_off, _, data_off, data_size = struct.unpack_from(
+        "<8sQQQQQQ", buf, 0)
+    sample_type, flags = struct.unpack_from("<Q8xQ", buf, attrs_off + 24)
+    ids_off, ids_size = struct.unpack_from("<QQ", buf, attrs_off + attr_size - 16)
+    assert ids_off < data_off, "the ids before the data, as perf and hwprof write them"
+    first_id = struct.unpack_from("<Q", buf, ids_off)[0] if ids_size else 0
+    trailer = b""
+    if flags & (1 << 18):      # sample_id_all
+        for bit, field in ((0x2, struct.pack("<II", 0, 0)), (0x4, struct.pack("<Q", 0)),
+                           (0x40, struct.pack("<Q", first_id)),
+                           (0x200, struct.pack("<Q", first_id)),
+                           (0x80, struct.pack("<II", 0, 0)),
+                           (SAMPLE_IDENTIFIER, struct.pack("<Q", first_id))):
+            if sample_type & bit:
+                trailer += field
+    rec = struct.pack("<IHHQQ", 2, 0, 24 + len(trailer), first_id, lost) + trailer
+    table = data_off + data_size
+    bits = int.from_bytes(buf[72:104], "little")
+    for i in range(bin(bits).count("1")):
+        at, size = struct.unpack_from("<QQ", buf, table + 16 * i)
+        struct.pack_into("<QQ", buf, table + 16 * i, at + len(rec), size)
+    struct.pack_into("<Q", buf, 48, data_size + len(rec))
+    with open(dst, "wb") as f:
+        f.write(buf[:data_off] + rec + buf[data_off:])
