@@ -2125,6 +2125,13 @@ struct hwp_profile_opts {
 	 * kernel; "" for none (kernel samples stay [kernel.kallsyms]+0x...).
 	 * Since: 0.1 */
 	const char *kallsyms;
+	/* The kernel's code, for the bytes and disassembly of kernel
+	 * addresses (HWP_SORT_RIP, annotate): the path of its uncompressed
+	 * image (vmlinux, an ELF file), placed at the recording's kernel by
+	 * the reference symbol of the file's kernel map; NULL: this
+	 * machine's /proc/kcore, when the recording's kernel is this one and
+	 * kcore is readable (root). Since: 0.2 */
+	const char *vmlinux;
 	size_t :0;
 };
 
@@ -2280,6 +2287,9 @@ struct hwp_module_info {
 	bool has_debuginfo;
 	const char *no_symbols;		/* why there are no symbols, or NULL */
 	const char *no_debuginfo;	/* why there are no source lines, or NULL */
+	/* Why the code of a kernel module (the kernel's, a kernel module's)
+	 * cannot be read for bytes and disassembly, or NULL. Since: 0.2 */
+	const char *no_code;
 };
 
 typedef int (*hwp_module_fn)(const struct hwp_module_info *m, void *ctx);

@@ -227,8 +227,9 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_o
 
 struct module_lists {
 	FILE *f;
-	bool lines;
-	int pass;		/* 0: without symbols, 1: without debug info */
+	bool lines, code;
+	/* 0: without symbols, 1: without debug info, 2: without code */
+	int pass;
 	bool titled;
 	struct printable *pr;
 };
@@ -236,15 +237,20 @@ struct module_lists {
 static int text_module(const struct hwp_module_info *m, void *arg)
 {
 	struct module_lists *ml = arg;
-	const char *why = ml->pass ? m->no_debuginfo : m->no_symbols;
+	static const char *const titles[] = {
+		"symbols (their addresses show as module+0xoffset)",
+		"debug information (no source lines)",
+		"code (their bytes and disassembly show as ?)",
+	};
+	const char *why = ml->pass == 2 ? m->no_code :
+			  ml->pass ? m->no_debuginfo : m->no_symbols;
 	char n[32];
 
-	if ((ml->pass ? m->has_debuginfo : m->has_symbols) || (ml->pass && !ml->lines))
+	if (ml->pass == 2 ? !m->no_code || !ml->code :
+	    (ml->pass ? m->has_debuginfo : m->has_symbols) || (ml->pass && !ml->lines))
 		return 0;
 	if (!ml->titled)
-		fprintf(ml->f, "#\n# Modules without %s:\n",
-			ml->pass ? "debug information (no source lines)" :
-				   "symbols (their addresses show as module+0xoffset)");
+		fprintf(ml->f, "#\n# Modules without %s:\n", titles[ml->pass]);
 	ml->titled = true;
 	fmt_grouped((double)m->samples, true, n, sizeof(n));
 	fprintf(ml->f, "#   %s (%s samples): %s\n", printable(ml->pr, m->path), n,
@@ -259,6 +265,7 @@ int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 	int err;
 
 	ml.lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE;
+	ml.code = o->sort == HWP_SORT_RIP;
 	t.w.name = (int)strlen(o->sort == HWP_SORT_RIP ? "Symbol+offset" : "Symbol");
 	t.w.source = (int)strlen("Source");
 	t.w.bytes = (int)strlen("Bytes");
@@ -271,7 +278,7 @@ int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 		t.measure = false;
 		err = hwp_profile_foreach_entry(p, o->sort, o->top, text_row, &t);
 	}
-	for (ml.pass = 0; !err && ml.pass < 2; ml.pass++) {
+	for (ml.pass = 0; !err && ml.pass < 3; ml.pass++) {
 		ml.titled = false;
 		err = hwp_profile_foreach_module(p, text_module, &ml);
 	}

@@ -546,7 +546,9 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	p->input = strdup(path ? path : "(in memory)");
 	p->in_memory = !path;
 	p->kallsyms = o.kallsyms ? strdup(o.kallsyms) : NULL;
-	if (!p->scratch || !p->input || (o.kallsyms && !p->kallsyms)) {
+	p->vmlinux = o.vmlinux ? strdup(o.vmlinux) : NULL;
+	if (!p->scratch || !p->input || (o.kallsyms && !p->kallsyms) ||
+	    (o.vmlinux && !p->vmlinux)) {
 		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
@@ -559,6 +561,8 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		err = machine_new(&p->m);
 	if (!err)
 		err = symbolizer_new(p->m, o.kallsyms, &p->sym);
+	if (!err)
+		err = symbolizer_set_vmlinux(p->sym, o.vmlinux);
 	if (!err)
 		err = pd_foreach_build_id(p->file, note_build_id, p->m);
 	if (!err)
@@ -614,7 +618,7 @@ HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *op
 
 int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profile **out)
 {
-	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms);
+	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms, .vmlinux = p->vmlinux);
 
 	*out = NULL;
 	if (idx >= p->nr_events)
@@ -668,6 +672,7 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	free(p->event_names);
 	free(p->input);
 	free(p->kallsyms);
+	free(p->vmlinux);
 	free(p->host_warning);
 	free(p);
 }

@@ -45,6 +45,14 @@ struct symbolizer {
 	 * relocate_kernel() has placed the two by the reference symbol. */
 	uint64_t kdelta;
 	bool krelocated;
+	/* The kernel's code: from @vmlinux (NULL: /proc/kcore), at its
+	 * address of the recording's less kcode_delta; or why not. */
+	char *vmlinux;
+	struct kcode *kcode;
+	bool kcode_tried;
+	uint64_t kcode_delta;
+	const char *kcode_problem;
+	char kcode_buf[512];
 };
 
 int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out)
@@ -79,6 +87,8 @@ void symbolizer_free(struct symbolizer *s)
 		d->tried = false;
 	}
 	free(s->ksyms);
+	kcode_close(s->kcode);
+	free(s->vmlinux);
 	if (s->knames)
 		munmap(s->knames, s->knames_len);
 	strtab_release(&s->strs);
@@ -431,6 +441,76 @@ const char *symbolizer_kernel_refused(const struct symbolizer *s)
 	return s->kverdict[0] ? s->kverdict : NULL;
 }
 
+int symbolizer_set_vmlinux(struct symbolizer *s, const char *path)
+{
+	free(s->vmlinux);
+	s->vmlinux = path ? strdup(path) : NULL;
+	return path && !s->vmlinux ? fail(-ENOMEM, "out of memory") : 0;
+}
+
+static const char *open_problem(int err);
+
+static struct kcode *code_problem(struct symbolizer *s, const char *fmt, const char *a,
+				  const char *b)
+{
+	snprintf(s->kcode_buf, sizeof(s->kcode_buf), fmt, a, b);
+	s->kcode_problem = s->kcode_buf;
+	kcode_close(s->kcode);
+	s->kcode = NULL;
+	return NULL;
+}
+
+/* The kernel's code, once: a vmlinux given, placed at the recording's
+ * kernel by the reference symbol as the symbols are; else this kernel's
+ * memory (/proc/kcore), when the recording's kernel is this one. */
+static struct kcode *kernel_code(struct symbolizer *s)
+{
+	const char *ref;
+	uint64_t then, here;
+	int err;
+
+	if (s->kcode_tried)
+		return s->kcode;
+	s->kcode_tried = true;
+	kernel_symbols(s);
+	if (s->vmlinux) {
+		err = kcode_open(s->vmlinux, &s->kcode);
+		if (err)
+			return code_problem(s, "'%s': %s", s->vmlinux, open_problem(err));
+		if (machine_kernel_ref(s->m, &ref, &then)) {
+			if (kcode_symbol(s->kcode, ref, &here))
+				return code_problem(s, "'%s' has no symbol %s, by which the recording places its kernel: not that kernel's image",
+						    s->vmlinux, ref);
+			s->kcode_delta = here - then;
+		}
+		return s->kcode;
+	}
+	if (s->kverdict[0] || s->user_kallsyms || strcmp(s->kallsyms, "/proc/kallsyms"))
+		return code_problem(s, "the recording's kernel is not known to be this one%s%s: give its uncompressed image (report --vmlinux FILE)",
+				    "", "");
+	err = kcode_open("/proc/kcore", &s->kcode);
+	if (err == -ENOENT)
+		return code_problem(s, "this kernel has no /proc/kcore (CONFIG_PROC_KCORE)%s%s: give its uncompressed image (report --vmlinux FILE)",
+				    "", "");
+	if (err)
+		return code_problem(s, "/proc/kcore: %s%s (run as root, or give the kernel's uncompressed image: report --vmlinux FILE)",
+				    open_problem(err), "");
+	s->kcode_delta = s->kdelta;
+	return s->kcode;
+}
+
+const char *symbolize_code_problem(struct symbolizer *s, uint32_t dso)
+{
+	struct dso *d = machine_dso(s->m, dso);
+
+	if (!d || d->kind != DSO_KERNEL)
+		return NULL;
+	if (!kernel_code(s))
+		return s->kcode_problem;
+	return module_moved(s, d) ?
+		"the module was loaded elsewhere (another boot)" : NULL;
+}
+
 /* ---- ELF modules ---- */
 
 /* Our own vDSO, in a memory file: the kernel gives every process the same. */
@@ -620,7 +700,13 @@ ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, 
 {
 	struct dso *d = machine_dso(s->m, dso);
 	struct dw_module *mod = d ? module_of(d) : NULL;
+	struct kcode *k;
 
+	if (d && d->kind == DSO_KERNEL) {
+		k = kernel_code(s);
+		return k && !module_moved(s, d) ?
+			kcode_read(k, vaddr + s->kcode_delta, buf, len) : -ENOENT;
+	}
 	return mod ? dw_module_read(mod, vaddr, buf, len) : -ENOENT;
 }
 
@@ -629,6 +715,8 @@ int symbolize_elf_machine(struct symbolizer *s, uint32_t dso)
 	struct dso *d = machine_dso(s->m, dso);
 	struct dw_module *mod = d ? module_of(d) : NULL;
 
+	if (d && d->kind == DSO_KERNEL)
+		return kernel_code(s) ? kcode_machine(s->kcode) : 0;
 	return mod ? dw_module_elf_machine(mod) : 0;
 }
 

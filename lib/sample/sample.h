@@ -282,6 +282,20 @@ bool machine_kernel_ref(const struct machine *m, const char **name, uint64_t *ad
 size_t machine_nr_maps(const struct machine *m);
 unsigned long machine_map_compares(void);
 
+/* ---- kcode.c: the kernel's code, from /proc/kcore or a vmlinux ---- */
+
+struct kcode;
+
+/* The ELF file at @path (its PT_LOAD segments): -errno, -HWP_ERR_FORMAT. */
+int kcode_open(const char *path, struct kcode **out);
+void kcode_close(struct kcode *k);
+int kcode_machine(const struct kcode *k);
+/* Up to @len bytes at @vaddr, within one segment: the count, or -ENOENT
+ * where no segment has it, -EIO. */
+ssize_t kcode_read(struct kcode *k, uint64_t vaddr, void *buf, size_t len);
+/* The value of symbol @name in the file's symbol table: 0, -ENOENT. */
+int kcode_symbol(struct kcode *k, const char *name, uint64_t *addr);
+
 /* ---- symbolize.c ---- */
 
 /* What an address is, as far as the symbols and debug info tell. */
@@ -310,6 +324,10 @@ void symbolizer_prefetch_kernel(struct symbolizer *s);
 int symbolizer_choose_kernel(struct symbolizer *s, const struct pd_build_id *recorded,
 			     const char *osrelease);
 const char *symbolizer_kernel_refused(const struct symbolizer *s);
+/* The kernel's code from the vmlinux at @path rather than /proc/kcore. */
+int symbolizer_set_vmlinux(struct symbolizer *s, const char *path);
+/* Why the code of kernel module @dso cannot be read, or NULL. */
+const char *symbolize_code_problem(struct symbolizer *s, uint32_t dso);
 void symbolizer_free(struct symbolizer *s);
 /* The symbol of @loc (and with @lines its source line and inline). */
 int symbolize(struct symbolizer *s, const struct location *loc, bool lines,

@@ -7,7 +7,8 @@ address); a recording of another kernel (its build-id in HEADER_BUILD_ID
 is not /sys/kernel/notes') gets no kernel names, and the report says why,
 unless perf's build-id cache or --kallsyms gives that kernel's symbols;
 no lookup runs past the last symbol; a kernel sample at a user address is
-[unknown]. Recordings made here, edited (perfedit.py), and files made by
+[unknown]; their bytes and disassembly come from a vmlinux or
+/proc/kcore. Recordings made here, edited (perfedit.py), and files made by
 hand (perfdata.py)."""
 import os
 import re
@@ -163,9 +164,82 @@ def bounded(d):
             check(got.get(a) == w, f"0x{a:x}: {got.get(a)}, want {w}")
 
 
+KFUNC = """__attribute__((naked)) void kfunc(void)
+{
+	__asm__("nop\\n\\tmovl $0x2a, %eax\\n\\tret\\n");
+}
+"""
+
+
+def vmlinux(d, text=True):
+    """A kernel image made for the test: kfunc at the kernel's unrelocated
+    addresses, _text where its first segment begins (without it: none).
+    Returns (path, {symbol: address})."""
+    src = os.path.join(d, "kfunc.c")
+    with open(src, "w") as f:
+        f.write(KFUNC)
+    path = os.path.join(d, "vmlinux" if text else "vmlinux-no-text")
+    cmd = [os.environ.get("CC", "cc"), "-nostdlib", "-static", "-no-pie", "-fno-pic",
+           "-Wl,-Ttext-segment=0xffffffff81000000", "-Wl,-e,kfunc", "-o", path, src]
+    if text:
+        cmd.insert(-3, "-Wl,--defsym=_text=0xffffffff81000000")
+    p = run(cmd)
+    if p.returncode:
+        skip(f"cannot link a kernel image for the test: {p.stderr[-300:]}")
+    nm = run(["nm", path])
+    syms = {m[2]: int(m[0], 16) for m in (line.split() for line in nm.stdout.splitlines())
+            if len(m) == 3}
+    if "kfunc" not in syms:
+        skip(f"nm does not list kfunc: {nm.stdout} {nm.stderr}")
+    return path, syms
+
+
+def kernel_code(d):
+    """Bytes and disassembly of kernel addresses, with --sort rip and
+    --annotate, from a vmlinux given (placed at the recording's kernel as
+    its symbols are, another boot here); without one, '?' and why, once."""
+    image, syms = vmlinux(d)
+    text, kfunc = syms["_text"], syms["kfunc"]
+    ksyms = os.path.join(d, "code.kallsyms")
+    with open(ksyms, "w") as f:
+        f.write(f"{text:x} T _text\n{kfunc:x} T kfunc\n{kfunc + 0x100:x} T _etext\n")
+    pd = perfdata.PerfData()
+    pd.kernel_mmap(text + MOVED, 0x1000000, b"[kernel.kallsyms]_text")
+    for _ in range(3):
+        pd.sample(1, kfunc + MOVED + 1, kernel=True)
+    pd.sample(1, kfunc + MOVED + 6, kernel=True)
+    path = os.path.join(d, "code.data")
+    pd.write(path)
+    p, doc = report_json(path, "--sort", "rip", "--kallsyms", ksyms, "--vmlinux", image)
+    if check(p.returncode == 0 and doc, f"read: {p.stderr}"):
+        got = {int(e["address"], 16) - MOVED - kfunc: (e["name"], e["bytes"], e["disasm"])
+               for e in doc["entries"]}
+        check(got == {1: ("kfunc+0x1", "b8 2a 00 00 00", "movl $0x2a, %eax"),
+                      6: ("kfunc+0x6", "c3", "retq")}, f"kernel code: {got}")
+    p = hwprof("report", "-i", path, "--kallsyms", ksyms, "--vmlinux", image,
+               "--annotate", "kfunc")
+    check(p.returncode == 0 and re.search(r"75\.00%\s+3 :.*b8 2a 00 00 00\s+movl \$0x2a, %eax",
+                                          p.stdout), f"annotate: {p.stdout} {p.stderr}")
+    # without the image: '?', and why, once
+    p = hwprof("report", "-i", path, "--sort", "rip", "--kallsyms", ksyms)
+    rows = [line for line in p.stdout.splitlines() if "kfunc+" in line]
+    why = re.findall(r"^#   \[kernel\.kallsyms\] \(4 samples\): (.*)$", p.stdout, re.M)
+    check(p.returncode == 0 and len(rows) == 2 and all(r.endswith("?") for r in rows),
+          f"'?' without the image: {p.stdout}")
+    check(len(why) == 2 and "--vmlinux FILE" in why[1] and "Modules without code" in p.stdout,
+          f"why, once: {why}")
+    # an image without the reference symbol: not this kernel's
+    other, _ = vmlinux(d, text=False)
+    p = hwprof("report", "-i", path, "--sort", "rip", "--kallsyms", ksyms, "--vmlinux", other)
+    check(p.returncode == 0 and "has no symbol _text" in p.stdout and
+          all(line.endswith("?") for line in p.stdout.splitlines() if "kfunc+" in line),
+          f"an image without _text: {p.stdout}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     case(another_boot, tmp)
     case(another_kernel, tmp)
     case(another_release, tmp)
     case(bounded, tmp)
+    case(kernel_code, tmp)
 done()
