@@ -428,7 +428,7 @@ static int note_recording_host(struct hwp_profile *p)
 					pd_feature_string(p->file, PD_FEAT_OSRELEASE));
 	p->cmdline = symbolize_intern(p->sym,
 				      pd_feature_string(p->file, PD_FEAT_CMDLINE));
-	err = symbolizer_choose_kernel(p->sym, pd_file_build_id(p->file, PD_KERNEL_NAME),
+	err = symbolizer_choose_kernel(p->sym, pd_file_kernel_build_id(p->file),
 				       p->osrelease);
 	if (err || uname(&u))
 		return err;

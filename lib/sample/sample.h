@@ -121,6 +121,8 @@ struct pd_build_id;
 
 /* The build-id the file gives @path (its HEADER_BUILD_ID), or NULL. */
 const struct pd_build_id *pd_file_build_id(const struct pd_file *f, const char *path);
+/* The build-id the file gives the kernel (by whatever name), or NULL. */
+const struct pd_build_id *pd_file_kernel_build_id(const struct pd_file *f);
 /* Each module the file names a build-id of, in turn: 0 continues. */
 typedef int (*pd_build_id_fn)(const char *path, const struct pd_build_id *id,
 			      void *ctx);

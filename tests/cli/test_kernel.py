@@ -115,6 +115,39 @@ def another_kernel(d):
     check(p.returncode == 0 and got == want, f"--kallsyms: the user's choice: {p.stderr}")
 
 
+def perf_recording(d):
+    """The same of a recording perf made: perf names the kernel's build-id
+    "vmlinux" or "[kernel.kallsyms]" (whatever its image's name), and
+    writes its own kernel map; both are read as perf reads them."""
+    perf = shutil.which("perf")
+    if not perf:
+        skip("perf is not installed (Debian: linux-perf)")
+    recording(d)     # the skips of a machine that hides the kernel
+    path = os.path.join(d, "perf.data")
+    p = run([perf, "record", "-e", "cpu-clock", "-o", path, "--", WORKLOAD, "pages", "60000"],
+            timeout=120)
+    if p.returncode:
+        skip(f"perf record cannot sample here: {p.stderr[-300:]}")
+    _, doc = report_json(path, "--top", "0")
+    want = kernel_rows(doc) if doc else {}
+    if len(want) < 2:
+        skip(f"too few kernel samples to compare: {want}")
+    moved = os.path.join(d, "perf-moved.data")
+    perfedit.move_kernel(path, moved, MOVED)
+    p, doc = report_json(moved, "--top", "0")
+    got = kernel_rows(doc) if doc else {}
+    check(p.returncode == 0 and got == want,
+          f"another boot: {sorted(got.items())[:5]} want {sorted(want.items())[:5]}")
+    other = os.path.join(d, "perf-other.data")
+    check(perfedit.other_kernel(path, other, OTHER_ID) == 1, "the kernel's build-id replaced")
+    env = dict(os.environ, HOME=os.path.join(d, "home-perf"))
+    p, doc = report_json(other, "--top", "0", env=env)
+    named = [e["symbol"] for e in doc["entries"]
+             if e["dso"] == "[kernel.kallsyms]" and e["symbol"]] if doc else None
+    check(p.returncode == 0 and named == [] and OTHER_ID.hex() in p.stderr,
+          f"another kernel: no names ({named and named[:5]}), and why: {p.stderr}")
+
+
 def another_release(d):
     """A file that names no kernel build-id, of another kernel release: no
     kernel names of this one's, and why."""
@@ -239,6 +272,7 @@ def kernel_code(d):
 with tempfile.TemporaryDirectory() as tmp:
     case(another_boot, tmp)
     case(another_kernel, tmp)
+    case(perf_recording, tmp)
     case(another_release, tmp)
     case(bounded, tmp)
     case(kernel_code, tmp)
