@@ -2119,11 +2119,16 @@ struct hwp_profile;
 struct hwp_profile_opts {
 	size_t sz;
 	const char *event;	/* the event to report, by name; NULL: the file's first */
-	/* The kernel's symbols: NULL for this machine's /proc/kallsyms; the
-	 * path of a copy saved where the file was recorded ('cat
-	 * /proc/kallsyms > FILE' as root there), for a recording of another
-	 * kernel; "" for none (kernel samples stay [kernel.kallsyms]+0x...).
-	 * Since: 0.1 */
+	/* The kernel's symbols: NULL for this machine's /proc/kallsyms when
+	 * the recording's kernel is this one (its build-id in the file, as
+	 * perf decides; since 0.2), else the copy perf's build-id cache keeps
+	 * of that kernel's (~/.debug/[kernel.kallsyms]/ID/kallsyms), else
+	 * none, and hwp_module_info.no_symbols says why; the path of a copy
+	 * saved where the file was recorded ('cat /proc/kallsyms > FILE' as
+	 * root there), always used; "" for none (kernel samples stay
+	 * [kernel.kallsyms]+0x...). Either is placed at the recording's
+	 * kernel by the reference symbol of its kernel map (another boot,
+	 * another KASLR offset; since 0.2). Since: 0.1 */
 	const char *kallsyms;
 	/* The kernel's code, for the bytes and disassembly of kernel
 	 * addresses (HWP_SORT_RIP, annotate): the path of its uncompressed
