@@ -10,6 +10,7 @@ no lookup runs past the last symbol; a kernel sample at a user address is
 [unknown]; their bytes and disassembly come from a vmlinux or
 /proc/kcore. Recordings made here, edited (perfedit.py), and files made by
 hand (perfdata.py)."""
+import gzip
 import os
 import re
 import shutil
@@ -95,6 +96,12 @@ def another_kernel(d):
                if m["dso"] == "[kernel.kallsyms]"]
         check(why and hexid in why[0] and "--kallsyms" in why[0], f"why, in JSON: {why}")
     check(hexid in p.stderr, f"why, on standard error: {p.stderr}")
+    pb = os.path.join(d, "other.pb.gz")
+    p = hwprof("report", "-i", other, "--format", "pprof", "-o", pb, env=env)
+    with open(pb, "rb") if p.returncode == 0 else open(os.devnull, "rb") as f:
+        body = gzip.decompress(f.read()) if p.returncode == 0 else b""
+    check(b"kernel symbols are not named" in body and hexid.encode() in body,
+          f"why, in pprof's comments: {p.stderr}")
     p = hwprof("report", "-i", other, env=env)
     check(p.returncode == 0 and re.search(
         rf"#\s+\[kernel\.kallsyms\] \([\d,]+ samples\): the recording's kernel \(build-id "
