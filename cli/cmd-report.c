@@ -13,7 +13,7 @@
 static const char report_help[] =
 	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso] [--top N]\n"
 	"                     [--format text|csv|json|folded|speedscope|pprof|html]\n"
-	"                     [--annotate SYMBOL] [--kallsyms FILE]\n"
+	"                     [--annotate SYMBOL] [--kallsyms FILE] [--vmlinux FILE]\n"
 	"\n"
 	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
 	"landed: the hottest instructions, functions, source lines or modules, with the\n"
@@ -43,6 +43,9 @@ static const char report_help[] =
 	"      --kallsyms FILE      the kernel's symbols from FILE, a copy of /proc/kallsyms saved\n"
 	"                           on the machine of the recording ('' for none; default: this\n"
 	"                           machine's /proc/kallsyms)\n"
+	"      --vmlinux FILE       the kernel's code from FILE, its uncompressed image (an ELF\n"
+	"                           file), for the bytes and disassembly of kernel addresses\n"
+	"                           (default: /proc/kcore, when the recording's kernel is this one)\n"
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard output\n"
 	"  -h, --help               this text\n"
 	"\n"
@@ -59,6 +62,7 @@ struct report_config {
 	const char *event;
 	const char *annotate;
 	const char *kallsyms;
+	const char *vmlinux;
 	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
 };
@@ -72,6 +76,7 @@ static const struct option report_options[] = {
 	{ "annotate", required_argument, NULL, 'A' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "kallsyms", required_argument, NULL, 'K' },
+	{ "vmlinux", required_argument, NULL, 'V' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -89,6 +94,7 @@ static int parse_option(struct report_config *c, int opt)
 	case 'e': c->event = optarg; return 0;
 	case 'A': c->annotate = optarg; return 0;
 	case 'K': c->kallsyms = optarg; return 0;
+	case 'V': c->vmlinux = optarg; return 0;
 	case 'h':
 		c->help = true;
 		return 0;
@@ -146,7 +152,8 @@ static void warn_other_host(const struct hwp_profile *p)
 
 static int report(struct report_config *c)
 {
-	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms);
+	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
+		 .vmlinux = c->vmlinux);
 	struct hwp_profile *p = NULL;
 	struct hwp_ofile *of = NULL;
 	int err;

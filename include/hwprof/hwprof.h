@@ -2235,12 +2235,24 @@ struct hwp_profile;
 struct hwp_profile_opts {
 	size_t sz;
 	const char *event;	/* the event to report, by name; NULL: the file's first */
-	/* The kernel's symbols: NULL for this machine's /proc/kallsyms; the
-	 * path of a copy saved where the file was recorded ('cat
-	 * /proc/kallsyms > FILE' as root there), for a recording of another
-	 * kernel; "" for none (kernel samples stay [kernel.kallsyms]+0x...).
-	 * Since: 0.1 */
+	/* The kernel's symbols: NULL for this machine's /proc/kallsyms when
+	 * the recording's kernel is this one (its build-id in the file, as
+	 * perf decides; since 0.2), else the copy perf's build-id cache keeps
+	 * of that kernel's (~/.debug/[kernel.kallsyms]/ID/kallsyms), else
+	 * none, and hwp_module_info.no_symbols says why; the path of a copy
+	 * saved where the file was recorded ('cat /proc/kallsyms > FILE' as
+	 * root there), always used; "" for none (kernel samples stay
+	 * [kernel.kallsyms]+0x...). Either is placed at the recording's
+	 * kernel by the reference symbol of its kernel map (another boot,
+	 * another KASLR offset; since 0.2). Since: 0.1 */
 	const char *kallsyms;
+	/* The kernel's code, for the bytes and disassembly of kernel
+	 * addresses (HWP_SORT_RIP, annotate): the path of its uncompressed
+	 * image (vmlinux, an ELF file), placed at the recording's kernel by
+	 * the reference symbol of the file's kernel map; NULL: this
+	 * machine's /proc/kcore, when the recording's kernel is this one and
+	 * kcore is readable (root). Since: 0.2 */
+	const char *vmlinux;
 	size_t :0;
 };
 
@@ -2396,6 +2408,9 @@ struct hwp_module_info {
 	bool has_debuginfo;
 	const char *no_symbols;		/* why there are no symbols, or NULL */
 	const char *no_debuginfo;	/* why there are no source lines, or NULL */
+	/* Why the code of a kernel module (the kernel's, a kernel module's)
+	 * cannot be read for bytes and disassembly, or NULL. Since: 0.2 */
+	const char *no_code;
 };
 
 typedef int (*hwp_module_fn)(const struct hwp_module_info *m, void *ctx);

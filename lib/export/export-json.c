@@ -104,8 +104,6 @@ static int json_module(const struct hwp_module_info *m, void *arg)
 static void json_totals(struct json_writer *w, const struct hwp_profile_info *in,
 			enum hwp_sort sort)
 {
-	uint64_t all = in->samples + in->lost;
-
 	jw_kv_string(w, "schema", "hwprof-report/1");
 	jw_kv_string(w, "input", in->input);
 	jw_kv_string(w, "event", in->event);
@@ -114,7 +112,7 @@ static void json_totals(struct json_writer *w, const struct hwp_profile_info *in
 	jw_kv_uint(w, "total_period", in->period);
 	jw_kv_uint(w, "lost_samples", in->lost);
 	jw_key(w, "lost_percent");
-	jw_number(w, all ? 100.0 * (double)in->lost / (double)all : 0);
+	jw_number(w, export_lost_percent(in));
 	jw_kv_uint(w, "throttled", in->throttled);
 	jw_kv_uint(w, "skipped_records", in->skipped);
 	jw_kv_uint(w, "other_samples", in->other_samples);

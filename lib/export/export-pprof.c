@@ -403,6 +403,8 @@ static void header(struct pprof *pp, const struct hwp_profile_info *info)
 	if (rec.osrelease)
 		snprintf(kernel, sizeof(kernel), " (kernel %s)", rec.osrelease);
 	comment(pp, "host: ", rec.hostname, kernel);
+	/* why kernel symbols are not named, and what may not match */
+	comment(pp, "warning: ", info->host_warning, NULL);
 }
 
 static void strings(struct pprof *pp)

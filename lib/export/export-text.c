@@ -85,6 +85,7 @@ static int text_row(const struct hwp_entry *e, void *arg)
 	const char *dso = printable(&t->pr, short_dso(e->dso));
 	const char *name = printable(&t->pr, e->name);
 	char samples[32], source[256] = "", bytes[64] = "", sym[256];
+	bool lineless = t->sort == HWP_SORT_LINE && !e->file;
 
 	/* Where DWARF says a function was inlined, the line is its. */
 	if (e->inlined)
@@ -96,8 +97,8 @@ static int text_row(const struct hwp_entry *e, void *arg)
 	if (e->bytes)
 		format_bytes(e->bytes, e->nr_bytes, bytes, sizeof(bytes));
 	if (t->measure) {
-		widen(&t->w.name, name);
-		widen(&t->w.sym, printable(&t->pr, sym));
+		widen(&t->w.name, lineless ? "?" : name);
+		widen(&t->w.sym, lineless && !sym[0] ? name : printable(&t->pr, sym));
 		widen(&t->w.source, printable(&t->pr, source));
 		widen(&t->w.bytes, bytes);
 		widen(&t->w.dso, dso);
@@ -113,8 +114,12 @@ static int text_row(const struct hwp_entry *e, void *arg)
 		fprintf(t->f, "%-*s  %s\n", t->w.name, name, dso);
 		break;
 	case HWP_SORT_LINE:
-		fprintf(t->f, "%-*s  %-*s  %s\n", t->w.name, name, t->w.sym,
-			printable(&t->pr, sym), dso);
+		/* A row without a line (the kernel's, a module without debug
+		 * information) is its symbol's, or its address's: in the
+		 * Symbol column, the Source one unknown. */
+		fprintf(t->f, "%-*s  %-*s  %s\n", t->w.name, lineless ? "?" : name,
+			t->w.sym, lineless && !sym[0] ? name : printable(&t->pr, sym),
+			dso);
 		break;
 	case HWP_SORT_RIP:
 		fprintf(t->f, "%18llx  %-*s  %-*s  %-*s  %-*s  %s\n",
@@ -193,18 +198,17 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_o
 {
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 	char n[32], lost[32];
-	uint64_t all;
 
 	hwp_profile_info(p, &in);
-	all = in.samples + in.lost;
 	fmt_grouped((double)in.samples, true, n, sizeof(n));
 	fmt_grouped((double)in.lost, true, lost, sizeof(lost));
 	fprintf(f, "# hwprof report of %s, sorted by %s\n", printable(pr, in.input),
 		sort_name(o->sort));
 	fprintf(f, "# %s samples of event '%s'%s\n", n, printable(pr, in.event),
 		in.callchains ? ", with call chains" : "");
-	fprintf(f, "# lost %s samples (%.2f%%)\n", lost,
-		all ? 100.0 * (double)in.lost / (double)all : 0);
+	fprintf(f, "# lost %s samples (%.2f%%%s)\n", lost, export_lost_percent(&in),
+		in.nr_events > 1 ? " of all events' samples: losses are the rings', whatever the event" :
+				   "");
 	if (in.throttled)
 		fprintf(f, "# sampling was throttled %llu times: the kernel lowered the sample rate to stay under kernel.perf_event_max_sample_rate\n",
 			(unsigned long long)in.throttled);
@@ -223,8 +227,9 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_o
 
 struct module_lists {
 	FILE *f;
-	bool lines;
-	int pass;		/* 0: without symbols, 1: without debug info */
+	bool lines, code;
+	/* 0: without symbols, 1: without debug info, 2: without code */
+	int pass;
 	bool titled;
 	struct printable *pr;
 };
@@ -232,15 +237,20 @@ struct module_lists {
 static int text_module(const struct hwp_module_info *m, void *arg)
 {
 	struct module_lists *ml = arg;
-	const char *why = ml->pass ? m->no_debuginfo : m->no_symbols;
+	static const char *const titles[] = {
+		"symbols (their addresses show as module+0xoffset)",
+		"debug information (no source lines)",
+		"code (their bytes and disassembly show as ?)",
+	};
+	const char *why = ml->pass == 2 ? m->no_code :
+			  ml->pass ? m->no_debuginfo : m->no_symbols;
 	char n[32];
 
-	if ((ml->pass ? m->has_debuginfo : m->has_symbols) || (ml->pass && !ml->lines))
+	if (ml->pass == 2 ? !m->no_code || !ml->code :
+	    (ml->pass ? m->has_debuginfo : m->has_symbols) || (ml->pass && !ml->lines))
 		return 0;
 	if (!ml->titled)
-		fprintf(ml->f, "#\n# Modules without %s:\n",
-			ml->pass ? "debug information (no source lines)" :
-				   "symbols (their addresses show as module+0xoffset)");
+		fprintf(ml->f, "#\n# Modules without %s:\n", titles[ml->pass]);
 	ml->titled = true;
 	fmt_grouped((double)m->samples, true, n, sizeof(n));
 	fprintf(ml->f, "#   %s (%s samples): %s\n", printable(ml->pr, m->path), n,
@@ -255,6 +265,7 @@ int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 	int err;
 
 	ml.lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE;
+	ml.code = o->sort == HWP_SORT_RIP;
 	t.w.name = (int)strlen(o->sort == HWP_SORT_RIP ? "Symbol+offset" : "Symbol");
 	t.w.source = (int)strlen("Source");
 	t.w.bytes = (int)strlen("Bytes");
@@ -267,7 +278,7 @@ int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 		t.measure = false;
 		err = hwp_profile_foreach_entry(p, o->sort, o->top, text_row, &t);
 	}
-	for (ml.pass = 0; !err && ml.pass < 2; ml.pass++) {
+	for (ml.pass = 0; !err && ml.pass < 3; ml.pass++) {
 		ml.titled = false;
 		err = hwp_profile_foreach_module(p, text_module, &ml);
 	}
@@ -315,7 +326,7 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 		if (l->nr_namesakes)
 			annotate_namesakes(a, l);
 		fprintf(a->f,
-			"# %8s  %8s : %8s   source lines, then bytes and disassembly\n",
+			"#%8s  %8s : %8s   source lines, then bytes and disassembly\n",
 			"Percent", "Samples", "Address");
 	}
 	if (l->new_line) {
@@ -324,11 +335,11 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 		format_source(l->file, l->line, src, sizeof(src));
 		/* Why a file's text is missing, once a file. */
 		if (!l->source && l->no_source && l->file != a->unshown) {
-			fprintf(a->f, "%19s: (the text of %s is not shown: %s)\n", "",
+			fprintf(a->f, "%20s: (the text of %s is not shown: %s)\n", "",
 				printable(&a->pr, l->file), l->no_source);
 			a->unshown = l->file;
 		}
-		fprintf(a->f, "%19s: %s  %s\n", "", printable(&a->pr, src),
+		fprintf(a->f, "%20s: %s  %s\n", "", printable(&a->pr, src),
 			l->source ? printable_as(&a->pr, l->source, true) : "");
 	}
 	format_bytes(l->bytes, l->nr_bytes, bytes, sizeof(bytes));
@@ -336,7 +347,7 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 		fprintf(a->f, "%8.2f%%  %8llu : ", l->percent,
 			(unsigned long long)l->samples);
 	else
-		fprintf(a->f, "%19s: ", "");
+		fprintf(a->f, "%20s: ", "");
 	fprintf(a->f, "%8llx:  %-30s %s\n", (unsigned long long)l->address, bytes,
 		l->disasm);
 	a->lines++;

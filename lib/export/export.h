@@ -7,6 +7,11 @@
 
 #include "profile/report.h"
 
+/* The lost samples' share, in percent: of all events' samples, as the
+ * losses are (a ring drops any of its events' samples, and its LOST record
+ * cannot say whose), never of one event's samples against all losses. */
+double export_lost_percent(const struct hwp_profile_info *in);
+
 int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
 int export_annotate(struct hwp_profile *p, FILE *f, const char *symbol);
 int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);

@@ -370,13 +370,13 @@ static int prepare_walk(struct walk *w, const char *symbol)
 	if (err)
 		return err;
 	p->lines_used = true;
-	if (machine_dso(p->m, w->dso)->kind == DSO_KERNEL)
-		return fail(-EOPNOTSUPP,
-			    "'%s' is in the kernel, whose code hwprof does not read",
-			    symbol);
 	if (!w->size || w->size > MAX_FUNCTION)
 		w->size = w->size ? MAX_FUNCTION : 4096;
 	machine = symbolize_elf_machine(p->sym, w->dso);
+	if (!machine && symbolize_code_problem(p->sym, w->dso))
+		return fail(-ENOENT, "cannot read the code of '%s' in %s: %s", symbol,
+			    machine_dso(p->m, w->dso)->path,
+			    symbolize_code_problem(p->sym, w->dso));
 	if (machine != p->dis_machine) {
 		disasm_close(p->dis);
 		p->dis = NULL;

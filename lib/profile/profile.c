@@ -410,14 +410,17 @@ static int choose_event(struct hwp_profile *p, const char *name)
 	return -ENOENT;
 }
 
-/* Where the file was recorded, and a warning when that was not here: the
- * kernel's symbols are this machine's /proc/kallsyms, and module paths are
- * opened on this machine, so another kernel or host may not match them. */
-static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
+/* Where the file was recorded, and a warning when that was not here:
+ * module paths are opened on this machine, so another kernel or host may
+ * not match them; and the kernel's symbols are not named when they are
+ * not the recording kernel's (symbolizer_choose_kernel()). */
+static int note_recording_host(struct hwp_profile *p)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct utsname u;
 	bool other_host, other_kernel;
+	const char *refused;
+	int err;
 
 	p->hostname = symbolize_intern(p->sym,
 				       pd_feature_string(p->file, PD_FEAT_HOSTNAME));
@@ -425,12 +428,14 @@ static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 					pd_feature_string(p->file, PD_FEAT_OSRELEASE));
 	p->cmdline = symbolize_intern(p->sym,
 				      pd_feature_string(p->file, PD_FEAT_CMDLINE));
-	if (uname(&u))
-		return 0;
+	err = symbolizer_choose_kernel(p->sym, pd_file_kernel_build_id(p->file),
+				       p->osrelease);
+	if (err || uname(&u))
+		return err;
 	other_host = p->hostname && strcmp(p->hostname, u.nodename);
-	/* Symbols from a file given for the purpose are the user's choice. */
-	other_kernel = p->osrelease && strcmp(p->osrelease, u.release) && !kallsyms;
-	if (!other_host && !other_kernel)
+	other_kernel = p->osrelease && strcmp(p->osrelease, u.release);
+	refused = symbolizer_kernel_refused(p->sym);
+	if (!other_host && !other_kernel && !refused)
 		return 0;
 	strbuf_addf(&sb, "'%s' was recorded", p->input);
 	if (other_host)
@@ -438,12 +443,13 @@ static int note_recording_host(struct hwp_profile *p, const char *kallsyms)
 	if (other_kernel)
 		strbuf_addf(&sb, "%s kernel %s (this one runs %s)",
 			    other_host ? " with" : " under", p->osrelease, u.release);
-	strbuf_addf(&sb, ": %s%s%s may not match the recording's",
-		    other_kernel ? "kernel symbols (read from this machine's /proc/kallsyms; give a "
-				   "copy of the recording machine's: report --kallsyms FILE)" :
-				   "",
-		    other_kernel ? " and " : "",
-		    "modules (opened by their recorded paths on this machine)");
+	strbuf_adds(&sb, ": ");
+	if (refused)
+		strbuf_addf(&sb, "kernel symbols are not named (%s)%s", refused,
+			    other_host || other_kernel ? ", and " : "");
+	if (other_host || other_kernel)
+		strbuf_adds(&sb,
+			    "modules (opened by their recorded paths on this machine) may not match the recording's");
 	p->host_warning = strbuf_detach(&sb);
 	return p->host_warning ? 0 : fail(-ENOMEM, "out of memory");
 }
@@ -540,7 +546,9 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	p->input = strdup(path ? path : "(in memory)");
 	p->in_memory = !path;
 	p->kallsyms = o.kallsyms ? strdup(o.kallsyms) : NULL;
-	if (!p->scratch || !p->input || (o.kallsyms && !p->kallsyms)) {
+	p->vmlinux = o.vmlinux ? strdup(o.vmlinux) : NULL;
+	if (!p->scratch || !p->input || (o.kallsyms && !p->kallsyms) ||
+	    (o.vmlinux && !p->vmlinux)) {
 		err = fail(-ENOMEM, "out of memory");
 		goto err;
 	}
@@ -554,9 +562,11 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	if (!err)
 		err = symbolizer_new(p->m, o.kallsyms, &p->sym);
 	if (!err)
+		err = symbolizer_set_vmlinux(p->sym, o.vmlinux);
+	if (!err)
 		err = pd_foreach_build_id(p->file, note_build_id, p->m);
 	if (!err)
-		err = note_recording_host(p, o.kallsyms);
+		err = note_recording_host(p);
 	if (!err)
 		err = pd_foreach(p->file, on_record, p);
 	if (err)
@@ -608,7 +618,7 @@ HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *op
 
 int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profile **out)
 {
-	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms);
+	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms, .vmlinux = p->vmlinux);
 
 	*out = NULL;
 	if (idx >= p->nr_events)
@@ -662,6 +672,7 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	free(p->event_names);
 	free(p->input);
 	free(p->kallsyms);
+	free(p->vmlinux);
 	free(p->host_warning);
 	free(p);
 }

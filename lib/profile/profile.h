@@ -96,6 +96,7 @@ struct hwp_profile {
 	/* how it was opened, for profile_open_event(): hwp_profile_opts'
 	 * kallsyms (a copy, or NULL), and whether @input names no file */
 	char *kallsyms;
+	char *vmlinux;		/* hwp_profile_opts' vmlinux (a copy), or NULL */
 	bool in_memory;
 	struct pd_file *file;	/* while reading */
 	/* where it was recorded (interned), or NULL */

@@ -15,11 +15,13 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 struct ksym {
-	uint64_t addr;
+	uint64_t addr, end;	/* end: where the next symbol begins, or a bound */
 	uint32_t name;		/* offset into the name arena */
+	bool module;		/* a module's ("NAME\t[MODULE]") */
 };
 
 struct symbolizer {
@@ -34,7 +36,23 @@ struct symbolizer {
 	bool loading, prefetched;
 	const char *kproblem;
 	char *kallsyms;		/* the file of the kernel's symbols; "" for none */
+	bool user_kallsyms;	/* @kallsyms is the caller's choice */
 	char kproblem_buf[512];	/* written by the loader thread: not interned */
+	/* why the recording's kernel is not named, decided before loading */
+	char kverdict[640];
+	/* The recording's kernel address of a symbol is its address in
+	 * @kallsyms less kdelta (KASLR: another boot, another offset), once
+	 * relocate_kernel() has placed the two by the reference symbol. */
+	uint64_t kdelta;
+	bool krelocated;
+	/* The kernel's code: from @vmlinux (NULL: /proc/kcore), at its
+	 * address of the recording's less kcode_delta; or why not. */
+	char *vmlinux;
+	struct kcode *kcode;
+	bool kcode_tried;
+	uint64_t kcode_delta;
+	const char *kcode_problem;
+	char kcode_buf[512];
 };
 
 int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out)
@@ -45,6 +63,7 @@ int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **
 	if (!s)
 		return fail(-ENOMEM, "out of memory");
 	s->m = m;
+	s->user_kallsyms = kallsyms != NULL;
 	s->kallsyms = strdup(kallsyms ? kallsyms : "/proc/kallsyms");
 	if (!s->kallsyms) {
 		free(s);
@@ -68,6 +87,8 @@ void symbolizer_free(struct symbolizer *s)
 		d->tried = false;
 	}
 	free(s->ksyms);
+	kcode_close(s->kcode);
+	free(s->vmlinux);
 	if (s->knames)
 		munmap(s->knames, s->knames_len);
 	strtab_release(&s->strs);
@@ -106,7 +127,8 @@ static int hex_digit(char c)
 /* Parse the line at *@p, "ADDR TYPE NAME[\t[MODULE]]\n", and step past it,
  * cutting the name with a NUL: false for lines that are not text symbols.
  * One pass over the bytes: the kernel has some 100,000 of these lines. */
-static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char **name)
+static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char **name,
+				bool *module)
 {
 	char *c = *p, *n, *eol = memchr(*p, '\n', (size_t)(end - *p));
 	uint64_t a = 0;
@@ -125,9 +147,11 @@ static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char 
 	if (!ok)
 		return false;
 	*eol = '\0';
+	*module = false;
 	for (char *t = n; t < eol; t++)
 		if (*t == '\t') {
 			*t = '\0';	/* "\t[module]" */
+			*module = t[1] == '[';
 			break;
 		}
 	*addr = a;
@@ -198,6 +222,24 @@ static char *slurp(const char *path, size_t *len, size_t *map_len, int *err)
 	return buf;
 }
 
+/* Where each symbol ends, as perf bounds kallsyms' (symbols__fixup_end):
+ * at the next one, but the last of the kernel before the modules (or of
+ * the modules before the kernel) and the last of all end a page further,
+ * not across the gap between them or past the end. */
+static void bound_ksyms(struct ksym *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i + 1 < n && k[i].module == k[i + 1].module)
+			k[i].end = k[i + 1].addr;
+		else if (i + 1 < n)
+			k[i].end = ((k[i].addr + 4096) + 4095) & ~(uint64_t)4095;
+		else
+			k[i].end = ((k[i].addr + 4095) & ~(uint64_t)4095) + 4096;
+		if (k[i].end < k[i].addr)	/* at the top of the address space */
+			k[i].end = UINT64_MAX;
+	}
+}
+
 static int load_kallsyms(struct symbolizer *s)
 {
 	size_t len, cap = 0;
@@ -206,6 +248,10 @@ static int load_kallsyms(struct symbolizer *s)
 	int err;
 
 	s->ksyms_loaded = true;
+	if (s->kverdict[0]) {
+		s->kproblem = s->kverdict;
+		return 0;
+	}
 	if (!s->kallsyms[0]) {
 		s->kproblem = "no kernel symbols were asked for (kallsyms \"\")";
 		return 0;
@@ -221,8 +267,9 @@ static int load_kallsyms(struct symbolizer *s)
 	for (char *p = text; p < text + len;) {
 		uint64_t addr;
 		char *name;
+		bool module;
 
-		if (!parse_kallsyms_line(&p, text + len, &addr, &name))
+		if (!parse_kallsyms_line(&p, text + len, &addr, &name, &module))
 			continue;
 		if (vec_reserve(&s->ksyms, &cap, s->nr_ksyms + 1, sizeof(*s->ksyms)) ||
 		    (size_t)(name - text) > UINT32_MAX)
@@ -230,14 +277,17 @@ static int load_kallsyms(struct symbolizer *s)
 		if (s->nr_ksyms && addr < s->ksyms[s->nr_ksyms - 1].addr)
 			sorted = false;
 		any_addr |= addr != 0;
-		s->ksyms[s->nr_ksyms++] = (struct ksym){ addr, (uint32_t)(name - text) };
+		s->ksyms[s->nr_ksyms++] =
+			(struct ksym){ addr, addr, (uint32_t)(name - text), module };
 	}
 	if (!any_addr) {
 		s->nr_ksyms = 0;
 		s->kproblem = "kernel addresses are hidden (kernel.kptr_restrict; run as root or set it to 0)";
-	} else if (!sorted) {
-		qsort(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), cmp_ksym);
+		return 0;
 	}
+	if (!sorted)
+		qsort(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), cmp_ksym);
+	bound_ksyms(s->ksyms, s->nr_ksyms);
 	return 0;
 }
 
@@ -257,6 +307,31 @@ void symbolizer_prefetch_kernel(struct symbolizer *s)
 		s->loading = !pthread_create(&s->loader, NULL, kallsyms_loader, s);
 }
 
+/* Place the symbols read at the recording's kernel, as perf does
+ * (kallsyms__delta): the kernel map of the file names a symbol and its
+ * address then; the same symbol's address here gives the offset between
+ * the two boots. Without a reference (an old file, addresses that were
+ * hidden), the addresses are taken as they are. */
+static void relocate_kernel(struct symbolizer *s)
+{
+	const char *ref;
+	uint64_t addr;
+
+	s->krelocated = true;
+	if (!s->nr_ksyms || !machine_kernel_ref(s->m, &ref, &addr))
+		return;
+	for (size_t i = 0; i < s->nr_ksyms; i++)
+		if (!s->ksyms[i].module && !strcmp(s->knames + s->ksyms[i].name, ref)) {
+			s->kdelta = s->ksyms[i].addr - addr;
+			return;
+		}
+	s->nr_ksyms = 0;
+	snprintf(s->kproblem_buf, sizeof(s->kproblem_buf),
+		 "'%s' has no symbol %s, by which the recording places its kernel: not that kernel's symbols",
+		 s->kallsyms, ref);
+	s->kproblem = s->kproblem_buf;
+}
+
 /* The kernel's symbols, once: from the loader if one runs, else read now. */
 static void kernel_symbols(struct symbolizer *s)
 {
@@ -266,6 +341,15 @@ static void kernel_symbols(struct symbolizer *s)
 	}
 	if (!s->ksyms_loaded)
 		load_kallsyms(s);
+	if (!s->krelocated)
+		relocate_kernel(s);
+}
+
+/* A module's symbols cannot be placed once the kernel moved (another boot:
+ * its modules were loaded elsewhere too, each by itself). */
+static bool module_moved(const struct symbolizer *s, const struct dso *d)
+{
+	return s->kdelta && strcmp(d->path, PD_KERNEL_NAME);
 }
 
 static const struct ksym *ksym_find(const struct symbolizer *s, uint64_t addr)
@@ -283,17 +367,148 @@ static const struct ksym *ksym_find(const struct symbolizer *s, uint64_t addr)
 	return lo ? &s->ksyms[lo - 1] : NULL;
 }
 
-static void symbolize_kernel(struct symbolizer *s, uint64_t addr, struct symbol_info *out)
+static void symbolize_kernel(struct symbolizer *s, const struct dso *d, uint64_t addr,
+			     struct symbol_info *out)
 {
 	const struct ksym *k;
+	uint64_t at;
 
 	kernel_symbols(s);
-	k = ksym_find(s, addr);
-	if (!k)
+	at = addr + s->kdelta;
+	if (module_moved(s, d))
+		return;
+	k = ksym_find(s, at);
+	if (!k || at >= k->end || (k->module && s->kdelta))
 		return;
 	out->symbol = symbolize_intern(s, s->knames + k->name);
-	out->sym_start = k->addr;
-	out->sym_size = k + 1 < s->ksyms + s->nr_ksyms ? k[1].addr - k->addr : 0;
+	out->sym_start = k->addr - s->kdelta;
+	out->sym_size = k->end - k->addr;
+}
+
+/* Whose kernel symbols name the recording's, as perf decides
+ * (dso__find_kallsyms): a file given for the purpose is the caller's
+ * choice; else this machine's, when the recording names the kernel's
+ * build-id and it is this kernel's, or names none and no other release;
+ * else the copy perf's build-id cache keeps of that kernel's; else none,
+ * and the report says why. */
+int symbolizer_choose_kernel(struct symbolizer *s, const struct pd_build_id *recorded,
+			     const char *osrelease)
+{
+	char hex[2 * PD_BUILD_ID_MAX + 1], now_hex[2 * PD_BUILD_ID_MAX + 1];
+	char path[PATH_MAX];
+	const char *home = getenv("HOME");
+	struct pd_build_id now;
+	struct utsname u;
+	int err;
+
+	if (s->user_kallsyms)
+		return 0;
+	if (!recorded || !recorded->size) {
+		if (osrelease && !uname(&u) && strcmp(osrelease, u.release))
+			snprintf(s->kverdict, sizeof(s->kverdict),
+				 "the recording's kernel, %s, is not this one (%s), and the file names no build-id to find its symbols by: give a copy of the recording machine's /proc/kallsyms (report --kallsyms FILE)",
+				 osrelease, u.release);
+		return 0;
+	}
+	err = pd_build_id_of_notes(PD_KERNEL_NOTES, &now);
+	if (!err && pd_build_id_eq(recorded, &now))
+		return 0;
+	pd_build_id_hex(recorded, hex, sizeof(hex));
+	snprintf(path, sizeof(path), "%s/.debug/" PD_KERNEL_NAME "/%s/kallsyms",
+		 home ? home : "", hex);
+	if (home && *home && !access(path, R_OK)) {
+		char *copy = strdup(path);
+
+		if (!copy)
+			return fail(-ENOMEM, "out of memory");
+		free(s->kallsyms);
+		s->kallsyms = copy;
+		return 0;
+	}
+	if (err)
+		snprintf(now_hex, sizeof(now_hex), "unknown: %s",
+			 file_open_problem(err));
+	else
+		pd_build_id_hex(&now, now_hex, sizeof(now_hex));
+	snprintf(s->kverdict, sizeof(s->kverdict),
+		 "the recording's kernel (build-id %s) is not this one (%s), and perf's build-id cache has no copy of its symbols (~/.debug/" PD_KERNEL_NAME "/%s/kallsyms): give a copy of the recording machine's /proc/kallsyms (report --kallsyms FILE)",
+		 hex, now_hex, hex);
+	return 0;
+}
+
+const char *symbolizer_kernel_refused(const struct symbolizer *s)
+{
+	return s->kverdict[0] ? s->kverdict : NULL;
+}
+
+int symbolizer_set_vmlinux(struct symbolizer *s, const char *path)
+{
+	free(s->vmlinux);
+	s->vmlinux = path ? strdup(path) : NULL;
+	return path && !s->vmlinux ? fail(-ENOMEM, "out of memory") : 0;
+}
+
+static const char *open_problem(int err);
+
+static struct kcode *code_problem(struct symbolizer *s, const char *fmt, const char *a,
+				  const char *b)
+{
+	snprintf(s->kcode_buf, sizeof(s->kcode_buf), fmt, a, b);
+	s->kcode_problem = s->kcode_buf;
+	kcode_close(s->kcode);
+	s->kcode = NULL;
+	return NULL;
+}
+
+/* The kernel's code, once: a vmlinux given, placed at the recording's
+ * kernel by the reference symbol as the symbols are; else this kernel's
+ * memory (/proc/kcore), when the recording's kernel is this one. */
+static struct kcode *kernel_code(struct symbolizer *s)
+{
+	const char *ref;
+	uint64_t then, here;
+	int err;
+
+	if (s->kcode_tried)
+		return s->kcode;
+	s->kcode_tried = true;
+	kernel_symbols(s);
+	if (s->vmlinux) {
+		err = kcode_open(s->vmlinux, &s->kcode);
+		if (err)
+			return code_problem(s, "'%s': %s", s->vmlinux, open_problem(err));
+		if (machine_kernel_ref(s->m, &ref, &then)) {
+			if (kcode_symbol(s->kcode, ref, &here))
+				return code_problem(s, "'%s' has no symbol %s, by which the recording places its kernel: not that kernel's image",
+						    s->vmlinux, ref);
+			s->kcode_delta = here - then;
+		}
+		return s->kcode;
+	}
+	if (s->kverdict[0] || s->user_kallsyms || strcmp(s->kallsyms, "/proc/kallsyms"))
+		return code_problem(s, "the recording's kernel is not known to be this one%s%s: give its uncompressed image (report --vmlinux FILE)",
+				    "", "");
+	err = kcode_open("/proc/kcore", &s->kcode);
+	if (err == -ENOENT)
+		return code_problem(s, "this kernel has no /proc/kcore (CONFIG_PROC_KCORE)%s%s: give its uncompressed image (report --vmlinux FILE)",
+				    "", "");
+	if (err)
+		return code_problem(s, "/proc/kcore: %s%s (run as root, or give the kernel's uncompressed image: report --vmlinux FILE)",
+				    open_problem(err), "");
+	s->kcode_delta = s->kdelta;
+	return s->kcode;
+}
+
+const char *symbolize_code_problem(struct symbolizer *s, uint32_t dso)
+{
+	struct dso *d = machine_dso(s->m, dso);
+
+	if (!d || d->kind != DSO_KERNEL)
+		return NULL;
+	if (!kernel_code(s))
+		return s->kcode_problem;
+	return module_moved(s, d) ?
+		"the module was loaded elsewhere (another boot)" : NULL;
 }
 
 /* ---- ELF modules ---- */
@@ -347,15 +562,13 @@ static const char *recorded_build(const struct dso *d, char *buf, size_t size)
 	char hex[2 * PD_BUILD_ID_MAX + 1];
 
 	if (!d->build_id.size || pd_build_id_of(d->path, &now) ||
-	    (now.size == d->build_id.size &&
-	     !memcmp(now.data, d->build_id.data, now.size)))
+	    pd_build_id_eq(&now, &d->build_id))
 		return NULL;	/* no build-id on one side: nothing to tell */
 	pd_build_id_hex(&d->build_id, hex, sizeof(hex));
 	if (home && *home) {
 		snprintf(buf, size, "%s/.debug/.build-id/%.2s/%s/elf", home, hex,
 			 hex + 2);
-		if (!pd_build_id_of(buf, &found) && found.size == d->build_id.size &&
-		    !memcmp(found.data, d->build_id.data, found.size))
+		if (!pd_build_id_of(buf, &found) && pd_build_id_eq(&found, &d->build_id))
 			return buf;
 	}
 	snprintf(buf, size, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
@@ -413,8 +626,10 @@ void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 	switch (d->kind) {
 	case DSO_KERNEL:
 		kernel_symbols(s);
-		d->has_symbols = s->nr_ksyms > 0;
-		d->sym_problem = s->kproblem;
+		d->has_symbols = s->nr_ksyms > 0 && !module_moved(s, d);
+		d->sym_problem = module_moved(s, d) && s->nr_ksyms ?
+			"the recording's kernel was loaded elsewhere (another boot), and so was this module: where is not known" :
+			s->kproblem;
 		d->dbg_problem = "hwprof does not read the kernel's source lines";
 		break;
 	case DSO_FILE:
@@ -423,7 +638,9 @@ void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 		if (mod && lines)
 			d->has_debuginfo = dw_module_has_debuginfo(mod);
 		if (mod && lines && !d->has_debuginfo)
-			d->dbg_problem = "no debug information: install its -dbg or -dbgsym package, or build it with -g";
+			d->dbg_problem = d->kind == DSO_VDSO ?
+				"the kernel's vDSO carries no debug information (the kernel's build keeps it: vdso64.so.dbg), and no package installs it for hwprof's copy" :
+				"no debug information: install its -dbg or -dbgsym package, or build it with -g";
 		break;
 	case DSO_ANON:
 		d->sym_problem = d->dbg_problem =
@@ -449,7 +666,7 @@ int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lin
 	if (!d)
 		return -EINVAL;
 	if (d->kind == DSO_KERNEL)
-		symbolize_kernel(s, vaddr, out);
+		symbolize_kernel(s, d, vaddr, out);
 	if (!mod)
 		return 0;
 	if (!dw_module_symbol(mod, vaddr, &name, &out->sym_start, &out->sym_size))
@@ -484,7 +701,13 @@ ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, 
 {
 	struct dso *d = machine_dso(s->m, dso);
 	struct dw_module *mod = d ? module_of(d) : NULL;
+	struct kcode *k;
 
+	if (d && d->kind == DSO_KERNEL) {
+		k = kernel_code(s);
+		return k && !module_moved(s, d) ?
+			kcode_read(k, vaddr + s->kcode_delta, buf, len) : -ENOENT;
+	}
 	return mod ? dw_module_read(mod, vaddr, buf, len) : -ENOENT;
 }
 
@@ -493,6 +716,8 @@ int symbolize_elf_machine(struct symbolizer *s, uint32_t dso)
 	struct dso *d = machine_dso(s->m, dso);
 	struct dw_module *mod = d ? module_of(d) : NULL;
 
+	if (d && d->kind == DSO_KERNEL)
+		return kernel_code(s) ? kcode_machine(s->kcode) : 0;
 	return mod ? dw_module_elf_machine(mod) : 0;
 }
 

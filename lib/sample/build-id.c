@@ -2,7 +2,9 @@
 /* The GNU build-id of an ELF file (its NT_GNU_BUILD_ID note), read from
  * the program headers without libdw: the recorder names the builds it saw
  * in every file it writes (as perf record does), and the report tells a
- * rebuilt file from the one that was recorded. */
+ * rebuilt file from the one that was recorded; and the running kernel's,
+ * from the notes it gives (/sys/kernel/notes), to tell its recordings
+ * from another kernel's. */
 #include "sample/sample.h"
 
 #include <elf.h>
@@ -15,14 +17,11 @@ static bool read_at(int fd, void *buf, size_t len, uint64_t off)
 	return off <= INT64_MAX && pread(fd, buf, len, (off_t)off) == (ssize_t)len;
 }
 
-/* The build-id among the notes of @len bytes at @off. */
-static int note_build_id(int fd, uint64_t off, uint64_t len, struct pd_build_id *id)
+/* The build-id among the @n bytes of notes at @buf. */
+static int find_build_id(const unsigned char *buf, size_t n, struct pd_build_id *id)
 {
-	unsigned char buf[4096];
-	size_t n = len < sizeof(buf) ? (size_t)len : sizeof(buf), at = 0;
+	size_t at = 0;
 
-	if (!read_at(fd, buf, n, off))
-		return -ENOENT;
 	while (n - at >= sizeof(Elf64_Nhdr)) {
 		Elf64_Nhdr nh;
 		size_t name, desc;
@@ -43,6 +42,17 @@ static int note_build_id(int fd, uint64_t off, uint64_t len, struct pd_build_id 
 		at += name + desc;
 	}
 	return -ENOENT;
+}
+
+/* The build-id among the notes of @len bytes at @off. */
+static int note_build_id(int fd, uint64_t off, uint64_t len, struct pd_build_id *id)
+{
+	unsigned char buf[4096];
+	size_t n = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+
+	if (!read_at(fd, buf, n, off))
+		return -ENOENT;
+	return find_build_id(buf, n, id);
 }
 
 int pd_build_id_of_fd(int fd, struct pd_build_id *id)
@@ -76,6 +86,27 @@ int pd_build_id_of(const char *path, struct pd_build_id *id)
 	err = pd_build_id_of_fd(fd, id);
 	close(fd);
 	return err;
+}
+
+int pd_build_id_of_notes(const char *path, struct pd_build_id *id)
+{
+	unsigned char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	memset(id, 0, sizeof(*id));
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	return find_build_id(buf, (size_t)n, id);
+}
+
+bool pd_build_id_eq(const struct pd_build_id *a, const struct pd_build_id *b)
+{
+	return a->size == b->size && !memcmp(a->data, b->data, a->size);
 }
 
 char *pd_build_id_hex(const struct pd_build_id *id, char *buf, size_t size)

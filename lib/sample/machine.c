@@ -53,10 +53,20 @@ struct machine {
 	size_t nr_maps;		/* in all address spaces, each counted once */
 	uint32_t kernel_dso, unknown_dso;
 	struct maps *kmods;	/* the kernel's modules, where they were loaded */
+	/* The kernel map's reference symbol ("_text" of the MMAP of
+	 * "[kernel.kallsyms]_text") and its address in the recording (the
+	 * record's pgoff, as perf writes it), or "" */
+	char kref_name[64];
+	uint64_t kref_addr;
 };
 
 /* Comparisons of mappings, for the tests: the work of the lookups. */
 static _Thread_local unsigned long map_compares;
+
+/* The kernel's half of a 64-bit address space (perf's default kernel
+ * start, on x86-64 and arm64): a "kernel" sample below it is not in the
+ * kernel's code (a broken chain, a user address in a kernel frame). */
+#define KERNEL_START_MIN (1ull << 63)
 
 static bool dso_eq(size_t idx, const void *key, const void *ctx)
 {
@@ -131,7 +141,7 @@ int machine_new(struct machine **out)
 
 	*out = NULL;
 	if (!m || !(m->kmods = calloc(1, sizeof(*m->kmods))) ||
-	    dso_find(m, "[kernel.kallsyms]", DSO_KERNEL, &m->kernel_dso) ||
+	    dso_find(m, PD_KERNEL_NAME, DSO_KERNEL, &m->kernel_dso) ||
 	    dso_find(m, "[unknown]", DSO_UNKNOWN, &m->unknown_dso)) {
 		machine_free(m);
 		return fail(-ENOMEM, "out of memory");
@@ -338,7 +348,7 @@ static bool module_name(const char *path, char *buf, size_t size)
 	if (path[0] == '[') {
 		n = strcspn(path + 1, "]");
 		if (!path[n + 1] || path[n + 2] || n + 3 > size ||
-		    !strncmp(path, "[kernel.kallsyms]", 17) ||
+		    !strncmp(path, PD_KERNEL_NAME, strlen(PD_KERNEL_NAME)) ||
 		    !strncmp(path, "[guest.kernel", 13))
 			return false;
 		memcpy(buf, path, n + 2);
@@ -356,6 +366,26 @@ static bool module_name(const char *path, char *buf, size_t size)
 	buf[n + 1] = ']';
 	buf[n + 2] = '\0';
 	return true;
+}
+
+/* The kernel's own map, "[kernel.kallsyms]SYMBOL" with SYMBOL's address
+ * in pgoff: where the recording's kernel was (KASLR moves it each boot).
+ * As perf, a map without a symbol or an address names no reference. */
+static void note_kernel_ref(struct machine *m, const struct mmap_fields *f)
+{
+	const char *sym = f->name + strlen(PD_KERNEL_NAME);
+
+	if (*sym && f->pgoff && strlen(sym) < sizeof(m->kref_name)) {
+		strcpy(m->kref_name, sym);
+		m->kref_addr = f->pgoff;
+	}
+}
+
+bool machine_kernel_ref(const struct machine *m, const char **name, uint64_t *addr)
+{
+	*name = m->kref_name;
+	*addr = m->kref_addr;
+	return m->kref_name[0] != '\0';
 }
 
 /* The kernel's MMAP of a module: where its code lies. */
@@ -379,12 +409,20 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 	struct mmap_fields f;
 	struct proc *p;
 	uint32_t dso;
+	bool kernel;
 	int err;
 
-	if (!parse_mmap(h, &f) || !f.exec || !f.len || f.start + f.len < f.start)
+	if (!parse_mmap(h, &f))
 		return 0;
-	if (f.pid == PD_KERNEL_PID ||
-	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+	kernel = f.pid == PD_KERNEL_PID ||
+		 (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+	/* The reference holds whatever the map's length (to the end of the
+	 * address space, in hwprof's own files). */
+	if (kernel && !strncmp(f.name, PD_KERNEL_NAME, strlen(PD_KERNEL_NAME)))
+		note_kernel_ref(m, &f);
+	if (!f.exec || !f.len || f.start + f.len < f.start)
+		return 0;
+	if (kernel)
 		return apply_module(m, &f);
 	err = dso_find(m, f.name, kind_of(f.name), &dso);
 	p = err ? NULL : proc_find(m, f.pid, true);
@@ -499,6 +537,8 @@ int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	loc->dso = m->unknown_dso;
 	loc->addr = ip;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (ip < KERNEL_START_MIN)
+			return 0;	/* user space's half: no kernel code there */
 		mp = m->kmods->nr ? map_find(m->kmods, ip) : NULL;
 		loc->dso = mp ? mp->dso : m->kernel_dso;
 		return 0;

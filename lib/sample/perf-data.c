@@ -82,6 +82,7 @@ struct pd_file {
 	struct file_build_id {
 		char *path;
 		struct pd_build_id id;
+		bool kernel;	/* the kernel's own, not a module's */
 	} *bids;
 	size_t nr_bids, cap_bids;
 	/* pd_foreach's state */
@@ -498,6 +499,12 @@ static size_t read_build_id(struct pd_file *f, const unsigned char *p, size_t le
 	    !memchr(name, '\0', h.size - PD_BUILD_ID_FIXED))
 		return h.size;	/* nothing to use: the next one may be */
 	memcpy(b.id.data, p + 12, b.id.size);
+	/* perf names the kernel "[kernel.kallsyms]", "vmlinux" or its image's
+	 * path: a kernel-mode entry that is not a module's (NAME.ko[.xz],
+	 * "[name]") */
+	b.kernel = (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
+		   !strstr(name, ".ko") &&
+		   (name[0] != '[' || !strcmp(name, PD_KERNEL_NAME));
 	if (vec_reserve(&f->bids, &f->cap_bids, f->nr_bids + 1, sizeof(b)) ||
 	    !(b.path = strdup(name)))
 		return h.size;	/* out of memory: the build-ids are not checked */
@@ -1337,6 +1344,14 @@ const struct pd_build_id *pd_file_build_id(const struct pd_file *f, const char *
 {
 	for (size_t i = f->nr_bids; i-- > 0;)	/* the last word wins */
 		if (!strcmp(f->bids[i].path, path))
+			return &f->bids[i].id;
+	return NULL;
+}
+
+const struct pd_build_id *pd_file_kernel_build_id(const struct pd_file *f)
+{
+	for (size_t i = f->nr_bids; i-- > 0;)	/* the last word wins */
+		if (f->bids[i].kernel)
 			return &f->bids[i].id;
 	return NULL;
 }

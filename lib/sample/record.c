@@ -450,9 +450,19 @@ static void note_mapping(struct hwp_record *r, const struct perf_event_header *h
 		strtab_intern(&r->mapped, f.name, strlen(f.name));
 }
 
-/* The build-ids of the files mapped, for the file's header, as perf's. */
+/* The build-ids of the files mapped, for the file's header, as perf's;
+ * and the kernel's, which tells a report on another kernel (or none) that
+ * this machine's kernel symbols are not the recording's. */
 static int add_build_ids(struct hwp_record *r)
 {
+	struct pd_build_id kernel;
+
+	if (!pd_build_id_of_notes(PD_KERNEL_NOTES, &kernel)) {
+		int err = pd_writer_add_build_id(r->w, PD_KERNEL_NAME, true, &kernel);
+
+		if (err)
+			return err;
+	}
 	for (size_t i = 0; i < r->mapped.nr; i++) {
 		struct pd_build_id id;
 		int err;

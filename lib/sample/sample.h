@@ -13,6 +13,11 @@
 
 #include <stdio.h>
 
+/* The kernel's module name, as perf's MMAP and build-id records spell it,
+ * and where the running kernel gives its build-id. */
+#define PD_KERNEL_NAME "[kernel.kallsyms]"
+#define PD_KERNEL_NOTES "/sys/kernel/notes"
+
 /* A pid of -1 in an MMAP record: the kernel's own mappings. */
 #define PD_KERNEL_PID 0xffffffffu
 
@@ -116,6 +121,8 @@ struct pd_build_id;
 
 /* The build-id the file gives @path (its HEADER_BUILD_ID), or NULL. */
 const struct pd_build_id *pd_file_build_id(const struct pd_file *f, const char *path);
+/* The build-id the file gives the kernel (by whatever name), or NULL. */
+const struct pd_build_id *pd_file_kernel_build_id(const struct pd_file *f);
 /* Each module the file names a build-id of, in turn: 0 continues. */
 typedef int (*pd_build_id_fn)(const char *path, const struct pd_build_id *id,
 			      void *ctx);
@@ -131,6 +138,10 @@ struct pd_build_id {
 /* 0, or -ENOENT for a file that has none (or is not a 64-bit ELF file). */
 int pd_build_id_of(const char *path, struct pd_build_id *id);
 int pd_build_id_of_fd(int fd, struct pd_build_id *id);
+/* The build-id among ELF notes as the kernel gives them, without an ELF
+ * header (/sys/kernel/notes: the running kernel's): 0, -ENOENT, -errno. */
+int pd_build_id_of_notes(const char *path, struct pd_build_id *id);
+bool pd_build_id_eq(const struct pd_build_id *a, const struct pd_build_id *b);
 /* @id in hex, as perf and the debug directories spell it. */
 char *pd_build_id_hex(const struct pd_build_id *id, char *buf, size_t size);
 
@@ -265,10 +276,27 @@ int machine_pseudo_dso(struct machine *m, const char *name, uint32_t *out);
 int machine_set_build_id(struct machine *m, const char *path,
 			 const struct pd_build_id *id);
 struct dso *machine_dso(struct machine *m, uint32_t idx);
+/* The recording's kernel map's reference symbol and its address then
+ * (perf's ref_reloc_sym): false when the file named none. */
+bool machine_kernel_ref(const struct machine *m, const char **name, uint64_t *addr);
 /* For the tests: the mappings held (a shared address space's once), and
  * the comparisons of mappings this thread's lookups made so far. */
 size_t machine_nr_maps(const struct machine *m);
 unsigned long machine_map_compares(void);
+
+/* ---- kcode.c: the kernel's code, from /proc/kcore or a vmlinux ---- */
+
+struct kcode;
+
+/* The ELF file at @path (its PT_LOAD segments): -errno, -HWP_ERR_FORMAT. */
+int kcode_open(const char *path, struct kcode **out);
+void kcode_close(struct kcode *k);
+int kcode_machine(const struct kcode *k);
+/* Up to @len bytes at @vaddr, within one segment: the count, or -ENOENT
+ * where no segment has it, -EIO. */
+ssize_t kcode_read(struct kcode *k, uint64_t vaddr, void *buf, size_t len);
+/* The value of symbol @name in the file's symbol table: 0, -ENOENT. */
+int kcode_symbol(struct kcode *k, const char *name, uint64_t *addr);
 
 /* ---- symbolize.c ---- */
 
@@ -293,6 +321,17 @@ int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **
  * caller reads the samples: on a machine of two CPUs, /proc/kallsyms alone
  * (the kernel formats 5 MB of it) costs as much as 100,000 samples. */
 void symbolizer_prefetch_kernel(struct symbolizer *s);
+/* Before the records: whether the kernel symbols @s reads are the
+ * recording's kernel's, by the build-id the file names of it (@recorded,
+ * or NULL) and its release (@osrelease, or NULL); when they are not, no
+ * kernel address is named, and symbolizer_kernel_refused() says why. */
+int symbolizer_choose_kernel(struct symbolizer *s, const struct pd_build_id *recorded,
+			     const char *osrelease);
+const char *symbolizer_kernel_refused(const struct symbolizer *s);
+/* The kernel's code from the vmlinux at @path rather than /proc/kcore. */
+int symbolizer_set_vmlinux(struct symbolizer *s, const char *path);
+/* Why the code of kernel module @dso cannot be read, or NULL. */
+const char *symbolize_code_problem(struct symbolizer *s, uint32_t dso);
 void symbolizer_free(struct symbolizer *s);
 /* The symbol of @loc (and with @lines its source line and inline). */
 int symbolize(struct symbolizer *s, const struct location *loc, bool lines,

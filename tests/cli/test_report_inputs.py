@@ -125,16 +125,19 @@ def csv_carriage_return(d):
 
 def recorded_elsewhere(d):
     """A file whose header names another host or kernel: one warning, on
-    standard error, that kernel symbols and modules may not match."""
+    standard error, that modules may not match, and that kernel symbols
+    are not named, of a kernel release not this one."""
     here = os.uname()
     for host, kernel, warned in ((None, None, None), (here.nodename, here.release, None),
                                  ("elsewhere", here.release,
                                   f"on host 'elsewhere' (this is '{here.nodename}'): modules"),
                                  (here.nodename, "0.1-old",
                                   f"under kernel 0.1-old (this one runs {here.release}): "
-                                  "kernel symbols (read from this machine's /proc/kallsyms; "
-                                  "give a copy of the recording machine's: report --kallsyms "
-                                  "FILE) and modules"),
+                                  "kernel symbols are not named (the recording's kernel, "
+                                  f"0.1-old, is not this one ({here.release}), and the file "
+                                  "names no build-id to find its symbols by: give a copy of "
+                                  "the recording machine's /proc/kallsyms (report --kallsyms "
+                                  "FILE)), and modules"),
                                  ("elsewhere", "0.1-old", "on host 'elsewhere' (this is "
                                   f"'{here.nodename}') with kernel 0.1-old (this one runs ")):
         pd = PerfData()

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: MIT
+"""Edits of a recorded perf.data file (perf's or hwprof's, file format, one
+event), for what a recording made here cannot be on demand: one from
+another boot of this kernel (KASLR put the kernel elsewhere: its MMAP of
+[kernel.kallsyms]_text and its samples' addresses moved together), or one
+of another kernel (its build-id in HEADER_BUILD_ID is another)."""
+import struct
+
+RECORD_MMAP, RECORD_MMAP2, RECORD_SAMPLE = 1, 10, 9
+MISC_KERNEL = 1
+SAMPLE_IP, SAMPLE_IDENTIFIER = 0x1, 0x10000
+KERNEL_NAME = b"[kernel.kallsyms]"
+
+
+def running_kernel_build_id():
+    """This kernel's build-id, from /sys/kernel/notes, or None."""
+    try:
+        with open("/sys/kernel/notes", "rb") as f:
+            notes = f.read()
+    except OSError:
+        return None
+    at = 0
+    while at + 12 <= len(notes):
+        namesz, descsz, type_ = struct.unpack_from("<III", notes, at)
+        at += 12
+        name = notes[at:at + namesz]
+        at += (namesz + 3) & ~3
+        if type_ == 3 and name == b"GNU\0":
+            return notes[at:at + descsz]
+        at += (descsz + 3) & ~3
+    return None
+
+
+def _data(buf):
+    """(offset, size) of the data section, and the one event's sample_type."""
+    magic, _, attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from(
+        "<8sQQQQQQ", buf, 0)
+    assert magic == b"PERFILE2" and attrs_size == attr_size, "a file of one event"
+    sample_type = struct.unpack_from("<Q", buf, attrs_off + 24)[0]
+    return data_off, data_size, sample_type
+
+
+def _records(buf):
+    off, size, sample_type = _data(buf)
+    at = off
+    while at + 8 <= off + size:
+        type_, misc, rsize = struct.unpack_from("<IHH", buf, at)
+        if rsize < 8:
+            break
+        yield at, type_, misc, sample_type
+        at += rsize
+
+
+def move_kernel(src, dst, delta):
+    """SRC as if recorded in a boot whose kernel lay DELTA bytes further:
+    the kernel's map (its address, and its reference symbol's, pgoff) and
+    the kernel samples' addresses. Returns the samples moved."""
+    with open(src, "rb") as f:
+        buf = bytearray(f.read())
+    moved = 0
+    for at, type_, misc, sample_type in _records(buf):
+        body = at + 8
+        if type_ == RECORD_MMAP and struct.unpack_from("<I", buf, body)[0] == 0xffffffff:
+            name = bytes(buf[body + 32:body + 32 + len(KERNEL_NAME)])
+            if name == KERNEL_NAME:
+                start, length, pgoff = struct.unpack_from("<QQQ", buf, body + 8)
+                start = (start + delta) % 2**64
+                length = min(length, 2**64 - 1 - start)    # hwprof's: to the end
+                struct.pack_into("<QQQ", buf, body + 8, start, length,
+                                 (pgoff + delta) % 2**64)
+        elif type_ == RECORD_SAMPLE and (misc & 7) == MISC_KERNEL:
+            assert sample_type & SAMPLE_IP
+            ip_at = body + (8 if sample_type & SAMPLE_IDENTIFIER else 0)
+            ip = struct.unpack_from("<Q", buf, ip_at)[0]
+            struct.pack_into("<Q", buf, ip_at, (ip + delta) % 2**64)
+            moved += 1
+    with open(dst, "wb") as f:
+        f.write(buf)
+    return moved
+
+
+def other_kernel(src, dst, build_id):
+    """SRC as if recorded on another kernel: every copy of this kernel's
+    build-id in it (its HEADER_BUILD_ID entry) replaced by BUILD_ID, of
+    the same length. Returns the copies replaced."""
+    mine = running_kernel_build_id()
+    assert mine and len(build_id) == len(mine)
+    with open(src, "rb") as f:
+        buf = f.read()
+    n = buf.count(mine)
+    with open(dst, "wb") as f:
+        f.write(buf.replace(mine, build_id))
+    return n
+
+
+def add_lost(src, dst, lost):
+    """SRC with a LOST record of LOST samples first in its data, of its
+    first event (with that event's sample_id_all fields, zero but the ids):
+    the feature sections after the data move along."""
+    with open(src, "rb") as f:
+        buf = bytearray(f.read())
+    _, _, attr_size, attrs_off, _, data_off, data_size = struct.unpack_from(
+        "<8sQQQQQQ", buf, 0)
+    sample_type, flags = struct.unpack_from("<Q8xQ", buf, attrs_off + 24)
+    ids_off, ids_size = struct.unpack_from("<QQ", buf, attrs_off + attr_size - 16)
+    assert ids_off < data_off, "the ids before the data, as perf and hwprof write them"
+    first_id = struct.unpack_from("<Q", buf, ids_off)[0] if ids_size else 0
+    trailer = b""
+    if flags & (1 << 18):      # sample_id_all
+        for bit, field in ((0x2, struct.pack("<II", 0, 0)), (0x4, struct.pack("<Q", 0)),
+                           (0x40, struct.pack("<Q", first_id)),
+                           (0x200, struct.pack("<Q", first_id)),
+                           (0x80, struct.pack("<II", 0, 0)),
+                           (SAMPLE_IDENTIFIER, struct.pack("<Q", first_id))):
+            if sample_type & bit:
+                trailer += field
+    rec = struct.pack("<IHHQQ", 2, 0, 24 + len(trailer), first_id, lost) + trailer
+    table = data_off + data_size
+    bits = int.from_bytes(buf[72:104], "little")
+    for i in range(bin(bits).count("1")):
+        at, size = struct.unpack_from("<QQ", buf, table + 16 * i)
+        struct.pack_into("<QQ", buf, table + 16 * i, at + len(rec), size)
+    struct.pack_into("<Q", buf, 48, data_size + len(rec))
+    with open(dst, "wb") as f:
+        f.write(buf[:data_off] + rec + buf[data_off:])
