@@ -13,7 +13,7 @@
 static const char report_help[] =
 	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso] [--top N]\n"
 	"                     [--format text|csv|json|folded|speedscope|pprof|html]\n"
-	"                     [--annotate SYMBOL] [--kallsyms FILE]\n"
+	"                     [--annotate SYMBOL] [--kallsyms FILE] [--no-demangle]\n"
 	"\n"
 	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
 	"landed: the hottest instructions, functions, source lines or modules, with the\n"
@@ -43,6 +43,8 @@ static const char report_help[] =
 	"      --kallsyms FILE      the kernel's symbols from FILE, a copy of /proc/kallsyms saved\n"
 	"                           on the machine of the recording ('' for none; default: this\n"
 	"                           machine's /proc/kallsyms)\n"
+	"      --no-demangle        C++ and Rust names as the symbol tables spell them\n"
+	"                           (_ZN5bench7mapworkEv), not demangled (bench::mapwork)\n"
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard output\n"
 	"  -h, --help               this text\n"
 	"\n"
@@ -59,6 +61,7 @@ struct report_config {
 	const char *event;
 	const char *annotate;
 	const char *kallsyms;
+	bool no_demangle;
 	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
 };
@@ -72,6 +75,7 @@ static const struct option report_options[] = {
 	{ "annotate", required_argument, NULL, 'A' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "kallsyms", required_argument, NULL, 'K' },
+	{ "no-demangle", no_argument, NULL, 'D' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -89,6 +93,7 @@ static int parse_option(struct report_config *c, int opt)
 	case 'e': c->event = optarg; return 0;
 	case 'A': c->annotate = optarg; return 0;
 	case 'K': c->kallsyms = optarg; return 0;
+	case 'D': c->no_demangle = true; return 0;
 	case 'h':
 		c->help = true;
 		return 0;
@@ -146,7 +151,8 @@ static void warn_other_host(const struct hwp_profile *p)
 
 static int report(struct report_config *c)
 {
-	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms);
+	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
+		 .no_demangle = c->no_demangle);
 	struct hwp_profile *p = NULL;
 	struct hwp_ofile *of = NULL;
 	int err;

@@ -2125,6 +2125,11 @@ struct hwp_profile_opts {
 	 * kernel; "" for none (kernel samples stay [kernel.kallsyms]+0x...).
 	 * Since: 0.1 */
 	const char *kallsyms;
+	/* Show symbols as their ELF symbol tables spell them: C++ (Itanium
+	 * ABI) and Rust (legacy and v0) names are demangled by default, as
+	 * perf report shows them (without C++ parameters or Rust hashes),
+	 * where hwprof was built with libiberty. Since: 0.2 */
+	bool no_demangle;
 	size_t :0;
 };
 

@@ -539,6 +539,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	p->scratch = malloc(PROFILE_MAX_FRAMES * sizeof(*p->scratch));
 	p->input = strdup(path ? path : "(in memory)");
 	p->in_memory = !path;
+	p->no_demangle = o.no_demangle;
 	p->kallsyms = o.kallsyms ? strdup(o.kallsyms) : NULL;
 	if (!p->scratch || !p->input || (o.kallsyms && !p->kallsyms)) {
 		err = fail(-ENOMEM, "out of memory");
@@ -553,6 +554,8 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		err = machine_new(&p->m);
 	if (!err)
 		err = symbolizer_new(p->m, o.kallsyms, &p->sym);
+	if (!err)
+		symbolizer_set_demangle(p->sym, !o.no_demangle);
 	if (!err)
 		err = pd_foreach_build_id(p->file, note_build_id, p->m);
 	if (!err)
@@ -608,7 +611,8 @@ HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *op
 
 int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profile **out)
 {
-	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms);
+	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms,
+		 .no_demangle = p->no_demangle);
 
 	*out = NULL;
 	if (idx >= p->nr_events)

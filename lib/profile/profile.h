@@ -80,6 +80,7 @@ struct hwp_profile {
 	 * kallsyms (a copy, or NULL), and whether @input names no file */
 	char *kallsyms;
 	bool in_memory;
+	bool no_demangle;
 	struct pd_file *file;	/* while reading */
 	/* where it was recorded (interned), or NULL */
 	const char *hostname, *osrelease;

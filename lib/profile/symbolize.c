@@ -5,6 +5,8 @@
  * opened on its first address and stays open; the caller caches results
  * per address, so each distinct address is resolved once. */
 #include "sample/sample.h"
+#include "util/demangle.h"
+#include "util/strbuf.h"
 
 #include <elf.h>
 #include <pthread.h>
@@ -35,6 +37,15 @@ struct symbolizer {
 	const char *kproblem;
 	char *kallsyms;		/* the file of the kernel's symbols; "" for none */
 	char kproblem_buf[512];	/* written by the loader thread: not interned */
+	/* Symbol names demangled (the default), each mangled name once:
+	 * interned mangled name -> its interned demangled name */
+	bool raw_names;
+	struct demangled {
+		const char *mangled, *name;
+	} *demangled;
+	size_t nr_demangled, cap_demangled;
+	struct hidx demangled_idx;
+	struct strbuf dm;
 };
 
 int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out)
@@ -68,6 +79,9 @@ void symbolizer_free(struct symbolizer *s)
 		d->tried = false;
 	}
 	free(s->ksyms);
+	free(s->demangled);
+	hidx_release(&s->demangled_idx);
+	strbuf_release(&s->dm);
 	if (s->knames)
 		munmap(s->knames, s->knames_len);
 	strtab_release(&s->strs);
@@ -78,6 +92,41 @@ void symbolizer_free(struct symbolizer *s)
 const char *symbolize_intern(struct symbolizer *s, const char *str)
 {
 	return str ? strtab_intern(&s->strs, str, strlen(str)) : NULL;
+}
+
+void symbolizer_set_demangle(struct symbolizer *s, bool demangle)
+{
+	s->raw_names = !demangle;
+}
+
+static bool demangled_eq(size_t idx, const void *key, const void *ctx)
+{
+	return ((const struct symbolizer *)ctx)->demangled[idx].mangled == key;
+}
+
+/* @name as the report shows it: demangled, unless asked not to; interned.
+ * Each distinct mangled name is demangled once. */
+static const char *symbol_name(struct symbolizer *s, const char *name)
+{
+	const char *mangled = symbolize_intern(s, name), *out;
+	uint64_t h;
+	long i;
+
+	if (s->raw_names || !mangled || !demangle_candidate(mangled))
+		return mangled;
+	h = hash_u64((uint64_t)(uintptr_t)mangled);
+	i = hidx_find(&s->demangled_idx, h, demangled_eq, mangled, s);
+	if (i >= 0)
+		return s->demangled[i].name;
+	strbuf_reset(&s->dm);
+	out = demangle(mangled, &s->dm) ? symbolize_intern(s, strbuf_str(&s->dm)) :
+	      mangled;
+	if (!out || vec_reserve(&s->demangled, &s->cap_demangled, s->nr_demangled + 1,
+				sizeof(*s->demangled)) ||
+	    hidx_add(&s->demangled_idx, h, s->nr_demangled))
+		return out ? out : mangled;	/* out of memory: not cached */
+	s->demangled[s->nr_demangled++] = (struct demangled){ mangled, out };
+	return out;
 }
 
 /* ---- the kernel, through kallsyms ---- */
@@ -453,7 +502,7 @@ int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lin
 	if (!mod)
 		return 0;
 	if (!dw_module_symbol(mod, vaddr, &name, &out->sym_start, &out->sym_size))
-		out->symbol = symbolize_intern(s, name);
+		out->symbol = symbol_name(s, name);
 	if (lines && !dw_module_srcline(mod, vaddr, &file, &line, &inl)) {
 		out->file = symbolize_intern(s, file);
 		out->line = line;

@@ -287,6 +287,9 @@ struct symbolizer;
 
 /* @kallsyms: where the kernel's symbols are (see hwp_profile_opts). */
 int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out);
+/* Whether ELF symbols' names are demangled (C++, Rust): the default; the
+ * kernel's are shown as kallsyms spells them. Set before the first lookup. */
+void symbolizer_set_demangle(struct symbolizer *s, bool demangle);
 /* Start reading the kernel's symbols on a thread of their own, while the
  * caller reads the samples: on a machine of two CPUs, /proc/kallsyms alone
  * (the kernel formats 5 MB of it) costs as much as 100,000 samples. */

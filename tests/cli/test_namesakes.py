@@ -12,7 +12,7 @@ import re
 import tempfile
 
 from common import HAVE_LIBDW, case, check, done, hwprof, report_json, run, skip
-from perfdata import PerfData
+from perfdata import PerfData, file_offset, loads
 
 NAMESAKES = os.path.realpath(os.environ.get("NAMESAKES", "build/tests/namesakes"))
 PID = 4321
@@ -30,24 +30,6 @@ def functions(binary):
             funcs[(m.group(3), os.path.basename(m.group(4)))] = (int(m.group(1), 16),
                                                                   int(m.group(2), 16))
     return funcs
-
-
-def loads(binary):
-    """The loadable segments: (file offset, address, size in the file)."""
-    segs = []
-    for line in run(["readelf", "-lW", binary]).stdout.splitlines():
-        f = line.split()
-        if f and f[0] == "LOAD":
-            segs.append((int(f[1], 16), int(f[2], 16), int(f[4], 16)))
-    return segs
-
-
-def file_offset(segs, vaddr):
-    """Where address VADDR is in the file."""
-    for off, va, size in segs:
-        if va <= vaddr < va + size:
-            return vaddr - va + off
-    raise ValueError(f"{vaddr:#x} is in no segment")
 
 
 def by_address(doc, addr):
