@@ -74,7 +74,10 @@ void symbolizer_free(struct symbolizer *s)
 	for (size_t i = 0; i < machine_nr_dsos(s->m); i++) {
 		struct dso *d = machine_dso(s->m, (uint32_t)i);
 
-		dw_module_close(d->sym);
+		if (d->kind == DSO_JIT)
+			jit_map_close(d->sym);
+		else
+			dw_module_close(d->sym);
 		d->sym = NULL;
 		d->tried = false;
 	}
@@ -421,7 +424,9 @@ static struct dw_module *module_of(struct dso *d)
 	const char *path = d->path;
 	int err, fd = -1;
 
-	if (d->tried || (d->kind != DSO_FILE && d->kind != DSO_VDSO))
+	if (d->kind != DSO_FILE && d->kind != DSO_VDSO)
+		return NULL;
+	if (d->tried)
 		return d->sym;
 	d->tried = true;
 	if (d->kind == DSO_FILE && (path = recorded_build(d, other, sizeof(other)))) {
@@ -452,6 +457,32 @@ static struct dw_module *module_of(struct dso *d)
 	return mod;
 }
 
+/* A process's JIT map, read on first use. */
+static struct jit_map *jit_map_of(struct dso *d)
+{
+	struct jit_map *j = NULL;
+
+	if (d->tried)
+		return d->sym;
+	d->tried = true;
+	jit_map_open(d->path, &j, &d->sym_problem);
+	d->sym = j;
+	d->has_symbols = j && !d->sym_problem;
+	d->dbg_problem = d->sym_problem ? d->sym_problem :
+			 "a JIT's map names functions, not source lines";
+	return j;
+}
+
+static void symbolize_jit(struct symbolizer *s, struct dso *d, uint64_t addr,
+			  struct symbol_info *out)
+{
+	struct jit_map *j = jit_map_of(d);
+	const char *name;
+
+	if (j && !jit_map_symbol(j, addr, &name, &out->sym_start, &out->sym_size))
+		out->symbol = symbol_name(s, name);
+}
+
 void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 {
 	struct dso *d = machine_dso(s->m, dso);
@@ -473,6 +504,9 @@ void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 			d->has_debuginfo = dw_module_has_debuginfo(mod);
 		if (mod && lines && !d->has_debuginfo)
 			d->dbg_problem = "no debug information: install its -dbg or -dbgsym package, or build it with -g";
+		break;
+	case DSO_JIT:
+		jit_map_of(d);
 		break;
 	case DSO_ANON:
 		d->sym_problem = d->dbg_problem =
@@ -499,6 +533,8 @@ int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lin
 		return -EINVAL;
 	if (d->kind == DSO_KERNEL)
 		symbolize_kernel(s, vaddr, out);
+	if (d->kind == DSO_JIT)
+		symbolize_jit(s, d, vaddr, out);
 	if (!mod)
 		return 0;
 	if (!dw_module_symbol(mod, vaddr, &name, &out->sym_start, &out->sym_size))

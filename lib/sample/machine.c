@@ -374,6 +374,26 @@ static int apply_module(struct machine *m, const struct mmap_fields *f)
 	return err ? fail(err, "out of memory") : 0;
 }
 
+/* Anonymous memory that a JIT writes code into, as perf tells it. */
+static bool is_anon_code(const char *name)
+{
+	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14);
+}
+
+/* The module of @f's file; anonymous code is the process's JIT map, whose
+ * addresses are the process's own (a mapping at offset its start). */
+static int mmap_dso(struct machine *m, struct mmap_fields *f, uint32_t *dso)
+{
+	char jit[64];
+
+	if (!is_anon_code(f->name))
+		return dso_find(m, f->name, kind_of(f->name), dso);
+	snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", f->pid);
+	f->pgoff = f->start;
+	return dso_find(m, jit, DSO_JIT, dso);
+}
+
 static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 {
 	struct mmap_fields f;
@@ -386,7 +406,7 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 	if (f.pid == PD_KERNEL_PID ||
 	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
 		return apply_module(m, &f);
-	err = dso_find(m, f.name, kind_of(f.name), &dso);
+	err = mmap_dso(m, &f, &dso);
 	p = err ? NULL : proc_find(m, f.pid, true);
 	if (!p)
 		return fail(-ENOMEM, "out of memory");

@@ -207,7 +207,10 @@ enum dso_kind {
 	DSO_FILE = 0,		/* an ELF file on disk */
 	DSO_KERNEL,		/* resolved through kallsyms */
 	DSO_VDSO,		/* the kernel's vDSO, read from our own process */
-	DSO_ANON,		/* anonymous or special memory: JIT, heap, stack */
+	DSO_ANON,		/* anonymous or special memory: heap, stack, memfd */
+	/* a process's anonymous code (JIT), named by /tmp/perf-PID.map as
+	 * perf names it; its addresses are the process's */
+	DSO_JIT,
 	DSO_UNKNOWN,		/* no mapping covered the address */
 };
 
@@ -315,6 +318,18 @@ int symbolize_elf_machine(struct symbolizer *s, uint32_t dso);
 struct dw_module *symbolize_module(struct symbolizer *s, uint32_t dso);
 /* Interned copies of strings, shared by symbols, files and report keys. */
 const char *symbolize_intern(struct symbolizer *s, const char *str);
+
+/* ---- jitmap.c: the symbols a JIT writes for perf, /tmp/perf-PID.map ---- */
+
+struct jit_map;
+
+/* Read the map at @path: 0, or a negative error with, in *@problem, why
+ * (static) - also when it has no entry (then 0 and an empty map). */
+int jit_map_open(const char *path, struct jit_map **out, const char **problem);
+void jit_map_close(struct jit_map *j);
+/* The function at @addr: its name (borrowed from @j), start and size. */
+int jit_map_symbol(const struct jit_map *j, uint64_t addr, const char **name,
+		   uint64_t *start, uint64_t *size);
 
 /* ---- dwarf.c (libdw) or dwarf-stub.c: one ELF module ---- */
 

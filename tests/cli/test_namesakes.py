@@ -91,8 +91,12 @@ def caller_counts(data, fn):
     callers = main and main[0]["callers"]
     check(callers and len(callers) == 16 and main[0]["samples"] == 2050,
           f"main has 2001 callers, the 16 most frequent shown: {callers and len(callers)}")
-    check(callers and callers[0]["symbol"] == "anon+0x10" and callers[0]["samples"] == 50 and
-          all(c["samples"] == 1 for c in callers[1:]) and callers[1]["symbol"] == "anon+0x100f",
+    # anonymous code is the process's JIT map's, at the process's addresses, as in perf
+    jit = f"perf-{PID}.map+"
+    check(callers and callers[0]["symbol"] == f"{jit}{ANON + 0x10:#x}" and
+          callers[0]["samples"] == 50 and all(c["samples"] == 1 for c in callers[1:]) and
+          callers[1]["symbol"] == f"{jit}{ANON + 0xfff:#x}" and
+          callers[0]["dso"] == f"/tmp/perf-{PID}.map",
           f"main's callers: {callers and callers[:3]}")
 
 
