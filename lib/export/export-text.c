@@ -205,6 +205,14 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_o
 		in.callchains ? ", with call chains" : "");
 	fprintf(f, "# lost %s samples (%.2f%%)\n", lost,
 		all ? 100.0 * (double)in.lost / (double)all : 0);
+	if (in.filtered_samples) {
+		double share = in.period ?
+			100.0 * (double)in.filtered_period / (double)in.period : 0;
+
+		fmt_grouped((double)in.filtered_samples, true, n, sizeof(n));
+		fprintf(f, "# %s of them left out by --comm, --pid, --tid or --dso (%.2f%% of the period); percentages are of all, as perf's\n",
+			n, share);
+	}
 	if (in.throttled)
 		fprintf(f, "# sampling was throttled %llu times: the kernel lowered the sample rate to stay under kernel.perf_event_max_sample_rate\n",
 			(unsigned long long)in.throttled);

@@ -41,8 +41,18 @@ struct proc {
 	bool counted;		/* its FORK was seen, so its threads are known */
 };
 
+/* A thread's command name (COMM records, inherited at FORK), as perf
+ * keeps it for report --comm and --sort comm. */
+struct thread {
+	uint32_t tid;
+	const char *comm;	/* interned in the machine's paths */
+};
+
 struct machine {
 	struct strtab paths;
+	struct thread *threads;
+	size_t nr_threads, cap_threads;
+	struct hidx thread_idx;	/* by tid */
 	struct dso *dsos;
 	size_t nr_dsos, cap_dsos;
 	struct hidx dso_idx;	/* by interned path */
@@ -149,6 +159,8 @@ void machine_free(struct machine *m)
 		maps_put(m, m->procs[i].maps);
 	maps_put(m, m->kmods);
 	free(m->procs);
+	free(m->threads);
+	hidx_release(&m->thread_idx);
 	free(m->dsos);
 	hidx_release(&m->proc_idx);
 	hidx_release(&m->dso_idx);
@@ -417,6 +429,52 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 	return err ? fail(err, "out of memory") : 0;
 }
 
+static bool thread_eq(size_t idx, const void *key, const void *ctx)
+{
+	return ((const struct machine *)ctx)->threads[idx].tid == *(const uint32_t *)key;
+}
+
+static struct thread *thread_find(struct machine *m, uint32_t tid, bool create)
+{
+	long i = hidx_find(&m->thread_idx, hash_u64(tid), thread_eq, &tid, m);
+
+	if (i >= 0)
+		return &m->threads[i];
+	if (!create ||
+	    vec_reserve(&m->threads, &m->cap_threads, m->nr_threads + 1,
+			sizeof(*m->threads)) ||
+	    hidx_add(&m->thread_idx, hash_u64(tid), m->nr_threads))
+		return NULL;
+	m->threads[m->nr_threads] = (struct thread){ tid, NULL };
+	return &m->threads[m->nr_threads++];
+}
+
+const char *machine_comm(struct machine *m, uint32_t tid)
+{
+	struct thread *t = thread_find(m, tid, false);
+
+	return t ? t->comm : NULL;
+}
+
+/* A new thread has its parent thread's name until it names itself. */
+static int inherit_comm(struct machine *m, const struct perf_event_header *h)
+{
+	uint32_t tid, ptid;
+	const char *comm;
+	struct thread *t;
+
+	memcpy(&tid, (const char *)(h + 1) + 8, 4);
+	memcpy(&ptid, (const char *)(h + 1) + 12, 4);
+	comm = machine_comm(m, ptid);
+	if (!comm)
+		return 0;
+	t = thread_find(m, tid, true);
+	if (!t)
+		return fail(-ENOMEM, "out of memory");
+	t->comm = comm;
+	return 0;
+}
+
 /* FORK and EXIT: u32 pid, ppid, tid, ptid. */
 static int apply_fork(struct machine *m, const struct perf_event_header *h)
 {
@@ -426,6 +484,8 @@ static int apply_fork(struct machine *m, const struct perf_event_header *h)
 
 	if (h->size < sizeof(*h) + 16)
 		return 0;
+	if (inherit_comm(m, h))
+		return -ENOMEM;
 	memcpy(&pid, h + 1, 4);
 	memcpy(&ppid, (const char *)(h + 1) + 4, 4);
 	if (pid == ppid) {
@@ -463,21 +523,40 @@ static void apply_exit(struct machine *m, const struct perf_event_header *h)
 	p->maps = NULL;
 }
 
-static void apply_comm(struct machine *m, const struct perf_event_header *h)
+/* COMM: u32 pid, tid, then the name, NUL-terminated within the record. */
+static int set_comm(struct machine *m, const struct perf_event_header *h, uint32_t tid)
+{
+	const char *name = (const char *)(h + 1) + 8;
+	size_t max = h->size - sizeof(*h) - 8;
+	struct thread *t = thread_find(m, tid, true);
+
+	if (!memchr(name, '\0', max))
+		return 0;	/* not a name: the thread keeps its own */
+	if (!t || !(t->comm = strtab_intern(&m->paths, name, strlen(name))))
+		return fail(-ENOMEM, "out of memory");
+	return 0;
+}
+
+static int apply_comm(struct machine *m, const struct perf_event_header *h)
 {
 	uint32_t pid, tid;
 	struct proc *p;
 
-	if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < sizeof(*h) + 8)
-		return;
+	if (h->size < sizeof(*h) + 8)
+		return 0;
 	memcpy(&pid, h + 1, 4);
 	memcpy(&tid, (const char *)(h + 1) + 4, 4);
+	if (set_comm(m, h, tid))
+		return -ENOMEM;
+	if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC))
+		return 0;
 	p = pid == tid ? proc_find(m, pid, false) : NULL;
 	if (p) {
 		/* exec: a new address space, mapped by the records to come */
 		maps_put(m, p->maps);
 		p->maps = NULL;
 	}
+	return 0;
 }
 
 int machine_apply(struct machine *m, const struct perf_event_header *h)
@@ -492,8 +571,7 @@ int machine_apply(struct machine *m, const struct perf_event_header *h)
 		apply_exit(m, h);
 		return 0;
 	case PERF_RECORD_COMM:
-		apply_comm(m, h);
-		return 0;
+		return apply_comm(m, h);
 	default:
 		return 0;
 	}

@@ -261,6 +261,9 @@ int machine_apply(struct machine *m, const struct perf_event_header *h);
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		    struct location *loc);
 size_t machine_nr_dsos(const struct machine *m);
+/* Thread @tid's command name now (COMM records, inherited at FORK), or
+ * NULL when no record named it; interned. */
+const char *machine_comm(struct machine *m, uint32_t tid);
 /* A module that stands for no memory ("[truncated]"), for frames that are
  * markers: its index. DSO_UNKNOWN, named by @name. */
 int machine_pseudo_dso(struct machine *m, const char *name, uint32_t *out);
