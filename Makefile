@@ -68,7 +68,7 @@ demo: build
 # the speedscope files, go tool pprof (golang-go) the pprof files, and
 # headless chromium the HTML flame graphs.
 test: build
-	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema golang-go chromium
+	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema golang-go chromium g++
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \

@@ -14,6 +14,8 @@ static const char report_help[] =
 	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso] [--top N]\n"
 	"                     [--format text|csv|json|folded|speedscope|pprof|html]\n"
 	"                     [--annotate SYMBOL] [--kallsyms FILE] [--vmlinux FILE]\n"
+	"                     [--no-demangle] [--comm NAMES] [--pid PIDS] [--tid TIDS]\n"
+	"                     [--dso MODULES]\n"
 	"\n"
 	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
 	"landed: the hottest instructions, functions, source lines or modules, with the\n"
@@ -46,6 +48,14 @@ static const char report_help[] =
 	"      --vmlinux FILE       the kernel's code from FILE, its uncompressed image (an ELF\n"
 	"                           file), for the bytes and disassembly of kernel addresses\n"
 	"                           (default: /proc/kcore, when the recording's kernel is this one)\n"
+	"      --comm NAME[,NAME]   only the samples of threads of these names (when sampled)\n"
+	"      --pid PID[,PID]      only the samples of these processes\n"
+	"      --tid TID[,TID]      only the samples of these threads\n"
+	"      --dso MODULE[,...]   only the samples in these modules (path or file name:\n"
+	"                           libc.so.6, [kernel.kallsyms]); percentages stay of all\n"
+	"                           samples, as perf's (--comms, --pids, --tids, --dsos work too)\n"
+	"      --no-demangle        C++ and Rust names as the symbol tables spell them\n"
+	"                           (_ZN5bench7mapworkEv), not demangled (bench::mapwork)\n"
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard output\n"
 	"  -h, --help               this text\n"
 	"\n"
@@ -63,6 +73,8 @@ struct report_config {
 	const char *annotate;
 	const char *kallsyms;
 	const char *vmlinux;
+	bool no_demangle;
+	const char *comms, *pids, *tids, *dsos;
 	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
 };
@@ -77,6 +89,16 @@ static const struct option report_options[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "kallsyms", required_argument, NULL, 'K' },
 	{ "vmlinux", required_argument, NULL, 'V' },
+	{ "no-demangle", no_argument, NULL, 'D' },
+	/* perf report's names, and the singular that its prefix match takes */
+	{ "comms", required_argument, NULL, 'c' },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "pid", required_argument, NULL, 'P' },
+	{ "pids", required_argument, NULL, 'P' },
+	{ "tid", required_argument, NULL, 'T' },
+	{ "tids", required_argument, NULL, 'T' },
+	{ "dsos", required_argument, NULL, 'd' },
+	{ "dso", required_argument, NULL, 'd' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -95,6 +117,11 @@ static int parse_option(struct report_config *c, int opt)
 	case 'A': c->annotate = optarg; return 0;
 	case 'K': c->kallsyms = optarg; return 0;
 	case 'V': c->vmlinux = optarg; return 0;
+	case 'D': c->no_demangle = true; return 0;
+	case 'c': c->comms = optarg; return 0;
+	case 'P': c->pids = optarg; return 0;
+	case 'T': c->tids = optarg; return 0;
+	case 'd': c->dsos = optarg; return 0;
 	case 'h':
 		c->help = true;
 		return 0;
@@ -153,7 +180,8 @@ static void warn_other_host(const struct hwp_profile *p)
 static int report(struct report_config *c)
 {
 	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
-		 .vmlinux = c->vmlinux);
+		 .vmlinux = c->vmlinux, .no_demangle = c->no_demangle, .comms = c->comms,
+		 .pids = c->pids, .tids = c->tids, .dsos = c->dsos);
 	struct hwp_profile *p = NULL;
 	struct hwp_ofile *of = NULL;
 	int err;

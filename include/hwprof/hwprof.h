@@ -2253,6 +2253,23 @@ struct hwp_profile_opts {
 	 * machine's /proc/kcore, when the recording's kernel is this one and
 	 * kcore is readable (root). Since: 0.2 */
 	const char *vmlinux;
+	/* Show symbols as their ELF symbol tables spell them: C++ (Itanium
+	 * ABI) and Rust (legacy and v0) names are demangled by default, as
+	 * perf report shows them (without C++ parameters or Rust hashes),
+	 * where hwprof was built with libiberty. Since: 0.2 */
+	bool no_demangle;
+	/* Only the samples of these, as perf report's --comms, --pids, --tids
+	 * and --dsos: comma-separated lists of command names (a thread's name
+	 * when sampled, from COMM records), process ids, thread ids, modules
+	 * (by path or file name: "libc.so.6", "[kernel.kallsyms]"); NULL for
+	 * all. A sample must match each list given. The others are left out
+	 * of every report but counted (hwp_profile_info.filtered_samples),
+	 * and percentages stay of all the event's samples, as perf's
+	 * default (--percentage absolute). Since: 0.2 */
+	const char *comms;
+	const char *pids;
+	const char *tids;
+	const char *dsos;
 	size_t :0;
 };
 
@@ -2336,6 +2353,11 @@ struct hwp_profile_info {
 	/* Why no chain could be unwound (hwprof built without libunwind, an
 	 * architecture it does not know), or NULL */
 	const char *unwind_unavailable;
+	/* Samples of the event that hwp_profile_opts' comms, pids, tids or
+	 * dsos left out (counted in samples and period), and their summed
+	 * period. Since: 0.2 */
+	uint64_t filtered_samples;
+	uint64_t filtered_period;
 };
 
 /* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */

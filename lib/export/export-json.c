@@ -110,6 +110,7 @@ static void json_totals(struct json_writer *w, const struct hwp_profile_info *in
 	jw_kv_string(w, "sort", sort_name(sort));
 	jw_kv_uint(w, "total_samples", in->samples);
 	jw_kv_uint(w, "total_period", in->period);
+	jw_kv_uint(w, "filtered_samples", in->filtered_samples);
 	jw_kv_uint(w, "lost_samples", in->lost);
 	jw_key(w, "lost_percent");
 	jw_number(w, export_lost_percent(in));

@@ -209,6 +209,14 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_o
 	fprintf(f, "# lost %s samples (%.2f%%%s)\n", lost, export_lost_percent(&in),
 		in.nr_events > 1 ? " of all events' samples: losses are the rings', whatever the event" :
 				   "");
+	if (in.filtered_samples) {
+		double share = in.period ?
+			100.0 * (double)in.filtered_period / (double)in.period : 0;
+
+		fmt_grouped((double)in.filtered_samples, true, n, sizeof(n));
+		fprintf(f, "# %s of them left out by --comm, --pid, --tid or --dso (%.2f%% of the period); percentages are of all, as perf's\n",
+			n, share);
+	}
 	if (in.throttled)
 		fprintf(f, "# sampling was throttled %llu times: the kernel lowered the sample rate to stay under kernel.perf_event_max_sample_rate\n",
 			(unsigned long long)in.throttled);

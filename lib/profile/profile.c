@@ -282,6 +282,49 @@ static bool has_chains(const struct pd_event *ev)
 	return (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN) || has_dwarf(ev);
 }
 
+/* Whether @item is one of comma-separated @list's. */
+static bool in_list(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+
+	for (const char *c = list; c;) {
+		size_t len = strcspn(c, ",");
+
+		if (len == n && !strncmp(c, item, n))
+			return true;
+		c = c[len] ? c + len + 1 : NULL;
+	}
+	return false;
+}
+
+static bool id_in_list(const char *list, uint32_t id)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u", id);
+	return in_list(list, buf);
+}
+
+/* Whether the filters (hwp_profile_opts' comms, pids, tids, dsos) keep @s. */
+static bool sample_kept(struct hwp_profile *p, const struct pd_sample *s,
+			const struct location *loc)
+{
+	const struct dso *d;
+	const char *comm;
+
+	if (p->pids && !id_in_list(p->pids, s->pid))
+		return false;
+	if (p->tids && !id_in_list(p->tids, s->tid))
+		return false;
+	if (p->comms) {
+		comm = machine_comm(p->m, s->tid);
+		if (!comm || !in_list(p->comms, comm))
+			return false;
+	}
+	d = machine_dso(p->m, loc->dso);
+	return !p->dsos || in_list(p->dsos, d->path) || in_list(p->dsos, d->name);
+}
+
 static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 {
 	const struct pd_event *ev = pd_event(p->file, (size_t)rec->event);
@@ -300,6 +343,15 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 		return fail_prefix(err, "'%s', record at offset %llu", p->input,
 				       (unsigned long long)rec->offset);
 	machine_resolve(p->m, s.pid, s.ip, s.cpumode, &loc);
+	if (p->filtering && !sample_kept(p, &s, &loc)) {
+		if (ours) {
+			p->samples++;
+			p->period += s.period;
+			p->filtered_samples++;
+			p->filtered_period += s.period;
+		}
+		return 0;
+	}
 	/* The first sample in the kernel starts reading its symbols, on a
 	 * thread, while the rest of the file is read. */
 	if (s.cpumode == PERF_RECORD_MISC_KERNEL)
@@ -528,6 +580,48 @@ static void note_skipped(struct hwp_profile *p)
 			(unsigned long long)st.aux_records);
 }
 
+/* A list of ids: numbers, separated by commas. */
+static int check_ids(const char *list, const char *what)
+{
+	for (const char *c = list; c;) {
+		size_t len = strspn(c, "0123456789");
+
+		if (!len || len > 10 || (c[len] && c[len] != ','))
+			return fail(-EINVAL, "'%s' is not a list of %s ids (numbers separated by commas)",
+				    list, what);
+		c = c[len] ? c + len + 1 : NULL;
+	}
+	return 0;
+}
+
+static int copy_filter(char **dst, const char *src)
+{
+	if (!src)
+		return 0;
+	*dst = strdup(src);
+	return *dst ? 0 : fail(-ENOMEM, "out of memory");
+}
+
+static int copy_filters(struct hwp_profile *p, const struct hwp_profile_opts *o)
+{
+	int err = 0;
+
+	if (o->pids)
+		err = check_ids(o->pids, "process");
+	if (!err && o->tids)
+		err = check_ids(o->tids, "thread");
+	if (!err)
+		err = copy_filter(&p->comms, o->comms);
+	if (!err)
+		err = copy_filter(&p->pids, o->pids);
+	if (!err)
+		err = copy_filter(&p->tids, o->tids);
+	if (!err)
+		err = copy_filter(&p->dsos, o->dsos);
+	p->filtering = p->comms || p->pids || p->tids || p->dsos;
+	return err;
+}
+
 static int profile_load(const char *path, int fd, const struct hwp_profile_opts *opts,
 			struct hwp_profile **out)
 {
@@ -545,6 +639,10 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	p->scratch = malloc(PROFILE_MAX_FRAMES * sizeof(*p->scratch));
 	p->input = strdup(path ? path : "(in memory)");
 	p->in_memory = !path;
+	p->no_demangle = o.no_demangle;
+	err = copy_filters(p, &o);
+	if (err)
+		goto err;
 	p->kallsyms = o.kallsyms ? strdup(o.kallsyms) : NULL;
 	p->vmlinux = o.vmlinux ? strdup(o.vmlinux) : NULL;
 	if (!p->scratch || !p->input || (o.kallsyms && !p->kallsyms) ||
@@ -563,6 +661,8 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		err = symbolizer_new(p->m, o.kallsyms, &p->sym);
 	if (!err)
 		err = symbolizer_set_vmlinux(p->sym, o.vmlinux);
+	if (!err)
+		symbolizer_set_demangle(p->sym, !o.no_demangle);
 	if (!err)
 		err = pd_foreach_build_id(p->file, note_build_id, p->m);
 	if (!err)
@@ -618,7 +718,9 @@ HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *op
 
 int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profile **out)
 {
-	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms, .vmlinux = p->vmlinux);
+	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms, .vmlinux = p->vmlinux,
+		 .no_demangle = p->no_demangle, .comms = p->comms, .pids = p->pids,
+		 .tids = p->tids, .dsos = p->dsos);
 
 	*out = NULL;
 	if (idx >= p->nr_events)
@@ -673,6 +775,10 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	free(p->input);
 	free(p->kallsyms);
 	free(p->vmlinux);
+	free(p->comms);
+	free(p->pids);
+	free(p->tids);
+	free(p->dsos);
 	free(p->host_warning);
 	free(p);
 }
@@ -699,6 +805,8 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 	i.hostname = p->hostname;
 	i.osrelease = p->osrelease;
 	i.host_warning = p->host_warning;
+	i.filtered_samples = p->filtered_samples;
+	i.filtered_period = p->filtered_period;
 	i.dwarf = p->dwarf;
 	if (p->dwarf) {
 		i.unwind_entry = p->us.entry;

@@ -98,6 +98,11 @@ struct hwp_profile {
 	char *kallsyms;
 	char *vmlinux;		/* hwp_profile_opts' vmlinux (a copy), or NULL */
 	bool in_memory;
+	bool no_demangle;
+	/* hwp_profile_opts' filters (copies, or NULL), and what they left out */
+	char *comms, *pids, *tids, *dsos;
+	bool filtering;
+	uint64_t filtered_samples, filtered_period;
 	struct pd_file *file;	/* while reading */
 	/* where it was recorded (interned), or NULL */
 	const char *hostname, *osrelease;

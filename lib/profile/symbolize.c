@@ -5,6 +5,8 @@
  * opened on its first address and stays open; the caller caches results
  * per address, so each distinct address is resolved once. */
 #include "sample/sample.h"
+#include "util/demangle.h"
+#include "util/strbuf.h"
 
 #include <elf.h>
 #include <pthread.h>
@@ -53,6 +55,15 @@ struct symbolizer {
 	uint64_t kcode_delta;
 	const char *kcode_problem;
 	char kcode_buf[512];
+	/* Symbol names demangled (the default), each mangled name once:
+	 * interned mangled name -> its interned demangled name */
+	bool raw_names;
+	struct demangled {
+		const char *mangled, *name;
+	} *demangled;
+	size_t nr_demangled, cap_demangled;
+	struct hidx demangled_idx;
+	struct strbuf dm;
 };
 
 int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out)
@@ -82,13 +93,19 @@ void symbolizer_free(struct symbolizer *s)
 	for (size_t i = 0; i < machine_nr_dsos(s->m); i++) {
 		struct dso *d = machine_dso(s->m, (uint32_t)i);
 
-		dw_module_close(d->sym);
+		if (d->kind == DSO_JIT)
+			jit_map_close(d->sym);
+		else
+			dw_module_close(d->sym);
 		d->sym = NULL;
 		d->tried = false;
 	}
 	free(s->ksyms);
 	kcode_close(s->kcode);
 	free(s->vmlinux);
+	free(s->demangled);
+	hidx_release(&s->demangled_idx);
+	strbuf_release(&s->dm);
 	if (s->knames)
 		munmap(s->knames, s->knames_len);
 	strtab_release(&s->strs);
@@ -99,6 +116,41 @@ void symbolizer_free(struct symbolizer *s)
 const char *symbolize_intern(struct symbolizer *s, const char *str)
 {
 	return str ? strtab_intern(&s->strs, str, strlen(str)) : NULL;
+}
+
+void symbolizer_set_demangle(struct symbolizer *s, bool demangle)
+{
+	s->raw_names = !demangle;
+}
+
+static bool demangled_eq(size_t idx, const void *key, const void *ctx)
+{
+	return ((const struct symbolizer *)ctx)->demangled[idx].mangled == key;
+}
+
+/* @name as the report shows it: demangled, unless asked not to; interned.
+ * Each distinct mangled name is demangled once. */
+static const char *symbol_name(struct symbolizer *s, const char *name)
+{
+	const char *mangled = symbolize_intern(s, name), *out;
+	uint64_t h;
+	long i;
+
+	if (s->raw_names || !mangled || !demangle_candidate(mangled))
+		return mangled;
+	h = hash_u64((uint64_t)(uintptr_t)mangled);
+	i = hidx_find(&s->demangled_idx, h, demangled_eq, mangled, s);
+	if (i >= 0)
+		return s->demangled[i].name;
+	strbuf_reset(&s->dm);
+	out = demangle(mangled, &s->dm) ? symbolize_intern(s, strbuf_str(&s->dm)) :
+	      mangled;
+	if (!out || vec_reserve(&s->demangled, &s->cap_demangled, s->nr_demangled + 1,
+				sizeof(*s->demangled)) ||
+	    hidx_add(&s->demangled_idx, h, s->nr_demangled))
+		return out ? out : mangled;	/* out of memory: not cached */
+	s->demangled[s->nr_demangled++] = (struct demangled){ mangled, out };
+	return out;
 }
 
 /* ---- the kernel, through kallsyms ---- */
@@ -585,7 +637,9 @@ static struct dw_module *module_of(struct dso *d)
 	const char *path = d->path;
 	int err, fd = -1;
 
-	if (d->tried || (d->kind != DSO_FILE && d->kind != DSO_VDSO))
+	if (d->kind != DSO_FILE && d->kind != DSO_VDSO)
+		return NULL;
+	if (d->tried)
 		return d->sym;
 	d->tried = true;
 	if (d->kind == DSO_FILE && (path = recorded_build(d, other, sizeof(other)))) {
@@ -616,6 +670,32 @@ static struct dw_module *module_of(struct dso *d)
 	return mod;
 }
 
+/* A process's JIT map, read on first use. */
+static struct jit_map *jit_map_of(struct dso *d)
+{
+	struct jit_map *j = NULL;
+
+	if (d->tried)
+		return d->sym;
+	d->tried = true;
+	jit_map_open(d->path, &j, &d->sym_problem);
+	d->sym = j;
+	d->has_symbols = j && !d->sym_problem;
+	d->dbg_problem = d->sym_problem ? d->sym_problem :
+			 "a JIT's map names functions, not source lines";
+	return j;
+}
+
+static void symbolize_jit(struct symbolizer *s, struct dso *d, uint64_t addr,
+			  struct symbol_info *out)
+{
+	struct jit_map *j = jit_map_of(d);
+	const char *name;
+
+	if (j && !jit_map_symbol(j, addr, &name, &out->sym_start, &out->sym_size))
+		out->symbol = symbol_name(s, name);
+}
+
 void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 {
 	struct dso *d = machine_dso(s->m, dso);
@@ -642,6 +722,9 @@ void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 				"the kernel's vDSO carries no debug information (the kernel's build keeps it: vdso64.so.dbg), and no package installs it for hwprof's copy" :
 				"no debug information: install its -dbg or -dbgsym package, or build it with -g";
 		break;
+	case DSO_JIT:
+		jit_map_of(d);
+		break;
 	case DSO_ANON:
 		d->sym_problem = d->dbg_problem =
 			"anonymous memory (code generated at run time?)";
@@ -667,10 +750,12 @@ int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lin
 		return -EINVAL;
 	if (d->kind == DSO_KERNEL)
 		symbolize_kernel(s, d, vaddr, out);
+	if (d->kind == DSO_JIT)
+		symbolize_jit(s, d, vaddr, out);
 	if (!mod)
 		return 0;
 	if (!dw_module_symbol(mod, vaddr, &name, &out->sym_start, &out->sym_size))
-		out->symbol = symbolize_intern(s, name);
+		out->symbol = symbol_name(s, name);
 	if (lines &&
 	    !dw_module_srcline(mod, vaddr, &file, &line, &inl, &out->call_line)) {
 		out->file = symbolize_intern(s, file);

@@ -41,8 +41,18 @@ struct proc {
 	bool counted;		/* its FORK was seen, so its threads are known */
 };
 
+/* A thread's command name (COMM records, inherited at FORK), as perf
+ * keeps it for report --comm and --sort comm. */
+struct thread {
+	uint32_t tid;
+	const char *comm;	/* interned in the machine's paths */
+};
+
 struct machine {
 	struct strtab paths;
+	struct thread *threads;
+	size_t nr_threads, cap_threads;
+	struct hidx thread_idx;	/* by tid */
 	struct dso *dsos;
 	size_t nr_dsos, cap_dsos;
 	struct hidx dso_idx;	/* by interned path */
@@ -159,6 +169,8 @@ void machine_free(struct machine *m)
 		maps_put(m, m->procs[i].maps);
 	maps_put(m, m->kmods);
 	free(m->procs);
+	free(m->threads);
+	hidx_release(&m->thread_idx);
 	free(m->dsos);
 	hidx_release(&m->proc_idx);
 	hidx_release(&m->dso_idx);
@@ -404,6 +416,26 @@ static int apply_module(struct machine *m, const struct mmap_fields *f)
 	return err ? fail(err, "out of memory") : 0;
 }
 
+/* Anonymous memory that a JIT writes code into, as perf tells it. */
+static bool is_anon_code(const char *name)
+{
+	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14);
+}
+
+/* The module of @f's file; anonymous code is the process's JIT map, whose
+ * addresses are the process's own (a mapping at offset its start). */
+static int mmap_dso(struct machine *m, struct mmap_fields *f, uint32_t *dso)
+{
+	char jit[64];
+
+	if (!is_anon_code(f->name))
+		return dso_find(m, f->name, kind_of(f->name), dso);
+	snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", f->pid);
+	f->pgoff = f->start;
+	return dso_find(m, jit, DSO_JIT, dso);
+}
+
 static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 {
 	struct mmap_fields f;
@@ -424,7 +456,7 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 		return 0;
 	if (kernel)
 		return apply_module(m, &f);
-	err = dso_find(m, f.name, kind_of(f.name), &dso);
+	err = mmap_dso(m, &f, &dso);
 	p = err ? NULL : proc_find(m, f.pid, true);
 	if (!p)
 		return fail(-ENOMEM, "out of memory");
@@ -433,6 +465,52 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 		err = add_map(m, p->maps,
 			      &(struct map){ f.start, f.start + f.len, f.pgoff, dso });
 	return err ? fail(err, "out of memory") : 0;
+}
+
+static bool thread_eq(size_t idx, const void *key, const void *ctx)
+{
+	return ((const struct machine *)ctx)->threads[idx].tid == *(const uint32_t *)key;
+}
+
+static struct thread *thread_find(struct machine *m, uint32_t tid, bool create)
+{
+	long i = hidx_find(&m->thread_idx, hash_u64(tid), thread_eq, &tid, m);
+
+	if (i >= 0)
+		return &m->threads[i];
+	if (!create ||
+	    vec_reserve(&m->threads, &m->cap_threads, m->nr_threads + 1,
+			sizeof(*m->threads)) ||
+	    hidx_add(&m->thread_idx, hash_u64(tid), m->nr_threads))
+		return NULL;
+	m->threads[m->nr_threads] = (struct thread){ tid, NULL };
+	return &m->threads[m->nr_threads++];
+}
+
+const char *machine_comm(struct machine *m, uint32_t tid)
+{
+	struct thread *t = thread_find(m, tid, false);
+
+	return t ? t->comm : NULL;
+}
+
+/* A new thread has its parent thread's name until it names itself. */
+static int inherit_comm(struct machine *m, const struct perf_event_header *h)
+{
+	uint32_t tid, ptid;
+	const char *comm;
+	struct thread *t;
+
+	memcpy(&tid, (const char *)(h + 1) + 8, 4);
+	memcpy(&ptid, (const char *)(h + 1) + 12, 4);
+	comm = machine_comm(m, ptid);
+	if (!comm)
+		return 0;
+	t = thread_find(m, tid, true);
+	if (!t)
+		return fail(-ENOMEM, "out of memory");
+	t->comm = comm;
+	return 0;
 }
 
 /* FORK and EXIT: u32 pid, ppid, tid, ptid. */
@@ -444,6 +522,8 @@ static int apply_fork(struct machine *m, const struct perf_event_header *h)
 
 	if (h->size < sizeof(*h) + 16)
 		return 0;
+	if (inherit_comm(m, h))
+		return -ENOMEM;
 	memcpy(&pid, h + 1, 4);
 	memcpy(&ppid, (const char *)(h + 1) + 4, 4);
 	if (pid == ppid) {
@@ -481,21 +561,40 @@ static void apply_exit(struct machine *m, const struct perf_event_header *h)
 	p->maps = NULL;
 }
 
-static void apply_comm(struct machine *m, const struct perf_event_header *h)
+/* COMM: u32 pid, tid, then the name, NUL-terminated within the record. */
+static int set_comm(struct machine *m, const struct perf_event_header *h, uint32_t tid)
+{
+	const char *name = (const char *)(h + 1) + 8;
+	size_t max = h->size - sizeof(*h) - 8;
+	struct thread *t = thread_find(m, tid, true);
+
+	if (!memchr(name, '\0', max))
+		return 0;	/* not a name: the thread keeps its own */
+	if (!t || !(t->comm = strtab_intern(&m->paths, name, strlen(name))))
+		return fail(-ENOMEM, "out of memory");
+	return 0;
+}
+
+static int apply_comm(struct machine *m, const struct perf_event_header *h)
 {
 	uint32_t pid, tid;
 	struct proc *p;
 
-	if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < sizeof(*h) + 8)
-		return;
+	if (h->size < sizeof(*h) + 8)
+		return 0;
 	memcpy(&pid, h + 1, 4);
 	memcpy(&tid, (const char *)(h + 1) + 4, 4);
+	if (set_comm(m, h, tid))
+		return -ENOMEM;
+	if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC))
+		return 0;
 	p = pid == tid ? proc_find(m, pid, false) : NULL;
 	if (p) {
 		/* exec: a new address space, mapped by the records to come */
 		maps_put(m, p->maps);
 		p->maps = NULL;
 	}
+	return 0;
 }
 
 int machine_apply(struct machine *m, const struct perf_event_header *h)
@@ -510,8 +609,7 @@ int machine_apply(struct machine *m, const struct perf_event_header *h)
 		apply_exit(m, h);
 		return 0;
 	case PERF_RECORD_COMM:
-		apply_comm(m, h);
-		return 0;
+		return apply_comm(m, h);
 	default:
 		return 0;
 	}

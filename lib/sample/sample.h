@@ -218,7 +218,10 @@ enum dso_kind {
 	DSO_FILE = 0,		/* an ELF file on disk */
 	DSO_KERNEL,		/* resolved through kallsyms */
 	DSO_VDSO,		/* the kernel's vDSO, read from our own process */
-	DSO_ANON,		/* anonymous or special memory: JIT, heap, stack */
+	DSO_ANON,		/* anonymous or special memory: heap, stack, memfd */
+	/* a process's anonymous code (JIT), named by /tmp/perf-PID.map as
+	 * perf names it; its addresses are the process's */
+	DSO_JIT,
 	DSO_UNKNOWN,		/* no mapping covered the address */
 };
 
@@ -269,6 +272,9 @@ int machine_apply(struct machine *m, const struct perf_event_header *h);
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		    struct location *loc);
 size_t machine_nr_dsos(const struct machine *m);
+/* Thread @tid's command name now (COMM records, inherited at FORK), or
+ * NULL when no record named it; interned. */
+const char *machine_comm(struct machine *m, uint32_t tid);
 /* A module that stands for no memory ("[truncated]"), for frames that are
  * markers: its index. DSO_UNKNOWN, named by @name. */
 int machine_pseudo_dso(struct machine *m, const char *name, uint32_t *out);
@@ -317,6 +323,9 @@ struct symbolizer;
 
 /* @kallsyms: where the kernel's symbols are (see hwp_profile_opts). */
 int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out);
+/* Whether ELF symbols' names are demangled (C++, Rust): the default; the
+ * kernel's are shown as kallsyms spells them. Set before the first lookup. */
+void symbolizer_set_demangle(struct symbolizer *s, bool demangle);
 /* Start reading the kernel's symbols on a thread of their own, while the
  * caller reads the samples: on a machine of two CPUs, /proc/kallsyms alone
  * (the kernel formats 5 MB of it) costs as much as 100,000 samples. */
@@ -353,6 +362,18 @@ int symbolize_elf_machine(struct symbolizer *s, uint32_t dso);
 struct dw_module *symbolize_module(struct symbolizer *s, uint32_t dso);
 /* Interned copies of strings, shared by symbols, files and report keys. */
 const char *symbolize_intern(struct symbolizer *s, const char *str);
+
+/* ---- jitmap.c: the symbols a JIT writes for perf, /tmp/perf-PID.map ---- */
+
+struct jit_map;
+
+/* Read the map at @path: 0, or a negative error with, in *@problem, why
+ * (static) - also when it has no entry (then 0 and an empty map). */
+int jit_map_open(const char *path, struct jit_map **out, const char **problem);
+void jit_map_close(struct jit_map *j);
+/* The function at @addr: its name (borrowed from @j), start and size. */
+int jit_map_symbol(const struct jit_map *j, uint64_t addr, const char **name,
+		   uint64_t *start, uint64_t *size);
 
 /* ---- dwarf.c (libdw) or dwarf-stub.c: one ELF module ---- */
 

@@ -6,6 +6,7 @@ IP|TID|TIME|CPU|PERIOD (and CALLCHAIN), sample_id_all; the layout of
 perf's Documentation/perf.data-file-format.txt:
 header | attributes | data | feature table | feature sections."""
 import struct
+import subprocess
 
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CALLCHAIN = 0x1, 0x2, 0x4, 0x20
 SAMPLE_CPU, SAMPLE_PERIOD = 0x80, 0x100
@@ -118,3 +119,23 @@ class PerfData:
         header += bits.to_bytes(32, "little")
         with open(path, "wb") as out:
             out.write(header + attrs + data + table + sections)
+
+
+def loads(binary):
+    """The loadable segments of ELF file BINARY: (file offset, address, size
+    in the file), for samples that point into it."""
+    segs = []
+    out = subprocess.run(["readelf", "-lW", binary], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if f and f[0] == "LOAD":
+            segs.append((int(f[1], 16), int(f[2], 16), int(f[4], 16)))
+    return segs
+
+
+def file_offset(segs, vaddr):
+    """Where address VADDR is in the file."""
+    for off, va, size in segs:
+        if va <= vaddr < va + size:
+            return vaddr - va + off
+    raise ValueError(f"{vaddr:#x} is in no segment")

@@ -12,7 +12,7 @@ import re
 import tempfile
 
 from common import HAVE_LIBDW, case, check, done, hwprof, report_json, run, skip
-from perfdata import PerfData
+from perfdata import PerfData, file_offset, loads
 
 NAMESAKES = os.path.realpath(os.environ.get("NAMESAKES", "build/tests/namesakes"))
 PID = 4321
@@ -30,24 +30,6 @@ def functions(binary):
             funcs[(m.group(3), os.path.basename(m.group(4)))] = (int(m.group(1), 16),
                                                                   int(m.group(2), 16))
     return funcs
-
-
-def loads(binary):
-    """The loadable segments: (file offset, address, size in the file)."""
-    segs = []
-    for line in run(["readelf", "-lW", binary]).stdout.splitlines():
-        f = line.split()
-        if f and f[0] == "LOAD":
-            segs.append((int(f[1], 16), int(f[2], 16), int(f[4], 16)))
-    return segs
-
-
-def file_offset(segs, vaddr):
-    """Where address VADDR is in the file."""
-    for off, va, size in segs:
-        if va <= vaddr < va + size:
-            return vaddr - va + off
-    raise ValueError(f"{vaddr:#x} is in no segment")
 
 
 def by_address(doc, addr):
@@ -109,8 +91,12 @@ def caller_counts(data, fn):
     callers = main and main[0]["callers"]
     check(callers and len(callers) == 16 and main[0]["samples"] == 2050,
           f"main has 2001 callers, the 16 most frequent shown: {callers and len(callers)}")
-    check(callers and callers[0]["symbol"] == "anon+0x10" and callers[0]["samples"] == 50 and
-          all(c["samples"] == 1 for c in callers[1:]) and callers[1]["symbol"] == "anon+0x100f",
+    # anonymous code is the process's JIT map's, at the process's addresses, as in perf
+    jit = f"perf-{PID}.map+"
+    check(callers and callers[0]["symbol"] == f"{jit}{ANON + 0x10:#x}" and
+          callers[0]["samples"] == 50 and all(c["samples"] == 1 for c in callers[1:]) and
+          callers[1]["symbol"] == f"{jit}{ANON + 0xfff:#x}" and
+          callers[0]["dso"] == f"/tmp/perf-{PID}.map",
           f"main's callers: {callers and callers[:3]}")
 
 

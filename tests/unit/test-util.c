@@ -4,6 +4,7 @@
 #include "util/format.h"
 #include "util/text.h"
 #include "util/cpulist.h"
+#include "util/demangle.h"
 #include "util/gzip.h"
 #include "util/hash.h"
 #include "util/protobuf.h"
@@ -176,6 +177,63 @@ static void check_strbuf(void)
 	s = strbuf_detach(&sb);
 	CHECK(s && !*s, "detaching nothing gives an empty string");
 	free(s);
+}
+
+/* Names as perf report shows them: C++ without its parameters, Rust
+ * without its hash; what is not mangled, or malformed, or too long to
+ * demangle on the stack, is left alone. */
+static void check_demangle(void)
+{
+	static const struct {
+		const char *in, *out;	/* out NULL: not demangled */
+	} t[] = {
+		{ "_ZN5bench7mapworkEm", "bench::mapwork" },
+		{ "_ZN5bench5twiceImEET_S1_", "bench::twice<unsigned long>" },
+		{ "_ZNSt6vectorIiSaIiEE9push_backERKi",
+		  "std::vector<int, std::allocator<int> >::push_back" },
+		{ "_ZN7mycrate6legacy4spin17h0123456789abcdefE",
+		  "mycrate::legacy::spin" },
+		{ "_RNvNtCs1234_7mycrate5inner4spin", "mycrate::inner::spin" },
+		{ "_RNvCs1234_5bench7mapwork", "bench::mapwork" },
+		{ "main", NULL },
+		{ "_Z", NULL },
+		{ "_ZN5bench", NULL },
+		{ "_RNvNtC", NULL },
+		{ "_R", NULL },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	char *huge;
+
+	if (demangle_unavailable()) {
+		t_case_skip("%s", demangle_unavailable());
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		bool ok = demangle(t[i].in, &sb);
+
+		CHECK(ok == (t[i].out != NULL) &&
+		      !strcmp(strbuf_str(&sb), t[i].out ? t[i].out : ""),
+		      "%s: %d '%s'", t[i].in, ok, strbuf_str(&sb));
+		strbuf_reset(&sb);
+	}
+	/* appended; a failure leaves what was there */
+	strbuf_adds(&sb, "x ");
+	CHECK(demangle("_ZN5bench7mapworkEm", &sb) &&
+	      !strcmp(strbuf_str(&sb), "x bench::mapwork"), "%s", strbuf_str(&sb));
+	CHECK(!demangle("_RNvNtCs1234_7mycrate5inner", &sb) &&
+	      !strcmp(strbuf_str(&sb), "x bench::mapwork"), "%s", strbuf_str(&sb));
+	/* a name of 100,000 nested names: left alone, not on the stack */
+	huge = malloc(200004);
+	if (huge) {
+		memcpy(huge, "_ZN", 3);
+		for (size_t i = 0; i < 100000; i++)
+			memcpy(huge + 3 + 2 * i, "1a", 2);
+		memcpy(huge + 200003, "", 1);
+		strbuf_reset(&sb);
+		CHECK(!demangle(huge, &sb) && sb.len == 0, "a huge name");
+		free(huge);
+	}
+	strbuf_release(&sb);
 }
 
 /* The wire format's bytes, from protobuf.dev's encoding guide: 150 in
@@ -501,6 +559,7 @@ int main(void)
 	t_run(check_escape);
 	t_run(check_format);
 	t_run(check_strbuf);
+	t_run(check_demangle);
 	t_run(check_errors);
 	t_run(check_error_prefix);
 	t_run(check_opts_abi);
