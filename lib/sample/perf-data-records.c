@@ -17,7 +17,7 @@
 /* Records held back for sorting, at most: a round of a busy machine fits. */
 #define QUEUE_MAX (1u << 18)
 /* What the buffer reads at a time, at least, and holds at first. */
-#define SRC_READ (1u << 20)
+#define SRC_READ (256u << 10)
 /* What the buffer keeps for the records waiting to be sorted, at most:
  * past it they are copied out, each to its own allocation, and the
  * buffer goes on without them (a record whose time is far ahead of the

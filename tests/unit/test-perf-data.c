@@ -295,7 +295,7 @@ static void through_pipe(int fd, void (*check)(int fd))
 /* ---- records larger than a page, over many of the reader's reads ---- */
 
 #define BIG_ROUNDS 3
-#define BIG_PER_ROUND 400	/* 3.2 MB a round, read in 1 MB pieces */
+#define BIG_PER_ROUND 400	/* 3.2 MB a round, read in pieces of 256 KiB */
 #define BIG_WORDS 1000		/* a sample of 8 KB, as a DWARF one */
 
 /* Samples of BIG_WORDS words, each word after the six fixed ones a
