@@ -93,9 +93,9 @@ python3 bench/perf-data-repeat.py "$d/hw.data" $(( (1000000 + n - 1) / n )) "$d/
 # ---- DWARF call chains (issue 10) ----
 echo
 echo "== DWARF call chains: hwprof report vs perf report --stdio on the same file"
-echo "   calltree tree 1800 (-O2 -fomit-frame-pointer), cpu-clock every 100 us, --call-graph dwarf"
+echo "   calltree tree 2400 (-O2 -fomit-frame-pointer), cpu-clock every 100 us, --call-graph dwarf"
 "$h" record -e cpu-clock -c 100000 --call-graph dwarf -m 1024 -o "$d/dw.data" -- \
-	"$b/tests/calltree" tree 1800 2>&1 | tail -1
+	"$b/tests/calltree" tree 2400 2>&1 | tail -1
 "$b/bench/bench-wrapper" 5 ::: "$h" report -i "$d/dw.data" \
 	::: perf report -i "$d/dw.data" --stdio
 for cmd in "$h report -i $d/dw.data" "perf report -i $d/dw.data --stdio"; do

@@ -79,7 +79,7 @@ struct pd_event {
 
 /* One record as the reader hands it out, in time order where the file allows. */
 struct pd_record {
-	/* inside the mapped file; h->size is checked */
+	/* valid during the callback only; h->size is checked */
 	const struct perf_event_header *h;
 	int event;		/* index into the file's events, or -1 when unknown */
 	uint64_t time;		/* 0 when the record has none */
@@ -92,8 +92,9 @@ typedef int (*pd_record_fn)(const struct pd_record *rec, void *ctx);
 
 /* Open a perf.data file (@fd >= 0: that descriptor, borrowed: the caller
  * may close it once this returns; else @path, "-" for standard input).
- * Files are mapped; a pipe (perf record -o -) is read as a stream, in a
- * buffer of bounded size, and so is a file in pipe format. Every section is
+ * A file's header and features are mapped and its records read with
+ * pread(); a pipe (perf record -o -) is read as a stream, with read(), in a
+ * buffer of bounded size. Every section is
  * checked against the file's size: a hostile file gives -HWP_ERR_FORMAT
  * with the reason, never a crash. */
 int pd_open(const char *path, int fd, struct pd_file **out);

@@ -5,8 +5,9 @@
  * The samples point into this test's own executable, so that the symbols
  * they resolve to are known. Then the same file, truncated at every length
  * and with bytes overwritten everywhere: errors, never a crash (the suite
- * runs under ASan too). */
-#include "sample/sample.h"
+ * runs under ASan too). And records of 8 KB over many of the reader's
+ * reads, one held back from the first round to the last. */
+#include "sample/perf-data-read.h"
 #include "harness.h"
 
 #include <fcntl.h>
@@ -183,15 +184,18 @@ static void make_records(struct buf *b, const char *exe, uint64_t off, uint64_t 
 	round_end(b);
 }
 
+/* The samples' layout of the files written here (see sample()). */
+static const struct perf_event_attr sample_attr = {
+	.size = sizeof(sample_attr), .type = PERF_TYPE_SOFTWARE,
+	.config = PERF_COUNT_SW_CPU_CLOCK, .sample_id_all = 1,
+	.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD
+};
+
 /* @pipe: in perf's pipe format (perf record -o -). */
 static FILE *write_file(const char *exe, uint64_t off, uint64_t pgoff, bool pipe)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_id_all = 1,
-		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD
-	};
+	struct perf_event_attr attr = sample_attr;
 	struct perf_event_attr attr2 = attr;
 	uint64_t ids_a[] = { ID_A }, ids_b[] = { ID_B };
 	struct pd_write_event ev[2] = { { &attr, "cpu-clock", ids_a, 1 },
@@ -261,8 +265,9 @@ static void check_read_back(int fd)
 	pd_close(f);
 }
 
-/* The file @fd, read as a stream: a child writes it into a pipe. */
-static void check_through_pipe(int fd)
+/* The file @fd, read as a stream by @check: a child writes it into a
+ * pipe. */
+static void through_pipe(int fd, void (*check)(int fd))
 {
 	char buf[4096];
 	int pfd[2];
@@ -282,9 +287,134 @@ static void check_through_pipe(int fd)
 		_exit(0);
 	}
 	close(pfd[1]);
-	check_read_back(pfd[0]);
+	check(pfd[0]);
 	close(pfd[0]);
 	CHECK(pid > 0 && waitpid(pid, NULL, 0) == pid, "the writer ends");
+}
+
+/* ---- records larger than a page, over many of the reader's reads ---- */
+
+#define BIG_ROUNDS 3
+#define BIG_PER_ROUND 400	/* 3.2 MB a round, read in pieces of 256 KiB */
+#define BIG_WORDS 1000		/* a sample of 8 KB, as a DWARF one */
+
+/* Samples of BIG_WORDS words, each word after the six fixed ones a
+ * function of the sample's time: a sample read from the wrong bytes does
+ * not pass. In each round the times go down, so that the round's first
+ * sample waits to be sorted while the rest of the round is read. In the
+ * middle of the even rounds, a record of 12 bytes: the records that
+ * follow it are not 8-aligned, and are copied to be read. */
+static FILE *write_big_file(bool pipe)
+{
+	struct perf_event_attr attr = sample_attr;
+	uint64_t ids[] = { ID_A };
+	struct pd_write_event ev = { &attr, "cpu-clock", ids, 1 };
+	struct perf_event_header odd = { PD_RECORD_FINISHED_INIT, 0, 12 };
+	struct pd_writer *w;
+	struct buf b = { 0 };
+	char *argv[] = { "record", "--", "test", NULL };
+	FILE *f = tmpfile();
+
+	if (pipe)
+		CHECK_ERR(pd_writer_begin_pipe(f, &ev, 1, argv, &w), 0);
+	else
+		CHECK_ERR(pd_writer_begin(f, &ev, 1, &w), 0);
+	for (uint64_t r = 0; r < BIG_ROUNDS; r++) {
+		for (uint64_t j = 0; j < BIG_PER_ROUND; j++) {
+			uint64_t t = r * 1000 + BIG_PER_ROUND - j;
+			struct perf_event_header h = { PERF_RECORD_SAMPLE,
+						       PERF_RECORD_MISC_USER,
+						       8 + 8 * BIG_WORDS };
+			uint32_t pt[2] = { 7, 7 }, cpu[2] = { 0, 0 };
+
+			put(&b, &h, sizeof(h));
+			put64(&b, ID_A);
+			put64(&b, BASE);
+			put(&b, pt, 8);
+			put64(&b, t);
+			put(&b, cpu, 8);
+			put64(&b, 1);
+			for (uint64_t i = 6; i < BIG_WORDS; i++)
+				put64(&b, t * 1000 + i);
+			if (r % 2 == 0 && j == BIG_PER_ROUND / 2) {
+				put(&b, &odd, sizeof(odd));
+				put(&b, "oddx", 4);
+			}
+		}
+		round_end(&b);
+	}
+	fwrite(b.p, 1, b.len, f);
+	CHECK_ERR(pd_writer_finish(w, argv), 0);
+	fflush(f);
+	free(b.p);
+	return f;
+}
+
+struct big {
+	uint64_t last_time;
+	int samples, out_of_order, wrong;
+};
+
+static int check_big_sample(const struct pd_record *rec, void *ctx)
+{
+	struct big *b = ctx;
+	const uint64_t *w = (const uint64_t *)(rec->h + 1);
+
+	if (rec->h->type != PERF_RECORD_SAMPLE)
+		return 0;
+	b->samples++;
+	b->out_of_order += rec->time < b->last_time;
+	b->last_time = rec->time;
+	if (rec->h->size != 8 + 8 * BIG_WORDS || w[3] != rec->time) {
+		b->wrong++;
+		return 0;
+	}
+	for (uint64_t i = 6; i < BIG_WORDS; i++)
+		if (w[i] != rec->time * 1000 + i) {
+			b->wrong++;
+			break;
+		}
+	return 0;
+}
+
+/* What the reader keeps for queued records before it copies them out:
+ * its own limit (0), or one smaller than a round. */
+static size_t big_keep_max;
+
+static void check_big(int fd)
+{
+	struct pd_file *f;
+	struct big b = { 0 };
+
+	CHECK_ERR(pd_open(NULL, fd, &f), 0);
+	if (!f)
+		return;
+	if (big_keep_max)
+		f->keep_max = big_keep_max;
+	CHECK_ERR(pd_foreach(f, check_big_sample, &b), 0);
+	CHECK(b.samples == BIG_ROUNDS * BIG_PER_ROUND, "%d samples", b.samples);
+	CHECK(!b.out_of_order, "%d samples out of time order", b.out_of_order);
+	CHECK(!b.wrong, "%d samples not read whole from their own bytes", b.wrong);
+	CHECK(b.last_time == (BIG_ROUNDS - 1) * 1000 + BIG_PER_ROUND,
+	      "the last sample's time is %llu", (unsigned long long)b.last_time);
+	pd_close(f);
+}
+
+static void check_big_files(void)
+{
+	static const size_t keep[] = { 0, 32 << 10 };
+
+	for (int pipe = 0; pipe < 2; pipe++) {
+		FILE *f = write_big_file(pipe);
+
+		for (size_t k = 0; k < ARRAY_SIZE(keep); k++) {
+			big_keep_max = keep[k];
+			check_big(fileno(f));
+			if (pipe)
+				through_pipe(fileno(f), check_big);
+		}
+		fclose(f);
+	}
 }
 
 struct top {
@@ -477,6 +607,7 @@ int main(void)
 
 	t_init();
 	t_run(check_shared_ids);
+	t_run(check_big_files);
 	/* One file written, then read back three ways: each a case. */
 	t_case("write");
 	CHECK(known_function(1) == 4 && exe[0] == '/', "this test's executable: %s", exe);
@@ -500,7 +631,7 @@ int main(void)
 	f = write_file(exe, off, pgoff, true);
 	check_read_back(fileno(f));
 	if (t_case("through a pipe"))
-		check_through_pipe(fileno(f));
+		through_pipe(fileno(f), check_read_back);
 	t_case_end();
 	fclose(f);
 	return t_done();
