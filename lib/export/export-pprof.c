@@ -448,8 +448,9 @@ int export_pprof(struct hwp_profile *p, FILE *f)
 
 	if (err)
 		return err;
-	if (gz_begin(f, &pp.gz))
-		return fail(-ENOMEM, "out of memory");
+	err = gz_begin(f, &pp.gz);
+	if (err)
+		return err;
 	err = write_profile(&pp, &info);
 	gz_err = gz_finish(pp.gz);
 	if (!err)

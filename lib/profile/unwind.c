@@ -11,7 +11,10 @@
  * of what it shows is whole (profile.c counts it). */
 #include "profile/profile.h"
 
+#include "core/dynlib.h"
+
 #include <libunwind.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +23,35 @@ extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip
 					      unw_dyn_info_t *di, unw_proc_info_t *pi,
 					      int need_unwind_info, void *arg);
 #define dwarf_search_unwind_table UNW_OBJ(dwarf_search_unwind_table)
+
+/* libunwind is loaded at the first DWARF profile (core/dynlib.h says why);
+ * the generic library of the target, as libunwind-generic.pc names it. */
+#define LIBUNWIND "libunwind-" DYNLIB_STR(UNW_TARGET) ".so.8"
+#define UW_FUNCS(X)                                                          \
+	X(unw_create_addr_space) X(unw_destroy_addr_space) X(unw_flush_cache) \
+	X(unw_set_caching_policy) X(unw_init_remote) X(unw_get_reg)           \
+	X(unw_step) X(dwarf_search_unwind_table)
+
+static struct {
+#define X(fn) __typeof__(fn) *fn;
+	UW_FUNCS(X)
+#undef X
+} uw;
+
+static pthread_once_t uw_once = PTHREAD_ONCE_INIT;
+static char uw_error[512];
+
+static void uw_load_once(void)
+{
+	static const struct dynlib_sym syms[] = {
+#define X(fn) { DYNLIB_STR(fn), (void **)&uw.fn },
+		UW_FUNCS(X)
+#undef X
+	};
+
+	dynlib_open(LIBUNWIND, "libunwind", "libunwind8", syms,
+		    sizeof(syms) / sizeof(syms[0]), uw_error, sizeof(uw_error));
+}
 
 /* DW_EH_PE_* of .eh_frame_hdr that libunwind's binary search takes. */
 #define EH_PE_UDATA4 0x03
@@ -255,7 +287,7 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 		di.u.rti.table_data = bias + um->table;
 		di.u.rti.table_len = um->fde_count * 8 / sizeof(unw_word_t);
 	}
-	ret = dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
+	ret = uw.dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
 	if (ret == -UNW_ENOINFO) {
 		c->no_info = true;
 		c->no_info_dso = loc.dso;
@@ -391,7 +423,8 @@ const char *unwind_unavailable(void)
 {
 	if (!regs_arch_host())
 		return "hwprof does not know this architecture's registers (x86-64 and arm64 only)";
-	return NULL;
+	pthread_once(&uw_once, uw_load_once);
+	return uw_error[0] ? uw_error : NULL;
 }
 
 int unwinder_new(struct machine *m, struct symbolizer *sym, struct unwinder **out)
@@ -407,14 +440,14 @@ int unwinder_new(struct machine *m, struct symbolizer *sym, struct unwinder **ou
 	u->m = m;
 	u->sym = sym;
 	u->arch = regs_arch_host();
-	u->as = unw_create_addr_space(&accessors, 0);
+	u->as = uw.unw_create_addr_space(&accessors, 0);
 	if (!u->as) {
 		free(u);
 		return -ENOMEM;
 	}
 	/* What libunwind learns of an address (its CFI rules) holds for every
 	 * sample, until the mappings change. */
-	unw_set_caching_policy(u->as, UNW_CACHE_GLOBAL);
+	uw.unw_set_caching_policy(u->as, UNW_CACHE_GLOBAL);
 	*out = u;
 	return 0;
 }
@@ -432,7 +465,7 @@ void unwinder_free(struct unwinder *u)
 		return;
 	pr_debug("unwind: %llu samples unwound, %llu found remembered",
 		 (unsigned long long)u->misses, (unsigned long long)u->hits);
-	unw_destroy_addr_space(u->as);
+	uw.unw_destroy_addr_space(u->as);
 	memo_clear(u);
 	free(u->memos);
 	free(u->reads);
@@ -447,7 +480,7 @@ void unwinder_flush(struct unwinder *u)
 {
 	if (!u)
 		return;
-	unw_flush_cache(u->as, 0, 0);
+	uw.unw_flush_cache(u->as, 0, 0);
 	memo_clear(u);	/* module memory may be another file's now */
 }
 
@@ -563,15 +596,15 @@ size_t unwind_sample(struct unwinder *u, const struct pd_sample *s, uint64_t *ip
 		remember = same_ip < MEMO_PER_IP;
 	}
 	u->misses++;
-	if (unw_init_remote(&cur, u->as, &c) < 0)
+	if (uw.unw_init_remote(&cur, u->as, &c) < 0)
 		return 0;
 	while (n < max) {
 		unw_word_t ip;
 
-		if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || !ip)
+		if (uw.unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || !ip)
 			break;
 		ips[n++] = ip;
-		ret = unw_step(&cur);
+		ret = uw.unw_step(&cur);
 		if (c.no_info) {
 			/* libunwind guesses on (frame pointers) where the
 			 * tables end: a guess is not shown as a caller */

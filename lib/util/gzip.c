@@ -2,11 +2,39 @@
 /* A gzip stream onto a FILE: see gzip.h. The FILE stays the caller's, so
  * that the write dispatcher checks it (a full disk) as for every format. */
 #include "util/gzip.h"
+#include "core/core.h"
+#include "core/dynlib.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <zlib.h>
+
+/* zlib is loaded at the first pprof file (core/dynlib.h says why). */
+#define LIBZ "libz.so.1"
+#define Z_FUNCS(X) X(deflateInit2_) X(deflate) X(deflateEnd)
+
+static struct {
+#define X(fn) __typeof__(fn) *fn;
+	Z_FUNCS(X)
+#undef X
+} zl;
+
+static pthread_once_t zl_once = PTHREAD_ONCE_INIT;
+static char zl_error[512];
+
+static void zl_load_once(void)
+{
+	static const struct dynlib_sym syms[] = {
+#define X(fn) { #fn, (void **)&zl.fn },
+		Z_FUNCS(X)
+#undef X
+	};
+
+	dynlib_open(LIBZ, "zlib", "zlib1g", syms, sizeof(syms) / sizeof(syms[0]),
+		    zl_error, sizeof(zl_error));
+}
 
 struct gz_writer {
 	z_stream z;
@@ -20,13 +48,19 @@ int gz_begin(FILE *f, struct gz_writer **out)
 	struct gz_writer *gz = calloc(1, sizeof(*gz));
 
 	*out = NULL;
-	if (!gz)
-		return -ENOMEM;
-	/* 15 + 16: a window of 2^15 bytes, with gzip's header and trailer. */
-	if (deflateInit2(&gz->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
+	pthread_once(&zl_once, zl_load_once);
+	if (zl_error[0]) {
 		free(gz);
-		return -ENOMEM;
+		return fail(-ELIBACC, "%s", zl_error);
+	}
+	if (!gz)
+		return fail(-ENOMEM, "out of memory");
+	/* 15 + 16: a window of 2^15 bytes, with gzip's header and trailer. */
+	if (zl.deflateInit2_(&gz->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			     Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+			     (int)sizeof(z_stream)) != Z_OK) {
+		free(gz);
+		return fail(-ENOMEM, "out of memory");
 	}
 	gz->f = f;
 	*out = gz;
@@ -42,7 +76,7 @@ static int pump(struct gz_writer *gz, int flush)
 
 		gz->z.next_out = gz->out;
 		gz->z.avail_out = sizeof(gz->out);
-		ret = deflate(&gz->z, flush);
+		ret = zl.deflate(&gz->z, flush);
 		if (ret == Z_STREAM_ERROR)
 			return -EINVAL;
 		have = sizeof(gz->out) - gz->z.avail_out;
@@ -81,7 +115,7 @@ int gz_finish(struct gz_writer *gz)
 		gz->err = pump(gz, Z_FINISH);
 	}
 	err = gz->err;
-	deflateEnd(&gz->z);
+	zl.deflateEnd(&gz->z);
 	free(gz);
 	return err;
 }

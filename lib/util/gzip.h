@@ -8,7 +8,7 @@
 
 struct gz_writer;
 
-/* 0, or -ENOMEM. */
+/* 0, or -ENOMEM, -ELIBACC when zlib cannot be loaded (the error said). */
 int gz_begin(FILE *f, struct gz_writer **out);
 /* Compress @len bytes of @data onto the stream: 0, or -EIO when writing
  * to the FILE failed, -ENOMEM; the error is sticky. */
