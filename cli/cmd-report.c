@@ -11,7 +11,7 @@
 #define DEFAULT_TOP 20
 
 static const char report_help[] =
-	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso] [--top N]\n"
+	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso|cpu] [--top N] [--cpu LIST]\n"
 	"                     [--format text|csv|json|folded|speedscope|pprof|html]\n"
 	"                     [--annotate SYMBOL] [--kallsyms FILE]\n"
 	"\n"
@@ -26,6 +26,8 @@ static const char report_help[] =
 	"                                source line, bytes and disassembly\n"
 	"                           sym: by function (default)   line: by source line\n"
 	"                           dso: by module (executable or library)\n"
+	"                           cpu: by the CPU the samples were taken on\n"
+	"  -C, --cpu LIST           only the samples taken on these CPUs, e.g. 0-3,6\n"
 	"  -n, --top N              the N hottest rows (default 20; 0: all)\n"
 	"  -f, --format FMT         text (default), csv, json (schema in README.md), or\n"
 	"                           folded: collapsed stacks 'main;mid;leaf N' for flame graphs,\n"
@@ -46,6 +48,11 @@ static const char report_help[] =
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard output\n"
 	"  -h, --help               this text\n"
 	"\n"
+	"Off-CPU recordings (record --off-cpu; perf record -e context-switches -c 1 -g\n"
+	"--switch-events) weigh each sample by the time its thread was off the CPU: the\n"
+	"periods, percentages and folded stacks are nanoseconds off the CPU, and the text\n"
+	"shows them in milliseconds.\n"
+	"\n"
 	"Percentages are of the samples' summed periods, as perf report's Overhead. Addresses\n"
 	"that no symbol covers show as module+0xoffset, and the report ends with the modules\n"
 	"that lacked symbols or debug information, and why.\n"
@@ -59,6 +66,7 @@ struct report_config {
 	const char *event;
 	const char *annotate;
 	const char *kallsyms;
+	const char *cpus;
 	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
 };
@@ -72,6 +80,7 @@ static const struct option report_options[] = {
 	{ "annotate", required_argument, NULL, 'A' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "kallsyms", required_argument, NULL, 'K' },
+	{ "cpu", required_argument, NULL, 'C' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -89,6 +98,7 @@ static int parse_option(struct report_config *c, int opt)
 	case 'e': c->event = optarg; return 0;
 	case 'A': c->annotate = optarg; return 0;
 	case 'K': c->kallsyms = optarg; return 0;
+	case 'C': c->cpus = optarg; return 0;
 	case 'h':
 		c->help = true;
 		return 0;
@@ -106,7 +116,7 @@ static int parse_options(struct report_config *c, int argc, char **argv)
 	c->o = (struct hwp_write_opts){ .sz = sizeof(c->o), .top = DEFAULT_TOP };
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "i:s:n:f:x:e:o:h", report_options,
+	while ((opt = getopt_long(argc, argv, "i:s:n:f:x:e:o:C:h", report_options,
 				  NULL)) != -1) {
 		if (opt == '?') {
 			cli_error("report", "unknown option or missing value '%s'; 'hwprof report --help' lists them",
@@ -146,7 +156,8 @@ static void warn_other_host(const struct hwp_profile *p)
 
 static int report(struct report_config *c)
 {
-	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms);
+	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
+		 .cpus = c->cpus);
 	struct hwp_profile *p = NULL;
 	struct hwp_ofile *of = NULL;
 	int err;

@@ -974,7 +974,10 @@ enum hwp_format {
 	HWP_FORMAT_TEXT = 0,	/* perf stat's layout */
 	HWP_FORMAT_CSV,		/* perf stat -x's field order */
 	HWP_FORMAT_JSON,	/* the documented schema (README) */
-	HWP_FORMAT_FOLDED,	/* profiles only: collapsed stacks "main;mid;leaf N" */
+	/* Profiles only: collapsed stacks "main;mid;leaf N", N the samples
+	 * or, in an off-CPU profile (hwp_profile_info's off_cpu), the
+	 * nanoseconds off the CPU (since 0.2) */
+	HWP_FORMAT_FOLDED,
 	/* Results and regions: the OpenMetrics text exposition (Prometheus),
 	 * families hwprof_event, hwprof_metric, hwprof_region_... (README),
 	 * ending in "# EOF". Since: 0.2 */
@@ -1007,6 +1010,10 @@ enum hwp_sort {
 	HWP_SORT_RIP,		/* by instruction address */
 	HWP_SORT_LINE,		/* by source file and line */
 	HWP_SORT_DSO,		/* by module */
+	/* By the CPU the samples were taken on (their PERF_SAMPLE_CPU): an
+	 * entry's name is the CPU's number, without symbol, module or
+	 * callers. Since: 0.2 */
+	HWP_SORT_CPU,
 };
 
 /* What every writer takes; each reads the fields that apply to it. */
@@ -1989,6 +1996,17 @@ struct hwp_record_opts {
 	 * deeper than the copy stops early, and the profile says so
 	 * (hwp_profile_info's unwind counts). Since: 0.2 */
 	uint32_t stack_size;
+	/* Off-CPU time: also sample context-switches at every switch (period
+	 * 1, whatever @freq or @period say of the other events), with call
+	 * chains (HWP_CALLCHAIN_FP where @callchain is NONE), and record the
+	 * switches (PERF_RECORD_SWITCH, perf record --switch-events), which
+	 * time each interval until the thread runs again: a profile of the
+	 * file weighs each such sample by it (hwp_profile_info's off_cpu).
+	 * @events may name events to sample as well (cpu-clock: on-CPU time
+	 * in the same file), or be NULL for the switches alone. Needs no PMU
+	 * and no tracefs, but the kernel's samples: hwp_record_open() fails
+	 * with -EACCES where only user space may be sampled. Since: 0.2 */
+	bool off_cpu;
 	size_t :0;
 };
 
@@ -2125,6 +2143,12 @@ struct hwp_profile_opts {
 	 * kernel; "" for none (kernel samples stay [kernel.kallsyms]+0x...).
 	 * Since: 0.1 */
 	const char *kallsyms;
+	/* Only the samples taken on these CPUs (a CPU list, "0-3,6"); NULL:
+	 * all. The file's samples must carry their CPU (PERF_SAMPLE_CPU:
+	 * hwprof record always asks for it, perf record with -a, -C or
+	 * --sample-cpu), else hwp_profile_open() fails with -EINVAL. The
+	 * others are counted in hwp_profile_info's other_cpus. Since: 0.2 */
+	const char *cpus;
 	size_t :0;
 };
 
@@ -2208,6 +2232,20 @@ struct hwp_profile_info {
 	/* Why no chain could be unwound (hwprof built without libunwind, an
 	 * architecture it does not know), or NULL */
 	const char *unwind_unavailable;
+	/* The reported event is context-switches in a file with switch
+	 * records (hwp_record_opts' off_cpu, perf record -e context-switches
+	 * -c 1 -g --switch-events): each sample, taken where a thread left
+	 * the CPU, weighs the nanoseconds until that thread ran again, and
+	 * every period (entries, stacks, percentages) is time off the CPU.
+	 * The idle task's switches are not weighed (its time off the CPU is
+	 * the CPU's busy time). off_cpu_unmatched counts the samples whose
+	 * thread did not run again before the recording ended (or whose
+	 * switch back was lost): they weigh 0. Since: 0.2 */
+	bool off_cpu;
+	uint64_t off_cpu_unmatched;
+	/* Samples of the reported event left out by hwp_profile_opts' cpus.
+	 * Since: 0.2 */
+	uint64_t other_cpus;
 };
 
 /* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */
@@ -2222,7 +2260,10 @@ struct hwp_caller {
 	const char *name;	/* its symbol, or module+0xoffset */
 	const char *dso;
 	uint64_t samples;	/* of the entry's samples, those called from here */
-	double percent;		/* of the entry's samples */
+	/* of the entry's samples; in an off-CPU profile (hwp_profile_info's
+	 * off_cpu), of its time off the CPU, and the callers are ranked by
+	 * it (since 0.2) */
+	double percent;
 };
 
 /* One row of a report. */
@@ -2405,7 +2446,8 @@ struct hwp_profile_diff;
 
 struct hwp_profile_diff_opts {
 	size_t sz;
-	/* Rows by symbol (default), instruction, line or module. */
+	/* Rows by symbol (default), instruction, line or module; not by CPU
+	 * (-EINVAL). */
 	enum hwp_sort sort;
 	double alpha;		/* the significance level; 0: 0.05 */
 	bool no_correction;	/* do not apply Holm's correction across the rows */
