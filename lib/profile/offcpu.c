@@ -19,12 +19,21 @@ bool offcpu_event(const struct hwp_profile *p, const struct pd_event *ev)
 	       (ev->attr.sample_type & need) == need;
 }
 
-void offcpu_begin(struct hwp_profile *p)
+int offcpu_begin(struct hwp_profile *p)
 {
-	for (size_t i = 0; i < pd_nr_events(p->file); i++)
+	size_t n = pd_nr_events(p->file);
+
+	for (size_t i = 0; i < n; i++)
 		p->oc.switches |= pd_event(p->file, i)->attr.context_switch;
-	p->off_cpu = pd_nr_events(p->file) &&
-		     offcpu_event(p, pd_event(p->file, (size_t)p->event));
+	p->off_cpu = n && offcpu_event(p, pd_event(p->file, (size_t)p->event));
+	if (!p->oc.switches)
+		return 0;
+	p->oc.events = calloc(n, sizeof(*p->oc.events));
+	if (!p->oc.events)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		p->oc.events[i] = offcpu_event(p, pd_event(p->file, i));
+	return 0;
 }
 
 static bool wait_eq(size_t idx, const void *key, const void *ctx)
@@ -117,6 +126,7 @@ void offcpu_end(struct hwp_profile *p)
 void offcpu_release(struct hwp_profile *p)
 {
 	free(p->oc.w);
+	free(p->oc.events);
 	hidx_release(&p->oc.idx);
 	memset(&p->oc, 0, sizeof(p->oc));
 }

@@ -596,10 +596,10 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		err = note_recording_host(p, o.kallsyms);
 	if (!err)
 		err = cpu_filter_set(p, o.cpus);
-	if (!err) {
-		offcpu_begin(p);
+	if (!err)
+		err = offcpu_begin(p);
+	if (!err)
 		err = pd_foreach(p->file, on_record, p);
-	}
 	if (err)
 		goto err;
 	offcpu_end(p);

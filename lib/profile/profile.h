@@ -41,6 +41,7 @@ struct offcpu_wait {
 
 struct offcpu {
 	bool switches;		/* the file records switches (attr.context_switch) */
+	bool *events;		/* each event of the file: its samples are timed */
 	struct offcpu_wait *w;	/* one a thread seen */
 	size_t nr, cap;
 	struct hidx idx;
@@ -174,7 +175,7 @@ void profile_add_period(struct hwp_profile *p, int event, long site, long stack,
 bool offcpu_event(const struct hwp_profile *p, const struct pd_event *ev);
 /* Before the records: whether the file has switches, and the reported
  * event is timed by them (p->off_cpu). */
-void offcpu_begin(struct hwp_profile *p);
+int offcpu_begin(struct hwp_profile *p);
 /* A sample of an off-CPU event: its thread waits from now. */
 int offcpu_sample(struct hwp_profile *p, const struct pd_sample *s, int event, long site,
 		  long stack);

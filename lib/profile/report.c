@@ -888,9 +888,14 @@ void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site 
 
 /* ---- for the formats ---- */
 
-bool event_is_clock(const char *event)
+bool event_in_ns(const struct hwp_profile *p, const char *event)
 {
-	return !strcmp(event, "cpu-clock") || !strcmp(event, "task-clock");
+	if (!strcmp(event, "cpu-clock") || !strcmp(event, "task-clock"))
+		return true;
+	for (size_t i = 0; i < p->nr_events; i++)
+		if (!strcmp(p->event_names[i], event))
+			return p->oc.events && p->oc.events[i];
+	return false;
 }
 
 const char *sort_name(enum hwp_sort sort)

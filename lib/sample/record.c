@@ -213,8 +213,12 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	 * Older kernels refuse it, and the open goes on without. */
 	a->read_format = PERF_FORMAT_LOST;
 	if (r->o.off_cpu && e == r->offcpu_ev) {
-		a->sample_period = 1;	/* every switch: each is timed */
+		/* Every switch, each timed: a period that is always 1 needs
+		 * no field (readers take the attr's), and a switch out is
+		 * the ring's busiest writer. */
+		a->sample_period = 1;
 		a->freq = 0;
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 	} else if (r->o.period) {
 		a->sample_period = r->o.period;
 		a->freq = 0;

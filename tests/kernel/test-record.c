@@ -442,7 +442,8 @@ static int sum_sleeps(const struct hwp_stack *st, void *ctx)
  * the on-CPU event of the same recording is a profile of its own. */
 static void check_off_cpu(void)
 {
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 1000, .off_cpu = true);
+	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 1000,
+		 .off_cpu = true);
 	HWP_OPTS(hwp_profile_opts, po, .event = "context-switches");
 	struct hwp_profile_info in = { .sz = sizeof(in) }, on = { .sz = sizeof(on) };
 	struct timespec ten_ms = { 0, 10000000 };
@@ -454,7 +455,8 @@ static void check_off_cpu(void)
 	CHECK_ERR(hwp_record_new(&o, &r), 0);
 	err = hwp_record_open(r);
 	if (err == -EACCES) {
-		t_case_skip("the kernel's samples are not allowed here: %s", hwp_errmsg());
+		t_case_skip("the kernel's samples are not allowed here: %s",
+			    hwp_errmsg());
 		hwp_record_free(r);
 		return;
 	}
@@ -481,8 +483,8 @@ static void check_off_cpu(void)
 	 * time a loaded machine lengthens, but one thread is never off the
 	 * CPU longer than it was recorded. */
 	CHECK(in.off_cpu && in.callchains && in.samples >= 10 && in.nr_events == 2,
-	      "off-CPU %d, chains %d, %llu samples, %zu events", in.off_cpu, in.callchains,
-	      (unsigned long long)in.samples, in.nr_events);
+	      "off-CPU %d, chains %d, %llu samples, %zu events", in.off_cpu,
+	      in.callchains, (unsigned long long)in.samples, in.nr_events);
 	CHECK(in.period >= slept * 9 / 10 && in.period <= wall,
 	      "%llu ns off the CPU, %llu ns asleep, %llu ns recorded",
 	      (unsigned long long)in.period, (unsigned long long)slept,
@@ -494,7 +496,8 @@ static void check_off_cpu(void)
 	      (unsigned long long)sleeps, (unsigned long long)slept);
 #endif
 	CHECK(!on.off_cpu && on.period >= 25000000 && on.period < in.period,
-	      "cpu-clock: off-CPU %d, %llu ns", on.off_cpu, (unsigned long long)on.period);
+	      "cpu-clock: off-CPU %d, %llu ns", on.off_cpu,
+	      (unsigned long long)on.period);
 out:
 	hwp_profile_free(p);
 	hwp_profile_free(q);
