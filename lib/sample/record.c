@@ -592,7 +592,7 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 	if (!err)
 		err = r->events ? open_all(r) : open_default(r);
 	if (!err && r->o.off_cpu && r->attrs[r->offcpu_ev].exclude_kernel)
-		err = fail(-EACCES, "off-CPU time needs samples of the kernel, where threads switch, and the kernel allows user space only (kernel.perf_event_paranoid is %d): run as root, give CAP_PERFMON, or lower it with sysctl kernel.perf_event_paranoid=1",
+		err = fail(-EACCES, "off-CPU time needs samples of the kernel, where threads switch, and the kernel allows user space only (kernel.perf_event_paranoid is %d): run as root, give CAP_PERFMON, or allow it with sysctl -w kernel.perf_event_paranoid=1",
 			   read_paranoid());
 	if (!err)
 		err = open_output(r);
