@@ -2065,7 +2065,8 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
  * perf_event_paranoid explanation, -ESRCH (no such process), the event's
  * error when it cannot be sampled (hwp_errmsg() says why), the output
  * file's error (see hwp_ofile_open()), -EINVAL on a second call: a
- * recording is opened once, whether that worked or not. Since: 0.1
+ * recording is opened once, whether that worked or not; -EACCES for
+ * off_cpu where only user space may be sampled (since 0.2). Since: 0.1
  */
 HWP_API int hwp_record_open(struct hwp_record *r);
 

@@ -81,8 +81,11 @@ def test_record_off_cpu():
     q, doc = report_json(out, "--top", "0")
     if check(doc is not None, q.stderr):
         total = sum(e["period"] for e in doc["entries"])
-        check(total >= 0.9 * slept,
-              f"the entries weigh {total / 1e6:.1f} ms, less than waiter's sleeps")
+        check(total >= 0.9 * slept and total == doc["total_period"],
+              f"the entries weigh {total / 1e6:.1f} ms of {doc['total_period']}, "
+              f"waiter slept {slept / 1e6:.1f} ms")
+        check(doc["off_cpu"] is True and doc["off_cpu_unmatched"] <= 3,
+              f"off_cpu {doc['off_cpu']}, unmatched {doc.get('off_cpu_unmatched')}")
     return out
 
 
@@ -125,8 +128,8 @@ def test_without_switches():
         return
     samples = sum(e["samples"] for e in doc["entries"])
     period = sum(e["period"] for e in doc["entries"])
-    check(period == samples and samples >= 30,
-          f"by count: {samples} samples, period {period}")
+    check(period == samples and samples >= 30 and doc["off_cpu"] is False,
+          f"by count: {samples} samples, period {period}, off_cpu {doc['off_cpu']}")
     waits = folded_by(out)["waiter"]
     check(30 <= waits <= 100, f"{waits} switches under waiter (30 sleeps)")
 
