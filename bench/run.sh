@@ -65,6 +65,10 @@ echo
 echo "== recording overhead at 4 kHz: the program's own run time"
 python3 bench/bench-record.py "$b" 21 4000 300000000
 echo
+echo "== recording off-CPU time: record --off-cpu vs perf record -e context-switches -c 1 -g"
+echo "   --switch-events, the program's own run time (issue 16)"
+python3 bench/bench-offcpu.py "$b" 21 20000
+echo
 echo "== fixed cost of a recording: record -- true"
 "$b/bench/bench-wrapper" 31 ::: "$h" record -o "$d/t1.data" -- true \
 	::: perf record -q -o "$d/t2.data" -- true ::: true

@@ -34,6 +34,14 @@ static const char record_help[] =
 	"                           built without frame pointers\n"
 	"  -m, --mmap-pages N       ring buffer pages a CPU, a power of two (default 128)\n"
 	"  -i, --no-inherit         do not sample the threads and children COMMAND creates\n"
+	"      --off-cpu            where threads wait, and how long: sample context-switches\n"
+	"                           at every switch with call chains (-g unless --call-graph\n"
+	"                           says otherwise) and record the switches (perf's\n"
+	"                           --switch-events), which time each wait until the thread\n"
+	"                           runs again; report weighs each stack by its time off the\n"
+	"                           CPU. With -e cpu-clock too, on- and off-CPU time in one\n"
+	"                           file. Needs no PMU, but the kernel's samples (root or\n"
+	"                           CAP_PERFMON, or kernel.perf_event_paranoid <= 1)\n"
 	"\n"
 	"Targets:\n"
 	"  -p, --pid PID            sample an existing process and all its threads\n"
@@ -63,6 +71,7 @@ struct record_config {
 	const char *output;
 	struct cli_target target;	/* -p, -a, -C and the command */
 	bool no_inherit;
+	bool off_cpu;
 	char **cmdline;		/* everything after 'hwprof', for the file */
 	bool help;		/* --help: print it, and nothing else */
 };
@@ -74,6 +83,7 @@ static const struct option record_options[] = {
 	{ "call-graph", required_argument, NULL, 'G' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "no-inherit", no_argument, NULL, 'i' },
+	{ "off-cpu", no_argument, NULL, 'O' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "cpu", required_argument, NULL, 'C' },
@@ -137,6 +147,7 @@ static int parse_option(struct record_config *c, int opt)
 					   optarg);
 		return 0;
 	case 'i': c->no_inherit = true; return 0;
+	case 'O': c->off_cpu = true; return 0;
 	case 'p': return cli_target_set_pid(&c->target, "record", optarg);
 	case 'a': c->target.all_cpus = true; return 0;
 	case 'C': c->target.cpus = optarg; return 0;
@@ -205,7 +216,7 @@ static int new_record(struct record_config *c, struct session *s)
 		 .scope = t.scope, .pid = t.pid, .cpus = t.cpus,
 		 .enable_on_exec = t.enable_on_exec, .no_inherit = c->no_inherit,
 		 .mmap_pages = (size_t)c->mmap_pages, .output = c->output,
-		 .argv = c->cmdline);
+		 .argv = c->cmdline, .off_cpu = c->off_cpu);
 
 	return hwp_record_new(&o, &s->rec) ?: hwp_record_open(s->rec);
 }

@@ -11,7 +11,7 @@
 #define DEFAULT_TOP 20
 
 static const char report_help[] =
-	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso] [--top N]\n"
+	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso|cpu] [--top N] [--cpu LIST]\n"
 	"                     [--format text|csv|json|folded|speedscope|pprof|html]\n"
 	"                     [--annotate SYMBOL] [--kallsyms FILE] [--vmlinux FILE]\n"
 	"                     [--no-demangle] [--comm NAMES] [--pid PIDS] [--tid TIDS]\n"
@@ -28,6 +28,8 @@ static const char report_help[] =
 	"                                source line, bytes and disassembly\n"
 	"                           sym: by function (default)   line: by source line\n"
 	"                           dso: by module (executable or library)\n"
+	"                           cpu: by the CPU the samples were taken on\n"
+	"  -C, --cpu LIST           only the samples taken on these CPUs, e.g. 0-3,6\n"
 	"  -n, --top N              the N hottest rows (default 20; 0: all)\n"
 	"  -f, --format FMT         text (default), csv, json (schema in README.md), or\n"
 	"                           folded: collapsed stacks 'main;mid;leaf N' for flame graphs,\n"
@@ -59,6 +61,11 @@ static const char report_help[] =
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard output\n"
 	"  -h, --help               this text\n"
 	"\n"
+	"Off-CPU recordings (record --off-cpu; perf record -e context-switches -c 1 -g\n"
+	"--switch-events) weigh each sample by the time its thread was off the CPU: the\n"
+	"periods, percentages and folded stacks are nanoseconds off the CPU, and the text\n"
+	"shows them in milliseconds.\n"
+	"\n"
 	"Percentages are of the samples' summed periods, as perf report's Overhead. Addresses\n"
 	"that no symbol covers show as module+0xoffset, and the report ends with the modules\n"
 	"that lacked symbols or debug information, and why.\n"
@@ -75,6 +82,7 @@ struct report_config {
 	const char *vmlinux;
 	bool no_demangle;
 	const char *comms, *pids, *tids, *dsos;
+	const char *cpus;
 	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
 };
@@ -99,6 +107,7 @@ static const struct option report_options[] = {
 	{ "tids", required_argument, NULL, 'T' },
 	{ "dsos", required_argument, NULL, 'd' },
 	{ "dso", required_argument, NULL, 'd' },
+	{ "cpu", required_argument, NULL, 'C' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -122,6 +131,7 @@ static int parse_option(struct report_config *c, int opt)
 	case 'P': c->pids = optarg; return 0;
 	case 'T': c->tids = optarg; return 0;
 	case 'd': c->dsos = optarg; return 0;
+	case 'C': c->cpus = optarg; return 0;
 	case 'h':
 		c->help = true;
 		return 0;
@@ -139,7 +149,7 @@ static int parse_options(struct report_config *c, int argc, char **argv)
 	c->o = (struct hwp_write_opts){ .sz = sizeof(c->o), .top = DEFAULT_TOP };
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "i:s:n:f:x:e:o:h", report_options,
+	while ((opt = getopt_long(argc, argv, "i:s:n:f:x:e:o:C:h", report_options,
 				  NULL)) != -1) {
 		if (opt == '?') {
 			cli_error("report", "unknown option or missing value '%s'; 'hwprof report --help' lists them",
@@ -181,7 +191,7 @@ static int report(struct report_config *c)
 {
 	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
 		 .vmlinux = c->vmlinux, .no_demangle = c->no_demangle, .comms = c->comms,
-		 .pids = c->pids, .tids = c->tids, .dsos = c->dsos);
+		 .pids = c->pids, .tids = c->tids, .dsos = c->dsos, .cpus = c->cpus);
 	struct hwp_profile *p = NULL;
 	struct hwp_ofile *of = NULL;
 	int err;

@@ -162,7 +162,7 @@ static bool lookup(const char *const *names, size_t n, const char *s, int *out)
 bool cli_output_option(const char *cmd, int opt, const char *arg,
 		       struct hwp_write_opts *o, size_t nr_formats, int *ret)
 {
-	static const char *const sorts[] = { "sym", "rip", "line", "dso" };
+	static const char *const sorts[] = { "sym", "rip", "line", "dso", "cpu" };
 	/* The first @nr_formats of these. */
 	static const char *const formats[] = {
 		"text", "csv", "json", "folded", "speedscope", "pprof", "html",
@@ -184,12 +184,13 @@ bool cli_output_option(const char *cmd, int opt, const char *arg,
 		o->format = HWP_FORMAT_CSV;
 		return true;
 	case 's':
-		if (lookup(sorts, 4, arg, &v))
+		if (lookup(sorts, sizeof(sorts) / sizeof(sorts[0]), arg, &v))
 			o->sort = (enum hwp_sort)v;
 		else
 			*ret = CLI_EXIT_USAGE;
 		if (*ret)
-			cli_error(cmd, "--sort: '%s' is not rip, sym, line or dso", arg);
+			cli_error(cmd, "--sort: '%s' is not rip, sym, line, dso or cpu",
+				  arg);
 		return true;
 	case 'f':
 		if (lookup(formats, nr_formats, arg, &v)) {

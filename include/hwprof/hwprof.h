@@ -1004,7 +1004,10 @@ enum hwp_format {
 	HWP_FORMAT_TEXT = 0,	/* perf stat's layout */
 	HWP_FORMAT_CSV,		/* perf stat -x's field order */
 	HWP_FORMAT_JSON,	/* the documented schema (README) */
-	HWP_FORMAT_FOLDED,	/* profiles only: collapsed stacks "main;mid;leaf N" */
+	/* Profiles only: collapsed stacks "main;mid;leaf N", N the samples
+	 * or, in an off-CPU profile (hwp_profile_info's off_cpu), the
+	 * nanoseconds off the CPU (since 0.2) */
+	HWP_FORMAT_FOLDED,
 	/* Results and regions: the OpenMetrics text exposition (Prometheus),
 	 * families hwprof_event, hwprof_metric, hwprof_region_... (README),
 	 * ending in "# EOF". Since: 0.2 */
@@ -1037,6 +1040,10 @@ enum hwp_sort {
 	HWP_SORT_RIP,		/* by instruction address */
 	HWP_SORT_LINE,		/* by source file and line */
 	HWP_SORT_DSO,		/* by module */
+	/* By the CPU the samples were taken on (their PERF_SAMPLE_CPU): an
+	 * entry's name is the CPU's number, without symbol, module or
+	 * callers. Since: 0.2 */
+	HWP_SORT_CPU,
 };
 
 /* What every writer takes; each reads the fields that apply to it. */
@@ -2105,6 +2112,17 @@ struct hwp_record_opts {
 	 * deeper than the copy stops early, and the profile says so
 	 * (hwp_profile_info's unwind counts). Since: 0.2 */
 	uint32_t stack_size;
+	/* Off-CPU time: also sample context-switches at every switch (period
+	 * 1, whatever @freq or @period say of the other events), with call
+	 * chains (HWP_CALLCHAIN_FP where @callchain is NONE), and record the
+	 * switches (PERF_RECORD_SWITCH, perf record --switch-events), which
+	 * time each interval until the thread runs again: a profile of the
+	 * file weighs each such sample by it (hwp_profile_info's off_cpu).
+	 * @events may name events to sample as well (cpu-clock: on-CPU time
+	 * in the same file), or be NULL for the switches alone. Needs no PMU
+	 * and no tracefs, but the kernel's samples: hwp_record_open() fails
+	 * with -EACCES where only user space may be sampled. Since: 0.2 */
+	bool off_cpu;
 	size_t :0;
 };
 
@@ -2163,7 +2181,8 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
  * perf_event_paranoid explanation, -ESRCH (no such process), the event's
  * error when it cannot be sampled (hwp_errmsg() says why), the output
  * file's error (see hwp_ofile_open()), -EINVAL on a second call: a
- * recording is opened once, whether that worked or not. Since: 0.1
+ * recording is opened once, whether that worked or not; -EACCES for
+ * off_cpu where only user space may be sampled (since 0.2). Since: 0.1
  */
 HWP_API int hwp_record_open(struct hwp_record *r);
 
@@ -2270,6 +2289,12 @@ struct hwp_profile_opts {
 	const char *pids;
 	const char *tids;
 	const char *dsos;
+	/* Only the samples taken on these CPUs (a CPU list, "0-3,6"); NULL:
+	 * all. The file's samples must carry their CPU (PERF_SAMPLE_CPU:
+	 * hwprof record always asks for it, perf record with -a, -C or
+	 * --sample-cpu), else hwp_profile_open() fails with -EINVAL. The
+	 * others are counted in hwp_profile_info's other_cpus. Since: 0.2 */
+	const char *cpus;
 	size_t :0;
 };
 
@@ -2358,6 +2383,20 @@ struct hwp_profile_info {
 	 * period. Since: 0.2 */
 	uint64_t filtered_samples;
 	uint64_t filtered_period;
+	/* The reported event is context-switches in a file with switch
+	 * records (hwp_record_opts' off_cpu, perf record -e context-switches
+	 * -c 1 -g --switch-events): each sample, taken where a thread left
+	 * the CPU, weighs the nanoseconds until that thread ran again, and
+	 * every period (entries, stacks, percentages) is time off the CPU.
+	 * The idle task's switches are not weighed (its time off the CPU is
+	 * the CPU's busy time). off_cpu_unmatched counts the samples whose
+	 * thread did not run again before the recording ended (or whose
+	 * switch back was lost): they weigh 0. Since: 0.2 */
+	bool off_cpu;
+	uint64_t off_cpu_unmatched;
+	/* Samples of the reported event left out by hwp_profile_opts' cpus.
+	 * Since: 0.2 */
+	uint64_t other_cpus;
 };
 
 /* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */
@@ -2372,7 +2411,10 @@ struct hwp_caller {
 	const char *name;	/* its symbol, or module+0xoffset */
 	const char *dso;
 	uint64_t samples;	/* of the entry's samples, those called from here */
-	double percent;		/* of the entry's samples */
+	/* of the entry's samples; in an off-CPU profile (hwp_profile_info's
+	 * off_cpu), of its time off the CPU, and the callers are ranked by
+	 * it (since 0.2) */
+	double percent;
 };
 
 /* One row of a report. */
@@ -2558,7 +2600,8 @@ struct hwp_profile_diff;
 
 struct hwp_profile_diff_opts {
 	size_t sz;
-	/* Rows by symbol (default), instruction, line or module. */
+	/* Rows by symbol (default), instruction, line or module; not by CPU
+	 * (-EINVAL). */
 	enum hwp_sort sort;
 	double alpha;		/* the significance level; 0: 0.05 */
 	bool no_correction;	/* do not apply Holm's correction across the rows */

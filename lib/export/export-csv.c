@@ -29,6 +29,9 @@ static int csv_row(const struct hwp_entry *e, void *arg)
 	case HWP_SORT_DSO:
 		field(c, e->dso, true);
 		break;
+	case HWP_SORT_CPU:
+		field(c, e->name, true);
+		break;
 	case HWP_SORT_SYM:
 		field(c, e->name, false);
 		field(c, e->dso, true);
@@ -59,6 +62,7 @@ int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 		[HWP_SORT_RIP] = "address,symbol,dso,source,bytes,disasm",
 		[HWP_SORT_LINE] = "source,symbol,dso",
 		[HWP_SORT_DSO] = "dso",
+		[HWP_SORT_CPU] = "cpu",
 	};
 	struct csv_ctx c = { f, o->separator && *o->separator ? o->separator : ",",
 			     o->sort };

@@ -276,7 +276,7 @@ static int put_event(struct json_writer *w, struct hwp_profile *p)
 		goto out;
 	jw_object_begin(w);
 	jw_kv_string(w, "event", info.event);
-	jw_kv_string(w, "unit", event_is_clock(info.event) ? "nanoseconds" : "events");
+	jw_kv_string(w, "unit", event_in_ns(p, info.event) ? "nanoseconds" : "events");
 	jw_kv_uint(w, "samples", info.samples);
 	jw_kv_uint(w, "period", info.period);
 	jw_key(w, "callchains");

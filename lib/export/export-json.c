@@ -119,6 +119,11 @@ static void json_totals(struct json_writer *w, const struct hwp_profile_info *in
 	jw_kv_uint(w, "other_samples", in->other_samples);
 	jw_key(w, "callchains");
 	jw_bool(w, in->callchains);
+	jw_key(w, "off_cpu");
+	jw_bool(w, in->off_cpu);
+	if (in->off_cpu)
+		jw_kv_uint(w, "off_cpu_unmatched", in->off_cpu_unmatched);
+	jw_kv_uint(w, "other_cpus", in->other_cpus);
 	if (!in->dwarf)
 		return;
 	jw_key(w, "unwind");

@@ -373,9 +373,9 @@ static void comment(struct pprof *pp, const char *what, const char *s, const cha
 	strbuf_release(&sb);
 }
 
-static const char *unit(const char *event)
+static const char *unit(const struct hwp_profile *p, const char *event)
 {
-	return event_is_clock(event) ? "nanoseconds" : "count";
+	return event_in_ns(p, event) ? "nanoseconds" : "count";
 }
 
 /* A value a sample for each event of the file, in its order; pprof shows
@@ -392,10 +392,10 @@ static void header(struct pprof *pp, const struct hwp_profile_info *info)
 	for (size_t i = 0; i < info->nr_events; i++) {
 		const char *name = hwp_profile_event_name(pp->p, i);
 
-		value_type(pp, PROFILE_SAMPLE_TYPE, name, unit(name));
+		value_type(pp, PROFILE_SAMPLE_TYPE, name, unit(pp->p, name));
 	}
 	pb_int(&pp->out, PROFILE_DEFAULT_SAMPLE_TYPE, (int64_t)str_id(pp, info->event));
-	value_type(pp, PROFILE_PERIOD_TYPE, info->event, unit(info->event));
+	value_type(pp, PROFILE_PERIOD_TYPE, info->event, unit(pp->p, info->event));
 	pb_int(&pp->out, PROFILE_PERIOD, (int64_t)rec.sample_period);
 	pb_int(&pp->out, PROFILE_DURATION_NANOS, (int64_t)rec.duration_ns);
 	comment(pp, "hwprof " HWPROF_VERSION ": ", info->input, NULL);

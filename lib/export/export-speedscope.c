@@ -87,7 +87,7 @@ int export_speedscope(struct hwp_profile *p, FILE *f)
 	jw_key(&w, "name");
 	jw_string(&w, name);
 	jw_key(&w, "unit");
-	jw_string(&w, event_is_clock(info.event) ? "nanoseconds" : "none");
+	jw_string(&w, event_in_ns(p, info.event) ? "nanoseconds" : "none");
 	jw_key(&w, "startValue");
 	jw_int(&w, 0);
 	jw_key(&w, "endValue");

@@ -55,6 +55,7 @@ struct text_ctx {
 	enum hwp_sort sort;
 	struct columns w;
 	bool measure;		/* first pass: widths only */
+	bool off_cpu;		/* periods are nanoseconds off the CPU: a column */
 	struct printable pr;
 };
 
@@ -106,9 +107,14 @@ static int text_row(const struct hwp_entry *e, void *arg)
 	}
 	fmt_grouped((double)e->samples, true, samples, sizeof(samples));
 	fprintf(t->f, "  %7.2f%%  %10s  ", e->percent, samples);
+	if (t->off_cpu)
+		fprintf(t->f, "%12.3f  ", (double)e->period / 1e6);
 	switch (t->sort) {
 	case HWP_SORT_DSO:
 		fprintf(t->f, "%s\n", printable(&t->pr, e->dso));
+		break;
+	case HWP_SORT_CPU:
+		fprintf(t->f, "%s\n", e->name);
 		break;
 	case HWP_SORT_SYM:
 		fprintf(t->f, "%-*s  %s\n", t->w.name, name, dso);
@@ -139,9 +145,14 @@ static void text_columns(struct text_ctx *t)
 	static const char dots[] = "................................................";
 
 	fprintf(t->f, "# %8s  %10s  ", "Overhead", "Samples");
+	if (t->off_cpu)
+		fprintf(t->f, "%12s  ", "Off-CPU ms");
 	switch (t->sort) {
 	case HWP_SORT_DSO:
 		fprintf(t->f, "Module\n");
+		break;
+	case HWP_SORT_CPU:
+		fprintf(t->f, "CPU\n");
 		break;
 	case HWP_SORT_SYM:
 		fprintf(t->f, "%-*s  Module\n", t->w.name, "Symbol");
@@ -156,9 +167,10 @@ static void text_columns(struct text_ctx *t)
 			"Source", t->w.bytes, "Bytes");
 		break;
 	}
-	fprintf(t->f, "# %.8s  %.10s  %.*s\n", dots, dots,
-		t->sort == HWP_SORT_RIP ? 18 : t->sort == HWP_SORT_DSO ? 6 : t->w.name,
-		dots);
+	fprintf(t->f, "# %.8s  %.10s  %s%.*s\n", dots, dots,
+		t->off_cpu ? "............  " : "",
+		t->sort == HWP_SORT_RIP ? 18 : t->sort == HWP_SORT_DSO ? 6 :
+		t->sort == HWP_SORT_CPU ? 3 : t->w.name, dots);
 }
 
 /* How the DWARF chains unwound: a chain that stopped early is not the
@@ -222,6 +234,13 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_o
 			(unsigned long long)in.throttled);
 	if (in.dwarf)
 		text_unwind(f, &in, pr);
+	if (in.off_cpu)
+		fprintf(f, "# off-CPU time: %.3f ms, each sample weighing the time from its thread's switch out to its switch back in; %llu samples whose thread did not run again in the recording weigh nothing\n",
+			(double)in.period / 1e6,
+			(unsigned long long)in.off_cpu_unmatched);
+	if (in.other_cpus)
+		fprintf(f, "# %llu samples on the CPUs not chosen (--cpu) left out\n",
+			(unsigned long long)in.other_cpus);
 	if (in.nr_events > 1) {
 		fprintf(f, "# other events in the file (hwprof report -e NAME):");
 		for (size_t i = 0; hwp_profile_event_name(p, i); i++)
@@ -270,7 +289,11 @@ int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 {
 	struct text_ctx t = { .f = f, .sort = o->sort, .measure = true };
 	struct module_lists ml = { .f = f, .pr = &t.pr };
+	struct hwp_profile_info in = { .sz = sizeof(in) };
 	int err;
+
+	if (!hwp_profile_info(p, &in))
+		t.off_cpu = in.off_cpu;
 
 	ml.lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE;
 	ml.code = o->sort == HWP_SORT_RIP;

@@ -67,7 +67,7 @@ static bool stack_eq(size_t idx, const void *key, const void *ctx)
 }
 
 static int add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
-		     uint64_t period, int event)
+		     uint64_t period, int event, long *idx)
 {
 	struct frames_key k = { frames, nr };
 	uint64_t h = hash_bytes(frames, nr * sizeof(*frames));
@@ -89,6 +89,7 @@ static int add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
 		p->nr_frames += nr;
 		i = (long)p->nr_stacks++;
 	}
+	*idx = i;
 	if (p->nr_events > 1)
 		p->stack_values[(size_t)i * p->nr_events + (size_t)event] += period;
 	if (event != p->event)
@@ -214,7 +215,7 @@ static int add_user_frames(struct hwp_profile *p, const struct pd_sample *s, uin
  * looked up at their return address - 1, inside the call instruction, so
  * that a call at the end of a function is not put in the next one. */
 static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint32_t leaf,
-			 int event, bool dwarf)
+			 int event, bool dwarf, long *stack)
 {
 	uint16_t mode = s->cpumode;
 	uint32_t nr = 0;
@@ -239,7 +240,7 @@ static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint3
 	}
 	if (dwarf && add_user_frames(p, s, &nr, event == p->event))
 		return -ENOMEM;
-	return add_stack(p, p->scratch, nr, s->period, event);
+	return add_stack(p, p->scratch, nr, s->period, event, stack);
 }
 
 /* The first DWARF sample: an unwinder, where this build has one. */
@@ -329,9 +330,10 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 {
 	const struct pd_event *ev = pd_event(p->file, (size_t)rec->event);
 	bool ours = rec->event == p->event, dwarf = has_dwarf(ev);
+	bool off_cpu = offcpu_event(p, ev);
 	struct pd_sample s;
 	struct location loc;
-	long site;
+	long site, stack = -1;
 	int err;
 
 	err = pd_decode_sample(&ev->attr, rec->h, &s);
@@ -342,6 +344,13 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 	if (err)
 		return fail_prefix(err, "'%s', record at offset %llu", p->input,
 				       (unsigned long long)rec->offset);
+	if (!cpu_wanted(p, s.cpu)) {
+		p->other_cpus += ours;
+		return 0;
+	}
+	/* Weighed when the thread runs again (offcpu.c). */
+	if (off_cpu)
+		s.period = 0;
 	machine_resolve(p->m, s.pid, s.ip, s.cpumode, &loc);
 	if (p->filtering && !sample_kept(p, &s, &loc)) {
 		if (ours) {
@@ -367,6 +376,9 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 		p->sites[site].period += s.period;
 		p->samples++;
 		p->period += s.period;
+		err = cpu_add(p, s.cpu, 1, s.period);
+		if (err)
+			return err;
 	}
 	if (dwarf && !p->dwarf) {
 		err = dwarf_begin(p, ev);
@@ -379,15 +391,37 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 		if (s.time > p->time_last)
 			p->time_last = s.time;
 	}
-	if (!has_chains(pd_event(p->file, (size_t)p->event)))
-		return 0;
-	p->callchains |= ours;
-	if (has_chains(ev))
-		err = add_callchain(p, &s, (uint32_t)site, rec->event, dwarf);
-	else
-		err = add_stack(p, (const uint32_t[]){ (uint32_t)site }, 1, s.period,
-				rec->event);
-	return err ? fail(-ENOMEM, "out of memory") : 0;
+	if (has_chains(pd_event(p->file, (size_t)p->event))) {
+		p->callchains |= ours;
+		if (has_chains(ev))
+			err = add_callchain(p, &s, (uint32_t)site, rec->event, dwarf,
+					    &stack);
+		else
+			err = add_stack(p, (const uint32_t[]){ (uint32_t)site }, 1,
+					s.period, rec->event, &stack);
+		if (err)
+			return fail(-ENOMEM, "out of memory");
+	}
+	return off_cpu ? offcpu_sample(p, &s, rec->event, site, stack) : 0;
+}
+
+void profile_add_period(struct hwp_profile *p, int event, long site, long stack,
+			uint32_t cpu, uint64_t period)
+{
+	size_t e = (size_t)event;
+
+	if (p->nr_events > 1) {
+		p->site_values[(size_t)site * p->nr_events + e] += period;
+		if (stack >= 0)
+			p->stack_values[(size_t)stack * p->nr_events + e] += period;
+	}
+	if (event != p->event)
+		return;
+	p->sites[site].period += period;
+	if (stack >= 0)
+		p->stacks[stack].period += period;
+	p->period += period;
+	cpu_add(p, cpu, 0, period);	/* the CPU's row exists: the sample made it */
 }
 
 static uint64_t u64_at(const struct perf_event_header *h, size_t off)
@@ -425,6 +459,9 @@ static int on_record(const struct pd_record *rec, void *ctx)
 		return machine_apply(p->m, rec->h);
 	case PERF_RECORD_UNTHROTTLE:
 		return 0;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return offcpu_switch(p, rec);
 	/* For the whole file, whatever event they name: a ring's LOST
 	 * carries the id of the event that wrote next, not of the samples
 	 * that were dropped, which may be any event's of that ring. */
@@ -668,9 +705,14 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	if (!err)
 		err = note_recording_host(p);
 	if (!err)
+		err = cpu_filter_set(p, o.cpus);
+	if (!err)
+		err = offcpu_begin(p);
+	if (!err)
 		err = pd_foreach(p->file, on_record, p);
 	if (err)
 		goto err;
+	offcpu_end(p);
 	note_skipped(p);
 	if (p->nr_events) {
 		const struct perf_event_attr *a =
@@ -757,6 +799,8 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 		return;
 	report_cache_free(p);
 	unwinder_free(p->unw);
+	offcpu_release(p);
+	cpu_release(p);
 	free(p->unw_ips);
 	free(p->us.no_info_by_dso);
 	free(p->us.no_info_modules);
@@ -808,6 +852,9 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 	i.filtered_samples = p->filtered_samples;
 	i.filtered_period = p->filtered_period;
 	i.dwarf = p->dwarf;
+	i.off_cpu = p->off_cpu;
+	i.off_cpu_unmatched = p->oc.unmatched;
+	i.other_cpus = p->other_cpus;
 	if (p->dwarf) {
 		i.unwind_entry = p->us.entry;
 		i.unwind_stack_short = p->us.stack_short;

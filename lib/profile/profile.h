@@ -29,6 +29,30 @@ struct stack {
 
 struct report;
 
+/* offcpu.c: a thread that left the CPU at a sample of the off-CPU event,
+ * until it runs again. */
+struct offcpu_wait {
+	uint32_t tid, cpu;
+	int event;
+	long site, stack;	/* stack: -1 without call chains */
+	uint64_t since;		/* the sample's time, then the switch out's */
+	bool waiting, out_seen;
+};
+
+struct offcpu {
+	bool switches;		/* the file records switches (attr.context_switch) */
+	bool *events;		/* each event of the file: its samples are timed */
+	struct offcpu_wait *w;	/* one a thread seen */
+	size_t nr, cap;
+	struct hidx idx;
+	uint64_t unmatched;	/* samples of the reported event never weighed */
+};
+
+/* cpus.c: the samples and periods by CPU, for HWP_SORT_CPU. */
+struct cpu_total {
+	uint64_t samples, period;
+};
+
 /* ---- unwind.c (libunwind) or unwind-stub.c: DWARF call chains ---- */
 
 enum unwind_end {
@@ -146,11 +170,55 @@ struct hwp_profile {
 	/* a report looked up lines: modules say if they have them */
 	bool lines_used;
 	struct report *reports[HWP_SORT_DSO + 1];	/* built on first use */
+	/* Off-CPU time (offcpu.c): the reported event's periods are time off
+	 * the CPU */
+	struct offcpu oc;
+	bool off_cpu;
+	/* cpus.c: hwp_profile_opts' cpus as a bitmap (NULL: all), the
+	 * reported event's samples left out by it, and the totals by CPU */
+	bool cpu_known;		/* the reported event's samples say their CPU */
+	uint8_t *cpu_filter;
+	size_t nr_cpu_filter;
+	uint64_t other_cpus;
+	struct cpu_total *cpus;
+	size_t nr_cpus, cap_cpus;
 	struct disasm *dis;
 	int dis_machine;	/* the ELF machine @dis decodes; -1 when it cannot */
 };
 
 long profile_site(struct hwp_profile *p, const struct location *loc);
+/* Add @period to what a sample of @event at @site, @stack (-1: none) and
+ * @cpu weighed: the late weight of off-CPU samples. */
+void profile_add_period(struct hwp_profile *p, int event, long site, long stack,
+			uint32_t cpu, uint64_t period);
+
+/* ---- offcpu.c ---- */
+
+/* Whether samples of @ev weigh their time off the CPU. */
+bool offcpu_event(const struct hwp_profile *p, const struct pd_event *ev);
+/* Before the records: whether the file has switches, and the reported
+ * event is timed by them (p->off_cpu). */
+int offcpu_begin(struct hwp_profile *p);
+/* A sample of an off-CPU event: its thread waits from now. */
+int offcpu_sample(struct hwp_profile *p, const struct pd_sample *s, int event, long site,
+		  long stack);
+/* A PERF_RECORD_SWITCH or _CPU_WIDE: a thread leaves, or runs again. */
+int offcpu_switch(struct hwp_profile *p, const struct pd_record *rec);
+/* After the records: the threads still waiting are counted, unweighed. */
+void offcpu_end(struct hwp_profile *p);
+void offcpu_release(struct hwp_profile *p);
+
+/* ---- cpus.c ---- */
+
+/* hwp_profile_opts' cpus: -EINVAL for a bad list, or for a file whose
+ * samples do not say their CPU. */
+int cpu_filter_set(struct hwp_profile *p, const char *list);
+bool cpu_wanted(const struct hwp_profile *p, uint32_t cpu);
+/* Count @samples and @period on @cpu: 0 or -ENOMEM (with the message). */
+int cpu_add(struct hwp_profile *p, uint32_t cpu, uint64_t samples, uint64_t period);
+void cpu_release(struct hwp_profile *p);
+/* HWP_SORT_CPU: the entries by CPU, as hwp_profile_foreach_entry(). */
+int cpu_foreach_entry(struct hwp_profile *p, size_t n, hwp_entry_fn fn, void *ctx);
 /* Resolve site @i (with @lines, its source line too) once. */
 void site_resolve(struct hwp_profile *p, size_t i, bool lines);
 /* Decode one instruction of @dso at @vaddr into @text and @bytes: its length. */

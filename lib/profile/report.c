@@ -69,6 +69,7 @@ static void group_key(const struct hwp_profile *p, enum hwp_sort sort,
 	g->dso = s->loc.dso;
 	switch (sort) {
 	case HWP_SORT_DSO:
+	case HWP_SORT_CPU:	/* not by site: cpus.c */
 		break;
 	case HWP_SORT_RIP:
 		g->addr = s->si.vaddr;
@@ -241,6 +242,9 @@ struct caller_key {
 struct caller_row {
 	struct caller_key key;
 	uint64_t samples;
+	/* what the callers are ranked by: the samples, or in an off-CPU
+	 * profile the time off the CPU */
+	uint64_t weight;
 };
 
 /* The callers of all groups at once, in one table: a search per group
@@ -262,7 +266,7 @@ static bool caller_eq(size_t idx, const void *key, const void *ctx)
 }
 
 static int add_caller(struct hwp_profile *p, struct caller_set *cs, uint32_t group,
-		      uint32_t site, uint64_t samples)
+		      uint32_t site, uint64_t samples, uint64_t weight)
 {
 	const struct site *s;
 	struct caller_key k;
@@ -280,10 +284,11 @@ static int add_caller(struct hwp_profile *p, struct caller_set *cs, uint32_t gro
 		if (vec_reserve(&cs->v, &cs->cap, cs->nr + 1, sizeof(*cs->v)) ||
 		    hidx_add(&cs->idx, h, cs->nr))
 			return -ENOMEM;
-		cs->v[cs->nr] = (struct caller_row){ k, 0 };
+		cs->v[cs->nr] = (struct caller_row){ k, 0, 0 };
 		i = (long)cs->nr++;
 	}
 	cs->v[i].samples += samples;
+	cs->v[i].weight += weight;
 	return 0;
 }
 
@@ -297,8 +302,8 @@ static int cmp_caller_rows(const void *pa, const void *pb, void *arg)
 
 	if (a->key.group != b->key.group)
 		return a->key.group < b->key.group ? -1 : 1;
-	if (a->samples != b->samples)
-		return a->samples > b->samples ? -1 : 1;
+	if (a->weight != b->weight)
+		return a->weight > b->weight ? -1 : 1;
 	c = strcmp(a->key.name, b->key.name);
 	if (!c)
 		c = strcmp(machine_dso(m, a->key.dso)->path,
@@ -324,6 +329,7 @@ static int give_callers(struct hwp_profile *p, struct report *r,
 	for (size_t i = 0; i < cs->nr; i++) {
 		const struct caller_row *c = &cs->v[i];
 		struct group *gr = &r->groups[c->key.group];
+		uint64_t of = p->off_cpu ? gr->period : gr->samples;
 
 		if (gr->nr_callers == MAX_CALLERS)
 			continue;
@@ -334,7 +340,7 @@ static int give_callers(struct hwp_profile *p, struct report *r,
 			.name = c->key.name,
 			.dso = machine_dso(p->m, c->key.dso)->path,
 			.samples = c->samples,
-			.percent = 100.0 * (double)c->samples / (double)gr->samples,
+			.percent = of ? 100.0 * (double)c->weight / (double)of : 0,
 		};
 	}
 	return 0;
@@ -354,7 +360,8 @@ static int find_callers(struct hwp_profile *p, struct report *r)
 		g = r->site_group[p->frames[st->first]];
 		if (g != NO_GROUP)
 			err = add_caller(p, &cs, g, p->frames[st->first + 1],
-					 st->samples);
+					 st->samples,
+					 p->off_cpu ? st->period : st->samples);
 	}
 	if (!err && cs.nr) {	/* qsort_r() of NULL is undefined, even for none */
 		qsort_r(cs.v, cs.nr, sizeof(*cs.v), cmp_caller_rows, p->m);
@@ -437,6 +444,7 @@ static void fill_entry(struct hwp_profile *p, const struct report *r, size_t ran
 	e->name = b->name;
 	switch (r->sort) {
 	case HWP_SORT_DSO:
+	case HWP_SORT_CPU:	/* not by site: cpus.c */
 		snprintf(b->name, sizeof(b->name), "%s", d->path);
 		break;
 	case HWP_SORT_SYM:
@@ -485,6 +493,8 @@ HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort,
 	clear_error();
 	if (!p || !fn)
 		return fail(-EINVAL, "hwp_profile_foreach_entry: NULL argument");
+	if (sort == HWP_SORT_CPU)
+		return cpu_foreach_entry(p, n, fn, ctx);
 	err = get_report(p, sort, &r);
 	if (err)
 		return err;
@@ -880,14 +890,19 @@ void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site 
 
 /* ---- for the formats ---- */
 
-bool event_is_clock(const char *event)
+bool event_in_ns(const struct hwp_profile *p, const char *event)
 {
-	return !strcmp(event, "cpu-clock") || !strcmp(event, "task-clock");
+	if (!strcmp(event, "cpu-clock") || !strcmp(event, "task-clock"))
+		return true;
+	for (size_t i = 0; i < p->nr_events; i++)
+		if (!strcmp(p->event_names[i], event))
+			return p->oc.events && p->oc.events[i];
+	return false;
 }
 
 const char *sort_name(enum hwp_sort sort)
 {
-	static const char *const names[] = { "sym", "rip", "line", "dso" };
+	static const char *const names[] = { "sym", "rip", "line", "dso", "cpu" };
 
 	return (unsigned int)sort < ARRAY_SIZE(names) ? names[sort] : "?";
 }

@@ -74,8 +74,9 @@ struct profile_recording {
 };
 void profile_recording(const struct hwp_profile *p, struct profile_recording *out);
 
-/* report.c: whether @event counts nanoseconds (cpu-clock, task-clock). */
-bool event_is_clock(const char *event);
+/* report.c: whether the periods of @event, one of @p's file, are
+ * nanoseconds: cpu-clock, task-clock, and an off-CPU event (offcpu.c). */
+bool event_in_ns(const struct hwp_profile *p, const char *event);
 
 /* profile.c: the profile of event @idx of @p's file, read again from the
  * file with @p's options (formats that show every event: html). Errors:

@@ -18,6 +18,7 @@
 #define DEFAULT_FREQ 4000
 #define DEFAULT_PAGES 128	/* 512 KiB a CPU, as perf */
 #define FALLBACK_EVENT "cpu-clock"
+#define OFFCPU_EVENT "context-switches"
 
 struct hwp_record {
 	struct hwp_record_opts o;	/* its strings point into the copies below */
@@ -52,6 +53,9 @@ struct hwp_record {
 	/* The recording failed for good (failure.err != 0): every later call
 	 * returns this error with this message. */
 	struct kept_error failure;
+	/* off_cpu: the context-switches event added last, sampled at each
+	 * switch; the first event records the switches */
+	size_t offcpu_ev;
 	bool open, finished;
 	bool tried;		/* hwp_record_open() was called: it is not called twice */
 };
@@ -100,6 +104,25 @@ static int check_opts(const struct hwp_record_opts *o)
 	return 0;
 }
 
+/* Off-CPU time: the switches are sampled (their call chains say where
+ * threads leave the CPU) after the events asked for, if any. */
+static int add_off_cpu(struct hwp_record *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (r->events)
+		strbuf_addf(&sb, "%s,", r->events);
+	strbuf_addf(&sb, "%s", OFFCPU_EVENT);
+	free(r->events);
+	r->events = strbuf_detach(&sb);
+	r->o.events = r->events;
+	if (!r->events)
+		return fail(-ENOMEM, "out of memory");
+	if (r->o.callchain == HWP_CALLCHAIN_NONE)
+		r->o.callchain = HWP_CALLCHAIN_FP;
+	return 0;
+}
+
 HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record **out)
 {
 	struct hwp_record *r;
@@ -133,9 +156,15 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
 	}
 	if (!r->o.mmap_pages)
 		r->o.mmap_pages = DEFAULT_PAGES;
+	if (r->o.off_cpu) {
+		err = add_off_cpu(r);
+		if (err)
+			goto err;
+	}
 	err = hwp_evlist_parse(r->events ? r->events : "cycles", NULL, &r->evl);
 	if (err)
 		goto err;
+	r->offcpu_ev = r->evl->nr_events - 1;
 	*out = r;
 	return 0;
 err:
@@ -183,7 +212,14 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	 * is only written once the ring has room again, which may be never.
 	 * Older kernels refuse it, and the open goes on without. */
 	a->read_format = PERF_FORMAT_LOST;
-	if (r->o.period) {
+	if (r->o.off_cpu && e == r->offcpu_ev) {
+		/* Every switch, each timed: a period that is always 1 needs
+		 * no field (readers take the attr's), and a switch out is
+		 * the ring's busiest writer. */
+		a->sample_period = 1;
+		a->freq = 0;
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	} else if (r->o.period) {
 		a->sample_period = r->o.period;
 		a->freq = 0;
 	} else if (ev->attr.type == PERF_TYPE_TRACEPOINT && !r->o.freq) {
@@ -205,6 +241,8 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	 * linker puts it in a segment that is not executable: with DWARF
 	 * chains the data mappings are recorded too, as perf does. */
 	a->mmap_data = e == 0 && r->o.callchain == HWP_CALLCHAIN_DWARF;
+	/* PERF_RECORD_SWITCH: when each thread leaves and comes back */
+	a->context_switch = e == 0 && r->o.off_cpu;
 }
 
 static void add_fallback(struct hwp_record *r, const char *fmt, ...) HWP_PRINTF(2, 3);
@@ -563,6 +601,9 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 	err = targets_set(&r->t, r->o.scope, r->o.pid, r->cpulist, true);
 	if (!err)
 		err = r->events ? open_all(r) : open_default(r);
+	if (!err && r->o.off_cpu && r->attrs[r->offcpu_ev].exclude_kernel)
+		err = fail(-EACCES, "off-CPU time needs samples of the kernel, where threads switch, and the kernel allows user space only (kernel.perf_event_paranoid is %d): run as root, give CAP_PERFMON, or allow it with sysctl -w kernel.perf_event_paranoid=1",
+			   read_paranoid());
 	if (!err)
 		err = open_output(r);
 	if (!err) {

@@ -45,7 +45,7 @@ def usage(d):
                        (["record", "-m", "3", "--", "true"], "power of two"),
                        (["record", "--call-graph", "lbr", "--", "true"], "fp or dwarf"),
                        (["record", "-e", "cache-mises", "--", "true"], "did you mean"),
-                       (["report", "--sort", "bogus"], "not rip, sym, line or dso"),
+                       (["report", "--sort", "bogus"], "not rip, sym, line, dso or cpu"),
                        (["report", "--format", "xml"],
                         "not text, csv, json, folded, speedscope, pprof or html"),
                        (["report", "--annotate", "f", "--format", "json"], "text only"),

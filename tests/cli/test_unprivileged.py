@@ -77,6 +77,23 @@ def record_falls_back():
               f"says so, and how to ask for it: {p.stderr}")
 
 
+def off_cpu_refused():
+    """record --off-cpu where only user space may be sampled: the switches
+    are the kernel's, so a user-space fallback would record nothing; the
+    refusal says why and what would allow it, and leaves no file."""
+    if paranoid() < 2:
+        skip(f"kernel.perf_event_paranoid is {paranoid()}: the kernel may be sampled")
+    with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o777)
+        out = os.path.join(d, "off.data")
+        p = as_nobody("record", "--off-cpu", "-o", out, "--", WORKLOAD, "spin", "0.05")
+        check(p.returncode == 1, f"status {p.returncode}: {p.stderr}")
+        check("off-CPU time needs samples of the kernel" in p.stderr and
+              "perf_event_paranoid is" in p.stderr and "CAP_PERFMON" in p.stderr,
+              p.stderr)
+        check(not os.path.exists(out), "a file was left")
+
+
 def another_users_process():
     """-p of another user's process: the cause is the right to trace it,
     which no perf_event_paranoid value gives; the advice says so."""
@@ -108,6 +125,7 @@ if not SETPRIV or os.geteuid() != 0:
     case(skip, "becoming another user needs root and setpriv(1)", name="unprivileged")
 else:
     stage_for_nobody()
-    for fn in (record_falls_back, another_users_process, kernel_only_event):
+    for fn in (record_falls_back, off_cpu_refused, another_users_process,
+               kernel_only_event):
         case(fn)
 done()

@@ -419,6 +419,90 @@ static void check_html_in_memory(void)
 	hwp_profile_free(p);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The time off the CPU of the stacks through the kernel's nanosleep. */
+static int sum_sleeps(const struct hwp_stack *st, void *ctx)
+{
+	for (size_t i = 0; i < st->nr_frames; i++)
+		if (!strcmp(st->frames[i], "do_nanosleep")) {
+			*(uint64_t *)ctx += st->period;
+			break;
+		}
+	return 0;
+}
+
+/* Off-CPU time through the API: the sleeps weigh what they lasted, and
+ * the on-CPU event of the same recording is a profile of its own. */
+static void check_off_cpu(void)
+{
+	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 1000,
+		 .off_cpu = true);
+	HWP_OPTS(hwp_profile_opts, po, .event = "context-switches");
+	struct hwp_profile_info in = { .sz = sizeof(in) }, on = { .sz = sizeof(on) };
+	struct timespec ten_ms = { 0, 10000000 };
+	struct hwp_record *r = NULL;
+	struct hwp_profile *p = NULL, *q = NULL;
+	uint64_t slept = 0, wall, sleeps = 0;
+	int err;
+
+	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	err = hwp_record_open(r);
+	if (err == -EACCES) {
+		t_case_skip("the kernel's samples are not allowed here: %s",
+			    hwp_errmsg());
+		hwp_record_free(r);
+		return;
+	}
+	CHECK_ERR(err, 0);
+	CHECK_ERR(hwp_record_enable(r), 0);
+	wall = mono_ns();
+	spin_here(0.05);
+	for (int i = 0; i < 10; i++) {
+		uint64_t t0 = mono_ns();
+
+		nanosleep(&ten_ms, NULL);
+		slept += mono_ns() - t0;
+	}
+	CHECK_ERR(hwp_record_finish(r), 0);
+	wall = mono_ns() - wall;
+	CHECK_ERR(hwp_profile_from_record(r, &po, &p), 0);
+	CHECK_ERR(hwp_profile_from_record(r, NULL, &q), 0);
+	hwp_record_free(r);
+	if (!p || !q)
+		goto out;
+	hwp_profile_info(p, &in);
+	hwp_profile_info(q, &on);
+	/* Each sleep is a switch out and back; preemption adds more, whose
+	 * time a loaded machine lengthens, but one thread is never off the
+	 * CPU longer than it was recorded. */
+	CHECK(in.off_cpu && in.callchains && in.samples >= 10 && in.nr_events == 2,
+	      "off-CPU %d, chains %d, %llu samples, %zu events", in.off_cpu,
+	      in.callchains, (unsigned long long)in.samples, in.nr_events);
+	CHECK(in.period >= slept * 9 / 10 && in.period <= wall,
+	      "%llu ns off the CPU, %llu ns asleep, %llu ns recorded",
+	      (unsigned long long)in.period, (unsigned long long)slept,
+	      (unsigned long long)wall);
+#ifdef HAVE_LIBDW
+	CHECK_ERR(hwp_profile_foreach_stack(p, sum_sleeps, &sleeps), 0);
+	CHECK(sleeps >= slept * 9 / 10 && sleeps <= slept * 11 / 10,
+	      "the stacks through do_nanosleep weigh %llu ns, the sleeps lasted %llu ns",
+	      (unsigned long long)sleeps, (unsigned long long)slept);
+#endif
+	CHECK(!on.off_cpu && on.period >= 25000000 && on.period < in.period,
+	      "cpu-clock: off-CPU %d, %llu ns", on.off_cpu,
+	      (unsigned long long)on.period);
+out:
+	hwp_profile_free(p);
+	hwp_profile_free(q);
+}
+
 int main(void)
 {
 	t_init();
@@ -429,5 +513,6 @@ int main(void)
 	t_run(check_refused);
 	t_run(check_dwarf);
 	t_run(check_html_in_memory);
+	t_run(check_off_cpu);
 	return t_done();
 }
