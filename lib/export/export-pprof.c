@@ -449,8 +449,10 @@ int export_pprof(struct hwp_profile *p, FILE *f)
 	if (err)
 		return err;
 	err = gz_begin(f, &pp.gz);
+	if (err == -ELIBACC)
+		return fail(err, "%s", gz_unavailable());
 	if (err)
-		return err;
+		return fail(err, "out of memory");
 	err = write_profile(&pp, &info);
 	gz_err = gz_finish(pp.gz);
 	if (!err)

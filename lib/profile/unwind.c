@@ -11,7 +11,7 @@
  * of what it shows is whole (profile.c counts it). */
 #include "profile/profile.h"
 
-#include "core/dynlib.h"
+#include "util/dynlib.h"
 
 #include <libunwind.h>
 #include <pthread.h>
@@ -24,7 +24,7 @@ extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip
 					      int need_unwind_info, void *arg);
 #define dwarf_search_unwind_table UNW_OBJ(dwarf_search_unwind_table)
 
-/* libunwind is loaded at the first DWARF profile (core/dynlib.h says why);
+/* libunwind is loaded at the first DWARF profile (util/dynlib.h says why);
  * the generic library of the target, as libunwind-generic.pc names it. */
 #define LIBUNWIND "libunwind-" DYNLIB_STR(UNW_TARGET) ".so.8"
 #define UW_FUNCS(X)                                                          \

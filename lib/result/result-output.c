@@ -133,6 +133,14 @@ static bool has_values(const struct series *sr, size_t nr_runs)
 	return false;
 }
 
+/* A row's column in the per-run table: events, metrics and scores. Not the
+ * time rows: elapsed is the table's seconds column, and user and system
+ * are in the report's rows and the JSON's times. */
+static bool per_run_column(const struct series *sr)
+{
+	return sr->kind != HWP_SERIES_TIME;
+}
+
 static bool is_clock(const struct series *sr)
 {
 	return sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
@@ -176,13 +184,16 @@ static int per_run_text(const struct hwp_result *r, const struct hwp_write_opts 
 		goto out;
 	}
 	for (size_t i = 0; i < r->nr_series; i++)
-		t.nr_cols += has_values(&r->series[i], r->nr_runs);
+		t.nr_cols += per_run_column(&r->series[i]) &&
+			     has_values(&r->series[i], r->nr_runs);
 	cells[0] = "run";
 	cells[1] = "seconds";
 	for (size_t i = 0, col = 2; i < r->nr_series; i++) {
 		const struct series *sr = &r->series[i];
 		size_t nr;
 
+		if (!per_run_column(sr))
+			continue;
 		if (!has_values(sr, r->nr_runs)) {
 			strbuf_addf(&left_out, "%s%s", left_out.len ? ", " : "",
 				    sr->name);
@@ -205,7 +216,7 @@ static int per_run_text(const struct hwp_result *r, const struct hwp_write_opts 
 			const struct series *sr = &r->series[i];
 			size_t len;
 
-			if (!has_values(sr, r->nr_runs))
+			if (!per_run_column(sr) || !has_values(sr, r->nr_runs))
 				continue;
 			per_run_value(sr, sr->values[run], !o->no_big_num, buf[col],
 				      sizeof(buf[0]) - 1);
@@ -252,6 +263,8 @@ static int per_run_csv(const struct hwp_result *r, const char *sep, FILE *f)
 
 	fprintf(f, "run%sseconds", sep);
 	for (size_t i = 0; i < r->nr_series; i++) {
+		if (!per_run_column(&r->series[i]))
+			continue;
 		per_run_heading(&r->series[i], head, sizeof(head));
 		fputs(sep, f);
 		csv_field(f, head, sep);
@@ -263,6 +276,8 @@ static int per_run_csv(const struct hwp_result *r, const char *sep, FILE *f)
 			const struct series *sr = &r->series[i];
 			double v = sr->values[run];
 
+			if (!per_run_column(sr))
+				continue;
 			fputs(sep, f);
 			if (!isnan(v))
 				fprintf(f, "%.10g", is_clock(sr) ? v / 1e6 : v);
@@ -281,6 +296,8 @@ static void per_run_json(const struct hwp_result *r, struct json_writer *w)
 	jw_key(w, "columns");
 	jw_array_begin(w, false);
 	for (size_t i = 0; i < r->nr_series; i++) {
+		if (!per_run_column(&r->series[i]))
+			continue;
 		jw_object_begin(w);
 		jw_key(w, "name");
 		jw_string(w, r->series[i].name);
@@ -298,7 +315,8 @@ static void per_run_json(const struct hwp_result *r, struct json_writer *w)
 		jw_int(w, (long long)run + 1);
 		jw_number(w, r->seconds[run]);
 		for (size_t i = 0; i < r->nr_series; i++)
-			jw_number(w, r->series[i].values[run]);
+			if (per_run_column(&r->series[i]))
+				jw_number(w, r->series[i].values[run]);
 		jw_array_end(w);
 	}
 	jw_array_end(w);

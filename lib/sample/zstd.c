@@ -3,13 +3,13 @@
  * PERF_RECORD_COMPRESSED records, decompressed as it comes, into a buffer
  * of the reader's, so that memory stays bounded whatever the file's size. */
 #include "sample/sample.h"
-#include "core/dynlib.h"
+#include "util/dynlib.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <zstd.h>
 
-/* libzstd is loaded at the first compressed file (core/dynlib.h says why). */
+/* libzstd is loaded at the first compressed file (util/dynlib.h says why). */
 #define LIBZSTD "libzstd.so.1"
 #define ZSTD_FUNCS(X)                                                        \
 	X(ZSTD_createDStream) X(ZSTD_initDStream) X(ZSTD_freeDStream)        \

@@ -2,8 +2,7 @@
 /* A gzip stream onto a FILE: see gzip.h. The FILE stays the caller's, so
  * that the write dispatcher checks it (a full disk) as for every format. */
 #include "util/gzip.h"
-#include "core/core.h"
-#include "core/dynlib.h"
+#include "util/dynlib.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -11,7 +10,7 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-/* zlib is loaded at the first pprof file (core/dynlib.h says why). */
+/* zlib is loaded at the first pprof file (util/dynlib.h says why). */
 #define LIBZ "libz.so.1"
 #define Z_FUNCS(X) X(deflateInit2_) X(deflate) X(deflateEnd)
 
@@ -36,6 +35,12 @@ static void zl_load_once(void)
 		    zl_error, sizeof(zl_error));
 }
 
+const char *gz_unavailable(void)
+{
+	pthread_once(&zl_once, zl_load_once);
+	return zl_error[0] ? zl_error : NULL;
+}
+
 struct gz_writer {
 	z_stream z;
 	FILE *f;
@@ -51,16 +56,16 @@ int gz_begin(FILE *f, struct gz_writer **out)
 	pthread_once(&zl_once, zl_load_once);
 	if (zl_error[0]) {
 		free(gz);
-		return fail(-ELIBACC, "%s", zl_error);
+		return -ELIBACC;
 	}
 	if (!gz)
-		return fail(-ENOMEM, "out of memory");
+		return -ENOMEM;
 	/* 15 + 16: a window of 2^15 bytes, with gzip's header and trailer. */
 	if (zl.deflateInit2_(&gz->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
 			     Z_DEFAULT_STRATEGY, ZLIB_VERSION,
 			     (int)sizeof(z_stream)) != Z_OK) {
 		free(gz);
-		return fail(-ENOMEM, "out of memory");
+		return -ENOMEM;
 	}
 	gz->f = f;
 	*out = gz;

@@ -8,7 +8,9 @@
 
 struct gz_writer;
 
-/* 0, or -ENOMEM, -ELIBACC when zlib cannot be loaded (the error said). */
+/* Why zlib cannot be loaded (it is loaded at the first use), or NULL. */
+const char *gz_unavailable(void);
+/* 0, or -ENOMEM, -ELIBACC when zlib cannot be loaded (gz_unavailable()). */
 int gz_begin(FILE *f, struct gz_writer **out);
 /* Compress @len bytes of @data onto the stream: 0, or -EIO when writing
  * to the FILE failed, -ENOMEM; the error is sticky. */

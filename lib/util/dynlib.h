@@ -5,8 +5,8 @@
  * capstone (~77,000), libunwind (with liblzma), libzstd and zlib. Each user
  * keeps its table of functions (the headers' own types) and resolves it
  * once, under its own pthread_once. */
-#ifndef HWPROF_CORE_DYNLIB_H
-#define HWPROF_CORE_DYNLIB_H
+#ifndef HWPROF_UTIL_DYNLIB_H
+#define HWPROF_UTIL_DYNLIB_H
 
 #include <stddef.h>
 

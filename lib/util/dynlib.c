@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Libraries loaded at first use: see dynlib.h. */
-#include "core/dynlib.h"
+#include "util/dynlib.h"
 
 #include <dlfcn.h>
 #include <errno.h>
