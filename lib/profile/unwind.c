@@ -14,7 +14,6 @@
 #include "util/dynlib.h"
 
 #include <libunwind.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,26 +31,7 @@ extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip
 	X(unw_set_caching_policy) X(unw_init_remote) X(unw_get_reg)           \
 	X(unw_step) X(dwarf_search_unwind_table)
 
-static struct {
-#define X(fn) __typeof__(fn) *fn;
-	UW_FUNCS(X)
-#undef X
-} uw;
-
-static pthread_once_t uw_once = PTHREAD_ONCE_INIT;
-static char uw_error[512];
-
-static void uw_load_once(void)
-{
-	static const struct dynlib_sym syms[] = {
-#define X(fn) { DYNLIB_STR(fn), (void **)&uw.fn },
-		UW_FUNCS(X)
-#undef X
-	};
-
-	dynlib_open(LIBUNWIND, "libunwind", "libunwind8", syms,
-		    sizeof(syms) / sizeof(syms[0]), uw_error, sizeof(uw_error));
-}
+DYNLIB(UW_FUNCS, LIBUNWIND, "libunwind", "libunwind8")
 
 /* DW_EH_PE_* of .eh_frame_hdr that libunwind's binary search takes. */
 #define EH_PE_UDATA4 0x03
@@ -287,7 +267,7 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 		di.u.rti.table_data = bias + um->table;
 		di.u.rti.table_len = um->fde_count * 8 / sizeof(unw_word_t);
 	}
-	ret = uw.dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
+	ret = dl.dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
 	if (ret == -UNW_ENOINFO) {
 		c->no_info = true;
 		c->no_info_dso = loc.dso;
@@ -423,8 +403,7 @@ const char *unwind_unavailable(void)
 {
 	if (!regs_arch_host())
 		return "hwprof does not know this architecture's registers (x86-64 and arm64 only)";
-	pthread_once(&uw_once, uw_load_once);
-	return uw_error[0] ? uw_error : NULL;
+	return dl_load();
 }
 
 int unwinder_new(struct machine *m, struct symbolizer *sym, struct unwinder **out)
@@ -440,14 +419,14 @@ int unwinder_new(struct machine *m, struct symbolizer *sym, struct unwinder **ou
 	u->m = m;
 	u->sym = sym;
 	u->arch = regs_arch_host();
-	u->as = uw.unw_create_addr_space(&accessors, 0);
+	u->as = dl.unw_create_addr_space(&accessors, 0);
 	if (!u->as) {
 		free(u);
 		return -ENOMEM;
 	}
 	/* What libunwind learns of an address (its CFI rules) holds for every
 	 * sample, until the mappings change. */
-	uw.unw_set_caching_policy(u->as, UNW_CACHE_GLOBAL);
+	dl.unw_set_caching_policy(u->as, UNW_CACHE_GLOBAL);
 	*out = u;
 	return 0;
 }
@@ -465,7 +444,7 @@ void unwinder_free(struct unwinder *u)
 		return;
 	pr_debug("unwind: %llu samples unwound, %llu found remembered",
 		 (unsigned long long)u->misses, (unsigned long long)u->hits);
-	uw.unw_destroy_addr_space(u->as);
+	dl.unw_destroy_addr_space(u->as);
 	memo_clear(u);
 	free(u->memos);
 	free(u->reads);
@@ -480,7 +459,7 @@ void unwinder_flush(struct unwinder *u)
 {
 	if (!u)
 		return;
-	uw.unw_flush_cache(u->as, 0, 0);
+	dl.unw_flush_cache(u->as, 0, 0);
 	memo_clear(u);	/* module memory may be another file's now */
 }
 
@@ -596,15 +575,15 @@ size_t unwind_sample(struct unwinder *u, const struct pd_sample *s, uint64_t *ip
 		remember = same_ip < MEMO_PER_IP;
 	}
 	u->misses++;
-	if (uw.unw_init_remote(&cur, u->as, &c) < 0)
+	if (dl.unw_init_remote(&cur, u->as, &c) < 0)
 		return 0;
 	while (n < max) {
 		unw_word_t ip;
 
-		if (uw.unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || !ip)
+		if (dl.unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || !ip)
 			break;
 		ips[n++] = ip;
-		ret = uw.unw_step(&cur);
+		ret = dl.unw_step(&cur);
 		if (c.no_info) {
 			/* libunwind guesses on (frame pointers) where the
 			 * tables end: a guess is not shown as a caller */

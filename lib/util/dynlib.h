@@ -8,6 +8,7 @@
 #ifndef HWPROF_UTIL_DYNLIB_H
 #define HWPROF_UTIL_DYNLIB_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 struct dynlib_sym {
@@ -27,5 +28,33 @@ int dynlib_open(const char *soname, const char *what, const char *package,
 /* The symbol's name after macro expansion (libunwind's unw_step is
  * _Ux86_64_step). */
 #define DYNLIB_STR(x) DYNLIB_STR_(x)
+
+#define DYNLIB_FIELD_(fn) __typeof__(fn) *fn;
+#define DYNLIB_SYM_(fn) { DYNLIB_STR(fn), (void **)&dl.fn },
+
+/* In a file that loads one library at its first use: `dl`, a struct of the
+ * functions FUNCS lists (FUNCS(X) expands to X(fn) for each), called as
+ * dl.fn(...) with the headers' own types, and dl_load(), which loads the
+ * library once (thread-safe) and returns NULL, or why it cannot be. */
+#define DYNLIB(FUNCS, soname, what, package)                                 \
+	static struct {                                                      \
+		FUNCS(DYNLIB_FIELD_)                                         \
+	} dl;                                                                \
+	static char dl_error[512];                                           \
+	static void dl_load_once(void)                                       \
+	{                                                                    \
+		static const struct dynlib_sym syms[] = { FUNCS(DYNLIB_SYM_) }; \
+									     \
+		dynlib_open(soname, what, package, syms,                     \
+			    sizeof(syms) / sizeof(syms[0]), dl_error,        \
+			    sizeof(dl_error));                               \
+	}                                                                    \
+	static const char *dl_load(void)                                     \
+	{                                                                    \
+		static pthread_once_t once = PTHREAD_ONCE_INIT;              \
+									     \
+		pthread_once(&once, dl_load_once);                           \
+		return dl_error[0] ? dl_error : NULL;                        \
+	}
 
 #endif

@@ -5,7 +5,6 @@
 #include "util/dynlib.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <zlib.h>
@@ -14,31 +13,11 @@
 #define LIBZ "libz.so.1"
 #define Z_FUNCS(X) X(deflateInit2_) X(deflate) X(deflateEnd)
 
-static struct {
-#define X(fn) __typeof__(fn) *fn;
-	Z_FUNCS(X)
-#undef X
-} zl;
-
-static pthread_once_t zl_once = PTHREAD_ONCE_INIT;
-static char zl_error[512];
-
-static void zl_load_once(void)
-{
-	static const struct dynlib_sym syms[] = {
-#define X(fn) { #fn, (void **)&zl.fn },
-		Z_FUNCS(X)
-#undef X
-	};
-
-	dynlib_open(LIBZ, "zlib", "zlib1g", syms, sizeof(syms) / sizeof(syms[0]),
-		    zl_error, sizeof(zl_error));
-}
+DYNLIB(Z_FUNCS, LIBZ, "zlib", "zlib1g")
 
 const char *gz_unavailable(void)
 {
-	pthread_once(&zl_once, zl_load_once);
-	return zl_error[0] ? zl_error : NULL;
+	return dl_load();
 }
 
 struct gz_writer {
@@ -53,15 +32,14 @@ int gz_begin(FILE *f, struct gz_writer **out)
 	struct gz_writer *gz = calloc(1, sizeof(*gz));
 
 	*out = NULL;
-	pthread_once(&zl_once, zl_load_once);
-	if (zl_error[0]) {
+	if (dl_load()) {
 		free(gz);
 		return -ELIBACC;
 	}
 	if (!gz)
 		return -ENOMEM;
 	/* 15 + 16: a window of 2^15 bytes, with gzip's header and trailer. */
-	if (zl.deflateInit2_(&gz->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+	if (dl.deflateInit2_(&gz->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
 			     Z_DEFAULT_STRATEGY, ZLIB_VERSION,
 			     (int)sizeof(z_stream)) != Z_OK) {
 		free(gz);
@@ -81,7 +59,7 @@ static int pump(struct gz_writer *gz, int flush)
 
 		gz->z.next_out = gz->out;
 		gz->z.avail_out = sizeof(gz->out);
-		ret = zl.deflate(&gz->z, flush);
+		ret = dl.deflate(&gz->z, flush);
 		if (ret == Z_STREAM_ERROR)
 			return -EINVAL;
 		have = sizeof(gz->out) - gz->z.avail_out;
@@ -120,7 +98,7 @@ int gz_finish(struct gz_writer *gz)
 		gz->err = pump(gz, Z_FINISH);
 	}
 	err = gz->err;
-	zl.deflateEnd(&gz->z);
+	dl.deflateEnd(&gz->z);
 	free(gz);
 	return err;
 }

@@ -5,6 +5,7 @@
 #include "util/text.h"
 #include "util/cpulist.h"
 #include "util/demangle.h"
+#include "util/dynlib.h"
 #include "util/gzip.h"
 #include "util/hash.h"
 #include "util/protobuf.h"
@@ -548,11 +549,36 @@ static void check_log(void)
 	hwp_log_set_level(HWP_LOG_WARN);
 }
 
+/* A library loaded at first use: what a user is told when it is missing,
+ * or too old for a function we call. */
+static void check_dynlib(void)
+{
+	char err[512] = "";
+	size_t (*len)(const char *) = NULL;
+	void *none = NULL;
+	struct dynlib_sym ok[] = { { "strlen", (void **)&len } };
+	struct dynlib_sym old[] = { { "strlen", (void **)&len },
+				    { "hwp_no_such_function", &none } };
+
+	CHECK(dynlib_open("libhwp-missing.so.9", "libmissing", "libmissing9", ok, 1,
+			  err, sizeof(err)) == -ELIBACC &&
+	      strstr(err, "libmissing (libhwp-missing.so.9) cannot be loaded: ") &&
+	      strstr(err, "; install it with: sudo apt-get install libmissing9"), "%s", err);
+	err[0] = '\0';
+	CHECK(dynlib_open("libc.so.6", "libc", "libc6", ok, 1, err, sizeof(err)) == 0 &&
+	      !err[0] && len && len("four") == 4, "%s", err);
+	CHECK(dynlib_open("libc.so.6", "libc", "libc6", old, 2, err, sizeof(err)) ==
+	      -ELIBACC &&
+	      !strcmp(err, "libc.so.6 lacks hwp_no_such_function: libc is too old"),
+	      "%s", err);
+}
+
 int main(void)
 {
 	t_init();
 	t_run(check_protobuf);
 	t_run(check_gzip);
+	t_run(check_dynlib);
 	t_run(check_strtab_index);
 	t_run(check_cpulist);
 	t_run(check_text);
