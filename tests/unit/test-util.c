@@ -563,7 +563,8 @@ static void check_dynlib(void)
 	CHECK(dynlib_open("libhwp-missing.so.9", "libmissing", "libmissing9", ok, 1,
 			  err, sizeof(err)) == -ELIBACC &&
 	      strstr(err, "libmissing (libhwp-missing.so.9) cannot be loaded: ") &&
-	      strstr(err, "; install it with: sudo apt-get install libmissing9"), "%s", err);
+	      strstr(err, "; install it with: sudo apt-get install libmissing9"),
+	      "%s", err);
 	err[0] = '\0';
 	CHECK(dynlib_open("libc.so.6", "libc", "libc6", ok, 1, err, sizeof(err)) == 0 &&
 	      !err[0] && len && len("four") == 4, "%s", err);
