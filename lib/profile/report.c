@@ -757,13 +757,28 @@ static void function_source(struct hwp_profile *p, const struct site *s,
 	}
 }
 
-/* Site @site's function: its name, and the source of its entry. Names and
- * files are interned, so pointers tell them apart. */
+/* Function @k's index in @cf, added if new. Names and files are interned,
+ * so pointers tell them apart. */
+static long chain_function(struct chain_funcs *cf, const struct profile_function *k)
+{
+	uint64_t h = hash_mix(hash_u64((uint64_t)(uintptr_t)k->name),
+			      (uint64_t)(uintptr_t)k->file);
+	long i = hidx_find(&cf->idx, h, func_eq, k, cf);
+	if (i < 0) {
+		if (vec_reserve(&cf->v, &cf->cap, cf->nr + 1, sizeof(*cf->v)) ||
+		    hidx_add(&cf->idx, h, cf->nr))
+			return -ENOMEM;
+		cf->v[cf->nr] = *k;
+		i = (long)cf->nr++;
+	}
+	return i;
+}
+
+/* Site @site's function: its name, and the source of its entry. */
 static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_t site)
 {
 	const struct site *s = &p->sites[site];
 	struct profile_function k = { 0 };
-	uint64_t h;
 	long i;
 
 	if (cf->of_site[site])
@@ -771,19 +786,12 @@ static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_
 	site_resolve(p, site, false);
 	k.name = s->name;
 	function_source(p, s, &k.file, &k.line);
-	h = hash_mix(hash_u64((uint64_t)(uintptr_t)k.name), (uint64_t)(uintptr_t)k.file);
-	i = hidx_find(&cf->idx, h, func_eq, &k, cf);
-	if (i < 0) {
-		if (vec_reserve(&cf->v, &cf->cap, cf->nr + 1, sizeof(*cf->v)) ||
-		    hidx_add(&cf->idx, h, cf->nr))
-			return -ENOMEM;
-		cf->v[cf->nr] = k;
-		i = (long)cf->nr++;
-	}
+	i = chain_function(cf, &k);
+	if (i < 0)
+		return i;
 	cf->of_site[site] = (uint32_t)i + 1;
 	return i;
 }
-
 static int walk_chains(struct hwp_profile *p, struct chain_funcs *cf, uint32_t *funcs,
 		       profile_chain_fn fn, void *ctx)
 {
@@ -794,15 +802,26 @@ static int walk_chains(struct hwp_profile *p, struct chain_funcs *cf, uint32_t *
 
 		if (!st->samples)
 			continue;	/* another event's */
+		uint32_t n = 0;
+
 		for (uint32_t j = 0; j < st->nr; j++) {
 			uint32_t site = p->frames[st->first + st->nr - 1 - j];
+			const char *names[SITE_MAX_FRAMES];
 			long f = site_function(p, cf, site);
 
 			if (f < 0)
 				return -ENOMEM;
-			funcs[j] = (uint32_t)f;
+			funcs[n++] = (uint32_t)f;
+			/* its inlined function, a frame of its own (no source) */
+			if (site_frames(p, site, names) > 1) {
+				f = chain_function(cf, &(struct profile_function){
+							   .name = names[0] });
+				if (f < 0)
+					return -ENOMEM;
+				funcs[n++] = (uint32_t)f;
+			}
 		}
-		err = fn(funcs, st->nr, st->samples, st->period, ctx);
+		err = fn(funcs, n, st->samples, st->period, ctx);
 	}
 	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
 		long f;
@@ -822,7 +841,7 @@ int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
 			  struct profile_function **funcs, size_t *nr_funcs)
 {
 	struct chain_funcs cf = { 0 };
-	uint32_t *frames = malloc(PROFILE_MAX_FRAMES * sizeof(*frames));
+	uint32_t *frames = malloc(STACK_MAX_NAMES * sizeof(*frames));
 	int err;
 
 	cf.of_site = calloc(p->nr_sites + 1, sizeof(*cf.of_site));

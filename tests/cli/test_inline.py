@@ -8,9 +8,9 @@ perf report shows them. Which samples are in bump is checked against
 binutils' addr2line -i, what perf runs for --inline, over the addresses
 perf script reads from the same file."""
 import collections
+import json
 import os
 import shutil
-import subprocess
 import tempfile
 
 from common import HAVE_LIBDW, HOTSPOTS, case, check, done, hwprof, run, skip
@@ -99,7 +99,20 @@ def test_as_perf_and_addr2line_say():
           f"perf script + addr2line -i {in_bump}, {in_hot}")
 
 
+def test_speedscope():
+    names = {}
+    for args in ((), ("--inline",)):
+        out = os.path.join(tmp, "s.json")
+        p = hwprof("report", "-i", DATA, "--format", "speedscope", "-o", out, *args)
+        check(p.returncode == 0, p.stderr)
+        with open(out) as f:
+            names[args] = [fr["name"] for fr in json.load(f)["shared"]["frames"]]
+    check(INLINED not in names[()], "speedscope without --inline: no inlined frame")
+    check(INLINED in names[("--inline",)], "speedscope --inline: the inlined frame")
+
+
 case(test_inlined_frame_between_caller_and_callee)
+case(test_speedscope)
 case(test_as_perf_and_addr2line_say)
 shutil.rmtree(tmp, ignore_errors=True)
 done()
