@@ -15,7 +15,7 @@ static const char report_help[] =
 	"                     [--format text|csv|json|folded|speedscope|pprof|html]\n"
 	"                     [--annotate SYMBOL] [--kallsyms FILE] [--vmlinux FILE]\n"
 	"                     [--no-demangle] [--comm NAMES] [--pid PIDS] [--tid TIDS]\n"
-	"                     [--dso MODULES]\n"
+	"                     [--dso MODULES] [--inline|--no-inline]\n"
 	"\n"
 	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
 	"landed: the hottest instructions, functions, source lines or modules, with the\n"
@@ -58,6 +58,10 @@ static const char report_help[] =
 	"                           samples, as perf's (--comms, --pids, --tids, --dsos work too)\n"
 	"      --no-demangle        C++ and Rust names as the symbol tables spell them\n"
 	"                           (_ZN5bench7mapworkEv), not demangled (bench::mapwork)\n"
+	"      --inline             in call chains (callers, folded, JSON, speedscope, html),\n"
+	"                           a function inlined at a frame as a frame of its own,\n"
+	"                           perf's \"NAME (inlined)\", from DWARF; --no-inline: not\n"
+	"                           (the default)\n"
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard output\n"
 	"  -h, --help               this text\n"
 	"\n"
@@ -81,6 +85,7 @@ struct report_config {
 	const char *kallsyms;
 	const char *vmlinux;
 	bool no_demangle;
+	bool inline_frames;
 	const char *comms, *pids, *tids, *dsos;
 	const char *cpus;
 	struct hwp_write_opts o;
@@ -98,6 +103,8 @@ static const struct option report_options[] = {
 	{ "kallsyms", required_argument, NULL, 'K' },
 	{ "vmlinux", required_argument, NULL, 'V' },
 	{ "no-demangle", no_argument, NULL, 'D' },
+	{ "inline", no_argument, NULL, 'I' },
+	{ "no-inline", no_argument, NULL, 'N' },
 	/* perf report's names, and the singular that its prefix match takes */
 	{ "comms", required_argument, NULL, 'c' },
 	{ "comm", required_argument, NULL, 'c' },
@@ -127,6 +134,8 @@ static int parse_option(struct report_config *c, int opt)
 	case 'K': c->kallsyms = optarg; return 0;
 	case 'V': c->vmlinux = optarg; return 0;
 	case 'D': c->no_demangle = true; return 0;
+	case 'I': c->inline_frames = true; return 0;
+	case 'N': c->inline_frames = false; return 0;
 	case 'c': c->comms = optarg; return 0;
 	case 'P': c->pids = optarg; return 0;
 	case 'T': c->tids = optarg; return 0;
@@ -191,7 +200,8 @@ static int report(struct report_config *c)
 {
 	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
 		 .vmlinux = c->vmlinux, .no_demangle = c->no_demangle, .comms = c->comms,
-		 .pids = c->pids, .tids = c->tids, .dsos = c->dsos, .cpus = c->cpus);
+		 .pids = c->pids, .tids = c->tids, .dsos = c->dsos, .cpus = c->cpus,
+		 .inline_frames = c->inline_frames);
 	struct hwp_profile *p = NULL;
 	struct hwp_ofile *of = NULL;
 	int err;

@@ -2295,6 +2295,16 @@ struct hwp_profile_opts {
 	 * --sample-cpu), else hwp_profile_open() fails with -EINVAL. The
 	 * others are counted in hwp_profile_info's other_cpus. Since: 0.2 */
 	const char *cpus;
+	/* Inlined frames in call chains, as perf report --inline shows them:
+	 * where DWARF (libdw) says a function was inlined at a frame's
+	 * address, that function appears as a frame of its own, named
+	 * "NAME (inlined)", between the frame's function and its callee, in
+	 * the callers of hwp_entry, in hwp_profile_foreach_stack() (and so
+	 * in the folded and JSON stacks), and in the speedscope and HTML
+	 * formats' chains. The innermost inlined function
+	 * only. Needs debug information (else no change); false: the chains
+	 * as the samples' addresses give them. Since: 0.2 */
+	bool inline_frames;
 	size_t :0;
 };
 

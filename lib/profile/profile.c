@@ -677,6 +677,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	p->input = strdup(path ? path : "(in memory)");
 	p->in_memory = !path;
 	p->no_demangle = o.no_demangle;
+	p->inline_frames = o.inline_frames;
 	err = copy_filters(p, &o);
 	if (err)
 		goto err;
@@ -762,7 +763,7 @@ int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profi
 {
 	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms, .vmlinux = p->vmlinux,
 		 .no_demangle = p->no_demangle, .comms = p->comms, .pids = p->pids,
-		 .tids = p->tids, .dsos = p->dsos);
+		 .tids = p->tids, .dsos = p->dsos, .inline_frames = p->inline_frames);
 
 	*out = NULL;
 	if (idx >= p->nr_events)

@@ -14,12 +14,17 @@ struct site {
 	uint64_t samples, period;	/* as the sampled instruction */
 	struct symbol_info si;
 	const char *name;	/* the symbol, or module+0xaddress; set with si */
+	/* with hwp_profile_opts.inline_frames, "NAME (inlined)" where si says a
+	 * function was inlined here, else NULL; set with si */
+	const char *inline_frame;
 	uint8_t resolved;	/* 0: not yet, 1: symbol, 2: symbol and line */
 };
 
 /* The most frames a call chain keeps, the sampled one included: profile.c
  * cuts longer chains, and the queries size their buffers by it. */
 #define PROFILE_MAX_FRAMES 1024
+/* A site's frames with inlined frames: its own and its inlined function's. */
+#define SITE_MAX_FRAMES 2
 
 struct stack {
 	uint32_t first;		/* into hwp_profile.frames */
@@ -123,6 +128,7 @@ struct hwp_profile {
 	char *vmlinux;		/* hwp_profile_opts' vmlinux (a copy), or NULL */
 	bool in_memory;
 	bool no_demangle;
+	bool inline_frames;	/* hwp_profile_opts' */
 	/* hwp_profile_opts' filters (copies, or NULL), and what they left out */
 	char *comms, *pids, *tids, *dsos;
 	bool filtering;

@@ -39,13 +39,21 @@ struct report {
 void site_resolve(struct hwp_profile *p, size_t i, bool lines)
 {
 	struct site *s = &p->sites[i];
-	uint8_t want = lines ? 2 : 1;
+	uint8_t want;
 	char buf[512];
 
+	lines = lines || p->inline_frames;	/* the inlined function is DWARF's */
+	want = lines ? 2 : 1;
 	if (s->resolved >= want)
 		return;
 	symbolize(p->sym, &s->loc, lines, &s->si);
 	s->resolved = want;
+	s->inline_frame = NULL;
+	if (p->inline_frames && s->si.inlined) {
+		/* perf report --inline's marking */
+		snprintf(buf, sizeof(buf), "%s (inlined)", s->si.inlined);
+		s->inline_frame = symbolize_intern(p->sym, buf);
+	}
 	if (s->si.symbol) {
 		s->name = s->si.symbol;
 		return;
@@ -58,6 +66,21 @@ void site_resolve(struct hwp_profile *p, size_t i, bool lines)
 	snprintf(buf, sizeof(buf), "%s+0x%llx", machine_dso(p->m, s->loc.dso)->name,
 		 (unsigned long long)s->si.vaddr);
 	s->name = symbolize_intern(p->sym, buf);
+}
+
+/* Site @site's frames in a call chain, the innermost first, into @names
+ * (SITE_MAX_FRAMES): with inline frames, the function inlined there before
+ * the site's own. Returns how many. The one place chains are expanded. */
+static uint32_t site_frames(struct hwp_profile *p, uint32_t site, const char **names)
+{
+	const struct site *s = &p->sites[site];
+	uint32_t n = 0;
+
+	site_resolve(p, site, false);
+	if (s->inline_frame)
+		names[n++] = s->inline_frame;
+	names[n++] = s->name;
+	return n;
 }
 
 /* ---- grouping ---- */
@@ -273,9 +296,11 @@ static int add_caller(struct hwp_profile *p, struct caller_set *cs, uint32_t gro
 	uint64_t h;
 	long i;
 
-	site_resolve(p, site, false);
+	const char *names[SITE_MAX_FRAMES];
+
+	site_frames(p, site, names);	/* the innermost: the caller */
 	s = &p->sites[site];
-	k = (struct caller_key){ group, s->loc.dso, s->name,
+	k = (struct caller_key){ group, s->loc.dso, names[0],
 				 s->si.symbol ? s->si.sym_start : 0 };
 	h = hash_mix(hash_mix(hash_u64(k.group), k.dso), (uint64_t)(uintptr_t)k.name);
 	h = hash_mix(h, k.start);
@@ -609,15 +634,23 @@ static int cmp_folded(const void *pa, const void *pb)
 	return strcmp(a->key, b->key);
 }
 
-/* The names of stack @st's frames, the outermost first, into @names. */
-static void stack_names(struct hwp_profile *p, const struct stack *st, const char **names)
+/* The names of stack @st's frames, the outermost first, into @names
+ * (STACK_MAX_NAMES). Returns how many. */
+#define STACK_MAX_NAMES (PROFILE_MAX_FRAMES * SITE_MAX_FRAMES)
+static uint32_t stack_names(struct hwp_profile *p, const struct stack *st,
+			    const char **names)
 {
-	for (uint32_t j = 0; j < st->nr; j++) {
-		uint32_t site = p->frames[st->first + st->nr - 1 - j];
+	uint32_t n = 0;
 
-		site_resolve(p, site, false);
-		names[j] = p->sites[site].name;
+	for (uint32_t j = 0; j < st->nr; j++) {
+		const char *site_names[SITE_MAX_FRAMES];
+		uint32_t k = site_frames(p, p->frames[st->first + st->nr - 1 - j],
+					 site_names);
+
+		while (k)
+			names[n++] = site_names[--k];
 	}
+	return n;
 }
 
 static int fold_all(struct hwp_profile *p, struct folded_set *fs, const char **names)
@@ -628,12 +661,14 @@ static int fold_all(struct hwp_profile *p, struct folded_set *fs, const char **n
 	for (size_t i = 0; i < p->nr_stacks && !err; i++) {
 		const struct stack *st = &p->stacks[i];
 		const char *key;
+		uint32_t nr;
 
 		if (!st->samples)
 			continue;	/* another event's */
-		stack_names(p, st, names);
+		nr = stack_names(p, st, names);
+
 		strbuf_reset(&sb);
-		for (uint32_t j = 0; j < st->nr; j++)
+		for (uint32_t j = 0; j < nr; j++)
 			strbuf_addf(&sb, "%s%s", j ? ";" : "", names[j]);
 		key = strbuf_failed(&sb) ? NULL :
 		      symbolize_intern(p->sym, strbuf_str(&sb));
@@ -659,7 +694,7 @@ HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, vo
 	clear_error();
 	if (!p || !fn)
 		return fail(-EINVAL, "hwp_profile_foreach_stack: NULL argument");
-	names = malloc(PROFILE_MAX_FRAMES * sizeof(*names));
+	names = malloc(STACK_MAX_NAMES * sizeof(*names));
 	if (!names)
 		return fail(-ENOMEM, "out of memory");
 	err = fold_all(p, &fs, names);
@@ -675,8 +710,7 @@ HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, vo
 		if (p->callchains) {
 			const struct stack *k = &p->stacks[fs.v[i].rep];
 
-			stack_names(p, k, names);
-			st.nr_frames = k->nr;
+			st.nr_frames = stack_names(p, k, names);
 			st.truncated = p->dwarf && k->nr && p->truncated_site ==
 				       p->frames[k->first + k->nr - 1];
 		} else {
@@ -723,13 +757,28 @@ static void function_source(struct hwp_profile *p, const struct site *s,
 	}
 }
 
-/* Site @site's function: its name, and the source of its entry. Names and
- * files are interned, so pointers tell them apart. */
+/* Function @k's index in @cf, added if new. Names and files are interned,
+ * so pointers tell them apart. */
+static long chain_function(struct chain_funcs *cf, const struct profile_function *k)
+{
+	uint64_t h = hash_mix(hash_u64((uint64_t)(uintptr_t)k->name),
+			      (uint64_t)(uintptr_t)k->file);
+	long i = hidx_find(&cf->idx, h, func_eq, k, cf);
+	if (i < 0) {
+		if (vec_reserve(&cf->v, &cf->cap, cf->nr + 1, sizeof(*cf->v)) ||
+		    hidx_add(&cf->idx, h, cf->nr))
+			return -ENOMEM;
+		cf->v[cf->nr] = *k;
+		i = (long)cf->nr++;
+	}
+	return i;
+}
+
+/* Site @site's function: its name, and the source of its entry. */
 static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_t site)
 {
 	const struct site *s = &p->sites[site];
 	struct profile_function k = { 0 };
-	uint64_t h;
 	long i;
 
 	if (cf->of_site[site])
@@ -737,19 +786,12 @@ static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_
 	site_resolve(p, site, false);
 	k.name = s->name;
 	function_source(p, s, &k.file, &k.line);
-	h = hash_mix(hash_u64((uint64_t)(uintptr_t)k.name), (uint64_t)(uintptr_t)k.file);
-	i = hidx_find(&cf->idx, h, func_eq, &k, cf);
-	if (i < 0) {
-		if (vec_reserve(&cf->v, &cf->cap, cf->nr + 1, sizeof(*cf->v)) ||
-		    hidx_add(&cf->idx, h, cf->nr))
-			return -ENOMEM;
-		cf->v[cf->nr] = k;
-		i = (long)cf->nr++;
-	}
+	i = chain_function(cf, &k);
+	if (i < 0)
+		return i;
 	cf->of_site[site] = (uint32_t)i + 1;
 	return i;
 }
-
 static int walk_chains(struct hwp_profile *p, struct chain_funcs *cf, uint32_t *funcs,
 		       profile_chain_fn fn, void *ctx)
 {
@@ -760,15 +802,26 @@ static int walk_chains(struct hwp_profile *p, struct chain_funcs *cf, uint32_t *
 
 		if (!st->samples)
 			continue;	/* another event's */
+		uint32_t n = 0;
+
 		for (uint32_t j = 0; j < st->nr; j++) {
 			uint32_t site = p->frames[st->first + st->nr - 1 - j];
+			const char *names[SITE_MAX_FRAMES];
 			long f = site_function(p, cf, site);
 
 			if (f < 0)
 				return -ENOMEM;
-			funcs[j] = (uint32_t)f;
+			funcs[n++] = (uint32_t)f;
+			/* its inlined function, a frame of its own (no source) */
+			if (site_frames(p, site, names) > 1) {
+				f = chain_function(cf, &(struct profile_function){
+							   .name = names[0] });
+				if (f < 0)
+					return -ENOMEM;
+				funcs[n++] = (uint32_t)f;
+			}
 		}
-		err = fn(funcs, st->nr, st->samples, st->period, ctx);
+		err = fn(funcs, n, st->samples, st->period, ctx);
 	}
 	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
 		long f;
@@ -788,7 +841,7 @@ int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
 			  struct profile_function **funcs, size_t *nr_funcs)
 {
 	struct chain_funcs cf = { 0 };
-	uint32_t *frames = malloc(PROFILE_MAX_FRAMES * sizeof(*frames));
+	uint32_t *frames = malloc(STACK_MAX_NAMES * sizeof(*frames));
 	int err;
 
 	cf.of_site = calloc(p->nr_sites + 1, sizeof(*cf.of_site));
