@@ -80,6 +80,13 @@ def refused(data):
         p = hwprof("report", "-i", data, *args)
         check(p.returncode == rc and says in p.stderr and not p.stdout,
               f"{args}: {p.returncode} {p.stderr} {p.stdout[:200]}")
+    # a diff is by one key of sites: never another key than asked for
+    for keys, rc, says in (("comm", 1, "a diff by comm is not supported"),
+                           ("pid", 1, "a diff by pid is not supported"),
+                           ("sym,dso", 2, "a diff is by one key")):
+        p = hwprof("diff", "--sort", keys, data, data)
+        check(p.returncode == rc and says in p.stderr and not p.stdout,
+              f"diff {keys}: {p.returncode} {p.stderr} {p.stdout[:200]}")
 
 
 def perf_rows(perf, data, keys, pattern):
