@@ -2480,6 +2480,10 @@ struct hwp_entry {
 	const char *comm;
 	/* HWP_SORT_PID: the thread's id; -1 otherwise. Since: 0.2 */
 	int64_t tid;
+	/* HWP_SORT_PID: the thread's last name (with HWP_SORT_COMM too, where
+	 * @comm is the row's: "sh" before the exec, "yes" here), else NULL.
+	 * Since: 0.2 */
+	const char *thread_comm;
 };
 
 /* A walk callback: return 0 to go on, anything else to stop (it is returned). */

@@ -31,7 +31,7 @@ static int csv_row(const struct hwp_entry *e, void *arg)
 	if (c->pid) {
 		snprintf(num, sizeof(num), "%lld", (long long)e->tid);
 		field(c, num, false);
-		field(c, e->comm, c->sort == HWP_SORT_PID);
+		field(c, e->thread_comm, c->sort == HWP_SORT_PID);
 	}
 	switch (c->sort) {
 	case HWP_SORT_COMM:

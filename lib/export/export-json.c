@@ -64,8 +64,10 @@ static int json_entry(const struct hwp_entry *e, void *arg)
 	jw_kv_string(w, "dso", e->dso);
 	if (e->comm)
 		jw_kv_string(w, "comm", e->comm);
-	if (e->tid >= 0)
+	if (e->tid >= 0) {
 		jw_kv_uint(w, "pid", (uint64_t)e->tid);
+		jw_kv_string(w, "pid_comm", e->thread_comm);
+	}
 	jw_kv_uint(w, "samples", e->samples);
 	jw_kv_uint(w, "period", e->period);
 	jw_key(w, "percent");

@@ -93,7 +93,8 @@ static void text_thread(struct text_ctx *t, const struct hwp_entry *e)
 			alone && !t->pid ? "" : "  ");
 	if (t->pid)
 		fprintf(t->f, "%7lld:%-*s%s", (long long)e->tid, alone ? 0 : t->w.comm,
-			comm, alone ? "" : "  ");
+			printable(&t->pr, e->thread_comm ? e->thread_comm : "?"),
+			alone ? "" : "  ");
 }
 
 static int text_row(const struct hwp_entry *e, void *arg)
@@ -120,6 +121,8 @@ static int text_row(const struct hwp_entry *e, void *arg)
 		widen(&t->w.bytes, bytes);
 		widen(&t->w.dso, dso);
 		widen(&t->w.comm, e->comm ? printable(&t->pr, e->comm) : NULL);
+		if (e->thread_comm)
+			widen(&t->w.comm, printable(&t->pr, e->thread_comm));
 		return 0;
 	}
 	fmt_grouped((double)e->samples, true, samples, sizeof(samples));

@@ -618,6 +618,17 @@ static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys
 	}
 	if (p->nr_threads)
 		qsort_r(rows, p->nr_threads, sizeof(*rows), cmp_thread_key, &ts);
+	/* pid: named by the thread's last name, whichever comm the row's is
+	 * (perf's "24246:yes" of the samples before the exec, as sh) */
+	for (size_t i = 0, j; ts.by_pid && i < p->nr_threads; i = j) {
+		size_t last = rows[i].last;
+
+		for (j = i; j < p->nr_threads && rows[j].tid == rows[i].tid; j++)
+			if (rows[j].last > last)
+				last = rows[j].last;
+		while (i < j)
+			rows[i++].last = last;
+	}
 	for (size_t i = 0; i < p->nr_threads; i++) {
 		if (nr && !cmp_key(&rows[nr - 1], &rows[i], &ts)) {
 			rows[nr - 1].samples += rows[i].samples;
@@ -634,7 +645,9 @@ static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys
 		n = nr;
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct thread_row *t = &rows[i];
-		const char *comm = p->threads[t->last].comm;
+		const char *last = p->threads[t->last].comm;
+		/* comm: the row's name; pid alone: the thread's last */
+		const char *comm = ts.by_comm ? t->comm : last;
 		struct hwp_entry e;
 
 		if (r) {
@@ -658,6 +671,7 @@ static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys
 		e.period = t->period;
 		e.percent = p->period ? 100.0 * (double)t->period / (double)p->period : 0;
 		e.comm = comm ? comm : "?";
+		e.thread_comm = ts.by_pid ? (last ? last : "?") : NULL;
 		e.tid = ts.by_pid ? (int64_t)t->tid : -1;
 		err = fn(&e, ctx);
 	}

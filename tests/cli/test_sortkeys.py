@@ -20,7 +20,7 @@ def rows(doc, *fields):
 def by_hand(data):
     cases = [
         ("comm", ("comm",), {("alpha",): 12, ("beta",): 5, ("gamma",): 3}),
-        ("pid", ("pid", "comm"), {(100, "alpha"): 12, (200, "gamma"): 8}),
+        ("pid", ("pid", "pid_comm"), {(100, "alpha"): 12, (200, "gamma"): 8}),
         ("comm,dso", ("comm", "dso"),
          {("alpha", "/x/alpha-bin"): 10, ("alpha", "[kernel.kallsyms]"): 2,
           ("beta", "/x/libshared.so"): 5, ("gamma", "/x/libshared.so"): 3}),
@@ -31,8 +31,10 @@ def by_hand(data):
          {(100, f"alpha-bin+0x{0x100 + i:x}"): 1 for i in range(10)}
          | {(100, "[kernel.kallsyms]+0xffffffff81000100"): 2,
             (200, "libshared.so+0x100"): 5, (200, "libshared.so+0x200"): 3}),
-        ("comm,pid", ("comm", "pid"),
-         {("alpha", 100): 12, ("beta", 200): 5, ("gamma", 200): 3}),
+        # beta's samples are pid 200's, named by its last name, as perf's
+        ("comm,pid", ("comm", "pid", "pid_comm"),
+         {("alpha", 100, "alpha"): 12, ("beta", 200, "gamma"): 5,
+          ("gamma", 200, "gamma"): 3}),
     ]
     for keys, fields, want in cases:
         p, doc = report_json(data, "--top", "0", "--sort", keys)
@@ -112,7 +114,8 @@ def against_perf(d):
           f"comm: {ours} {theirs} {p.stderr}")
     theirs = perf_rows(perf, data, "pid", row + r"(\d+):(\S+)\s*$")
     p, doc = report_json(data, "--top", "0", "--sort", "pid")
-    ours = {(str(k[0]), k[1]): v for k, v in (rows(doc, "pid", "comm") if doc else {}).items()}
+    ours = {(str(k[0]), k[1]): v
+            for k, v in (rows(doc, "pid", "pid_comm") if doc else {}).items()}
     check(len(theirs) >= 2 and ours == theirs, f"pid: {ours} {theirs} {p.stderr}")
     theirs = perf_rows(perf, data, "comm,dso", row + r"(\S+)\s+(\S+)\s*$")
     p, doc = report_json(data, "--top", "0", "--sort", "comm,dso")
