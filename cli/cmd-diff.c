@@ -120,6 +120,10 @@ static int parse_options(struct diff_config *c, int argc, char **argv)
 					      "too many files");
 		return CLI_EXIT_USAGE;
 	}
+	if (c->o.nr_sort_keys) {
+		cli_error("diff", "--sort: a diff is by one key: sym, rip, line or dso");
+		return CLI_EXIT_USAGE;
+	}
 	c->opts.sort = c->o.sort;
 	c->a = argv[optind];
 	c->b = argv[optind + 1];

@@ -11,7 +11,7 @@
 #define DEFAULT_TOP 20
 
 static const char report_help[] =
-	"usage: hwprof report [-i FILE] [--sort rip|sym|line|dso|cpu] [--top N] [--cpu LIST]\n"
+	"usage: hwprof report [-i FILE] [--sort KEY[,KEY]] [--top N] [--cpu LIST]\n"
 	"                     [--format text|csv|json|folded|speedscope|pprof|html]\n"
 	"                     [--annotate SYMBOL] [--kallsyms FILE] [--vmlinux FILE]\n"
 	"                     [--no-demangle] [--comm NAMES] [--pid PIDS] [--tid TIDS]\n"
@@ -29,6 +29,8 @@ static const char report_help[] =
 	"                           sym: by function (default)   line: by source line\n"
 	"                           dso: by module (executable or library)\n"
 	"                           cpu: by the CPU the samples were taken on\n"
+	"                           comm: by thread name   pid: by thread (PID:comm)\n"
+	"                           comm and pid combine with sym or dso: comm,sym\n"
 	"  -C, --cpu LIST           only the samples taken on these CPUs, e.g. 0-3,6\n"
 	"  -n, --top N              the N hottest rows (default 20; 0: all)\n"
 	"  -f, --format FMT         text (default), csv, json (schema in README.md), or\n"

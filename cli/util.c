@@ -162,7 +162,8 @@ static bool lookup(const char *const *names, size_t n, const char *s, int *out)
 bool cli_output_option(const char *cmd, int opt, const char *arg,
 		       struct hwp_write_opts *o, size_t nr_formats, int *ret)
 {
-	static const char *const sorts[] = { "sym", "rip", "line", "dso", "cpu" };
+	static enum hwp_sort keys[8];	/* o->sort_keys: the options' life */
+	size_t nr_keys;
 	/* The first @nr_formats of these. */
 	static const char *const formats[] = {
 		"text", "csv", "json", "folded", "speedscope", "pprof", "html",
@@ -184,13 +185,14 @@ bool cli_output_option(const char *cmd, int opt, const char *arg,
 		o->format = HWP_FORMAT_CSV;
 		return true;
 	case 's':
-		if (lookup(sorts, sizeof(sorts) / sizeof(sorts[0]), arg, &v))
-			o->sort = (enum hwp_sort)v;
-		else
+		if (hwp_sort_parse(arg, keys, sizeof(keys) / sizeof(keys[0]), &nr_keys)) {
 			*ret = CLI_EXIT_USAGE;
-		if (*ret)
-			cli_error(cmd, "--sort: '%s' is not rip, sym, line, dso or cpu",
-				  arg);
+			cli_error(cmd, "--sort: %s", hwp_errmsg());
+			return true;
+		}
+		o->sort = keys[0];
+		o->sort_keys = nr_keys > 1 ? keys : NULL;
+		o->nr_sort_keys = nr_keys > 1 ? nr_keys : 0;
 		return true;
 	case 'f':
 		if (lookup(formats, nr_formats, arg, &v)) {

@@ -1044,7 +1044,33 @@ enum hwp_sort {
 	 * entry's name is the CPU's number, without symbol, module or
 	 * callers. Since: 0.2 */
 	HWP_SORT_CPU,
+	/* By the thread's name when it was sampled (its comm), as perf's
+	 * --sort comm. Combines with HWP_SORT_SYM or HWP_SORT_DSO
+	 * (hwp_profile_foreach_entry_by()): a row for each name and function.
+	 * Not with off-CPU profiles. Since: 0.2 */
+	HWP_SORT_COMM,
+	/* By thread (its id, the "pid" of perf's --sort pid, named with its
+	 * last comm: "1234:yes"); combines as HWP_SORT_COMM. Since: 0.2 */
+	HWP_SORT_PID,
 };
+
+/*
+ * hwp_sort_name - a sort key's name: "sym", "rip", "line", "dso", "cpu",
+ * "comm", "pid"; "?" for a value that is none. Static. Since: 0.2
+ */
+HWP_API const char *hwp_sort_name(enum hwp_sort sort);
+
+/*
+ * hwp_sort_parse - the sort keys of a list of names ("comm,sym")
+ * @list: names of hwp_sort_name(), separated by commas
+ * @keys: filled with at most @max keys, in the list's order
+ * @nr: set to how many
+ *
+ * Returns 0; -EINVAL for NULL, an unknown or repeated name (the message
+ * names it); -E2BIG for more than @max. Whether the keys combine is
+ * checked when they are used. Since: 0.2
+ */
+HWP_API int hwp_sort_parse(const char *list, enum hwp_sort *keys, size_t max, size_t *nr);
 
 /* What every writer takes; each reads the fields that apply to it. */
 struct hwp_write_opts {
@@ -1068,6 +1094,13 @@ struct hwp_write_opts {
 	 * values...]]}). The totals only, not each aggregation unit's.
 	 * Since: 0.2 */
 	bool per_run;
+	/* Profiles: several sort keys (hwp_profile_foreach_entry_by()),
+	 * @nr_sort_keys of them, instead of @sort; the array is read during
+	 * the write only. TEXT, CSV and JSON show a column (member) for comm
+	 * and for pid before the rest; other formats refuse them (-EINVAL).
+	 * Since: 0.2 */
+	const enum hwp_sort *sort_keys;
+	size_t nr_sort_keys;
 	size_t :0;
 };
 
@@ -2452,6 +2485,15 @@ struct hwp_entry {
 	/* With call chains, the most frequent first. */
 	const struct hwp_caller *callers;
 	size_t nr_callers;
+	/* HWP_SORT_COMM, HWP_SORT_PID: the thread's name (for pid, its last),
+	 * else NULL. Since: 0.2 */
+	const char *comm;
+	/* HWP_SORT_PID: the thread's id; -1 otherwise. Since: 0.2 */
+	int64_t tid;
+	/* HWP_SORT_PID: the thread's last name (with HWP_SORT_COMM too, where
+	 * @comm is the row's: "sh" before the exec, "yes" here), else NULL.
+	 * Since: 0.2 */
+	const char *thread_comm;
 };
 
 /* A walk callback: return 0 to go on, anything else to stop (it is returned). */
@@ -2468,6 +2510,21 @@ typedef int (*hwp_entry_fn)(const struct hwp_entry *e, void *ctx);
  */
 HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort, size_t n,
 			    hwp_entry_fn fn, void *ctx);
+
+/*
+ * hwp_profile_foreach_entry_by - hwp_profile_foreach_entry() by several keys
+ * @keys, @nr_keys: one key, or HWP_SORT_COMM and/or HWP_SORT_PID with at
+ *		    most one of HWP_SORT_SYM and HWP_SORT_DSO, in any order
+ *
+ * A row for each distinct value of all the keys, hottest first, its
+ * share of the profile's period as perf report --sort comm,sym shows it.
+ * Rows with a thread key carry no callers. Returns as
+ * hwp_profile_foreach_entry(); -EINVAL for keys that do not combine,
+ * -EOPNOTSUPP for thread keys of an off-CPU profile. Since: 0.2
+ */
+HWP_API int hwp_profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_sort *keys,
+					 size_t nr_keys, size_t n, hwp_entry_fn fn,
+					 void *ctx);
 
 /* A module that samples landed in, and what hwprof could read of it. */
 struct hwp_module_info {

@@ -97,7 +97,7 @@ int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src,
 #define hwp_session_opts__last_field cgroup
 #define hwp_workload_opts__last_field capture
 #define hwp_stats_test_opts__last_field confidence
-#define hwp_write_opts__last_field per_run
+#define hwp_write_opts__last_field nr_sort_keys
 #define hwp_compare_opts__last_field nr_fail_on
 #define hwp_region_opts__last_field no_rdpmc
 #define hwp_record_opts__last_field off_cpu

@@ -219,7 +219,7 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 	jw_key(&w, "event");
 	jw_string(&w, in->event);
 	jw_key(&w, "sort");
-	jw_string(&w, sort_name(in->sort));
+	jw_string(&w, hwp_sort_name(in->sort));
 	jw_key(&w, "test");
 	jw_string(&w, "fisher-exact");
 	jw_key(&w, "interval");

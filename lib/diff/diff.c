@@ -218,8 +218,10 @@ static int check_opts(struct hwp_profile_diff_opts *o,
 
 	if (err)
 		return err;
-	if (o->sort == HWP_SORT_CPU)
-		return fail(-EINVAL, "a diff by CPU is not supported: diff by sym, rip, line or dso, and compare 'hwprof report --sort cpu' of each file");
+	if (o->sort == HWP_SORT_CPU || o->sort == HWP_SORT_COMM ||
+	    o->sort == HWP_SORT_PID)
+		return fail(-EINVAL, "a diff by %s is not supported: diff by sym, rip, line or dso, and compare 'hwprof report --sort %s' of each file",
+			    hwp_sort_name(o->sort), hwp_sort_name(o->sort));
 	if ((unsigned int)o->sort > HWP_SORT_DSO)
 		return fail(-EINVAL, "hwp_profile_diff_new: unknown sort %d",
 			    (int)o->sort);

@@ -7,7 +7,8 @@
 struct csv_ctx {
 	FILE *f;
 	const char *sep;
-	enum hwp_sort sort;
+	enum hwp_sort sort;	/* the key of sites, or comm or pid alone */
+	bool comm, pid;
 };
 
 static void field(struct csv_ctx *c, const char *s, bool last)
@@ -25,7 +26,17 @@ static int csv_row(const struct hwp_entry *e, void *arg)
 		(unsigned long long)e->samples, c->sep, (unsigned long long)e->period,
 		c->sep);
 	format_source(e->file, e->line, src, sizeof(src));
+	if (c->comm)
+		field(c, e->comm, c->sort == HWP_SORT_COMM);
+	if (c->pid) {
+		snprintf(num, sizeof(num), "%lld", (long long)e->tid);
+		field(c, num, false);
+		field(c, e->thread_comm, c->sort == HWP_SORT_PID);
+	}
 	switch (c->sort) {
+	case HWP_SORT_COMM:
+	case HWP_SORT_PID:
+		break;
 	case HWP_SORT_DSO:
 		field(c, e->dso, true);
 		break;
@@ -63,20 +74,32 @@ int export_csv(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 		[HWP_SORT_LINE] = "source,symbol,dso",
 		[HWP_SORT_DSO] = "dso",
 		[HWP_SORT_CPU] = "cpu",
+		[HWP_SORT_COMM] = "",
+		[HWP_SORT_PID] = "",
 	};
 	struct csv_ctx c = { f, o->separator && *o->separator ? o->separator : ",",
-			     o->sort };
+			     o->sort, false, false };
+	struct sort_keys k;
+	char head[128];
+	int err = sort_keys_of(o, &k);
 
-	if ((unsigned int)o->sort >= ARRAY_SIZE(headers))
-		return fail(-EINVAL, "unknown sort key %d", (int)o->sort);
+	if (err)
+		return err;
+	c.sort = k.site;
+	c.comm = k.comm;
+	c.pid = k.pid;
+	snprintf(head, sizeof(head), "%s%s%s", k.comm ? "comm," : "",
+		 k.pid ? "pid,pid_comm," : "", headers[k.site]);
+	if (!headers[k.site][0])
+		head[strlen(head) - 1] = '\0';	/* thread keys alone: no last ',' */
 	/* The header is written with the chosen separator. */
 	fprintf(f, "percent%ssamples%speriod%s", c.sep, c.sep, c.sep);
-	for (const char *h = headers[o->sort]; *h; h++) {
+	for (const char *h = head; *h; h++) {
 		if (*h == ',')
 			fputs(c.sep, f);
 		else
 			fputc(*h, f);
 	}
 	fputc('\n', f);
-	return hwp_profile_foreach_entry(p, o->sort, o->top, csv_row, &c);
+	return sort_keys_foreach(p, &k, o->top, csv_row, &c);
 }

@@ -62,6 +62,12 @@ static int json_entry(const struct hwp_entry *e, void *arg)
 	jw_kv_string(w, "name", e->name);
 	jw_kv_string(w, "symbol", e->symbol);
 	jw_kv_string(w, "dso", e->dso);
+	if (e->comm)
+		jw_kv_string(w, "comm", e->comm);
+	if (e->tid >= 0) {
+		jw_kv_uint(w, "pid", (uint64_t)e->tid);
+		jw_kv_string(w, "pid_comm", e->thread_comm);
+	}
 	jw_kv_uint(w, "samples", e->samples);
 	jw_kv_uint(w, "period", e->period);
 	jw_key(w, "percent");
@@ -102,12 +108,12 @@ static int json_module(const struct hwp_module_info *m, void *arg)
 }
 
 static void json_totals(struct json_writer *w, const struct hwp_profile_info *in,
-			enum hwp_sort sort)
+			const char *sort)
 {
 	jw_kv_string(w, "schema", "hwprof-report/1");
 	jw_kv_string(w, "input", in->input);
 	jw_kv_string(w, "event", in->event);
-	jw_kv_string(w, "sort", sort_name(sort));
+	jw_kv_string(w, "sort", sort);
 	jw_kv_uint(w, "total_samples", in->samples);
 	jw_kv_uint(w, "total_period", in->period);
 	jw_kv_uint(w, "filtered_samples", in->filtered_samples);
@@ -164,16 +170,21 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 	struct json_writer w;
 	struct json_ctx c = { &w, o->sort };
 	struct json_modules jm = { &w, false };
-	bool lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE;
-	int err;
+	struct sort_keys k;
+	bool lines;
+	int err = sort_keys_of(o, &k);
 
+	if (err)
+		return err;
+	c.sort = k.site;
+	lines = k.site == HWP_SORT_RIP || k.site == HWP_SORT_LINE;
 	hwp_profile_info(p, &in);
 	jw_init(&w, f, true);
 	jw_object_begin(&w);
-	json_totals(&w, &in, o->sort);
+	json_totals(&w, &in, k.name);
 	jw_key(&w, "entries");
 	jw_array_begin(&w, false);
-	err = hwp_profile_foreach_entry(p, o->sort, o->top, json_entry, &c);
+	err = sort_keys_foreach(p, &k, o->top, json_entry, &c);
 	jw_array_end(&w);
 	if (!err && in.dwarf) {
 		jw_key(&w, "stacks");

@@ -47,12 +47,13 @@ static void printable_release(struct printable *pr)
 }
 
 struct columns {
-	int name, sym, source, bytes, dso;
+	int name, sym, source, bytes, dso, comm;
 };
 
 struct text_ctx {
 	FILE *f;
-	enum hwp_sort sort;
+	enum hwp_sort sort;	/* the key of sites, or comm or pid alone */
+	bool comm, pid;		/* columns of thread keys, first */
 	struct columns w;
 	bool measure;		/* first pass: widths only */
 	bool off_cpu;		/* periods are nanoseconds off the CPU: a column */
@@ -80,6 +81,22 @@ static const char *short_dso(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
+/* The comm and pid columns, as perf's Command and Pid:Command. */
+static void text_thread(struct text_ctx *t, const struct hwp_entry *e)
+{
+	const char *comm = printable(&t->pr, e->comm ? e->comm : "?");
+	/* the last column: no padding after it */
+	bool alone = t->sort == HWP_SORT_COMM || t->sort == HWP_SORT_PID;
+
+	if (t->comm)
+		fprintf(t->f, "%-*s%s", alone && !t->pid ? 0 : t->w.comm, comm,
+			alone && !t->pid ? "" : "  ");
+	if (t->pid)
+		fprintf(t->f, "%7lld:%-*s%s", (long long)e->tid, alone ? 0 : t->w.comm,
+			printable(&t->pr, e->thread_comm ? e->thread_comm : "?"),
+			alone ? "" : "  ");
+}
+
 static int text_row(const struct hwp_entry *e, void *arg)
 {
 	struct text_ctx *t = arg;
@@ -103,13 +120,21 @@ static int text_row(const struct hwp_entry *e, void *arg)
 		widen(&t->w.source, printable(&t->pr, source));
 		widen(&t->w.bytes, bytes);
 		widen(&t->w.dso, dso);
+		widen(&t->w.comm, e->comm ? printable(&t->pr, e->comm) : NULL);
+		if (e->thread_comm)
+			widen(&t->w.comm, printable(&t->pr, e->thread_comm));
 		return 0;
 	}
 	fmt_grouped((double)e->samples, true, samples, sizeof(samples));
 	fprintf(t->f, "  %7.2f%%  %10s  ", e->percent, samples);
 	if (t->off_cpu)
 		fprintf(t->f, "%12.3f  ", (double)e->period / 1e6);
+	text_thread(t, e);
 	switch (t->sort) {
+	case HWP_SORT_COMM:
+	case HWP_SORT_PID:
+		fputc('\n', t->f);
+		break;
 	case HWP_SORT_DSO:
 		fprintf(t->f, "%s\n", printable(&t->pr, e->dso));
 		break;
@@ -143,11 +168,21 @@ static int text_row(const struct hwp_entry *e, void *arg)
 static void text_columns(struct text_ctx *t)
 {
 	static const char dots[] = "................................................";
+	bool alone = t->sort == HWP_SORT_COMM || t->sort == HWP_SORT_PID;
 
 	fprintf(t->f, "# %8s  %10s  ", "Overhead", "Samples");
 	if (t->off_cpu)
 		fprintf(t->f, "%12s  ", "Off-CPU ms");
+	if (t->comm)
+		fprintf(t->f, "%-*s%s", alone && !t->pid ? 0 : t->w.comm, "Command",
+			alone && !t->pid ? "" : "  ");
+	if (t->pid)
+		fprintf(t->f, "%*s%s", 8 + t->w.comm, "Pid:Command", alone ? "" : "  ");
 	switch (t->sort) {
+	case HWP_SORT_COMM:
+	case HWP_SORT_PID:
+		fputc('\n', t->f);
+		break;
 	case HWP_SORT_DSO:
 		fprintf(t->f, "Module\n");
 		break;
@@ -167,10 +202,13 @@ static void text_columns(struct text_ctx *t)
 			"Source", t->w.bytes, "Bytes");
 		break;
 	}
-	fprintf(t->f, "# %.8s  %.10s  %s%.*s\n", dots, dots,
-		t->off_cpu ? "............  " : "",
+	fprintf(t->f, "# %.8s  %.10s  %s%.*s%s%.*s%s%.*s\n", dots, dots,
+		t->off_cpu ? "............  " : "", t->comm ? t->w.comm : 0, dots,
+		t->comm && (t->pid || !alone) ? "  " : "", t->pid ? 8 + t->w.comm : 0,
+		dots, t->pid && !alone ? "  " : "",
 		t->sort == HWP_SORT_RIP ? 18 : t->sort == HWP_SORT_DSO ? 6 :
-		t->sort == HWP_SORT_CPU ? 3 : t->w.name, dots);
+		t->sort == HWP_SORT_CPU ? 3 :
+		alone ? 0 : t->w.name, dots);
 }
 
 /* How the DWARF chains unwound: a chain that stopped early is not the
@@ -205,7 +243,7 @@ static void text_unwind(FILE *f, const struct hwp_profile_info *in, struct print
 			(unsigned long long)in->unwind_failed);
 }
 
-static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o,
+static void text_header(struct hwp_profile *p, FILE *f, const char *sort,
 			struct printable *pr)
 {
 	struct hwp_profile_info in = { .sz = sizeof(in) };
@@ -215,7 +253,7 @@ static void text_header(struct hwp_profile *p, FILE *f, const struct hwp_write_o
 	fmt_grouped((double)in.samples, true, n, sizeof(n));
 	fmt_grouped((double)in.lost, true, lost, sizeof(lost));
 	fprintf(f, "# hwprof report of %s, sorted by %s\n", printable(pr, in.input),
-		sort_name(o->sort));
+		sort);
 	fprintf(f, "# %s samples of event '%s'%s\n", n, printable(pr, in.event),
 		in.callchains ? ", with call chains" : "");
 	fprintf(f, "# lost %s samples (%.2f%%%s)\n", lost, export_lost_percent(&in),
@@ -287,27 +325,35 @@ static int text_module(const struct hwp_module_info *m, void *arg)
 
 int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 {
-	struct text_ctx t = { .f = f, .sort = o->sort, .measure = true };
+	struct text_ctx t = { .f = f, .measure = true };
 	struct module_lists ml = { .f = f, .pr = &t.pr };
 	struct hwp_profile_info in = { .sz = sizeof(in) };
+	struct sort_keys k;
 	int err;
 
+	err = sort_keys_of(o, &k);
+	if (err)
+		return err;
+	t.sort = k.site;
+	t.comm = k.comm;
+	t.pid = k.pid;
+	t.w.comm = (int)strlen("Command");
 	if (!hwp_profile_info(p, &in))
 		t.off_cpu = in.off_cpu;
 
-	ml.lines = o->sort == HWP_SORT_RIP || o->sort == HWP_SORT_LINE;
-	ml.code = o->sort == HWP_SORT_RIP;
-	t.w.name = (int)strlen(o->sort == HWP_SORT_RIP ? "Symbol+offset" : "Symbol");
+	ml.lines = t.sort == HWP_SORT_RIP || t.sort == HWP_SORT_LINE;
+	ml.code = t.sort == HWP_SORT_RIP;
+	t.w.name = (int)strlen(t.sort == HWP_SORT_RIP ? "Symbol+offset" : "Symbol");
 	t.w.source = (int)strlen("Source");
 	t.w.bytes = (int)strlen("Bytes");
 	t.w.sym = (int)strlen("Symbol");
 	t.w.dso = (int)strlen("Module");
-	err = hwp_profile_foreach_entry(p, o->sort, o->top, text_row, &t);
+	err = sort_keys_foreach(p, &k, o->top, text_row, &t);
 	if (!err) {
-		text_header(p, f, o, &t.pr);
+		text_header(p, f, k.name, &t.pr);
 		text_columns(&t);
 		t.measure = false;
-		err = hwp_profile_foreach_entry(p, o->sort, o->top, text_row, &t);
+		err = sort_keys_foreach(p, &k, o->top, text_row, &t);
 	}
 	for (ml.pass = 0; !err && ml.pass < 3; ml.pass++) {
 		ml.titled = false;

@@ -58,9 +58,17 @@ static int check_annotate(const void *opts)
 {
 	const struct hwp_write_opts *o = opts;
 
+	struct sort_keys k;
+	int err;
+
 	if (o->annotate && o->format != HWP_FORMAT_TEXT)
 		return fail(-EINVAL, "an annotated function is written as text only");
-	return 0;
+	err = sort_keys_of(o, &k);
+	if (!err && (k.comm || k.pid) && o->format != HWP_FORMAT_TEXT &&
+	    o->format != HWP_FORMAT_CSV && o->format != HWP_FORMAT_JSON)
+		return fail(-EINVAL, "sort keys '%s': rows by comm or pid are written as text, csv or json only (this format is by call chain)",
+			    k.name);
+	return err;
 }
 
 static const struct writer profile_writer = {

@@ -114,6 +114,7 @@ int cpu_foreach_entry(struct hwp_profile *p, size_t n, hwp_entry_fn fn, void *ct
 			.percent = p->period ? 100.0 * (double)c->period /
 					       (double)p->period : 0,
 			.address = order[i],
+			.tid = -1,
 		};
 
 		if (order[i] == CPU_ROW_OTHER)

@@ -377,6 +377,9 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 		p->samples++;
 		p->period += s.period;
 		err = cpu_add(p, s.cpu, 1, s.period);
+		if (!err)
+			err = thread_add(p, s.tid, machine_comm(p->m, s.tid),
+					 (uint32_t)site, s.period);
 		if (err)
 			return err;
 	}

@@ -58,6 +58,15 @@ struct cpu_total {
 	uint64_t samples, period;
 };
 
+/* The samples and periods of a thread (its id, its name then) at a
+ * site, for the sort keys comm and pid (report.c). */
+struct thread_count {
+	uint32_t tid;
+	const char *comm;	/* interned by the machine, or NULL */
+	uint32_t site;
+	uint64_t samples, period;
+};
+
 /* ---- unwind.c (libunwind) or unwind-stub.c: DWARF call chains ---- */
 
 enum unwind_end {
@@ -188,6 +197,10 @@ struct hwp_profile {
 	uint64_t other_cpus;
 	struct cpu_total *cpus;
 	size_t nr_cpus, cap_cpus;
+	/* report.c: the samples by thread and site (HWP_SORT_COMM, _PID) */
+	struct thread_count *threads;
+	size_t nr_threads, cap_threads;
+	struct hidx thread_idx;
 	struct disasm *dis;
 	int dis_machine;	/* the ELF machine @dis decodes; -1 when it cannot */
 };
@@ -231,5 +244,8 @@ void site_resolve(struct hwp_profile *p, size_t i, bool lines);
 int profile_disasm(struct hwp_profile *p, uint32_t dso, uint64_t vaddr, uint8_t *bytes,
 		   size_t nbytes, char *text, size_t size);
 void report_cache_free(struct hwp_profile *p);
+/* Count a sample of thread @tid, named @comm, at @site: 0 or -ENOMEM. */
+int thread_add(struct hwp_profile *p, uint32_t tid, const char *comm, uint32_t site,
+	       uint64_t period);
 
 #endif

@@ -93,6 +93,8 @@ static void group_key(const struct hwp_profile *p, enum hwp_sort sort,
 	switch (sort) {
 	case HWP_SORT_DSO:
 	case HWP_SORT_CPU:	/* not by site: cpus.c */
+	case HWP_SORT_COMM:	/* not by site alone: thread_foreach_entry() */
+	case HWP_SORT_PID:
 		break;
 	case HWP_SORT_RIP:
 		g->addr = s->si.vaddr;
@@ -213,6 +215,8 @@ void report_cache_free(struct hwp_profile *p)
 	}
 	disasm_close(p->dis);
 	p->dis = NULL;
+	free(p->threads);
+	hidx_release(&p->thread_idx);
 }
 
 static int build_report(struct hwp_profile *p, enum hwp_sort sort, struct report **out)
@@ -407,7 +411,8 @@ static int get_report(struct hwp_profile *p, enum hwp_sort sort, struct report *
 	int err;
 
 	if ((unsigned int)sort > HWP_SORT_DSO)
-		return fail(-EINVAL, "unknown sort key %d", (int)sort);
+		return fail(-EINVAL, "'%s' is not a sort key of sites",
+			    hwp_sort_name(sort));
 	if (!p->reports[sort]) {
 		err = build_report(p, sort, &p->reports[sort]);
 		if (err)
@@ -458,6 +463,7 @@ static void fill_entry(struct hwp_profile *p, const struct report *r, size_t ran
 
 	memset(e, 0, sizeof(*e));
 	e->sz = sizeof(*e);
+	e->tid = -1;
 	e->rank = rank;
 	e->dso = d->path;
 	e->samples = g->samples;
@@ -470,6 +476,8 @@ static void fill_entry(struct hwp_profile *p, const struct report *r, size_t ran
 	switch (r->sort) {
 	case HWP_SORT_DSO:
 	case HWP_SORT_CPU:	/* not by site: cpus.c */
+	case HWP_SORT_COMM:	/* not by site alone: thread_foreach_entry() */
+	case HWP_SORT_PID:
 		snprintf(b->name, sizeof(b->name), "%s", d->path);
 		break;
 	case HWP_SORT_SYM:
@@ -508,19 +516,218 @@ static void fill_entry(struct hwp_profile *p, const struct report *r, size_t ran
 	}
 }
 
-HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort, size_t n,
-			    hwp_entry_fn fn, void *ctx)
+/* ---- by thread: HWP_SORT_COMM, HWP_SORT_PID ---- */
+
+struct thread_key {
+	uint32_t tid;
+	const char *comm;
+	uint32_t site;
+};
+
+static uint64_t hash_thread(const struct thread_key *k)
+{
+	uint64_t h = hash_mix(hash_u64(k->tid), (uint64_t)(uintptr_t)k->comm);
+
+	return hash_mix(h, k->site);
+}
+
+static bool thread_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct thread_count *a = &((const struct hwp_profile *)ctx)->threads[idx];
+	const struct thread_key *b = key;
+
+	return a->tid == b->tid && a->comm == b->comm && a->site == b->site;
+}
+
+int thread_add(struct hwp_profile *p, uint32_t tid, const char *comm, uint32_t site,
+	       uint64_t period)
+{
+	struct thread_key k = { tid, comm, site };
+	uint64_t h = hash_thread(&k);
+	long i = hidx_find(&p->thread_idx, h, thread_eq, &k, p);
+
+	if (i < 0) {
+		if (vec_reserve(&p->threads, &p->cap_threads, p->nr_threads + 1,
+				sizeof(*p->threads)) ||
+		    hidx_add(&p->thread_idx, h, p->nr_threads))
+			return fail(-ENOMEM, "out of memory");
+		p->threads[p->nr_threads] =
+			(struct thread_count){ tid, comm, site, 0, 0 };
+		i = (long)p->nr_threads++;
+	}
+	p->threads[i].samples++;
+	p->threads[i].period += period;
+	return 0;
+}
+
+/* One row of a report with thread keys: the thread's part of the key (tid
+ * 0 when pid is not a key, comm NULL when comm is not), and the group of
+ * the site key's report (0 without one). */
+struct thread_row {
+	uint32_t tid;
+	const char *comm;	/* comm key: the sample's; pid key: the thread's last */
+	uint32_t group;
+	uint64_t samples, period;
+	size_t last;		/* the latest thread_count, for pid's name */
+};
+
+struct thread_sort {
+	bool by_comm, by_pid;
+};
+
+static int cmp_key(const struct thread_row *a, const struct thread_row *b,
+		   const struct thread_sort *ts)
+{
+	int c;
+
+	if (ts->by_pid && a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (ts->by_comm && (c = cmp_str(a->comm, b->comm)))
+		return c;
+	return a->group < b->group ? -1 : a->group > b->group;
+}
+
+static int cmp_thread_key(const void *pa, const void *pb, void *arg)
+{
+	return cmp_key(pa, pb, arg);
+}
+
+/* Hottest first; ties by the key, so the order is stable. */
+static int cmp_thread_rows(const void *pa, const void *pb, void *arg)
+{
+	const struct thread_row *a = pa, *b = pb;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return cmp_key(a, b, arg);
+}
+
+static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys,
+				size_t nr_keys, size_t n, hwp_entry_fn fn, void *ctx)
+{
+	struct thread_sort ts = { false, false };
+	struct report *r = NULL;
+	struct thread_row *rows;
+	struct entry_buf b;
+	size_t nr = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < nr_keys; i++) {
+		if (keys[i] == HWP_SORT_COMM)
+			ts.by_comm = true;
+		else if (keys[i] == HWP_SORT_PID)
+			ts.by_pid = true;
+		else if (r || (keys[i] != HWP_SORT_SYM && keys[i] != HWP_SORT_DSO))
+			return fail(-EINVAL, "sort keys: '%s' does not combine with comm or pid here: comm and pid combine with one of sym or dso",
+				    hwp_sort_name(keys[i]));
+		else if ((err = get_report(p, keys[i], &r)))
+			return err;
+	}
+	if (p->off_cpu)
+		return fail(-EOPNOTSUPP, "'%s': the periods of '%s' are time off the CPU, weighed after the sample: they are not kept by thread, and cannot be sorted by comm or pid",
+			    p->input, p->event_names[p->event]);
+	rows = malloc((p->nr_threads ? p->nr_threads : 1) * sizeof(*rows));
+	if (!rows)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < p->nr_threads; i++) {
+		const struct thread_count *t = &p->threads[i];
+
+		rows[i] = (struct thread_row){
+			.tid = ts.by_pid ? t->tid : 0,
+			.comm = ts.by_comm ? t->comm : NULL,
+			.group = r ? r->site_group[t->site] : 0,
+			.samples = t->samples, .period = t->period, .last = i,
+		};
+	}
+	if (p->nr_threads)
+		qsort_r(rows, p->nr_threads, sizeof(*rows), cmp_thread_key, &ts);
+	/* pid: named by the thread's last name, whichever comm the row's is
+	 * (perf's "24246:yes" of the samples before the exec, as sh) */
+	for (size_t i = 0, j; ts.by_pid && i < p->nr_threads; i = j) {
+		size_t last = rows[i].last;
+
+		for (j = i; j < p->nr_threads && rows[j].tid == rows[i].tid; j++)
+			if (rows[j].last > last)
+				last = rows[j].last;
+		while (i < j)
+			rows[i++].last = last;
+	}
+	for (size_t i = 0; i < p->nr_threads; i++) {
+		if (nr && !cmp_key(&rows[nr - 1], &rows[i], &ts)) {
+			rows[nr - 1].samples += rows[i].samples;
+			rows[nr - 1].period += rows[i].period;
+			if (rows[i].last > rows[nr - 1].last)
+				rows[nr - 1].last = rows[i].last;
+		} else {
+			rows[nr++] = rows[i];
+		}
+	}
+	if (nr)
+		qsort_r(rows, nr, sizeof(*rows), cmp_thread_rows, &ts);
+	if (!n || n > nr)
+		n = nr;
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct thread_row *t = &rows[i];
+		const char *last = p->threads[t->last].comm;
+		/* comm: the row's name; pid alone: the thread's last */
+		const char *comm = ts.by_comm ? t->comm : last;
+		struct hwp_entry e;
+
+		if (r) {
+			fill_entry(p, r, r->rank[t->group], &e, &b);
+			/* callers are the group's, of every thread */
+			e.callers = NULL;
+			e.nr_callers = 0;
+		} else {
+			memset(&e, 0, sizeof(e));
+			e.sz = sizeof(e);
+			e.dso = "";
+			e.name = b.name;
+			if (ts.by_pid)
+				snprintf(b.name, sizeof(b.name), "%u:%s", t->tid,
+					 comm ? comm : "?");
+			else
+				snprintf(b.name, sizeof(b.name), "%s", comm ? comm : "?");
+		}
+		e.rank = i;
+		e.samples = t->samples;
+		e.period = t->period;
+		e.percent = p->period ? 100.0 * (double)t->period / (double)p->period : 0;
+		e.comm = comm ? comm : "?";
+		e.thread_comm = ts.by_pid ? (last ? last : "?") : NULL;
+		e.tid = ts.by_pid ? (int64_t)t->tid : -1;
+		err = fn(&e, ctx);
+	}
+	free(rows);
+	return err;
+}
+
+HWP_API int hwp_profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_sort *keys,
+					 size_t nr_keys, size_t n, hwp_entry_fn fn,
+					 void *ctx)
 {
 	struct entry_buf b;
 	struct report *r = NULL;
 	int err;
 
 	clear_error();
-	if (!p || !fn)
-		return fail(-EINVAL, "hwp_profile_foreach_entry: NULL argument");
-	if (sort == HWP_SORT_CPU)
+	if (!p || !fn || !keys || !nr_keys)
+		return fail(-EINVAL,
+			    "hwp_profile_foreach_entry_by: NULL argument or no key");
+	for (size_t i = 0; i < nr_keys; i++) {
+		if ((unsigned int)keys[i] > HWP_SORT_PID)
+			return fail(-EINVAL, "unknown sort key %d", (int)keys[i]);
+		if (keys[i] == HWP_SORT_COMM || keys[i] == HWP_SORT_PID)
+			return thread_foreach_entry(p, keys, nr_keys, n, fn, ctx);
+	}
+	if (nr_keys > 1)
+		return fail(-EINVAL, "sort keys: '%s,%s': only comm and pid combine with another key",
+			    hwp_sort_name(keys[0]), hwp_sort_name(keys[1]));
+	if (keys[0] == HWP_SORT_CPU)
 		return cpu_foreach_entry(p, n, fn, ctx);
-	err = get_report(p, sort, &r);
+	err = get_report(p, keys[0], &r);
 	if (err)
 		return err;
 	if (!n || n > r->nr)
@@ -534,6 +741,12 @@ HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort,
 			return err;
 	}
 	return 0;
+}
+
+HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort, size_t n,
+			    hwp_entry_fn fn, void *ctx)
+{
+	return hwp_profile_foreach_entry_by(p, &sort, 1, n, fn, ctx);
 }
 
 /* ---- modules ---- */
@@ -953,11 +1166,74 @@ bool event_in_ns(const struct hwp_profile *p, const char *event)
 	return false;
 }
 
-const char *sort_name(enum hwp_sort sort)
-{
-	static const char *const names[] = { "sym", "rip", "line", "dso", "cpu" };
+/* The one table of sort keys' names, by enum hwp_sort. */
+static const char *const sort_names[] = {
+	"sym", "rip", "line", "dso", "cpu", "comm", "pid",
+};
 
-	return (unsigned int)sort < ARRAY_SIZE(names) ? names[sort] : "?";
+HWP_API const char *hwp_sort_name(enum hwp_sort sort)
+{
+	return (unsigned int)sort < ARRAY_SIZE(sort_names) ? sort_names[sort] : "?";
+}
+
+HWP_API int hwp_sort_parse(const char *list, enum hwp_sort *keys, size_t max, size_t *nr)
+{
+	const char *s = list;
+
+	clear_error();
+	if (!list || !keys || !nr)
+		return fail(-EINVAL, "hwp_sort_parse: NULL argument");
+	*nr = 0;
+	for (;;) {
+		size_t len = strcspn(s, ","), k;
+
+		for (k = 0; k < ARRAY_SIZE(sort_names); k++)
+			if (strlen(sort_names[k]) == len &&
+			    !strncmp(sort_names[k], s, len))
+				break;
+		if (k == ARRAY_SIZE(sort_names))
+			return fail(-EINVAL, "'%.*s' is not a sort key: sym, rip, line, dso, cpu, comm or pid (comm and pid combine with sym or dso: comm,sym)",
+				    (int)len, s);
+		for (size_t i = 0; i < *nr; i++)
+			if (keys[i] == (enum hwp_sort)k)
+				return fail(-EINVAL, "'%s': '%s' is given twice", list,
+					    sort_names[k]);
+		if (*nr == max)
+			return fail(-E2BIG, "'%s': more than %zu sort keys", list, max);
+		keys[(*nr)++] = (enum hwp_sort)k;
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
+int sort_keys_of(const struct hwp_write_opts *o, struct sort_keys *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->keys = o->nr_sort_keys ? o->sort_keys : &o->sort;
+	k->nr = o->nr_sort_keys ? o->nr_sort_keys : 1;
+	if (!k->keys)
+		return fail(-EINVAL, "hwp_write_opts: nr_sort_keys without sort_keys");
+	k->site = k->keys[0];
+	for (size_t i = 0; i < k->nr; i++) {
+		if ((unsigned int)k->keys[i] > HWP_SORT_PID)
+			return fail(-EINVAL, "unknown sort key %d", (int)k->keys[i]);
+		k->comm |= k->keys[i] == HWP_SORT_COMM;
+		k->pid |= k->keys[i] == HWP_SORT_PID;
+		if (k->keys[i] != HWP_SORT_COMM && k->keys[i] != HWP_SORT_PID)
+			k->site = k->keys[i];
+		else if (k->site == HWP_SORT_COMM || k->site == HWP_SORT_PID)
+			k->site = k->keys[i];
+		snprintf(k->name + strlen(k->name), sizeof(k->name) - strlen(k->name),
+			 "%s%s", i ? "," : "", hwp_sort_name(k->keys[i]));
+	}
+	return 0;
+}
+
+int sort_keys_foreach(struct hwp_profile *p, const struct sort_keys *k, size_t n,
+		      hwp_entry_fn fn, void *ctx)
+{
+	return hwp_profile_foreach_entry_by(p, k->keys, k->nr, n, fn, ctx);
 }
 
 void format_bytes(const uint8_t *b, size_t n, char *buf, size_t size)

@@ -8,36 +8,10 @@ known (a thread that renames itself, kernel samples, two modules); then a
 recording of two programs, against perf report."""
 import os
 import re
-import shutil
 import tempfile
 
-from common import case, check, done, hwprof, perf_sampler, report_json, run
-from perfdata import PerfData
-
-ALPHA, BETA = 100, 200
-KERNEL_IP = 0xffffffff81000100
-
-
-def made_by_hand(d):
-    """alpha (pid 100): 10 samples in /x/alpha-bin, 2 in the kernel; beta
-    (pid 200): 5 in /x/libshared.so, then it renames itself gamma: 3 more."""
-    pd = PerfData()
-    pd.comm(ALPHA, b"alpha")
-    pd.comm(BETA, b"beta")
-    pd.mmap(ALPHA, 0x400000, 0x10000, 0, b"/x/alpha-bin")
-    pd.mmap(BETA, 0x500000, 0x10000, 0, b"/x/libshared.so")
-    for i in range(10):
-        pd.sample(ALPHA, 0x400100 + i)
-    for _ in range(2):
-        pd.sample(ALPHA, KERNEL_IP, kernel=True)
-    for _ in range(5):
-        pd.sample(BETA, 0x500100)
-    pd.comm(BETA, b"gamma")
-    for _ in range(3):
-        pd.sample(BETA, 0x500200)
-    path = os.path.join(d, "hand.data")
-    pd.write(path)
-    return path
+from common import case, check, done, hwprof, report_json, run
+from threads import made_by_hand, two_programs
 
 
 def modules(doc):
@@ -98,24 +72,10 @@ def bad_lists(data):
 
 def against_perf(d):
     """Two programs under sh: each one's share, as perf report gives it."""
-    perf = perf_sampler()
-    spin = os.path.join(d, "spin")
-    cc = shutil.which("gcc") or shutil.which("cc")
-    src = os.path.join(d, "spin.c")
-    with open(src, "w") as f:
-        f.write("#include <stdlib.h>\nint main(int c, char **v) { volatile unsigned long x = 0;"
-                " unsigned long n = strtoul(v[1], 0, 10);"
-                " for (unsigned long i = 0; i < n; i++) x += i; return 0; }\n")
-    p = run([cc, "-O1", "-o", spin, src])
-    if not check(p.returncode == 0, f"build: {p.stderr}"):
+    made = two_programs(d)
+    if not made:
         return
-    shutil.copy(spin, spin + "A")
-    shutil.copy(spin, spin + "B")
-    data = os.path.join(d, "two.data")
-    p = run([perf, "record", "-q", "-e", "cpu-clock", "-o", data, "--", "sh", "-c",
-             f"{spin}A 200000000; {spin}B 100000000"], timeout=120)
-    if not check(p.returncode == 0, f"record: {p.stderr}"):
-        return
+    perf, data = made
     for args in (["--comm", "spinB"], ["--dso", "spinA,spinB"], ["--comm", "spinA,sh"]):
         p, doc = report_json(data, "--top", "0", *args)
         # perf filters its rows (hist entries) by their first sample's
