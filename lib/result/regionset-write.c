@@ -101,6 +101,17 @@ void regionset_json(const struct hwp_regionset *rs, struct json_writer *w)
 
 /* ---- text: a block per region ---- */
 
+/* A count per call and per operation; clocks count ns and show msec. */
+static void per_figures(FILE *f, double per_call, double per_op, bool clock)
+{
+	if (!isnan(per_call))
+		fprintf(f, " %12.4g %s/call", clock ? per_call / 1e6 : per_call,
+			clock ? "msec" : "");
+	if (!isnan(per_op))
+		fprintf(f, " %12.4g %s/op", clock ? per_op / 1e6 : per_op,
+			clock ? "msec" : "");
+}
+
 static void text_event(FILE *f, const struct regionset_region *rg,
 		       const struct series *sr, bool big)
 {
@@ -119,13 +130,7 @@ static void text_event(FILE *f, const struct regionset_region *rg,
 	else
 		fmt_grouped(count, big, value, sizeof(value));
 	fprintf(f, "%23s  %-24s", value, sr->name);
-	/* Clocks count ns and show msec, per call and per op as well. */
-	if (!isnan(per_call))
-		fprintf(f, " %12.4g %s/call", clock ? per_call / 1e6 : per_call,
-			clock ? "msec" : "");
-	if (!isnan(per_op))
-		fprintf(f, " %12.4g %s/op", clock ? per_op / 1e6 : per_op,
-			clock ? "msec" : "");
+	per_figures(f, per_call, per_op, clock);
 	if (!isnan(count) && !isnan(pct) && pct < 99.995)
 		fprintf(f, " (%.2f%% counted, scaled)", pct);
 	if (sr->reason && isnan(count))
@@ -227,12 +232,7 @@ static void runs_event(FILE *f, const struct region_runs *rr, const struct serie
 		fmt_grouped(s.mean, big, value, sizeof(value));
 	fprintf(f, "%23s  %-24s", value, sr->name);
 	pm(f, &s);
-	if (!isnan(per_call))
-		fprintf(f, " %12.4g %s/call", clock ? per_call / 1e6 : per_call,
-			clock ? "msec" : "");
-	if (!isnan(per_op))
-		fprintf(f, " %12.4g %s/op", clock ? per_op / 1e6 : per_op,
-			clock ? "msec" : "");
+	per_figures(f, per_call, per_op, clock);
 	fputc('\n', f);
 }
 
