@@ -194,7 +194,7 @@ def compare_regions(d):
     """compare compares each region both results entered, row by row: 16
     times the messages make each region's task-clock an increase."""
     for side, msgs in (("a", "50"), ("b", "800")):
-        p = run([HWPROF, "stat", "--regions", "-r", "4", "--json", "-o", f"{d}/{side}.json",
+        p = run([HWPROF, "stat", "--regions", "-r", "8", "--json", "-o", f"{d}/{side}.json",
                  "-e", "task-clock", "--", MSGBENCH, "2", msgs], env=STAT_ENV)
         if not check(p.returncode == 0, p.stderr):
             return
@@ -209,7 +209,7 @@ def compare_regions(d):
                     r["name"] == "task-clock"), None)
         if not check(row, f"region:{name} task-clock: {rows}"):
             continue
-        check(row["a_n"] == 4 and row["b_n"] == 4, f"{name}: 4 runs a side: {row}")
+        check(row["a_n"] == 8 and row["b_n"] == 8, f"{name}: 8 runs a side: {row}")
         check(row["verdict"] == "increase" and row["ratio"] > 4,
               f"{name}: {row['verdict']} x{row['ratio']}")
     p = run([HWPROF, "compare", f"{d}/a.json", f"{d}/b.json"])
