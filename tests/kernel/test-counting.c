@@ -145,6 +145,20 @@ static void *toucher(void *arg)
 	return NULL;
 }
 
+/* @n children, one after the other, each touching PAGES fresh pages. */
+static void children_touch(int n)
+{
+	for (int i = 0; i < n; i++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			work_touch_pages(PAGES);
+			_exit(0);
+		}
+		waitpid(p, NULL, 0);
+	}
+}
+
 static void test_inheritance(void)
 {
 	struct hwp_session *s = open_session("page-faults", NULL);
@@ -158,15 +172,7 @@ static void test_inheritance(void)
 		pthread_create(&t[i], NULL, toucher, (void *)(long)PAGES);
 	for (int i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
-	for (int i = 0; i < 3; i++) {
-		pid_t p = fork();
-
-		if (p == 0) {
-			work_touch_pages(PAGES);
-			_exit(0);
-		}
-		waitpid(p, NULL, 0);
-	}
+	children_touch(3);
 	hwp_session_disable(s);
 	faults = count_of(s, 0);
 	CHECK(faults >= 7 * PAGES && faults <= 7 * PAGES + 7 * SLACK,
@@ -184,15 +190,7 @@ static void test_reset_after_children(void)
 	if (!s)
 		return;
 	hwp_session_enable(s);
-	for (int i = 0; i < 2; i++) {
-		pid_t p = fork();
-
-		if (p == 0) {
-			work_touch_pages(PAGES);
-			_exit(0);
-		}
-		waitpid(p, NULL, 0);
-	}
+	children_touch(2);
 	hwp_session_disable(s);
 	faults = count_of(s, 0);
 	CHECK(faults >= 2 * PAGES, "2 children of %d pages: %.0f faults", PAGES, faults);
