@@ -8,6 +8,9 @@ PMU_BUILD ?= build-arm64
 # What make test-pmu runs in the emulated ARMv8 machine: every suite whose
 # tests are programs (the CLI's are Python scripts of the host).
 PMU_SUITES ?= pmu kernel unit examples
+# Every test boots the emulated machine (10-35 s on a loaded 2-CPU host):
+# the host-sized timeouts are stretched rather than each test's.
+PMU_TIMEOUT_MULTIPLIER ?= 4
 FUZZ_TIME ?= 60
 WERROR ?= 0
 MESON_OPTS ?=
@@ -113,7 +116,7 @@ test-pmu: deps
 	@if [ -n "$(strip $(MESON_OPTS))" ]; then meson configure $(PMU_BUILD) $(MESON_OPTS); fi
 	meson compile -C $(PMU_BUILD)
 	@meson test -C $(PMU_BUILD) --print-errorlogs $(addprefix --suite ,$(PMU_SUITES)) \
-		$(TEST_OPTS) >$(PMU_BUILD)/test-output.txt 2>&1; rc=$$?; \
+		--timeout-multiplier $(PMU_TIMEOUT_MULTIPLIER) $(TEST_OPTS) >$(PMU_BUILD)/test-output.txt 2>&1; rc=$$?; \
 	grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(PMU_BUILD)/test-output.txt; \
 	tools/test-summary.py $(PMU_BUILD)/meson-logs/testlog.json && exit $$rc
