@@ -14,6 +14,7 @@
  *   cpuspin SECONDS  burn SECONDS of this process's CPU time, however busy
  *                  the machine (a known number of CPU-clock samples)
  *   ready          print "ready" (a test waits for it, never for a time)
+ *   go             wait for a line on stdin (a test says when to go on)
  *   sleep SECONDS  sleep
  *   serve N MS     touch N pages every MS milliseconds until killed
  *   crowd T SECS   T threads, each touching a page every 10 ms, for SECS
@@ -263,6 +264,11 @@ static int run(int argc, char **argv)
 		} else if (!strcmp(s, "ready")) {
 			printf("ready\n");
 			fflush(stdout);
+		} else if (!strcmp(s, "go")) {
+			char c = 0;
+
+			while (read(0, &c, 1) == 1 && c != '\n')
+				;
 		} else if (!strcmp(s, "sleep")) {
 			sleep_s(atof(argv[++i < argc ? i : argc - 1]));
 		} else if (!strcmp(s, "serve")) {

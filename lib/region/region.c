@@ -36,6 +36,9 @@ struct slot {
 	char *name;
 	uint64_t begins;	/* owner-only: which calls are sampled */
 	_Atomic uint64_t calls, measured, ns, ops;
+	/* the shortest measured call: one call that waited (a busy machine
+	 * deschedules the thread) must not hide that the others are short */
+	_Atomic uint64_t min_ns;
 	_Atomic uint64_t *value, *enabled, *running;	/* nr_events each */
 };
 
@@ -428,6 +431,7 @@ static struct slot *new_slot(struct thread_rec *t, const char *name)
 	}
 	s->enabled = s->value + n;
 	s->running = s->value + 2 * n;
+	atomic_init(&s->min_ns, UINT64_MAX);
 	s->key = name;
 	if (fresh) {
 		t->last->next = fresh;
@@ -547,6 +551,9 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 			    t->now[it->running] - f->start[it->running]);
 		}
 		add(&s->ns, t1 - f->t0);
+		if (t1 - f->t0 < load(&s->min_ns))
+			atomic_store_explicit(&s->min_ns, t1 - f->t0,
+					      memory_order_relaxed);
 		add(&s->measured, 1);
 		add(&s->calls, 1);
 		add(&s->ops, ops);
@@ -585,7 +592,7 @@ static double read_cost_locked(void)
 
 /* One slot's sums, read consistently against its owner's updates. */
 struct snapshot {
-	uint64_t calls, measured, ns, ops;
+	uint64_t calls, measured, ns, min_ns, ops;
 	struct hwp_count *counts;	/* nr_events */
 };
 
@@ -599,6 +606,7 @@ static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot 
 		out->calls = load(&s->calls);
 		out->measured = load(&s->measured);
 		out->ns = load(&s->ns);
+		out->min_ns = load(&s->min_ns);
 		out->ops = load(&s->ops);
 		for (size_t e = 0; e < n; e++) {
 			out->counts[e].value = load(&s->value[e]);
@@ -657,12 +665,10 @@ static int report_one(struct walk *w, const struct hwp_session *model, const cha
 		.values = w->values,
 		.evlist = regions.evl,
 	};
-	double per_call = sn->measured ? (double)sn->ns / (double)sn->measured : NAN;
-
 	info.seconds = !sn->measured ? 0 :
 		       (double)sn->ns * ((double)sn->calls / (double)sn->measured) / 1e9;
-	info.too_short = !isnan(per_call) && !isnan(regions.read_cost_ns) &&
-			 per_call < TOO_SHORT_READS * regions.read_cost_ns;
+	info.too_short = sn->measured && !isnan(regions.read_cost_ns) &&
+			 (double)sn->min_ns < TOO_SHORT_READS * regions.read_cost_ns;
 	region_values(sn, model, w->n, w->values);
 	return w->fn(&info, model, sn, w->ctx);
 }
@@ -672,6 +678,8 @@ static void snapshot_add(struct snapshot *to, const struct snapshot *from, size_
 	to->calls += from->calls;
 	to->measured += from->measured;
 	to->ns += from->ns;
+	if (from->min_ns < to->min_ns)
+		to->min_ns = from->min_ns;
 	to->ops += from->ops;
 	for (size_t e = 0; e < n; e++) {
 		to->counts[e].value += from->counts[e].value;
@@ -720,6 +728,7 @@ static int walk_locked(struct walk *w)
 			memset(w->total.counts, 0, w->n * sizeof(*w->total.counts));
 			w->total.calls = w->total.measured = 0;
 			w->total.ns = w->total.ops = 0;
+			w->total.min_ns = UINT64_MAX;
 			for (struct thread_rec *o = regions.threads; o;
 			     o = o->next) {
 				size_t onr = atomic_load_explicit(&o->nr_slots,

@@ -342,7 +342,11 @@ def kernel_samples():
 
 def spin_unwinds(main, what):
     """main -> spin, recorded: spin's chains unwind to the entry, with main
-    as the caller, by the library's .debug_frame."""
+    as the caller, by the library's .debug_frame. Only spin's chains are
+    judged: the few samples taken in execve, before the program has a
+    mapping (their user part is [unknown]), are as many as exec's kernel
+    work lasts on a busy machine (1 to 7 against some 500 of spin), and
+    one at exit may stop in the program's own __do_global_dtors_aux."""
     doc = recorded(os.path.basename(main) + ".data", cmd=[main])
     if not doc:
         return
@@ -350,14 +354,20 @@ def spin_unwinds(main, what):
     spin = entry(doc, "spin")
     if not check(spin and spin["samples"] > 100, f"{what}: samples of spin: {spin}"):
         return
-    check(u["no_unwind_info"] <= 0.01 * spin["samples"] and unwind_rate(doc) > 99.0,
-          f"{what}: spin's chains unwind by .debug_frame: {u}")
+    lib = f"lib{os.path.basename(main)}.so"
+    check(lib not in (u["no_unwind_info_modules"] or ""),
+          f"{what}: no chain stopped for want of {lib}'s tables: {u}")
     callers = {c["symbol"]: c["percent"] for c in spin["callers"]}
     check(callers.get("main", 0) > 99.0, f"{what}: spin's caller is main: {callers}")
-    stacks = [s for s in doc["stacks"] if s["frames"][-1] == "spin"]
-    check(all(s["frames"][0] == "_start" and s["frames"][-2] == "main"
-              for s in stacks if s["samples"] > 2),
-          f"{what}: _start ... main;spin: {[s['frames'] for s in stacks][:3]}")
+    # spin's chains, the user leaf's and those with the kernel's frames of
+    # an interrupt above spin
+    stacks = [s for s in doc["stacks"] if "spin" in s["frames"]]
+    whole = [s for s in stacks if not s["truncated"] and s["frames"][0] == "_start" and
+             s["frames"][s["frames"].index("spin") - 1] == "main"]
+    n, good = (sum(s["samples"] for s in ss) for ss in (stacks, whole))
+    check(n >= spin["samples"] and good == n,
+          f"{what}: {good} of {n} chains through spin are _start ... main;spin: "
+          f"{[s['frames'] for s in stacks if s not in whole][:3]}")
 
 
 def library_with_debug_frame():

@@ -96,6 +96,37 @@ static void test_counts_and_nesting(void)
 	      settings().read_cost_ns);
 }
 
+/* Calls of an empty region, one of which waits (as a thread descheduled
+ * on a busy machine does): the others still last less than 20 reads, and
+ * too_short says so. The wait makes the mean call longer than 20 reads,
+ * so a rule on the mean would miss them. */
+static void test_too_short_one_long_call(void)
+{
+	const char *name = "empty but once";
+	struct timespec wait;
+	double cost, mean_ns;
+	struct found f;
+
+	for (int i = 0; i < 5; i++) {
+		CHECK_ERR(hwp_region_begin(name), 0);
+		CHECK_ERR(hwp_region_end(name), 0);
+	}
+	cost = settings().read_cost_ns;
+	/* 240 reads: the six calls' mean is above 40 */
+	wait.tv_sec = (time_t)(240 * cost / 1e9);
+	wait.tv_nsec = (long)fmod(240 * cost, 1e9);
+	CHECK_ERR(hwp_region_begin(name), 0);
+	while (nanosleep(&wait, &wait))
+		;
+	CHECK_ERR(hwp_region_end(name), 0);
+	f = find(name, 0);
+	mean_ns = f.seconds * 1e9 / (double)f.calls;
+	CHECK(f.calls == 6 && f.measured == 6, "calls %llu", (unsigned long long)f.calls);
+	CHECK(mean_ns > 20 * cost, "the mean call, %.0f ns, is above 20 reads of %g ns",
+	      mean_ns, cost);
+	CHECK(f.too_short, "five calls shorter than 20 reads: too short to measure");
+}
+
 /* The read cost asked for while the first region calibrates the reads:
  * the cost is written and read under the regions' lock (a data race that
  * ThreadSanitizer finds otherwise). The other thread is gone before any
@@ -503,6 +534,7 @@ int main(int argc, char **argv)
 	} else {
 		t_run(test_read_cost);
 		t_run(test_counts_and_nesting);
+		t_run(test_too_short_one_long_call);
 		t_run(test_errors);
 		t_run(test_threads);
 		t_run(test_write);
