@@ -68,6 +68,36 @@ int pd_sample_time_pos(uint64_t sample_type);
 /* Bytes of the sample_id trailer that @attr gives non-sample records. */
 size_t pd_sample_id_size(const struct perf_event_attr *attr);
 
+/* ---- kallsyms.c: the kernel's symbols ---- */
+
+/* A text symbol of kallsyms; the cache file holds an array of these. */
+struct ksym {
+	uint64_t addr, end;	/* end: where the next symbol begins, or a bound */
+	uint32_t name;		/* offset into the names */
+	uint32_t module;	/* 1: a module's ("NAME\t[MODULE]") */
+};
+
+struct ksyms {
+	const struct ksym *syms;	/* sorted by address, bounded */
+	size_t nr;
+	const char *names;
+	const char *problem;	/* why there are none, for reports */
+	char problem_buf[512];
+	void *map;		/* what to unmap: kallsyms as read */
+	size_t map_len;
+	struct ksym *owned;
+};
+
+/* The text symbols of @path (/proc/kallsyms or a copy of it; "" for none),
+ * sorted and bounded; when none, ->problem says why. Release with
+ * ksyms_release(). */
+void ksyms_load(struct ksyms *k, const char *path);
+void ksyms_release(struct ksyms *k);
+/* The running kernel's _text from the head of /proc/kallsyms (the rest is
+ * neither read nor formatted): 0; -EACCES when addresses are hidden from
+ * this reader; -ENOENT, or the open's error. */
+int kallsyms_text(uint64_t *addr);
+
 /* ---- perf-data.c: reading files ---- */
 
 struct pd_event {
