@@ -30,6 +30,7 @@ struct symbolizer {
 	const char *kproblem;
 	char *kallsyms;		/* the file of the kernel's symbols; "" for none */
 	bool user_kallsyms;	/* @kallsyms is the caller's choice */
+	bool no_cache;		/* read /proc/kallsyms, not the cache of it */
 	char kproblem_buf[512];
 	/* why the recording's kernel is not named, decided before loading */
 	char kverdict[640];
@@ -112,6 +113,11 @@ void symbolizer_set_demangle(struct symbolizer *s, bool demangle)
 	s->raw_names = !demangle;
 }
 
+void symbolizer_set_kallsyms_cache(struct symbolizer *s, bool use)
+{
+	s->no_cache = !use;
+}
+
 static bool demangled_eq(size_t idx, const void *key, const void *ctx)
 {
 	return ((const struct symbolizer *)ctx)->demangled[idx].mangled == key;
@@ -151,7 +157,7 @@ static int load_kallsyms(struct symbolizer *s)
 		s->kproblem = s->kverdict;
 		return 0;
 	}
-	ksyms_load(&s->k, s->kallsyms);
+	ksyms_load(&s->k, s->kallsyms, !s->no_cache);
 	s->kproblem = s->k.problem;
 	return 0;
 }

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: MIT
-/* The kernel's text symbols, parsed from /proc/kallsyms (or a copy of it),
- * for every reader: the reports' symbolizer, and the recording's kernel map
- * (_text, from the head of /proc/kallsyms). */
+/* The kernel's text symbols: parsed from /proc/kallsyms (or a copy of it),
+ * and kept between reports in a cache file keyed by the running kernel's
+ * identity, as perf keeps copies of kallsyms. The kernel formats the 5 MB
+ * of /proc/kallsyms anew on every read: tens of milliseconds, the largest
+ * part of a report by symbol; a mapped table of the parsed symbols costs
+ * a small part of that. A cache that does not match, in any way, is not
+ * used: the symbols are read from /proc/kallsyms and the cache rewritten. */
 #include "sample/sample.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <linux/bpf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define PROC_KALLSYMS "/proc/kallsyms"
@@ -222,14 +230,353 @@ int kallsyms_text(uint64_t *addr)
 	return -ENOENT;
 }
 
-void ksyms_load(struct ksyms *k, const char *path)
+/* ---- the cache ---- */
+
+#define KCACHE_MAGIC "HWPKSYMS"
+#define KCACHE_VERSION 1
+#define KCACHE_KEY_MAX 208
+
+struct kcache_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t header_size;
+	uint64_t file_size;
+	uint64_t nr_syms;
+	uint64_t names_size;
+	uint64_t checksum;	/* of the bytes past the header */
+	char key[KCACHE_KEY_MAX];	/* the kernel's identity, NUL-padded */
+};
+
+/* Eight bytes a step in four independent lanes: a check against a torn
+ * or damaged file, not against an adversary, at a small part of the cost
+ * of hash_bytes()' dependent chain over a few megabytes. */
+uint64_t ksyms_checksum(const void *data, size_t len)
 {
+	const unsigned char *p = data;
+	uint64_t h[4] = { 0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL,
+			  0x94d049bb133111ebULL, 0x2545f4914f6cdd1dULL };
+	size_t i = 0;
+
+	for (; i + 32 <= len; i += 32)
+		for (int l = 0; l < 4; l++) {
+			uint64_t w;
+
+			memcpy(&w, p + i + 8 * l, 8);
+			h[l] = (h[l] ^ w) * 0x100000001b3ULL;
+		}
+	return hash_mix(hash_mix(hash_mix(hash_mix(hash_bytes(p + i, len - i), h[0]),
+					  h[1]), h[2]), h[3]);
+}
+
+/* A small file of /proc (its size says nothing): 0 when there is none. */
+static uint64_t file_hash(const char *path)
+{
+	char buf[16384];
+	uint64_t h = 2;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : 1;	/* 1: unreadable, a key never kept */
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		h = hash_mix(h, hash_bytes(buf, (size_t)n));
+	close(fd);
+	return n < 0 ? 1 : h | 2;
+}
+
+/* The BPF programs and links loaded now (their JIT code and trampolines
+ * are in kallsyms, as "[bpf]"): ids are not reused, so the list of them
+ * says whether any came or went. */
+static int bpf_ids_hash(uint64_t *h)
+{
+	static const int cmds[] = { BPF_PROG_GET_NEXT_ID, BPF_LINK_GET_NEXT_ID };
+
+	*h = 0;
+	for (size_t c = 0; c < ARRAY_SIZE(cmds); c++) {
+		union bpf_attr a;
+
+		memset(&a, 0, sizeof(a));
+		for (;;) {
+			if (syscall(SYS_bpf, cmds[c], &a, sizeof(a)) < 0) {
+				if (errno == ENOENT)
+					break;
+				/* no BPF (ENOSYS) or no links (EINVAL): none */
+				if (errno == ENOSYS || (errno == EINVAL && c))
+					break;
+				return -errno;	/* EPERM: not ours to know */
+			}
+			*h = hash_mix(*h, (uint64_t)c << 32 | a.next_id);
+			a.start_id = a.next_id;
+		}
+	}
+	return 0;
+}
+
+int ksyms_cache_key(char *key, size_t size)
+{
+	char hex[2 * PD_BUILD_ID_MAX + 1], boot[64];
+	struct pd_build_id id;
+	uint64_t text, bpf, modules = 0;
+	int err, n;
+
+	err = pd_build_id_of_notes(PD_KERNEL_NOTES, &id);
+	if (!err && !id.size)
+		err = -ENOENT;
+	if (!err)
+		err = read_first_line("/proc/sys/kernel/random", "boot_id", boot,
+				      sizeof(boot));
+	/* _text as this reader sees it: another boot's KASLR offset, or 0
+	 * where addresses are hidden from it (nothing to keep then) */
+	if (!err)
+		err = kallsyms_text(&text);
+	if (!err)
+		err = bpf_ids_hash(&bpf);
+	if (!err)
+		modules = file_hash("/proc/modules");
+	if (modules == 1)
+		err = -EACCES;
+	if (err)
+		return err;
+	pd_build_id_hex(&id, hex, sizeof(hex));
+	n = snprintf(key, size, "build-id %s boot %s _text %" PRIx64 " modules %" PRIx64
+		     " bpf %" PRIx64, hex, boot, text, modules, bpf);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int ksyms_cache_path(char *path, size_t size, const char *key)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char id[2 * PD_BUILD_ID_MAX + 1];
+	int n;
+
+	if (sscanf(key, "build-id %40[0-9a-f]", id) != 1)
+		return -EINVAL;
+	if (xdg && xdg[0] == '/')
+		n = snprintf(path, size, "%s/hwprof/kallsyms-%s", xdg, id);
+	else if (home && home[0] == '/')
+		n = snprintf(path, size, "%s/.cache/hwprof/kallsyms-%s", home, id);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static bool syms_valid(const struct ksym *syms, size_t nr, const char *names,
+		       size_t names_size)
+{
+	if (!names_size || names[names_size - 1] != '\0')
+		return false;
+	for (size_t i = 0; i < nr; i++)
+		if (syms[i].name >= names_size || syms[i].end < syms[i].addr ||
+		    syms[i].module > 1 || (i && syms[i].addr < syms[i - 1].addr))
+			return false;
+	return true;
+}
+
+/* A string and zeros after it: one changed byte anywhere is noticed. */
+static bool key_valid(const char *key)
+{
+	const char *nul = memchr(key, '\0', KCACHE_KEY_MAX);
+
+	if (!nul)
+		return false;
+	for (const char *c = nul; c < key + KCACHE_KEY_MAX; c++)
+		if (*c)
+			return false;
+	return true;
+}
+
+int ksyms_cache_check(const void *data, size_t size, const char *key)
+{
+	const struct kcache_header *h = data;
+	const unsigned char *body = (const unsigned char *)data + sizeof(*h);
+	size_t syms_size;
+
+	if (size < sizeof(*h) || memcmp(h->magic, KCACHE_MAGIC, 8) ||
+	    h->version != KCACHE_VERSION || h->header_size != sizeof(*h) ||
+	    h->file_size != size || h->nr_syms > size / sizeof(struct ksym))
+		return -HWP_ERR_FORMAT;
+	syms_size = (size_t)h->nr_syms * sizeof(struct ksym);
+	if (h->names_size > size || sizeof(*h) + syms_size + h->names_size != size)
+		return -HWP_ERR_FORMAT;
+	if (!key_valid(h->key))
+		return -HWP_ERR_FORMAT;
+	if (key && strcmp(h->key, key))
+		return -ESTALE;
+	if (ksyms_checksum(body, size - sizeof(*h)) != h->checksum ||
+	    !syms_valid((const struct ksym *)body, (size_t)h->nr_syms,
+			(const char *)body + syms_size, (size_t)h->names_size))
+		return -HWP_ERR_FORMAT;
+	return 0;
+}
+
+/* The cache at @path, if it is ours and whole and of the kernel @key names. */
+static int cache_read(struct ksyms *k, const char *path, const char *key)
+{
+	const struct kcache_header *h;
+	struct stat st;
+	void *map;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), err;
+
+	if (fd < 0)
+		return -errno;
+	/* another user's file could name another kernel's symbols */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    st.st_size < (off_t)sizeof(*h) || st.st_size > (off_t)KALLSYMS_MAX) {
+		close(fd);
+		return -HWP_ERR_FORMAT;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+		   0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	err = ksyms_cache_check(map, (size_t)st.st_size, key);
+	if (err) {
+		munmap(map, (size_t)st.st_size);
+		return err;
+	}
+	h = map;
+	k->map = map;
+	k->map_len = (size_t)st.st_size;
+	k->syms = (const struct ksym *)(h + 1);
+	k->nr = (size_t)h->nr_syms;
+	k->names = (const char *)(k->syms + k->nr);
+	k->cached = true;
+	return 0;
+}
+
+/* The folder of @path, and the one above it if missing ($XDG_CACHE_HOME,
+ * ~/.cache), but no more: a HOME that does not exist is not made. */
+static int make_parents(const char *path)
+{
+	char dir[PATH_MAX], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return -EINVAL;
+	*slash = '\0';
+	if (!mkdir(dir, 0700) || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return -errno;
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return -ENOENT;
+	*slash = '\0';
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
+	*slash = '/';
+	return mkdir(dir, 0700) && errno != EEXIST ? -errno : 0;
+}
+
+void *ksyms_cache_image(const struct ksyms *k, const char *key, size_t *size)
+{
+	size_t names_size = 0, syms_size = k->nr * sizeof(struct ksym), at;
+	struct kcache_header *h;
+	struct ksym *syms;
+	char *names;
+
+	for (size_t i = 0; i < k->nr; i++)
+		names_size += strlen(k->names + k->syms[i].name) + 1;
+	names_size += !names_size;
+	*size = sizeof(*h) + syms_size + names_size;
+	if (names_size > UINT32_MAX || strlen(key) >= KCACHE_KEY_MAX)
+		return NULL;
+	h = calloc(1, *size);
+	if (!h)
+		return NULL;
+	syms = (struct ksym *)(h + 1);
+	names = (char *)(syms + k->nr);
+	at = 0;
+	for (size_t i = 0; i < k->nr; i++) {
+		const char *name = k->names + k->syms[i].name;
+		size_t len = strlen(name) + 1;
+
+		syms[i] = k->syms[i];
+		syms[i].name = (uint32_t)at;
+		memcpy(names + at, name, len);
+		at += len;
+	}
+	memcpy(h->magic, KCACHE_MAGIC, 8);
+	h->version = KCACHE_VERSION;
+	h->header_size = sizeof(*h);
+	h->file_size = *size;
+	h->nr_syms = k->nr;
+	h->names_size = names_size;
+	strcpy(h->key, key);
+	h->checksum = ksyms_checksum(h + 1, *size - sizeof(*h));
+	return h;
+}
+
+/* Write the cache whole under a temporary name and rename it into place:
+ * a reader sees the old file or the new one, never half of one. Failures
+ * leave no file and are not errors: the next report reads kallsyms. */
+int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key)
+{
+	char tmp[PATH_MAX];
+	size_t size;
+	void *image;
+	ssize_t n;
+	int fd, err;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	err = make_parents(path);
+	if (err)
+		return err;
+	image = ksyms_cache_image(k, key, &size);
+	if (!image)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		free(image);
+		return -errno;
+	}
+	n = write(fd, image, size);
+	err = n == (ssize_t)size ? 0 : n < 0 ? -errno : -ENOSPC;
+	free(image);
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+void ksyms_load(struct ksyms *k, const char *path, bool use_cache)
+{
+	char key[KCACHE_KEY_MAX], cache[PATH_MAX];
+	bool proc = !strcmp(path, PROC_KALLSYMS);
+	int err;
+
 	memset(k, 0, sizeof(*k));
 	if (!path[0]) {
 		k->problem = "no kernel symbols were asked for (kallsyms \"\")";
 		return;
 	}
+	use_cache = use_cache && proc && !ksyms_cache_key(key, sizeof(key)) &&
+		    !ksyms_cache_path(cache, sizeof(cache), key);
+	if (use_cache) {
+		err = cache_read(k, cache, key);
+		if (!err) {
+			pr_debug("kernel symbols: %zu from the cache '%s'\n", k->nr,
+				 cache);
+			return;
+		}
+		pr_debug("kernel symbols: not from the cache '%s': %s\n", cache,
+			 err == -ESTALE ? "another kernel's or boot's" :
+			 err == -HWP_ERR_FORMAT ?
+			 "cut short, damaged, or not this user's" : strerror(-err));
+	}
 	parse_file(k, path);
+	if (use_cache && k->nr) {
+		err = ksyms_cache_write(k, cache, key);
+		if (err)
+			pr_debug("kernel symbols: cache '%s' not written: %s\n", cache,
+				 strerror(-err));
+	}
 }
 
 void ksyms_release(struct ksyms *k)
