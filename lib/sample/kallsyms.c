@@ -268,20 +268,28 @@ uint64_t ksyms_checksum(const void *data, size_t len)
 					  h[1]), h[2]), h[3]);
 }
 
-/* A small file of /proc (its size says nothing): 0 when there is none. */
-static uint64_t file_hash(const char *path)
+uint64_t ksyms_modules_hash(const char *path)
 {
-	char buf[16384];
+	FILE *f = fopen(path, "re");
+	char line[1024], name[128], state[16], addr[32];
 	uint64_t h = 2;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool ok = true;
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : 1;	/* 1: unreadable, a key never kept */
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		h = hash_mix(h, hash_bytes(buf, (size_t)n));
-	close(fd);
-	return n < 0 ? 1 : h | 2;
+	if (!f)
+		return errno == ENOENT ? 0 : 1;
+	/* "NAME SIZE REFS DEPS STATE ADDR [TAINT]" */
+	while (ok && fgets(line, sizeof(line), f)) {
+		ok = strchr(line, '\n') &&
+		     sscanf(line, "%127s %*s %*s %*s %15s %31s", name, state,
+			    addr) == 3 &&
+		     !strncmp(addr, "0x", 2);
+		h = hash_mix(h, hash_bytes(name, strlen(name)));
+		h = hash_mix(h, hash_bytes(state, strlen(state)));
+		h = hash_mix(h, hash_bytes(addr, strlen(addr)));
+	}
+	ok = ok && !ferror(f);
+	fclose(f);
+	return ok ? h | 2 : 1;
 }
 
 /* The BPF programs and links loaded now (their JIT code and trampolines
@@ -332,7 +340,7 @@ int ksyms_cache_key(char *key, size_t size)
 	if (!err)
 		err = bpf_ids_hash(&bpf);
 	if (!err)
-		modules = file_hash("/proc/modules");
+		modules = ksyms_modules_hash("/proc/modules");
 	if (modules == 1)
 		err = -EACCES;
 	if (err)

@@ -105,6 +105,11 @@ int kallsyms_text(uint64_t *addr);
  * boot, _text, modules and BPF programs; an error where one is unknown
  * (then nothing is cached). */
 int ksyms_cache_key(char *key, size_t size);
+/* The modules loaded, from @path (/proc/modules): each one's name, state
+ * and address, not its reference count, which moves as it is used (a
+ * cache would be dropped for nothing). 0 without the file; 1 when it
+ * cannot be read, or not as /proc/modules: a key never kept. */
+uint64_t ksyms_modules_hash(const char *path);
 /* Where the cache of the kernel of @key is. */
 int ksyms_cache_path(char *path, size_t size, const char *key);
 /* Whether @size bytes at @data are a whole cache file of @key (NULL: any):

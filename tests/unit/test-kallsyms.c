@@ -180,6 +180,33 @@ static void check_running_kernel(void)
 	unsetenv("XDG_CACHE_HOME");
 }
 
+static void check_modules(void)
+{
+	static const char *const files[] = {
+		"e1000e 290816 0 - Live 0xffffffffc0100000\nip_tables 32768 2 x, Live 0xffffffffc0200000 (E)\n",
+		/* references and users change: the same */
+		"e1000e 290816 3 a,b, Live 0xffffffffc0100000\nip_tables 32768 0 - Live 0xffffffffc0200000 (E)\n",
+		/* loaded elsewhere */
+		"e1000e 290816 0 - Live 0xffffffffc0300000\nip_tables 32768 2 x, Live 0xffffffffc0200000 (E)\n",
+		/* one more */
+		"e1000e 290816 0 - Live 0xffffffffc0100000\nip_tables 32768 2 x, Live 0xffffffffc0200000 (E)\nnf 1 0 - Loading 0xffffffffc0400000\n",
+		"not /proc/modules\n",
+	};
+	uint64_t h[ARRAY_SIZE(files)];
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/nothing", dir);
+	CHECK(ksyms_modules_hash(path) == 0, "no file: 0");
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		h[i] = ksyms_modules_hash(write_copy("modules", files[i],
+						     strlen(files[i])));
+	CHECK(h[0] > 1 && h[0] == h[1], "references do not count: %#lx %#lx",
+	      (unsigned long)h[0], (unsigned long)h[1]);
+	CHECK(h[2] > 1 && h[2] != h[0], "another address: another key");
+	CHECK(h[3] > 1 && h[3] != h[0], "another module: another key");
+	CHECK(h[4] == 1, "not /proc/modules: no key");
+}
+
 static void check_text(void)
 {
 	uint64_t text;
@@ -202,6 +229,7 @@ int main(void)
 	t_run(check_parse);
 	t_run(check_cache_file);
 	t_run(check_running_kernel);
+	t_run(check_modules);
 	t_run(check_text);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
