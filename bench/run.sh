@@ -70,6 +70,8 @@ echo "   vs the same reading /proc/kallsyms vs perf report --stdio --no-children
 echo "   (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 "$h" record -g -c 100000 -o "$d/hw270.data" -- "$b/tests/hotspots" 3400 2>&1 | tail -1
 "$h" report -i "$d/hw270.data" --sort sym >/dev/null	# writes the cache
+echo "   the kernel's symbols alone, parsed vs from the cache:"
+"$b/bench/bench-kallsyms" 11
 for i in 1 2 3; do
 	BENCH_EACH=1 "$b/bench/bench-wrapper" 5 ::: "$h" report -i "$d/hw270.data" --sort sym \
 		::: "$h" report -i "$d/hw270.data" --sort sym --no-kallsyms-cache \
