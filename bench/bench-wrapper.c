@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Wall time of whole commands, alternating between them run after run,
  * and the median of each: for hwprof stat against perf stat on the same
- * events and the same command.
+ * events and the same command. BENCH_EACH=1 prints each round too, with
+ * its ratios, for a goal that must hold in every round, not in the median.
  * Usage: bench-wrapper RUNS ::: CMD1 ARGS ::: CMD2 ARGS [::: CMD3 ARGS...] */
 #include <fcntl.h>
 #include <spawn.h>
@@ -29,12 +30,23 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void print_round(int r, double *const *t, int ncmd)
+{
+	printf("round %2d:", r + 1);
+	for (int c = 0; c < ncmd; c++)
+		printf(" %9.2f ms", t[c][r]);
+	for (int c = 1; c < ncmd; c++)
+		printf("  1/%d: %.3f", c + 1, t[0][r] / t[c][r]);
+	printf("\n");
+}
+
 int main(int argc, char **argv)
 {
 	int runs = argc > 1 ? atoi(argv[1]) : 0, ncmd = 0;
 	char **cmd[16];
 	double *t[16];
 	posix_spawn_file_actions_t fa;
+	const char *each = getenv("BENCH_EACH");
 
 	for (int i = 2; i < argc && ncmd < 16; i++)
 		if (!strcmp(argv[i], ":::")) {
@@ -71,6 +83,8 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
+	for (int r = 0; each && *each == '1' && r < runs; r++)
+		print_round(r, t, ncmd);
 	printf("# %d runs each, alternating; median wall time\n", runs);
 	for (int c = 0; c < ncmd; c++) {
 		qsort(t[c], (size_t)runs, sizeof(double), cmp);

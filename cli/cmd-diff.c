@@ -29,6 +29,7 @@ static const char diff_help[] =
 	"  -a, --alpha X            the significance level (default 0.05)\n"
 	"      --no-correction      no Holm correction across rows\n"
 	"      --kallsyms FILE      the kernel's symbols, as for hwprof report\n"
+	"      --no-kallsyms-cache  read /proc/kallsyms, not the cache of it, as for hwprof report\n"
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard\n"
 	"                           output\n"
 	"      --no-big-num         no thousands separators\n"
@@ -49,6 +50,7 @@ struct diff_config {
 	const char *output;
 	const char *event;
 	const char *kallsyms;
+	bool no_kallsyms_cache;
 	struct hwp_profile_diff_opts opts;
 	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
@@ -63,6 +65,7 @@ static const struct option diff_options[] = {
 	{ "alpha", required_argument, NULL, 'a' },
 	{ "no-correction", no_argument, NULL, 'N' },
 	{ "kallsyms", required_argument, NULL, 'K' },
+	{ "no-kallsyms-cache", no_argument, NULL, 'k' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-big-num", no_argument, NULL, 'B' },
 	{ "help", no_argument, NULL, 'h' },
@@ -79,6 +82,7 @@ static int parse_option(struct diff_config *c, int opt)
 	case 'o': c->output = optarg; return 0;
 	case 'e': c->event = optarg; return 0;
 	case 'K': c->kallsyms = optarg; return 0;
+	case 'k': c->no_kallsyms_cache = true; return 0;
 	case 'N': c->opts.no_correction = true; return 0;
 	case 'B': c->o.no_big_num = true; return 0;
 	case 'h': c->help = true; return 0;
@@ -142,7 +146,8 @@ static void warn_other_host(const struct hwp_profile *p)
 static int open_side(const struct diff_config *c, const char *path,
 		     struct hwp_profile **p)
 {
-	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms);
+	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
+		 .no_kallsyms_cache = c->no_kallsyms_cache);
 	int err = hwp_profile_open(path, &po, p);
 
 	if (!err)

@@ -49,6 +49,8 @@ static const char report_help[] =
 	"      --kallsyms FILE      the kernel's symbols from FILE, a copy of /proc/kallsyms saved\n"
 	"                           on the machine of the recording ('' for none; default: this\n"
 	"                           machine's /proc/kallsyms)\n"
+	"      --no-kallsyms-cache  read /proc/kallsyms, not the cache of this kernel's symbols\n"
+	"                           kept in $XDG_CACHE_HOME/hwprof (else ~/.cache/hwprof)\n"
 	"      --vmlinux FILE       the kernel's code from FILE, its uncompressed image (an ELF\n"
 	"                           file), for the bytes and disassembly of kernel addresses\n"
 	"                           (default: /proc/kcore, when the recording's kernel is this one)\n"
@@ -87,6 +89,7 @@ struct report_config {
 	const char *kallsyms;
 	const char *vmlinux;
 	bool no_demangle;
+	bool no_kallsyms_cache;
 	bool inline_frames;
 	const char *comms, *pids, *tids, *dsos;
 	const char *cpus;
@@ -104,6 +107,7 @@ static const struct option report_options[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "kallsyms", required_argument, NULL, 'K' },
 	{ "vmlinux", required_argument, NULL, 'V' },
+	{ "no-kallsyms-cache", no_argument, NULL, 'k' },
 	{ "no-demangle", no_argument, NULL, 'D' },
 	{ "inline", no_argument, NULL, 'I' },
 	{ "no-inline", no_argument, NULL, 'N' },
@@ -135,6 +139,7 @@ static int parse_option(struct report_config *c, int opt)
 	case 'A': c->annotate = optarg; return 0;
 	case 'K': c->kallsyms = optarg; return 0;
 	case 'V': c->vmlinux = optarg; return 0;
+	case 'k': c->no_kallsyms_cache = true; return 0;
 	case 'D': c->no_demangle = true; return 0;
 	case 'I': c->inline_frames = true; return 0;
 	case 'N': c->inline_frames = false; return 0;
@@ -203,7 +208,8 @@ static int report(struct report_config *c)
 	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
 		 .vmlinux = c->vmlinux, .no_demangle = c->no_demangle, .comms = c->comms,
 		 .pids = c->pids, .tids = c->tids, .dsos = c->dsos, .cpus = c->cpus,
-		 .inline_frames = c->inline_frames);
+		 .inline_frames = c->inline_frames,
+		 .no_kallsyms_cache = c->no_kallsyms_cache);
 	struct hwp_profile *p = NULL;
 	struct hwp_ofile *of = NULL;
 	int err;

@@ -2338,6 +2338,20 @@ struct hwp_profile_opts {
 	 * only. Needs debug information (else no change); false: the chains
 	 * as the samples' addresses give them. Since: 0.2 */
 	bool inline_frames;
+	/* Read this machine's /proc/kallsyms, not the cache of its parsed
+	 * symbols. By default the kernel's symbols are kept between profiles
+	 * in $XDG_CACHE_HOME/hwprof (else ~/.cache/hwprof), one file a
+	 * kernel build, used while its key matches: the kernel's build-id,
+	 * the boot (another KASLR offset), _text as this reader sees it
+	 * (kptr_restrict), /proc/modules and the BPF programs and links
+	 * loaded; anything else (another kernel, a damaged or truncated
+	 * file, one not owned by this user) reads /proc/kallsyms and
+	 * rewrites the cache; a cache that cannot be written is no error.
+	 * The kernel formats /proc/kallsyms anew on each read (tens of
+	 * milliseconds); the cache is mapped. Not used without a build-id
+	 * in /sys/kernel/notes, where addresses are hidden, or where the BPF
+	 * programs cannot be listed (without CAP_SYS_ADMIN). Since: 0.2 */
+	bool no_kallsyms_cache;
 	size_t :0;
 };
 

@@ -20,26 +20,18 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-struct ksym {
-	uint64_t addr, end;	/* end: where the next symbol begins, or a bound */
-	uint32_t name;		/* offset into the name arena */
-	bool module;		/* a module's ("NAME\t[MODULE]") */
-};
-
 struct symbolizer {
 	struct machine *m;
 	struct strtab strs;
-	struct ksym *ksyms;
-	size_t nr_ksyms;
-	char *knames;		/* /proc/kallsyms as read, the names cut in place */
-	size_t knames_len;	/* the size of its mapping */
+	struct ksyms k;
 	bool ksyms_loaded;
 	pthread_t loader;	/* reading kallsyms while the samples are read */
 	bool loading, prefetched;
 	const char *kproblem;
 	char *kallsyms;		/* the file of the kernel's symbols; "" for none */
 	bool user_kallsyms;	/* @kallsyms is the caller's choice */
-	char kproblem_buf[512];	/* written by the loader thread: not interned */
+	bool no_cache;		/* read /proc/kallsyms, not the cache of it */
+	char kproblem_buf[512];
 	/* why the recording's kernel is not named, decided before loading */
 	char kverdict[640];
 	/* The recording's kernel address of a symbol is its address in
@@ -100,14 +92,12 @@ void symbolizer_free(struct symbolizer *s)
 		d->sym = NULL;
 		d->tried = false;
 	}
-	free(s->ksyms);
+	ksyms_release(&s->k);
 	kcode_close(s->kcode);
 	free(s->vmlinux);
 	free(s->demangled);
 	hidx_release(&s->demangled_idx);
 	strbuf_release(&s->dm);
-	if (s->knames)
-		munmap(s->knames, s->knames_len);
 	strtab_release(&s->strs);
 	free(s->kallsyms);
 	free(s);
@@ -121,6 +111,11 @@ const char *symbolize_intern(struct symbolizer *s, const char *str)
 void symbolizer_set_demangle(struct symbolizer *s, bool demangle)
 {
 	s->raw_names = !demangle;
+}
+
+void symbolizer_set_kallsyms_cache(struct symbolizer *s, bool use)
+{
+	s->no_cache = !use;
 }
 
 static bool demangled_eq(size_t idx, const void *key, const void *ctx)
@@ -155,191 +150,15 @@ static const char *symbol_name(struct symbolizer *s, const char *name)
 
 /* ---- the kernel, through kallsyms ---- */
 
-static int cmp_ksym(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static bool is_text(char type)
-{
-	return type == 't' || type == 'T' || type == 'w' || type == 'W';
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-/* Parse the line at *@p, "ADDR TYPE NAME[\t[MODULE]]\n", and step past it,
- * cutting the name with a NUL: false for lines that are not text symbols.
- * One pass over the bytes: the kernel has some 100,000 of these lines. */
-static bool parse_kallsyms_line(char **p, const char *end, uint64_t *addr, char **name,
-				bool *module)
-{
-	char *c = *p, *n, *eol = memchr(*p, '\n', (size_t)(end - *p));
-	uint64_t a = 0;
-	int d;
-	bool ok;
-
-	if (!eol)
-		eol = (char *)end;
-	*p = eol < end ? eol + 1 : eol;
-	while (c < eol && (d = hex_digit(*c)) >= 0) {
-		a = a << 4 | (uint64_t)d;
-		c++;
-	}
-	ok = c + 3 < eol && c[0] == ' ' && c[2] == ' ' && is_text(c[1]);
-	n = c + 3;
-	if (!ok)
-		return false;
-	*eol = '\0';
-	*module = false;
-	for (char *t = n; t < eol; t++)
-		if (*t == '\t') {
-			*t = '\0';	/* "\t[module]" */
-			*module = t[1] == '[';
-			break;
-		}
-	*addr = a;
-	*name = n;
-	return *n != '\0';
-}
-
-/* The kernel's symbols with all modules loaded are ~20 MB; a file of
- * symbols (--kallsyms) is not read past this. */
-#define KALLSYMS_MAX (256u << 20)
-
-/* The whole of a file of symbols (/proc/kallsyms or a copy), read in
- * large pieces (the kernel formats kallsyms anew on each read, and
- * restarts its walk for each) into memory mapped with huge pages where the
- * kernel gives them: on a virtual machine the first pass over 5 MB of
- * small pages costs more than parsing it. /proc/kallsyms has no size; a
- * copy has one, and a small copy gets a small buffer: a 16 MB one, its
- * first huge page zeroed and the whole unmapped again, cost more than
- * reading a file of a few symbols. */
-static char *slurp(const char *path, size_t *len, size_t *map_len, int *err)
-{
-	off_t size;
-	int fd = open_regular(path, &size);
-	size_t cap = 16u << 20;
-	char *buf;
-
-	*len = *map_len = 0;
-	*err = fd < 0 ? fd : -ENOMEM;
-	if (fd < 0)
-		return NULL;
-	if (size > (off_t)KALLSYMS_MAX) {
-		*err = -EFBIG;
-		close(fd);
-		return NULL;
-	}
-	if (size > 0)	/* room for one more read than it holds: the one that ends */
-		cap = ((size_t)size + (1u << 20) + 1 + 4095) & ~(size_t)4095;
-	buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		close(fd);
-		return NULL;
-	}
-	madvise(buf, cap, MADV_HUGEPAGE);
-	for (;;) {
-		ssize_t n;
-
-		if (cap - *len < (1u << 20) + 1) {
-			char *bigger = cap < KALLSYMS_MAX ?
-				mremap(buf, cap, 2 * cap, MREMAP_MAYMOVE) : MAP_FAILED;
-
-			if (bigger == MAP_FAILED) {
-				*err = cap < KALLSYMS_MAX ? -ENOMEM : -EFBIG;
-				munmap(buf, cap);
-				close(fd);
-				return NULL;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-		n = read(fd, buf + *len, 1u << 20);
-		if (n <= 0)
-			break;
-		*len += (size_t)n;
-	}
-	close(fd);
-	buf[*len] = '\0';
-	*map_len = cap;
-	return buf;
-}
-
-/* Where each symbol ends, as perf bounds kallsyms' (symbols__fixup_end):
- * at the next one, but the last of the kernel before the modules (or of
- * the modules before the kernel) and the last of all end a page further,
- * not across the gap between them or past the end. */
-static void bound_ksyms(struct ksym *k, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (i + 1 < n && k[i].module == k[i + 1].module)
-			k[i].end = k[i + 1].addr;
-		else if (i + 1 < n)
-			k[i].end = ((k[i].addr + 4096) + 4095) & ~(uint64_t)4095;
-		else
-			k[i].end = ((k[i].addr + 4095) & ~(uint64_t)4095) + 4096;
-		if (k[i].end < k[i].addr)	/* at the top of the address space */
-			k[i].end = UINT64_MAX;
-	}
-}
-
 static int load_kallsyms(struct symbolizer *s)
 {
-	size_t len, cap = 0;
-	bool sorted = true, any_addr = false;
-	char *text;
-	int err;
-
 	s->ksyms_loaded = true;
 	if (s->kverdict[0]) {
 		s->kproblem = s->kverdict;
 		return 0;
 	}
-	if (!s->kallsyms[0]) {
-		s->kproblem = "no kernel symbols were asked for (kallsyms \"\")";
-		return 0;
-	}
-	text = slurp(s->kallsyms, &len, &s->knames_len, &err);
-	if (!text) {
-		snprintf(s->kproblem_buf, sizeof(s->kproblem_buf), "'%s': %s",
-			 s->kallsyms, file_open_problem(err));
-		s->kproblem = s->kproblem_buf;
-		return 0;
-	}
-	s->knames = text;	/* the names stay where they were read */
-	for (char *p = text; p < text + len;) {
-		uint64_t addr;
-		char *name;
-		bool module;
-
-		if (!parse_kallsyms_line(&p, text + len, &addr, &name, &module))
-			continue;
-		if (vec_reserve(&s->ksyms, &cap, s->nr_ksyms + 1, sizeof(*s->ksyms)) ||
-		    (size_t)(name - text) > UINT32_MAX)
-			break;
-		if (s->nr_ksyms && addr < s->ksyms[s->nr_ksyms - 1].addr)
-			sorted = false;
-		any_addr |= addr != 0;
-		s->ksyms[s->nr_ksyms++] =
-			(struct ksym){ addr, addr, (uint32_t)(name - text), module };
-	}
-	if (!any_addr) {
-		s->nr_ksyms = 0;
-		s->kproblem = "kernel addresses are hidden (kernel.kptr_restrict; run as root or set it to 0)";
-		return 0;
-	}
-	if (!sorted)
-		qsort(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), cmp_ksym);
-	bound_ksyms(s->ksyms, s->nr_ksyms);
+	ksyms_load(&s->k, s->kallsyms, !s->no_cache);
+	s->kproblem = s->k.problem;
 	return 0;
 }
 
@@ -370,14 +189,17 @@ static void relocate_kernel(struct symbolizer *s)
 	uint64_t addr;
 
 	s->krelocated = true;
-	if (!s->nr_ksyms || !machine_kernel_ref(s->m, &ref, &addr))
+	if (!s->k.nr || !machine_kernel_ref(s->m, &ref, &addr))
 		return;
-	for (size_t i = 0; i < s->nr_ksyms; i++)
-		if (!s->ksyms[i].module && !strcmp(s->knames + s->ksyms[i].name, ref)) {
-			s->kdelta = s->ksyms[i].addr - addr;
+	for (size_t i = 0; i < s->k.nr; i++) {
+		const struct ksym *k = &s->k.syms[i];
+
+		if (!k->module && !strcmp(s->k.names + k->name, ref)) {
+			s->kdelta = k->addr - addr;
 			return;
 		}
-	s->nr_ksyms = 0;
+	}
+	s->k.nr = 0;
 	snprintf(s->kproblem_buf, sizeof(s->kproblem_buf),
 		 "'%s' has no symbol %s, by which the recording places its kernel: not that kernel's symbols",
 		 s->kallsyms, ref);
@@ -406,17 +228,17 @@ static bool module_moved(const struct symbolizer *s, const struct dso *d)
 
 static const struct ksym *ksym_find(const struct symbolizer *s, uint64_t addr)
 {
-	size_t lo = 0, hi = s->nr_ksyms;
+	size_t lo = 0, hi = s->k.nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->ksyms[mid].addr <= addr)
+		if (s->k.syms[mid].addr <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo ? &s->ksyms[lo - 1] : NULL;
+	return lo ? &s->k.syms[lo - 1] : NULL;
 }
 
 static void symbolize_kernel(struct symbolizer *s, const struct dso *d, uint64_t addr,
@@ -432,7 +254,7 @@ static void symbolize_kernel(struct symbolizer *s, const struct dso *d, uint64_t
 	k = ksym_find(s, at);
 	if (!k || at >= k->end || (k->module && s->kdelta))
 		return;
-	out->symbol = symbolize_intern(s, s->knames + k->name);
+	out->symbol = symbolize_intern(s, s->k.names + k->name);
 	out->sym_start = k->addr - s->kdelta;
 	out->sym_size = k->end - k->addr;
 }
@@ -706,8 +528,8 @@ void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 	switch (d->kind) {
 	case DSO_KERNEL:
 		kernel_symbols(s);
-		d->has_symbols = s->nr_ksyms > 0 && !module_moved(s, d);
-		d->sym_problem = module_moved(s, d) && s->nr_ksyms ?
+		d->has_symbols = s->k.nr > 0 && !module_moved(s, d);
+		d->sym_problem = module_moved(s, d) && s->k.nr ?
 			"the recording's kernel was loaded elsewhere (another boot), and so was this module: where is not known" :
 			s->kproblem;
 		d->dbg_problem = "hwprof does not read the kernel's source lines";

@@ -68,6 +68,59 @@ int pd_sample_time_pos(uint64_t sample_type);
 /* Bytes of the sample_id trailer that @attr gives non-sample records. */
 size_t pd_sample_id_size(const struct perf_event_attr *attr);
 
+/* ---- kallsyms.c: the kernel's symbols, and the cache of them ---- */
+
+/* A text symbol of kallsyms; the cache file holds an array of these. */
+struct ksym {
+	uint64_t addr, end;	/* end: where the next symbol begins, or a bound */
+	uint32_t name;		/* offset into the names */
+	uint32_t module;	/* 1: a module's ("NAME\t[MODULE]") */
+};
+
+struct ksyms {
+	const struct ksym *syms;	/* sorted by address, bounded */
+	size_t nr;
+	const char *names;
+	bool cached;		/* read from the cache */
+	const char *problem;	/* why there are none, for reports */
+	char problem_buf[512];
+	void *map;		/* what to unmap: kallsyms as read, or the cache */
+	size_t map_len;
+	struct ksym *owned;
+};
+
+/* The text symbols of @path (/proc/kallsyms or a copy of it; "" for none),
+ * sorted and bounded; when none, ->problem says why. With @use_cache, those
+ * of /proc/kallsyms come from the cache of the running kernel's
+ * ($XDG_CACHE_HOME/hwprof, else ~/.cache/hwprof) when it matches, else are
+ * read and the cache rewritten; a cache that cannot be read or written is
+ * passed by without a word. Release with ksyms_release(). */
+void ksyms_load(struct ksyms *k, const char *path, bool use_cache);
+void ksyms_release(struct ksyms *k);
+/* The running kernel's _text from the head of /proc/kallsyms (the rest is
+ * neither read nor formatted): 0; -EACCES when addresses are hidden from
+ * this reader; -ENOENT, or the open's error. */
+int kallsyms_text(uint64_t *addr);
+/* The running kernel's identity as this reader sees its symbols: build-id,
+ * boot, _text, modules and BPF programs; an error where one is unknown
+ * (then nothing is cached). */
+int ksyms_cache_key(char *key, size_t size);
+/* The modules loaded, from @path (/proc/modules): each one's name, state
+ * and address, not its reference count, which moves as it is used (a
+ * cache would be dropped for nothing). 0 without the file; 1 when it
+ * cannot be read, or not as /proc/modules: a key never kept. */
+uint64_t ksyms_modules_hash(const char *path);
+/* Where the cache of the kernel of @key is. */
+int ksyms_cache_path(char *path, size_t size, const char *key);
+/* Whether @size bytes at @data are a whole cache file of @key (NULL: any):
+ * 0, -ESTALE for another kernel's, -HWP_ERR_FORMAT. For tests and fuzzing. */
+int ksyms_cache_check(const void *data, size_t size, const char *key);
+int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key);
+/* The bytes ksyms_cache_write() writes, malloc'ed, of *@size; NULL for no
+ * memory, or names past 4 GiB, or a key too long. */
+void *ksyms_cache_image(const struct ksyms *k, const char *key, size_t *size);
+uint64_t ksyms_checksum(const void *data, size_t len);
+
 /* ---- perf-data.c: reading files ---- */
 
 struct pd_event {
@@ -327,6 +380,9 @@ int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **
 /* Whether ELF symbols' names are demangled (C++, Rust): the default; the
  * kernel's are shown as kallsyms spells them. Set before the first lookup. */
 void symbolizer_set_demangle(struct symbolizer *s, bool demangle);
+/* Whether this machine's kernel symbols may come from the cache of them
+ * (ksyms_load()); the default. Set before the first lookup. */
+void symbolizer_set_kallsyms_cache(struct symbolizer *s, bool use);
 /* Start reading the kernel's symbols on a thread of their own, while the
  * caller reads the samples: on a machine of two CPUs, /proc/kallsyms alone
  * (the kernel formats 5 MB of it) costs as much as 100,000 samples. */

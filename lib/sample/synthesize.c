@@ -39,28 +39,13 @@ static size_t put(struct synth_buf *b, size_t at, const void *p, size_t n)
 int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx)
 {
 	static const char name[] = "[kernel.kallsyms]_text";
-	FILE *f = fopen("/proc/kallsyms", "re");
-	unsigned long long start = 0;
+	uint64_t start;
 	struct synth_buf b;
 	uint32_t pid = PD_KERNEL_PID, tid = 0;
 	uint64_t len, pgoff;
-	char line[256];
 	size_t at;
 
-	if (!f)
-		return 0;
-	/* _text is among the first lines; the rest of the file is not read. */
-	for (int i = 0; i < 64 && fgets(line, sizeof(line), f); i++) {
-		unsigned long long a;
-		char type, sym[128];
-
-		if (sscanf(line, "%llx %c %127s", &a, &type, sym) == 3 && !strcmp(sym, "_text")) {
-			start = a;
-			break;
-		}
-	}
-	fclose(f);
-	if (!start)
+	if (kallsyms_text(&start))
 		return 0;	/* addresses hidden (kptr_restrict): nothing to say */
 	/* Up to the end of the address space: perf trims it to the kernel's
 	 * symbols when it loads them. */

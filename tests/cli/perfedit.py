@@ -12,6 +12,20 @@ SAMPLE_IP, SAMPLE_IDENTIFIER = 0x1, 0x10000
 KERNEL_NAME = b"[kernel.kallsyms]"
 
 
+def kernel_symbols_problem():
+    """Why this kernel's symbols cannot be told apart from another's here
+    (no build-id, or addresses hidden from this reader), or None."""
+    if not running_kernel_build_id():
+        return "/sys/kernel/notes gives no build-id of this kernel"
+    with open("/proc/kallsyms") as f:
+        for _, line in zip(range(200), f):
+            fields = line.split()
+            if len(fields) >= 3 and fields[2] == "_text":
+                return None if int(fields[0], 16) else \
+                    "kernel addresses are hidden here (kernel.kptr_restrict)"
+    return "/proc/kallsyms has no _text among its first lines"
+
+
 def running_kernel_build_id():
     """This kernel's build-id, from /sys/kernel/notes, or None."""
     try:

@@ -38,11 +38,9 @@ def recording(d):
     path = os.path.join(d, "faults.data")
     if os.path.exists(path):
         return path
-    if not perfedit.running_kernel_build_id():
-        skip("/sys/kernel/notes gives no build-id of this kernel")
-    with open("/proc/kallsyms") as f:
-        if f.readline().startswith("0000000000000000"):
-            skip("kernel addresses are hidden here (kernel.kptr_restrict)")
+    why = perfedit.kernel_symbols_problem()
+    if why:
+        skip(why)
     p = hwprof("record", "-e", "cpu-clock", "-o", path, "--", WORKLOAD, "pages", "60000",
                timeout=120)
     if p.returncode:
