@@ -294,7 +294,9 @@ struct inline_path {
  * keeping the inlined subroutines on the way: 1 when a scope holds it, 0
  * when none does, -E2BIG past SCOPES_MAX. The scopes of code do not
  * overlap, so one child at most holds @pc and each level is one pass over
- * siblings; namespaces and types hold no code but may hold functions. */
+ * siblings. Namespaces (C++) and modules (Fortran) hold no code but may
+ * hold functions; the code of a class's methods is outside the class
+ * (DW_AT_specification), so types, often the most DIEs, are not entered. */
 static int scope_walk(Dwarf_Die *parent, Dwarf_Addr pc, int depth, struct inline_path *ip)
 {
 	Dwarf_Die c;
@@ -319,9 +321,6 @@ static int scope_walk(Dwarf_Die *parent, Dwarf_Addr pc, int depth, struct inline
 			return err < 0 ? err : 1;
 		case DW_TAG_namespace:
 		case DW_TAG_module:
-		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
 			err = scope_walk(&c, pc, depth + 1, ip);
 			if (err)
 				return err;

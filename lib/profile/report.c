@@ -106,6 +106,12 @@ static int site_inlines(struct hwp_profile *p, uint32_t site)
 	if (s->inlines_done)
 		return 0;
 	s->nr_frames = 0;
+	/* without a line, an address DWARF does not cover, or not the
+	 * module's (outside its segments): nothing inlined there */
+	if (!s->si.file) {
+		s->inlines_done = true;
+		return 0;
+	}
 	err = symbolize_inlines(p->sym, s->loc.dso, s->si.vaddr, &in, &n);
 	if (!err && n)
 		err = add_site_frames(p, s, in, n);
