@@ -2329,14 +2329,19 @@ struct hwp_profile_opts {
 	 * others are counted in hwp_profile_info's other_cpus. Since: 0.2 */
 	const char *cpus;
 	/* Inlined frames in call chains, as perf report --inline shows them:
-	 * where DWARF (libdw) says a function was inlined at a frame's
-	 * address, that function appears as a frame of its own, named
-	 * "NAME (inlined)", between the frame's function and its callee, in
-	 * the callers of hwp_entry, in hwp_profile_foreach_stack() (and so
-	 * in the folded and JSON stacks), and in the speedscope and HTML
-	 * formats' chains. The innermost inlined function
-	 * only. Needs debug information (else no change); false: the chains
-	 * as the samples' addresses give them. Since: 0.2 */
+	 * where DWARF (libdw) says functions were inlined at a frame's
+	 * address, each level is a frame of its own, named "NAME (inlined)",
+	 * between the frame's function and its callee, the outermost first
+	 * (for code of leaf() inlined into mid() inlined into outer():
+	 * "outer", "mid (inlined)", "leaf (inlined)"), as addr2line -i
+	 * nests them; in the callers of hwp_entry (a caller is the innermost
+	 * function at the call), in hwp_profile_foreach_stack() (and so in
+	 * the folded and JSON stacks; without call chains, a sampled
+	 * function's chain of one gets its inlined frames too), and in the
+	 * speedscope and HTML formats' chains. Each address is looked up
+	 * once. Needs debug information (else no change); false: the chains
+	 * as the samples' addresses give them. The pprof format always
+	 * writes every level, as lines of a location. Since: 0.2 */
 	bool inline_frames;
 	/* Read this machine's /proc/kallsyms, not the cache of its parsed
 	 * symbols. By default the kernel's symbols are kept between profiles
@@ -2492,7 +2497,8 @@ struct hwp_entry {
 	uint64_t offset;	/* RIP: the address's offset in its symbol */
 	const char *file;	/* RIP, LINE: the source file, or NULL */
 	unsigned int line;
-	const char *inlined;	/* RIP, LINE: the function inlined there, or NULL */
+	/* RIP, LINE: the innermost function inlined there, or NULL */
+	const char *inlined;
 	const uint8_t *bytes;	/* RIP: the instruction's bytes, or NULL */
 	size_t nr_bytes;
 	const char *disasm;	/* RIP: its disassembly (AT&T syntax on x86), or NULL */
@@ -2583,7 +2589,8 @@ typedef int (*hwp_stack_fn)(const struct hwp_stack *st, void *ctx);
  * hwp_profile_foreach_stack - walk the distinct call chains by function, most
  * samples first; chains that differ only in addresses within the same
  * functions are one. Without call chains, each sampled function is a
- * chain of one. Since: 0.1 (as hwp_profile_stacks)
+ * chain of one (with hwp_profile_opts' inline_frames, with the functions
+ * inlined where it was sampled). Since: 0.1 (as hwp_profile_stacks)
  */
 HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, void *ctx);
 

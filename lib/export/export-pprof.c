@@ -5,9 +5,10 @@
  * the summed period of each event of the file (nanoseconds for the clocks,
  * a count for the others), the reported event's the default, so that
  * pprof's percentages are 'hwprof report's Overhead.
- * A location's lines are its source line and, where DWARF says a function
- * was inlined there, that function's line first and the enclosing
- * function's after it, as profile.proto orders them.
+ * A location's lines are its source line and, where DWARF says functions
+ * were inlined there, one line each, the innermost first and the enclosing
+ * function's last, each at its call of the one before, as profile.proto
+ * orders them.
  *
  * The encoder is our own (util/protobuf.c, 100 lines) rather than
  * protobuf-c: profile.proto is a flat schema of integers, strings and
@@ -256,16 +257,20 @@ static uint32_t mapping_of(struct pprof *pp, const struct profile_site *s, uint6
 	if (s->address >= m->limit)
 		m->limit = s->address == UINT64_MAX ? UINT64_MAX : s->address + 1;
 	m->lines |= s->file != NULL;
-	m->inlines |= s->inlined != NULL;
+	m->inlines |= s->nr_frames > 1;
 	return m->id;
 }
 
-/* A location's lines, the innermost first. */
+/* A location's lines, the innermost first: one a frame of its site, the
+ * functions inlined there (each in the file of its line), then its own. */
 static void location_lines(struct pprof *pp, const struct profile_site *s)
 {
-	uint64_t fn;
+	const struct profile_frame *own = &s->frames[s->nr_frames - 1];
 
-	if (s->file && s->file != s->function_file && !s->inlined) {
+	for (size_t i = 0; i + 1 < s->nr_frames; i++)
+		line(pp, function_id(pp, s->frames[i].function, s->frames[i].file, 0),
+		     s->frames[i].line);
+	if (s->nr_frames == 1 && s->file && s->file != s->function_file) {
 		/* A line of another file than the function's entry (code
 		 * from a header, without DWARF's inline record): pprof takes
 		 * a line's file from its function, so this function entry
@@ -273,22 +278,18 @@ static void location_lines(struct pprof *pp, const struct profile_site *s)
 		line(pp, function_id(pp, s->function, s->file, 0), s->line);
 		return;
 	}
-	fn = function_id(pp, s->function, s->function_file, s->function_line);
-	if (!s->inlined) {
-		line(pp, fn, s->line);
-		return;
-	}
-	/* Where the inlined function's code is, and the line of its call
-	 * (DW_AT_call_line; 0 where DWARF does not say) */
-	line(pp, function_id(pp, s->inlined, s->file, 0), s->line);
-	line(pp, fn, s->call_line);
+	line(pp, function_id(pp, s->function, s->function_file, s->function_line),
+	     own->line);
 }
 
 static void location(struct pprof *pp, uint64_t id)
 {
 	struct profile_site s;
 
-	profile_site_get(pp->p, pp->sites[id - 1], &s);
+	if (profile_site_get(pp->p, pp->sites[id - 1], &s)) {
+		pp->err = -ENOMEM;
+		return;
+	}
 	pb_reset(&pp->msg);
 	pb_uint(&pp->msg, LOCATION_ID, id);
 	pb_uint(&pp->msg, LOCATION_MAPPING_ID, mapping_of(pp, &s, id));

@@ -51,10 +51,16 @@ int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
 }
 
 int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
-		      unsigned int *line, const char **inlined, unsigned int *call_line)
+		      unsigned int *line)
 {
-	(void)m, (void)vaddr, (void)file, (void)line, (void)inlined, (void)call_line;
+	(void)m, (void)vaddr, (void)file, (void)line;
 	return -EOPNOTSUPP;
+}
+
+int dw_module_inlines(struct dw_module *m, uint64_t vaddr, dw_inline_fn fn, void *ctx)
+{
+	(void)m, (void)vaddr, (void)fn, (void)ctx;
+	return 0;
 }
 
 ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t len)

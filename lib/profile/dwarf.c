@@ -31,10 +31,11 @@
 	X(dwfl_module_getdwarf) X(dwfl_module_addrinfo)                      \
 	X(dwfl_module_getsym_info) X(dwfl_module_addrdie)                    \
 	X(dwfl_module_getsrc) X(dwfl_lineinfo) X(dwfl_line_comp_dir)         \
-	X(dwarf_getscopes) X(dwarf_tag) X(dwarf_attr_integrate)              \
+	X(dwarf_tag) X(dwarf_attr_integrate)                                 \
 	X(dwarf_formstring) X(dwarf_formudata) X(dwfl_build_id_find_elf)     \
 	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)      \
-	X(dwarf_getelf)
+	X(dwarf_getelf) X(dwarf_child) X(dwarf_siblingof) X(dwarf_haspc)     \
+	X(dwarf_attr) X(dwarf_getsrcfiles) X(dwarf_filesrc)
 #define ELF_FUNCS(X)                                                         \
 	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
 	X(gelf_getshdr) X(elf_getdata) X(elf_rawfile) X(elf_getshdrstrndx)   \
@@ -116,6 +117,7 @@ struct dw_module {
 	size_t image_size;
 	int dwarf;		/* -1 not looked for yet, 0 none, 1 found */
 	char path[4096];	/* the last source file, made absolute */
+	char call_path[4096];	/* the last inlined call's file, made absolute */
 };
 
 static int read_loads(struct dw_module *m)
@@ -253,61 +255,151 @@ int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
 	return 0;
 }
 
-/* The innermost function inlined at @vaddr, as DWARF's scopes say, and
- * the line of its call in the function it was inlined into. */
-static const char *inlined_at(struct dw_module *m, uint64_t vaddr,
-			      unsigned int *call_line)
+/* @file, absolute: under @dir where it is relative and @dir is known. */
+static const char *absolute(char *buf, size_t size, const char *file, const char *dir)
 {
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = dw.dwfl_module_addrdie(m->mod, vaddr, &bias);
-	Dwarf_Die *scopes = NULL;
-	const char *name = NULL;
-	int n;
-
-	if (!cu)
-		return NULL;
-	n = dw.dwarf_getscopes(cu, vaddr - bias, &scopes);
-	for (int i = 0; i < n && !name; i++) {
-		Dwarf_Attribute attr, *call;
-		Dwarf_Word ln;
-
-		if (dw.dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			continue;
-		name = dw.dwarf_formstring(
-			dw.dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
-		if (!name)
-			continue;
-		call = dw.dwarf_attr_integrate(&scopes[i], DW_AT_call_line, &attr);
-		if (!dw.dwarf_formudata(call, &ln) && ln <= UINT32_MAX)
-			*call_line = (unsigned int)ln;
-	}
-	free(scopes);
-	return name;
+	if (file[0] != '/' && dir)
+		snprintf(buf, size, "%s/%s", dir, file);
+	else
+		snprintf(buf, size, "%s", file);
+	return buf;
 }
 
 int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
-		      unsigned int *line, const char **inlined, unsigned int *call_line)
+		      unsigned int *line)
 {
 	Dwfl_Line *l;
-	const char *f, *dir;
+	const char *f;
 	int ln = 0;
 
-	*inlined = NULL;
-	*call_line = 0;
 	if (!dw_module_has_debuginfo(m) || !(l = dw.dwfl_module_getsrc(m->mod, vaddr)))
 		return -ENOENT;
 	f = dw.dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
 	if (!f || ln <= 0)
 		return -ENOENT;
-	dir = dw.dwfl_line_comp_dir(l);
-	if (f[0] != '/' && dir)
-		snprintf(m->path, sizeof(m->path), "%s/%s", dir, f);
-	else
-		snprintf(m->path, sizeof(m->path), "%s", f);
-	*file = m->path;
+	*file = absolute(m->path, sizeof(m->path), f, dw.dwfl_line_comp_dir(l));
 	*line = (unsigned int)ln;
-	*inlined = inlined_at(m, vaddr, call_line);
 	return 0;
+}
+
+/* Deeper nesting of scopes than this is not code a compiler wrote. */
+#define SCOPES_MAX 256
+
+struct inline_path {
+	Dwarf_Die die[SCOPES_MAX];	/* the inlined subroutines, the outermost first */
+	int nr;
+};
+
+/* Down from @parent's children to the innermost scope that holds @pc,
+ * keeping the inlined subroutines on the way: 1 when a scope holds it, 0
+ * when none does, -E2BIG past SCOPES_MAX. The scopes of code do not
+ * overlap, so one child at most holds @pc and each level is one pass over
+ * siblings. Namespaces (C++) and modules (Fortran) hold no code but may
+ * hold functions; the code of a class's methods is outside the class
+ * (DW_AT_specification), so types, often the most DIEs, are not entered. */
+static int scope_walk(Dwarf_Die *parent, Dwarf_Addr pc, int depth, struct inline_path *ip)
+{
+	Dwarf_Die c;
+	int err;
+
+	if (depth >= SCOPES_MAX)
+		return -E2BIG;
+	if (dw.dwarf_child(parent, &c))
+		return 0;
+	do {
+		switch (dw.dwarf_tag(&c)) {
+		case DW_TAG_subprogram:
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
+			if (dw.dwarf_haspc(&c, pc) <= 0)
+				continue;
+			if (dw.dwarf_tag(&c) == DW_TAG_inlined_subroutine)
+				ip->die[ip->nr++] = c;
+			err = scope_walk(&c, pc, depth + 1, ip);
+			return err < 0 ? err : 1;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+			err = scope_walk(&c, pc, depth + 1, ip);
+			if (err)
+				return err;
+			continue;
+		default:
+			continue;
+		}
+	} while (!dw.dwarf_siblingof(&c, &c));
+	return 0;
+}
+
+/* The function an inlined subroutine is an instance of: its linkage name
+ * (C++, Rust: demangled as symbols are), else its name. */
+static const char *inlined_name(Dwarf_Die *die)
+{
+	static const unsigned int names[] = { DW_AT_linkage_name, DW_AT_MIPS_linkage_name,
+					      DW_AT_name };
+	Dwarf_Attribute attr;
+	const char *n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if ((n = dw.dwarf_formstring(
+			     dw.dwarf_attr_integrate(die, names[i], &attr))))
+			return n;
+	return NULL;
+}
+
+/* Where inlined subroutine @die was called: DW_AT_call_file (an index into
+ * the CU's files) and DW_AT_call_line, the instance's own attributes. */
+static void call_site(struct dw_module *m, Dwarf_Die *die, Dwarf_Files *files,
+		      const char *comp_dir, const char **file, unsigned int *line)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v;
+	const char *f;
+
+	*file = NULL;
+	*line = 0;
+	if (files &&
+	    !dw.dwarf_formudata(dw.dwarf_attr(die, DW_AT_call_file, &attr), &v) &&
+	    (f = dw.dwarf_filesrc(files, v, NULL, NULL)))
+		*file = absolute(m->call_path, sizeof(m->call_path), f, comp_dir);
+	if (!dw.dwarf_formudata(dw.dwarf_attr(die, DW_AT_call_line, &attr), &v) &&
+	    v <= UINT32_MAX)
+		*line = (unsigned int)v;
+}
+
+int dw_module_inlines(struct dw_module *m, uint64_t vaddr, dw_inline_fn fn, void *ctx)
+{
+	struct inline_path *ip;
+	Dwarf_Attribute attr;
+	Dwarf_Files *files;
+	Dwarf_Addr bias;
+	Dwarf_Die *cu;
+	const char *comp_dir, *file;
+	unsigned int line;
+	size_t nr_files;
+	int err = 0;
+
+	if (!dw_module_has_debuginfo(m) ||
+	    !(cu = dw.dwfl_module_addrdie(m->mod, vaddr, &bias)))
+		return 0;
+	ip = malloc(sizeof(*ip));
+	if (!ip)
+		return -ENOMEM;
+	ip->nr = 0;
+	/* Nested past SCOPES_MAX, not code a compiler wrote: no inlines
+	 * rather than some. */
+	if (scope_walk(cu, vaddr - bias, 0, ip) < 0)
+		ip->nr = 0;
+	if (ip->nr && dw.dwarf_getsrcfiles(cu, &files, &nr_files))
+		files = NULL;
+	comp_dir = dw.dwarf_formstring(dw.dwarf_attr(cu, DW_AT_comp_dir, &attr));
+	for (int i = ip->nr - 1; i >= 0 && !err; i--) {
+		call_site(m, &ip->die[i], files, comp_dir, &file, &line);
+		err = fn(inlined_name(&ip->die[i]), file, line, ctx);
+	}
+	free(ip);
+	return err;
 }
 
 ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t len)

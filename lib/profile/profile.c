@@ -818,6 +818,7 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	hidx_release(&p->site_idx);
 	hidx_release(&p->stack_idx);
 	free(p->sites);
+	free(p->site_frames);
 	free(p->stacks);
 	free(p->frames);
 	free(p->scratch);

@@ -5,6 +5,7 @@
 #ifndef HWPROF_PROFILE_H
 #define HWPROF_PROFILE_H
 
+#include "profile/report.h"
 #include "sample/sample.h"
 
 /* One distinct (module, address): an instruction that was sampled, or a
@@ -14,17 +15,17 @@ struct site {
 	uint64_t samples, period;	/* as the sampled instruction */
 	struct symbol_info si;
 	const char *name;	/* the symbol, or module+0xaddress; set with si */
-	/* with hwp_profile_opts.inline_frames, "NAME (inlined)" where si says a
-	 * function was inlined here, else NULL; set with si */
-	const char *inline_frame;
+	/* where functions were inlined here (DWARF's, looked up once,
+	 * report.c), its frames: nr_frames of hwp_profile.site_frames from
+	 * @frames, those functions, the innermost first, then its own */
+	uint32_t frames, nr_frames;
+	bool inlines_done;	/* frames looked up (after resolved 2) */
 	uint8_t resolved;	/* 0: not yet, 1: symbol, 2: symbol and line */
 };
 
 /* The most frames a call chain keeps, the sampled one included: profile.c
  * cuts longer chains, and the queries size their buffers by it. */
 #define PROFILE_MAX_FRAMES 1024
-/* A site's frames with inlined frames: its own and its inlined function's. */
-#define SITE_MAX_FRAMES 2
 
 struct stack {
 	uint32_t first;		/* into hwp_profile.frames */
@@ -159,6 +160,9 @@ struct hwp_profile {
 	struct symbolizer *sym;
 	struct site *sites;
 	size_t nr_sites, cap_sites;
+	struct profile_frame *site_frames;	/* the sites' frames (site.frames) */
+	size_t nr_site_frames, cap_site_frames;
+	struct profile_frame own_frame;	/* profile_site_get()'s of a site alone */
 	struct hidx site_idx;
 	uint32_t *frames;
 	size_t nr_frames, cap_frames;

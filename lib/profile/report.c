@@ -42,18 +42,12 @@ void site_resolve(struct hwp_profile *p, size_t i, bool lines)
 	uint8_t want;
 	char buf[512];
 
-	lines = lines || p->inline_frames;	/* the inlined function is DWARF's */
+	lines = lines || p->inline_frames;	/* the inlined functions are DWARF's */
 	want = lines ? 2 : 1;
 	if (s->resolved >= want)
 		return;
 	symbolize(p->sym, &s->loc, lines, &s->si);
 	s->resolved = want;
-	s->inline_frame = NULL;
-	if (p->inline_frames && s->si.inlined) {
-		/* perf report --inline's marking */
-		snprintf(buf, sizeof(buf), "%s (inlined)", s->si.inlined);
-		s->inline_frame = symbolize_intern(p->sym, buf);
-	}
 	if (s->si.symbol) {
 		s->name = s->si.symbol;
 		return;
@@ -68,19 +62,91 @@ void site_resolve(struct hwp_profile *p, size_t i, bool lines)
 	s->name = symbolize_intern(p->sym, buf);
 }
 
-/* Site @site's frames in a call chain, the innermost first, into @names
- * (SITE_MAX_FRAMES): with inline frames, the function inlined there before
- * the site's own. Returns how many. The one place chains are expanded. */
-static uint32_t site_frames(struct hwp_profile *p, uint32_t site, const char **names)
+/* The frames of the functions DWARF says were inlined at @s, then its own,
+ * added to p->site_frames; none where nothing was inlined there. */
+static int add_site_frames(struct hwp_profile *p, struct site *s,
+			   const struct inline_frame *in, size_t n)
+{
+	const char *file = s->si.file;
+	unsigned int line = s->si.line;
+	struct profile_frame *f;
+	char buf[512];
+
+	if (p->nr_site_frames + n + 1 > UINT32_MAX ||
+	    vec_reserve(&p->site_frames, &p->cap_site_frames, p->nr_site_frames + n + 1,
+			sizeof(*p->site_frames)))
+		return -ENOMEM;
+	f = p->site_frames + p->nr_site_frames;
+	for (size_t i = 0; i < n; i++) {
+		/* perf report --inline's marking */
+		snprintf(buf, sizeof(buf), "%s (inlined)", in[i].name);
+		f[i] = (struct profile_frame){ symbolize_intern(p->sym, buf), in[i].name,
+					       file, line };
+		if (!f[i].name)
+			return -ENOMEM;
+		file = in[i].call_file;
+		line = in[i].call_line;
+	}
+	f[n] = (struct profile_frame){ s->name, s->name, file, line };
+	s->frames = (uint32_t)p->nr_site_frames;
+	s->nr_frames = (uint32_t)n + 1;
+	p->nr_site_frames += n + 1;
+	return 0;
+}
+
+/* Look up the functions inlined at site @site, once: 0 or -ENOMEM. */
+static int site_inlines(struct hwp_profile *p, uint32_t site)
+{
+	struct site *s = &p->sites[site];
+	struct inline_frame *in;
+	size_t n;
+	int err;
+
+	site_resolve(p, site, true);
+	if (s->inlines_done)
+		return 0;
+	s->nr_frames = 0;
+	/* without a line, an address DWARF does not cover, or not the
+	 * module's (outside its segments): nothing inlined there */
+	if (!s->si.file) {
+		s->inlines_done = true;
+		return 0;
+	}
+	err = symbolize_inlines(p->sym, s->loc.dso, s->si.vaddr, &in, &n);
+	if (!err && n)
+		err = add_site_frames(p, s, in, n);
+	free(in);
+	s->inlines_done = !err;
+	return err;
+}
+
+/* The innermost function inlined at site @site (site_inlines() done), or NULL. */
+static const char *site_inlined(const struct hwp_profile *p, const struct site *s)
+{
+	return s->inlines_done && s->nr_frames > 1 ? p->site_frames[s->frames].function :
+						     NULL;
+}
+
+/* Site @site's frames, the innermost first, in *@out: with @inlines, the
+ * functions DWARF says were inlined there, then always its own (in @own
+ * where it is the only one). Returns how many, valid until the next site is
+ * resolved, or -ENOMEM. The one place chains are expanded. */
+static long site_frames(struct hwp_profile *p, uint32_t site, bool inlines,
+			struct profile_frame *own, const struct profile_frame **out)
 {
 	const struct site *s = &p->sites[site];
-	uint32_t n = 0;
+	int err;
 
 	site_resolve(p, site, false);
-	if (s->inline_frame)
-		names[n++] = s->inline_frame;
-	names[n++] = s->name;
-	return n;
+	if (inlines && (err = site_inlines(p, site)))
+		return err;
+	if (inlines && s->nr_frames) {
+		*out = p->site_frames + s->frames;
+		return s->nr_frames;
+	}
+	*own = (struct profile_frame){ s->name, s->name, s->si.file, s->si.line };
+	*out = own;
+	return 1;
 }
 
 /* ---- grouping ---- */
@@ -235,6 +301,9 @@ static int build_report(struct hwp_profile *p, enum hwp_sort sort, struct report
 		if (!p->sites[i].samples)
 			continue;
 		site_resolve(p, i, lines);
+		/* the entries name the function inlined there */
+		if (lines && site_inlines(p, (uint32_t)i))
+			goto nomem;
 		group_key(p, sort, &p->sites[i], &key);
 		if (add_to_group(r, &key, &p->sites[i], (uint32_t)i))
 			goto nomem;
@@ -295,16 +364,17 @@ static bool caller_eq(size_t idx, const void *key, const void *ctx)
 static int add_caller(struct hwp_profile *p, struct caller_set *cs, uint32_t group,
 		      uint32_t site, uint64_t samples, uint64_t weight)
 {
-	const struct site *s;
+	const struct site *s = &p->sites[site];
+	const struct profile_frame *f;
+	struct profile_frame own;
 	struct caller_key k;
 	uint64_t h;
-	long i;
+	long i = site_frames(p, site, p->inline_frames, &own, &f);
 
-	const char *names[SITE_MAX_FRAMES];
-
-	site_frames(p, site, names);	/* the innermost: the caller */
-	s = &p->sites[site];
-	k = (struct caller_key){ group, s->loc.dso, names[0],
+	if (i < 0)
+		return (int)i;
+	/* the innermost frame: the caller */
+	k = (struct caller_key){ group, s->loc.dso, f[0].name,
 				 s->si.symbol ? s->si.sym_start : 0 };
 	h = hash_mix(hash_mix(hash_u64(k.group), k.dso), (uint64_t)(uintptr_t)k.name);
 	h = hash_mix(h, k.start);
@@ -487,7 +557,7 @@ static void fill_entry(struct hwp_profile *p, const struct report *r, size_t ran
 	case HWP_SORT_LINE:
 		e->file = g->file;
 		e->line = g->line;
-		e->inlined = g->file ? s->si.inlined : NULL;
+		e->inlined = g->file ? site_inlined(p, s) : NULL;
 		if (g->file)
 			format_source(g->file, g->line, b->name, sizeof(b->name));
 		else
@@ -497,7 +567,7 @@ static void fill_entry(struct hwp_profile *p, const struct report *r, size_t ran
 		e->address = s->si.vaddr;
 		e->file = s->si.file;
 		e->line = s->si.line;
-		e->inlined = s->si.inlined;
+		e->inlined = site_inlined(p, s);
 		if (s->si.symbol) {
 			e->offset = s->si.vaddr - s->si.sym_start;
 			snprintf(b->name, sizeof(b->name), "%s+0x%llx", s->si.symbol,
@@ -847,52 +917,80 @@ static int cmp_folded(const void *pa, const void *pb)
 	return strcmp(a->key, b->key);
 }
 
-/* The names of stack @st's frames, the outermost first, into @names
- * (STACK_MAX_NAMES). Returns how many. */
-#define STACK_MAX_NAMES (PROFILE_MAX_FRAMES * SITE_MAX_FRAMES)
-static uint32_t stack_names(struct hwp_profile *p, const struct stack *st,
-			    const char **names)
+/* A chain's frame names, the outermost first. */
+struct names {
+	const char **v;
+	size_t nr, cap;
+};
+
+/* The names of the frames of @nr sites, @sites the innermost first (as a
+ * stack keeps them), into @nb: 0 or -ENOMEM. */
+static int chain_names(struct hwp_profile *p, const uint32_t *sites, uint32_t nr,
+		       struct names *nb)
 {
-	uint32_t n = 0;
+	nb->nr = 0;
+	for (uint32_t j = nr; j-- > 0;) {
+		const struct profile_frame *f;
+		struct profile_frame own;
+		long k = site_frames(p, sites[j], p->inline_frames, &own, &f);
 
-	for (uint32_t j = 0; j < st->nr; j++) {
-		const char *site_names[SITE_MAX_FRAMES];
-		uint32_t k = site_frames(p, p->frames[st->first + st->nr - 1 - j],
-					 site_names);
-
+		if (k < 0 ||
+		    vec_reserve(&nb->v, &nb->cap, nb->nr + (size_t)k, sizeof(*nb->v)))
+			return -ENOMEM;
 		while (k)
-			names[n++] = site_names[--k];
+			nb->v[nb->nr++] = f[--k].name;
 	}
-	return n;
+	return 0;
 }
 
-static int fold_all(struct hwp_profile *p, struct folded_set *fs, const char **names)
+/* The names of folded chain @f's frames (the sites of its stack, or its
+ * site without call chains) into @nb: 0 or -ENOMEM. */
+static int folded_names(struct hwp_profile *p, const struct folded *f, struct names *nb)
 {
+	const struct stack *st;
+
+	if (!p->callchains)
+		return chain_names(p, &f->rep, 1, nb);
+	st = &p->stacks[f->rep];
+	return chain_names(p, p->frames + st->first, st->nr, nb);
+}
+
+/* Whether folded chain @f stopped early (a DWARF chain's "[truncated]"). */
+static bool folded_truncated(const struct hwp_profile *p, const struct folded *f)
+{
+	const struct stack *st;
+
+	if (!p->callchains || !p->dwarf)
+		return false;
+	st = &p->stacks[f->rep];
+	return st->nr && p->truncated_site == p->frames[st->first + st->nr - 1];
+}
+
+static int fold_all(struct hwp_profile *p, struct folded_set *fs, struct names *nb)
+{
+	size_t n = p->callchains ? p->nr_stacks : p->nr_sites;
 	struct strbuf sb = STRBUF_INIT;
 	int err = 0;
 
-	for (size_t i = 0; i < p->nr_stacks && !err; i++) {
-		const struct stack *st = &p->stacks[i];
-		const char *key;
-		uint32_t nr;
+	for (size_t i = 0; i < n && !err; i++) {
+		struct folded f = { .rep = (uint32_t)i };
 
-		if (!st->samples)
-			continue;	/* another event's */
-		nr = stack_names(p, st, names);
-
+		if (p->callchains) {
+			f.samples = p->stacks[i].samples;
+			f.period = p->stacks[i].period;
+		} else {
+			f.samples = p->sites[i].samples;
+			f.period = p->sites[i].period;
+		}
+		if (!f.samples)
+			continue;	/* another event's, or a caller's */
+		err = folded_names(p, &f, nb);
 		strbuf_reset(&sb);
-		for (uint32_t j = 0; j < nr; j++)
-			strbuf_addf(&sb, "%s%s", j ? ";" : "", names[j]);
-		key = strbuf_failed(&sb) ? NULL :
-		      symbolize_intern(p->sym, strbuf_str(&sb));
-		err = key ? fold(fs, key, (uint32_t)i, st->samples, st->period) : -ENOMEM;
-	}
-	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
-		if (!p->sites[i].samples)
-			continue;
-		site_resolve(p, i, false);
-		err = fold(fs, p->sites[i].name, (uint32_t)i, p->sites[i].samples,
-			   p->sites[i].period);
+		for (size_t j = 0; j < nb->nr && !err; j++)
+			strbuf_addf(&sb, "%s%s", j ? ";" : "", nb->v[j]);
+		f.key = err || strbuf_failed(&sb) ? NULL :
+			symbolize_intern(p->sym, strbuf_str(&sb));
+		err = f.key ? fold(fs, f.key, f.rep, f.samples, f.period) : -ENOMEM;
 	}
 	strbuf_release(&sb);
 	return err;
@@ -901,40 +999,36 @@ static int fold_all(struct hwp_profile *p, struct folded_set *fs, const char **n
 HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, void *ctx)
 {
 	struct folded_set fs = { 0 };
-	const char **names;
+	struct names nb = { 0 };
 	int err;
 
 	clear_error();
 	if (!p || !fn)
 		return fail(-EINVAL, "hwp_profile_foreach_stack: NULL argument");
-	names = malloc(STACK_MAX_NAMES * sizeof(*names));
-	if (!names)
-		return fail(-ENOMEM, "out of memory");
-	err = fold_all(p, &fs, names);
-	if (err)
-		err = fail(-ENOMEM, "out of memory");
-	else if (fs.nr > 1)
+	err = fold_all(p, &fs, &nb);
+	if (!err && fs.nr > 1)
 		qsort(fs.v, fs.nr, sizeof(*fs.v), cmp_folded);
 	for (size_t i = 0; i < fs.nr && !err; i++) {
-		struct hwp_stack st = { .sz = sizeof(st), .frames = names,
+		struct hwp_stack st = { .sz = sizeof(st),
 					.samples = fs.v[i].samples,
-					.period = fs.v[i].period };
+					.period = fs.v[i].period,
+					.truncated = folded_truncated(p, &fs.v[i]) };
 
-		if (p->callchains) {
-			const struct stack *k = &p->stacks[fs.v[i].rep];
-
-			st.nr_frames = stack_names(p, k, names);
-			st.truncated = p->dwarf && k->nr && p->truncated_site ==
-				       p->frames[k->first + k->nr - 1];
-		} else {
-			names[0] = fs.v[i].key;
-			st.nr_frames = 1;
-		}
+		err = folded_names(p, &fs.v[i], &nb);
+		if (err)
+			break;
+		st.frames = nb.v;
+		st.nr_frames = nb.nr;
 		err = fn(&st, ctx);
+		if (err)
+			goto out;	/* the caller's, unchanged */
 	}
+	if (err)
+		err = fail(-ENOMEM, "out of memory");
+out:
 	free(fs.v);
 	hidx_release(&fs.idx);
-	free(names);
+	free(nb.v);
 	return err;
 }
 
@@ -1005,47 +1099,57 @@ static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_
 	cf->of_site[site] = (uint32_t)i + 1;
 	return i;
 }
-static int walk_chains(struct hwp_profile *p, struct chain_funcs *cf, uint32_t *funcs,
+/* A chain's functions, the outermost first (profile_foreach_chain). */
+struct funcs {
+	uint32_t *v;
+	size_t nr, cap;
+};
+
+/* Add site @site's functions to @fs: its own, then, outward in, those DWARF
+ * says were inlined there, each a frame of its own (without a source). */
+static int add_site_functions(struct hwp_profile *p, struct chain_funcs *cf,
+			      uint32_t site, struct funcs *fs)
+{
+	const struct profile_frame *f;
+	struct profile_frame own;
+	long k = site_function(p, cf, site);
+	long n = k < 0 ? k : site_frames(p, site, p->inline_frames, &own, &f);
+
+	if (n < 0 || vec_reserve(&fs->v, &fs->cap, fs->nr + (size_t)n, sizeof(*fs->v)))
+		return -ENOMEM;
+	fs->v[fs->nr++] = (uint32_t)k;
+	for (long i = n - 2; i >= 0; i--) {
+		k = chain_function(cf, &(struct profile_function){ .name = f[i].name });
+		if (k < 0)
+			return -ENOMEM;
+		fs->v[fs->nr++] = (uint32_t)k;
+	}
+	return 0;
+}
+
+static int walk_chains(struct hwp_profile *p, struct chain_funcs *cf, struct funcs *fs,
 		       profile_chain_fn fn, void *ctx)
 {
+	size_t n = p->callchains ? p->nr_stacks : p->nr_sites;
 	int err = 0;
 
-	for (size_t i = 0; p->callchains && i < p->nr_stacks && !err; i++) {
-		const struct stack *st = &p->stacks[i];
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct stack *st = p->callchains ? &p->stacks[i] : NULL;
+		uint32_t site = (uint32_t)i;
+		uint64_t samples = st ? st->samples : p->sites[i].samples;
+		uint64_t period = st ? st->period : p->sites[i].period;
 
-		if (!st->samples)
-			continue;	/* another event's */
-		uint32_t n = 0;
-
-		for (uint32_t j = 0; j < st->nr; j++) {
-			uint32_t site = p->frames[st->first + st->nr - 1 - j];
-			const char *names[SITE_MAX_FRAMES];
-			long f = site_function(p, cf, site);
-
-			if (f < 0)
-				return -ENOMEM;
-			funcs[n++] = (uint32_t)f;
-			/* its inlined function, a frame of its own (no source) */
-			if (site_frames(p, site, names) > 1) {
-				f = chain_function(cf, &(struct profile_function){
-							   .name = names[0] });
-				if (f < 0)
-					return -ENOMEM;
-				funcs[n++] = (uint32_t)f;
-			}
+		if (!samples)
+			continue;	/* another event's, or a caller's */
+		fs->nr = 0;
+		for (uint32_t j = st ? st->nr : 1; j-- > 0 && !err;) {
+			if (st)
+				site = p->frames[st->first + j];
+			err = add_site_functions(p, cf, site, fs);
 		}
-		err = fn(funcs, n, st->samples, st->period, ctx);
-	}
-	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
-		long f;
-
-		if (!p->sites[i].samples)
-			continue;
-		f = site_function(p, cf, (uint32_t)i);
-		if (f < 0)
-			return -ENOMEM;
-		funcs[0] = (uint32_t)f;
-		err = fn(funcs, 1, p->sites[i].samples, p->sites[i].period, ctx);
+		if (err)
+			return err;
+		err = fn(fs->v, fs->nr, samples, period, ctx);
 	}
 	return err;
 }
@@ -1054,19 +1158,19 @@ int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
 			  struct profile_function **funcs, size_t *nr_funcs)
 {
 	struct chain_funcs cf = { 0 };
-	uint32_t *frames = malloc(STACK_MAX_NAMES * sizeof(*frames));
+	struct funcs fs = { 0 };
 	int err;
 
 	cf.of_site = calloc(p->nr_sites + 1, sizeof(*cf.of_site));
 	p->lines_used = true;
-	err = frames && cf.of_site ? walk_chains(p, &cf, frames, fn, ctx) : -ENOMEM;
+	err = cf.of_site ? walk_chains(p, &cf, &fs, fn, ctx) : -ENOMEM;
 	if (err == -ENOMEM)
 		err = fail(-ENOMEM, "out of memory");
 	*funcs = cf.v;
 	*nr_funcs = cf.nr;
 	hidx_release(&cf.idx);
 	free(cf.of_site);
-	free(frames);
+	free(fs.v);
 	return err;
 }
 
@@ -1132,13 +1236,18 @@ size_t profile_nr_modules(const struct hwp_profile *p)
 	return machine_nr_dsos(p->m);
 }
 
-void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *out)
+int profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *out)
 {
 	const struct site *s = &p->sites[site];
 	const struct dso *d = machine_dso(p->m, s->loc.dso);
+	const struct profile_frame *f;
+	long n;
 
 	site_resolve(p, site, true);
 	p->lines_used = true;
+	n = site_frames(p, site, true, &p->own_frame, &f);
+	if (n < 0)
+		return fail(-ENOMEM, "out of memory");
 	*out = (struct profile_site){
 		.module = s->loc.dso,
 		.module_path = d->path,
@@ -1148,10 +1257,11 @@ void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site 
 		.has_symbol = s->si.symbol != NULL,
 		.file = s->si.file,
 		.line = s->si.line,
-		.inlined = s->si.inlined,
-		.call_line = s->si.call_line,
+		.frames = f,
+		.nr_frames = (size_t)n,
 	};
 	function_source(p, s, &out->function_file, &out->function_line);
+	return 0;
 }
 
 /* ---- for the formats ---- */

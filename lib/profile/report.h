@@ -44,6 +44,20 @@ int profile_foreach_site_chain(struct hwp_profile *p, profile_site_chain_fn fn,
 size_t profile_nr_sites(const struct hwp_profile *p);
 size_t profile_nr_modules(const struct hwp_profile *p);
 
+/* One frame of a site, the innermost first: a function DWARF says was
+ * inlined there, or, last, the site's own function. */
+struct profile_frame {
+	/* as call chains name it: an inlined function "NAME (inlined)", as
+	 * perf report --inline marks it; the site's own, its symbol or
+	 * module+0xaddress */
+	const char *name;
+	const char *function;	/* the function's name, unmarked */
+	/* the source line in the function: the site's, or where it calls
+	 * the function of the frame before; NULL and 0 where unknown */
+	const char *file;
+	unsigned int line;
+};
+
 /* What a site is, its strings interned (they live as long as the profile). */
 struct profile_site {
 	uint32_t module;	/* below profile_nr_modules() */
@@ -57,13 +71,17 @@ struct profile_site {
 	/* the site's source line, or NULL and 0 */
 	const char *file;
 	unsigned int line;
-	const char *inlined;	/* the innermost function inlined there, or NULL */
-	unsigned int call_line;	/* with @inlined: the line of its call, or 0 */
+	/* its frames (profile_frame), the innermost first: nr_frames - 1
+	 * functions inlined there, then its own; valid until the next call of
+	 * profile_site_get() */
+	const struct profile_frame *frames;
+	size_t nr_frames;
 	/* the module's build-id as the recording names it (size 0: none) */
 	const struct pd_build_id *build_id;
 };
-/* Site @site (below profile_nr_sites()), resolved with its source line. */
-void profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *out);
+/* Site @site (below profile_nr_sites()), resolved with its source line:
+ * 0, or -ENOMEM (with the message). */
+int profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *out);
 
 /* report.c: what the recording says of itself, where it says it. */
 struct profile_recording {

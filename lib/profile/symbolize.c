@@ -563,7 +563,7 @@ int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lin
 {
 	struct dso *d = machine_dso(s->m, dso);
 	struct dw_module *mod = d ? module_of(d) : NULL;
-	const char *name, *file, *inl;
+	const char *name, *file;
 	unsigned int line;
 
 	memset(out, 0, sizeof(*out));
@@ -578,13 +578,53 @@ int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lin
 		return 0;
 	if (!dw_module_symbol(mod, vaddr, &name, &out->sym_start, &out->sym_size))
 		out->symbol = symbol_name(s, name);
-	if (lines &&
-	    !dw_module_srcline(mod, vaddr, &file, &line, &inl, &out->call_line)) {
+	if (lines && !dw_module_srcline(mod, vaddr, &file, &line)) {
 		out->file = symbolize_intern(s, file);
 		out->line = line;
-		out->inlined = symbolize_intern(s, inl);
 	}
 	return 0;
+}
+
+struct inlines {
+	struct symbolizer *s;
+	struct inline_frame *v;
+	size_t nr, cap;
+};
+
+static int add_inline(const char *name, const char *call_file, unsigned int call_line,
+		      void *ctx)
+{
+	struct inlines *in = ctx;
+	struct inline_frame f = {
+		/* as addr2line names a function DWARF does not */
+		.name = name ? symbol_name(in->s, name) : symbolize_intern(in->s, "??"),
+		.call_file = symbolize_intern(in->s, call_file),
+		.call_line = call_line,
+	};
+
+	if (!f.name || (call_file && !f.call_file) ||
+	    vec_reserve(&in->v, &in->cap, in->nr + 1, sizeof(*in->v)))
+		return -ENOMEM;
+	in->v[in->nr++] = f;
+	return 0;
+}
+
+int symbolize_inlines(struct symbolizer *s, uint32_t dso, uint64_t vaddr,
+		      struct inline_frame **out, size_t *nr)
+{
+	struct dso *d = machine_dso(s->m, dso);
+	struct dw_module *mod = d ? module_of(d) : NULL;
+	struct inlines in = { .s = s };
+	int err = mod ? dw_module_inlines(mod, vaddr, add_inline, &in) : 0;
+
+	if (err) {
+		free(in.v);
+		in.v = NULL;
+		in.nr = 0;
+	}
+	*out = in.v;
+	*nr = in.nr;
+	return err;
 }
 
 int symbolize(struct symbolizer *s, const struct location *loc, bool lines,

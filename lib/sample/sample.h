@@ -368,9 +368,15 @@ struct symbol_info {
 	uint64_t vaddr;		/* the address as objdump shows it (the module's own) */
 	const char *file;	/* source file, interned; NULL when unknown */
 	unsigned int line;
-	/* the line of the call that inlined it there (DW_AT_call_line), or 0 */
+};
+
+/* A function inlined at an address (symbolize_inlines). */
+struct inline_frame {
+	const char *name;	/* interned, demangled as symbols are */
+	/* where the function it was inlined into called it: the file
+	 * (interned) and line, or NULL and 0 where DWARF does not say */
+	const char *call_file;
 	unsigned int call_line;
-	const char *inlined;	/* the innermost inlined function there, or NULL */
 };
 
 struct symbolizer;
@@ -405,6 +411,11 @@ int symbolize(struct symbolizer *s, const struct location *loc, bool lines,
 /* The same for a module address (symbol_info.vaddr) rather than a location. */
 int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lines,
 		    struct symbol_info *out);
+/* The functions inlined at module address @vaddr of @dso, the innermost
+ * first, as DWARF says (none without it): 0 and *@nr of them in *@out
+ * (free() it), or -ENOMEM. */
+int symbolize_inlines(struct symbolizer *s, uint32_t dso, uint64_t vaddr,
+		      struct inline_frame **out, size_t *nr);
 /* Fill @dso's has_symbols and, with @lines, has_debuginfo, and the reasons
  * why not. Debug information is only looked for when asked: loading it
  * (often compressed) costs more than a report by symbol. */
@@ -448,9 +459,19 @@ int dw_module_elf_machine(struct dw_module *m);
 /* Symbol at @vaddr: its name (borrowed from libdw), start and size. */
 int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
 		     uint64_t *start, uint64_t *size);
-/* Source line at @vaddr; the strings are borrowed from libdw. */
+/* Source line at @vaddr; the file is borrowed from libdw. */
 int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
-		      unsigned int *line, const char **inlined, unsigned int *call_line);
+		      unsigned int *line);
+/* One function inlined at an address (dw_module_inlines): its name (NULL
+ * where DWARF gives none), and where the function it was inlined into
+ * called it (DW_AT_call_file, DW_AT_call_line; NULL and 0 where DWARF does
+ * not say). The strings live until the next call into the module. */
+typedef int (*dw_inline_fn)(const char *name, const char *call_file,
+			    unsigned int call_line, void *ctx);
+/* @fn gets each function inlined at @vaddr, the innermost first, as
+ * DWARF's nested scopes say; none without debug information. 0, -ENOMEM,
+ * or @fn's non-zero return. */
+int dw_module_inlines(struct dw_module *m, uint64_t vaddr, dw_inline_fn fn, void *ctx);
 ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t len);
 /* The module's .eh_frame_hdr (PT_GNU_EH_FRAME): its address and size;
  * false when it has none. */

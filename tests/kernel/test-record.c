@@ -3,7 +3,8 @@
  * machine can sample): a program profiling itself, in memory, finds its own
  * hot function and the threads it starts; a ring of one page that is not
  * read fills up, and the samples the kernel dropped are counted by the
- * recording and read back from the file; bad options are refused. */
+ * recording and read back from the file; bad options are refused; a
+ * command's inlined functions are frames of its chains. */
 #include "core/core.h"
 #include "util/format.h"
 #include "harness.h"
@@ -503,6 +504,123 @@ out:
 	hwp_profile_free(q);
 }
 
+/* Each inlined frame of tests/inlines.c's chains and the frame it must
+ * follow, the function it was inlined into (inlines.c says how). */
+static const char *const inlined_into[][2] = {
+	{ "top (inlined)", "deep" },
+	{ "mid (inlined)", "top (inlined)" },
+	{ "leaf (inlined)", "mid (inlined)" },
+	{ "relay_a (inlined)", "via" },
+	{ "relay_b (inlined)", "relay_a (inlined)" },
+};
+
+struct inline_chains {
+	uint64_t samples, in_leaf, in_callee;	/* in_*: through every level */
+	int misplaced, marked;	/* inlined frames after the wrong one; any at all */
+	char first_bad[300];
+};
+
+/* Whether @frames, @n of them, end with @want, @nr_want of them. */
+static bool ends_with(const char *const *frames, size_t n, const char *const *want,
+		      size_t nr_want)
+{
+	if (n < nr_want)
+		return false;
+	for (size_t i = 0; i < nr_want; i++)
+		if (strcmp(frames[n - nr_want + i], want[i]))
+			return false;
+	return true;
+}
+
+static int inline_stack(const struct hwp_stack *st, void *ctx)
+{
+	static const char *const leaf[] = { "main", "deep", "top (inlined)",
+					    "mid (inlined)", "leaf (inlined)" };
+	static const char *const callee[] = { "main", "via", "relay_a (inlined)",
+					      "relay_b (inlined)", "callee" };
+	struct inline_chains *c = ctx;
+
+	c->samples += st->samples;
+	if (ends_with(st->frames, st->nr_frames, leaf, ARRAY_SIZE(leaf)))
+		c->in_leaf += st->samples;
+	if (ends_with(st->frames, st->nr_frames, callee, ARRAY_SIZE(callee)))
+		c->in_callee += st->samples;
+	for (size_t i = 0; i < st->nr_frames; i++) {
+		const char *f = st->frames[i];
+		size_t len = strlen(f);
+
+		c->marked += len > 10 && !strcmp(f + len - 10, " (inlined)");
+		for (size_t k = 0; k < ARRAY_SIZE(inlined_into); k++) {
+			const char *before = i ? st->frames[i - 1] : "nothing";
+
+			if (strcmp(f, inlined_into[k][0]) ||
+			    !strcmp(before, inlined_into[k][1]))
+				continue;
+			if (!c->misplaced++)
+				snprintf(c->first_bad, sizeof(c->first_bad),
+					 "%s after %s", f, before);
+		}
+	}
+	return 0;
+}
+
+/* hwp_profile_opts.inline_frames through the API: tests/inlines.c, run as
+ * a command and recorded with frame-pointer chains, has every level of its
+ * nested inlined functions as a frame, each after the function it was
+ * inlined into; without the option, none. */
+static void check_inline(void)
+{
+	char *argv[] = { getenv("INLINES"), "20", NULL };
+	struct hwp_workload *w = NULL;
+	struct hwp_record *r = NULL;
+	struct hwp_profile *p = NULL;
+	struct inline_chains with = { 0 }, without = { 0 };
+	int status = -1;
+
+	if (!argv[0]) {
+		t_case_skip("INLINES (tests/inlines, built by meson) is not set");
+		return;
+	}
+	CHECK_ERR(hwp_workload_new(argv, NULL, &w), 0);
+	if (!w)
+		return;
+	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 2000,
+		 .callchain = HWP_CALLCHAIN_FP, .scope = HWP_SCOPE_THREAD,
+		 .pid = hwp_workload_pid(w), .enable_on_exec = true, .mmap_pages = 1024);
+	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(hwp_record_open(r), 0);
+	CHECK_ERR(hwp_workload_start(w), 0);
+	CHECK_ERR(hwp_workload_wait(w, &status), 0);
+	CHECK(status == 0, "inlines exited with status %d", status);
+	hwp_workload_free(w);
+	CHECK_ERR(hwp_record_finish(r), 0);
+	for (int inl = 0; inl < 2; inl++) {
+		HWP_OPTS(hwp_profile_opts, po, .inline_frames = inl);
+
+		CHECK_ERR(hwp_profile_from_record(r, &po, &p), 0);
+		if (!p)
+			break;
+		CHECK_ERR(hwp_profile_foreach_stack(p, inline_stack,
+						    inl ? &with : &without), 0);
+		hwp_profile_free(p);
+	}
+	hwp_record_free(r);
+	CHECK(!without.marked, "without inline_frames, %d inlined frames",
+	      without.marked);
+#ifdef HAVE_LIBDW
+	CHECK(with.samples >= 100, "%llu samples", (unsigned long long)with.samples);
+	CHECK(!with.misplaced, "%d inlined frames after the wrong frame, as %s",
+	      with.misplaced, with.first_bad);
+	/* leaf's loop is deep's, callee's time via's: nearly all of each */
+	CHECK(with.in_leaf > with.samples / 3 && with.in_callee > with.samples / 6,
+	      "of %llu samples, %llu in main;deep;top;mid;leaf, %llu in "
+	      "main;via;relay_a;relay_b;callee", (unsigned long long)with.samples,
+	      (unsigned long long)with.in_leaf, (unsigned long long)with.in_callee);
+#else
+	CHECK(!with.marked, "without libdw, %d inlined frames", with.marked);
+#endif
+}
+
 int main(void)
 {
 	t_init();
@@ -514,5 +632,6 @@ int main(void)
 	t_run(check_dwarf);
 	t_run(check_html_in_memory);
 	t_run(check_off_cpu);
+	t_run(check_inline);
 	return t_done();
 }
