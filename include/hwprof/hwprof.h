@@ -2562,6 +2562,19 @@ struct hwp_module_info {
 	/* Why the code of a kernel module (the kernel's, a kernel module's)
 	 * cannot be read for bytes and disassembly, or NULL. Since: 0.2 */
 	const char *no_code;
+	/* The file read for this module, where the one at path is another
+	 * build than the recording's (its build-id differs: rebuilt or
+	 * replaced since): a copy of the recorded build, found by build-id
+	 * in perf's build-id cache (~/.debug/.build-id), in
+	 * /usr/lib/debug/.build-id (a debug file: symbols and lines, no
+	 * code), or fetched from the debuginfod servers DEBUGINFOD_URLS
+	 * names into their client's cache ($DEBUGINFOD_CACHE_PATH, else
+	 * ~/.cache/debuginfod_client; the module, and its debug file for
+	 * lines; a file whose build-id is another is not used). NULL where path
+	 * itself was read, and until symbols were looked for. Without a
+	 * copy, no_symbols says where hwprof looked. Since: 0.2 */
+	const char *read_from;
+	bool from_debuginfod;	/* read_from came from debuginfod. Since: 0.2 */
 };
 
 typedef int (*hwp_module_fn)(const struct hwp_module_info *m, void *ctx);

@@ -88,21 +88,32 @@ static int json_entry(const struct hwp_entry *e, void *arg)
 	return 0;
 }
 
+/* The lists of modules, by what they lack or where they were read from. */
+enum json_module_list { NO_SYMBOLS, NO_DEBUGINFO, READ_FROM_COPIES };
+
 struct json_modules {
 	struct json_writer *w;
-	bool debuginfo;
+	enum json_module_list list;
 };
 
 static int json_module(const struct hwp_module_info *m, void *arg)
 {
 	struct json_modules *jm = arg;
 
-	if (jm->debuginfo ? m->has_debuginfo : m->has_symbols)
+	if (jm->list == READ_FROM_COPIES ? !m->read_from :
+	    jm->list == NO_DEBUGINFO ? m->has_debuginfo : m->has_symbols)
 		return 0;
 	jw_object_begin(jm->w);
 	jw_kv_string(jm->w, "dso", m->path);
 	jw_kv_uint(jm->w, "samples", m->samples);
-	jw_kv_string(jm->w, "reason", jm->debuginfo ? m->no_debuginfo : m->no_symbols);
+	if (jm->list == READ_FROM_COPIES) {
+		jw_kv_string(jm->w, "read_from", m->read_from);
+		jw_key(jm->w, "debuginfod");
+		jw_bool(jm->w, m->from_debuginfod);
+	} else {
+		jw_kv_string(jm->w, "reason",
+			     jm->list == NO_DEBUGINFO ? m->no_debuginfo : m->no_symbols);
+	}
 	jw_object_end(jm->w);
 	return 0;
 }
@@ -169,7 +180,7 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 	struct json_writer w;
 	struct json_ctx c = { &w, o->sort };
-	struct json_modules jm = { &w, false };
+	struct json_modules jm = { &w, NO_SYMBOLS };
 	struct sort_keys k;
 	bool lines;
 	int err = sort_keys_of(o, &k);
@@ -193,10 +204,16 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 		jw_array_end(&w);
 	}
 	/* Debug information is looked for only by the reports that show lines. */
-	for (int pass = 0; !err && pass < (lines ? 2 : 1); pass++) {
-		jm.debuginfo = pass;
-		jw_key(&w,
-		       pass ? "modules_without_debuginfo" : "modules_without_symbols");
+	for (int list = NO_SYMBOLS; !err && list <= READ_FROM_COPIES; list++) {
+		static const char *const keys[] = {
+			"modules_without_symbols", "modules_without_debuginfo",
+			"modules_read_from_copies",
+		};
+
+		if (list == NO_DEBUGINFO && !lines)
+			continue;
+		jm.list = (enum json_module_list)list;
+		jw_key(&w, keys[list]);
 		jw_array_begin(&w, false);
 		err = hwp_profile_foreach_module(p, json_module, &jm);
 		jw_array_end(&w);

@@ -293,11 +293,28 @@ static void text_header(struct hwp_profile *p, FILE *f, const char *sort,
 struct module_lists {
 	FILE *f;
 	bool lines, code;
-	/* 0: without symbols, 1: without debug info, 2: without code */
+	/* 0: without symbols, 1: without debug info, 2: without code, 3: read
+	 * from a copy of the recorded build */
 	int pass;
 	bool titled;
 	struct printable *pr;
 };
+
+static int text_copy(struct module_lists *ml, const struct hwp_module_info *m)
+{
+	char n[32];
+
+	if (!m->read_from)
+		return 0;
+	if (!ml->titled)
+		fprintf(ml->f, "#\n# Modules read from a copy of the recorded build (the file at their path is another build):\n");
+	ml->titled = true;
+	fmt_grouped((double)m->samples, true, n, sizeof(n));
+	fprintf(ml->f, "#   %s (%s samples): %s%s\n", printable(ml->pr, m->path), n,
+		m->from_debuginfod ? "from debuginfod, " : "",
+		printable(ml->pr, m->read_from));
+	return 0;
+}
 
 static int text_module(const struct hwp_module_info *m, void *arg)
 {
@@ -307,9 +324,13 @@ static int text_module(const struct hwp_module_info *m, void *arg)
 		"debug information (no source lines)",
 		"code (their bytes and disassembly show as ?)",
 	};
-	const char *why = ml->pass == 2 ? m->no_code :
-			  ml->pass ? m->no_debuginfo : m->no_symbols;
+	const char *why;
 	char n[32];
+
+	if (ml->pass == 3)
+		return text_copy(ml, m);
+	why = ml->pass == 2 ? m->no_code :
+			  ml->pass ? m->no_debuginfo : m->no_symbols;
 
 	if (ml->pass == 2 ? !m->no_code || !ml->code :
 	    (ml->pass ? m->has_debuginfo : m->has_symbols) || (ml->pass && !ml->lines))
@@ -355,7 +376,7 @@ int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 		t.measure = false;
 		err = sort_keys_foreach(p, &k, o->top, text_row, &t);
 	}
-	for (ml.pass = 0; !err && ml.pass < 3; ml.pass++) {
+	for (ml.pass = 0; !err && ml.pass < 4; ml.pass++) {
 		ml.titled = false;
 		err = hwp_profile_foreach_module(p, text_module, &ml);
 	}

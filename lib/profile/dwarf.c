@@ -16,6 +16,7 @@
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,8 @@
 	X(dwarf_formstring) X(dwarf_formudata) X(dwfl_build_id_find_elf)     \
 	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)      \
 	X(dwarf_getelf) X(dwarf_child) X(dwarf_siblingof) X(dwarf_haspc)     \
-	X(dwarf_attr) X(dwarf_getsrcfiles) X(dwarf_filesrc)
+	X(dwarf_attr) X(dwarf_getsrcfiles) X(dwarf_filesrc)                  \
+	X(dwfl_module_build_id)
 #define ELF_FUNCS(X)                                                         \
 	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
 	X(gelf_getshdr) X(elf_getdata) X(elf_rawfile) X(elf_getshdrstrndx)   \
@@ -62,6 +64,41 @@ static void *resolve(void *h, const char *lib, const char *sym)
 	return p;
 }
 
+/* A module's debug file: where libdwfl looks (next to it, /usr/lib/debug),
+ * then from debuginfod's servers by the module's build-id, where
+ * DEBUGINFOD_URLS names them (libdwfl's own use of debuginfod depends on
+ * the environment at the moment libdw is loaded). */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name,
+			  const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	struct pd_build_id id = { 0 };
+	const unsigned char *bits;
+	char path[PATH_MAX], why[768];
+	GElf_Addr at;
+	int n, fd = dw.dwfl_standard_find_debuginfo(mod, userdata, modname, base,
+						   file_name, debuglink_file,
+						   debuglink_crc, debuginfo_file_name);
+
+	if (fd >= 0 || !debuginfod_wanted())
+		return fd;
+	n = dw.dwfl_module_build_id(mod, &bits, &at);
+	if (n <= 0 || n > PD_BUILD_ID_MAX)
+		return fd;
+	id.size = (uint8_t)n;
+	memcpy(id.data, bits, (size_t)n);
+	n = debuginfod_fetch(&id, true, path, sizeof(path), why, sizeof(why));
+	if (n < 0) {
+		pr_debug("the debug file of %s: %s", file_name ? file_name : modname,
+			 why);
+		return fd;
+	}
+	free(*debuginfo_file_name);
+	*debuginfo_file_name = strdup(path);
+	return n;
+}
+
 static void dw_load_once(void)
 {
 	void *h = dlopen(LIBDW, RTLD_NOW | RTLD_LOCAL);
@@ -80,7 +117,7 @@ static void dw_load_once(void)
 	ELF_FUNCS(X)
 #undef X
 	callbacks.find_elf = dw.dwfl_build_id_find_elf;
-	callbacks.find_debuginfo = dw.dwfl_standard_find_debuginfo;
+	callbacks.find_debuginfo = find_debuginfo;
 	callbacks.section_address = dw.dwfl_offline_section_address;
 	callbacks.debuginfo_path = &debuginfo_path;
 	/* The handles stay open for the life of the process. */

@@ -865,6 +865,8 @@ HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, 
 		mi.no_symbols = d->has_symbols ? NULL : d->sym_problem;
 		mi.no_debuginfo = d->has_debuginfo ? NULL : d->dbg_problem;
 		mi.no_code = symbolize_code_problem(p->sym, rows[i].dso);
+		mi.read_from = d->build_copy;
+		mi.from_debuginfod = d->from_debuginfod;
 		err = fn(&mi, ctx);
 	}
 	free(rows);

@@ -425,37 +425,61 @@ static const char *open_problem(int err)
 }
 
 /* Where the recorded build of @d is, when the file at its path is
- * another: perf's build-id cache (~/.debug), then the debug files of
- * /usr/lib/debug/.build-id (symbols, without code). NULL: the path is the
- * build (or no build-id says otherwise); else @buf, or "" when no copy is
- * found. */
-static const char *recorded_build(const struct dso *d, char *buf, size_t size)
+ * another: perf's build-id cache (~/.debug), the debug files of
+ * /usr/lib/debug/.build-id (symbols, without code), then the servers of
+ * DEBUGINFOD_URLS (the module; libdwfl then finds its debug file, from
+ * them too: dwarf.c). 1: the path is the
+ * build (or no build-id says otherwise); 0: @buf names a copy, with *@fd
+ * open on it where debuginfod sent it (else -1); a negative error when no
+ * copy is found, with in @why what debuginfod said. */
+static int recorded_build(struct dso *d, char *buf, size_t size, int *fd, char *why,
+			  size_t whylen)
 {
 	const char *home = getenv("HOME");
 	struct pd_build_id now, found;
 	char hex[2 * PD_BUILD_ID_MAX + 1];
 
+	*fd = -1;
 	if (!d->build_id.size || pd_build_id_of(d->path, &now) ||
 	    pd_build_id_eq(&now, &d->build_id))
-		return NULL;	/* no build-id on one side: nothing to tell */
+		return 1;	/* no build-id on one side: nothing to tell */
 	pd_build_id_hex(&d->build_id, hex, sizeof(hex));
 	if (home && *home) {
 		snprintf(buf, size, "%s/.debug/.build-id/%.2s/%s/elf", home, hex,
 			 hex + 2);
 		if (!pd_build_id_of(buf, &found) && pd_build_id_eq(&found, &d->build_id))
-			return buf;
+			return 0;
 	}
 	snprintf(buf, size, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 	if (!access(buf, R_OK))
-		return buf;
-	buf[0] = '\0';
-	return buf;
+		return 0;
+	/* The module, not its debug file alone: a debug file's segments no
+	 * longer say where in the file the code was (their offsets are 0),
+	 * and the samples' addresses are file offsets. */
+	*fd = debuginfod_fetch(&d->build_id, false, buf, size, why, whylen);
+	d->from_debuginfod = *fd >= 0;
+	return *fd >= 0 ? 0 : *fd;
 }
 
-static struct dw_module *module_of(struct dso *d)
+#define OTHER_BUILD \
+	"the file is another build than the one recorded (its build-id differs: rebuilt or replaced since), and the recorded build is in neither ~/.debug nor /usr/lib/debug/.build-id"
+
+/* Why no copy of @d's recorded build was found: @err and @why as
+ * recorded_build() left them. */
+static const char *no_recorded_build(struct symbolizer *s, int err, const char *why)
+{
+	char buf[1024];
+
+	if (err == -ENOSYS)
+		return OTHER_BUILD " (debuginfod's servers are asked where DEBUGINFOD_URLS names them)";
+	snprintf(buf, sizeof(buf), "%s, nor given by debuginfod: %s", OTHER_BUILD, why);
+	return symbolize_intern(s, buf);
+}
+
+static struct dw_module *module_of(struct symbolizer *s, struct dso *d)
 {
 	struct dw_module *mod = NULL;
-	char other[PATH_MAX];
+	char other[PATH_MAX], why[768];
 	const char *path = d->path;
 	int err, fd = -1;
 
@@ -464,14 +488,16 @@ static struct dw_module *module_of(struct dso *d)
 	if (d->tried)
 		return d->sym;
 	d->tried = true;
-	if (d->kind == DSO_FILE && (path = recorded_build(d, other, sizeof(other)))) {
-		if (!*path) {
-			d->sym_problem = d->dbg_problem =
-				"the file is another build than the one recorded (its build-id differs: rebuilt or replaced since), and the recorded build is in neither ~/.debug nor /usr/lib/debug/.build-id";
+	if (d->kind == DSO_FILE) {
+		err = recorded_build(d, other, sizeof(other), &fd, why, sizeof(why));
+		if (err < 0) {
+			d->sym_problem = d->dbg_problem = no_recorded_build(s, err, why);
 			return NULL;
 		}
-	} else {
-		path = d->path;
+		if (!err) {
+			path = other;
+			d->build_copy = symbolize_intern(s, other);
+		}
 	}
 	if (d->kind == DSO_VDSO) {
 		fd = vdso_fd();
@@ -536,7 +562,7 @@ void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 		break;
 	case DSO_FILE:
 	case DSO_VDSO:
-		mod = module_of(d);
+		mod = module_of(s, d);
 		if (mod && lines)
 			d->has_debuginfo = dw_module_has_debuginfo(mod);
 		if (mod && lines && !d->has_debuginfo)
@@ -562,7 +588,7 @@ int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lin
 		    struct symbol_info *out)
 {
 	struct dso *d = machine_dso(s->m, dso);
-	struct dw_module *mod = d ? module_of(d) : NULL;
+	struct dw_module *mod = d ? module_of(s, d) : NULL;
 	const char *name, *file;
 	unsigned int line;
 
@@ -613,7 +639,7 @@ int symbolize_inlines(struct symbolizer *s, uint32_t dso, uint64_t vaddr,
 		      struct inline_frame **out, size_t *nr)
 {
 	struct dso *d = machine_dso(s->m, dso);
-	struct dw_module *mod = d ? module_of(d) : NULL;
+	struct dw_module *mod = d ? module_of(s, d) : NULL;
 	struct inlines in = { .s = s };
 	int err = mod ? dw_module_inlines(mod, vaddr, add_inline, &in) : 0;
 
@@ -631,7 +657,7 @@ int symbolize(struct symbolizer *s, const struct location *loc, bool lines,
 	      struct symbol_info *out)
 {
 	struct dso *d = machine_dso(s->m, loc->dso);
-	struct dw_module *mod = d ? module_of(d) : NULL;
+	struct dw_module *mod = d ? module_of(s, d) : NULL;
 	uint64_t vaddr = loc->addr;
 
 	/* A file's address is an offset in it: the segments say where it loads. */
@@ -647,7 +673,7 @@ ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, 
 			    size_t len)
 {
 	struct dso *d = machine_dso(s->m, dso);
-	struct dw_module *mod = d ? module_of(d) : NULL;
+	struct dw_module *mod = d ? module_of(s, d) : NULL;
 	struct kcode *k;
 
 	if (d && d->kind == DSO_KERNEL) {
@@ -661,7 +687,7 @@ ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, 
 int symbolize_elf_machine(struct symbolizer *s, uint32_t dso)
 {
 	struct dso *d = machine_dso(s->m, dso);
-	struct dw_module *mod = d ? module_of(d) : NULL;
+	struct dw_module *mod = d ? module_of(s, d) : NULL;
 
 	if (d && d->kind == DSO_KERNEL)
 		return kernel_code(s) ? kcode_machine(s->kcode) : 0;
@@ -675,7 +701,7 @@ struct dw_module *symbolize_module(struct symbolizer *s, uint32_t dso)
 
 	if (!d)
 		return NULL;
-	mod = module_of(d);
+	mod = module_of(s, d);
 	/* the reasons why not, for the unwinder's account of modules */
 	if (!mod && !d->sym_problem)
 		symbolize_check(s, dso, false);

@@ -12,6 +12,8 @@
 #include "util/hash.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The kernel's module name, as perf's MMAP and build-id records spell it,
  * and where the running kernel gives its build-id. */
@@ -199,6 +201,26 @@ bool pd_build_id_eq(const struct pd_build_id *a, const struct pd_build_id *b);
 /* @id in hex, as perf and the debug directories spell it. */
 char *pd_build_id_hex(const struct pd_build_id *id, char *buf, size_t size);
 
+/* ---- debuginfod.c (libdebuginfod) or debuginfod-stub.c ---- */
+
+/* DEBUGINFOD_URLS names a server to ask (whether this build can ask it). */
+static inline bool debuginfod_wanted(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls && urls[strspn(urls, " \t")];
+}
+
+/* The file of build-id @id that debuginfod's servers keep, the module
+ * itself (@debuginfo false) or its debug file, fetched through elfutils'
+ * client into its cache ($DEBUGINFOD_CACHE_PATH): an fd open on it (the
+ * caller's), its path in @path; or a negative error, with in @why what
+ * failed: -ENOSYS no server named, -ENOENT none has it (HTTP 404),
+ * -HWP_ERR_FORMAT a file that is not that build, -ELIBACC or -EOPNOTSUPP
+ * no client (and what to install), another -errno the servers' failure. */
+int debuginfod_fetch(const struct pd_build_id *id, bool debuginfo, char *path,
+		     size_t size, char *why, size_t whylen);
+
 /* ---- zstd.c (libzstd) or zstd-stub.c: perf record -z ---- */
 
 struct pd_zstd;
@@ -290,6 +312,11 @@ struct dso {
 	/* why source lines are missing (static), or NULL */
 	const char *dbg_problem;
 	struct pd_build_id build_id;	/* the recording's, when the file says */
+	/* The copy of the recorded build read in place of @path, which is
+	 * another build (interned), or NULL; from_debuginfod: fetched from
+	 * debuginfod's servers, into their client's cache */
+	const char *build_copy;
+	bool from_debuginfod;
 };
 
 struct map {
