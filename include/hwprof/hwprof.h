@@ -643,6 +643,18 @@ struct hwp_workload_opts {
 	 * pipe whose read end hwp_workload_output_fd() gives, to scan what it
 	 * prints (hwp_score_feed()). Since: 0.2 */
 	enum hwp_capture capture;
+	/* Start no process until hwp_workload_start(), which then starts the
+	 * command as posix_spawn() does (a vfork-style clone: the caller's
+	 * page tables are not copied, and no handshake waits on a pipe): the
+	 * cheapest start, for short commands run many times. The pid is 0
+	 * until then, so counters opened before it with hwp_workload_pid()
+	 * count the calling thread (HWP_SCOPE_THREAD, pid 0): with
+	 * inheritance and enable_on_exec, the command's inherited copies
+	 * start at its exec and the caller's never do, so they count the
+	 * command alone. Not for HWP_AGGR_THREAD, no_inherit or sampling
+	 * (the kernel maps no ring of an inherited per-thread event).
+	 * Since: 0.2 */
+	bool spawn_at_start;
 	size_t :0;
 };
 
@@ -671,11 +683,13 @@ HWP_API int hwp_workload_output_fd(const struct hwp_workload *w);
 HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts *opts,
 			     struct hwp_workload **out);
 
-/* hwp_workload_pid - the child's pid. Since: 0.1 */
+/* hwp_workload_pid - the child's pid; 0 before hwp_workload_start() with
+ * spawn_at_start. Since: 0.1 */
 HWP_API pid_t hwp_workload_pid(const struct hwp_workload *w);
 
 /*
- * hwp_workload_start - let the child exec the command
+ * hwp_workload_start - let the child exec the command (with spawn_at_start:
+ * start it)
  *
  * Returns once the exec succeeded, or with -HWP_ERR_EXEC (the exec's errno
  * in the message) when it failed; the child has then exited with 127 (or
