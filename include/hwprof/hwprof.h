@@ -224,7 +224,8 @@ struct hwp_event_info {
 	struct perf_event_attr attr;	/* as it will be opened (before fallbacks) */
 	/* Since 0.2: what one count is worth in @unit, from the PMU's
 	 * events/NAME.scale (power/energy-pkg/: 2.3283064365386962890625e-10
-	 * Joules); 1 for every other event. Counts are kept unscaled. */
+	 * Joules); 1 for every other event. A session's counts are kept
+	 * unscaled; a result's rows apply it (hwp_series_info). */
 	double scale;
 };
 
@@ -1199,6 +1200,10 @@ enum hwp_series_kind {
 struct hwp_series_info {
 	size_t sz;
 	const char *name;
+	/* An event's values are its counts (scaled for multiplexing) times its
+	 * hwp_event_info scale, in this unit: a PMU event's unit file even
+	 * where the scale is not 1 ("Joules"), as perf stat shows it. Since
+	 * 0.2; 0.1 kept counts. */
 	const char *unit;
 	enum hwp_series_kind kind;
 	bool supported;		/* event: opened on this machine; metric: inputs exist */
