@@ -652,9 +652,11 @@ struct hwp_workload_opts {
 	 * count the calling thread (HWP_SCOPE_THREAD, pid 0): with
 	 * inheritance and enable_on_exec, the command's inherited copies
 	 * start at its exec and the caller's never do, so they count the
-	 * command alone. Not for HWP_AGGR_THREAD, no_inherit or sampling
-	 * (the kernel maps no ring of an inherited per-thread event).
-	 * Since: 0.2 */
+	 * command alone. Open them and call hwp_workload_start() on one
+	 * thread (a child inherits its creating thread's counters), and
+	 * close them before the next start. Not for HWP_AGGR_THREAD,
+	 * no_inherit or sampling (the kernel maps no ring of an inherited
+	 * per-thread event). Since: 0.2 */
 	bool spawn_at_start;
 	size_t :0;
 };
@@ -671,7 +673,8 @@ struct hwp_workload;
 HWP_API int hwp_workload_output_fd(const struct hwp_workload *w);
 
 /*
- * hwp_workload_new - fork a command that waits to be started
+ * hwp_workload_new - fork a command that waits to be started (or, with
+ * spawn_at_start, get ready to start one)
  * @argv: NULL-terminated; argv[0] is searched in PATH as execvp() does. It
  *	  is never run through a shell.
  * @out: the workload; its pid can be counted before hwp_workload_start()
