@@ -506,6 +506,9 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			  c->warmup ? "--warmup" : "-r");
 		return CLI_EXIT_USAGE;
 	}
+	/* The cheapest start (issue 12 item 11): counters on us that the
+	 * command inherits; a unit per thread needs them on the command. */
+	t->spawn_at_start = !c->no_inherit && c->aggr != HWP_AGGR_THREAD;
 	return check_combinations(c);
 }
 

@@ -77,7 +77,7 @@ int cli_watch_prepare(struct cli_watch *w, const struct cli_target *t, char **ar
 {
 	/* hwprof killed outright takes the command with it (README: signals). */
 	HWP_OPTS(hwp_workload_opts, wo, .cpus = t->pin, .die_with_parent = true,
-		 .capture = t->capture);
+		 .capture = t->capture, .spawn_at_start = t->spawn_at_start);
 	int err;
 
 	*w = (struct cli_watch){ .target = t, .cmd = cmd, .pidfd = -1 };

@@ -22,6 +22,9 @@ struct cli_target {
 	char **argv;		/* the command, or NULL */
 	/* The command's output to read from hwp_workload_output_fd() */
 	enum hwp_capture capture;
+	/* Start the command at cli_watch_start(), counted by counters that
+	 * the calling thread opened and it inherits (hwp_workload_opts) */
+	bool spawn_at_start;
 };
 
 /* -p @arg into t->pid: 0, or CLI_EXIT_USAGE after saying why. */

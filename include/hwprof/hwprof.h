@@ -224,7 +224,8 @@ struct hwp_event_info {
 	struct perf_event_attr attr;	/* as it will be opened (before fallbacks) */
 	/* Since 0.2: what one count is worth in @unit, from the PMU's
 	 * events/NAME.scale (power/energy-pkg/: 2.3283064365386962890625e-10
-	 * Joules); 1 for every other event. Counts are kept unscaled. */
+	 * Joules); 1 for every other event. A session's counts are kept
+	 * unscaled; a result's rows apply it (hwp_series_info). */
 	double scale;
 };
 
@@ -643,6 +644,20 @@ struct hwp_workload_opts {
 	 * pipe whose read end hwp_workload_output_fd() gives, to scan what it
 	 * prints (hwp_score_feed()). Since: 0.2 */
 	enum hwp_capture capture;
+	/* Start no process until hwp_workload_start(), which then starts the
+	 * command as posix_spawn() does (a vfork-style clone: the caller's
+	 * page tables are not copied, and no handshake waits on a pipe): the
+	 * cheapest start, for short commands run many times. The pid is 0
+	 * until then, so counters opened before it with hwp_workload_pid()
+	 * count the calling thread (HWP_SCOPE_THREAD, pid 0): with
+	 * inheritance and enable_on_exec, the command's inherited copies
+	 * start at its exec and the caller's never do, so they count the
+	 * command alone. Open them and call hwp_workload_start() on one
+	 * thread (a child inherits its creating thread's counters), and
+	 * close them before the next start. Not for HWP_AGGR_THREAD,
+	 * no_inherit or sampling (the kernel maps no ring of an inherited
+	 * per-thread event). Since: 0.2 */
+	bool spawn_at_start;
 	size_t :0;
 };
 
@@ -658,7 +673,8 @@ struct hwp_workload;
 HWP_API int hwp_workload_output_fd(const struct hwp_workload *w);
 
 /*
- * hwp_workload_new - fork a command that waits to be started
+ * hwp_workload_new - fork a command that waits to be started (or, with
+ * spawn_at_start, get ready to start one)
  * @argv: NULL-terminated; argv[0] is searched in PATH as execvp() does. It
  *	  is never run through a shell.
  * @out: the workload; its pid can be counted before hwp_workload_start()
@@ -671,11 +687,13 @@ HWP_API int hwp_workload_output_fd(const struct hwp_workload *w);
 HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts *opts,
 			     struct hwp_workload **out);
 
-/* hwp_workload_pid - the child's pid. Since: 0.1 */
+/* hwp_workload_pid - the child's pid; 0 before hwp_workload_start() with
+ * spawn_at_start. Since: 0.1 */
 HWP_API pid_t hwp_workload_pid(const struct hwp_workload *w);
 
 /*
- * hwp_workload_start - let the child exec the command
+ * hwp_workload_start - let the child exec the command (with spawn_at_start:
+ * start it)
  *
  * Returns once the exec succeeded, or with -HWP_ERR_EXEC (the exec's errno
  * in the message) when it failed; the child has then exited with 127 (or
@@ -1185,6 +1203,10 @@ enum hwp_series_kind {
 struct hwp_series_info {
 	size_t sz;
 	const char *name;
+	/* An event's values are its counts (scaled for multiplexing) times its
+	 * hwp_event_info scale, in this unit: a PMU event's unit file even
+	 * where the scale is not 1 ("Joules"), as perf stat shows it. Since
+	 * 0.2; 0.1 kept counts. */
 	const char *unit;
 	enum hwp_series_kind kind;
 	bool supported;		/* event: opened on this machine; metric: inputs exist */

@@ -95,7 +95,7 @@ int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src,
 		  src, #TYPE)
 #define hwp_evlist_opts__last_field all_kernel
 #define hwp_session_opts__last_field cgroup
-#define hwp_workload_opts__last_field capture
+#define hwp_workload_opts__last_field spawn_at_start
 #define hwp_stats_test_opts__last_field confidence
 #define hwp_write_opts__last_field nr_sort_keys
 #define hwp_compare_opts__last_field nr_fail_on

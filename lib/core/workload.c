@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -17,8 +18,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* A clone's child runs on a stack the sanitizers do not know. */
+#define NO_SANITIZE __attribute__((no_sanitize("address", "undefined")))
+
+/* What the child is given: its command, CPUs and pipes. */
+struct child_args {
+	const char *path;
+	char *const *argv;
+	const cpu_set_t *set;
+	size_t set_size;
+	bool die_with_parent;
+	bool spawned;	/* shares the parent's memory until its exec */
+	pid_t parent;
+	int go_rd, err_wr;	/* go_rd -1: spawned, nothing to wait for */
+	int out_wr, out_to;	/* dup2(out_wr, out_to) when out_wr >= 0 */
+};
+
 struct hwp_workload {
 	pid_t pid;
+	/* spawn_at_start: the command, kept until hwp_workload_start() */
+	struct child_args spawn;
+	char *path;
+	char **argv;
+	cpu_set_t *set;
 	int go_fd;	/* written to release the child */
 	int err_fd;	/* the child writes its exec errno here; EOF means exec worked */
 	int pidfd;
@@ -95,24 +117,32 @@ static cpu_set_t *cpu_set_of(const int *cpus, size_t nr, size_t *size)
 	return set;
 }
 
-/* What the child is given: its command, CPUs and pipes. */
-struct child_args {
-	const char *path;
-	char *const *argv;
-	const cpu_set_t *set;
-	size_t set_size;
-	bool die_with_parent;
-	pid_t parent;
-	int go_rd, err_wr;
-	int out_wr, out_to;	/* dup2(out_wr, out_to) when out_wr >= 0 */
-};
+/* A child that shares our memory must not run our signal handlers (they
+ * would write our variables): it takes the default action until its exec,
+ * which resets them anyway. */
+static void no_handlers(void)
+{
+	struct sigaction sa;
 
-static void child_run(const struct child_args *a)
+	for (int sig = 1; sig < NSIG; sig++)
+		if (!sigaction(sig, NULL, &sa) && sa.sa_handler != SIG_IGN &&
+		    sa.sa_handler != SIG_DFL) {
+			sa.sa_handler = SIG_DFL;
+			sa.sa_flags = 0;
+			sigaction(sig, &sa, NULL);
+		}
+}
+
+/* Between fork (or clone) and exec: async-signal-safe calls only. Not
+ * instrumented: a sanitizer takes the clone's stack for a corrupt one. */
+NO_SANITIZE static void child_run(const struct child_args *a)
 {
 	sigset_t none;
 	char c;
 	int e;
 
+	if (a->spawned)
+		no_handlers();
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	/* The signal stays across exec; a parent gone already is too late. */
@@ -131,7 +161,7 @@ static void child_run(const struct child_args *a)
 		_exit(126);
 	}
 	/* Wait for the parent; EOF means it gave up before starting us. */
-	if (read(a->go_rd, &c, 1) != 1)
+	if (a->go_rd >= 0 && read(a->go_rd, &c, 1) != 1)
 		_exit(127);
 	execv(a->path, a->argv);
 	e = errno;
@@ -139,16 +169,143 @@ static void child_run(const struct child_args *a)
 	_exit(e == ENOENT ? 127 : 126);
 }
 
+/* A close-on-exec pipe, or the error that says why not. */
+static int open_pipe(int fds[2])
+{
+	if (pipe2(fds, O_CLOEXEC))
+		return fail(-errno, "pipe: %s%s", strerrordesc_np(errno),
+			    resource_advice(-errno));
+	return 0;
+}
+
+/* Once the child exists: what only it needed goes, and a pidfd comes. */
+static int after_start(struct hwp_workload *w)
+{
+	if (w->spawn.out_wr >= 0)
+		close(w->spawn.out_wr);
+	w->spawn.out_wr = -1;
+	CPU_FREE(w->set);	/* free(): NULL is fine */
+	w->set = NULL;
+	w->spawn.set = NULL;
+	w->spawn.path = NULL;
+	w->spawn.argv = NULL;
+	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
+	/* Without pidfds (Linux < 5.3, valgrind 3.19): hwp_workload_fd() is -1
+	 * and callers poll with hwp_workload_poll(). */
+	if (w->pidfd < 0 && errno != ENOSYS)
+		return fail(-errno, "pidfd_open: %s", strerrordesc_np(errno));
+	return 0;
+}
+
+/* The clone's stack: child_run's few calls and execv()'s. */
+#define SPAWN_STACK 32768
+
+NO_SANITIZE static int spawned_main(void *arg)
+{
+	child_run(arg);
+	return 127;
+}
+
+/* posix_spawn()'s way, with what it cannot do (CPUs, the parent-death
+ * signal): a clone that shares our memory, and suspends us, until its exec.
+ * No copy of our page tables, no handshake. Every signal is blocked
+ * across the clone, so that none runs a handler in the child. */
+static int spawn_child(struct hwp_workload *w)
+{
+	_Alignas(16) char stack[SPAWN_STACK];
+	sigset_t all, old;
+	int er[2], e;
+
+	int err = open_pipe(er);
+
+	if (err)
+		return err;
+	w->spawn.parent = getpid();
+	w->spawn.err_wr = er[1];
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	w->pid = clone(spawned_main, stack + sizeof(stack),
+		       CLONE_VM | CLONE_VFORK | SIGCHLD, &w->spawn);
+	e = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close(er[1]);
+	w->spawn.err_wr = -1;
+	if (w->pid < 0) {
+		close(er[0]);
+		w->pid = 0;
+		return fail(-e, "cannot start the command: clone: %s%s",
+			    strerrordesc_np(e), resource_advice(-e));
+	}
+	w->err_fd = er[0];
+	return after_start(w);
+}
+
+/* The copies a command started later runs from: the caller's argv may be
+ * gone by then. */
+static int keep_command(struct hwp_workload *w, const char *path, char *const argv[])
+{
+	size_t n = 0;
+
+	while (argv[n])
+		n++;
+	w->path = strdup(path);
+	w->argv = calloc(n + 1, sizeof(*w->argv));
+	if (!w->path || !w->argv)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!(w->argv[i] = strdup(argv[i])))
+			return fail(-ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The fork of the handshake: the child waits on the go pipe, the parent
+ * keeps its end and the end the child reports a failed exec on. */
+static int fork_child(struct hwp_workload *w, struct child_args *a)
+{
+	int go[2], er[2];
+	int err = open_pipe(go);
+
+	if (err)
+		return err;
+	err = open_pipe(er);
+	if (err) {
+		close(go[0]);
+		close(go[1]);
+		return err;
+	}
+	fflush(NULL);	/* the child must not write our buffered output twice */
+	a->parent = getpid();
+	a->go_rd = go[0];
+	a->err_wr = er[1];
+	w->pid = fork();
+	if (w->pid == 0) {
+		close(go[1]);
+		close(er[0]);
+		child_run(a);
+	}
+	close(go[0]);
+	close(er[1]);
+	if (w->pid < 0) {
+		err = -errno;
+		close(go[1]);
+		close(er[0]);
+		w->pid = 0;
+		return fail(err, "fork: %s", strerrordesc_np(-err));
+	}
+	w->go_fd = go[1];
+	w->err_fd = er[0];
+	return 0;
+}
+
 HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts *opts,
 			     struct hwp_workload **out)
 {
 	struct hwp_workload_opts o;
 	struct hwp_workload *w;
-	int go[2] = { -1, -1 }, er[2] = { -1, -1 }, ou[2] = { -1, -1 };
+	int ou[2] = { -1, -1 };
 	int *cpus = NULL;
 	size_t nr_cpus = 0, set_size = 0;
 	cpu_set_t *set = NULL;
-	pid_t parent;
 	char path[PATH_MAX];
 	int err;
 
@@ -182,65 +339,41 @@ HWP_API int hwp_workload_new(char *const argv[], const struct hwp_workload_opts 
 		return fail(-ENOMEM, "out of memory");
 	}
 	w->go_fd = w->err_fd = w->pidfd = w->out_fd = -1;
-	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC) ||
-	    (o.capture && pipe2(ou, O_CLOEXEC))) {
-		err = fail(-errno, "pipe: %s%s", strerrordesc_np(errno),
-			       resource_advice(-errno));
+	w->set = set;
+	w->spawn = (struct child_args){
+		.set = set, .set_size = set_size, .die_with_parent = o.die_with_parent,
+		.go_rd = -1, .err_wr = -1, .out_wr = -1,
+		.out_to = o.capture == HWP_CAPTURE_STDERR ? 2 : 1,
+	};
+	if (o.capture && (err = open_pipe(ou)))
 		goto err;
-	}
-	fflush(NULL);	/* the child must not write our buffered output twice */
-	parent = getpid();
-	w->pid = fork();
-	if (w->pid < 0) {
-		err = fail(-errno, "fork: %s", strerrordesc_np(errno));
-		w->pid = 0;
-		goto err;
-	}
-	if (w->pid == 0) {
-		struct child_args a = {
-			.path = path, .argv = argv, .set = set, .set_size = set_size,
-			.die_with_parent = o.die_with_parent, .parent = parent,
-			.go_rd = go[0], .err_wr = er[1], .out_wr = ou[1],
-			.out_to = o.capture == HWP_CAPTURE_STDERR ? 2 : 1,
-		};
-
-		close(go[1]);
-		close(er[0]);
-		child_run(&a);
-	}
-	CPU_FREE(set);	/* free(): NULL is fine */
-	set = NULL;
-	close(go[0]);
-	close(er[1]);
-	go[0] = er[1] = -1;
-	w->go_fd = go[1];
-	w->err_fd = er[0];
 	if (o.capture) {
-		close(ou[1]);
-		ou[1] = -1;
 		w->out_fd = ou[0];
+		w->spawn.out_wr = ou[1];
 		/* The reader drains what is there and goes back to its wait. */
 		fcntl(w->out_fd, F_SETFL, fcntl(w->out_fd, F_GETFL) | O_NONBLOCK);
 	}
-	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
-	if (w->pidfd < 0 && errno != ENOSYS) {
-		err = fail(-errno, "pidfd_open: %s", strerrordesc_np(errno));
-		goto err;
+	if (o.spawn_at_start) {
+		err = keep_command(w, path, argv);
+		if (err)
+			goto err;
+		w->spawn.path = w->path;
+		w->spawn.argv = w->argv;
+		w->spawn.spawned = true;
+		*out = w;
+		return 0;
 	}
-	/* Without pidfds (Linux < 5.3, valgrind 3.19): hwp_workload_fd() is -1
-	 * and callers poll with hwp_workload_poll(). */
+	w->spawn.path = path;
+	w->spawn.argv = argv;
+	err = fork_child(w, &w->spawn);
+	if (err)
+		goto err;
+	err = after_start(w);
+	if (err)
+		goto err;
 	*out = w;
 	return 0;
 err:
-	for (int i = 0; i < 2; i++) {
-		if (go[i] >= 0 && go[i] != w->go_fd)
-			close(go[i]);
-		if (er[i] >= 0 && er[i] != w->err_fd)
-			close(er[i]);
-		if (ou[i] >= 0 && ou[i] != w->out_fd)
-			close(ou[i]);
-	}
-	CPU_FREE(set);	/* free(): NULL is fine */
 	hwp_workload_free(w);
 	return err;
 }
@@ -271,11 +404,18 @@ HWP_API int hwp_workload_start(struct hwp_workload *w)
 			    w ? "already started" : "NULL");
 	w->started = true;
 	w->t_start = now_seconds();
-	if (write(w->go_fd, "g", 1) != 1) {
-		/* The child is gone already (e.g. pinning failed): see below. */
+	if (w->argv) {
+		int err = spawn_child(w);
+
+		if (err)
+			return err;
+	} else {
+		if (write(w->go_fd, "g", 1) != 1) {
+			/* The child is gone already (e.g. pinning failed): see below. */
+		}
+		close(w->go_fd);
+		w->go_fd = -1;
 	}
-	close(w->go_fd);
-	w->go_fd = -1;
 	do
 		n = read(w->err_fd, &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
@@ -408,5 +548,12 @@ HWP_API void hwp_workload_free(struct hwp_workload *w)
 		close(w->pidfd);
 	if (w->out_fd >= 0)
 		close(w->out_fd);
+	if (w->spawn.out_wr >= 0)
+		close(w->spawn.out_wr);
+	CPU_FREE(w->set);	/* free(): NULL is fine */
+	free(w->path);
+	for (size_t i = 0; w->argv && w->argv[i]; i++)
+		free(w->argv[i]);
+	free(w->argv);
 	free(w);
 }

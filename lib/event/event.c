@@ -469,6 +469,6 @@ HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
 	i.is_leader = ev->is_leader;
 	i.is_hardware = ev->is_hardware;
 	i.attr = ev->attr;
-	i.scale = ev->scale > 0 ? ev->scale : 1.0;
+	i.scale = event_scale(ev);
 	return info_fill(info, &i, sizeof(i));
 }

@@ -30,6 +30,20 @@ struct event {
 	struct perf_event_attr attr;
 };
 
+/* What one count of @ev is worth in its value unit (event_value_unit()):
+ * its scale, 1 where none was set. */
+static inline double event_scale(const struct event *ev)
+{
+	return ev->scale > 0 ? ev->scale : 1.0;
+}
+
+/* The unit of a count times event_scale(): the PMU's unit file, even where
+ * the scale is not 1 (ev->unit, a raw count's, is then ""). */
+static inline const char *event_value_unit(const struct event *ev)
+{
+	return ev->unit_own ? ev->unit_own : ev->unit;
+}
+
 struct hwp_evlist {
 	char *spec;
 	struct event *events;

@@ -60,7 +60,7 @@ static void text_row(const struct hwp_result *r, const struct row *row,
 	const struct series *sr = row->sr;
 	struct strbuf line = STRBUF_INIT;
 	char value[64];
-	const char *unit_name = row->clock && !row_placeholder(row) ? "msec" : "";
+	const char *unit_name = row_placeholder(row) ? "" : row_unit(row);
 	size_t nr_outliers;
 	bool *outliers;
 
@@ -445,12 +445,14 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 			else if (row.clock)
 				snprintf(value, sizeof(value), "%.2f",
 					 row.sum.mean / 1e6);
+			else if (row.measure)
+				snprintf(value, sizeof(value), "%.2f", row.sum.mean);
 			else if (sr->kind == HWP_SERIES_SCORE)
 				snprintf(value, sizeof(value), "%.10g", row.sum.mean);
 			else
 				snprintf(value, sizeof(value), "%.0f", row.sum.mean);
 			csv_field(f, value, sep);
-			fprintf(f, "%s%s%s", sep, row.clock ? "msec" : "", sep);
+			fprintf(f, "%s%s%s", sep, row_unit(&row), sep);
 			csv_field(f, sr->name, sep);
 		} else {
 			fprintf(f, "%s%s", sep, sep);

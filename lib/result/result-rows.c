@@ -66,6 +66,14 @@ void row_init(const struct series *sr, size_t nr_runs, struct row *row)
 	row->running = sr->kind == HWP_SERIES_EVENT ?
 		       mean_defined(sr->running, nr_runs) : NAN;
 	row->clock = sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
+	row->measure = sr->kind == HWP_SERIES_EVENT && *sr->unit && !row->clock;
+}
+
+const char *row_unit(const struct row *row)
+{
+	if (row->clock)
+		return "msec";
+	return row->measure ? row->sr->unit : "";
 }
 
 size_t series_occurrence(const struct series *rows, size_t idx)
@@ -128,6 +136,8 @@ void row_format(const struct row *row, bool big, char *buf, size_t size)
 		snprintf(buf, size, "%s", ph);
 	else if (row->clock)
 		snprintf(buf, size, "%.2f", row->sum.mean / 1e6);
+	else if (row->measure)
+		snprintf(buf, size, "%.2f", row->sum.mean);
 	else if (row->sr->kind == HWP_SERIES_EVENT)
 		fmt_grouped(row->sum.mean, big, buf, size);
 	else

@@ -183,7 +183,8 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		sr->kind = HWP_SERIES_EVENT;
 		sr->name = strdup(ev->name);
 		sr->canonical = strdup(ev->canonical);
-		sr->unit = strdup(ev->unit);
+		/* The row's values are counts times the scale, in its unit. */
+		sr->unit = strdup(event_value_unit(ev));
 		sr->supported = st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY;
 		sr->user_only = st == HWP_EVENT_USER_ONLY;
 		sr->reason = reason ? strdup(reason) : NULL;
@@ -322,6 +323,7 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 {
 	for (size_t i = 0, k = 0; i < nr_rows; i++) {
 		struct series *sr = &rows[i];
+		double scale;
 		int err;
 
 		if (grow(&sr->values, n))
@@ -344,8 +346,10 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 				sr->running[n - 1] = NAN;
 				continue;
 			}
-			sr->values[n - 1] = sr->supported ? hwp_count_scaled(&counts[i]) :
-					    NAN;
+			/* In the event's unit: a PMU's NAME.scale applies. */
+			scale = event_scale(evlist_get(hwp_session_evlist(s), i));
+			sr->values[n - 1] = sr->supported ?
+					    hwp_count_scaled(&counts[i]) * scale : NAN;
 			sr->pct[n - 1] = sr->supported ?
 					 hwp_count_percent_running(&counts[i]) : NAN;
 			sr->running[n - 1] = sr->supported ?

@@ -138,6 +138,9 @@ struct row {
 	double pct;		/* mean percent running; NAN for metrics */
 	double running;		/* mean ns running */
 	bool clock;		/* counts ns, shown as msec */
+	/* an event in a unit of its own (a PMU's NAME.unit: "Joules"), its
+	 * counts times NAME.scale: shown with 2 decimals, as perf does */
+	bool measure;
 };
 
 struct json_writer;
@@ -163,6 +166,8 @@ const char *kind_name(enum hwp_series_kind kind);
 const char *row_placeholder(const struct row *row);
 /* The row's mean as the text report shows it (msec for clocks). */
 void row_format(const struct row *row, bool big, char *buf, size_t size);
+/* The unit a row's formatted value is in: "msec", "Joules", or "". */
+const char *row_unit(const struct row *row);
 /* A metric's value: grouped when large, else 1 or 3 decimals. */
 void fmt_metric(double v, bool big, char *buf, size_t size);
 /* Which runs of a row are outliers (hwp_stats_outliers_mad()); NULL when none

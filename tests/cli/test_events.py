@@ -162,7 +162,61 @@ def pmu_errors():
         check(p.returncode == 2 and want in p.stderr, f"{spec}: {p.returncode} {p.stderr}")
 
 
-for fn in (msr_tsc, pmu_errors, libpfm_names, perf_names, inactive_pmu, unit_masks, nothing_countable, tracepoints,
+def fake_scaled_pmu(root):
+    """A PMU in a sysfs tree of our own whose event counts page faults
+    (software, config 2) in halves: NAME.scale 0.5, NAME.unit Halves."""
+    d = os.path.join(root, "bus/event_source/devices/fake")
+    os.makedirs(os.path.join(d, "events"))
+    os.makedirs(os.path.join(d, "format"))
+    for rel, text in (("type", "1"), ("format/config", "config:0-63"),
+                      ("events/halfpages", "config=0x2"),
+                      ("events/halfpages.scale", "0.5"),
+                      ("events/halfpages.unit", "Halves")):
+        with open(os.path.join(d, rel), "w") as f:
+            f.write(text + "\n")
+
+
+def pmu_scale():
+    """A PMU event's NAME.scale and NAME.unit apply as perf applies them:
+    the value is the count times the scale, in the unit, in the JSON, the
+    CSV (perf's -x fields: value, unit, event), the text (2 decimals, then
+    the unit) and compare."""
+    with tempfile.TemporaryDirectory() as root:
+        fake_scaled_pmu(root)
+        env = dict(os.environ, HWPROF_SYSFS_ROOT=root)
+        spec = ("-e", "fake/halfpages/,page-faults", "--", WORKLOAD, "pages", "2000")
+        p, doc = stat_json(*spec, env=env)
+        check(p.returncode == 0 and doc, p.stderr)
+        if not doc:
+            return
+        half, faults = event(doc, "fake/halfpages/"), event(doc, "page-faults")
+        check(half["unit"] == "Halves" and faults["count"] >= 2000, f"{half} {faults}")
+        check(abs(half["count"] - faults["count"] / 2) <= 2,
+              f"halves {half['count']} = page faults {faults['count']} / 2")
+        p = hwprof("stat", "-x", ",", *spec, env=env)
+        rows = [l.split(",") for l in p.stderr.splitlines() if "fake/" in l]
+        check(p.returncode == 0 and len(rows) == 1 and rows[0][1:3] ==
+              ["Halves", "fake/halfpages/"] and rows[0][0].split(".")[-1] in ("00", "50"),
+              f"CSV: {p.stderr}")
+        p = hwprof("stat", *spec, env=env)
+        line = [l.split() for l in p.stderr.splitlines() if "fake/" in l]
+        check(line and line[0][1:] == ["Halves", "fake/halfpages/"] and
+              abs(float(line[0][0].replace(",", "")) - half["count"]) <= 0.01 * half["count"],
+              f"text: {p.stderr}")
+        a, b = os.path.join(root, "a.json"), os.path.join(root, "b.json")
+        for out in (a, b):
+            q = hwprof("stat", "-r", "2", "--json", "-o", out, *spec, env=env)
+            check(q.returncode == 0, q.stderr)
+        q = hwprof("compare", "--json", a, b, env=env)
+        with open(a) as f:
+            mean_a = event(json.load(f), "fake/halfpages/")["mean"]
+        row = [r for r in json.loads(q.stdout or "{}").get("rows", [])
+               if r["name"] == "fake/halfpages/"]
+        check(q.returncode == 0 and row and row[0]["unit"] == "Halves" and
+              row[0]["a_mean"] == mean_a, q.stdout + q.stderr)
+
+
+for fn in (msr_tsc, pmu_errors, pmu_scale, libpfm_names, perf_names, inactive_pmu, unit_masks, nothing_countable, tracepoints,
            tracefs_not_mounted, tracepoint_typo):
     case(fn)
 done()

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #define PAGES 5000
@@ -331,6 +332,22 @@ static void test_cpu_scope(void)
 	hwp_evlist_free(evl);
 }
 
+/* Start @w ("pages 3000"), wait for it, and check that @s's first event,
+ * page-faults, counted its faults alone; @c gets page-faults, task-clock. */
+static void run_pages_3000(struct hwp_workload *w, struct hwp_session *s,
+			   struct hwp_count c[2])
+{
+	int status = -1;
+
+	CHECK_ERR(hwp_workload_start(w), 0);
+	CHECK_ERR(hwp_workload_wait(w, &status), 0);
+	CHECK(hwp_workload_exit_code(status) == 0, "exit %d", status);
+	CHECK_ERR(hwp_session_read(s, c, 2), 0);
+	CHECK(hwp_count_scaled(&c[0]) >= 3000 &&
+	      hwp_count_scaled(&c[0]) < 3000 + SLACK,
+	      "workload faults %.0f", hwp_count_scaled(&c[0]));
+}
+
 /* The workload handshake: counting starts at exec, and covers exactly it. */
 static void test_workload(void)
 {
@@ -354,13 +371,7 @@ static void test_workload(void)
 
 		CHECK(count_of(s, 0) == 0 || isnan(count_of(s, 0)),
 		      "nothing before exec");
-		CHECK_ERR(hwp_workload_start(w), 0);
-		CHECK_ERR(hwp_workload_wait(w, &status), 0);
-		CHECK(hwp_workload_exit_code(status) == 0, "exit %d", status);
-		CHECK_ERR(hwp_session_read(s, c, 2), 0);
-		CHECK(hwp_count_scaled(&c[0]) >= 3000 &&
-		      hwp_count_scaled(&c[0]) < 3000 + SLACK,
-		      "workload faults %.0f", hwp_count_scaled(&c[0]));
+		run_pages_3000(w, s, c);
 		CHECK(hwp_workload_elapsed(w) > 0 && hwp_workload_elapsed(w) < 10,
 		      "elapsed %g", hwp_workload_elapsed(w));
 		hwp_session_free(s);
@@ -388,6 +399,58 @@ static void test_workload(void)
 		CHECK_ERR(hwp_workload_new(argv, NULL, &w), 0);
 		hwp_workload_free(w);
 	}
+}
+
+/* spawn_at_start: counters on us, inherited by the command, count it
+ * alone: our own faults between the open and the start are not in them. */
+static void test_workload_spawned(void)
+{
+	char *argv[] = { getenv("WORKLOAD"), "pages", "3000", NULL };
+	char gone_path[] = "/tmp/hwprof-test-gone.XXXXXX";
+	char *gone[] = { gone_path, NULL };
+	HWP_OPTS(hwp_workload_opts, wo, .spawn_at_start = true);
+	struct hwp_workload *w = NULL;
+	int status = -1, fd;
+
+	if (!argv[0]) {
+		t_case_skip("$WORKLOAD is not set (meson's test environment sets it)");
+		return;
+	}
+	CHECK_ERR(hwp_workload_new(argv, &wo, &w), 0);
+	if (w) {
+		HWP_OPTS(hwp_session_opts, o, .pid = hwp_workload_pid(w),
+			 .enable_on_exec = true);
+		struct hwp_session *s;
+		struct hwp_count c[2];
+
+		CHECK(hwp_workload_pid(w) == 0, "no process before the start: %d",
+		      (int)hwp_workload_pid(w));
+		s = open_session("page-faults,task-clock", &o);
+		work_touch_pages(2000);	/* ours: not counted */
+		run_pages_3000(w, s, c);
+		CHECK(hwp_workload_pid(w) > 0, "pid %d", (int)hwp_workload_pid(w));
+		CHECK(c[1].value > 0, "task-clock %llu", (unsigned long long)c[1].value);
+		hwp_session_free(s);
+		hwp_workload_free(w);
+	}
+	/* Found at the new, gone at the start: the exec's error, status 127. */
+	fd = mkstemp(gone_path);
+	CHECK(fd >= 0 && !fchmod(fd, 0700), "%s", gone_path);
+	close(fd);
+	w = NULL;
+	CHECK_ERR(hwp_workload_new(gone, &wo, &w), 0);
+	unlink(gone_path);
+	if (w) {
+		CHECK_ERR(hwp_workload_start(w), -HWP_ERR_EXEC);
+		CHECK(strstr(hwp_errmsg(), "No such file"), "%s", hwp_errmsg());
+		CHECK_ERR(hwp_workload_wait(w, &status), 0);
+		CHECK(hwp_workload_exit_code(status) == 127, "exit %d",
+		      hwp_workload_exit_code(status));
+	}
+	hwp_workload_free(w);
+	/* Freed before it was started: there is no process to reap. */
+	CHECK_ERR(hwp_workload_new(argv, &wo, &w), 0);
+	hwp_workload_free(w);
 }
 
 /* Hardware events on a machine without a PMU: marked, explained, and the
@@ -491,6 +554,7 @@ int main(void)
 	t_run(test_cpu_not_online);
 	t_run(test_cpu_scope);
 	t_run(test_workload);
+	t_run(test_workload_spawned);
 	t_run(test_unsupported);
 	t_run(test_api_misuse);
 	return t_done();
