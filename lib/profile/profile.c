@@ -70,7 +70,7 @@ static int add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
 		     uint64_t period, int event, long *idx)
 {
 	struct frames_key k = { frames, nr };
-	uint64_t h = hash_bytes(frames, nr * sizeof(*frames));
+	uint64_t h = hash_u32s(frames, nr);
 	long i = hidx_find(&p->stack_idx, h, stack_eq, &k, p);
 
 	if (i < 0) {
@@ -112,14 +112,31 @@ static uint16_t context_mode(uint64_t marker)
 	}
 }
 
-static int add_frame(struct hwp_profile *p, uint32_t *nr, uint32_t pid, uint64_t ip,
-		     uint16_t mode)
+/* The site of @ip in process @pid, in @cpumode: most samples and chains
+ * land where others did, so it is looked up in a cache of the last
+ * addresses first, which the machine's next record empties. */
+static long site_of(struct hwp_profile *p, uint32_t pid, uint64_t ip, uint16_t cpumode)
 {
+	uint64_t gen = machine_generation(p->m);
+	uint64_t h = hash_u64(ip ^ (uint64_t)pid << 40 ^ cpumode);
+	struct site_cache *c = &p->site_cache[h & (SITE_CACHE_SLOTS - 1)];
 	struct location loc;
 	long site;
 
-	machine_resolve(p->m, pid, ip, mode, &loc);
+	if (c->gen == gen && c->ip == ip && c->pid == pid && c->cpumode == cpumode)
+		return c->site;
+	machine_resolve(p->m, pid, ip, cpumode, &loc);
 	site = profile_site(p, &loc);
+	if (site >= 0)
+		*c = (struct site_cache){ ip, gen, pid, (uint32_t)site, cpumode };
+	return site;
+}
+
+static int add_frame(struct hwp_profile *p, uint32_t *nr, uint32_t pid, uint64_t ip,
+		     uint16_t mode)
+{
+	long site = site_of(p, pid, ip, mode);
+
 	if (site < 0)
 		return -ENOMEM;
 	p->scratch[(*nr)++] = (uint32_t)site;
@@ -306,6 +323,19 @@ static bool id_in_list(const char *list, uint32_t id)
 	return in_list(list, buf);
 }
 
+/* Thread @tid's name now: most samples are of the last sample's thread. */
+static const char *comm_of(struct hwp_profile *p, uint32_t tid)
+{
+	uint64_t gen = machine_generation(p->m);
+
+	if (p->comm_gen != gen || p->comm_tid != tid) {
+		p->comm = machine_comm(p->m, tid);
+		p->comm_tid = tid;
+		p->comm_gen = gen;
+	}
+	return p->comm;
+}
+
 /* Whether the filters (hwp_profile_opts' comms, pids, tids, dsos) keep @s. */
 static bool sample_kept(struct hwp_profile *p, const struct pd_sample *s,
 			const struct location *loc)
@@ -318,7 +348,7 @@ static bool sample_kept(struct hwp_profile *p, const struct pd_sample *s,
 	if (p->tids && !id_in_list(p->tids, s->tid))
 		return false;
 	if (p->comms) {
-		comm = machine_comm(p->m, s->tid);
+		comm = comm_of(p, s->tid);
 		if (!comm || !in_list(p->comms, comm))
 			return false;
 	}
@@ -351,21 +381,23 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 	/* Weighed when the thread runs again (offcpu.c). */
 	if (off_cpu)
 		s.period = 0;
-	machine_resolve(p->m, s.pid, s.ip, s.cpumode, &loc);
-	if (p->filtering && !sample_kept(p, &s, &loc)) {
-		if (ours) {
-			p->samples++;
-			p->period += s.period;
-			p->filtered_samples++;
-			p->filtered_period += s.period;
+	if (p->filtering) {
+		machine_resolve(p->m, s.pid, s.ip, s.cpumode, &loc);
+		if (!sample_kept(p, &s, &loc)) {
+			if (ours) {
+				p->samples++;
+				p->period += s.period;
+				p->filtered_samples++;
+				p->filtered_period += s.period;
+			}
+			return 0;
 		}
-		return 0;
 	}
 	/* The first sample in the kernel starts reading its symbols, on a
 	 * thread, while the rest of the file is read. */
 	if (s.cpumode == PERF_RECORD_MISC_KERNEL)
 		symbolizer_prefetch_kernel(p->sym);
-	site = profile_site(p, &loc);
+	site = site_of(p, s.pid, s.ip, s.cpumode);
 	if (site < 0)
 		return fail(-ENOMEM, "out of memory");
 	if (p->nr_events > 1)
@@ -378,7 +410,7 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 		p->period += s.period;
 		err = cpu_add(p, s.cpu, 1, s.period);
 		if (!err)
-			err = thread_add(p, s.tid, machine_comm(p->m, s.tid),
+			err = thread_add(p, s.tid, comm_of(p, s.tid),
 					 (uint32_t)site, s.period);
 		if (err)
 			return err;
@@ -677,6 +709,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	if (!p)
 		return fail(-ENOMEM, "out of memory");
 	p->scratch = malloc(PROFILE_MAX_FRAMES * sizeof(*p->scratch));
+	p->site_cache = calloc(SITE_CACHE_SLOTS, sizeof(*p->site_cache));
 	p->input = strdup(path ? path : "(in memory)");
 	p->in_memory = !path;
 	p->no_demangle = o.no_demangle;
@@ -687,7 +720,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		goto err;
 	p->kallsyms = o.kallsyms ? strdup(o.kallsyms) : NULL;
 	p->vmlinux = o.vmlinux ? strdup(o.vmlinux) : NULL;
-	if (!p->scratch || !p->input || (o.kallsyms && !p->kallsyms) ||
+	if (!p->scratch || !p->site_cache || !p->input || (o.kallsyms && !p->kallsyms) ||
 	    (o.vmlinux && !p->vmlinux)) {
 		err = fail(-ENOMEM, "out of memory");
 		goto err;
@@ -749,6 +782,8 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	p->file = NULL;
 	free(p->scratch);
 	p->scratch = NULL;
+	free(p->site_cache);
+	p->site_cache = NULL;
 	*out = p;
 	return 0;
 err:
@@ -822,6 +857,7 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	free(p->stacks);
 	free(p->frames);
 	free(p->scratch);
+	free(p->site_cache);
 	free(p->stack_values);
 	free(p->site_values);
 	free(p->event_names);

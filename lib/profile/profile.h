@@ -130,6 +130,20 @@ struct unwind_stats {
 	char *no_info_modules;	/* "module (N), ..." most first; built at the end */
 };
 
+/* An address of a process, where it landed: its site while the machine's
+ * generation is @gen (0: an empty slot). */
+struct site_cache {
+	uint64_t ip, gen;
+	uint32_t pid, site;
+	uint16_t cpumode;
+};
+
+/* Slots of the cache of sites, a power of two: more than the addresses a
+ * hot loop's samples and chains visit. */
+#define SITE_CACHE_SLOTS 4096
+/* Slots of the cache of thread_counts (report.c's thread_add()). */
+#define THREAD_CACHE_SLOTS 256
+
 struct hwp_profile {
 	char *input;
 	/* how it was opened, for profile_open_event(): hwp_profile_opts'
@@ -178,6 +192,7 @@ struct hwp_profile {
 	size_t cap_stack_values, cap_site_values;
 	size_t nr_event_stacks;	/* the stacks with samples of the event */
 	uint32_t *scratch;	/* one call chain being added */
+	struct site_cache *site_cache;	/* while reading: SITE_CACHE_SLOTS */
 	uint64_t samples, period, lost, throttled, skipped, other_samples;
 	uint64_t lost_records, lost_samples;	/* LOST and LOST_SAMPLES, summed */
 	bool callchains;
@@ -206,6 +221,13 @@ struct hwp_profile {
 	struct thread_count *threads;
 	size_t nr_threads, cap_threads;
 	struct hidx thread_idx;
+	/* the thread_count of a sample's (tid, site), most likely: its index
+	 * + 1, or 0; checked against the entry */
+	uint32_t thread_last[THREAD_CACHE_SLOTS];
+	/* the last sample's thread's name, at the machine's generation */
+	uint32_t comm_tid;
+	uint64_t comm_gen;
+	const char *comm;
 	struct disasm *dis;
 	int dis_machine;	/* the ELF machine @dis decodes; -1 when it cannot */
 };

@@ -609,22 +609,36 @@ static bool thread_eq(size_t idx, const void *key, const void *ctx)
 	return a->tid == b->tid && a->comm == b->comm && a->site == b->site;
 }
 
+/* The thread_count of @k, added on first sight: its index, or -1 when out
+ * of memory. */
+static long thread_index(struct hwp_profile *p, const struct thread_key *k)
+{
+	uint64_t h = hash_thread(k);
+	long i = hidx_find(&p->thread_idx, h, thread_eq, k, p);
+
+	if (i >= 0)
+		return i;
+	if (vec_reserve(&p->threads, &p->cap_threads, p->nr_threads + 1,
+			sizeof(*p->threads)) ||
+	    hidx_add(&p->thread_idx, h, p->nr_threads))
+		return -1;
+	p->threads[p->nr_threads] =
+		(struct thread_count){ k->tid, k->comm, k->site, 0, 0 };
+	return (long)p->nr_threads++;
+}
+
 int thread_add(struct hwp_profile *p, uint32_t tid, const char *comm, uint32_t site,
 	       uint64_t period)
 {
 	struct thread_key k = { tid, comm, site };
-	uint64_t h = hash_thread(&k);
-	long i = hidx_find(&p->thread_idx, h, thread_eq, &k, p);
+	uint32_t *last = &p->thread_last[(tid * 0x9e3779b1u ^ site) &
+					 (THREAD_CACHE_SLOTS - 1)];
+	long i = *last && thread_eq(*last - 1, &k, p) ? (long)*last - 1 :
+						       thread_index(p, &k);
 
-	if (i < 0) {
-		if (vec_reserve(&p->threads, &p->cap_threads, p->nr_threads + 1,
-				sizeof(*p->threads)) ||
-		    hidx_add(&p->thread_idx, h, p->nr_threads))
-			return fail(-ENOMEM, "out of memory");
-		p->threads[p->nr_threads] =
-			(struct thread_count){ tid, comm, site, 0, 0 };
-		i = (long)p->nr_threads++;
-	}
+	if (i < 0)
+		return fail(-ENOMEM, "out of memory");
+	*last = (uint32_t)i + 1;
 	p->threads[i].samples++;
 	p->threads[i].period += period;
 	return 0;

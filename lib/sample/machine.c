@@ -61,6 +61,7 @@ struct machine {
 	struct hidx proc_idx;	/* by pid */
 	size_t last_proc;	/* the process of the last lookup, a cheap cache */
 	size_t nr_maps;		/* in all address spaces, each counted once */
+	uint64_t generation;	/* machine_generation() */
 	uint32_t kernel_dso, unknown_dso;
 	struct maps *kmods;	/* the kernel's modules, where they were loaded */
 	/* The kernel map's reference symbol ("_text" of the MMAP of
@@ -157,6 +158,7 @@ int machine_new(struct machine **out)
 		return fail(-ENOMEM, "out of memory");
 	}
 	m->kmods->refs = 1;
+	m->generation = 1;
 	*out = m;
 	return 0;
 }
@@ -599,6 +601,7 @@ static int apply_comm(struct machine *m, const struct perf_event_header *h)
 
 int machine_apply(struct machine *m, const struct perf_event_header *h)
 {
+	m->generation++;
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -650,6 +653,11 @@ int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 		loc->addr = ip - mp->start + mp->pgoff;
 	}
 	return 0;
+}
+
+uint64_t machine_generation(const struct machine *m)
+{
+	return m->generation;
 }
 
 size_t machine_nr_maps(const struct machine *m)

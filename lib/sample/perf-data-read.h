@@ -78,9 +78,10 @@ struct pd_file {
 		bool kernel;	/* the kernel's own, not a module's */
 	} *bids;
 	size_t nr_bids, cap_bids;
-	/* pd_foreach's state */
-	struct queued *q;
-	size_t nr_q, cap_q;
+	/* pd_foreach's state: the queue, and the merge sort's other half */
+	struct queued *q, *q_tmp;
+	size_t nr_q, cap_q, cap_q_tmp;
+	bool q_unsorted;	/* a record came before the one queued ahead of it */
 	uint64_t max_time, flush_limit;
 };
 

@@ -308,13 +308,71 @@ static void header_feature(struct pd_file *f, const struct perf_event_header *h)
 
 /* ---- the data section, in order ---- */
 
+static bool queued_before(const struct queued *x, const struct queued *y)
+{
+	return x->time < y->time || (x->time == y->time && x->off < y->off);
+}
+
 static int cmp_queued(const void *a, const void *b)
 {
 	const struct queued *x = a, *y = b;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
+	return queued_before(x, y) ? -1 : queued_before(y, x);
+}
+
+/* The end of the run of records in order that starts at @from. */
+static size_t run_end(const struct queued *q, size_t from, size_t n)
+{
+	while (++from < n && !queued_before(&q[from], &q[from - 1]))
+		;
+	return from;
+}
+
+static void merge(const struct queued *a, size_t na, const struct queued *b, size_t nb,
+		  struct queued *out)
+{
+	while (na && nb) {
+		if (queued_before(b, a)) {
+			*out++ = *b++;
+			nb--;
+		} else {
+			*out++ = *a++;
+			na--;
+		}
+	}
+	memcpy(out, na ? a : b, (na ? na : nb) * sizeof(*a));
+}
+
+/* The queue in time order. Each ring's records come in time order, so a
+ * round is a few runs in order (one, from one CPU): merging the runs
+ * costs a pass per doubling of them, and nothing when the queue is in
+ * order already, which most are. */
+static void sort_queue(struct pd_file *f)
+{
+	size_t n = f->nr_q, runs;
+
+	if (!f->q_unsorted)
+		return;
+	f->q_unsorted = false;
+	if (vec_reserve(&f->q_tmp, &f->cap_q_tmp, n, sizeof(*f->q_tmp))) {
+		qsort(f->q, n, sizeof(*f->q), cmp_queued);	/* no room to merge */
+		return;
+	}
+	do {
+		struct queued *t = f->q_tmp;
+		size_t cap = f->cap_q_tmp;
+
+		runs = 0;
+		for (size_t i = 0, mid, end; i < n; i = end, runs++) {
+			mid = run_end(f->q, i, n);
+			end = mid < n ? run_end(f->q, mid, n) : n;
+			merge(f->q + i, mid - i, f->q + mid, end - mid, t + i);
+		}
+		f->q_tmp = f->q;
+		f->cap_q_tmp = f->cap_q;
+		f->q = t;
+		f->cap_q = cap;
+	} while (runs > 1);
 }
 
 static int emit(struct pd_file *f, const struct queued *q, pd_record_fn fn, void *ctx)
@@ -342,8 +400,7 @@ static int flush_queue(struct pd_file *f, uint64_t limit, bool all, bool half,
 	uint64_t low = UINT64_MAX;
 	int err = 0;
 
-	if (f->nr_q > 1)
-		qsort(f->q, f->nr_q, sizeof(*f->q), cmp_queued);
+	sort_queue(f);
 	while (n < f->nr_q && (all || (half ? n < f->nr_q / 2 : f->q[n].time <= limit))) {
 		err = emit(f, &f->q[n], fn, ctx);
 		n++;
@@ -386,6 +443,8 @@ static int queue_record(struct pd_file *f, const struct perf_event_header *h,
 		if (!q.h)
 			return fail(-ENOMEM, "out of memory");
 	}
+	if (f->nr_q && queued_before(&q, &f->q[f->nr_q - 1]))
+		f->q_unsorted = true;
 	f->q[f->nr_q++] = q;
 	if (q.time > f->max_time)
 		f->max_time = q.time;

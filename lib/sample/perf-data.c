@@ -703,6 +703,7 @@ void pd_close(struct pd_file *f)
 	free(f->id_event);
 	hidx_release(&f->id_idx);
 	free(f->q);
+	free(f->q_tmp);
 	free(f->buf);
 	free(f->dbuf);
 	free(f->scratch);

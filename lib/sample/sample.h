@@ -352,6 +352,9 @@ int machine_apply(struct machine *m, const struct perf_event_header *h);
 /* Where @ip of process @pid lands, in @cpumode (PERF_RECORD_MISC_*). */
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		    struct location *loc);
+/* Changes with each record applied, never 0: what machine_resolve() and
+ * machine_comm() answered holds while it stays the same. */
+uint64_t machine_generation(const struct machine *m);
 size_t machine_nr_dsos(const struct machine *m);
 /* Thread @tid's command name now (COMM records, inherited at FORK), or
  * NULL when no record named it; interned. */

@@ -26,6 +26,17 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
 
 uint64_t hash_bytes(const void *data, size_t len);
 
+/* @n 32-bit values, a multiplication each (FxHash's step), mixed at the
+ * end: for arrays hashed once a sample, as call chains. */
+static inline uint64_t hash_u32s(const uint32_t *v, size_t n)
+{
+	uint64_t h = n;
+
+	for (size_t i = 0; i < n; i++)
+		h = ((h << 5 | h >> 59) ^ v[i]) * 0x517cc1b727220a95ULL;
+	return hash_u64(h);
+}
+
 /* Slots hold the low 32 bits of an entry's hash and its number + 1 (0: empty). */
 struct hidx {
 	uint64_t *slots;

@@ -298,6 +298,16 @@ static void through_pipe(int fd, void (*check)(int fd))
 #define BIG_PER_ROUND 400	/* 3.2 MB a round, read in pieces of 256 KiB */
 #define BIG_WORDS 1000		/* a sample of 8 KB, as a DWARF one */
 
+/* @f with @b's records as its data section, then its features. */
+static FILE *finish_file(FILE *f, struct pd_writer *w, struct buf *b, char **argv)
+{
+	fwrite(b->p, 1, b->len, f);
+	CHECK_ERR(pd_writer_finish(w, argv), 0);
+	fflush(f);
+	free(b->p);
+	return f;
+}
+
 /* Samples of BIG_WORDS words, each word after the six fixed ones a
  * function of the sample's time: a sample read from the wrong bytes does
  * not pass. In each round the times go down, so that the round's first
@@ -343,11 +353,7 @@ static FILE *write_big_file(bool pipe)
 		}
 		round_end(&b);
 	}
-	fwrite(b.p, 1, b.len, f);
-	CHECK_ERR(pd_writer_finish(w, argv), 0);
-	fflush(f);
-	free(b.p);
-	return f;
+	return finish_file(f, w, &b, argv);
 }
 
 struct big {
@@ -415,6 +421,77 @@ static void check_big_files(void)
 		}
 		fclose(f);
 	}
+}
+
+/* ---- rounds as the rings write them ---- */
+
+#define RINGS 3
+#define RING_SAMPLES 50
+
+/* Rounds as a recorder writes them: each CPU's ring, in time order, one
+ * after the other, the rings' times interleaved, some equal (the same
+ * time on two CPUs: the earlier in the file goes first). The second round
+ * is in order as a whole; the third's rings overlap the second's. */
+static FILE *write_ring_file(void)
+{
+	struct perf_event_attr attr = sample_attr;
+	uint64_t ids[] = { ID_A };
+	struct pd_write_event ev = { &attr, "cpu-clock", ids, 1 };
+	static const uint64_t round_base[] = { 1000, 2000, 1900 };
+	struct pd_writer *w;
+	struct buf b = { 0 };
+	char *argv[] = { "record", "--", "test", NULL };
+	FILE *f = tmpfile();
+
+	CHECK_ERR(pd_writer_begin(f, &ev, 1, &w), 0);
+	for (size_t r = 0; r < ARRAY_SIZE(round_base); r++) {
+		for (uint64_t ring = 0; ring < RINGS; ring++)
+			for (uint64_t j = 0; j < RING_SAMPLES; j++) {
+				uint64_t t = round_base[r] + j * RINGS + ring % 2;
+
+				if (r == 1)	/* one run: in order as a whole */
+					t = round_base[r] + ring * RING_SAMPLES + j;
+				sample(&b, ID_A, 7, BASE, t);
+			}
+		round_end(&b);
+	}
+	return finish_file(f, w, &b, argv);
+}
+
+struct by_time {
+	uint64_t time, offset;
+	int records, wrong;
+};
+
+static int check_time_offset(const struct pd_record *rec, void *ctx)
+{
+	struct by_time *o = ctx;
+
+	if (o->records++ && (rec->time < o->time ||
+			     (rec->time == o->time && rec->offset <= o->offset)))
+		o->wrong++;
+	o->time = rec->time;
+	o->offset = rec->offset;
+	return 0;
+}
+
+/* Every record, in the order of (time, offset in the file). */
+static void check_rings(void)
+{
+	FILE *f = write_ring_file();
+	struct by_time o = { 0 };
+	struct pd_file *pf;
+
+	CHECK_ERR(pd_open(NULL, fileno(f), &pf), 0);
+	if (pf) {
+		CHECK_ERR(pd_foreach(pf, check_time_offset, &o), 0);
+		CHECK(o.records == 3 * RINGS * RING_SAMPLES, "%d records", o.records);
+		CHECK(!o.wrong, "%d records out of (time, offset) order", o.wrong);
+		CHECK(o.time == 2000 + RINGS * RING_SAMPLES - 1, "the last time is %llu",
+		      (unsigned long long)o.time);
+		pd_close(pf);
+	}
+	fclose(f);
 }
 
 struct top {
@@ -608,6 +685,7 @@ int main(void)
 	t_init();
 	t_run(check_shared_ids);
 	t_run(check_big_files);
+	t_run(check_rings);
 	/* One file written, then read back three ways: each a case. */
 	t_case("write");
 	CHECK(known_function(1) == 4 && exe[0] == '/', "this test's executable: %s", exe);
