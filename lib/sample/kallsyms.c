@@ -417,16 +417,91 @@ int ksyms_cache_check(const void *data, size_t size, const char *key)
 	return 0;
 }
 
+/* Whether @st is a folder of this user that no one else can write in
+ * (@strict: not its group either). */
+static bool own_dir(const struct stat *st, bool strict)
+{
+	return S_ISDIR(st->st_mode) && st->st_uid == geteuid() &&
+	       !(st->st_mode & (strict ? (S_IWGRP | S_IWOTH) : S_IWOTH));
+}
+
+/* The folder of the cache file @path (.../hwprof), opened, made if missing
+ * with the one above it ($XDG_CACHE_HOME, ~/.cache), but no more: a HOME
+ * that does not exist is not made. Every folder is this user's: a report
+ * run as root with another user's HOME or XDG_CACHE_HOME (sudo -E) neither
+ * reads nor writes there, and makes nothing in their home; the last folder
+ * is opened without following a link and the file's calls are made in it,
+ * so no link of a path someone else controls is followed. The fd, or
+ * -errno (-EPERM: a folder of another user). */
+static int cache_dir_open(const char *path, bool create)
+{
+	char dir[PATH_MAX], *leaf, *top;
+	struct stat st;
+	int pfd, fd;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	leaf = strrchr(dir, '/');
+	if (!leaf || leaf == dir)
+		return -EINVAL;
+	*leaf = '\0';			/* dir: .../hwprof */
+	leaf = strrchr(dir, '/');
+	if (!leaf || leaf == dir)
+		return -EINVAL;
+	*leaf++ = '\0';		/* dir: the one above; leaf: "hwprof" */
+	if (stat(dir, &st)) {
+		if (errno != ENOENT || !create)
+			return -errno;
+		top = strrchr(dir, '/');
+		if (!top)
+			return -EINVAL;
+		*top = '\0';
+		/* the folder it goes in (HOME) must be this user's too */
+		if (stat(top == dir ? "/" : dir, &st))
+			return -errno;
+		if (!own_dir(&st, false))
+			return -EPERM;
+		*top = '/';
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return -errno;
+	}
+	pfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, &st) || !own_dir(&st, false)) {
+		close(pfd);
+		return -EPERM;
+	}
+	if (create && mkdirat(pfd, leaf, 0700) && errno != EEXIST) {
+		fd = -errno;
+		close(pfd);
+		return fd;
+	}
+	fd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(pfd);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !own_dir(&st, true)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
 /* The cache at @path, if it is ours and whole and of the kernel @key names. */
 static int cache_read(struct ksyms *k, const char *path, const char *key)
 {
 	const struct kcache_header *h;
 	struct stat st;
 	void *map;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), err;
+	int dfd = cache_dir_open(path, false), fd, err;
 
+	if (dfd < 0)
+		return dfd;
+	fd = openat(dfd, strrchr(path, '/') + 1, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	err = -errno;
+	close(dfd);
 	if (fd < 0)
-		return -errno;
+		return err;
 	/* another user's file could name another kernel's symbols */
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	    st.st_size < (off_t)sizeof(*h) || st.st_size > (off_t)KALLSYMS_MAX) {
@@ -451,31 +526,6 @@ static int cache_read(struct ksyms *k, const char *path, const char *key)
 	k->names = (const char *)(k->syms + k->nr);
 	k->cached = true;
 	return 0;
-}
-
-/* The folder of @path, and the one above it if missing ($XDG_CACHE_HOME,
- * ~/.cache), but no more: a HOME that does not exist is not made. */
-static int make_parents(const char *path)
-{
-	char dir[PATH_MAX], *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return -EINVAL;
-	*slash = '\0';
-	if (!mkdir(dir, 0700) || errno == EEXIST)
-		return 0;
-	if (errno != ENOENT)
-		return -errno;
-	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return -ENOENT;
-	*slash = '\0';
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return -errno;
-	*slash = '/';
-	return mkdir(dir, 0700) && errno != EEXIST ? -errno : 0;
 }
 
 void *ksyms_cache_image(const struct ksyms *k, const char *key, size_t *size)
@@ -522,40 +572,50 @@ void *ksyms_cache_image(const struct ksyms *k, const char *key, size_t *size)
  * leave no file and are not errors: the next report reads kallsyms. */
 int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key)
 {
-	char tmp[PATH_MAX];
+	const char *name = strrchr(path, '/');
+	char tmp[NAME_MAX + 1];
 	size_t size;
 	void *image;
 	ssize_t n;
-	int fd, err;
+	int dfd, fd = -1, err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+	if (!name || snprintf(tmp, sizeof(tmp), "%s.%d", name + 1, (int)getpid()) >=
+			     (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	err = make_parents(path);
-	if (err)
-		return err;
+	dfd = cache_dir_open(path, true);
+	if (dfd < 0)
+		return dfd;
 	image = ksyms_cache_image(k, key, &size);
-	if (!image)
+	if (!image) {
+		close(dfd);
 		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
+	}
+	/* a name of this process's, made anew: a file left by a killed
+	 * report of the same pid goes first */
+	unlinkat(dfd, tmp, 0);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
+		err = -errno;
 		free(image);
-		return -errno;
+		close(dfd);
+		return err;
 	}
 	n = write(fd, image, size);
 	err = n == (ssize_t)size ? 0 : n < 0 ? -errno : -ENOSPC;
 	free(image);
 	if (close(fd) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path))
+	if (!err && renameat(dfd, tmp, dfd, name + 1))
 		err = -errno;
 	if (err)
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
+	close(dfd);
 	return err;
 }
 
 void ksyms_load(struct ksyms *k, const char *path, bool use_cache)
 {
-	char key[KCACHE_KEY_MAX], cache[PATH_MAX];
+	char key[KCACHE_KEY_MAX], after[KCACHE_KEY_MAX], cache[PATH_MAX];
 	bool proc = !strcmp(path, PROC_KALLSYMS);
 	int err;
 
@@ -579,6 +639,13 @@ void ksyms_load(struct ksyms *k, const char *path, bool use_cache)
 			 "cut short, damaged, or not this user's" : strerror(-err));
 	}
 	parse_file(k, path);
+	/* a module or BPF program that came or went while kallsyms was read
+	 * would keep this table under a key it does not match */
+	if (use_cache && k->nr && (ksyms_cache_key(after, sizeof(after)) ||
+				   strcmp(after, key))) {
+		pr_debug("kernel symbols: cache not written: the kernel's symbols changed while read\n");
+		use_cache = false;
+	}
 	if (use_cache && k->nr) {
 		err = ksyms_cache_write(k, cache, key);
 		if (err)

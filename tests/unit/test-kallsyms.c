@@ -7,8 +7,12 @@
 #include "sample/sample.h"
 #include "harness.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static char dir[] = "/tmp/hwprof-kallsyms-XXXXXX";
 
@@ -135,6 +139,43 @@ static void check_cache_file(void)
 	ksyms_release(&k);
 }
 
+/* The cache is written only in folders of this user, through no link: a
+ * root report with a HOME or XDG_CACHE_HOME someone else controls (sudo -E)
+ * must not create files where their links point. */
+static void check_cache_links(void)
+{
+	static const char key[] = "build-id 0123abcd boot x _text ffffffff81000000";
+	char victim[300], base[300], other[300], link[320], path[360];
+	size_t files = 0;
+	struct dirent *e;
+	struct ksyms k;
+	DIR *d;
+
+	ksyms_load(&k, write_copy("copy", copy, sizeof(copy) - 1), false);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(base, sizeof(base), "%s/links", dir);
+	snprintf(link, sizeof(link), "%s/hwprof", base);
+	CHECK(!mkdir(victim, 0700) && !mkdir(base, 0700) && !symlink(victim, link),
+	      "a cache folder that is a link: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/kallsyms-0123abcd", link);
+	CHECK(ksyms_cache_write(&k, path, key) < 0, "written through the link %s", link);
+	/* a folder above of another user (the test runs as root: nobody's) */
+	snprintf(other, sizeof(other), "%s/others", dir);
+	CHECK(!mkdir(other, 0755), "mkdir %s: %s", other, strerror(errno));
+	if (geteuid() == 0 && !chown(other, 65534, 65534)) {
+		snprintf(path, sizeof(path), "%s/hwprof/kallsyms-0123abcd", other);
+		CHECK(ksyms_cache_write(&k, path, key) == -EPERM,
+		      "written under another user's folder %s", other);
+	}
+	d = opendir(victim);
+	while (d && (e = readdir(d)))
+		files += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	CHECK(files == 0, "%zu files made where the link points", files);
+	ksyms_release(&k);
+}
+
 /* The running kernel's symbols: read and cached, then from the cache, the
  * same; a file damaged in between is read past and rewritten. */
 static void check_running_kernel(void)
@@ -228,6 +269,7 @@ int main(void)
 		t_skip("no temporary directory");
 	t_run(check_parse);
 	t_run(check_cache_file);
+	t_run(check_cache_links);
 	t_run(check_running_kernel);
 	t_run(check_modules);
 	t_run(check_text);
