@@ -283,6 +283,8 @@ uint64_t ksyms_modules_hash(const char *path)
 		     sscanf(line, "%127s %*s %*s %*s %15s %31s", name, state,
 			    addr) == 3 &&
 		     !strncmp(addr, "0x", 2);
+		if (!ok)
+			break;	/* the fields were not all read: nothing to hash */
 		h = hash_mix(h, hash_bytes(name, strlen(name)));
 		h = hash_mix(h, hash_bytes(state, strlen(state)));
 		h = hash_mix(h, hash_bytes(addr, strlen(addr)));
