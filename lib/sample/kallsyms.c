@@ -581,8 +581,8 @@ int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key)
 	ssize_t n;
 	int dfd, fd = -1, err;
 
-	if (!name || snprintf(tmp, sizeof(tmp), "%s.%d", name + 1, (int)getpid()) >=
-			     (int)sizeof(tmp))
+	if (!name || snprintf(tmp, sizeof(tmp), "%s.%ld", name + 1,
+			      (long)syscall(SYS_gettid)) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
 	dfd = cache_dir_open(path, true);
 	if (dfd < 0)
@@ -592,8 +592,9 @@ int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key)
 		close(dfd);
 		return -ENOMEM;
 	}
-	/* a name of this process's, made anew: a file left by a killed
-	 * report of the same pid goes first */
+	/* a name of this thread's (two profiles of one process may write at
+	 * once), made anew: a file left by a killed report of the same id
+	 * goes first */
 	unlinkat(dfd, tmp, 0);
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
