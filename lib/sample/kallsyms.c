@@ -205,29 +205,47 @@ static void parse_file(struct ksyms *k, const char *path)
 	bound_ksyms(syms, k->nr);
 }
 
-int kallsyms_text(uint64_t *addr)
+int kallsyms_ref(const char *path, uint64_t *addr, const char **name)
 {
-	char buf[8192], *p = buf, *name, *end;
-	int fd = open(PROC_KALLSYMS, O_RDONLY | O_CLOEXEC);
+	char buf[8192], *p = buf, *sym, *end;
+	int fd = open(path ? path : PROC_KALLSYMS, O_RDONLY | O_CLOEXEC);
+	uint64_t a, stext = 0;
+	bool module, have_stext = false;
 	ssize_t n;
-	bool module;
 
 	*addr = 0;
+	*name = NULL;
 	if (fd < 0)
 		return -errno;
-	/* _text is among the first lines: the rest is not read (or formatted). */
+	/* Both are among the first lines: the rest is not read (or formatted). */
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
-	if (n <= 0)
-		return n ? -errno : -ENOENT;
+	if (n < 0)
+		return -errno;
 	buf[n] = '\0';
 	end = strrchr(buf, '\n');	/* a line cut by the read is not a line */
-	while (end && p < end)
-		if (parse_kallsyms_line(&p, end, addr, &name, &module) &&
-		    !strcmp(name, "_text"))
-			return *addr ? 0 : -EACCES;
-	*addr = 0;
-	return -ENOENT;
+	while (end && p < end) {
+		if (!parse_kallsyms_line(&p, end, &a, &sym, &module) || module)
+			continue;
+		if (!strcmp(sym, "_text")) {
+			if (!a)
+				return -EACCES;
+			*addr = a;
+			*name = "_text";
+			return 0;
+		}
+		if (!have_stext && !strcmp(sym, "_stext")) {
+			have_stext = true;
+			stext = a;
+		}
+	}
+	if (!have_stext)
+		return -ENOENT;
+	if (!stext)
+		return -EACCES;
+	*addr = stext;
+	*name = "_stext";
+	return 0;
 }
 
 /* ---- the cache ---- */
@@ -326,7 +344,8 @@ int ksyms_cache_key(char *key, size_t size)
 {
 	char hex[2 * PD_BUILD_ID_MAX + 1], boot[64];
 	struct pd_build_id id;
-	uint64_t text, bpf, modules = 0;
+	uint64_t text = 0, bpf = 0, modules = 0;
+	const char *ref = NULL;
 	int err, n;
 
 	err = pd_build_id_of_notes(PD_KERNEL_NOTES, &id);
@@ -335,10 +354,10 @@ int ksyms_cache_key(char *key, size_t size)
 	if (!err)
 		err = read_first_line("/proc/sys/kernel/random", "boot_id", boot,
 				      sizeof(boot));
-	/* _text as this reader sees it: another boot's KASLR offset, or 0
-	 * where addresses are hidden from it (nothing to keep then) */
+	/* _text (or _stext) as this reader sees it: another boot's KASLR
+	 * offset, or hidden from it (nothing to keep then) */
 	if (!err)
-		err = kallsyms_text(&text);
+		err = kallsyms_ref(NULL, &text, &ref);
 	if (!err)
 		err = bpf_ids_hash(&bpf);
 	if (!err)
@@ -348,8 +367,8 @@ int ksyms_cache_key(char *key, size_t size)
 	if (err)
 		return err;
 	pd_build_id_hex(&id, hex, sizeof(hex));
-	n = snprintf(key, size, "build-id %s boot %s _text %" PRIx64 " modules %" PRIx64
-		     " bpf %" PRIx64, hex, boot, text, modules, bpf);
+	n = snprintf(key, size, "build-id %s boot %s %s %" PRIx64 " modules %" PRIx64
+		     " bpf %" PRIx64, hex, boot, ref, text, modules, bpf);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 

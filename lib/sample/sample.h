@@ -99,13 +99,15 @@ struct ksyms {
  * passed by without a word. Release with ksyms_release(). */
 void ksyms_load(struct ksyms *k, const char *path, bool use_cache);
 void ksyms_release(struct ksyms *k);
-/* The running kernel's _text from the head of /proc/kallsyms (the rest is
- * neither read nor formatted): 0; -EACCES when addresses are hidden from
- * this reader; -ENOENT, or the open's error. */
-int kallsyms_text(uint64_t *addr);
+/* The kernel's reference symbol, as perf's: _text, else _stext (arm64's
+ * kallsyms has no _text), from the head of @path (NULL: /proc/kallsyms;
+ * the rest is neither read nor formatted): 0 with its address and name (a
+ * static string); -EACCES when addresses are hidden from this reader;
+ * -ENOENT when the head has neither, or the open's error. */
+int kallsyms_ref(const char *path, uint64_t *addr, const char **name);
 /* The running kernel's identity as this reader sees its symbols: build-id,
- * boot, _text, modules and BPF programs; an error where one is unknown
- * (then nothing is cached). */
+ * boot, _text (or _stext), modules and BPF programs; an error where one is
+ * unknown (then nothing is cached). */
 int ksyms_cache_key(char *key, size_t size);
 /* The modules loaded, from @path (/proc/modules): each one's name, state
  * and address, not its reference count, which moves as it is used (a
@@ -280,7 +282,8 @@ int record_file(const struct hwp_record *r, const char **path, int *fd);
 /* Called with each synthesized record (a perf_event_header and its body). */
 typedef int (*synth_fn)(const struct perf_event_header *h, void *ctx);
 
-/* The kernel's text as perf describes it: an MMAP of [kernel.kallsyms]_text. */
+/* The kernel's text as perf describes it: an MMAP of [kernel.kallsyms]_text
+ * (_stext where the kernel has no _text). */
 int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx);
 /* COMM and MMAP2 records (executable mappings) of the process of thread
  * @tid, and of its threads. */

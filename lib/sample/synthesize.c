@@ -38,15 +38,19 @@ static size_t put(struct synth_buf *b, size_t at, const void *p, size_t n)
 
 int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx)
 {
-	static const char name[] = "[kernel.kallsyms]_text";
+	char name[64];
+	const char *ref;
 	uint64_t start;
 	struct synth_buf b;
 	uint32_t pid = PD_KERNEL_PID, tid = 0;
 	uint64_t len, pgoff;
 	size_t at;
 
-	if (kallsyms_text(&start))
+	if (kallsyms_ref(NULL, &start, &ref))
 		return 0;	/* addresses hidden (kptr_restrict): nothing to say */
+	/* "[kernel.kallsyms]_text" as perf names it, by its reference symbol:
+	 * _stext where kallsyms has no _text (arm64) */
+	snprintf(name, sizeof(name), "[kernel.kallsyms]%s", ref);
 	/* Up to the end of the address space: perf trims it to the kernel's
 	 * symbols when it loads them. */
 	len = ~(uint64_t)0 - start;
@@ -59,7 +63,7 @@ int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx)
 	at = put(&b, at, &(uint64_t){ start }, 8);
 	at = put(&b, at, &len, 8);
 	at = put(&b, at, &pgoff, 8);
-	at = put(&b, at, name, sizeof(name));
+	at = put(&b, at, name, strlen(name) + 1);
 	return emit(&b, at, id_size, fn, ctx);
 }
 
