@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* A program of inlined frames, for report --inline (tests/cli/test_inline.py
  * and the C API test in tests/kernel/test-record.c). Built -O2 with -g and
- * frame pointers (tests/meson.build), so that DWARF records every inlining
- * and -g chains reach main:
+ * frame pointers, in leaf functions too (tests/meson.build: GCC for arm64
+ * omits them there, and a leaf's caller would be missing from its -g
+ * chain), so that DWARF records every inlining and -g chains reach main:
  *
  * - deep(): three always_inline functions, top() calls mid() calls leaf(),
  *   all inlined into it: an address of leaf's loop is, as addr2line -i says,
