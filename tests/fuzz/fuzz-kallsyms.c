@@ -2,8 +2,9 @@
 /* The kernel's symbols: the reader of their cache file takes any bytes
  * and accepts only a whole file whose every name lies within it; text in
  * kallsyms' format parses to symbols that the cache keeps, reads back the
- * same, and refuses once a byte is changed. The first byte chooses: even,
- * the rest is a cache file; odd, the rest is kallsyms text. */
+ * same, and refuses once a byte is changed; the reference symbol found
+ * in its head is _text or _stext, at a non-zero address. The first byte
+ * chooses: even, the rest is a cache file; odd, the rest is kallsyms text. */
 #include "sample/sample.h"
 #include "fuzz.h"
 
@@ -46,11 +47,17 @@ static void text(const uint8_t *data, size_t size)
 	struct ksyms k;
 	int fd = memfd_create("kallsyms", MFD_CLOEXEC);
 	unsigned char *image;
+	const char *ref_name;
+	uint64_t ref;
 	size_t len;
+	int err;
 
 	FUZZ_ASSERT(fd >= 0 && write(fd, data, size) == (ssize_t)size);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	ksyms_load(&k, path, false);
+	err = kallsyms_ref(path, &ref, &ref_name);
+	FUZZ_ASSERT(err ? !ref && !ref_name :
+		    ref && (!strcmp(ref_name, "_text") || !strcmp(ref_name, "_stext")));
 	close(fd);
 	FUZZ_ASSERT(!k.cached && (k.nr || k.problem));
 	image = k.nr ? ksyms_cache_image(&k, "fuzz", &len) : NULL;
