@@ -144,14 +144,22 @@ def record_inlines(mode):
 
 
 def function_ranges(path):
-    """[start, end) of each sized function symbol of @path, as nm -S says."""
-    p = run(["nm", "-S", "--defined-only", path])
+    """[start, end) of each function symbol of @path, as nm -S says; one
+    without a size (crtstuff's __do_global_dtors_aux) runs to the next
+    symbol, as perf and hwprof take it."""
+    p = run(["nm", "-S", "--defined-only", "-n", path])
     check(p.returncode == 0, p.stderr)
-    out = []
+    syms = []
     for ln in p.stdout.splitlines():
         f = ln.split()
-        if len(f) == 4 and f[2] in "TtWw":
-            out.append((int(f[0], 16), int(f[0], 16) + int(f[1], 16)))
+        if len(f) in (3, 4) and f[-2] in "TtWw":
+            syms.append((int(f[0], 16), int(f[1], 16) if len(f) == 4 else None))
+    out = []
+    for i, (start, size) in enumerate(syms):
+        if size is not None:
+            out.append((start, start + size))
+        elif i + 1 < len(syms):
+            out.append((start, syms[i + 1][0]))
     return out
 
 
