@@ -18,7 +18,7 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 fi
 "$top/tools/deps.sh" qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	libc6:arm64 libpfm4-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libcapstone-dev:arm64 \
-	libunwind-dev:arm64 libzstd-dev:arm64 zlib1g-dev:arm64
+	libunwind-dev:arm64 libzstd-dev:arm64 zlib1g-dev:arm64 libiberty-dev:arm64
 
 mkdir -p "$guest"
 printf "[binaries]\nexe_wrapper = '%s'\n" "$top/tools/pmu/guest-run" >"$guest/wrapper.ini"
