@@ -286,30 +286,24 @@ uint64_t ksyms_checksum(const void *data, size_t len)
 					  h[1]), h[2]), h[3]);
 }
 
+static int hash_module(const struct kmodule *km, void *ctx)
+{
+	uint64_t *h = ctx;
+
+	*h = hash_mix(*h, hash_bytes(km->name, strlen(km->name)));
+	*h = hash_mix(*h, hash_bytes(km->state, strlen(km->state)));
+	*h = hash_mix(*h, km->addr);
+	return 0;
+}
+
 uint64_t ksyms_modules_hash(const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char line[1024], name[128], state[16], addr[32];
 	uint64_t h = 2;
-	bool ok = true;
+	int err = kmodules_walk(path, hash_module, &h);
 
-	if (!f)
-		return errno == ENOENT ? 0 : 1;
-	/* "NAME SIZE REFS DEPS STATE ADDR [TAINT]" */
-	while (ok && fgets(line, sizeof(line), f)) {
-		ok = strchr(line, '\n') &&
-		     sscanf(line, "%127s %*s %*s %*s %15s %31s", name, state,
-			    addr) == 3 &&
-		     !strncmp(addr, "0x", 2);
-		if (!ok)
-			break;	/* the fields were not all read: nothing to hash */
-		h = hash_mix(h, hash_bytes(name, strlen(name)));
-		h = hash_mix(h, hash_bytes(state, strlen(state)));
-		h = hash_mix(h, hash_bytes(addr, strlen(addr)));
-	}
-	ok = ok && !ferror(f);
-	fclose(f);
-	return ok ? h | 2 : 1;
+	if (err == -ENOENT)
+		return 0;
+	return err ? 1 : h | 2;
 }
 
 /* The BPF programs and links loaded now (their JIT code and trampolines

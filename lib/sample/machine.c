@@ -351,37 +351,6 @@ bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
 	return memchr(f->name, '\0', (size_t)(end - p) - fixed) != NULL;
 }
 
-/* A kernel module's name as perf shows it, "[e1000e]", from the path of
- * its file (/lib/modules/.../e1000e.ko.xz) or its name in brackets; false
- * for the kernel itself and the rest of its maps. */
-static bool module_name(const char *path, char *buf, size_t size)
-{
-	const char *base = strrchr(path, '/');
-	size_t n;
-
-	if (path[0] == '[') {
-		n = strcspn(path + 1, "]");
-		if (!path[n + 1] || path[n + 2] || n + 3 > size ||
-		    !strncmp(path, PD_KERNEL_NAME, strlen(PD_KERNEL_NAME)) ||
-		    !strncmp(path, "[guest.kernel", 13))
-			return false;
-		memcpy(buf, path, n + 2);
-		buf[n + 2] = '\0';
-		return true;
-	}
-	base = base ? base + 1 : path;
-	n = strcspn(base, ".");
-	if (!n || strncmp(base + n, ".ko", 3) || (base[n + 3] && base[n + 3] != '.') ||
-	    n + 3 > size)
-		return false;
-	buf[0] = '[';
-	for (size_t i = 0; i < n; i++)
-		buf[i + 1] = base[i] == '-' ? '_' : base[i];
-	buf[n + 1] = ']';
-	buf[n + 2] = '\0';
-	return true;
-}
-
 /* The kernel's own map, "[kernel.kallsyms]SYMBOL" with SYMBOL's address
  * in pgoff: where the recording's kernel was (KASLR moves it each boot).
  * As perf, a map without a symbol or an address names no reference. */
@@ -409,7 +378,7 @@ static int apply_module(struct machine *m, const struct mmap_fields *f)
 	uint32_t dso;
 	int err;
 
-	if (!module_name(f->name, name, sizeof(name)))
+	if (!kmod_name(f->name, name, sizeof(name)))
 		return 0;	/* kallsyms covers the kernel */
 	err = dso_find(m, name, DSO_KERNEL, &dso);
 	if (!err)

@@ -114,6 +114,32 @@ int ksyms_cache_key(char *key, size_t size);
  * cache would be dropped for nothing). 0 without the file; 1 when it
  * cannot be read, or not as /proc/modules: a key never kept. */
 uint64_t ksyms_modules_hash(const char *path);
+
+/* ---- kmodules.c: the kernel's loaded modules ---- */
+
+/* One line of /proc/modules. */
+struct kmodule {
+	const char *name;	/* as the kernel names it: "e1000e" */
+	const char *state;	/* "Live", "Loading", "Unloading" */
+	uint64_t size, addr;	/* addr 0: hidden from this reader */
+};
+
+typedef int (*kmodule_fn)(const struct kmodule *km, void *ctx);
+
+/* The folder the machine's modules are described under: DIR/proc/modules
+ * and DIR/lib/modules/RELEASE/modules.dep, DIR being $HWPROF_MODULES_ROOT
+ * (a test's fabricated tree), else "" (the machine's own). */
+const char *kmodules_root(void);
+/* @fn with each module of @path (/proc/modules, or a copy of it), the
+ * strings valid for the call: 0; the open's -errno; -HWP_ERR_FORMAT at a
+ * line that is not one of /proc/modules (nothing after it is read); -EIO;
+ * or @fn's non-zero return. */
+int kmodules_walk(const char *path, kmodule_fn fn, void *ctx);
+/* A kernel module's name as perf shows it, "[e1000e]", from the path of
+ * its file (/lib/modules/.../e1000e.ko.xz: dashes as underscores, as the
+ * kernel names it) or its name in brackets, into @buf; false for the
+ * kernel itself, its other maps, and anything else. */
+bool kmod_name(const char *path, char *buf, size_t size);
 /* Where the cache of the kernel of @key is. */
 int ksyms_cache_path(char *path, size_t size, const char *key);
 /* Whether @size bytes at @data are a whole cache file of @key (NULL: any):
@@ -285,6 +311,11 @@ typedef int (*synth_fn)(const struct perf_event_header *h, void *ctx);
 /* The kernel's text as perf describes it: an MMAP of [kernel.kallsyms]_text
  * (_stext where the kernel has no _text). */
 int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx);
+/* The kernel's modules as perf describes them: an MMAP of each loaded one
+ * (kmodules_root()'s /proc/modules), named by its file in modules.dep or
+ * "[name]". A machine without modules, or whose module addresses are
+ * hidden, has none; one whose list cannot be read gets a warning. */
+int synth_kernel_modules(size_t id_size, synth_fn fn, void *ctx);
 /* COMM and MMAP2 records (executable mappings) of the process of thread
  * @tid, and of its threads. */
 int synth_process(pid_t tid, size_t id_size, synth_fn fn, void *ctx);
