@@ -85,3 +85,9 @@ bool kmod_name(const char *path, char *buf, size_t size)
 	buf[n + 2] = '\0';
 	return true;
 }
+
+const char *kmodules_problem(int err)
+{
+	return err == -HWP_ERR_FORMAT ? "not a list of modules as /proc/modules" :
+	       file_open_problem(err);
+}

@@ -69,6 +69,9 @@ struct machine {
 	 * record's pgoff, as perf writes it), or "" */
 	char kref_name[64];
 	uint64_t kref_addr;
+	/* where the modules are placed by this machine's list of them, for a
+	 * recording of this kernel that maps none: asked, and still to do */
+	bool running_modules;
 };
 
 /* Comparisons of mappings, for the tests: the work of the lookups. */
@@ -598,6 +601,50 @@ static const struct map *map_find(const struct maps *g, uint64_t ip)
 	return hit ? *hit : NULL;
 }
 
+void machine_use_running_modules(struct machine *m)
+{
+	m->running_modules = true;
+}
+
+static int add_running_module(const struct kmodule *km, void *ctx)
+{
+	struct machine *m = ctx;
+	char name[160];
+	uint32_t dso;
+
+	if (!km->addr || !km->size || km->addr + km->size < km->addr)
+		return 0;	/* hidden from us (kptr_restrict), or no code */
+	snprintf(name, sizeof(name), "[%s]", km->name);
+	if (dso_find(m, name, DSO_KERNEL, &dso))
+		return -ENOMEM;
+	return add_map(m, m->kmods,
+		       &(struct map){ km->addr, km->addr + km->size, 0, dso });
+}
+
+/* The modules of a recording of this kernel that maps none (hwprof's
+ * before 0.2), from this machine's list, once: only when the kernel is
+ * where the recording had it (this boot, or a kernel KASLR does not move),
+ * so that the modules loaded now are the ones that were, as far as anyone
+ * can tell. */
+static void place_running_modules(struct machine *m)
+{
+	char path[4352];
+	const char *ref;
+	uint64_t addr;
+	int err;
+
+	m->running_modules = false;
+	if (!m->kref_name[0] || kallsyms_ref(NULL, &addr, &ref) ||
+	    strcmp(ref, m->kref_name) || addr != m->kref_addr)
+		return;
+	snprintf(path, sizeof(path), "%s/proc/modules", kmodules_root());
+	err = kmodules_walk(path, add_running_module, m);
+	if (err && err != -ENOENT)
+		pr_warn("kernel modules: '%s': %s: samples in modules are not named by module\n",
+			path, kmodules_problem(err));
+	m->generation++;
+}
+
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		    struct location *loc)
 {
@@ -609,6 +656,8 @@ int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		if (ip < KERNEL_START_MIN)
 			return 0;	/* user space's half: no kernel code there */
+		if (!m->kmods->nr && m->running_modules)
+			place_running_modules(m);
 		mp = m->kmods->nr ? map_find(m->kmods, ip) : NULL;
 		loc->dso = mp ? mp->dso : m->kernel_dso;
 		return 0;

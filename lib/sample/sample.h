@@ -76,7 +76,7 @@ size_t pd_sample_id_size(const struct perf_event_attr *attr);
 struct ksym {
 	uint64_t addr, end;	/* end: where the next symbol begins, or a bound */
 	uint32_t name;		/* offset into the names */
-	uint32_t module;	/* 1: a module's ("NAME\t[MODULE]") */
+	uint32_t module;	/* 1: a module's ("NAME\t[MODULE]"): ksym_module() */
 };
 
 struct ksyms {
@@ -99,6 +99,9 @@ struct ksyms {
  * passed by without a word. Release with ksyms_release(). */
 void ksyms_load(struct ksyms *k, const char *path, bool use_cache);
 void ksyms_release(struct ksyms *k);
+/* The module of @s, a symbol of @k, as kallsyms names it ("[e1000e]",
+ * "[bpf]"), or NULL for the kernel's own. */
+const char *ksym_module(const struct ksyms *k, const struct ksym *s);
 /* The kernel's reference symbol, as perf's: _text, else _stext (arm64's
  * kallsyms has no _text), from the head of @path (NULL: /proc/kallsyms;
  * the rest is neither read nor formatted): 0 with its address and name (a
@@ -135,6 +138,8 @@ const char *kmodules_root(void);
  * line that is not one of /proc/modules (nothing after it is read); -EIO;
  * or @fn's non-zero return. */
 int kmodules_walk(const char *path, kmodule_fn fn, void *ctx);
+/* Why kmodules_walk() failed with @err, as a static string. */
+const char *kmodules_problem(int err);
 /* A kernel module's name as perf shows it, "[e1000e]", from the path of
  * its file (/lib/modules/.../e1000e.ko.xz: dashes as underscores, as the
  * kernel names it) or its name in brackets, into @buf; false for the
@@ -403,6 +408,11 @@ struct dso *machine_dso(struct machine *m, uint32_t idx);
 /* The recording's kernel map's reference symbol and its address then
  * (perf's ref_reloc_sym): false when the file named none. */
 bool machine_kernel_ref(const struct machine *m, const char **name, uint64_t *addr);
+/* Place the kernel's modules by this machine's list of them
+ * (kmodules_root()'s /proc/modules) if the recording maps none and its
+ * kernel is where this one is: for a recording of this kernel (the caller
+ * knows), at its first kernel address. */
+void machine_use_running_modules(struct machine *m);
 /* For the tests: the mappings held (a shared address space's once), and
  * the comparisons of mappings this thread's lookups made so far. */
 size_t machine_nr_maps(const struct machine *m);

@@ -168,12 +168,8 @@ int synth_kernel_modules(size_t id_size, synth_fn fn, void *ctx)
 	if (err == -ENOENT)
 		err = 0;	/* a kernel without modules */
 	if (err && err != -ENOMEM) {
-		const char *why = err == -HWP_ERR_FORMAT ?
-				  "not a list of modules as /proc/modules" :
-				  file_open_problem(err);
-
 		pr_warn("kernel modules not recorded: '%s': %s; the report cannot name samples in them by module\n",
-			path, why);
+			path, kmodules_problem(err));
 		err = 0;
 		l.nr = 0;
 	}
