@@ -16,16 +16,16 @@ const char *kmodules_root(void)
 	return env && *env ? env : "";
 }
 
-/* "NAME SIZE REFS DEPS STATE ADDR [TAINT]": false for anything else. */
-static bool parse_line(char *line, struct kmodule *km, char *name, size_t name_size,
-		       char *state)
+/* "NAME SIZE REFS DEPS STATE ADDR [TAINT]\n" (DEPS, the modules that use
+ * it, may be long): false for anything else. */
+static bool parse_line(const char *line, struct kmodule *km, char name[128],
+		       char state[16])
 {
 	char addr[32], *end;
-	int n;
 
-	if (!strchr(line, '\n') || name_size < 128 ||
-	    sscanf(line, "%127s %" SCNu64 " %*s %*s %15s %31s%n", name, &km->size, state,
-		   addr, &n) != 4 || strncmp(addr, "0x", 2))
+	if (!strchr(line, '\n') ||
+	    sscanf(line, "%127s %" SCNu64 " %*s %*s %15s %31s", name, &km->size, state,
+		   addr) != 4 || strncmp(addr, "0x", 2))
 		return false;
 	errno = 0;
 	km->addr = strtoull(addr + 2, &end, 16);
@@ -39,14 +39,15 @@ static bool parse_line(char *line, struct kmodule *km, char *name, size_t name_s
 int kmodules_walk(const char *path, kmodule_fn fn, void *ctx)
 {
 	FILE *f = fopen(path, "re");
-	char line[1024], name[128], state[16];
+	char *line = NULL, name[128], state[16];
 	struct kmodule km;
+	size_t cap = 0;
 	int err = 0;
 
 	if (!f)
 		return -errno;
-	while (!err && fgets(line, sizeof(line), f)) {
-		if (!parse_line(line, &km, name, sizeof(name), state)) {
+	while (!err && getline(&line, &cap, f) > 0) {
+		if (!parse_line(line, &km, name, state)) {
 			err = -HWP_ERR_FORMAT;
 			break;
 		}
@@ -54,6 +55,7 @@ int kmodules_walk(const char *path, kmodule_fn fn, void *ctx)
 	}
 	if (!err && ferror(f))
 		err = -EIO;
+	free(line);
 	fclose(f);
 	return err;
 }

@@ -178,7 +178,8 @@ int synth_kernel_modules(size_t id_size, synth_fn fn, void *ctx)
 		err = name_files(&l, dir);
 	}
 	/* by address, as perf writes them (its maps are a tree by address) */
-	qsort(l.m, l.nr, sizeof(*l.m), cmp_loaded_addr);
+	if (l.nr)
+		qsort(l.m, l.nr, sizeof(*l.m), cmp_loaded_addr);
 	for (size_t i = 0; i < l.nr && !err; i++)
 		err = kernel_map(l.m[i].addr, l.m[i].size, 0,
 				 l.m[i].path ? l.m[i].path : l.m[i].name, id_size, fn,

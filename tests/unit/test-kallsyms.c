@@ -256,6 +256,21 @@ static void check_modules(void)
 	CHECK(h[2] > 1 && h[2] != h[0], "another address: another key");
 	CHECK(h[3] > 1 && h[3] != h[0], "another module: another key");
 	CHECK(h[4] == 1, "not /proc/modules: no key");
+
+	/* a module that many use: a line of any length */
+	{
+		static char users[4096], text[4300];
+		uint64_t long_line;
+
+		for (size_t i = 0; i + 8 < sizeof(users); i += 7)
+			memcpy(users + i, "user_x,", 7);
+		snprintf(text, sizeof(text),
+			 "e1000e 290816 3 %s Live 0xffffffffc0100000\n"
+			 "ip_tables 32768 0 - Live 0xffffffffc0200000 (E)\n", users);
+		long_line = ksyms_modules_hash(write_copy("modules", text, strlen(text)));
+		CHECK(long_line == h[0], "a long line: %#lx, want %#lx",
+		      (unsigned long)long_line, (unsigned long)h[0]);
+	}
 }
 
 /* The kernel's reference symbol, as perf's: _text, else _stext (arm64's
