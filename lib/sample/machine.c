@@ -374,6 +374,13 @@ bool machine_kernel_ref(const struct machine *m, const char **name, uint64_t *ad
 	return m->kref_name[0] != '\0';
 }
 
+/* Module @dso's code lies at [@start, @end). */
+static int add_module_map(struct machine *m, uint32_t dso, uint64_t start, uint64_t end)
+{
+	m->dsos[dso].kmod_start = start;
+	return add_map(m, m->kmods, &(struct map){ start, end, 0, dso });
+}
+
 /* The kernel's MMAP of a module: where its code lies. */
 static int apply_module(struct machine *m, const struct mmap_fields *f)
 {
@@ -385,8 +392,7 @@ static int apply_module(struct machine *m, const struct mmap_fields *f)
 		return 0;	/* kallsyms covers the kernel */
 	err = dso_find(m, name, DSO_KERNEL, &dso);
 	if (!err)
-		err = add_map(m, m->kmods,
-			      &(struct map){ f->start, f->start + f->len, 0, dso });
+		err = add_module_map(m, dso, f->start, f->start + f->len);
 	return err ? fail(err, "out of memory") : 0;
 }
 
@@ -617,8 +623,7 @@ static int add_running_module(const struct kmodule *km, void *ctx)
 	snprintf(name, sizeof(name), "[%s]", km->name);
 	if (dso_find(m, name, DSO_KERNEL, &dso))
 		return -ENOMEM;
-	return add_map(m, m->kmods,
-		       &(struct map){ km->addr, km->addr + km->size, 0, dso });
+	return add_module_map(m, dso, km->addr, km->addr + km->size);
 }
 
 /* The modules of a recording of this kernel that maps none (hwprof's

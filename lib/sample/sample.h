@@ -351,6 +351,9 @@ struct dso {
 	/* why source lines are missing (static), or NULL */
 	const char *dbg_problem;
 	struct pd_build_id build_id;	/* the recording's, when the file says */
+	/* a kernel module's address where it was loaded (its last map): its
+	 * addresses are shown as offsets in it, as perf shows them */
+	uint64_t kmod_start;
 	/* The copy of the recorded build read in place of @path, which is
 	 * another build (interned), or NULL; from_debuginfod: fetched from
 	 * debuginfod's servers, into their client's cache */

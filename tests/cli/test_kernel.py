@@ -196,7 +196,7 @@ def bounded(d):
                 base + 0x3c9719b0: (f"[kernel.kallsyms]+0x{base + 0x3c9719b0:x}",
                                     "[kernel.kallsyms]"),
                 0xffffffffc0000010: ("modfunc+0x10", "[mod]"),
-                0xffffffffc0100000: ("[mod]+0xffffffffc0100000", "[mod]"),
+                0xffffffffc0100000: ("[mod]+0x100000", "[mod]"),
                 0x401000: ("[unknown]", "[unknown]")}
         for a, w in want.items():
             check(got.get(a) == w, f"0x{a:x}: {got.get(a)}, want {w}")
