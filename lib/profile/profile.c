@@ -559,6 +559,8 @@ static int note_recording_host(struct hwp_profile *p)
 	other_host = p->hostname && strcmp(p->hostname, u.nodename);
 	other_kernel = p->osrelease && strcmp(p->osrelease, u.release);
 	refused = symbolizer_kernel_refused(p->sym);
+	if (!other_host && !other_kernel && !refused && !p->kallsyms)
+		machine_use_running_modules(p->m);
 	if (!other_host && !other_kernel && !refused)
 		return 0;
 	strbuf_addf(&sb, "'%s' was recorded", p->input);

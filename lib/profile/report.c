@@ -41,6 +41,8 @@ void site_resolve(struct hwp_profile *p, size_t i, bool lines)
 	struct site *s = &p->sites[i];
 	uint8_t want;
 	char buf[512];
+	struct dso *d;
+	uint64_t at;
 
 	lines = lines || p->inline_frames;	/* the inlined functions are DWARF's */
 	want = lines ? 2 : 1;
@@ -57,8 +59,9 @@ void site_resolve(struct hwp_profile *p, size_t i, bool lines)
 		s->name = machine_dso(p->m, s->loc.dso)->path;
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%s+0x%llx", machine_dso(p->m, s->loc.dso)->name,
-		 (unsigned long long)s->si.vaddr);
+	d = machine_dso(p->m, s->loc.dso);
+	at = s->si.vaddr >= d->kmod_start ? s->si.vaddr - d->kmod_start : s->si.vaddr;
+	snprintf(buf, sizeof(buf), "%s+0x%llx", d->name, (unsigned long long)at);
 	s->name = symbolize_intern(p->sym, buf);
 }
 

@@ -241,6 +241,21 @@ static const struct ksym *ksym_find(const struct symbolizer *s, uint64_t addr)
 	return lo ? &s->k.syms[lo - 1] : NULL;
 }
 
+/* Whether kernel symbol @k may name an address of @d, as perf splits
+ * kallsyms by module: a module's address only by a symbol of that module
+ * (not one loaded there since, or none); the kernel's by its own, by BPF
+ * programs' and by the kernel's trampolines ("[bpf]", "[__builtin__ftrace]":
+ * not modules), never by a module's that the recording did not map there. */
+static bool symbol_of(const struct symbolizer *s, const struct dso *d,
+		      const struct ksym *k)
+{
+	const char *mod = ksym_module(&s->k, k);
+
+	if (strcmp(d->path, PD_KERNEL_NAME))
+		return mod && !strcmp(mod, d->path);
+	return !mod || !strcmp(mod, "[bpf]") || !strncmp(mod, "[__builtin__", 12);
+}
+
 static void symbolize_kernel(struct symbolizer *s, const struct dso *d, uint64_t addr,
 			     struct symbol_info *out)
 {
@@ -252,7 +267,7 @@ static void symbolize_kernel(struct symbolizer *s, const struct dso *d, uint64_t
 	if (module_moved(s, d))
 		return;
 	k = ksym_find(s, at);
-	if (!k || at >= k->end || (k->module && s->kdelta))
+	if (!k || at >= k->end || (k->module && s->kdelta) || !symbol_of(s, d, k))
 		return;
 	out->symbol = symbolize_intern(s, s->k.names + k->name);
 	out->sym_start = k->addr - s->kdelta;
@@ -544,6 +559,19 @@ static void symbolize_jit(struct symbolizer *s, struct dso *d, uint64_t addr,
 		out->symbol = symbol_name(s, name);
 }
 
+/* Whether kallsyms has a symbol of module @name ("[e1000e]"); the kernel
+ * has its own. Once a module, for the report's account of them. */
+static bool kallsyms_has_module(const struct symbolizer *s, const char *name)
+{
+	if (!strcmp(name, PD_KERNEL_NAME))
+		return true;
+	for (size_t i = 0; i < s->k.nr; i++)
+		if (s->k.syms[i].module &&
+		    !strcmp(ksym_module(&s->k, &s->k.syms[i]), name))
+			return true;
+	return false;
+}
+
 void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 {
 	struct dso *d = machine_dso(s->m, dso);
@@ -558,6 +586,10 @@ void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines)
 		d->sym_problem = module_moved(s, d) && s->k.nr ?
 			"the recording's kernel was loaded elsewhere (another boot), and so was this module: where is not known" :
 			s->kproblem;
+		if (d->has_symbols && !kallsyms_has_module(s, d->path)) {
+			d->has_symbols = false;
+			d->sym_problem = "the kernel's symbols have none of this module's (unloaded since the recording?)";
+		}
 		d->dbg_problem = "hwprof does not read the kernel's source lines";
 		break;
 	case DSO_FILE:

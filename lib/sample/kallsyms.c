@@ -205,6 +205,14 @@ static void parse_file(struct ksyms *k, const char *path)
 	bound_ksyms(syms, k->nr);
 }
 
+const char *ksym_module(const struct ksyms *k, const struct ksym *s)
+{
+	const char *name = k->names + s->name;
+
+	/* read and cached alike: the module's name follows the symbol's */
+	return s->module ? name + strlen(name) + 1 : NULL;
+}
+
 int kallsyms_ref(const char *path, uint64_t *addr, const char **name)
 {
 	char buf[8192], *p = buf, *sym, *end;
@@ -251,7 +259,8 @@ int kallsyms_ref(const char *path, uint64_t *addr, const char **name)
 /* ---- the cache ---- */
 
 #define KCACHE_MAGIC "HWPKSYMS"
-#define KCACHE_VERSION 1
+/* 2: a module's symbol is followed by its module, "NAME\0[MODULE]\0" */
+#define KCACHE_VERSION 2
 #define KCACHE_KEY_MAX 208
 
 struct kcache_header {
@@ -286,30 +295,24 @@ uint64_t ksyms_checksum(const void *data, size_t len)
 					  h[1]), h[2]), h[3]);
 }
 
+static int hash_module(const struct kmodule *km, void *ctx)
+{
+	uint64_t *h = ctx;
+
+	*h = hash_mix(*h, hash_bytes(km->name, strlen(km->name)));
+	*h = hash_mix(*h, hash_bytes(km->state, strlen(km->state)));
+	*h = hash_mix(*h, km->addr);
+	return 0;
+}
+
 uint64_t ksyms_modules_hash(const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char line[1024], name[128], state[16], addr[32];
 	uint64_t h = 2;
-	bool ok = true;
+	int err = kmodules_walk(path, hash_module, &h);
 
-	if (!f)
-		return errno == ENOENT ? 0 : 1;
-	/* "NAME SIZE REFS DEPS STATE ADDR [TAINT]" */
-	while (ok && fgets(line, sizeof(line), f)) {
-		ok = strchr(line, '\n') &&
-		     sscanf(line, "%127s %*s %*s %*s %15s %31s", name, state,
-			    addr) == 3 &&
-		     !strncmp(addr, "0x", 2);
-		if (!ok)
-			break;	/* the fields were not all read: nothing to hash */
-		h = hash_mix(h, hash_bytes(name, strlen(name)));
-		h = hash_mix(h, hash_bytes(state, strlen(state)));
-		h = hash_mix(h, hash_bytes(addr, strlen(addr)));
-	}
-	ok = ok && !ferror(f);
-	fclose(f);
-	return ok ? h | 2 : 1;
+	if (err == -ENOENT)
+		return 0;
+	return err ? 1 : h | 2;
 }
 
 /* The BPF programs and links loaded now (their JIT code and trampolines
@@ -394,10 +397,15 @@ static bool syms_valid(const struct ksym *syms, size_t nr, const char *names,
 {
 	if (!names_size || names[names_size - 1] != '\0')
 		return false;
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		if (syms[i].name >= names_size || syms[i].end < syms[i].addr ||
 		    syms[i].module > 1 || (i && syms[i].addr < syms[i - 1].addr))
 			return false;
+		/* the module's name follows, within the names */
+		if (syms[i].module &&
+		    syms[i].name + strlen(names + syms[i].name) + 1 >= names_size)
+			return false;
+	}
 	return true;
 }
 
@@ -556,8 +564,11 @@ void *ksyms_cache_image(const struct ksyms *k, const char *key, size_t *size)
 	struct ksym *syms;
 	char *names;
 
-	for (size_t i = 0; i < k->nr; i++)
+	for (size_t i = 0; i < k->nr; i++) {
 		names_size += strlen(k->names + k->syms[i].name) + 1;
+		if (k->syms[i].module)
+			names_size += strlen(ksym_module(k, &k->syms[i])) + 1;
+	}
 	names_size += !names_size;
 	*size = sizeof(*h) + syms_size + names_size;
 	if (names_size > UINT32_MAX || strlen(key) >= KCACHE_KEY_MAX)
@@ -576,6 +587,12 @@ void *ksyms_cache_image(const struct ksyms *k, const char *key, size_t *size)
 		syms[i].name = (uint32_t)at;
 		memcpy(names + at, name, len);
 		at += len;
+		if (k->syms[i].module) {
+			name = ksym_module(k, &k->syms[i]);
+			len = strlen(name) + 1;
+			memcpy(names + at, name, len);
+			at += len;
+		}
 	}
 	memcpy(h->magic, KCACHE_MAGIC, 8);
 	h->version = KCACHE_VERSION;

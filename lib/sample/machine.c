@@ -69,6 +69,9 @@ struct machine {
 	 * record's pgoff, as perf writes it), or "" */
 	char kref_name[64];
 	uint64_t kref_addr;
+	/* where the modules are placed by this machine's list of them, for a
+	 * recording of this kernel that maps none: asked, and still to do */
+	bool running_modules;
 };
 
 /* Comparisons of mappings, for the tests: the work of the lookups. */
@@ -351,37 +354,6 @@ bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
 	return memchr(f->name, '\0', (size_t)(end - p) - fixed) != NULL;
 }
 
-/* A kernel module's name as perf shows it, "[e1000e]", from the path of
- * its file (/lib/modules/.../e1000e.ko.xz) or its name in brackets; false
- * for the kernel itself and the rest of its maps. */
-static bool module_name(const char *path, char *buf, size_t size)
-{
-	const char *base = strrchr(path, '/');
-	size_t n;
-
-	if (path[0] == '[') {
-		n = strcspn(path + 1, "]");
-		if (!path[n + 1] || path[n + 2] || n + 3 > size ||
-		    !strncmp(path, PD_KERNEL_NAME, strlen(PD_KERNEL_NAME)) ||
-		    !strncmp(path, "[guest.kernel", 13))
-			return false;
-		memcpy(buf, path, n + 2);
-		buf[n + 2] = '\0';
-		return true;
-	}
-	base = base ? base + 1 : path;
-	n = strcspn(base, ".");
-	if (!n || strncmp(base + n, ".ko", 3) || (base[n + 3] && base[n + 3] != '.') ||
-	    n + 3 > size)
-		return false;
-	buf[0] = '[';
-	for (size_t i = 0; i < n; i++)
-		buf[i + 1] = base[i] == '-' ? '_' : base[i];
-	buf[n + 1] = ']';
-	buf[n + 2] = '\0';
-	return true;
-}
-
 /* The kernel's own map, "[kernel.kallsyms]SYMBOL" with SYMBOL's address
  * in pgoff: where the recording's kernel was (KASLR moves it each boot).
  * As perf, a map without a symbol or an address names no reference. */
@@ -402,6 +374,13 @@ bool machine_kernel_ref(const struct machine *m, const char **name, uint64_t *ad
 	return m->kref_name[0] != '\0';
 }
 
+/* Module @dso's code lies at [@start, @end). */
+static int add_module_map(struct machine *m, uint32_t dso, uint64_t start, uint64_t end)
+{
+	m->dsos[dso].kmod_start = start;
+	return add_map(m, m->kmods, &(struct map){ start, end, 0, dso });
+}
+
 /* The kernel's MMAP of a module: where its code lies. */
 static int apply_module(struct machine *m, const struct mmap_fields *f)
 {
@@ -409,12 +388,11 @@ static int apply_module(struct machine *m, const struct mmap_fields *f)
 	uint32_t dso;
 	int err;
 
-	if (!module_name(f->name, name, sizeof(name)))
+	if (!kmod_name(f->name, name, sizeof(name)))
 		return 0;	/* kallsyms covers the kernel */
 	err = dso_find(m, name, DSO_KERNEL, &dso);
 	if (!err)
-		err = add_map(m, m->kmods,
-			      &(struct map){ f->start, f->start + f->len, 0, dso });
+		err = add_module_map(m, dso, f->start, f->start + f->len);
 	return err ? fail(err, "out of memory") : 0;
 }
 
@@ -629,6 +607,49 @@ static const struct map *map_find(const struct maps *g, uint64_t ip)
 	return hit ? *hit : NULL;
 }
 
+void machine_use_running_modules(struct machine *m)
+{
+	m->running_modules = true;
+}
+
+static int add_running_module(const struct kmodule *km, void *ctx)
+{
+	struct machine *m = ctx;
+	char name[160];
+	uint32_t dso;
+
+	if (!km->addr || !km->size || km->addr + km->size < km->addr)
+		return 0;	/* hidden from us (kptr_restrict), or no code */
+	snprintf(name, sizeof(name), "[%s]", km->name);
+	if (dso_find(m, name, DSO_KERNEL, &dso))
+		return -ENOMEM;
+	return add_module_map(m, dso, km->addr, km->addr + km->size);
+}
+
+/* The modules of a recording of this kernel that maps none (hwprof's
+ * before 0.2), from this machine's list, once: only when the kernel is
+ * where the recording had it (this boot, or a kernel KASLR does not move),
+ * so that the modules loaded now are the ones that were, as far as anyone
+ * can tell. */
+static void place_running_modules(struct machine *m)
+{
+	char path[4352];
+	const char *ref;
+	uint64_t addr;
+	int err;
+
+	m->running_modules = false;
+	if (!m->kref_name[0] || kallsyms_ref(NULL, &addr, &ref) ||
+	    strcmp(ref, m->kref_name) || addr != m->kref_addr)
+		return;
+	snprintf(path, sizeof(path), "%s/proc/modules", kmodules_root());
+	err = kmodules_walk(path, add_running_module, m);
+	if (err && err != -ENOENT)
+		pr_warn("kernel modules: '%s': %s: samples in modules are not named by module\n",
+			path, kmodules_problem(err));
+	m->generation++;
+}
+
 int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		    struct location *loc)
 {
@@ -640,6 +661,8 @@ int machine_resolve(struct machine *m, uint32_t pid, uint64_t ip, uint16_t cpumo
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		if (ip < KERNEL_START_MIN)
 			return 0;	/* user space's half: no kernel code there */
+		if (!m->kmods->nr && m->running_modules)
+			place_running_modules(m);
 		mp = m->kmods->nr ? map_find(m->kmods, ip) : NULL;
 		loc->dso = mp ? mp->dso : m->kernel_dso;
 		return 0;

@@ -575,6 +575,8 @@ static int synthesize(struct hwp_record *r)
 {
 	int err = synth_kernel_mmap(r->id_size, write_record, r);
 
+	if (!err)
+		err = synth_kernel_modules(r->id_size, write_record, r);
 	if (err || r->o.enable_on_exec)
 		return err;	/* a command about to exec maps everything anew */
 	if (r->o.scope == HWP_SCOPE_CPUS)

@@ -76,7 +76,7 @@ size_t pd_sample_id_size(const struct perf_event_attr *attr);
 struct ksym {
 	uint64_t addr, end;	/* end: where the next symbol begins, or a bound */
 	uint32_t name;		/* offset into the names */
-	uint32_t module;	/* 1: a module's ("NAME\t[MODULE]") */
+	uint32_t module;	/* 1: a module's ("NAME\t[MODULE]"): ksym_module() */
 };
 
 struct ksyms {
@@ -99,6 +99,9 @@ struct ksyms {
  * passed by without a word. Release with ksyms_release(). */
 void ksyms_load(struct ksyms *k, const char *path, bool use_cache);
 void ksyms_release(struct ksyms *k);
+/* The module of @s, a symbol of @k, as kallsyms names it ("[e1000e]",
+ * "[bpf]"), or NULL for the kernel's own. */
+const char *ksym_module(const struct ksyms *k, const struct ksym *s);
 /* The kernel's reference symbol, as perf's: _text, else _stext (arm64's
  * kallsyms has no _text), from the head of @path (NULL: /proc/kallsyms;
  * the rest is neither read nor formatted): 0 with its address and name (a
@@ -114,6 +117,34 @@ int ksyms_cache_key(char *key, size_t size);
  * cache would be dropped for nothing). 0 without the file; 1 when it
  * cannot be read, or not as /proc/modules: a key never kept. */
 uint64_t ksyms_modules_hash(const char *path);
+
+/* ---- kmodules.c: the kernel's loaded modules ---- */
+
+/* One line of /proc/modules. */
+struct kmodule {
+	const char *name;	/* as the kernel names it: "e1000e" */
+	const char *state;	/* "Live", "Loading", "Unloading" */
+	uint64_t size, addr;	/* addr 0: hidden from this reader */
+};
+
+typedef int (*kmodule_fn)(const struct kmodule *km, void *ctx);
+
+/* The folder the machine's modules are described under: DIR/proc/modules
+ * and DIR/lib/modules/RELEASE/modules.dep, DIR being $HWPROF_MODULES_ROOT
+ * (a test's fabricated tree), else "" (the machine's own). */
+const char *kmodules_root(void);
+/* @fn with each module of @path (/proc/modules, or a copy of it), the
+ * strings valid for the call: 0; the open's -errno; -HWP_ERR_FORMAT at a
+ * line that is not one of /proc/modules (nothing after it is read); -EIO;
+ * or @fn's non-zero return. */
+int kmodules_walk(const char *path, kmodule_fn fn, void *ctx);
+/* Why kmodules_walk() failed with @err, as a static string. */
+const char *kmodules_problem(int err);
+/* A kernel module's name as perf shows it, "[e1000e]", from the path of
+ * its file (/lib/modules/.../e1000e.ko.xz: dashes as underscores, as the
+ * kernel names it) or its name in brackets, into @buf; false for the
+ * kernel itself, its other maps, and anything else. */
+bool kmod_name(const char *path, char *buf, size_t size);
 /* Where the cache of the kernel of @key is. */
 int ksyms_cache_path(char *path, size_t size, const char *key);
 /* Whether @size bytes at @data are a whole cache file of @key (NULL: any):
@@ -285,6 +316,11 @@ typedef int (*synth_fn)(const struct perf_event_header *h, void *ctx);
 /* The kernel's text as perf describes it: an MMAP of [kernel.kallsyms]_text
  * (_stext where the kernel has no _text). */
 int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx);
+/* The kernel's modules as perf describes them: an MMAP of each loaded one
+ * (kmodules_root()'s /proc/modules), named by its file in modules.dep or
+ * "[name]". A machine without modules, or whose module addresses are
+ * hidden, has none; one whose list cannot be read gets a warning. */
+int synth_kernel_modules(size_t id_size, synth_fn fn, void *ctx);
 /* COMM and MMAP2 records (executable mappings) of the process of thread
  * @tid, and of its threads. */
 int synth_process(pid_t tid, size_t id_size, synth_fn fn, void *ctx);
@@ -315,6 +351,9 @@ struct dso {
 	/* why source lines are missing (static), or NULL */
 	const char *dbg_problem;
 	struct pd_build_id build_id;	/* the recording's, when the file says */
+	/* a kernel module's address where it was loaded (its last map): its
+	 * addresses are shown as offsets in it, as perf shows them */
+	uint64_t kmod_start;
 	/* The copy of the recorded build read in place of @path, which is
 	 * another build (interned), or NULL; from_debuginfod: fetched from
 	 * debuginfod's servers, into their client's cache */
@@ -372,6 +411,11 @@ struct dso *machine_dso(struct machine *m, uint32_t idx);
 /* The recording's kernel map's reference symbol and its address then
  * (perf's ref_reloc_sym): false when the file named none. */
 bool machine_kernel_ref(const struct machine *m, const char **name, uint64_t *addr);
+/* Place the kernel's modules by this machine's list of them
+ * (kmodules_root()'s /proc/modules) if the recording maps none and its
+ * kernel is where this one is: for a recording of this kernel (the caller
+ * knows), at its first kernel address. */
+void machine_use_running_modules(struct machine *m);
 /* For the tests: the mappings held (a shared address space's once), and
  * the comparisons of mappings this thread's lookups made so far. */
 size_t machine_nr_maps(const struct machine *m);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Records for what existed before recording began, read from /proc as perf
- * does: the kernel's text, and the threads and executable mappings of
- * processes that were already running (-p, -a, profiling oneself). They
+ * does: the kernel's text and its modules, and the threads and executable
+ * mappings of processes that were already running (-p, -a, profiling
+ * oneself). They
  * carry a zeroed sample_id trailer, which perf reads as "synthesized". */
 #include "sample/sample.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 
 /* Room for the largest record we make: the fields, a path and a trailer. */
 struct synth_buf {
@@ -36,35 +38,156 @@ static size_t put(struct synth_buf *b, size_t at, const void *p, size_t n)
 	return at + n;
 }
 
-int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx)
+/* A kernel map: pid -1, as perf writes the kernel's and its modules'. */
+static int kernel_map(uint64_t start, uint64_t len, uint64_t pgoff, const char *name,
+		      size_t id_size, synth_fn fn, void *ctx)
 {
-	char name[64];
-	const char *ref;
-	uint64_t start;
 	struct synth_buf b;
 	uint32_t pid = PD_KERNEL_PID, tid = 0;
-	uint64_t len, pgoff;
-	size_t at;
+	size_t at, n = strnlen(name, PATH_MAX - 1);
 
-	if (kallsyms_ref(NULL, &start, &ref))
-		return 0;	/* addresses hidden (kptr_restrict): nothing to say */
-	/* "[kernel.kallsyms]_text" as perf names it, by its reference symbol:
-	 * _stext where kallsyms has no _text (arm64) */
-	snprintf(name, sizeof(name), "[kernel.kallsyms]%s", ref);
-	/* Up to the end of the address space: perf trims it to the kernel's
-	 * symbols when it loads them. */
-	len = ~(uint64_t)0 - start;
-	pgoff = start;
 	b.h.type = PERF_RECORD_MMAP;
 	b.h.misc = PERF_RECORD_MISC_KERNEL;
 	at = sizeof(b.h);
 	at = put(&b, at, &pid, 4);
 	at = put(&b, at, &tid, 4);
-	at = put(&b, at, &(uint64_t){ start }, 8);
+	at = put(&b, at, &start, 8);
 	at = put(&b, at, &len, 8);
 	at = put(&b, at, &pgoff, 8);
-	at = put(&b, at, name, strlen(name) + 1);
+	at = put(&b, at, name, n);
+	b.bytes[at++] = '\0';
 	return emit(&b, at, id_size, fn, ctx);
+}
+
+int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx)
+{
+	char name[64];
+	const char *ref;
+	uint64_t start;
+
+	if (kallsyms_ref(NULL, &start, &ref))
+		return 0;	/* addresses hidden (kptr_restrict): nothing to say */
+	/* "[kernel.kallsyms]_text" as perf names it, by its reference symbol:
+	 * _stext where kallsyms has no _text (arm64) */
+	snprintf(name, sizeof(name), PD_KERNEL_NAME "%s", ref);
+	/* Up to the end of the address space, and the reference symbol's
+	 * address as the offset: perf trims it to the kernel's symbols when
+	 * it loads them. */
+	return kernel_map(start, ~(uint64_t)0 - start, start, name, id_size, fn, ctx);
+}
+
+/* The loaded modules, and the files modules.dep names for them. */
+struct loaded {
+	char name[132];		/* "[e1000e]" */
+	uint64_t addr, size;
+	char *path;		/* malloc'ed, or NULL: named "[e1000e]" */
+};
+
+struct loaded_list {
+	struct loaded *m;
+	size_t nr, cap;
+};
+
+static int add_loaded(const struct kmodule *km, void *ctx)
+{
+	struct loaded_list *l = ctx;
+	struct loaded *m;
+
+	if (!km->addr || !km->size)
+		return 0;	/* hidden from us (kptr_restrict), or no code */
+	if (vec_reserve(&l->m, &l->cap, l->nr + 1, sizeof(*l->m)))
+		return -ENOMEM;
+	m = &l->m[l->nr++];
+	snprintf(m->name, sizeof(m->name), "[%s]", km->name);
+	m->addr = km->addr;
+	m->size = km->size;
+	m->path = NULL;
+	return 0;
+}
+
+static int cmp_loaded(const void *a, const void *b)
+{
+	return strcmp(((const struct loaded *)a)->name, ((const struct loaded *)b)->name);
+}
+
+static int cmp_loaded_addr(const void *a, const void *b)
+{
+	const struct loaded *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Each module's file, as depmod lists it ("kernel/.../e1000e.ko.xz: deps",
+ * relative to @dir or absolute). perf finds them by walking the folder;
+ * modules.dep is the list of that walk that depmod keeps. */
+static int name_files(struct loaded_list *l, const char *dir)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int err = 0;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/modules.dep", dir) >= (int)sizeof(path))
+		return 0;
+	f = fopen(path, "re");
+	if (!f)
+		return 0;	/* no list: the modules go by their names */
+	qsort(l->m, l->nr, sizeof(*l->m), cmp_loaded);
+	while (!err && (n = getline(&line, &cap, f)) > 0) {
+		struct loaded key, *m;
+
+		line[strcspn(line, ":\n")] = '\0';
+		if (!kmod_name(line, key.name, sizeof(key.name)))
+			continue;
+		m = bsearch(&key, l->m, l->nr, sizeof(*l->m), cmp_loaded);
+		if (!m || m->path)
+			continue;
+		if (line[0] == '/')
+			m->path = strdup(line);
+		else if (asprintf(&m->path, "%s/%s", dir, line) < 0)
+			m->path = NULL;
+		if (!m->path)
+			err = -ENOMEM;
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+int synth_kernel_modules(size_t id_size, synth_fn fn, void *ctx)
+{
+	const char *root = kmodules_root();
+	struct loaded_list l = { 0 };
+	char path[PATH_MAX], dir[PATH_MAX];
+	struct utsname u;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/proc/modules", root);
+	err = kmodules_walk(path, add_loaded, &l);
+	if (err == -ENOENT)
+		err = 0;	/* a kernel without modules */
+	if (err && err != -ENOMEM) {
+		pr_warn("kernel modules not recorded: '%s': %s; the report cannot name samples in them by module\n",
+			path, kmodules_problem(err));
+		err = 0;
+		l.nr = 0;
+	}
+	if (!err && l.nr && !uname(&u)) {
+		snprintf(dir, sizeof(dir), "%s/lib/modules/%s", root, u.release);
+		err = name_files(&l, dir);
+	}
+	/* by address, as perf writes them (its maps are a tree by address) */
+	if (l.nr)
+		qsort(l.m, l.nr, sizeof(*l.m), cmp_loaded_addr);
+	for (size_t i = 0; i < l.nr && !err; i++)
+		err = kernel_map(l.m[i].addr, l.m[i].size, 0,
+				 l.m[i].path ? l.m[i].path : l.m[i].name, id_size, fn,
+				 ctx);
+	for (size_t i = 0; i < l.nr; i++)
+		free(l.m[i].path);
+	free(l.m);
+	return err == -ENOMEM ? fail(-ENOMEM, "out of memory") : err;
 }
 
 static int synth_comm(pid_t pid, pid_t tid, size_t id_size, synth_fn fn, void *ctx)

@@ -69,6 +69,12 @@ class PerfData:
             body += struct.pack(f"<Q{len(chain)}Q", len(chain), *chain)
         self._record(RECORD_SAMPLE, MISC_KERNEL if kernel else MISC_USER, body)
 
+    def kernel_samples(self, pid, counts):
+        """COUNTS: (ip, n): n samples in the kernel at each ip, in order."""
+        for ip, n in counts:
+            for _ in range(n):
+                self.sample(pid, ip, kernel=True)
+
     def raw(self, type_, body, payload=b""):
         """A record of TYPE_ with BODY (any length: perf's own records need
         not be a multiple of 8), followed by PAYLOAD, bytes its size does

@@ -65,6 +65,21 @@ def _records(buf):
         at += rsize
 
 
+def kernel_maps(path):
+    """The kernel's MMAP records of the file at PATH (perf's or hwprof's, one
+    event): [(pid, start, len, pgoff, filename)], in the file's order."""
+    with open(path, "rb") as f:
+        buf = f.read()
+    maps = []
+    for at, type_, misc, _ in _records(buf):
+        if type_ != RECORD_MMAP or misc & 7 != MISC_KERNEL:
+            continue
+        pid, _, start, length, pgoff = struct.unpack_from("<IIQQQ", buf, at + 8)
+        name = buf[at + 40:buf.index(b"\0", at + 40)]
+        maps.append((pid, start, length, pgoff, name.decode()))
+    return maps
+
+
 def move_kernel(src, dst, delta):
     """SRC as if recorded in a boot whose kernel lay DELTA bytes further:
     the kernel's map (its address, and its reference symbol's, pgoff) and

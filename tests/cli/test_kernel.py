@@ -182,6 +182,7 @@ def bounded(d):
                 f"ffffffffc0000000 t modfunc\t[mod]\n")
     pd = perfdata.PerfData()
     pd.kernel_mmap(base, 0x1000000, b"[kernel.kallsyms]_text")
+    pd.kernel_mmap(0xffffffffc0000000, 0x200000, b"[mod]")
     for ip in (base + 0x180, base + 0x2010, base + 0x3c9719b0, 0xffffffffc0000010,
                0xffffffffc0100000, 0x401000):
         pd.sample(1, ip, kernel=True)
@@ -194,9 +195,8 @@ def bounded(d):
                 base + 0x2010: ("_etext+0x10", "[kernel.kallsyms]"),
                 base + 0x3c9719b0: (f"[kernel.kallsyms]+0x{base + 0x3c9719b0:x}",
                                     "[kernel.kallsyms]"),
-                0xffffffffc0000010: ("modfunc+0x10", "[kernel.kallsyms]"),
-                0xffffffffc0100000: ("[kernel.kallsyms]+0xffffffffc0100000",
-                                     "[kernel.kallsyms]"),
+                0xffffffffc0000010: ("modfunc+0x10", "[mod]"),
+                0xffffffffc0100000: ("[mod]+0x100000", "[mod]"),
                 0x401000: ("[unknown]", "[unknown]")}
         for a, w in want.items():
             check(got.get(a) == w, f"0x{a:x}: {got.get(a)}, want {w}")

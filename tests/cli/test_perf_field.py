@@ -356,9 +356,8 @@ def modules(d):
     pd.kernel_mmap(snd, 0x8000, b"/lib/modules/6.1.0-x/kernel/sound/pci/hda/"
                    b"snd-hda-intel.ko.xz")
     pd.comm(100, b"irq")
-    for ip, n in ((kernel + 0x110, 3), (e1000e + 0x120, 4), (nft + 0x130, 2), (snd + 0x140, 1)):
-        for _ in range(n):
-            pd.sample(100, ip, kernel=True)
+    pd.kernel_samples(100, ((kernel + 0x110, 3), (e1000e + 0x120, 4), (nft + 0x130, 2),
+                            (snd + 0x140, 1)))
     path = os.path.join(d, "modules.data")
     pd.write(path)
     kallsyms = os.path.join(d, "kallsyms")

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* The kernel's symbols (lib/sample/kallsyms.c): a copy of kallsyms made by
- * hand parses to the text symbols, sorted and bounded; the cache of them
- * reads back the same table, and a cache file cut short anywhere, with any
- * byte changed, or of another kernel, is refused; the running kernel's
+ * hand parses to the text symbols, sorted and bounded, each of a module
+ * with its module's name; the cache of them reads back the same table,
+ * and a cache file cut short anywhere, with any byte changed, or of
+ * another kernel, is refused; the running kernel's
  * symbols come from the cache on the second load, the same as read. */
 #include "sample/sample.h"
 #include "harness.h"
@@ -45,6 +46,13 @@ static const char *name_of(const struct ksyms *k, size_t i)
 	return k->names + k->syms[i].name;
 }
 
+static const char *module_of(const struct ksyms *k, size_t i)
+{
+	const char *m = ksym_module(k, &k->syms[i]);
+
+	return m ? m : "-";
+}
+
 static void check_parse(void)
 {
 	struct ksyms k;
@@ -69,7 +77,8 @@ static void check_parse(void)
 	for (size_t i = 0; i < k.nr && i < ARRAY_SIZE(want); i++)
 		CHECK(k.syms[i].addr == want[i].addr && k.syms[i].end == want[i].end &&
 		      k.syms[i].module == want[i].module &&
-		      !strcmp(name_of(&k, i), want[i].name),
+		      !strcmp(name_of(&k, i), want[i].name) &&
+		      !strcmp(module_of(&k, i), want[i].module ? "[mymod]" : "-"),
 		      "%zu: %s %#lx-%#lx %u, want %s %#lx-%#lx", i, name_of(&k, i),
 		      (unsigned long)k.syms[i].addr, (unsigned long)k.syms[i].end,
 		      k.syms[i].module, want[i].name, (unsigned long)want[i].addr,
@@ -94,7 +103,8 @@ static bool same_table(const struct ksyms *a, const struct ksyms *b)
 		if (a->syms[i].addr != b->syms[i].addr ||
 		    a->syms[i].end != b->syms[i].end ||
 		    a->syms[i].module != b->syms[i].module ||
-		    strcmp(name_of(a, i), name_of(b, i)))
+		    strcmp(name_of(a, i), name_of(b, i)) ||
+		    strcmp(module_of(a, i), module_of(b, i)))
 			return false;
 	return true;
 }
@@ -115,8 +125,8 @@ static void check_cache_file(void)
 	ksyms_load(&k, write_copy("copy", copy, sizeof(copy) - 1), false);
 	snprintf(path, sizeof(path), "%s/cache/hwprof/kallsyms-0123abcd", dir);
 	CHECK_ERR(ksyms_cache_write(&k, path, key), 0);
-	CHECK(!stat(path, &st) && st.st_size == 256 + 6 * 24 + 50, "the file: %ld bytes",
-	      (long)st.st_size);
+	CHECK(!stat(path, &st) && st.st_size == 256 + 6 * 24 + 50 + 2 * 8,
+	      "the file: %ld bytes", (long)st.st_size);
 	f = fopen(path, "r");
 	size = fread(image_buf, 1, sizeof(image_buf), f);
 	fclose(f);
@@ -246,6 +256,21 @@ static void check_modules(void)
 	CHECK(h[2] > 1 && h[2] != h[0], "another address: another key");
 	CHECK(h[3] > 1 && h[3] != h[0], "another module: another key");
 	CHECK(h[4] == 1, "not /proc/modules: no key");
+
+	/* a module that many use: a line of any length */
+	{
+		static char users[4096], text[4300];
+		uint64_t long_line;
+
+		for (size_t i = 0; i + 8 < sizeof(users); i += 7)
+			memcpy(users + i, "user_x,", 7);
+		snprintf(text, sizeof(text),
+			 "e1000e 290816 3 %s Live 0xffffffffc0100000\n"
+			 "ip_tables 32768 0 - Live 0xffffffffc0200000 (E)\n", users);
+		long_line = ksyms_modules_hash(write_copy("modules", text, strlen(text)));
+		CHECK(long_line == h[0], "a long line: %#lx, want %#lx",
+		      (unsigned long)long_line, (unsigned long)h[0]);
+	}
 }
 
 /* The kernel's reference symbol, as perf's: _text, else _stext (arm64's
