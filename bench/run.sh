@@ -15,8 +15,10 @@ if command -v perf >/dev/null 2>&1; then
 	"$b/bench/bench-wrapper" 101 ::: "$b/cli/hwprof" stat -e $ev -- true \
 		::: perf stat -e $ev -- true ::: true
 	echo
-	echo "== bench-wrapper: the same with each tool's default events"
-	"$b/bench/bench-wrapper" 101 ::: "$b/cli/hwprof" stat -- true ::: perf stat -- true
+	echo "== bench-wrapper: the same with each tool's default events, and stat-floor (the"
+	echo "   kernel work of hwprof's default events and nothing else: a floor for the ratio)"
+	"$b/bench/bench-wrapper" 101 ::: "$b/cli/hwprof" stat -- true ::: perf stat -- true \
+		::: "$b/bench/stat-floor" true ::: true
 else
 	echo "perf is not installed: the wrapper comparison is skipped"
 fi

@@ -55,19 +55,24 @@ int read_first_line(const char *dir, const char *rel, char *buf, size_t size)
 	return 0;
 }
 
+/* The first line, as fgets() would give it, with one read() and no FILE:
+ * have_hw_pmu() reads one per PMU on each stat of a machine without one. */
 static int read_int_file(const char *path, long *out)
 {
-	char buf[64];
-	FILE *f = fopen(path, "re");
-	char *end;
+	char buf[64], *nl, *end;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
 		return -EIO;
-	}
-	fclose(f);
+	buf[n] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl)
+		nl[1] = '\0';
 	errno = 0;
 	*out = strtol(buf, &end, 0);
 	if (errno || end == buf)

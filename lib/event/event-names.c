@@ -109,15 +109,35 @@ const struct generic_event *generic_get(size_t idx)
 	return idx < NR_CACHE_EVENTS ? &cache_events[idx] : NULL;
 }
 
+/* strcasecmp() folds each byte as tolower() does: names whose first
+ * letters differ cannot match, and most do. */
+static bool same_name(const char *name, int first, const char *known)
+{
+	return known && first == tolower((unsigned char)*known) &&
+	       !strcasecmp(name, known);
+}
+
+/* Called for every metric input against every event: the cache names are
+ * made only for a name that may be one of them. */
 static const struct generic_event *generic_find(const char *name)
 {
-	for (size_t i = 0; i < generic_nr(); i++) {
-		const struct generic_event *g = generic_get(i);
+	int first = tolower((unsigned char)*name);
+	bool may_be_cache = false;
 
-		if (!strcasecmp(name, g->name) ||
-		    (g->alias && !strcasecmp(name, g->alias)))
+	for (size_t i = 0; i < ARRAY_SIZE(fixed_events); i++) {
+		const struct generic_event *g = &fixed_events[i];
+
+		if (same_name(name, first, g->name) || same_name(name, first, g->alias))
 			return g;
 	}
+	for (size_t c = 0; c < ARRAY_SIZE(cache_names); c++)
+		may_be_cache |= first == tolower((unsigned char)*cache_names[c]);
+	if (!may_be_cache)
+		return NULL;
+	pthread_once(&cache_once, cache_events_init);
+	for (size_t i = 0; i < NR_CACHE_EVENTS; i++)
+		if (same_name(name, first, cache_events[i].name))
+			return &cache_events[i];
 	return NULL;
 }
 

@@ -3,11 +3,12 @@
 """hwprof stat on workloads with known counts: text, CSV and JSON output,
 exit statuses, metrics, repeated and interval runs."""
 import math
+import os
 import re
 import tempfile
 
-from common import (WORKLOAD, case, check, done, event, have_hw_pmu, hwprof, metric, stat_csv,
-                    stat_json)
+from common import (WORKLOAD, WRAPPER, case, check, done, event, have_hw_pmu, hwprof, metric,
+                    skip, stat_csv, stat_json)
 
 PAGES = 20000
 HW_PMU = have_hw_pmu()
@@ -201,6 +202,26 @@ def all_user():
     check(p.returncode == 0 and doc and event(doc, "page-faults")["count"] >= 1000, "--all-user")
 
 
+def optional_libraries():
+    """Each optional library is loaded when an event needs it, and only then:
+    stat of generic events loads none (each one is start-up time on every
+    run), a libpfm4 name loads libpfm4 and counts."""
+    if WRAPPER:
+        skip("the dynamic loader's log of a wrapped hwprof is the wrapper's")
+    env = dict(os.environ, LD_DEBUG="files")
+    loaded = re.compile(r"file=(\S+) \[\d+\];\s+dynamically loaded by")
+    p = hwprof("stat", "--", "true", env=env)
+    libs = loaded.findall(p.stderr)
+    check(p.returncode == 0 and "page-faults" in p.stderr, f"stat -- true: {p.stderr[-2000:]}")
+    check(libs == [], f"stat of generic events loads no library: {libs}")
+    p = hwprof("stat", "-e", "perf::PERF_COUNT_SW_PAGE_FAULTS", "--", "true", env=env)
+    libs = loaded.findall(p.stderr)
+    check(p.returncode == 0 and any(l.startswith("libpfm") for l in libs),
+          f"a libpfm4 name loads libpfm4: {libs}: {p.stderr[-2000:]}")
+    check(re.search(r"\n\s+\d+\s+perf::PERF_COUNT_SW_PAGE_FAULTS", p.stderr),
+          f"and is counted: {p.stderr[-2000:]}")
+
+
 def help_text():
     """Both ways print the same."""
     a, b = hwprof("stat", "--help"), hwprof("help", "stat")
@@ -209,6 +230,6 @@ def help_text():
 
 for fn in (json_output, user_metrics, csv_output, csv_separator_and_runs, repeated_runs,
            text_output, exit_statuses, no_fd_leaks_into_the_command, inheritance, orphans,
-           intervals, pin, all_user, help_text):
+           intervals, pin, all_user, optional_libraries, help_text):
     case(fn)
 done()

@@ -71,6 +71,13 @@ static const struct row rows[] = {
 	OK("iTLB-load-misses", 1, 1, CACHE, CACHE_CFG(4, 0, 1), 0, 0, NULL),
 	OK("branch-load-misses", 1, 1, CACHE, CACHE_CFG(5, 0, 1), 0, 0, NULL),
 	OK("node-loads", 1, 1, CACHE, CACHE_CFG(6, 0, 0), 0, 0, NULL),
+	/* Any case, whichever case the first letter has in the table: the
+	 * lookup skips names by their first letter before comparing. */
+	OK("llc-load-misses", 1, 1, CACHE, CACHE_CFG(2, 0, 1), 0, 0, "LLC-load-misses"),
+	OK("DTLB-LOADS", 1, 1, CACHE, CACHE_CFG(3, 0, 0), 0, 0, "dTLB-loads"),
+	OK("l1-ICACHE-loads", 1, 1, CACHE, CACHE_CFG(1, 0, 0), 0, 0, "L1-icache-loads"),
+	OK("Cpu-Cycles", 1, 1, HW, PERF_COUNT_HW_CPU_CYCLES, 0, 0, "cycles"),
+	OK("CS", 1, 1, SW, PERF_COUNT_SW_CONTEXT_SWITCHES, 0, 0, "context-switches"),
 	/* perf's plural of prefetch */
 	OK("L1-dcache-prefetches", 1, 1, CACHE, CACHE_CFG(0, 2, 0), 0, 0,
 	   "L1-dcache-prefetches"),
