@@ -532,12 +532,16 @@ void disasm_close(struct disasm *d);
 int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 	       char *text, size_t size);
 
-/* ---- regs.c: the user registers of DWARF samples, for each architecture ---- */
+/* ---- regs.c: the user registers of DWARF (and arm64 -g) samples ---- */
 
 struct regs_arch {
 	int e_machine;		/* EM_X86_64, EM_AARCH64 */
 	const char *name;	/* as uname -m says */
 	uint64_t user_mask;	/* sample_regs_user: what perf asks for */
+	/* sample_regs_user with frame-pointer chains, or 0: on arm64, where
+	 * a leaf function keeps no frame record, its caller is the link
+	 * register wherever its CFI says the return address is still there */
+	uint64_t fp_mask;
 	int sp, ip;		/* the stack pointer's and the IP's DWARF numbers */
 	const int8_t *perf_of_dwarf;	/* DWARF register -> the kernel's number */
 	size_t nr_dwarf;
