@@ -518,6 +518,14 @@ bool dw_module_span(struct dw_module *m, uint64_t *lo, uint64_t *hi);
 /* @len bytes at module address @vaddr, from the segments' file bytes
  * (not .bss): 0, or -ENOENT when the file does not hold them all. */
 int dw_module_read_image(struct dw_module *m, uint64_t vaddr, void *buf, size_t len);
+/* Where the CFI (.eh_frame, else .debug_frame) of the function at @vaddr
+ * keeps the return address there: still in the register it came in, whose
+ * DWARF number is set in @ra_reg (arm64's link register before the
+ * prologue saves it, and after the epilogue restores it); saved elsewhere;
+ * or undefined (the outermost frame). -ENOENT where no CFI covers @vaddr,
+ * -EOPNOTSUPP without libdw. */
+enum { DW_RA_IN_REGISTER = 1, DW_RA_ELSEWHERE, DW_RA_UNDEFINED };
+int dw_module_ra_rule(struct dw_module *m, uint64_t vaddr, int *ra_reg);
 
 /* ---- disasm.c (capstone) or disasm-stub.c ---- */
 
