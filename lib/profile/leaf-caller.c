@@ -69,7 +69,9 @@ uint64_t leaf_caller(struct hwp_profile *p, const struct pd_sample *s, uint64_t 
 	if (!s->regs_abi || !s->regs_mask)
 		return 0;	/* no registers, or a kernel thread's */
 	rs = ra_site_of(p, loc);
-	if (!rs || rs->reg < 0 || !(a = regs_arch_of(rs->e_machine)))
+	/* a return address "in" the PC's own column is no caller (x86-64's
+	 * CFI never says so; a file made up to might) */
+	if (!rs || rs->reg < 0 || !(a = regs_arch_of(rs->e_machine)) || rs->reg == a->ip)
 		return 0;
 	/* registers of another moment than the chain's (hwprof records the
 	 * PC with them; perf does not) are not its caller */
