@@ -95,3 +95,9 @@ int dw_module_read_image(struct dw_module *m, uint64_t vaddr, void *buf, size_t 
 	(void)m, (void)vaddr, (void)buf, (void)len;
 	return -ENOENT;
 }
+
+int dw_module_ra_rule(struct dw_module *m, uint64_t vaddr, int *ra_reg)
+{
+	(void)m, (void)vaddr, (void)ra_reg;
+	return -EOPNOTSUPP;
+}

@@ -37,7 +37,8 @@
 	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)      \
 	X(dwarf_getelf) X(dwarf_child) X(dwarf_siblingof) X(dwarf_haspc)     \
 	X(dwarf_attr) X(dwarf_getsrcfiles) X(dwarf_filesrc)                  \
-	X(dwfl_module_build_id)
+	X(dwfl_module_build_id) X(dwfl_module_eh_cfi) X(dwfl_module_dwarf_cfi)  \
+	X(dwarf_cfi_addrframe) X(dwarf_frame_info) X(dwarf_frame_register)
 #define ELF_FUNCS(X)                                                         \
 	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
 	X(gelf_getshdr) X(elf_getdata) X(elf_rawfile) X(elf_getshdrstrndx)   \
@@ -548,4 +549,39 @@ int dw_module_read_image(struct dw_module *m, uint64_t vaddr, void *buf, size_t 
 		return 0;
 	}
 	return -ENOENT;
+}
+
+/* The rule of the return address column in @cfi's frame at @vaddr. */
+static int ra_rule(Dwarf_CFI *cfi, uint64_t vaddr, int *ra_reg)
+{
+	Dwarf_Frame *frame;
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+	int reg, ret;
+
+	if (!cfi || dw.dwarf_cfi_addrframe(cfi, vaddr, &frame))
+		return -ENOENT;
+	reg = dw.dwarf_frame_info(frame, NULL, NULL, NULL);
+	if (reg < 0 || dw.dwarf_frame_register(frame, reg, ops_mem, &ops, &nops))
+		ret = -ENOENT;
+	else if (!nops && !ops)	/* same_value: not saved yet, or restored */
+		ret = DW_RA_IN_REGISTER;
+	else if (!nops)
+		ret = DW_RA_UNDEFINED;	/* the outermost frame */
+	else
+		ret = DW_RA_ELSEWHERE;
+	*ra_reg = reg;
+	free(frame);
+	return ret;
+}
+
+/* .eh_frame first: .debug_frame may be in a debug file still to be found. */
+int dw_module_ra_rule(struct dw_module *m, uint64_t vaddr, int *ra_reg)
+{
+	Dwarf_Addr bias;
+	int ret = ra_rule(dw.dwfl_module_eh_cfi(m->mod, &bias), vaddr, ra_reg);
+
+	if (ret == -ENOENT)
+		ret = ra_rule(dw.dwfl_module_dwarf_cfi(m->mod, &bias), vaddr, ra_reg);
+	return ret;
 }

@@ -228,6 +228,29 @@ static int add_user_frames(struct hwp_profile *p, const struct pd_sample *s, uin
 	return 0;
 }
 
+/* The caller that a frame-pointer chain skips after its first user frame
+ * @pc (@i in @s's chain), or 0 (leaf-caller.c). */
+static uint64_t skipped_caller(struct hwp_profile *p, const struct pd_sample *s,
+			       uint64_t i, uint64_t pc, uint32_t leaf)
+{
+	struct location loc;
+	uint64_t caller, next;
+
+	if (!s->regs_abi)
+		return 0;
+	if (pc == s->ip && s->cpumode == PERF_RECORD_MISC_USER)
+		loc = p->sites[leaf].loc;
+	else if (machine_resolve(p->m, s->pid, pc, PERF_RECORD_MISC_USER, &loc))
+		return 0;
+	caller = leaf_caller(p, s, pc, &loc);
+	if (caller && i + 1 < s->nr_ips) {
+		memcpy(&next, s->ips + i + 1, sizeof(next));
+		if (next == caller)
+			return 0;	/* the walk has it: a frame record was made */
+	}
+	return caller;
+}
+
 /* The call chain as sites, the sampled instruction first. Callers are
  * looked up at their return address - 1, inside the call instruction, so
  * that a call at the end of a function is not put in the next one. */
@@ -236,23 +259,32 @@ static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint3
 {
 	uint16_t mode = s->cpumode;
 	uint32_t nr = 0;
+	bool user_seen = false;
 
 	p->scratch[nr++] = leaf;
 	for (uint64_t i = 0; i < s->nr_ips && nr < PROFILE_MAX_FRAMES; i++) {
-		uint64_t ip;
+		uint64_t ip, caller = 0;
+		bool sampled;
 
 		memcpy(&ip, s->ips + i, sizeof(ip));
 		if (ip >= PERF_CONTEXT_MAX) {
 			mode = context_mode(ip);
 			continue;
 		}
-		if (ip == s->ip && nr == 1)
-			continue;	/* the chain starts with the sampled address */
-		if (ip < 4096)
+		/* the chain starts with the sampled address */
+		sampled = ip == s->ip && nr == 1;
+		if (!sampled && ip < 4096)
 			break;		/* a frame pointer walk that ran into garbage */
-		if (dwarf && mode == PERF_RECORD_MISC_USER)
+		if (!sampled && dwarf && mode == PERF_RECORD_MISC_USER)
 			break;		/* the user part is unwound below */
-		if (add_frame(p, &nr, s->pid, ip - 1, mode))
+		if (!dwarf && mode == PERF_RECORD_MISC_USER && !user_seen) {
+			user_seen = true;
+			caller = skipped_caller(p, s, i, ip, leaf);
+		}
+		if (!sampled && add_frame(p, &nr, s->pid, ip - 1, mode))
+			return -ENOMEM;
+		if (caller && nr < PROFILE_MAX_FRAMES &&
+		    add_frame(p, &nr, s->pid, caller - 1, mode))
 			return -ENOMEM;
 	}
 	if (dwarf && add_user_frames(p, s, &nr, event == p->event))
@@ -786,6 +818,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	p->scratch = NULL;
 	free(p->site_cache);
 	p->site_cache = NULL;
+	leaf_callers_free(&p->leaf_callers);
 	*out = p;
 	return 0;
 err:
@@ -860,6 +893,7 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	free(p->frames);
 	free(p->scratch);
 	free(p->site_cache);
+	leaf_callers_free(&p->leaf_callers);
 	free(p->stack_values);
 	free(p->site_values);
 	free(p->event_names);

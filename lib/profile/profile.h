@@ -116,6 +116,26 @@ struct eh_rewrite {
 int debug_frame_rewrite(const void *section, size_t size, unsigned int addr_size,
 			uint64_t lo, uint64_t hi, struct eh_rewrite *out);
 
+/* ---- leaf-caller.c: the caller a frame-pointer chain skips (arm64) ---- */
+
+struct ra_site;
+
+/* Where the CFI keeps the return address, by (module, address). */
+struct leaf_callers {
+	struct ra_site *v;
+	size_t nr, cap;
+	struct hidx idx;
+};
+
+/* The caller of the function at @pc, the first user frame of @s's
+ * frame-pointer chain, at @loc: the register its return address is still
+ * in by the module's CFI (arm64's link register), as @s recorded it; 0
+ * where the CFI says it was saved, where there is none, or without the
+ * register (or libdw). The chain skips it unless its next frame is it. */
+uint64_t leaf_caller(struct hwp_profile *p, const struct pd_sample *s, uint64_t pc,
+		     const struct location *loc);
+void leaf_callers_free(struct leaf_callers *lc);
+
 /* Needed sizes of stack copies, in buckets of this, the last for all larger. */
 #define STACK_NEED_BUCKET 1024u
 #define STACK_NEED_BUCKETS 65
@@ -202,6 +222,7 @@ struct hwp_profile {
 	/* "[truncated]": the end of chains that stopped early */
 	uint32_t truncated_site;
 	struct unwind_stats us;
+	struct leaf_callers leaf_callers;
 	/* a report looked up lines: modules say if they have them */
 	bool lines_used;
 	struct report *reports[HWP_SORT_DSO + 1];	/* built on first use */

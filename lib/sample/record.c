@@ -196,8 +196,15 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	a->size = sizeof(*a);
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	if (r->o.callchain == HWP_CALLCHAIN_FP)
+	if (r->o.callchain == HWP_CALLCHAIN_FP) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		/* A leaf function's caller, which the kernel's walk of arm64's
+		 * frame records skips, is in the link register (as perf 5.19) */
+		if (regs_arch_host() && regs_arch_host()->fp_mask) {
+			a->sample_type |= PERF_SAMPLE_REGS_USER;
+			a->sample_regs_user = regs_arch_host()->fp_mask;
+		}
+	}
 	if (r->o.callchain == HWP_CALLCHAIN_DWARF) {
 		/* As perf: the kernel walks its own part, the user part is
 		 * unwound from the registers and the stack's copy. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The user registers of a DWARF sample (PERF_SAMPLE_REGS_USER): which the
- * recorder asks for, and where each DWARF register lies in a sample. The
- * one place that knows the kernel's register numbers (perf's
+/* The user registers of a DWARF sample (PERF_SAMPLE_REGS_USER), and of an
+ * arm64 frame-pointer sample (its link register): which the recorder asks
+ * for, and where each DWARF register lies in a sample. The one place that
+ * knows the kernel's register numbers (perf's
  * arch/<arch>/include/uapi/asm/perf_regs.h) and how they map to DWARF's,
  * for every architecture hwprof unwinds. */
 #include "sample/sample.h"
@@ -29,10 +30,11 @@ static const int8_t arm64_perf_of_dwarf[] = {
 
 static const struct regs_arch arches[] = {
 	/* perf's PERF_REGS_MASK: every register but the segments DS ES FS GS */
-	{ EM_X86_64, "x86_64", 0xff0fffULL, 7, 8, x86_64_perf_of_dwarf,
+	{ EM_X86_64, "x86_64", 0xff0fffULL, 0, 7, 8, x86_64_perf_of_dwarf,
 	  ARRAY_SIZE(x86_64_perf_of_dwarf) },
-	{ EM_AARCH64, "aarch64", (1ULL << 33) - 1, 31, 32, arm64_perf_of_dwarf,
-	  ARRAY_SIZE(arm64_perf_of_dwarf) },
+	/* with -g: fp (x29), lr (x30), sp, pc; perf asks for lr alone */
+	{ EM_AARCH64, "aarch64", (1ULL << 33) - 1, 0xfULL << 29, 31, 32,
+	  arm64_perf_of_dwarf, ARRAY_SIZE(arm64_perf_of_dwarf) },
 };
 
 const struct regs_arch *regs_arch_of(int e_machine)

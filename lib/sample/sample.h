@@ -562,6 +562,14 @@ bool dw_module_span(struct dw_module *m, uint64_t *lo, uint64_t *hi);
 /* @len bytes at module address @vaddr, from the segments' file bytes
  * (not .bss): 0, or -ENOENT when the file does not hold them all. */
 int dw_module_read_image(struct dw_module *m, uint64_t vaddr, void *buf, size_t len);
+/* Where the CFI (.eh_frame, else .debug_frame) of the function at @vaddr
+ * keeps the return address there: still in the register it came in, whose
+ * DWARF number is set in @ra_reg (arm64's link register before the
+ * prologue saves it, and after the epilogue restores it); saved elsewhere;
+ * or undefined (the outermost frame). -ENOENT where no CFI covers @vaddr,
+ * -EOPNOTSUPP without libdw. */
+enum { DW_RA_IN_REGISTER = 1, DW_RA_ELSEWHERE, DW_RA_UNDEFINED };
+int dw_module_ra_rule(struct dw_module *m, uint64_t vaddr, int *ra_reg);
 
 /* ---- disasm.c (capstone) or disasm-stub.c ---- */
 
@@ -576,12 +584,16 @@ void disasm_close(struct disasm *d);
 int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 	       char *text, size_t size);
 
-/* ---- regs.c: the user registers of DWARF samples, for each architecture ---- */
+/* ---- regs.c: the user registers of DWARF (and arm64 -g) samples ---- */
 
 struct regs_arch {
 	int e_machine;		/* EM_X86_64, EM_AARCH64 */
 	const char *name;	/* as uname -m says */
 	uint64_t user_mask;	/* sample_regs_user: what perf asks for */
+	/* sample_regs_user with frame-pointer chains, or 0: on arm64, where
+	 * a leaf function keeps no frame record, its caller is the link
+	 * register wherever its CFI says the return address is still there */
+	uint64_t fp_mask;
 	int sp, ip;		/* the stack pointer's and the IP's DWARF numbers */
 	const int8_t *perf_of_dwarf;	/* DWARF register -> the kernel's number */
 	size_t nr_dwarf;

@@ -564,26 +564,18 @@ static int inline_stack(const struct hwp_stack *st, void *ctx)
 	return 0;
 }
 
-/* hwp_profile_opts.inline_frames through the API: tests/inlines.c, run as
- * a command and recorded with frame-pointer chains, has every level of its
- * nested inlined functions as a frame, each after the function it was
- * inlined into; without the option, none. */
-static void check_inline(void)
+/* Program @path (a test program built by meson) run with argument 20,
+ * recorded with frame-pointer chains: the recording, or NULL. */
+static struct hwp_record *record_fp(const char *path)
 {
-	char *argv[] = { getenv("INLINES"), "20", NULL };
+	char *argv[] = { (char *)path, "20", NULL };
 	struct hwp_workload *w = NULL;
 	struct hwp_record *r = NULL;
-	struct hwp_profile *p = NULL;
-	struct inline_chains with = { 0 }, without = { 0 };
 	int status = -1;
 
-	if (!argv[0]) {
-		t_case_skip("INLINES (tests/inlines, built by meson) is not set");
-		return;
-	}
 	CHECK_ERR(hwp_workload_new(argv, NULL, &w), 0);
 	if (!w)
-		return;
+		return NULL;
 	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 2000,
 		 .callchain = HWP_CALLCHAIN_FP, .scope = HWP_SCOPE_THREAD,
 		 .pid = hwp_workload_pid(w), .enable_on_exec = true, .mmap_pages = 1024);
@@ -591,9 +583,30 @@ static void check_inline(void)
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK_ERR(hwp_workload_start(w), 0);
 	CHECK_ERR(hwp_workload_wait(w, &status), 0);
-	CHECK(status == 0, "inlines exited with status %d", status);
+	CHECK(status == 0, "%s exited with status %d", path, status);
 	hwp_workload_free(w);
 	CHECK_ERR(hwp_record_finish(r), 0);
+	return r;
+}
+
+/* hwp_profile_opts.inline_frames through the API: tests/inlines.c, run as
+ * a command and recorded with frame-pointer chains, has every level of its
+ * nested inlined functions as a frame, each after the function it was
+ * inlined into; without the option, none. */
+static void check_inline(void)
+{
+	const char *path = getenv("INLINES");
+	struct hwp_record *r;
+	struct hwp_profile *p = NULL;
+	struct inline_chains with = { 0 }, without = { 0 };
+
+	if (!path) {
+		t_case_skip("INLINES (tests/inlines, built by meson) is not set");
+		return;
+	}
+	r = record_fp(path);
+	if (!r)
+		return;
 	for (int inl = 0; inl < 2; inl++) {
 		HWP_OPTS(hwp_profile_opts, po, .inline_frames = inl);
 
@@ -621,6 +634,72 @@ static void check_inline(void)
 #endif
 }
 
+struct leaf_chains {
+	uint64_t in_callee, via_callee;	/* samples in callee; called by via */
+	uint64_t in_deep, main_deep;	/* samples in deep; called by main */
+};
+
+static int leaf_stack(const struct hwp_stack *st, void *ctx)
+{
+	static const char *const callee[] = { "main", "via", "callee" };
+	static const char *const deep[] = { "main", "deep" };
+	struct leaf_chains *c = ctx;
+	const char *last = st->nr_frames ? st->frames[st->nr_frames - 1] : "";
+
+	if (!strcmp(last, "callee")) {
+		c->in_callee += st->samples;
+		if (ends_with(st->frames, st->nr_frames, callee, ARRAY_SIZE(callee)))
+			c->via_callee += st->samples;
+	}
+	if (!strcmp(last, "deep")) {
+		c->in_deep += st->samples;
+		if (ends_with(st->frames, st->nr_frames, deep, ARRAY_SIZE(deep)))
+			c->main_deep += st->samples;
+	}
+	return 0;
+}
+
+/* Frame-pointer chains of leaf functions without a frame record (GCC's
+ * default on arm64, tests/inlines.c built as tests/leafcalls): the frame
+ * pointer is still the caller's, whose record holds the return address of
+ * the caller's caller, so the kernel's walk skips the caller. The link
+ * register, recorded with each sample on arm64, is that caller wherever
+ * the CFI says the return address is still in it: callee() is called by
+ * via(), deep() by main(), in every sample but a rare few (on x86-64, the
+ * one instruction before a function pushes its frame pointer). */
+static void check_leaf_caller(void)
+{
+	const char *path = getenv("LEAFCALLS");
+	struct hwp_record *r;
+	struct hwp_profile *p = NULL;
+	struct leaf_chains c = { 0 };
+
+	if (!path) {
+		t_case_skip("LEAFCALLS (tests/leafcalls, built by meson) is not set");
+		return;
+	}
+#ifndef HAVE_LIBDW
+	t_case_skip("without libdw, no symbols and no CFI");
+	return;
+#endif
+	r = record_fp(path);
+	if (!r)
+		return;
+	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), 0);
+	if (p)
+		CHECK_ERR(hwp_profile_foreach_stack(p, leaf_stack, &c), 0);
+	hwp_profile_free(p);
+	hwp_record_free(r);
+	CHECK(c.in_callee >= 30 && c.in_deep >= 30,
+	      "%llu samples in callee, %llu in deep", (unsigned long long)c.in_callee,
+	      (unsigned long long)c.in_deep);
+	CHECK(c.via_callee * 20 >= c.in_callee * 19 && c.main_deep * 20 >= c.in_deep * 19,
+	      "main;via;callee in %llu of callee's %llu samples, main;deep in %llu of "
+	      "deep's %llu", (unsigned long long)c.via_callee,
+	      (unsigned long long)c.in_callee, (unsigned long long)c.main_deep,
+	      (unsigned long long)c.in_deep);
+}
+
 int main(void)
 {
 	t_init();
@@ -633,5 +712,6 @@ int main(void)
 	t_run(check_html_in_memory);
 	t_run(check_off_cpu);
 	t_run(check_inline);
+	t_run(check_leaf_caller);
 	return t_done();
 }

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/* The CFI rule of the return address (dw_module_ra_rule), which tells a
+ * report whether a frame-pointer chain skipped a caller
+ * (lib/profile/leaf-caller.c): functions of this program written in
+ * assembly with their CFI (a leaf whose return address stays in its
+ * register, one that saves it and restores it, one that marks it
+ * undefined, one without CFI), read back from this program's own file. */
+#include "sample/sample.h"
+#include "harness.h"
+
+#include <link.h>
+
+void cfi_leaf(void);
+void cfi_saved(void);
+void cfi_outermost(void);
+void cfi_none(void);
+
+/* RA_REG: the return address column; ENTRY: its rule at a function's
+ * entry; SAVED_AT, RESTORED_AT: the offsets in cfi_saved after its save
+ * and after its restore. */
+#if defined(__aarch64__)
+#define RA_REG 30
+#define SAVE "stp x29, x30, [sp, #-16]!\n.cfi_def_cfa_offset 16\n" \
+	     ".cfi_offset 29, -16\n.cfi_offset 30, -8\n"
+#define RESTORE "ldp x29, x30, [sp], #16\n.cfi_restore 30\n.cfi_restore 29\n" \
+		".cfi_def_cfa_offset 0\n"
+#define ENTRY DW_RA_IN_REGISTER	/* arm64's return address comes in x30 */
+#define SAVED_AT 4
+#define RESTORED_AT 8
+#define LEAF_RULE ""
+#define UNDEFINED ".cfi_undefined x30\n"
+#define NOP "nop\n"
+#elif defined(__x86_64__)
+#define RA_REG 16
+/* x86-64's return address comes on the stack: a rule that keeps it in
+ * its column is written out, as no compiler would */
+#define SAVE "push %rbp\n.cfi_def_cfa_offset 16\n.cfi_offset rbp, -16\n"
+#define RESTORE "pop %rbp\n.cfi_def_cfa_offset 8\n.cfi_same_value rip\n"
+#define ENTRY DW_RA_ELSEWHERE	/* on the stack */
+#define SAVED_AT 1
+#define RESTORED_AT 2
+#define LEAF_RULE ".cfi_same_value rip\n"
+#define UNDEFINED ".cfi_undefined rip\n"
+#define NOP "nop\n"
+#endif
+
+#ifdef RA_REG
+#define FUNCTION(name, body) \
+	".globl " name "\n.type " name ", %function\n" name ":\n" body \
+	".size " name ", .-" name "\n"
+__asm__(".text\n"
+	FUNCTION("cfi_leaf", ".cfi_startproc\n" LEAF_RULE NOP "ret\n.cfi_endproc\n")
+	FUNCTION("cfi_saved", ".cfi_startproc\n" SAVE RESTORE "ret\n.cfi_endproc\n")
+	FUNCTION("cfi_outermost", ".cfi_startproc\n" UNDEFINED NOP "ret\n.cfi_endproc\n")
+	FUNCTION("cfi_none", NOP "ret\n"));
+
+static int first_object(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	(void)size;
+	*(uint64_t *)ctx = info->dlpi_addr;	/* the program's own load bias */
+	return 1;
+}
+
+static int rule_at(struct dw_module *m, void (*fn)(void), uint64_t off, int *reg)
+{
+	uint64_t bias = 0;
+
+	dl_iterate_phdr(first_object, &bias);
+	*reg = -1;
+	return dw_module_ra_rule(m, (uint64_t)(uintptr_t)fn - bias + off, reg);
+}
+
+static void check_rules(void)
+{
+	struct dw_module *m = NULL;
+	int reg;
+
+#ifndef HAVE_LIBDW
+	CHECK_ERR(dw_module_open("/proc/self/exe", -1, &m), -EOPNOTSUPP);
+	return;
+#endif
+	CHECK_ERR(dw_module_open("/proc/self/exe", -1, &m), 0);
+	if (!m)
+		return;
+	CHECK_ERR(rule_at(m, cfi_leaf, 0, &reg), DW_RA_IN_REGISTER);
+	CHECK(reg == RA_REG, "cfi_leaf: the return address in register %d", reg);
+	CHECK_ERR(rule_at(m, cfi_saved, 0, &reg), ENTRY);
+	CHECK_ERR(rule_at(m, cfi_saved, SAVED_AT, &reg), DW_RA_ELSEWHERE);
+	CHECK_ERR(rule_at(m, cfi_saved, RESTORED_AT, &reg), DW_RA_IN_REGISTER);
+	CHECK_ERR(rule_at(m, cfi_outermost, 0, &reg), DW_RA_UNDEFINED);
+	CHECK_ERR(rule_at(m, cfi_none, 0, &reg), -ENOENT);
+	dw_module_close(m);
+}
+#else
+static void check_rules(void)
+{
+	t_case_skip("no CFI written here for this architecture");
+}
+#endif
+
+int main(void)
+{
+	t_init();
+	t_run(check_rules);
+	return t_done();
+}
