@@ -114,6 +114,18 @@ int ksyms_cache_key(char *key, size_t size);
  * cache would be dropped for nothing). 0 without the file; 1 when it
  * cannot be read, or not as /proc/modules: a key never kept. */
 uint64_t ksyms_modules_hash(const char *path);
+/* $XDG_CACHE_HOME/hwprof/@name, else ~/.cache/hwprof/@name, in @path: 0,
+ * -ENOENT when neither variable names an absolute folder, -ENAMETOOLONG. */
+int cache_file_path(char *path, size_t size, const char *name);
+/* The folder of the cache file @path (from cache_file_path()), opened if
+ * it and the folders above it are this user's alone (@create: made if
+ * missing): the fd, or -errno (-EPERM: a folder of another user). Make the
+ * file's calls relative to it (openat, renameat), not by @path. */
+int cache_dir_open(const char *path, bool create);
+/* Write cache file @path by @fill(fd, @ctx) (0 or -errno) under a name of
+ * this thread's, renamed into place once whole (never a half-written
+ * file): 0, or the first error, and no file. */
+int cache_file_write(const char *path, int (*fill)(int fd, void *ctx), void *ctx);
 /* Where the cache of the kernel of @key is. */
 int ksyms_cache_path(char *path, size_t size, const char *key);
 /* Whether @size bytes at @data are a whole cache file of @key (NULL: any):
