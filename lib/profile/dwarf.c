@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -20,6 +21,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define LIBDW "libdw.so.1"
@@ -37,11 +39,11 @@
 	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)      \
 	X(dwarf_getelf) X(dwarf_child) X(dwarf_siblingof) X(dwarf_haspc)     \
 	X(dwarf_attr) X(dwarf_getsrcfiles) X(dwarf_filesrc)                  \
-	X(dwfl_module_build_id)
+	X(dwfl_module_build_id) X(dwelf_elf_gnu_build_id)
 #define ELF_FUNCS(X)                                                         \
 	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
 	X(gelf_getshdr) X(elf_getdata) X(elf_rawfile) X(elf_getshdrstrndx)   \
-	X(elf_strptr) X(elf_compress)
+	X(elf_strptr) X(elf_compress) X(elf_begin) X(elf_end) X(elf_ndxscn)
 
 static struct {
 #define X(fn) __typeof__(fn) *fn;
@@ -64,6 +66,229 @@ static void *resolve(void *h, const char *lib, const char *sym)
 	return p;
 }
 
+/* ---- debug files with their sections decompressed, kept between reports ----
+ *
+ * libdw decompresses every .debug_* section of a file whole when it opens
+ * its DWARF, whatever is looked up after: for libc's separate debug file
+ * (libc6-dbg, zlib-compressed), 10 MB inflated at every report that wants
+ * a line, most of the time pprof takes beyond the report by symbol
+ * (BENCHMARKS.md). So the first report writes a copy of the debug file
+ * whose compressed sections are stored decompressed, in the user's cache
+ * next to the kernel's symbols, named by the module's build-id and the
+ * debug file's size and time; later ones hand libdw that copy, whose
+ * sections libelf maps rather than inflates. The copy is the file's own
+ * bytes, the decompressed sections appended and a section header table
+ * after them that points there: nothing a program header or an allocated
+ * section points to moves. A copy that cannot be made or is not the
+ * module's (its build-id) is passed by: the debug file is read as before. */
+
+static int write_all(int fd, const void *buf, size_t len, off_t at)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -ENOSPC;
+		p += n;
+		len -= (size_t)n;
+		at += n;
+	}
+	return 0;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t align)
+{
+	return align > 1 ? (v + align - 1) / align * align : v;
+}
+
+/* @e's file into @out with its SHF_COMPRESSED sections decompressed: 0,
+ * -ENOTSUP for a file of another class or byte order than this host's or
+ * without compressed sections (then nothing is worth keeping), -errno. */
+static int write_decompressed(Elf *e, int out)
+{
+	const char *raw;
+	size_t size, nr = 0;
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh;
+	uint64_t at;
+	Elf_Scn *scn = NULL;
+	int err;
+
+	raw = dw.elf_rawfile(e, &size);
+	if (!raw || size < sizeof(eh))
+		return -ENOTSUP;
+	memcpy(&eh, raw, sizeof(eh));
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+				    ELFDATA2LSB : ELFDATA2MSB) ||
+	    eh.e_shentsize != sizeof(*sh) || !eh.e_shnum || eh.e_shstrndx == SHN_XINDEX ||
+	    eh.e_shoff > size || (size - eh.e_shoff) / sizeof(*sh) < eh.e_shnum)
+		return -ENOTSUP;
+	sh = malloc(eh.e_shnum * sizeof(*sh));
+	if (!sh)
+		return -ENOMEM;
+	memcpy(sh, raw + eh.e_shoff, eh.e_shnum * sizeof(*sh));
+	err = write_all(out, raw, size, 0);
+	at = size;
+	while (!err && (scn = dw.elf_nextscn(e, scn))) {
+		size_t i = dw.elf_ndxscn(scn);
+		Elf_Data *d;
+
+		if (i >= eh.e_shnum || !(sh[i].sh_flags & SHF_COMPRESSED) ||
+		    sh[i].sh_type == SHT_NOBITS)
+			continue;
+		if (dw.elf_compress(scn, 0, 0) < 0 || !(d = dw.elf_getdata(scn, NULL)) ||
+		    (d->d_size && !d->d_buf)) {
+			err = -HWP_ERR_FORMAT;
+			break;
+		}
+		at = align_up(at, d->d_align);
+		err = write_all(out, d->d_buf, d->d_size, (off_t)at);
+		sh[i].sh_offset = at;
+		sh[i].sh_size = d->d_size;
+		sh[i].sh_flags &= ~(uint64_t)SHF_COMPRESSED;
+		sh[i].sh_addralign = d->d_align;
+		at += d->d_size;
+		nr++;
+	}
+	if (!err && !nr)
+		err = -ENOTSUP;
+	eh.e_shoff = align_up(at, 8);
+	if (!err)
+		err = write_all(out, sh, eh.e_shnum * sizeof(*sh), (off_t)eh.e_shoff);
+	if (!err)
+		err = write_all(out, &eh, sizeof(eh), 0);
+	free(sh);
+	return err;
+}
+
+/* Whether @fd is an ELF file whose build-id is @id. */
+static bool has_build_id(int fd, const void *id, int len)
+{
+	Elf *e = dw.elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *bits;
+	bool same;
+
+	if (!e)
+		return false;
+	same = dw.dwelf_elf_gnu_build_id(e, &bits) == len &&
+	       !memcmp(bits, id, (size_t)len);
+	dw.elf_end(e);
+	return same;
+}
+
+/* Whether @e has sections a copy would hold decompressed, and can be
+ * copied: not one that names a dwz file by a path relative to its own
+ * (.gnu_debugaltlink), which its copy, elsewhere, would not find. */
+static bool worth_copying(Elf *e)
+{
+	bool compressed = false;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (dw.elf_getshdrstrndx(e, &shstrndx))
+		return false;
+	while ((scn = dw.elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (!dw.gelf_getshdr(scn, &sh))
+			return false;
+		n = dw.elf_strptr(e, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, ".gnu_debugaltlink"))
+			return false;
+		compressed |= (sh.sh_flags & SHF_COMPRESSED) && sh.sh_type != SHT_NOBITS;
+	}
+	return compressed;
+}
+
+static int fill_copy(int fd, void *e)
+{
+	return write_decompressed(e, fd);
+}
+
+/* The name of module @mod's copy in the cache, in @path, @name its last
+ * part, @bits and its length its build-id: 0, or -ENOENT without a
+ * build-id or a cache folder. */
+static int debug_copy_path(Dwfl_Module *mod, char *path, size_t size, const char **name,
+			   const unsigned char **bits, int *len)
+{
+	char hex[2 * PD_BUILD_ID_MAX + 1], file[sizeof("debug-") + sizeof(hex)];
+	struct pd_build_id id = { 0 };
+	GElf_Addr at;
+	int n = dw.dwfl_module_build_id(mod, bits, &at);
+
+	if (n <= 0 || n > PD_BUILD_ID_MAX)
+		return -ENOENT;
+	*len = n;
+	id.size = (uint8_t)n;
+	memcpy(id.data, *bits, (size_t)n);
+	snprintf(file, sizeof(file), "debug-%s", pd_build_id_hex(&id, hex, sizeof(hex)));
+	if (cache_file_path(path, size, file))
+		return -ENOENT;
+	*name = strrchr(path, '/') + 1;
+	return 0;
+}
+
+/* Module @mod's copy of its debug file from the cache, if one is there and
+ * of its build-id: an fd open on it, its path in *@file_name; else -1. */
+static int debug_copy_open(Dwfl_Module *mod, char **file_name)
+{
+	char path[PATH_MAX], *dup;
+	const unsigned char *bits;
+	const char *name;
+	int len, dfd, fd;
+
+	if (debug_copy_path(mod, path, sizeof(path), &name, &bits, &len))
+		return -1;
+	dfd = cache_dir_open(path, false);
+	if (dfd < 0)
+		return -1;
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	close(dfd);
+	if (fd < 0)
+		return -1;
+	dup = strdup(path);
+	if (!dup || !has_build_id(fd, bits, len)) {
+		if (dup)
+			pr_debug("%s is not the debug file of its name: the original is read",
+				 path);
+		free(dup);
+		close(fd);
+		return -1;
+	}
+	free(*file_name);
+	*file_name = dup;
+	return fd;
+}
+
+/* Make module @mod's copy of debug file @fd (which libdwfl reads this
+ * time) for the next reports, where it has compressed sections. */
+static void debug_copy_make(Dwfl_Module *mod, int fd)
+{
+	char path[PATH_MAX];
+	const unsigned char *bits;
+	const char *name;
+	int len, err;
+	Elf *e;
+
+	if (debug_copy_path(mod, path, sizeof(path), &name, &bits, &len))
+		return;
+	e = dw.elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e)
+		return;
+	if (worth_copying(e)) {
+		err = cache_file_write(path, fill_copy, e);
+		if (err && err != -ENOTSUP)
+			pr_debug("%s: %s", path, hwp_strerror(err));
+	}
+	dw.elf_end(e);
+}
+
 /* A module's debug file: where libdwfl looks (next to it, /usr/lib/debug),
  * then from debuginfod's servers by the module's build-id, where
  * DEBUGINFOD_URLS names them (libdwfl's own use of debuginfod depends on
@@ -77,10 +302,15 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	const unsigned char *bits;
 	char path[PATH_MAX], why[768];
 	GElf_Addr at;
-	int n, fd = dw.dwfl_standard_find_debuginfo(mod, userdata, modname, base,
-						   file_name, debuglink_file,
-						   debuglink_crc, debuginfo_file_name);
+	int n, fd = debug_copy_open(mod, debuginfo_file_name);
 
+	if (fd >= 0)
+		return fd;
+	fd = dw.dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					     debuglink_file, debuglink_crc,
+					     debuginfo_file_name);
+	if (fd >= 0)
+		debug_copy_make(mod, fd);
 	if (fd >= 0 || !debuginfod_wanted())
 		return fd;
 	n = dw.dwfl_module_build_id(mod, &bits, &at);
@@ -96,6 +326,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	}
 	free(*debuginfo_file_name);
 	*debuginfo_file_name = strdup(path);
+	debug_copy_make(mod, n);
 	return n;
 }
 
