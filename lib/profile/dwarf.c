@@ -39,7 +39,7 @@
 	X(dwfl_standard_find_debuginfo) X(dwfl_offline_section_address)      \
 	X(dwarf_getelf) X(dwarf_child) X(dwarf_siblingof) X(dwarf_haspc)     \
 	X(dwarf_attr) X(dwarf_getsrcfiles) X(dwarf_filesrc)                  \
-	X(dwfl_module_build_id) X(dwelf_elf_gnu_build_id)
+	X(dwfl_module_build_id) X(dwelf_elf_gnu_build_id) X(dwfl_module_info)
 #define ELF_FUNCS(X)                                                         \
 	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
 	X(gelf_getshdr) X(elf_getdata) X(elf_rawfile) X(elf_getshdrstrndx)   \
@@ -72,11 +72,11 @@ static void *resolve(void *h, const char *lib, const char *sym)
  * its DWARF, whatever is looked up after: for libc's separate debug file
  * (libc6-dbg, zlib-compressed), 10 MB inflated at every report that wants
  * a line, most of the time pprof takes beyond the report by symbol
- * (BENCHMARKS.md). So the first report writes a copy of the debug file
- * whose compressed sections are stored decompressed, in the user's cache
- * next to the kernel's symbols, named by the module's build-id and the
- * debug file's size and time; later ones hand libdw that copy, whose
- * sections libelf maps rather than inflates. The copy is the file's own
+ * (BENCHMARKS.md). So the first report that reads lines there writes a
+ * copy of the debug file whose compressed sections are stored
+ * decompressed, in the user's cache next to the kernel's symbols, named by
+ * the module's build-id; later ones hand libdwfl that copy, whose sections
+ * libelf maps rather than inflates. The copy is the file's own
  * bytes, the decompressed sections appended and a section header table
  * after them that points there: nothing a program header or an allocated
  * section points to moves. A copy that cannot be made or is not the
@@ -266,27 +266,35 @@ static int debug_copy_open(Dwfl_Module *mod, char **file_name)
 	return fd;
 }
 
-/* Make module @mod's copy of debug file @fd (which libdwfl reads this
- * time) for the next reports, where it has compressed sections. */
-static void debug_copy_make(Dwfl_Module *mod, int fd)
+/* Keep module @mod's separate debug file, whose DWARF libdw has opened,
+ * as a copy for the next reports, where it has compressed sections. Here
+ * rather than where the file is found, which reports by symbol do too
+ * (for its .symtab) without ever inflating its DWARF. It is opened again,
+ * by name: libelf rewrites the section headers of its mapping as it
+ * decompresses, so libdw's Elf no longer shows the file's own. */
+static void debug_copy_make(Dwfl_Module *mod)
 {
 	char path[PATH_MAX];
 	const unsigned char *bits;
-	const char *name;
-	int len, err;
+	const char *name, *file = NULL;
+	int len, fd, err;
 	Elf *e;
 
-	if (debug_copy_path(mod, path, sizeof(path), &name, &bits, &len))
+	if (debug_copy_path(mod, path, sizeof(path), &name, &bits, &len) ||
+	    !dw.dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &file) || !file)
 		return;
-	e = dw.elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!e)
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return;
-	if (worth_copying(e)) {
+	e = has_build_id(fd, bits, len) ? dw.elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (e && worth_copying(e)) {
 		err = cache_file_write(path, fill_copy, e);
 		if (err && err != -ENOTSUP)
 			pr_debug("%s: %s", path, hwp_strerror(err));
 	}
-	dw.elf_end(e);
+	if (e)
+		dw.elf_end(e);
+	close(fd);
 }
 
 /* A module's debug file: where libdwfl looks (next to it, /usr/lib/debug),
@@ -309,8 +317,6 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	fd = dw.dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 					     debuglink_file, debuglink_crc,
 					     debuginfo_file_name);
-	if (fd >= 0)
-		debug_copy_make(mod, fd);
 	if (fd >= 0 || !debuginfod_wanted())
 		return fd;
 	n = dw.dwfl_module_build_id(mod, &bits, &at);
@@ -326,7 +332,6 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	}
 	free(*debuginfo_file_name);
 	*debuginfo_file_name = strdup(path);
-	debug_copy_make(mod, n);
 	return n;
 }
 
@@ -497,8 +502,14 @@ bool dw_module_has_debuginfo(struct dw_module *m)
 {
 	Dwarf_Addr bias;
 
-	if (m->dwarf < 0)
-		m->dwarf = dw.dwfl_module_getdwarf(m->mod, &bias) != NULL;
+	Dwarf *dbg;
+
+	if (m->dwarf >= 0)
+		return m->dwarf;
+	dbg = dw.dwfl_module_getdwarf(m->mod, &bias);
+	m->dwarf = dbg != NULL;
+	if (dbg && dw.dwarf_getelf(dbg) != m->elf)
+		debug_copy_make(m->mod);
 	return m->dwarf;
 }
 
