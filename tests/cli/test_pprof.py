@@ -487,6 +487,10 @@ def debug_copy(d):
     funcs = source_functions(os.path.join(w, "plain.pb.gz"))
     check("hot" in funcs, f"the lines come from the debug file: {funcs}")
     check(not os.path.exists(copy), f"no cache folder, no copy: {copy}")
+    p = hwprof("report", "-i", data, "--sort", "sym", timeout=120,
+               env=dict(os.environ, XDG_CACHE_HOME=cache))
+    check(p.returncode == 0 and " hot" in p.stdout and not os.path.exists(copy),
+          f"a report by symbol, which reads no line, makes no copy: {p.stderr}")
     first = report(os.path.join(w, "first.pb.gz"))
     check(first == plain, "the report that writes the copy: the same profile")
     if not check(os.path.exists(copy), f"the copy is kept: {copy}"):
