@@ -105,6 +105,10 @@ static uint64_t align_up(uint64_t v, uint64_t align)
 	return align > 1 ? (v + align - 1) / align * align : v;
 }
 
+/* The ELF byte order of this host, the only one a copy is written in. */
+#define HOST_ELFDATA                                                       \
+	(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB)
+
 /* @e's file into @out with its SHF_COMPRESSED sections decompressed: 0,
  * -ENOTSUP for a file of another class or byte order than this host's or
  * without compressed sections (then nothing is worth keeping), -errno. */
@@ -123,8 +127,7 @@ static int write_decompressed(Elf *e, int out)
 		return -ENOTSUP;
 	memcpy(&eh, raw, sizeof(eh));
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
-				    ELFDATA2LSB : ELFDATA2MSB) ||
+	    eh.e_ident[EI_DATA] != HOST_ELFDATA ||
 	    eh.e_shentsize != sizeof(*sh) || !eh.e_shnum || eh.e_shstrndx == SHN_XINDEX ||
 	    eh.e_shoff > size || (size - eh.e_shoff) / sizeof(*sh) < eh.e_shnum)
 		return -ENOTSUP;
@@ -179,6 +182,43 @@ static bool has_build_id(int fd, const void *id, int len)
 	       !memcmp(bits, id, (size_t)len);
 	dw.elf_end(e);
 	return same;
+}
+
+/* Whether copy @fd is whole as far as its headers say: its section header
+ * table and every section's bytes within the file. The copy is trusted by
+ * its build-id, whose note is near its start: a copy cut short by a crash
+ * keeps it (before cache_file_write() synced, or a disk that lies), and
+ * its DWARF, read past the end, would give no lines or wrong ones. Two
+ * reads, where a checksum would read it all. */
+static bool copy_whole(int fd)
+{
+	struct stat st;
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh;
+	uint64_t size;
+	size_t len;
+	bool whole;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+		return false;
+	size = (uint64_t)st.st_size;
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != HOST_ELFDATA || eh.e_shentsize != sizeof(*sh) ||
+	    !eh.e_shnum || eh.e_shoff > size ||
+	    (size - eh.e_shoff) / sizeof(*sh) < eh.e_shnum)
+		return false;
+	len = eh.e_shnum * sizeof(*sh);
+	sh = malloc(len);
+	whole = sh && pread(fd, sh, len, (off_t)eh.e_shoff) == (ssize_t)len;
+	for (size_t i = 0; whole && i < eh.e_shnum; i++) {
+		uint64_t at = sh[i].sh_offset;
+
+		whole = sh[i].sh_type == SHT_NOBITS ||
+			(at <= size && size - at >= sh[i].sh_size);
+	}
+	free(sh);
+	return whole;
 }
 
 /* Whether @e has sections a copy would hold decompressed, and can be
@@ -252,6 +292,11 @@ static int debug_copy_open(Dwfl_Module *mod, char **file_name)
 	close(dfd);
 	if (fd < 0)
 		return -1;
+	if (!copy_whole(fd)) {
+		pr_debug("%s is cut short: the original is read", path);
+		close(fd);
+		return -1;
+	}
 	dup = strdup(path);
 	if (!dup || !has_build_id(fd, bits, len)) {
 		if (dup)

@@ -595,8 +595,9 @@ void *ksyms_cache_image(const struct ksyms *k, const char *key, size_t *size)
 	return h;
 }
 
-/* Write a cache file whole under a temporary name and rename it into
- * place: a reader sees the old file or the new one, never half of one. */
+/* Write a cache file whole under a temporary name, synced, and rename it
+ * into place: a reader sees the old file or the new one, never half of
+ * one, also after a crash. */
 int cache_file_write(const char *path, int (*fill)(int fd, void *ctx), void *ctx)
 {
 	const char *name = strrchr(path, '/');
@@ -620,6 +621,11 @@ int cache_file_write(const char *path, int (*fill)(int fd, void *ctx), void *ctx
 		return err;
 	}
 	err = fill(fd, ctx);
+	/* on the disk before its name is: a crash after the rename would
+	 * otherwise leave the name on a file cut short, or empty (ext4
+	 * allocates late), which readers that trust a header would take */
+	if (!err && fsync(fd))
+		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && renameat(dfd, tmp, dfd, name + 1))

@@ -123,8 +123,9 @@ int cache_file_path(char *path, size_t size, const char *name);
  * file's calls relative to it (openat, renameat), not by @path. */
 int cache_dir_open(const char *path, bool create);
 /* Write cache file @path by @fill(fd, @ctx) (0 or -errno) under a name of
- * this thread's, renamed into place once whole (never a half-written
- * file): 0, or the first error, and no file. */
+ * this thread's, renamed into place once whole and synced (never a
+ * half-written file, nor after a crash): 0, or the first error, and no
+ * file. */
 int cache_file_write(const char *path, int (*fill)(int fd, void *ctx), void *ctx);
 /* Where the cache of the kernel of @key is. */
 int ksyms_cache_path(char *path, size_t size, const char *key);

@@ -15,6 +15,7 @@ import os
 import pty
 import re
 import shutil
+import struct
 import subprocess
 import tempfile
 
@@ -443,11 +444,23 @@ def source_functions(path):
                   if strs[f.get("filename", 0)].endswith("hotspots.c"))
 
 
+def torn_copy(elf):
+    """The first half of ELF64 file ELF and its section header table after
+    it: headers whole, sections that run past the file's end."""
+    shoff, = struct.unpack_from("=Q", elf, 0x28)
+    shentsize, shnum = struct.unpack_from("=HH", elf, 0x3a)
+    half = elf[:len(elf) // 2]
+    half += b"\0" * (-len(half) % 8)
+    torn = bytearray(half + elf[shoff:shoff + shentsize * shnum])
+    struct.pack_into("=Q", torn, 0x28, len(half))
+    return bytes(torn)
+
+
 def debug_copy(d):
     """A separate debug file with compressed sections (the way Debian ships
     libc6-dbg's) is read by the first report and kept decompressed in the
     cache by build-id; later reports read the copy, for the same bytes; a
-    copy of another build-id is passed by and replaced."""
+    copy of another build-id, or cut short, is passed by and replaced."""
     if not HAVE_LIBDW:
         skip("built without libdw: no source lines")
     for tool in ("readelf", "objcopy"):
@@ -505,6 +518,8 @@ def debug_copy(d):
     os.rename(debug, debug + ".gone")
     check(report(os.path.join(w, "copy.pb.gz")) == plain,
           "without the original, from the copy: the same profile")
+    with open(copy, "rb") as f:
+        whole = f.read()
     # a copy of another build-id is not read, and is written anew
     shutil.copy(WORKLOAD, copy)
     os.rename(debug + ".gone", debug)
@@ -517,6 +532,17 @@ def debug_copy(d):
     check(report(os.path.join(w, "junk.pb.gz")) == plain,
           "with junk in the copy's place: the same profile")
     check(build_id(copy) == bid, f"the junk copy is written anew: {build_id(copy)}")
+    # a copy cut short (a crash before its bytes reached the disk) keeps its
+    # build-id note: it is refused by its size, and written anew
+    for what, torn in (("its first half", whole[:len(whole) // 2]),
+                       ("its first half and its section headers", torn_copy(whole))):
+        with open(copy, "wb") as f:
+            f.write(torn)
+        check(build_id(copy) == bid, f"{what}: the build-id is still there")
+        check(report(os.path.join(w, "torn.pb.gz")) == plain,
+              f"with {what} in the copy's place: the same profile")
+        with open(copy, "rb") as f:
+            check(f.read() == whole, f"{what}: the copy is written anew, whole")
 
 
 if not GO:
