@@ -342,10 +342,34 @@ static void debug_copy_make(Dwfl_Module *mod)
 	close(fd);
 }
 
-/* A module's debug file: where libdwfl looks (next to it, /usr/lib/debug),
- * then from debuginfod's servers by the module's build-id, where
- * DEBUGINFOD_URLS names them (libdwfl's own use of debuginfod depends on
- * the environment at the moment libdw is loaded). */
+struct load {
+	uint64_t offset, filesz, vaddr;
+};
+
+struct dw_module {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;
+	int e_machine;
+	bool elf_class64;
+	struct load *loads;
+	size_t nr_loads;
+	uint64_t eh_hdr, eh_hdr_size;	/* PT_GNU_EH_FRAME; size 0 without */
+	const char *image;	/* the file's bytes (libelf's mapping) */
+	size_t image_size;
+	int dwarf;		/* -1 not looked for yet, 0 none, 1 found */
+	/* its debug file may be read from, and kept in, the cache of copies
+	 * (hwp_profile_opts.no_debug_cache) */
+	bool debug_cache;
+	char path[4096];	/* the last source file, made absolute */
+	char call_path[4096];	/* the last inlined call's file, made absolute */
+};
+
+/* A module's debug file: its copy in the cache, where its dw_module (the
+ * module's userdata) allows it; where libdwfl looks (next to it,
+ * /usr/lib/debug); then from debuginfod's servers by the module's
+ * build-id, where DEBUGINFOD_URLS names them (libdwfl's own use of
+ * debuginfod depends on the environment at the moment libdw is loaded). */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name,
 			  const char *debuglink_file, GElf_Word debuglink_crc,
@@ -354,8 +378,9 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	struct pd_build_id id = { 0 };
 	const unsigned char *bits;
 	char path[PATH_MAX], why[768];
+	const struct dw_module *m = *userdata;
 	GElf_Addr at;
-	int n, fd = debug_copy_open(mod, debuginfo_file_name);
+	int n, fd = m && m->debug_cache ? debug_copy_open(mod, debuginfo_file_name) : -1;
 
 	if (fd >= 0)
 		return fd;
@@ -418,26 +443,6 @@ static int dw_load(void)
 	return -ELIBACC;
 }
 
-struct load {
-	uint64_t offset, filesz, vaddr;
-};
-
-struct dw_module {
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-	Elf *elf;
-	int e_machine;
-	bool elf_class64;
-	struct load *loads;
-	size_t nr_loads;
-	uint64_t eh_hdr, eh_hdr_size;	/* PT_GNU_EH_FRAME; size 0 without */
-	const char *image;	/* the file's bytes (libelf's mapping) */
-	size_t image_size;
-	int dwarf;		/* -1 not looked for yet, 0 none, 1 found */
-	char path[4096];	/* the last source file, made absolute */
-	char call_path[4096];	/* the last inlined call's file, made absolute */
-};
-
 static int read_loads(struct dw_module *m)
 {
 	GElf_Ehdr eh;
@@ -467,10 +472,11 @@ static int read_loads(struct dw_module *m)
 	return 0;
 }
 
-int dw_module_open(const char *path, int fd, struct dw_module **out)
+int dw_module_open(const char *path, int fd, bool debug_cache, struct dw_module **out)
 {
 	struct dw_module *m;
 	GElf_Addr bias;
+	void **userdata;
 	int err;
 
 	*out = NULL;
@@ -491,6 +497,7 @@ int dw_module_open(const char *path, int fd, struct dw_module **out)
 		return -ENOMEM;
 	}
 	m->dwarf = -1;
+	m->debug_cache = debug_cache;
 	m->dwfl = dw.dwfl_begin(&callbacks);
 	if (!m->dwfl) {
 		close(fd);
@@ -505,6 +512,10 @@ int dw_module_open(const char *path, int fd, struct dw_module **out)
 		return -HWP_ERR_FORMAT;
 	}
 	dw.dwfl_report_end(m->dwfl, NULL, NULL);
+	/* for find_debuginfo(), which libdwfl hands the module's userdata:
+	 * the one context a callback of the process-wide callbacks gets */
+	if (dw.dwfl_module_info(m->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+		*userdata = m;
 	m->elf = dw.dwfl_module_getelf(m->mod, &bias);
 	err = m->elf ? read_loads(m) : -HWP_ERR_FORMAT;
 	if (err) {
@@ -553,7 +564,7 @@ bool dw_module_has_debuginfo(struct dw_module *m)
 		return m->dwarf;
 	dbg = dw.dwfl_module_getdwarf(m->mod, &bias);
 	m->dwarf = dbg != NULL;
-	if (dbg && dw.dwarf_getelf(dbg) != m->elf)
+	if (dbg && m->debug_cache && dw.dwarf_getelf(dbg) != m->elf)
 		debug_copy_make(m->mod);
 	return m->dwarf;
 }

@@ -435,6 +435,10 @@ void symbolizer_set_demangle(struct symbolizer *s, bool demangle);
 /* Whether this machine's kernel symbols may come from the cache of them
  * (ksyms_load()); the default. Set before the first lookup. */
 void symbolizer_set_kallsyms_cache(struct symbolizer *s, bool use);
+/* Whether modules' debug files may be read from, and kept in, the cache of
+ * their decompressed copies (dwarf.c); the default. Set before the first
+ * lookup. */
+void symbolizer_set_debug_cache(struct symbolizer *s, bool use);
 /* Start reading the kernel's symbols on a thread of their own, while the
  * caller reads the samples: on a machine of two CPUs, /proc/kallsyms alone
  * (the kernel formats 5 MB of it) costs as much as 100,000 samples. */
@@ -493,9 +497,11 @@ int jit_map_symbol(const struct jit_map *j, uint64_t addr, const char **name,
 
 struct dw_module;
 
-/* -ENOENT (no such file), -ENODEV (not a regular file: a FIFO, a device),
+/* @debug_cache: whether its separate debug file may be read from, and kept
+ * in, the cache of decompressed copies (hwp_profile_opts.no_debug_cache).
+ * -ENOENT (no such file), -ENODEV (not a regular file: a FIFO, a device),
  * -HWP_ERR_FORMAT (not ELF), -EOPNOTSUPP (no libdw). */
-int dw_module_open(const char *path, int fd, struct dw_module **out);
+int dw_module_open(const char *path, int fd, bool debug_cache, struct dw_module **out);
 void dw_module_close(struct dw_module *m);
 /* The module address of file offset @off, through the loadable segments. */
 bool dw_module_vaddr(struct dw_module *m, uint64_t off, uint64_t *vaddr);

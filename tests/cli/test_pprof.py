@@ -419,6 +419,9 @@ def usage(d):
     check(p.returncode == 0 and p.stdout[:2] == b"\x1f\x8b", f"gzip to a pipe: {p.stderr}")
     p = hwprof("report", "--help")
     check("pprof" in p.stdout, "--help names pprof")
+    for cmd in ("report", "diff"):
+        p = hwprof(cmd, "--help")
+        check("--no-debug-cache" in p.stdout, f"{cmd} --help names --no-debug-cache")
     p = hwprof("report", "--format", "xml", "-i", data)
     check(p.returncode == 2 and "speedscope, pprof or html" in p.stderr, p.stderr)
 
@@ -460,7 +463,8 @@ def debug_copy(d):
     """A separate debug file with compressed sections (the way Debian ships
     libc6-dbg's) is read by the first report and kept decompressed in the
     cache by build-id; later reports read the copy, for the same bytes; a
-    copy of another build-id, or cut short, is passed by and replaced."""
+    copy of another build-id, or cut short, is passed by and replaced.
+    --no-debug-cache neither reads nor writes one."""
     if not HAVE_LIBDW:
         skip("built without libdw: no source lines")
     for tool in ("readelf", "objcopy"):
@@ -487,11 +491,11 @@ def debug_copy(d):
     cache = os.path.join(w, "cache")
     copy = os.path.join(cache, "hwprof", f"debug-{bid}")
 
-    def report(out, **env):
+    def report(out, *args, **env):
         e = dict(os.environ, XDG_CACHE_HOME=cache)
         e.update(env)
         p = subprocess.run([*WRAPPER, HWPROF, "report", "-i", data, "--format", "pprof",
-                            "-o", out], capture_output=True, timeout=120, env=e)
+                            "-o", out, *args], capture_output=True, timeout=120, env=e)
         check(p.returncode == 0, f"report --format pprof: {p.stderr}")
         with open(out, "rb") as f:
             return gzip.decompress(f.read())
@@ -504,6 +508,8 @@ def debug_copy(d):
                env=dict(os.environ, XDG_CACHE_HOME=cache))
     check(p.returncode == 0 and " hot" in p.stdout and not os.path.exists(copy),
           f"a report by symbol, which reads no line, makes no copy: {p.stderr}")
+    check(report(os.path.join(w, "off.pb.gz"), "--no-debug-cache") == plain and
+          not os.path.exists(copy), "--no-debug-cache: the same profile, no copy written")
     first = report(os.path.join(w, "first.pb.gz"))
     check(first == plain, "the report that writes the copy: the same profile")
     if not check(os.path.exists(copy), f"the copy is kept: {copy}"):
@@ -518,6 +524,10 @@ def debug_copy(d):
     os.rename(debug, debug + ".gone")
     check(report(os.path.join(w, "copy.pb.gz")) == plain,
           "without the original, from the copy: the same profile")
+    # --no-debug-cache does not read it: without the original, no lines
+    report(os.path.join(w, "off-copy.pb.gz"), "--no-debug-cache")
+    funcs = source_functions(os.path.join(w, "off-copy.pb.gz"))
+    check("hot" not in funcs, f"--no-debug-cache reads no copy: lines of {funcs}")
     with open(copy, "rb") as f:
         whole = f.read()
     # a copy of another build-id is not read, and is written anew
