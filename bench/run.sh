@@ -110,8 +110,16 @@ n=$("$h" report -i "$d/hw.data" --format json --top 1 | python3 -c 'import json,
 python3 bench/perf-data-repeat.py "$d/hw.data" $(( (1000000 + n - 1) / n )) "$d/hw1m.data"
 "$h" report -i "$d/hw1m.data" --format json --top 1 |
 	python3 -c 'import json,sys; print("  ", json.load(sys.stdin)["total_samples"], "samples")'
+# The first report that reads a compressed debug file's lines keeps it
+# decompressed in the cache (lib/profile/dwarf.c): the reports after it are
+# measured, then the first one, the copies removed before each.
+"$h" report -i "$d/hw1m.data" --format pprof -o "$d/hw1m.pb.gz"
 "$b/bench/bench-wrapper" 11 ::: "$h" report -i "$d/hw1m.data" --sort sym \
 	::: "$h" report -i "$d/hw1m.data" --format pprof -o "$d/hw1m.pb.gz"
+echo "   ... the first report, which writes the decompressed copies of the debug files"
+"$b/bench/bench-wrapper" 5 ::: "$h" report -i "$d/hw1m.data" --sort sym \
+	::: sh -c "rm -f '$d/cache/hwprof/'debug-*; exec '$h' report -i '$d/hw1m.data' \
+	--format pprof -o '$d/hw1m.pb.gz'"
 
 # ---- DWARF call chains (issue 10) ----
 echo

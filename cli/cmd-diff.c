@@ -30,6 +30,8 @@ static const char diff_help[] =
 	"      --no-correction      no Holm correction across rows\n"
 	"      --kallsyms FILE      the kernel's symbols, as for hwprof report\n"
 	"      --no-kallsyms-cache  read /proc/kallsyms, not the cache of it, as for hwprof report\n"
+	"      --no-debug-cache     read debug files, not the decompressed copies of them, as\n"
+	"                           for hwprof report\n"
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard\n"
 	"                           output\n"
 	"      --no-big-num         no thousands separators\n"
@@ -51,6 +53,7 @@ struct diff_config {
 	const char *event;
 	const char *kallsyms;
 	bool no_kallsyms_cache;
+	bool no_debug_cache;
 	struct hwp_profile_diff_opts opts;
 	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
@@ -66,6 +69,7 @@ static const struct option diff_options[] = {
 	{ "no-correction", no_argument, NULL, 'N' },
 	{ "kallsyms", required_argument, NULL, 'K' },
 	{ "no-kallsyms-cache", no_argument, NULL, 'k' },
+	{ "no-debug-cache", no_argument, NULL, 'G' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "no-big-num", no_argument, NULL, 'B' },
 	{ "help", no_argument, NULL, 'h' },
@@ -83,6 +87,7 @@ static int parse_option(struct diff_config *c, int opt)
 	case 'e': c->event = optarg; return 0;
 	case 'K': c->kallsyms = optarg; return 0;
 	case 'k': c->no_kallsyms_cache = true; return 0;
+	case 'G': c->no_debug_cache = true; return 0;
 	case 'N': c->opts.no_correction = true; return 0;
 	case 'B': c->o.no_big_num = true; return 0;
 	case 'h': c->help = true; return 0;
@@ -147,7 +152,8 @@ static int open_side(const struct diff_config *c, const char *path,
 		     struct hwp_profile **p)
 {
 	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
-		 .no_kallsyms_cache = c->no_kallsyms_cache);
+		 .no_kallsyms_cache = c->no_kallsyms_cache,
+		 .no_debug_cache = c->no_debug_cache);
 	int err = hwp_profile_open(path, &po, p);
 
 	if (!err)

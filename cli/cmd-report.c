@@ -51,6 +51,8 @@ static const char report_help[] =
 	"                           machine's /proc/kallsyms)\n"
 	"      --no-kallsyms-cache  read /proc/kallsyms, not the cache of this kernel's symbols\n"
 	"                           kept in $XDG_CACHE_HOME/hwprof (else ~/.cache/hwprof)\n"
+	"      --no-debug-cache     read debug files with compressed DWARF as they are, not\n"
+	"                           the decompressed copies of them kept there\n"
 	"      --vmlinux FILE       the kernel's code from FILE, its uncompressed image (an ELF\n"
 	"                           file), for the bytes and disassembly of kernel addresses\n"
 	"                           (default: /proc/kcore, when the recording's kernel is this one)\n"
@@ -90,6 +92,7 @@ struct report_config {
 	const char *vmlinux;
 	bool no_demangle;
 	bool no_kallsyms_cache;
+	bool no_debug_cache;
 	bool inline_frames;
 	const char *comms, *pids, *tids, *dsos;
 	const char *cpus;
@@ -108,6 +111,7 @@ static const struct option report_options[] = {
 	{ "kallsyms", required_argument, NULL, 'K' },
 	{ "vmlinux", required_argument, NULL, 'V' },
 	{ "no-kallsyms-cache", no_argument, NULL, 'k' },
+	{ "no-debug-cache", no_argument, NULL, 'G' },
 	{ "no-demangle", no_argument, NULL, 'D' },
 	{ "inline", no_argument, NULL, 'I' },
 	{ "no-inline", no_argument, NULL, 'N' },
@@ -140,6 +144,7 @@ static int parse_option(struct report_config *c, int opt)
 	case 'K': c->kallsyms = optarg; return 0;
 	case 'V': c->vmlinux = optarg; return 0;
 	case 'k': c->no_kallsyms_cache = true; return 0;
+	case 'G': c->no_debug_cache = true; return 0;
 	case 'D': c->no_demangle = true; return 0;
 	case 'I': c->inline_frames = true; return 0;
 	case 'N': c->inline_frames = false; return 0;
@@ -209,7 +214,8 @@ static int report(struct report_config *c)
 		 .vmlinux = c->vmlinux, .no_demangle = c->no_demangle, .comms = c->comms,
 		 .pids = c->pids, .tids = c->tids, .dsos = c->dsos, .cpus = c->cpus,
 		 .inline_frames = c->inline_frames,
-		 .no_kallsyms_cache = c->no_kallsyms_cache);
+		 .no_kallsyms_cache = c->no_kallsyms_cache,
+		 .no_debug_cache = c->no_debug_cache);
 	struct hwp_profile *p = NULL;
 	struct hwp_ofile *of = NULL;
 	int err;

@@ -2379,6 +2379,19 @@ struct hwp_profile_opts {
 	 * in /sys/kernel/notes, where addresses are hidden, or where the BPF
 	 * programs cannot be listed (without CAP_SYS_ADMIN). Since: 0.2 */
 	bool no_kallsyms_cache;
+	/* Read each module's separate debug file itself, not the copy of it
+	 * kept with its compressed sections stored decompressed: no copy is
+	 * read, none is written. By default, the first profile that reads
+	 * DWARF (source lines, inlined frames) from a debug file whose
+	 * sections are compressed (as Debian's -dbg packages ship them)
+	 * keeps such a copy in $XDG_CACHE_HOME/hwprof (else
+	 * ~/.cache/hwprof), named by the module's build-id, and later
+	 * profiles read it: libelf maps its sections where it would inflate
+	 * the original's anew each time. A copy not of the module's
+	 * build-id, cut short, or in a folder not this user's alone is
+	 * passed by (and written anew where it can be); a copy that cannot
+	 * be written is no error. Since: 0.2 */
+	bool no_debug_cache;
 	size_t :0;
 };
 

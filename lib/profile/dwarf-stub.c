@@ -5,9 +5,10 @@
 
 #include <unistd.h>
 
-int dw_module_open(const char *path, int fd, struct dw_module **out)
+int dw_module_open(const char *path, int fd, bool debug_cache, struct dw_module **out)
 {
 	(void)path;
+	(void)debug_cache;
 	if (fd >= 0)
 		close(fd);
 	*out = NULL;

@@ -749,6 +749,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	p->no_demangle = o.no_demangle;
 	p->inline_frames = o.inline_frames;
 	p->no_kallsyms_cache = o.no_kallsyms_cache;
+	p->no_debug_cache = o.no_debug_cache;
 	err = copy_filters(p, &o);
 	if (err)
 		goto err;
@@ -774,6 +775,8 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		symbolizer_set_demangle(p->sym, !o.no_demangle);
 	if (!err)
 		symbolizer_set_kallsyms_cache(p->sym, !o.no_kallsyms_cache);
+	if (!err)
+		symbolizer_set_debug_cache(p->sym, !o.no_debug_cache);
 	if (!err)
 		err = pd_foreach_build_id(p->file, note_build_id, p->m);
 	if (!err)
@@ -840,7 +843,8 @@ int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profi
 	HWP_OPTS(hwp_profile_opts, o, .kallsyms = p->kallsyms, .vmlinux = p->vmlinux,
 		 .no_demangle = p->no_demangle, .comms = p->comms, .pids = p->pids,
 		 .tids = p->tids, .dsos = p->dsos, .inline_frames = p->inline_frames,
-		 .no_kallsyms_cache = p->no_kallsyms_cache);
+		 .no_kallsyms_cache = p->no_kallsyms_cache,
+		 .no_debug_cache = p->no_debug_cache);
 
 	*out = NULL;
 	if (idx >= p->nr_events)

@@ -31,6 +31,7 @@ struct symbolizer {
 	char *kallsyms;		/* the file of the kernel's symbols; "" for none */
 	bool user_kallsyms;	/* @kallsyms is the caller's choice */
 	bool no_cache;		/* read /proc/kallsyms, not the cache of it */
+	bool no_debug_cache;	/* read debug files, not the copies of them */
 	char kproblem_buf[512];
 	/* why the recording's kernel is not named, decided before loading */
 	char kverdict[640];
@@ -116,6 +117,11 @@ void symbolizer_set_demangle(struct symbolizer *s, bool demangle)
 void symbolizer_set_kallsyms_cache(struct symbolizer *s, bool use)
 {
 	s->no_cache = !use;
+}
+
+void symbolizer_set_debug_cache(struct symbolizer *s, bool use)
+{
+	s->no_debug_cache = !use;
 }
 
 static bool demangled_eq(size_t idx, const void *key, const void *ctx)
@@ -521,7 +527,7 @@ static struct dw_module *module_of(struct symbolizer *s, struct dso *d)
 			return NULL;
 		}
 	}
-	err = dw_module_open(path, fd, &mod);
+	err = dw_module_open(path, fd, !s->no_debug_cache, &mod);
 	if (err) {
 		d->sym_problem = d->dbg_problem = open_problem(err);
 		return NULL;

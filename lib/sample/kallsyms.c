@@ -375,21 +375,28 @@ int ksyms_cache_key(char *key, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-int ksyms_cache_path(char *path, size_t size, const char *key)
+int cache_file_path(char *path, size_t size, const char *name)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char id[2 * PD_BUILD_ID_MAX + 1];
 	int n;
 
-	if (sscanf(key, "build-id %40[0-9a-f]", id) != 1)
-		return -EINVAL;
 	if (xdg && xdg[0] == '/')
-		n = snprintf(path, size, "%s/hwprof/kallsyms-%s", xdg, id);
+		n = snprintf(path, size, "%s/hwprof/%s", xdg, name);
 	else if (home && home[0] == '/')
-		n = snprintf(path, size, "%s/.cache/hwprof/kallsyms-%s", home, id);
+		n = snprintf(path, size, "%s/.cache/hwprof/%s", home, name);
 	else
 		return -ENOENT;
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int ksyms_cache_path(char *path, size_t size, const char *key)
+{
+	char id[2 * PD_BUILD_ID_MAX + 1], name[sizeof("kallsyms-") + sizeof(id)];
+
+	if (sscanf(key, "build-id %40[0-9a-f]", id) != 1)
+		return -EINVAL;
+	snprintf(name, sizeof(name), "kallsyms-%s", id);
+	return cache_file_path(path, size, name);
 }
 
 static bool syms_valid(const struct ksym *syms, size_t nr, const char *names,
@@ -462,7 +469,7 @@ static bool own_dir(const struct stat *st, bool strict)
  * is opened without following a link and the file's calls are made in it,
  * so no link of a path someone else controls is followed. The fd, or
  * -errno (-EPERM: a folder of another user). */
-static int cache_dir_open(const char *path, bool create)
+int cache_dir_open(const char *path, bool create)
 {
 	char dir[PATH_MAX], *leaf, *top;
 	struct stat st;
@@ -605,17 +612,14 @@ void *ksyms_cache_image(const struct ksyms *k, const char *key, size_t *size)
 	return h;
 }
 
-/* Write the cache whole under a temporary name and rename it into place:
- * a reader sees the old file or the new one, never half of one. Failures
- * leave no file and are not errors: the next report reads kallsyms. */
-int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key)
+/* Write a cache file whole under a temporary name, synced, and rename it
+ * into place: a reader sees the old file or the new one, never half of
+ * one, also after a crash. */
+int cache_file_write(const char *path, int (*fill)(int fd, void *ctx), void *ctx)
 {
 	const char *name = strrchr(path, '/');
 	char tmp[NAME_MAX + 1];
-	size_t size;
-	void *image;
-	ssize_t n;
-	int dfd, fd = -1, err;
+	int dfd, fd, err;
 
 	if (!name || snprintf(tmp, sizeof(tmp), "%s.%ld", name + 1,
 			      (long)syscall(SYS_gettid)) >= (int)sizeof(tmp))
@@ -623,11 +627,6 @@ int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key)
 	dfd = cache_dir_open(path, true);
 	if (dfd < 0)
 		return dfd;
-	image = ksyms_cache_image(k, key, &size);
-	if (!image) {
-		close(dfd);
-		return -ENOMEM;
-	}
 	/* a name of this thread's (two profiles of one process may write at
 	 * once), made anew: a file left by a killed report of the same id
 	 * goes first */
@@ -635,13 +634,15 @@ int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key)
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		err = -errno;
-		free(image);
 		close(dfd);
 		return err;
 	}
-	n = write(fd, image, size);
-	err = n == (ssize_t)size ? 0 : n < 0 ? -errno : -ENOSPC;
-	free(image);
+	err = fill(fd, ctx);
+	/* on the disk before its name is: a crash after the rename would
+	 * otherwise leave the name on a file cut short, or empty (ext4
+	 * allocates late), which readers that trust a header would take */
+	if (!err && fsync(fd))
+		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && renameat(dfd, tmp, dfd, name + 1))
@@ -649,6 +650,35 @@ int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key)
 	if (err)
 		unlinkat(dfd, tmp, 0);
 	close(dfd);
+	return err;
+}
+
+struct image {
+	const void *data;
+	size_t size;
+};
+
+static int write_image(int fd, void *ctx)
+{
+	const struct image *im = ctx;
+	ssize_t n = write(fd, im->data, im->size);
+
+	return n == (ssize_t)im->size ? 0 : n < 0 ? -errno : -ENOSPC;
+}
+
+/* Failures leave no file and are not errors: the next report reads
+ * kallsyms. */
+int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key)
+{
+	struct image im;
+	void *image = ksyms_cache_image(k, key, &im.size);
+	int err;
+
+	if (!image)
+		return -ENOMEM;
+	im.data = image;
+	err = cache_file_write(path, write_image, &im);
+	free(image);
 	return err;
 }
 

@@ -117,6 +117,29 @@ int ksyms_cache_key(char *key, size_t size);
  * cache would be dropped for nothing). 0 without the file; 1 when it
  * cannot be read, or not as /proc/modules: a key never kept. */
 uint64_t ksyms_modules_hash(const char *path);
+/* $XDG_CACHE_HOME/hwprof/@name, else ~/.cache/hwprof/@name, in @path: 0,
+ * -ENOENT when neither variable names an absolute folder, -ENAMETOOLONG. */
+int cache_file_path(char *path, size_t size, const char *name);
+/* The folder of the cache file @path (from cache_file_path()), opened if
+ * it and the folders above it are this user's alone (@create: made if
+ * missing): the fd, or -errno (-EPERM: a folder of another user). Make the
+ * file's calls relative to it (openat, renameat), not by @path. */
+int cache_dir_open(const char *path, bool create);
+/* Write cache file @path by @fill(fd, @ctx) (0 or -errno) under a name of
+ * this thread's, renamed into place once whole and synced (never a
+ * half-written file, nor after a crash): 0, or the first error, and no
+ * file. */
+int cache_file_write(const char *path, int (*fill)(int fd, void *ctx), void *ctx);
+/* Where the cache of the kernel of @key is. */
+int ksyms_cache_path(char *path, size_t size, const char *key);
+/* Whether @size bytes at @data are a whole cache file of @key (NULL: any):
+ * 0, -ESTALE for another kernel's, -HWP_ERR_FORMAT. For tests and fuzzing. */
+int ksyms_cache_check(const void *data, size_t size, const char *key);
+int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key);
+/* The bytes ksyms_cache_write() writes, malloc'ed, of *@size; NULL for no
+ * memory, or names past 4 GiB, or a key too long. */
+void *ksyms_cache_image(const struct ksyms *k, const char *key, size_t *size);
+uint64_t ksyms_checksum(const void *data, size_t len);
 
 /* ---- kmodules.c: the kernel's loaded modules ---- */
 
@@ -145,16 +168,6 @@ const char *kmodules_problem(int err);
  * kernel names it) or its name in brackets, into @buf; false for the
  * kernel itself, its other maps, and anything else. */
 bool kmod_name(const char *path, char *buf, size_t size);
-/* Where the cache of the kernel of @key is. */
-int ksyms_cache_path(char *path, size_t size, const char *key);
-/* Whether @size bytes at @data are a whole cache file of @key (NULL: any):
- * 0, -ESTALE for another kernel's, -HWP_ERR_FORMAT. For tests and fuzzing. */
-int ksyms_cache_check(const void *data, size_t size, const char *key);
-int ksyms_cache_write(const struct ksyms *k, const char *path, const char *key);
-/* The bytes ksyms_cache_write() writes, malloc'ed, of *@size; NULL for no
- * memory, or names past 4 GiB, or a key too long. */
-void *ksyms_cache_image(const struct ksyms *k, const char *key, size_t *size);
-uint64_t ksyms_checksum(const void *data, size_t len);
 
 /* ---- perf-data.c: reading files ---- */
 
@@ -466,6 +479,10 @@ void symbolizer_set_demangle(struct symbolizer *s, bool demangle);
 /* Whether this machine's kernel symbols may come from the cache of them
  * (ksyms_load()); the default. Set before the first lookup. */
 void symbolizer_set_kallsyms_cache(struct symbolizer *s, bool use);
+/* Whether modules' debug files may be read from, and kept in, the cache of
+ * their decompressed copies (dwarf.c); the default. Set before the first
+ * lookup. */
+void symbolizer_set_debug_cache(struct symbolizer *s, bool use);
 /* Start reading the kernel's symbols on a thread of their own, while the
  * caller reads the samples: on a machine of two CPUs, /proc/kallsyms alone
  * (the kernel formats 5 MB of it) costs as much as 100,000 samples. */
@@ -524,9 +541,11 @@ int jit_map_symbol(const struct jit_map *j, uint64_t addr, const char **name,
 
 struct dw_module;
 
-/* -ENOENT (no such file), -ENODEV (not a regular file: a FIFO, a device),
+/* @debug_cache: whether its separate debug file may be read from, and kept
+ * in, the cache of decompressed copies (hwp_profile_opts.no_debug_cache).
+ * -ENOENT (no such file), -ENODEV (not a regular file: a FIFO, a device),
  * -HWP_ERR_FORMAT (not ELF), -EOPNOTSUPP (no libdw). */
-int dw_module_open(const char *path, int fd, struct dw_module **out);
+int dw_module_open(const char *path, int fd, bool debug_cache, struct dw_module **out);
 void dw_module_close(struct dw_module *m);
 /* The module address of file offset @off, through the loadable segments. */
 bool dw_module_vaddr(struct dw_module *m, uint64_t off, uint64_t *vaddr);

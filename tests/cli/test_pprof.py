@@ -9,17 +9,19 @@ same -top; on hwprof's files and on perf's. And by a decoder of our own,
 of the wire format: string 0 is "", every id referenced exists, every
 string is UTF-8, also for hand-made files of no samples, no symbols,
 addresses near 2^64 and names of invalid UTF-8."""
+import gzip
 import json
 import os
 import pty
 import re
 import shutil
+import struct
 import subprocess
 import tempfile
 
 import perfdata
-from common import (HAVE_LIBDW, HOTSPOTS, HWPROF, WRAPPER, case, check, done, hwprof,
-                    marked_lines, note, perf_sampler, report_json, run, skip)
+from common import (HAVE_LIBDW, HOTSPOTS, HWPROF, WORKLOAD, WRAPPER, case, check, done,
+                    hwprof, marked_lines, note, perf_sampler, report_json, run, skip)
 from profileproto import read_pprof
 
 
@@ -417,8 +419,140 @@ def usage(d):
     check(p.returncode == 0 and p.stdout[:2] == b"\x1f\x8b", f"gzip to a pipe: {p.stderr}")
     p = hwprof("report", "--help")
     check("pprof" in p.stdout, "--help names pprof")
+    for cmd in ("report", "diff"):
+        p = hwprof(cmd, "--help")
+        check("--no-debug-cache" in p.stdout, f"{cmd} --help names --no-debug-cache")
     p = hwprof("report", "--format", "xml", "-i", data)
     check(p.returncode == 2 and "speedscope, pprof or html" in p.stderr, p.stderr)
+
+
+def elf_sections(path):
+    """PATH's sections: name -> flags (readelf's letters)."""
+    p = run(["readelf", "-SW", path])
+    return {m.group(1): m.group(2) for m in re.finditer(
+        r"\]\s+(\.\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+([A-Za-z]*)",
+        p.stdout)}
+
+
+def build_id(path):
+    m = re.search(r"Build ID: ([0-9a-f]+)", run(["readelf", "-n", path]).stdout)
+    return m.group(1) if m else None
+
+
+def source_functions(path):
+    """The functions of PATH's pprof file that name hotspots.c as their file."""
+    prof = read_pprof(path)
+    strs = prof["string_table"]
+    return sorted(strs[f.get("name", 0)] for f in prof["function"]
+                  if strs[f.get("filename", 0)].endswith("hotspots.c"))
+
+
+def torn_copy(elf):
+    """The first half of ELF64 file ELF and its section header table after
+    it: headers whole, sections that run past the file's end."""
+    shoff, = struct.unpack_from("=Q", elf, 0x28)
+    shentsize, shnum = struct.unpack_from("=HH", elf, 0x3a)
+    half = elf[:len(elf) // 2]
+    half += b"\0" * (-len(half) % 8)
+    torn = bytearray(half + elf[shoff:shoff + shentsize * shnum])
+    struct.pack_into("=Q", torn, 0x28, len(half))
+    return bytes(torn)
+
+
+def debug_copy(d):
+    """A separate debug file with compressed sections (the way Debian ships
+    libc6-dbg's) is read by the first report and kept decompressed in the
+    cache by build-id; later reports read the copy, for the same bytes; a
+    copy of another build-id, or cut short, is passed by and replaced.
+    --no-debug-cache neither reads nor writes one."""
+    if not HAVE_LIBDW:
+        skip("built without libdw: no source lines")
+    for tool in ("readelf", "objcopy"):
+        if not shutil.which(tool):
+            skip(f"no {tool} (binutils) to make a separate debug file")
+    w = os.path.join(d, "debugcopy")
+    os.makedirs(w, exist_ok=True)
+    prog, debug = os.path.join(w, "hotspots"), os.path.join(w, "hotspots.debug")
+    shutil.copy(HOTSPOTS, prog)
+    for args in (["--only-keep-debug", "--compress-debug-sections=zlib", prog, debug],
+                 ["--strip-debug", f"--add-gnu-debuglink={debug}", prog]):
+        p = run(["objcopy", *args])
+        if not check(p.returncode == 0, f"objcopy {args}: {p.stderr}"):
+            return
+    bid = build_id(prog)
+    if not check(bid and "C" in elf_sections(debug).get(".debug_info", ""),
+                 f"{debug}: a build-id ({bid}) and .debug_info compressed: "
+                 f"{elf_sections(debug)}"):
+        return
+    data = os.path.join(w, "hw.data")
+    p = hwprof("record", "-g", "-c", "100000", "-o", data, "--", prog, "100", timeout=120)
+    if not check(p.returncode == 0, f"record: {p.stderr}"):
+        return
+    cache = os.path.join(w, "cache")
+    copy = os.path.join(cache, "hwprof", f"debug-{bid}")
+
+    def report(out, *args, **env):
+        e = dict(os.environ, XDG_CACHE_HOME=cache)
+        e.update(env)
+        p = subprocess.run([*WRAPPER, HWPROF, "report", "-i", data, "--format", "pprof",
+                            "-o", out, *args], capture_output=True, timeout=120, env=e)
+        check(p.returncode == 0, f"report --format pprof: {p.stderr}")
+        with open(out, "rb") as f:
+            return gzip.decompress(f.read())
+
+    plain = report(os.path.join(w, "plain.pb.gz"), XDG_CACHE_HOME="", HOME="")
+    funcs = source_functions(os.path.join(w, "plain.pb.gz"))
+    check("hot" in funcs, f"the lines come from the debug file: {funcs}")
+    check(not os.path.exists(copy), f"no cache folder, no copy: {copy}")
+    p = hwprof("report", "-i", data, "--sort", "sym", timeout=120,
+               env=dict(os.environ, XDG_CACHE_HOME=cache))
+    check(p.returncode == 0 and " hot" in p.stdout and not os.path.exists(copy),
+          f"a report by symbol, which reads no line, makes no copy: {p.stderr}")
+    check(report(os.path.join(w, "off.pb.gz"), "--no-debug-cache") == plain and
+          not os.path.exists(copy), "--no-debug-cache: the same profile, no copy written")
+    first = report(os.path.join(w, "first.pb.gz"))
+    check(first == plain, "the report that writes the copy: the same profile")
+    if not check(os.path.exists(copy), f"the copy is kept: {copy}"):
+        return
+    have = elf_sections(copy)
+    check(build_id(copy) == bid and have.get(".debug_info") is not None and
+          not any("C" in flags for flags in have.values()),
+          f"the copy: build-id {build_id(copy)}, no section compressed: {have}")
+    check(report(os.path.join(w, "second.pb.gz")) == plain,
+          "the report that reads the copy: the same profile")
+    # the copy alone has the lines now: the reports read it
+    os.rename(debug, debug + ".gone")
+    check(report(os.path.join(w, "copy.pb.gz")) == plain,
+          "without the original, from the copy: the same profile")
+    # --no-debug-cache does not read it: without the original, no lines
+    report(os.path.join(w, "off-copy.pb.gz"), "--no-debug-cache")
+    funcs = source_functions(os.path.join(w, "off-copy.pb.gz"))
+    check("hot" not in funcs, f"--no-debug-cache reads no copy: lines of {funcs}")
+    with open(copy, "rb") as f:
+        whole = f.read()
+    # a copy of another build-id is not read, and is written anew
+    shutil.copy(WORKLOAD, copy)
+    os.rename(debug + ".gone", debug)
+    check(report(os.path.join(w, "other.pb.gz")) == plain,
+          "with another file in the copy's place: the same profile")
+    check(build_id(copy) == bid, f"the copy is written anew: {build_id(copy)}")
+    # nor are bytes that are not ELF
+    with open(copy, "wb") as f:
+        f.write(b"\x7fELF" + b"\xff" * 200)
+    check(report(os.path.join(w, "junk.pb.gz")) == plain,
+          "with junk in the copy's place: the same profile")
+    check(build_id(copy) == bid, f"the junk copy is written anew: {build_id(copy)}")
+    # a copy cut short (a crash before its bytes reached the disk) keeps its
+    # build-id note: it is refused by its size, and written anew
+    for what, torn in (("its first half", whole[:len(whole) // 2]),
+                       ("its first half and its section headers", torn_copy(whole))):
+        with open(copy, "wb") as f:
+            f.write(torn)
+        check(build_id(copy) == bid, f"{what}: the build-id is still there")
+        check(report(os.path.join(w, "torn.pb.gz")) == plain,
+              f"with {what} in the copy's place: the same profile")
+        with open(copy, "rb") as f:
+            check(f.read() == whole, f"{what}: the copy is written anew, whole")
 
 
 if not GO:
@@ -430,4 +564,5 @@ with tempfile.TemporaryDirectory() as tmp:
     case(several_events, tmp, name="two events: a value each")
     case(hostile, tmp, name="no samples, no symbols, huge addresses, junk names")
     case(usage, tmp, name="binary output and usage")
+    case(debug_copy, tmp, name="a compressed debug file, kept decompressed by build-id")
 done()

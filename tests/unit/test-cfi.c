@@ -76,10 +76,10 @@ static void check_rules(void)
 	int reg;
 
 #ifndef HAVE_LIBDW
-	CHECK_ERR(dw_module_open("/proc/self/exe", -1, &m), -EOPNOTSUPP);
+	CHECK_ERR(dw_module_open("/proc/self/exe", -1, false, &m), -EOPNOTSUPP);
 	return;
 #endif
-	CHECK_ERR(dw_module_open("/proc/self/exe", -1, &m), 0);
+	CHECK_ERR(dw_module_open("/proc/self/exe", -1, false, &m), 0);
 	if (!m)
 		return;
 	CHECK_ERR(rule_at(m, cfi_leaf, 0, &reg), DW_RA_IN_REGISTER);
