@@ -298,3 +298,37 @@ def have_hw_pmu():
 
 def ncpus():
     return len(os.sched_getaffinity(0))
+
+
+def cgroup2_mount():
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            pre, _, post = line.partition(" - ")
+            if post.split()[0] == "cgroup2":
+                return pre.split()[4]
+    return None
+
+
+class TestCgroup:
+    """A cgroup v2 of our own under the v2 mount (this machine's hybrid
+    layout has it at /sys/fs/cgroup/unified), removed at the end."""
+
+    def __enter__(self):
+        mnt = cgroup2_mount()
+        if not mnt:
+            skip("no cgroup v2 hierarchy is mounted")
+        self.name = f"hwprof-test-{os.getpid()}"
+        self.path = os.path.join(mnt, self.name)
+        try:
+            os.mkdir(self.path)
+        except OSError as e:
+            skip(f"cannot create a cgroup under {mnt}: {e}")
+        return self
+
+    def enter_and_run(self, *argv):
+        """sh that moves itself into the cgroup, then execs ARGV."""
+        procs = os.path.join(self.path, "cgroup.procs")
+        return ["sh", "-c", f'echo $$ > {procs} && exec "$@"', "sh", *argv]
+
+    def __exit__(self, *exc):
+        os.rmdir(self.path)

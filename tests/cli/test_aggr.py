@@ -8,7 +8,8 @@ import shutil
 import subprocess
 import tempfile
 
-from common import WORKLOAD, WRAPPER, case, check, done, hwprof, skip, stat_csv, stat_json
+from common import (WORKLOAD, WRAPPER, TestCgroup, case, check, done, hwprof, skip, stat_csv,
+                    stat_json)
 
 
 def online_cpus():
@@ -61,40 +62,6 @@ def per_cpu_json_sums():
         check(u["cpus"] == [u["id"]], u)
     faults = sum(u["events"][1]["values"][0] for u in units)
     check(faults >= 500, f"the command's 500 pages are in the CPUs' rows: {faults}")
-
-
-def cgroup2_mount():
-    with open("/proc/self/mountinfo") as f:
-        for line in f:
-            pre, _, post = line.partition(" - ")
-            if post.split()[0] == "cgroup2":
-                return pre.split()[4]
-    return None
-
-
-class TestCgroup:
-    """A cgroup v2 of our own under the v2 mount (this machine's hybrid
-    layout has it at /sys/fs/cgroup/unified), removed at the end."""
-
-    def __enter__(self):
-        mnt = cgroup2_mount()
-        if not mnt:
-            skip("no cgroup v2 hierarchy is mounted")
-        self.name = f"hwprof-test-{os.getpid()}"
-        self.path = os.path.join(mnt, self.name)
-        try:
-            os.mkdir(self.path)
-        except OSError as e:
-            skip(f"cannot create a cgroup under {mnt}: {e}")
-        return self
-
-    def enter_and_run(self, *argv):
-        """sh that moves itself into the cgroup, then execs ARGV."""
-        procs = os.path.join(self.path, "cgroup.procs")
-        return ["sh", "-c", f'echo $$ > {procs} && exec "$@"', "sh", *argv]
-
-    def __exit__(self, *exc):
-        os.rmdir(self.path)
 
 
 def pinned_command_lands_on_its_cpu():
