@@ -224,8 +224,9 @@ static bool copy_whole(int fd)
 }
 
 /* Whether @e has sections a copy would hold decompressed, and can be
- * copied: not one that names a dwz file by a path relative to its own
- * (.gnu_debugaltlink), which its copy, elsewhere, would not find. */
+ * copied: not one that names a dwz file (.gnu_debugaltlink), which a copy
+ * elsewhere would not find by a relative path (an absolute one would do:
+ * not told apart yet, so no dwz'ed file is copied). */
 static bool worth_copying(Elf *e)
 {
 	bool compressed = false;
@@ -874,13 +875,19 @@ static int ra_rule(Dwarf_CFI *cfi, uint64_t vaddr, int *ra_reg)
 	return ret;
 }
 
-/* .eh_frame first: .debug_frame may be in a debug file still to be found. */
+/* .eh_frame first: .debug_frame may be in a debug file still to be found,
+ * whose addresses may be another's than the module's (its bias, as for
+ * lines). */
 int dw_module_ra_rule(struct dw_module *m, uint64_t vaddr, int *ra_reg)
 {
-	Dwarf_Addr bias;
-	int ret = ra_rule(dw.dwfl_module_eh_cfi(m->mod, &bias), vaddr, ra_reg);
+	Dwarf_Addr bias = 0;
+	Dwarf_CFI *cfi = dw.dwfl_module_eh_cfi(m->mod, &bias);
+	int ret = ra_rule(cfi, vaddr - bias, ra_reg);
 
-	if (ret == -ENOENT)
-		ret = ra_rule(dw.dwfl_module_dwarf_cfi(m->mod, &bias), vaddr, ra_reg);
+	if (ret == -ENOENT) {
+		bias = 0;
+		cfi = dw.dwfl_module_dwarf_cfi(m->mod, &bias);
+		ret = ra_rule(cfi, vaddr - bias, ra_reg);
+	}
 	return ret;
 }
