@@ -10,7 +10,8 @@ set -u
 build=$1 secs=$2
 shift 2
 src=$(cd "$(dirname "$0")/.." && pwd)
-targets=${*:-$(ls "$build/tests/fuzz" | sed -n 's/^fuzz-\([a-z0-9_]*\)$/\1/p')}
+# every fuzz-NAME program but the replays (NAME may have dashes: debug-frame)
+targets=${*:-$(ls "$build/tests/fuzz" | sed -n '/^fuzz-replay-/d; s/^fuzz-\([a-z0-9_-]*\)$/\1/p')}
 work="$build/fuzz-work"
 mkdir -p "$work"
 status=0
