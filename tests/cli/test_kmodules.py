@@ -216,7 +216,27 @@ def on_this_machine(d):
     check("[e1000e]" not in got["dso"], f"another kernel's symbols: {got['dso']}")
 
 
+def newest_first(d):
+    """/proc/modules lists the newest module first, each of its whole size,
+    so an older module's range can run over a newer one's start: each
+    address is the module's loaded there, as when placed by address (as
+    perf's maps are, and the recorder writes them)."""
+    ref, text = running_kernel_text()
+    new, old = 0xffffffffc0010000, 0xffffffffc0000000
+    root = fabricated_root(d, f"newmod 16384 0 - Live {new:#x}\n"
+                              f"old 81920 0 - Live {old:#x}\n")
+    pd = perfdata.PerfData()
+    pd.kernel_mmap(text, 2**64 - 1 - text, b"[kernel.kallsyms]" + ref.encode())
+    pd.comm(100, b"irq")
+    pd.kernel_samples(100, ((new + 0x1000, 4), (old + 0x1000, 2)))
+    path = os.path.join(d, "newest.data")
+    pd.write(path)
+    got = by_sort(path, env=dict(os.environ, HWPROF_MODULES_ROOT=root))
+    check(got["dso"] == {"[newmod]": 4, "[old]": 2}, f"by module: {got['dso']}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
+    case(newest_first, tmp)
     case(only_its_own, tmp)
     case(on_this_machine, tmp)
     case(recorded, tmp)
