@@ -235,8 +235,33 @@ def newest_first(d):
     check(got["dso"] == {"[newmod]": 4, "[old]": 2}, f"by module: {got['dso']}")
 
 
+def bpf_in_module(d):
+    """A module's range (its whole size) can take in freed init memory,
+    where BPF programs and the kernel's trampolines are put: named by
+    theirs ("[bpf]", "[__builtin__ftrace]") as before modules were mapped."""
+    pd = perfdata.PerfData()
+    pd.kernel_mmap(KERNEL, 2**64 - 1 - KERNEL, b"[kernel.kallsyms]_text")
+    pd.kernel_mmap(E1000E, 0x40000, E1000E_KO)
+    pd.comm(100, b"irq")
+    pd.kernel_samples(100, ((E1000E + 0x120, 1), (E1000E + 0x20010, 5),
+                            (E1000E + 0x30010, 3)))
+    path = os.path.join(d, "bpfmod.data")
+    pd.write(path)
+    kallsyms = kallsyms_copy(d, "kallsyms-bpfmod", (
+        (KERNEL, "T _text"), (KERNEL + 0x100, "T kfunc"),
+        (E1000E + 0x100, "t e1000_clean\t[e1000e]"),
+        (E1000E + 0x20000, "t bpf_prog_5678_handler\t[bpf]"),
+        (E1000E + 0x30000, "t ftrace_trampoline\t[__builtin__ftrace]"),
+        (E1000E + 0x30100, "t e1000_end\t[e1000e]")))
+    got = by_sort(path, "--kallsyms", kallsyms)
+    check(got["sym"] == {"e1000_clean": ("[e1000e]", 1),
+                         "bpf_prog_5678_handler": ("[e1000e]", 5),
+                         "ftrace_trampoline": ("[e1000e]", 3)}, f"by symbol: {got['sym']}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     case(newest_first, tmp)
+    case(bpf_in_module, tmp)
     case(only_its_own, tmp)
     case(on_this_machine, tmp)
     case(recorded, tmp)
