@@ -612,6 +612,11 @@ void machine_use_running_modules(struct machine *m)
 	m->running_modules = true;
 }
 
+bool machine_maps_modules(const struct machine *m)
+{
+	return m->kmods->nr != 0;
+}
+
 static int add_running_module(struct machine *m, const struct kmod_loaded *km)
 {
 	uint32_t dso;

@@ -452,6 +452,11 @@ bool machine_kernel_ref(const struct machine *m, const char **name, uint64_t *ad
  * kernel is where this one is: for a recording of this kernel (the caller
  * knows), at its first kernel address. */
 void machine_use_running_modules(struct machine *m);
+/* Whether any module is mapped: by the recording, or placed by this
+ * machine's list (at the first kernel address resolved). A recording
+ * without (hwprof's before 0.2, read with another kernel's symbols or on
+ * another host) has its module addresses in the kernel's map. */
+bool machine_maps_modules(const struct machine *m);
 /* For the tests: the mappings held (a shared address space's once), and
  * the comparisons of mappings this thread's lookups made so far. */
 size_t machine_nr_maps(const struct machine *m);

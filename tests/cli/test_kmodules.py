@@ -259,9 +259,32 @@ def bpf_in_module(d):
                          "ftrace_trampoline": ("[e1000e]", 3)}, f"by symbol: {got['sym']}")
 
 
+def unmapped_modules(d):
+    """A recording that maps no module (hwprof's before 0.2) whose modules
+    are not placed by this machine's list (--kallsyms: another kernel's
+    symbols, or another host): its module addresses named by kallsyms as
+    they were, the kernel's ("[kernel.kallsyms]")."""
+    pd = perfdata.PerfData()
+    pd.kernel_mmap(KERNEL, 2**64 - 1 - KERNEL, b"[kernel.kallsyms]_text")
+    pd.comm(100, b"irq")
+    pd.kernel_samples(100, ((KERNEL + 0x110, 1), (E1000E + 0x120, 4)))
+    path = os.path.join(d, "unmapped.data")
+    pd.write(path)
+    kallsyms = kallsyms_copy(d, "kallsyms-unmapped", (
+        (KERNEL, "T _text"), (KERNEL + 0x100, "T kfunc"),
+        (E1000E + 0x100, "t e1000_clean\t[e1000e]")))
+    empty = os.path.join(d, "unmapped-root")
+    os.makedirs(empty)
+    got = by_sort(path, "--kallsyms", kallsyms,
+                  env=dict(os.environ, HWPROF_MODULES_ROOT=empty))
+    check(got["sym"] == {"kfunc": ("[kernel.kallsyms]", 1),
+                         "e1000_clean": ("[kernel.kallsyms]", 4)}, f"by symbol: {got['sym']}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     case(newest_first, tmp)
     case(bpf_in_module, tmp)
+    case(unmapped_modules, tmp)
     case(only_its_own, tmp)
     case(on_this_machine, tmp)
     case(recorded, tmp)
