@@ -249,17 +249,24 @@ static const struct ksym *ksym_find(const struct symbolizer *s, uint64_t addr)
 
 /* Whether kernel symbol @k may name an address of @d, as perf splits
  * kallsyms by module: a module's address only by a symbol of that module
- * (not one loaded there since, or none); the kernel's by its own, by BPF
- * programs' and by the kernel's trampolines ("[bpf]", "[__builtin__ftrace]":
- * not modules), never by a module's that the recording did not map there. */
+ * (not one loaded there since, or none); the kernel's by its own, never by
+ * a module's that the recording did not map there, unless no module is
+ * mapped at all (a recording that maps none, not placed by this machine's
+ * list: named as before modules were mapped, as the kernel's). Either by
+ * BPF programs' and the kernel's trampolines ("[bpf]",
+ * "[__builtin__ftrace]": not modules), which the module area holds, within
+ * a module's range too (its /proc/modules size, which takes in its freed
+ * init memory). */
 static bool symbol_of(const struct symbolizer *s, const struct dso *d,
 		      const struct ksym *k)
 {
 	const char *mod = ksym_module(&s->k, k);
 
+	if (mod && (!strcmp(mod, "[bpf]") || !strncmp(mod, "[__builtin__", 12)))
+		return true;
 	if (strcmp(d->path, PD_KERNEL_NAME))
 		return mod && !strcmp(mod, d->path);
-	return !mod || !strcmp(mod, "[bpf]") || !strncmp(mod, "[__builtin__", 12);
+	return !mod || !machine_maps_modules(s->m);
 }
 
 static void symbolize_kernel(struct symbolizer *s, const struct dso *d, uint64_t addr,

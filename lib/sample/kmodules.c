@@ -88,6 +88,57 @@ bool kmod_name(const char *path, char *buf, size_t size)
 	return true;
 }
 
+static int add_loaded(const struct kmodule *km, void *ctx)
+{
+	struct kmod_list *l = ctx;
+	struct kmod_loaded *m;
+
+	if (!km->addr || !km->size)
+		return 0;	/* hidden from us (kptr_restrict), or no code */
+	if (vec_reserve(&l->m, &l->cap, l->nr + 1, sizeof(*l->m)))
+		return -ENOMEM;
+	m = &l->m[l->nr++];
+	snprintf(m->name, sizeof(m->name), "[%s]", km->name);
+	m->addr = km->addr;
+	m->size = km->size;
+	m->path = NULL;
+	return 0;
+}
+
+static int cmp_loaded_addr(const void *a, const void *b)
+{
+	const struct kmod_loaded *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+void kmod_list_sort(struct kmod_list *l)
+{
+	if (l->nr)
+		qsort(l->m, l->nr, sizeof(*l->m), cmp_loaded_addr);
+}
+
+void kmod_list_free(struct kmod_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		free(l->m[i].path);
+	free(l->m);
+	*l = (struct kmod_list){ 0 };
+}
+
+int kmodules_by_addr(const char *path, struct kmod_list *l)
+{
+	int err;
+
+	*l = (struct kmod_list){ 0 };
+	err = kmodules_walk(path, add_loaded, l);
+	if (err)
+		kmod_list_free(l);
+	else
+		kmod_list_sort(l);
+	return err;
+}
+
 const char *kmodules_problem(int err)
 {
 	return err == -HWP_ERR_FORMAT ? "not a list of modules as /proc/modules" :

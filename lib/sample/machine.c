@@ -612,16 +612,18 @@ void machine_use_running_modules(struct machine *m)
 	m->running_modules = true;
 }
 
-static int add_running_module(const struct kmodule *km, void *ctx)
+bool machine_maps_modules(const struct machine *m)
 {
-	struct machine *m = ctx;
-	char name[160];
+	return m->kmods->nr != 0;
+}
+
+static int add_running_module(struct machine *m, const struct kmod_loaded *km)
+{
 	uint32_t dso;
 
-	if (!km->addr || !km->size || km->addr + km->size < km->addr)
-		return 0;	/* hidden from us (kptr_restrict), or no code */
-	snprintf(name, sizeof(name), "[%s]", km->name);
-	if (dso_find(m, name, DSO_KERNEL, &dso))
+	if (km->addr + km->size < km->addr)
+		return 0;	/* past the end of the address space */
+	if (dso_find(m, km->name, DSO_KERNEL, &dso))
 		return -ENOMEM;
 	return add_module_map(m, dso, km->addr, km->addr + km->size);
 }
@@ -633,6 +635,7 @@ static int add_running_module(const struct kmodule *km, void *ctx)
  * can tell. */
 static void place_running_modules(struct machine *m)
 {
+	struct kmod_list l;
 	char path[4352];
 	const char *ref;
 	uint64_t addr;
@@ -643,7 +646,12 @@ static void place_running_modules(struct machine *m)
 	    strcmp(ref, m->kref_name) || addr != m->kref_addr)
 		return;
 	snprintf(path, sizeof(path), "%s/proc/modules", kmodules_root());
-	err = kmodules_walk(path, add_running_module, m);
+	/* by address: a later map overrides an earlier one where they meet,
+	 * and /proc/modules gives each module's whole size, newest first */
+	err = kmodules_by_addr(path, &l);
+	for (size_t i = 0; !err && i < l.nr; i++)
+		err = add_running_module(m, &l.m[i]);
+	kmod_list_free(&l);
 	if (err && err != -ENOENT)
 		pr_warn("kernel modules: '%s': %s: samples in modules are not named by module\n",
 			path, kmodules_problem(err));

@@ -163,6 +163,29 @@ const char *kmodules_root(void);
 int kmodules_walk(const char *path, kmodule_fn fn, void *ctx);
 /* Why kmodules_walk() failed with @err, as a static string. */
 const char *kmodules_problem(int err);
+/* A loaded module that shows its address, and the file it was loaded
+ * from, where known. */
+struct kmod_loaded {
+	char name[132];		/* "[e1000e]" */
+	uint64_t addr, size;
+	char *path;		/* malloc'ed, or NULL: named "[e1000e]" */
+};
+
+struct kmod_list {
+	struct kmod_loaded *m;
+	size_t nr, cap;
+};
+
+/* The modules of @path (as kmodules_walk()) with code at an address shown
+ * (not 0: kptr_restrict), by address, ascending: /proc/modules lists the
+ * newest first, and each of its whole size, so an older module's range can
+ * run over a newer one's start, which a map by address gives back to the
+ * newer (as perf's maps by address do). 0, or kmodules_walk()'s error or
+ * -ENOMEM with @l empty. */
+int kmodules_by_addr(const char *path, struct kmod_list *l);
+/* @l by address again, ascending. */
+void kmod_list_sort(struct kmod_list *l);
+void kmod_list_free(struct kmod_list *l);
 /* A kernel module's name as perf shows it, "[e1000e]", from the path of
  * its file (/lib/modules/.../e1000e.ko.xz: dashes as underscores, as the
  * kernel names it) or its name in brackets, into @buf; false for the
@@ -429,6 +452,11 @@ bool machine_kernel_ref(const struct machine *m, const char **name, uint64_t *ad
  * kernel is where this one is: for a recording of this kernel (the caller
  * knows), at its first kernel address. */
 void machine_use_running_modules(struct machine *m);
+/* Whether any module is mapped: by the recording, or placed by this
+ * machine's list (at the first kernel address resolved). A recording
+ * without (hwprof's before 0.2, read with another kernel's symbols or on
+ * another host) has its module addresses in the kernel's map. */
+bool machine_maps_modules(const struct machine *m);
 /* For the tests: the mappings held (a shared address space's once), and
  * the comparisons of mappings this thread's lookups made so far. */
 size_t machine_nr_maps(const struct machine *m);

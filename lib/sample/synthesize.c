@@ -76,51 +76,16 @@ int synth_kernel_mmap(size_t id_size, synth_fn fn, void *ctx)
 	return kernel_map(start, ~(uint64_t)0 - start, start, name, id_size, fn, ctx);
 }
 
-/* The loaded modules, and the files modules.dep names for them. */
-struct loaded {
-	char name[132];		/* "[e1000e]" */
-	uint64_t addr, size;
-	char *path;		/* malloc'ed, or NULL: named "[e1000e]" */
-};
-
-struct loaded_list {
-	struct loaded *m;
-	size_t nr, cap;
-};
-
-static int add_loaded(const struct kmodule *km, void *ctx)
-{
-	struct loaded_list *l = ctx;
-	struct loaded *m;
-
-	if (!km->addr || !km->size)
-		return 0;	/* hidden from us (kptr_restrict), or no code */
-	if (vec_reserve(&l->m, &l->cap, l->nr + 1, sizeof(*l->m)))
-		return -ENOMEM;
-	m = &l->m[l->nr++];
-	snprintf(m->name, sizeof(m->name), "[%s]", km->name);
-	m->addr = km->addr;
-	m->size = km->size;
-	m->path = NULL;
-	return 0;
-}
-
 static int cmp_loaded(const void *a, const void *b)
 {
-	return strcmp(((const struct loaded *)a)->name, ((const struct loaded *)b)->name);
-}
-
-static int cmp_loaded_addr(const void *a, const void *b)
-{
-	const struct loaded *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	return strcmp(((const struct kmod_loaded *)a)->name,
+		      ((const struct kmod_loaded *)b)->name);
 }
 
 /* Each module's file, as depmod lists it ("kernel/.../e1000e.ko.xz: deps",
  * relative to @dir or absolute). perf finds them by walking the folder;
  * modules.dep is the list of that walk that depmod keeps. */
-static int name_files(struct loaded_list *l, const char *dir)
+static int name_files(struct kmod_list *l, const char *dir)
 {
 	char path[PATH_MAX], *line = NULL;
 	size_t cap = 0;
@@ -135,7 +100,7 @@ static int name_files(struct loaded_list *l, const char *dir)
 		return 0;	/* no list: the modules go by their names */
 	qsort(l->m, l->nr, sizeof(*l->m), cmp_loaded);
 	while (!err && (n = getline(&line, &cap, f)) > 0) {
-		struct loaded key, *m;
+		struct kmod_loaded key, *m;
 
 		line[strcspn(line, ":\n")] = '\0';
 		if (!kmod_name(line, key.name, sizeof(key.name)))
@@ -152,41 +117,37 @@ static int name_files(struct loaded_list *l, const char *dir)
 	}
 	free(line);
 	fclose(f);
+	kmod_list_sort(l);	/* by address again */
 	return err;
 }
 
 int synth_kernel_modules(size_t id_size, synth_fn fn, void *ctx)
 {
 	const char *root = kmodules_root();
-	struct loaded_list l = { 0 };
+	struct kmod_list l;
 	char path[PATH_MAX], dir[PATH_MAX];
 	struct utsname u;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/proc/modules", root);
-	err = kmodules_walk(path, add_loaded, &l);
+	/* by address, as perf writes them (its maps are a tree by address) */
+	err = kmodules_by_addr(path, &l);
 	if (err == -ENOENT)
 		err = 0;	/* a kernel without modules */
 	if (err && err != -ENOMEM) {
 		pr_warn("kernel modules not recorded: '%s': %s; the report cannot name samples in them by module\n",
 			path, kmodules_problem(err));
 		err = 0;
-		l.nr = 0;
 	}
 	if (!err && l.nr && !uname(&u)) {
 		snprintf(dir, sizeof(dir), "%s/lib/modules/%s", root, u.release);
 		err = name_files(&l, dir);
 	}
-	/* by address, as perf writes them (its maps are a tree by address) */
-	if (l.nr)
-		qsort(l.m, l.nr, sizeof(*l.m), cmp_loaded_addr);
 	for (size_t i = 0; i < l.nr && !err; i++)
 		err = kernel_map(l.m[i].addr, l.m[i].size, 0,
 				 l.m[i].path ? l.m[i].path : l.m[i].name, id_size, fn,
 				 ctx);
-	for (size_t i = 0; i < l.nr; i++)
-		free(l.m[i].path);
-	free(l.m);
+	kmod_list_free(&l);
 	return err == -ENOMEM ? fail(-ENOMEM, "out of memory") : err;
 }
 

@@ -216,7 +216,75 @@ def on_this_machine(d):
     check("[e1000e]" not in got["dso"], f"another kernel's symbols: {got['dso']}")
 
 
+def newest_first(d):
+    """/proc/modules lists the newest module first, each of its whole size,
+    so an older module's range can run over a newer one's start: each
+    address is the module's loaded there, as when placed by address (as
+    perf's maps are, and the recorder writes them)."""
+    ref, text = running_kernel_text()
+    new, old = 0xffffffffc0010000, 0xffffffffc0000000
+    root = fabricated_root(d, f"newmod 16384 0 - Live {new:#x}\n"
+                              f"old 81920 0 - Live {old:#x}\n")
+    pd = perfdata.PerfData()
+    pd.kernel_mmap(text, 2**64 - 1 - text, b"[kernel.kallsyms]" + ref.encode())
+    pd.comm(100, b"irq")
+    pd.kernel_samples(100, ((new + 0x1000, 4), (old + 0x1000, 2)))
+    path = os.path.join(d, "newest.data")
+    pd.write(path)
+    got = by_sort(path, env=dict(os.environ, HWPROF_MODULES_ROOT=root))
+    check(got["dso"] == {"[newmod]": 4, "[old]": 2}, f"by module: {got['dso']}")
+
+
+def bpf_in_module(d):
+    """A module's range (its whole size) can take in freed init memory,
+    where BPF programs and the kernel's trampolines are put: named by
+    theirs ("[bpf]", "[__builtin__ftrace]") as before modules were mapped."""
+    pd = perfdata.PerfData()
+    pd.kernel_mmap(KERNEL, 2**64 - 1 - KERNEL, b"[kernel.kallsyms]_text")
+    pd.kernel_mmap(E1000E, 0x40000, E1000E_KO)
+    pd.comm(100, b"irq")
+    pd.kernel_samples(100, ((E1000E + 0x120, 1), (E1000E + 0x20010, 5),
+                            (E1000E + 0x30010, 3)))
+    path = os.path.join(d, "bpfmod.data")
+    pd.write(path)
+    kallsyms = kallsyms_copy(d, "kallsyms-bpfmod", (
+        (KERNEL, "T _text"), (KERNEL + 0x100, "T kfunc"),
+        (E1000E + 0x100, "t e1000_clean\t[e1000e]"),
+        (E1000E + 0x20000, "t bpf_prog_5678_handler\t[bpf]"),
+        (E1000E + 0x30000, "t ftrace_trampoline\t[__builtin__ftrace]"),
+        (E1000E + 0x30100, "t e1000_end\t[e1000e]")))
+    got = by_sort(path, "--kallsyms", kallsyms)
+    check(got["sym"] == {"e1000_clean": ("[e1000e]", 1),
+                         "bpf_prog_5678_handler": ("[e1000e]", 5),
+                         "ftrace_trampoline": ("[e1000e]", 3)}, f"by symbol: {got['sym']}")
+
+
+def unmapped_modules(d):
+    """A recording that maps no module (hwprof's before 0.2) whose modules
+    are not placed by this machine's list (--kallsyms: another kernel's
+    symbols, or another host): its module addresses named by kallsyms as
+    they were, the kernel's ("[kernel.kallsyms]")."""
+    pd = perfdata.PerfData()
+    pd.kernel_mmap(KERNEL, 2**64 - 1 - KERNEL, b"[kernel.kallsyms]_text")
+    pd.comm(100, b"irq")
+    pd.kernel_samples(100, ((KERNEL + 0x110, 1), (E1000E + 0x120, 4)))
+    path = os.path.join(d, "unmapped.data")
+    pd.write(path)
+    kallsyms = kallsyms_copy(d, "kallsyms-unmapped", (
+        (KERNEL, "T _text"), (KERNEL + 0x100, "T kfunc"),
+        (E1000E + 0x100, "t e1000_clean\t[e1000e]")))
+    empty = os.path.join(d, "unmapped-root")
+    os.makedirs(empty)
+    got = by_sort(path, "--kallsyms", kallsyms,
+                  env=dict(os.environ, HWPROF_MODULES_ROOT=empty))
+    check(got["sym"] == {"kfunc": ("[kernel.kallsyms]", 1),
+                         "e1000_clean": ("[kernel.kallsyms]", 4)}, f"by symbol: {got['sym']}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
+    case(newest_first, tmp)
+    case(bpf_in_module, tmp)
+    case(unmapped_modules, tmp)
     case(only_its_own, tmp)
     case(on_this_machine, tmp)
     case(recorded, tmp)
