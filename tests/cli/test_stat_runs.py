@@ -334,9 +334,14 @@ def time_rows(d):
     if len(times) == 3:
         check(times["elapsed"]["values"] == doc["seconds"]["values"],
               f"elapsed is the run's seconds: {times['elapsed']['values']}")
-        check(all(0.14 <= u <= v + 0.01 for u, v in
-                  zip(times["user"]["values"], times["elapsed"]["values"])),
-              f"0.15 s of user CPU time, within the elapsed: {times['user']['values']}")
+        # the kernel splits a task's CPU time into user and system by the
+        # ticks that found it in each (4 ms here): their sum is exact, the
+        # split is not (0.128 s user of 0.15 s spun, at a load of 20)
+        cpu = [u + s for u, s in zip(times["user"]["values"], times["system"]["values"])]
+        check(all(0.14 <= c and 0.10 <= u <= v + 0.01 for c, u, v in
+                  zip(cpu, times["user"]["values"], times["elapsed"]["values"])),
+              f"0.15 s of CPU time, most in user space, within the elapsed: "
+              f"user {times['user']['values']}, system {times['system']['values']}")
         check(all(v > 0 for v in times["system"]["values"]),
               f"2000 page faults take system time: {times['system']['values']}")
         check(all(t["unit"] == "seconds" for t in times.values()), "in seconds")
