@@ -93,8 +93,9 @@ static int add_loaded(const struct kmodule *km, void *ctx)
 	struct kmod_list *l = ctx;
 	struct kmod_loaded *m;
 
-	if (!km->addr || !km->size)
-		return 0;	/* hidden from us (kptr_restrict), or no code */
+	if (!km->addr || !km->size || km->addr + km->size < km->addr)
+		return 0;	/* hidden from us (kptr_restrict), no code, or past
+				 * the end of the address space */
 	if (vec_reserve(&l->m, &l->cap, l->nr + 1, sizeof(*l->m)))
 		return -ENOMEM;
 	m = &l->m[l->nr++];

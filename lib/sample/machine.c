@@ -621,8 +621,6 @@ static int add_running_module(struct machine *m, const struct kmod_loaded *km)
 {
 	uint32_t dso;
 
-	if (km->addr + km->size < km->addr)
-		return 0;	/* past the end of the address space */
 	if (dso_find(m, km->name, DSO_KERNEL, &dso))
 		return -ENOMEM;
 	return add_module_map(m, dso, km->addr, km->addr + km->size);

@@ -177,7 +177,8 @@ struct kmod_list {
 };
 
 /* The modules of @path (as kmodules_walk()) with code at an address shown
- * (not 0: kptr_restrict), by address, ascending: /proc/modules lists the
+ * (not 0: kptr_restrict) that ends within the address space, by address,
+ * ascending: /proc/modules lists the
  * newest first, and each of its whole size, so an older module's range can
  * run over a newer one's start, which a map by address gives back to the
  * newer (as perf's maps by address do). 0, or kmodules_walk()'s error or
