@@ -171,18 +171,23 @@ static int write_decompressed(Elf *e, int out)
 	return err;
 }
 
+/* Whether @e's build-id is @id. */
+static bool elf_has_build_id(Elf *e, const void *id, int len)
+{
+	const void *bits;
+
+	return dw.dwelf_elf_gnu_build_id(e, &bits) == len &&
+	       !memcmp(bits, id, (size_t)len);
+}
+
 /* Whether @fd is an ELF file whose build-id is @id. */
 static bool has_build_id(int fd, const void *id, int len)
 {
 	Elf *e = dw.elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	const void *bits;
-	bool same;
+	bool same = e && elf_has_build_id(e, id, len);
 
-	if (!e)
-		return false;
-	same = dw.dwelf_elf_gnu_build_id(e, &bits) == len &&
-	       !memcmp(bits, id, (size_t)len);
-	dw.elf_end(e);
+	if (e)
+		dw.elf_end(e);
 	return same;
 }
 
@@ -334,8 +339,8 @@ static void debug_copy_make(Dwfl_Module *mod)
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	e = has_build_id(fd, bits, len) ? dw.elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	if (e && worth_copying(e)) {
+	e = dw.elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_has_build_id(e, bits, len) && worth_copying(e)) {
 		err = cache_file_write(path, fill_copy, e);
 		if (err && err != -ENOTSUP)
 			pr_debug("%s: %s", path, hwp_strerror(err));
