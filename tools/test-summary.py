@@ -22,6 +22,25 @@ def skip_reason(out):
     return out[-1] if out else "no reason given"
 
 
+def failure_lines(out, most=6, width=400):
+    """What a failed test said of its failures: its '# FAIL' notes (a
+    case that raised: the last line of its traceback), so that a log that
+    keeps only this summary still says what went wrong."""
+    said, raised = [], False
+    for line in out:
+        if line.startswith("#") and "FAIL" in line:
+            said.append(line)
+            raised = "the case raised" in line
+        elif raised and line.startswith("#"):
+            said[-1] = said[-1].split(":", 1)[0] + ": raised: " + line.lstrip("# ")
+        else:
+            raised = False
+    cut = [s if len(s) <= width else s[:width] + " [...]" for s in said[:most]]
+    if len(said) > most:
+        cut.append(f"# ... and {len(said) - most} more")
+    return cut
+
+
 def tap_cases(out):
     """(result, name, directive, reason) of each case of a TAP stream."""
     if not out or not out[0].startswith("TAP version"):
@@ -50,7 +69,8 @@ try:
                 else:
                     counts["failed"] += 1
                     bad = [c[1] for c in cases if c[0].lower() == "not ok"]
-                    failed.append((name, r + (f": {', '.join(bad)}" if bad else "")))
+                    failed.append((name, r + (f": {', '.join(bad)}" if bad else ""),
+                                   failure_lines(out)))
                 # Partial skips: the cases of a test that ran that could not.
                 skipped += [(f"{name} / {c[1]}", c[3] or "no reason given") for c in cases
                             if c[0].lower() == "ok" and (c[2] or "").upper().startswith("SKIP")]
@@ -61,8 +81,10 @@ except OSError as e:
 
 for name, why in skipped:
     print(f"SKIP {name}: {why}")
-for name, r in failed:
+for name, r, said in failed:
     print(f"FAIL {name}: {r}")
+    for line in said:
+        print(f"    {line}")
 line = f"{counts['passed']} passed, {counts['failed']} failed"
 if counts["skipped"]:
     line += f", {counts['skipped']} skipped"
