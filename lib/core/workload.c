@@ -57,7 +57,6 @@ struct hwp_workload {
 static int find_command(const char *cmd, char *found, size_t size)
 {
 	const char *path, *p;
-	char buf[PATH_MAX];
 	struct stat st;
 	int denied = 0;
 
@@ -81,12 +80,12 @@ static int find_command(const char *cmd, char *found, size_t size)
 	for (p = path;; p = strchr(p, ':') + 1) {
 		size_t len = strcspn(p, ":");
 
-		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)len, p, len ? "/" : "", cmd);
-		if (!stat(buf, &st) && !S_ISDIR(st.st_mode)) {
-			if (!access(buf, X_OK)) {
-				snprintf(found, size, "%s", buf);
+		/* Each candidate is made in @found: a buffer of our own would
+		 * be PATH_MAX more of stack to touch. */
+		snprintf(found, size, "%.*s%s%s", (int)len, p, len ? "/" : "", cmd);
+		if (!stat(found, &st) && !S_ISDIR(st.st_mode)) {
+			if (!access(found, X_OK))
 				return 0;
-			}
 			denied = 1;
 		}
 		if (!p[len])
