@@ -1384,12 +1384,13 @@ static int session_value(const char *name, double *value, void *arg)
 	for (e = 0; e < evl->nr_events; e++)
 		if (!strcmp(name, evl->events[e].name))
 			break;
-	if (e == evl->nr_events)
-		for (e = 0; e < evl->nr_events; e++)
-			if (event_name_matches(&evl->events[e], name))
-				break;
-	if (e == evl->nr_events)
-		return -ENOENT;
+	if (e == evl->nr_events) {
+		long found = event_find_name(evl->events, evl->nr_events, name);
+
+		if (found < 0)
+			return -ENOENT;
+		e = (size_t)found;
+	}
 	if (sl->s->status[e] != HWP_EVENT_COUNTING &&
 	    sl->s->status[e] != HWP_EVENT_USER_ONLY)
 		return -HWP_ERR_UNDEFINED;

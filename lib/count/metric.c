@@ -445,9 +445,8 @@ static int check_one(const char *name, void *arg)
 	for (size_t i = 0; i < cc->nr_names; i++)
 		if (names_match_loosely(cc->names[i], name))
 			return 0;
-	for (size_t e = 0; e < evl->nr_events; e++)
-		if (event_name_matches(&evl->events[e], name))
-			return 0;
+	if (event_find_name(evl->events, evl->nr_events, name) >= 0)
+		return 0;
 	for (size_t e = 0; e < evl->nr_events; e++)
 		if (edit_distance(name, evl->events[e].name, 3) <= 3)
 			strbuf_addf(&sb, "%s%s", n++ ? ", " : "", evl->events[e].name);

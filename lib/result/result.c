@@ -154,15 +154,13 @@ static int input_counted(const char *name, void *arg)
 	const struct counted_ctx *cc = arg;
 	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
 
-	for (size_t e = 0; e < evl->nr_events; e++)
-		if (event_name_matches(&evl->events[e], name)) {
-			enum hwp_event_status st =
-				hwp_session_event_status(cc->s, e, NULL);
+	long e = event_find_name(evl->events, evl->nr_events, name);
+	enum hwp_event_status st;
 
-			return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ?
-			       0 : 1;
-		}
-	return 1;
+	if (e < 0)
+		return 1;
+	st = hwp_session_event_status(cc->s, (size_t)e, NULL);
+	return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ? 0 : 1;
 }
 
 int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
