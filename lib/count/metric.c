@@ -248,6 +248,19 @@ static char *trim_dup(const char *s, size_t len)
 	return strndup(s, len);
 }
 
+/* A parsed metric keeps only the nodes it has: the built-in ones live as
+ * long as the process, and the 16 a formula starts with would spread
+ * them over a few more heap pages (a page fault each) than they fill. */
+static void shrink_nodes(struct hwp_metric *m)
+{
+	struct node *n = m->nr_nodes ? realloc(m->nodes, m->nr_nodes * sizeof(*n)) : NULL;
+
+	if (n) {
+		m->nodes = n;
+		m->cap_nodes = m->nr_nodes;
+	}
+}
+
 static int metric_parse(const char *def, struct hwp_metric **out)
 {
 	struct mparser p = { .def = def };
@@ -290,6 +303,7 @@ static int metric_parse(const char *def, struct hwp_metric **out)
 		return root;
 	}
 	m->root = root;
+	shrink_nodes(m);
 	*out = m;
 	return 0;
 }
