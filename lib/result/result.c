@@ -6,6 +6,7 @@
 #include "result/result.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,13 +133,21 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 	return 0;
 }
 
+/* The rows grow by half again, not one at a time: a row at a time moved
+ * the array past the names allocated after it, onto fresh heap pages
+ * (a page fault each, tens of microseconds in a VM) every few rows. The
+ * allocation's usable size is the capacity: no count to keep beside it,
+ * and an array sized elsewhere (field_rows()) is safe here too. */
 static struct series *add_series(struct series **rows, size_t *nr)
 {
-	struct series *n = realloc(*rows, (*nr + 1) * sizeof(*n));
+	struct series *n = *rows;
 
-	if (!n)
-		return NULL;
-	*rows = n;
+	if (malloc_usable_size(n) < (*nr + 1) * sizeof(*n)) {
+		n = realloc(n, (*nr + *nr / 2 + 8) * sizeof(*n));
+		if (!n)
+			return NULL;
+		*rows = n;
+	}
 	n = &n[(*nr)++];
 	memset(n, 0, sizeof(*n));
 	return n;
