@@ -29,6 +29,11 @@
 /* Thread-local variables on the hot path: initial-exec avoids a call to
  * __tls_get_addr on each access from the shared library. */
 #define HWP_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+/* For a rarely taken path with kilobytes of buffers on its stack: inlined,
+ * they would push every call below its caller that much deeper, onto
+ * stack pages touched for the first time (a page fault each, tens of
+ * microseconds in a VM). */
+#define COLD_FRAME __attribute__((noinline, cold))
 
 /* error.c: the thread's detailed message; each returns -err unchanged. */
 int fail(int err, const char *fmt, ...) HWP_PRINTF(2, 3);

@@ -139,34 +139,59 @@ void explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_w
 		strbuf_adds(sb, "kernel.perf_event_paranoid=1 (kernel and user space; 2 allows user space only)");
 }
 
+/* The PMUs of the kernel itself, whose types are fixed or dynamic (from
+ * PERF_TYPE_MAX up) and never PERF_TYPE_RAW: no need to read them. */
+static bool kernel_pmu(const char *name)
+{
+	static const char *const names[] = {
+		"software", "tracepoint", "breakpoint", "kprobe", "uprobe",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/* Whether the PMU @name, under /sys/bus/event_source/devices, is a CPU's. */
+static bool core_pmu(const char *name)
+{
+	char path[300];
+	long type;
+
+	/* Hybrid core PMUs (cpu_core, cpu_atom) take dynamic types but keep
+	 * their names; Arm's are armv8_pmuv3_0 and the like. */
+	if (!strncmp(name, "cpu_", 4) || !strncmp(name, "armv", 4))
+		return true;
+	if (name[0] == '.' || kernel_pmu(name))
+		return false;
+	/* Core PMUs register as PERF_TYPE_RAW. */
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", name);
+	return !read_int_file(path, &type) && type == PERF_TYPE_RAW;
+}
+
+/* Read with getdents64() into a buffer on the stack: opendir() would
+ * allocate 32 KiB, and its first touch costs a page fault. */
 bool have_hw_pmu(void)
 {
 	static int cached = -1;
-	DIR *d;
-	struct dirent *de;
-	int found = 0;
+	_Alignas(8) char buf[2048];
+	int dfd, found = 0;
+	ssize_t n;
 
 	if (cached >= 0)
 		return cached;
-	d = opendir("/sys/bus/event_source/devices");
-	if (!d)
+	dfd = open("/sys/bus/event_source/devices", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
 		return false;
-	while ((de = readdir(d))) {
-		char path[512];
-		long type;
+	while (!found && (n = getdents64(dfd, buf, sizeof(buf))) > 0)
+		for (ssize_t off = 0; off < n && !found;) {
+			const struct dirent64 *de = (const struct dirent64 *)(buf + off);
 
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
-			 de->d_name);
-		/* Core PMUs register as PERF_TYPE_RAW; hybrid ones (cpu_core,
-		 * cpu_atom) take dynamic types but keep a "cpus" file. */
-		if (!read_int_file(path, &type) && type == PERF_TYPE_RAW)
-			found = 1;
-		if (!strncmp(de->d_name, "cpu_", 4) || !strncmp(de->d_name, "armv", 4))
-			found = 1;
-	}
-	closedir(d);
+			found = core_pmu(de->d_name);
+			off += de->d_reclen;
+		}
+	close(dfd);
 	cached = found;
 	return found;
 }

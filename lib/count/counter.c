@@ -503,7 +503,7 @@ static int cgroup2_mount(char *buf, size_t size)
 	return err;
 }
 
-static int cgroup_open(struct hwp_session *s)
+COLD_FRAME static int cgroup_open(struct hwp_session *s)
 {
 	char mnt[4096], path[8192];
 	int err;
@@ -690,6 +690,16 @@ static void exit_rings_unmap(struct hwp_session *s)
 	s->rings = NULL;
 }
 
+/* A failed open closes what it opened, and its message stays. */
+COLD_FRAME static int close_keeping_error(struct hwp_session *s, int err)
+{
+	struct kept_error why;
+
+	error_keep(&why, err);
+	hwp_session_close(s);
+	return error_restore(&why);
+}
+
 HWP_API int hwp_session_open(struct hwp_session *s)
 {
 	size_t nr_slots;
@@ -744,14 +754,7 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 		if (!any)
 			err = nothing_counted(s);
 	}
-	if (err) {
-		struct kept_error why;
-
-		error_keep(&why, err);
-		hwp_session_close(s);
-		err = error_restore(&why);
-	}
-	return err;
+	return err ? close_keeping_error(s, err) : 0;
 }
 
 HWP_API void hwp_session_close(struct hwp_session *s)
@@ -1381,12 +1384,13 @@ static int session_value(const char *name, double *value, void *arg)
 	for (e = 0; e < evl->nr_events; e++)
 		if (!strcmp(name, evl->events[e].name))
 			break;
-	if (e == evl->nr_events)
-		for (e = 0; e < evl->nr_events; e++)
-			if (event_name_matches(&evl->events[e], name))
-				break;
-	if (e == evl->nr_events)
-		return -ENOENT;
+	if (e == evl->nr_events) {
+		long found = event_find_name(evl->events, evl->nr_events, name);
+
+		if (found < 0)
+			return -ENOENT;
+		e = (size_t)found;
+	}
 	if (sl->s->status[e] != HWP_EVENT_COUNTING &&
 	    sl->s->status[e] != HWP_EVENT_USER_ONLY)
 		return -HWP_ERR_UNDEFINED;

@@ -248,6 +248,19 @@ static char *trim_dup(const char *s, size_t len)
 	return strndup(s, len);
 }
 
+/* A parsed metric keeps only the nodes it has: the built-in ones live as
+ * long as the process, and the 16 a formula starts with would spread
+ * them over a few more heap pages (a page fault each) than they fill. */
+static void shrink_nodes(struct hwp_metric *m)
+{
+	struct node *n = m->nr_nodes ? realloc(m->nodes, m->nr_nodes * sizeof(*n)) : NULL;
+
+	if (n) {
+		m->nodes = n;
+		m->cap_nodes = m->nr_nodes;
+	}
+}
+
 static int metric_parse(const char *def, struct hwp_metric **out)
 {
 	struct mparser p = { .def = def };
@@ -290,6 +303,7 @@ static int metric_parse(const char *def, struct hwp_metric **out)
 		return root;
 	}
 	m->root = root;
+	shrink_nodes(m);
 	*out = m;
 	return 0;
 }
@@ -445,9 +459,8 @@ static int check_one(const char *name, void *arg)
 	for (size_t i = 0; i < cc->nr_names; i++)
 		if (names_match_loosely(cc->names[i], name))
 			return 0;
-	for (size_t e = 0; e < evl->nr_events; e++)
-		if (event_name_matches(&evl->events[e], name))
-			return 0;
+	if (event_find_name(evl->events, evl->nr_events, name) >= 0)
+		return 0;
 	for (size_t e = 0; e < evl->nr_events; e++)
 		if (edit_distance(name, evl->events[e].name, 3) <= 3)
 			strbuf_addf(&sb, "%s%s", n++ ? ", " : "", evl->events[e].name);

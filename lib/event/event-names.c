@@ -309,38 +309,77 @@ bool names_match_loosely(const char *x, const char *y)
 	return !strcmp(a, b);
 }
 
-bool event_name_matches(const struct event *ev, const char *name)
-{
+/* What of a name is the same against every event: a metric's inputs are
+ * matched against each event of the list, ~300 pairs for the built-in
+ * metrics on every stat. */
+struct name_key {
+	const char *name;
 	const struct generic_event *g;
-	char a[256], b[256];
+	char norm[256];
+	bool pmu_form;		/* msr@aperf@, as perf's metrics write msr/aperf/ */
+	char slashed[256];
+};
 
-	if (!strcmp(name, ev->name) || !strcasecmp(name, ev->canonical))
-		return true;
-	if (ev->source == HWP_SOURCE_PMU && strchr(name, '@')) {
-		/* msr@aperf@ is msr/aperf/, as perf's metrics write it. */
-		snprintf(a, sizeof(a), "%s", name);
-		for (char *p = a; *p; p++)
+static void name_key_init(struct name_key *k, const char *name)
+{
+	k->name = name;
+	k->pmu_form = strchr(name, '@') != NULL;
+	if (k->pmu_form) {
+		snprintf(k->slashed, sizeof(k->slashed), "%s", name);
+		for (char *p = k->slashed; *p; p++)
 			if (*p == '@')
 				*p = '/';
-		return !strcasecmp(a, ev->canonical);
 	}
-	g = generic_find(name);
-	if (g && !strcmp(g->name, ev->canonical))
+	k->g = generic_find(name);
+	normalize(name, k->norm, sizeof(k->norm));
+}
+
+/* Whether normalize(@s) is @norm, in one pass that most pairs leave at
+ * their first letter. */
+static bool normalizes_to(const char *s, const char *norm)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < sizeof(((struct name_key *)0)->norm); s++) {
+		if (*s == '-' || *s == '_')
+			continue;
+		if ((char)tolower((unsigned char)*s) != norm[n])
+			return false;
+		n++;
+	}
+	return !norm[n];
+}
+
+static bool key_matches(const struct event *ev, const struct name_key *k)
+{
+	const struct generic_event *g;
+
+	if (!strcmp(k->name, ev->name) || !strcasecmp(k->name, ev->canonical))
 		return true;
-	normalize(name, a, sizeof(a));
-	normalize(ev->canonical, b, sizeof(b));
-	if (!strcmp(a, b))
+	if (ev->source == HWP_SOURCE_PMU && k->pmu_form)
+		return !strcasecmp(k->slashed, ev->canonical);
+	if (k->g && !strcmp(k->g->name, ev->canonical))
 		return true;
-	normalize(ev->name, b, sizeof(b));
-	if (!strcmp(a, b))
+	if (normalizes_to(ev->canonical, k->norm) || normalizes_to(ev->name, k->norm))
 		return true;
 	g = generic_find(ev->canonical);
-	if (g && g->alias) {
-		normalize(g->alias, b, sizeof(b));
-		if (!strcmp(a, b))
-			return true;
-	}
-	return false;
+	return g && g->alias && normalizes_to(g->alias, k->norm);
+}
+
+long event_find_name(const struct event *events, size_t nr, const char *name)
+{
+	struct name_key k;
+
+	name_key_init(&k, name);
+	for (size_t e = 0; e < nr; e++)
+		if (key_matches(&events[e], &k))
+			return (long)e;
+	return -1;
+}
+
+bool event_name_matches(const struct event *ev, const char *name)
+{
+	return event_find_name(ev, 1, name) == 0;
 }
 
 void explain_unsupported(struct strbuf *sb, const struct event *ev, int err)

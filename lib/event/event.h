@@ -68,6 +68,8 @@ void explain_unsupported(struct strbuf *sb, const struct event *ev, int err);
 void event_suggest(const char *name, struct strbuf *sb);
 /* Match a name as a metric formula may write it against an event. */
 bool event_name_matches(const struct event *ev, const char *name);
+/* The first of @nr events that @name matches as above, or -1. */
+long event_find_name(const struct event *events, size_t nr, const char *name);
 /* Equal, ignoring case, '-' and '_'. */
 bool names_match_loosely(const char *a, const char *b);
 /* The generic-name table, for listing and suggestions. */

@@ -6,6 +6,7 @@
 #include "result/result.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,13 +133,21 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 	return 0;
 }
 
+/* The rows grow by half again, not one at a time: a row at a time moved
+ * the array past the names allocated after it, onto fresh heap pages
+ * (a page fault each, tens of microseconds in a VM) every few rows. The
+ * allocation's usable size is the capacity: no count to keep beside it,
+ * and an array sized elsewhere (field_rows()) is safe here too. */
 static struct series *add_series(struct series **rows, size_t *nr)
 {
-	struct series *n = realloc(*rows, (*nr + 1) * sizeof(*n));
+	struct series *n = *rows;
 
-	if (!n)
-		return NULL;
-	*rows = n;
+	if (malloc_usable_size(n) < (*nr + 1) * sizeof(*n)) {
+		n = realloc(n, (*nr + *nr / 2 + 8) * sizeof(*n));
+		if (!n)
+			return NULL;
+		*rows = n;
+	}
 	n = &n[(*nr)++];
 	memset(n, 0, sizeof(*n));
 	return n;
@@ -154,15 +163,13 @@ static int input_counted(const char *name, void *arg)
 	const struct counted_ctx *cc = arg;
 	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
 
-	for (size_t e = 0; e < evl->nr_events; e++)
-		if (event_name_matches(&evl->events[e], name)) {
-			enum hwp_event_status st =
-				hwp_session_event_status(cc->s, e, NULL);
+	long e = event_find_name(evl->events, evl->nr_events, name);
+	enum hwp_event_status st;
 
-			return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ?
-			       0 : 1;
-		}
-	return 1;
+	if (e < 0)
+		return 1;
+	st = hwp_session_event_status(cc->s, (size_t)e, NULL);
+	return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ? 0 : 1;
 }
 
 int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,

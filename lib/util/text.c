@@ -101,19 +101,26 @@ void escape_put(struct escaper *e, FILE *f, const char *s, size_t n)
 			fputc(0xc2, f);
 		}
 	}
+	/* Plain bytes go out a run at a time: a report is ~1,000 of them. */
+	size_t run = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		size_t len = control_len(p + i, n - i);
 
 		if (p[i] == 0xc2 && i + 1 == n) {
+			fwrite(p + run, 1, i - run, f);
+			run = n;
 			e->lead = true;
-		} else if (!len || p[i] == '\n' || p[i] == '\t') {
-			fputc(p[i], f);
-		} else {
+		} else if (len && p[i] != '\n' && p[i] != '\t') {
+			fwrite(p + run, 1, i - run, f);
 			escape_of(p + i, len, buf);
 			fputs(buf, f);
 			i += len - 1;
+			run = i + 1;
 		}
 	}
+	if (run < n)
+		fwrite(p + run, 1, n - run, f);
 }
 
 void escape_end(struct escaper *e, FILE *f)

@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "work.h"
 
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -453,6 +454,59 @@ static void test_workload_spawned(void)
 	hwp_workload_free(w);
 }
 
+/* The mask of a "SigIgn:" or "SigCgt:" line of @status, or ~0 without it. */
+static unsigned long long sig_line(const char *status, const char *key)
+{
+	const char *p = strstr(status, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 16) : ~0ULL;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* A spawned command starts with our ignored signals still ignored (nohup's
+ * way) and none of our handlers; the clone resets them before its exec. */
+static void test_workload_spawned_signals(void)
+{
+	char *argv[] = { "cat", "/proc/self/status", NULL };
+	HWP_OPTS(hwp_workload_opts, wo, .spawn_at_start = true,
+		 .capture = HWP_CAPTURE_STDOUT);
+	struct sigaction usr1 = { .sa_handler = on_usr1 }, old1;
+	struct hwp_workload *w = NULL;
+	char out[8192];
+	size_t len = 0;
+	ssize_t n;
+	int status = -1;
+
+	sigaction(SIGUSR1, &usr1, &old1);
+	signal(SIGUSR2, SIG_IGN);
+	CHECK_ERR(hwp_workload_new(argv, &wo, &w), 0);
+	if (w) {
+		struct pollfd pfd = { .fd = hwp_workload_output_fd(w), .events = POLLIN };
+
+		CHECK_ERR(hwp_workload_start(w), 0);
+		while (len + 1 < sizeof(out) && poll(&pfd, 1, 10000) > 0 &&
+		       (n = read(pfd.fd, out + len, sizeof(out) - 1 - len)) > 0)
+			len += (size_t)n;
+		out[len] = '\0';
+		CHECK_ERR(hwp_workload_wait(w, &status), 0);
+		CHECK(hwp_workload_exit_code(status) == 0, "exit %d",
+		      hwp_workload_exit_code(status));
+		CHECK(sig_line(out, "SigIgn:\t") & 1ULL << (SIGUSR2 - 1),
+		      "SIGUSR2 still ignored: %s", out);
+		CHECK(!(sig_line(out, "SigIgn:\t") & 1ULL << (SIGUSR1 - 1)),
+		      "SIGUSR1 not ignored: %s", out);
+		CHECK(!(sig_line(out, "SigCgt:\t") & 1ULL << (SIGUSR1 - 1)),
+		      "SIGUSR1 has no handler: %s", out);
+	}
+	hwp_workload_free(w);
+	sigaction(SIGUSR1, &old1, NULL);
+	signal(SIGUSR2, SIG_DFL);
+}
+
 /* Hardware events on a machine without a PMU: marked, explained, and the
  * rest of the list still counts. */
 static void test_unsupported(void)
@@ -555,6 +609,7 @@ int main(void)
 	t_run(test_cpu_scope);
 	t_run(test_workload);
 	t_run(test_workload_spawned);
+	t_run(test_workload_spawned_signals);
 	t_run(test_unsupported);
 	t_run(test_api_misuse);
 	return t_done();

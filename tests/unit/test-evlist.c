@@ -306,6 +306,14 @@ static void check_matching(void)
 	CHECK(event_name_matches(u, "cycles"), "canonical");
 	CHECK(event_name_matches(u, "cpu-cycles"), "alias of canonical");
 	CHECK(!event_name_matches(u, "instructions"), "other");
+	/* The list's first match, as the metrics look their inputs up. */
+	CHECK(event_find_name(evl->events, evl->nr_events, "cpu-cycles") == 2,
+	      "found third");
+	CHECK(event_find_name(evl->events, evl->nr_events, "MIGRATIONS") == 1,
+	      "found second by alias");
+	CHECK(event_find_name(evl->events, evl->nr_events, "cache-references") == -1,
+	      "not found");
+	CHECK(event_find_name(evl->events, 0, "cache-misses") == -1, "empty list");
 	hwp_evlist_free(evl);
 }
 
