@@ -583,7 +583,9 @@ static int handle_record(struct pd_file *f, const struct perf_event_header *h,
 		f->flush_limit = f->max_time;
 		return err;
 	case PD_RECORD_HEADER_ATTR:
-		err = add_event(f, h, off);
+		err = pd_pipeline_drain(f);
+		if (!err)
+			err = add_event(f, h, off);
 		if (!err)
 			err = pd_choose_id_mode(f);
 		return err ? err : pd_check_event_names(f, f->nr_events - 1);
@@ -591,8 +593,10 @@ static int handle_record(struct pd_file *f, const struct perf_event_header *h,
 		header_feature(f, h);
 		return 0;
 	case PD_RECORD_EVENT_UPDATE:
-		update_event(f, h);
-		return 0;
+		err = pd_pipeline_drain(f);
+		if (!err)
+			update_event(f, h);
+		return err;
 	case PD_RECORD_COMPRESSED:
 	case PD_RECORD_COMPRESSED2:
 		return decompress(f, h, off, fn, ctx);
