@@ -208,13 +208,28 @@ static int start_reader(struct pd_pipeline *pl, pthread_t *tid)
 	return err;
 }
 
-static unsigned int usable_cpus(void)
+/* Two where a CPU is there for the second: the process may run on two or
+ * more, and the load average leaves one idle. On busy CPUs the second
+ * thread only adds its hand-overs and the copy of every record: on two
+ * CPUs at a load of 3-45, 15-45% more CPU time than one thread, and as
+ * much more wall time (BENCHMARKS.md, "A report at scale"). */
+static unsigned int choose_threads(const struct pd_file *f)
 {
 	cpu_set_t set;
+	unsigned int cpus;
+	double load;
 
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return 1;
-	return (unsigned int)CPU_COUNT(&set);
+	cpus = (unsigned int)CPU_COUNT(&set);
+	if (cpus < 2)
+		return 1;
+	if (getloadavg(&load, 1) == 1 && load > cpus - 1) {
+		pr_debug("'%s': its records are read on one thread: the load average, %.1f, leaves none of the %u CPUs idle",
+			 f->path, load, cpus);
+		return 1;
+	}
+	return 2;
 }
 
 int pd_foreach_threads(struct pd_file *f, unsigned int threads, pd_record_fn fn,
@@ -225,7 +240,7 @@ int pd_foreach_threads(struct pd_file *f, unsigned int threads, pd_record_fn fn,
 	int err;
 
 	if (!threads)
-		threads = usable_cpus() > 1 ? 2 : 1;
+		threads = choose_threads(f);
 	if (threads < 2)
 		return pd_foreach(f, fn, ctx);
 	pl = pipeline_new(f);

@@ -236,7 +236,9 @@ int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx);
  * with the records read and sorted on a thread of the library's while
  * @fn runs on the caller's, through a few batches of bounded size (a
  * MB in all). @threads: 1 for the caller's thread alone, 0 for two where
- * this process may run on two CPUs or more; a thread that cannot be
+ * this process may run on two CPUs or more and the load average leaves
+ * one of them idle (else one: on busy CPUs the second costs more than it
+ * gives); a thread that cannot be
  * started (or its batches allocated) is no error: the caller's reads
  * alone, and the debug log says why. Nothing else may use @f meanwhile;
  * while @fn runs, pd_event() and pd_nr_events() may be called. */
