@@ -154,3 +154,13 @@ if command -v chromium >/dev/null 2>&1; then
 	echo "   the page in headless Chromium (the page's own times):"
 	python3 bench/page-load.py 5 "$d/s.html"
 fi
+
+# ---- a report at scale (issue 11: <= 0.1 of perf report's wall time) ----
+echo
+echo "== a report at scale: hw.data repeated to about 14.8M samples with call chains;"
+echo "   hwprof report (as it chooses, --threads 2, --threads 1) vs perf report --stdio"
+echo "   --no-children --sort sym, rounds of the four in turn"
+n=$("$h" report -i "$d/hw.data" --format json --top 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
+python3 bench/perf-data-repeat.py "$d/hw.data" $(( (14800000 + n - 1) / n )) "$d/big.data"
+python3 bench/report-at-scale.py "$b" "$d/big.data" 5
+rm -f "$d/big.data"

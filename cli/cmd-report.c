@@ -15,7 +15,7 @@ static const char report_help[] =
 	"                     [--format text|csv|json|folded|speedscope|pprof|html]\n"
 	"                     [--annotate SYMBOL] [--kallsyms FILE] [--vmlinux FILE]\n"
 	"                     [--no-demangle] [--comm NAMES] [--pid PIDS] [--tid TIDS]\n"
-	"                     [--dso MODULES] [--inline|--no-inline]\n"
+	"                     [--dso MODULES] [--inline|--no-inline] [--threads N]\n"
 	"\n"
 	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
 	"landed: the hottest instructions, functions, source lines or modules, with the\n"
@@ -68,6 +68,10 @@ static const char report_help[] =
 	"                           each function inlined at a frame as a frame of its own,\n"
 	"                           perf's \"NAME (inlined)\", nested as DWARF says (addr2line\n"
 	"                           -i); --no-inline: not (the default)\n"
+	"      --threads N          the threads that read the file: 1, this one alone; 2, one\n"
+	"                           reading and ordering the records while the other adds\n"
+	"                           them up; 0 (the default): two where two CPUs are ours\n"
+	"                           and the load average leaves one idle, else one\n"
 	"  -o, --output FILE        write to FILE (never half-written) instead of standard output\n"
 	"  -h, --help               this text\n"
 	"\n"
@@ -96,6 +100,7 @@ struct report_config {
 	bool inline_frames;
 	const char *comms, *pids, *tids, *dsos;
 	const char *cpus;
+	long threads;
 	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
 };
@@ -125,6 +130,7 @@ static const struct option report_options[] = {
 	{ "dsos", required_argument, NULL, 'd' },
 	{ "dso", required_argument, NULL, 'd' },
 	{ "cpu", required_argument, NULL, 'C' },
+	{ "threads", required_argument, NULL, 'j' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -153,6 +159,12 @@ static int parse_option(struct report_config *c, int opt)
 	case 'T': c->tids = optarg; return 0;
 	case 'd': c->dsos = optarg; return 0;
 	case 'C': c->cpus = optarg; return 0;
+	case 'j':
+		if (cli_parse_long(optarg, 0, 1024, &c->threads))
+			return 0;
+		cli_error("report", "--threads wants a number of threads from 0 to 1024 (0: as many as help), not '%s'",
+			  optarg);
+		return CLI_EXIT_USAGE;
 	case 'h':
 		c->help = true;
 		return 0;
@@ -215,7 +227,8 @@ static int report(struct report_config *c)
 		 .pids = c->pids, .tids = c->tids, .dsos = c->dsos, .cpus = c->cpus,
 		 .inline_frames = c->inline_frames,
 		 .no_kallsyms_cache = c->no_kallsyms_cache,
-		 .no_debug_cache = c->no_debug_cache);
+		 .no_debug_cache = c->no_debug_cache,
+		 .threads = (unsigned int)c->threads);
 	struct hwp_profile *p = NULL;
 	struct hwp_ofile *of = NULL;
 	int err;

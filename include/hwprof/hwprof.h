@@ -2392,6 +2392,19 @@ struct hwp_profile_opts {
 	 * passed by (and written anew where it can be); a copy that cannot
 	 * be written is no error. Since: 0.2 */
 	bool no_debug_cache;
+	/* The threads that read the file: 1, the caller's alone; 2, one
+	 * the library starts reads the records, checks them and puts them
+	 * in time order while the caller's aggregates the ones before (a
+	 * MB of them in flight at most); 0 (the default), two where the
+	 * process may run on two CPUs or more and the load average (1
+	 * minute) leaves one of them idle, else one: on busy CPUs the
+	 * second thread costs more than it saves. The profile is the same,
+	 * and so is an error in the file, whatever the number; more than 2
+	 * is 2 today. Where the thread cannot be started, the caller's reads
+	 * alone (no error: the debug log, HWPROF_LOG_LEVEL=debug, says
+	 * why). The thread is joined before hwp_profile_open() returns,
+	 * whatever it returns; it blocks every signal. Since: 0.2 */
+	unsigned int threads;
 	size_t :0;
 };
 

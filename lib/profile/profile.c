@@ -750,6 +750,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	p->inline_frames = o.inline_frames;
 	p->no_kallsyms_cache = o.no_kallsyms_cache;
 	p->no_debug_cache = o.no_debug_cache;
+	p->read_threads = o.threads;
 	err = copy_filters(p, &o);
 	if (err)
 		goto err;
@@ -786,7 +787,7 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 	if (!err)
 		err = offcpu_begin(p);
 	if (!err)
-		err = pd_foreach(p->file, on_record, p);
+		err = pd_foreach_threads(p->file, o.threads, on_record, p);
 	if (err)
 		goto err;
 	offcpu_end(p);
@@ -844,7 +845,7 @@ int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profi
 		 .no_demangle = p->no_demangle, .comms = p->comms, .pids = p->pids,
 		 .tids = p->tids, .dsos = p->dsos, .inline_frames = p->inline_frames,
 		 .no_kallsyms_cache = p->no_kallsyms_cache,
-		 .no_debug_cache = p->no_debug_cache);
+		 .no_debug_cache = p->no_debug_cache, .threads = p->read_threads);
 
 	*out = NULL;
 	if (idx >= p->nr_events)

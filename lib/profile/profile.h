@@ -175,6 +175,7 @@ struct hwp_profile {
 	bool inline_frames;	/* hwp_profile_opts' */
 	bool no_kallsyms_cache;	/* hwp_profile_opts' */
 	bool no_debug_cache;	/* hwp_profile_opts' */
+	unsigned int read_threads;	/* hwp_profile_opts' threads */
 	/* hwp_profile_opts' filters (copies, or NULL), and what they left out */
 	char *comms, *pids, *tids, *dsos;
 	bool filtering;

@@ -83,6 +83,8 @@ struct pd_file {
 	size_t nr_q, cap_q, cap_q_tmp;
 	bool q_unsorted;	/* a record came before the one queued ahead of it */
 	uint64_t max_time, flush_limit;
+	/* pd_foreach_threads()'s, while the records are read on its thread */
+	struct pd_pipeline *pl;
 };
 
 /* A feature section's bytes, read in turn. */
@@ -105,5 +107,10 @@ int pd_check_event_names(struct pd_file *f, size_t from);
 /* perf-data-records.c */
 int pd_read_pipe_header(struct pd_file *f);
 void pd_free_queued(struct queued *q, size_t nr);
+
+/* perf-data-threads.c: before the file's events change (a stream's
+ * HEADER_ATTR or EVENT_UPDATE after its start), wait until the callback
+ * has had every record handed out before; 1 when it stopped. */
+int pd_pipeline_drain(struct pd_file *f);
 
 #endif

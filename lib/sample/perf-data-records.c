@@ -197,10 +197,21 @@ static int aligned(uint64_t **scratch, const unsigned char *p, size_t size,
  * buffer or the scratch copy): 1 at the end. */
 static int next_record(struct pd_file *f, const struct perf_event_header **hp)
 {
+	uint64_t buf_end = f->buf_base + f->buf_len;
 	const unsigned char *p;
 	struct perf_event_header h;
 	size_t got;
-	int err = src_get(f, sizeof(h), &p, &got);
+	int err;
+
+	/* Most records lie whole in the buffer already: one look at them. */
+	if (f->pos >= f->buf_base && f->pos + sizeof(h) <= buf_end) {
+		p = f->buf + (f->pos - f->buf_base);
+		memcpy(&h, p, sizeof(h));
+		if (h.size >= sizeof(h) && h.size <= buf_end - f->pos &&
+		    (h.type >= PD_RECORD_USER_TYPE_START || h.size % 8 == 0))
+			return aligned(&f->scratch, p, h.size, hp);
+	}
+	err = src_get(f, sizeof(h), &p, &got);
 
 	if (err)
 		return err;
@@ -583,7 +594,9 @@ static int handle_record(struct pd_file *f, const struct perf_event_header *h,
 		f->flush_limit = f->max_time;
 		return err;
 	case PD_RECORD_HEADER_ATTR:
-		err = add_event(f, h, off);
+		err = pd_pipeline_drain(f);
+		if (!err)
+			err = add_event(f, h, off);
 		if (!err)
 			err = pd_choose_id_mode(f);
 		return err ? err : pd_check_event_names(f, f->nr_events - 1);
@@ -591,8 +604,10 @@ static int handle_record(struct pd_file *f, const struct perf_event_header *h,
 		header_feature(f, h);
 		return 0;
 	case PD_RECORD_EVENT_UPDATE:
-		update_event(f, h);
-		return 0;
+		err = pd_pipeline_drain(f);
+		if (!err)
+			update_event(f, h);
+		return err;
 	case PD_RECORD_COMPRESSED:
 	case PD_RECORD_COMPRESSED2:
 		return decompress(f, h, off, fn, ctx);

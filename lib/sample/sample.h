@@ -232,6 +232,18 @@ const char *pd_feature_string(const struct pd_file *f, enum pd_feature feat);
 /* Walk the data section. Records between two FINISHED_ROUND records are
  * sorted by time as perf does, with memory bounded by one round. */
 int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx);
+/* pd_foreach(), the same records in the same order and the same error,
+ * with the records read and sorted on a thread of the library's while
+ * @fn runs on the caller's, through a few batches of bounded size (a
+ * MB in all). @threads: 1 for the caller's thread alone, 0 for two where
+ * this process may run on two CPUs or more and the load average leaves
+ * one of them idle (else one: on busy CPUs the second costs more than it
+ * gives); a thread that cannot be
+ * started (or its batches allocated) is no error: the caller's reads
+ * alone, and the debug log says why. Nothing else may use @f meanwhile;
+ * while @fn runs, pd_event() and pd_nr_events() may be called. */
+int pd_foreach_threads(struct pd_file *f, unsigned int threads, pd_record_fn fn,
+		       void *ctx);
 
 /* Records of types the reader skipped (perf's own it does not use, and
  * any it does not know), and of those the AUXTRACE ones and their data. */

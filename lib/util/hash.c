@@ -136,14 +136,12 @@ void strtab_release(struct strtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int vec_reserve(void *arr, size_t *cap, size_t want, size_t size)
+int vec_grow(void *arr, size_t *cap, size_t want, size_t size)
 {
 	void **p = arr;
 	size_t n;
 	void *m;
 
-	if (want <= *cap)
-		return 0;
 	n = *cap ? *cap : 8;
 	while (n < want) {
 		if (n > SIZE_MAX / 2 / size)

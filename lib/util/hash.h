@@ -69,8 +69,14 @@ const char *strtab_intern(struct strtab *t, const char *s, size_t len);
 long strtab_index(struct strtab *t, const char *s, size_t len);
 void strtab_release(struct strtab *t);
 
+int vec_grow(void *arr, size_t *cap, size_t want, size_t size);
+
 /* Make room for @want elements of @size bytes in *@arr of capacity *@cap:
- * 0 or -ENOMEM (then *@arr is unchanged). */
-int vec_reserve(void *arr, size_t *cap, size_t want, size_t size);
+ * 0 or -ENOMEM (then *@arr is unchanged). Inline: most calls, a record's
+ * or a sample's, find the room there already. */
+static inline int vec_reserve(void *arr, size_t *cap, size_t want, size_t size)
+{
+	return want <= *cap ? 0 : vec_grow(arr, cap, want, size);
+}
 
 #endif

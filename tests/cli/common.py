@@ -18,6 +18,7 @@ is the TAP stream: print() and the programs the tests start write to
 standard error."""
 import atexit
 import csv
+import difflib
 import fnmatch
 import io
 import json
@@ -177,8 +178,47 @@ def run(args, timeout=60, **kw):
     return subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
 
 
-def hwprof(*args, **kw):
-    return run([*WRAPPER, HWPROF, *args], **kw)
+# Every report a test makes is made twice, with its records read on a thread
+# of their own (--threads 2) and on the one thread alone (--threads 1): the
+# two must say the same, byte for byte. A script whose reports change what
+# the next one finds (a cache it counts the reads of) sets this False; a
+# report whose output the machine may change between the two runs (of a
+# system-wide recording: other programs' files, rebuilt or removed
+# meanwhile) passes both_ways=False.
+REPORT_BOTH_WAYS = True
+
+
+def _output_file(args):
+    for i, a in enumerate(args):
+        if a in ("-o", "--output") and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith("--output=") or (a.startswith("-o") and len(a) > 2):
+            return a.split("=", 1)[1] if a.startswith("--") else a[2:]
+    return "-"
+
+
+def _both_ways(args, kw):
+    """Whether this run is a report to make both ways: not under valgrind
+    (twice as slow), not one that writes a file or reads a stream that
+    can be read once."""
+    return (REPORT_BOTH_WAYS and not WRAPPER and args and args[0] == "report"
+            and _output_file([str(a) for a in args]) == "-" and "stdin" not in kw)
+
+
+def hwprof(*args, both_ways=True, **kw):
+    if not both_ways or not _both_ways(args, kw):
+        return run([*WRAPPER, HWPROF, *args], **kw)
+    two = run([HWPROF, *args, "--threads", "2"], **kw)
+    one = run([HWPROF, *args, "--threads", "1"], **kw)
+    # A failure when they differ; not a check of the case's own when not.
+    if (two.returncode, two.stdout, two.stderr) != (one.returncode, one.stdout, one.stderr):
+        diff = difflib.unified_diff((two.stdout + two.stderr).splitlines(),
+                                    (one.stdout + one.stderr).splitlines(),
+                                    "two threads", "one thread", lineterm="", n=2)
+        check(False, f"hwprof {shlex.join(map(str, args))}: read by two threads (status "
+              f"{two.returncode}) and by one (status {one.returncode}), the outputs differ:\n"
+              + "\n".join(list(diff)[:40]))
+    return two
 
 
 def in_namespace(script, **kw):

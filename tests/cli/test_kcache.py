@@ -12,8 +12,13 @@ import re
 import shutil
 import tempfile
 
+import common
 import perfedit
 from common import HWPROF, WORKLOAD, case, check, done, hwprof, run, skip
+
+# Each report here reads or writes the cache of kernel symbols that the next
+# one finds, and says which at debug level: made once, not both ways.
+common.REPORT_BOTH_WAYS = False
 
 # Each report: the kernel's rows and the user's, with call chains.
 REPORT = ("report", "--sort", "sym", "--top", "0")

@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -494,6 +495,251 @@ static void check_rings(void)
 	fclose(f);
 }
 
+/* ---- the records read on a thread of their own (pd_foreach_threads) ---- */
+
+/* What a walk of a file's records saw: a word for each record, of its
+ * bytes, offset, time and event and of the file's events as the callback
+ * sees them; and how it ended. */
+struct walk {
+	const struct pd_file *f;
+	uint64_t *seen;
+	size_t nr, cap;
+	long stop_at;		/* the callback fails at this record; -1: never */
+	int err;
+	char msg[512];
+};
+
+static int note_record(const struct pd_record *rec, void *ctx)
+{
+	struct walk *w = ctx;
+	const unsigned char *p = (const unsigned char *)rec->h;
+	size_t nr_events = pd_nr_events(w->f);
+	uint64_t h = 1469598103934665603ULL;
+
+	if ((long)w->nr == w->stop_at)
+		return fail(-EIO, "the callback stops at record %zu", w->nr);
+	for (size_t i = 0; i < rec->h->size; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	h ^= rec->offset * 31 + rec->time * 17 + (uint64_t)(rec->event + 1) * 7;
+	/* the events the callback may look at, as they are at this record */
+	h ^= nr_events << 56;
+	if (rec->event >= 0 && (size_t)rec->event < nr_events)
+		h ^= pd_event(w->f, (size_t)rec->event)->attr.config << 48;
+	if (vec_reserve(&w->seen, &w->cap, w->nr + 1, sizeof(*w->seen)))
+		return fail(-ENOMEM, "out of memory");
+	w->seen[w->nr++] = h;
+	return 0;
+}
+
+/* @fd's records by pd_foreach() (@threads 0) or pd_foreach_threads(). */
+static void walk_fd(int fd, unsigned int threads, struct walk *w)
+{
+	struct pd_file *f;
+
+	w->err = pd_open(NULL, fd, &f);
+	if (!w->err) {
+		w->f = f;
+		w->err = threads ? pd_foreach_threads(f, threads, note_record, w) :
+				   pd_foreach(f, note_record, w);
+	}
+	snprintf(w->msg, sizeof(w->msg), "%s", w->err ? hwp_errmsg() : "");
+	pd_close(f);
+}
+
+static bool same_walk(const char *what, const struct walk *one, const struct walk *two)
+{
+	bool same_end = one->err == two->err && !strcmp(one->msg, two->msg);
+	size_t i = 0;
+
+	while (i < one->nr && i < two->nr && one->seen[i] == two->seen[i])
+		i++;
+	CHECK(one->nr == two->nr && i == one->nr,
+	      "%s: %zu records by one thread, %zu by two, the same up to %zu", what,
+	      one->nr, two->nr, i);
+	CHECK(same_end, "%s: one thread ends with %d '%s', two with %d '%s'", what,
+	      one->err, one->msg, two->err, two->msg);
+	return one->nr == two->nr && i == one->nr && same_end;
+}
+
+/* The file @fd read by one thread and by two: the same records, in the
+ * same order, and the same end; with the callback stopping in the middle
+ * too. */
+static void check_threads_agree(const char *what, int fd, size_t min_records)
+{
+	struct walk one = { .stop_at = -1 }, two = { .stop_at = -1 };
+
+	walk_fd(fd, 0, &one);
+	walk_fd(fd, 2, &two);
+	CHECK(!one.err && one.nr >= min_records, "%s: %zu records, error %d", what,
+	      one.nr, one.err);
+	if (same_walk(what, &one, &two) && one.nr > 2) {
+		struct walk stop_one = { .stop_at = (long)one.nr / 2 };
+		struct walk stop_two = { .stop_at = (long)one.nr / 2 };
+
+		walk_fd(fd, 0, &stop_one);
+		walk_fd(fd, 2, &stop_two);
+		CHECK(stop_one.err == -EIO, "%s: the callback's error: %d", what,
+		      stop_one.err);
+		same_walk(what, &stop_one, &stop_two);
+		free(stop_one.seen);
+		free(stop_two.seen);
+	}
+	free(one.seen);
+	free(two.seen);
+}
+
+/* A pipe's stream read twice, by one thread and by two. */
+static struct walk pipe_walk[2];
+
+static void walk_pipe_one(int fd)
+{
+	walk_fd(fd, 0, &pipe_walk[0]);
+}
+
+static void walk_pipe_two(int fd)
+{
+	walk_fd(fd, 2, &pipe_walk[1]);
+}
+
+/* A stream that describes its second event after its first samples: the
+ * callback sees one event up to that record, two after it, whatever the
+ * thread that read it. */
+static FILE *write_late_event_file(void)
+{
+	struct perf_event_attr attr = sample_attr, late = sample_attr;
+	uint64_t ids[] = { ID_A };
+	struct pd_write_event ev = { &attr, "cpu-clock", ids, 1 };
+	struct perf_event_header h = { PD_RECORD_HEADER_ATTR, 0,
+				       (uint16_t)(8 + sizeof(late) + 8) };
+	struct pd_writer *w;
+	struct buf b = { 0 };
+	char *argv[] = { "record", "--", "test", NULL };
+	FILE *f = tmpfile();
+	uint64_t t = 0;
+
+	late.config = PERF_COUNT_SW_TASK_CLOCK;
+	CHECK_ERR(pd_writer_begin_pipe(f, &ev, 1, argv, &w), 0);
+	for (int r = 0; r < 3; r++) {
+		for (int i = 0; i < 500; i++)
+			sample(&b, ID_A, 7, BASE + (uint64_t)i, ++t);
+		round_end(&b);
+	}
+	put(&b, &h, sizeof(h));
+	put(&b, &late, sizeof(late));
+	put64(&b, ID_B);
+	for (int i = 0; i < 500; i++)
+		sample(&b, i % 2 ? ID_A : ID_B, 7, BASE, ++t);
+	round_end(&b);
+	return finish_file(f, w, &b, argv);
+}
+
+/* Whether the thread reading fails to start (the wrapper below). */
+static int thread_error;
+
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *),
+			  void *arg);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *),
+			  void *arg);
+
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *),
+			  void *arg)
+{
+	return thread_error ? thread_error : __real_pthread_create(t, a, fn, arg);
+}
+
+static char debug_log[4096];
+
+static void keep_debug(enum hwp_log_level level, const char *msg, void *ctx)
+{
+	(void)ctx;
+	if (level == HWP_LOG_DEBUG &&
+	    strlen(debug_log) + strlen(msg) + 2 < sizeof(debug_log))
+		strcat(strcat(debug_log, msg), "\n");
+}
+
+/* No second thread: the caller's reads alone, and says why in the debug log. */
+static void check_no_thread(int fd)
+{
+	struct walk one = { .stop_at = -1 }, two = { .stop_at = -1 };
+
+	walk_fd(fd, 0, &one);
+	hwp_log_set(keep_debug, NULL);
+	hwp_log_set_level(HWP_LOG_DEBUG);
+	thread_error = EAGAIN;
+	walk_fd(fd, 2, &two);
+	thread_error = 0;
+	hwp_log_set(NULL, NULL);
+	hwp_log_set_level(HWP_LOG_WARN);
+	same_walk("no second thread", &one, &two);
+	CHECK(strstr(debug_log, "read on one thread: no second thread (Resource temporarily unavailable)"),
+	      "the debug log: %s", debug_log);
+	free(one.seen);
+	free(two.seen);
+}
+
+static void check_threads(void)
+{
+	FILE *f;
+	long len;
+	int fd;
+
+	if (t_case("threads: files")) {
+		f = write_big_file(false);
+		check_threads_agree("big file", fileno(f), BIG_ROUNDS * BIG_PER_ROUND);
+		check_no_thread(fileno(f));
+		fclose(f);
+		f = write_ring_file();
+		check_threads_agree("rings", fileno(f), 3 * RINGS * RING_SAMPLES);
+		fclose(f);
+	}
+	if (t_case("threads: a late event")) {
+		f = write_late_event_file();
+		check_threads_agree("late event", fileno(f), 2000);
+		pipe_walk[0].stop_at = pipe_walk[1].stop_at = -1;
+		through_pipe(fileno(f), walk_pipe_one);
+		through_pipe(fileno(f), walk_pipe_two);
+		same_walk("late event through a pipe", &pipe_walk[0], &pipe_walk[1]);
+		CHECK(!pipe_walk[0].err && pipe_walk[0].nr >= 2000,
+		      "%zu records, error %d", pipe_walk[0].nr, pipe_walk[0].err);
+		free(pipe_walk[0].seen);
+		free(pipe_walk[1].seen);
+		fclose(f);
+	}
+	/* A stream saved to a file and cut short: the records before the cut
+	 * (the rounds before it: none for the first cuts), then the same error. */
+	if (t_case("threads: truncated")) {
+		size_t before = 0;
+
+		f = write_big_file(true);
+		len = lseek(fileno(f), 0, SEEK_END);
+		fd = memfd_create("cut", MFD_CLOEXEC);
+		for (long cut = len / 7; cut < len; cut += len / 7 + 13) {
+			unsigned char *bytes = malloc((size_t)cut);
+			struct walk one = { .stop_at = -1 }, two = { .stop_at = -1 };
+			char what[64];
+
+			CHECK(pread(fileno(f), bytes, (size_t)cut, 0) == cut, "read");
+			ftruncate(fd, 0);
+			pwrite(fd, bytes, (size_t)cut, 0);
+			free(bytes);
+			walk_fd(fd, 0, &one);
+			walk_fd(fd, 2, &two);
+			snprintf(what, sizeof(what), "cut at %ld of %ld", cut, len);
+			CHECK(one.err == -HWP_ERR_FORMAT && strstr(one.msg, "bytes long"),
+			      "%s: %d '%s' after %zu records", what, one.err, one.msg,
+			      one.nr);
+			before += one.nr;
+			same_walk(what, &one, &two);
+			free(one.seen);
+			free(two.seen);
+		}
+		CHECK(before > 0, "records before the cuts: %zu", before);
+		close(fd);
+		fclose(f);
+	}
+	t_case_end();
+}
+
 struct top {
 	const char *sym[8];
 	const char *dso[8];
@@ -686,6 +932,7 @@ int main(void)
 	t_run(check_shared_ids);
 	t_run(check_big_files);
 	t_run(check_rings);
+	check_threads();
 	/* One file written, then read back three ways: each a case. */
 	t_case("write");
 	CHECK(known_function(1) == 4 && exe[0] == '/', "this test's executable: %s", exe);
