@@ -2400,10 +2400,13 @@ struct hwp_profile_opts {
 	 * minute) leaves one of them idle, else one: on busy CPUs the
 	 * second thread costs more than it saves. The profile is the same,
 	 * and so is an error in the file, whatever the number; more than 2
-	 * is 2 today. Where the thread cannot be started, the caller's reads
-	 * alone (no error: the debug log, HWPROF_LOG_LEVEL=debug, says
-	 * why). The thread is joined before hwp_profile_open() returns,
-	 * whatever it returns; it blocks every signal. Since: 0.2 */
+	 * is 2 today. A pipe (standard input that is one, a FIFO) is read by
+	 * the caller's thread alone, whatever the number: a read that waits
+	 * on a quiet writer could not be stopped when the profile fails.
+	 * So is a file where the thread cannot be started (no error: the
+	 * debug log, HWPROF_LOG_LEVEL=debug, says why). The thread is
+	 * joined before hwp_profile_open() returns, whatever it returns; it
+	 * blocks every signal. Since: 0.2 */
 	unsigned int threads;
 	size_t :0;
 };

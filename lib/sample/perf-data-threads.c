@@ -6,9 +6,10 @@
  * ring of a few: memory stays bounded whatever the file's size, and
  * either side waits for the other only when the ring is full or empty.
  * The callback sees what pd_foreach() would give it, record for record,
- * and the same error at the same place: a pipe's or a compressed file's
- * records too, and the events a stream describes after its start, which
- * are added only once the callback has every record before them. */
+ * and the same error at the same place: a compressed file's records
+ * too, and the events a saved pipe's file describes after its start,
+ * which are added only once the callback has every record before them.
+ * A stream itself (a pipe) is read on the caller's thread alone. */
 #include "sample/perf-data-read.h"
 
 #include <pthread.h>
@@ -45,7 +46,10 @@ struct pd_pipeline {
 	 * b[consumed % NR_BATCHES] while consumed < produced. */
 	uint64_t produced, consumed;
 	bool done;		/* the reader handed over its last batch */
-	bool stop;		/* the callback stopped: read no more */
+	/* The callback stopped: read no more. Written under the lock, and
+	 * read without it by to_batch() (atomically), so that the reader
+	 * stops at its next record, not at its next full batch. */
+	bool stop;
 	int err;		/* the reader's, with its message kept */
 	struct kept_error kept;
 };
@@ -73,6 +77,8 @@ static int to_batch(const struct pd_record *rec, void *ctx)
 	struct batch *b = &pl->b[pl->produced % NR_BATCHES];
 	size_t size = rec->h->size, room = (size + 7) & ~(size_t)7;
 
+	if (__atomic_load_n(&pl->stop, __ATOMIC_RELAXED))
+		return 1;
 	if (b->len + room > BATCH_BYTES) {
 		int stop = hand_over(pl);
 
@@ -157,7 +163,7 @@ static int consume(struct pd_pipeline *pl, pd_record_fn fn, void *ctx)
 		b->len = b->nr = 0;
 		pthread_mutex_lock(&pl->lock);
 		pl->consumed++;
-		pl->stop = err != 0;
+		__atomic_store_n(&pl->stop, err != 0, __ATOMIC_RELAXED);
 		pthread_cond_signal(&pl->emptied);
 		pthread_mutex_unlock(&pl->lock);
 	}
@@ -241,6 +247,13 @@ int pd_foreach_threads(struct pd_file *f, unsigned int threads, pd_record_fn fn,
 
 	if (!threads)
 		threads = choose_threads(f);
+	if (threads >= 2 && f->stream) {
+		/* A reader blocked in read() on a quiet pipe could not be
+		 * stopped when the callback fails: the join would wait for the
+		 * writer. A stream's pace is its writer's anyway. */
+		pr_debug("'%s': its records are read on one thread: a stream", f->path);
+		threads = 1;
+	}
 	if (threads < 2)
 		return pd_foreach(f, fn, ctx);
 	pl = pipeline_new(f);
@@ -261,10 +274,12 @@ int pd_foreach_threads(struct pd_file *f, unsigned int threads, pd_record_fn fn,
 	err = consume(pl, fn, ctx);
 	pthread_join(tid, NULL);
 	f->pl = NULL;
-	/* pd_foreach() ends at a callback's positive value without an error */
+	/* pd_foreach() ends at a callback's positive value without an error;
+	 * whatever the reader met after the record the callback stopped at,
+	 * one thread would not have read */
 	if (err > 0)
 		err = 0;
-	if (!err && pl->err < 0)
+	else if (!err && pl->err < 0)
 		err = error_restore(&pl->kept);
 	pipeline_free(pl);
 	return err;

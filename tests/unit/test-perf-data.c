@@ -677,6 +677,44 @@ static void check_no_thread(int fd)
 	free(two.seen);
 }
 
+/* A pipe whose writer keeps it open after the file, until the walk has
+ * ended: the callback fails at the second record, two threads asked for,
+ * and the walk ends there with its error. A reader thread blocked in
+ * read() on the quiet pipe would wait for the writer, which waits for the
+ * walk: a hang (the test's timeout). */
+static void check_quiet_pipe(int fd)
+{
+	struct walk w = { .stop_at = 1 };
+	int data[2], done[2];
+	char buf[4096];
+	off_t at = 0;
+	ssize_t n;
+	pid_t pid;
+
+	CHECK(!pipe(data) && !pipe(done), "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		close(data[0]);
+		close(done[1]);
+		while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
+			if (write(data[1], buf, (size_t)n) != n)
+				_exit(1);
+			at += n;
+		}
+		(void)!read(done[0], buf, 1);	/* until the walk has ended */
+		_exit(0);
+	}
+	close(data[1]);
+	close(done[0]);
+	walk_fd(data[0], 2, &w);
+	CHECK(w.err == -EIO && w.nr == 1, "a quiet pipe: %zu records, then %d '%s'", w.nr,
+	      w.err, w.msg);
+	close(done[1]);
+	close(data[0]);
+	CHECK(pid > 0 && waitpid(pid, NULL, 0) == pid, "the writer ends");
+	free(w.seen);
+}
+
 static void check_threads(void)
 {
 	FILE *f;
@@ -955,8 +993,10 @@ int main(void)
 	t_case("pipe format");
 	f = write_file(exe, off, pgoff, true);
 	check_read_back(fileno(f));
-	if (t_case("through a pipe"))
+	if (t_case("through a pipe")) {
 		through_pipe(fileno(f), check_read_back);
+		check_quiet_pipe(fileno(f));
+	}
 	t_case_end();
 	fclose(f);
 	return t_done();
