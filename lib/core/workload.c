@@ -117,6 +117,29 @@ static cpu_set_t *cpu_set_of(const int *cpus, size_t nr, size_t *size)
 	return set;
 }
 
+NO_SANITIZE uint64_t status_sigcgt(const char *status)
+{
+	static const char key[] = "\nSigCgt:\t";
+	const char *p = strstr(status, key);
+	uint64_t mask = 0;
+	int digits = 0;
+
+	if (!p)
+		return UINT64_MAX;
+	for (p += sizeof(key) - 1; digits < 17; p++, digits++) {
+		int v = *p >= '0' && *p <= '9' ? *p - '0' :
+			*p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+
+		if (v < 0)
+			break;
+		mask = mask << 4 | (uint64_t)v;
+	}
+	/* Sixteen digits and the line's end: a field cut by the read's end
+	 * (a long Groups line before it), or wider (128 signals), says
+	 * nothing sure. */
+	return digits == 16 && *p == '\n' ? mask : UINT64_MAX;
+}
+
 /* The signals that have a handler (SigCgt in /proc/self/status; bit N-1
  * is signal N), or all of them when that cannot be read. One read of the
  * file (~9 us here) where a sigaction() question a signal took 64 system
@@ -124,10 +147,8 @@ static cpu_set_t *cpu_set_of(const int *cpus, size_t nr, size_t *size)
  * exec: no stdio, no allocation. */
 NO_SANITIZE static uint64_t caught_signals(void)
 {
-	static const char key[] = "\nSigCgt:\t";
-	char buf[4096], *p;
-	uint64_t mask = 0;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC), digits = 0;
+	char buf[4096];
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
@@ -137,18 +158,7 @@ NO_SANITIZE static uint64_t caught_signals(void)
 	if (n <= 0)
 		return UINT64_MAX;
 	buf[n] = '\0';
-	p = strstr(buf, key);
-	if (!p)
-		return UINT64_MAX;
-	for (p += sizeof(key) - 1; digits < 16; p++, digits++) {
-		int v = *p >= '0' && *p <= '9' ? *p - '0' :
-			*p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
-
-		if (v < 0)
-			break;
-		mask = mask << 4 | (uint64_t)v;
-	}
-	return digits ? mask : UINT64_MAX;
+	return status_sigcgt(buf);
 }
 
 /* A child that shares our memory must not run our signal handlers (they

@@ -17,6 +17,36 @@
 
 #include <pthread.h>
 
+/* The signals /proc/PID/status says have a handler: exactly its 16
+ * digits, and all of them (UINT64_MAX) whenever the field is not whole. */
+static void check_sigcgt(void)
+{
+	static const struct {
+		const char *status;
+		uint64_t want;
+	} cases[] = {
+		{ "Name:\tx\nSigIgn:\t0000000000001000\nSigCgt:\t0000000000004a03\nCapInh:\t0\n",
+		  0x4a03 },
+		{ "Name:\tx\nSigCgt:\tfffffffe7ffbfeff\n", 0xfffffffe7ffbfeffULL },
+		{ "Name:\tx\nSigCgt:\t0000000000000000\n", 0 },
+		/* cut by the end of the read: the low digits are missing */
+		{ "Name:\tx\nSigCgt:\t00000000000", UINT64_MAX },
+		{ "Name:\tx\nSigCgt:\t0000000000004a03", UINT64_MAX },
+		/* 128 signals (MIPS): 32 digits */
+		{ "Name:\tx\nSigCgt:\t00000000000000000000000000004a03\n", UINT64_MAX },
+		{ "Name:\tx\nSigCgt:\t00000000000x4a03\n", UINT64_MAX },
+		{ "Name:\tx\nSigIgn:\t0000000000001000\n", UINT64_MAX },
+		{ "SigCgt:\t0000000000004a03\n", UINT64_MAX },	/* not a line's start */
+		{ "", UINT64_MAX },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(status_sigcgt(cases[i].status) == cases[i].want,
+		      "case %zu: %#llx, not %#llx", i,
+		      (unsigned long long)status_sigcgt(cases[i].status),
+		      (unsigned long long)cases[i].want);
+}
+
 static void check_cpulist(void)
 {
 	int *cpus;
@@ -582,6 +612,7 @@ int main(void)
 	t_run(check_dynlib);
 	t_run(check_strtab_index);
 	t_run(check_cpulist);
+	t_run(check_sigcgt);
 	t_run(check_text);
 	t_run(check_escape);
 	t_run(check_format);
