@@ -2396,9 +2396,10 @@ struct hwp_profile_opts {
 	 * the library starts reads the records, checks them and puts them
 	 * in time order while the caller's aggregates the ones before (a
 	 * MB of them in flight at most); 0 (the default), two where the
-	 * process may run on two CPUs or more and the load average (1
-	 * minute) leaves one of them idle, else one: on busy CPUs the
-	 * second thread costs more than it saves. The profile is the same,
+	 * process may run on two CPUs or more, the load average (1 minute)
+	 * leaves one of them idle and the file has 64 MiB of records or
+	 * more, else one: on busy CPUs, or for fewer records, the second
+	 * thread costs more than it saves. The profile is the same,
 	 * and so is an error in the file, whatever the number; more than 2
 	 * is 2 today. A pipe (standard input that is one, a FIFO) is read by
 	 * the caller's thread alone, whatever the number: a read that waits

@@ -214,8 +214,16 @@ static int start_reader(struct pd_pipeline *pl, pthread_t *tid)
 	return err;
 }
 
-/* Two where a CPU is there for the second: the process may run on two or
- * more, and the load average leaves one idle. On busy CPUs the second
+/* The data a file needs for the second thread to pay for itself: its
+ * start and the first touch of its batches (a MB: 256 page faults, 15-40
+ * us each in a VM: 4-10 ms) against what it saves, about 0.16 ms a MB of
+ * records on two idle CPUs (1.47 GB: 0.95 s against 1.18 s): even at 25-60
+ * MB. */
+#define PIPELINE_MIN_BYTES (64ull << 20)
+
+/* Two where a CPU is there for the second and the file is large enough:
+ * the process may run on two or more, and the load average leaves one
+ * idle. On busy CPUs the second
  * thread only adds its hand-overs and the copy of every record: on two
  * CPUs at a load of 3-45, 15-45% more CPU time than one thread, and as
  * much more wall time (BENCHMARKS.md, "A report at scale"). */
@@ -230,6 +238,11 @@ static unsigned int choose_threads(const struct pd_file *f)
 	cpus = (unsigned int)CPU_COUNT(&set);
 	if (cpus < 2)
 		return 1;
+	if (f->end - f->pos < PIPELINE_MIN_BYTES) {
+		pr_debug("'%s': its records are read on one thread: %llu bytes of them are too few to repay a second",
+			 f->path, (unsigned long long)(f->end - f->pos));
+		return 1;
+	}
 	if (getloadavg(&load, 1) == 1 && load > cpus - 1) {
 		pr_debug("'%s': its records are read on one thread: the load average, %.1f, leaves none of the %u CPUs idle",
 			 f->path, load, cpus);

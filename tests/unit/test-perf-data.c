@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -715,6 +716,36 @@ static void check_quiet_pipe(int fd)
 	free(w.seen);
 }
 
+/* The default (0) on a file of a few MB: one thread, said at debug level
+ * (a second's start and the first touch of its batches cost more than it
+ * saves there), the records the same. */
+static void check_small_file_default(int fd)
+{
+	struct walk one = { .stop_at = -1 }, dflt = { .stop_at = -1 };
+	struct pd_file *f = NULL;
+	cpu_set_t set;
+
+	walk_fd(fd, 0, &one);
+	debug_log[0] = '\0';
+	hwp_log_set(keep_debug, NULL);
+	hwp_log_set_level(HWP_LOG_DEBUG);
+	dflt.err = pd_open(NULL, fd, &f);
+	if (!dflt.err) {
+		dflt.f = f;
+		dflt.err = pd_foreach_threads(f, 0, note_record, &dflt);
+	}
+	pd_close(f);
+	hwp_log_set(NULL, NULL);
+	hwp_log_set_level(HWP_LOG_WARN);
+	same_walk("the default on a small file", &one, &dflt);
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 1)
+		CHECK(strstr(debug_log, "read on one thread") &&
+		      strstr(debug_log, "too few to repay a second"), "the debug log: %s",
+		      debug_log);
+	free(one.seen);
+	free(dflt.seen);
+}
+
 static void check_threads(void)
 {
 	FILE *f;
@@ -725,6 +756,7 @@ static void check_threads(void)
 		f = write_big_file(false);
 		check_threads_agree("big file", fileno(f), BIG_ROUNDS * BIG_PER_ROUND);
 		check_no_thread(fileno(f));
+		check_small_file_default(fileno(f));
 		fclose(f);
 		f = write_ring_file();
 		check_threads_agree("rings", fileno(f), 3 * RINGS * RING_SAMPLES);
