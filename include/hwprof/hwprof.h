@@ -2397,9 +2397,11 @@ struct hwp_profile_opts {
 	 * in time order while the caller's aggregates the ones before (a
 	 * MB of them in flight at most); 0 (the default), two where the
 	 * process may run on two CPUs or more, the load average (1 minute)
-	 * leaves one of them idle and the file has 64 MiB of records or
-	 * more, else one: on busy CPUs, or for fewer records, the second
-	 * thread costs more than it saves. The profile is the same,
+	 * leaves one of them idle, the file has 64 MiB of records or more
+	 * and its samples carry no stack copies (--call-graph dwarf), else
+	 * one: on busy CPUs, for fewer records, or for stack copies (KBs a
+	 * sample, copied again), the second thread costs more than it
+	 * saves. The profile is the same,
 	 * and so is an error in the file, whatever the number; more than 2
 	 * is 2 today. A pipe (standard input that is one, a FIFO) is read by
 	 * the caller's thread alone, whatever the number: a read that waits

@@ -9,7 +9,7 @@ import re
 import shutil
 import tempfile
 
-from common import case, check, done, entry, hwprof, note, report_json, run, skip
+from common import HWPROF, case, check, done, entry, hwprof, note, report_json, run, skip
 
 CALLTREE = os.environ.get("CALLTREE", "build/tests/calltree")
 if os.environ.get("HWPROF_LIBUNWIND", "1") != "1":
@@ -116,6 +116,11 @@ def check_split(path, via, leaf="leaf", demangle=False):
 def tree_split():
     path = record("tree.data", "--call-graph", "dwarf")
     check_split(path, ("tree;a;b;leaf", "tree;c;leaf"))
+    # By default its records are read by one thread: the stack copies.
+    p = run([HWPROF, "report", "-i", path, "--top", "1"],
+            env=dict(os.environ, HWPROF_LOG_LEVEL="debug"), timeout=240)
+    check(p.returncode == 0 and "read on one thread: copies of the stack" in p.stderr,
+          f"the default for DWARF samples: {p.stderr[-600:]}")
 
 
 def frame_pointers_miss_it():
