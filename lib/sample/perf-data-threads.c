@@ -214,23 +214,24 @@ static int start_reader(struct pd_pipeline *pl, pthread_t *tid)
 	return err;
 }
 
-/* The data a file needs for the second thread to pay for itself: its
- * start and the first touch of its batches (a MB: 256 page faults, 15-40
- * us each in a VM: 4-10 ms) against what it saves, about 0.16 ms a MB of
- * records on two idle CPUs (1.47 GB: 0.95 s against 1.18 s): even at 25-60
- * MB. */
+/* The records a file needs before the second thread is worth its start
+ * and the first touch of its batches (a MB: 256 page faults, 15-40 us
+ * each in a VM). On two idle CPUs it saves some 0.16 ms a MB (1.47 GB:
+ * 0.95 s against 1.18 s) and was 8-16% faster on files of 36 and 100 MB
+ * too; but the load average lags a CPU taken a moment ago, and then a
+ * small file loses more than it could win (BENCHMARKS.md). */
 #define PIPELINE_MIN_BYTES (64ull << 20)
 
-/* Two where a CPU is there for the second and the file is large enough,
- * and its samples carry no stack copies: the unwinding is most of such a
- * report, and copying their KBs into the batches costs more than reading
- * beside it saves (a 344 MB file of DWARF samples on two idle CPUs: 168
- * ms by two threads, 149 by one):
- * the process may run on two or more, and the load average leaves one
- * idle. On busy CPUs the second
- * thread only adds its hand-overs and the copy of every record: on two
+/* Two where a CPU is there for the second, the file is large enough and
+ * its samples carry no stack copies: the process may run on two CPUs or
+ * more, and the load average leaves one idle. On busy CPUs the second
+ * thread only adds its hand-overs and the copy of every record (on two
  * CPUs at a load of 3-45, 15-45% more CPU time than one thread, and as
- * much more wall time (BENCHMARKS.md, "A report at scale"). */
+ * much more wall time); and where the samples copy the stack (DWARF
+ * chains) the unwinding is most of the report, and copying their KBs
+ * into the batches costs more than reading beside it saves (344 MB on two
+ * idle CPUs: 168 ms by two threads, 149 by one). BENCHMARKS.md, "A
+ * report at scale". */
 static unsigned int choose_threads(const struct pd_file *f)
 {
 	cpu_set_t set;
