@@ -267,9 +267,11 @@ static void check_read_back(int fd)
 	pd_close(f);
 }
 
-/* The file @fd, read as a stream by @check: a child writes it into a
- * pipe. */
-static void through_pipe(int fd, void (*check)(int fd))
+/* A child that writes the file @fd into a pipe, whose read end goes to
+ * *@rd; with @hold >= 0 it then keeps the pipe open until it reads a byte
+ * from @hold (it has the write end too: a close is no end there). Its
+ * pid. */
+static pid_t pipe_writer(int fd, int hold, int *rd)
 {
 	char buf[4096];
 	int pfd[2];
@@ -286,11 +288,24 @@ static void through_pipe(int fd, void (*check)(int fd))
 				_exit(1);
 			at += n;
 		}
+		if (hold >= 0)
+			(void)!read(hold, buf, 1);
 		_exit(0);
 	}
 	close(pfd[1]);
-	check(pfd[0]);
-	close(pfd[0]);
+	*rd = pfd[0];
+	return pid;
+}
+
+/* The file @fd, read as a stream by @check: a child writes it into a
+ * pipe. */
+static void through_pipe(int fd, void (*check)(int fd))
+{
+	int rd;
+	pid_t pid = pipe_writer(fd, -1, &rd);
+
+	check(rd);
+	close(rd);
 	CHECK(pid > 0 && waitpid(pid, NULL, 0) == pid, "the writer ends");
 }
 
@@ -532,16 +547,20 @@ static int note_record(const struct pd_record *rec, void *ctx)
 	return 0;
 }
 
-/* @fd's records by pd_foreach() (@threads 0) or pd_foreach_threads(). */
-static void walk_fd(int fd, unsigned int threads, struct walk *w)
+/* pd_foreach() itself, for walk_fd()'s @threads. */
+#define PLAIN (-1)
+
+/* @fd's records by pd_foreach() (@threads PLAIN) or pd_foreach_threads()
+ * (0 for its own choice). */
+static void walk_fd(int fd, int threads, struct walk *w)
 {
 	struct pd_file *f;
 
 	w->err = pd_open(NULL, fd, &f);
 	if (!w->err) {
 		w->f = f;
-		w->err = threads ? pd_foreach_threads(f, threads, note_record, w) :
-				   pd_foreach(f, note_record, w);
+		w->err = threads == PLAIN ? pd_foreach(f, note_record, w) :
+			 pd_foreach_threads(f, (unsigned int)threads, note_record, w);
 	}
 	snprintf(w->msg, sizeof(w->msg), "%s", w->err ? hwp_errmsg() : "");
 	pd_close(f);
@@ -569,7 +588,7 @@ static void check_threads_agree(const char *what, int fd, size_t min_records)
 {
 	struct walk one = { .stop_at = -1 }, two = { .stop_at = -1 };
 
-	walk_fd(fd, 0, &one);
+	walk_fd(fd, PLAIN, &one);
 	walk_fd(fd, 2, &two);
 	CHECK(!one.err && one.nr >= min_records, "%s: %zu records, error %d", what,
 	      one.nr, one.err);
@@ -577,7 +596,7 @@ static void check_threads_agree(const char *what, int fd, size_t min_records)
 		struct walk stop_one = { .stop_at = (long)one.nr / 2 };
 		struct walk stop_two = { .stop_at = (long)one.nr / 2 };
 
-		walk_fd(fd, 0, &stop_one);
+		walk_fd(fd, PLAIN, &stop_one);
 		walk_fd(fd, 2, &stop_two);
 		CHECK(stop_one.err == -EIO, "%s: the callback's error: %d", what,
 		      stop_one.err);
@@ -594,7 +613,7 @@ static struct walk pipe_walk[2];
 
 static void walk_pipe_one(int fd)
 {
-	walk_fd(fd, 0, &pipe_walk[0]);
+	walk_fd(fd, PLAIN, &pipe_walk[0]);
 }
 
 static void walk_pipe_two(int fd)
@@ -663,7 +682,7 @@ static void check_no_thread(int fd)
 {
 	struct walk one = { .stop_at = -1 }, two = { .stop_at = -1 };
 
-	walk_fd(fd, 0, &one);
+	walk_fd(fd, PLAIN, &one);
 	hwp_log_set(keep_debug, NULL);
 	hwp_log_set_level(HWP_LOG_DEBUG);
 	thread_error = EAGAIN;
@@ -686,32 +705,18 @@ static void check_no_thread(int fd)
 static void check_quiet_pipe(int fd)
 {
 	struct walk w = { .stop_at = 1 };
-	int data[2], done[2];
-	char buf[4096];
-	off_t at = 0;
-	ssize_t n;
+	int done[2], rd;
 	pid_t pid;
 
-	CHECK(!pipe(data) && !pipe(done), "pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid == 0) {
-		close(data[0]);
-		close(done[1]);
-		while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
-			if (write(data[1], buf, (size_t)n) != n)
-				_exit(1);
-			at += n;
-		}
-		(void)!read(done[0], buf, 1);	/* until the walk has ended */
-		_exit(0);
-	}
-	close(data[1]);
+	CHECK(!pipe(done), "pipe: %s", strerror(errno));
+	pid = pipe_writer(fd, done[0], &rd);
 	close(done[0]);
-	walk_fd(data[0], 2, &w);
+	walk_fd(rd, 2, &w);
 	CHECK(w.err == -EIO && w.nr == 1, "a quiet pipe: %zu records, then %d '%s'", w.nr,
 	      w.err, w.msg);
+	CHECK(write(done[1], "", 1) == 1, "the writer told");
 	close(done[1]);
-	close(data[0]);
+	close(rd);
 	CHECK(pid > 0 && waitpid(pid, NULL, 0) == pid, "the writer ends");
 	free(w.seen);
 }
@@ -722,19 +727,13 @@ static void check_quiet_pipe(int fd)
 static void check_small_file_default(int fd)
 {
 	struct walk one = { .stop_at = -1 }, dflt = { .stop_at = -1 };
-	struct pd_file *f = NULL;
 	cpu_set_t set;
 
-	walk_fd(fd, 0, &one);
+	walk_fd(fd, PLAIN, &one);
 	debug_log[0] = '\0';
 	hwp_log_set(keep_debug, NULL);
 	hwp_log_set_level(HWP_LOG_DEBUG);
-	dflt.err = pd_open(NULL, fd, &f);
-	if (!dflt.err) {
-		dflt.f = f;
-		dflt.err = pd_foreach_threads(f, 0, note_record, &dflt);
-	}
-	pd_close(f);
+	walk_fd(fd, 0, &dflt);
 	hwp_log_set(NULL, NULL);
 	hwp_log_set_level(HWP_LOG_WARN);
 	same_walk("the default on a small file", &one, &dflt);
@@ -792,7 +791,7 @@ static void check_threads(void)
 			ftruncate(fd, 0);
 			pwrite(fd, bytes, (size_t)cut, 0);
 			free(bytes);
-			walk_fd(fd, 0, &one);
+			walk_fd(fd, PLAIN, &one);
 			walk_fd(fd, 2, &two);
 			snprintf(what, sizeof(what), "cut at %ld of %ld", cut, len);
 			CHECK(one.err == -HWP_ERR_FORMAT && strstr(one.msg, "bytes long"),
