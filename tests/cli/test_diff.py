@@ -95,16 +95,25 @@ def same_program(d):
 def sorts(d):
     a, b = os.path.join(d, "a.data"), os.path.join(d, "b.data")
     cold_lines = tuple(f"hotspots.c:{n}" for n in marked_lines(SRC, "LINE:cold"))
-    for key, want in (("line", cold_lines), ("rip", ("cold+0x",))):
+    p, doc = diff_json(a, b)
+    cold = doc and row(doc, "cold")
+    if not check(p.returncode == 0 and cold, f"by symbol: {p.returncode} {p.stderr}"):
+        return
+    # By instruction, exactly its samples; by line, the marked loop's, but
+    # for what lands on its entry or return (a point is ~15 samples).
+    for key, want, near in (("line", cold_lines, 1.0), ("rip", ("cold+0x",), 0.01)):
         p, doc = diff_json(a, b, "--sort", key)
         if not check(p.returncode == 0 and doc and doc["sort"] == key,
                      f"--sort {key}: {p.returncode} {p.stderr}"):
             continue
         # Within a function, which instruction or line a timer's sample lands
-        # on moves between runs: what must hold is cold()'s total.
+        # on moves between runs: what must hold is cold()'s total, the same
+        # samples as its symbol's row (whose ~20 points move with the load:
+        # 14.3 in one CI run, under changed_share's bounds).
         grown = sum(r["diff"] for r in doc["rows"] if r["name"].startswith(want))
-        check(15 < grown < 25, f"--sort {key}: cold()'s rows grow by 20 points: {grown:.1f}"
-              f" {doc['rows'][:3]}")
+        check(abs(grown - cold["diff"]) < near and cold["diff"] > 5,
+              f"--sort {key}: cold()'s rows grow as its symbol's, {cold['diff']:.2f} points: "
+              f"{grown:.2f} {doc['rows'][:3]}")
     # Both splits spend their time in hotspots: by module, little moved. Not
     # "unchanged": the kernel's share moves with the machine's load, beyond
     # sampling noise, between two real runs (the test says sampling noise).
