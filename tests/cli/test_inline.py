@@ -137,7 +137,7 @@ def record_inlines(mode):
     data = os.path.join(tmp, f"inlines-{mode}.data")
     graph = ["-g"] if mode == "fp" else ["--call-graph", "dwarf"]
     p = hwprof("record", *graph, "-e", "cpu-clock", "-F", "2000", "-o", data, "--",
-               INLINES, "30", timeout=240)
+               INLINES, "60", timeout=240)
     if not check(p.returncode == 0, f"record {mode}: {p.stderr}"):
         return None
     return data
