@@ -19,6 +19,7 @@
  *   serve N MS     touch N pages every MS milliseconds until killed
  *   crowd T SECS   T threads, each touching a page every 10 ms, for SECS
  *                  (prints "ready" once all run)
+ *   crowdgo T SECS the same, until a line on stdin, then for SECS more
  *   orphans C      fork C children that outlive us by 0.2 s, and exit
  *   fds            fail if any file descriptor but 0, 1, 2 is open
  *   tick FILE      read the number in FILE (0 when there is none) as this
@@ -39,6 +40,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,12 +75,17 @@ static void *named_toucher(void *arg)
 }
 
 static double crowd_secs;
+static atomic_bool crowd_held;	/* crowdgo: until the line on stdin */
 
 static void sleep_s(double secs);
 
 static void *crowd_member(void *arg)
 {
 	(void)arg;
+	while (atomic_load(&crowd_held)) {
+		work_touch_pages(1);
+		sleep_s(0.01);
+	}
 	for (double t = 0; t < crowd_secs; t += 0.01) {
 		work_touch_pages(1);
 		sleep_s(0.01);
@@ -280,16 +287,24 @@ static int run(int argc, char **argv)
 				work_touch_pages(n);
 				sleep_s((double)ms / 1000.0);
 			}
-		} else if (!strcmp(s, "crowd")) {
+		} else if (!strcmp(s, "crowd") || !strcmp(s, "crowdgo")) {
 			long t = arg(argv, ++i, argc);
 			pthread_t *tids = calloc((size_t)t, sizeof(*tids));
 
 			crowd_secs = atof(argv[++i < argc ? i : argc - 1]);
+			atomic_store(&crowd_held, !strcmp(s, "crowdgo"));
 			for (long j = 0; j < t; j++)
 				if (pthread_create(&tids[j], NULL, crowd_member, NULL))
 					return 1;
 			printf("ready\n");
 			fflush(stdout);
+			if (atomic_load(&crowd_held)) {
+				char c = 0;
+
+				while (read(0, &c, 1) == 1 && c != '\n')
+					;
+				atomic_store(&crowd_held, false);
+			}
 			for (long j = 0; j < t; j++)
 				pthread_join(tids[j], NULL);
 			free(tids);

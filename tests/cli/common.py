@@ -298,22 +298,25 @@ def metric(doc, name):
     return None
 
 
-def wait_attached(pid, timeout=60):
-    """Wait until process @pid (hwprof, maybe under valgrind) has a perf
-    event open: a test that races a sleep against hwprof's start-up fails
-    on a loaded machine. False after @timeout seconds or when it exited."""
+def wait_attached(pid, timeout=60, events=1):
+    """Wait until process @pid (hwprof, maybe under valgrind) has @events
+    perf events open: a test that races a sleep against hwprof's start-up
+    fails on a loaded machine. False after @timeout seconds or when it
+    exited."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:
             fds = os.listdir(f"/proc/{pid}/fd")
         except OSError:
             return False
+        n = 0
         for fd in fds:
             try:
-                if "perf_event" in os.readlink(f"/proc/{pid}/fd/{fd}"):
-                    return True
+                n += "perf_event" in os.readlink(f"/proc/{pid}/fd/{fd}")
             except OSError:
                 pass  # closed meanwhile
+        if n >= events:
+            return True
         time.sleep(0.02)
     return False
 

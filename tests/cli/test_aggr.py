@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: MIT
 """stat's aggregation units (-A, --per-core, --per-socket, --per-thread)
 and the topology they group CPUs by (list --topology, HWPROF_SYSFS_ROOT)."""
+import csv
+import io
 import json
 import os
 import shutil
 import subprocess
 import tempfile
 
-from common import (WORKLOAD, WRAPPER, TestCgroup, case, check, done, hwprof, skip, stat_csv,
-                    stat_json)
+from common import (HWPROF, WORKLOAD, WRAPPER, TestCgroup, case, check, done, hwprof, skip,
+                    stat_csv, stat_json, wait_attached)
 
 
 def online_cpus():
@@ -317,16 +319,26 @@ def pin_says_what_is_shared():
 
 def per_thread_of_process():
     """--per-thread -p: a row a thread, named comm-tid, each with its pages."""
-    # The crowd lives long enough for hwprof to start under valgrind too.
-    w = subprocess.Popen([WORKLOAD, "crowd", "3", "1.0" if not WRAPPER else "20", "sleep",
-                          "0.5"],
-                         stdout=subprocess.PIPE, text=True)
+    # The crowd runs until hwprof has a counter on each of its threads,
+    # however slowly hwprof starts (valgrind, ASan on a loaded machine),
+    # then 0.3 s more: not for a time that hwprof's start-up can outlast.
+    w = subprocess.Popen([WORKLOAD, "crowdgo", "3", "0.3", "sleep", "0.5"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    h = None
     try:
         check(w.stdout.readline().strip() == "ready", "the crowd is ready")
         tids = sorted(int(t) for t in os.listdir(f"/proc/{w.pid}/task"))
-        p, rows = stat_csv("--per-thread", "-p", str(w.pid), "-e", "page-faults")
+        h = subprocess.Popen([*WRAPPER, HWPROF, "stat", "--per-thread", "-p", str(w.pid), "-x",
+                              ",", "-o", "-", "-e", "page-faults"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check(wait_attached(h.pid, events=len(tids)), f"hwprof counts the {len(tids)} threads")
     finally:
+        w.stdin.write("go\n")
+        w.stdin.close()
+        out, err = h.communicate(timeout=120) if h else ("", "")
         w.wait(timeout=30)
+    p = subprocess.CompletedProcess(h.args, h.returncode, out, err)
+    rows = list(csv.reader(io.StringIO(out)))
     check(p.returncode == 0, p.stderr)
     faults = {r[0]: float(r[1]) for r in rows if r and r[3] == "page-faults"}
     want = {f"workload-{t}" for t in tids}

@@ -93,15 +93,25 @@ def existing_process(d):
         line = spin.stdout.readline()  # it runs the workload's code, mapped
         check(line.strip() == "ready", f"the process says it is ready: {line!r}")
         out = os.path.join(d, "pid.data")
-        p = hwprof("record", "-p", str(spin.pid), "-o", out, "--", "sleep", "1")
+        # The command says the CPU time the process had (its utime and
+        # stime, in 1/100 s) as it starts and as it ends, within what is
+        # recorded: 4,000 samples a second of it, on any machine, where a
+        # loaded one gives the spinning process less than the second.
+        cpu = f"cut -d ' ' -f 14,15 /proc/{spin.pid}/stat"
+        p = hwprof("record", "-p", str(spin.pid), "-o", out, "--", "sh", "-c",
+                   f"{cpu}; sleep 1; {cpu}")
         check(p.returncode == 0, f"-p: {p.returncode} {p.stderr}")
+        ticks = [sum(map(int, line.split())) for line in p.stdout.splitlines()]
+        if not check(len(ticks) == 2, f"the command's CPU times: {p.stdout!r}"):
+            ticks = [0, 0]
+        # 40 samples a tick, less one tick at each end; half of them
+        least = max(1, (ticks[1] - ticks[0] - 2) * 40 // 2)
         p, doc = report_json(out, "--top", "1")
         top = doc["entries"][0] if doc and doc["entries"] else {}
-        # A second of a spinning process: 4,000 samples on an idle machine,
-        # fewer on a busy one; what is checked is whose they are.
-        check(doc and doc["total_samples"] > 200 and top.get("dso") == WORKLOAD_PATH and
+        check(doc and doc["total_samples"] >= least and top.get("dso") == WORKLOAD_PATH and
               (top.get("symbol") or not HAVE_LIBDW),
-              f"-p: the workload's own symbol on top: {top} {p.stderr}")
+              f"-p: the workload's own symbol on top, of {doc and doc['total_samples']} "
+              f"samples ({least} at least, for {ticks} ticks): {top} {p.stderr}")
     finally:
         spin.kill()
         spin.wait()

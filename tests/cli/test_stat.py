@@ -166,8 +166,13 @@ def inheritance():
 
 
 def orphans():
-    """A command that exits before its children: the children still count."""
-    p, doc = stat_json("-e", "page-faults", "--", "sh", "-c", f"{WORKLOAD} orphans 3; sleep 0.5")
+    """A command that exits before its children: the children still count.
+    sh waits for them by the pipe they hold (cat ends when the last has
+    exited), not by a sleep of 0.5 s that a loaded machine can outlast:
+    an inherited count joins the parent's when its task exits, so a child
+    still running when hwprof reads is not counted at all."""
+    p, doc = stat_json("-e", "page-faults", "--", "sh", "-c",
+                       f"{WORKLOAD} orphans 3 | cat; sleep 0.05")
     if check(doc, f"stat of orphans: {p.stderr}"):
         check(event(doc, "page-faults")["count"] >= 300, "orphans' pages counted")
 

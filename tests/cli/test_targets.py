@@ -11,15 +11,28 @@ from common import (HWPROF, WORKLOAD, WRAPPER, TestCgroup, case, check, done, ev
                     skip, stat_json, wait_attached)
 
 
+def faults_of(pid):
+    """The page faults process @pid has taken (minor and major), as
+    /proc/PID/stat says."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[7]) + int(fields[9])
+
+
 def process_while_a_command_runs(srv, line):
     """-p PID -- CMD: count an existing process (all its threads) while CMD runs."""
     check(line.strip() == "ready", f"workload serving: {line!r}")
+    before = faults_of(srv.pid)
     p, doc = stat_json("-p", str(srv.pid), "-e", "page-faults,task-clock", "--", "sleep", "0.5")
+    during = faults_of(srv.pid) - before
     check(p.returncode == 0, p.stderr)
     if check(doc, "a JSON document"):
         n = event(doc, "page-faults")["count"]
-        # 200 pages every ~20 ms for 0.5 s: about 20 rounds.
-        check(1000 <= n <= 6000, f"page faults of pid {srv.pid} over 0.5 s: {n}")
+        # 200 pages every ~20 ms for 0.5 s: about 20 rounds; at most the
+        # pid's own faults while hwprof ran (not 6,000: 4,600 in one run
+        # under valgrind, whose slower hwprof counts a little longer).
+        check(1000 <= n <= during,
+              f"page faults of pid {srv.pid} over 0.5 s: {n}, {during} while hwprof ran")
         check(doc["target"] == f"process id {srv.pid}", f"target {doc['target']}")
         check(0.45 < doc["seconds"]["values"][0] < 2, "timed by the command")
 
