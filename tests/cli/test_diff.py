@@ -55,8 +55,8 @@ def changed_share(d):
     check(doc["rows"][0]["name"] in ("cold", "hot") and doc["rows"][1]["name"] in ("cold", "hot"),
           f"the two significant changes come first: {[r['name'] for r in doc['rows'][:3]]}")
     # 30% -> 50% of the iterations; of the time, what the machine made of
-    # them (44.x in B in one CI run, at the old bound of 44): the shares
-    # are the samples each file's report gives cold().
+    # them (14.3 points more in one CI run, near the old bounds of 25-35
+    # and 44-56): the shares are the samples each file's report gives cold().
     for side, path in (("a", "a.data"), ("b", "b.data")):
         q, rep = report_json(os.path.join(d, path), "--top", "0")
         own = rep and entry(rep, "cold")
@@ -120,7 +120,7 @@ def sorts(d):
         # Within a function, which instruction or line a timer's sample lands
         # on moves between runs: what must hold is cold()'s total, the same
         # samples as its symbol's row (whose ~20 points move with the load:
-        # 14.3 in one CI run, under changed_share's bounds).
+        # 14.3 in one CI run).
         grown = sum(r["diff"] for r in doc["rows"] if r["name"].startswith(want))
         check(abs(grown - cold["diff"]) < near and cold["diff"] > 5,
               f"--sort {key}: cold()'s rows grow as its symbol's, {cold['diff']:.2f} points: "

@@ -56,8 +56,8 @@ def as_nobody(*args, **kw):
             if name.endswith(".log"):
                 shutil.copy(os.path.join(d, name), dest)
                 # A failure with nothing on standard error (status 1, once
-                # in CI) is valgrind's own, said in its log: the check's
-                # message shows it.
+                # in CI) would be valgrind's own, said in its log: the
+                # check's message shows it.
                 if p.returncode != 0:
                     with open(os.path.join(d, name), errors="replace") as f:
                         p.stderr += f"\n[{name}: {f.read()[-1500:]}]"
