@@ -320,15 +320,28 @@ def time_rows(d):
     """Elapsed, user and system seconds a run (wait4's rusage) are rows: in
     the JSON, the text (as perf's "seconds user" and "seconds sys"), and
     compare tests them like any other row. cpuspin burns CPU time in user
-    space, pages makes the kernel work: 10,000 faults, ~50 ms of it, so that
-    ticks find it there in every run (2,000, ~10 ms, were found by none in
-    one run of four in CI, and in one of three by time(1) here)."""
+    space, compared between 0.05 and 0.15 s; pages makes the kernel work,
+    in runs of their own: 10,000 faults, ~50 ms of it, so that ticks find it
+    there in every run (2,000, ~10 ms, were found by none in one run of four
+    in CI, and in one of three by time(1) here). Not in the same runs: the
+    ticks put 0.09-0.12 s of 10,000 faults' runs in user space on this VM,
+    and CI's valgrind run found 0.05 s against 0.15 s of spinning, with
+    them, no significant increase (p 0.16)."""
     paths = []
     for name, secs in (("t1.json", "0.05"), ("t2.json", "0.15")):
         paths.append(os.path.join(d, name))
         p = hwprof("stat", "-r", "4", "--json", "-o", paths[-1], "-e", "page-faults", "--",
-                   WORKLOAD, "cpuspin", secs, "pages", "10000")
+                   WORKLOAD, "cpuspin", secs)
         check(p.returncode == 0, p.stderr)
+    faults = os.path.join(d, "faults.json")
+    p = hwprof("stat", "-r", "4", "--json", "-o", faults, "-e", "page-faults", "--",
+               WORKLOAD, "pages", "10000")
+    check(p.returncode == 0, p.stderr)
+    with open(faults) as f:
+        system = next((t["values"] for t in json.load(f).get("times", [])
+                       if t["time"] == "system"), [])
+    check(len(system) == 4 and all(v > 0 for v in system),
+          f"10,000 page faults take system time: {system}")
     with open(paths[1]) as f:
         doc = json.load(f)
     times = {t["time"]: t for t in doc.get("times", [])}
@@ -344,8 +357,6 @@ def time_rows(d):
                   zip(cpu, times["user"]["values"], times["elapsed"]["values"])),
               f"0.15 s of CPU time, most in user space, within the elapsed: "
               f"user {times['user']['values']}, system {times['system']['values']}")
-        check(all(v > 0 for v in times["system"]["values"]),
-              f"10,000 page faults take system time: {times['system']['values']}")
         check(all(t["unit"] == "seconds" for t in times.values()), "in seconds")
     p = hwprof("compare", "--json", *paths)
     try:
