@@ -1102,13 +1102,19 @@ static int finish_output(struct stat_ctx *sc, int ret)
 
 static int count_and_report(struct stat_ctx *sc, int *code)
 {
-	int ret = prepare(sc);
+	const struct stat_config *c = sc->cfg;
+	int ret = prepare(sc), err;
 
 	if (ret)
 		return ret;
+	/* Runs after the first would each switch the kernel's software
+	 * events and tracepoints on and off again (0.1-50 ms a run). */
+	if ((c->repeat + c->warmup > 1 || c->variants || c->sweep) &&
+	    (err = hwp_hold_new(sc->evl, &sc->hold)))
+		return cli_lib_error("stat", err);
 	cli_install_stop_signals();
-	ret = sc->cfg->sweep ? sweep_run(sc, code) :
-	      sc->cfg->variants ? ab_run(sc, code) : measure_and_write(sc, code);
+	ret = c->sweep ? sweep_run(sc, code) :
+	      c->variants ? ab_run(sc, code) : measure_and_write(sc, code);
 	return finish_output(sc, ret);
 }
 
@@ -1130,6 +1136,7 @@ static int stat_run(int argc, char **argv)
 		hwp_metric_free(sc.metrics[i]);
 	free(sc.metrics);
 	hwp_result_free(sc.result);
+	hwp_hold_free(sc.hold);
 	hwp_evlist_free(sc.evl);
 	free(cfg.events.buf);
 	free(cfg.metrics);

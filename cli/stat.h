@@ -74,6 +74,7 @@ struct run_check {
 struct stat_ctx {
 	struct stat_config *cfg;
 	struct hwp_evlist *evl;
+	struct hwp_hold *hold;	/* with more than one run: see hwp_hold_new() */
 	struct hwp_metric **metrics;
 	struct hwp_result *result;	/* the measurement runs are added to */
 	char **run_argv;	/* the command as run now: --sweep substitutes a value */

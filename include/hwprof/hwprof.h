@@ -437,6 +437,36 @@ HWP_API int hwp_session_enable(struct hwp_session *s);
 HWP_API int hwp_session_disable(struct hwp_session *s);
 HWP_API int hwp_session_reset(struct hwp_session *s);
 
+struct hwp_hold;
+
+/*
+ * hwp_hold_new - keep the kernel's switches for @evl's events on between
+ * sessions
+ * @evl: the events of the sessions to come
+ * @out: the hold; free it with hwp_hold_free() after the last session
+ *
+ * Sessions of the same events opened and closed one after another (repeated
+ * runs) pay, each, for what the kernel does at the first open and the last
+ * close of an event: a software event other than cpu-clock and task-clock
+ * turns a static key on and off (the kernel's text patched, with an
+ * interrupt to every CPU), a tracepoint registers its probe and
+ * unregisters it, waiting for an RCU grace period. A hold opens one
+ * disabled instance of each such event on the calling thread, not
+ * inherited and never enabled, so that those switches stay on until
+ * hwp_hold_free(): it counts nothing, takes no hardware counter, and the
+ * sessions' counts are what they would be without it. Hardware events are
+ * not held. An event that cannot be held is left to the sessions (a debug
+ * message says why): a hold never fails for an event. Errors: -EINVAL,
+ * -ENOMEM. Since: 0.2
+ */
+HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out);
+
+/* hwp_hold_nr_events - how many events @h holds open. Since: 0.2 */
+HWP_API size_t hwp_hold_nr_events(const struct hwp_hold *h);
+
+/* hwp_hold_free - close what @h holds (NULL: nothing). Since: 0.2 */
+HWP_API void hwp_hold_free(struct hwp_hold *h);
+
 /* hwp_session_nr_events - the number of events, as in the event list. Since: 0.1 */
 HWP_API size_t hwp_session_nr_events(const struct hwp_session *s);
 

@@ -454,6 +454,65 @@ static void test_workload_spawned(void)
 	hwp_workload_free(w);
 }
 
+/* Holds: the software events that switch something on in the kernel,
+ * each once, open and disabled on us; the sessions under a hold count
+ * what they count without one. */
+static void test_hold(void)
+{
+	char *argv[] = { getenv("WORKLOAD"), "pages", "3000", NULL };
+	struct hwp_evlist *evl = NULL, *none = NULL, *tp = NULL;
+	struct hwp_hold *h = NULL;
+	int fds = t_count_fds();
+
+	CHECK_ERR(hwp_hold_new(NULL, &h), -EINVAL);
+	CHECK(!h && hwp_hold_nr_events(NULL) == 0, "nothing held");
+	hwp_hold_free(NULL);
+	CHECK_ERR(hwp_evlist_parse("page-faults,task-clock,cs,{cpu-migrations,cycles},"
+				   "page-faults:u", NULL, &evl), 0);
+	CHECK_ERR(hwp_hold_new(evl, &h), 0);
+	/* page-faults (once, whatever its modifiers), cs, cpu-migrations; not
+	 * task-clock, which switches nothing, nor cycles. */
+	CHECK(hwp_hold_nr_events(h) == 3, "held %zu", hwp_hold_nr_events(h));
+	CHECK(t_count_fds() == fds + 3, "fds %d, were %d", t_count_fds(), fds);
+	for (int run = 0; run < 2 && argv[0]; run++) {
+		HWP_OPTS(hwp_workload_opts, wo, .spawn_at_start = true);
+		struct hwp_workload *w = NULL;
+		struct hwp_count c[2];
+
+		CHECK_ERR(hwp_workload_new(argv, &wo, &w), 0);
+		if (w) {
+			HWP_OPTS(hwp_session_opts, o, .enable_on_exec = true);
+			struct hwp_session *s;
+
+			s = open_session("page-faults,task-clock", &o);
+			work_touch_pages(1000);	/* ours: not counted, held or not */
+			if (s)
+				run_pages_3000(w, s, c);
+			hwp_session_free(s);
+		}
+		hwp_workload_free(w);
+	}
+	hwp_hold_free(h);
+	CHECK(t_count_fds() == fds, "fds %d after the free, were %d", t_count_fds(), fds);
+	CHECK_ERR(hwp_evlist_parse("task-clock,cpu-clock", NULL, &none), 0);
+	h = NULL;
+	CHECK_ERR(hwp_hold_new(none, &h), 0);
+	CHECK(h && hwp_hold_nr_events(h) == 0, "held %zu of the clocks",
+	      hwp_hold_nr_events(h));
+	hwp_hold_free(h);
+	/* A tracepoint, where tracefs has one. */
+	if (!hwp_evlist_parse("sched:sched_process_exec", NULL, &tp)) {
+		h = NULL;
+		CHECK_ERR(hwp_hold_new(tp, &h), 0);
+		CHECK(hwp_hold_nr_events(h) == 1, "held %zu tracepoints",
+		      hwp_hold_nr_events(h));
+		hwp_hold_free(h);
+	}
+	hwp_evlist_free(tp);
+	hwp_evlist_free(none);
+	hwp_evlist_free(evl);
+}
+
 /* The mask of a "SigIgn:" or "SigCgt:" line of @status, or ~0 without it. */
 static unsigned long long sig_line(const char *status, const char *key)
 {
@@ -609,6 +668,7 @@ int main(void)
 	t_run(test_cpu_scope);
 	t_run(test_workload);
 	t_run(test_workload_spawned);
+	t_run(test_hold);
 	t_run(test_workload_spawned_signals);
 	t_run(test_unsupported);
 	t_run(test_api_misuse);

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Holds: the kernel's switches for an event list's software events and
+ * tracepoints, kept on across sessions that open and close the same events
+ * one after another (stat -r, interleaved variants, sweeps).
+ *
+ * The first open of a software event other than cpu-clock and task-clock
+ * turns a static key on (perf_swevent_enabled[]: the kernel's text is
+ * patched, with an interrupt to every CPU) and the last close turns it off
+ * again; the first open of a tracepoint registers its probe, and the last
+ * close unregisters it and waits for an RCU grace period. A run that
+ * opens its counters and closes them pays both; a hold pays them once. A
+ * held event is a disabled instance of the event on the calling thread,
+ * not inherited, never enabled: it counts nothing and takes no counter,
+ * and a session's counts are what they were without it.
+ */
+#include "count/count.h"
+#include "event/event-open.h"
+#include "event/event.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct hwp_hold {
+	int *fds;
+	size_t nr;
+};
+
+/* Whether opening @a turns a switch of the kernel's on: a software event
+ * that the software PMU counts (cpu-clock and task-clock have PMUs of
+ * their own, which switch nothing), or a tracepoint. */
+static bool switches_on(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		return true;
+	return a->type == PERF_TYPE_SOFTWARE && a->config != PERF_COUNT_SW_CPU_CLOCK &&
+	       a->config != PERF_COUNT_SW_TASK_CLOCK;
+}
+
+static bool held_before(const struct hwp_evlist *evl, size_t e)
+{
+	const struct perf_event_attr *a = &evl->events[e].attr;
+
+	for (size_t k = 0; k < e; k++) {
+		const struct perf_event_attr *b = &evl->events[k].attr;
+
+		if (switches_on(b) && b->type == a->type && b->config == a->config)
+			return true;
+	}
+	return false;
+}
+
+static void hold_one(struct hwp_hold *h, const struct event *ev)
+{
+	struct perf_event_attr attr = ev->attr;
+	struct open_req req = {
+		.ev = ev,
+		.attr = &attr,
+		.tid = 0,
+		.cpu = -1,
+		.group_fd = -1,
+		.group_size = 1,
+		.scope = HWP_SCOPE_THREAD,
+		.fds_needed = 1,
+	};
+	struct strbuf reason = STRBUF_INIT;
+	int fd, err;
+
+	attr.size = sizeof(attr);
+	attr.disabled = 1;
+	attr.inherit = 0;
+	attr.enable_on_exec = 0;
+	attr.read_format = 0;
+	switch (event_open(&req, &fd, &err, &reason)) {
+	case OPEN_DONE:
+	case OPEN_USER_ONLY:
+		h->fds[h->nr++] = fd;
+		pr_debug("%s: held open between sessions (disabled)", ev->name);
+		break;
+	default:
+		/* Nothing is lost: the sessions open it as they would have. */
+		pr_debug("%s: not held between sessions: %s", ev->name,
+			 reason.len ? reason.buf : hwp_errmsg());
+		break;
+	}
+	strbuf_release(&reason);
+}
+
+HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out)
+{
+	struct hwp_hold *h;
+
+	clear_error();
+	if (!out || !evl) {
+		if (out)
+			*out = NULL;
+		return fail(-EINVAL, "hwp_hold_new: NULL argument");
+	}
+	*out = NULL;
+	h = calloc(1, sizeof(*h));
+	if (!h || !(h->fds = calloc(evl->nr_events + 1, sizeof(*h->fds)))) {
+		free(h);
+		return fail(-ENOMEM, "out of memory");
+	}
+	for (size_t e = 0; e < evl->nr_events; e++) {
+		if (switches_on(&evl->events[e].attr) && !held_before(evl, e))
+			hold_one(h, &evl->events[e]);
+	}
+	clear_error();
+	*out = h;
+	return 0;
+}
+
+HWP_API size_t hwp_hold_nr_events(const struct hwp_hold *h)
+{
+	return h ? h->nr : 0;
+}
+
+HWP_API void hwp_hold_free(struct hwp_hold *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->nr; i++)
+		close(h->fds[i]);
+	free(h->fds);
+	free(h);
+}
