@@ -19,6 +19,18 @@ if command -v perf >/dev/null 2>&1; then
 	echo "   kernel work of hwprof's default events and nothing else: a floor for the ratio)"
 	"$b/bench/bench-wrapper" 101 ::: "$b/cli/hwprof" stat -- true ::: perf stat -- true \
 		::: "$b/bench/stat-floor" true ::: true
+	echo
+	echo "== bench-wrapper: repeated runs (stat -r), where hwprof starts once: a run's cost,"
+	echo "   with the default events and with two tracepoints"
+	BENCH_EACH=1 "$b/bench/bench-wrapper" 7 ::: "$b/cli/hwprof" stat -r 100 -- true \
+		::: perf stat -r 100 -- true
+	tp=sched:sched_process_exec,syscalls:sys_enter_read
+	if "$b/cli/hwprof" stat -e $tp -- true >/dev/null 2>&1; then
+		BENCH_EACH=1 "$b/bench/bench-wrapper" 3 ::: "$b/cli/hwprof" stat -r 50 -e $tp -- true \
+			::: perf stat -r 50 -e $tp -- true
+	else
+		echo "(no tracefs here: the tracepoints are skipped)"
+	fi
 else
 	echo "perf is not installed: the wrapper comparison is skipped"
 fi
