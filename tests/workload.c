@@ -93,15 +93,17 @@ static void *crowd_member(void *arg)
 	return NULL;
 }
 
+/* Where the spins' sums go, so that the loops are not optimized away. */
+static volatile unsigned long spin_sink;
+
 static void spin(double secs)
 {
 	struct timespec a, b;
-	volatile unsigned long x = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	do {
 		for (int i = 0; i < 100000; i++)
-			x += (unsigned long)i;
+			spin_sink += (unsigned long)i;
 		clock_gettime(CLOCK_MONOTONIC, &b);
 	} while ((double)(b.tv_sec - a.tv_sec) +
 		 (double)(b.tv_nsec - a.tv_nsec) * 1e-9 < secs);
@@ -117,12 +119,11 @@ static double cpu_time(void)
 
 static void cpuspin(double secs)
 {
-	volatile unsigned long x = 0;
 	double end = cpu_time() + secs;
 
 	while (cpu_time() < end)
 		for (int i = 0; i < 100000; i++)
-			x += (unsigned long)i;
+			spin_sink += (unsigned long)i;
 }
 
 static void sleep_s(double secs)
