@@ -38,6 +38,8 @@ static bool switches_on(const struct perf_event_attr *a)
 	       a->config != PERF_COUNT_SW_TASK_CLOCK;
 }
 
+/* Whether an event before @e is the same one (page-faults and
+ * page-faults:u switch the same key on). */
 static bool held_before(const struct hwp_evlist *evl, size_t e)
 {
 	const struct perf_event_attr *a = &evl->events[e].attr;
@@ -45,7 +47,7 @@ static bool held_before(const struct hwp_evlist *evl, size_t e)
 	for (size_t k = 0; k < e; k++) {
 		const struct perf_event_attr *b = &evl->events[k].attr;
 
-		if (switches_on(b) && b->type == a->type && b->config == a->config)
+		if (b->type == a->type && b->config == a->config)
 			return true;
 	}
 	return false;
@@ -92,13 +94,12 @@ HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out)
 	struct hwp_hold *h;
 
 	clear_error();
-	if (!out || !evl) {
-		if (out)
-			*out = NULL;
+	if (out)
+		*out = NULL;
+	if (!out || !evl)
 		return fail(-EINVAL, "hwp_hold_new: NULL argument");
-	}
-	*out = NULL;
 	h = calloc(1, sizeof(*h));
+	/* + 1: an empty list is no allocation failure */
 	if (!h || !(h->fds = calloc(evl->nr_events + 1, sizeof(*h->fds)))) {
 		free(h);
 		return fail(-ENOMEM, "out of memory");
