@@ -2,8 +2,10 @@
 """Edits of a recorded perf.data file (perf's or hwprof's, file format, one
 event), for what a recording made here cannot be on demand: one from
 another boot of this kernel (KASLR put the kernel elsewhere: its MMAP of
-[kernel.kallsyms]_text and its samples' addresses moved together), or one
-of another kernel (its build-id in HEADER_BUILD_ID is another)."""
+[kernel.kallsyms]_text and its samples' addresses moved together), one
+of another kernel (its build-id in HEADER_BUILD_ID is another), one that
+lost samples, or two recordings of one run that differ by sampling alone."""
+import random
 import struct
 
 RECORD_MMAP, RECORD_MMAP2, RECORD_SAMPLE = 1, 10, 9
@@ -152,3 +154,45 @@ def add_lost(src, dst, lost):
     struct.pack_into("<Q", buf, 48, data_size + len(rec))
     with open(dst, "wb") as f:
         f.write(buf[:data_off] + rec + buf[data_off:])
+
+
+def _replace_data(buf, data):
+    """BUF (a whole file) with DATA for its data section: the feature
+    sections after it move along."""
+    data_off, data_size = struct.unpack_from("<QQ", buf, 40)
+    shift = len(data) - data_size
+    out = bytearray(buf[:data_off] + data + buf[data_off + data_size:])
+    table = data_off + len(data)
+    bits = int.from_bytes(out[72:104], "little")
+    for i in range(bin(bits).count("1")):
+        at, size = struct.unpack_from("<QQ", out, table + 16 * i)
+        struct.pack_into("<QQ", out, table + 16 * i, at + shift, size)
+    struct.pack_into("<Q", out, 48, len(data))
+    return bytes(out)
+
+
+def split_samples(src, dst_a, dst_b, seed):
+    """SRC's samples dealt between DST_A and DST_B by a coin seeded with
+    SEED, every other record in both: two recordings of the same run that
+    differ by sampling alone, which is the null hypothesis of hwprof
+    diff's test (two real runs differ by the machine's load too). Returns
+    the samples each got."""
+    with open(src, "rb") as f:
+        buf = f.read()
+    off, size, _ = _data(buf)
+    coin = random.Random(seed)
+    parts, taken = ([], []), [0, 0]
+    ends = [at for at, _, _, _ in _records(buf)][1:] + [off + size]
+    for (at, type_, _, _), end in zip(_records(buf), ends):
+        rec = buf[at:end]
+        if type_ != RECORD_SAMPLE:
+            parts[0].append(rec)
+            parts[1].append(rec)
+            continue
+        side = coin.randrange(2)
+        parts[side].append(rec)
+        taken[side] += 1
+    for dst, part in zip((dst_a, dst_b), parts):
+        with open(dst, "wb") as f:
+            f.write(_replace_data(buf, b"".join(part)))
+    return tuple(taken)
