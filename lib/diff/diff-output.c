@@ -117,7 +117,11 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	text_header(d, !o->no_big_num, f);
 	table_print(&t, f);
 	table_release(&t);
-	fprintf(f, "\n B - A and its interval in points of the share; p after the correction.\n");
+	if (d->info.corrected)
+		fprintf(f, "\n B - A and its 95%% interval, before the correction, in points of the share;\n"
+			   " p after it: a row whose interval leaves out 0 may be unchanged after it.\n");
+	else
+		fprintf(f, "\n B - A and its 95%% interval in points of the share.\n");
 	if (n < d->nr_rows)
 		fprintf(f, " %zu more rows, smaller changes%s (--top 0 shows all)\n",
 			d->nr_rows - n, d->info.nr_increase + d->info.nr_decrease > n ?
