@@ -119,7 +119,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 	table_release(&t);
 	if (d->info.corrected)
 		fprintf(f, "\n B - A and its 95%% interval, before the correction, in points of the share;\n"
-			   " p after it: a row whose interval leaves out 0 may be unchanged after it.\n");
+			   " p after it: a row may be unchanged beside an interval that leaves out 0.\n");
 	else
 		fprintf(f, "\n B - A and its 95%% interval in points of the share.\n");
 	if (n < d->nr_rows)

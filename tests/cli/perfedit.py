@@ -129,7 +129,7 @@ def add_lost(src, dst, lost):
     first event (with that event's sample_id_all fields, zero but the ids):
     the feature sections after the data move along."""
     with open(src, "rb") as f:
-        buf = bytearray(f.read())
+        buf = f.read()
     _, _, attr_size, attrs_off, _, data_off, data_size = struct.unpack_from(
         "<8sQQQQQQ", buf, 0)
     sample_type, flags = struct.unpack_from("<Q8xQ", buf, attrs_off + 24)
@@ -146,19 +146,13 @@ def add_lost(src, dst, lost):
             if sample_type & bit:
                 trailer += field
     rec = struct.pack("<IHHQQ", 2, 0, 24 + len(trailer), first_id, lost) + trailer
-    table = data_off + data_size
-    bits = int.from_bytes(buf[72:104], "little")
-    for i in range(bin(bits).count("1")):
-        at, size = struct.unpack_from("<QQ", buf, table + 16 * i)
-        struct.pack_into("<QQ", buf, table + 16 * i, at + len(rec), size)
-    struct.pack_into("<Q", buf, 48, data_size + len(rec))
     with open(dst, "wb") as f:
-        f.write(buf[:data_off] + rec + buf[data_off:])
+        f.write(_replace_data(buf, rec + buf[data_off:data_off + data_size]))
 
 
 def _replace_data(buf, data):
-    """BUF (a whole file) with DATA for its data section: the feature
-    sections after it move along."""
+    """BUF (a whole file) with DATA for its data section: the table of
+    feature sections, which follows the data, and the sections move along."""
     data_off, data_size = struct.unpack_from("<QQ", buf, 40)
     shift = len(data) - data_size
     out = bytearray(buf[:data_off] + data + buf[data_off + data_size:])
@@ -179,12 +173,10 @@ def split_samples(src, dst_a, dst_b, seed):
     the samples each got."""
     with open(src, "rb") as f:
         buf = f.read()
-    off, size, _ = _data(buf)
     coin = random.Random(seed)
     parts, taken = ([], []), [0, 0]
-    ends = [at for at, _, _, _ in _records(buf)][1:] + [off + size]
-    for (at, type_, _, _), end in zip(_records(buf), ends):
-        rec = buf[at:end]
+    for at, type_, _, _ in _records(buf):
+        rec = buf[at:at + struct.unpack_from("<H", buf, at + 6)[0]]
         if type_ != RECORD_SAMPLE:
             parts[0].append(rec)
             parts[1].append(rec)
