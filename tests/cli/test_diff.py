@@ -171,7 +171,8 @@ def text_and_csv(d):
     # The interval is Newcombe's at 95%, the verdict Fisher's after Holm's
     # correction: a row may be unchanged beside an interval without 0.
     check("95% interval, before the correction" in p.stdout
-          and "may be unchanged beside an interval that leaves out 0" in p.stdout, f"what the interval is: {p.stdout}")
+          and "may be unchanged beside an interval that leaves out 0" in p.stdout,
+          f"what the interval is: {p.stdout}")
     lines = [line.split() for line in p.stdout.splitlines()]
     first = next((i for i, f in enumerate(lines) if f[:1] == ["symbol"]), None)
     check(first is not None and {lines[first + 1][0], lines[first + 2][0]} == {"hot", "cold"},
