@@ -157,6 +157,7 @@ struct plan {
 	struct run_check *checks;	/* each variant's failed runs */
 	char labels[26][2];	/* "A", "B"... for commands */
 	char order_line[512];	/* "abba: A B B A ... (20 runs)" */
+	char experiment[64];	/* names this measurement in the results' runs */
 };
 
 static const char *label_of(const struct stat_ctx *sc, const struct plan *p, size_t v)
@@ -179,6 +180,8 @@ static int plan_order(struct stat_ctx *sc, struct plan *p)
 			  c->order);
 		return CLI_EXIT_USAGE;
 	}
+	snprintf(p->experiment, sizeof(p->experiment), "%s-%lld-%d",
+		 hwp_order_name(p->order), (long long)time(NULL), (int)getpid());
 	if (c->seed) {
 		char *end;
 
@@ -235,10 +238,19 @@ static int run_variant(struct stat_ctx *sc, struct hwp_result **results,
 	sc->run_argv = sc->cfg->variants[v];
 	sc->result = results[v];
 	sc->check = &p->checks[v];
+	size_t runs = hwp_result_nr_runs(results[v]);
+
 	progress_show(&sc->progress, label_of(sc, p, v), !keep, i, n);
 	ret = stat_one_run(sc, keep, code);
 	if (!ret && keep)
 		hwp_result_set_exit_status(results[v], *code);
+	/* Blocks of one run each pair up in the comparison; two sequences of
+	 * runs (sequential) have no pairs to speak of. */
+	if (!ret && keep && p->order != HWP_ORDER_SEQUENTIAL &&
+	    hwp_result_nr_runs(results[v]) > runs &&
+	    (ret = hwp_result_set_run_order(results[v], p->experiment, (size_t)i,
+					    (size_t)i / sc->cfg->nr_variants)))
+		ret = cli_lib_error("stat", ret);
 	return ret;
 }
 

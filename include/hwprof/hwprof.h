@@ -1317,6 +1317,26 @@ HWP_API int hwp_result_add_score(struct hwp_result *r, const char *name);
 HWP_API int hwp_result_set_run_times(struct hwp_result *r, double user, double system);
 
 /*
+ * hwp_result_set_run_order - where the last run added ran among the runs
+ * of variants measured in turn (hwp_stats_order())
+ * @experiment: names the measurement the variants' results share (copied):
+ *		every call on one result gives the same one
+ * @position: the run's place in the whole sequence, from 0
+ * @block: the block of runs, one of each variant, that it ran in
+ *	   (position / nr_variants in hwp_stats_order()'s orders)
+ *
+ * hwp_compare_results() pairs the runs of two results of one experiment
+ * that share a block, and tests the differences of the pairs; the JSON
+ * keeps the order ("run_order"), so that the results pair again when read
+ * back. A run not given an order is in no pair. Errors: -EINVAL for a
+ * NULL argument or a result without runs; -HWP_ERR_MISMATCH for an
+ * experiment other than the result's; -EBUSY for a result read from a
+ * file; -ENOMEM. Since: 0.2
+ */
+HWP_API int hwp_result_set_run_order(struct hwp_result *r, const char *experiment,
+				     size_t position, size_t block);
+
+/*
  * hwp_result_add_scored_run - hwp_result_add_run(), with the run's scores
  * @scores: @nr_scores values, one per hwp_result_add_score(), in that order;
  *	    NAN for a score the run did not give (a row shows it as
@@ -1672,6 +1692,19 @@ struct hwp_compare_info {
 	 * Welch's interval at the level of the rank test. NAN without a test.
 	 * Since: 0.2 */
 	double ci_adj_low, ci_adj_high, ci_adj_level;
+	/* The pairs of runs tested, when A's and B's runs were measured in
+	 * turn (hwp_result_set_run_order()): runs of one block, both defined;
+	 * 0 when the runs were not paired. A paired cell's numbers (a_n, b_n,
+	 * the means, CVs, ratio, diff and intervals) are of its pairs alone;
+	 * its test is the paired t-test (Welch's asked for) or Wilcoxon's
+	 * signed-rank test (Mann-Whitney's), on the differences b - a, and diff
+	 * is their mean. Since: 0.2 */
+	size_t pairs;
+	/* Paired: the interval of the ratio B/A at ci_adj_level, 1 + [ci_adj_low,
+	 * ci_adj_high] / a_mean (the paired t's interval of the mean
+	 * difference, over A's mean); NAN unpaired, or without a ratio.
+	 * Since: 0.2 */
+	double ratio_ci_adj_low, ratio_ci_adj_high;
 };
 
 struct hwp_compare;

@@ -52,12 +52,6 @@ static void row_label(const struct cmp_row *row, char *buf, size_t size)
 	snprintf(buf, size, "%s%s", row->label, msec ? " (msec)" : "");
 }
 
-static const char *test_name(const struct hwp_compare *c)
-{
-	return c->opts.test == HWP_TEST_MANN_WHITNEY ? "Mann-Whitney U test" :
-						       "Welch's t-test";
-}
-
 static void text_header(const struct hwp_compare *c, FILE *f)
 {
 	bool same_a = true, same_b = true;
@@ -77,7 +71,10 @@ static void text_header(const struct hwp_compare *c, FILE *f)
 	fprintf(f, ":\n");
 	if (c->order)
 		fprintf(f, " Runs ordered %s\n", c->order);
-	fprintf(f, " %s, alpha %g; ", test_name(c), c->opts.alpha);
+	if (c->paired)
+		fprintf(f, " Paired: each run of %s with the run of %s in its block, tested on B - A\n",
+			c->a_name, c->b_name);
+	fprintf(f, " %s, alpha %g; ", cmp_test_name(c), c->opts.alpha);
 	if (c->corrected)
 		fprintf(f, "Holm's correction over %zu tests\n\n", c->nr_tests);
 	else if (!c->nr_tests)
@@ -92,10 +89,12 @@ static void text_header(const struct hwp_compare *c, FILE *f)
  * decided at ("95% CI" at alpha 0.05 alone), or Holm's. */
 static void ci_heading(const struct hwp_compare *c, char *buf, size_t size)
 {
+	const char *of = c->paired ? "B/A" : "B - A";
+
 	if (c->corrected)
-		snprintf(buf, size, "Holm CI of B - A");
+		snprintf(buf, size, "Holm CI of %s", of);
 	else
-		snprintf(buf, size, "%.4g%% CI of B - A", 100 * (1 - c->opts.alpha));
+		snprintf(buf, size, "%.4g%% CI of %s", 100 * (1 - c->opts.alpha), of);
 }
 
 static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
@@ -117,8 +116,13 @@ static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 		fmt_num(shown(row, in->a_mean), big, false, ma, sizeof(ma));
 		fmt_num(shown(row, in->b_mean), big, false, mb, sizeof(mb));
 		fmt_ratio(in->ratio, ratio, sizeof(ratio));
-		fmt_num(shown(row, in->ci_adj_low), big, true, lo, sizeof(lo));
-		fmt_num(shown(row, in->ci_adj_high), big, true, hi, sizeof(hi));
+		if (c->paired) {
+			fmt_ratio(in->ratio_ci_adj_low, lo, sizeof(lo));
+			fmt_ratio(in->ratio_ci_adj_high, hi, sizeof(hi));
+		} else {
+			fmt_num(shown(row, in->ci_adj_low), big, true, lo, sizeof(lo));
+			fmt_num(shown(row, in->ci_adj_high), big, true, hi, sizeof(hi));
+		}
 		snprintf(ci, sizeof(ci), isnan(in->ci_adj_low) ? "-" : "[%s, %s]", lo,
 			 hi);
 		fmt_p(c, in, p, sizeof(p));
@@ -220,7 +224,9 @@ static void text_notes(const struct hwp_compare *c, FILE *f)
 					c->b_name);
 		}
 	if (approx)
-		fprintf(f, " note: p*: normal approximation with tie and continuity corrections (ties, or 50 runs or more); the other p are exact\n");
+		fprintf(f, " note: p*: normal approximation with tie and continuity corrections (%s); the other p are exact\n",
+			c->paired ? "tied or zero differences, or 50 pairs or more" :
+				    "ties, or 50 runs or more");
 	for (size_t i = 0; i < c->nr_warnings; i++)
 		fprintf(f, " warning: %s\n", c->warnings[i]);
 	for (size_t i = 0; i < c->nr_rules; i++)
@@ -243,10 +249,17 @@ static void text_ci_note(const struct hwp_compare *c, FILE *f)
 	}
 	if (isnan(lo))
 		return;
-	fprintf(f, "\n Holm CI: the interval of B - A at the level Holm's correction decided each row at\n"
-		   " (1 - alpha x p / p corrected: %.2f%% to %.2f%% here), so that it holds 0 exactly\n"
-		   " when Welch's verdict is unchanged; each row's 95%% interval is in --json and CSV.\n",
-		100 * lo, 100 * hi);
+	if (c->paired)
+		fprintf(f, "\n Holm CI: the interval of B/A at the level Holm's correction decided each row at\n"
+			   " (1 - alpha x p / p corrected: %.2f%% to %.2f%% here): 1 + the paired t's interval\n"
+			   " of the mean of B - A over A's mean, which holds 1 exactly when the paired t-test's\n"
+			   " verdict is unchanged; each row's 95%% interval of B - A is in --json and CSV.\n",
+			100 * lo, 100 * hi);
+	else
+		fprintf(f, "\n Holm CI: the interval of B - A at the level Holm's correction decided each row at\n"
+			   " (1 - alpha x p / p corrected: %.2f%% to %.2f%% here), so that it holds 0 exactly\n"
+			   " when Welch's verdict is unchanged; each row's 95%% interval is in --json and CSV.\n",
+			100 * lo, 100 * hi);
 }
 
 static int write_text(const void *obj, FILE *f, const void *opts)
@@ -325,6 +338,10 @@ static void json_cell(struct json_writer *w, const struct cmp_cell *cell)
 	json_num(w, "ci_adj_low", in->ci_adj_low);
 	json_num(w, "ci_adj_high", in->ci_adj_high);
 	json_num(w, "ci_adj_level", in->ci_adj_level);
+	jw_key(w, "pairs");
+	jw_int(w, (long long)in->pairs);
+	json_num(w, "ratio_ci_adj_low", in->ratio_ci_adj_low);
+	json_num(w, "ratio_ci_adj_high", in->ratio_ci_adj_high);
 	json_num(w, "p_value", in->p_value);
 	json_num(w, "p_raw", in->p_raw);
 	jw_key(w, "verdict");
@@ -364,7 +381,9 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 	json_side(&w, "a", c->a_name, c->a_runs, c->nr_columns);
 	json_side(&w, "b", c->b_name, c->b_runs, c->nr_columns);
 	jw_key(&w, "test");
-	jw_string(&w, c->opts.test == HWP_TEST_MANN_WHITNEY ? "mann-whitney" : "welch");
+	jw_string(&w, cmp_test_key(c));
+	jw_key(&w, "paired");
+	jw_bool(&w, c->paired);
 	json_num(&w, "alpha", c->opts.alpha);
 	jw_key(&w, "correction");
 	jw_string(&w, c->corrected ? "holm" : "none");

@@ -208,6 +208,8 @@ static void cell_clear(struct hwp_compare_info *i)
 	i->a_mean = i->b_mean = i->a_cv = i->b_cv = i->ratio = i->diff = NAN;
 	i->ci_low = i->ci_high = i->statistic = i->df = i->p_value = i->p_raw = NAN;
 	i->ci_adj_low = i->ci_adj_high = i->ci_adj_level = NAN;
+	i->ratio_ci_adj_low = i->ratio_ci_adj_high = NAN;
+	i->pairs = 0;
 }
 
 static double largest(const double *v, size_t n)
@@ -283,43 +285,48 @@ static int explain_incomplete(const struct hwp_compare *c, struct cmp_cell *cell
 	return cell->reason ? 0 : -ENOMEM;
 }
 
-static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
-		     const struct hwp_result *ra, const struct series *sa,
-		     const struct hwp_result *rb, const struct series *sb)
+/* Why a paired cell has no test: too few pairs with both values. */
+static char *why_unpaired(size_t n, const struct cmp_values *v)
 {
-	HWP_OPTS(hwp_stats_test_opts, to, .test = c->opts.test);
+	char *s = NULL;
+
+	return asprintf(&s, "%zu pair%s of runs measured in turn with values on both sides (of %zu and %zu runs): a paired test needs 2",
+			n, n == 1 ? "" : "s", v->runs_a, v->runs_b) < 0 ? NULL : s;
+}
+
+static int fill_tested(struct hwp_compare *c, struct cmp_cell *cell,
+		       const struct cmp_values *v, const struct series *sa,
+		       const struct series *sb)
+{
 	struct hwp_compare_info *i = &cell->info;
 	struct hwp_stats_test_result t = { .sz = sizeof(t) };
-	size_t na = defined(sa->values, ra->nr_runs);
-	size_t nb = defined(sb->values, rb->nr_runs);
+	size_t na = v->paired ? v->na : v->runs_a, nb = v->paired ? v->nb : v->runs_b;
 	int err;
 
-	i->a_n = na;
-	i->b_n = nb;
+	i->a_n = v->na;
+	i->b_n = v->nb;
 	cell_clear(i);
-	if (na < 2 || nb < 2) {
-		cell->reason = na < 2 ? why_untested(sa, na, ra->nr_runs, c->a_name) :
-					why_untested(sb, nb, rb->nr_runs, c->b_name);
+	if (v->paired && v->na < 2 && sa->supported && sb->supported &&
+	    defined(sa->values, v->runs_a) >= 2 && defined(sb->values, v->runs_b) >= 2) {
+		cell->reason = why_unpaired(v->na, v);
 		return cell->reason ? 0 : -ENOMEM;
 	}
-	err = hwp_stats_test(sa->values, ra->nr_runs, sb->values, rb->nr_runs, &to, &t);
+	if (v->na < 2 || v->nb < 2) {
+		cell->reason = v->na < 2 ?
+			       why_untested(sa, v->na, v->runs_a, c->a_name) :
+			       why_untested(sb, v->nb, v->runs_b, c->b_name);
+		return cell->reason ? 0 : -ENOMEM;
+	}
+	err = cmp_values_test(c, v, &t, cell);
 	if (err)
 		return err;
-	cell->welch_df = t.df;
-	if (c->opts.test != HWP_TEST_WELCH) {
-		struct hwp_stats_test_result w = { .sz = sizeof(w) };
-
-		err = hwp_stats_test(sa->values, ra->nr_runs, sb->values, rb->nr_runs,
-				     NULL, &w);
-		if (err)
-			return err;
-		cell->welch_df = w.df;
-	}
 	cell->tested = true;
+	c->paired |= v->paired;
+	i->pairs = v->paired ? v->na : 0;
 	/* One whose arithmetic overflowed gives no p-value: not a test Holm counts. */
 	c->nr_tests += !isnan(t.p_value);
-	summary_of(sa->values, ra->nr_runs, &i->a_mean, &i->a_cv);
-	summary_of(sb->values, rb->nr_runs, &i->b_mean, &i->b_cv);
+	summary_of(v->a, na, &i->a_mean, &i->a_cv);
+	summary_of(v->b, nb, &i->b_mean, &i->b_cv);
 	i->diff = t.diff;
 	i->ci_low = t.ci_low;
 	i->ci_high = t.ci_high;
@@ -327,10 +334,22 @@ static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
 	i->df = t.df;
 	i->p_raw = i->p_value = t.p_value;
 	i->exact = t.exact;
-	i->a_outliers = outliers_of(sa->values, ra->nr_runs);
-	i->b_outliers = outliers_of(sb->values, rb->nr_runs);
-	return explain_incomplete(c, cell, fmax(largest(sa->values, ra->nr_runs),
-						largest(sb->values, rb->nr_runs)));
+	i->a_outliers = outliers_of(v->a, na);
+	i->b_outliers = outliers_of(v->b, nb);
+	return explain_incomplete(c, cell, fmax(largest(v->a, na), largest(v->b, nb)));
+}
+
+static int fill_cell(struct hwp_compare *c, struct cmp_cell *cell,
+		     const struct hwp_result *ra, const struct series *sa,
+		     const struct hwp_result *rb, const struct series *sb)
+{
+	struct cmp_values v;
+	int err = cmp_values_of(ra, sa, rb, sb, &v);
+
+	if (!err)
+		err = fill_tested(c, cell, &v, sa, sb);
+	cmp_values_release(&v);
+	return err;
 }
 
 /* Compare the rows of @ra and @rb (or of their units @aggr_unit). */
@@ -455,8 +474,15 @@ static int compare_regions(struct hwp_compare *c, size_t col, const struct hwp_r
 static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_result *ra,
 			  const struct hwp_result *rb)
 {
-	return compare_rows(c, col, ra, rb, NULL) ?: compare_units(c, col, ra, rb) ?:
-	       compare_regions(c, col, ra, rb);
+	char *unpaired = NULL;
+	int err = run_order_paired(ra, rb) ?
+		  cmp_pairs_warning(ra, rb, c->a_name, c->b_name, &unpaired) : 0;
+
+	if (!err && unpaired)
+		err = warn(c, "%s", unpaired);
+	free(unpaired);
+	return err ?: compare_rows(c, col, ra, rb, NULL) ?:
+	       compare_units(c, col, ra, rb) ?: compare_regions(c, col, ra, rb);
 }
 
 /*
@@ -588,6 +614,17 @@ static void decision_interval(const struct hwp_compare *c, struct cmp_cell *cell
 	i->ci_adj_high = i->diff + t_quantile(1 - gamma / 2, df) * se;
 }
 
+/* Paired: the interval of B/A, the paired t's of B - A over A's mean. */
+static void ratio_interval(struct hwp_compare_info *i)
+{
+	double lo = 1 + i->ci_adj_low / i->a_mean, hi = 1 + i->ci_adj_high / i->a_mean;
+
+	if (!i->pairs || isnan(i->ratio) || !isfinite(lo) || !isfinite(hi))
+		return;
+	i->ratio_ci_adj_low = fmin(lo, hi);
+	i->ratio_ci_adj_high = fmax(lo, hi);
+}
+
 static int correct_and_decide(struct hwp_compare *c)
 {
 	double *p = malloc((c->nr_rows * c->nr_columns + 1) * sizeof(*p));
@@ -616,12 +653,9 @@ static int correct_and_decide(struct hwp_compare *c)
 			info->p_value = p[n++];
 			if (!cell->tested)
 				continue;
-			/* Mann-Whitney speaks of ranks: its direction is U's
-			 * against its middle, n_a n_b / 2. */
-			up = info->diff;
-			if (c->opts.test == HWP_TEST_MANN_WHITNEY)
-				up = 2 * info->statistic -
-				     (double)(info->a_n * info->b_n);
+			/* The rank tests' direction is their statistic's
+			 * against its middle, not the difference of means. */
+			up = cell->direction;
 			/* Values so large their mean overflows give no p-value:
 			 * no verdict either, rather than "unchanged". */
 			if (isnan(info->p_value))
@@ -633,6 +667,7 @@ static int correct_and_decide(struct hwp_compare *c)
 			else
 				info->verdict = HWP_VERDICT_DECREASE;
 			decision_interval(c, cell);
+			ratio_interval(info);
 		}
 	free(p);
 	return 0;

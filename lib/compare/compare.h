@@ -5,11 +5,14 @@
 
 #include "core/core.h"
 
+struct series;
+
 struct cmp_cell {
 	struct hwp_compare_info info;	/* strings point into the row and column */
 	char *reason;
 	bool tested;
 	double welch_df;	/* of the interval, whichever the test */
+	double direction;	/* the test's sign of B against A */
 };
 
 struct cmp_row {
@@ -46,10 +49,37 @@ struct hwp_compare {
 	size_t nr_rows;
 	size_t nr_tests;
 	bool corrected;		/* Holm's correction applied */
+	bool paired;		/* a cell's runs were paired (compare-pairs.c) */
 	char **warnings;
 	size_t nr_warnings;
 	struct cmp_rule *rules;
 	size_t nr_rules, nr_broken;
 };
+
+/* compare-pairs.c: the values a cell tests. Runs measured in turn, in one
+ * experiment, are paired by block (a run of each side, both defined);
+ * else each side's defined values, as they are. */
+struct cmp_values {
+	const double *a, *b;	/* na and nb values; paired: a[i] with b[i] */
+	size_t na, nb;		/* defined values (paired: both the pairs) */
+	size_t runs_a, runs_b;	/* in the results */
+	bool paired;
+	double *owned;		/* the pairs' values, a then b */
+};
+int cmp_values_of(const struct hwp_result *ra, const struct series *sa,
+		  const struct hwp_result *rb, const struct series *sb,
+		  struct cmp_values *v);
+void cmp_values_release(struct cmp_values *v);
+/* The test of @v that the comparison asked for, into @t; its df for the
+ * interval, and the sign of B against A, into @cell. */
+int cmp_values_test(const struct hwp_compare *c, const struct cmp_values *v,
+		    struct hwp_stats_test_result *t, struct cmp_cell *cell);
+/* "Welch's t-test", "paired t-test"...: the test the comparison made. */
+const char *cmp_test_name(const struct hwp_compare *c);
+/* Its JSON name: "welch", "mann-whitney", "paired-t", "wilcoxon-signed-rank". */
+const char *cmp_test_key(const struct hwp_compare *c);
+/* The pairs of @ra and @rb, a warning of the runs they leave out. */
+int cmp_pairs_warning(const struct hwp_result *ra, const struct hwp_result *rb,
+		      const char *a_name, const char *b_name, char **out);
 
 #endif

@@ -141,4 +141,8 @@ void region_runs_view(const struct hwp_result *r, const struct region_runs *rr,
 	view->nr_runs = rr->nr_runs;
 	view->nr_units = 0;
 	view->units = NULL;
+	/* A run without regions leaves a gap: the region's runs pair only
+	 * when every run has them. */
+	if (rr->nr_runs != r->nr_runs)
+		memset(&view->order, 0, sizeof(view->order));
 }

@@ -559,6 +559,7 @@ void result_json_more(const struct hwp_result *r,
 			regionset_json(r->regionsets[i], w);
 		jw_array_end(w);
 	}
+	run_order_json(w, r);
 	json_environment(w, &r->env);
 	if (more)
 		more(r, w);

@@ -126,7 +126,7 @@ int result_from_json(const struct json_value *doc, const char *source,
 		c.where[base] = '\0';
 	}
 	err = err ?: read_rows(&c, doc, r) ?: field_units(&c, doc, r) ?:
-	      read_regionsets(&c, doc, r) ?:
+	      read_regionsets(&c, doc, r) ?: field_run_order(&c, doc, r) ?:
 	      field_environment(&c, doc, &r->env);
 	if (err)
 		goto err;

@@ -60,6 +60,7 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 		hwp_regionset_free(r->regionsets[i]);
 	free(r->regionsets);
 	result_units_release(r);
+	run_order_release(&r->order);
 	free(r);
 }
 

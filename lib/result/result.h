@@ -94,6 +94,13 @@ struct result_unit {
 	size_t nr_series, nr_events;
 };
 
+/* run-order.c: where each run ran among variants measured in turn. */
+struct run_order {
+	char *experiment;	/* NULL: measured alone */
+	long *position, *block;	/* nr entries, -1 where not given */
+	size_t nr;
+};
+
 struct hwp_result {
 	char **argv;		/* NULL-terminated, or NULL */
 	char *spec;
@@ -117,6 +124,7 @@ struct hwp_result {
 	enum hwp_aggr aggr;	/* HWP_AGGR_GLOBAL: no units */
 	struct result_unit *units;
 	size_t nr_units;
+	struct run_order order;
 };
 
 struct hwp_sweep {
@@ -232,6 +240,20 @@ int field_rows(struct field_ctx *c, const struct json_value *doc, const char *ke
 	       size_t *nr_events);
 int field_environment(struct field_ctx *c, const struct json_value *doc,
 		      struct environment *env);
+
+/* run-order.c */
+void run_order_release(struct run_order *o);
+/* "run_order": {"experiment", "position": [...], "block": [...]}, when set. */
+void run_order_json(struct json_writer *w, const struct hwp_result *r);
+int field_run_order(struct field_ctx *c, const struct json_value *doc,
+		    struct hwp_result *r);
+/* Whether the runs of @a and @b were measured in turn, in one experiment. */
+bool run_order_paired(const struct hwp_result *a, const struct hwp_result *b);
+/* The runs of @a and @b in the same block: a's ia[k] with b's ib[k], each
+ * array of min(a->nr_runs, b->nr_runs); the number of pairs, SIZE_MAX
+ * when out of memory. */
+size_t run_order_pairs(const struct hwp_result *a, const struct hwp_result *b,
+		       size_t *ia, size_t *ib);
 
 /* regionset.c: the model. A regionset is built by adding regions, and
  * threads to a region, each zeroed; NULL when out of memory. */

@@ -3,6 +3,8 @@
 #ifndef HWPROF_STATS_H
 #define HWPROF_STATS_H
 
+#include <hwprof/hwprof.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,5 +41,16 @@ int counts_test(uint64_t xa, uint64_t na, uint64_t xb, uint64_t nb,
 /* Fisher's exact test, two-sided as R's fisher.test: the probability of the
  * tables with these margins no likelier than the observed one. */
 double fisher_exact(uint64_t xa, uint64_t na, uint64_t xb, uint64_t nb);
+
+/* paired.c: @n pairs (a[i], b[i]), pairs with a NAN skipped; the test on
+ * the differences b[i] - a[i]. HWP_TEST_WELCH is the paired t-test (t,
+ * df n - 1); HWP_TEST_MANN_WHITNEY, its rank counterpart, Wilcoxon's
+ * signed-rank test (statistic W+, the sum of the ranks of |d| that are
+ * positive; zeros dropped; exact below 50 pairs without ties or zeros,
+ * else normal with tie and continuity corrections, as R's wilcox.test).
+ * diff and its interval are the paired t's either way; na and nb are the
+ * pairs used. -HWP_ERR_MISMATCH under 2 pairs, -ENOMEM. */
+int paired_test(const double *a, const double *b, size_t n, enum hwp_stats_test test,
+		double confidence, struct hwp_stats_test_result *r);
 
 #endif

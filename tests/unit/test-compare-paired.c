@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+/* Comparisons of runs measured in turn: pairs by block, the paired tests,
+ * the interval of B/A, and what a result file keeps of the run order. The
+ * fixtures are a machine that drifts by 20 a run (1% of 2000), A and B
+ * run A B, B A..., B 60 (3%) above A. */
+#include "core/core.h"
+#include "harness.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCKS 20
+#define ENVIRONMENT "\"environment\": {\"host\": \"h\", \"kernel\": \"k\", " \
+	"\"cpu\": \"c\", \"nr_cpus\": 1, \"date\": \"d\", \"hwprof_version\": \"0.1.0\"}"
+
+static char tmpdir[] = "/tmp/hwprof-paired-XXXXXX";
+
+/* Where variant @v (0: A, 1: B) ran in block @b of A B, B A... */
+static size_t position(size_t b, int v)
+{
+	return 2 * b + (size_t)(b % 2 ? 1 - v : v);
+}
+
+struct fixture {
+	const char *experiment;	/* NULL: no "run_order" */
+	int variant;
+	double extra;		/* added to each value */
+	long skip_block;	/* a run that failed: not in the file; -1: none */
+	long null_block;	/* a run kept without its order; -1: none */
+};
+
+static void write_list(FILE *f, const struct fixture *x, bool blocks)
+{
+	bool first = true;
+
+	fputc('[', f);
+	for (size_t b = 0; b < BLOCKS; b++) {
+		if ((long)b == x->skip_block)
+			continue;
+		fprintf(f, first ? "" : ", ");
+		first = false;
+		if ((long)b == x->null_block)
+			fprintf(f, "null");
+		else
+			fprintf(f, "%zu", blocks ? b : position(b, x->variant));
+	}
+	fputc(']', f);
+}
+
+/* A result file in tmpdir, its first members written. */
+static FILE *create(const char *name, char *path, size_t size)
+{
+	FILE *f;
+
+	snprintf(path, size, "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	if (!f)
+		t_skip("cannot write %s", path);
+	fprintf(f, "{\"schema\": \"hwprof-stat/1\", \"command\": [\"w\"], "
+		   "\"target\": null, ");
+	return f;
+}
+
+static struct hwp_result *fixture(const char *name, const struct fixture *x)
+{
+	char path[300];
+	size_t runs = BLOCKS - (x->skip_block >= 0);
+	struct hwp_result *r = NULL;
+	FILE *f;
+	bool first = true;
+
+	f = create(name, path, sizeof(path));
+	fprintf(f, "\"event_spec\": \"page-faults\", \"runs\": %zu, \"exit_status\": 0, "
+		   "\"seconds\": {\"values\": [", runs);
+	for (size_t i = 0; i < runs; i++)
+		fprintf(f, "%s1", i ? ", " : "");
+	fprintf(f, "]}, \"events\": [{\"event\": \"page-faults\", \"canonical\": "
+		   "\"page-faults\", \"unit\": \"\", \"reason\": null, \"supported\": true, "
+		   "\"user_only\": false, \"percent_running_values\": [");
+	for (size_t i = 0; i < runs; i++)
+		fprintf(f, "%s100", i ? ", " : "");
+	fprintf(f, "], \"values\": [");
+	for (size_t b = 0; b < BLOCKS; b++) {
+		if ((long)b == x->skip_block)
+			continue;
+		fprintf(f, "%s%.17g", first ? "" : ", ",
+			2000 + 20.0 * (double)position(b, x->variant) + x->extra);
+		first = false;
+	}
+	fprintf(f, "]}], \"metrics\": [], " ENVIRONMENT);
+	if (x->experiment) {
+		fprintf(f, ", \"run_order\": {\"experiment\": \"%s\", \"position\": ",
+			x->experiment);
+		write_list(f, x, false);
+		fprintf(f, ", \"block\": ");
+		write_list(f, x, true);
+		fputc('}', f);
+	}
+	fprintf(f, "}");
+	fclose(f);
+	CHECK(hwp_result_read(path, &r) == 0, "fixture %s: %s", name, hwp_errmsg());
+	return r;
+}
+
+static struct hwp_compare_info compare(const struct hwp_result *a,
+				       const struct hwp_result *b,
+				       enum hwp_stats_test test, struct hwp_compare **out)
+{
+	HWP_OPTS(hwp_compare_opts, o, .test = test);
+	struct hwp_compare_info i = { .sz = sizeof(i) };
+
+	*out = NULL;
+	CHECK_ERR(hwp_compare_results(a, b, &o, out), 0);
+	if (*out)
+		CHECK_ERR(hwp_compare_cell(*out, 0, 0, &i), 0);
+	return i;
+}
+
+static char *json_of(const struct hwp_compare *c)
+{
+	HWP_OPTS(hwp_write_opts, o, .format = HWP_FORMAT_JSON);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK(f && hwp_compare_write(c, f, &o) == 0, "write: %s", hwp_errmsg());
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* The differences alternate 80 and 40 (B after A, then before it): a mean
+ * of 60, a standard deviation of 20 sqrt(20/19); unpaired, the drift's
+ * spread (20 x 40 runs) hides it. */
+static void check_drift(void)
+{
+	struct fixture fa = { "e1", 0, 0, -1, -1 }, fb = { "e1", 1, 60, -1, -1 };
+	struct hwp_result *a = fixture("a.json", &fa), *b = fixture("b.json", &fb);
+	struct hwp_compare *c;
+	struct hwp_compare_info i = compare(a, b, HWP_TEST_WELCH, &c);
+	double sd = 20 * sqrt(20.0 / 19);
+	char *json = c ? json_of(c) : NULL;
+
+	CHECK(i.pairs == BLOCKS && i.a_n == BLOCKS && i.b_n == BLOCKS, "pairs %zu",
+	      i.pairs);
+	CHECK(i.verdict == HWP_VERDICT_INCREASE, "verdict %s p %g",
+	      hwp_verdict_name(i.verdict), i.p_value);
+	CHECK_NEAR(i.diff, 60, 1e-9);
+	CHECK_NEAR(i.df, BLOCKS - 1, 0);
+	CHECK_NEAR(i.statistic, 60 / (sd / sqrt(BLOCKS)), 1e-9);
+	CHECK_NEAR(i.ratio, i.b_mean / i.a_mean, 1e-15);
+	CHECK(i.ratio_ci_adj_low > 1 && i.ratio_ci_adj_low < i.ratio &&
+	      i.ratio_ci_adj_high > i.ratio, "ratio %g in [%g, %g]", i.ratio,
+	      i.ratio_ci_adj_low, i.ratio_ci_adj_high);
+	CHECK_NEAR(i.ratio_ci_adj_low, 1 + i.ci_adj_low / i.a_mean, 1e-12);
+	CHECK(json && strstr(json, "\"test\": \"paired-t\"") &&
+	      strstr(json, "\"paired\": true") && strstr(json, "\"pairs\": 20"), "%s",
+	      json);
+	free(json);
+	hwp_compare_free(c);
+
+	/* Wilcoxon: every difference positive, W+ = 1 + ... + 20; |d| tie. */
+	i = compare(a, b, HWP_TEST_MANN_WHITNEY, &c);
+	CHECK(i.verdict == HWP_VERDICT_INCREASE && !i.exact, "%s exact %d",
+	      hwp_verdict_name(i.verdict), i.exact);
+	CHECK_NEAR(i.statistic, 210, 0);
+	json = c ? json_of(c) : NULL;
+	CHECK(json && strstr(json, "\"test\": \"wilcoxon-signed-rank\""), "%s", json);
+	free(json);
+	hwp_compare_free(c);
+	hwp_result_free(b);
+
+	/* A/A on the same drift: +20 and -20 in turn, unchanged. */
+	fb.extra = 0;
+	b = fixture("aa.json", &fb);
+	i = compare(a, b, HWP_TEST_WELCH, &c);
+	CHECK(i.pairs == BLOCKS && i.verdict == HWP_VERDICT_UNCHANGED &&
+	      fabs(i.diff) < 1e-9,
+	      "%zu %s %g", i.pairs, hwp_verdict_name(i.verdict), i.diff);
+	hwp_compare_free(c);
+	hwp_result_free(a);
+	hwp_result_free(b);
+}
+
+/* Files of results measured apart, older ones or other experiments: two
+ * independent samples, as before. */
+static void check_unpaired(void)
+{
+	struct fixture fa = { NULL, 0, 0, -1, -1 }, fb = { NULL, 1, 60, -1, -1 };
+	struct fixture fc = { "e2", 1, 60, -1, -1 }, fd = { "e1", 0, 0, -1, -1 };
+	struct hwp_result *a = fixture("old-a.json", &fa);
+	struct hwp_result *b = fixture("old-b.json", &fb);
+	struct hwp_result *c2 = fixture("e2.json", &fc), *d1 = fixture("e1.json", &fd);
+	struct hwp_compare *c;
+	struct hwp_compare_info i = compare(a, b, HWP_TEST_WELCH, &c);
+
+	CHECK(i.pairs == 0 && i.verdict == HWP_VERDICT_UNCHANGED &&
+	      isnan(i.ratio_ci_adj_low),
+	      "old files: %zu pairs, %s", i.pairs, hwp_verdict_name(i.verdict));
+	CHECK(i.df > BLOCKS, "Welch's df %g", i.df);
+	hwp_compare_free(c);
+	i = compare(d1, c2, HWP_TEST_WELCH, &c);
+	CHECK(i.pairs == 0 && i.verdict == HWP_VERDICT_UNCHANGED,
+	      "other experiments: %zu pairs", i.pairs);
+	hwp_compare_free(c);
+	hwp_result_free(a);
+	hwp_result_free(b);
+	hwp_result_free(c2);
+	hwp_result_free(d1);
+}
+
+/* A failed run of A (not kept) leaves B's run of its block alone; a run
+ * kept without an order pairs with nothing. The warning says so. */
+static void check_partners(void)
+{
+	struct fixture fa = { "e1", 0, 0, 7, -1 }, fb = { "e1", 1, 60, -1, 12 };
+	struct hwp_result *a = fixture("fail-a.json", &fa);
+	struct hwp_result *b = fixture("fail-b.json", &fb);
+	struct hwp_compare *c;
+	struct hwp_compare_info i = compare(a, b, HWP_TEST_WELCH, &c);
+	const char *w = c ? hwp_compare_warning(c, 0) : NULL;
+
+	CHECK(i.pairs == BLOCKS - 2 && i.a_n == BLOCKS - 2, "pairs %zu", i.pairs);
+	CHECK(i.verdict == HWP_VERDICT_INCREASE, "%s", hwp_verdict_name(i.verdict));
+	CHECK_NEAR(i.diff, 60, 1e-9);
+	CHECK(w && strstr(w, "1 of 19 runs of ") && strstr(w, "2 of 20 of ") &&
+	      strstr(w, "no partner in their block"), "warning: %s", w ? w : "none");
+	hwp_compare_free(c);
+	hwp_result_free(a);
+	hwp_result_free(b);
+}
+
+/* What a result keeps: set on live runs, refused where it makes no sense. */
+static void check_set_order(void)
+{
+	struct hwp_result *r = NULL;
+
+	CHECK_ERR(hwp_result_new(&r), 0);
+	CHECK_ERR(hwp_result_set_run_order(r, "e", 0, 0), -EINVAL);
+	CHECK_ERR(hwp_result_set_run_order(NULL, "e", 0, 0), -EINVAL);
+	hwp_result_free(r);
+	r = NULL;
+	{
+		struct fixture fa = { "e1", 0, 0, -1, -1 };
+
+		r = fixture("loaded.json", &fa);
+	}
+	CHECK_ERR(hwp_result_set_run_order(r, "e1", 0, 0), -EBUSY);
+	hwp_result_free(r);
+}
+
+static void check_bad_files(void)
+{
+	static const char *const bad[] = {
+		"\"block\": [0, -1]", "\"block\": [0, 1.5]", "\"block\": [0]",
+		"\"block\": [0, \"x\"]",
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(bad); k++) {
+		char path[300], name[32];
+		struct hwp_result *r = NULL;
+		FILE *f;
+
+		snprintf(name, sizeof(name), "bad%zu.json", k);
+		f = create(name, path, sizeof(path));
+		fprintf(f, "\"event_spec\": \"x\", \"runs\": 2, "
+			   "\"exit_status\": 0, \"seconds\": {\"values\": [1, 1]}, "
+			   "\"events\": [], \"metrics\": [], " ENVIRONMENT ", "
+			   "\"run_order\": {\"experiment\": "
+			   "\"e\", \"position\": [0, 2], %s}}", bad[k]);
+		fclose(f);
+		CHECK_ERR(hwp_result_read(path, &r), -HWP_ERR_FORMAT);
+		CHECK(r == NULL && strstr(hwp_errmsg(), "block"), "%s: %s", bad[k],
+		      hwp_errmsg());
+	}
+}
+
+int main(void)
+{
+	t_init();
+	if (!mkdtemp(tmpdir))
+		t_skip("no temporary directory");
+	t_run(check_drift);
+	t_run(check_unpaired);
+	t_run(check_partners);
+	t_run(check_set_order);
+	t_run(check_bad_files);
+	if (t_case("clean-up")) {
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		CHECK(system(cmd) == 0, "cleanup");
+	}
+	return t_done();
+}
