@@ -459,6 +459,8 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 		"ratio", "diff", "ci_low", "ci_high", "ci_adj_low", "ci_adj_high",
 		"ci_adj_level", "p_raw", "p_value", "verdict", "a_n", "b_n", "a_cv",
 		"b_cv", "a_outliers", "b_outliers", "noise_rank", "reason",
+		/* since 0.2, after the fields of 0.1's CSV */
+		"pairs", "ratio_ci_adj_low", "ratio_ci_adj_high",
 	};
 	const struct hwp_compare *c = obj;
 	const struct hwp_write_opts *o = opts;
@@ -497,6 +499,10 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 			fprintf(f, "%zu%s%zu%s%zu%s", in->a_outliers, sep, in->b_outliers,
 				sep, in->noise_rank, sep);
 			csv_field(f, in->reason ? in->reason : "", sep);
+			fprintf(f, "%s%zu%s", sep, in->pairs, sep);
+			csv_num(f, in->ratio_ci_adj_low, sep);
+			if (!isnan(in->ratio_ci_adj_high))
+				fprintf(f, "%.10g", in->ratio_ci_adj_high);
 			fputc('\n', f);
 		}
 	return 0;

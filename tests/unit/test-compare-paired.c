@@ -118,9 +118,9 @@ static struct hwp_compare_info compare(const struct hwp_result *a,
 	return i;
 }
 
-static char *json_of(const struct hwp_compare *c)
+static char *written(const struct hwp_compare *c, enum hwp_format format)
 {
-	HWP_OPTS(hwp_write_opts, o, .format = HWP_FORMAT_JSON);
+	HWP_OPTS(hwp_write_opts, o, .format = format);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -141,7 +141,7 @@ static void check_drift(void)
 	struct hwp_compare *c;
 	struct hwp_compare_info i = compare(a, b, HWP_TEST_WELCH, &c);
 	double sd = 20 * sqrt(20.0 / 19);
-	char *json = c ? json_of(c) : NULL;
+	char *json = c ? written(c, HWP_FORMAT_JSON) : NULL;
 
 	CHECK(i.pairs == BLOCKS && i.a_n == BLOCKS && i.b_n == BLOCKS, "pairs %zu",
 	      i.pairs);
@@ -159,6 +159,11 @@ static void check_drift(void)
 	      strstr(json, "\"paired\": true") && strstr(json, "\"pairs\": 20"), "%s",
 	      json);
 	free(json);
+	/* CSV: the pairs and the interval of B/A end each line. */
+	json = c ? written(c, HWP_FORMAT_CSV) : NULL;
+	CHECK(json && strstr(json, ",noise_rank,reason,pairs,ratio_ci_adj_low,") &&
+	      strstr(json, ",,20,1.0"), "%s", json);
+	free(json);
 	hwp_compare_free(c);
 
 	/* Wilcoxon: every difference positive, W+ = 1 + ... + 20; |d| tie. */
@@ -166,7 +171,7 @@ static void check_drift(void)
 	CHECK(i.verdict == HWP_VERDICT_INCREASE && !i.exact, "%s exact %d",
 	      hwp_verdict_name(i.verdict), i.exact);
 	CHECK_NEAR(i.statistic, 210, 0);
-	json = c ? json_of(c) : NULL;
+	json = c ? written(c, HWP_FORMAT_JSON) : NULL;
 	CHECK(json && strstr(json, "\"test\": \"wilcoxon-signed-rank\""), "%s", json);
 	free(json);
 	hwp_compare_free(c);

@@ -712,7 +712,8 @@ static void check_csv(void)
 	static const char head[] =
 		"row,aggregation_unit,kind,unit,column,a_mean,b_mean,ratio,diff,"
 		"ci_low,ci_high,ci_adj_low,ci_adj_high,ci_adj_level,p_raw,p_value,"
-		"verdict,a_n,b_n,a_cv,b_cv,a_outliers,b_outliers,noise_rank,reason\n";
+		"verdict,a_n,b_n,a_cv,b_cv,a_outliers,b_outliers,noise_rank,reason,"
+		"pairs,ratio_ci_adj_low,ratio_ci_adj_high\n";
 
 	CHECK(!strncmp(csv, head, strlen(head)), "header: %s", csv);
 	CHECK(strstr(csv, "\npage-faults,,event,,,1000,1100,1.1,100,") &&
