@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t defined_values(const double *v, size_t n)
+size_t cmp_defined(const double *v, size_t n)
 {
 	size_t k = 0;
 
@@ -26,15 +26,24 @@ static size_t defined_values(const double *v, size_t n)
 	return k;
 }
 
+/* The runs of @ra and @rb that pair, into new arrays (free both); the
+ * number of pairs, SIZE_MAX when out of memory. */
+static size_t pairs_of(const struct hwp_result *ra, const struct hwp_result *rb,
+		       size_t **ia, size_t **ib)
+{
+	size_t most = ra->nr_runs < rb->nr_runs ? ra->nr_runs : rb->nr_runs;
+
+	*ia = malloc((most + 1) * sizeof(**ia));
+	*ib = malloc((most + 1) * sizeof(**ib));
+	return *ia && *ib ? run_order_pairs(ra, rb, *ia, *ib) : SIZE_MAX;
+}
+
 /* The values of the pairs whose runs are both defined, into v->owned. */
 static int pair_values(const struct hwp_result *ra, const struct series *sa,
 		       const struct hwp_result *rb, const struct series *sb,
 		       struct cmp_values *v)
 {
-	size_t most = ra->nr_runs < rb->nr_runs ? ra->nr_runs : rb->nr_runs;
-	size_t *ia = malloc((most + 1) * sizeof(*ia));
-	size_t *ib = malloc((most + 1) * sizeof(*ib));
-	size_t n = ia && ib ? run_order_pairs(ra, rb, ia, ib) : SIZE_MAX, k = 0;
+	size_t *ia, *ib, n = pairs_of(ra, rb, &ia, &ib), k = 0;
 	double *pa, *pb;
 
 	v->owned = n != SIZE_MAX ? malloc((2 * n + 1) * sizeof(*v->owned)) : NULL;
@@ -73,8 +82,8 @@ int cmp_values_of(const struct hwp_result *ra, const struct series *sa,
 		return pair_values(ra, sa, rb, sb, v);
 	v->a = sa->values;
 	v->b = sb->values;
-	v->na = defined_values(sa->values, ra->nr_runs);
-	v->nb = defined_values(sb->values, rb->nr_runs);
+	v->na = cmp_defined(sa->values, ra->nr_runs);
+	v->nb = cmp_defined(sb->values, rb->nr_runs);
 	return 0;
 }
 
@@ -142,10 +151,7 @@ const char *cmp_test_key(const struct hwp_compare *c)
 int cmp_pairs_warning(const struct hwp_result *ra, const struct hwp_result *rb,
 		      const char *a_name, const char *b_name, char **out)
 {
-	size_t most = ra->nr_runs < rb->nr_runs ? ra->nr_runs : rb->nr_runs;
-	size_t *ia = malloc((most + 1) * sizeof(*ia));
-	size_t *ib = malloc((most + 1) * sizeof(*ib));
-	size_t n = ia && ib ? run_order_pairs(ra, rb, ia, ib) : SIZE_MAX;
+	size_t *ia, *ib, n = pairs_of(ra, rb, &ia, &ib);
 
 	free(ia);
 	free(ib);

@@ -160,15 +160,6 @@ static struct cmp_row *find_or_add_row(struct hwp_compare *c, const struct serie
 	return row;
 }
 
-static size_t defined(const double *v, size_t n)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		k += !isnan(v[i]);
-	return k;
-}
-
 /* Why a side cannot be tested, for the cell's reason. */
 static char *why_untested(const struct series *sr, size_t n, size_t runs,
 			  const char *side)
@@ -307,7 +298,8 @@ static int fill_tested(struct hwp_compare *c, struct cmp_cell *cell,
 	i->b_n = v->nb;
 	cell_clear(i);
 	if (v->paired && v->na < 2 && sa->supported && sb->supported &&
-	    defined(sa->values, v->runs_a) >= 2 && defined(sb->values, v->runs_b) >= 2) {
+	    cmp_defined(sa->values, v->runs_a) >= 2 &&
+	    cmp_defined(sb->values, v->runs_b) >= 2) {
 		cell->reason = why_unpaired(v->na, v);
 		return cell->reason ? 0 : -ENOMEM;
 	}

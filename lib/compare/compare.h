@@ -70,6 +70,8 @@ int cmp_values_of(const struct hwp_result *ra, const struct series *sa,
 		  const struct hwp_result *rb, const struct series *sb,
 		  struct cmp_values *v);
 void cmp_values_release(struct cmp_values *v);
+/* How many of @n values are not NAN. */
+size_t cmp_defined(const double *v, size_t n);
 /* The test of @v that the comparison asked for, into @t; its df for the
  * interval, and the sign of B against A, into @cell. */
 int cmp_values_test(const struct hwp_compare *c, const struct cmp_values *v,
