@@ -130,6 +130,23 @@ def paired_drift(d):
         check(pf["verdict"] == "unchanged" and abs(pf["ratio"] - 1) < 0.005, pf)
 
 
+def failed_run_pairs(d):
+    """--keep-going: the 6th run (block 2, A B: B's) fails and is not kept;
+    A's run of that block has no partner, and is left out of the pairs."""
+    tick = os.path.join(d, "tick-failing")
+    script = (f"n=$(cat {tick} 2>/dev/null || echo 0); echo $((n + 1)) > {tick}; "
+              '[ "$n" -ne 5 ]')
+    p, doc = compare_json("-r", "6", "--keep-going", "-e", "task-clock",
+                          "--", "sh", "-c", script, ":::", "sh", "-c", script)
+    check(p.returncode == 1 and "run 6 of 12 (variant B)" in p.stderr, p.stderr)
+    if not check(doc, p.stderr):
+        return
+    tc = row(doc, "task-clock")
+    check(doc["test"] == "paired-t" and tc["pairs"] == 5 and tc["a_n"] == 5, tc)
+    check(any(w.startswith("1 of 6 runs of A and 0 of 5 of B have no partner")
+              for w in doc["warnings"]), doc["warnings"])
+
+
 def real_difference(d):
     """B touches twice the pages: an increase, page-faults about 2x."""
     p, doc = compare_json("-r", "6", "-e", "page-faults", "--", WORKLOAD, "pages", "1000",
@@ -252,7 +269,7 @@ def mistakes(d):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    for fn in (aa_with_drift, paired_drift, real_difference, score_differs_counters_do_not,
+    for fn in (aa_with_drift, paired_drift, failed_run_pairs, real_difference, score_differs_counters_do_not,
                variant_substitution, random_blocks, warmup_in_turn, mistakes):
         case(fn, tmp)
 done()
