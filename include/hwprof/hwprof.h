@@ -1663,8 +1663,12 @@ struct hwp_compare_info {
 	double ratio;		/* b_mean / a_mean; NAN when a_mean is 0 or B/A
 				 * is past a double's range */
 	double diff;		/* b_mean - a_mean */
-	double ci_low, ci_high;	/* 95% confidence interval of diff (Welch) */
-	double statistic, df;	/* of the test, as in struct hwp_stats_test_result */
+	/* 95% confidence interval of diff (Welch's; paired: the paired t's) */
+	double ci_low, ci_high;
+	/* of the test, as in struct hwp_stats_test_result; paired: t with
+	 * pairs - 1 df, or Wilcoxon's W+ (the sum of the ranks of |b - a|
+	 * where b > a) with df NAN */
+	double statistic, df;
 	double p_value;		/* after Holm's correction, when it applies */
 	double p_raw;		/* before the correction */
 	bool exact;		/* Mann-Whitney: exact p */
