@@ -526,6 +526,11 @@ static struct dw_module *module_of(struct symbolizer *s, struct dso *d)
 			path = other;
 			d->build_copy = symbolize_intern(s, other);
 		}
+		if (err > 0 && !d->build_id.size &&
+		    file_other_build(d, other, sizeof(other))) {
+			d->sym_problem = d->dbg_problem = symbolize_intern(s, other);
+			return NULL;
+		}
 	}
 	if (d->kind == DSO_VDSO) {
 		fd = vdso_fd();
