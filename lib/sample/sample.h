@@ -295,7 +295,8 @@ struct pd_build_id {
 	unsigned char data[PD_BUILD_ID_MAX];
 };
 
-/* 0, or -ENOENT for a file that has none (or is not a 64-bit ELF file). */
+/* 0; -ENODATA for a 64-bit ELF file that has none, -HWP_ERR_FORMAT for a
+ * file that is not one (or is cut short), -errno when it cannot be read. */
 int pd_build_id_of(const char *path, struct pd_build_id *id);
 int pd_build_id_of_fd(int fd, struct pd_build_id *id);
 /* The build-id among ELF notes as the kernel gives them, without an ELF

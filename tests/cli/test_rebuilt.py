@@ -40,21 +40,22 @@ if not HAVE_LIBDW:
     skip("hwprof was built without libdw: no symbols")
 
 
-def build(d, source, exe):
+def build(d, source, exe, build_id="none"):
     src = os.path.join(d, os.path.basename(exe) + ".c")
     with open(src, "w") as f:
         f.write(source)
     p = run([*os.environ.get("CC", "cc").split(), "-O1", "-fno-inline",
-             "-Wl,--build-id=none", "-o", exe, src])
+             f"-Wl,--build-id={build_id}", "-o", exe, src])
     check(p.returncode == 0, f"cc: {p.stderr}")
     p = run(["readelf", "-n", exe]) if shutil.which("readelf") else None
-    check(not p or "Build ID" not in p.stdout, f"built without a build-id: {p and p.stdout}")
+    check(not p or ("Build ID" in p.stdout) == (build_id != "none"),
+          f"built with build-id {build_id}: {p and p.stdout}")
 
 
-def recorded(d, name, perf=None):
+def recorded(d, name, perf=None, build_id="none"):
     """V1 built as D/NAME and recorded, by hwprof or by PERF --no-buildid."""
     exe = os.path.join(d, name)
-    build(d, V1, exe)
+    build(d, V1, exe, build_id)
     data = exe + ".data"
     if perf:
         p = run([perf, "record", "--no-buildid", "-e", "cpu-clock", "-o", data, exe],
@@ -80,16 +81,16 @@ def named(exe, data, what):
     check(not why, f"{what}: no reason to doubt the file: {why}")
 
 
-def refused(exe, data, what, cause):
+def refused(exe, data, what, cause, env=None):
     """Another build's names never; the reason says so, and why."""
-    p, doc = report_json(data, "--top", "0")
+    p, doc = report_json(data, "--top", "0", env=env)
     if not check(p.returncode == 0 and doc, f"{what}: report: {p.stderr}"):
         return
     check(names_of(doc, exe) == {None}, f"{what}: addresses, no names: {doc['entries'][:4]}")
     why = [m["reason"] for m in doc["modules_without_symbols"] if m["dso"] == exe]
     check(len(why) == 1 and REASON in why[0] and cause in why[0],
           f"{what}: the reason says {REASON!r} and {cause!r}: {why}")
-    p = hwprof("report", "-i", data)
+    p = hwprof("report", "-i", data, env=env)
     check(p.returncode == 0 and re.search(r"#\s+" + re.escape(exe) + r" \([\d,]+ samples\): the file is " +
                                           re.escape(REASON), p.stdout),
           f"{what}: the text report says why: {p.stdout[-800:]}")
@@ -132,6 +133,18 @@ def perf_no_buildid(d):
     build(d, V2, exe + ".new")
     os.replace(exe + ".new", exe)
     refused(exe, data, "perf's, rebuilt", "inode")
+
+
+def build_id_then_none(d):
+    """Recorded with a build-id, rebuilt without one: another build, looked
+    for by the recorded build-id (in a home without perf's cache, and no
+    debuginfod), not found."""
+    exe, data = recorded(d, "thennone", build_id="sha1")
+    named(exe, data, "with its build-id")
+    build(d, V2, exe)
+    env = dict(os.environ, HOME=os.path.join(d, "nohome"))
+    env.pop("DEBUGINFOD_URLS", None)
+    refused(exe, data, "rebuilt without a build-id", "its build-id differs", env)
 
 
 def replaced_while_recording(d):
@@ -195,5 +208,6 @@ with tempfile.TemporaryDirectory() as tmp:
     case(perf_no_buildid, tmp)
     case(perf_reused_inode, tmp)
     case(replaced_while_recording, tmp)
+    case(build_id_then_none, tmp)
     case(perf_reads_ours, tmp)
 done()
