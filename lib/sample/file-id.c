@@ -26,6 +26,14 @@
 _Static_assert(PD_FILE_STAT_FIXED == 8 + sizeof(struct pd_file_stat),
 	       "PD_FEAT_HWPROF_FILES's entry is its header and a pd_file_stat");
 
+static void file_stat(const struct stat *s, struct pd_file_stat *st)
+{
+	st->dev = s->st_dev;
+	st->ino = s->st_ino;
+	st->size = (uint64_t)s->st_size;
+	st->mtime_ns = (int64_t)s->st_mtim.tv_sec * 1000000000 + s->st_mtim.tv_nsec;
+}
+
 int pd_file_stat_of(const char *path, struct pd_file_stat *st)
 {
 	struct stat s;
@@ -33,10 +41,7 @@ int pd_file_stat_of(const char *path, struct pd_file_stat *st)
 	memset(st, 0, sizeof(*st));
 	if (stat(path, &s))
 		return -errno;
-	st->dev = s.st_dev;
-	st->ino = s.st_ino;
-	st->size = (uint64_t)s.st_size;
-	st->mtime_ns = (int64_t)s.st_mtim.tv_sec * 1000000000 + s.st_mtim.tv_nsec;
+	file_stat(&s, st);
 	return 0;
 }
 
@@ -138,6 +143,15 @@ static bool other_generation(const char *path, uint64_t gen)
 	return !err && (uint32_t)now.i != (uint32_t)gen;
 }
 
+/* Whether devices @a and @b (major, minor) may be the same: equal, or
+ * both anonymous (major 0: tmpfs, btrfs, overlayfs), which are numbered
+ * as they are mounted, so that the same file system may get another
+ * number after a reboot: the inode alone tells there. */
+static bool same_dev(uint32_t a_maj, uint32_t a_min, uint32_t b_maj, uint32_t b_min)
+{
+	return (a_maj == b_maj && a_min == b_min) || (!a_maj && !b_maj);
+}
+
 /* Whether the file at @d's path, as stat() saw it (@now), is the one the
  * MMAP2 records mapped. */
 static bool same_mapping(const struct dso *d, const struct stat *now)
@@ -145,12 +159,12 @@ static bool same_mapping(const struct dso *d, const struct stat *now)
 	uint32_t maj, min;
 	uint64_t ino;
 
-	if (now->st_ino == d->ino && major(now->st_dev) == d->maj &&
-	    minor(now->st_dev) == d->min)
+	if (now->st_ino == d->ino &&
+	    same_dev(major(now->st_dev), minor(now->st_dev), d->maj, d->min))
 		return !other_generation(d->path, d->ino_gen);
 	if (!mapped_id(d->path, &maj, &min, &ino))
 		return true;	/* cannot tell: the open says why, if anything */
-	return ino == d->ino && maj == d->maj && min == d->min;
+	return ino == d->ino && same_dev(maj, min, d->maj, d->min);
 }
 
 #define NO_BUILD_ID \
@@ -180,10 +194,13 @@ const char *file_other_build(const struct dso *d, char *buf, size_t size)
 			 "two files were mapped at its path while recording: which one a sample was of is not known");
 		return buf;
 	}
-	if ((!d->ino && !d->stat_known) || stat(d->path, &s) ||
-	    pd_file_stat_of(d->path, &now))
+	if ((!d->ino && !d->stat_known) || stat(d->path, &s))
 		return NULL;	/* nothing to compare, or no file: its open says why */
-	if ((d->stat_known && (now.dev != d->stat.dev || now.ino != d->stat.ino)) ||
+	file_stat(&s, &now);
+	if ((d->stat_known &&
+	     (now.ino != d->stat.ino ||
+	      !same_dev(major(now.dev), minor(now.dev), major(d->stat.dev),
+			minor(d->stat.dev)))) ||
 	    (d->ino && !same_mapping(d, &s)))
 		differ[nr++] = "inode";
 	if (d->stat_known && now.size != d->stat.size)
