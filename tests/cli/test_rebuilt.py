@@ -8,7 +8,10 @@ file's size and modification time in a section of its own. The report
 then shows the module's addresses, not the new build's names, and says
 why; an unchanged file keeps its names. A file rewritten in place (the
 same inode) is told by its size and time; perf's --no-buildid files by
-the inode alone. perf still reads hwprof's files."""
+the inode and its generation (a number given again). A path two files
+were mapped at while recording names neither; a file recorded with a
+build-id and rebuilt without one is another build. perf still reads
+hwprof's files."""
 import array
 import fcntl
 import os
