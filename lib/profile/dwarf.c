@@ -582,6 +582,52 @@ int dw_module_elf_machine(struct dw_module *m)
 	return m->e_machine;
 }
 
+/* Arm's and AArch64's mapping symbols ($a, $d, $t, $x, "$x.N"): where
+ * code or data begins, never a function's name; perf skips them too. A
+ * name so spelt marks nothing else on any machine (RISC-V has $x, $d). */
+static bool mapping_symbol(const char *name)
+{
+	return name[0] == '$' && name[1] && strchr("adtx", name[1]) &&
+	       (name[2] == '\0' || name[2] == '.');
+}
+
+/* The symbol of @vaddr when libdwfl's was a mapping symbol: as libdwfl
+ * chooses, but for them, a sized symbol that holds @vaddr, else the
+ * nearest sizeless one below it; a global one before a local of the same
+ * address. One pass over the table: only code between sizeless labels
+ * (assembly) comes here, and the caller keeps each address's answer. */
+static const char *symbol_beside_mapping(struct dw_module *m, uint64_t vaddr,
+					 GElf_Off *off, GElf_Sym *best)
+{
+	int nr = dw.dwfl_module_getsymtab(m->mod);
+	const char *found = NULL;
+	GElf_Addr at = 0, addr;
+	GElf_Sym sym;
+
+	for (int i = 1; i < nr; i++) {
+		const char *n = dw.dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL,
+							   NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		bool better;
+
+		if (!n || !*n || mapping_symbol(n) || sym.st_shndx == SHN_UNDEF ||
+		    type == STT_SECTION || type == STT_FILE || type == STT_TLS ||
+		    addr > vaddr || (sym.st_size && vaddr - addr >= sym.st_size))
+			continue;
+		better = !found || (sym.st_size && !best->st_size) ||
+			 (!sym.st_size == !best->st_size &&
+			  (addr > at || (addr == at && GELF_ST_BIND(sym.st_info) ==
+						       STB_GLOBAL)));
+		if (better) {
+			found = n;
+			at = addr;
+			*best = sym;
+		}
+	}
+	*off = vaddr - at;
+	return found;
+}
+
 int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
 		     uint64_t *start, uint64_t *size)
 {
@@ -590,6 +636,8 @@ int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
 	const char *n =
 		dw.dwfl_module_addrinfo(m->mod, vaddr, &off, &sym, NULL, NULL, NULL);
 
+	if (n && mapping_symbol(n))
+		n = symbol_beside_mapping(m, vaddr, &off, &sym);
 	if (!n || !*n)
 		return -ENOENT;
 	*name = n;

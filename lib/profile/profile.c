@@ -673,6 +673,11 @@ static int note_build_id(const char *path, const struct pd_build_id *id, void *c
 	return machine_set_build_id(ctx, path, id);
 }
 
+static int note_file_stat(const char *path, const struct pd_file_stat *st, void *ctx)
+{
+	return machine_set_file_stat(ctx, path, st);
+}
+
 /* Records the reader passed over are counted; AUX area traces are said. */
 static void note_skipped(struct hwp_profile *p)
 {
@@ -780,6 +785,8 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		symbolizer_set_debug_cache(p->sym, !o.no_debug_cache);
 	if (!err)
 		err = pd_foreach_build_id(p->file, note_build_id, p->m);
+	if (!err)
+		err = pd_foreach_file_stat(p->file, note_file_stat, p->m);
 	if (!err)
 		err = note_recording_host(p);
 	if (!err)

@@ -453,11 +453,11 @@ static const char *open_problem(int err)
 }
 
 /* Where the recorded build of @d is, when the file at its path is
- * another: perf's build-id cache (~/.debug), the debug files of
- * /usr/lib/debug/.build-id (symbols, without code), then the servers of
- * DEBUGINFOD_URLS (the module; libdwfl then finds its debug file, from
- * them too: dwarf.c). 1: the path is the
- * build (or no build-id says otherwise); 0: @buf names a copy, with *@fd
+ * another (another build-id, or none): perf's build-id cache (~/.debug),
+ * the debug files of /usr/lib/debug/.build-id (symbols, without code),
+ * then the servers of DEBUGINFOD_URLS (the module; libdwfl then finds its
+ * debug file, from them too: dwarf.c). 1: the path is the build (or no
+ * build-id says otherwise); 0: @buf names a copy, with *@fd
  * open on it where debuginfod sent it (else -1); a negative error when no
  * copy is found, with in @why what debuginfod said. */
 static int recorded_build(struct dso *d, char *buf, size_t size, int *fd, char *why,
@@ -466,11 +466,14 @@ static int recorded_build(struct dso *d, char *buf, size_t size, int *fd, char *
 	const char *home = getenv("HOME");
 	struct pd_build_id now, found;
 	char hex[2 * PD_BUILD_ID_MAX + 1];
+	int err;
 
 	*fd = -1;
-	if (!d->build_id.size || pd_build_id_of(d->path, &now) ||
-	    pd_build_id_eq(&now, &d->build_id))
-		return 1;	/* no build-id on one side: nothing to tell */
+	if (!d->build_id.size)
+		return 1;	/* none recorded: file_other_build() tells */
+	err = pd_build_id_of(d->path, &now);
+	if (err != -ENODATA && (err || pd_build_id_eq(&now, &d->build_id)))
+		return 1;	/* the build, or no ELF file to tell: its open says why */
 	pd_build_id_hex(&d->build_id, hex, sizeof(hex));
 	if (home && *home) {
 		snprintf(buf, size, "%s/.debug/.build-id/%.2s/%s/elf", home, hex,
@@ -525,6 +528,11 @@ static struct dw_module *module_of(struct symbolizer *s, struct dso *d)
 		if (!err) {
 			path = other;
 			d->build_copy = symbolize_intern(s, other);
+		}
+		if (err > 0 && !d->build_id.size &&
+		    file_other_build(d, other, sizeof(other))) {
+			d->sym_problem = d->dbg_problem = symbolize_intern(s, other);
+			return NULL;
 		}
 	}
 	if (d->kind == DSO_VDSO) {

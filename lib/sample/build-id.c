@@ -63,17 +63,18 @@ int pd_build_id_of_fd(int fd, struct pd_build_id *id)
 	/* 64-bit files of this machine's byte order: what it runs. */
 	if (!read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr))
-		return -ENOENT;
+		return -HWP_ERR_FORMAT;
 	for (unsigned int i = 0; i < eh.e_phnum && i < 256; i++) {
 		Elf64_Phdr ph;
 
 		if (!read_at(fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t)i * sizeof(ph)))
-			return -ENOENT;
+			return -HWP_ERR_FORMAT;
 		if (ph.p_type == PT_NOTE &&
 		    !note_build_id(fd, ph.p_offset, ph.p_filesz, id))
 			return 0;
 	}
-	return -ENOENT;
+	/* Read whole, and none: a build without one (--build-id=none). */
+	return -ENODATA;
 }
 
 int pd_build_id_of(const char *path, struct pd_build_id *id)

@@ -149,6 +149,38 @@ int machine_set_build_id(struct machine *m, const char *path,
 	return 0;
 }
 
+int machine_set_file_stat(struct machine *m, const char *path,
+			  const struct pd_file_stat *st)
+{
+	uint32_t dso;
+
+	if (kind_of(path) != DSO_FILE)
+		return 0;
+	if (dso_find(m, path, DSO_FILE, &dso))
+		return fail(-ENOMEM, "out of memory");
+	m->dsos[dso].stat = *st;
+	m->dsos[dso].stat_known = true;
+	return 0;
+}
+
+/* The file an MMAP2 mapped at @d's path: the first, and whether another
+ * one was mapped there too (rebuilt while recording, or another mount
+ * namespace's). */
+static void note_file_id(struct dso *d, const struct mmap_fields *f)
+{
+	if (d->kind != DSO_FILE || !f->ino)
+		return;
+	if (!d->ino) {
+		d->maj = f->maj;
+		d->min = f->min;
+		d->ino = f->ino;
+		d->ino_gen = f->ino_gen;
+	} else if (d->ino != f->ino || d->maj != f->maj || d->min != f->min ||
+		   (d->ino_gen && f->ino_gen && d->ino_gen != f->ino_gen)) {
+		d->remapped = true;
+	}
+}
+
 int machine_new(struct machine **out)
 {
 	struct machine *m = calloc(1, sizeof(*m));
@@ -344,9 +376,17 @@ bool parse_mmap(const struct perf_event_header *h, struct mmap_fields *f)
 	memcpy(&f->start, p + 8, 8);
 	memcpy(&f->len, p + 16, 8);
 	memcpy(&f->pgoff, p + 24, 8);
+	f->ino = 0;
 	if (h->type == PERF_RECORD_MMAP2) {
 		memcpy(&prot, p + 56, 4);
 		f->exec = prot & PROT_EXEC;
+		/* else a build-id in their place (perf record --buildid-mmap) */
+		if (!(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+			memcpy(&f->maj, p + 32, 4);
+			memcpy(&f->min, p + 36, 4);
+			memcpy(&f->ino, p + 40, 8);
+			memcpy(&f->ino_gen, p + 48, 8);
+		}
 	} else {
 		f->exec = !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
 	}
@@ -440,6 +480,7 @@ static int apply_mmap(struct machine *m, const struct perf_event_header *h)
 	p = err ? NULL : proc_find(m, f.pid, true);
 	if (!p)
 		return fail(-ENOMEM, "out of memory");
+	note_file_id(&m->dsos[dso], &f);
 	err = maps_own(m, p);
 	if (!err)
 		err = add_map(m, p->maps,

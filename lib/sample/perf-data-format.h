@@ -131,7 +131,15 @@ enum pd_feature {
 	/* u32 version, u32 type (PD_COMP_ZSTD), u32 level, u32 ratio, u64
 	 * mmap_len: the data section holds PD_RECORD_COMPRESSED records. */
 	PD_FEAT_COMPRESSED = 27,
+	/* hwprof's own, far above perf's (which skips the bits it does not
+	 * know): the mapped files without a build-id, as stat() saw them
+	 * when the recording ended. One entry a file, until the section
+	 * ends: u32 its size, u32 0, u64 st_dev, st_ino, st_size, s64
+	 * st_mtime in ns, then the file's name, NUL-padded to 8 bytes. */
+	PD_FEAT_HWPROF_FILES = 192,
 };
+
+#define PD_FILE_STAT_FIXED 40
 
 /* PD_FEAT_BUILD_ID's section (and a pipe's HEADER_BUILD_ID records): one
  * record of perf_record_header_build_id a module, until the section ends:

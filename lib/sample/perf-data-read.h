@@ -78,6 +78,13 @@ struct pd_file {
 		bool kernel;	/* the kernel's own, not a module's */
 	} *bids;
 	size_t nr_bids, cap_bids;
+	/* the files without one, as hwprof record found them at the end
+	 * (PD_FEAT_HWPROF_FILES) */
+	struct file_stat_entry {
+		char *path;
+		struct pd_file_stat st;
+	} *fstats;
+	size_t nr_fstats, cap_fstats;
 	/* pd_foreach's state: the queue, and the merge sort's other half */
 	struct queued *q, *q_tmp;
 	size_t nr_q, cap_q, cap_q_tmp;
@@ -103,6 +110,9 @@ void pd_classify(const struct pd_file *f, const struct perf_event_header *h,
 void pd_read_feature(struct pd_file *f, int bit, struct feat_cursor *c);
 size_t pd_read_build_id(struct pd_file *f, const unsigned char *p, size_t len);
 int pd_check_event_names(struct pd_file *f, size_t from);
+
+/* file-id.c */
+void pd_read_file_stats(struct pd_file *f, struct feat_cursor *c);
 
 /* perf-data-records.c */
 int pd_read_pipe_header(struct pd_file *f);

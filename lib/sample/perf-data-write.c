@@ -20,7 +20,7 @@
 static const enum pd_feature written_features[] = {
 	PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION,
 	PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CPUDESC, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
-	PD_FEAT_EVENT_DESC,
+	PD_FEAT_EVENT_DESC, PD_FEAT_HWPROF_FILES,
 };
 
 struct wevent {
@@ -38,6 +38,7 @@ struct pd_writer {
 	uint64_t attrs_offset;
 	uint64_t data_offset;
 	struct strbuf build_ids;	/* PD_FEAT_BUILD_ID's records */
+	struct strbuf file_stats;	/* PD_FEAT_HWPROF_FILES's entries */
 };
 
 static int write_error(void)
@@ -67,6 +68,7 @@ void pd_writer_abort(struct pd_writer *w)
 		return;
 	free_events(w->events, w->nr_events);
 	strbuf_release(&w->build_ids);
+	strbuf_release(&w->file_stats);
 	free(w);
 }
 
@@ -93,6 +95,22 @@ int pd_writer_add_build_id(struct pd_writer *w, const char *path, bool kernel,
 	strbuf_add(&w->build_ids, path, n);
 	strbuf_add(&w->build_ids, pad, len - n);
 	return strbuf_failed(&w->build_ids) ? fail(-ENOMEM, "out of memory") : 0;
+}
+
+int pd_writer_add_file_stat(struct pd_writer *w, const char *path)
+{
+	static const char pad[8];
+	struct pd_file_stat st;
+	size_t n = strlen(path) + 1, len = (n + 7) & ~(size_t)7;
+	uint32_t head[2] = { (uint32_t)(PD_FILE_STAT_FIXED + len), 0 };
+
+	if (pd_file_stat_of(path, &st) || PD_FILE_STAT_FIXED + len > UINT32_MAX)
+		return 0;	/* gone: nothing to say */
+	strbuf_add(&w->file_stats, (const char *)head, sizeof(head));
+	strbuf_add(&w->file_stats, (const char *)&st, sizeof(st));
+	strbuf_add(&w->file_stats, path, n);
+	strbuf_add(&w->file_stats, pad, len - n);
+	return strbuf_failed(&w->file_stats) ? fail(-ENOMEM, "out of memory") : 0;
 }
 
 static int copy_events(struct pd_writer *w, const struct pd_write_event *events,
@@ -216,8 +234,10 @@ static int pipe_header(struct pd_writer *w, char *const argv[])
 		uint64_t feat = written_features[i];
 		struct strbuf body = STRBUF_INIT;
 
-		/* EVENT_DESC: the records above say it; BUILD_ID: at the end */
-		if (feat == PD_FEAT_EVENT_DESC || feat == PD_FEAT_BUILD_ID)
+		/* EVENT_DESC: the records above say it; BUILD_ID: at the end;
+		 * HWPROF_FILES: perf would warn of a feature it does not know */
+		if (feat == PD_FEAT_EVENT_DESC || feat == PD_FEAT_BUILD_ID ||
+		    feat == PD_FEAT_HWPROF_FILES)
 			continue;
 		feature(w, feat, argv, &body);
 		err = strbuf_failed(&body) ? fail(-ENOMEM, "out of memory") :
@@ -358,6 +378,10 @@ static void feature(const struct pd_writer *w, enum pd_feature feat, char *const
 		break;
 	case PD_FEAT_CMDLINE: feature_cmdline(argv, sb); break;
 	case PD_FEAT_EVENT_DESC: feature_event_desc(w, sb); break;
+	case PD_FEAT_HWPROF_FILES:
+		strbuf_add(sb, w->file_stats.buf ? w->file_stats.buf : "",
+			   w->file_stats.len);
+		break;
 	default: break;
 	}
 }

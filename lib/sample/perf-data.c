@@ -445,6 +445,8 @@ void pd_read_feature(struct pd_file *f, int bit, struct feat_cursor *c)
 		read_build_ids(f, c);
 	} else if (bit == PD_FEAT_EVENT_DESC) {
 		read_event_desc(f, c);
+	} else if (bit == PD_FEAT_HWPROF_FILES) {
+		pd_read_file_stats(f, c);
 	} else if (bit == PD_FEAT_CMDLINE) {
 		free(f->features[bit]);
 		f->features[bit] = read_string_list(c);
@@ -697,6 +699,9 @@ void pd_close(struct pd_file *f)
 	for (size_t i = 0; i < f->nr_bids; i++)
 		free(f->bids[i].path);
 	free(f->bids);
+	for (size_t i = 0; i < f->nr_fstats; i++)
+		free(f->fstats[i].path);
+	free(f->fstats);
 	free(f->pending);
 	free(f->events);
 	free(f->id_keys);

@@ -512,9 +512,11 @@ static int add_build_ids(struct hwp_record *r)
 		struct pd_build_id id;
 		int err;
 
+		/* no build-id: what tells another build, its size and time */
 		if (pd_build_id_of(r->mapped.strs[i], &id))
-			continue;	/* gone, or no build-id: nothing to say */
-		err = pd_writer_add_build_id(r->w, r->mapped.strs[i], false, &id);
+			err = pd_writer_add_file_stat(r->w, r->mapped.strs[i]);
+		else
+			err = pd_writer_add_build_id(r->w, r->mapped.strs[i], false, &id);
 		if (err)
 			return err;
 	}

@@ -266,6 +266,28 @@ typedef int (*pd_build_id_fn)(const char *path, const struct pd_build_id *id,
 			      void *ctx);
 int pd_foreach_build_id(const struct pd_file *f, pd_build_id_fn fn, void *ctx);
 
+/* ---- file-id.c: a file without a build-id, as the recording knew it ---- */
+
+/* What stat() said of a mapped file without a build-id when hwprof record
+ * ended (PD_FEAT_HWPROF_FILES): another build has another inode, size or
+ * modification time. */
+struct pd_file_stat {
+	uint64_t dev, ino, size;
+	int64_t mtime_ns;
+};
+
+/* Each file the file's PD_FEAT_HWPROF_FILES names, in turn: 0 continues. */
+typedef int (*pd_file_stat_fn)(const char *path, const struct pd_file_stat *st,
+			       void *ctx);
+int pd_foreach_file_stat(const struct pd_file *f, pd_file_stat_fn fn, void *ctx);
+/* What stat() says of @path now; -errno when it fails. */
+int pd_file_stat_of(const char *path, struct pd_file_stat *st);
+struct dso;
+/* Why the file at @d's path, which the recording names no build-id of,
+ * is not the one recorded (in @buf), by what the MMAP2 records and
+ * PD_FEAT_HWPROF_FILES say of it; NULL when nothing tells it apart. */
+const char *file_other_build(const struct dso *d, char *buf, size_t size);
+
 /* ---- build-id.c: an ELF file's GNU build-id ---- */
 
 struct pd_build_id {
@@ -273,7 +295,8 @@ struct pd_build_id {
 	unsigned char data[PD_BUILD_ID_MAX];
 };
 
-/* 0, or -ENOENT for a file that has none (or is not a 64-bit ELF file). */
+/* 0; -ENODATA for a 64-bit ELF file that has none, -HWP_ERR_FORMAT for a
+ * file that is not one (or is cut short), -errno when it cannot be read. */
 int pd_build_id_of(const char *path, struct pd_build_id *id);
 int pd_build_id_of_fd(int fd, struct pd_build_id *id);
 /* The build-id among ELF notes as the kernel gives them, without an ELF
@@ -339,6 +362,9 @@ int pd_writer_begin_pipe(FILE *f, const struct pd_write_event *events, size_t nr
  * module), for PD_FEAT_BUILD_ID (a pipe's HEADER_BUILD_ID records). */
 int pd_writer_add_build_id(struct pd_writer *w, const char *path, bool kernel,
 			   const struct pd_build_id *id);
+/* Name what stat() says of @path, a mapped file without a build-id, for
+ * PD_FEAT_HWPROF_FILES; nothing when stat() fails (gone). */
+int pd_writer_add_file_stat(struct pd_writer *w, const char *path);
 /* Where @f is now, relative to the data section: the bytes written. */
 int64_t pd_writer_data_size(const struct pd_writer *w);
 /* Write the feature sections and the final header; frees @w. @argv is the
@@ -408,6 +434,15 @@ struct dso {
 	 * debuginfod's servers, into their client's cache */
 	const char *build_copy;
 	bool from_debuginfod;
+	/* The file as mapped (MMAP2's device, inode and the inode's
+	 * generation, which tells a reused inode; ino 0: not said),
+	 * @remapped when another file was mapped at its path too; and as
+	 * hwprof record found it at the end (@stat_known): what tells
+	 * another build where no build-id does (file_other_build()) */
+	uint32_t maj, min;
+	uint64_t ino, ino_gen;
+	bool remapped, stat_known;
+	struct pd_file_stat stat;
 };
 
 struct map {
@@ -428,6 +463,9 @@ struct location {
 struct mmap_fields {
 	uint32_t pid;
 	uint64_t start, len, pgoff;
+	/* MMAP2's file's device, inode and its generation; ino 0: none */
+	uint32_t maj, min;
+	uint64_t ino, ino_gen;
 	const char *name;	/* in the record */
 	bool exec;
 };
@@ -456,6 +494,9 @@ int machine_pseudo_dso(struct machine *m, const char *name, uint32_t *out);
 /* The build of @path that was recorded (the file's HEADER_BUILD_ID). */
 int machine_set_build_id(struct machine *m, const char *path,
 			 const struct pd_build_id *id);
+/* What hwprof record found of @path, a file without a build-id. */
+int machine_set_file_stat(struct machine *m, const char *path,
+			  const struct pd_file_stat *st);
 struct dso *machine_dso(struct machine *m, uint32_t idx);
 /* The recording's kernel map's reference symbol and its address then
  * (perf's ref_reloc_sym): false when the file named none. */

@@ -188,3 +188,23 @@ def split_samples(src, dst_a, dst_b, seed):
         with open(dst, "wb") as f:
             f.write(_replace_data(buf, b"".join(part)))
     return tuple(taken)
+
+
+def mmap2_generation(src, dst, filename, generation):
+    """SRC with the inode generation of its MMAP2 records of FILENAME
+    (bytes) set to GENERATION: as if the file mapped then had the same
+    inode number as the one there now, given again after the first was
+    freed. Returns the records changed."""
+    with open(src, "rb") as f:
+        buf = bytearray(f.read())
+    changed = 0
+    for at, type_, misc, _ in _records(buf):
+        if type_ != RECORD_MMAP2:
+            continue
+        name = bytes(buf[at + 72:buf.index(b"\0", at + 72)])
+        if name == filename:
+            struct.pack_into("<Q", buf, at + 56, generation)
+            changed += 1
+    with open(dst, "wb") as f:
+        f.write(buf)
+    return changed

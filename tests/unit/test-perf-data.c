@@ -215,6 +215,8 @@ static FILE *write_file(const char *exe, uint64_t off, uint64_t pgoff, bool pipe
 	make_records(&b, exe, off, pgoff);
 	fwrite(b.p, 1, b.len, f);
 	CHECK(pipe || pd_writer_data_size(w) == (int64_t)b.len, "data size");
+	CHECK_ERR(pd_writer_add_file_stat(w, exe), 0);
+	CHECK_ERR(pd_writer_add_file_stat(w, "/nonexistent/hwprof-test"), 0);
 	CHECK_ERR(pd_writer_finish(w, argv), 0);
 	fflush(f);
 	free(b.p);
@@ -264,6 +266,45 @@ static void check_read_back(int fd)
 	pd_get_stats(f, &st);
 	CHECK(st.skipped == 1, "%llu records skipped", (unsigned long long)st.skipped);
 	CHECK(o.out_of_order == 0, "%d records out of time order", o.out_of_order);
+	pd_close(f);
+}
+
+struct file_stats {
+	const char *path;
+	struct pd_file_stat st;
+	int nr;
+};
+
+static int note_file_stat(const char *path, const struct pd_file_stat *st, void *ctx)
+{
+	struct file_stats *s = ctx;
+
+	s->nr++;
+	s->path = path;
+	s->st = *st;
+	return 0;
+}
+
+/* PD_FEAT_HWPROF_FILES: what stat() said of @exe, as it says now; of a
+ * file it cannot see, nothing; and nothing in a pipe (perf would warn). */
+static void check_file_stats(int fd, const char *exe, bool pipe)
+{
+	struct file_stats s = { 0 };
+	struct pd_file_stat now;
+	struct pd_file *f;
+
+	CHECK_ERR(pd_open(NULL, fd, &f), 0);
+	if (!f)
+		return;
+	CHECK_ERR(pd_foreach_file_stat(f, note_file_stat, &s), 0);
+	CHECK_ERR(pd_file_stat_of(exe, &now), 0);
+	if (pipe)
+		CHECK(s.nr == 0, "%d files named in a pipe", s.nr);
+	else
+		CHECK(s.nr == 1 && !strcmp(s.path, exe) &&
+		      !memcmp(&s.st, &now, sizeof(now)) && now.size && now.ino,
+		      "%d files named: %s, %llu bytes", s.nr, s.path ? s.path : "",
+		      (unsigned long long)s.st.size);
 	pd_close(f);
 }
 
@@ -1009,6 +1050,8 @@ int main(void)
 	len = lseek(fileno(f), 0, SEEK_END);
 	if (t_case("read back"))
 		check_read_back(fileno(f));
+	if (t_case("files without a build-id"))
+		check_file_stats(fileno(f), exe, false);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(f));
 	if (t_case("profile"))
 		check_profile(path, exe);
@@ -1024,6 +1067,7 @@ int main(void)
 	t_case("pipe format");
 	f = write_file(exe, off, pgoff, true);
 	check_read_back(fileno(f));
+	check_file_stats(fileno(f), exe, true);
 	if (t_case("through a pipe")) {
 		through_pipe(fileno(f), check_read_back);
 		check_quiet_pipe(fileno(f));
