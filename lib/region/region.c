@@ -11,6 +11,7 @@
 #include "core/core.h"
 #include "event/event.h"
 #include "count/count.h"
+#include "region/region.h"
 #include "result/result.h"
 
 #include <math.h>
@@ -71,6 +72,11 @@ struct thread_rec {
 	struct chunk *last;
 	_Atomic size_t nr_slots;	/* published: readers see this many */
 	_Atomic unsigned int seq;	/* odd while the owner adds to the sums */
+	/* Its time since its first region, wall and CPU, which no estimate
+	 * of its regions may exceed: from here, to its exit or to now. */
+	pthread_t thread;
+	uint64_t wall0, cpu0, wall_end, cpu_end;
+	bool ended;
 };
 
 static struct {
@@ -84,6 +90,7 @@ static struct {
 	unsigned int sample_every;
 	bool no_rdpmc;
 	double read_cost_ns;	/* written and read under the lock */
+	struct region_cost cost;	/* what a measured call adds; under the lock */
 	pthread_key_t key;
 	struct thread_rec *threads;	/* in the order they first entered a region */
 	struct thread_rec **tail;
@@ -317,21 +324,41 @@ static int ensure_ready(void)
 
 /* ---- threads ---- */
 
-/* The cost of one read, measured once: regions shorter than a few reads
- * are not worth trusting, and the report says so. */
+/* The cost of one read and of an empty measured call, measured once:
+ * regions shorter than a few reads are not worth trusting, and the report
+ * says so; the calls that sparse measurement skips did not pay it. */
 static void calibrate(struct thread_rec *t)
 {
-	double best = INFINITY;
+	if (region_cost_measure(&regions.cost, t->s, t->items, t->nr_items, t->now,
+				t->frames[0].start, hwp_evlist_nr_events(regions.evl)))
+		return;
+	regions.read_cost_ns = regions.cost.read_ns;
+}
 
-	for (int round = 0; round < 5; round++) {
-		uint64_t t0 = now_ns();
+static uint64_t cpu_ns(clockid_t id)
+{
+	struct timespec ts;
 
-		for (int i = 0; i < 200; i++)
-			session_read_raw(t->s, t->now);
-		if ((double)(now_ns() - t0) / 200.0 < best)
-			best = (double)(now_ns() - t0) / 200.0;
+	if (clock_gettime(id, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The wall and CPU time of thread @t since its first region. Called with
+ * regions.lock held: a thread that has not ended is alive (its exit waits
+ * for the lock), so its CPU clock can be read. */
+static void thread_window(const struct thread_rec *t, double *wall, double *cpu)
+{
+	clockid_t id;
+
+	if (t->ended) {
+		*wall = (double)(t->wall_end - t->wall0);
+		*cpu = (double)(t->cpu_end - t->cpu0);
+		return;
 	}
-	regions.read_cost_ns = best;
+	*wall = (double)(now_ns() - t->wall0);
+	*cpu = pthread_getcpuclockid(t->thread, &id) ? INFINITY :
+	       (double)(cpu_ns(id) - t->cpu0);
 }
 
 /* The raw buffers of a thread whose counters opened: one for the end and
@@ -366,6 +393,9 @@ static int thread_register(struct thread_rec **out)
 		return fail(-ENOMEM, "out of memory");
 	t->last = &t->first;
 	t->tid = (pid_t)syscall(SYS_gettid);
+	t->thread = pthread_self();
+	t->wall0 = now_ns();
+	t->cpu0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 	err = hwp_session_new(regions.evl, &so, &t->s);
 	if (!err)
 		err = hwp_session_open(t->s);
@@ -393,6 +423,9 @@ static void thread_exit(void *arg)
 
 	hwp_session_close(t->s);
 	pthread_mutex_lock(&regions.lock);
+	t->wall_end = now_ns();
+	t->cpu_end = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	t->ended = true;
 	/* A region in a later thread-specific destructor finds it closed. */
 	if (!t->error)
 		t->error = -ESRCH;
@@ -594,6 +627,7 @@ static double read_cost_locked(void)
 struct snapshot {
 	uint64_t calls, measured, ns, min_ns, ops;
 	struct hwp_count *counts;	/* nr_events */
+	double wall_ns, cpu_ns;		/* its threads' time since their first region */
 };
 
 static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot *out,
@@ -618,20 +652,27 @@ static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot 
 	} while (s1 != s2 || (s1 & 1));
 }
 
+/* What a measured call's reads add to event @e. Called with the lock held. */
+static double cost_of(size_t e)
+{
+	if (!regions.cost.value || e >= regions.cost.nr_events)
+		return 0;
+	return regions.cost.value[e];
+}
+
 /* A region's counts over all its calls: multiplexing scaled, sparse
- * measurement scaled by calls / measured calls. */
+ * measurement estimated (region_estimate()). */
 static void region_values(const struct snapshot *sn, const struct hwp_session *s,
 			  size_t n, double *values)
 {
-	double sampling = sn->measured ? (double)sn->calls / (double)sn->measured : NAN;
-
 	for (size_t e = 0; e < n; e++) {
 		enum hwp_event_status st = hwp_session_event_status(s, e, NULL);
 
 		if (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY)
 			values[e] = NAN;
 		else
-			values[e] = hwp_count_scaled(&sn->counts[e]) * sampling;
+			values[e] = region_estimate(hwp_count_scaled(&sn->counts[e]),
+						    sn->calls, sn->measured, cost_of(e));
 	}
 }
 
@@ -666,7 +707,8 @@ static int report_one(struct walk *w, const struct hwp_session *model, const cha
 		.evlist = regions.evl,
 	};
 	info.seconds = !sn->measured ? 0 :
-		       (double)sn->ns * ((double)sn->calls / (double)sn->measured) / 1e9;
+		       region_estimate((double)sn->ns, sn->calls, sn->measured,
+				       regions.cost.ns) / 1e9;
 	info.too_short = sn->measured && !isnan(regions.read_cost_ns) &&
 			 (double)sn->min_ns < TOO_SHORT_READS * regions.read_cost_ns;
 	region_values(sn, model, w->n, w->values);
@@ -681,6 +723,8 @@ static void snapshot_add(struct snapshot *to, const struct snapshot *from, size_
 	if (from->min_ns < to->min_ns)
 		to->min_ns = from->min_ns;
 	to->ops += from->ops;
+	to->wall_ns += from->wall_ns;
+	to->cpu_ns += from->cpu_ns;
 	for (size_t e = 0; e < n; e++) {
 		to->counts[e].value += from->counts[e].value;
 		to->counts[e].time_enabled += from->counts[e].time_enabled;
@@ -729,6 +773,7 @@ static int walk_locked(struct walk *w)
 			w->total.calls = w->total.measured = 0;
 			w->total.ns = w->total.ops = 0;
 			w->total.min_ns = UINT64_MAX;
+			w->total.wall_ns = w->total.cpu_ns = 0;
 			for (struct thread_rec *o = regions.threads; o;
 			     o = o->next) {
 				size_t onr = atomic_load_explicit(&o->nr_slots,
@@ -738,6 +783,8 @@ static int walk_locked(struct walk *w)
 					if (!strcmp(slot_at(o, k)->name, name)) {
 						snapshot_slot(o, slot_at(o, k), &w->sn,
 							      w->n);
+						thread_window(o, &w->sn.wall_ns,
+							      &w->sn.cpu_ns);
 						snapshot_add(&w->total, &w->sn, w->n);
 						nr_threads++;
 					}
@@ -752,6 +799,8 @@ static int walk_locked(struct walk *w)
 					if (!strcmp(slot_at(o, k)->name, name)) {
 						snapshot_slot(o, slot_at(o, k), &w->sn,
 							      w->n);
+						thread_window(o, &w->sn.wall_ns,
+							      &w->sn.cpu_ns);
 						ret = report_one(w, o->s, name, o->tid,
 								 &w->sn, 1);
 					}
@@ -846,22 +895,8 @@ HWP_API int hwp_region_settings(struct hwp_regionset_info *info)
 
 /* ---- the regions as a regionset ---- */
 
-int region_rows(const struct hwp_session *s, const struct hwp_count *counts,
-		double seconds, double sampling, struct regionset_region *rg)
-{
-	int err = result_rows_of_reading(s, counts, seconds, &rg->rows, &rg->nr_rows,
-					 &rg->nr_events);
-
-	if (err)
-		return err;
-	/* Sparse measurement scales every count and the time alike: the
-	 * metrics, ratios and rates, stay as the measured calls made them. */
-	for (size_t e = 0; e < rg->nr_events; e++)
-		rg->rows[e].values[0] *= sampling;
-	return regionset_region_done(rg);
-}
-
-static int snapshot_thread(const struct hwp_region_info *info, struct hwp_regionset *rs)
+static int snapshot_thread(const struct hwp_region_info *info, const struct snapshot *sn,
+			   struct hwp_regionset *rs)
 {
 	struct regionset_region *rg = &rs->regions[rs->nr_regions - 1];
 	struct regionset_thread *t = regionset_add_thread(rg);
@@ -875,6 +910,9 @@ static int snapshot_thread(const struct hwp_region_info *info, struct hwp_region
 	t->seconds = info->seconds;
 	t->too_short = info->too_short;
 	memcpy(t->values, info->values, info->nr_events * sizeof(*t->values));
+	t->exceeds_time = region_exceeds_time(sn->calls, sn->measured, sn->wall_ns,
+					      sn->cpu_ns, t->seconds, t->values,
+					      rg->rows, rg->nr_events);
 	return 0;
 }
 
@@ -886,10 +924,10 @@ static int snapshot_one(const struct hwp_region_info *info,
 {
 	struct hwp_regionset *rs = arg;
 	struct regionset_region *rg;
-	double sampling = sn->measured ? (double)sn->calls / (double)sn->measured : NAN;
+	int err;
 
 	if (info->tid)
-		return snapshot_thread(info, rs);
+		return snapshot_thread(info, sn, rs);
 	rg = regionset_add_region(rs);
 	if (!rg || !(rg->name = strdup(info->name)))
 		return fail(-ENOMEM, "out of memory");
@@ -898,7 +936,14 @@ static int snapshot_one(const struct hwp_region_info *info,
 	rg->ops = info->ops;
 	rg->seconds = info->seconds;
 	rg->too_short = info->too_short;
-	return region_rows(model, sn->counts, (double)sn->ns / 1e9, sampling, rg);
+	err = region_rows(model, sn->counts, (double)sn->ns / 1e9, sn->calls,
+			  sn->measured, regions.cost.value, rg);
+	if (!err)
+		rg->exceeds_time = region_exceeds_time(sn->calls, sn->measured,
+						       sn->wall_ns, sn->cpu_ns,
+						       rg->seconds, rg->values,
+						       rg->rows, rg->nr_events);
+	return err;
 }
 
 HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
