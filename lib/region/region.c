@@ -41,6 +41,9 @@ struct slot {
 	 * deschedules the thread) must not hide that the others are short */
 	_Atomic uint64_t min_ns;
 	_Atomic uint64_t *value, *enabled, *running;	/* nr_events each */
+	/* Measured one call in N: what an empty measured call counts, read
+	 * at the end of each measured call (see region_estimate()). */
+	_Atomic uint64_t empty_ns, *empty;
 };
 
 struct chunk {
@@ -66,6 +69,7 @@ struct thread_rec {
 	struct raw_item *items;
 	size_t nr_items;
 	uint64_t *now;			/* the raw read at end */
+	uint64_t *again;		/* the one after it, with sparse measurement */
 	struct frame frames[FRAMES_MAX];
 	size_t depth;
 	struct chunk first;
@@ -90,7 +94,6 @@ static struct {
 	unsigned int sample_every;
 	bool no_rdpmc;
 	double read_cost_ns;	/* written and read under the lock */
-	struct region_cost cost;	/* what a measured call adds; under the lock */
 	pthread_key_t key;
 	struct thread_rec *threads;	/* in the order they first entered a region */
 	struct thread_rec **tail;
@@ -324,15 +327,21 @@ static int ensure_ready(void)
 
 /* ---- threads ---- */
 
-/* The cost of one read and of an empty measured call, measured once:
- * regions shorter than a few reads are not worth trusting, and the report
- * says so; the calls that sparse measurement skips did not pay it. */
+/* The cost of one read, measured once: regions shorter than a few reads
+ * are not worth trusting, and the report says so. */
 static void calibrate(struct thread_rec *t)
 {
-	if (region_cost_measure(&regions.cost, t->s, t->items, t->nr_items, t->now,
-				t->frames[0].start, hwp_evlist_nr_events(regions.evl)))
-		return;
-	regions.read_cost_ns = regions.cost.read_ns;
+	double best = INFINITY;
+
+	for (int round = 0; round < 5; round++) {
+		uint64_t t0 = now_ns();
+
+		for (int i = 0; i < 200; i++)
+			session_read_raw(t->s, t->now);
+		if ((double)(now_ns() - t0) / 200.0 < best)
+			best = (double)(now_ns() - t0) / 200.0;
+	}
+	regions.read_cost_ns = best;
 }
 
 static uint64_t cpu_ns(clockid_t id)
@@ -370,13 +379,14 @@ static int thread_buffers(struct thread_rec *t)
 
 	t->nr_items = session_raw_layout(t->s, NULL, &words);
 	t->items = calloc(t->nr_items ? t->nr_items : 1, sizeof(*t->items));
-	raw = calloc((FRAMES_MAX + 1) * (words ? words : 1), sizeof(*raw));
+	raw = calloc((FRAMES_MAX + 2) * (words ? words : 1), sizeof(*raw));
 	if (!t->items || !raw) {
 		free(raw);
 		return fail(-ENOMEM, "out of memory");
 	}
 	session_raw_layout(t->s, t->items, &words);
 	t->now = raw;
+	t->again = raw + (FRAMES_MAX + 1) * words;
 	for (size_t i = 0; i < FRAMES_MAX; i++)
 		t->frames[i].start = raw + (i + 1) * words;
 	return 0;
@@ -432,6 +442,7 @@ static void thread_exit(void *arg)
 	free(t->now);
 	free(t->items);
 	t->now = NULL;
+	t->again = NULL;
 	t->items = NULL;
 	for (size_t i = 0; i < FRAMES_MAX; i++)
 		t->frames[i].start = NULL;
@@ -453,7 +464,7 @@ static struct slot *new_slot(struct thread_rec *t, const char *name)
 	}
 	s = &c->slots[idx % SLOTS_PER_CHUNK];
 	s->name = strdup(name);
-	s->value = calloc(3 * n, sizeof(*s->value));
+	s->value = calloc(4 * n, sizeof(*s->value));
 	if (!s->name || !s->value) {
 		free(s->name);
 		free(s->value);
@@ -464,6 +475,7 @@ static struct slot *new_slot(struct thread_rec *t, const char *name)
 	}
 	s->enabled = s->value + n;
 	s->running = s->value + 2 * n;
+	s->empty = s->value + 3 * n;
 	atomic_init(&s->min_ns, UINT64_MAX);
 	s->key = name;
 	if (fresh) {
@@ -548,6 +560,59 @@ HWP_API int hwp_region_begin(const char *name)
 	return 0;
 }
 
+/* Measured one call in N, the others are estimated as a measured call
+ * less what an empty one counts (region_estimate()). Read again at once,
+ * under the same conditions (a busy machine, cold caches) as the call: the
+ * counts from this call's last read to that one are an empty call's (from
+ * one read to the next), the wall time one read of its two. An interrupt
+ * there must not take more than the call counted. */
+static inline void add_empty(struct thread_rec *t, const struct frame *f, struct slot *s,
+			     uint64_t ns, uint64_t call_ns)
+{
+	for (size_t i = 0; i < t->nr_items; i++) {
+		const struct raw_item *it = &t->items[i];
+		uint64_t empty = t->again[it->value] - t->now[it->value];
+		uint64_t call = t->now[it->value] - f->start[it->value];
+
+		add(&s->empty[it->event], empty < call ? empty : call);
+	}
+	add(&s->empty_ns, 2 * ns < call_ns ? 2 * ns : call_ns);
+}
+
+static inline int end_measured(struct thread_rec *t, struct frame *f, struct slot *s,
+			       uint64_t ops)
+{
+	int err = session_read_raw(t->s, t->now);
+	uint64_t t1 = now_ns(), t2 = t1;
+	unsigned int seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
+
+	if (!err && regions.sample_every > 1) {
+		err = session_read_raw(t->s, t->again);
+		t2 = now_ns();
+	}
+	if (err)
+		return err;
+	atomic_store_explicit(&t->seq, seq + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	for (size_t i = 0; i < t->nr_items; i++) {
+		const struct raw_item *it = &t->items[i];
+
+		add(&s->value[it->event], t->now[it->value] - f->start[it->value]);
+		add(&s->enabled[it->event], t->now[it->enabled] - f->start[it->enabled]);
+		add(&s->running[it->event], t->now[it->running] - f->start[it->running]);
+	}
+	if (regions.sample_every > 1)
+		add_empty(t, f, s, t2 - t1, t1 - f->t0);
+	add(&s->ns, t1 - f->t0);
+	if (t1 - f->t0 < load(&s->min_ns))
+		atomic_store_explicit(&s->min_ns, t1 - f->t0, memory_order_relaxed);
+	add(&s->measured, 1);
+	add(&s->calls, 1);
+	add(&s->ops, ops);
+	atomic_store_explicit(&t->seq, seq + 2, memory_order_release);
+	return 0;
+}
+
 HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 {
 	struct thread_rec *t = self;
@@ -564,35 +629,8 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 			    "hwp_region_end('%s'): the innermost open region is '%s'",
 			    name ? name : "(null)", s->name);
 	t->depth--;
-	if (f->measured) {
-		int err = session_read_raw(t->s, t->now);
-		uint64_t t1 = now_ns();
-		unsigned int seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
-
-		if (err)
-			return err;
-		atomic_store_explicit(&t->seq, seq + 1, memory_order_relaxed);
-		atomic_thread_fence(memory_order_release);
-		for (size_t i = 0; i < t->nr_items; i++) {
-			const struct raw_item *it = &t->items[i];
-
-			add(&s->value[it->event],
-			    t->now[it->value] - f->start[it->value]);
-			add(&s->enabled[it->event],
-			    t->now[it->enabled] - f->start[it->enabled]);
-			add(&s->running[it->event],
-			    t->now[it->running] - f->start[it->running]);
-		}
-		add(&s->ns, t1 - f->t0);
-		if (t1 - f->t0 < load(&s->min_ns))
-			atomic_store_explicit(&s->min_ns, t1 - f->t0,
-					      memory_order_relaxed);
-		add(&s->measured, 1);
-		add(&s->calls, 1);
-		add(&s->ops, ops);
-		atomic_store_explicit(&t->seq, seq + 2, memory_order_release);
-		return 0;
-	}
+	if (f->measured)
+		return end_measured(t, f, s, ops);
 	atomic_store_explicit(&t->seq,
 			      atomic_load_explicit(&t->seq, memory_order_relaxed) + 1,
 			      memory_order_relaxed);
@@ -625,8 +663,10 @@ static double read_cost_locked(void)
 
 /* One slot's sums, read consistently against its owner's updates. */
 struct snapshot {
-	uint64_t calls, measured, ns, min_ns, ops;
+	uint64_t calls, measured, ns, min_ns, ops, empty_ns;
 	struct hwp_count *counts;	/* nr_events */
+	uint64_t *empty;		/* nr_events: see struct slot */
+	double *cost;			/* nr_events: empty / measured */
 	double wall_ns, cpu_ns;		/* its threads' time since their first region */
 };
 
@@ -642,22 +682,16 @@ static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot 
 		out->ns = load(&s->ns);
 		out->min_ns = load(&s->min_ns);
 		out->ops = load(&s->ops);
+		out->empty_ns = load(&s->empty_ns);
 		for (size_t e = 0; e < n; e++) {
 			out->counts[e].value = load(&s->value[e]);
 			out->counts[e].time_enabled = load(&s->enabled[e]);
 			out->counts[e].time_running = load(&s->running[e]);
+			out->empty[e] = load(&s->empty[e]);
 		}
 		atomic_thread_fence(memory_order_acquire);
 		s2 = atomic_load_explicit(&t->seq, memory_order_relaxed);
 	} while (s1 != s2 || (s1 & 1));
-}
-
-/* What a measured call's reads add to event @e. Called with the lock held. */
-static double cost_of(size_t e)
-{
-	if (!regions.cost.value || e >= regions.cost.nr_events)
-		return 0;
-	return regions.cost.value[e];
 }
 
 /* A region's counts over all its calls: multiplexing scaled, sparse
@@ -672,7 +706,7 @@ static void region_values(const struct snapshot *sn, const struct hwp_session *s
 			values[e] = NAN;
 		else
 			values[e] = region_estimate(hwp_count_scaled(&sn->counts[e]),
-						    sn->calls, sn->measured, cost_of(e));
+						    sn->calls, sn->measured, sn->cost[e]);
 	}
 }
 
@@ -706,9 +740,13 @@ static int report_one(struct walk *w, const struct hwp_session *model, const cha
 		.values = w->values,
 		.evlist = regions.evl,
 	};
+
+	for (size_t e = 0; e < w->n; e++)
+		sn->cost[e] = !sn->measured ? 0 :
+			      (double)sn->empty[e] / (double)sn->measured;
 	info.seconds = !sn->measured ? 0 :
 		       region_estimate((double)sn->ns, sn->calls, sn->measured,
-				       regions.cost.ns) / 1e9;
+				       (double)sn->empty_ns / (double)sn->measured) / 1e9;
 	info.too_short = sn->measured && !isnan(regions.read_cost_ns) &&
 			 (double)sn->min_ns < TOO_SHORT_READS * regions.read_cost_ns;
 	region_values(sn, model, w->n, w->values);
@@ -723,12 +761,14 @@ static void snapshot_add(struct snapshot *to, const struct snapshot *from, size_
 	if (from->min_ns < to->min_ns)
 		to->min_ns = from->min_ns;
 	to->ops += from->ops;
+	to->empty_ns += from->empty_ns;
 	to->wall_ns += from->wall_ns;
 	to->cpu_ns += from->cpu_ns;
 	for (size_t e = 0; e < n; e++) {
 		to->counts[e].value += from->counts[e].value;
 		to->counts[e].time_enabled += from->counts[e].time_enabled;
 		to->counts[e].time_running += from->counts[e].time_running;
+		to->empty[e] += from->empty[e];
 	}
 }
 
@@ -770,7 +810,8 @@ static int walk_locked(struct walk *w)
 			if (!first_of_name(t, i, name))
 				continue;
 			memset(w->total.counts, 0, w->n * sizeof(*w->total.counts));
-			w->total.calls = w->total.measured = 0;
+			memset(w->total.empty, 0, w->n * sizeof(*w->total.empty));
+			w->total.calls = w->total.measured = w->total.empty_ns = 0;
 			w->total.ns = w->total.ops = 0;
 			w->total.min_ns = UINT64_MAX;
 			w->total.wall_ns = w->total.cpu_ns = 0;
@@ -824,8 +865,13 @@ static int regions_walk(walk_fn fn, void *ctx, double *read_cost_ns)
 	w.n = hwp_evlist_nr_events(regions.evl);
 	w.sn.counts = calloc(w.n, sizeof(*w.sn.counts));
 	w.total.counts = calloc(w.n, sizeof(*w.total.counts));
+	w.sn.empty = calloc(w.n, sizeof(*w.sn.empty));
+	w.total.empty = calloc(w.n, sizeof(*w.total.empty));
+	/* one for both: report_one() fills it for the snapshot at hand */
+	w.sn.cost = w.total.cost = calloc(w.n, sizeof(*w.sn.cost));
 	w.values = calloc(w.n, sizeof(*w.values));
-	if (!w.sn.counts || !w.total.counts || !w.values) {
+	if (!w.sn.counts || !w.total.counts || !w.sn.empty || !w.total.empty ||
+	    !w.sn.cost || !w.values) {
 		ret = fail(-ENOMEM, "out of memory");
 		goto out;
 	}
@@ -837,6 +883,9 @@ static int regions_walk(walk_fn fn, void *ctx, double *read_cost_ns)
 out:
 	free(w.sn.counts);
 	free(w.total.counts);
+	free(w.sn.empty);
+	free(w.total.empty);
+	free(w.sn.cost);
 	free(w.values);
 	return ret;
 }
@@ -937,7 +986,7 @@ static int snapshot_one(const struct hwp_region_info *info,
 	rg->seconds = info->seconds;
 	rg->too_short = info->too_short;
 	err = region_rows(model, sn->counts, (double)sn->ns / 1e9, sn->calls,
-			  sn->measured, regions.cost.value, rg);
+			  sn->measured, sn->cost, rg);
 	if (!err)
 		rg->exceeds_time = region_exceeds_time(sn->calls, sn->measured,
 						       sn->wall_ns, sn->cpu_ns,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Regions' private header: what a measured call costs, and the totals of a
- * region measured one call in N (HWPROF_SAMPLE_EVERY), estimated from the
- * measured calls without that cost. */
+/* Regions' private header: the totals of a region measured one call in N
+ * (HWPROF_SAMPLE_EVERY), estimated from the measured calls without what
+ * measuring them cost. */
 #ifndef HWPROF_REGION_H
 #define HWPROF_REGION_H
 
@@ -10,25 +10,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* What measuring one call adds to it: its two reads of the counters. */
-struct region_cost {
-	double read_ns;		/* one read, wall time, at its fastest */
-	double ns;		/* an empty measured call, wall time */
-	double *value;		/* an empty measured call, each event's count */
-	size_t nr_events;
-};
-
-/*
- * Measure @c on session @s (the calling thread's, open and enabled), its
- * raw reads laid out as @items say, into the buffers @a and @b, over a few
- * rounds of empty measured calls: the read at its best round, the call at
- * its median one. 0 or -ENOMEM.
- */
-int region_cost_measure(struct region_cost *c, struct hwp_session *s,
-			const struct raw_item *items, size_t nr_items,
-			uint64_t *a, uint64_t *b, size_t nr_events);
-void region_cost_release(struct region_cost *c);
 
 /*
  * A region's total over @calls calls from @sum, the sum of its @measured
