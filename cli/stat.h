@@ -96,6 +96,7 @@ struct stat_ctx {
 	struct run_check *check;	/* the command's failed runs so far */
 	bool failed_stop;	/* a run failed, without --keep-going: stop */
 	bool tee_failed;	/* showing the command's output failed, and said so */
+	bool reader_gone;	/* ...because its reader went away (EPIPE) */
 	struct stat score_file;	/* --score-from FILE before the run, to tell */
 	bool score_file_existed;	/* a file the run did not write */
 };
