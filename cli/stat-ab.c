@@ -237,6 +237,8 @@ static int run_variant(struct stat_ctx *sc, struct hwp_result **results,
 	sc->check = &p->checks[v];
 	progress_show(&sc->progress, label_of(sc, p, v), !keep, i, n);
 	ret = stat_one_run(sc, keep, code);
+	/* A first run that failed after all leaves a new result. */
+	results[v] = sc->result;
 	if (!ret && keep)
 		hwp_result_set_exit_status(results[v], *code);
 	return ret;

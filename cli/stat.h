@@ -66,6 +66,11 @@ struct run_check {
 	bool seen;		/* the first run's status is known */
 	int first;		/* its exit status... */
 	char first_name[160];	/* ...and which run it was */
+	/* The first status is not 0, and no run has had it again yet: a later
+	 * run that exits 0 makes the first the failed one. */
+	bool unconfirmed;
+	bool first_kept;	/* that run is the result's only one */
+	bool drop_first;	/* it failed: the result starts over */
 	long nr_runs, nr_failed;
 	int failed_code;	/* the exit status of the first that failed, or 1 */
 	char failed[200];	/* "run 2 of 5, run 4 of 5": for the summary */
