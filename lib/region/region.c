@@ -582,11 +582,12 @@ static inline void add_empty(struct thread_rec *t, const struct frame *f, struct
 static inline int end_measured(struct thread_rec *t, struct frame *f, struct slot *s,
 			       uint64_t ops)
 {
+	bool sparse = regions.sample_every > 1;
 	int err = session_read_raw(t->s, t->now);
 	uint64_t t1 = now_ns(), t2 = t1;
 	unsigned int seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
 
-	if (!err && regions.sample_every > 1) {
+	if (!err && sparse) {
 		err = session_read_raw(t->s, t->again);
 		t2 = now_ns();
 	}
@@ -601,7 +602,7 @@ static inline int end_measured(struct thread_rec *t, struct frame *f, struct slo
 		add(&s->enabled[it->event], t->now[it->enabled] - f->start[it->enabled]);
 		add(&s->running[it->event], t->now[it->running] - f->start[it->running]);
 	}
-	if (regions.sample_every > 1)
+	if (sparse)
 		add_empty(t, f, s, t2 - t1, t1 - f->t0);
 	add(&s->ns, t1 - f->t0);
 	if (t1 - f->t0 < load(&s->min_ns))
