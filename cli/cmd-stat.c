@@ -112,7 +112,9 @@ static const char stat_help[] =
 	"                           report says which order ran\n"
 	"      --seed S             the seed of --order random\n"
 	"      --save DIR           write each variant's result, hwprof-stat/1, to DIR/A.json,\n"
-	"                           DIR/B.json... ('hwprof compare' reads them)\n"
+	"                           DIR/B.json..., or with --variant DIR/NAME=VALUE.json\n"
+	"                           (%XX for other bytes than letters, digits, ._=+-);\n"
+	"                           'hwprof compare' reads them\n"
 	"      --alpha X            the significance level of the comparison (0.05)\n"
 	"\n"
 	"Output:\n"
@@ -798,17 +800,51 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 	return err ? cli_lib_error("stat", err) : ret;
 }
 
+/* Say that run @name failed, and why; count it in @k. */
+static void note_failed(struct stat_ctx *sc, struct run_check *k, const char *name,
+			const char *why, int code)
+{
+	size_t len = strlen(k->failed);
+	bool stops = !sc->cfg->keep_going;
+
+	cli_error("stat", "%s: %s: the run is not counted%s", name, why,
+		  stops ? "; -r stops here (--keep-going runs the rest)" : "");
+	if (!k->nr_failed++)
+		k->failed_code = code ? code : CLI_EXIT_FAILURE;
+	if (len + strlen(name) + 8 < sizeof(k->failed))
+		snprintf(k->failed + len, sizeof(k->failed) - len, "%s%s",
+			 len ? ", " : "", name);
+	else if (!strstr(k->failed, "..."))
+		snprintf(k->failed + len, sizeof(k->failed) - len, ", ...");
+}
+
+/* A run that exited 0 after a first run that did not, and that no run has
+ * confirmed: the first run is the failed one (a command that fails once,
+ * on a state it makes), and this run's 0 is the status to keep to. */
+static void first_failed(struct stat_ctx *sc, struct run_check *k)
+{
+	char why[512];
+
+	snprintf(why, sizeof(why), "the command exited with %d; %s exited with 0",
+		 k->first, sc->run_name);
+	note_failed(sc, k, k->first_name, why, k->first);
+	k->drop_first = k->first_kept;
+	k->unconfirmed = false;
+	k->first = 0;
+	snprintf(k->first_name, sizeof(k->first_name), "%s", sc->run_name);
+}
+
 /* Whether the run that ended with wait status @status failed: killed by
- * a signal, or with an exit status other than the first run's. One run
+ * a signal, or with an exit status other than the first run's, unless the
+ * first run's was not 0 and this one's is (then the first failed). One run
  * alone is never failed: its counts are shown, and its status passes
- * through, as perf does. */
-static bool run_failed(struct stat_ctx *sc, int status)
+ * through, as perf does. @keep: the run goes into the result. */
+static bool run_failed(struct stat_ctx *sc, int status, bool keep)
 {
 	const struct stat_config *c = sc->cfg;
 	struct run_check *k = sc->check;
 	int code = hwp_workload_exit_code(status);
 	char why[256];
-	size_t len;
 
 	if (c->repeat < 2 && !c->warmup && !c->variants)
 		return false;
@@ -821,26 +857,39 @@ static bool run_failed(struct stat_ctx *sc, int status)
 	} else if (!k->seen) {
 		k->seen = true;
 		k->first = code;
+		k->unconfirmed = code != 0;
+		k->first_kept = keep;
 		snprintf(k->first_name, sizeof(k->first_name), "%s", sc->run_name);
 		return false;
-	} else if (code != k->first) {
+	} else if (code == k->first) {
+		k->unconfirmed = false;
+		return false;
+	} else if (k->unconfirmed && code == 0) {
+		first_failed(sc, k);
+		return false;
+	} else {
 		snprintf(why, sizeof(why),
 			 "the command exited with %d; %s exited with %d", code,
 			 k->first_name, k->first);
-	} else {
-		return false;
 	}
-	cli_error("stat", "%s: %s: the run is not counted%s", sc->run_name, why,
-		  c->keep_going ? "" : "; -r stops here (--keep-going runs the rest)");
-	if (!k->nr_failed++)
-		k->failed_code = code ? code : CLI_EXIT_FAILURE;
-	len = strlen(k->failed);
-	if (len + strlen(sc->run_name) + 8 < sizeof(k->failed))
-		snprintf(k->failed + len, sizeof(k->failed) - len, "%s%s",
-			 len ? ", " : "", sc->run_name);
-	else if (!strstr(k->failed, "..."))
-		snprintf(k->failed + len, sizeof(k->failed) - len, ", ...");
+	note_failed(sc, k, sc->run_name, why, code);
 	return true;
+}
+
+/* The first run failed after all (first_failed()): the result, which holds
+ * it alone, starts over for this run. */
+static int drop_first_run(struct stat_ctx *sc)
+{
+	struct hwp_result *fresh;
+	int ret;
+
+	sc->check->drop_first = false;
+	ret = stat_new_result(sc, sc->run_argv, &fresh);
+	if (ret)
+		return ret;
+	hwp_result_free(sc->result);
+	sc->result = fresh;
+	return 0;
 }
 
 bool stat_runs_failed(struct stat_ctx *sc, const struct run_check *k, int *code)
@@ -888,8 +937,10 @@ int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 		seconds = hwp_workload_elapsed(r.watch.wl);
 	if (ret)
 		goto out;
-	if (r.watch.wl && run_failed(sc, r.watch.status))
+	if (r.watch.wl && run_failed(sc, r.watch.status, keep))
 		keep = false;
+	if (sc->check && sc->check->drop_first && (ret = drop_first_run(sc)))
+		goto out;
 	runs = keep && sc->result ? hwp_result_nr_runs(sc->result) : 0;
 	ret = finish_run(sc, &r, seconds, keep);
 	/* The command's CPU time, when the run was kept: rows compare tests. */

@@ -5,7 +5,9 @@
  * variant compares with the first. */
 #include "stat.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -242,6 +244,11 @@ static int run_variant(struct stat_ctx *sc, struct hwp_result **results,
 
 	progress_show(&sc->progress, label_of(sc, p, v), !keep, i, n);
 	ret = stat_one_run(sc, keep, code);
+	/* A first run that failed after all leaves a new result, which holds
+	 * this run alone: it is tagged below like any other. */
+	if (results[v] != sc->result)
+		runs = 0;
+	results[v] = sc->result;
 	if (!ret && keep)
 		hwp_result_set_exit_status(results[v], *code);
 	/* Blocks of one run each pair up in the comparison; two sequences of
@@ -281,7 +288,35 @@ static int measure_all(struct stat_ctx *sc, struct hwp_result **results,
 	return ret;
 }
 
-/* --save DIR: each variant's result, hwprof-stat/1, as DIR/A.json... */
+/* Where --save DIR puts variant @v: DIR/NAME=VALUE.json for --variant, the
+ * value's bytes other than letters, digits and "._=+-" written %XX (a '/'
+ * would make a directory of it); DIR/A.json, B.json... for ::: variants,
+ * and for a value whose name would be too long for a file name. */
+static void save_path(const struct stat_ctx *sc, size_t v, char *path, size_t size)
+{
+	const char *label = sc->cfg->variant_labels ? sc->cfg->variant_labels[v] : NULL;
+	const char *dir = sc->cfg->save;
+	size_t len = (size_t)snprintf(path, size, "%s/", dir), start = len;
+
+	for (; label && *label && len + 4 < size && len - start < NAME_MAX - 8; label++) {
+		unsigned char ch = (unsigned char)*label;
+
+		if (isalnum(ch) || strchr("._=+-", ch))
+			path[len++] = (char)ch;
+		else
+			len += (size_t)snprintf(path + len, size - len, "%%%02X", ch);
+	}
+	if (label && !*label && len + 6 <= size) {
+		snprintf(path + len, size - len, ".json");
+		return;
+	}
+	if (v < 26)
+		snprintf(path, size, "%s/%c.json", dir, (int)('A' + v));
+	else
+		snprintf(path, size, "%s/%zu.json", dir, v + 1);
+}
+
+/* --save DIR: each variant's result, hwprof-stat/1, as save_path() names it. */
 static int save_results(struct stat_ctx *sc, struct hwp_result **results)
 {
 	HWP_OPTS(hwp_write_opts, o, .format = HWP_FORMAT_JSON);
@@ -297,9 +332,7 @@ static int save_results(struct stat_ctx *sc, struct hwp_result **results)
 		struct hwp_ofile *of = NULL;
 		char path[4096];
 
-		snprintf(path, sizeof(path), "%s/%c.json", dir, (int)('A' + v % 26));
-		if (v >= 26)
-			snprintf(path, sizeof(path), "%s/%zu.json", dir, v + 1);
+		save_path(sc, v, path, sizeof(path));
 		err = hwp_ofile_open(path, &of);
 		if (!err)
 			err = hwp_result_write(results[v], hwp_ofile_stream(of), &o);

@@ -107,8 +107,9 @@ static void feed(struct stat_ctx *sc, const char *buf, size_t n)
 }
 
 /* Show @n bytes where the command would have written them. A reader that
- * went away (EPIPE) stops the showing, not the measurement: SIGPIPE is
- * blocked for the write, and the one it raised is taken back. */
+ * went away (EPIPE) stops the showing: SIGPIPE is blocked for the write,
+ * and the one it raised is taken back; the command is then told, as it
+ * would have been without hwprof (cut_output()). */
 static void show(struct stat_ctx *sc, const char *buf, size_t n)
 {
 	int fd = sc->cfg->target.capture == HWP_CAPTURE_STDERR ? 2 : 1;
@@ -131,9 +132,11 @@ static void show(struct stat_ctx *sc, const char *buf, size_t n)
 				struct timespec zero = { 0, 0 };
 
 				sigtimedwait(&pipe_set, NULL, &zero);
+				sc->reader_gone = true;
+			} else {
+				cli_warn("stat", "showing the command's output failed (%s): it is still scanned for --score, not shown",
+					 strerror(e));
 			}
-			cli_warn("stat", "showing the command's output failed (%s): it is still scanned for --score, not shown",
-				 strerror(e));
 			sc->tee_failed = true;
 			break;
 		}
@@ -143,11 +146,36 @@ static void show(struct stat_ctx *sc, const char *buf, size_t n)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/*
+ * The reader of hwprof's output went away: the command's writes must fail
+ * with EPIPE (SIGPIPE) as they would have without hwprof, not go on into
+ * hwprof forever ('| head -1' of a command that never stops). The read end
+ * of its pipe closes; a pipe that no one writes takes its place under the
+ * same number, which the workload owns and the wait polls: it reads EOF,
+ * and the poll lets it go at its hang-up.
+ */
+static void cut_output(int fd)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return;
+	close(p[1]);
+	if (dup3(p[0], fd, O_CLOEXEC) < 0)
+		cli_warn("stat", "the reader of the command's output went away, but its pipe cannot be closed (%s): the command is not told",
+			 strerror(errno));
+	close(p[0]);
+}
+
 int score_drain(struct stat_ctx *sc, int fd)
 {
 	char buf[65536];
 
 	for (;;) {
+		if (sc->reader_gone) {
+			cut_output(fd);
+			return 0;
+		}
 		ssize_t n = read(fd, buf, sizeof(buf));
 
 		if (n < 0 && errno == EINTR)

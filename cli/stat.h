@@ -66,6 +66,11 @@ struct run_check {
 	bool seen;		/* the first run's status is known */
 	int first;		/* its exit status... */
 	char first_name[160];	/* ...and which run it was */
+	/* The first status is not 0, and no run has had it again yet: a later
+	 * run that exits 0 makes the first the failed one. */
+	bool unconfirmed;
+	bool first_kept;	/* that run is the result's only one */
+	bool drop_first;	/* it failed: the result starts over */
 	long nr_runs, nr_failed;
 	int failed_code;	/* the exit status of the first that failed, or 1 */
 	char failed[200];	/* "run 2 of 5, run 4 of 5": for the summary */
@@ -96,6 +101,7 @@ struct stat_ctx {
 	struct run_check *check;	/* the command's failed runs so far */
 	bool failed_stop;	/* a run failed, without --keep-going: stop */
 	bool tee_failed;	/* showing the command's output failed, and said so */
+	bool reader_gone;	/* ...because its reader went away (EPIPE) */
 	struct stat score_file;	/* --score-from FILE before the run, to tell */
 	bool score_file_existed;	/* a file the run did not write */
 };

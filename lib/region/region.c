@@ -11,6 +11,7 @@
 #include "core/core.h"
 #include "event/event.h"
 #include "count/count.h"
+#include "region/region.h"
 #include "result/result.h"
 
 #include <math.h>
@@ -40,6 +41,9 @@ struct slot {
 	 * deschedules the thread) must not hide that the others are short */
 	_Atomic uint64_t min_ns;
 	_Atomic uint64_t *value, *enabled, *running;	/* nr_events each */
+	/* Measured one call in N: what an empty measured call counts, read
+	 * at the end of each measured call (see region_estimate()). */
+	_Atomic uint64_t empty_ns, *empty;
 };
 
 struct chunk {
@@ -65,12 +69,18 @@ struct thread_rec {
 	struct raw_item *items;
 	size_t nr_items;
 	uint64_t *now;			/* the raw read at end */
+	uint64_t *again;		/* the one after it, with sparse measurement */
 	struct frame frames[FRAMES_MAX];
 	size_t depth;
 	struct chunk first;
 	struct chunk *last;
 	_Atomic size_t nr_slots;	/* published: readers see this many */
 	_Atomic unsigned int seq;	/* odd while the owner adds to the sums */
+	/* Its time since its first region, wall and CPU, which no estimate
+	 * of its regions may exceed: from here, to its exit or to now. */
+	pthread_t thread;
+	uint64_t wall0, cpu0, wall_end, cpu_end;
+	bool ended;
 };
 
 static struct {
@@ -334,6 +344,32 @@ static void calibrate(struct thread_rec *t)
 	regions.read_cost_ns = best;
 }
 
+static uint64_t cpu_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The wall and CPU time of thread @t since its first region. Called with
+ * regions.lock held: a thread that has not ended is alive (its exit waits
+ * for the lock), so its CPU clock can be read. */
+static void thread_window(const struct thread_rec *t, double *wall, double *cpu)
+{
+	clockid_t id;
+
+	if (t->ended) {
+		*wall = (double)(t->wall_end - t->wall0);
+		*cpu = (double)(t->cpu_end - t->cpu0);
+		return;
+	}
+	*wall = (double)(now_ns() - t->wall0);
+	*cpu = pthread_getcpuclockid(t->thread, &id) ? INFINITY :
+	       (double)(cpu_ns(id) - t->cpu0);
+}
+
 /* The raw buffers of a thread whose counters opened: one for the end and
  * one a nesting level. */
 static int thread_buffers(struct thread_rec *t)
@@ -343,13 +379,14 @@ static int thread_buffers(struct thread_rec *t)
 
 	t->nr_items = session_raw_layout(t->s, NULL, &words);
 	t->items = calloc(t->nr_items ? t->nr_items : 1, sizeof(*t->items));
-	raw = calloc((FRAMES_MAX + 1) * (words ? words : 1), sizeof(*raw));
+	raw = calloc((FRAMES_MAX + 2) * (words ? words : 1), sizeof(*raw));
 	if (!t->items || !raw) {
 		free(raw);
 		return fail(-ENOMEM, "out of memory");
 	}
 	session_raw_layout(t->s, t->items, &words);
 	t->now = raw;
+	t->again = raw + (FRAMES_MAX + 1) * words;
 	for (size_t i = 0; i < FRAMES_MAX; i++)
 		t->frames[i].start = raw + (i + 1) * words;
 	return 0;
@@ -366,6 +403,9 @@ static int thread_register(struct thread_rec **out)
 		return fail(-ENOMEM, "out of memory");
 	t->last = &t->first;
 	t->tid = (pid_t)syscall(SYS_gettid);
+	t->thread = pthread_self();
+	t->wall0 = now_ns();
+	t->cpu0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 	err = hwp_session_new(regions.evl, &so, &t->s);
 	if (!err)
 		err = hwp_session_open(t->s);
@@ -393,12 +433,16 @@ static void thread_exit(void *arg)
 
 	hwp_session_close(t->s);
 	pthread_mutex_lock(&regions.lock);
+	t->wall_end = now_ns();
+	t->cpu_end = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	t->ended = true;
 	/* A region in a later thread-specific destructor finds it closed. */
 	if (!t->error)
 		t->error = -ESRCH;
 	free(t->now);
 	free(t->items);
 	t->now = NULL;
+	t->again = NULL;
 	t->items = NULL;
 	for (size_t i = 0; i < FRAMES_MAX; i++)
 		t->frames[i].start = NULL;
@@ -420,7 +464,7 @@ static struct slot *new_slot(struct thread_rec *t, const char *name)
 	}
 	s = &c->slots[idx % SLOTS_PER_CHUNK];
 	s->name = strdup(name);
-	s->value = calloc(3 * n, sizeof(*s->value));
+	s->value = calloc(4 * n, sizeof(*s->value));
 	if (!s->name || !s->value) {
 		free(s->name);
 		free(s->value);
@@ -431,6 +475,7 @@ static struct slot *new_slot(struct thread_rec *t, const char *name)
 	}
 	s->enabled = s->value + n;
 	s->running = s->value + 2 * n;
+	s->empty = s->value + 3 * n;
 	atomic_init(&s->min_ns, UINT64_MAX);
 	s->key = name;
 	if (fresh) {
@@ -515,6 +560,60 @@ HWP_API int hwp_region_begin(const char *name)
 	return 0;
 }
 
+/* Measured one call in N, the others are estimated as a measured call
+ * less what an empty one counts (region_estimate()). Read again at once,
+ * under the same conditions (a busy machine, cold caches) as the call: the
+ * counts from this call's last read to that one are an empty call's (from
+ * one read to the next), the wall time one read of its two. An interrupt
+ * there must not take more than the call counted. */
+static inline void add_empty(struct thread_rec *t, const struct frame *f, struct slot *s,
+			     uint64_t ns, uint64_t call_ns)
+{
+	for (size_t i = 0; i < t->nr_items; i++) {
+		const struct raw_item *it = &t->items[i];
+		uint64_t empty = t->again[it->value] - t->now[it->value];
+		uint64_t call = t->now[it->value] - f->start[it->value];
+
+		add(&s->empty[it->event], empty < call ? empty : call);
+	}
+	add(&s->empty_ns, 2 * ns < call_ns ? 2 * ns : call_ns);
+}
+
+static inline int end_measured(struct thread_rec *t, struct frame *f, struct slot *s,
+			       uint64_t ops)
+{
+	bool sparse = regions.sample_every > 1;
+	int err = session_read_raw(t->s, t->now);
+	uint64_t t1 = now_ns(), t2 = t1;
+	unsigned int seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
+
+	if (!err && sparse) {
+		err = session_read_raw(t->s, t->again);
+		t2 = now_ns();
+	}
+	if (err)
+		return err;
+	atomic_store_explicit(&t->seq, seq + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	for (size_t i = 0; i < t->nr_items; i++) {
+		const struct raw_item *it = &t->items[i];
+
+		add(&s->value[it->event], t->now[it->value] - f->start[it->value]);
+		add(&s->enabled[it->event], t->now[it->enabled] - f->start[it->enabled]);
+		add(&s->running[it->event], t->now[it->running] - f->start[it->running]);
+	}
+	if (sparse)
+		add_empty(t, f, s, t2 - t1, t1 - f->t0);
+	add(&s->ns, t1 - f->t0);
+	if (t1 - f->t0 < load(&s->min_ns))
+		atomic_store_explicit(&s->min_ns, t1 - f->t0, memory_order_relaxed);
+	add(&s->measured, 1);
+	add(&s->calls, 1);
+	add(&s->ops, ops);
+	atomic_store_explicit(&t->seq, seq + 2, memory_order_release);
+	return 0;
+}
+
 HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 {
 	struct thread_rec *t = self;
@@ -531,35 +630,8 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 			    "hwp_region_end('%s'): the innermost open region is '%s'",
 			    name ? name : "(null)", s->name);
 	t->depth--;
-	if (f->measured) {
-		int err = session_read_raw(t->s, t->now);
-		uint64_t t1 = now_ns();
-		unsigned int seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
-
-		if (err)
-			return err;
-		atomic_store_explicit(&t->seq, seq + 1, memory_order_relaxed);
-		atomic_thread_fence(memory_order_release);
-		for (size_t i = 0; i < t->nr_items; i++) {
-			const struct raw_item *it = &t->items[i];
-
-			add(&s->value[it->event],
-			    t->now[it->value] - f->start[it->value]);
-			add(&s->enabled[it->event],
-			    t->now[it->enabled] - f->start[it->enabled]);
-			add(&s->running[it->event],
-			    t->now[it->running] - f->start[it->running]);
-		}
-		add(&s->ns, t1 - f->t0);
-		if (t1 - f->t0 < load(&s->min_ns))
-			atomic_store_explicit(&s->min_ns, t1 - f->t0,
-					      memory_order_relaxed);
-		add(&s->measured, 1);
-		add(&s->calls, 1);
-		add(&s->ops, ops);
-		atomic_store_explicit(&t->seq, seq + 2, memory_order_release);
-		return 0;
-	}
+	if (f->measured)
+		return end_measured(t, f, s, ops);
 	atomic_store_explicit(&t->seq,
 			      atomic_load_explicit(&t->seq, memory_order_relaxed) + 1,
 			      memory_order_relaxed);
@@ -592,8 +664,11 @@ static double read_cost_locked(void)
 
 /* One slot's sums, read consistently against its owner's updates. */
 struct snapshot {
-	uint64_t calls, measured, ns, min_ns, ops;
+	uint64_t calls, measured, ns, min_ns, ops, empty_ns;
 	struct hwp_count *counts;	/* nr_events */
+	uint64_t *empty;		/* nr_events: see struct slot */
+	double *cost;			/* nr_events: empty / measured */
+	double wall_ns, cpu_ns;		/* its threads' time since their first region */
 };
 
 static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot *out,
@@ -608,10 +683,12 @@ static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot 
 		out->ns = load(&s->ns);
 		out->min_ns = load(&s->min_ns);
 		out->ops = load(&s->ops);
+		out->empty_ns = load(&s->empty_ns);
 		for (size_t e = 0; e < n; e++) {
 			out->counts[e].value = load(&s->value[e]);
 			out->counts[e].time_enabled = load(&s->enabled[e]);
 			out->counts[e].time_running = load(&s->running[e]);
+			out->empty[e] = load(&s->empty[e]);
 		}
 		atomic_thread_fence(memory_order_acquire);
 		s2 = atomic_load_explicit(&t->seq, memory_order_relaxed);
@@ -619,19 +696,18 @@ static void snapshot_slot(struct thread_rec *t, struct slot *s, struct snapshot 
 }
 
 /* A region's counts over all its calls: multiplexing scaled, sparse
- * measurement scaled by calls / measured calls. */
+ * measurement estimated (region_estimate()). */
 static void region_values(const struct snapshot *sn, const struct hwp_session *s,
 			  size_t n, double *values)
 {
-	double sampling = sn->measured ? (double)sn->calls / (double)sn->measured : NAN;
-
 	for (size_t e = 0; e < n; e++) {
 		enum hwp_event_status st = hwp_session_event_status(s, e, NULL);
 
 		if (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY)
 			values[e] = NAN;
 		else
-			values[e] = hwp_count_scaled(&sn->counts[e]) * sampling;
+			values[e] = region_estimate(hwp_count_scaled(&sn->counts[e]),
+						    sn->calls, sn->measured, sn->cost[e]);
 	}
 }
 
@@ -665,8 +741,13 @@ static int report_one(struct walk *w, const struct hwp_session *model, const cha
 		.values = w->values,
 		.evlist = regions.evl,
 	};
+
+	for (size_t e = 0; e < w->n; e++)
+		sn->cost[e] = !sn->measured ? 0 :
+			      (double)sn->empty[e] / (double)sn->measured;
 	info.seconds = !sn->measured ? 0 :
-		       (double)sn->ns * ((double)sn->calls / (double)sn->measured) / 1e9;
+		       region_estimate((double)sn->ns, sn->calls, sn->measured,
+				       (double)sn->empty_ns / (double)sn->measured) / 1e9;
 	info.too_short = sn->measured && !isnan(regions.read_cost_ns) &&
 			 (double)sn->min_ns < TOO_SHORT_READS * regions.read_cost_ns;
 	region_values(sn, model, w->n, w->values);
@@ -681,10 +762,14 @@ static void snapshot_add(struct snapshot *to, const struct snapshot *from, size_
 	if (from->min_ns < to->min_ns)
 		to->min_ns = from->min_ns;
 	to->ops += from->ops;
+	to->empty_ns += from->empty_ns;
+	to->wall_ns += from->wall_ns;
+	to->cpu_ns += from->cpu_ns;
 	for (size_t e = 0; e < n; e++) {
 		to->counts[e].value += from->counts[e].value;
 		to->counts[e].time_enabled += from->counts[e].time_enabled;
 		to->counts[e].time_running += from->counts[e].time_running;
+		to->empty[e] += from->empty[e];
 	}
 }
 
@@ -726,9 +811,11 @@ static int walk_locked(struct walk *w)
 			if (!first_of_name(t, i, name))
 				continue;
 			memset(w->total.counts, 0, w->n * sizeof(*w->total.counts));
-			w->total.calls = w->total.measured = 0;
+			memset(w->total.empty, 0, w->n * sizeof(*w->total.empty));
+			w->total.calls = w->total.measured = w->total.empty_ns = 0;
 			w->total.ns = w->total.ops = 0;
 			w->total.min_ns = UINT64_MAX;
+			w->total.wall_ns = w->total.cpu_ns = 0;
 			for (struct thread_rec *o = regions.threads; o;
 			     o = o->next) {
 				size_t onr = atomic_load_explicit(&o->nr_slots,
@@ -738,6 +825,8 @@ static int walk_locked(struct walk *w)
 					if (!strcmp(slot_at(o, k)->name, name)) {
 						snapshot_slot(o, slot_at(o, k), &w->sn,
 							      w->n);
+						thread_window(o, &w->sn.wall_ns,
+							      &w->sn.cpu_ns);
 						snapshot_add(&w->total, &w->sn, w->n);
 						nr_threads++;
 					}
@@ -752,6 +841,8 @@ static int walk_locked(struct walk *w)
 					if (!strcmp(slot_at(o, k)->name, name)) {
 						snapshot_slot(o, slot_at(o, k), &w->sn,
 							      w->n);
+						thread_window(o, &w->sn.wall_ns,
+							      &w->sn.cpu_ns);
 						ret = report_one(w, o->s, name, o->tid,
 								 &w->sn, 1);
 					}
@@ -775,8 +866,13 @@ static int regions_walk(walk_fn fn, void *ctx, double *read_cost_ns)
 	w.n = hwp_evlist_nr_events(regions.evl);
 	w.sn.counts = calloc(w.n, sizeof(*w.sn.counts));
 	w.total.counts = calloc(w.n, sizeof(*w.total.counts));
+	w.sn.empty = calloc(w.n, sizeof(*w.sn.empty));
+	w.total.empty = calloc(w.n, sizeof(*w.total.empty));
+	/* one for both: report_one() fills it for the snapshot at hand */
+	w.sn.cost = w.total.cost = calloc(w.n, sizeof(*w.sn.cost));
 	w.values = calloc(w.n, sizeof(*w.values));
-	if (!w.sn.counts || !w.total.counts || !w.values) {
+	if (!w.sn.counts || !w.total.counts || !w.sn.empty || !w.total.empty ||
+	    !w.sn.cost || !w.values) {
 		ret = fail(-ENOMEM, "out of memory");
 		goto out;
 	}
@@ -788,6 +884,9 @@ static int regions_walk(walk_fn fn, void *ctx, double *read_cost_ns)
 out:
 	free(w.sn.counts);
 	free(w.total.counts);
+	free(w.sn.empty);
+	free(w.total.empty);
+	free(w.sn.cost);
 	free(w.values);
 	return ret;
 }
@@ -846,22 +945,8 @@ HWP_API int hwp_region_settings(struct hwp_regionset_info *info)
 
 /* ---- the regions as a regionset ---- */
 
-int region_rows(const struct hwp_session *s, const struct hwp_count *counts,
-		double seconds, double sampling, struct regionset_region *rg)
-{
-	int err = result_rows_of_reading(s, counts, seconds, &rg->rows, &rg->nr_rows,
-					 &rg->nr_events);
-
-	if (err)
-		return err;
-	/* Sparse measurement scales every count and the time alike: the
-	 * metrics, ratios and rates, stay as the measured calls made them. */
-	for (size_t e = 0; e < rg->nr_events; e++)
-		rg->rows[e].values[0] *= sampling;
-	return regionset_region_done(rg);
-}
-
-static int snapshot_thread(const struct hwp_region_info *info, struct hwp_regionset *rs)
+static int snapshot_thread(const struct hwp_region_info *info, const struct snapshot *sn,
+			   struct hwp_regionset *rs)
 {
 	struct regionset_region *rg = &rs->regions[rs->nr_regions - 1];
 	struct regionset_thread *t = regionset_add_thread(rg);
@@ -875,6 +960,9 @@ static int snapshot_thread(const struct hwp_region_info *info, struct hwp_region
 	t->seconds = info->seconds;
 	t->too_short = info->too_short;
 	memcpy(t->values, info->values, info->nr_events * sizeof(*t->values));
+	t->exceeds_time = region_exceeds_time(sn->calls, sn->measured, sn->wall_ns,
+					      sn->cpu_ns, t->seconds, t->values,
+					      rg->rows, rg->nr_events);
 	return 0;
 }
 
@@ -886,10 +974,10 @@ static int snapshot_one(const struct hwp_region_info *info,
 {
 	struct hwp_regionset *rs = arg;
 	struct regionset_region *rg;
-	double sampling = sn->measured ? (double)sn->calls / (double)sn->measured : NAN;
+	int err;
 
 	if (info->tid)
-		return snapshot_thread(info, rs);
+		return snapshot_thread(info, sn, rs);
 	rg = regionset_add_region(rs);
 	if (!rg || !(rg->name = strdup(info->name)))
 		return fail(-ENOMEM, "out of memory");
@@ -898,7 +986,14 @@ static int snapshot_one(const struct hwp_region_info *info,
 	rg->ops = info->ops;
 	rg->seconds = info->seconds;
 	rg->too_short = info->too_short;
-	return region_rows(model, sn->counts, (double)sn->ns / 1e9, sampling, rg);
+	err = region_rows(model, sn->counts, (double)sn->ns / 1e9, sn->calls,
+			  sn->measured, sn->cost, rg);
+	if (!err)
+		rg->exceeds_time = region_exceeds_time(sn->calls, sn->measured,
+						       sn->wall_ns, sn->cpu_ns,
+						       rg->seconds, rg->values,
+						       rg->rows, rg->nr_events);
+	return err;
 }
 
 HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)

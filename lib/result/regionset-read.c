@@ -30,13 +30,17 @@ static int check_schema(const struct field_ctx *c, const struct json_value *doc)
 /* The members a region and a thread's part share. */
 static int read_counts(const struct field_ctx *c, const struct json_value *o,
 		       uint64_t *calls, uint64_t *measured, uint64_t *ops,
-		       double *seconds, bool *too_short)
+		       double *seconds, bool *too_short, bool *exceeds_time)
 {
+	*exceeds_time = false;
 	return field_count(c, o, "calls", calls) ?:
 	       field_count(c, o, "measured_calls", measured) ?:
 	       field_count(c, o, "ops", ops) ?:
 	       field_number(c, o, "seconds", false, seconds) ?:
-	       field_bool(c, o, "too_short", too_short);
+	       field_bool(c, o, "too_short", too_short) ?:
+	       /* written since 0.2: an older file has none */
+	       (json_get(o, "exceeds_time") ?
+		field_bool(c, o, "exceeds_time", exceeds_time) : 0);
 }
 
 /* A thread's "counts": the region's events by name, number or null. */
@@ -47,7 +51,7 @@ static int read_thread(const struct field_ctx *c, const struct json_value *o,
 	long tid;
 	int err = field_int(c, o, "tid", false, 1, 0x7fffffff, &tid) ?:
 		  read_counts(c, o, &t->calls, &t->measured_calls, &t->ops, &t->seconds,
-			      &t->too_short) ?:
+			      &t->too_short, &t->exceeds_time) ?:
 		  field_get(c, o, "counts", JSON_OBJECT, false, &counts);
 
 	if (err)
@@ -114,7 +118,7 @@ static int read_region(struct field_ctx *c, const struct json_value *o,
 			    json_type_name(o->type));
 	err = field_string(c, o, "region", false, &rg->name) ?:
 	      read_counts(c, o, &rg->calls, &rg->measured_calls, &rg->ops, &rg->seconds,
-			  &rg->too_short) ?:
+			  &rg->too_short, &rg->exceeds_time) ?:
 	      field_rows(c, o, "events", 1, false, &rg->rows, &rg->nr_rows,
 			 &rg->nr_events) ?:
 	      field_rows(c, o, "metrics", 1, false, &rg->rows, &rg->nr_rows,

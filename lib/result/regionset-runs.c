@@ -74,6 +74,7 @@ static int region_fill(struct region_runs *rr, const struct hwp_result *r,
 		rr->seconds[k] = rg ? rg->seconds : NAN;
 		rr->ops[k] = rg && rg->ops ? (double)rg->ops : NAN;
 		rr->nr_entered += rg != NULL;
+		rr->nr_exceeding += rg && rg->exceeds_time;
 		if (rg)
 			rr->last = rg;
 		for (size_t i = 0; rg && i < rr->nr_rows; i++) {

@@ -15,7 +15,7 @@
 /* ---- JSON ---- */
 
 static void json_counts(struct json_writer *w, uint64_t calls, uint64_t measured,
-			double seconds, uint64_t ops, bool too_short)
+			double seconds, uint64_t ops, bool too_short, bool exceeds_time)
 {
 	jw_key(w, "calls");
 	jw_uint(w, calls);
@@ -27,6 +27,8 @@ static void json_counts(struct json_writer *w, uint64_t calls, uint64_t measured
 	jw_uint(w, ops);
 	jw_key(w, "too_short");
 	jw_bool(w, too_short);
+	jw_key(w, "exceeds_time");
+	jw_bool(w, exceeds_time);
 }
 
 /* Each event's count divided by @divisor, by event name: null without one. */
@@ -48,7 +50,8 @@ static void json_thread(struct json_writer *w, const struct regionset_region *rg
 	jw_object_begin(w);
 	jw_key(w, "tid");
 	jw_int(w, t->tid);
-	json_counts(w, t->calls, t->measured_calls, t->seconds, t->ops, t->too_short);
+	json_counts(w, t->calls, t->measured_calls, t->seconds, t->ops, t->too_short,
+		    t->exceeds_time);
 	jw_key(w, "counts");
 	jw_object_begin(w);
 	for (size_t e = 0; e < rg->nr_events; e++) {
@@ -67,7 +70,7 @@ static void json_region(struct json_writer *w, const struct regionset_region *rg
 	jw_key(w, "threads");
 	jw_int(w, (long long)rg->nr_threads);
 	json_counts(w, rg->calls, rg->measured_calls, rg->seconds, rg->ops,
-		    rg->too_short);
+		    rg->too_short, rg->exceeds_time);
 	rows_json(w, rg->rows, rg->nr_rows, 1, false);
 	json_per(w, "per_call", rg, (double)rg->calls);
 	json_per(w, "per_op", rg, (double)rg->ops);
@@ -161,7 +164,7 @@ static void text_region(FILE *f, const struct regionset_region *rg, bool big)
 	fprintf(f, "\n Region '%s': %zu thread%s, %llu calls", rg->name, rg->nr_threads,
 		rg->nr_threads == 1 ? "" : "s", (unsigned long long)rg->calls);
 	if (rg->measured_calls != rg->calls)
-		fprintf(f, " (%llu measured, scaled)",
+		fprintf(f, " (%llu measured; the others estimated)",
 			(unsigned long long)rg->measured_calls);
 	fprintf(f, ", %.6f s", rg->seconds);
 	if (rg->ops > 0)
@@ -172,6 +175,10 @@ static void text_region(FILE *f, const struct regionset_region *rg, bool big)
 	text_metrics(f, rg, big);
 	if (rg->too_short)
 		fprintf(f, "   warning: its calls last less than 20 reads of the counters: their counts are disturbed by the measurement\n");
+	if (rg->exceeds_time)
+		fprintf(f, "   WARNING: these totals, estimated from %llu measured calls of %llu, are more than its threads ran: disturbed measured calls (preempted, cold) weigh for the calls they stand for; do not trust them (measure every call: HWPROF_SAMPLE_EVERY=1)\n",
+			(unsigned long long)rg->measured_calls,
+			(unsigned long long)rg->calls);
 }
 
 void regionset_text(const struct hwp_regionset *rs, FILE *f, bool big, size_t of_runs)
@@ -252,6 +259,9 @@ static void runs_region(FILE *f, const struct region_runs *rr, bool big)
 	fputc('\n', f);
 	for (size_t e = 0; e < rr->nr_events; e++)
 		runs_event(f, rr, &rr->rows[e], big);
+	if (rr->nr_exceeding)
+		fprintf(f, "   WARNING: in %zu of the runs, its totals, estimated from the calls measured, are more than its threads ran (--json has each run's): do not trust them\n",
+			rr->nr_exceeding);
 	if (rr->nr_rows == rr->nr_events)
 		return;
 	fprintf(f, "   metrics:");

@@ -58,6 +58,7 @@ struct regionset_thread {
 	uint64_t calls, measured_calls, ops;
 	double seconds;
 	bool too_short;
+	bool exceeds_time;	/* estimated from too few calls: see region.c */
 	double *values;		/* by event, in the region's order; NAN: not counted */
 };
 
@@ -67,6 +68,8 @@ struct regionset_region {
 	uint64_t calls, measured_calls, ops;
 	double seconds;		/* inside, all threads, all calls */
 	bool too_short;
+	/* measured one call in N, its estimate is more than its threads ran */
+	bool exceeds_time;
 	/* Events, then metrics, one run each, as hwprof-stat/1 rows: the count,
 	 * its percent running (the real one, never made up), the reason. */
 	struct series *rows;
@@ -285,6 +288,7 @@ struct region_runs {
 	struct series *rows;
 	size_t nr_rows, nr_events;
 	size_t nr_runs, nr_entered;
+	size_t nr_exceeding;	/* runs whose estimate exceeds_time */
 	double *calls, *seconds, *ops;	/* a run each; NAN: not entered, no ops */
 	const struct regionset_region *last;	/* of the last run that entered it */
 };
@@ -335,12 +339,6 @@ void result_units_release(struct hwp_result *r);
 void units_json(struct json_writer *w, const struct hwp_result *r, bool all_runs);
 /* Read them back; none when the document has no "units". */
 int field_units(struct field_ctx *c, const struct json_value *doc, struct hwp_result *r);
-
-/* region.c: the rows of a live region into @rg, from the sums of its
- * measured calls (@counts, with their real enabled and running times, over
- * @seconds), the events scaled by @sampling (calls / measured calls). */
-int region_rows(const struct hwp_session *s, const struct hwp_count *counts,
-		double seconds, double sampling, struct regionset_region *rg);
 
 /* result-output.c, for the writers of sweeps and comparisons too */
 /* The result as a hwprof-stat/1 object, inside a larger document. */

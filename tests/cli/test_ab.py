@@ -207,9 +207,30 @@ def variant_substitution(d):
     check("Comparison of N=1000 (4 runs) with N=2000 (4 runs)" in p.stderr, p.stderr)
     check(" Paired t-test, alpha 0.05" in p.stderr and "Holm CI of B/A" in p.stderr, p.stderr)
     check(p.stderr.count("Performance counter stats for") == 2, "both results")
-    with open(os.path.join(save, "B.json")) as f:
+    with open(os.path.join(save, "N=2000.json")) as f:
         b = json.load(f)
     check(b["command"] == [WORKLOAD, "pages", "2000"] and b["runs"] == 4, b["command"])
+
+
+def variant_save_names(d):
+    """--variant's results are saved under their values, escaped where a
+    file name cannot hold them ('/', and '%' itself); ::: keeps A, B."""
+    save = os.path.join(d, "save-names")
+    p = hwprof("stat", "-r", "2", "-e", "page-faults", "--variant", "L=20000,a/b c%,..",
+               "--save", save, "--", "true", "{L}")
+    check(p.returncode == 0, p.stderr)
+    names = sorted(os.listdir(save)) if os.path.isdir(save) else []
+    check(names == ["L=...json", "L=20000.json", "L=a%2Fb%20c%25.json"], f"saved as {names}")
+    for name, value in (("L=20000.json", "20000"), ("L=a%2Fb%20c%25.json", "a/b c%")):
+        if name in names:
+            with open(os.path.join(save, name)) as f:
+                doc = json.load(f)
+            check(doc["command"] == ["true", value], f"{name}: {doc['command']}")
+    save = os.path.join(d, "save-ab")
+    p = hwprof("stat", "-r", "2", "-e", "page-faults", "--save", save, "--", "true", ":::",
+               "true", "x")
+    check(p.returncode == 0 and sorted(os.listdir(save)) == ["A.json", "B.json"],
+          f"::: keeps A and B: {p.stderr}")
 
 
 def random_blocks(d):
@@ -269,7 +290,8 @@ def mistakes(d):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    for fn in (aa_with_drift, paired_drift, failed_run_pairs, real_difference, score_differs_counters_do_not,
-               variant_substitution, random_blocks, warmup_in_turn, mistakes):
+    for fn in (aa_with_drift, paired_drift, failed_run_pairs, real_difference,
+               score_differs_counters_do_not, variant_substitution, variant_save_names,
+               random_blocks, warmup_in_turn, mistakes):
         case(fn, tmp)
 done()

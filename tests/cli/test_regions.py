@@ -162,6 +162,38 @@ def stat_regions_text():
     check(p.returncode == 2 and "no -I" in p.stderr, p.stderr)
 
 
+def stat_regions_estimate_exceeds(d):
+    """One call in 100 measured, and the first measured call sleeps 50 ms:
+    its 99 unmeasured companions are estimated from it, more than the
+    program ran. The totals say that they are estimates, and that this
+    estimate cannot be trusted, in the text and in the JSON."""
+    env = dict(STAT_ENV, HWPROF_SAMPLE_EVERY="100")
+    argv = [os.environ["REGION_SPARSE"], "1000", "50"]
+    p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--"] + argv, env=env)
+    check(p.returncode == 0, p.stderr)
+    check("1000 calls (10 measured; the others estimated)" in p.stderr, p.stderr)
+    check("WARNING: these totals, estimated from 10 measured calls of 1000, are more than"
+          in p.stderr, p.stderr)
+    p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--json", "-o", f"{d}/est.json",
+             "--"] + argv, env=env)
+    check(p.returncode == 0, p.stderr)
+    with open(f"{d}/est.json") as f:
+        doc = json.load(f)
+    rg = doc["regions"][0]["regions"][0]
+    check(rg["exceeds_time"] is True and rg["per_thread"][0]["exceeds_time"] is True,
+          f"flagged: {rg}")
+    run_s = doc["seconds"]["values"][0]
+    check(rg["seconds"] > run_s, f"the estimate ({rg['seconds']} s) is more than the run ({run_s} s)")
+    p = run([HWPROF, "stat", "--regions", "-r", "2", "-e", "task-clock", "--"] + argv, env=env)
+    check("WARNING: in 2 of the runs, its totals, estimated" in p.stderr, p.stderr)
+    # Every call measured: nothing estimated, nothing flagged.
+    p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--json", "-o", f"{d}/all.json",
+             "--"] + argv, env=dict(STAT_ENV, HWPROF_SAMPLE_EVERY="1"))
+    with open(f"{d}/all.json") as f:
+        rg = json.load(f)["regions"][0]["regions"][0]
+    check(rg["measured_calls"] == 1000 and rg["exceeds_time"] is False, f"{rg}")
+
+
 def stat_regions_runs():
     """-r N keeps every run's regions: each row's mean over the runs, with
     its +-, equal to the mean of what the program itself printed each run
@@ -242,6 +274,8 @@ with tempfile.TemporaryDirectory() as tmp:
     case(stat_regions_json, tmp, name="stat --regions --json")
     case(stat_regions_text, name="stat --regions")
     case(stat_regions_unreadable, name="stat --regions, an unreadable regions file")
+    case(stat_regions_estimate_exceeds, tmp,
+         name="stat --regions: an estimate more than the program ran says so")
     case(stat_regions_runs, name="stat --regions -r N: every run's regions")
     case(compare_regions, tmp, name="compare: region by region")
 done()

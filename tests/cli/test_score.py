@@ -7,11 +7,13 @@ import csv
 import io
 import json
 import os
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 
-from common import WORKLOAD, case, check, done, event, hwprof, metric, stat_json
+from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, event, hwprof, metric, stat_json
 
 TPUT = "tput=Throughput ([0-9.eE+-]+) MB/sec"
 
@@ -228,6 +230,30 @@ def per_run(d):
     check([float(ln[-1].rstrip("*")) for ln in lines[1:5]] == want, lines)
 
 
+def reader_goes_away(d):
+    """The command's output goes through hwprof to a reader that leaves
+    after a line ('| head -1'): the command must get EPIPE, SIGPIPE, as
+    without hwprof, not write on forever; its status, 128 + 13, passes
+    through. -r 3 stops at the first run killed by a signal."""
+    for extra in ([], ["-r", "3"]):
+        argv = [*WRAPPER, HWPROF, "stat", "-e", "task-clock", *extra, "--score", "s=s=([0-9]+)",
+                "--", "sh", "-c", "echo s=5; exec yes 1"]
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        first = p.stdout.readline()
+        p.stdout.close()
+        try:
+            _, err = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            check(False, f"{extra}: still running 20 s after its reader left")
+            continue
+        check(first == "s=5\n", f"the first line shown: {first!r}")
+        check(p.returncode == 128 + signal.SIGPIPE, f"{extra}: status {p.returncode}: {err}")
+        check("SIGPIPE" in err or "Broken pipe" in err or p.returncode == 141, err)
+
+
 def mistakes():
     """Usage errors: before anything runs."""
     for args, msg in (
@@ -257,7 +283,7 @@ def mistakes():
 with tempfile.TemporaryDirectory() as tmp:
     for fn in (statistics_of_runs, output_shown_or_quiet, metric_reads_score,
                no_match_is_an_error, from_stderr_and_file, big_output_and_long_lines,
-               formats_and_compare, sweep_with_score, explain, per_run):
+               formats_and_compare, sweep_with_score, explain, per_run, reader_goes_away):
         case(fn, tmp)
 case(mistakes)
 done()

@@ -316,6 +316,33 @@ def failed_runs(d):
           f"a variant's crash stops the runs in turn, and says so: {p.returncode} {p.stderr}")
 
 
+def first_run_fails(d):
+    """A command that fails on its first run alone (it makes a state file,
+    and touches more pages that time): the first run is the failed one, and
+    the good runs are kept; -r stops at the run that tells."""
+    state = os.path.join(d, "made")
+    script = (f"if [ -e {state} ]; then {WORKLOAD} pages 100; exit 0; fi; "
+              f"touch {state}; {WORKLOAD} pages 3000; exit 1")
+    for extra, runs in ((["--keep-going"], 4), ([], 1)):
+        if os.path.exists(state):
+            os.unlink(state)
+        p, doc = stat_json("-r", "5", *extra, "-e", "page-faults", "--", "sh", "-c", script)
+        check(p.returncode == 1, f"{extra}: the failed run's status: {p.returncode} {p.stderr}")
+        check(re.search(r"run 1 of 5: .*exited with 1; run 2 of 5 exited with 0", p.stderr)
+              and not re.search(r"run [2-5] of 5: the command", p.stderr),
+              f"{extra}: the first run named as the failed one: {p.stderr}")
+        if not check(doc, f"{extra}: a JSON document"):
+            continue
+        faults = event(doc, "page-faults")["values"]
+        check(doc["runs"] == runs and len(faults) == runs,
+              f"{extra}: {runs} good runs kept: {doc['runs']}")
+        check(max(faults) < 2000, f"{extra}: none of them the failed run's: {faults}")
+    os.unlink(state)
+    p = hwprof("stat", "-r", "5", "--keep-going", "-e", "page-faults", "--", "sh", "-c", script)
+    check(re.search(r"1 of 5 runs failed.*: run 1 of 5$", p.stderr, re.M),
+          f"the summary names run 1: {p.stderr}")
+
+
 def time_rows(d):
     """Elapsed, user and system seconds a run (wait4's rusage) are rows: in
     the JSON, the text (as perf's "seconds user" and "seconds sys"), and
@@ -382,6 +409,6 @@ def time_rows(d):
 
 with tempfile.TemporaryDirectory() as tmp:
     for fn in (warmup, outliers, histogram, skip_first, skip_first_intervals, progress_line, sweep,
-               duplicate_events, sweep_mistakes, failed_runs, time_rows):
+               duplicate_events, sweep_mistakes, failed_runs, first_run_fails, time_rows):
         case(fn, tmp)
 done()

@@ -5,6 +5,7 @@
  * report can run while threads measure. Run with "sampled" and
  * HWPROF_SAMPLE_EVERY=4 for sparse measurement. */
 #include "core/core.h"
+#include "region/region.h"
 #include "result/result.h"
 #include "harness.h"
 #include "work.h"
@@ -22,7 +23,7 @@ struct found {
 	pid_t tid;
 	bool seen;
 	uint64_t calls, measured, ops;
-	double faults, cs, seconds;
+	double faults, cs, task_clock, seconds;
 	size_t nr_threads;
 	bool too_short;
 };
@@ -48,6 +49,7 @@ static int find_cb(const struct hwp_region_info *info, void *ctx)
 	f->ops = info->ops;
 	f->faults = info->values[0];
 	f->cs = info->values[1];
+	f->task_clock = info->values[2];
 	f->seconds = info->seconds;
 	f->nr_threads = info->nr_threads;
 	f->too_short = info->too_short;
@@ -265,6 +267,76 @@ static void test_sampled(void)
 	/* 10 measured calls of 100 faults, scaled by 4. */
 	CHECK(f.faults >= 4000 && f.faults <= 4000 + 4 * SLACK, "scaled faults %.0f",
 	      f.faults);
+}
+
+static double thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Empty regions, one call in four measured: each measured call carries its
+ * two reads, which the three others never made. The estimate of the
+ * region's task-clock stays within what the thread ran (the measured
+ * calls' own reads are most of that); scaling the measured calls by four
+ * made it about twice as much. */
+static void test_sampled_within_thread_time(void)
+{
+	double cpu = thread_cpu_ns();
+	struct found f;
+
+	for (int i = 0; i < 4000; i++) {
+		CHECK_ERR(hwp_region_begin("empty"), 0);
+		CHECK_ERR(hwp_region_end("empty"), 0);
+	}
+	cpu = thread_cpu_ns() - cpu;
+	f = find("empty", 0);
+	CHECK(f.calls == 4000 && f.measured == 1000, "%llu calls, %llu measured",
+	      (unsigned long long)f.calls, (unsigned long long)f.measured);
+	CHECK(f.task_clock > 0 && f.task_clock <= cpu,
+	      "the estimate, %.0f ns of task-clock, within the thread's %.0f ns of CPU",
+	      f.task_clock, cpu);
+}
+
+/* Estimated rows: the measured calls as they were, and each other call as
+ * a measured one less what the measurement adds to it, never below 0. */
+static void test_rows_estimated(void)
+{
+	struct hwp_evlist *evl = NULL;
+	struct hwp_session *s = NULL;
+	const struct hwp_count counts[2] = {
+		{ .value = 1000, .time_enabled = 2000000, .time_running = 1000000 },
+		{ .value = 5000000, .time_enabled = 5000000, .time_running = 5000000 },
+	};
+	const double cost[2] = { 100, 1e6 }, too_much[2] = { 5000, 1e7 };
+	struct regionset_region rg = { 0 }, rg2 = { 0 };
+
+	CHECK_ERR(hwp_evlist_parse("page-faults,task-clock", NULL, &evl), 0);
+	CHECK_ERR(hwp_session_new(evl, NULL, &s), 0);
+	CHECK_ERR(hwp_session_open(s), 0);
+	/* Two of four calls measured: 2000 faults (scaled for multiplexing)
+	 * and 5 ms; each other call 1000 - 100 faults and 2.5 - 1 ms. */
+	CHECK_ERR(region_rows(s, counts, 0.01, 4, 2, cost, &rg), 0);
+	CHECK(rg.nr_events == 2 && rg.values[0] == 3800 && rg.values[1] == 8e6,
+	      "estimated: %g faults, %g ns", rg.values[0], rg.values[1]);
+	CHECK_ERR(region_rows(s, counts, 0.01, 4, 2, too_much, &rg2), 0);
+	CHECK(rg2.values[0] == 2000 && rg2.values[1] == 5e6,
+	      "a cost above the measured calls' own: the others count 0: %g, %g",
+	      rg2.values[0], rg2.values[1]);
+	CHECK(isnan(region_estimate(10, 4, 0, 1)) && region_estimate(10, 4, 4, 1) == 10,
+	      "nothing measured: NAN; everything measured: the sum");
+	for (size_t i = 0; i < rg.nr_rows; i++)
+		series_release(&rg.rows[i]);
+	for (size_t i = 0; i < rg2.nr_rows; i++)
+		series_release(&rg2.rows[i]);
+	free(rg.rows);
+	free(rg.values);
+	free(rg2.rows);
+	free(rg2.values);
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
 }
 
 /* How many perf_event descriptors this process holds. */
@@ -493,7 +565,7 @@ static void test_rows(void)
 	rg->measured_calls = 2;
 	rg->seconds = 0.02;
 	/* Two calls of four measured: 0.01 s of them, counts doubled. */
-	CHECK_ERR(region_rows(s, counts, 0.01, 2.0, rg), 0);
+	CHECK_ERR(region_rows(s, counts, 0.01, 4, 2, NULL, rg), 0);
 	CHECK(rg->nr_events == 2 && rg->rows[0].values[0] == 4000 &&
 	      rg->rows[0].pct[0] == 50,
 	      "multiplexed: %g at %g%%", rg->rows[0].values[0], rg->rows[0].pct[0]);
@@ -531,6 +603,7 @@ int main(int argc, char **argv)
 	t_case_end();
 	if (argc > 1 && !strcmp(argv[1], "sampled")) {
 		t_run(test_sampled);
+		t_run(test_sampled_within_thread_time);
 	} else {
 		t_run(test_read_cost);
 		t_run(test_counts_and_nesting);
@@ -540,6 +613,7 @@ int main(int argc, char **argv)
 		t_run(test_write);
 		t_run(test_snapshot);
 		t_run(test_rows);
+		t_run(test_rows_estimated);
 		t_run(test_fork);
 		t_run(test_fork_while_walking);
 	}
