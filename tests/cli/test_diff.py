@@ -144,6 +144,10 @@ def absolute(d):
           and float(rows["namesakes.c"]["a_value"]) == 400 * MS
           and rows["namesakes.c"]["verdict"] == "decrease"
           and float(rows["namesakes-other.c"]["ratio_low"]) < 1, f"CSV: {p.stdout} {p.stderr}")
+    one = by_hand(os.path.join(d, "one.data"), {WORK_MAIN: 1})
+    p = hwprof("diff", "--mode", "rate", a, one)
+    check(p.returncode == 1 and "one.data has no duration" in p.stderr
+          and "--mode count" in p.stderr, f"per second of no time: {p.returncode} {p.stderr}")
     p = hwprof("diff", "--mode", "cost", a, b)
     check(p.returncode == 2 and "--mode" in p.stderr, f"a bad mode: {p.returncode} {p.stderr}")
 
