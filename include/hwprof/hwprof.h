@@ -2890,15 +2890,15 @@ struct hwp_profile_diff_row_info {
  *
  * Rows come sorted by the size of their change, |diff| (absolute: of
  * their values), the significant ones first, then the others; ties by
- * name. Errors: -HWP_ERR_MISMATCH
- * when the two profiles report different events (the message names both
- * and says how to pick one); -ENODATA when a side has no sample of its
- * event (the message names the file), or per_second when its samples
+ * name. Errors: -HWP_ERR_MISMATCH when the two profiles report different
+ * events (the message names both and says how to pick one); -ENODATA
+ * when a side has no sample of its event (the message names the file),
+ * absolute when its samples have no period, or per_second when they
  * carry no time; -EINVAL for a NULL argument, an unknown sort, alpha
  * outside (0, 1) or a map_modules string that is not OLD=NEW;
- * -EOPNOTSUPP for opts bytes this
- * version does not know; those of hwp_profile_foreach_entry(); -ENOMEM.
- * Since: 0.2
+ * -EOPNOTSUPP for absolute on an off-CPU profile (its samples weigh
+ * times: no count of a cost), or for opts bytes this version does not
+ * know; those of hwp_profile_foreach_entry(); -ENOMEM. Since: 0.2
  */
 HWP_API int hwp_profile_diff_new(struct hwp_profile *a, struct hwp_profile *b,
 				 const struct hwp_profile_diff_opts *opts,

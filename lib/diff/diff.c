@@ -207,6 +207,20 @@ static int take_info(struct hwp_profile_diff *d, const struct hwp_profile_info *
 	return 0;
 }
 
+/* Absolute: a sample of an off-CPU profile weighs the time until its
+ * thread ran again, so its samples, which the test counts, are no
+ * measure of a cost. */
+static int check_absolute(const struct hwp_profile_diff *d,
+			  const struct hwp_profile_info *a,
+			  const struct hwp_profile_info *b)
+{
+	if (!d->opts.absolute || (!a->off_cpu && !b->off_cpu))
+		return 0;
+	return fail(-EOPNOTSUPP,
+		    "%s weighs each sample by its time off the CPU: a count of its samples is no cost to test; compare shares (hwprof diff --mode share)",
+		    a->off_cpu ? a->input : b->input);
+}
+
 /* Each side's seconds, from its first sample to its last: per second,
  * what the rates are of. */
 static int take_seconds(struct hwp_profile_diff *d, const struct hwp_profile *a,
@@ -236,7 +250,8 @@ static int diff_build(struct hwp_profile_diff *d, struct hwp_profile *a,
 
 	err = hwp_profile_info(a, &ia) ?: hwp_profile_info(b, &ib);
 	if (!err)
-		err = check_sides(&ia, &ib) ?: take_info(d, &ia, &ib);
+		err = check_sides(&ia, &ib) ?: check_absolute(d, &ia, &ib) ?:
+		      take_info(d, &ia, &ib);
 	if (!err)
 		err = take_seconds(d, a, b) ?: diff_rows(d, a, b);
 	if (err)

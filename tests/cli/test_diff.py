@@ -28,6 +28,7 @@ ROUNDS = "100"
 OTHER_SPLIT = ("5", "5")    # millions of iterations of hot() and cold() a round
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hotspots.c")
 NAMESAKES = os.path.realpath(os.environ.get("NAMESAKES", "build/tests/namesakes"))
+OFFCPU = os.environ.get("OFFCPU", "build/tests/offcpu")
 WORK_MAIN, WORK_OTHER = ("work", "namesakes.c"), ("work", "namesakes-other.c")
 MAIN = ("main", "namesakes.c")
 MS = 1000000    # a sample's period, ns of cpu-clock
@@ -150,6 +151,20 @@ def absolute(d):
           and "--mode count" in p.stderr, f"per second of no time: {p.returncode} {p.stderr}")
     p = hwprof("diff", "--mode", "cost", a, b)
     check(p.returncode == 2 and "--mode" in p.stderr, f"a bad mode: {p.returncode} {p.stderr}")
+
+
+def off_cpu(d):
+    """An off-CPU profile weighs each sample by a time: its samples are no
+    cost to count, and --mode count says so; shares still compare."""
+    path = os.path.join(d, "offcpu.data")
+    p = hwprof("record", "--off-cpu", "-o", path, "--", OFFCPU, timeout=120)
+    if not check(p.returncode == 0, f"record --off-cpu: {p.stderr}"):
+        return
+    p = hwprof("diff", "--mode", "count", path, path)
+    check(p.returncode == 1 and "offcpu.data weighs each sample by its time off the CPU"
+          in p.stderr and "--mode share" in p.stderr, f"--mode count: {p.returncode} {p.stderr}")
+    p = hwprof("diff", path, path)
+    check(p.returncode == 0 and "0 significant" in p.stdout, f"by share: {p.stderr}")
 
 
 def module_names(d):
@@ -420,6 +435,7 @@ with tempfile.TemporaryDirectory() as tmp:
     case(namesakes, tmp, name="namesakes by source file")
     case(absolute, tmp, name="shares, counts and rates")
     case(module_names, tmp, name="two names of one program")
+    case(off_cpu, tmp, name="off-CPU samples are no count")
     case(recordings, tmp)
     case(changed_share, tmp, name="a changed share")
     case(same_file, tmp, name="the same file twice")
