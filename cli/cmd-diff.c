@@ -4,12 +4,15 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <string.h>
 
 #define DEFAULT_TOP 20
+#define MAX_MAPS 16
 
 static const char diff_help[] =
-	"usage: hwprof diff [--sort sym|rip|line|dso] [--top N] [--format text|csv|json]\n"
-	"                   [-e EVENT] [--alpha X] [--no-correction] A.data B.data\n"
+	"usage: hwprof diff [--sort sym|rip|line|dso] [--mode share|count|rate] [--top N]\n"
+	"                   [--format text|csv|json] [-e EVENT] [--alpha X] [--no-correction]\n"
+	"                   [--map-module OLD=NEW] A.data B.data\n"
 	"\n"
 	"Compare two perf.data files (from hwprof record or perf record) row by row:\n"
 	"each function's share of the samples in A and in B, the difference in points\n"
@@ -21,6 +24,11 @@ static const char diff_help[] =
 	"\n"
 	"  -s, --sort KEY           sym: by function (default)   rip: by instruction\n"
 	"                           line: by source line         dso: by module\n"
+	"  -m, --mode MODE          share: each row's share of its file's samples, as perf\n"
+	"                           diff's (default); count: its events per recording (its\n"
+	"                           samples times the period), the cost of one run; rate:\n"
+	"                           its events per second of recording. count and rate use\n"
+	"                           the exact test of two Poisson rates\n"
 	"  -n, --top N              the first N rows (default 20; 0: all)\n"
 	"  -f, --format FMT         text (default), csv, or json (schema hwprof-diff/1 in\n"
 	"                           README.md)\n"
@@ -29,6 +37,8 @@ static const char diff_help[] =
 	"                           first); both files must have it\n"
 	"  -a, --alpha X            the significance level (default 0.05)\n"
 	"      --no-correction      no Holm correction across rows\n"
+	"      --map-module OLD=NEW A's module OLD is B's NEW (file names; repeatable); without\n"
+	"                           it, two programs that differ only in name are one\n"
 	"      --kallsyms FILE      the kernel's symbols, as for hwprof report\n"
 	"      --no-kallsyms-cache  read /proc/kallsyms, not the cache of it, as for hwprof report\n"
 	"      --no-debug-cache     read debug files, not the decompressed copies of them, as\n"
@@ -38,11 +48,13 @@ static const char diff_help[] =
 	"      --no-big-num         no thousands separators\n"
 	"  -h, --help               this text\n"
 	"\n"
-	"Rows match by name and module file name (not directory), so two builds compare.\n"
+	"Rows match by name and module file name (not directory), so two builds compare;\n"
+	"two functions of one name in a module are two rows, told apart by source file.\n"
 	"Shares are of samples (the test counts them), not of periods as in report. The\n"
 	"test takes samples as independent draws: a significant change is beyond sampling\n"
 	"noise, not necessarily beyond the variation between runs; and shares add up to\n"
-	"100%, so when one function grows the others' shares shrink.\n"
+	"100%, so when one function grows the others' shares shrink: 'share up' is not a\n"
+	"cost that grew (--mode count says that).\n"
 	"\n"
 	"Exit status: 0 when the difference was made, whatever it found; 2 for a usage\n"
 	"error; 1 for other failures (a missing file or one that is not perf.data, no\n"
@@ -55,6 +67,7 @@ struct diff_config {
 	const char *kallsyms;
 	bool no_kallsyms_cache;
 	bool no_debug_cache;
+	const char *maps[MAX_MAPS];	/* --map-module */
 	struct hwp_profile_diff_opts opts;
 	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
@@ -68,6 +81,8 @@ static const struct option diff_options[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "alpha", required_argument, NULL, 'a' },
 	{ "no-correction", no_argument, NULL, 'N' },
+	{ "mode", required_argument, NULL, 'm' },
+	{ "map-module", required_argument, NULL, 'M' },
 	{ "kallsyms", required_argument, NULL, 'K' },
 	{ "no-kallsyms-cache", no_argument, NULL, 'k' },
 	{ "no-debug-cache", no_argument, NULL, 'G' },
@@ -76,6 +91,33 @@ static const struct option diff_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static int parse_mode(struct diff_config *c, const char *mode)
+{
+	c->opts.absolute = !strcmp(mode, "count") || !strcmp(mode, "rate");
+	c->opts.per_second = !strcmp(mode, "rate");
+	if (c->opts.absolute || !strcmp(mode, "share"))
+		return 0;
+	cli_error("diff", "--mode: '%s' is not share, count or rate", mode);
+	return CLI_EXIT_USAGE;
+}
+
+static int parse_map(struct diff_config *c, const char *map)
+{
+	const char *eq = strchr(map, '=');
+
+	if (!eq || eq == map || !eq[1]) {
+		cli_error("diff", "--map-module: '%s' is not OLD=NEW (A's module file name, then B's)",
+			  map);
+		return CLI_EXIT_USAGE;
+	}
+	if (c->opts.nr_map_modules == MAX_MAPS) {
+		cli_error("diff", "--map-module: more than %d maps", MAX_MAPS);
+		return CLI_EXIT_USAGE;
+	}
+	c->maps[c->opts.nr_map_modules++] = map;
+	return 0;
+}
 
 static int parse_option(struct diff_config *c, int opt)
 {
@@ -92,6 +134,8 @@ static int parse_option(struct diff_config *c, int opt)
 	case 'N': c->opts.no_correction = true; return 0;
 	case 'B': c->o.no_big_num = true; return 0;
 	case 'h': c->help = true; return 0;
+	case 'm': return parse_mode(c, optarg);
+	case 'M': return parse_map(c, optarg);
 	case 'a':
 		if (!cli_parse_alpha(optarg, &c->opts.alpha)) {
 			cli_error("diff", "--alpha: '%s' is not a level between 0 and 1, such as 0.05",
@@ -113,7 +157,7 @@ static int parse_options(struct diff_config *c, int argc, char **argv)
 	c->o = (struct hwp_write_opts){ .sz = sizeof(c->o), .top = DEFAULT_TOP };
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "s:n:f:x:e:a:o:h", diff_options,
+	while ((opt = getopt_long(argc, argv, "s:n:f:x:e:a:m:o:h", diff_options,
 				  NULL)) != -1) {
 		if (opt == '?') {
 			cli_error("diff", "unknown option or missing value '%s'; 'hwprof diff --help' lists them",
@@ -135,6 +179,7 @@ static int parse_options(struct diff_config *c, int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	c->opts.sort = c->o.sort;
+	c->opts.map_modules = c->maps;
 	c->a = argv[optind];
 	c->b = argv[optind + 1];
 	return 0;
@@ -147,6 +192,23 @@ static void warn_other_host(const struct hwp_profile *p)
 
 	if (!hwp_profile_info(p, &in) && in.host_warning)
 		cli_warn("diff", "%s: %s", in.input, in.host_warning);
+}
+
+/* Nothing compared: each row is in one file only, most likely because the
+ * programs' names differ. */
+static void warn_unmatched(const struct hwp_profile_diff *d)
+{
+	struct hwp_profile_diff_info in = { .sz = sizeof(in) };
+
+	if (hwp_profile_diff_info(d, &in) || in.nr_matched)
+		return;
+	if (in.a_program && in.b_program && strcmp(in.a_program, in.b_program))
+		cli_warn("diff", "no row of %s matches a row of %s: their programs are %s and %s; --map-module %s=%s compares them as one module",
+			 in.a_input, in.b_input, in.a_program, in.b_program, in.a_program,
+			 in.b_program);
+	else
+		cli_warn("diff", "no row of %s matches a row of %s: their modules or functions differ by name; --map-module OLD=NEW compares two modules as one",
+			 in.a_input, in.b_input);
 }
 
 static int open_side(const struct diff_config *c, const char *path,
@@ -172,6 +234,8 @@ static int diff(const struct diff_config *c)
 	err = open_side(c, c->a, &a) ?: open_side(c, c->b, &b);
 	if (!err)
 		err = hwp_profile_diff_new(a, b, &c->opts, &d);
+	if (!err)
+		warn_unmatched(d);
 	if (!err)
 		err = hwp_ofile_open(c->output, &of);
 	if (!err)

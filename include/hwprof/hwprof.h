@@ -2815,7 +2815,24 @@ HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
  * is beyond sampling noise, not necessarily beyond run-to-run variation:
  * record each side more than once to see that. Shares add up to 100%, so
  * one function that grows makes the others' shares shrink, even when
- * their own cost did not change.
+ * their own cost did not change: opts.absolute compares costs instead.
+ *
+ * Absolute (opts.absolute): a row's value is its events per recording,
+ * its samples times the mean period a sample of its side stands for
+ * (with a fixed period, -c, or a clock event, that period), or with
+ * opts.per_second per second of recording (from the side's first sample
+ * to its last). For one run of a fixed workload each, per recording is
+ * the row's cost; per second suits recordings of a steady load for a
+ * time. The test is the exact conditional test of two Poisson rates
+ * (B's part of the row's samples is binomial when the rates are equal),
+ * the interval Clopper and Pearson's of the ratio B / A; Holm's
+ * correction as above. With a hardware event at a frequency (-F) the
+ * period of a sample varies, and per recording is an estimate.
+ *
+ * Functions of one name in one module (two static functions) are two
+ * rows, as the report keeps them, told apart by their source file, or
+ * where no line is known by their address ("work@0x1139", which matches
+ * only the same build).
  */
 
 struct hwp_profile_diff;
@@ -2827,6 +2844,18 @@ struct hwp_profile_diff_opts {
 	enum hwp_sort sort;
 	double alpha;		/* the significance level; 0: 0.05 */
 	bool no_correction;	/* do not apply Holm's correction across the rows */
+	/* Compare each row's events per recording, not its share (above);
+	 * with per_second (which implies it), per second of recording.
+	 * Since: 0.2 */
+	bool absolute;
+	bool per_second;
+	/* "OLD=NEW" strings: A's module OLD is B's NEW (file names), as when
+	 * a program was built as bench-old and bench-new. None: when the two
+	 * sides' most sampled programs differ in name and neither has the
+	 * other's, they are one module (hwp_profile_diff_info says so).
+	 * Copied. Since: 0.2 */
+	const char *const *map_modules;
+	size_t nr_map_modules;
 	size_t :0;
 };
 
@@ -2842,6 +2871,20 @@ struct hwp_profile_diff_info {
 	size_t nr_tests;	/* the rows tested: the family of Holm's correction */
 	bool corrected;		/* Holm's correction applied (more than one test) */
 	size_t nr_increase, nr_decrease;	/* significant rows */
+	/* As the opts: what the rows' values and verdicts are of. Since: 0.2 */
+	bool absolute, per_second;
+	/* Each side's seconds from its first sample to its last (0 when its
+	 * samples carry no time), and the mean period of its samples: what
+	 * one sample stands for. Since: 0.2 */
+	double a_seconds, b_seconds;
+	double a_period, b_period;
+	/* Each side's most sampled program (not a library, the kernel or
+	 * anonymous code), its file name, or NULL; auto_matched: they differ
+	 * in name and were compared as one module (no map_modules given).
+	 * Since: 0.2 */
+	const char *a_program, *b_program;
+	bool auto_matched;
+	size_t nr_matched;	/* rows with samples in both. Since: 0.2 */
 };
 
 /* One row of a difference. */
@@ -2855,12 +2898,23 @@ struct hwp_profile_diff_row_info {
 	double a_share, b_share;	/* percent of each side's samples */
 	double diff;		/* b_share - a_share, in points */
 	double ci_low, ci_high;	/* 95% interval of diff, in points */
-	/* b_share / a_share; NAN when the row has no sample in A. */
+	/* b_share / a_share (absolute: b_value / a_value); NAN when the row
+	 * has no sample in A. */
 	double ratio;
 	double p_value;		/* after Holm's correction, when it applies */
-	double p_raw;		/* Fisher's exact test, two-sided */
-	/* p_value < alpha: increase or decrease; else unchanged. */
+	/* Fisher's exact test, two-sided; absolute: the Poisson rates' */
+	double p_raw;
+	/* p_value < alpha: increase or decrease (of the share, or absolute:
+	 * of the value); else unchanged. */
 	enum hwp_verdict verdict;
+	/* Of one of two functions of this name in the module: its source
+	 * file's name, else NULL. Since: 0.2 */
+	const char *file;
+	/* What is compared: a_share and b_share, or absolute: events per
+	 * recording or per second. ratio is b_value / a_value. Since: 0.2 */
+	double a_value, b_value;
+	/* Absolute: the 95% interval of ratio; NAN by share. Since: 0.2 */
+	double ratio_low, ratio_high;
 };
 
 /*
@@ -2871,14 +2925,17 @@ struct hwp_profile_diff_row_info {
  * @opts: NULL for rows by symbol, alpha 0.05, Holm's correction
  * @out: free it with hwp_profile_diff_free()
  *
- * Rows come sorted by the size of their change, |diff|, the significant
- * ones first, then the others; ties by name. Errors: -HWP_ERR_MISMATCH
- * when the two profiles report different events (the message names both
- * and says how to pick one); -ENODATA when a side has no sample of its
- * event (the message names the file); -EINVAL for a NULL argument, an
- * unknown sort or alpha outside (0, 1); -EOPNOTSUPP for opts bytes this
- * version does not know; those of hwp_profile_foreach_entry(); -ENOMEM.
- * Since: 0.2
+ * Rows come sorted by the size of their change, |diff| (absolute: of
+ * their values), the significant ones first, then the others; ties by
+ * name. Errors: -HWP_ERR_MISMATCH when the two profiles report different
+ * events (the message names both and says how to pick one); -ENODATA
+ * when a side has no sample of its event (the message names the file),
+ * absolute when its samples have no period, or per_second when they
+ * carry no time; -EINVAL for a NULL argument, an unknown sort, alpha
+ * outside (0, 1) or a map_modules string that is not OLD=NEW;
+ * -EOPNOTSUPP for absolute on an off-CPU profile (its samples weigh
+ * times: no count of a cost), or for opts bytes this version does not
+ * know; those of hwp_profile_foreach_entry(); -ENOMEM. Since: 0.2
  */
 HWP_API int hwp_profile_diff_new(struct hwp_profile *a, struct hwp_profile *b,
 				 const struct hwp_profile_diff_opts *opts,

@@ -107,7 +107,7 @@ int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src,
 #define hwp_region_opts__last_field no_rdpmc
 #define hwp_record_opts__last_field off_cpu
 #define hwp_profile_opts__last_field threads
-#define hwp_profile_diff_opts__last_field no_correction
+#define hwp_profile_diff_opts__last_field nr_map_modules
 /* Fill an info struct of the caller's size from ours. */
 int info_fill(void *dst, const void *src, size_t src_sz);
 

@@ -1,153 +1,38 @@
 // SPDX-License-Identifier: MIT
 /*
  * The difference of two profiles, row by row: each side's share of the
- * samples, and whether the change is beyond sampling noise (stats.h's
- * counts_test(): Fisher's exact test and Newcombe's interval; Holm's
+ * samples, or absolute its events per recording or per second, and
+ * whether the change is beyond sampling noise (stats.h's counts_test():
+ * Fisher's exact test and Newcombe's interval; rates_test(): the exact
+ * test of two Poisson rates and Clopper and Pearson's interval; Holm's
  * correction across the rows).
  */
 #include "diff/diff.h"
+#include "profile/report.h"
 #include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One side's rows, as the profile's query gives them. */
-struct side {
-	struct diff_row *rows;
-	size_t nr, cap;
-	enum hwp_sort sort;
-	int err;
-};
-
 HWP_API void hwp_profile_diff_free(struct hwp_profile_diff *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->nr_rows; i++) {
-		free(d->rows[i].name);
-		free(d->rows[i].dso);
+	for (size_t i = 0; i < d->nr_rows; i++)
+		diff_row_release(&d->rows[i]);
+	for (size_t i = 0; i < d->nr_maps; i++) {
+		free(d->maps[i].a);
+		free(d->maps[i].b);
 	}
+	free(d->maps);
 	free(d->rows);
 	free(d->a_input);
 	free(d->b_input);
 	free(d->event);
+	free(d->a_program);
+	free(d->b_program);
 	free(d);
-}
-
-/* Modules match by file name: two builds, or one library installed in two
- * places, are the same module to a reader. */
-static const char *base_name(const char *path)
-{
-	const char *slash = path ? strrchr(path, '/') : NULL;
-
-	return !path ? "[unknown]" : slash && slash[1] ? slash + 1 : path;
-}
-
-static int add_entry(const struct hwp_entry *e, void *ctx)
-{
-	struct side *s = ctx;
-	const char *dso = base_name(e->dso);
-	struct diff_row *r;
-
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 256;
-		struct diff_row *rows = realloc(s->rows, cap * sizeof(*rows));
-
-		if (!rows)
-			return s->err = -ENOMEM;
-		s->rows = rows;
-		s->cap = cap;
-	}
-	r = &s->rows[s->nr];
-	memset(r, 0, sizeof(*r));
-	r->name = strdup(s->sort == HWP_SORT_DSO ? dso : e->name);
-	r->dso = strdup(dso);
-	r->info.a_samples = e->samples;
-	s->nr++;
-	if (!r->name || !r->dso)
-		return s->err = -ENOMEM;
-	return 0;
-}
-
-static int row_key_cmp(const struct diff_row *a, const struct diff_row *b)
-{
-	int c = strcmp(a->dso, b->dso);
-
-	return c ? c : strcmp(a->name, b->name);
-}
-
-static int row_key_qsort(const void *a, const void *b)
-{
-	return row_key_cmp(a, b);
-}
-
-static void side_release(struct side *s)
-{
-	for (size_t i = 0; i < s->nr; i++) {
-		free(s->rows[i].name);
-		free(s->rows[i].dso);
-	}
-	free(s->rows);
-}
-
-/* The rows of @p, sorted by key, those of one key (namesakes of two
- * directories) added into one; their samples in info.a_samples. */
-static int side_load(struct hwp_profile *p, enum hwp_sort sort, struct side *s)
-{
-	size_t kept = 0;
-	int err;
-
-	s->sort = sort;
-	err = hwp_profile_foreach_entry(p, sort, 0, add_entry, s);
-	if (s->err)
-		return fail(s->err, "out of memory");
-	if (err)
-		return err;
-	qsort(s->rows, s->nr, sizeof(*s->rows), row_key_qsort);
-	for (size_t i = 0; i < s->nr; i++) {
-		if (kept && !row_key_cmp(&s->rows[kept - 1], &s->rows[i])) {
-			s->rows[kept - 1].info.a_samples += s->rows[i].info.a_samples;
-			free(s->rows[i].name);
-			free(s->rows[i].dso);
-			continue;
-		}
-		s->rows[kept++] = s->rows[i];
-	}
-	s->nr = kept;
-	return 0;
-}
-
-/* The union of both sides' rows, by key: the rows of @a and @b move into
- * @d (their strings with them). */
-static int merge_sides(struct hwp_profile_diff *d, struct side *a, struct side *b)
-{
-	size_t i = 0, j = 0;
-
-	d->rows = calloc(a->nr + b->nr + 1, sizeof(*d->rows));
-	if (!d->rows)
-		return fail(-ENOMEM, "out of memory");
-	while (i < a->nr || j < b->nr) {
-		int c = i == a->nr ? 1 : j == b->nr ? -1 :
-			row_key_cmp(&a->rows[i], &b->rows[j]);
-		struct diff_row *r = &d->rows[d->nr_rows++];
-
-		if (c <= 0) {
-			*r = a->rows[i++];
-			if (c == 0) {
-				r->info.b_samples = b->rows[j].info.a_samples;
-				free(b->rows[j].name);
-				free(b->rows[j].dso);
-				j++;
-			}
-		} else {
-			*r = b->rows[j++];
-			r->info.b_samples = r->info.a_samples;
-			r->info.a_samples = 0;
-		}
-	}
-	a->nr = b->nr = 0;
-	return 0;
 }
 
 static bool significant(const struct diff_row *r)
@@ -156,39 +41,81 @@ static bool significant(const struct diff_row *r)
 	       r->info.verdict == HWP_VERDICT_DECREASE;
 }
 
-/* The significant changes first, then the others; each by |diff|, larger
- * first; ties by name and module, so the order is stable. */
+/* The significant changes first, then the others; each by the size of
+ * the change of its value (of its share: |diff|), larger first; ties by
+ * name and module, so the order is stable. */
 static int row_order(const void *pa, const void *pb)
 {
 	const struct diff_row *a = pa, *b = pb;
-	double da = fabs(a->info.diff), db = fabs(b->info.diff);
+	double da = fabs(a->info.b_value - a->info.a_value);
+	double db = fabs(b->info.b_value - b->info.a_value);
 
 	if (significant(a) != significant(b))
 		return significant(a) ? -1 : 1;
 	if (da != db)
 		return da > db ? -1 : 1;
-	return row_key_cmp(a, b);
+	return diff_row_cmp(a, b);
 }
 
-int diff_decide(struct diff_row *rows, size_t n, uint64_t na, uint64_t nb, double alpha,
-		bool no_correction, struct hwp_profile_diff_info *totals)
+/* What one sample of a side stands for, as a rate's exposure: per
+ * recording, 1 / its mean period; per second, times its seconds. */
+static double exposure(const struct hwp_profile_diff_info *t, double period,
+		       double seconds)
+{
+	return (t->per_second ? seconds : 1) / period;
+}
+
+/* Absolute: row @in's values, their ratio and the test of the rates. */
+static void row_rates(struct hwp_profile_diff_row_info *in,
+		      const struct hwp_profile_diff_info *t)
+{
+	double ea = exposure(t, t->a_period, t->a_seconds);
+	double eb = exposure(t, t->b_period, t->b_seconds);
+	struct rates_result rr;
+
+	rates_test(in->a_samples, ea, in->b_samples, eb, &rr);
+	in->a_value = (double)in->a_samples * t->a_period /
+		      (t->per_second ? t->a_seconds : 1);
+	in->b_value = (double)in->b_samples * t->b_period /
+		      (t->per_second ? t->b_seconds : 1);
+	in->ratio = rr.ratio;
+	in->ratio_low = rr.ci_low;
+	in->ratio_high = rr.ci_high;
+	in->p_raw = rr.p_value;
+}
+
+/* Test row @in: its shares, and its values by the measure of @t. */
+static void row_test(struct hwp_profile_diff_row_info *in,
+		     const struct hwp_profile_diff_info *t)
+{
+	uint64_t na = t->a_samples, nb = t->b_samples;
+	struct counts_result cr;
+
+	counts_test(in->a_samples, na, in->b_samples, nb, &cr);
+	in->a_share = 100.0 * (double)in->a_samples / (double)na;
+	in->b_share = 100.0 * (double)in->b_samples / (double)nb;
+	in->diff = 100 * cr.diff;
+	in->ci_low = 100 * cr.ci_low;
+	in->ci_high = 100 * cr.ci_high;
+	in->a_value = in->a_share;
+	in->b_value = in->b_share;
+	in->ratio = in->a_samples ? in->b_share / in->a_share : NAN;
+	in->ratio_low = in->ratio_high = NAN;
+	in->p_raw = cr.p_value;
+	if (t->absolute)
+		row_rates(in, t);
+}
+
+int diff_decide(struct diff_row *rows, size_t n, double alpha, bool no_correction,
+		struct hwp_profile_diff_info *totals)
 {
 	double *p = malloc((n + 1) * sizeof(*p));
 
 	if (!p)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		struct hwp_profile_diff_row_info *in = &rows[i].info;
-		struct counts_result cr;
-
-		counts_test(in->a_samples, na, in->b_samples, nb, &cr);
-		in->a_share = 100.0 * (double)in->a_samples / (double)na;
-		in->b_share = 100.0 * (double)in->b_samples / (double)nb;
-		in->diff = 100 * cr.diff;
-		in->ci_low = 100 * cr.ci_low;
-		in->ci_high = 100 * cr.ci_high;
-		in->ratio = in->a_samples ? in->b_share / in->a_share : NAN;
-		in->p_raw = p[i] = cr.p_value;
+		row_test(&rows[i].info, totals);
+		p[i] = rows[i].info.p_raw;
 	}
 	totals->nr_tests = n;
 	totals->corrected = n > 1 && !no_correction;
@@ -199,10 +126,11 @@ int diff_decide(struct diff_row *rows, size_t n, uint64_t na, uint64_t nb, doubl
 	totals->nr_increase = totals->nr_decrease = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct hwp_profile_diff_row_info *in = &rows[i].info;
+		double change = in->b_value - in->a_value;
 
 		in->p_value = p[i];
-		in->verdict = p[i] >= alpha || in->diff == 0 ? HWP_VERDICT_UNCHANGED :
-			      in->diff > 0 ? HWP_VERDICT_INCREASE : HWP_VERDICT_DECREASE;
+		in->verdict = p[i] >= alpha || change == 0 ? HWP_VERDICT_UNCHANGED :
+			      change > 0 ? HWP_VERDICT_INCREASE : HWP_VERDICT_DECREASE;
 		totals->nr_increase += in->verdict == HWP_VERDICT_INCREASE;
 		totals->nr_decrease += in->verdict == HWP_VERDICT_DECREASE;
 	}
@@ -211,13 +139,18 @@ int diff_decide(struct diff_row *rows, size_t n, uint64_t na, uint64_t nb, doubl
 	return 0;
 }
 
-static int check_opts(struct hwp_profile_diff_opts *o,
+static int check_opts(struct hwp_profile_diff *d,
 		      const struct hwp_profile_diff_opts *opts)
 {
+	struct hwp_profile_diff_opts *o = &d->opts;
 	int err = OPTS_COPY(o, opts, hwp_profile_diff_opts);
 
+	if (!err)
+		err = diff_maps_copy(d, o->map_modules, o->nr_map_modules);
+	o->map_modules = NULL;	/* copied: the caller's is not kept */
 	if (err)
 		return err;
+	o->absolute |= o->per_second;
 	if (o->sort == HWP_SORT_CPU || o->sort == HWP_SORT_COMM ||
 	    o->sort == HWP_SORT_PID)
 		return fail(-EINVAL, "a diff by %s is not supported: diff by sym, rip, line or dso, and compare 'hwprof report --sort %s' of each file",
@@ -239,7 +172,7 @@ static int check_sides(const struct hwp_profile_info *a, const struct hwp_profil
 {
 	if (strcmp(a->event, b->event))
 		return fail(-HWP_ERR_MISMATCH,
-			    "%s reports samples of %s and %s of %s: a difference compares the shares of one event; pick one that both files have (hwprof diff -e NAME), or record both with the same -e",
+			    "%s reports samples of %s and %s of %s: a difference compares the samples of one event; pick one that both files have (hwprof diff -e NAME), or record both with the same -e",
 			    a->input, a->event, b->input, b->event);
 	for (const struct hwp_profile_info *s = a; s; s = s == a ? b : NULL)
 		if (!s->samples)
@@ -266,7 +199,46 @@ static int take_info(struct hwp_profile_diff *d, const struct hwp_profile_info *
 		.b_samples = b->samples,
 		.sort = d->opts.sort,
 		.alpha = d->opts.alpha,
+		.absolute = d->opts.absolute,
+		.per_second = d->opts.per_second,
+		.a_period = (double)a->period / (double)a->samples,
+		.b_period = (double)b->period / (double)b->samples,
 	};
+	return 0;
+}
+
+/* Absolute: a sample of an off-CPU profile weighs the time until its
+ * thread ran again, so its samples, which the test counts, are no
+ * measure of a cost. */
+static int check_absolute(const struct hwp_profile_diff *d,
+			  const struct hwp_profile_info *a,
+			  const struct hwp_profile_info *b)
+{
+	if (!d->opts.absolute || (!a->off_cpu && !b->off_cpu))
+		return 0;
+	return fail(-EOPNOTSUPP,
+		    "%s weighs each sample by its time off the CPU: a count of its samples is no cost to test; compare shares (hwprof diff --mode share)",
+		    a->off_cpu ? a->input : b->input);
+}
+
+/* Each side's seconds, from its first sample to its last: per second,
+ * what the rates are of. */
+static int take_seconds(struct hwp_profile_diff *d, const struct hwp_profile *a,
+			const struct hwp_profile *b)
+{
+	struct profile_recording ra, rb;
+
+	profile_recording(a, &ra);
+	profile_recording(b, &rb);
+	d->info.a_seconds = (double)ra.duration_ns / 1e9;
+	d->info.b_seconds = (double)rb.duration_ns / 1e9;
+	if (d->opts.absolute && (!(d->info.a_period > 0) || !(d->info.b_period > 0)))
+		return fail(-ENODATA, "%s's samples have no period: an absolute difference needs one; compare shares (hwprof diff --mode share)",
+			    d->info.a_period > 0 ? d->b_input : d->a_input);
+	if (d->opts.per_second && (!ra.duration_ns || !rb.duration_ns))
+		return fail(-ENODATA,
+			    "%s has no duration (its samples carry no time, or there is one): there is nothing to divide by per second; compare per recording (hwprof diff --mode count)",
+			    ra.duration_ns ? d->b_input : d->a_input);
 	return 0;
 }
 
@@ -274,28 +246,25 @@ static int diff_build(struct hwp_profile_diff *d, struct hwp_profile *a,
 		      struct hwp_profile *b)
 {
 	struct hwp_profile_info ia = { .sz = sizeof(ia) }, ib = { .sz = sizeof(ib) };
-	struct side sa = { 0 }, sb = { 0 };
 	int err;
 
 	err = hwp_profile_info(a, &ia) ?: hwp_profile_info(b, &ib);
 	if (!err)
-		err = check_sides(&ia, &ib) ?: take_info(d, &ia, &ib);
+		err = check_sides(&ia, &ib) ?: check_absolute(d, &ia, &ib) ?:
+		      take_info(d, &ia, &ib);
 	if (!err)
-		err = side_load(a, d->opts.sort, &sa) ?: side_load(b, d->opts.sort, &sb);
-	if (!err)
-		err = merge_sides(d, &sa, &sb);
-	side_release(&sa);
-	side_release(&sb);
+		err = take_seconds(d, a, b) ?: diff_rows(d, a, b);
 	if (err)
 		return err;
 	for (size_t i = 0; i < d->nr_rows; i++) {
 		d->rows[i].info.sz = sizeof(d->rows[i].info);
 		d->rows[i].info.name = d->rows[i].name;
 		d->rows[i].info.dso = d->rows[i].dso;
+		d->rows[i].info.file = d->rows[i].file;
 	}
 	d->info.nr_rows = d->nr_rows;
-	if (diff_decide(d->rows, d->nr_rows, ia.samples, ib.samples, d->opts.alpha,
-			d->opts.no_correction, &d->info))
+	if (diff_decide(d->rows, d->nr_rows, d->opts.alpha, d->opts.no_correction,
+			&d->info))
 		return fail(-ENOMEM, "out of memory");
 	return 0;
 }
@@ -315,7 +284,7 @@ HWP_API int hwp_profile_diff_new(struct hwp_profile *a, struct hwp_profile *b,
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return fail(-ENOMEM, "out of memory");
-	err = check_opts(&d->opts, opts) ?: diff_build(d, a, b);
+	err = check_opts(d, opts) ?: diff_build(d, a, b);
 	if (err) {
 		hwp_profile_diff_free(d);
 		return err;

@@ -53,4 +53,26 @@ double fisher_exact(uint64_t xa, uint64_t na, uint64_t xb, uint64_t nb);
 int paired_test(const double *a, const double *b, size_t n, enum hwp_stats_test test,
 		double confidence, struct hwp_stats_test_result *r);
 
+/* rates.c: a row with @xa samples of a profile whose exposure is @ea and
+ * @xb of another's of @eb, the exposure being what one sample's rate is
+ * per: 1 / the period a sample stands for (events per recording), times
+ * the recording's seconds (events per second). Samples taken at a steady
+ * period are counted as Poisson's, so the test is of two Poisson rates,
+ * exact and conditional on the row's @xa + @xb: B's part of them is
+ * binomial, with p = eb / (ea + eb) when the rates are equal (two-sided
+ * as R's poisson.test and binom.test: the outcomes no likelier than the
+ * observed one). The interval of the ratio of B's rate to A's is Clopper
+ * and Pearson's of that part, mapped to the ratio: exact (at least 95%),
+ * where Wald's on the log ratio fails for the rows of a few samples. */
+struct rates_result {
+	double ratio;		/* (xb / eb) / (xa / ea); NAN when xa is 0 */
+	double ci_low, ci_high;	/* 95% interval of ratio (ci_high INFINITY: no bound) */
+	double p_value;		/* two-sided */
+};
+/* -EINVAL for an exposure that is not positive and finite. */
+int rates_test(uint64_t xa, double ea, uint64_t xb, double eb, struct rates_result *r);
+/* The exact binomial test of @x successes in @n at probability @p,
+ * two-sided as R's binom.test. */
+double binomial_exact(uint64_t x, uint64_t n, double p);
+
 #endif

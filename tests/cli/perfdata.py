@@ -5,6 +5,7 @@ another machine's host name. One cpu-clock event, samples of the layout
 IP|TID|TIME|CPU|PERIOD (and CALLCHAIN), sample_id_all; the layout of
 perf's Documentation/perf.data-file-format.txt:
 header | attributes | data | feature table | feature sections."""
+import re
 import struct
 import subprocess
 
@@ -145,3 +146,17 @@ def file_offset(segs, vaddr):
         if va <= vaddr < va + size:
             return vaddr - va + off
     raise ValueError(f"{vaddr:#x} is in no segment")
+
+
+def functions(binary):
+    """(name, source file's base name) -> (start, size) of BINARY's
+    functions, from nm's symbols and lines."""
+    out = subprocess.run(["nm", "-S", "-l", "--defined-only", binary], capture_output=True,
+                         text=True).stdout
+    funcs = {}
+    for line in out.splitlines():
+        m = re.match(r"([0-9a-f]+) ([0-9a-f]+) [Tt] (\w+)\s+(\S+):\d+$", line)
+        if m:
+            funcs[(m.group(3), m.group(4).rsplit("/", 1)[-1])] = (int(m.group(1), 16),
+                                                                int(m.group(2), 16))
+    return funcs

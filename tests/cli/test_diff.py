@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""hwprof diff on recordings of hotspots.c (70% hot(), 30% cold()) and of
+"""hwprof diff on files made by hand, whose every count is known: two
+static work()s of one name that swap 75/25 to 25/75 are two rows; a
+function that shrinks leaves another's cost unchanged per recording and
+per second (--mode count, rate), its share up; two executables that differ
+only in name match, with a note, or by --map-module. Then on recordings of hotspots.c (70% hot(), 30% cold()) and of
 hotspots with another split (50/50): cold() is a significant increase, hot()
 the decrease that shares adding up to 100% make, every other row unchanged;
 the same file twice: nothing significant; one run's samples dealt in two:
@@ -18,10 +22,16 @@ import tempfile
 import perfedit
 from common import (HAVE_LIBDW, HOTSPOTS, case, check, done, entry, hwprof, marked_lines,
                     parsed_json, perf_sampler, report_json, run, skip)
+from perfdata import PerfData, file_offset, functions, loads
 
 ROUNDS = "100"
 OTHER_SPLIT = ("5", "5")    # millions of iterations of hot() and cold() a round
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hotspots.c")
+NAMESAKES = os.path.realpath(os.environ.get("NAMESAKES", "build/tests/namesakes"))
+OFFCPU = os.environ.get("OFFCPU", "build/tests/offcpu")
+WORK_MAIN, WORK_OTHER = ("work", "namesakes.c"), ("work", "namesakes-other.c")
+MAIN = ("main", "namesakes.c")
+MS = 1000000    # a sample's period, ns of cpu-clock
 
 
 def diff_json(a, b, *args):
@@ -30,6 +40,161 @@ def diff_json(a, b, *args):
 
 def row(doc, name):
     return next((r for r in doc["rows"] if r["name"] == name), None)
+
+
+def by_hand(path, counts, binary=NAMESAKES, spacing=MS):
+    """A file of samples in the namesakes program (at BINARY, a copy of
+    it): COUNTS maps (function, source file) to its samples, each of 1 ms,
+    SPACING ns after the one before."""
+    fn, segs = functions(binary), loads(binary)
+    pd = PerfData()
+    pd.mmap(1234, 0x555555554000, os.path.getsize(binary) + 0x1000, 0, binary.encode())
+    for key, n in counts.items():
+        for _ in range(n):
+            pd.time += spacing - 1
+            pd.sample(1234, 0x555555554000 + file_offset(segs, fn[key][0] + 4), period=MS)
+    pd.write(path)
+    return path
+
+
+def named(doc, name, file):
+    return next((r for r in doc["rows"] if r["name"] == name and r.get("file") == file), None)
+
+
+def namesakes(d):
+    """work() of namesakes.c and of namesakes-other.c swap 75/25 to 25/75:
+    two rows, told apart by source file, each a significant change."""
+    a = by_hand(os.path.join(d, "ns-a.data"), {WORK_MAIN: 75, WORK_OTHER: 25, MAIN: 100})
+    b = by_hand(os.path.join(d, "ns-b.data"), {WORK_MAIN: 25, WORK_OTHER: 75, MAIN: 100})
+    p, doc = diff_json(a, b)
+    if not check(p.returncode == 0 and doc, f"diff: {p.returncode} {p.stderr}"):
+        return
+    works = sorted((r.get("file"), r["a_samples"], r["b_samples"], r["verdict"])
+                   for r in doc["rows"] if r["name"] == "work")
+    check(works == [("namesakes-other.c", 25, 75, "increase"),
+                    ("namesakes.c", 75, 25, "decrease")],
+          f"two rows named work, by source file: {works}")
+    main = named(doc, "main", None)
+    check(main and main["a_samples"] == main["b_samples"] == 100
+          and main["verdict"] == "unchanged", f"main, alone of its name: {main}")
+    p = hwprof("diff", a, b)
+    lines = [line.split() for line in p.stdout.splitlines()]
+    check(["work", "(namesakes.c)", "37.50", "12.50"] in [f[:4] for f in lines]
+          and ["work", "(namesakes-other.c)", "12.50", "37.50"] in [f[:4] for f in lines],
+          f"the text names each one's file: {p.stdout} {p.stderr}")
+    p, doc = diff_json(a, b, "--sort", "rip")
+    works = doc and sorted((r.get("file"), r["a_samples"], r["b_samples"])
+                           for r in doc["rows"] if r["name"] == "work+0x4")
+    check(works == [("namesakes-other.c", 25, 75), ("namesakes.c", 75, 25)],
+          f"by instruction too: {works} {p.stderr}")
+
+
+def shrink_files(d):
+    """namesakes.c's work() shrinks from 400 to 100 samples, the other
+    stays at 100: A's 500 samples 1 ms apart, B's 200 2.5 ms apart, so
+    both last about half a second."""
+    a = by_hand(os.path.join(d, "shrink-a.data"), {WORK_MAIN: 400, WORK_OTHER: 100})
+    b = by_hand(os.path.join(d, "shrink-b.data"), {WORK_MAIN: 100, WORK_OTHER: 100},
+                spacing=5 * MS // 2)
+    return a, b
+
+
+def absolute(d):
+    a, b = shrink_files(d)
+    p, doc = diff_json(a, b)
+    other = doc and named(doc, "work", "namesakes-other.c")
+    check(p.returncode == 0 and doc["mode"] == "share" and other
+          and other["verdict"] == "increase" and other["a_value"] == other["a_share"] == 20,
+          f"by share, the unchanged one's share is up: {other} {p.stderr}")
+    p = hwprof("diff", a, b)
+    check(" shares of the cpu-clock samples" in p.stdout and "share up" in p.stdout
+          and "share down" in p.stdout and "increase" not in p.stdout.split("verdict")[-1],
+          f"the text says the verdicts are of shares: {p.stdout}")
+    p, doc = diff_json(a, b, "--mode", "count")
+    if not check(p.returncode == 0 and doc and doc["mode"] == "count",
+                 f"--mode count: {p.returncode} {p.stderr}"):
+        return
+    check(doc["a"]["period"] == doc["b"]["period"] == MS, f"the periods: {doc['a']} {doc['b']}")
+    other, main = named(doc, "work", "namesakes-other.c"), named(doc, "work", "namesakes.c")
+    check(other and other["a_value"] == other["b_value"] == 100 * MS and other["p_raw"] == 1
+          and other["verdict"] == "unchanged" and other["ratio"] == 1
+          and other["ratio_low"] < 1 < other["ratio_high"],
+          f"per recording, the other one's cost is unchanged: {other}")
+    check(main and main["a_value"] == 400 * MS and main["b_value"] == 100 * MS
+          and main["verdict"] == "decrease" and main["ratio"] == 0.25
+          and main["ratio_low"] < 0.25 < main["ratio_high"] < 0.5,
+          f"and the shrunk one's is down: {main}")
+    check(doc["increases"] == 0 and doc["decreases"] == 1 and doc["test"] == "poisson-exact"
+          and doc["interval"] == "clopper-pearson", f"the header: {doc['test']} {doc['interval']}")
+    p, doc = diff_json(a, b, "--mode", "rate")
+    if not check(p.returncode == 0 and doc and doc["mode"] == "rate",
+                 f"--mode rate: {p.returncode} {p.stderr}"):
+        return
+    check(abs(doc["a"]["seconds"] - 0.499) < 1e-9 and abs(doc["b"]["seconds"] - 0.4975) < 1e-9,
+          f"the durations, first sample to last: {doc['a']} {doc['b']}")
+    other = named(doc, "work", "namesakes-other.c")
+    check(other and abs(other["a_value"] - 100 * MS / 0.499) < 1e-3
+          and abs(other["b_value"] - 100 * MS / 0.4975) < 1e-3
+          and other["verdict"] == "unchanged", f"per second, unchanged too: {other}")
+    p = hwprof("diff", "--mode", "count", a, b)
+    check(p.returncode == 0 and "per recording" in p.stdout and "share up" not in p.stdout
+          and "decrease" in p.stdout, f"the text of --mode count: {p.stdout} {p.stderr}")
+    p = hwprof("diff", "--mode", "count", "--format", "csv", a, b)
+    rows = {r["file"]: r for r in csv.DictReader(io.StringIO(p.stdout))}
+    check(p.returncode == 0 and set(rows) == {"namesakes.c", "namesakes-other.c"}
+          and float(rows["namesakes.c"]["a_value"]) == 400 * MS
+          and rows["namesakes.c"]["verdict"] == "decrease"
+          and float(rows["namesakes-other.c"]["ratio_low"]) < 1, f"CSV: {p.stdout} {p.stderr}")
+    one = by_hand(os.path.join(d, "one.data"), {WORK_MAIN: 1})
+    p = hwprof("diff", "--mode", "rate", a, one)
+    check(p.returncode == 1 and "one.data has no duration" in p.stderr
+          and "--mode count" in p.stderr, f"per second of no time: {p.returncode} {p.stderr}")
+    p = hwprof("diff", "--mode", "cost", a, b)
+    check(p.returncode == 2 and "--mode" in p.stderr, f"a bad mode: {p.returncode} {p.stderr}")
+
+
+def off_cpu(d):
+    """An off-CPU profile weighs each sample by a time: its samples are no
+    cost to count, and --mode count says so; shares still compare."""
+    path = os.path.join(d, "offcpu.data")
+    p = hwprof("record", "--off-cpu", "-o", path, "--", OFFCPU, timeout=120)
+    if not check(p.returncode == 0, f"record --off-cpu: {p.stderr}"):
+        return
+    p = hwprof("diff", "--mode", "count", path, path)
+    check(p.returncode == 1 and "offcpu.data weighs each sample by its time off the CPU"
+          in p.stderr and "--mode share" in p.stderr, f"--mode count: {p.returncode} {p.stderr}")
+    p = hwprof("diff", path, path)
+    check(p.returncode == 0 and "0 significant" in p.stdout, f"by share: {p.stderr}")
+
+
+def module_names(d):
+    """bench-old and bench-new, one program under two names: their rows
+    match, with a note; --map-module says which; a map to a name B does
+    not have matches nothing, and the warning says why."""
+    old, new = os.path.join(d, "bench-old"), os.path.join(d, "bench-new")
+    shutil.copy(NAMESAKES, old)
+    shutil.copy(NAMESAKES, new)
+    a = by_hand(os.path.join(d, "old.data"), {WORK_MAIN: 75, WORK_OTHER: 25, MAIN: 100}, old)
+    b = by_hand(os.path.join(d, "new.data"), {WORK_MAIN: 25, WORK_OTHER: 75, MAIN: 100}, new)
+    for args, auto in (((), True), (("--map-module", "bench-old=bench-new"), False)):
+        p, doc = diff_json(a, b, *args)
+        if not check(p.returncode == 0 and doc, f"{args}: {p.returncode} {p.stderr}"):
+            continue
+        main = named(doc, "main", None)
+        check(main and main["a_samples"] == main["b_samples"] == 100 and len(doc["rows"]) == 3,
+              f"{args}: the rows match: {doc['rows']}")
+        check(doc["module_map"] == [{"a": "bench-old", "b": "bench-new", "auto": auto}],
+              f"{args}: the map: {doc.get('module_map')}")
+    p = hwprof("diff", a, b)
+    check("bench-old (A) and bench-new (B) are compared as one module" in p.stdout
+          and "--map-module" in p.stdout, f"the note: {p.stdout}")
+    p, doc = diff_json(a, b, "--map-module", "bench-old=other")
+    check(p.returncode == 0 and doc and all(not r["a_samples"] or not r["b_samples"]
+                                            for r in doc["rows"])
+          and "no row of" in p.stderr and "bench-new" in p.stderr
+          and "--map-module" in p.stderr, f"nothing matches: {p.stderr}")
+    p = hwprof("diff", "--map-module", "bench-old", a, b)
+    check(p.returncode == 2 and "OLD=NEW" in p.stderr, f"a bad map: {p.returncode} {p.stderr}")
 
 
 def record(path, *split, event="cpu-clock"):
@@ -166,7 +331,8 @@ def text_and_csv(d):
     # At least hot and cold; the kernel's rows may move with the load.
     check(p.returncode == 0 and "Fisher's exact test" in p.stdout
           and "Holm's correction over" in p.stdout
-          and re.search(r"\b\d+ significant: [1-9]\d* increases?, [1-9]\d* decreases?", p.stdout),
+          and re.search(r"\b\d+ significant: [1-9]\d* shares? up, [1-9]\d* shares? down",
+                        p.stdout),
           f"text header: {p.returncode} {p.stdout[:600]} {p.stderr}")
     # The interval is Newcombe's at 95%, the verdict Fisher's after Holm's
     # correction: a row may be unchanged beside an interval without 0.
@@ -266,6 +432,10 @@ if not HAVE_LIBDW:
 
 case(help_text)
 with tempfile.TemporaryDirectory() as tmp:
+    case(namesakes, tmp, name="namesakes by source file")
+    case(absolute, tmp, name="shares, counts and rates")
+    case(module_names, tmp, name="two names of one program")
+    case(off_cpu, tmp, name="off-CPU samples are no count")
     case(recordings, tmp)
     case(changed_share, tmp, name="a changed share")
     case(same_file, tmp, name="the same file twice")

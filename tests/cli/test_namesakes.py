@@ -11,25 +11,13 @@ import os
 import re
 import tempfile
 
-from common import HAVE_LIBDW, case, check, done, hwprof, report_json, run, skip
-from perfdata import PerfData, file_offset, loads
+from common import HAVE_LIBDW, case, check, done, hwprof, report_json, skip
+from perfdata import PerfData, file_offset, functions, loads
 
 NAMESAKES = os.path.realpath(os.environ.get("NAMESAKES", "build/tests/namesakes"))
 PID = 4321
 BASE = 0x555555554000	# where the file says the program is mapped
 ANON = 0x7f0000000000	# and some anonymous memory
-
-
-def functions(binary):
-    """(name, file) -> (start, size), from nm's symbols and lines."""
-    out = run(["nm", "-S", "-l", "--defined-only", binary]).stdout
-    funcs = {}
-    for line in out.splitlines():
-        m = re.match(r"([0-9a-f]+) ([0-9a-f]+) [Tt] (\w+)\s+(\S+):\d+$", line)
-        if m:
-            funcs[(m.group(3), os.path.basename(m.group(4)))] = (int(m.group(1), 16),
-                                                                  int(m.group(2), 16))
-    return funcs
 
 
 def by_address(doc, addr):

@@ -8,7 +8,15 @@
  *   0.5% to 4.5%, are significant increases in every pair, the others'
  *   verdicts being unchanged or the decrease that shares adding to 100%
  *   make;
- * - the 95% interval covers the true difference about 95% of the time.
+ * - the 95% interval covers the true difference about 95% of the time;
+ * - the exact test of two Poisson rates and Clopper and Pearson's interval
+ *   give R's published values (binom.test, poisson.test);
+ * - a function that shrinks from 40% to 10% of the cost of one run, the
+ *   others unchanged: by share, the others are increases; per recording
+ *   (absolute) they are unchanged in at least 90 of 100 pairs (5% expected
+ *   with Holm's correction), and the shrunk one a decrease in every pair;
+ * - the interval of the ratio of rates covers the true ratio at least 95%
+ *   of the time (it is exact, so conservative).
  */
 #include "core/core.h"
 #include "diff/diff.h"
@@ -81,8 +89,10 @@ static struct diff_row *pair(const double *a_shares, const double *b_shares,
 	}
 	draw(rows, a_shares, 0);
 	draw(rows, b_shares, 1);
-	*totals = (struct hwp_profile_diff_info){ .sz = sizeof(*totals) };
-	if (diff_decide(rows, NR_ROWS, SAMPLES, SAMPLES, 0.05, false, totals))
+	*totals = (struct hwp_profile_diff_info){ .sz = sizeof(*totals),
+						  .a_samples = SAMPLES,
+						  .b_samples = SAMPLES };
+	if (diff_decide(rows, NR_ROWS, 0.05, false, totals))
 		return NULL;
 	return rows;
 }
@@ -167,6 +177,123 @@ static void check_coverage(void)
 	      "coverage %d of %d", covered, trials);
 }
 
+static void check_rates_published(void)
+{
+	struct rates_result r;
+
+	/* R: binom.test(682, 925, p = 3/4), ?binom.test's example. */
+	CHECK(fabs(binomial_exact(682, 925, 0.75) - 0.38249156) < 1e-8,
+	      "682 of 925: %.9f", binomial_exact(682, 925, 0.75));
+	CHECK(binomial_exact(0, 10, 0.5) == 0.001953125, "0 of 10: %.10g",
+	      binomial_exact(0, 10, 0.5));
+	CHECK(binomial_exact(100, 200, 0.5) == 1, "100 of 200: %.10g",
+	      binomial_exact(100, 200, 0.5));
+	/* R: poisson.test(c(11, 6 + 8 + 7), c(800, 1083 + 1050 + 878)), its
+	 * example: B 11 in 800, A 21 in 3011; rate ratio 1.971488, p 0.07967,
+	 * 95% interval 0.8584264 to 4.2772659. */
+	CHECK_ERR(rates_test(21, 3011, 11, 800, &r), 0);
+	CHECK(fabs(r.ratio - 1.971488) < 5e-7, "ratio %.7f", r.ratio);
+	CHECK(fabs(r.p_value - 0.0796686330) < 1e-9, "p %.10f", r.p_value);
+	CHECK(fabs(r.ci_low - 0.8584264) < 5e-7 && fabs(r.ci_high - 4.2772659) < 5e-7,
+	      "interval [%.7f, %.7f]", r.ci_low, r.ci_high);
+	CHECK_ERR(rates_test(0, 1, 5, 1, &r), 0);
+	CHECK(isnan(r.ratio) && isinf(r.ci_high) && r.ci_low > 0 && r.p_value < 0.07,
+	      "none in A: ratio %g [%g, %g] p %g", r.ratio, r.ci_low, r.ci_high,
+	      r.p_value);
+	CHECK_ERR(rates_test(1, 0, 1, 1, &r), -EINVAL);
+	CHECK_ERR(rates_test(1, 1, 1, NAN, &r), -EINVAL);
+}
+
+/* A Poisson count of mean @mean: exponential gaps within one unit. */
+static uint64_t poisson(double mean)
+{
+	double t = 0;
+	uint64_t k = 0;
+
+	for (;;) {
+		t -= log(1 - uniform()) / mean;
+		if (t > 1)
+			return k;
+		k++;
+	}
+}
+
+/* One run of a fixed workload a side, one sample a millisecond of each
+ * row's cost: row 0 costs @a0 ms in A and @b0 in B, the others 300, 200
+ * and 100 on both sides. */
+static struct diff_row *run_pair(double a0, double b0, bool absolute,
+				 struct hwp_profile_diff_info *t)
+{
+	static struct diff_row rows[4];
+	static const double cost[4] = { 0, 300, 200, 100 };
+	static char names[4][8];
+
+	*t = (struct hwp_profile_diff_info){ .sz = sizeof(*t), .absolute = absolute,
+					     .a_period = 1e6, .b_period = 1e6 };
+	memset(rows, 0, sizeof(rows));
+	for (size_t k = 0; k < 4; k++) {
+		snprintf(names[k], sizeof(names[k]), "f%zu", k);
+		rows[k].name = rows[k].dso = names[k];
+		rows[k].info.a_samples = poisson(k ? cost[k] : a0);
+		rows[k].info.b_samples = poisson(k ? cost[k] : b0);
+		t->a_samples += rows[k].info.a_samples;
+		t->b_samples += rows[k].info.b_samples;
+	}
+	return diff_decide(rows, 4, 0.05, false, t) ? NULL : rows;
+}
+
+static void check_shrink_absolute(void)
+{
+	int share_up = 0, quiet = 0, shrunk = 0;
+
+	for (int i = 0; i < PAIRS; i++) {
+		struct hwp_profile_diff_info t;
+		struct diff_row *rows = run_pair(400, 100, false, &t);
+		size_t others = 0;
+
+		/* f1 and f2, 30% -> 43% and 20% -> 29% of 1,000 samples */
+		for (size_t k = 0; rows && k < 4; k++)
+			others += (!strcmp(rows[k].name, "f1") ||
+				   !strcmp(rows[k].name, "f2")) &&
+				  rows[k].info.verdict == HWP_VERDICT_INCREASE;
+		share_up += others == 2;
+		rows = run_pair(400, 100, true, &t);
+		if (!rows) {
+			CHECK(0, "out of memory");
+			return;
+		}
+		CHECK(rows[0].info.a_value == 1e6 * (double)rows[0].info.a_samples,
+		      "a value is samples times the period: %g", rows[0].info.a_value);
+		quiet += t.nr_increase == 0 && t.nr_decrease == 1;
+		shrunk += !strcmp(rows[0].name, "f0") &&
+			  rows[0].info.verdict == HWP_VERDICT_DECREASE;
+	}
+	t_note("40%% -> 10%%: by share, the two larger others up in %d of %d pairs; absolute, only the shrunk one changed in %d",
+	       share_up, PAIRS, quiet);
+	CHECK(share_up >= 95, "by share, the others are increases in only %d pairs",
+	      share_up);
+	/* Holm's correction keeps a false change to 5% of the pairs: 90 of
+	 * 100 is far beyond chance. */
+	CHECK(quiet >= 90 && shrunk == PAIRS, "absolute: %d quiet, %d shrunk of %d",
+	      quiet, shrunk, PAIRS);
+}
+
+static void check_rates_coverage(void)
+{
+	int covered = 0, trials = 2000;
+
+	for (int t = 0; t < trials; t++) {
+		struct rates_result r;
+
+		/* A at 50 a unit for 2 units, B at 75 a unit for 1: ratio 1.5. */
+		rates_test(poisson(100), 2, poisson(75), 1, &r);
+		covered += r.ci_low <= 1.5 && 1.5 <= r.ci_high;
+	}
+	t_note("the interval of the ratio covers it in %.1f%%", 100.0 * covered / trials);
+	CHECK(covered >= 0.94 * trials && covered <= 0.995 * trials, "coverage %d of %d",
+	      covered, trials);
+}
+
 int main(void)
 {
 	t_init();
@@ -175,5 +302,8 @@ int main(void)
 	t_run(check_three_points);
 	t_run(check_half_to_four_and_a_half);
 	t_run(check_coverage);
+	t_run(check_rates_published);
+	t_run(check_shrink_absolute);
+	t_run(check_rates_coverage);
 	return t_done();
 }
