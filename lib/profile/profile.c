@@ -236,7 +236,7 @@ static uint64_t skipped_caller(struct hwp_profile *p, const struct pd_sample *s,
 	struct location loc;
 	uint64_t caller, next;
 
-	if (!s->regs_abi)
+	if (!s->regs_abi && !s->stack_dyn_size)
 		return 0;
 	if (pc == s->ip && s->cpumode == PERF_RECORD_MISC_USER)
 		loc = p->sites[leaf].loc;
@@ -322,9 +322,7 @@ static int dwarf_begin(struct hwp_profile *p, const struct pd_event *ev)
 /* The user stack and registers that DWARF chains are unwound from. */
 static bool has_dwarf(const struct pd_event *ev)
 {
-	uint64_t both = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-
-	return (ev->attr.sample_type & both) == both;
+	return regs_unwound(&ev->attr);
 }
 
 static bool has_chains(const struct pd_event *ev)
