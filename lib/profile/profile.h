@@ -227,6 +227,9 @@ struct hwp_profile {
 	uint32_t truncated_site;
 	struct unwind_stats us;
 	struct leaf_callers leaf_callers;
+	/* the event's frame-pointer chains with a user part, and those whose
+	 * walk found no caller of the first user frame in a module */
+	uint64_t fp_chains, fp_one_frame;
 	/* a report looked up lines: modules say if they have them */
 	bool lines_used;
 	struct report *reports[HWP_SORT_DSO + 1];	/* built on first use */

@@ -5,7 +5,9 @@ function without a frame (tests/leaves.c, GCC's -O2 on x86-64 even with
 -fno-omit-frame-pointer), the kernel's walk goes from the sampled address
 to the caller's caller. hwprof finds the caller where the leaf's CFI says
 its return address is, and its callers are those that --call-graph dwarf
-finds in the same program; perf still reads the file."""
+finds in the same program; perf still reads the file. A program without
+frame pointers at all (tests/calltree.c) gets chains one frame deep, and
+the report says so and what to record instead."""
 import os
 import re
 import shutil
@@ -147,8 +149,29 @@ def perf_reads_it():
           f"perf script: {p.returncode} {p.stdout[:1500]} {p.stderr[-1500:]}")
 
 
+def one_frame_said():
+    out = os.path.join(tmp, "calltree-fp.data")
+    p = hwprof("record", "-e", "cpu-clock", "-F", "4000", "-g", "-o", out, "--", CALLTREE,
+               "tree", "300", timeout=240)
+    if not check(p.returncode == 0, p.stderr):
+        return
+    p = hwprof("report", "-i", out, "--top", "3")
+    header = [line for line in p.stdout.splitlines() if line.startswith("#")]
+    note("\n".join(header))
+    said = [line for line in header if "stop at their first user frame" in line]
+    check(p.returncode == 0 and len(said) == 1 and "--call-graph dwarf" in said[0],
+          f"calltree (no frame pointers) with -g: {header}")
+    share = re.search(r"([\d.]+)% of the call chains", said[0] if said else "")
+    check(share and float(share.group(1)) > 90, f"calltree's chains one frame deep: {said}")
+    # a program with frame pointers: nothing said
+    p = hwprof("report", "-i", record("-g"), "--top", "3")
+    check(p.returncode == 0 and "first user frame" not in p.stdout,
+          f"leaves with -g: {p.stdout[:1500]}")
+
+
 case(fp_finds_the_caller, name="-g finds a leaf's caller")
 case(dwarf_agrees, name="the callers of --call-graph dwarf")
 case(sample_type, name="what -g records")
 case(perf_reads_it, name="perf reads the file")
+case(one_frame_said, name="chains one frame deep are said")
 done()
