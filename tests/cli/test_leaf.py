@@ -163,10 +163,17 @@ def one_frame_said():
           f"calltree (no frame pointers) with -g: {header}")
     share = re.search(r"([\d.]+)% of the call chains", said[0] if said else "")
     check(share and float(share.group(1)) > 90, f"calltree's chains one frame deep: {said}")
+    p, doc = report_json(out)
+    fp = doc["frame_pointers"] if doc else {}
+    check(fp and fp["one_frame"] * 10 > fp["chains"] * 9, f"calltree's JSON: {fp}")
     # a program with frame pointers: nothing said
     p = hwprof("report", "-i", record("-g"), "--top", "3")
     check(p.returncode == 0 and "first user frame" not in p.stdout,
           f"leaves with -g: {p.stdout[:1500]}")
+    p, doc = report_json(record("-g"))
+    fp = doc["frame_pointers"] if doc else {}
+    check(fp and fp["chains"] > 1000 and fp["one_frame"] * 100 < fp["chains"],
+          f"leaves' JSON: {fp}")
 
 
 case(fp_finds_the_caller, name="-g finds a leaf's caller")
