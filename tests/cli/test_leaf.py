@@ -32,17 +32,30 @@ SPLIT = ("dot_twice", "dot_once")
 recorded = {}
 
 
+def record_into(name, args, *cmd):
+    """CMD recorded with ARGS into NAME: its path, or None after saying why."""
+    out = os.path.join(tmp, name)
+    p = hwprof("record", "-e", "cpu-clock", "-F", "4000", *args, "-o", out, "--", *cmd,
+               timeout=240)
+    return out if check(p.returncode == 0, f"record {args} {cmd}: {p.stderr}") else None
+
+
 def record(mode):
     """tests/leaves.c recorded with MODE's chains ("-g" or "dwarf"), once."""
-    if mode in recorded:
-        return recorded[mode]
-    out = os.path.join(tmp, f"leaves-{mode}.data")
-    args = ["-g"] if mode == "-g" else ["--call-graph", mode]
-    p = hwprof("record", "-e", "cpu-clock", "-F", "4000", *args, "-o", out, "--", LEAVES,
-               ROUNDS, timeout=240)
-    check(p.returncode == 0, f"record {args}: {p.stderr}")
-    recorded[mode] = out if p.returncode == 0 else None
+    if mode not in recorded:
+        args = ["-g"] if mode == "-g" else ["--call-graph", mode]
+        recorded[mode] = record_into(f"leaves-{mode}.data", args, LEAVES, ROUNDS)
     return recorded[mode]
+
+
+def folded(path):
+    """PATH's report as folded chains: [(frames, samples)], and whether it worked."""
+    p = hwprof("report", "-i", path, "--format", "folded")
+    chains = []
+    for line in p.stdout.splitlines():
+        frames, n = line.rsplit(" ", 1)
+        chains.append((frames.split(";"), int(n)))
+    return chains, check(p.returncode == 0, p.stderr)
 
 
 def callers(doc, symbol):
@@ -81,11 +94,9 @@ def fp_finds_the_caller():
     check(split >= 99, f"hot_dot is called by {SPLIT} alone, not {dot}")
     check(chase.get("chase", 0.0) >= 99, f"cold_chase is called by chase, not {chase}")
     # and the chains go on from the caller to main (the flame graph's paths)
-    p = hwprof("report", "-i", record("-g"), "--format", "folded")
+    chains, ok = folded(record("-g"))
     paths = {}
-    for line in p.stdout.splitlines():
-        frames, n = line.rsplit(" ", 1)
-        frames = frames.split(";")
+    for frames, n in chains:
         if frames[-1] in ("hot_dot", "cold_chase") and "main" in frames:
             key = ";".join(frames[frames.index("main"):])
             paths[key] = paths.get(key, 0) + int(n)
@@ -93,7 +104,7 @@ def fp_finds_the_caller():
     wanted = sum(paths.get(k, 0) for k in ("main;dot_twice;hot_dot", "main;dot_once;hot_dot",
                                              "main;chase;cold_chase"))
     note(f"-g: paths from main {paths}")
-    check(p.returncode == 0 and total > 1000 and wanted * 100 >= total * 99,
+    check(ok and total > 1000 and wanted * 100 >= total * 99,
           f"main -> caller -> leaf in {wanted} of {total} samples: {paths}")
 
 
@@ -101,23 +112,19 @@ def syscall_caller():
     """Samples in the kernel: the user part starts in libc's getppid(),
     frameless, and its caller ask() comes from the stack the kernel copied
     at the system call."""
-    out = os.path.join(tmp, "syscall.data")
-    p = hwprof("record", "-e", "cpu-clock", "-F", "4000", "-g", "-o", out, "--", LEAVES,
-               "syscall", "1000000", timeout=240)
-    if not check(p.returncode == 0, p.stderr):
+    out = record_into("syscall.data", ["-g"], LEAVES, "syscall", "1000000")
+    if not out:
         return
-    p = hwprof("report", "-i", out, "--format", "folded")
+    chains, ok = folded(out)
     kernel, asked = 0, 0
-    for line in p.stdout.splitlines():
-        frames, n = line.rsplit(" ", 1)
-        frames = frames.split(";")
+    for frames, n in chains:
         if "getppid" not in frames or frames[-1] == "getppid":
             continue    # in user space, or not the call
-        kernel += int(n)
+        kernel += n
         at = frames.index("getppid")
-        asked += int(n) if frames[at - 2:at] == ["main", "ask"] else 0
+        asked += n if frames[at - 2:at] == ["main", "ask"] else 0
     note(f"samples in the kernel under getppid: {kernel}, main;ask;getppid in {asked}")
-    check(p.returncode == 0 and kernel >= 100 and asked * 100 >= kernel * 99,
+    check(ok and kernel >= 100 and asked * 100 >= kernel * 99,
           f"main -> ask -> getppid in {asked} of {kernel} samples in the kernel")
 
 
@@ -181,10 +188,8 @@ def perf_reads_it():
 
 
 def one_frame_said():
-    out = os.path.join(tmp, "calltree-fp.data")
-    p = hwprof("record", "-e", "cpu-clock", "-F", "4000", "-g", "-o", out, "--", CALLTREE,
-               "tree", "300", timeout=240)
-    if not check(p.returncode == 0, p.stderr):
+    out = record_into("calltree-fp.data", ["-g"], CALLTREE, "tree", "300")
+    if not out:
         return
     p = hwprof("report", "-i", out, "--top", "3")
     header = [line for line in p.stdout.splitlines() if line.startswith("#")]
