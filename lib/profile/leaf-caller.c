@@ -52,13 +52,15 @@ static void ra_site_read(struct ra_site *rs, struct dw_module *mod, uint64_t vad
 	if (!a)
 		return;
 	rs->e_machine = a->e_machine;
-	if (dw_module_ra_rule(mod, vaddr, &reg) == DW_RA_IN_REGISTER) {
+	/* one CFI lookup: where samples of the machine keep the return
+	 * address, a register (arm64) or the stack (x86-64) */
+	if (a->fp_mask && dw_module_ra_rule(mod, vaddr, &reg) == DW_RA_IN_REGISTER) {
 		/* a return address "in" the PC's own column is no caller
 		 * (x86-64's CFI never says so; a file made up to might) */
 		if (reg >= 0 && reg <= INT8_MAX && reg != a->ip)
 			rs->reg = (int8_t)reg;
-	} else if (!dw_module_ra_slot(mod, vaddr, &reg, &offset) && reg == a->sp &&
-		   offset >= 0 && offset <= INT32_MAX) {
+	} else if (a->fp_stack && !dw_module_ra_slot(mod, vaddr, &reg, &offset) &&
+		   reg == a->sp && offset >= 0 && offset <= INT32_MAX) {
 		rs->sp_offset = (int32_t)offset;
 	}
 }
