@@ -937,4 +937,3 @@ int dw_module_ra_slot(struct dw_module *m, uint64_t vaddr, int *base, int64_t *o
 	free(frame);
 	return ret;
 }
-

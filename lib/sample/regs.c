@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The user registers of a DWARF sample (PERF_SAMPLE_REGS_USER), and of a
- * frame-pointer sample (those that find a leaf's caller): which the recorder asks
- * for, and where each DWARF register lies in a sample. The one place that
+/* The user registers of a DWARF sample (PERF_SAMPLE_REGS_USER), and what a
+ * frame-pointer sample keeps to find a leaf's caller (arm64's link
+ * register, x86-64's words of the stack): which the recorder asks for,
+ * and where each DWARF register lies in a sample. The one place that
  * knows the kernel's register numbers (perf's
  * arch/<arch>/include/uapi/asm/perf_regs.h) and how they map to DWARF's,
  * for every architecture hwprof unwinds. */
