@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Run the benchmarks side by side against their references; paste the
-# output into BENCHMARKS.md. Usage: bench/run.sh [BUILD_DIR]
+# output into BENCHMARKS.md. Usage: bench/run.sh [BUILD_DIR]; BASE_BUILD=DIR
+# adds -g's stack copy against a build without it (bench-fp-stack.py).
 set -eu
 b=${1:-build}
 echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
@@ -96,6 +97,12 @@ echo
 echo "== recording overhead at 4 kHz: the program's own run time"
 python3 bench/bench-record.py "$b" 21 4000 300000000
 echo
+if [ -n "${BASE_BUILD:-}" ]; then
+	echo "== -g's 128 bytes of stack on x86-64 against -g of BASE_BUILD (a build without them)"
+	echo "   (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+	python3 bench/bench-fp-stack.py "$b" "$BASE_BUILD" 15 4000 300000000
+	echo
+fi
 echo "== recording off-CPU time: record --off-cpu vs perf record -e context-switches -c 1 -g"
 echo "   --switch-events, the program's own run time (issue 16)"
 python3 bench/bench-offcpu.py "$b" 21 20000

@@ -2580,6 +2580,12 @@ struct hwp_profile_info {
 	/* Samples of the reported event left out by hwp_profile_opts' cpus.
 	 * Since: 0.2 */
 	uint64_t other_cpus;
+	/* The reported event's frame-pointer chains (-g) with a user part,
+	 * and those of them whose walk found no caller of the first user
+	 * frame in a module: most are, from code built without frame
+	 * pointers, whose callers --call-graph dwarf finds. Since: 0.2 */
+	uint64_t fp_chains;
+	uint64_t fp_one_frame;
 };
 
 /* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */

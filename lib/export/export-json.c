@@ -141,6 +141,13 @@ static void json_totals(struct json_writer *w, const struct hwp_profile_info *in
 	if (in->off_cpu)
 		jw_kv_uint(w, "off_cpu_unmatched", in->off_cpu_unmatched);
 	jw_kv_uint(w, "other_cpus", in->other_cpus);
+	if (in->callchains && !in->dwarf) {
+		jw_key(w, "frame_pointers");
+		jw_object_begin(w);
+		jw_kv_uint(w, "chains", in->fp_chains);
+		jw_kv_uint(w, "one_frame", in->fp_one_frame);
+		jw_object_end(w);
+	}
 	if (!in->dwarf)
 		return;
 	jw_key(w, "unwind");

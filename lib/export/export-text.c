@@ -243,6 +243,18 @@ static void text_unwind(FILE *f, const struct hwp_profile_info *in, struct print
 			(unsigned long long)in->unwind_failed);
 }
 
+/* Frame-pointer chains that most often stop at once: the code has no
+ * frame pointers, and DWARF's would have its callers. */
+static void text_one_frame(FILE *f, const struct hwp_profile_info *in)
+{
+	char n[32], m[32];
+
+	fmt_grouped((double)in->fp_one_frame, true, n, sizeof(n));
+	fmt_grouped((double)in->fp_chains, true, m, sizeof(m));
+	fprintf(f, "# frame pointers: %.1f%% of the call chains stop at their first user frame (%s of %s), as in code built without frame pointers: record with --call-graph dwarf for the callers\n",
+		100.0 * (double)in->fp_one_frame / (double)in->fp_chains, n, m);
+}
+
 static void text_header(struct hwp_profile *p, FILE *f, const char *sort,
 			struct printable *pr)
 {
@@ -272,6 +284,8 @@ static void text_header(struct hwp_profile *p, FILE *f, const char *sort,
 			(unsigned long long)in.throttled);
 	if (in.dwarf)
 		text_unwind(f, &in, pr);
+	if (in.fp_one_frame * 2 > in.fp_chains)
+		text_one_frame(f, &in);
 	if (in.off_cpu)
 		fprintf(f, "# off-CPU time: %.3f ms, each sample weighing the time from its thread's switch out to its switch back in; %llu samples whose thread did not run again in the recording weigh nothing\n",
 			(double)in.period / 1e6,

@@ -102,3 +102,9 @@ int dw_module_ra_rule(struct dw_module *m, uint64_t vaddr, int *ra_reg)
 	(void)m, (void)vaddr, (void)ra_reg;
 	return -EOPNOTSUPP;
 }
+
+int dw_module_ra_slot(struct dw_module *m, uint64_t vaddr, int *base, int64_t *offset)
+{
+	(void)m, (void)vaddr, (void)base, (void)offset;
+	return -EOPNOTSUPP;
+}

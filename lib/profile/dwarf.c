@@ -41,6 +41,7 @@
 	X(dwarf_attr) X(dwarf_getsrcfiles) X(dwarf_filesrc)                  \
 	X(dwfl_module_build_id) X(dwfl_module_eh_cfi) X(dwfl_module_dwarf_cfi)  \
 	X(dwarf_cfi_addrframe) X(dwarf_frame_info) X(dwarf_frame_register)   \
+	X(dwarf_frame_cfa)                                                   \
 	X(dwelf_elf_gnu_build_id) X(dwfl_module_info)
 #define ELF_FUNCS(X)                                                         \
 	X(gelf_getehdr) X(elf_getphdrnum) X(gelf_getphdr) X(elf_nextscn)     \
@@ -904,15 +905,32 @@ int dw_module_read_image(struct dw_module *m, uint64_t vaddr, void *buf, size_t 
 	return -ENOENT;
 }
 
-/* The rule of the return address column in @cfi's frame at @vaddr. */
-static int ra_rule(Dwarf_CFI *cfi, uint64_t vaddr, int *ra_reg)
+/* @m's frame at @vaddr, or NULL. .eh_frame first: .debug_frame may be in a
+ * debug file still to be found, whose addresses may be another's than the
+ * module's (its bias, as for lines). Free it. */
+static Dwarf_Frame *frame_at(struct dw_module *m, uint64_t vaddr)
 {
+	Dwarf_Addr bias = 0;
+	Dwarf_CFI *cfi = dw.dwfl_module_eh_cfi(m->mod, &bias);
 	Dwarf_Frame *frame;
+
+	if (cfi && !dw.dwarf_cfi_addrframe(cfi, vaddr - bias, &frame))
+		return frame;
+	bias = 0;
+	cfi = dw.dwfl_module_dwarf_cfi(m->mod, &bias);
+	if (cfi && !dw.dwarf_cfi_addrframe(cfi, vaddr - bias, &frame))
+		return frame;
+	return NULL;
+}
+
+int dw_module_ra_rule(struct dw_module *m, uint64_t vaddr, int *ra_reg)
+{
+	Dwarf_Frame *frame = frame_at(m, vaddr);
 	Dwarf_Op ops_mem[3], *ops;
 	size_t nops;
 	int reg, ret;
 
-	if (!cfi || dw.dwarf_cfi_addrframe(cfi, vaddr, &frame))
+	if (!frame)
 		return -ENOENT;
 	reg = dw.dwarf_frame_info(frame, NULL, NULL, NULL);
 	if (reg < 0 || dw.dwarf_frame_register(frame, reg, ops_mem, &ops, &nops))
@@ -928,19 +946,42 @@ static int ra_rule(Dwarf_CFI *cfi, uint64_t vaddr, int *ra_reg)
 	return ret;
 }
 
-/* .eh_frame first: .debug_frame may be in a debug file still to be found,
- * whose addresses may be another's than the module's (its bias, as for
- * lines). */
-int dw_module_ra_rule(struct dw_module *m, uint64_t vaddr, int *ra_reg)
+/* libdw writes a CFA of a register and an offset as DW_OP_bregx, and a
+ * register saved at CFA+N as DW_OP_call_frame_cfa, then N added (by
+ * DW_OP_plus_uconst, or DW_OP_consts and DW_OP_plus where N < 0). */
+static int ra_slot(Dwarf_Frame *frame, int *base, int64_t *offset)
 {
-	Dwarf_Addr bias = 0;
-	Dwarf_CFI *cfi = dw.dwfl_module_eh_cfi(m->mod, &bias);
-	int ret = ra_rule(cfi, vaddr - bias, ra_reg);
+	Dwarf_Op ops_mem[3], *ops, *cfa;
+	size_t nops, ncfa;
+	int reg = dw.dwarf_frame_info(frame, NULL, NULL, NULL);
+	int64_t n;
 
-	if (ret == -ENOENT) {
-		bias = 0;
-		cfi = dw.dwfl_module_dwarf_cfi(m->mod, &bias);
-		ret = ra_rule(cfi, vaddr - bias, ra_reg);
-	}
+	if (reg < 0 || dw.dwarf_frame_cfa(frame, &cfa, &ncfa) || ncfa != 1 ||
+	    cfa[0].atom != DW_OP_bregx ||
+	    dw.dwarf_frame_register(frame, reg, ops_mem, &ops, &nops) || !nops ||
+	    ops[0].atom != DW_OP_call_frame_cfa)
+		return -ENOENT;
+	if (nops == 1)
+		n = 0;
+	else if (nops == 2 && ops[1].atom == DW_OP_plus_uconst)
+		n = (int64_t)ops[1].number;
+	else if (nops == 3 && ops[1].atom == DW_OP_consts && ops[2].atom == DW_OP_plus)
+		n = (int64_t)ops[1].number;
+	else
+		return -ENOENT;	/* a value (val_offset), an expression */
+	*base = (int)cfa[0].number;
+	*offset = (int64_t)cfa[0].number2 + n;
+	return 0;
+}
+
+int dw_module_ra_slot(struct dw_module *m, uint64_t vaddr, int *base, int64_t *offset)
+{
+	Dwarf_Frame *frame = frame_at(m, vaddr);
+	int ret;
+
+	if (!frame)
+		return -ENOENT;
+	ret = ra_slot(frame, base, offset);
+	free(frame);
 	return ret;
 }

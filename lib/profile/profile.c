@@ -236,7 +236,7 @@ static uint64_t skipped_caller(struct hwp_profile *p, const struct pd_sample *s,
 	struct location loc;
 	uint64_t caller, next;
 
-	if (!s->regs_abi)
+	if (!s->regs_abi && !s->stack_dyn_size)
 		return 0;
 	if (pc == s->ip && s->cpumode == PERF_RECORD_MISC_USER)
 		loc = p->sites[leaf].loc;
@@ -251,6 +251,16 @@ static uint64_t skipped_caller(struct hwp_profile *p, const struct pd_sample *s,
 	return caller;
 }
 
+/* Whether the chain's last frame lands in a module: a walk from a frame
+ * pointer that the code used for data (built without them) stops at once,
+ * or reads garbage. */
+static bool in_module(struct hwp_profile *p, uint32_t nr)
+{
+	uint32_t dso = p->sites[p->scratch[nr - 1]].loc.dso;
+
+	return machine_dso(p->m, dso)->kind != DSO_UNKNOWN;
+}
+
 /* The call chain as sites, the sampled instruction first. Callers are
  * looked up at their return address - 1, inside the call instruction, so
  * that a call at the end of a function is not put in the next one. */
@@ -258,8 +268,8 @@ static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint3
 			 int event, bool dwarf, long *stack)
 {
 	uint16_t mode = s->cpumode;
-	uint32_t nr = 0;
-	bool user_seen = false;
+	uint32_t nr = 0, user_frames = 0;
+	bool user_seen = false, walked = false;
 
 	p->scratch[nr++] = leaf;
 	for (uint64_t i = 0; i < s->nr_ips && nr < PROFILE_MAX_FRAMES; i++) {
@@ -283,12 +293,18 @@ static int add_callchain(struct hwp_profile *p, const struct pd_sample *s, uint3
 		}
 		if (!sampled && add_frame(p, &nr, s->pid, ip - 1, mode))
 			return -ENOMEM;
+		if (user_seen && mode == PERF_RECORD_MISC_USER && ++user_frames == 2)
+			walked = in_module(p, nr);
 		if (caller && nr < PROFILE_MAX_FRAMES &&
 		    add_frame(p, &nr, s->pid, caller - 1, mode))
 			return -ENOMEM;
 	}
 	if (dwarf && add_user_frames(p, s, &nr, event == p->event))
 		return -ENOMEM;
+	if (user_seen && event == p->event) {
+		p->fp_chains++;
+		p->fp_one_frame += !walked;
+	}
 	return add_stack(p, p->scratch, nr, s->period, event, stack);
 }
 
@@ -322,9 +338,7 @@ static int dwarf_begin(struct hwp_profile *p, const struct pd_event *ev)
 /* The user stack and registers that DWARF chains are unwound from. */
 static bool has_dwarf(const struct pd_event *ev)
 {
-	uint64_t both = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-
-	return (ev->attr.sample_type & both) == both;
+	return regs_unwound(&ev->attr);
 }
 
 static bool has_chains(const struct pd_event *ev)
@@ -948,6 +962,8 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 	i.off_cpu = p->off_cpu;
 	i.off_cpu_unmatched = p->oc.unmatched;
 	i.other_cpus = p->other_cpus;
+	i.fp_chains = p->fp_chains;
+	i.fp_one_frame = p->fp_one_frame;
 	if (p->dwarf) {
 		i.unwind_entry = p->us.entry;
 		i.unwind_stack_short = p->us.stack_short;

@@ -116,7 +116,7 @@ struct eh_rewrite {
 int debug_frame_rewrite(const void *section, size_t size, unsigned int addr_size,
 			uint64_t lo, uint64_t hi, struct eh_rewrite *out);
 
-/* ---- leaf-caller.c: the caller a frame-pointer chain skips (arm64) ---- */
+/* ---- leaf-caller.c: the caller a frame-pointer chain skips ---- */
 
 struct ra_site;
 
@@ -129,9 +129,11 @@ struct leaf_callers {
 
 /* The caller of the function at @pc, the first user frame of @s's
  * frame-pointer chain, at @loc: the register its return address is still
- * in by the module's CFI (arm64's link register), as @s recorded it; 0
- * where the CFI says it was saved, where there is none, or without the
- * register (or libdw). The chain skips it unless its next frame is it. */
+ * in by the module's CFI (arm64's link register), or the stack slot it is
+ * in while the CFA is the stack pointer's (x86-64: no frame set up), as @s
+ * recorded them; 0 where the CFI says it was saved in the function's own
+ * frame, where there is none, or without the register or the stack's copy
+ * (or libdw). The chain skips it unless its next frame is it. */
 uint64_t leaf_caller(struct hwp_profile *p, const struct pd_sample *s, uint64_t pc,
 		     const struct location *loc);
 void leaf_callers_free(struct leaf_callers *lc);
@@ -225,6 +227,9 @@ struct hwp_profile {
 	uint32_t truncated_site;
 	struct unwind_stats us;
 	struct leaf_callers leaf_callers;
+	/* the event's frame-pointer chains with a user part, and those whose
+	 * walk found no caller of the first user frame in a module */
+	uint64_t fp_chains, fp_one_frame;
 	/* a report looked up lines: modules say if they have them */
 	bool lines_used;
 	struct report *reports[HWP_SORT_DSO + 1];	/* built on first use */

@@ -244,7 +244,7 @@ static unsigned int choose_threads(const struct pd_file *f)
 	if (cpus < 2)
 		return 1;
 	for (size_t i = 0; i < f->nr_events; i++)
-		if (f->events[i].attr.sample_type & PERF_SAMPLE_STACK_USER) {
+		if (regs_unwound(&f->events[i].attr)) {
 			pr_debug("'%s': its records are read on one thread: copies of the stack in its samples (--call-graph dwarf)",
 				 f->path);
 			return 1;

@@ -198,11 +198,16 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	if (r->o.callchain == HWP_CALLCHAIN_FP) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		/* A leaf function's caller, which the kernel's walk of arm64's
-		 * frame records skips, is in the link register (as perf 5.19) */
+		/* A leaf function's caller, which the kernel's walk of the
+		 * frame records skips, is in arm64's link register (as perf
+		 * 5.19), on x86-64's stack (leaf-caller.c) */
 		if (regs_arch_host() && regs_arch_host()->fp_mask) {
 			a->sample_type |= PERF_SAMPLE_REGS_USER;
 			a->sample_regs_user = regs_arch_host()->fp_mask;
+		}
+		if (regs_arch_host() && regs_arch_host()->fp_stack) {
+			a->sample_type |= PERF_SAMPLE_STACK_USER;
+			a->sample_stack_user = regs_arch_host()->fp_stack;
 		}
 	}
 	if (r->o.callchain == HWP_CALLCHAIN_DWARF) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The user registers of a DWARF sample (PERF_SAMPLE_REGS_USER), and of an
- * arm64 frame-pointer sample (its link register): which the recorder asks
- * for, and where each DWARF register lies in a sample. The one place that
+/* The user registers of a DWARF sample (PERF_SAMPLE_REGS_USER), and what a
+ * frame-pointer sample keeps to find a leaf's caller (arm64's link
+ * register, x86-64's words of the stack): which the recorder asks for,
+ * and where each DWARF register lies in a sample. The one place that
  * knows the kernel's register numbers (perf's
  * arch/<arch>/include/uapi/asm/perf_regs.h) and how they map to DWARF's,
  * for every architecture hwprof unwinds. */
@@ -29,11 +30,14 @@ static const int8_t arm64_perf_of_dwarf[] = {
 };
 
 static const struct regs_arch arches[] = {
-	/* perf's PERF_REGS_MASK: every register but the segments DS ES FS GS */
-	{ EM_X86_64, "x86_64", 0xff0fffULL, 0, 7, 8, x86_64_perf_of_dwarf,
-	  ARRAY_SIZE(x86_64_perf_of_dwarf) },
+	/* perf's PERF_REGS_MASK: every register but the segments DS ES FS GS;
+	 * with -g: no register (perf would read a file with both the user
+	 * registers and stack as DWARF's, and unwind it), the stack a leaf's
+	 * return address is on, above its pushes of callee-saved registers */
+	{ EM_X86_64, "x86_64", 0xff0fffULL, 0, 128, 7, 8,
+	  x86_64_perf_of_dwarf, ARRAY_SIZE(x86_64_perf_of_dwarf) },
 	/* with -g: fp (x29), lr (x30), sp, pc; perf asks for lr alone */
-	{ EM_AARCH64, "aarch64", (1ULL << 33) - 1, 0xfULL << 29, 31, 32,
+	{ EM_AARCH64, "aarch64", (1ULL << 33) - 1, 0xfULL << 29, 0, 31, 32,
 	  arm64_perf_of_dwarf, ARRAY_SIZE(arm64_perf_of_dwarf) },
 };
 
@@ -76,4 +80,13 @@ int regs_dwarf_value(const struct regs_arch *a, const struct pd_sample *s, int d
 	if (!a || dwarf_reg < 0 || (size_t)dwarf_reg >= a->nr_dwarf)
 		return -ENOENT;
 	return regs_value(a, s, a->perf_of_dwarf[dwarf_reg], v);
+}
+
+bool regs_unwound(const struct perf_event_attr *attr)
+{
+	uint64_t both = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+
+	return (attr->sample_type & both) == both &&
+	       (attr->exclude_callchain_user ||
+		!(attr->sample_type & PERF_SAMPLE_CALLCHAIN));
 }

@@ -671,6 +671,12 @@ int dw_module_read_image(struct dw_module *m, uint64_t vaddr, void *buf, size_t 
  * -EOPNOTSUPP without libdw. */
 enum { DW_RA_IN_REGISTER = 1, DW_RA_ELSEWHERE, DW_RA_UNDEFINED };
 int dw_module_ra_rule(struct dw_module *m, uint64_t vaddr, int *ra_reg);
+/* Where the return address is saved at @vaddr by the CFI, when it is at an
+ * offset of a CFA that is a register plus an offset (x86-64's rule in every
+ * function, saved by the call): that register's DWARF number in @base,
+ * and the address's offset from its value in @offset. 0; -ENOENT for any
+ * other rule, or without CFI at @vaddr; -EOPNOTSUPP without libdw. */
+int dw_module_ra_slot(struct dw_module *m, uint64_t vaddr, int *base, int64_t *offset);
 
 /* ---- disasm.c (capstone) or disasm-stub.c ---- */
 
@@ -693,8 +699,10 @@ struct regs_arch {
 	uint64_t user_mask;	/* sample_regs_user: what perf asks for */
 	/* sample_regs_user with frame-pointer chains, or 0: on arm64, where
 	 * a leaf function keeps no frame record, its caller is the link
-	 * register wherever its CFI says the return address is still there */
+	 * register wherever its CFI says the return address is still there;
+	 * on x86-64 it is on the stack, of which fp_stack bytes are copied */
 	uint64_t fp_mask;
+	uint32_t fp_stack;
 	int sp, ip;		/* the stack pointer's and the IP's DWARF numbers */
 	const int8_t *perf_of_dwarf;	/* DWARF register -> the kernel's number */
 	size_t nr_dwarf;
@@ -712,6 +720,11 @@ int regs_value(const struct regs_arch *a, const struct pd_sample *s, int perf_re
 /* The same by DWARF register number. */
 int regs_dwarf_value(const struct regs_arch *a, const struct pd_sample *s, int dwarf_reg,
 		     uint64_t *v);
+/* Whether the user part of @attr's samples' chains is to be unwound from
+ * their user registers and stack (perf's --call-graph dwarf): not that of
+ * frame-pointer chains with a few words of the stack (x86-64's -g, whose
+ * chains have their user part, leaf-caller.c). */
+bool regs_unwound(const struct perf_event_attr *attr);
 
 /* The largest stack copy the kernel takes (perf_event_attr.sample_stack_user
  * must fit a record's u16 size, rounded down to 8 bytes), and perf's default. */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The CFI rule of the return address (dw_module_ra_rule), which tells a
- * report whether a frame-pointer chain skipped a caller
- * (lib/profile/leaf-caller.c): functions of this program written in
- * assembly with their CFI (a leaf whose return address stays in its
- * register, one that saves it and restores it, one that marks it
- * undefined, one without CFI), read back from this program's own file. */
+/* The CFI rule of the return address (dw_module_ra_rule) and its stack
+ * slot (dw_module_ra_slot), which tell a report whether a frame-pointer
+ * chain skipped a caller and where it is (lib/profile/leaf-caller.c):
+ * functions of this program written in assembly with their CFI (a leaf
+ * whose return address stays in its register, one that saves it and
+ * restores it, one that marks it undefined, one without CFI), read back
+ * from this program's own file. */
 #include "sample/sample.h"
 #include "harness.h"
 
@@ -30,6 +31,9 @@ void cfi_none(void);
 #define LEAF_RULE ""
 #define UNDEFINED ".cfi_undefined x30\n"
 #define NOP "nop\n"
+#define SP 31
+#define ENTRY_SLOT -ENOENT	/* in x30, on no stack */
+#define SAVED_SLOT 8		/* x30 at CFA - 8, the CFA sp + 16 */
 #elif defined(__x86_64__)
 #define RA_REG 16
 /* x86-64's return address comes on the stack: a rule that keeps it in
@@ -42,6 +46,9 @@ void cfi_none(void);
 #define LEAF_RULE ".cfi_same_value rip\n"
 #define UNDEFINED ".cfi_undefined rip\n"
 #define NOP "nop\n"
+#define SP 7
+#define ENTRY_SLOT 0		/* at CFA - 8, the CFA rsp + 8 */
+#define SAVED_SLOT 8		/* the CFA rsp + 16 after the push */
 #endif
 
 #ifdef RA_REG
@@ -91,8 +98,53 @@ static void check_rules(void)
 	CHECK_ERR(rule_at(m, cfi_none, 0, &reg), -ENOENT);
 	dw_module_close(m);
 }
+
+static int slot_at(struct dw_module *m, void (*fn)(void), uint64_t off, int *base,
+		   int64_t *offset)
+{
+	uint64_t bias = 0;
+
+	dl_iterate_phdr(first_object, &bias);
+	*base = -1;
+	*offset = -1;
+	return dw_module_ra_slot(m, (uint64_t)(uintptr_t)fn - bias + off, base, offset);
+}
+
+/* The slot of the return address, from the stack pointer, where the CFA is
+ * the stack pointer's: at the entry on x86-64 (pushed by the call), after
+ * a save on both; none where the address is in a register. */
+static void check_slots(void)
+{
+	struct dw_module *m = NULL;
+	int64_t offset;
+	int base;
+
+#ifndef HAVE_LIBDW
+	t_case_skip("without libdw, no CFI");
+	return;
+#endif
+	CHECK_ERR(dw_module_open("/proc/self/exe", -1, false, &m), 0);
+	if (!m)
+		return;
+	CHECK_ERR(slot_at(m, cfi_saved, 0, &base, &offset), ENTRY_SLOT);
+	if (ENTRY_SLOT == 0)
+		CHECK(base == SP && offset == 0, "cfi_saved's entry: %d%+lld", base,
+		      (long long)offset);
+	CHECK_ERR(slot_at(m, cfi_saved, SAVED_AT, &base, &offset), 0);
+	CHECK(base == SP && offset == SAVED_SLOT, "cfi_saved after its save: %d%+lld",
+	      base, (long long)offset);
+	CHECK_ERR(slot_at(m, cfi_leaf, 0, &base, &offset), -ENOENT);
+	CHECK_ERR(slot_at(m, cfi_outermost, 0, &base, &offset), -ENOENT);
+	CHECK_ERR(slot_at(m, cfi_none, 0, &base, &offset), -ENOENT);
+	dw_module_close(m);
+}
 #else
 static void check_rules(void)
+{
+	t_case_skip("no CFI written here for this architecture");
+}
+
+static void check_slots(void)
 {
 	t_case_skip("no CFI written here for this architecture");
 }
@@ -102,5 +154,6 @@ int main(void)
 {
 	t_init();
 	t_run(check_rules);
+	t_run(check_slots);
 	return t_done();
 }
