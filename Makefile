@@ -70,10 +70,11 @@ demo: build
 # promtool (prometheus) checks the Prometheus output, python3-jsonschema
 # the speedscope files, go tool pprof (golang-go) the pprof files, and
 # headless chromium the HTML flame graphs; python3-scipy checks the paired
-# tests against scipy's ttest_rel and wilcoxon.
+# tests against scipy's ttest_rel and wilcoxon; man-db's man renders the man
+# pages (suite docs).
 test: build
 	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema golang-go chromium g++ \
-		python3-scipy
+		python3-scipy man-db
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \

@@ -1,13 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # meson install into a temporary root; then build examples/out-of-tree
-# against it with pkg-config, as a user would, and run it.
+# against it with pkg-config, as a user would, and run it. The arguments
+# after the two directories are the man pages the build made (hwprof-stat.1):
+# each must be installed under share/man/manN.
 set -eu
 build=$1 src=$2
+shift 2
 cc=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 meson install -C "$build" --destdir "$tmp" --no-rebuild --quiet >/dev/null
+for page in "$@"; do
+	page=$(basename "$page")
+	[ -n "$(find "$tmp" -path "*/share/man/man${page##*.}/$page")" ] ||
+		{ echo "the man page $page was not installed under share/man/man${page##*.}"; exit 1; }
+done
+[ $# -gt 0 ] && echo "man pages installed: $#"
 pc=$(find "$tmp" -name hwprof.pc | head -n 1)
 [ -n "$pc" ] || { echo "hwprof.pc was not installed"; exit 1; }
 for f in hwprof/hwprof.h hwprof/version.h; do

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Each command's options, its man page and its --help agree: every option
+that cmd-*.c accepts is in the OPTIONS of hwprof-CMD(1), every option there
+is accepted, and --help is short and ends where the full page is."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from common import case, check, done, hwprof  # noqa: E402
+from manpages import accepted, commands, documented, page_source  # noqa: E402
+
+HELP_LINES = 40
+
+
+def every_command_has_a_page():
+    for cmd in commands():
+        check(os.path.exists(page_source(cmd)),
+              f"'{cmd}' is in cli/main.c's table but docs/man has no hwprof-{cmd}.1.scd")
+
+
+def options_in_page(cmd):
+    if not os.path.exists(page_source(cmd)):
+        check(False, f"no docs/man/hwprof-{cmd}.1.scd")
+        return
+    acc, doc = accepted(cmd), documented(cmd)
+    check(not acc - doc, f"hwprof {cmd} accepts {sorted(acc - doc)}, which the OPTIONS "
+          f"of hwprof-{cmd}(1) do not describe: add them to docs/man/hwprof-{cmd}.1.scd")
+    check(not doc - acc, f"hwprof-{cmd}(1) describes {sorted(doc - acc)}, which hwprof "
+          f"{cmd} does not accept (cli/cmd-{cmd}.c's option table)")
+
+
+def short_help(cmd):
+    p = hwprof(cmd, "--help")
+    check(p.returncode == 0 and not p.stderr, f"hwprof {cmd} --help: {p.returncode} {p.stderr}")
+    q = hwprof("help", cmd)
+    check(q.returncode == 0 and q.stdout == p.stdout,
+          f"hwprof help {cmd} does not print what hwprof {cmd} --help does")
+    lines = p.stdout.rstrip("\n").split("\n")
+    check(len(lines) <= HELP_LINES,
+          f"hwprof {cmd} --help has {len(lines)} lines, more than {HELP_LINES}: "
+          "the full text belongs in its man page")
+    check(f"man hwprof-{cmd}" in lines[-1],
+          f"hwprof {cmd} --help does not end with where its page is: {lines[-1]!r}")
+    for line in lines:
+        check(len(line) <= 90, f"hwprof {cmd} --help: a line over 90 columns: {line!r}")
+
+
+case(every_command_has_a_page)
+for c in commands():
+    case(options_in_page, c, name=f"{c} options in its page")
+    case(short_help, c, name=f"{c} help short")
+done()
