@@ -15,10 +15,12 @@ static const char doctor_help[] =
 	"no hardware PMU, and the load of other processes. Read from /proc and /sys\n"
 	"now; nothing is changed.\n"
 	"\n"
-	"      --json   JSON, schema hwprof-doctor/1 (README)\n"
+	"      --json   JSON, schema hwprof-doctor/1\n"
 	"  -h, --help   this text\n"
 	"\n"
-	"Exit status: 0 (whatever it found), 2 for a usage error, 1 for other failures.\n";
+	"Exit status: 0 (whatever it found), 2 for a usage error, 1 for other failures.\n"
+	"\n"
+	"The full manual: man hwprof-doctor\n";
 
 static int doctor_run(int argc, char **argv)
 {

@@ -21,7 +21,12 @@ static const char list_help[] =
 	"               node, from sysfs, as stat --per-core... groups them\n"
 	"  --no-probe   do not try to open the events\n"
 	"  --names      print the names alone, one a line (for scripts)\n"
-	"  -h, --help   this text\n";
+	"  -h, --help   this text\n"
+	"\n"
+	"Exit status: 0; 1 when PATTERN matches no event, or for other failures; 2 for a\n"
+	"usage error.\n"
+	"\n"
+	"The full manual: man hwprof-list\n";
 
 struct list_ctx {
 	bool probe;
