@@ -68,7 +68,7 @@ static void json_region(struct json_writer *w, const struct regionset_region *rg
 	jw_int(w, (long long)rg->nr_threads);
 	json_counts(w, rg->calls, rg->measured_calls, rg->seconds, rg->ops,
 		    rg->too_short);
-	rows_json(w, rg->rows, rg->nr_rows, 1, false);
+	rows_json(w, rg->rows, rg->nr_rows, 1, NULL, false);
 	json_per(w, "per_call", rg, (double)rg->calls);
 	json_per(w, "per_op", rg, (double)rg->ops);
 	jw_key(w, "per_thread");

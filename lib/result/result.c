@@ -163,7 +163,7 @@ static int input_counted(const char *name, void *arg)
 	const struct counted_ctx *cc = arg;
 	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
 
-	long e = event_find_name(evl->events, evl->nr_events, name);
+	long e = event_find_operand(evl->events, evl->nr_events, name, NULL);
 	enum hwp_event_status st;
 
 	if (e < 0)
@@ -192,6 +192,7 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		sr->canonical = strdup(ev->canonical);
 		/* The row's values are counts times the scale, in its unit. */
 		sr->unit = strdup(event_value_unit(ev));
+		sr->scale = event_scale(ev);
 		sr->supported = st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY;
 		sr->user_only = st == HWP_EVENT_USER_ONLY;
 		sr->reason = reason ? strdup(reason) : NULL;
@@ -228,10 +229,18 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 	for (size_t i = *nr_events; i < *nr; i++) {
 		struct series *sr = &(*rows)[i];
 
+		struct strbuf note = STRBUF_INIT;
+		bool noted;
+
 		sr->name = strdup(hwp_metric_name(sr->metric));
 		sr->unit = strdup(hwp_metric_unit(sr->metric));
 		sr->expr = strdup(hwp_metric_expr(sr->metric));
-		if (!sr->name || !sr->unit || !sr->expr)
+		noted = metric_operand_note(sr->metric, evl, &note);
+
+		if (noted && !strbuf_failed(&note))
+			sr->note = strbuf_detach(&note);
+		strbuf_release(&note);
+		if (!sr->name || !sr->unit || !sr->expr || (noted && !sr->note))
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < r->nr_scores; i++) {

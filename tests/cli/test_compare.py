@@ -68,7 +68,7 @@ def increase(d, a, b):
             for key in ("name", "a_mean", "b_mean", "ratio", "ci_low", "ci_high", "p_value",
                         "verdict"):
                 check(key in pf, f"row has {key}")
-        # faults/s is a built-in metric of both: two rows, Holm over 2 tests.
+        # the time rows are rows of both: Holm over 2 tests or more.
         check(doc["correction"] == "holm" and doc["tests"] == len(doc["rows"]) >= 2,
               f"Holm over {doc['tests']} tests, {len(doc['rows'])} rows")
         check(doc["noise_ranking"][0]["name"] == "page-faults",
