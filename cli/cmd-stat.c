@@ -29,6 +29,9 @@ static const char stat_help[] =
 	"                           Default: " DEFAULT_EVENTS "\n"
 	"  -M, --metric NAME=EXPR   derive a metric (repeatable): + - * / ( ), numbers, event\n"
 	"                           names and 'seconds', e.g. 'mpm=cache-misses / cpu-migrations'\n"
+	"  -M, --metric NAME[,NAME] built-in metrics, as perf's -M: IPC, CPUs-utilized...\n"
+	"                           (the list below); their events are added (without -e,\n"
+	"                           they alone are counted)\n"
 	"      --score NAME=REGEX   the benchmark's own number, a row like an event: the\n"
 	"                           first group of REGEX (POSIX extended) in the last line\n"
 	"                           of the command's output that matches, e.g.\n"
@@ -374,7 +377,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			}
 			break;
 		case 'M':
-			if (push_arg(&c->metrics, &c->nr_metrics, optarg))
+			if (metric_args_add(c, optarg))
 				return CLI_EXIT_FAILURE;
 			break;
 		case OPT_SCORE:
@@ -992,10 +995,14 @@ static int prepare(struct stat_ctx *sc)
 	HWP_OPTS(hwp_evlist_opts, eo, .all_user = c->all_user,
 		 .all_kernel = c->all_kernel);
 	const char **names;
+	char *spec;
 	int ret, err;
 
-	err = hwp_evlist_parse(c->events.buf ? c->events.buf : DEFAULT_EVENTS, &eo,
-			       &sc->evl);
+	ret = stat_event_spec(c, DEFAULT_EVENTS, &spec);
+	if (ret)
+		return ret;
+	err = hwp_evlist_parse(spec, &eo, &sc->evl);
+	free(spec);
 	if (err) {
 		cli_lib_error("stat", err);
 		return cli_exit_for(err);
@@ -1013,7 +1020,11 @@ static int prepare(struct stat_ctx *sc)
 	for (size_t i = 0; i < sc->nr_scores; i++)
 		names[i] = hwp_score_name(sc->scores[i]);
 	for (size_t i = 0; i < c->nr_metrics; i++) {
-		err = hwp_metric_parse(c->metrics[i], &sc->metrics[i]);
+		/* A built-in is borrowed: hwp_metric_free() leaves it be. */
+		if (metric_arg_is_name(c->metrics[i]))
+			sc->metrics[i] = (struct hwp_metric *)metric_named(c->metrics[i]);
+		else
+			err = hwp_metric_parse(c->metrics[i], &sc->metrics[i]);
 		if (!err)
 			err = hwp_metric_check_names(sc->metrics[i], sc->evl, names,
 						     sc->nr_scores);

@@ -855,10 +855,22 @@ HWP_API int hwp_metric_check_names(const struct hwp_metric *m,
  * hwp_metric_builtin - built-in metric @idx, or NULL past the last
  *
  * The built-ins: LLC misses per CPU migration, IPC, LLC MPKI, CPUs
- * utilized, migrations/s, context switches/s, faults/s, and miss rates.
- * Borrowed, static. Since: 0.1
+ * utilized, migrations/sec, cs/sec, faults/sec (per second of task-clock,
+ * as perf stat's K/sec; in 0.1, migrations/s, cs/s and faults/s were per
+ * second of wall time), and miss rates. Borrowed, static. Since: 0.1
  */
 HWP_API const struct hwp_metric *hwp_metric_builtin(size_t idx);
+
+/*
+ * hwp_metric_input - the @idx-th event name @m's formula reads
+ * @idx: from 0; each name once, in the order the formula first has it
+ *
+ * What to add to an event list so that @m can be computed, as hwprof stat
+ * -M NAME adds the events of a built-in metric. "seconds" and numbers are
+ * not inputs. Returns NULL past the last, or for a NULL @m; the name is
+ * borrowed from @m. Thread-safe for a built-in @m. Since: 0.2
+ */
+HWP_API const char *hwp_metric_input(const struct hwp_metric *m, size_t idx);
 
 /*
  * hwp_session_metric - evaluate @m on a reading of @s

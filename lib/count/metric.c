@@ -634,3 +634,20 @@ const struct metric_beside *metric_beside(const struct hwp_metric *m)
 {
 	return m ? m->beside : NULL;
 }
+
+HWP_API const char *hwp_metric_input(const struct hwp_metric *m, size_t idx)
+{
+	for (size_t i = 0; m && i < m->nr_nodes; i++) {
+		const struct node *n = &m->nodes[i];
+		bool seen = false;
+
+		if (n->op != OP_NAME || !strcmp(n->name, "seconds"))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = m->nodes[j].op == OP_NAME &&
+			       !strcmp(m->nodes[j].name, n->name);
+		if (!seen && idx-- == 0)
+			return n->name;
+	}
+	return NULL;
+}

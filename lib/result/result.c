@@ -117,12 +117,18 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 		if (names_match_loosely(r->scores[i], hwp_metric_name(m)))
 			return fail(-EEXIST, "metric '%s': the name is a score already",
 				    hwp_metric_name(m));
-	if (asprintf(&def, "%s=%s", hwp_metric_name(m), hwp_metric_expr(m)) < 0)
-		return fail(-ENOMEM, "out of memory");
-	err = hwp_metric_parse(def, &copy);
-	free(def);
-	if (err)
-		return err;
+	/* A built-in lives as long as the process: asked for by name, it is
+	 * a row even when its events do not count, and keeps its place. */
+	if (metric_is_builtin(m)) {
+		copy = (struct hwp_metric *)m;
+	} else {
+		if (asprintf(&def, "%s=%s", hwp_metric_name(m), hwp_metric_expr(m)) < 0)
+			return fail(-ENOMEM, "out of memory");
+		err = hwp_metric_parse(def, &copy);
+		free(def);
+		if (err)
+			return err;
+	}
 	n = realloc(r->user, (r->nr_user + 1) * sizeof(*n));
 	if (!n) {
 		hwp_metric_free(copy);
@@ -208,6 +214,7 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		sr->kind = HWP_SERIES_METRIC;
 		sr->metric = r->user[i];
 		sr->supported = true;
+		sr->builtin = metric_is_builtin(r->user[i]);
 	}
 	for (size_t i = 0; hwp_metric_builtin(i); i++) {
 		const struct hwp_metric *m = hwp_metric_builtin(i);

@@ -3,7 +3,8 @@
 """What hwprof stat's metrics print means what perf stat's means: a metric
 over -r is its formula on the mean counts, with the per-run distribution
 beside it; the rates beside events are perf's (per task-clock second, in
-K/sec); -x is perf's CSV layout, read by one parser from both."""
+K/sec); -x is perf's CSV layout, read by one parser from both; -M names
+built-in metrics as perf's -M names its own."""
 import csv
 import io
 import os
@@ -189,9 +190,37 @@ def csv_as_perf(runs):
               f"pf/ms {m[0]['mvalue']}: {pf} faults in {clock} msec")
 
 
+def metric_names():
+    """-M NAME[,NAME] names built-in metrics, adding the events they read
+    (alone, without -e, as perf's -M); -M NAME=EXPR still defines one."""
+    p, doc = stat_json("-M", "CPUs-utilized,faults/sec", "-e", "page-faults", "--",
+                       WORKLOAD, "pages", "100")
+    if check(p.returncode == 0 and doc, p.stderr):
+        check([e["event"] for e in doc["events"]] == ["page-faults", "task-clock"],
+              f"task-clock added: {doc['events']}")
+        for name in ("CPUs-utilized", "faults/sec"):
+            m = metric(doc, name)
+            check(m and m["builtin"] and m["value"] > 0, f"{name}: {m}")
+    p, doc = stat_json("-M", "ipc", "--", "true")
+    if check(p.returncode == 0 and doc, p.stderr):
+        check([e["event"] for e in doc["events"]] == ["instructions", "cycles"],
+              f"IPC's events alone: {doc['events']}")
+        ipc = metric(doc, "IPC")
+        check(ipc and (ipc["value"] is None) == (not doc["events"][0]["supported"]),
+              f"IPC shown, undefined only where instructions do not count: {ipc}")
+    p = hwprof("stat", "-M", "IPC,nosuch", "--", "true")
+    check(p.returncode == 2 and "-M nosuch: no built-in metric of that name; they are: "
+          "LLC-misses/migration, IPC," in p.stderr and "'IPC' is not an event" not in p.stderr,
+          f"an unknown name lists the built-in ones: {p.returncode} {p.stderr}")
+    p, doc = stat_json("-M", "kpf=page-faults / 1000", "-e", "page-faults", "--",
+                       WORKLOAD, "pages", "100")
+    check(p.returncode == 0 and doc and metric(doc, "kpf")["value"] > 0.1, "NAME=EXPR")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     case(metric_over_runs, tmp)
     case(metric_over_runs_text, tmp)
+case(metric_names)
 case(rates_as_perf)
 case(csv_as_perf, 1, name="csv as perf")
 case(csv_as_perf, 3, name="csv as perf, 3 runs")

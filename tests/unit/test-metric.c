@@ -265,6 +265,24 @@ static void check_modified_operands(void)
 	}
 }
 
+/* The events a formula reads, each once, in order; not "seconds". */
+static void check_inputs(void)
+{
+	const struct hwp_metric *ipc = builtin_named("IPC");
+	struct hwp_metric *m = NULL;
+
+	CHECK(ipc && !strcmp(hwp_metric_input(ipc, 0), "instructions") &&
+	      !strcmp(hwp_metric_input(ipc, 1), "cycles") && !hwp_metric_input(ipc, 2),
+	      "IPC reads instructions, cycles");
+	CHECK_ERR(hwp_metric_parse("x=(a + b) / seconds - a * 2 / c:u", &m), 0);
+	CHECK(m && !strcmp(hwp_metric_input(m, 0), "a") &&
+	      !strcmp(hwp_metric_input(m, 1), "b") &&
+	      !strcmp(hwp_metric_input(m, 2), "c:u") && !hwp_metric_input(m, 3),
+	      "a, b, c:u, each once");
+	CHECK(!hwp_metric_input(NULL, 0), "NULL metric");
+	hwp_metric_free(m);
+}
+
 int main(void)
 {
 	t_init();
@@ -276,5 +294,6 @@ int main(void)
 	t_run(check_builtins);
 	t_run(check_check);
 	t_run(check_modified_operands);
+	t_run(check_inputs);
 	return t_done();
 }
