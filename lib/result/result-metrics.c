@@ -19,19 +19,6 @@ struct means {
 	const double *seconds;
 };
 
-static double mean_defined(const double *v, size_t n)
-{
-	double s = 0;
-	size_t k = 0;
-
-	for (size_t i = 0; v && i < n; i++)
-		if (!isnan(v[i])) {
-			s += v[i];
-			k++;
-		}
-	return k ? s / (double)k : NAN;
-}
-
 /* The row a formula's @name reads, as a run's reading is looked up: a
  * score, the event of that name, else the first without modifiers of
  * those it matches, else the first (event_find_operand()). */

@@ -44,7 +44,7 @@ void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info
 
 /* ---- what a row shows ---- */
 
-static double mean_defined(const double *v, size_t n)
+double mean_defined(const double *v, size_t n)
 {
 	double s = 0;
 	size_t k = 0;

@@ -177,6 +177,8 @@ void series_release(struct series *sr);
 /* Describe @sr, a row of @nr_runs values, for the public API. */
 void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info *info);
 void row_init(const struct series *sr, size_t nr_runs, struct row *row);
+/* The mean of the values of @v that are not NAN; NAN when none is. */
+double mean_defined(const double *v, size_t n);
 /* An event may be listed twice: rows are told apart by kind, name and which
  * of that name they are.  The occurrence of rows[@idx] among rows[0..idx]... */
 size_t series_occurrence(const struct series *rows, size_t idx);
