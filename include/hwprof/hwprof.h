@@ -1283,9 +1283,13 @@ HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target);
  * hwp_result_add_metric - a user metric to evaluate on every run (copied)
  *
  * Add metrics before the first run. Built-in metrics are added by the
- * result itself, and shown when their inputs were counted. Errors: -EBUSY
- * after the first run or for a result read from a file, -EEXIST for a name
- * already used. Since: 0.1
+ * result itself, and shown when their inputs were counted; one given here
+ * (hwp_metric_builtin(), as hwprof stat -M NAME) is shown even when they
+ * were not (undefined, with the reason), and is kept as itself, not
+ * copied (since 0.2). Over several runs, a metric's value is its formula
+ * on the mean counts (hwp_result_write()); hwp_result_series() gives each
+ * run's. Errors: -EBUSY after the first run or for a result read from a
+ * file, -EEXIST for a name already used. Since: 0.1
  */
 HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m);
 
@@ -1491,6 +1495,11 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
 
 /*
  * hwp_result_write - write @r to @f
+ *
+ * Text, CSV and JSON as hwprof stat writes them: perf stat's layout, a
+ * metric over several runs its formula on the mean counts with its runs'
+ * distribution beside it, perf's own metrics (CPUs utilized, K/sec...)
+ * on their event's line (since 0.2).
  *
  * HWP_FORMAT_OPENMETRICS (since 0.2): the OpenMetrics text exposition, one
  * whole exposition ending in "# EOF" (with opts->interval, one each call,

@@ -459,7 +459,7 @@ static int note_one(const char *name, void *arg)
 	char quoted[300];
 
 	snprintf(quoted, sizeof(quoted), "'%s'", name);
-	if (e < 0 || n < 2 || !strchr(evl->events[e].name, ':') ||
+	if (e < 0 || n < 2 || !event_name_has_modifiers(evl->events[e].name) ||
 	    strstr(strbuf_str(nc->sb), quoted))
 		return 0;
 	strbuf_addf(nc->sb, "%s%s is %s, the first of", nc->sb->len ? "; " : "", quoted,

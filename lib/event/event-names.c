@@ -397,7 +397,8 @@ long event_find_operand(const struct event *events, size_t nr, const char *name,
 		n++;
 		if (first < 0)
 			first = (long)e;
-		if (plain < 0 && !strchr(events[e].name, ':'))
+		if (plain < 0 && !events[e].mod_explicit_plm &&
+		    !event_name_has_modifiers(events[e].name))
 			plain = (long)e;
 	}
 	if (nr_matches)

@@ -43,7 +43,7 @@ static long operand_row(const struct series *rows, size_t nr, const char *name)
 			continue;
 		if (first < 0)
 			first = (long)i;
-		if (plain < 0 && !strchr(rows[i].name, ':'))
+		if (plain < 0 && !event_name_has_modifiers(rows[i].name))
 			plain = (long)i;
 	}
 	return plain >= 0 ? plain : first;

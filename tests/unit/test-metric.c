@@ -239,8 +239,20 @@ static void check_modified_operands(void)
 		  "'instructions' is instructions:k, the first of instructions:k, instructions:u" },
 		{ "cycles:u,instructions:u", { 1e9, 3e9 }, 3.0, NULL },
 	};
+	static const struct {
+		const char *name;
+		bool modified;
+	} names[] = {
+		{ "instructions", false }, { "instructions:k", true },
+		{ "cycles:ppp", true },
+		{ "cpu/cycles/u", true }, { "msr/tsc/:u", true }, { "r08:u", true },
+		{ "icl::INST_RETIRED:ANY_P", false }, { "sched:sched_switch", false },
+	};
 	const struct hwp_metric *ipc = builtin_named("IPC");
 
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
+		CHECK(event_name_has_modifiers(names[k].name) == names[k].modified,
+		      "%s: modified %d", names[k].name, names[k].modified);
 	CHECK(ipc != NULL, "IPC is built in");
 	for (size_t k = 0; ipc && k < ARRAY_SIZE(cases); k++) {
 		struct hwp_evlist *evl = NULL;
