@@ -6,6 +6,8 @@
 #include "harness.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 
 static const struct {
 	const char *name;
@@ -277,6 +279,34 @@ static void check_modified_operands(void)
 	}
 }
 
+/* hwp_metric_input() of a built-in from several threads at once, as the
+ * header says it may be called. */
+static void *inputs_in_a_thread(void *arg)
+{
+	const struct hwp_metric *ipc = arg;
+	uintptr_t bad = 0;
+
+	for (int i = 0; i < 20000; i++)
+		bad += strcmp(hwp_metric_input(ipc, (size_t)i % 2),
+			      i % 2 ? "cycles" : "instructions") != 0;
+	return (void *)bad;
+}
+
+static void check_inputs_threads(void)
+{
+	const struct hwp_metric *ipc = builtin_named("IPC");
+	pthread_t t[4];
+	size_t n = 0;
+	void *bad;
+
+	while (n < ARRAY_SIZE(t) &&
+	       !pthread_create(&t[n], NULL, inputs_in_a_thread, (void *)ipc))
+		n++;
+	CHECK(n == ARRAY_SIZE(t), "%zu threads started", n);
+	for (size_t k = 0; k < n; k++)
+		CHECK(!pthread_join(t[k], &bad) && !bad, "thread %zu: %p wrong", k, bad);
+}
+
 /* The events a formula reads, each once, in order; not "seconds". */
 static void check_inputs(void)
 {
@@ -307,5 +337,6 @@ int main(void)
 	t_run(check_check);
 	t_run(check_modified_operands);
 	t_run(check_inputs);
+	t_run(check_inputs_threads);
 	return t_done();
 }
