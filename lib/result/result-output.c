@@ -374,14 +374,45 @@ static void per_run_json(const struct hwp_result *r, struct json_writer *w)
 	jw_object_end(w);
 }
 
+/* Each row after its kind's heading; with units, as perf stat -A: each
+ * row, unit by unit. */
+static void text_rows(const struct hwp_result *r, const struct hwp_write_opts *o,
+		      FILE *f)
+{
+	enum hwp_series_kind kind = HWP_SERIES_EVENT;
+	struct row row;
+
+	for (size_t i = 0; i < r->nr_series; i++) {
+		/* Times come after the elapsed time, as perf has them; perf's
+		 * own metrics are on their event's line. */
+		if (r->series[i].kind == HWP_SERIES_TIME ||
+		    metric_is_beside(r->series, r->nr_series, i))
+			continue;
+		row_init_in(r->series, r->nr_series, i, r->nr_runs, r->seconds, &row);
+		if (row.sr->kind != kind && o->interval <= 0 &&
+		    kind_heading(row.sr->kind))
+			fprintf(f, "\n %s:\n", kind_heading(row.sr->kind));
+		kind = row.sr->kind;
+		if (!r->nr_units)
+			text_row(r, &row, i, NULL, o, f);
+		for (size_t u = 0; u < r->nr_units; u++) {
+			const struct result_unit *ru = &r->units[u];
+
+			if (i >= ru->nr_series)
+				continue;
+			row_init_in(ru->series, ru->nr_series, i, r->nr_runs, r->seconds,
+				    &row);
+			text_row(r, &row, i, ru, o, f);
+		}
+	}
+}
+
 static int write_text(const void *obj, FILE *f, const void *opts)
 {
 	const struct hwp_result *r = obj;
 	const struct hwp_write_opts *o = opts;
 	struct strbuf cmd = STRBUF_INIT;
 	struct hwp_stats_summary secs = { .sz = sizeof(secs) };
-	enum hwp_series_kind kind = HWP_SERIES_EVENT;
-	struct row row;
 
 	if (o->interval > 0 && !o->no_header) {
 		struct strbuf hdr = STRBUF_INIT;
@@ -411,30 +442,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		fprintf(f, ":\n\n");
 		strbuf_release(&cmd);
 	}
-	for (size_t i = 0; i < r->nr_series; i++) {
-		/* Times come after the elapsed time, as perf has them; perf's
-		 * own metrics are on their event's line. */
-		if (r->series[i].kind == HWP_SERIES_TIME ||
-		    metric_is_beside(r->series, r->nr_series, i))
-			continue;
-		row_init_in(r->series, r->nr_series, i, r->nr_runs, r->seconds, &row);
-		if (row.sr->kind != kind && o->interval <= 0 &&
-		    kind_heading(row.sr->kind))
-			fprintf(f, "\n %s:\n", kind_heading(row.sr->kind));
-		kind = row.sr->kind;
-		if (!r->nr_units)
-			text_row(r, &row, i, NULL, o, f);
-		/* As perf stat -A: each row, unit by unit. */
-		for (size_t u = 0; u < r->nr_units; u++) {
-			const struct result_unit *ru = &r->units[u];
-
-			if (i >= ru->nr_series)
-				continue;
-			row_init_in(ru->series, ru->nr_series, i, r->nr_runs, r->seconds,
-				    &row);
-			text_row(r, &row, i, ru, o, f);
-		}
-	}
+	text_rows(r, o, f);
 	if (o->interval > 0)
 		return 0;
 	hwp_stats_summarize(r->seconds, r->nr_runs, &secs);

@@ -178,6 +178,23 @@ static int input_counted(const char *name, void *arg)
 	return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ? 0 : 1;
 }
 
+/* A metric's row: its name, unit and formula, and which of several events
+ * a name reads when it says so. 0 or -ENOMEM. */
+static int metric_row_fill(struct series *sr, const struct hwp_evlist *evl)
+{
+	struct strbuf note = STRBUF_INIT;
+	bool noted;
+
+	sr->name = strdup(hwp_metric_name(sr->metric));
+	sr->unit = strdup(hwp_metric_unit(sr->metric));
+	sr->expr = strdup(hwp_metric_expr(sr->metric));
+	noted = metric_operand_note(sr->metric, evl, &note);
+	if (noted && !strbuf_failed(&note))
+		sr->note = strbuf_detach(&note);
+	strbuf_release(&note);
+	return !sr->name || !sr->unit || !sr->expr || (noted && !sr->note) ? -ENOMEM : 0;
+}
+
 int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		    struct series **rows, size_t *nr, size_t *nr_events)
 {
@@ -233,23 +250,9 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		sr->supported = true;
 		sr->builtin = true;
 	}
-	for (size_t i = *nr_events; i < *nr; i++) {
-		struct series *sr = &(*rows)[i];
-
-		struct strbuf note = STRBUF_INIT;
-		bool noted;
-
-		sr->name = strdup(hwp_metric_name(sr->metric));
-		sr->unit = strdup(hwp_metric_unit(sr->metric));
-		sr->expr = strdup(hwp_metric_expr(sr->metric));
-		noted = metric_operand_note(sr->metric, evl, &note);
-
-		if (noted && !strbuf_failed(&note))
-			sr->note = strbuf_detach(&note);
-		strbuf_release(&note);
-		if (!sr->name || !sr->unit || !sr->expr || (noted && !sr->note))
+	for (size_t i = *nr_events; i < *nr; i++)
+		if (metric_row_fill(&(*rows)[i], evl))
 			return -ENOMEM;
-	}
 	for (size_t i = 0; i < r->nr_scores; i++) {
 		struct series *sr = add_series(rows, nr);
 
