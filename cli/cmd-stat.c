@@ -29,6 +29,9 @@ static const char stat_help[] =
 	"                           Default: " DEFAULT_EVENTS "\n"
 	"  -M, --metric NAME=EXPR   derive a metric (repeatable): + - * / ( ), numbers, event\n"
 	"                           names and 'seconds', e.g. 'mpm=cache-misses / cpu-migrations'\n"
+	"  -M, --metric NAME[,NAME] built-in metrics, as perf's -M: IPC, CPUs-utilized...\n"
+	"                           (the list below); their events are added (without -e,\n"
+	"                           they alone are counted)\n"
 	"      --score NAME=REGEX   the benchmark's own number, a row like an event: the\n"
 	"                           first group of REGEX (POSIX extended) in the last line\n"
 	"                           of the command's output that matches, e.g.\n"
@@ -76,7 +79,9 @@ static const char stat_help[] =
 	"Runs and output:\n"
 	"  -r, --repeat N           run COMMAND N times; show means and, as perf does, the\n"
 	"                           relative standard error of the mean ( +- x% ); runs far\n"
-	"                           from the rest are flagged (median absolute deviation)\n"
+	"                           from the rest are flagged (median absolute deviation).\n"
+	"                           A metric is its formula on the mean counts, as perf's;\n"
+	"                           its per-run values' mean, CV and 95% CI beside it\n"
 	"      --warmup W           run COMMAND W more times first, and discard those runs\n"
 	"      --keep-going         go on after a failed run: one killed by a signal, or\n"
 	"                           whose exit status is not the first run's. Such a run\n"
@@ -118,8 +123,9 @@ static const char stat_help[] =
 	"      --alpha X            the significance level of the comparison (0.05)\n"
 	"\n"
 	"Output:\n"
-	"  -x, --field-separator S  CSV, in perf stat's field order: value, unit, event,\n"
-	"                           [+- %,] run time, % running, metric value, metric name\n"
+	"  -x, --field-separator S  CSV, in perf stat's layout: value, unit, event, [+- %,]\n"
+	"                           run time, % running, metric value, metric unit; perf's\n"
+	"                           metrics on their event's line, others on their own\n"
 	"      --json               JSON; the schema is in README.md\n"
 	"      --format FMT         text (default), csv (as -x ,), json (as --json),\n"
 	"                           openmetrics: the OpenMetrics text exposition (Prometheus,\n"
@@ -132,7 +138,9 @@ static const char stat_help[] =
 	"  -h, --help               this text\n"
 	"\n"
 	"Built-in metrics appear when their events were counted: LLC-misses/migration, IPC,\n"
-	"LLC-MPKI, CPUs-utilized, migrations/s, cs/s, faults/s, cache- and branch-miss-rate.\n"
+	"LLC-MPKI, CPUs-utilized, migrations/sec, cs/sec, faults/sec, cache- and\n"
+	"branch-miss-rate. Those perf prints after '#' on an event's line are there, with\n"
+	"perf's meaning and unit: the rates are per second of task-clock (K/sec), as perf's.\n"
 	"An event this machine cannot count shows as <not supported> with the reason, and\n"
 	"a metric without value as <undefined>, never as 0.\n"
 	"\n"
@@ -371,7 +379,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			}
 			break;
 		case 'M':
-			if (push_arg(&c->metrics, &c->nr_metrics, optarg))
+			if (metric_args_add(c, optarg))
 				return CLI_EXIT_FAILURE;
 			break;
 		case OPT_SCORE:
@@ -1038,10 +1046,14 @@ static int prepare(struct stat_ctx *sc)
 	HWP_OPTS(hwp_evlist_opts, eo, .all_user = c->all_user,
 		 .all_kernel = c->all_kernel);
 	const char **names;
+	char *spec;
 	int ret, err;
 
-	err = hwp_evlist_parse(c->events.buf ? c->events.buf : DEFAULT_EVENTS, &eo,
-			       &sc->evl);
+	ret = stat_event_spec(c, DEFAULT_EVENTS, &spec);
+	if (ret)
+		return ret;
+	err = hwp_evlist_parse(spec, &eo, &sc->evl);
+	free(spec);
 	if (err) {
 		cli_lib_error("stat", err);
 		return cli_exit_for(err);
@@ -1059,7 +1071,11 @@ static int prepare(struct stat_ctx *sc)
 	for (size_t i = 0; i < sc->nr_scores; i++)
 		names[i] = hwp_score_name(sc->scores[i]);
 	for (size_t i = 0; i < c->nr_metrics; i++) {
-		err = hwp_metric_parse(c->metrics[i], &sc->metrics[i]);
+		/* A built-in is borrowed: hwp_metric_free() leaves it be. */
+		if (metric_arg_is_name(c->metrics[i]))
+			sc->metrics[i] = (struct hwp_metric *)metric_named(c->metrics[i]);
+		else
+			err = hwp_metric_parse(c->metrics[i], &sc->metrics[i]);
 		if (!err)
 			err = hwp_metric_check_names(sc->metrics[i], sc->evl, names,
 						     sc->nr_scores);
