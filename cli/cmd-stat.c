@@ -28,6 +28,7 @@ static const char stat_help[] =
 	"                           " DEFAULT_EVENTS_TAIL "\n"
 	"  -M, --metric NAME=EXPR   derive a metric (repeatable), e.g.\n"
 	"                           'mpm=cache-misses / cpu-migrations'\n"
+	"  -M, --metric NAME[,NAME] built-in metrics, as perf's -M: IPC, CPUs-utilized...\n"
 	"  -r, --repeat N           run COMMAND N times: means and perf's +- x%\n"
 	"      --warmup W           run COMMAND W more times first, and discard those runs\n"
 	"  -p, --pid PID            count an existing process and all its threads\n"
@@ -38,7 +39,7 @@ static const char stat_help[] =
 	"  -I, --interval-print MS  print the counts of every MS milliseconds\n"
 	"      --score NAME=REGEX   the benchmark's own number, read from its output\n"
 	"      --sweep NAME=V1,V2,...  run COMMAND once per value of {NAME}\n"
-	"  -x, --field-separator S  CSV, in perf stat's field order\n"
+	"  -x, --field-separator S  CSV, in perf stat's layout\n"
 	"      --json               JSON, schema hwprof-stat/1\n"
 	"      --format FMT         text, csv, json, openmetrics or prometheus\n"
 	"  -o, --output FILE        write the report to FILE instead of standard error\n"
@@ -282,7 +283,7 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 			}
 			break;
 		case 'M':
-			if (push_arg(&c->metrics, &c->nr_metrics, optarg))
+			if (metric_args_add(c, optarg))
 				return CLI_EXIT_FAILURE;
 			break;
 		case OPT_SCORE:
@@ -949,10 +950,14 @@ static int prepare(struct stat_ctx *sc)
 	HWP_OPTS(hwp_evlist_opts, eo, .all_user = c->all_user,
 		 .all_kernel = c->all_kernel);
 	const char **names;
+	char *spec;
 	int ret, err;
 
-	err = hwp_evlist_parse(c->events.buf ? c->events.buf : DEFAULT_EVENTS, &eo,
-			       &sc->evl);
+	ret = stat_event_spec(c, DEFAULT_EVENTS, &spec);
+	if (ret)
+		return ret;
+	err = hwp_evlist_parse(spec, &eo, &sc->evl);
+	free(spec);
 	if (err) {
 		cli_lib_error("stat", err);
 		return cli_exit_for(err);
@@ -970,7 +975,11 @@ static int prepare(struct stat_ctx *sc)
 	for (size_t i = 0; i < sc->nr_scores; i++)
 		names[i] = hwp_score_name(sc->scores[i]);
 	for (size_t i = 0; i < c->nr_metrics; i++) {
-		err = hwp_metric_parse(c->metrics[i], &sc->metrics[i]);
+		/* A built-in is borrowed: hwp_metric_free() leaves it be. */
+		if (metric_arg_is_name(c->metrics[i]))
+			sc->metrics[i] = (struct hwp_metric *)metric_named(c->metrics[i]);
+		else
+			err = hwp_metric_parse(c->metrics[i], &sc->metrics[i]);
 		if (!err)
 			err = hwp_metric_check_names(sc->metrics[i], sc->evl, names,
 						     sc->nr_scores);

@@ -176,6 +176,20 @@ int regions_prepare(struct stat_ctx *sc);
 void regions_collect(struct stat_ctx *sc, bool keep);
 void regions_cleanup(struct stat_ctx *sc);
 
+/* stat-metrics.c: -M NAME */
+/* Whether a -M argument names built-in metrics (no '='), not a formula. */
+bool metric_arg_is_name(const char *arg);
+/* Add -M's @arg to c->metrics: a formula, or each name of NAME,NAME (cut
+ * in place). 0, or CLI_EXIT_FAILURE after the message. */
+int metric_args_add(struct stat_config *c, char *arg);
+/* The built-in metric @name, or NULL after saying which there are. */
+const struct hwp_metric *metric_named(const char *name);
+/* The event list to count into *@spec (malloc'ed): -e's, else @dflt
+ * unless every -M names built-in metrics (then, as perf, theirs alone),
+ * with the events of the built-in metrics -M names added. 0, or an exit
+ * status after the message. */
+int stat_event_spec(const struct stat_config *c, const char *dflt, char **spec);
+
 /* stat-show.c */
 void progress_init(struct progress *p, const struct stat_config *c);
 /* The line of run @i of @n: cli_progress_clear() or the next message erases it. */

@@ -855,10 +855,22 @@ HWP_API int hwp_metric_check_names(const struct hwp_metric *m,
  * hwp_metric_builtin - built-in metric @idx, or NULL past the last
  *
  * The built-ins: LLC misses per CPU migration, IPC, LLC MPKI, CPUs
- * utilized, migrations/s, context switches/s, faults/s, and miss rates.
- * Borrowed, static. Since: 0.1
+ * utilized, migrations/sec, cs/sec, faults/sec (per second of task-clock,
+ * as perf stat's K/sec; in 0.1, migrations/s, cs/s and faults/s were per
+ * second of wall time), and miss rates. Borrowed, static. Since: 0.1
  */
 HWP_API const struct hwp_metric *hwp_metric_builtin(size_t idx);
+
+/*
+ * hwp_metric_input - the @idx-th event name @m's formula reads
+ * @idx: from 0; each name once, in the order the formula first has it
+ *
+ * What to add to an event list so that @m can be computed, as hwprof stat
+ * -M NAME adds the events of a built-in metric. "seconds" and numbers are
+ * not inputs. Returns NULL past the last, or for a NULL @m; the name is
+ * borrowed from @m. Thread-safe for a built-in @m. Since: 0.2
+ */
+HWP_API const char *hwp_metric_input(const struct hwp_metric *m, size_t idx);
 
 /*
  * hwp_session_metric - evaluate @m on a reading of @s
@@ -1271,9 +1283,13 @@ HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target);
  * hwp_result_add_metric - a user metric to evaluate on every run (copied)
  *
  * Add metrics before the first run. Built-in metrics are added by the
- * result itself, and shown when their inputs were counted. Errors: -EBUSY
- * after the first run or for a result read from a file, -EEXIST for a name
- * already used. Since: 0.1
+ * result itself, and shown when their inputs were counted; one given here
+ * (hwp_metric_builtin(), as hwprof stat -M NAME) is shown even when they
+ * were not (undefined, with the reason), and is kept as itself, not
+ * copied (since 0.2). Over several runs, a metric's value is its formula
+ * on the mean counts (hwp_result_write()); hwp_result_series() gives each
+ * run's. Errors: -EBUSY after the first run or for a result read from a
+ * file, -EEXIST for a name already used. Since: 0.1
  */
 HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m);
 
@@ -1499,6 +1515,11 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
 
 /*
  * hwp_result_write - write @r to @f
+ *
+ * Text, CSV and JSON as hwprof stat writes them: perf stat's layout, a
+ * metric over several runs its formula on the mean counts with its runs'
+ * distribution beside it, perf's own metrics (CPUs utilized, K/sec...)
+ * on their event's line (since 0.2).
  *
  * HWP_FORMAT_OPENMETRICS (since 0.2): the OpenMetrics text exposition, one
  * whole exposition ending in "# EOF" (with opts->interval, one each call,

@@ -990,11 +990,22 @@ static bool breaks(const struct cmp_rule *r, const struct hwp_compare_info *i)
 	return pct > r->pct;
 }
 
-/* Whether a row is labelled @name ("page-faults", "CPU0 page-faults"). */
+/* Whether @name names @row: its label ("page-faults", "CPU0 page-faults"),
+ * or a clock's as the table prints it ("task-clock (msec)"). */
+static bool rule_names_row(const char *name, const struct cmp_row *row)
+{
+	size_t len = strlen(row->label);
+
+	if (!strcmp(row->label, name))
+		return true;
+	return row->kind == HWP_SERIES_EVENT && !strcmp(row->unit, "ns") &&
+	       !strncmp(name, row->label, len) && !strcmp(name + len, " (msec)");
+}
+
 static bool rule_row_exists(const struct hwp_compare *c, const char *name)
 {
 	for (size_t i = 0; i < c->nr_rows; i++)
-		if (!strcmp(c->rows[i].label, name))
+		if (rule_names_row(name, &c->rows[i]))
 			return true;
 	return false;
 }
@@ -1033,7 +1044,7 @@ static int rules_check(struct hwp_compare *c)
 		if (!rule_row_exists(c, r->row))
 			return rule_unknown_row(c, r);
 		for (size_t i = 0; i < c->nr_rows; i++) {
-			if (strcmp(c->rows[i].label, r->row))
+			if (!rule_names_row(r->row, &c->rows[i]))
 				continue;
 			for (size_t col = 0; col < c->nr_columns; col++) {
 				const struct hwp_compare_info *in =

@@ -80,6 +80,25 @@ void unit_info(const struct unit *u, enum hwp_aggr aggr, struct hwp_unit_info *i
 /* Whether @s is a word a formula reads as one name (not "seconds"): what a
  * row that formulas can name, a score, is called. */
 bool metric_is_name(const char *s);
+/* A built-in metric perf stat prints after '#' on its event's line: the
+ * event, perf's unit ("CPUs utilized", "/sec"), its decimals, and whether
+ * the value is scaled to K, M, G as perf's rates are ("1.510 K/sec"). */
+struct metric_beside {
+	const char *event;
+	const char *unit;
+	int decimals;
+	bool scaled;
+};
+/* Whether @m is one of the built-in metrics (hwp_metric_builtin()). */
+bool metric_is_builtin(const struct hwp_metric *m);
+/* @m's, or NULL: @m is not one of those. */
+const struct metric_beside *metric_beside(const struct hwp_metric *m);
+/* Where a name of @m's formula matches several events of @evl, none of
+ * them without modifiers (instructions:k, instructions:u): which one it
+ * reads, into @sb ("'instructions' is instructions:k, the first of
+ * instructions:k, instructions:u"). Whether there was such a name. */
+bool metric_operand_note(const struct hwp_metric *m, const struct hwp_evlist *evl,
+			 struct strbuf *sb);
 /* Calls @fn for every event name a metric reads ("seconds" excluded). */
 int metric_foreach_input(const struct hwp_metric *m,
 			     int (*fn)(const char *name, void *ctx), void *ctx);

@@ -1373,6 +1373,7 @@ static int session_value(const char *name, double *value, void *arg)
 	const struct session_lookup *sl = arg;
 	const struct hwp_evlist *evl = sl->s->evl;
 	size_t e;
+	long found;
 	int err;
 
 	if (sl->extra && (err = sl->extra(name, value, sl->extra_ctx)) != -ENOENT)
@@ -1381,16 +1382,10 @@ static int session_value(const char *name, double *value, void *arg)
 		*value = sl->seconds;
 		return sl->seconds > 0 ? 0 : -HWP_ERR_UNDEFINED;
 	}
-	for (e = 0; e < evl->nr_events; e++)
-		if (!strcmp(name, evl->events[e].name))
-			break;
-	if (e == evl->nr_events) {
-		long found = event_find_name(evl->events, evl->nr_events, name);
-
-		if (found < 0)
-			return -ENOENT;
-		e = (size_t)found;
-	}
+	found = event_find_operand(evl->events, evl->nr_events, name, NULL);
+	if (found < 0)
+		return -ENOENT;
+	e = (size_t)found;
 	if (sl->s->status[e] != HWP_EVENT_COUNTING &&
 	    sl->s->status[e] != HWP_EVENT_USER_ONLY)
 		return -HWP_ERR_UNDEFINED;

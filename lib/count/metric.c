@@ -29,6 +29,7 @@ struct hwp_metric {
 	char *expr;
 	const char *unit;
 	const char *desc;
+	const struct metric_beside *beside;	/* built-ins perf prints by an event */
 	struct node *nodes;
 	size_t nr_nodes, cap_nodes;
 	int root;
@@ -442,6 +443,43 @@ int metric_foreach_input(const struct hwp_metric *m,
 	return 0;
 }
 
+struct note_ctx {
+	const struct hwp_evlist *evl;
+	struct strbuf *sb;
+};
+
+/* A name that matches several events, none without modifiers: say which
+ * one the metric reads. Each name once, however often the formula has it. */
+static int note_one(const char *name, void *arg)
+{
+	const struct note_ctx *nc = arg;
+	const struct hwp_evlist *evl = nc->evl;
+	size_t n, k = 0;
+	long e = event_find_operand(evl->events, evl->nr_events, name, &n);
+	char quoted[300];
+
+	snprintf(quoted, sizeof(quoted), "'%s'", name);
+	if (e < 0 || n < 2 || !event_name_has_modifiers(evl->events[e].name) ||
+	    strstr(strbuf_str(nc->sb), quoted))
+		return 0;
+	strbuf_addf(nc->sb, "%s%s is %s, the first of", nc->sb->len ? "; " : "", quoted,
+		    evl->events[e].name);
+	for (size_t i = 0; i < evl->nr_events; i++)
+		if (event_find_operand(&evl->events[i], 1, name, NULL) == 0)
+			strbuf_addf(nc->sb, "%s %s", k++ ? "," : "", evl->events[i].name);
+	return 0;
+}
+
+bool metric_operand_note(const struct hwp_metric *m, const struct hwp_evlist *evl,
+			 struct strbuf *sb)
+{
+	struct note_ctx nc = { evl, sb };
+	size_t len = sb->len;
+
+	metric_foreach_input(m, note_one, &nc);
+	return sb->len > len;
+}
+
 struct check_ctx {
 	const struct hwp_metric *m;
 	const struct hwp_evlist *evl;
@@ -496,45 +534,74 @@ HWP_API int hwp_metric_check_names(const struct hwp_metric *m,
 
 /* ---- built-in metrics ---- */
 
+/* perf stat's own: the metric it prints after '#' on an event's line. */
+static const struct metric_beside cpus_utilized = {
+	"task-clock", "CPUs utilized", 3, false
+};
+static const struct metric_beside per_sec_cs = { "context-switches", "/sec", 3, true };
+static const struct metric_beside per_sec_faults = { "page-faults", "/sec", 3, true };
+static const struct metric_beside per_sec_migrations = {
+	"cpu-migrations", "/sec", 3, true
+};
+static const struct metric_beside insn_per_cycle = {
+	"instructions", "insn per cycle", 2, false
+};
+static const struct metric_beside of_cache_refs = {
+	"cache-misses", "of all cache refs", 3, false
+};
+static const struct metric_beside of_branches = {
+	"branch-misses", "of all branches", 2, false
+};
+
 static const struct {
 	const char *def;
 	const char *unit;
 	const char *desc;
+	const struct metric_beside *beside;
 } builtin_defs[] = {
 	{ "LLC-misses/migration=cache-misses / cpu-migrations", "",
-	  "LLC misses per CPU migration: cancels the noise of threads moving between CPUs" },
-	{ "IPC=instructions / cycles", "insn/cycle", "Instructions per cycle" },
+	  "LLC misses per CPU migration: cancels the noise of threads moving between CPUs",
+	  NULL },
+	{ "IPC=instructions / cycles", "insn/cycle", "Instructions per cycle",
+	  &insn_per_cycle },
 	{ "LLC-MPKI=cache-misses * 1000 / instructions", "misses/kinsn",
-	  "LLC misses per thousand instructions" },
+	  "LLC misses per thousand instructions", NULL },
 	{ "CPUs-utilized=task-clock / (seconds * 1e9)", "CPUs",
-	  "Task time over wall time: how many CPUs were busy" },
-	{ "migrations/s=cpu-migrations / seconds", "/s", "CPU migrations per second" },
-	{ "cs/s=context-switches / seconds", "/s", "Context switches per second" },
-	{ "faults/s=page-faults / seconds", "/s", "Page faults per second" },
+	  "Task time over wall time: how many CPUs were busy", &cpus_utilized },
+	/* Per second of task-clock (CPU time), as perf's K/sec: not per
+	 * second of wall time. */
+	{ "migrations/sec=cpu-migrations * 1e9 / task-clock", "/sec",
+	  "CPU migrations per second of task-clock, as perf stat's /sec",
+	  &per_sec_migrations },
+	{ "cs/sec=context-switches * 1e9 / task-clock", "/sec",
+	  "Context switches per second of task-clock, as perf stat's /sec", &per_sec_cs },
+	{ "faults/sec=page-faults * 1e9 / task-clock", "/sec",
+	  "Page faults per second of task-clock, as perf stat's /sec", &per_sec_faults },
 	{ "cache-miss-rate=100 * cache-misses / cache-references", "%",
-	  "LLC misses per LLC access" },
+	  "LLC misses per LLC access", &of_cache_refs },
 	{ "branch-miss-rate=100 * branch-misses / branches", "%",
-	  "Mispredicted branches per branch" },
+	  "Mispredicted branches per branch", &of_branches },
 	{ "effective-GHz=msr@aperf@ / task-clock", "GHz",
-	  "Cycles at the actual frequency (aperf) per nanosecond on a CPU" },
+	  "Cycles at the actual frequency (aperf) per nanosecond on a CPU", NULL },
 	{ "aperf/mperf=100 * msr@aperf@ / msr@mperf@", "%",
-	  "Actual frequency over the nominal one while not halted" },
+	  "Actual frequency over the nominal one while not halted", NULL },
 	{ "tsc-GHz=msr@tsc@ / task-clock", "GHz",
-	  "Time-stamp counter ticks per nanosecond on a CPU: the nominal frequency" },
+	  "Time-stamp counter ticks per nanosecond on a CPU: the nominal frequency",
+	  NULL },
 	{ "core-C1-residency=100 * cstate_core@c1-residency@ / msr@tsc@", "%",
-	  "Time the cores spent in C1 (with -a)" },
+	  "Time the cores spent in C1 (with -a)", NULL },
 	{ "core-C3-residency=100 * cstate_core@c3-residency@ / msr@tsc@", "%",
-	  "Time the cores spent in C3 (with -a)" },
+	  "Time the cores spent in C3 (with -a)", NULL },
 	{ "core-C6-residency=100 * cstate_core@c6-residency@ / msr@tsc@", "%",
-	  "Time the cores spent in C6 (with -a)" },
+	  "Time the cores spent in C6 (with -a)", NULL },
 	{ "core-C7-residency=100 * cstate_core@c7-residency@ / msr@tsc@", "%",
-	  "Time the cores spent in C7 (with -a)" },
+	  "Time the cores spent in C7 (with -a)", NULL },
 	{ "pkg-C2-residency=100 * cstate_pkg@c2-residency@ / msr@tsc@", "%",
-	  "Time the packages spent in C2 (with -a)" },
+	  "Time the packages spent in C2 (with -a)", NULL },
 	{ "pkg-C3-residency=100 * cstate_pkg@c3-residency@ / msr@tsc@", "%",
-	  "Time the packages spent in C3 (with -a)" },
+	  "Time the packages spent in C3 (with -a)", NULL },
 	{ "pkg-C6-residency=100 * cstate_pkg@c6-residency@ / msr@tsc@", "%",
-	  "Time the packages spent in C6 (with -a)" },
+	  "Time the packages spent in C6 (with -a)", NULL },
 };
 
 static struct hwp_metric *builtins[ARRAY_SIZE(builtin_defs)];
@@ -548,6 +615,7 @@ static void builtins_init(void)
 		builtins[i]->builtin = true;
 		builtins[i]->unit = builtin_defs[i].unit;
 		builtins[i]->desc = builtin_defs[i].desc;
+		builtins[i]->beside = builtin_defs[i].beside;
 	}
 }
 
@@ -555,4 +623,31 @@ HWP_API const struct hwp_metric *hwp_metric_builtin(size_t idx)
 {
 	pthread_once(&builtins_once, builtins_init);
 	return idx < ARRAY_SIZE(builtins) ? builtins[idx] : NULL;
+}
+
+bool metric_is_builtin(const struct hwp_metric *m)
+{
+	return m && m->builtin;
+}
+
+const struct metric_beside *metric_beside(const struct hwp_metric *m)
+{
+	return m ? m->beside : NULL;
+}
+
+HWP_API const char *hwp_metric_input(const struct hwp_metric *m, size_t idx)
+{
+	for (size_t i = 0; m && i < m->nr_nodes; i++) {
+		const struct node *n = &m->nodes[i];
+		bool seen = false;
+
+		if (n->op != OP_NAME || !strcmp(n->name, "seconds"))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = m->nodes[j].op == OP_NAME &&
+			       !strcmp(m->nodes[j].name, n->name);
+		if (!seen && idx-- == 0)
+			return n->name;
+	}
+	return NULL;
 }

@@ -377,6 +377,35 @@ long event_find_name(const struct event *events, size_t nr, const char *name)
 	return -1;
 }
 
+long event_find_operand(const struct event *events, size_t nr, const char *name,
+			size_t *nr_matches)
+{
+	struct name_key k;
+	long first = -1, plain = -1;
+	size_t n = 0;
+
+	for (size_t e = 0; e < nr; e++)
+		if (!strcmp(events[e].name, name)) {
+			if (nr_matches)
+				*nr_matches = 1;
+			return (long)e;
+		}
+	name_key_init(&k, name);
+	for (size_t e = 0; e < nr; e++) {
+		if (!key_matches(&events[e], &k))
+			continue;
+		n++;
+		if (first < 0)
+			first = (long)e;
+		if (plain < 0 && !events[e].mod_explicit_plm &&
+		    !event_name_has_modifiers(events[e].name))
+			plain = (long)e;
+	}
+	if (nr_matches)
+		*nr_matches = n;
+	return plain >= 0 ? plain : first;
+}
+
 bool event_name_matches(const struct event *ev, const char *name)
 {
 	return event_find_name(ev, 1, name) == 0;

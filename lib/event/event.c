@@ -122,6 +122,13 @@ static size_t modifier_split(const char *tok, size_t len)
 	return parse_modifiers(buf, &m) ? colon - 1 : len;
 }
 
+bool event_name_has_modifiers(const char *name)
+{
+	size_t len = strlen(name);
+
+	return modifier_split(name, len) < len;
+}
+
 static void event_release(struct event *ev)
 {
 	free(ev->name);

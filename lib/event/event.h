@@ -66,6 +66,14 @@ bool have_hw_pmu(void);
 void explain_unsupported(struct strbuf *sb, const struct event *ev, int err);
 /* Up to three names close to @name, comma-separated, into @sb. */
 void event_suggest(const char *name, struct strbuf *sb);
+/* Whether @name, an event as written, ends in modifiers: cycles:u,
+ * cpu/cycles/k (not icl::INST_RETIRED:ANY_P, nor sched:sched_switch). */
+bool event_name_has_modifiers(const char *name);
+/* The event a metric formula's @name reads: the one of that name, else,
+ * of those it matches, the first without modifiers, else the first; -1 if
+ * none. *@nr_matches (may be NULL) gets how many it matches. */
+long event_find_operand(const struct event *events, size_t nr, const char *name,
+			size_t *nr_matches);
 /* Match a name as a metric formula may write it against an event. */
 bool event_name_matches(const struct event *ev, const char *name);
 /* The first of @nr events that @name matches as above, or -1. */

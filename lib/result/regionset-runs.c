@@ -39,10 +39,13 @@ static int fill_row(struct series *dst, const struct series *first, size_t runs)
 	dst->name = strdup(first->name);
 	dst->unit = strdup(first->unit ? first->unit : "");
 	dst->canonical = first->canonical ? strdup(first->canonical) : NULL;
+	/* what a metric's value over the runs is worked out from */
+	dst->expr = first->expr ? strdup(first->expr) : NULL;
+	dst->scale = first->scale;
 	dst->values = malloc(runs * sizeof(*dst->values));
 	dst->supported = false;
 	if (!dst->name || !dst->unit || (first->canonical && !dst->canonical) ||
-	    !dst->values)
+	    (first->expr && !dst->expr) || !dst->values)
 		return -ENOMEM;
 	for (size_t k = 0; k < runs; k++)
 		dst->values[k] = NAN;

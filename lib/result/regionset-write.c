@@ -71,7 +71,7 @@ static void json_region(struct json_writer *w, const struct regionset_region *rg
 	jw_int(w, (long long)rg->nr_threads);
 	json_counts(w, rg->calls, rg->measured_calls, rg->seconds, rg->ops,
 		    rg->too_short, rg->exceeds_time);
-	rows_json(w, rg->rows, rg->nr_rows, 1, false);
+	rows_json(w, rg->rows, rg->nr_rows, 1, NULL, false);
 	json_per(w, "per_call", rg, (double)rg->calls);
 	json_per(w, "per_op", rg, (double)rg->ops);
 	jw_key(w, "per_thread");
@@ -243,6 +243,34 @@ static void runs_event(FILE *f, const struct region_runs *rr, const struct serie
 	fputc('\n', f);
 }
 
+/* As a result's: each metric's formula on the mean counts, and the mean of
+ * the runs' own values beside it. */
+static void runs_metrics(FILE *f, const struct region_runs *rr, bool big)
+{
+	struct hwp_stats_summary s = { .sz = sizeof(s) };
+
+	fprintf(f, "   metrics:");
+	for (size_t i = rr->nr_events; i < rr->nr_rows; i++) {
+		const struct series *m = &rr->rows[i];
+		char num[64];
+		double v = metric_of_means(rr->rows, rr->nr_rows, m, rr->nr_runs,
+					   rr->seconds);
+
+		hwp_stats_summarize(m->values, rr->nr_runs, &s);
+		if (!s.n || isnan(v))
+			snprintf(num, sizeof(num), "<undefined>");
+		else
+			fmt_metric(v, big, num, sizeof(num));
+		fprintf(f, "%s %s %s", i > rr->nr_events ? "," : "", m->name, num);
+		if (s.n > 1 && !isnan(v) && !isnan(s.rel_stderr)) {
+			fmt_metric(s.mean, big, num, sizeof(num));
+			fprintf(f, " (runs: mean %s +- %.2f%%)", num,
+				100.0 * s.rel_stderr);
+		}
+	}
+	fputc('\n', f);
+}
+
 static void runs_region(FILE *f, const struct region_runs *rr, bool big)
 {
 	struct hwp_stats_summary s = { .sz = sizeof(s) };
@@ -262,23 +290,8 @@ static void runs_region(FILE *f, const struct region_runs *rr, bool big)
 	if (rr->nr_exceeding)
 		fprintf(f, "   WARNING: in %zu of the runs, its totals, estimated from the calls measured, are more than its threads ran (--json has each run's): do not trust them\n",
 			rr->nr_exceeding);
-	if (rr->nr_rows == rr->nr_events)
-		return;
-	fprintf(f, "   metrics:");
-	for (size_t i = rr->nr_events; i < rr->nr_rows; i++) {
-		const struct series *m = &rr->rows[i];
-		char num[64];
-
-		hwp_stats_summarize(m->values, rr->nr_runs, &s);
-		if (!s.n)
-			snprintf(num, sizeof(num), "<undefined>");
-		else
-			fmt_metric(s.mean, big, num, sizeof(num));
-		fprintf(f, "%s %s %s", i > rr->nr_events ? "," : "", m->name, num);
-		if (s.n > 1 && !isnan(s.rel_stderr))
-			fprintf(f, " (+- %.2f%%)", 100.0 * s.rel_stderr);
-	}
-	fputc('\n', f);
+	if (rr->nr_rows > rr->nr_events)
+		runs_metrics(f, rr, big);
 }
 
 void regionset_runs_text(const struct hwp_result *r, FILE *f, bool big)

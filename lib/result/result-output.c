@@ -53,7 +53,52 @@ static void unit_prefix_csv(const struct hwp_result *r, const struct result_unit
 		fprintf(f, "%zu%s", u->u.nr_cpus, sep);
 }
 
-static void text_row(const struct hwp_result *r, const struct row *row,
+/* The rows of @r, or of its unit @u. */
+static const struct series *rows_of(const struct hwp_result *r,
+				    const struct result_unit *u, size_t *nr)
+{
+	*nr = u ? u->nr_series : r->nr_series;
+	return u ? u->series : r->series;
+}
+
+/* After an event, as perf stat: "# 1.510 K/sec", its built-in metric. */
+static void text_beside(const struct hwp_result *r, const struct result_unit *u,
+			size_t idx, struct strbuf *line)
+{
+	size_t nr;
+	const struct series *rows = rows_of(r, u, &nr);
+	long m = beside_metric(rows, nr, idx);
+	char value[64], unit[64];
+	struct row row;
+
+	if (m < 0)
+		return;
+	row_init_in(rows, nr, (size_t)m, r->nr_runs, r->seconds, &row);
+	if (row_placeholder(&row))
+		return;
+	beside_format(&row, value, sizeof(value), unit, sizeof(unit));
+	strbuf_addf(line, " # %8s %-16s", value, unit);
+}
+
+/* A metric over runs: the distribution of its per-run values, beside its
+ * value (the formula on the mean counts). */
+static void text_metric_runs(const struct row *row, bool big, struct strbuf *line)
+{
+	char mean[64], lo[64], hi[64];
+
+	fmt_metric(row->sum.mean, big, mean, sizeof(mean));
+	strbuf_addf(line, " (runs: mean %s", mean);
+	if (!isnan(row->sum.cv))
+		strbuf_addf(line, ", CV %.2f%%", 100.0 * row->sum.cv);
+	if (!isnan(row->sum.ci_low) && !isnan(row->sum.ci_high)) {
+		fmt_metric(row->sum.ci_low, big, lo, sizeof(lo));
+		fmt_metric(row->sum.ci_high, big, hi, sizeof(hi));
+		strbuf_addf(line, ", 95%% CI %s to %s", lo, hi);
+	}
+	strbuf_addch(line, ')');
+}
+
+static void text_row(const struct hwp_result *r, const struct row *row, size_t idx,
 		     const struct result_unit *unit, const struct hwp_write_opts *o,
 		     FILE *f)
 {
@@ -69,9 +114,13 @@ static void text_row(const struct hwp_result *r, const struct row *row,
 		strbuf_addf(&line, "%16.9f ", o->interval);
 	unit_prefix(r, unit, &line);
 	strbuf_addf(&line, "%18s %-5s %-28s", value, unit_name, sr->name);
+	text_beside(r, unit, idx, &line);
 	if (row->sum.n && !isnan(row->pct) && row->pct < 99.995)
 		strbuf_addf(&line, " (%.2f%% counted, scaled)", row->pct);
-	if (r->nr_runs > 1 && row->sum.n > 1 && !isnan(row->sum.rel_stderr))
+	if (sr->kind == HWP_SERIES_METRIC && r->nr_runs > 1 && row->sum.n > 1 &&
+	    !row_placeholder(row))
+		text_metric_runs(row, !o->no_big_num, &line);
+	else if (r->nr_runs > 1 && row->sum.n > 1 && !isnan(row->sum.rel_stderr))
 		strbuf_addf(&line, " ( +- %5.2f%% )", 100.0 * row->sum.rel_stderr);
 	if (r->nr_runs > 1 && row->sum.n && row->sum.n < r->nr_runs)
 		strbuf_addf(&line, " (counted in %zu of %zu runs)", row->sum.n,
@@ -88,6 +137,8 @@ static void text_row(const struct hwp_result *r, const struct row *row,
 	}
 	if (sr->reason && (!sr->supported || sr->user_only || !row->sum.n))
 		strbuf_addf(&line, "  # %s", sr->reason);
+	else if (sr->note)
+		strbuf_addf(&line, "  # %s", sr->note);
 	while (line.len && line.buf[line.len - 1] == ' ')
 		line.buf[--line.len] = '\0';
 	fprintf(f, "%s\n", strbuf_str(&line));
@@ -323,14 +374,45 @@ static void per_run_json(const struct hwp_result *r, struct json_writer *w)
 	jw_object_end(w);
 }
 
+/* Each row after its kind's heading; with units, as perf stat -A: each
+ * row, unit by unit. */
+static void text_rows(const struct hwp_result *r, const struct hwp_write_opts *o,
+		      FILE *f)
+{
+	enum hwp_series_kind kind = HWP_SERIES_EVENT;
+	struct row row;
+
+	for (size_t i = 0; i < r->nr_series; i++) {
+		/* Times come after the elapsed time, as perf has them; perf's
+		 * own metrics are on their event's line. */
+		if (r->series[i].kind == HWP_SERIES_TIME ||
+		    metric_is_beside(r->series, r->nr_series, i))
+			continue;
+		row_init_in(r->series, r->nr_series, i, r->nr_runs, r->seconds, &row);
+		if (row.sr->kind != kind && o->interval <= 0 &&
+		    kind_heading(row.sr->kind))
+			fprintf(f, "\n %s:\n", kind_heading(row.sr->kind));
+		kind = row.sr->kind;
+		if (!r->nr_units)
+			text_row(r, &row, i, NULL, o, f);
+		for (size_t u = 0; u < r->nr_units; u++) {
+			const struct result_unit *ru = &r->units[u];
+
+			if (i >= ru->nr_series)
+				continue;
+			row_init_in(ru->series, ru->nr_series, i, r->nr_runs, r->seconds,
+				    &row);
+			text_row(r, &row, i, ru, o, f);
+		}
+	}
+}
+
 static int write_text(const void *obj, FILE *f, const void *opts)
 {
 	const struct hwp_result *r = obj;
 	const struct hwp_write_opts *o = opts;
 	struct strbuf cmd = STRBUF_INIT;
 	struct hwp_stats_summary secs = { .sz = sizeof(secs) };
-	enum hwp_series_kind kind = HWP_SERIES_EVENT;
-	struct row row;
 
 	if (o->interval > 0 && !o->no_header) {
 		struct strbuf hdr = STRBUF_INIT;
@@ -360,27 +442,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		fprintf(f, ":\n\n");
 		strbuf_release(&cmd);
 	}
-	for (size_t i = 0; i < r->nr_series; i++) {
-		/* Times come after the elapsed time, as perf has them. */
-		if (r->series[i].kind == HWP_SERIES_TIME)
-			continue;
-		row_init(&r->series[i], r->nr_runs, &row);
-		if (row.sr->kind != kind && o->interval <= 0 &&
-		    kind_heading(row.sr->kind))
-			fprintf(f, "\n %s:\n", kind_heading(row.sr->kind));
-		kind = row.sr->kind;
-		if (!r->nr_units)
-			text_row(r, &row, NULL, o, f);
-		/* As perf stat -A: each row, unit by unit. */
-		for (size_t u = 0; u < r->nr_units; u++) {
-			const struct result_unit *ru = &r->units[u];
-
-			if (i >= ru->nr_series)
-				continue;
-			row_init(&ru->series[i], r->nr_runs, &row);
-			text_row(r, &row, ru, o, f);
-		}
-	}
+	text_rows(r, o, f);
 	if (o->interval > 0)
 		return 0;
 	hwp_stats_summarize(r->seconds, r->nr_runs, &secs);
@@ -406,13 +468,80 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 
 /* ---- CSV (perf stat -x) ---- */
 
+/* An event's (or a score's) value, as perf stat -x writes it. */
+static void csv_value(const struct row *row, char *value, size_t size)
+{
+	if (row_placeholder(row))
+		snprintf(value, size, "%s", row_placeholder(row));
+	else if (row->clock)
+		snprintf(value, size, "%.2f", row->value / 1e6);
+	else if (row->measure)
+		snprintf(value, size, "%.2f", row->value);
+	else if (row->sr->kind == HWP_SERIES_SCORE)
+		snprintf(value, size, "%.10g", row->value);
+	else
+		snprintf(value, size, "%.0f", row->value);
+}
+
+/* A row of -x, in perf stat's fields: value, unit, event, [variance,] run
+ * time, percent running, metric value, metric unit. perf's own metrics are
+ * on their event's line; the others on lines of their own, with the event
+ * fields empty, as perf writes a second metric of an event. */
+static void csv_row(const struct hwp_result *r, const struct result_unit *ru, size_t i,
+		    const char *sep, FILE *f)
+{
+	size_t nr;
+	const struct series *rows = rows_of(r, ru, &nr);
+	bool event = rows[i].kind != HWP_SERIES_METRIC;
+	char value[64] = "", unit[64] = "";
+	struct row row, m;
+	long beside;
+
+	row_init_in(rows, nr, i, r->nr_runs, r->seconds, &row);
+	if (event) {
+		csv_value(&row, value, sizeof(value));
+		csv_field(f, value, sep);
+		fprintf(f, "%s%s%s", sep, row_unit(&row), sep);
+		csv_field(f, row.sr->name, sep);
+	} else {
+		fprintf(f, "%s%s", sep, sep);
+	}
+	fputs(sep, f);
+	if (r->nr_runs > 1) {
+		/* perf's rel_stddev_stats(): 0 for a mean of 0 */
+		if (event && row.sum.n > 1 && !isnan(row.sum.rel_stderr))
+			fprintf(f, "%.2f%%", 100.0 * row.sum.rel_stderr);
+		else if (event && row.sum.n > 1 && row.sum.mean == 0)
+			fputs("0.00%", f);
+		fputs(sep, f);
+	}
+	if (row.sr->kind == HWP_SERIES_EVENT && row.sum.n)
+		fprintf(f, "%.0f%s%.2f", row.running, sep, row.pct);
+	else
+		fputs(sep, f);
+	fputs(sep, f);
+	beside = event ? beside_metric(rows, nr, i) : -1;
+	if (beside >= 0) {
+		row_init_in(rows, nr, (size_t)beside, r->nr_runs, r->seconds, &m);
+		if (!row_placeholder(&m))
+			beside_format(&m, value, sizeof(value), unit, sizeof(unit));
+		fprintf(f, "%s%s%s", row_placeholder(&m) ? "" : value, sep, unit);
+	} else if (!event) {
+		if (!row_placeholder(&row))
+			fprintf(f, "%.6g", row.value);
+		fputs(sep, f);
+		csv_field(f, row.sr->name, sep);
+	} else {
+		fputs(sep, f);
+	}
+	fputc('\n', f);
+}
+
 static int write_csv(const void *obj, FILE *f, const void *opts)
 {
 	const struct hwp_result *r = obj;
 	const struct hwp_write_opts *o = opts;
 	const char *sep = o->separator && *o->separator ? o->separator : ",";
-	bool repeated = r->nr_runs > 1;
-	struct row row;
 
 	if (o->per_run && o->interval <= 0)
 		return per_run_csv(r, sep, f);
@@ -420,65 +549,18 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 		const struct result_unit *ru = r->nr_units ?
 			&r->units[k % r->nr_units] : NULL;
 		size_t i = r->nr_units ? k / r->nr_units : k;
-		const struct series *sr;
-		char value[64] = "", num[64] = "";
-		bool event;
 
 		if (ru && i >= ru->nr_series)
 			continue;
 		/* perf stat -x has no user and sys lines; the JSON has them. */
-		if (r->series[i].kind == HWP_SERIES_TIME)
+		if (r->series[i].kind == HWP_SERIES_TIME ||
+		    metric_is_beside(r->series, r->nr_series, i))
 			continue;
-		row_init(ru ? &ru->series[i] : &r->series[i], r->nr_runs, &row);
-		sr = row.sr;
-		/* A score is a row like an event: its value first. */
-		event = sr->kind != HWP_SERIES_METRIC;
 		if (o->interval > 0)
 			fprintf(f, "%.9f%s", o->interval, sep);
 		/* perf's unit fields: the unit, and how many CPUs it has */
 		unit_prefix_csv(r, ru, f, sep);
-		/* value, unit, event */
-		if (event) {
-			if (row_placeholder(&row))
-				snprintf(value, sizeof(value), "%s",
-					 row_placeholder(&row));
-			else if (row.clock)
-				snprintf(value, sizeof(value), "%.2f",
-					 row.sum.mean / 1e6);
-			else if (row.measure)
-				snprintf(value, sizeof(value), "%.2f", row.sum.mean);
-			else if (sr->kind == HWP_SERIES_SCORE)
-				snprintf(value, sizeof(value), "%.10g", row.sum.mean);
-			else
-				snprintf(value, sizeof(value), "%.0f", row.sum.mean);
-			csv_field(f, value, sep);
-			fprintf(f, "%s%s%s", sep, row_unit(&row), sep);
-			csv_field(f, sr->name, sep);
-		} else {
-			fprintf(f, "%s%s", sep, sep);
-		}
-		fputs(sep, f);
-		if (repeated) {
-			if (row.sum.n > 1 && !isnan(row.sum.rel_stderr))
-				fprintf(f, "%.2f%%", 100.0 * row.sum.rel_stderr);
-			fputs(sep, f);
-		}
-		/* run time, percent running */
-		if (sr->kind == HWP_SERIES_EVENT && row.sum.n)
-			fprintf(f, "%.0f%s%.2f", row.running, sep, row.pct);
-		else
-			fputs(sep, f);
-		fputs(sep, f);
-		/* metric value, metric unit */
-		if (!event) {
-			if (row.sum.n)
-				snprintf(num, sizeof(num), "%.6g", row.sum.mean);
-			fprintf(f, "%s%s", num, sep);
-			csv_field(f, sr->name, sep);
-		} else {
-			fputs(sep, f);
-		}
-		fputc('\n', f);
+		csv_row(r, ru, i, sep, f);
 	}
 	return 0;
 }
@@ -496,7 +578,7 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 		jw_object_begin(&w);
 		jw_key(&w, "interval");
 		jw_number(&w, o->interval);
-		rows_json(&w, r->series, r->nr_series, r->nr_runs, false);
+		rows_json(&w, r->series, r->nr_series, r->nr_runs, r->seconds, false);
 		units_json(&w, r, false);
 		jw_object_end(&w);
 		jw_finish(&w);
@@ -550,7 +632,7 @@ void result_json_more(const struct hwp_result *r,
 	jw_key(w, "values");
 	values_json(w, r->seconds, r->nr_runs);
 	jw_object_end(w);
-	rows_json(w, r->series, r->nr_series, r->nr_runs, true);
+	rows_json(w, r->series, r->nr_series, r->nr_runs, r->seconds, true);
 	units_json(w, r, true);
 	if (r->nr_regionsets) {
 		jw_key(w, "regions");

@@ -21,6 +21,7 @@ void series_release(struct series *sr)
 	free(sr->canonical);
 	free(sr->expr);
 	free(sr->reason);
+	free(sr->note);
 	free(sr->values);
 	free(sr->pct);
 	free(sr->running);
@@ -43,7 +44,7 @@ void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info
 
 /* ---- what a row shows ---- */
 
-static double mean_defined(const double *v, size_t n)
+double mean_defined(const double *v, size_t n)
 {
 	double s = 0;
 	size_t k = 0;
@@ -62,6 +63,7 @@ void row_init(const struct series *sr, size_t nr_runs, struct row *row)
 	row->sr = sr;
 	row->sum.sz = sizeof(row->sum);
 	hwp_stats_summarize(sr->values, nr_runs, &row->sum);
+	row->value = row->sum.n ? row->sum.mean : NAN;
 	row->pct = sr->kind == HWP_SERIES_EVENT ? mean_defined(sr->pct, nr_runs) : NAN;
 	row->running = sr->kind == HWP_SERIES_EVENT ?
 		       mean_defined(sr->running, nr_runs) : NAN;
@@ -113,7 +115,7 @@ const char *row_placeholder(const struct row *row)
 {
 	if (row->sr->kind == HWP_SERIES_EVENT && !row->sr->supported)
 		return "<not supported>";
-	if (row->sum.n)
+	if (row->sum.n && !isnan(row->value))
 		return NULL;
 	return row->sr->kind == HWP_SERIES_EVENT ? "<not counted>" : "<undefined>";
 }
@@ -124,6 +126,8 @@ void fmt_metric(double v, bool big, char *buf, size_t size)
 		fmt_grouped(v, big, buf, size);
 	else if (fabs(v) >= 100)
 		snprintf(buf, size, "%.1f", v);
+	else if (v != 0 && fabs(v) < 0.01)
+		snprintf(buf, size, "%.3g", v);	/* 7.69e-05, not 0.000 */
 	else
 		snprintf(buf, size, "%.3f", v);
 }
@@ -135,13 +139,13 @@ void row_format(const struct row *row, bool big, char *buf, size_t size)
 	if (ph)
 		snprintf(buf, size, "%s", ph);
 	else if (row->clock)
-		snprintf(buf, size, "%.2f", row->sum.mean / 1e6);
+		snprintf(buf, size, "%.2f", row->value / 1e6);
 	else if (row->measure)
-		snprintf(buf, size, "%.2f", row->sum.mean);
+		snprintf(buf, size, "%.2f", row->value);
 	else if (row->sr->kind == HWP_SERIES_EVENT)
-		fmt_grouped(row->sum.mean, big, buf, size);
+		fmt_grouped(row->value, big, buf, size);
 	else
-		fmt_metric(row->sum.mean, big, buf, size);
+		fmt_metric(row->value, big, buf, size);
 	/* A rate in percent shows its sign, within the buffer (a huge value
 	 * can fill it). */
 	if (!ph && row->sr->kind == HWP_SERIES_METRIC && !strcmp(row->sr->unit, "%")) {
@@ -201,8 +205,25 @@ void summary_json(struct json_writer *w, const struct hwp_stats_summary *s)
 	jw_array_end(w);
 }
 
+/* A metric over runs: its value (the formula on the mean counts) and the
+ * mean of its per-run values, each under a name that says which. */
+static void metric_json(struct json_writer *w, const struct row *row, bool all_runs)
+{
+	if (all_runs) {
+		jw_key(w, "value_of_mean_counts");
+		jw_number(w, row->value);
+		jw_key(w, "mean_of_runs");
+		jw_number(w, row->sum.n ? row->sum.mean : NAN);
+	}
+	if (row->sr->note) {
+		jw_key(w, "note");
+		jw_string(w, row->sr->note);
+	}
+}
+
 static void rows_of_kind(struct json_writer *w, const struct series *rows, size_t nr_rows,
-			 size_t nr_runs, enum hwp_series_kind kind, bool all_runs)
+			 size_t nr_runs, const double *seconds, enum hwp_series_kind kind,
+			 bool all_runs)
 {
 	struct row row;
 
@@ -215,7 +236,7 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 
 		if (sr->kind != kind)
 			continue;
-		row_init(sr, nr_runs, &row);
+		row_init_in(rows, nr_rows, i, nr_runs, seconds, &row);
 		jw_object_begin(w);
 		if (kind == HWP_SERIES_EVENT) {
 			jw_key(w, "event");
@@ -238,7 +259,7 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 			jw_key(w, kind_name(kind));
 			jw_string(w, sr->name);
 			jw_key(w, "value");
-			jw_number(w, row.sum.n ? row.sum.mean : NAN);
+			jw_number(w, row.sum.n ? row.value : NAN);
 			jw_key(w, "unit");
 			jw_string(w, sr->unit);
 		}
@@ -247,6 +268,7 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 			jw_string(w, sr->expr);
 			jw_key(w, "builtin");
 			jw_bool(w, sr->builtin);
+			metric_json(w, &row, all_runs);
 		}
 		jw_key(w, "reason");
 		jw_string(w, !row.sum.n || !sr->supported || sr->user_only ?
@@ -276,16 +298,17 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 }
 
 void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
-	       size_t nr_runs, bool all_runs)
+	       size_t nr_runs, const double *seconds, bool all_runs)
 {
-	rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_EVENT, all_runs);
-	rows_of_kind(w, rows, nr_rows, nr_runs, HWP_SERIES_METRIC, all_runs);
+	rows_of_kind(w, rows, nr_rows, nr_runs, seconds, HWP_SERIES_EVENT, all_runs);
+	rows_of_kind(w, rows, nr_rows, nr_runs, seconds, HWP_SERIES_METRIC, all_runs);
 	/* Scores and times came in 0.2: a document without them has no
 	 * "scores" or "times". */
 	for (enum hwp_series_kind k = HWP_SERIES_SCORE; k <= HWP_SERIES_TIME; k++)
 		for (size_t i = 0; i < nr_rows; i++)
 			if (rows[i].kind == k) {
-				rows_of_kind(w, rows, nr_rows, nr_runs, k, all_runs);
+				rows_of_kind(w, rows, nr_rows, nr_runs, seconds, k,
+					     all_runs);
 				break;
 			}
 }

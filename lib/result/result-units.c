@@ -226,7 +226,7 @@ void units_json(struct json_writer *w, const struct hwp_result *r, bool all_runs
 				jw_int(w, u->u.cpus[c]);
 			jw_array_end(w);
 		}
-		rows_json(w, u->series, u->nr_series, r->nr_runs, all_runs);
+		rows_json(w, u->series, u->nr_series, r->nr_runs, r->seconds, all_runs);
 		jw_object_end(w);
 	}
 	jw_array_end(w);

@@ -118,12 +118,18 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 		if (names_match_loosely(r->scores[i], hwp_metric_name(m)))
 			return fail(-EEXIST, "metric '%s': the name is a score already",
 				    hwp_metric_name(m));
-	if (asprintf(&def, "%s=%s", hwp_metric_name(m), hwp_metric_expr(m)) < 0)
-		return fail(-ENOMEM, "out of memory");
-	err = hwp_metric_parse(def, &copy);
-	free(def);
-	if (err)
-		return err;
+	/* A built-in lives as long as the process: asked for by name, it is
+	 * a row even when its events do not count, and keeps its place. */
+	if (metric_is_builtin(m)) {
+		copy = (struct hwp_metric *)m;
+	} else {
+		if (asprintf(&def, "%s=%s", hwp_metric_name(m), hwp_metric_expr(m)) < 0)
+			return fail(-ENOMEM, "out of memory");
+		err = hwp_metric_parse(def, &copy);
+		free(def);
+		if (err)
+			return err;
+	}
 	n = realloc(r->user, (r->nr_user + 1) * sizeof(*n));
 	if (!n) {
 		hwp_metric_free(copy);
@@ -164,13 +170,30 @@ static int input_counted(const char *name, void *arg)
 	const struct counted_ctx *cc = arg;
 	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
 
-	long e = event_find_name(evl->events, evl->nr_events, name);
+	long e = event_find_operand(evl->events, evl->nr_events, name, NULL);
 	enum hwp_event_status st;
 
 	if (e < 0)
 		return 1;
 	st = hwp_session_event_status(cc->s, (size_t)e, NULL);
 	return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ? 0 : 1;
+}
+
+/* A metric's row: its name, unit and formula, and which of several events
+ * a name reads when it says so. 0 or -ENOMEM. */
+static int metric_row_fill(struct series *sr, const struct hwp_evlist *evl)
+{
+	struct strbuf note = STRBUF_INIT;
+	bool noted;
+
+	sr->name = strdup(hwp_metric_name(sr->metric));
+	sr->unit = strdup(hwp_metric_unit(sr->metric));
+	sr->expr = strdup(hwp_metric_expr(sr->metric));
+	noted = metric_operand_note(sr->metric, evl, &note);
+	if (noted && !strbuf_failed(&note))
+		sr->note = strbuf_detach(&note);
+	strbuf_release(&note);
+	return !sr->name || !sr->unit || !sr->expr || (noted && !sr->note) ? -ENOMEM : 0;
 }
 
 int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
@@ -193,6 +216,7 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		sr->canonical = strdup(ev->canonical);
 		/* The row's values are counts times the scale, in its unit. */
 		sr->unit = strdup(event_value_unit(ev));
+		sr->scale = event_scale(ev);
 		sr->supported = st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY;
 		sr->user_only = st == HWP_EVENT_USER_ONLY;
 		sr->reason = reason ? strdup(reason) : NULL;
@@ -208,6 +232,7 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		sr->kind = HWP_SERIES_METRIC;
 		sr->metric = r->user[i];
 		sr->supported = true;
+		sr->builtin = metric_is_builtin(r->user[i]);
 	}
 	for (size_t i = 0; hwp_metric_builtin(i); i++) {
 		const struct hwp_metric *m = hwp_metric_builtin(i);
@@ -226,15 +251,9 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		sr->supported = true;
 		sr->builtin = true;
 	}
-	for (size_t i = *nr_events; i < *nr; i++) {
-		struct series *sr = &(*rows)[i];
-
-		sr->name = strdup(hwp_metric_name(sr->metric));
-		sr->unit = strdup(hwp_metric_unit(sr->metric));
-		sr->expr = strdup(hwp_metric_expr(sr->metric));
-		if (!sr->name || !sr->unit || !sr->expr)
+	for (size_t i = *nr_events; i < *nr; i++)
+		if (metric_row_fill(&(*rows)[i], evl))
 			return -ENOMEM;
-	}
 	for (size_t i = 0; i < r->nr_scores; i++) {
 		struct series *sr = add_series(rows, nr);
 

@@ -42,6 +42,10 @@ struct series {
 	char *canonical;	/* events */
 	char *expr;		/* metrics */
 	char *reason;
+	/* metrics: which of several events a name reads, when none of them is
+	 * without modifiers (metric_operand_note()); NULL: none */
+	char *note;
+	double scale;		/* events: the PMU's scale of a count; 0: 1 */
 	bool supported;
 	bool user_only;
 	bool builtin;
@@ -146,6 +150,9 @@ int sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
 struct row {
 	const struct series *sr;
 	struct hwp_stats_summary sum;
+	/* What the row shows: an event's mean; a metric's formula on the mean
+	 * counts (row_init_in()), else the mean of its values; NAN: none */
+	double value;
 	double pct;		/* mean percent running; NAN for metrics */
 	double running;		/* mean ns running */
 	bool clock;		/* counts ns, shown as msec */
@@ -157,12 +164,32 @@ struct row {
 struct json_writer;
 struct json_value;
 
+/* result-metrics.c: a metric over runs, and perf's metrics beside events */
+/* @sr's formula on the mean counts of @rows over @nr_runs runs of
+ * @seconds: a ratio of means, as perf stat has it; NAN when undefined. */
+double metric_of_means(const struct series *rows, size_t nr_rows, const struct series *sr,
+		       size_t nr_runs, const double *seconds);
+/* row_init() of rows[@idx], whose value is metric_of_means() for a metric
+ * over several runs (@seconds NULL: the mean of its values). */
+void row_init_in(const struct series *rows, size_t nr_rows, size_t idx, size_t nr_runs,
+		 const double *seconds, struct row *row);
+/* The row of the built-in metric perf prints after '#' on rows[@event]'s
+ * line ("CPUs utilized", "K/sec"), or -1. */
+long beside_metric(const struct series *rows, size_t nr_rows, size_t event);
+/* Whether rows[@idx] is such a metric, with its event among @rows. */
+bool metric_is_beside(const struct series *rows, size_t nr_rows, size_t idx);
+/* Its value and unit as perf prints them: "1.510" "K/sec". */
+void beside_format(const struct row *row, char *value, size_t size, char *unit,
+		   size_t unit_size);
+
 /* result-rows.c: rows and environments, below everything that holds them
  * (results, sweeps, comparisons, regions). */
 void series_release(struct series *sr);
 /* Describe @sr, a row of @nr_runs values, for the public API. */
 void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info *info);
 void row_init(const struct series *sr, size_t nr_runs, struct row *row);
+/* The mean of the values of @v that are not NAN; NAN when none is. */
+double mean_defined(const double *v, size_t n);
 /* An event may be listed twice: rows are told apart by kind, name and which
  * of that name they are.  The occurrence of rows[@idx] among rows[0..idx]... */
 size_t series_occurrence(const struct series *rows, size_t idx);
@@ -185,9 +212,10 @@ void fmt_metric(double v, bool big, char *buf, size_t size);
  * or out of memory, which only costs the annotation. */
 bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr);
 /* The "events" and "metrics" members of a JSON object, as hwprof-stat/1
- * has them: with @all_runs, each row's summary and values too. */
+ * has them: with @all_runs, each row's summary and values too; @seconds,
+ * each run's (NULL: none), for the metrics' values over the runs. */
 void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
-	       size_t nr_runs, bool all_runs);
+	       size_t nr_runs, const double *seconds, bool all_runs);
 /* A summary's members (mean, median... ci95), and an array of values. */
 void summary_json(struct json_writer *w, const struct hwp_stats_summary *s);
 void values_json(struct json_writer *w, const double *v, size_t n);

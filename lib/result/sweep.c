@@ -180,7 +180,7 @@ static void fill_cell(const struct hwp_result *r, const struct sweep_row *sr, bo
 		snprintf(c->value, sizeof(c->value), "-");
 		return;
 	}
-	row_init(&r->series[idx], r->nr_runs, &row);
+	row_init_in(r->series, r->nr_series, (size_t)idx, r->nr_runs, r->seconds, &row);
 	row_format(&row, big, c->value, sizeof(c->value));
 	if (r->nr_runs > 1 && row.sum.n > 1 && !isnan(row.sum.rel_stderr))
 		snprintf(c->noise, sizeof(c->noise), "+- %.2f%%",

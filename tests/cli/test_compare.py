@@ -68,7 +68,7 @@ def increase(d, a, b):
             for key in ("name", "a_mean", "b_mean", "ratio", "ci_low", "ci_high", "p_value",
                         "verdict"):
                 check(key in pf, f"row has {key}")
-        # faults/s is a built-in metric of both: two rows, Holm over 2 tests.
+        # the time rows are rows of both: Holm over 2 tests or more.
         check(doc["correction"] == "holm" and doc["tests"] == len(doc["rows"]) >= 2,
               f"Holm over {doc['tests']} tests, {len(doc['rows'])} rows")
         check(doc["noise_ranking"][0]["name"] == "page-faults",
@@ -351,6 +351,25 @@ def field_messages(d, a, b):
         check("write it again with hwprof" in msg, f"{name}: what to do: {msg!r}")
 
 
+def fail_on_table_names(d):
+    """--fail-on takes a row by the name the table prints: a clock's
+    "task-clock (msec)" as well as "task-clock"."""
+    paths = [os.path.join(d, f"clock-{k}.json") for k in "ab"]
+    for path in paths:
+        p = hwprof("stat", "-r", "3", "--json", "-o", path, "-e", "task-clock", "--",
+                   WORKLOAD, "pages", "100")
+        check(p.returncode == 0, f"stat: {p.stderr}")
+    p = hwprof("compare", *paths)
+    check(" task-clock (msec) " in p.stdout, f"the table's name: {p.stdout}")
+    for name in ("task-clock (msec)", "task-clock"):
+        p = hwprof("compare", "--fail-on", f"{name}:increase>100000", *paths)
+        check(p.returncode == 0 and "FAIL" not in p.stdout,
+              f"--fail-on '{name}': status {p.returncode}: {p.stderr}")
+    p = hwprof("compare", "--fail-on", "task-clock (sec):increase", *paths)
+    check(p.returncode == 2 and "has no row 'task-clock (sec)'" in p.stderr,
+          f"another suffix is no row: {p.returncode} {p.stderr}")
+
+
 def help_text():
     """Both ways print the same; the command table lists compare."""
     h1, h2 = hwprof("compare", "--help"), hwprof("help", "compare")
@@ -365,5 +384,6 @@ with tempfile.TemporaryDirectory() as tmp:
         for fn in (increase, text_table, mann_whitney, output_file, same_setting, bad_inputs,
                    large_sweep, extreme_values, field_messages):
             case(fn, tmp, A, B)
+    case(fail_on_table_names, tmp)
 case(help_text)
 done()

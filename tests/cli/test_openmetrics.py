@@ -196,7 +196,7 @@ def openmetrics_stat():
     for name in ("hwprof_event", "hwprof_metric", "hwprof_elapsed_seconds"):
         check(fams.get(name, {}).get("help"), f"{name} has a HELP")
     check(fams["hwprof_metric"]["type"] == "gauge", "metrics are gauges")
-    check(samples(fams, "hwprof_metric", metric="faults/s"), "a built-in metric")
+    check(samples(fams, "hwprof_metric", metric="faults/sec"), "a built-in metric")
     check(all(v == 1 for _, v in samples(fams, "hwprof_event_supported")),
           "every event supported")
     el = samples(fams, "hwprof_elapsed_seconds")

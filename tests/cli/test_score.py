@@ -181,8 +181,8 @@ def explain(d):
     rows = [ln.split() for ln in text.splitlines()[4:] if ln.strip()]
     check(rows and rows[0][0] == "page-faults" and float(rows[0][1]) <= -0.95,
           f"page-faults first: {rows[:3]}")
-    # 4 events and 4 built-in metrics (CPUs-utilized, migrations/s, cs/s,
-    # faults/s); ratios of the 4 events, each pair once: 6.
+    # 4 events and 4 built-in metrics (CPUs-utilized, migrations/sec,
+    # cs/sec, faults/sec); ratios of the 4 events, each pair once: 6.
     check("8 rows tried" in text and "6 pairs tried" in text, text)
     check("weak evidence" in text, text)
 

@@ -39,10 +39,10 @@ def json_output():
         check(cyc["supported"] is False and cyc["count"] is None, "cycles: null, not 0")
         check(ins["supported"] is False and ins["count"] is None, "instructions: null, not 0")
         check("no hardware PMU" in cyc["reason"], f"reason: {cyc['reason']}")
-    fs = metric(doc, "faults/s")
-    check(fs and fs["value"] > 0 and fs["unit"] == "/s", "built-in faults/s")
-    secs = doc["seconds"]["values"][0]
-    check(abs(fs["value"] - pf["count"] / secs) / fs["value"] < 1e-9, "faults/s = faults / s")
+    fs = metric(doc, "faults/sec")
+    check(fs and fs["value"] > 0 and fs["unit"] == "/sec", "built-in faults/sec")
+    check(abs(fs["value"] - pf["count"] / (tc["count"] / 1e9)) / fs["value"] < 1e-9,
+          "faults/sec = faults per second of task-clock, as perf's K/sec")
     # IPC, built in, is a row when cycles and instructions were both counted.
     ipc = metric(doc, "IPC")
     if HW_PMU:
@@ -57,7 +57,7 @@ def json_output():
 def user_metrics():
     """User metrics; undefined is null, never 0 or inf. Pinned to one CPU,
     the command never migrates, so fpm divides by zero."""
-    p, doc = stat_json("--pin", "0", "-e", "page-faults,cpu-migrations",
+    p, doc = stat_json("--pin", "0", "-e", "page-faults,cpu-migrations,task-clock",
                        "-M", "fpm=page-faults / cpu-migrations",
                        "-M", "kfaults=page-faults / 1000",
                        "--", WORKLOAD, "pages", "1000")
@@ -72,7 +72,7 @@ def user_metrics():
     if migrations == 0:
         check(fpm["value"] is None and "division by zero" in fpm["reason"],
               f"undefined metric: {fpm}")
-        check(metric(doc, "migrations/s")["value"] == 0, "a rate of 0 is 0")
+        check(metric(doc, "migrations/sec")["value"] == 0, "a rate of 0 is 0")
     else:
         check(fpm["value"] == event(doc, "page-faults")["count"] / migrations, f"fpm: {fpm}")
 
@@ -91,8 +91,11 @@ def csv_output():
               f"cycles counted in the value field: {ev['cycles']}")
     else:
         check(ev["cycles"][0] == "<not supported>", f"not supported in the value field: {ev['cycles']}")
-    m = [r for r in rows if r[2] == "" and r[6] == "faults/s"]
-    check(len(m) == 1 and float(m[0][5]) > 0, f"metric row: {m}")
+    # perf's metrics on their event's line: "K/sec" per task-clock second
+    check(ev["page-faults"][6] in ("/sec", "K/sec", "M/sec") and float(ev["page-faults"][5]) > 0,
+          f"page faults' rate: {ev['page-faults']}")
+    check(ev["task-clock"][6] == "CPUs utilized", f"task-clock's metric: {ev['task-clock']}")
+    check(len(rows) == 3, f"no line of its own for a metric perf prints by an event: {rows}")
 
 
 def csv_separator_and_runs():

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* Metric formulas: the parser and the evaluator, table-driven. */
 #include "core/core.h"
+#include "event/event.h"
+#include "count/count.h"
 #include "harness.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 
 static const struct {
 	const char *name;
@@ -192,6 +198,133 @@ static void check_check(void)
 	hwp_evlist_free(evl);
 }
 
+/* Synthetic counts of an event list, looked up as a session's reading is:
+ * by event_find_operand(), the choice counter.c makes. */
+struct synthetic {
+	const struct hwp_evlist *evl;
+	const double *counts;
+};
+
+static int synthetic_value(const char *name, double *value, void *ctx)
+{
+	const struct synthetic *sy = ctx;
+	long e = event_find_operand(sy->evl->events, sy->evl->nr_events, name, NULL);
+
+	if (e < 0)
+		return -ENOENT;
+	*value = sy->counts[e];
+	return 0;
+}
+
+static const struct hwp_metric *builtin_named(const char *name)
+{
+	for (size_t i = 0; hwp_metric_builtin(i); i++)
+		if (!strcmp(hwp_metric_name(hwp_metric_builtin(i)), name))
+			return hwp_metric_builtin(i);
+	return NULL;
+}
+
+/* IPC over an event listed with several modifiers: the unmodified one when
+ * listed, wherever it is; else the first, and the note says so. */
+static void check_modified_operands(void)
+{
+	static const struct {
+		const char *spec;
+		double counts[4];
+		double ipc;
+		const char *note;	/* NULL: none */
+	} cases[] = {
+		{ "{instructions:k,instructions,cycles}", { 1e3, 2e9, 1e9 }, 2.0, NULL },
+		{ "{instructions:k,instructions:u,cycles,instructions}",
+		  { 1e3, 5e8, 1e9, 2e9 }, 2.0, NULL },
+		{ "{instructions:k,instructions:u,cycles}", { 1e3, 2e9, 1e9 }, 1e-6,
+		  "'instructions' is instructions:k, the first of instructions:k, instructions:u" },
+		{ "cycles:u,instructions:u", { 1e9, 3e9 }, 3.0, NULL },
+	};
+	static const struct {
+		const char *name;
+		bool modified;
+	} names[] = {
+		{ "instructions", false }, { "instructions:k", true },
+		{ "cycles:ppp", true },
+		{ "cpu/cycles/u", true }, { "msr/tsc/:u", true }, { "r08:u", true },
+		{ "icl::INST_RETIRED:ANY_P", false }, { "sched:sched_switch", false },
+	};
+	const struct hwp_metric *ipc = builtin_named("IPC");
+
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
+		CHECK(event_name_has_modifiers(names[k].name) == names[k].modified,
+		      "%s: modified %d", names[k].name, names[k].modified);
+	CHECK(ipc != NULL, "IPC is built in");
+	for (size_t k = 0; ipc && k < ARRAY_SIZE(cases); k++) {
+		struct hwp_evlist *evl = NULL;
+		struct strbuf note = STRBUF_INIT;
+		struct synthetic sy;
+		double v = NAN;
+		bool noted;
+
+		CHECK_ERR(hwp_evlist_parse(cases[k].spec, NULL, &evl), 0);
+		if (!evl)
+			continue;
+		sy = (struct synthetic){ evl, cases[k].counts };
+		CHECK_ERR(hwp_metric_eval(ipc, synthetic_value, &sy, &v), 0);
+		CHECK(fabs(v - cases[k].ipc) <= 1e-12 * cases[k].ipc,
+		      "%s: IPC %g, want %g", cases[k].spec, v, cases[k].ipc);
+		noted = metric_operand_note(ipc, evl, &note);
+		CHECK(noted == (cases[k].note != NULL) &&
+		      (!cases[k].note || !strcmp(strbuf_str(&note), cases[k].note)),
+		      "%s: note '%s'", cases[k].spec, strbuf_str(&note));
+		strbuf_release(&note);
+		hwp_evlist_free(evl);
+	}
+}
+
+/* hwp_metric_input() of a built-in from several threads at once, as the
+ * header says it may be called. */
+static void *inputs_in_a_thread(void *arg)
+{
+	const struct hwp_metric *ipc = arg;
+	uintptr_t bad = 0;
+
+	for (int i = 0; i < 20000; i++)
+		bad += strcmp(hwp_metric_input(ipc, (size_t)i % 2),
+			      i % 2 ? "cycles" : "instructions") != 0;
+	return (void *)bad;
+}
+
+static void check_inputs_threads(void)
+{
+	const struct hwp_metric *ipc = builtin_named("IPC");
+	pthread_t t[4];
+	size_t n = 0;
+	void *bad;
+
+	while (n < ARRAY_SIZE(t) &&
+	       !pthread_create(&t[n], NULL, inputs_in_a_thread, (void *)ipc))
+		n++;
+	CHECK(n == ARRAY_SIZE(t), "%zu threads started", n);
+	for (size_t k = 0; k < n; k++)
+		CHECK(!pthread_join(t[k], &bad) && !bad, "thread %zu: %p wrong", k, bad);
+}
+
+/* The events a formula reads, each once, in order; not "seconds". */
+static void check_inputs(void)
+{
+	const struct hwp_metric *ipc = builtin_named("IPC");
+	struct hwp_metric *m = NULL;
+
+	CHECK(ipc && !strcmp(hwp_metric_input(ipc, 0), "instructions") &&
+	      !strcmp(hwp_metric_input(ipc, 1), "cycles") && !hwp_metric_input(ipc, 2),
+	      "IPC reads instructions, cycles");
+	CHECK_ERR(hwp_metric_parse("x=(a + b) / seconds - a * 2 / c:u", &m), 0);
+	CHECK(m && !strcmp(hwp_metric_input(m, 0), "a") &&
+	      !strcmp(hwp_metric_input(m, 1), "b") &&
+	      !strcmp(hwp_metric_input(m, 2), "c:u") && !hwp_metric_input(m, 3),
+	      "a, b, c:u, each once");
+	CHECK(!hwp_metric_input(NULL, 0), "NULL metric");
+	hwp_metric_free(m);
+}
+
 int main(void)
 {
 	t_init();
@@ -202,5 +335,8 @@ int main(void)
 	t_run(check_depth);
 	t_run(check_builtins);
 	t_run(check_check);
+	t_run(check_modified_operands);
+	t_run(check_inputs);
+	t_run(check_inputs_threads);
 	return t_done();
 }
