@@ -4,11 +4,12 @@
 that cmd-*.c accepts is in the OPTIONS of hwprof-CMD(1), every option there
 is accepted, and --help is short and ends where the full page is."""
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
 from common import case, check, done, hwprof  # noqa: E402
-from manpages import accepted, commands, documented, page_source  # noqa: E402
+from manpages import CLI, accepted, commands, documented, page_source  # noqa: E402
 
 HELP_LINES = 40
 
@@ -46,7 +47,21 @@ def short_help(cmd):
         check(len(line) <= 90, f"hwprof {cmd} --help: a line over 90 columns: {line!r}")
 
 
+def stat_default_events():
+    """The default event list the page gives is the one stat counts."""
+    with open(os.path.join(CLI, "cmd-stat.c")) as f:
+        text = f.read()
+    parts = dict(re.findall(r'#define DEFAULT_EVENTS_(HEAD|TAIL) "([^"]*)"', text))
+    check(set(parts) == {"HEAD", "TAIL"}, f"cmd-stat.c's default events: {parts}")
+    default = parts.get("HEAD", "") + "," + parts.get("TAIL", "")
+    with open(page_source("stat")) as f:
+        page = f.read()
+    check(f"Default: {default}" in page,
+          f"hwprof-stat(1) does not give the default events, {default}")
+
+
 case(every_command_has_a_page)
+case(stat_default_events)
 for c in commands():
     case(options_in_page, c, name=f"{c} options in its page")
     case(short_help, c, name=f"{c} help short")
