@@ -3,6 +3,7 @@
 """The built man pages render without a warning, by man-db's man -l and by
 groff -ww, and each source in docs/man was built. Arguments: the pages."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,12 @@ def renders(page):
     name = os.path.basename(page).rsplit(".", 1)
     head = p.stdout.splitlines()[0] if p.stdout else ""
     check(f"{name[0]}({name[1]})".upper() in head.upper(), f"{page}: header {head!r}")
+    need = ["NAME", "DESCRIPTION", "SEE ALSO"]
+    if name[1] == "1":
+        need += ["SYNOPSIS", "OPTIONS", "EXIT STATUS"]
+    text = re.sub(r".\x08", "", p.stdout)     # the overstrike of bold and underline
+    have = {line.strip() for line in text.splitlines() if line and not line[0].isspace()}
+    check(all(n in have for n in need), f"{page}: sections {sorted(set(need) - have)} missing")
 
 
 if not pages:
