@@ -380,7 +380,10 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		case 'Q': c->quiet = true; break;
 		case 'X': c->explain = true; break;
 		case OPT_PER_RUN: c->per_run = true; break;
-		case 'V': c->variant = optarg; break;
+		case 'V':
+			if (spec_once(&c->variant, "--variant", optarg))
+				return CLI_EXIT_USAGE;
+			break;
 		case 'O': c->order = optarg; break;
 		case 'D': c->seed = optarg; break;
 		case 'E': c->save = optarg; break;
@@ -433,7 +436,10 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 				return CLI_EXIT_USAGE;
 			}
 			break;
-		case 'S': c->sweep = optarg; break;
+		case 'S':
+			if (spec_once(&c->sweep, "--sweep", optarg))
+				return CLI_EXIT_USAGE;
+			break;
 		case 'H': c->histogram = optarg; break;
 		case 'R': c->regions = true; break;
 		case 'A': c->aggr = HWP_AGGR_CPU; break;

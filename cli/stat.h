@@ -160,6 +160,7 @@ char **substitute(char **argv, const struct sweep_spec *s, const char *value);
 void argv_free(char **argv);
 /* Check --sweep against the command: a usage error is printed, and
  * returned as CLI_EXIT_USAGE. */
+int spec_once(const char **slot, const char *option, const char *spec);
 int sweep_check(const struct stat_config *c);
 /* Measure every value and write the sweep; the exit status. */
 int sweep_run(struct stat_ctx *sc, int *code);
