@@ -1754,7 +1754,9 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 HWP_API void hwp_compare_free(struct hwp_compare *c);
 
 /* hwp_compare_nr_rows, hwp_compare_nr_columns, hwp_compare_nr_tests (the
- * cells tested: the family Holm's correction runs over). Since: 0.1 */
+ * cells tested: the family Holm's correction runs over; since 0.2 without
+ * the cells whose every value in A and B is one and the same, which cannot
+ * differ: p 1, unchanged). Since: 0.1 */
 HWP_API size_t hwp_compare_nr_rows(const struct hwp_compare *c);
 HWP_API size_t hwp_compare_nr_columns(const struct hwp_compare *c);
 HWP_API size_t hwp_compare_nr_tests(const struct hwp_compare *c);

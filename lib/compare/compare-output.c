@@ -76,13 +76,18 @@ static void text_header(const struct hwp_compare *c, FILE *f)
 			c->a_name, c->b_name);
 	fprintf(f, " %s, alpha %g; ", cmp_test_name(c), c->opts.alpha);
 	if (c->corrected)
-		fprintf(f, "Holm's correction over %zu tests\n\n", c->nr_tests);
-	else if (!c->nr_tests)
-		fprintf(f, "no test could be made (the notes say why)\n\n");
+		fprintf(f, "Holm's correction over %zu tests", c->nr_tests);
+	else if (!c->nr_tests && !c->nr_constant)
+		fprintf(f, "no test could be made (the notes say why)");
 	else
-		fprintf(f, "%s\n\n",
+		fprintf(f, "%s",
 			c->nr_tests > 1 ? "no correction for multiple tests" :
-					  "one test, no correction needed");
+			c->nr_tests ? "one test, no correction needed" : "no test");
+	if (c->nr_constant)
+		fprintf(f,
+			"; %zu row%s one constant in A and B: cannot differ, not tests",
+			c->nr_constant, c->nr_constant == 1 ? "" : "s");
+	fprintf(f, "\n\n");
 }
 
 /* The heading of the interval beside the verdicts: the level they were

@@ -271,6 +271,62 @@ def result_with(d, a, name, values):
     return path
 
 
+def with_events(d, a, name, events):
+    """A copy of result A whose events are EVENTS: (name, values) pairs."""
+    path = result_with(d, a, name, events[0][1])
+    with open(path) as f:
+        doc = json.load(f)
+    doc["events"] = [dict(doc["events"][0], event=n, canonical=n, values=v)
+                     for n, v in events]
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def event_twice(d, a, b):
+    """An event listed twice in A and once in B: the first is compared, and
+    the warning names the second, not the event as if it was not compared."""
+    twice = with_events(d, a, "twice.json", [("page-faults", [10, 11, 12]),
+                                             ("page-faults", [20, 21, 22])])
+    once = with_events(d, a, "once.json", [("page-faults", [10, 12, 11])])
+    p = hwprof("compare", twice, once)
+    check(p.returncode == 0 and re.search(r"^ page-faults ", p.stdout, re.M), p.stdout)
+    warn = [l for l in p.stdout.splitlines() if "not compared" in l]
+    check(len(warn) == 1 and re.search(r"the 2nd page-faults \(\S*twice.json lists it 2 "
+                                       r"times, \S*once.json 1: the first 1 compared\)",
+                                       warn[0]), warn)
+    p = hwprof("compare", once, twice)
+    warn = [l for l in p.stdout.splitlines() if "not compared" in l]
+    check(len(warn) == 1 and re.search(r"only in \S*twice.json,", warn[0]) and
+          "the 2nd page-faults" in warn[0], warn)
+
+
+def constant_rows(d, a, b):
+    """Rows that cannot differ (every run of A and B the same value: 0
+    against 0) are not tests: Holm's correction counts the others, and the
+    constant rows are still shown, unchanged."""
+    zeros = [0] * 6
+    ca = with_events(d, a, "const-a.json", [("page-faults", [100, 101, 99, 100, 102, 98]),
+                                            ("cpu-migrations", zeros),
+                                            ("major-faults", zeros),
+                                            ("minor-faults", [7] * 6)])
+    cb = with_events(d, a, "const-b.json", [("page-faults", [110, 111, 109, 110, 112, 108]),
+                                            ("cpu-migrations", zeros),
+                                            ("major-faults", zeros),
+                                            ("minor-faults", [7] * 6)])
+    p, doc = compare_json(ca, cb)
+    if not check(p.returncode == 0 and doc, p.stderr):
+        return
+    check(doc["tests"] == 1, f"one row can differ: {doc['tests']} tests")
+    pf = row(doc, "page-faults")
+    check(pf["verdict"] == "increase" and pf["p_value"] == pf["p_raw"], pf)
+    for name in ("cpu-migrations", "major-faults", "minor-faults"):
+        r = row(doc, name)
+        check(r is not None and r["verdict"] == "unchanged" and r["p_value"] == 1, r)
+    p = hwprof("compare", ca, cb)
+    check("Holm's correction over" not in p.stdout or "over 1 test" in p.stdout, p.stdout)
+
+
 def extreme_values(d, a, b):
     """Means of 1.797e308 print as numbers in the columns, not as ~50 digits;
     a ratio over a denormal or a zero mean is missing the same way in text
@@ -363,7 +419,7 @@ with tempfile.TemporaryDirectory() as tmp:
     A, B = case(measured, tmp, name="two settings measured") or (None, None)
     if A:
         for fn in (increase, text_table, mann_whitney, output_file, same_setting, bad_inputs,
-                   large_sweep, extreme_values, field_messages):
+                   large_sweep, extreme_values, field_messages, event_twice, constant_rows):
             case(fn, tmp, A, B)
 case(help_text)
 done()
