@@ -362,8 +362,8 @@ struct hwp_session_opts {
 	/* The units hwp_session_read_units() splits the counts into. Since: 0.2 */
 	enum hwp_aggr aggr;
 	/* HWP_SCOPE_CPUS: count only the tasks of this cgroup v2 (a path
-	 * under the cgroup2 mount, as perf's -G takes it: "user.slice/x").
-	 * Since: 0.2 */
+	 * under the cgroup2 mount, as perf's -G takes it: "user.slice/x"; a
+	 * path with "..", or the root ("", "/"), is -EINVAL). Since: 0.2 */
 	const char *cgroup;
 	size_t :0;
 };
