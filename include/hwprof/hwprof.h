@@ -2519,7 +2519,9 @@ HWP_API void hwp_profile_free(struct hwp_profile *p);
 /* The totals of a profile. Filled by hwp_profile_info(). */
 struct hwp_profile_info {
 	size_t sz;
-	const char *input;	/* the file's path, or "(in memory)" */
+	/* the file's path, "(standard input)" (since 0.2; was "-"), or
+	 * "(in memory)" */
+	const char *input;
 	const char *event;	/* the event reported */
 	uint64_t samples;	/* of that event */
 	uint64_t period;	/* their summed periods: what percentages are of */

@@ -163,6 +163,8 @@ def bad_inputs(d, a, b):
         ([bad_file("cut.json", whole[:len(whole) // 2]), b], 2, "ends early"),
         ([bad_file("other.json", '{"name": "x"}'), b], 2, "is JSON but not hwprof's"),
         ([bad_file("new.json", '{"schema": "hwprof-stat/9"}'), b], 2, "does not read"),
+        ([bad_file("deep.json", "[" * 100 + "]" * 100), b], 2,
+         "is nested deeper than 64 levels, at line 1"),
         ([os.path.join(d, "missing.json"), b], 1, "cannot open"),
         ([a, one], 1, "has one run: a comparison needs at least 2 runs"),
         ([a, cs], 1, "no event or metric in common"),
