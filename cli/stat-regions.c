@@ -49,8 +49,10 @@ void regions_collect(struct stat_ctx *sc, bool keep)
 		return;
 	if (keep) {
 		err = hwp_result_add_regions(sc->result, sc->regions_file);
+		/* Nothing measured is lost (a run without a region has none to
+		 * show): a warning, unlike regions written but unreadable. */
 		if (err == -ENOENT && !sc->regions_warned) {
-			cli_error("stat", "--regions: the command wrote no regions; is it linked with libhwprof, and does it call hwp_region_begin()?");
+			cli_warn("stat", "--regions: the command wrote no regions; is it linked with libhwprof, and does it call hwp_region_begin()?");
 			sc->regions_warned = true;
 		} else if (err && err != -ENOENT) {
 			const char *msg = hwp_errmsg();
