@@ -2034,6 +2034,9 @@ struct hwp_regionset_info {
 	unsigned int sample_every;	/* one call in N measured and scaled (1: all) */
 	double read_cost_ns;	/* what one read of the counters cost; NAN: unknown */
 	size_t nr_regions;
+	/* Regions of the file left out for a field of the wrong type or
+	 * value, each named in a warning; the others are read. Since: 0.2 */
+	size_t nr_unreadable;
 };
 
 /*
@@ -2042,11 +2045,13 @@ struct hwp_regionset_info {
  * @out: free it with hwp_regionset_free()
  *
  * The file is treated as untrusted, as by hwp_result_read(): every field
- * is checked. Errors: the errno of opening or reading it (-ENOENT: the
+ * is checked. A region with a bad field is left out with a warning that
+ * names it and why, and counted (hwp_regionset_info's nr_unreadable); the
+ * others are read. Errors: the errno of opening or reading it (-ENOENT: the
  * program wrote none), -EFBIG past 64 MiB, -HWP_ERR_FORMAT with a message
  * naming the file, the line and the field for a file that is not the
- * regions of a program or has a field of the wrong type, -EINVAL, -ENOMEM.
- * Thread-safe. Since: 0.2
+ * regions of a program or has a field of the wrong type outside the
+ * regions, -EINVAL, -ENOMEM. Thread-safe. Since: 0.2
  */
 HWP_API int hwp_regionset_read(const char *path, struct hwp_regionset **out);
 
