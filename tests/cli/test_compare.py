@@ -329,6 +329,28 @@ def constant_rows(d, a, b):
     check("Holm's correction over" not in p.stdout or "over 1 test" in p.stdout, p.stdout)
 
 
+def null_values(d, a, b):
+    """A null in a result's values is a run without a value (failed or
+    missing): the header counts the file's runs, and every output says how
+    many of them the row's mean and test are over."""
+    nulls = result_with(d, a, "nulls.json", [100, None, 101, 99, None, 100])
+    full = result_with(d, a, "full.json", [110, 111, 109, 110, 112, 108])
+    p = hwprof("compare", nulls, full)
+    check(p.returncode == 0 and re.search(r"nulls\.json \(6 runs\)", p.stdout), p.stdout)
+    check(re.search(r"note: page-faults: 2 of the 6 runs of \S*nulls\.json have no value "
+                    r"\(null: failed or missing\); its mean and test are of the other 4",
+                    p.stdout), p.stdout)
+    p, doc = compare_json(nulls, full)
+    r = row(doc, "page-faults") if doc else None
+    check(r and doc["a"]["runs"] == [6] and r["a_n"] == 4 and r["b_n"] == 6 and
+          r["a_mean"] == 100, r)
+    p = hwprof("compare", "--csv", nulls, full)
+    line = next((l for l in p.stdout.splitlines() if l.startswith("page-faults,")), "")
+    head = p.stdout.splitlines()[0].split(",") if p.stdout else []
+    if check(line and "a_n" in head, p.stdout):
+        check(line.split(",")[head.index("a_n")] == "4", line)
+
+
 def extreme_values(d, a, b):
     """Means of 1.797e308 print as numbers in the columns, not as ~50 digits;
     a ratio over a denormal or a zero mean is missing the same way in text
@@ -421,7 +443,7 @@ with tempfile.TemporaryDirectory() as tmp:
     A, B = case(measured, tmp, name="two settings measured") or (None, None)
     if A:
         for fn in (increase, text_table, mann_whitney, output_file, same_setting, bad_inputs,
-                   large_sweep, extreme_values, field_messages, event_twice, constant_rows):
+                   large_sweep, extreme_values, field_messages, event_twice, constant_rows, null_values):
             case(fn, tmp, A, B)
 case(help_text)
 done()
