@@ -664,11 +664,8 @@ static int print_interval(struct stat_ctx *sc, struct run *r, double t, double d
 		err = add_run(res, r, delta, nr_units, dt);
 	o.interval = t;
 	o.no_header = sc->interval_header_done;
-	if (!err) {
-		err = hwp_result_write(res, sc->stream, &o);
-		/* Said here, once: the output is dropped, not committed. */
-		sc->write_failed |= err != 0;
-	}
+	if (!err)
+		err = interval_write(sc, res, &o);
 	sc->interval_header_done = true;
 	sc->wrote |= !err;
 out:

@@ -179,5 +179,9 @@ void progress_show(struct progress *p, const char *label, bool warmup, long i, l
 int histogram_check(const struct stat_ctx *sc);
 /* Draw the runs of --histogram's row of @r on @f. */
 int histogram_print(const struct hwp_result *r, const char *name, FILE *f);
+/* Write interval @res of -I: after the others, or (OpenMetrics to a file)
+ * in place of the last one. */
+int interval_write(struct stat_ctx *sc, const struct hwp_result *res,
+		   struct hwp_write_opts *o);
 
 #endif
