@@ -294,7 +294,10 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 		case 'Q': c->quiet = true; break;
 		case 'X': c->explain = true; break;
 		case OPT_PER_RUN: c->per_run = true; break;
-		case 'V': c->variant = optarg; break;
+		case 'V':
+			if (spec_once(&c->variant, "--variant", optarg))
+				return CLI_EXIT_USAGE;
+			break;
 		case 'O': c->order = optarg; break;
 		case 'D': c->seed = optarg; break;
 		case 'E': c->save = optarg; break;
@@ -347,7 +350,10 @@ static int parse_options(struct stat_config *c, int argc, char **argv)
 				return CLI_EXIT_USAGE;
 			}
 			break;
-		case 'S': c->sweep = optarg; break;
+		case 'S':
+			if (spec_once(&c->sweep, "--sweep", optarg))
+				return CLI_EXIT_USAGE;
+			break;
 		case 'H': c->histogram = optarg; break;
 		case 'R': c->regions = true; break;
 		case 'A': c->aggr = HWP_AGGR_CPU; break;
@@ -572,11 +578,8 @@ static int print_interval(struct stat_ctx *sc, struct run *r, double t, double d
 		err = add_run(res, r, delta, nr_units, dt);
 	o.interval = t;
 	o.no_header = sc->interval_header_done;
-	if (!err) {
-		err = hwp_result_write(res, sc->stream, &o);
-		/* Said here, once: the output is dropped, not committed. */
-		sc->write_failed |= err != 0;
-	}
+	if (!err)
+		err = interval_write(sc, res, &o);
 	sc->interval_header_done = true;
 	sc->wrote |= !err;
 out:

@@ -334,12 +334,16 @@ static int save_results(struct stat_ctx *sc, struct hwp_result **results)
 
 		save_path(sc, v, path, sizeof(path));
 		err = hwp_ofile_open(path, &of);
-		if (!err)
-			err = hwp_result_write(results[v], hwp_ofile_stream(of), &o);
-		if (!err)
-			err = hwp_ofile_commit(of);
-		else
+		if (err)
+			break;
+		err = hwp_result_write(results[v], hwp_ofile_stream(of), &o);
+		if (err) {
+			/* The writer knows a stream, not its file: name it. */
+			cli_error("stat", "--save: '%s': %s", path, hwp_errmsg());
 			hwp_ofile_abort(of);
+			return CLI_EXIT_FAILURE;
+		}
+		err = hwp_ofile_commit(of);
 	}
 	return err ? cli_lib_error("stat", err) : 0;
 }

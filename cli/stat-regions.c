@@ -41,6 +41,18 @@ int regions_prepare(struct stat_ctx *sc)
 	return 0;
 }
 
+/* A region left out of the run's file (the library said which and why) is
+ * a region lost: the exit status says so. */
+static void regions_check_kept(struct stat_ctx *sc)
+{
+	size_t n = hwp_result_nr_regionsets(sc->result);
+	struct hwp_regionset_info info = { .sz = sizeof(info) };
+
+	if (n && !hwp_regionset_info(hwp_result_regionset(sc->result, n - 1), &info) &&
+	    info.nr_unreadable)
+		sc->regions_lost = true;
+}
+
 void regions_collect(struct stat_ctx *sc, bool keep)
 {
 	int err;
@@ -49,8 +61,10 @@ void regions_collect(struct stat_ctx *sc, bool keep)
 		return;
 	if (keep) {
 		err = hwp_result_add_regions(sc->result, sc->regions_file);
+		/* Nothing measured is lost (a run without a region has none to
+		 * show): a warning, unlike regions written but unreadable. */
 		if (err == -ENOENT && !sc->regions_warned) {
-			cli_error("stat", "--regions: the command wrote no regions; is it linked with libhwprof, and does it call hwp_region_begin()?");
+			cli_warn("stat", "--regions: the command wrote no regions; is it linked with libhwprof, and does it call hwp_region_begin()?");
 			sc->regions_warned = true;
 		} else if (err && err != -ENOENT) {
 			const char *msg = hwp_errmsg();
@@ -61,6 +75,8 @@ void regions_collect(struct stat_ctx *sc, bool keep)
 				  "--regions: the regions the command wrote are lost: %s",
 				  msg && *msg ? msg : hwp_strerror(err));
 			sc->regions_lost = true;
+		} else if (!err) {
+			regions_check_kept(sc);
 		}
 	}
 	unlink(sc->regions_file);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* hwprof stat: the progress line of repeated runs, and --histogram. */
+/* hwprof stat: the progress line of repeated runs, --histogram, and the
+ * intervals of -I. */
 #include "stat.h"
 
 #include <ctype.h>
@@ -8,7 +9,50 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* -I --format openmetrics -o FILE: a textfile collector (node_exporter's)
+ * reads the latest exposition, so FILE holds one, replaced whole each
+ * interval (written aside and renamed into place). Standard output, a
+ * pipe or a device gets one after the other. */
+static bool replaced_each_interval(const struct stat_ctx *sc)
+{
+	const char *path = sc->cfg->output;
+	struct stat st;
+
+	if (sc->cfg->format != HWP_FORMAT_OPENMETRICS || !path || !strcmp(path, "-"))
+		return false;
+	return stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
+}
+
+int interval_write(struct stat_ctx *sc, const struct hwp_result *res,
+		   struct hwp_write_opts *o)
+{
+	int err;
+
+	if (!replaced_each_interval(sc)) {
+		err = hwp_result_write(res, sc->stream, o);
+		/* Said by the caller, once: the output is dropped, not committed. */
+		sc->write_failed |= err != 0;
+		return err;
+	}
+	if (!sc->out) {
+		err = hwp_ofile_open(sc->cfg->output, &sc->out);
+		if (err)
+			return err;
+	}
+	o->no_header = false;
+	err = hwp_result_write(res, hwp_ofile_stream(sc->out), o);
+	if (err)
+		hwp_ofile_abort(sc->out);
+	else
+		err = hwp_ofile_commit(sc->out);
+	/* Each file is whole: what finish_output() flushes is stderr. */
+	sc->out = NULL;
+	sc->stream = stderr;
+	return err;
+}
 
 #define MAX_BINS 20
 #define BAR_WIDTH 40

@@ -82,6 +82,19 @@ int spec_check(const char *spec, const char *option, char **argv)
 	return ret;
 }
 
+/* --sweep and --variant name one parameter: a second one would be dropped
+ * silently, leaving its {NAME} unreplaced in the command. */
+int spec_once(const char **slot, const char *option, const char *spec)
+{
+	if (*slot) {
+		cli_error("stat", "%s %s: one %s at a time (%s is already given); their product is not swept: run one %s for each value of the other",
+			  option, spec, option, *slot, option);
+		return CLI_EXIT_USAGE;
+	}
+	*slot = spec;
+	return 0;
+}
+
 int sweep_check(const struct stat_config *c)
 {
 	return spec_check(c->sweep, "--sweep", c->target.argv);

@@ -166,6 +166,7 @@ char **substitute(char **argv, const struct sweep_spec *s, const char *value);
 void argv_free(char **argv);
 /* Check --sweep against the command: a usage error is printed, and
  * returned as CLI_EXIT_USAGE. */
+int spec_once(const char **slot, const char *option, const char *spec);
 int sweep_check(const struct stat_config *c);
 /* Measure every value and write the sweep; the exit status. */
 int sweep_run(struct stat_ctx *sc, int *code);
@@ -198,5 +199,9 @@ void progress_show(struct progress *p, const char *label, bool warmup, long i, l
 int histogram_check(const struct stat_ctx *sc);
 /* Draw the runs of --histogram's row of @r on @f. */
 int histogram_print(const struct hwp_result *r, const char *name, FILE *f);
+/* Write interval @res of -I: after the others, or (OpenMetrics to a file)
+ * in place of the last one. */
+int interval_write(struct stat_ctx *sc, const struct hwp_result *res,
+		   struct hwp_write_opts *o);
 
 #endif

@@ -362,8 +362,8 @@ struct hwp_session_opts {
 	/* The units hwp_session_read_units() splits the counts into. Since: 0.2 */
 	enum hwp_aggr aggr;
 	/* HWP_SCOPE_CPUS: count only the tasks of this cgroup v2 (a path
-	 * under the cgroup2 mount, as perf's -G takes it: "user.slice/x").
-	 * Since: 0.2 */
+	 * under the cgroup2 mount, as perf's -G takes it: "user.slice/x"; a
+	 * path with "..", or the root ("", "/"), is -EINVAL). Since: 0.2 */
 	const char *cgroup;
 	size_t :0;
 };
@@ -1775,7 +1775,9 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 HWP_API void hwp_compare_free(struct hwp_compare *c);
 
 /* hwp_compare_nr_rows, hwp_compare_nr_columns, hwp_compare_nr_tests (the
- * cells tested: the family Holm's correction runs over). Since: 0.1 */
+ * cells tested: the family Holm's correction runs over; since 0.2 without
+ * the cells whose every value in A and B is one and the same, which cannot
+ * differ: p 1, unchanged). Since: 0.1 */
 HWP_API size_t hwp_compare_nr_rows(const struct hwp_compare *c);
 HWP_API size_t hwp_compare_nr_columns(const struct hwp_compare *c);
 HWP_API size_t hwp_compare_nr_tests(const struct hwp_compare *c);
@@ -2053,6 +2055,9 @@ struct hwp_regionset_info {
 	unsigned int sample_every;	/* one call in N measured and scaled (1: all) */
 	double read_cost_ns;	/* what one read of the counters cost; NAN: unknown */
 	size_t nr_regions;
+	/* Regions of the file left out for a field of the wrong type or
+	 * value, each named in a warning; the others are read. Since: 0.2 */
+	size_t nr_unreadable;
 };
 
 /*
@@ -2061,11 +2066,13 @@ struct hwp_regionset_info {
  * @out: free it with hwp_regionset_free()
  *
  * The file is treated as untrusted, as by hwp_result_read(): every field
- * is checked. Errors: the errno of opening or reading it (-ENOENT: the
+ * is checked. A region with a bad field is left out with a warning that
+ * names it and why, and counted (hwp_regionset_info's nr_unreadable); the
+ * others are read. Errors: the errno of opening or reading it (-ENOENT: the
  * program wrote none), -EFBIG past 64 MiB, -HWP_ERR_FORMAT with a message
  * naming the file, the line and the field for a file that is not the
- * regions of a program or has a field of the wrong type, -EINVAL, -ENOMEM.
- * Thread-safe. Since: 0.2
+ * regions of a program or has a field of the wrong type outside the
+ * regions, -EINVAL, -ENOMEM. Thread-safe. Since: 0.2
  */
 HWP_API int hwp_regionset_read(const char *path, struct hwp_regionset **out);
 
@@ -2538,7 +2545,9 @@ HWP_API void hwp_profile_free(struct hwp_profile *p);
 /* The totals of a profile. Filled by hwp_profile_info(). */
 struct hwp_profile_info {
 	size_t sz;
-	const char *input;	/* the file's path, or "(in memory)" */
+	/* the file's path, "(standard input)" (since 0.2; was "-"), or
+	 * "(in memory)" */
+	const char *input;
 	const char *event;	/* the event reported */
 	uint64_t samples;	/* of that event */
 	uint64_t period;	/* their summed periods: what percentages are of */

@@ -76,13 +76,18 @@ static void text_header(const struct hwp_compare *c, FILE *f)
 			c->a_name, c->b_name);
 	fprintf(f, " %s, alpha %g; ", cmp_test_name(c), c->opts.alpha);
 	if (c->corrected)
-		fprintf(f, "Holm's correction over %zu tests\n\n", c->nr_tests);
-	else if (!c->nr_tests)
-		fprintf(f, "no test could be made (the notes say why)\n\n");
+		fprintf(f, "Holm's correction over %zu tests", c->nr_tests);
+	else if (!c->nr_tests && !c->nr_constant)
+		fprintf(f, "no test could be made (the notes say why)");
 	else
-		fprintf(f, "%s\n\n",
+		fprintf(f, "%s",
 			c->nr_tests > 1 ? "no correction for multiple tests" :
-					  "one test, no correction needed");
+			c->nr_tests ? "one test, no correction needed" : "no test");
+	if (c->nr_constant)
+		fprintf(f,
+			"; %zu row%s one constant in A and B: cannot differ, not tests",
+			c->nr_constant, c->nr_constant == 1 ? "" : "s");
+	fprintf(f, "\n\n");
 }
 
 /* The heading of the interval beside the verdicts: the level they were
@@ -204,6 +209,26 @@ static void cell_label(const struct hwp_compare *c, size_t row, size_t col, char
 		snprintf(buf, size, "%s", c->rows[row].label);
 }
 
+/* A side whose runs are not all in a tested cell's numbers: a null in the
+ * result is a run that failed or went missing. (Paired cells say which
+ * runs have no partner in a warning.) */
+static void note_missing(const struct hwp_compare *c, size_t k, const char *label,
+			 const struct cmp_cell *cell, FILE *f)
+{
+	const struct hwp_compare_info *in = &cell->info;
+	const size_t n[2] = { in->a_n, in->b_n };
+	const size_t runs[2] = { c->a_runs[k], c->b_runs[k] };
+	const char *name[2] = { c->a_name, c->b_name };
+
+	if (!cell->tested || in->pairs)
+		return;
+	for (int s = 0; s < 2; s++)
+		if (n[s] < runs[s])
+			fprintf(f, " note: %s: %zu of the %zu runs of %s %s no value (null: failed or missing); its mean and test are of the other %zu\n",
+				label, runs[s] - n[s], runs[s], name[s],
+				runs[s] - n[s] == 1 ? "has" : "have", n[s]);
+}
+
 static void text_notes(const struct hwp_compare *c, FILE *f)
 {
 	bool approx = false, mw = c->opts.test == HWP_TEST_MANN_WHITNEY;
@@ -218,6 +243,7 @@ static void text_notes(const struct hwp_compare *c, FILE *f)
 			approx |= mw && cell->tested && !in->exact;
 			if (cell->reason)
 				fprintf(f, " note: %s: %s\n", label, cell->reason);
+			note_missing(c, k, label, cell, f);
 			if (in->a_outliers || in->b_outliers)
 				fprintf(f, " note: %s: outlier runs (median absolute deviation): %zu in %s, %zu in %s\n",
 					label, in->a_outliers, c->a_name, in->b_outliers,

@@ -285,6 +285,27 @@ static char *why_unpaired(size_t n, const struct cmp_values *v)
 			n, n == 1 ? "" : "s", v->runs_a, v->runs_b) < 0 ? NULL : s;
 }
 
+/* Whether every defined value of A and of B is one and the same: such a
+ * row (0 against 0) cannot differ, so it is not a test Holm counts. */
+static bool cannot_differ(const struct cmp_values *v)
+{
+	size_t na = v->paired ? v->na : v->runs_a;
+	size_t nb = v->paired ? v->nb : v->runs_b;
+	double first = NAN;
+
+	for (size_t i = 0; i < na + nb; i++) {
+		double x = i < na ? v->a[i] : v->b[i - na];
+
+		if (isnan(x))
+			continue;
+		if (isnan(first))
+			first = x;
+		else if (x != first)
+			return false;
+	}
+	return !isnan(first);
+}
+
 static int fill_tested(struct hwp_compare *c, struct cmp_cell *cell,
 		       const struct cmp_values *v, const struct series *sa,
 		       const struct series *sb)
@@ -315,8 +336,11 @@ static int fill_tested(struct hwp_compare *c, struct cmp_cell *cell,
 	cell->tested = true;
 	c->paired |= v->paired;
 	i->pairs = v->paired ? v->na : 0;
-	/* One whose arithmetic overflowed gives no p-value: not a test Holm counts. */
-	c->nr_tests += !isnan(t.p_value);
+	/* One whose arithmetic overflowed gives no p-value, and a constant
+	 * one cannot differ: neither is a test Holm counts. */
+	cell->constant = cannot_differ(v);
+	c->nr_constant += cell->constant;
+	c->nr_tests += !isnan(t.p_value) && !cell->constant;
 	summary_of(v->a, na, &i->a_mean, &i->a_cv);
 	summary_of(v->b, nb, &i->b_mean, &i->b_cv);
 	i->diff = t.diff;
@@ -507,23 +531,53 @@ static int explain_absent(struct hwp_compare *c, const struct hwp_sweep *a,
 	return 0;
 }
 
-/* "x, y, z" of the rows of @r that @other lacks in every column. */
-static void only_in(const struct hwp_sweep *sw, const struct hwp_sweep *other,
+/* How many times a result of @sw lists @sr (its kind and name), at most. */
+static size_t times_listed(const struct hwp_sweep *sw, const struct series *sr)
+{
+	size_t most = 0;
+
+	for (size_t q = 0; q < sw->nr; q++) {
+		const struct hwp_result *r = sw->results[q];
+		size_t n = 0;
+
+		for (size_t i = 0; i < r->nr_series; i++)
+			n += r->series[i].kind == sr->kind &&
+			     !strcmp(r->series[i].name, sr->name);
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+/* "x, y, z" of the rows of @sw that @other lacks in every column; a row
+ * listed more times than @other lists it is named by its place, since the
+ * first ones were compared. */
+static void only_in(const struct hwp_sweep *sw, const char *name,
+		    const struct hwp_sweep *other, const char *other_name,
 		    struct strbuf *sb)
 {
 	for (size_t p = 0; p < sw->nr; p++) {
 		const struct hwp_result *r = sw->results[p];
 
 		for (size_t i = 0; i < r->nr_series; i++) {
+			const struct series *sr = &r->series[i];
+			size_t nth = series_occurrence(r->series, i), there;
 			bool anywhere = false, listed = false;
 
 			for (size_t q = 0; q < other->nr && !anywhere; q++)
 				anywhere = match(other->results[q], r, i);
 			for (size_t q = 0; q < p && !listed; q++)
 				listed = match(sw->results[q], r, i) != NULL;
-			if (!anywhere && !listed)
-				strbuf_addf(sb, "%s%s", sb->len ? ", " : "",
-					    r->series[i].name);
+			if (anywhere || listed)
+				continue;
+			there = nth ? times_listed(other, sr) : 0;
+			if (!there) {
+				strbuf_addf(sb, "%s%s", sb->len ? ", " : "", sr->name);
+				continue;
+			}
+			strbuf_addf(sb, "%sthe %zu%s %s ", sb->len ? ", " : "", nth + 1,
+				    nth == 1 ? "nd" : nth == 2 ? "rd" : "th", sr->name);
+			strbuf_addf(sb, "(%s lists it %zu times, %s %zu: the first %zu compared)",
+				    name, times_listed(sw, sr), other_name, there, there);
 		}
 	}
 }
@@ -534,8 +588,8 @@ static int warn_one_sided(struct hwp_compare *c, const struct hwp_sweep *a,
 	struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
 	int err = 0;
 
-	only_in(a, b, &sa);
-	only_in(b, a, &sb);
+	only_in(a, c->a_name, b, c->b_name, &sa);
+	only_in(b, c->b_name, a, c->a_name, &sb);
 	if (sa.len)
 		err = warn(c, "only in %s, not compared: %s", c->a_name, strbuf_str(&sa));
 	if (!err && sb.len)
@@ -629,7 +683,7 @@ static int correct_and_decide(struct hwp_compare *c)
 		for (size_t k = 0; k < c->nr_columns; k++) {
 			const struct cmp_cell *cell = &c->rows[i].cells[k];
 
-			p[n++] = cell->tested ? cell->info.p_raw : NAN;
+			p[n++] = cell->tested && !cell->constant ? cell->info.p_raw : NAN;
 		}
 	if (c->corrected && hwp_stats_holm(p, n, p)) {
 		free(p);
@@ -642,7 +696,8 @@ static int correct_and_decide(struct hwp_compare *c)
 			struct hwp_compare_info *info = &cell->info;
 			double up;
 
-			info->p_value = p[n++];
+			info->p_value = cell->constant ? info->p_raw : p[n];
+			n++;
 			if (!cell->tested)
 				continue;
 			/* The rank tests' direction is their statistic's

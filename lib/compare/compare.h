@@ -11,6 +11,8 @@ struct cmp_cell {
 	struct hwp_compare_info info;	/* strings point into the row and column */
 	char *reason;
 	bool tested;
+	/* every value of A and B the same: not a test Holm counts */
+	bool constant;
 	double welch_df;	/* of the interval, whichever the test */
 	double direction;	/* the test's sign of B against A */
 };
@@ -48,6 +50,7 @@ struct hwp_compare {
 	struct cmp_row *rows;
 	size_t nr_rows;
 	size_t nr_tests;
+	size_t nr_constant;	/* cells whose A and B are one constant: no tests */
 	bool corrected;		/* Holm's correction applied */
 	bool paired;		/* a cell's runs were paired (compare-pairs.c) */
 	char **warnings;

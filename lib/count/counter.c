@@ -98,6 +98,29 @@ static inline size_t slot(const struct hwp_session *s, size_t inst, size_t ev)
 	return inst * s->evl->nr_events + ev;
 }
 
+/* A cgroup is named as a path under the cgroup v2 mount, as perf's -G
+ * takes it: never above it ('..', which the kernel refused with EBADF),
+ * nor the root ('', '/'), which holds every task. */
+static int check_cgroup_name(const char *name)
+{
+	bool below_root = false;
+
+	for (const char *p = name; *p; p += strcspn(p, "/")) {
+		size_t n;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if (n == 2 && !strncmp(p, "..", 2))
+			return fail(-EINVAL, "cgroup '%s': a '..' may lead out of the cgroup v2 hierarchy, where the kernel refuses it (EBADF): name a cgroup by its path under the mount (e.g. system.slice/NAME.service), as perf's -G takes it",
+				    name);
+		below_root |= n && !(n == 1 && *p == '.');
+	}
+	if (!below_root)
+		return fail(-EINVAL, "cgroup '%s' is the root cgroup, which holds every task: count them all with -a alone, or name a cgroup under the mount",
+			    name);
+	return 0;
+}
+
 /* Which aggregations a scope has units for, and the cgroup's needs. */
 static int check_aggr(const struct hwp_session_opts *o)
 {
@@ -115,7 +138,7 @@ static int check_aggr(const struct hwp_session_opts *o)
 	if (o->cgroup && o->scope != HWP_SCOPE_CPUS)
 		return fail(-EINVAL, "cgroup '%s': a cgroup is counted on CPUs (HWP_SCOPE_CPUS: -a or -C), as perf's -G is",
 			    o->cgroup);
-	return 0;
+	return o->cgroup ? check_cgroup_name(o->cgroup) : 0;
 }
 
 HWP_API int hwp_session_new(const struct hwp_evlist *evl,

@@ -763,8 +763,10 @@ static int profile_load(const char *path, int fd, const struct hwp_profile_opts 
 		return fail(-ENOMEM, "out of memory");
 	p->scratch = malloc(PROFILE_MAX_FRAMES * sizeof(*p->scratch));
 	p->site_cache = calloc(SITE_CACHE_SLOTS, sizeof(*p->site_cache));
-	p->input = strdup(path ? path : "(in memory)");
-	p->in_memory = !path;
+	/* Named as the file reader names it, in every message and output. */
+	p->in_memory = !path || (fd < 0 && !strcmp(path, "-"));
+	p->input = strdup(!path ? "(in memory)" :
+			  p->in_memory ? "(standard input)" : path);
 	p->no_demangle = o.no_demangle;
 	p->inline_frames = o.inline_frames;
 	p->no_kallsyms_cache = o.no_kallsyms_cache;
@@ -874,8 +876,8 @@ int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profi
 			    p->nr_events, idx + 1);
 	if (p->in_memory)
 		return fail(-EOPNOTSUPP,
-			    "a recording in memory is read once: its profile of '%s' cannot be read again for '%s'",
-			    p->event_names[p->event], p->event_names[idx]);
+			    "'%s' is read once: its profile of '%s' cannot be read again for '%s'",
+			    p->input, p->event_names[p->event], p->event_names[idx]);
 	o.event = p->event_names[idx];
 	return profile_load(p->input, -1, &o, out);
 }

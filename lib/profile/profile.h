@@ -172,7 +172,7 @@ struct hwp_profile {
 	 * kallsyms (a copy, or NULL), and whether @input names no file */
 	char *kallsyms;
 	char *vmlinux;		/* hwp_profile_opts' vmlinux (a copy), or NULL */
-	bool in_memory;
+	bool in_memory;		/* read once: a recording in memory, or standard input */
 	bool no_demangle;
 	bool inline_frames;	/* hwp_profile_opts' */
 	bool no_kallsyms_cache;	/* hwp_profile_opts' */

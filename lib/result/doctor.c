@@ -210,6 +210,36 @@ static void irqbalance(struct hwp_doctor *d)
 	}
 }
 
+/* Whether this process has CAP_PERFMON (38) or CAP_SYS_ADMIN (21), which
+ * perf_event_paranoid does not limit: root has them. */
+static bool perf_privileged(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long caps = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return caps & (1ULL << 38 | 1ULL << 21);
+}
+
+static void paranoid(struct hwp_doctor *d)
+{
+	struct item *it;
+
+	sysctl_item(d, "perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid", 1,
+		    "above 1, users cannot count the kernel; above 2 (some distributions), nothing; it does not limit root or CAP_PERFMON",
+		    "sysctl kernel.perf_event_paranoid=1");
+	it = &d->items[d->nr - 1];
+	if (perf_privileged()) {
+		it->noisy = false;
+		it->fix = NULL;
+	}
+}
+
 static void pmu(struct hwp_doctor *d)
 {
 	struct item *it = add(d, "hardware-pmu",
@@ -267,9 +297,7 @@ HWP_API int hwp_doctor_new(struct hwp_doctor **out)
 	sysctl_item(d, "nmi-watchdog", "/proc/sys/kernel/nmi_watchdog", 0,
 		    "the NMI watchdog keeps a hardware counter for itself: one fewer for the events, and more multiplexing",
 		    "sysctl kernel.nmi_watchdog=0");
-	sysctl_item(d, "perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid", 1,
-		    "above 1, users cannot count the kernel; above 2 (some distributions), nothing",
-		    "sysctl kernel.perf_event_paranoid=1");
+	paranoid(d);
 	sysctl_item(d, "kptr_restrict", "/proc/sys/kernel/kptr_restrict", 0,
 		    "kernel addresses read as 0 for users: kernel samples have no symbols",
 		    "sysctl kernel.kptr_restrict=0");

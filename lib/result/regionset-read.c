@@ -128,6 +128,8 @@ static int read_region(struct field_ctx *c, const struct json_value *o,
 	return err ?: read_threads(c, o, rg);
 }
 
+/* A region with a bad field is left out, said, and counted: the others
+ * are the program's measurements all the same. */
 static int read_regions(struct field_ctx *c, const struct json_value *doc,
 			struct hwp_regionset *rs)
 {
@@ -144,6 +146,13 @@ static int read_regions(struct field_ctx *c, const struct json_value *doc,
 		snprintf(c->where + base, sizeof(c->where) - base, "%sregions[%zu]",
 			 base ? "." : "", i);
 		err = read_region(c, json_item(arr, i, &tmp), rg);
+		if (err && err != -ENOMEM) {
+			pr_warn("%s; the region is left out, the others are kept",
+				hwp_errmsg());
+			regionset_drop_last(rs);
+			rs->nr_unreadable++;
+			err = 0;
+		}
 	}
 	c->where[base] = '\0';
 	return err;

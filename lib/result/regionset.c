@@ -59,6 +59,12 @@ struct regionset_region *regionset_add_region(struct hwp_regionset *rs)
 	return n;
 }
 
+void regionset_drop_last(struct hwp_regionset *rs)
+{
+	if (rs->nr_regions)
+		region_release(&rs->regions[--rs->nr_regions]);
+}
+
 struct regionset_thread *regionset_add_thread(struct regionset_region *rg)
 {
 	struct regionset_thread *n;
@@ -95,6 +101,7 @@ HWP_API int hwp_regionset_info(const struct hwp_regionset *rs,
 	i.sample_every = rs->sample_every;
 	i.read_cost_ns = rs->read_cost_ns;
 	i.nr_regions = rs->nr_regions;
+	i.nr_unreadable = rs->nr_unreadable;
 	return info_fill(info, &i, sizeof(i));
 }
 

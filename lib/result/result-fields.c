@@ -108,6 +108,10 @@ int json_doc_parse(const char *buf, size_t len, const char *path, struct json_va
 
 	if (err == -ENOMEM)
 		return fail(err, "out of memory reading '%s' (%zu MiB)", path, len >> 20);
+	if (err == -E2BIG && jerr.too_deep)
+		return fail(-HWP_ERR_FORMAT,
+			    "'%s' is %s, at line %u: not the JSON hwprof writes, which nests a few levels",
+			    path, jerr.msg, jerr.line);
 	if (err == -E2BIG)
 		return fail(-HWP_ERR_FORMAT, "'%s' is too large to read: %s", path,
 			    jerr.msg);

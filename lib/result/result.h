@@ -90,6 +90,7 @@ struct hwp_regionset {
 	double read_cost_ns;	/* NAN: never measured */
 	struct regionset_region *regions;
 	size_t nr_regions, cap_regions;
+	size_t nr_unreadable;	/* regions of the file left out: a bad field */
 	struct environment env;
 };
 
@@ -290,6 +291,8 @@ size_t run_order_pairs(const struct hwp_result *a, const struct hwp_result *b,
  * threads to a region, each zeroed; NULL when out of memory. */
 int regionset_new(struct hwp_regionset **out);
 struct regionset_region *regionset_add_region(struct hwp_regionset *rs);
+/* Drop the region added last: one that could not be read. */
+void regionset_drop_last(struct hwp_regionset *rs);
 struct regionset_thread *regionset_add_thread(struct regionset_region *rg);
 /* Once a region's rows are set: its values for hwp_region_info. */
 int regionset_region_done(struct regionset_region *rg);

@@ -490,7 +490,8 @@ int pd_writer_finish(struct pd_writer *w, char *const argv[])
 		}
 		if (!err && fflush(w->f))
 			err = write_error();
-		pd_writer_abort(w);
+		if (!err)
+			pd_writer_abort(w);
 		return err;
 	}
 	data_size = pd_writer_data_size(w);
@@ -500,13 +501,14 @@ int pd_writer_finish(struct pd_writer *w, char *const argv[])
 		err = write_error();
 		goto out;
 	}
-	err = write_features(w, w->data_offset + (uint64_t)data_size, argv, h.features);
-	if (err)
-		goto out;
-	err = write_header(w, &h, data_size);
+	err = write_features(w, w->data_offset + (uint64_t)data_size, argv, h.features) ?:
+	      write_header(w, &h, data_size);
 	if (!err && fseeko(w->f, 0, SEEK_END))
 		err = write_error();
 out:
-	pd_writer_abort(w);
+	/* A failed write keeps @w, for pd_writer_finish_at() to end the file
+	 * after its data. */
+	if (!err)
+		pd_writer_abort(w);
 	return err;
 }

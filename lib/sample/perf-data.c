@@ -29,6 +29,23 @@ int pd_bad(const struct pd_file *f, const char *fmt, ...)
 		    why);
 }
 
+/* A header the recording has not written yet: perf's says the data section
+ * is empty (and lists features past nothing) until perf record ends,
+ * hwprof's is zeros. Said as such, not as a garbled file. */
+static int unfinished(const struct pd_file *f, const char *why)
+{
+	return fail(-HWP_ERR_FORMAT,
+		    "'%s' is still being written, or its recording did not finish (%s); wait for the recording to end, or record again if it was killed or the machine stopped",
+		    f->path, why);
+}
+
+static bool all_zeros(const unsigned char *p, size_t n)
+{
+	while (n && !*p)
+		p++, n--;
+	return !n;
+}
+
 /* Whether [off, off + size) lies inside the file. */
 static bool in_file(const struct pd_file *f, uint64_t off, uint64_t size)
 {
@@ -50,6 +67,8 @@ static int read_header(struct pd_file *f)
 		return pd_bad(f, "it is in perf's first format (PERFFILE), which perf replaced in 2012; convert it with a current 'perf inject'");
 	if (start.magic == PD_MAGIC_SWAPPED)
 		return pd_bad(f, "it was written on a machine of the other byte order, which hwprof does not read");
+	if (f->size >= PD_FILE_HEADER_SIZE && all_zeros(f->map, PD_FILE_HEADER_SIZE))
+		return unfinished(f, "its header is all zeros, as hwprof record leaves it until the end");
 	if (start.magic != PD_MAGIC)
 		return pd_bad(f, "wrong magic number (not PERFILE2)");
 	/* A file's header and a pipe's begin alike: magic, then their size. */
@@ -471,6 +490,8 @@ static int read_features(struct pd_file *f)
 			return pd_bad(f, "the table of feature sections ends past the end of the file: the file is truncated");
 		memcpy(&sec, f->map + table + n * sizeof(sec), sizeof(sec));
 		n++;
+		if (!in_file(f, sec.offset, sec.size) && !f->hdr.data.size)
+			return unfinished(f, "its header says the data section is empty, and what follows it is not a table of features, as perf record leaves it until the end");
 		if (!in_file(f, sec.offset, sec.size))
 			return pd_bad(f, "feature section %d (%llu bytes at %llu) lies outside the file: the file is truncated",
 				      bit, (unsigned long long)sec.size,

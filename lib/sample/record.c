@@ -802,15 +802,16 @@ static int commit_output(struct hwp_record *r, int err)
 }
 
 /* Writing the file failed: end it at the last complete round, so that it
- * reads, with what was on disk then; hwp_record_info().stopped says why. */
-static int keep_what_was_written(struct hwp_record *r)
+ * reads, with what was on disk then; hwp_record_info().stopped says why.
+ * @err: adding the build-ids failed (or 0: they are added). */
+static int keep_what_was_written(struct hwp_record *r, int err)
 {
-	int err;
-
 	r->stopped = strdup(r->failure.msg);
-	if (!r->stopped)
+	if (!r->stopped) {
+		pd_writer_abort(r->w);
+		r->w = NULL;
 		return fail(-ENOMEM, "out of memory");
-	err = add_build_ids(r);
+	}
 	if (!err)
 		err = pd_writer_finish_at(r->w, r->good_data, r->argv);
 	else
@@ -830,6 +831,20 @@ static int keep_what_was_written(struct hwp_record *r)
 	return 0;
 }
 
+/* The last records (the lost samples' counts), on disk: a failure to
+ * write the rest keeps them. */
+static int end_data(struct hwp_record *r)
+{
+	int err = read_lost(r);
+
+	if (!err && fflush(r->f))
+		err = write_error(r, -errno);
+	if (err)
+		return keep_failure(r, err);
+	mark_complete(r);
+	return 0;
+}
+
 HWP_API int hwp_record_finish(struct hwp_record *r)
 {
 	int err;
@@ -838,26 +853,23 @@ HWP_API int hwp_record_finish(struct hwp_record *r)
 	if (!r || !r->open)
 		return fail(-EBADF, "hwp_record_finish: the recording is not open");
 	hwp_record_disable(r);
-	err = hwp_record_read(r);
-	if (err && r->failure.err && r->w) {
-		close_fds(r);
-		r->open = false;
-		return keep_what_was_written(r);
-	}
-	if (!err)
-		err = read_lost(r);
+	err = hwp_record_read(r) ?: end_data(r);
 	close_fds(r);
 	r->open = false;
+	if (err && r->failure.err && r->w)
+		return keep_what_was_written(r, add_build_ids(r));
 	if (!err) {
-		err = add_build_ids(r);
-		if (!err)
-			err = pd_writer_finish(r->w, r->argv);
-		else
+		err = add_build_ids(r) ?: pd_writer_finish(r->w, r->argv);
+		/* The features did not fit (a file size limit, a full disk right
+		 * past the data): the file ends after the data, every sample kept.
+		 * The writer does not know the file's name: say it. */
+		if (err && err != -ENOMEM) {
+			keep_failure(r, write_error(r, err));
+			return keep_what_was_written(r, 0);
+		}
+		if (err)
 			pd_writer_abort(r->w);
 		r->w = NULL;
-		/* The writer does not know the file's name: say it. */
-		if (err && err != -ENOMEM)
-			write_error(r, err);
 	}
 	err = commit_output(r, err);
 	/* A file that could not be completed is never read, nor an older

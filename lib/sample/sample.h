@@ -367,8 +367,10 @@ int pd_writer_add_build_id(struct pd_writer *w, const char *path, bool kernel,
 int pd_writer_add_file_stat(struct pd_writer *w, const char *path);
 /* Where @f is now, relative to the data section: the bytes written. */
 int64_t pd_writer_data_size(const struct pd_writer *w);
-/* Write the feature sections and the final header; frees @w. @argv is the
- * command line to keep (PD_FEAT_CMDLINE), NULL-terminated, or NULL. */
+/* Write the feature sections and the final header; frees @w, but when
+ * writing fails (then pd_writer_finish_at() or pd_writer_abort() frees it).
+ * @argv is the command line to keep (PD_FEAT_CMDLINE), NULL-terminated, or
+ * NULL. */
 int pd_writer_finish(struct pd_writer *w, char *const argv[]);
 /* The same, after writing failed: the data section ends @data_size bytes
  * in (what was complete), whatever @w's stream holds past it; without the

@@ -617,9 +617,11 @@ static int value(struct parser *ps, struct json_value *v)
 	switch (*ps->p) {
 	case '{':
 	case '[':
-		if (++ps->depth > ps->max_depth)
+		if (++ps->depth > ps->max_depth) {
+			ps->err->too_deep = !ps->fail;
 			return fail(ps, -E2BIG, "nested deeper than %zu levels",
 				    ps->max_depth);
+		}
 		err = *ps->p == '{' ? object(ps, v) : array(ps, v);
 		ps->depth--;
 		return err;

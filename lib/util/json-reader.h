@@ -67,6 +67,7 @@ struct json_limits {
 struct json_error {
 	unsigned int line, column;
 	bool truncated;		/* the input ended inside a value */
+	bool too_deep;		/* -E2BIG for nesting past max_depth, not size */
 	char msg[160];
 };
 

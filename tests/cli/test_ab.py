@@ -267,6 +267,18 @@ def warmup_in_turn(d):
     check(s["values"] == sequence(10, 1, [2, 5]), s["values"])
 
 
+def save_fails(d):
+    """--save DIR whose A.json cannot be written (a link to /dev/full): the
+    error names the file, and the status is 1."""
+    save = os.path.join(d, "save-full")
+    os.mkdir(save)
+    os.symlink("/dev/full", os.path.join(save, "A.json"))
+    p = hwprof("stat", "-r", "2", "-e", "page-faults", "--save", save, "--", "true", ":::",
+               "true")
+    check(p.returncode == 1 and f"'{save}/A.json'" in p.stderr and
+          "No space left on device" in p.stderr, f"{p.returncode}: {p.stderr}")
+
+
 def mistakes(d):
     """Usage errors, before anything runs."""
     marker = os.path.join(d, "ran")
@@ -292,6 +304,6 @@ def mistakes(d):
 with tempfile.TemporaryDirectory() as tmp:
     for fn in (aa_with_drift, paired_drift, failed_run_pairs, real_difference,
                score_differs_counters_do_not, variant_substitution, variant_save_names,
-               random_blocks, warmup_in_turn, mistakes):
+               random_blocks, warmup_in_turn, save_fails, mistakes):
         case(fn, tmp)
 done()

@@ -377,6 +377,18 @@ def per_thread_of_command():
         check(u["unit"] == f"{u['comm']}-{u['tid']}", u["unit"])
 
 
+def cgroup_names():
+    """-G names a cgroup under the cgroup v2 mount: '..' (which gave 'Bad
+    file descriptor' from perf_event_open) and the root ('' or '/', which
+    was silently every task) are refused before anything is opened, and
+    say why."""
+    for name, words in (("../..", "'..'"), ("a/../..", "'..'"), ("", "root cgroup"),
+                        ("/", "root cgroup"), ("./", "root cgroup")):
+        p = hwprof("stat", "-a", "-G", name, "-e", "page-faults", "--", "true")
+        check(p.returncode == 1 and words in p.stderr and f"cgroup '{name}'" in p.stderr and
+              "Bad file descriptor" not in p.stderr, f"-G {name!r}: {p.returncode} {p.stderr}")
+
+
 def usage_errors():
     for args, words in ((["-A", "--", "true"], "add -a or -C"),
                         (["--per-core", "--", "true"], "add -a or -C"),
@@ -417,5 +429,6 @@ case(pin_says_what_is_shared)
 case(per_thread_of_process)
 case(per_thread_of_command)
 case(usage_errors)
+case(cgroup_names, name="-G: a cgroup name under the mount")
 case(bad_tree)
 done()

@@ -89,6 +89,21 @@ def lying_headers(d, good):
                  "a record past the end of the data")
 
 
+def unfinished(d, good):
+    """A file whose recording is still going (or was killed): perf writes
+    its header with a data size of 0 (and features past nothing) until the
+    end, hwprof a header of zeros. Said as such, with what to do, not as a
+    feature section 'outside the file'."""
+    for name, data, what in (
+            ("perf-running", patched(good, 48, "<Q", 0), "perf's header, data size 0"),
+            ("hwprof-running", bytes(HEADER.size) + good[HEADER.size:], "hwprof's, zeros")):
+        path = write(d, name, data)
+        if expect_error(path, what, "still being written, or its recording did not finish"):
+            p = hwprof("report", "-i", path)
+            check("wait for the recording to end" in p.stderr and "outside" not in p.stderr,
+                  f"{what}: {p.stderr}")
+
+
 def truncations(d, good):
     """Truncated anywhere: at every 8 bytes of the header, attributes and
     first records, every 40 bytes after (about 400 cuts), right after the data."""
@@ -114,5 +129,6 @@ with tempfile.TemporaryDirectory() as tmp:
     case(not_perf_data, tmp)
     if GOOD:
         case(lying_headers, tmp, GOOD)
+        case(unfinished, tmp, GOOD, name="a recording not finished")
         case(truncations, tmp, GOOD)
 done()

@@ -163,6 +163,8 @@ def bad_inputs(d, a, b):
         ([bad_file("cut.json", whole[:len(whole) // 2]), b], 2, "ends early"),
         ([bad_file("other.json", '{"name": "x"}'), b], 2, "is JSON but not hwprof's"),
         ([bad_file("new.json", '{"schema": "hwprof-stat/9"}'), b], 2, "does not read"),
+        ([bad_file("deep.json", "[" * 100 + "]" * 100), b], 2,
+         "is nested deeper than 64 levels, at line 1"),
         ([os.path.join(d, "missing.json"), b], 1, "cannot open"),
         ([a, one], 1, "has one run: a comparison needs at least 2 runs"),
         ([a, cs], 1, "no event or metric in common"),
@@ -269,6 +271,84 @@ def result_with(d, a, name, values):
     with open(path, "w") as f:
         json.dump(doc, f)
     return path
+
+
+def with_events(d, a, name, events):
+    """A copy of result A whose events are EVENTS: (name, values) pairs."""
+    path = result_with(d, a, name, events[0][1])
+    with open(path) as f:
+        doc = json.load(f)
+    doc["events"] = [dict(doc["events"][0], event=n, canonical=n, values=v)
+                     for n, v in events]
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def event_twice(d, a, b):
+    """An event listed twice in A and once in B: the first is compared, and
+    the warning names the second, not the event as if it was not compared."""
+    twice = with_events(d, a, "twice.json", [("page-faults", [10, 11, 12]),
+                                             ("page-faults", [20, 21, 22])])
+    once = with_events(d, a, "once.json", [("page-faults", [10, 12, 11])])
+    p = hwprof("compare", twice, once)
+    check(p.returncode == 0 and re.search(r"^ page-faults ", p.stdout, re.M), p.stdout)
+    warn = [l for l in p.stdout.splitlines() if "not compared" in l]
+    check(len(warn) == 1 and re.search(r"the 2nd page-faults \(\S*twice.json lists it 2 "
+                                       r"times, \S*once.json 1: the first 1 compared\)",
+                                       warn[0]), warn)
+    p = hwprof("compare", once, twice)
+    warn = [l for l in p.stdout.splitlines() if "not compared" in l]
+    check(len(warn) == 1 and re.search(r"only in \S*twice.json,", warn[0]) and
+          "the 2nd page-faults" in warn[0], warn)
+
+
+def constant_rows(d, a, b):
+    """Rows that cannot differ (every run of A and B the same value: 0
+    against 0) are not tests: Holm's correction counts the others, and the
+    constant rows are still shown, unchanged."""
+    zeros = [0] * 6
+    ca = with_events(d, a, "const-a.json", [("page-faults", [100, 101, 99, 100, 102, 98]),
+                                            ("cpu-migrations", zeros),
+                                            ("major-faults", zeros),
+                                            ("minor-faults", [7] * 6)])
+    cb = with_events(d, a, "const-b.json", [("page-faults", [110, 111, 109, 110, 112, 108]),
+                                            ("cpu-migrations", zeros),
+                                            ("major-faults", zeros),
+                                            ("minor-faults", [7] * 6)])
+    p, doc = compare_json(ca, cb)
+    if not check(p.returncode == 0 and doc, p.stderr):
+        return
+    check(doc["tests"] == 1, f"one row can differ: {doc['tests']} tests")
+    pf = row(doc, "page-faults")
+    check(pf["verdict"] == "increase" and pf["p_value"] == pf["p_raw"], pf)
+    for name in ("cpu-migrations", "major-faults", "minor-faults"):
+        r = row(doc, name)
+        check(r is not None and r["verdict"] == "unchanged" and r["p_value"] == 1, r)
+    p = hwprof("compare", ca, cb)
+    check("Holm's correction over" not in p.stdout or "over 1 test" in p.stdout, p.stdout)
+
+
+def null_values(d, a, b):
+    """A null in a result's values is a run without a value (failed or
+    missing): the header counts the file's runs, and every output says how
+    many of them the row's mean and test are over."""
+    nulls = result_with(d, a, "nulls.json", [100, None, 101, 99, None, 100])
+    full = result_with(d, a, "full.json", [110, 111, 109, 110, 112, 108])
+    p = hwprof("compare", nulls, full)
+    check(p.returncode == 0 and re.search(r"nulls\.json \(6 runs\)", p.stdout), p.stdout)
+    check(re.search(r"note: page-faults: 2 of the 6 runs of \S*nulls\.json have no value "
+                    r"\(null: failed or missing\); its mean and test are of the other 4",
+                    p.stdout), p.stdout)
+    p, doc = compare_json(nulls, full)
+    r = row(doc, "page-faults") if doc else None
+    check(r and doc["a"]["runs"] == [6] and r["a_n"] == 4 and r["b_n"] == 6 and
+          r["a_mean"] == 100, r)
+    p = hwprof("compare", "--csv", nulls, full)
+    line = next((l for l in p.stdout.splitlines() if l.startswith("page-faults,")), "")
+    head = p.stdout.splitlines()[0].split(",") if p.stdout else []
+    if check(line and "a_n" in head, p.stdout):
+        check(line.split(",")[head.index("a_n")] == "4", line)
 
 
 def extreme_values(d, a, b):
@@ -382,7 +462,7 @@ with tempfile.TemporaryDirectory() as tmp:
     A, B = case(measured, tmp, name="two settings measured") or (None, None)
     if A:
         for fn in (increase, text_table, mann_whitney, output_file, same_setting, bad_inputs,
-                   large_sweep, extreme_values, field_messages):
+                   large_sweep, extreme_values, field_messages, event_twice, constant_rows, null_values):
             case(fn, tmp, A, B)
     case(fail_on_table_names, tmp)
 case(help_text)

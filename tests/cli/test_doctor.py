@@ -6,7 +6,7 @@ import json
 import os
 import tempfile
 
-from common import case, check, done, hwprof, stat_json
+from common import HWPROF, case, check, done, hwprof, run, skip, stat_json
 
 NAMES = ["cpufreq-governor", "turbo-boost", "smt", "c-states", "nmi-watchdog",
          "perf_event_paranoid", "kptr_restrict", "transparent-hugepages", "aslr",
@@ -99,7 +99,25 @@ def stat_environment():
         check(p.returncode == 0 and "hwprof doctor" not in p.stdout, p.stdout)
 
 
+def paranoid_privileged():
+    """perf_event_paranoid limits users, not root nor CAP_PERFMON: above 1
+    it is noisy for a user and says nothing for root."""
+    v = read("/proc/sys/kernel/perf_event_paranoid")
+    if v is None or os.geteuid() != 0:
+        return skip("needs root and /proc/sys/kernel/perf_event_paranoid")
+    p = hwprof("doctor", "--json")
+    item = {i["name"]: i for i in json.loads(p.stdout)["items"]}["perf_event_paranoid"]
+    check(not item["noisy"] and item["fix"] is None and item["value"] == v, item)
+    p = run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+             "--inh-caps=-all", HWPROF, "doctor", "--json"])
+    if not check(p.returncode == 0, p.stderr):
+        return
+    item = {i["name"]: i for i in json.loads(p.stdout)["items"]}["perf_event_paranoid"]
+    check(item["noisy"] == (int(v) > 1) and item["value"] == v, item)
+
+
 case(json_items)
+case(paranoid_privileged, name="perf_event_paranoid: root is not limited by it")
 case(text_report)
 case(stat_environment)
 done()

@@ -7,6 +7,7 @@ import os
 import resource
 import shutil
 import stat as st
+import struct
 import subprocess
 import tempfile
 
@@ -190,6 +191,34 @@ def file_size_limit():
         check(r.returncode == 0, f"what was complete reads: {r.stderr}")
 
 
+def data_fits_features_do_not():
+    """The limit falls past the samples but inside the feature sections
+    written at the end (build-ids, command line...): every sample is kept
+    and the file reads, without them. (The file was lost: the writer gave
+    up at the end, which on a loaded machine is where a 64 KiB limit fell.)
+    Page faults, one sample each, give the same data size every run, give
+    or take a few samples, far fewer than the ~2 KB of features."""
+    with tempfile.TemporaryDirectory() as small:
+        data = os.path.join(small, "pf.data")
+        args = ["record", "-e", "page-faults", "-c", "1", "-o", data, "--",
+                WORKLOAD, "pages", "300"]
+        p = hwprof(*args)
+        if not check(p.returncode == 0, p.stderr):
+            return
+        with open(data, "rb") as f:
+            whole = f.read()
+        off, size = struct.unpack_from("<QQ", whole, 40)
+        limit = off + size + (len(whole) - off - size) // 2
+        os.unlink(data)
+        p = hwprof(*args, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE,
+                                                                (limit, limit)))
+        check(p.returncode == 1 and "ulimit -f" in p.stderr, f"status {p.returncode}: {p.stderr}")
+        check(os.listdir(small) == ["pf.data"], f"the file alone: {os.listdir(small)}")
+        r = hwprof("report", "-i", data, "--format", "json")
+        check(r.returncode == 0 and json.loads(r.stdout)["total_samples"] >= 300,
+              f"every sample reads: {r.stderr} {r.stdout[:300]}")
+
+
 def old_file_kept(d):
     """The old file is kept whole when a new run fails before writing."""
     d = os.path.join(d, "keep")
@@ -240,6 +269,7 @@ with tempfile.TemporaryDirectory() as tmp:
     case(full_disk)
     case(record_disk_fills)
     case(file_size_limit)
+    case(data_fits_features_do_not, name="file size limit inside the features")
     case(old_file_kept, tmp)
 case(stdout_full)
 done()

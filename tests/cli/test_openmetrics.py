@@ -9,6 +9,8 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
+import time
 
 from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, hwprof, run, skip
 
@@ -294,6 +296,39 @@ def intervals():
     check(p.returncode == 2 and "openmetrics" in p.stderr, p.stderr)
 
 
+def interval_file():
+    """-I -o FILE: a textfile collector reads the latest exposition, so the
+    file is written whole each interval and renamed into place: whenever
+    it is read, one exposition, never a half-written one, and at the end
+    the totals of the whole run."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "hwprof.prom")
+        proc = subprocess.Popen([*WRAPPER, HWPROF, "stat", "--format", "openmetrics", "-o", out,
+                                 "-I", "50", "-e", "task-clock", "--", WORKLOAD, "cpuspin",
+                                 "0.4"], stderr=subprocess.PIPE, text=True)
+        reads = []
+        while proc.poll() is None:
+            try:
+                with open(out) as f:
+                    reads.append(f.read())
+            except FileNotFoundError:
+                pass
+            time.sleep(0.01)
+        err = proc.stderr.read()
+        proc.stderr.close()
+        if not check(proc.returncode == 0, err):
+            return
+        with open(out) as f:
+            reads.append(f.read())
+        bad = [r for r in reads if r.count("# EOF\n") != 1 or not r.endswith("# EOF\n")]
+        check(not bad, f"{len(bad)} of {len(reads)} reads not one whole exposition: {bad[:1]}")
+        fams = valid(reads[-1])
+        if fams:
+            tc = samples(fams, "hwprof_event_seconds", event="task-clock")[0][1]
+            check(tc > 0.3, f"the last is the whole run's total: {tc}")
+        check(os.listdir(d) == ["hwprof.prom"], f"no temporary file left: {os.listdir(d)}")
+
+
 def regions():
     if not MSGBENCH:
         skip("MSGBENCH is not set (meson test sets it)")
@@ -361,6 +396,7 @@ case(not_supported_is_no_sample)
 case(escaped_labels)
 case(twice_and_not_utf8)
 case(intervals, name="-I: successive expositions")
+case(interval_file, name="-I -o FILE: the latest exposition, whole")
 case(regions, name="stat --regions --format openmetrics and prometheus")
 case(usage_errors)
 done()

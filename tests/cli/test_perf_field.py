@@ -171,7 +171,13 @@ def pipe_from_perf(d):
     p, doc = parsed_json(rep)
     if not check(p.returncode == 0 and doc, f"hwprof report -i - of perf's pipe: {p.stderr}"):
         return
-    check(doc["input"] == "-", f"the input is standard input: {doc['input']}")
+    # Named one way in the output, the errors and the warnings alike.
+    check(doc["input"] == "(standard input)", f"the input is standard input: {doc['input']}")
+    with open(saved, "rb") as f:
+        p = subprocess.run([*WRAPPER, HWPROF, "report", "-i", "-", "--cpu", "0"], stdin=f,
+                           capture_output=True, text=True, timeout=60)
+    check(p.returncode == 1 and "'(standard input)': the samples of" in p.stderr,
+          f"an error of the profile names standard input: {p.stderr}")
     with open(saved, "rb") as f:
         check(struct.unpack("<8sQ", f.read(16)) == (b"PERFILE2", 16), "perf wrote a pipe header")
     agree(saved, "perf's pipe, read through the pipe", doc=doc)

@@ -157,7 +157,9 @@ def stat_regions_text():
     check("Region 'send': 1 thread, 1 calls" in p.stderr, p.stderr)
     check("Performance counter stats for" in p.stderr, "the whole program too")
     p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--", "true"], env=STAT_ENV)
-    check(p.returncode == 0 and "wrote no regions" in p.stderr, f"no regions: {p.stderr}")
+    # Nothing measured is lost: a warning, with status 0, not an "error:".
+    check(p.returncode == 0 and "warning: --regions: the command wrote no regions" in p.stderr
+          and "error:" not in p.stderr, f"no regions: {p.stderr}")
     p = run([HWPROF, "stat", "--regions", "-I", "100", "--", "true"], env=STAT_ENV)
     check(p.returncode == 2 and "no -I" in p.stderr, p.stderr)
 
@@ -192,6 +194,33 @@ def stat_regions_estimate_exceeds(d):
     with open(f"{d}/all.json") as f:
         rg = json.load(f)["regions"][0]["regions"][0]
     check(rg["measured_calls"] == 1000 and rg["exceeds_time"] is False, f"{rg}")
+
+
+def one_bad_region(d):
+    """One region with a bad field: the others are kept and shown, the
+    message names the bad one and why, and the status says a region was
+    lost (it dropped every region of the file)."""
+    good = os.path.join(d, "one-bad-src.json")
+    env = dict(STAT_ENV, HWPROF_EVENTS="task-clock", HWPROF_OUTPUT=good)
+    p = run([MSGBENCH, "1", "20"], env=env)
+    if not check(p.returncode == 0, p.stderr):
+        return
+    with open(good) as f:
+        doc = json.load(f)
+    names = [r["region"] for r in doc["regions"]]
+    bad = names.index("send")
+    doc["regions"][bad]["calls"] = "many"
+    with open(good, "w") as f:
+        json.dump(doc, f, indent=1)
+    out = os.path.join(d, "one-bad.json")
+    p = run([HWPROF, "stat", "--regions", "-e", "task-clock", "--json", "-o", out, "--",
+             "sh", "-c", f'cat {good} >"$HWPROF_OUTPUT"'], env=STAT_ENV)
+    check(p.returncode == 1, f"status {p.returncode}: a region was lost: {p.stderr}")
+    check(f"regions[{bad}]" in p.stderr and "calls" in p.stderr and
+          "left out" in p.stderr, f"names the bad region and why: {p.stderr}")
+    with open(out) as f:
+        kept = [r["region"] for r in json.load(f)["regions"][0]["regions"]]
+    check(kept == [n for n in names if n != "send"], f"the others are kept: {kept}")
 
 
 def stat_regions_runs():
@@ -276,6 +305,7 @@ with tempfile.TemporaryDirectory() as tmp:
     case(stat_regions_unreadable, name="stat --regions, an unreadable regions file")
     case(stat_regions_estimate_exceeds, tmp,
          name="stat --regions: an estimate more than the program ran says so")
+    case(one_bad_region, tmp, name="stat --regions, one bad region of several")
     case(stat_regions_runs, name="stat --regions -r N: every run's regions")
     case(compare_regions, tmp, name="compare: region by region")
 done()

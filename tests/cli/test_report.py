@@ -135,15 +135,23 @@ def folded(data, sym):
 
 
 def csv_and_text(data):
+    # How many symbols and addresses a loaded machine's samples reach varies:
+    # --top N gives N rows, or all there are when fewer.
+    _, doc = report_json(data, "--top", "0")
+    _, rips = report_json(data, "--sort", "rip", "--top", "0")
+    if not check(doc and rips, "the JSON reports"):
+        return
     p = hwprof("report", "-i", data, "--format", "csv", "--top", "5")
     rows = list(csv.reader(io.StringIO(p.stdout)))
     check(rows and rows[0] == ["percent", "samples", "period", "symbol", "dso"],
           f"CSV header: {rows[:1]}")
-    check(len(rows) == 6 and rows[1][3] == "hot" and float(rows[1][0]) > 50, f"CSV rows: {rows[:3]}")
+    check(len(rows) == 1 + min(5, len(doc["entries"])) and rows[1][3] == "hot" and
+          float(rows[1][0]) > 50, f"CSV rows ({len(doc['entries'])} symbols): {rows[:3]}")
     p = hwprof("report", "-i", data, "-x", ";", "--sort", "rip", "--top", "3")
     rows = list(csv.reader(io.StringIO(p.stdout), delimiter=";"))
     check(rows and rows[0][:5] == ["percent", "samples", "period", "address", "symbol"] and
-          len(rows) == 4 and rows[1][4].startswith("hot+0x"), f"-x ';' --sort rip: {rows[:2]}")
+          len(rows) == 1 + min(3, len(rips["entries"])) and rows[1][4].startswith("hot+0x"),
+          f"-x ';' --sort rip: {rows[:2]}")
     p = hwprof("report", "-i", data)
     check(p.returncode == 0 and re.search(r"^# lost \d+ samples \(\d+\.\d\d%\)$", p.stdout, re.M),
           f"text names the lost samples: {p.stdout[:300]}")

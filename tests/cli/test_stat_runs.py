@@ -253,6 +253,8 @@ def sweep_mistakes(d):
         (["--sweep", "N=1,,2", "--", WORKLOAD, "pages", "{N}"], "a value is empty"),
         (["--sweep", "N=1,", "--", WORKLOAD, "pages", "{N}"], "a value is empty"),
         (["--sweep", "N=1,1", "--", WORKLOAD, "pages", "{N}"], "N=1 is given twice"),
+        (["--sweep", "T=1", "--sweep", "N=2", "--", "touch", marker + "{T}{N}"],
+         "one --sweep at a time"),
         (["--sweep", "N=1,2", "--", "touch", marker], "no argument of the command has {N}"),
         (["--sweep", "N=1,2", "-I", "100", "--", WORKLOAD, "pages", "{N}"], "not with -I"),
         (["--sweep", "N=1,2", "-x", ",", "--", WORKLOAD, "pages", "{N}"], "not with -x"),
