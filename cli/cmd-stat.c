@@ -894,7 +894,7 @@ int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 	ret = finish_run(sc, &r, seconds, keep);
 	/* The command's CPU time, when the run was kept: rows compare tests. */
 	if (!ret && keep && sc->result && hwp_result_nr_runs(sc->result) > runs &&
-	    !hwp_workload_cpu_times(r.watch.wl, &user, &system) &&
+	    !cli_watch_cpu_times(&r.watch, &user, &system) &&
 	    (err = hwp_result_set_run_times(sc->result, user, system)))
 		ret = cli_lib_error("stat", err);
 	regions_collect(sc, keep && !ret);

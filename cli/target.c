@@ -250,3 +250,19 @@ void cli_watch_release(struct cli_watch *w)
 	w->wl = NULL;
 	w->pidfd = -1;
 }
+
+int cli_watch_cpu_times(const struct cli_watch *w, double *user, double *system)
+{
+	static bool said;
+	int err = hwp_workload_cpu_times(w->wl, user, system);
+
+	if (err || !w->target->pid)
+		return err;
+	/* perf prints them as the process's: they are its helper's. */
+	if (!said)
+		cli_note(w->cmd, "-p %d: no user and sys times: the command after -- times the count, its own CPU time is not process %d's",
+			 (int)w->target->pid, (int)w->target->pid);
+	said = true;
+	*user = *system = NAN;
+	return 0;
+}

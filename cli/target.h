@@ -67,6 +67,9 @@ struct cli_scope cli_watch_scope(const struct cli_watch *w);
 bool cli_watch_self_enabled(const struct cli_watch *w);
 /* Let the command exec. A command that cannot run ends with 126 or 127. */
 int cli_watch_start(struct cli_watch *w);
+/* The user and system CPU times of what was measured, once reaped: the
+ * command's; NAN (said once) for -p's process, whose own they are not. */
+int cli_watch_cpu_times(const struct cli_watch *w, double *user, double *system);
 
 /* What a command does while it waits. */
 struct cli_wait_ops {

@@ -5,8 +5,10 @@ right however many threads exit, and a loud error where the kernel lost
 their records; no fake 0 after a credential-changing exec; no helper's CPU
 time printed as an attached target's."""
 import os
+import subprocess
 
-from common import WORKLOAD, case, check, done, note, stat_csv, stat_json
+from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, note, run, stat_csv, \
+    stat_json
 
 # Each thread of `workload threads T N` touches N fresh pages, and its own
 # stack: between N and N + SLACK page faults.
@@ -109,8 +111,39 @@ def lost_records_are_an_error():
     check(not thread_rows(rows), f"no table: {rows[:3]}")
 
 
+def attached_no_helper_times():
+    """-p PID -- CMD: CMD only times the count; its user and sys times are
+    not the process's, and are not printed as if they were (perf does)."""
+    # The command burns 0.3 s of CPU: printed as the target's, a sleeping
+    # process would have spent 0.3 s in user space.
+    srv = subprocess.Popen([WORKLOAD, "ready", "sleep", "30"], stdout=subprocess.PIPE,
+                           text=True)
+    try:
+        check(srv.stdout.readline().strip() == "ready", "the target is ready")
+        p, doc = stat_json("-p", str(srv.pid), "-e", "task-clock", "--", WORKLOAD,
+                           "cpuspin", "0.3")
+        check(p.returncode == 0 and doc, p.stderr)
+        times = {t["time"]: t["values"][0] for t in (doc or {}).get("times", [])}
+        check(times.get("user") is None and times.get("system") is None, f"times: {times}")
+        check(times.get("elapsed") and times["elapsed"] >= 0.3, f"times: {times}")
+        check("user and sys" in p.stderr and str(srv.pid) in p.stderr, p.stderr)
+        t = run([*WRAPPER, HWPROF, "stat", "-p", str(srv.pid), "-e", "task-clock", "--",
+                 WORKLOAD, "cpuspin", "0.3"])
+        check(t.returncode == 0 and "seconds time elapsed" in t.stderr, t.stderr)
+        check("seconds user" not in t.stderr and "seconds sys" not in t.stderr, t.stderr)
+    finally:
+        srv.kill()
+        srv.wait()
+    # A command alone: its own times, as perf prints them.
+    p, doc = stat_json("-e", "task-clock", "--", WORKLOAD, "cpuspin", "0.3")
+    times = {t["time"]: t["values"][0] for t in (doc or {}).get("times", [])}
+    check(p.returncode == 0 and times.get("user", 0) + times.get("system", 0) >= 0.25,
+          f"times: {times}")
+
+
 case(threads_3000)
 case(threads_3000_interval)
 case(threads_10000)
 case(lost_records_are_an_error)
+case(attached_no_helper_times)
 done()
