@@ -782,6 +782,9 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 	if (!scores)
 		return cli_lib_error("stat", -ENOMEM);
 	err = read_delta(r, &delta, &nr_units);
+	if (!err && !r->uncounted && !sc->cfg->no_inherit)
+		cli_watch_detached(&r->watch, delta, hwp_session_nr_events(r->s),
+				   nr_units);
 	/* A warm-up run's output is shown, not scored. */
 	ret = keep && !err ? score_end_run(sc, scores) : 0;
 	/* The rates divide by the time counted, without the skipped seconds;
