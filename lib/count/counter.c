@@ -253,6 +253,11 @@ static void prepare_attrs(struct hwp_session *s)
 		a->watermark = a->inherit_stat;
 		a->wakeup_watermark = a->inherit_stat ? EXIT_RING_WAKE : 0;
 		a->comm = a->task = s->per_exit && e == 0;
+		/* Each record's time, which tells a record written from one
+		 * not yet written (exit-reader.c). */
+		a->sample_id_all = a->inherit_stat;
+		if (a->inherit_stat)
+			a->sample_type |= PERF_SAMPLE_TIME;
 	}
 }
 

@@ -4,10 +4,12 @@
  * The kernel writes a record when each thread exits, into a ring a CPU;
  * when a ring is full it drops the record, and says so only on its next
  * write to that ring, which may never come. Read only when the counts are,
- * a ring holds some 2,000 exits: a thread of our own empties the rings
+ * a ring holds a few thousand exits: a thread of our own empties the rings
  * whenever the kernel wakes it (the rings' watermark), into a queue that
  * the session's reads take. The thread touches nothing but the rings and
- * the queue: records become counts on the session's own thread. */
+ * the queue: records become counts on the session's own thread. What the
+ * kernel drops all the same, the reads' PERF_FORMAT_LOST counts, and
+ * counter.c's exits_complete() finds where the kernel did not count it. */
 #include "count/count.h"
 #include "event/ring.h"
 
@@ -28,7 +30,7 @@ struct exit_reader {
 	int wake_fd;		/* an eventfd: new rings, or stop */
 	struct ring *rings;	/* borrowed from the session */
 	size_t nr_rings;
-	uint64_t *seen;		/* each ring's data_head at the last wake */
+	uint64_t *last;		/* each ring's latest record time read */
 	bool changed;		/* the rings: the thread's poll set is old */
 	unsigned char *queue;	/* records read, not yet taken */
 	size_t len, cap;
@@ -56,33 +58,95 @@ static int enqueue(const struct perf_event_header *h, void *ctx)
 	return 0;
 }
 
-/* Every ring into the queue; with the lock held. */
-static int drain_locked(struct exit_reader *r)
+/* Where the kernel's records end, as it says (data_head). */
+static uint64_t ring_head(const struct ring *r)
 {
-	for (size_t i = 0; i < r->nr_rings; i++) {
-		int err = ring_drain(&r->rings[i], enqueue, r);
+	const struct perf_event_mmap_page *pc = r->base;
 
-		if (err)
-			return err;
-	}
-	return 0;
+	/* Acquire: what the kernel wrote before it, we see. */
+	return __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+}
+
+/* @len bytes at ring position @pos (they may wrap) into @dst. */
+static void ring_copy(const struct ring *r, uint64_t pos, void *dst, size_t len)
+{
+	size_t off = pos & r->mask, first = r->mask + 1 - off;
+
+	if (first > len)
+		first = len;
+	memcpy(dst, r->data + off, first);
+	memcpy((char *)dst + first, r->data, len - first);
+}
+
+/* A record a lap old is older than the last read by a lap's time (tens
+ * of ms at the least for 512 KiB); a record written late, by the time
+ * its thread was held between taking its time and writing it. */
+#define STALE_NS 20000000ULL
+
+/* The time of a record (sample_id_all with PERF_SAMPLE_TIME: its last
+ * word), of @len bytes at ring position @pos. */
+static uint64_t record_time(const struct ring *r, uint64_t pos, size_t len)
+{
+	uint64_t t;
+
+	ring_copy(r, pos + len - sizeof(t), &t, sizeof(t));
+	return t;
 }
 
 /*
- * The records the rings held at the last wake; with the lock held. A ring
- * of one CPU takes the exit records of threads on every CPU, and the
- * kernel's ring is made for one writer (its head and nesting count are
- * per-CPU local_t): another CPU may move data_head past a record it has
- * not yet written. Read at once, that record would be the bytes of an
- * older one; a wake later, it is written.
+ * A CPU's ring takes the exit records of threads ending on every CPU, and
+ * the kernel's ring is made for one writer (its head and nesting count are
+ * per-CPU local_t): with threads ending on two CPUs at once, it may move
+ * data_head past a record not yet written (the bytes there are of a record
+ * a lap older), or never move it again, its records written past it.
+ * Every record has its time: one far older than the last read (or 0,
+ * the first lap) is not written yet, and the kernel writes the time last
+ * (x86 stores are seen in order). So the records are read up to the first
+ * not written, past data_head.
+ *
+ * Move ring @i's records into the queue, up to one not written yet, to be
+ * read later. With @final (the command and its threads gone: nothing is
+ * being written), one not written before data_head is an error.
  */
-static int drain_seen_locked(struct exit_reader *r)
+static int drain_ring(struct exit_reader *rd, size_t i, bool final)
+{
+	struct ring *r = &rd->rings[i];
+	struct perf_event_mmap_page *pc = r->base;
+	uint64_t tail = pc->data_tail, head = ring_head(r), t;
+	uint64_t end = tail + r->mask + 1;
+	int err = 0;
+
+	while (end - tail >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+
+		ring_copy(r, tail, &h, sizeof(h));
+		t = 0;
+		if (h.size >= sizeof(h) + sizeof(t) && !(h.size % 8) &&
+		    h.size <= end - tail)
+			t = record_time(r, tail, h.size);
+		if (!t || t + STALE_NS < rd->last[i]) {
+			err = final && tail < head ? -EIO : 0;
+			break;
+		}
+		if (t > rd->last[i])
+			rd->last[i] = t;
+		ring_copy(r, tail, r->scratch, h.size);
+		err = enqueue((const struct perf_event_header *)r->scratch, rd);
+		if (err)
+			break;
+		tail += h.size;
+	}
+	/* Release: the reads are done before the kernel may write there. */
+	__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
+	return err;
+}
+
+/* Every ring into the queue; with the lock held. */
+static int drain_locked(struct exit_reader *r, bool final)
 {
 	for (size_t i = 0; i < r->nr_rings; i++) {
-		uint64_t head = ring_head(&r->rings[i]);
-		int err = ring_drain_to(&r->rings[i], r->seen[i], enqueue, r);
+		int err = drain_ring(r, i, final);
 
-		r->seen[i] = head;
 		if (err)
 			return err;
 	}
@@ -125,7 +189,7 @@ static void *reader_main(void *arg)
 		if (pfd[0].revents & POLLIN && read(r->wake_fd, &v, sizeof(v)) < 0)
 			v = 0;	/* another wake took it */
 		pthread_mutex_lock(&r->lock);
-		r->err = drain_seen_locked(r);
+		r->err = drain_locked(r, false);
 		/* A ring whose task and threads are all gone has nothing more
 		 * to say: poll() would answer POLLHUP at once, for ever. */
 		for (size_t i = 1; !r->changed && i < n; i++)
@@ -182,13 +246,13 @@ int exit_reader_new(bool threaded, struct exit_reader **out)
 
 int exit_reader_watch(struct exit_reader *r, struct ring *rings, size_t nr)
 {
-	uint64_t *seen = calloc(nr ? nr : 1, sizeof(*seen));
+	uint64_t *last = calloc(nr ? nr : 1, sizeof(*last));
 
-	if (!seen)
+	if (!last)
 		return fail(-ENOMEM, "out of memory");
 	pthread_mutex_lock(&r->lock);
-	free(r->seen);
-	r->seen = seen;
+	free(r->last);
+	r->last = last;
 	r->rings = rings;
 	r->nr_rings = nr;
 	r->changed = true;
@@ -204,7 +268,7 @@ int exit_reader_take(struct exit_reader *r, ring_record_fn fn, void *ctx)
 	int err;
 
 	pthread_mutex_lock(&r->lock);
-	err = r->err ?: drain_locked(r);
+	err = r->err ?: drain_locked(r, exit_rings_hup(r->rings, r->nr_rings));
 	q = r->queue;
 	len = r->len;
 	r->queue = NULL;
@@ -212,8 +276,8 @@ int exit_reader_take(struct exit_reader *r, ring_record_fn fn, void *ctx)
 	pthread_mutex_unlock(&r->lock);
 	if (err == -ENOMEM)
 		err = fail(err, "out of memory");
-	else if (err == -EIO)	/* see drain_seen_locked() */
-		err = fail(-EOVERFLOW, "counts per thread: the kernel lost records of the threads' exits: a record in a CPU's ring was never finished (threads ended on several CPUs at once, and the ring is made for one writer); count the threads together (without counts per thread)");
+	else if (err == -EIO)	/* see drain_ring() */
+		err = fail(-EOVERFLOW, "counts per thread: the kernel lost records of the threads' exits: a CPU's ring holds a record it never finished (threads ended on several CPUs at once, and the ring is made for one writer); count the threads together (without counts per thread)");
 	else if (err)
 		err = fail(err, "counts per thread: reading the threads' exit records failed: %s",
 			   strerrordesc_np(-err));
@@ -241,7 +305,7 @@ void exit_reader_free(struct exit_reader *r)
 	if (r->wake_fd >= 0)
 		close(r->wake_fd);
 	pthread_mutex_destroy(&r->lock);
-	free(r->seen);
+	free(r->last);
 	free(r->queue);
 	free(r);
 }

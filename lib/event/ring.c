@@ -55,27 +55,16 @@ void ring_unmap(struct ring *r)
 	r->fd = -1;
 }
 
-uint64_t ring_head(const struct ring *r)
-{
-	const struct perf_event_mmap_page *pc = r->base;
-
-	/* Acquire: the records before data_head are complete once we see it. */
-	return pc ? __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE) : 0;
-}
-
 int ring_drain(struct ring *r, ring_record_fn fn, void *ctx)
 {
-	return ring_drain_to(r, ring_head(r), fn, ctx);
-}
-
-int ring_drain_to(struct ring *r, uint64_t head, ring_record_fn fn, void *ctx)
-{
 	struct perf_event_mmap_page *pc = r->base;
-	uint64_t tail;
+	uint64_t head, tail;
 	int err = 0;
 
 	if (!pc)
 		return 0;
+	/* Acquire: the records before data_head are complete once we see it. */
+	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
 	tail = pc->data_tail;
 	while (tail < head) {
 		uint64_t off = tail & r->mask, left = head - tail;

@@ -23,9 +23,5 @@ int ring_map(struct ring *r, int fd, size_t data_pages);
 void ring_unmap(struct ring *r);
 /* Hand every complete record to @fn, then free their space for the kernel. */
 int ring_drain(struct ring *r, ring_record_fn fn, void *ctx);
-/* Where the kernel's records end now (data_head). */
-uint64_t ring_head(const struct ring *r);
-/* ring_drain() of the records before @head, a ring_head() seen earlier. */
-int ring_drain_to(struct ring *r, uint64_t head, ring_record_fn fn, void *ctx);
 
 #endif
