@@ -782,7 +782,8 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 	if (!scores)
 		return cli_lib_error("stat", -ENOMEM);
 	err = read_delta(r, &delta, &nr_units);
-	if (!err && !r->uncounted && !sc->cfg->no_inherit)
+	/* Against the command's whole CPU time: not with part left out. */
+	if (!err && !r->uncounted && !sc->cfg->no_inherit && !sc->cfg->skip_first)
 		cli_watch_detached(&r->watch, delta, hwp_session_nr_events(r->s),
 				   nr_units);
 	/* A warm-up run's output is shown, not scored. */
