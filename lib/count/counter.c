@@ -877,6 +877,7 @@ HWP_API int hwp_session_disable(struct hwp_session *s)
 
 static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool per_unit,
 			  bool take_base);
+static int on_exit_record(const struct perf_event_header *h, void *arg);
 
 /*
  * The kernel's reset zeroes a counter's own count, not what its exited
@@ -903,7 +904,10 @@ HWP_API int hwp_session_reset(struct hwp_session *s)
 	err = read_instances(s, NULL, false, true);
 	if (err)
 		return fail_prefix(err, "hwp_session_reset");
-	/* The threads that exited are counted from 0 again too. */
+	/* The threads that exited are counted from 0 again too, those whose
+	 * records wait in the rings or the reader's queue with them. */
+	if (s->per_exit && (err = exit_reader_take(s->reader, on_exit_record, s)))
+		return err;
 	if (s->exited)
 		memset(s->exited, 0,
 		       s->nr_units * s->evl->nr_events * sizeof(*s->exited));
