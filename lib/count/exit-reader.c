@@ -124,7 +124,9 @@ static int drain_ring(struct exit_reader *rd, size_t i, bool final)
 		if (h.size >= sizeof(h) + sizeof(t) && !(h.size % 8) &&
 		    h.size <= end - tail)
 			t = record_time(r, tail, h.size);
-		if (!t || t + STALE_NS < rd->last[i]) {
+		/* Once nothing is written, what data_head covers is all
+		 * written: a record that came late keeps its early time. */
+		if (!t || (t + STALE_NS < rd->last[i] && !(final && tail < head))) {
 			err = final && tail < head ? -EIO : 0;
 			break;
 		}
