@@ -248,8 +248,8 @@ static void prepare_attrs(struct hwp_session *s)
 			rdpmc_request(a);
 		/* Each exiting thread's group, once: a record from its leader. */
 		a->inherit_stat = s->per_exit && e == s->group_start[ev->group];
-		/* Wake the reader often, not at the half of the ring: it
-		 * reads what the ring held at the wake before. */
+		/* Wake the reader every EXIT_RING_WAKE bytes, not at the
+		 * half of the ring: it may come late. */
 		a->watermark = a->inherit_stat;
 		a->wakeup_watermark = a->inherit_stat ? EXIT_RING_WAKE : 0;
 		a->comm = a->task = s->per_exit && e == 0;
