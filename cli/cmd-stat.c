@@ -699,6 +699,10 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 	if (!scores)
 		return cli_lib_error("stat", -ENOMEM);
 	err = read_delta(r, &delta, &nr_units);
+	/* Against the command's whole CPU time: not with part left out. */
+	if (!err && !r->uncounted && !sc->cfg->no_inherit && !sc->cfg->skip_first)
+		cli_watch_detached(&r->watch, delta, hwp_session_nr_events(r->s),
+				   nr_units);
 	/* A warm-up run's output is shown, not scored. */
 	ret = keep && !err ? score_end_run(sc, scores) : 0;
 	/* The rates divide by the time counted, without the skipped seconds;
@@ -860,7 +864,7 @@ int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 	ret = finish_run(sc, &r, seconds, keep);
 	/* The command's CPU time, when the run was kept: rows compare tests. */
 	if (!ret && keep && sc->result && hwp_result_nr_runs(sc->result) > runs &&
-	    !hwp_workload_cpu_times(r.watch.wl, &user, &system) &&
+	    !cli_watch_cpu_times(&r.watch, &user, &system) &&
 	    (err = hwp_result_set_run_times(sc->result, user, system)))
 		ret = cli_lib_error("stat", err);
 	regions_collect(sc, keep && !ret);

@@ -250,3 +250,51 @@ void cli_watch_release(struct cli_watch *w)
 	w->wl = NULL;
 	w->pidfd = -1;
 }
+
+int cli_watch_cpu_times(const struct cli_watch *w, double *user, double *system)
+{
+	static bool said;
+	int err = hwp_workload_cpu_times(w->wl, user, system);
+
+	if (err || !w->target->pid)
+		return err;
+	/* perf prints them as the process's: they are its helper's. */
+	if (!said)
+		cli_note(w->cmd, "-p %d: no user and sys times: the command after -- times the count, its own CPU time is not process %d's",
+			 (int)w->target->pid, (int)w->target->pid);
+	said = true;
+	*user = *system = NAN;
+	return 0;
+}
+
+/*
+ * A task's counters count while it runs: their enabled time is its CPU
+ * time. The kernel detaches them at an exec that changes the task's
+ * credentials (a setuid, setgid or file-capability program run by another
+ * user: it is no longer "dumpable"), and from there on they count nothing
+ * while the command goes on. Its CPU time, from wait4(), tells.
+ */
+bool cli_watch_detached(const struct cli_watch *w, struct hwp_count *counts,
+			size_t nr_events, size_t nr_units)
+{
+	double user, system, cpu, enabled = 0;
+
+	if (!w->wl || !cli_target_command_only(w->target) ||
+	    hwp_workload_cpu_times(w->wl, &user, &system))
+		return false;
+	for (size_t e = 0; e < nr_events; e++) {
+		double sum = 0;
+
+		for (size_t u = 0; u < nr_units; u++)
+			sum += (double)counts[u * nr_events + e].time_enabled;
+		enabled = sum > enabled ? sum : enabled;
+	}
+	cpu = (user + system) * 1e9;
+	if (!enabled || cpu - enabled < 1e6 || enabled * 10 > cpu)
+		return false;
+	cli_warn(w->cmd, "the counters stopped at the command's exec: it changed its credentials (a setuid, setgid or file-capability program run by another user), and the kernel stops counting such a process; they counted %.3f ms of its %.3f ms of CPU time. Run hwprof as the user the program runs as (root for a setuid-root one), or count the whole system (-a: root, CAP_PERFMON or kernel.perf_event_paranoid <= 0)",
+		 enabled / 1e6, cpu / 1e6);
+	for (size_t i = 0; i < nr_events * nr_units; i++)
+		counts[i] = (struct hwp_count){ 0 };
+	return true;
+}

@@ -67,6 +67,15 @@ struct cli_scope cli_watch_scope(const struct cli_watch *w);
 bool cli_watch_self_enabled(const struct cli_watch *w);
 /* Let the command exec. A command that cannot run ends with 126 or 127. */
 int cli_watch_start(struct cli_watch *w);
+/* The user and system CPU times of what was measured, once reaped: the
+ * command's; NAN (said once) for -p's process, whose own they are not. */
+int cli_watch_cpu_times(const struct cli_watch *w, double *user, double *system);
+/* Whether the kernel stopped the command's counters at a credential-
+ * changing exec (a setuid program...), its enabled time far below its CPU
+ * time, once reaped: then @counts (@nr_units of @nr_events, with inherited
+ * counters) become not counted, and a warning says why and what to do. */
+bool cli_watch_detached(const struct cli_watch *w, struct hwp_count *counts,
+			size_t nr_events, size_t nr_units);
 
 /* What a command does while it waits. */
 struct cli_wait_ops {

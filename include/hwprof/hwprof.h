@@ -568,9 +568,15 @@ HWP_API int hwp_session_unit(const struct hwp_session *s, size_t idx,
  * "comm-running" (tid -1) while several run. In this mode the counts are
  * not scaled for multiplexing (each CPU's counter's enabled time covers
  * other CPUs' too): keep hardware events in groups the PMU holds at once.
+ * A thread of the session's own reads the rings while the command runs
+ * (started at hwp_session_open(), before the counters open, with every
+ * signal blocked; joined at hwp_session_close()).
  * Errors: as hwp_session_read(); -ENOSPC (see @nr); -EOVERFLOW when exit
- * records were lost (the ring was full: the message says how many).
- * Since: 0.2
+ * records were lost: a ring was full (the message says how many), or,
+ * once the command is gone, a thread lacks the record of a CPU or a record
+ * was never finished (the kernel's ring is made for one writer, and every
+ * CPU writes to each CPU's ring at threads' exits): the units are
+ * wrong, whatever it filled in @counts. Since: 0.2
  */
 HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *counts,
 				   size_t nr);

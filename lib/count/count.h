@@ -43,6 +43,39 @@ int session_metric_with(const struct hwp_session *s, const struct hwp_count *cou
 			double seconds, const struct hwp_metric *m, hwp_value_fn extra,
 			void *extra_ctx, double *value);
 
+/* exit-reader.c: the exit records of a command counted per thread, read
+ * from the rings while it runs (by a thread of its own where @threaded),
+ * into a queue that exit_reader_take() hands on. */
+struct exit_reader;
+struct ring;
+int exit_reader_new(bool threaded, struct exit_reader **out);
+/* Read @rings (borrowed, until exit_reader_free()) from now on. */
+int exit_reader_watch(struct exit_reader *r, struct ring *rings, size_t nr);
+/* Empty the rings, then hand @fn every record read since the last take. */
+int exit_reader_take(struct exit_reader *r,
+		     int (*fn)(const struct perf_event_header *h, void *ctx), void *ctx);
+void exit_reader_free(struct exit_reader *r);
+/* Whether the tasks of every ring are gone, and their threads: the rings
+ * have all they will ever hold. */
+bool exit_rings_hup(const struct ring *rings, size_t nr);
+/* Each ring's data pages: EXIT_RING_PAGES, or what HWPROF_EXIT_RING (a
+ * test's) says: PAGES[,unread], where unread sets *@unread: no thread reads
+ * the rings, only the session's reads. */
+#define EXIT_RING_PAGES 128	/* 512 KiB a CPU, as perf record's */
+#define EXIT_RING_MIN_PAGES 16
+#define EXIT_RING_WAKE 16384	/* bytes written between wakes of the reader */
+size_t exit_ring_pages(bool *unread);
+/* ring_map() of *@pages, or of half as many where the kernel refuses
+ * (RLIMIT_MEMLOCK, kernel.perf_event_mlock_kb), down to EXIT_RING_MIN_PAGES;
+ * *@pages gets what was mapped. */
+int exit_ring_map(struct ring *r, int fd, size_t *pages);
+/* Whether the kernel counts a ring's lost records in reads
+ * (PERF_FORMAT_LOST, Linux 6.0). */
+bool exit_lost_format(void);
+size_t exit_ring_kib(size_t pages);
+/* 0, or -EOVERFLOW with why, when @lost records did not fit rings of @pages. */
+int exit_lost_error(uint64_t lost, size_t pages);
+
 /* topology.c: what sysfs says of each online CPU. */
 struct cpu_topo {
 	int cpu, core, die, package, node;

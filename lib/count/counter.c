@@ -23,28 +23,27 @@
 	 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
 
 /* What one read() of a group returns (READ_FORMAT): the times, then a
- * value and an id a member, leader first, in the order they joined. */
+ * value and an id a member, leader first, in the order they joined; and
+ * the records the member's ring had no room for, with PERF_FORMAT_LOST
+ * (counts per thread of a command). */
 struct group_read {
 	uint64_t nr;
 	uint64_t time_enabled;
 	uint64_t time_running;
-	struct {
-		uint64_t value;
-		uint64_t id;
-	} member[];
+	uint64_t member[];	/* @stride words a member: value, id[, lost] */
 };
 
 #define WORD(field) (offsetof(struct group_read, field) / sizeof(uint64_t))
+#define MEMBER_WORDS_MAX 3
 
-/* The size in words of a group read of @members, and where member @j's
- * value lies in it. */
-static inline size_t group_read_words(size_t members)
+/* The size in words of a group read of @members of @stride words, and
+ * where member @j's value lies in it. */
+static inline size_t group_read_words(size_t members, size_t stride)
 {
-	return WORD(member) + members * sizeof(((struct group_read *)0)->member[0]) /
-				      sizeof(uint64_t);
+	return WORD(member) + members * stride;
 }
 
-#define MEMBER_VALUE_WORD(j) group_read_words(j)
+#define MEMBER_VALUE_WORD(j, stride) group_read_words(j, stride)
 
 struct hwp_session {
 	struct hwp_evlist *evl;
@@ -83,6 +82,11 @@ struct hwp_session {
 	bool per_exit;
 	struct hwp_count *exited;
 	uint64_t lost;		/* records the ring had no room for */
+	uint64_t read_lost;	/* the same, as the last read of the counters says */
+	struct exit_reader *reader;	/* reads the rings while the command runs */
+	size_t ring_pages;	/* each ring's data pages */
+	bool ring_unread;	/* a test's: no reader, only the reads empty them */
+	size_t member_words;	/* a member's words in a group read */
 	struct tid_comm *comms;	/* each thread's name, from FORK and COMM */
 	pid_t first_tid;	/* the command's first thread */
 	size_t nr_comms, cap_comms;
@@ -91,6 +95,7 @@ struct hwp_session {
 struct tid_comm {
 	pid_t tid, ptid;	/* ptid: its creator, from its FORK; 0 if unknown */
 	char comm[16];		/* "" until a COMM record names it */
+	uint32_t reads;		/* its exit's READ records */
 };
 
 static inline size_t slot(const struct hwp_session *s, size_t inst, size_t ev)
@@ -158,6 +163,7 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl,
 	if (!s)
 		return fail(-ENOMEM, "out of memory");
 	s->cgroup_fd = -1;
+	s->member_words = 2;
 	err = OPTS_COPY(&s->opts, opts, hwp_session_opts);
 	if (err)
 		goto err;
@@ -214,7 +220,7 @@ HWP_API int hwp_session_new(const struct hwp_evlist *evl,
 	for (size_t g = 0; g < s->evl->nr_groups; g++)
 		if (s->group_start[g + 1] - s->group_start[g] > max_group)
 			max_group = s->group_start[g + 1] - s->group_start[g];
-	s->buf_words = group_read_words(max_group);
+	s->buf_words = group_read_words(max_group, MEMBER_WORDS_MAX);
 	s->buf = calloc(s->buf_words, sizeof(*s->buf));
 	if (!s->buf) {
 		err = fail(-ENOMEM, "out of memory");
@@ -258,12 +264,23 @@ static void prepare_attrs(struct hwp_session *s)
 		*a = ev->attr;
 		a->size = sizeof(*a);
 		a->read_format = READ_FORMAT;
+		if (s->member_words > 2)
+			a->read_format |= PERF_FORMAT_LOST;
 		a->inherit = !s->opts.no_inherit && s->opts.scope != HWP_SCOPE_CPUS;
 		if (s->user_read && ev->is_hardware)
 			rdpmc_request(a);
 		/* Each exiting thread's group, once: a record from its leader. */
 		a->inherit_stat = s->per_exit && e == s->group_start[ev->group];
+		/* Wake the reader every EXIT_RING_WAKE bytes, not at the
+		 * half of the ring: it may come late. */
+		a->watermark = a->inherit_stat;
+		a->wakeup_watermark = a->inherit_stat ? EXIT_RING_WAKE : 0;
 		a->comm = a->task = s->per_exit && e == 0;
+		/* Each record's time, which tells a record written from one
+		 * not yet written (exit-reader.c). */
+		a->sample_id_all = a->inherit_stat;
+		if (a->inherit_stat)
+			a->sample_type |= PERF_SAMPLE_TIME;
 	}
 }
 
@@ -412,7 +429,7 @@ static int raw_prepare(struct hwp_session *s)
 		s->raw_fd[g] = group_leader_fd(s, 0, g);
 		for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++)
 			members += s->fds[e] >= 0;
-		s->raw_words[g] = group_read_words(members);
+		s->raw_words[g] = group_read_words(members, s->member_words);
 	}
 	return 0;
 }
@@ -665,9 +682,7 @@ static int units_build(struct hwp_session *s)
 }
 
 /* A command per thread: the exit records of its threads, in a ring a CPU
- * that the group leaders of that CPU write to. */
-#define EXIT_RING_PAGES 64	/* 256 KiB a CPU: some 2,000 exits between reads */
-
+ * that the group leaders of that CPU write to, read while it runs. */
 static int exit_rings_map(struct hwp_session *s)
 {
 	int err;
@@ -688,10 +703,11 @@ static int exit_rings_map(struct hwp_session *s)
 			if (fd < 0)
 				continue;
 			if (first < 0) {
-				err = ring_map(&s->rings[i], fd, EXIT_RING_PAGES);
+				err = exit_ring_map(&s->rings[i], fd, &s->ring_pages);
 				if (err == -EPERM || err == -ENOMEM)
-					return fail(err, "counts per thread of a command: the threads' exit records need a ring of %d KiB on each of the %zu CPUs, which the kernel refused (%s): raise kernel.perf_event_mlock_kb or RLIMIT_MEMLOCK, or count as root",
-						    EXIT_RING_PAGES * 4, s->nr_inst,
+					return fail(err, "counts per thread of a command: the threads' exit records need a ring of %zu KiB on each of the %zu CPUs, which the kernel refused (%s): raise kernel.perf_event_mlock_kb or RLIMIT_MEMLOCK, or count as root",
+						    exit_ring_kib(s->ring_pages),
+						    s->nr_inst,
 						    strerrordesc_np(-err));
 				if (err)
 					return err;
@@ -702,7 +718,7 @@ static int exit_rings_map(struct hwp_session *s)
 			}
 		}
 	}
-	return 0;
+	return exit_reader_watch(s->reader, s->rings, s->nr_inst);
 }
 
 static void exit_rings_unmap(struct hwp_session *s)
@@ -734,6 +750,8 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	hwp_session_close(s);
 	s->per_exit = s->opts.aggr == HWP_AGGR_THREAD &&
 		      s->opts.scope == HWP_SCOPE_THREAD;
+	s->member_words = s->per_exit && exit_lost_format() ? 3 : 2;
+	s->ring_pages = exit_ring_pages(&s->ring_unread);
 	/* The kernel maps no ring of an inherited counter on any CPU: the
 	 * threads' exits are recorded on one ring a CPU. */
 	err = targets_set(&s->t, s->opts.scope, s->opts.pid, s->cpulist, s->per_exit);
@@ -758,6 +776,10 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	s->user_read = want_user_read(s);
 	prepare_attrs(s);
 	err = cgroup_open(s);
+	/* Before the open: a thread started later would be counted, as one
+	 * of ours, where we count ourselves. */
+	if (!err && s->per_exit)
+		err = exit_reader_new(!s->ring_unread, &s->reader);
 	if (!err)
 		err = open_all(s);
 	if (!err)
@@ -785,6 +807,8 @@ HWP_API void hwp_session_close(struct hwp_session *s)
 	if (!s || !s->open)
 		return;
 	unmap_rdpmc(s);
+	exit_reader_free(s->reader);
+	s->reader = NULL;
 	/* Members before leaders: a leader closed first would promote its
 	 * members to groups of their own for a moment. */
 	for (size_t i = s->nr_inst * s->evl->nr_events; i-- > 0;)
@@ -876,6 +900,7 @@ HWP_API int hwp_session_disable(struct hwp_session *s)
 
 static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool per_unit,
 			  bool take_base);
+static int on_exit_record(const struct perf_event_header *h, void *arg);
 
 /*
  * The kernel's reset zeroes a counter's own count, not what its exited
@@ -902,7 +927,10 @@ HWP_API int hwp_session_reset(struct hwp_session *s)
 	err = read_instances(s, NULL, false, true);
 	if (err)
 		return fail_prefix(err, "hwp_session_reset");
-	/* The threads that exited are counted from 0 again too. */
+	/* The threads that exited are counted from 0 again too, those whose
+	 * records wait in the rings or the reader's queue with them. */
+	if (s->per_exit && (err = exit_reader_take(s->reader, on_exit_record, s)))
+		return err;
 	if (s->exited)
 		memset(s->exited, 0,
 		       s->nr_units * s->evl->nr_events * sizeof(*s->exited));
@@ -946,16 +974,22 @@ static void add_times(const struct hwp_session *s, struct hwp_count *c, uint64_t
 }
 
 /* Add one group read to @counts, less the base of the last reset; or,
- * with @take_base, make what it read the base. */
-static void add_group_read(const struct hwp_session *s, size_t inst, size_t g,
+ * with @take_base, make what it read the base. The records lost, into
+ * s->read_lost. */
+static void add_group_read(struct hwp_session *s, size_t inst, size_t g,
 			   struct hwp_count *counts, bool take_base)
 {
 	const struct group_read *b = (const struct group_read *)s->buf;
 	size_t e = s->group_start[g], end = s->group_start[g + 1];
+	size_t stride = s->member_words;
 
-	for (uint64_t j = 0; j < b->nr && group_read_words(j + 1) <= s->buf_words; j++) {
-		uint64_t value = b->member[j].value, id = b->member[j].id;
+	for (uint64_t j = 0; j < b->nr && group_read_words(j + 1, stride) <= s->buf_words;
+	     j++) {
+		uint64_t value = b->member[j * stride], id = b->member[j * stride + 1];
 		size_t k;
+
+		if (stride > 2)
+			s->read_lost += b->member[j * stride + 2];
 
 		while (e < end && s->fds[slot(s, inst, e)] < 0)
 			e++;
@@ -1028,7 +1062,8 @@ size_t session_raw_layout(const struct hwp_session *s, struct raw_item *items,
 			if (items)
 				items[n] = (struct raw_item){
 					.event = e,
-					.value = off + MEMBER_VALUE_WORD(j),
+					.value = off +
+						 MEMBER_VALUE_WORD(j, s->member_words),
 					.enabled = off + WORD(time_enabled),
 					.running = off + WORD(time_running),
 				};
@@ -1036,7 +1071,7 @@ size_t session_raw_layout(const struct hwp_session *s, struct raw_item *items,
 			j++;
 		}
 		if (j)
-			off += group_read_words(j);
+			off += group_read_words(j, s->member_words);
 	}
 	*words = off;
 	return n;
@@ -1060,7 +1095,7 @@ static bool read_group_raw_rdpmc(const struct hwp_session *s, size_t g, uint64_t
 			b->time_enabled = c.time_enabled;
 			b->time_running = c.time_running;
 		}
-		b->member[j++].value = c.value;
+		b->member[j++ * s->member_words] = c.value;
 	}
 	b->nr = j;
 	((struct hwp_session *)s)->rdpmc_reads++;
@@ -1250,20 +1285,23 @@ struct exit_read {
 	struct perf_event_header h;
 	uint32_t pid, tid;
 	uint64_t nr, time_enabled, time_running;
-	struct {
-		uint64_t value, id;
-	} member[];
+	uint64_t member[];	/* value, id[, lost]: s->member_words a member */
 };
 
 /* A thread's exit: its group's counts into its unit, by id. */
 static int on_exit_read(struct hwp_session *s, const struct exit_read *r)
 {
-	size_t u, nr_ev = s->evl->nr_events;
+	size_t u, nr_ev = s->evl->nr_events, stride = s->member_words;
+	struct tid_comm *tc;
 	int err;
 
 	if (r->h.size < sizeof(*r) ||
-	    r->nr > (r->h.size - sizeof(*r)) / sizeof(r->member[0]))
+	    r->nr > (r->h.size - sizeof(*r)) / (stride * sizeof(r->member[0])))
 		return 0;
+	tc = tid_entry(s, (pid_t)r->tid, true);
+	if (!tc)
+		return fail(-ENOMEM, "out of memory");
+	tc->reads++;
 	for (u = 1; u < s->nr_units; u++)
 		if (s->units[u].tid == (pid_t)r->tid)
 			break;
@@ -1275,10 +1313,10 @@ static int on_exit_read(struct hwp_session *s, const struct exit_read *r)
 	/* One record a CPU's counter of the thread: their sum is its count. */
 	for (uint64_t j = 0; j < r->nr; j++)
 		for (size_t k = 0; k < s->nr_inst * nr_ev; k++)
-			if (s->fds[k] >= 0 && s->ids[k] == r->member[j].id) {
+			if (s->fds[k] >= 0 && s->ids[k] == r->member[j * stride + 1]) {
 				struct hwp_count *c = &s->exited[u * nr_ev + k % nr_ev];
 
-				c->value += r->member[j].value;
+				c->value += r->member[j * stride];
 				add_times(s, c, r->time_enabled, r->time_running);
 				break;
 			}
@@ -1319,6 +1357,40 @@ static int on_exit_record(const struct perf_event_header *h, void *arg)
 	return 0;
 }
 
+/*
+ * Once the command is gone, every thread it started has written its exit
+ * records: a READ record for each group on each CPU, but the one task left
+ * with the counters we opened (resolve_rest()). The kernel's ring of a CPU
+ * takes the records of threads ending on every CPU, and is made for one
+ * writer: records of threads that end at once on two CPUs can be lost
+ * without a word from the kernel (PERF_RECORD_LOST and PERF_FORMAT_LOST
+ * count full rings only). Their counts would land in the wrong row.
+ */
+static int exits_complete(struct hwp_session *s)
+{
+	const struct tid_comm *first = tid_entry(s, s->first_tid, false);
+	size_t want = 0, partial = 0, none = 0;
+
+	if (!exit_rings_hup(s->rings, s->nr_inst))
+		return 0;
+	for (size_t i = 0; i < s->nr_inst; i++)
+		for (size_t g = 0; g < s->evl->nr_groups; g++)
+			want += group_leader_fd(s, i, g) >= 0;
+	for (size_t i = 0; i < s->nr_comms; i++) {
+		const struct tid_comm *c = &s->comms[i];
+
+		partial += c->reads && c->reads != want;
+		none += !c->reads && c->ptid;
+	}
+	/* The task that kept our counters has none: the first, or one other. */
+	if (first && first->reads && none)
+		none--;
+	if (!partial && !none)
+		return 0;
+	return fail(-EOVERFLOW, "counts per thread: the kernel lost the exit records of %zu of the command's threads without saying so (%zu others lack some): a CPU's ring takes the records of threads ending on every CPU, and drops some when threads end on several CPUs at once; their counts would show in the wrong row. Count the threads together (without counts per thread)",
+		    none, partial);
+}
+
 HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *counts,
 				   size_t nr)
 {
@@ -1329,11 +1401,8 @@ HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *coun
 	if (!s || !s->open)
 		return fail(-EBADF, "hwp_session_read_units: the session is not open");
 	nr_ev = s->evl->nr_events;
-	for (size_t i = 0; s->per_exit && i < s->nr_inst; i++) {
-		err = ring_drain(&s->rings[i], on_exit_record, s);
-		if (err)
-			return err;
-	}
+	if (s->per_exit && (err = exit_reader_take(s->reader, on_exit_record, s)))
+		return err;
 	if (s->per_exit && ((err = resolve_rest(s)) || (err = name_units(s))))
 		return err;
 	if (!counts || nr < s->nr_units * nr_ev)
@@ -1341,6 +1410,7 @@ HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *coun
 			    "hwp_session_read_units: room for %zu counts, %zu units of %zu events",
 			    nr, s->nr_units, nr_ev);
 	memset(counts, 0, s->nr_units * nr_ev * sizeof(*counts));
+	s->read_lost = 0;
 	err = read_instances(s, counts, true, false);
 	if (err || !s->per_exit)
 		return err;
@@ -1357,10 +1427,8 @@ HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *coun
 			c->time_running -= x->time_running < c->time_running ?
 					   x->time_running : c->time_running;
 		}
-	if (s->lost)
-		return fail(-EOVERFLOW, "counts per thread: the records of %llu threads' exits were lost (more threads ended between two reads than the ring of %d KiB holds); read more often (-I) or count them together",
-			    (unsigned long long)s->lost, EXIT_RING_PAGES * 4);
-	return 0;
+	return exit_lost_error(s->lost > s->read_lost ? s->lost : s->read_lost,
+			       s->ring_pages) ?: exits_complete(s);
 }
 
 HWP_API double hwp_count_scaled(const struct hwp_count *c)
