@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: MIT
+# bash completion for hwprof: its commands, each command's options, event
+# names (hwprof list --names), the values of options that take a word from
+# a fixed list, files where a file goes, and the command after '--'.
+# The option lists are each cli/cmd-*.c's option table; tests/cli/
+# test_completion.py compares them, so that a new option shows up here.
+
+# Each command's options; those that take an argument, in _hwprof_args_*.
+_hwprof_opts_stat='-e --event -M --metric --all-user --all-kernel -i --no-inherit
+	-p --pid -a --all-cpus -C --cpu --pin -r --repeat -I --interval-print
+	-x --field-separator --json --format -o --output --no-big-num --warmup --sweep
+	--histogram --regions -A --no-aggr --per-core --per-die --per-socket --per-node
+	--per-thread -G --cgroup --skip-first --strict --keep-going --score --score-from
+	--quiet --explain --per-run --variant --order --seed --save --alpha -h --help'
+_hwprof_args_stat='-e --event -M --metric -p --pid -C --cpu --pin -r --repeat
+	-I --interval-print -x --field-separator --format -o --output --warmup --sweep
+	--histogram -G --cgroup --skip-first --score --score-from --variant --order --seed
+	--save --alpha'
+_hwprof_opts_compare='-a --alpha -t --test --no-correction --json --fail-on
+	-x --field-separator --csv -o --output --no-big-num -h --help'
+_hwprof_args_compare='-a --alpha -t --test --fail-on -x --field-separator -o --output'
+_hwprof_opts_record='-e --event -F --freq -c --count -g --call-graph -m --mmap-pages
+	-i --no-inherit --off-cpu -p --pid -a --all-cpus -C --cpu -o --output -h --help'
+_hwprof_args_record='-e --event -F --freq -c --count --call-graph -m --mmap-pages
+	-p --pid -C --cpu -o --output'
+_hwprof_opts_report='-i --input -s --sort -n --top -f --format -x --field-separator
+	--annotate -e --event --kallsyms --vmlinux --no-kallsyms-cache --no-debug-cache
+	--no-demangle --inline --no-inline --comms --comm --pid --pids --tid --tids --dsos
+	--dso -C --cpu --threads -o --output -h --help'
+_hwprof_args_report='-i --input -s --sort -n --top -f --format -x --field-separator
+	--annotate -e --event --kallsyms --vmlinux --comms --comm --pid --pids --tid --tids
+	--dsos --dso -C --cpu --threads -o --output'
+_hwprof_opts_diff='-s --sort -n --top -f --format -x --field-separator -e --event
+	-a --alpha --no-correction -m --mode --map-module --kallsyms --no-kallsyms-cache
+	--no-debug-cache -o --output --no-big-num -h --help'
+_hwprof_args_diff='-s --sort -n --top -f --format -x --field-separator -e --event
+	-a --alpha -m --mode --map-module --kallsyms -o --output'
+_hwprof_opts_list='--no-probe --names --topology -h --help'
+_hwprof_args_list=''
+_hwprof_opts_doctor='--json -h --help'
+_hwprof_args_doctor=''
+_hwprof_commands='stat compare record report diff list doctor help'
+
+# The words a value of OPT of CMD is completed from; "files" and "events"
+# are completed as such; nothing: any word (a number, a name).
+_hwprof_values()
+{
+	case "$1:$2" in
+	*:-e | *:--event) echo events ;;
+	*:-o | *:--output | report:-i | report:--input | *:--kallsyms | report:--vmlinux | \
+	stat:--save | stat:--score-from)
+		echo files ;;
+	stat:--format) echo text csv json openmetrics prometheus ;;
+	report:-f | report:--format) echo text csv json folded speedscope pprof html ;;
+	diff:-f | diff:--format) echo text csv json ;;
+	report:-s | report:--sort) echo sym rip line dso cpu comm pid ;;
+	diff:-s | diff:--sort) echo sym rip line dso ;;
+	diff:-m | diff:--mode) echo share count rate ;;
+	compare:-t | compare:--test) echo welch mann-whitney ;;
+	stat:--order) echo abba random sequential ;;
+	record:--call-graph) echo fp dwarf ;;
+	esac
+}
+
+_hwprof_events()
+{
+	local names
+	names=$("${COMP_WORDS[0]}" list --names --no-probe 2>/dev/null)
+	# -e takes a comma-separated list: complete its last item.
+	local prefix="" item="$1"
+	if [[ $item == *,* ]]; then
+		prefix=${item%,*},
+		item=${item##*,}
+	fi
+	local IFS=$'\n'
+	COMPREPLY=($(compgen -P "$prefix" -W "$names" -- "$item"))
+}
+
+_hwprof_files()
+{
+	if declare -F _filedir >/dev/null; then
+		_filedir
+	else
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -f -- "$1"))
+	fi
+}
+
+_hwprof()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local cmd="" i
+	COMPREPLY=()
+	# --opt=VALUE: bash splits the word at '='.
+	if [[ $cur == = ]]; then
+		cur=""
+	fi
+	if [[ $prev == = ]] && ((COMP_CWORD > 1)); then
+		prev=${COMP_WORDS[COMP_CWORD - 2]}
+	fi
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	if [[ -z $cmd ]]; then
+		COMPREPLY=($(compgen -W "$_hwprof_commands --help --version" -- "$cur"))
+		return
+	fi
+	if [[ $cmd == help ]]; then
+		((COMP_CWORD == i + 1)) &&
+			COMPREPLY=($(compgen -W "${_hwprof_commands% help}" -- "$cur"))
+		return
+	fi
+	local opts_var=_hwprof_opts_${cmd} args_var=_hwprof_args_${cmd}
+	[[ -n ${!opts_var+set} ]] || return
+	# After '--': the command to run, and its own arguments.
+	local j
+	for ((j = i + 1; j < COMP_CWORD; j++)); do
+		if [[ ${COMP_WORDS[j]} == -- ]]; then
+			if declare -F _command_offset >/dev/null; then
+				_command_offset $((j + 1))
+			elif ((COMP_CWORD == j + 1)); then
+				COMPREPLY=($(compgen -c -- "$cur"))
+			else
+				_hwprof_files "$cur"
+			fi
+			return
+		fi
+	done
+	if [[ " ${!args_var} " == *" $prev "* ]]; then
+		local values
+		values=$(_hwprof_values "$cmd" "$prev")
+		case $values in
+		events) _hwprof_events "$cur" ;;
+		files) _hwprof_files "$cur" ;;
+		?*) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;
+		esac
+		return
+	fi
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "${!opts_var}" -- "$cur"))
+		return
+	fi
+	# compare and diff read files; record and stat run a command.
+	case $cmd in
+	compare | diff) _hwprof_files "$cur" ;;
+	record | stat) COMPREPLY=($(compgen -c -- "$cur")) ;;
+	esac
+}
+
+complete -F _hwprof hwprof
