@@ -9,12 +9,12 @@ import glob
 import json
 import os
 import re
-import subprocess
+import shutil
 import sys
 import tempfile
 
-from common import (HOTSPOTS, HWPROF, WORKLOAD, case, check, done, hwprof, note, run,
-                    skip)
+from common import (HOTSPOTS, HWPROF, WORKLOAD, case, check, done, hwprof, perf_sampler,
+                    run, skip)
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(SRC, "docs", "schema")
@@ -308,6 +308,39 @@ def diffs(d):
     validate(*outs)
 
 
+def programs_of_two_names(d):
+    """diff's module_map: two builds of a program under two names."""
+    progs = []
+    for name in ("bench-old", "bench-new"):
+        progs.append(os.path.join(d, name))
+        shutil.copy(HOTSPOTS, progs[-1])
+    a = record(d, "old.data", "-e", "cpu-clock", prog=(progs[0], "50"))
+    b = record(d, "new.data", "-e", "cpu-clock", prog=(progs[1], "50"))
+    if None in (a, b):
+        return
+    out = os.path.join(d, "d-map.json")
+    p = hwprof("diff", "--format", "json", "-o", out, a, b, timeout=180)
+    if ok(p, "diff of two names") and validate(out):
+        with open(out) as f:
+            maps = json.load(f)["module_map"]
+        check(maps and maps[0]["auto"], f"module_map: {maps}")
+
+
+def perf_files(d):
+    """hwprof report of perf record's files."""
+    perf = perf_sampler()
+    outs = []
+    for name, args in (("perf-fp.data", ["-g"]), ("perf-dwarf.data", ["--call-graph", "dwarf"])):
+        data = os.path.join(d, name)
+        p = run([perf, "record", "-e", "cpu-clock", "-o", data, *args, "--", HOTSPOTS, "50"],
+                timeout=180)
+        if ok(p, f"perf record {args}"):
+            outs.append(report(d, data, name + ".json", "--sort", "sym"))
+            outs.append(report(d, data, name + "-line.json", "--sort", "line", "--inline"))
+    if outs and None not in outs:
+        validate(*outs)
+
+
 def doctor(d):
     out = os.path.join(d, "doctor.json")
     p = hwprof("doctor", "--json")
@@ -328,5 +361,7 @@ with tempfile.TemporaryDirectory(prefix="hwprof-schemas-") as tmp:
     case(regions, tmp)
     case(reports, tmp)
     case(diffs, tmp)
+    case(programs_of_two_names, tmp)
+    case(perf_files, tmp)
     case(doctor, tmp)
     done()
