@@ -68,9 +68,10 @@ demo: build
 
 # The CLI tests compare with perf; the ABI test diffs with abigail-tools;
 # promtool (prometheus) checks the Prometheus output, python3-jsonschema
-# the speedscope files, go tool pprof (golang-go) the pprof files, and
-# headless chromium the HTML flame graphs; python3-scipy checks the paired
-# tests against scipy's ttest_rel and wilcoxon.
+# the speedscope files and every JSON output against docs/schema/, go tool
+# pprof (golang-go) the pprof files, and headless chromium the HTML flame
+# graphs; python3-scipy checks the paired tests against scipy's ttest_rel
+# and wilcoxon.
 test: build
 	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema golang-go chromium g++ \
 		python3-scipy
