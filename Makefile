@@ -71,10 +71,10 @@ demo: build
 # the speedscope files and every JSON output against docs/schema/, go tool
 # pprof (golang-go) the pprof files, and headless chromium the HTML flame
 # graphs; python3-scipy checks the paired tests against scipy's ttest_rel
-# and wilcoxon.
+# and wilcoxon; the bash completion is tested with bash-completion's helpers.
 test: build
 	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema golang-go chromium g++ \
-		python3-scipy
+		python3-scipy bash-completion
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \

@@ -74,6 +74,10 @@ _hwprof_events()
 	fi
 	local IFS=$'\n'
 	COMPREPLY=($(compgen -P "$prefix" -W "$names" -- "$item"))
+	# readline replaces the word after the last ':', not the whole name
+	if declare -F __ltrim_colon_completions >/dev/null; then
+		__ltrim_colon_completions "$1"
+	fi
 }
 
 _hwprof_files()
@@ -86,22 +90,42 @@ _hwprof_files()
 	fi
 }
 
+# The index in COMP_WORDS of the '--' after the command at @1, or nothing.
+_hwprof_dashes()
+{
+	local j
+	for ((j = $1 + 1; j < COMP_CWORD; j++)); do
+		if [[ ${COMP_WORDS[j]} == -- ]]; then
+			echo "$j"
+			return
+		fi
+	done
+}
+
 _hwprof()
 {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local cmd="" i
+	local cur prev words cword cmd="" i
 	COMPREPLY=()
+	# bash-completion keeps event names whole across ':' (sched:sched_switch)
+	if declare -F _get_comp_words_by_ref >/dev/null; then
+		_get_comp_words_by_ref -n : cur prev words cword
+	else
+		words=("${COMP_WORDS[@]}")
+		cword=$COMP_CWORD
+		cur=${words[cword]}
+		prev=${words[cword - 1]}
+	fi
 	# --opt=VALUE: bash splits the word at '='.
 	if [[ $cur == = ]]; then
 		cur=""
 	fi
-	if [[ $prev == = ]] && ((COMP_CWORD > 1)); then
-		prev=${COMP_WORDS[COMP_CWORD - 2]}
+	if [[ $prev == = ]] && ((cword > 1)); then
+		prev=${words[cword - 2]}
 	fi
-	for ((i = 1; i < COMP_CWORD; i++)); do
-		case ${COMP_WORDS[i]} in
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
 		-*) ;;
-		*) cmd=${COMP_WORDS[i]}; break ;;
+		*) cmd=${words[i]}; break ;;
 		esac
 	done
 	if [[ -z $cmd ]]; then
@@ -109,7 +133,7 @@ _hwprof()
 		return
 	fi
 	if [[ $cmd == help ]]; then
-		((COMP_CWORD == i + 1)) &&
+		((cword == i + 1)) &&
 			COMPREPLY=($(compgen -W "${_hwprof_commands% help}" -- "$cur"))
 		return
 	fi
@@ -117,18 +141,17 @@ _hwprof()
 	[[ -n ${!opts_var+set} ]] || return
 	# After '--': the command to run, and its own arguments.
 	local j
-	for ((j = i + 1; j < COMP_CWORD; j++)); do
-		if [[ ${COMP_WORDS[j]} == -- ]]; then
-			if declare -F _command_offset >/dev/null; then
-				_command_offset $((j + 1))
-			elif ((COMP_CWORD == j + 1)); then
-				COMPREPLY=($(compgen -c -- "$cur"))
-			else
-				_hwprof_files "$cur"
-			fi
-			return
+	j=$(_hwprof_dashes "$i")
+	if [[ -n $j ]]; then
+		if declare -F _command_offset >/dev/null; then
+			_command_offset $((j + 1))
+		elif ((COMP_CWORD == j + 1)); then
+			COMPREPLY=($(compgen -c -- "$cur"))
+		else
+			_hwprof_files "$cur"
 		fi
-	done
+		return
+	fi
 	if [[ " ${!args_var} " == *" $prev "* ]]; then
 		local values
 		values=$(_hwprof_values "$cmd" "$prev")

@@ -45,17 +45,29 @@ def option_table(cmd):
     return opts, args
 
 
+# bash-completion's own functions (_filedir, _command_offset, the words
+# kept whole across ':'), where it is installed; else the script's own.
+BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"
+WITH = [False] + ([True] if os.path.exists(BASH_COMPLETION) else [])
+MODE = {"with": False}
+
+
 def bash(script, cwd=None):
-    p = run([BASH, "--norc", "--noprofile", "-c", f"source {shlex.quote(SCRIPT)}\n{script}"],
-            cwd=cwd)
+    # compopt works in a completion that readline started only
+    first = f"source {BASH_COMPLETION}\ncompopt() {{ :; }}\n" if MODE["with"] else ""
+    p = run([BASH, "--norc", "--noprofile", "-c",
+             f"{first}source {shlex.quote(SCRIPT)}\n{script}"], cwd=cwd)
     check(p.returncode == 0 and not p.stderr, f"bash: {p.returncode} {p.stderr}")
     return p.stdout
 
 
 def complete(*words, cwd=None):
-    """The candidates for the last of WORDS (after 'hwprof'), as a set."""
-    line = " ".join(shlex.quote(w) for w in (HWPROF, *words))
-    out = bash(f"COMP_WORDS=({line}); COMP_CWORD={len(words)}; _hwprof\n"
+    """The candidates for the last of WORDS (after 'hwprof'), as a set;
+    WORDS split as readline splits them (at '=' and ':')."""
+    argv = " ".join(shlex.quote(w) for w in (HWPROF, *words))
+    line = re.sub(r" ([:=]+) ", r"\1", " ".join((HWPROF, *words)))
+    out = bash(f"COMP_WORDS=({argv}); COMP_CWORD={len(words)}\n"
+               f"COMP_LINE={shlex.quote(line)}; COMP_POINT=${{#COMP_LINE}}\n_hwprof\n"
                'printf "%s\\n" "${COMPREPLY[@]}"', cwd=cwd)
     return set(out.split("\n")) - {""}
 
@@ -136,11 +148,18 @@ def after_dashes():
         check("--repeat" not in got, f"-- ls -<TAB>: {got}")
 
 
-case(registered)
-case(same_commands)
-case(same_options)
-case(events)
-case(values)
-case(files)
-case(after_dashes)
+def colons():
+    """A name with colons (libpfm4's perf::CYCLES): bash splits the word at
+    its colons, and readline replaces the part after them."""
+    if not MODE["with"]:
+        skip("without bash-completion, bash's own split at ':' is left as it is")
+    got = complete("stat", "-e", "perf", "::", "CPU-CYC")
+    check(got == {"CPU-CYCLES"}, f"-e perf::CPU-CYC<TAB>: {got}")
+
+
+for MODE["with"] in WITH:
+    sfx = " with bash-completion" if MODE["with"] else ""
+    for fn in (registered, same_commands, same_options, events, values, files,
+               after_dashes, colons):
+        case(fn, name=fn.__name__.replace("_", " ") + sfx)
 done()
