@@ -10,9 +10,8 @@ import shlex
 import shutil
 import tempfile
 
-from common import HWPROF, case, check, done, run, skip
+from common import HWPROF, SRC, case, check, command_options, done, run, skip
 
-SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(SRC, "cli", "completion", "hwprof.bash")
 BASH = shutil.which("bash")
 if not BASH:
@@ -22,27 +21,6 @@ if not BASH:
 def commands():
     with open(os.path.join(SRC, "cli", "main.c")) as f:
         return re.findall(r"&cli_cmd_([a-z]+),", f.read())
-
-
-def option_table(cmd):
-    """(every option, the options that take an argument) of cli/cmd-CMD.c:
-    the long ones of its struct option table, the short ones of its
-    getopt_long() string."""
-    with open(os.path.join(SRC, "cli", f"cmd-{cmd}.c")) as f:
-        text = f.read()
-    table = text[text.index("static const struct option"):]
-    table = table[:table.index("{ NULL, 0, NULL, 0 }")]
-    opts, args = set(), set()
-    for name, has_arg in re.findall(r'\{ "([^"]+)", ([a-z_]+),', table):
-        opts.add("--" + name)
-        if has_arg != "no_argument":
-            args.add("--" + name)
-    short = re.search(r'getopt_long\(argc, argv, "([^"]*)"', text).group(1).lstrip("+")
-    for m in re.finditer(r"([A-Za-z])(:?)", short):
-        opts.add("-" + m.group(1))
-        if m.group(2):
-            args.add("-" + m.group(1))
-    return opts, args
 
 
 # bash-completion's own functions (_filedir, _command_offset, the words
@@ -90,7 +68,7 @@ def same_options():
     """Every option of each command's table, and no other; those that take
     an argument are the ones the script completes a value for."""
     for cmd in commands():
-        opts, args = option_table(cmd)
+        opts, args = command_options(cmd)
         got = complete(cmd, "-")
         check(got == opts, f"{cmd}: missing {sorted(opts - got)}, extra {sorted(got - opts)}")
         have = set(bash(f"printf '%s\\n' $_hwprof_args_{cmd}").split())

@@ -8,19 +8,10 @@ import glob
 import os
 import re
 
-from common import case, check, done
+from common import SRC, case, check, command_options, done
 
-SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAGES = [os.path.join(SRC, "README.md"), os.path.join(SRC, "NEWS.md")] + \
     sorted(glob.glob(os.path.join(SRC, "docs", "*.md")))
-
-
-def options_of(cmd):
-    with open(os.path.join(SRC, "cli", f"cmd-{cmd}.c")) as f:
-        text = f.read()
-    opts = {"--" + n for n in re.findall(r'\{ "([^"]+)", [a-z_]+, NULL,', text)}
-    short = re.search(r'getopt_long\(argc, argv, "([^"]*)"', text).group(1)
-    return opts | {"-" + c for c in short if c.isalpha()}
 
 
 def links():
@@ -52,7 +43,7 @@ def perf_users_flags():
     tables = re.split(r"^### `perf \w+` \S+ `hwprof (\w+)`$", text, flags=re.M)
     named = 0
     for cmd, body in zip(tables[1::2], tables[2::2]):
-        have = options_of(cmd)
+        have = command_options(cmd)[0]
         for line in body.split("\n\n")[1].splitlines()[2:]:
             cells = [c.strip() for c in line.strip("|").split("|")]
             # "same": hwprof has perf's flags of that row

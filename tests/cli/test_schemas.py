@@ -13,10 +13,9 @@ import shutil
 import sys
 import tempfile
 
-from common import (HOTSPOTS, HWPROF, WORKLOAD, case, check, done, hwprof, perf_sampler,
-                    run, skip)
+from common import (HOTSPOTS, HWPROF, SRC, WORKLOAD, case, check, done, hwprof,
+                    jsonschema_python, perf_sampler, run, skip)
 
-SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(SRC, "docs", "schema")
 MSGBENCH = os.environ.get("MSGBENCH")
 OFFCPU = os.environ.get("OFFCPU")
@@ -48,13 +47,6 @@ for pair in sys.argv[2:]:
             print(f"{path} ({name}): at {list(e.absolute_path)}: {e.message[:300]}")
 sys.exit(1 if bad else 0)
 """
-
-
-def jsonschema_python():
-    for py in (sys.executable, "/usr/bin/python3"):
-        if py and os.path.exists(py) and run([py, "-c", "import jsonschema"]).returncode == 0:
-            return py
-    return None
 
 
 PYTHON = jsonschema_python()
