@@ -62,18 +62,22 @@ _hwprof_values()
 	esac
 }
 
-_hwprof_events()
+# COMPREPLY: the words of @1 (one a line) that complete the last item of
+# the comma-separated list @2 (-e's events, --sort's keys).
+_hwprof_list()
 {
-	local names
-	names=$("${COMP_WORDS[0]}" list --names --no-probe 2>/dev/null)
-	# -e takes a comma-separated list: complete its last item.
-	local prefix="" item="$1"
+	local prefix="" item="$2"
 	if [[ $item == *,* ]]; then
 		prefix=${item%,*},
 		item=${item##*,}
 	fi
 	local IFS=$'\n'
-	COMPREPLY=($(compgen -P "$prefix" -W "$names" -- "$item"))
+	COMPREPLY=($(compgen -P "$prefix" -W "$1" -- "$item"))
+}
+
+_hwprof_events()
+{
+	_hwprof_list "$("${COMP_WORDS[0]}" list --names --no-probe 2>/dev/null)" "$1"
 	# readline replaces the word after the last ':', not the whole name
 	if declare -F __ltrim_colon_completions >/dev/null; then
 		__ltrim_colon_completions "$1"
@@ -158,7 +162,7 @@ _hwprof()
 		case $values in
 		events) _hwprof_events "$cur" ;;
 		files) _hwprof_files "$cur" ;;
-		?*) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;
+		?*) _hwprof_list "${values// /$'\n'}" "$cur" ;;
 		esac
 		return
 	fi

@@ -95,6 +95,8 @@ def values():
     check(complete("report", "--sort", "") ==
           {"sym", "rip", "line", "dso", "cpu", "comm", "pid"}, "report --sort")
     check(complete("diff", "--mode", "") == {"share", "count", "rate"}, "diff --mode")
+    got = complete("report", "-s", "comm,s")
+    check(got == {"comm,sym"}, f"report -s comm,s<TAB>: {got}")
     check(complete("report", "-f", "f") == {"folded"}, "report -f f")
     check(complete("stat", "--format", "") ==
           {"text", "csv", "json", "openmetrics", "prometheus"}, "stat --format")
