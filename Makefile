@@ -68,13 +68,14 @@ demo: build
 
 # The CLI tests compare with perf; the ABI test diffs with abigail-tools;
 # promtool (prometheus) checks the Prometheus output, python3-jsonschema
-# the speedscope files, go tool pprof (golang-go) the pprof files, and
-# headless chromium the HTML flame graphs; python3-scipy checks the paired
-# tests against scipy's ttest_rel and wilcoxon; man-db's man renders the man
-# pages (suite docs).
+# the speedscope files and every JSON output against docs/schema/, go tool
+# pprof (golang-go) the pprof files, and headless chromium the HTML flame
+# graphs; python3-scipy checks the paired tests against scipy's ttest_rel
+# and wilcoxon; man-db's man renders the man pages (suite docs); the bash
+# completion is tested with bash-completion's helpers.
 test: build
 	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema golang-go chromium g++ \
-		python3-scipy man-db
+		python3-scipy man-db bash-completion
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \

@@ -22,6 +22,9 @@ pc=$(find "$tmp" -name hwprof.pc | head -n 1)
 for f in hwprof/hwprof.h hwprof/version.h; do
 	[ -n "$(find "$tmp" -path "*/include/$f")" ] || { echo "$f was not installed"; exit 1; }
 done
+# bash completion, where bash-completion looks (its completionsdir)
+[ -n "$(find "$tmp" -path '*/bash-completion/completions/hwprof')" ] ||
+	{ echo "the bash completion was not installed"; exit 1; }
 PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$tmp
 export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 cflags=$(pkg-config --cflags hwprof)

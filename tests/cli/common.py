@@ -23,6 +23,7 @@ import fnmatch
 import io
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -375,3 +376,37 @@ class TestCgroup:
 
     def __exit__(self, *exc):
         os.rmdir(self.path)
+
+
+def jsonschema_python():
+    """A Python that has jsonschema: this one, or Debian's python3-jsonschema's."""
+    for py in (sys.executable, "/usr/bin/python3"):
+        if py and os.path.exists(py) and subprocess.run(
+                [py, "-c", "import jsonschema"], capture_output=True).returncode == 0:
+            return py
+    return None
+
+
+# The source tree, for the tests that read it (option tables, docs, schemas).
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def command_options(cmd):
+    """(every option, the options that take an argument) of cli/cmd-CMD.c:
+    the long ones of its struct option table, the short ones of its
+    getopt_long() string."""
+    with open(os.path.join(SRC, "cli", f"cmd-{cmd}.c")) as f:
+        text = f.read()
+    table = text[text.index("static const struct option"):]
+    table = table[:table.index("{ NULL, 0, NULL, 0 }")]
+    opts, args = set(), set()
+    for name, has_arg in re.findall(r'\{ "([^"]+)", ([a-z_]+),', table):
+        opts.add("--" + name)
+        if has_arg != "no_argument":
+            args.add("--" + name)
+    short = re.search(r'getopt_long\(argc, argv, "([^"]*)"', text).group(1).lstrip("+")
+    for m in re.finditer(r"([A-Za-z])(:?)", short):
+        opts.add("-" + m.group(1))
+        if m.group(2):
+            args.add("-" + m.group(1))
+    return opts, args

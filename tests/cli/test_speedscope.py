@@ -9,10 +9,10 @@ self time in speedscope) is what 'hwprof report --sort sym' gives it."""
 import json
 import os
 import subprocess
-import sys
 import tempfile
 
-from common import HAVE_LIBDW, HOTSPOTS, case, check, done, hwprof, report_json, skip
+from common import (HAVE_LIBDW, HOTSPOTS, case, check, done, hwprof, jsonschema_python,
+                    report_json, skip)
 
 NAMESAKES = os.environ.get("NAMESAKES")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -71,15 +71,6 @@ for e in errors[:5]:
     print(list(e.absolute_path), e.message)
 sys.exit(1 if errors else 0)
 """
-
-
-def jsonschema_python():
-    """A Python that has jsonschema: this one, or Debian's python3-jsonschema's."""
-    for py in (sys.executable, "/usr/bin/python3"):
-        if py and os.path.exists(py) and subprocess.run(
-                [py, "-c", "import jsonschema"], capture_output=True).returncode == 0:
-            return py
-    return None
 
 
 def validate(path, d):
