@@ -49,6 +49,10 @@ struct kept_error {
 void error_keep(struct kept_error *k, int err);
 /* Set the kept message again; returns the kept error. */
 int error_restore(const struct kept_error *k);
+/* The text of errno @err (either sign) for a message: never NULL, whatever
+ * the code (0, unknown, or one of hwprof's own): strerrordesc_np() gives
+ * NULL for those, which printf shows as "(null)". */
+const char *errno_text(int err);
 /* Keep the message a callee set, adding context in front: "ctx: old". */
 int fail_prefix(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
 /* What to do when writing a file failed with @err (negative), for messages. */

@@ -108,7 +108,7 @@ void explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_w
 	int paranoid = read_paranoid();
 
 	strbuf_addf(sb, "perf_event_open(%s) was refused: %s. ", what,
-		    strerrordesc_np(err < 0 ? -err : err));
+		    errno_text(err < 0 ? -err : err));
 	if (!cpu_wide && another_users(pid)) {
 		/* The kernel checks the right to trace the process first, and no
 		 * perf_event_paranoid value gives it. */
@@ -211,7 +211,7 @@ int list_threads(pid_t pid, pid_t **tids, size_t *nr)
 	d = opendir(path);
 	if (!d)
 		return fail(-ESRCH, "process %d does not exist (%s: %s)", (int)pid, path,
-				strerrordesc_np(errno));
+				errno_text(errno));
 	while ((de = readdir(d))) {
 		char *end;
 		long tid = strtol(de->d_name, &end, 10);
