@@ -145,8 +145,10 @@ double now_seconds(void);	/* CLOCK_MONOTONIC seconds */
  * (free it, even on failure). -ESRCH when the process is gone. */
 int list_threads(pid_t pid, pid_t **tids, size_t *nr);
 /* Open @path read-only if it is a regular file, with its size in *@size
- * (@size may be NULL): the fd, -ENODEV for a FIFO, a device or a directory
- * (never opened, so never waited on), or another -errno. */
+ * (@size may be NULL): the fd (blocking, close-on-exec), -EISDIR for a
+ * directory, -ENODEV for a FIFO or a device (never waited on), or another
+ * -errno. Every open of a path that a recording or a file it names gives
+ * goes through here: a hostile perf.data must not hang its reader. */
 int open_regular(const char *path, off_t *size);
 /* Why a file could not be opened or read, for error @err (-ENODEV: not a
  * regular file, -EFBIG: too large...), as a static string. */

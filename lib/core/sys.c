@@ -237,13 +237,16 @@ int list_threads(pid_t pid, pid_t **tids, size_t *nr)
 }
 
 /* A path from a perf.data file (a module) or from debug information (a
- * source file) may name a FIFO or a device: opening or reading it could
- * block for ever, or act on the device. The path is looked at first, and
- * the file opened is checked again, in case the path changed in between. */
+ * source file) may name a FIFO or a device: opening it could block for
+ * ever (a FIFO without a writer), reading it too, or it could act on the
+ * device. The path is looked at first, so that a device is never opened;
+ * the open cannot block (O_NONBLOCK), and what it opened is checked again,
+ * in case the path changed in between; then reads block as usual. No
+ * O_NOFOLLOW: modules and build-id caches are reached through links. */
 int open_regular(const char *path, off_t *size)
 {
 	struct stat st;
-	int fd;
+	int fd, fl;
 
 	if (stat(path, &st))
 		return -errno;
@@ -257,6 +260,12 @@ int open_regular(const char *path, off_t *size)
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return -ENODEV;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		fl = -errno;
+		close(fd);
+		return fl;
 	}
 	if (size)
 		*size = st.st_size;

@@ -9,6 +9,7 @@ a FIFO ends report and diff with a message, never a hang; CSV shows no
 control character from a thread name or a JIT's symbol."""
 import os
 import stat
+import subprocess
 import tempfile
 import threading
 
@@ -105,9 +106,39 @@ def fifo_output(d):
           f"a report of it: status {r.returncode}, {r.stdout[-400:]} {r.stderr}")
 
 
+def hostile_fifo_mapping(d):
+    """A recording whose mapping (and build-id entry) names a FIFO, that
+    no one writes nor reads: report and diff end, and say why the file was
+    not read. The FIFO is /run/systemd/inaccessible/fifo on systemd hosts."""
+    good = os.path.join(d, "good.data")
+    check(record(good).returncode == 0, "a recording")
+    fifo = os.path.join(d, "f")
+    os.mkfifo(fifo)
+    old, new = WORKLOAD_PATH.encode(), fifo.encode()
+    assert len(new) <= len(old)
+    with open(good, "rb") as f:
+        buf = f.read()
+    check(buf.count(old + b"\0") >= 2, "the workload's mapping and build-id are in the file")
+    bad = os.path.join(d, "bad.data")
+    with open(bad, "wb") as f:
+        f.write(buf.replace(old + b"\0", new.ljust(len(old), b"\0") + b"\0"))
+    for args in (("report", "-i", bad), ("diff", good, bad)):
+        try:
+            p = hwprof(*args, timeout=60)
+        except subprocess.TimeoutExpired:
+            check(False, f"hwprof {args[0]} hung on the FIFO")
+            continue
+        # the FIFO's samples stay unnamed, at their offsets in it; the
+        # report says why (diff lists no modules without symbols)
+        why = "not a regular file" in p.stdout if args[0] == "report" else True
+        check(p.returncode == 0 and why and " f+0x" in p.stdout,
+              f"{args[0]}: status {p.returncode}, {p.stdout[-600:]} {p.stderr}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     case(private_recording, tmp)
     case(old_kept, tmp)
     case(dev_null, tmp)
     case(fifo_output, tmp)
+    case(hostile_fifo_mapping, tmp)
 done()
