@@ -13,10 +13,14 @@ import subprocess
 import tempfile
 import threading
 
-from common import WORKLOAD, case, check, done, hwprof, run
+from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, hwprof, run
+from perfdata import PerfData
 
 WORKLOAD_PATH = os.path.realpath(WORKLOAD)
 NOBODY = 65534
+# a pid no process of this test has: its JIT map is the test's own
+JIT_PID = 4194300
+ANON = 0x7f1200000000
 
 
 def record(out, *args, **kw):
@@ -135,10 +139,35 @@ def hostile_fifo_mapping(d):
               f"{args[0]}: status {p.returncode}, {p.stdout[-600:]} {p.stderr}")
 
 
+def csv_escaped(d):
+    """A thread name set with prctl and a JIT map's symbol reach CSV with
+    their control characters escaped, as text shows them."""
+    with open(f"/tmp/perf-{JIT_PID}.map", "w") as f:
+        f.write(f"{ANON:x} 100 jit\x1b[31mred\n")
+    try:
+        pd = PerfData()
+        pd.comm(JIT_PID, b"th\x1b]0;t\x07")
+        pd.mmap(JIT_PID, ANON, 0x1000, 0, b"//anon")
+        pd.sample(JIT_PID, ANON + 0x10)
+        data = os.path.join(d, "jit.data")
+        pd.write(data)
+        for args, want in ((("--format", "csv"), "jit\\x1b[31mred"),
+                           (("--format", "csv", "--sort", "pid"), "th\\x1b]0;t\\x07"),
+                           (("-x", ";", "--sort", "comm"), "th\\x1b]0;t\\x07")):
+            p = subprocess.run([*WRAPPER, HWPROF, "report", "-i", data, *args],
+                               capture_output=True, timeout=60)
+            out = p.stdout.decode("utf-8", "replace")
+            check(p.returncode == 0 and not [c for c in p.stdout if c < 0x20 and c != 0x0a]
+                  and want in out, f"{' '.join(args)}: {p.stdout!r} {p.stderr!r}")
+    finally:
+        os.unlink(f"/tmp/perf-{JIT_PID}.map")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     case(private_recording, tmp)
     case(old_kept, tmp)
     case(dev_null, tmp)
     case(fifo_output, tmp)
     case(hostile_fifo_mapping, tmp)
+    case(csv_escaped, tmp)
 done()
