@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,13 +175,17 @@ static bool core_pmu(const char *name)
  * allocate 32 KiB, and its first touch costs a page fault. */
 bool have_hw_pmu(void)
 {
-	static int cached = -1;
+	/* Any thread may ask first (hwp_doctor_new() is thread-safe): two
+	 * that race both read /sys and store the same answer. */
+	static _Atomic int cached = -1;
 	_Alignas(8) char buf[2048];
 	int dfd, found = 0;
 	ssize_t n;
 
-	if (cached >= 0)
-		return cached;
+	found = atomic_load_explicit(&cached, memory_order_relaxed);
+	if (found >= 0)
+		return found;
+	found = 0;
 	dfd = open("/sys/bus/event_source/devices", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return false;
@@ -192,7 +197,7 @@ bool have_hw_pmu(void)
 			off += de->d_reclen;
 		}
 	close(dfd);
-	cached = found;
+	atomic_store_explicit(&cached, found, memory_order_relaxed);
 	return found;
 }
 
