@@ -79,7 +79,8 @@ def old_kept(d):
 def dev_null(d):
     """perf record -o /dev/null measures recording's overhead: it works."""
     p = record("/dev/null")
-    check(p.returncode == 0 and "(null)" not in p.stderr,
+    check(p.returncode == 0 and "(null)" not in p.stderr and
+          "written to /dev/null (perf's pipe format) ]" in p.stderr,
           f"status {p.returncode}, stderr {p.stderr}")
     check(stat.S_ISCHR(os.stat("/dev/null").st_mode) and mode("/dev/null") == 0o666,
           "/dev/null is left as it was")
