@@ -41,13 +41,23 @@ def private_recording(d):
     check(p.returncode == 0 and mode(out) == 0o600,
           f"umask 0: mode {mode(out):o} (want 600), status {p.returncode}, {p.stderr}")
     os.chmod(out, 0o644)
-    os.chown(out, NOBODY, NOBODY)
+    root = os.geteuid() == 0
+    if root:
+        os.chown(out, NOBODY, NOBODY)
     p = record(out, umask=0o022)
     st = os.stat(out)
     check(p.returncode == 0 and stat.S_IMODE(st.st_mode) == 0o600 and st.st_uid == os.getuid(),
-          f"over nobody's 0644 file: mode {stat.S_IMODE(st.st_mode):o} owner {st.st_uid}")
-    r = run(["cat", out], user=NOBODY)
-    check(r.returncode != 0 and r.stdout == "", f"nobody reads it: status {r.returncode}")
+          f"over {'nobody' if root else 'our'}'s 0644 file: mode {stat.S_IMODE(st.st_mode):o}"
+          f" owner {st.st_uid}")
+    if root:
+        os.chmod(d, 0o755)
+        with open(os.path.join(d, "control"), "w") as f:
+            f.write("readable")
+        os.chmod(os.path.join(d, "control"), 0o644)
+        r = run(["cat", os.path.join(d, "control")], user=NOBODY)
+        check(r.returncode == 0 and r.stdout == "readable", "nobody reads a 0644 file here")
+        r = run(["cat", out], user=NOBODY)
+        check(r.returncode != 0 and r.stdout == "", f"nobody reads it: status {r.returncode}")
     rep = os.path.join(d, "report.txt")
     p = hwprof("report", "-i", out, "-o", rep, umask=0o022)
     check(p.returncode == 0 and mode(rep) == 0o644, f"a report: mode {mode(rep):o}, {p.stderr}")
