@@ -2150,7 +2150,8 @@ struct hwp_ofile;
  * directory (created with O_EXCL, mode 0666 less the umask) and renamed
  * into place by hwp_ofile_commit(), so an interrupted writer never leaves
  * a half-written file under the real name. A path that exists and is not
- * a regular file (a pipe, /dev/null, /dev/full) is written directly.
+ * a regular file (a pipe, /dev/null, /dev/full) is written directly; a
+ * FIFO that no one reads yet is -ENXIO, not a wait (since 0.2).
  * Errors: the errno of creating the file, with the path and the fix in
  * hwp_errmsg(). Since: 0.1
  */

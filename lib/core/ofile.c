@@ -124,14 +124,23 @@ int ofile_check(const char *path)
 	return cannot_create(path, fd);
 }
 
-/* A device or a pipe, written directly. */
+/* A device or a FIFO, written directly. A FIFO that no one reads yet
+ * would block the open for ever (and a signal's handler with it): it is
+ * refused, and said so, rather than waited on. */
 static int open_direct(struct hwp_ofile *of)
 {
-	int err;
+	int fd = open(of->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), fl, err;
 
-	of->f = fopen(of->path, "we");
+	if (fd < 0 && errno == ENXIO)
+		return fail(-ENXIO, "cannot write '%s': it is a FIFO that no one reads yet; start its reader first, or write to standard output (-o -) and pipe that",
+			    of->path);
+	fl = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+	if (fl >= 0 && !fcntl(fd, F_SETFL, fl & ~O_NONBLOCK))
+		of->f = fdopen(fd, "w");
 	if (!of->f) {
 		err = -errno;
+		if (fd >= 0)
+			close(fd);
 		return fail(err, "cannot write '%s': %s", of->path, errno_text(err));
 	}
 	return 0;

@@ -121,6 +121,19 @@ def fifo_output(d):
           f"a report of it: status {r.returncode}, {r.stdout[-400:]} {r.stderr}")
 
 
+def fifo_without_reader(d):
+    """A FIFO that no one reads: an error that says so, not a wait for ever."""
+    fifo = os.path.join(d, "lonely.fifo")
+    os.mkfifo(fifo)
+    try:
+        p = record(fifo, timeout=60)
+    except subprocess.TimeoutExpired:
+        check(False, "record waited for a reader")
+        return
+    check(p.returncode == 1 and "no one reads" in p.stderr and fifo in p.stderr,
+          f"status {p.returncode}, {p.stderr}")
+
+
 def hostile_fifo_mapping(d):
     """A recording whose mapping (and build-id entry) names a FIFO, that
     no one writes nor reads: report and diff end, and say why the file was
@@ -179,6 +192,7 @@ with tempfile.TemporaryDirectory() as tmp:
     case(old_kept, tmp)
     case(dev_null, tmp)
     case(fifo_output, tmp)
+    case(fifo_without_reader, tmp)
     case(hostile_fifo_mapping, tmp)
     case(csv_escaped, tmp)
 done()
