@@ -3,6 +3,12 @@
 # fresh Debian 12 machine themselves (see README.md).
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+# The library's thread tests (unit and kernel tests that call it from
+# threads, or whose library starts threads), which make test-tsan runs
+# under ThreadSanitizer. Not counting: its threads are a workload whose
+# page faults it counts to the page, and TSan's runtime faults its own.
+TSAN_TESTS ?= util perf-data record regions
 FUZZ_BUILD ?= build-fuzz
 PMU_BUILD ?= build-arm64
 # What make test-pmu runs in the emulated ARMv8 machine: every suite whose
@@ -22,7 +28,7 @@ endif
 
 HWPROF = $(BUILD)/cli/hwprof
 
-.PHONY: all deps build demo test test-asan test-valgrind test-pmu fuzz bench install clean help \
+.PHONY: all deps build demo test test-asan test-tsan test-valgrind test-pmu fuzz bench install clean help \
 	abi-baseline
 
 all: build
@@ -31,6 +37,7 @@ help:
 	@echo "make demo       install what is missing, build, and run hwprof stat on a workload"
 	@echo "make test       install what is missing, build, and run the whole test suite"
 	@echo "make test-asan  the suite under AddressSanitizer and UndefinedBehaviorSanitizer"
+	@echo "make test-tsan  the library's thread tests under ThreadSanitizer (TSAN_TESTS)"
 	@echo "make test-valgrind  the C tests, examples and CLI under valgrind's memcheck"
 	@echo "make test-pmu   cross-build for arm64 and run the hardware-counter tests, and the"
 	@echo "                C suites, on an emulated ARMv8 PMU (QEMU) that counts exactly"
@@ -92,6 +99,22 @@ test-asan: deps
 	grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(ASAN_BUILD)/test-output.txt; \
 	tools/test-summary.py $(ASAN_BUILD)/meson-logs/testlog.json && exit $$rc
+
+# gcc's -fsanitize=thread needs its runtime, libtsan2. Only the thread
+# tests' programs are built (and the programs they run): a whole tree under
+# TSan is minutes of compiling for tests that start no thread.
+test-tsan: deps
+	$(DEPS) libtsan2
+	@[ -f $(TSAN_BUILD)/build.ninja ] || meson setup $(TSAN_BUILD) \
+		-Db_sanitize=thread -Db_lundef=false -Dbuildtype=debug $(MESON_OPTS)
+	@if [ -n "$(strip $(MESON_OPTS))" ]; then meson configure $(TSAN_BUILD) $(MESON_OPTS); fi
+	meson compile -C $(TSAN_BUILD) $(addprefix test-,$(TSAN_TESTS)) workload inlines leafcalls
+	@TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+		meson test -C $(TSAN_BUILD) --no-rebuild --print-errorlogs $(TEST_OPTS) \
+		$(TSAN_TESTS) >$(TSAN_BUILD)/test-output.txt 2>&1; rc=$$?; \
+	grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
+		$(TSAN_BUILD)/test-output.txt; \
+	tools/test-summary.py $(TSAN_BUILD)/meson-logs/testlog.json && exit $$rc
 
 # Valgrind wraps the C tests and examples ('valgrind') and every hwprof run
 # of the CLI tests ('valgrindcli'); the logs of the latter are checked too.

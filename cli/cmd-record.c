@@ -254,8 +254,11 @@ static void print_summary(const struct record_config *c, struct session *s)
 		goto told;
 	}
 	hwp_fputs_escaped(c->output, stderr);
-	if (!stat(c->output, &sb))
+	/* not a regular file (a FIFO, /dev/null): the library wrote a stream */
+	if (!stat(c->output, &sb) && S_ISREG(sb.st_mode))
 		fprintf(stderr, " (%.3f MB)", (double)sb.st_size / 1e6);
+	else
+		fputs(" (perf's pipe format)", stderr);
 	fprintf(stderr, " ]\n");
 told:
 	if (st.lost)

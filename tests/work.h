@@ -14,7 +14,7 @@
 
 /* Raw system calls and no instrumentation: under the sanitizers, their
  * interceptors and shadow memory would fault pages of their own. */
-__attribute__((no_sanitize("address", "undefined"), unused))
+__attribute__((no_sanitize("address", "undefined", "thread"), unused))
 static void work_touch_pages(long n)
 {
 	long page = sysconf(_SC_PAGESIZE);

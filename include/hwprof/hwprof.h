@@ -2181,10 +2181,11 @@ struct hwp_ofile;
  * @path: a file path, or "-" for stdout
  *
  * A regular file is written under a new temporary name in the same
- * directory (created with O_EXCL, mode 0644 less the umask) and renamed
+ * directory (created with O_EXCL, mode 0666 less the umask) and renamed
  * into place by hwp_ofile_commit(), so an interrupted writer never leaves
  * a half-written file under the real name. A path that exists and is not
- * a regular file (a pipe, /dev/null, /dev/full) is written directly.
+ * a regular file (a pipe, /dev/null, /dev/full) is written directly; a
+ * FIFO that no one reads yet is -ENXIO, not a wait (since 0.2).
  * Errors: the errno of creating the file, with the path and the fix in
  * hwp_errmsg(). Since: 0.1
  */
@@ -2259,7 +2260,10 @@ struct hwp_record_opts {
 	bool enable_on_exec;	/* start when the target calls exec() (a new command) */
 	size_t mmap_pages;	/* data pages per CPU ring, a power of two; default 128 */
 	/* perf.data path; NULL: keep the recording in memory; "-": standard
-	 * output, in perf's pipe format (perf record -o -), since 0.2 */
+	 * output, in perf's pipe format (perf record -o -), since 0.2, as is
+	 * any path that is not a regular file (a FIFO, /dev/null). A file is
+	 * 0600 whatever the umask, and a non-empty one it replaces is kept
+	 * as PATH.old (as perf record does), since 0.2 */
 	const char *output;
 	/* The command line kept in the file (NULL-terminated), or NULL. */
 	char *const *argv;

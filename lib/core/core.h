@@ -49,6 +49,10 @@ struct kept_error {
 void error_keep(struct kept_error *k, int err);
 /* Set the kept message again; returns the kept error. */
 int error_restore(const struct kept_error *k);
+/* The text of errno @err (either sign) for a message: never NULL, whatever
+ * the code (0, unknown, or one of hwprof's own): strerrordesc_np() gives
+ * NULL for those, which printf shows as "(null)". */
+const char *errno_text(int err);
 /* Keep the message a callee set, adding context in front: "ctx: old". */
 int fail_prefix(int err, const char *fmt, ...) HWP_PRINTF(2, 3);
 /* What to do when writing a file failed with @err (negative), for messages. */
@@ -57,6 +61,10 @@ const char *write_advice(int err);
  * and takes new files), without creating one: 0, or the error and message
  * hwp_ofile_open() would give. Devices and pipes pass: only writing tells. */
 int ofile_check(const char *path);
+/* hwp_ofile_open() for a recording, which holds the program's memory: the
+ * file is 0600 whatever the umask, and the commit keeps the non-empty file
+ * it replaces as PATH.old, as perf record does. */
+int ofile_open_recording(const char *path, struct hwp_ofile **out);
 /* Flush @f and check it for errors (a full disk): 0 or -errno, with a
  * message that says what to do. */
 int stream_check(FILE *f, const char *what);
@@ -137,8 +145,10 @@ double now_seconds(void);	/* CLOCK_MONOTONIC seconds */
  * (free it, even on failure). -ESRCH when the process is gone. */
 int list_threads(pid_t pid, pid_t **tids, size_t *nr);
 /* Open @path read-only if it is a regular file, with its size in *@size
- * (@size may be NULL): the fd, -ENODEV for a FIFO, a device or a directory
- * (never opened, so never waited on), or another -errno. */
+ * (@size may be NULL): the fd (blocking, close-on-exec), -EISDIR for a
+ * directory, -ENODEV for a FIFO or a device (never waited on), or another
+ * -errno. Every open of a path that a recording or a file it names gives
+ * goes through here: a hostile perf.data must not hang its reader. */
 int open_regular(const char *path, off_t *size);
 /* Why a file could not be opened or read, for error @err (-ENODEV: not a
  * regular file, -EFBIG: too large...), as a static string. */

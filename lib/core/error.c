@@ -35,6 +35,12 @@ HWP_API const char *hwp_strerror(int err)
 	return "Unknown error";
 }
 
+const char *errno_text(int err)
+{
+	/* 0: a failure that left errno as it was, a bug to name, not "Success" */
+	return err ? hwp_strerror(err) : "unknown cause (no error code)";
+}
+
 HWP_API const char *hwp_errmsg(void)
 {
 	return errmsg;

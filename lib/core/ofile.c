@@ -20,6 +20,7 @@ struct hwp_ofile {
 	char *tmp;	/* NULL when writing directly (stdout, devices, pipes) */
 	bool unnamed;	/* O_TMPFILE: tmp is only given at the commit */
 	bool is_stdout;
+	bool recording;	/* 0600, and the file it replaces kept as PATH.old */
 };
 
 static void ofile_free(struct hwp_ofile *of)
@@ -33,9 +34,6 @@ static void ofile_free(struct hwp_ofile *of)
 	free(of);
 }
 
-/* A file of no name in @path's directory, 0666 less the umask: its fd, or
- * -errno (-EOPNOTSUPP, -EISDIR or -EINVAL where the file system or kernel
- * has no O_TMPFILE). */
 /* @path's directory, malloc'ed, or NULL when out of memory. */
 static char *dir_of(const char *path)
 {
@@ -46,14 +44,17 @@ static char *dir_of(const char *path)
 	return strndup(path, slash == path ? 1 : (size_t)(slash - path));
 }
 
-static int open_unnamed(const char *path)
+/* A file of no name in @path's directory, @mode less the umask: its fd, or
+ * -errno (-EOPNOTSUPP, -EISDIR or -EINVAL where the file system or kernel
+ * has no O_TMPFILE). */
+static int open_unnamed(const char *path, mode_t mode)
 {
 	char *dir = dir_of(path);
 	int fd;
 
 	if (!dir)
 		return -ENOMEM;
-	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
 	free(dir);
 	return fd < 0 ? -errno : fd;
 }
@@ -66,8 +67,8 @@ static int cannot_create(const char *path, int err)
 		return fail(err, "cannot write '%s': its file system is read-only", path);
 	if (err == -EACCES || err == -EPERM)
 		return fail(err, "cannot write '%s': %s (no permission to create files in its directory)",
-				path, strerrordesc_np(-err));
-	return fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
+				path, errno_text(-err));
+	return fail(err, "cannot write '%s': %s", path, errno_text(-err));
 }
 
 /* Give the unnamed file a temporary name beside @path's, one that is free
@@ -105,7 +106,7 @@ int ofile_check(const char *path)
 		if (!S_ISREG(st.st_mode))
 			return 0;	/* a device or a pipe: only writing tells */
 	}
-	fd = open_unnamed(path);
+	fd = open_unnamed(path, 0600);
 	if (fd >= 0) {
 		close(fd);	/* it had no name: nothing is left */
 		return 0;
@@ -123,12 +124,78 @@ int ofile_check(const char *path)
 	return cannot_create(path, fd);
 }
 
-HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)
+/* A device or a FIFO, written directly. A FIFO that no one reads yet
+ * would block the open for ever (and a signal's handler with it): it is
+ * refused, and said so, rather than waited on. */
+static int open_direct(struct hwp_ofile *of)
+{
+	int fd = open(of->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), fl, err;
+
+	if (fd < 0 && errno == ENXIO)
+		return fail(-ENXIO, "cannot write '%s': it is a FIFO that no one reads yet; start its reader first, or write to standard output (-o -) and pipe that",
+			    of->path);
+	fl = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+	if (fl >= 0 && !fcntl(fd, F_SETFL, fl & ~O_NONBLOCK))
+		of->f = fdopen(fd, "w");
+	if (!of->f) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		return fail(err, "cannot write '%s': %s", of->path, errno_text(err));
+	}
+	return 0;
+}
+
+/* The file that becomes @of->path at the commit: unnamed, or under a
+ * temporary name. A recording (the program's memory: its stack, its
+ * registers) is its owner's alone, 0600 as perf writes it, whatever the
+ * umask; other outputs are 0666 less the umask, as fopen() makes them. */
+static int open_temp(struct hwp_ofile *of)
+{
+	mode_t mask;
+	int fd, err;
+
+	if (asprintf(&of->tmp, "%s.tmp.XXXXXX", of->path) < 0) {
+		of->tmp = NULL;
+		return fail(-ENOMEM, "out of memory");
+	}
+	fd = open_unnamed(of->path, of->recording ? 0600 : 0666);
+	of->unnamed = fd >= 0;
+	if (fd == -EOPNOTSUPP || fd == -EISDIR || fd == -EINVAL) {
+		fd = mkostemp(of->tmp, O_CLOEXEC);
+		if (fd < 0)
+			fd = -errno;
+	}
+	if (fd < 0) {
+		free(of->tmp);
+		of->tmp = NULL;
+		return cannot_create(of->path, fd);
+	}
+	if (of->recording) {
+		/* never more than 0600 from the start; exactly 0600 now */
+		fchmod(fd, 0600);
+	} else if (!of->unnamed) {
+		/* mkostemp() creates 0600: give it what open() would */
+		mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	of->f = fdopen(fd, "w");
+	if (!of->f) {
+		err = -errno;
+		close(fd);
+		if (!of->unnamed)
+			unlink(of->tmp);
+		return fail(err, "cannot write '%s': %s", of->path, errno_text(err));
+	}
+	return 0;
+}
+
+static int ofile_open(const char *path, bool recording, struct hwp_ofile **out)
 {
 	struct hwp_ofile *of;
 	struct stat st;
-	mode_t mask;
-	int fd, err;
+	int err;
 
 	clear_error();
 	if (!out || !path)
@@ -139,67 +206,62 @@ HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)
 		free(of);
 		return fail(-ENOMEM, "out of memory");
 	}
+	of->recording = recording;
 	if (!strcmp(path, "-")) {
 		of->f = stdout;
 		of->is_stdout = true;
 		*out = of;
 		return 0;
 	}
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		err = fail(-EISDIR, "cannot write '%s': it is a directory", path);
+	else if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		err = open_direct(of);
+	else
+		err = open_temp(of);
+	if (err) {
 		ofile_free(of);
-		return fail(-EISDIR, "cannot write '%s': it is a directory", path);
-	}
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		of->f = fopen(path, "we");
-		if (!of->f) {
-			err = -errno;
-			ofile_free(of);
-			return fail(err, "cannot write '%s': %s", path,
-				    strerrordesc_np(-err));
-		}
-		*out = of;
-		return 0;
-	}
-	if (asprintf(&of->tmp, "%s.tmp.XXXXXX", path) < 0) {
-		of->tmp = NULL;
-		ofile_free(of);
-		return fail(-ENOMEM, "out of memory");
-	}
-	fd = open_unnamed(path);
-	of->unnamed = fd >= 0;
-	if (fd == -EOPNOTSUPP || fd == -EISDIR || fd == -EINVAL) {
-		fd = mkostemp(of->tmp, O_CLOEXEC);
-		if (fd < 0)
-			fd = -errno;
-	}
-	if (fd < 0) {
-		err = fd;
-		free(of->tmp);
-		of->tmp = NULL;
-		ofile_free(of);
-		return cannot_create(path, err);
-	}
-	if (!of->unnamed) {
-		/* mkostemp() creates 0600: give it what open() would. */
-		mask = umask(0);
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	of->f = fdopen(fd, "w");
-	if (!of->f) {
-		err = -errno;
-		close(fd);
-		unlink(of->tmp);
-		ofile_free(of);
-		return fail(err, "cannot write '%s': %s", path, strerrordesc_np(-err));
+		return err;
 	}
 	*out = of;
 	return 0;
 }
 
+HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)
+{
+	return ofile_open(path, false, out);
+}
+
+int ofile_open_recording(const char *path, struct hwp_ofile **out)
+{
+	return ofile_open(path, true, out);
+}
+
 HWP_API FILE *hwp_ofile_stream(struct hwp_ofile *of)
 {
 	return of ? of->f : NULL;
+}
+
+/* As perf record does, a recording keeps the file it replaces, when there
+ * is something in it, as @path.old (an older one goes). Done at the commit,
+ * not at the start: a recording that fails leaves the file where it was. */
+static int keep_old(const char *path)
+{
+	struct stat st;
+	char *old;
+	int err = 0;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
+		return 0;
+	if (asprintf(&old, "%s.old", path) < 0)
+		return fail(-ENOMEM, "out of memory");
+	if (rename(path, old)) {
+		err = -errno;
+		fail(err, "cannot keep the older '%s' as '%s': %s; move or remove '%s'",
+		     path, old, errno_text(err), old);
+	}
+	free(old);
+	return err;
 }
 
 HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
@@ -223,6 +285,11 @@ HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
 			err = errno ? -errno : -EIO;
 		of->f = NULL;
 	}
+	if (!err && of->tmp && of->recording && (err = keep_old(of->path))) {
+		unlink(of->tmp);	/* named by name_it() or mkostemp() */
+		ofile_free(of);
+		return err;
+	}
 	if (!err && of->tmp && rename(of->tmp, of->path))
 		err = -errno;
 	if (err) {
@@ -230,7 +297,7 @@ HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
 			unlink(of->tmp);
 		fail(err, "writing '%s' failed: %s; %s%s",
 			 of->is_stdout ? "standard output" : of->path,
-			 strerrordesc_np(-err), write_advice(err),
+			 errno_text(-err), write_advice(err),
 			 of->tmp ? " (nothing was written under that name)" : "");
 	}
 	ofile_free(of);

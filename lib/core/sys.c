@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +109,7 @@ void explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_w
 	int paranoid = read_paranoid();
 
 	strbuf_addf(sb, "perf_event_open(%s) was refused: %s. ", what,
-		    strerrordesc_np(err < 0 ? -err : err));
+		    errno_text(err < 0 ? -err : err));
 	if (!cpu_wide && another_users(pid)) {
 		/* The kernel checks the right to trace the process first, and no
 		 * perf_event_paranoid value gives it. */
@@ -174,13 +175,17 @@ static bool core_pmu(const char *name)
  * allocate 32 KiB, and its first touch costs a page fault. */
 bool have_hw_pmu(void)
 {
-	static int cached = -1;
+	/* Any thread may ask first (hwp_doctor_new() is thread-safe): two
+	 * that race both read /sys and store the same answer. */
+	static _Atomic int cached = -1;
 	_Alignas(8) char buf[2048];
 	int dfd, found = 0;
 	ssize_t n;
 
-	if (cached >= 0)
-		return cached;
+	found = atomic_load_explicit(&cached, memory_order_relaxed);
+	if (found >= 0)
+		return found;
+	found = 0;
 	dfd = open("/sys/bus/event_source/devices", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return false;
@@ -192,7 +197,7 @@ bool have_hw_pmu(void)
 			off += de->d_reclen;
 		}
 	close(dfd);
-	cached = found;
+	atomic_store_explicit(&cached, found, memory_order_relaxed);
 	return found;
 }
 
@@ -211,7 +216,7 @@ int list_threads(pid_t pid, pid_t **tids, size_t *nr)
 	d = opendir(path);
 	if (!d)
 		return fail(-ESRCH, "process %d does not exist (%s: %s)", (int)pid, path,
-				strerrordesc_np(errno));
+				errno_text(errno));
 	while ((de = readdir(d))) {
 		char *end;
 		long tid = strtol(de->d_name, &end, 10);
@@ -237,13 +242,16 @@ int list_threads(pid_t pid, pid_t **tids, size_t *nr)
 }
 
 /* A path from a perf.data file (a module) or from debug information (a
- * source file) may name a FIFO or a device: opening or reading it could
- * block for ever, or act on the device. The path is looked at first, and
- * the file opened is checked again, in case the path changed in between. */
+ * source file) may name a FIFO or a device: opening it could block for
+ * ever (a FIFO without a writer), reading it too, or it could act on the
+ * device. The path is looked at first, so that a device is never opened;
+ * the open cannot block (O_NONBLOCK), and what it opened is checked again,
+ * in case the path changed in between; then reads block as usual. No
+ * O_NOFOLLOW: modules and build-id caches are reached through links. */
 int open_regular(const char *path, off_t *size)
 {
 	struct stat st;
-	int fd;
+	int fd, fl;
 
 	if (stat(path, &st))
 		return -errno;
@@ -257,6 +265,12 @@ int open_regular(const char *path, off_t *size)
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return -ENODEV;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		fl = -errno;
+		close(fd);
+		return fl;
 	}
 	if (size)
 		*size = st.st_size;

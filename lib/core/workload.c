@@ -66,7 +66,7 @@ static int find_command(const char *cmd, char *found, size_t size)
 	if (strchr(cmd, '/')) {
 		if (stat(cmd, &st))
 			return fail(-errno, "cannot run '%s': %s", cmd,
-				    strerrordesc_np(errno));
+				    errno_text(errno));
 		if (S_ISDIR(st.st_mode))
 			return fail(-EACCES, "cannot run '%s': it is a directory", cmd);
 		if (access(cmd, X_OK))
@@ -220,7 +220,7 @@ NO_SANITIZE static void child_run(const struct child_args *a)
 static int open_pipe(int fds[2])
 {
 	if (pipe2(fds, O_CLOEXEC))
-		return fail(-errno, "pipe: %s%s", strerrordesc_np(errno),
+		return fail(-errno, "pipe: %s%s", errno_text(errno),
 			    resource_advice(-errno));
 	return 0;
 }
@@ -243,7 +243,7 @@ static int after_start(struct hwp_workload *w)
 	 * result the caller must still read. */
 	if (w->pidfd < 0 && errno != ENOSYS)
 		pr_debug("pidfd_open: %s: the command is watched by polling\n",
-			 strerrordesc_np(errno));
+			 errno_text(errno));
 	return 0;
 }
 
@@ -284,7 +284,7 @@ static int spawn_child(struct hwp_workload *w)
 		close(er[0]);
 		w->pid = 0;
 		return fail(-e, "cannot start the command: clone: %s%s",
-			    strerrordesc_np(e), resource_advice(-e));
+			    errno_text(e), resource_advice(-e));
 	}
 	w->err_fd = er[0];
 	return after_start(w);
@@ -340,7 +340,7 @@ static int fork_child(struct hwp_workload *w, struct child_args *a)
 		close(go[1]);
 		close(er[0]);
 		w->pid = 0;
-		return fail(err, "fork: %s", strerrordesc_np(-err));
+		return fail(err, "fork: %s", errno_text(-err));
 	}
 	w->go_fd = go[1];
 	w->err_fd = er[0];
@@ -473,7 +473,7 @@ HWP_API int hwp_workload_start(struct hwp_workload *w)
 	w->err_fd = -1;
 	if (n == (ssize_t)sizeof(e))
 		return fail(-HWP_ERR_EXEC, "cannot run the command: %s",
-			    strerrordesc_np(e));
+			    errno_text(e));
 	return 0;
 }
 
@@ -490,7 +490,7 @@ int workload_wait(struct hwp_workload *w, int *status, const volatile int *stop)
 				break;
 			if (r < 0 && errno == EINTR && !(stop && *stop))
 				continue;
-			return fail(-errno, "wait4: %s", strerrordesc_np(errno));
+			return fail(-errno, "wait4: %s", errno_text(errno));
 		}
 		w->t_end = now_seconds();
 		w->reaped = true;
@@ -520,7 +520,7 @@ HWP_API int hwp_workload_poll(struct hwp_workload *w)
 	if (r == 0)
 		return 0;
 	if (r < 0)
-		return fail(-errno, "wait4: %s", strerrordesc_np(errno));
+		return fail(-errno, "wait4: %s", errno_text(errno));
 	w->t_end = now_seconds();
 	w->reaped = true;
 	return 1;
@@ -540,7 +540,7 @@ HWP_API int hwp_workload_kill(struct hwp_workload *w, int sig)
 		ret = kill(w->pid, sig);
 	if (ret < 0 && errno != ESRCH)
 		return fail(-errno, "cannot signal the command: %s",
-			    strerrordesc_np(errno));
+			    errno_text(errno));
 	return 0;
 }
 

@@ -344,7 +344,7 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 	s->fds[slot(s, inst, e)] = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &s->ids[slot(s, inst, e)]) < 0)
 		return fail(-errno, "%s: PERF_EVENT_IOC_ID failed: %s", ev->name,
-				strerrordesc_np(errno));
+				errno_text(errno));
 	if (s->status[e] == HWP_EVENT_NOT_OPENED)
 		s->status[e] = HWP_EVENT_COUNTING;
 	return 0;
@@ -558,7 +558,7 @@ COLD_FRAME static int cgroup_open(struct hwp_session *s)
 	s->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->cgroup_fd < 0)
 		return fail(-errno, "cgroup '%s': cannot open %s: %s (a path under the cgroup v2 mount %s, as perf's -G takes it)",
-			    s->cgroup, path, strerrordesc_np(errno), mnt);
+			    s->cgroup, path, errno_text(errno), mnt);
 	return 0;
 }
 
@@ -708,13 +708,13 @@ static int exit_rings_map(struct hwp_session *s)
 					return fail(err, "counts per thread of a command: the threads' exit records need a ring of %zu KiB on each of the %zu CPUs, which the kernel refused (%s): raise kernel.perf_event_mlock_kb or RLIMIT_MEMLOCK, or count as root",
 						    exit_ring_kib(s->ring_pages),
 						    s->nr_inst,
-						    strerrordesc_np(-err));
+						    errno_text(-err));
 				if (err)
 					return err;
 				first = fd;
 			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) < 0) {
 				return fail(-errno, "counts per thread: cannot share the ring of the threads' exits: %s",
-					    strerrordesc_np(errno));
+					    errno_text(errno));
 			}
 		}
 	}
@@ -883,7 +883,7 @@ static int group_ioctl(struct hwp_session *s, unsigned long req, const char *wha
 
 			if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0)
 				return fail(-errno, "%s: ioctl failed: %s", what,
-						strerrordesc_np(errno));
+						errno_text(errno));
 		}
 	return 0;
 }
@@ -1118,7 +1118,7 @@ int session_read_raw(struct hwp_session *s, uint64_t *buf)
 			while (n < 0 && errno == EINTR);
 			if (n < 0)
 				return fail(-errno, "reading the counters failed: %s",
-						strerrordesc_np(errno));
+						errno_text(errno));
 		}
 		off += s->raw_words[g];
 	}
@@ -1147,7 +1147,7 @@ static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool 
 			while (n < 0 && errno == EINTR);
 			if (n < 0)
 				return fail(-errno, "reading the counters failed: %s",
-						strerrordesc_np(errno));
+						errno_text(errno));
 			/* Nothing left to read: the task is gone. */
 			if ((size_t)n < 3 * sizeof(uint64_t))
 				continue;

@@ -225,7 +225,7 @@ int exit_reader_new(bool threaded, struct exit_reader **out)
 	r->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (r->wake_fd < 0) {
 		err = fail(-errno, "counts per thread: eventfd failed: %s",
-			   strerrordesc_np(errno));
+			   errno_text(errno));
 		exit_reader_free(r);
 		return err;
 	}
@@ -238,7 +238,7 @@ int exit_reader_new(bool threaded, struct exit_reader **out)
 		if (err) {
 			exit_reader_free(r);
 			return fail(err, "counts per thread: cannot start the thread that reads the threads' exits: %s",
-				    strerrordesc_np(-err));
+				    errno_text(-err));
 		}
 		r->started = true;
 	}
@@ -282,7 +282,7 @@ int exit_reader_take(struct exit_reader *r, ring_record_fn fn, void *ctx)
 		err = fail(-EOVERFLOW, "counts per thread: the kernel lost records of the threads' exits: a CPU's ring holds a record it never finished (threads ended on several CPUs at once, and the ring is made for one writer); count the threads together (without counts per thread)");
 	else if (err)
 		err = fail(err, "counts per thread: reading the threads' exit records failed: %s",
-			   strerrordesc_np(-err));
+			   errno_text(-err));
 	for (size_t off = 0; !err && off < len;) {
 		const struct perf_event_header *h = (const void *)(q + off);
 

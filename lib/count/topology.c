@@ -99,7 +99,7 @@ HWP_API int hwp_topology_read(const char *root, struct hwp_topology **out)
 	err = read_first_line(root, "devices/system/cpu/online", buf, sizeof(buf));
 	if (err)
 		return fail(err, "%s/devices/system/cpu/online: %s: the topology is read from sysfs; mount it (mount -t sysfs sysfs /sys)",
-			    root, strerrordesc_np(-err));
+			    root, errno_text(-err));
 	if (cpulist_parse(buf, &cpus, &nr, &bad) || !nr) {
 		free(cpus);
 		return fail(-HWP_ERR_FORMAT,
@@ -125,7 +125,7 @@ HWP_API int hwp_topology_read(const char *root, struct hwp_topology **out)
 			fail(err == -EINVAL ? -HWP_ERR_FORMAT : err,
 			     "%s/devices/system/cpu/cpu%d/topology: %s: cannot tell which core and package CPU %d is on",
 			     root, c->cpu, err == -EINVAL ? "a number that is not an id" :
-			     strerrordesc_np(-err), c->cpu);
+			     errno_text(-err), c->cpu);
 			goto err;
 		}
 	}

@@ -437,7 +437,7 @@ void explain_unsupported(struct strbuf *sb, const struct event *ev, int err)
 				"(sysctl kernel.nmi_watchdog=0) or another tool (EBUSY)");
 		break;
 	default:
-		strbuf_addf(sb, "perf_event_open failed: %s", strerrordesc_np(-err));
+		strbuf_addf(sb, "perf_event_open failed: %s", errno_text(-err));
 	}
 }
 

@@ -138,7 +138,7 @@ static enum open_outcome sort_failure(const struct open_req *req, int err,
 			    req->group_opened, req->group_size, req->group_opened);
 	else if (req->group_fd >= 0 && fits_alone(req))
 		strbuf_addf(&sb, "does not fit in its group: the PMU cannot count the group's %zu events at once, only the %zu that opened before this one (%s); split the group into smaller ones",
-			    req->group_size, req->group_opened, strerrordesc_np(-err));
+			    req->group_size, req->group_opened, errno_text(-err));
 	else
 		explain_unsupported(&sb, ev, err);
 	return not_supported(&sb, reason);

@@ -339,7 +339,7 @@ int pmu_resolve(const char *spec, struct event *ev)
 		return unknown_pmu(&pc);
 	if (err)
 		return fail(err, "event '%s': cannot read %s/type: %s", spec, pc.dir,
-			    strerrordesc_np(-err));
+			    errno_text(-err));
 	errno = 0;
 	type = strtol(buf, &end, 10);
 	if (end == buf || *end || errno || type < 0 || type > UINT32_MAX)

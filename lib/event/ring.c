@@ -32,8 +32,8 @@ int ring_map(struct ring *r, int fd, size_t data_pages)
 		r->base = NULL;
 		if (err == -EPERM || err == -ENOMEM)
 			return fail(err, "cannot map a ring buffer of %zu KiB: %s (the limit is kernel.perf_event_mlock_kb, or RLIMIT_MEMLOCK; use fewer pages with -m, or raise the limit)",
-					data_pages * page / 1024, strerrordesc_np(-err));
-		return fail(err, "cannot map the ring buffer: %s", strerrordesc_np(-err));
+					data_pages * page / 1024, errno_text(-err));
+		return fail(err, "cannot map the ring buffer: %s", errno_text(-err));
 	}
 	r->scratch = malloc(RECORD_MAX);
 	if (!r->scratch) {

@@ -66,7 +66,7 @@ int tracepoint_resolve(const char *name, struct perf_event_attr *attr)
 		if (errno == EACCES || errno == EPERM)
 			return fail(-errno,
 					"tracepoint '%s': cannot read %s: %s; tracepoints need root, or read access to tracefs",
-					name, path, strerrordesc_np(errno));
+					name, path, errno_text(errno));
 		return -ENOENT;
 	}
 	n = fscanf(f, "%llu", &id);

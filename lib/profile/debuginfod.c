@@ -58,7 +58,7 @@ int debuginfod_fetch(const struct pd_build_id *id, bool debuginfo, char *path,
 		else
 			snprintf(why, whylen,
 				 "the servers of DEBUGINFOD_URLS could not be asked: %s",
-				 strerror(-fd));
+				 errno_text(fd));
 		free(cached);
 		return fd;
 	}

@@ -337,7 +337,7 @@ static void debug_copy_make(Dwfl_Module *mod)
 	if (debug_copy_path(mod, path, sizeof(path), &name, &bits, &len) ||
 	    !dw.dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &file) || !file)
 		return;
-	fd = open(file, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(file, NULL);
 	if (fd < 0)
 		return;
 	e = dw.elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -49,9 +49,9 @@ int kcode_open(const char *path, struct kcode **out)
 	*out = NULL;
 	if (!k)
 		return -ENOMEM;
-	k->fd = open(path, O_RDONLY | O_CLOEXEC);
+	k->fd = open_regular(path, NULL);
 	if (k->fd < 0) {
-		err = -errno;
+		err = k->fd;
 		goto err;
 	}
 	err = HWP_ERR_FORMAT;

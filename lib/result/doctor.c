@@ -40,7 +40,7 @@ static bool first_line(const char *path, char *buf, size_t size)
 		fclose(f);
 	if (!ok) {
 		snprintf(buf, size, "unknown (%s: %s)", path,
-			 strerror(errno ? errno : EIO));
+			 errno_text(errno ? errno : EIO));
 		return false;
 	}
 	buf[strcspn(buf, "\n")] = '\0';

@@ -80,7 +80,7 @@ static int read_all(int fd, const char *path, char **out, size_t *len)
 
 			free(buf);
 			return fail(-e, "reading '%s' failed: %s", path,
-				    strerrordesc_np(e));
+				    errno_text(e));
 		}
 		if (!got)
 			break;
@@ -144,7 +144,7 @@ int json_read_file(const char *path, struct json_value **doc)
 	if (fd < 0) {
 		int e = errno;
 
-		return fail(-e, "cannot open '%s': %s", path, strerrordesc_np(e));
+		return fail(-e, "cannot open '%s': %s", path, errno_text(e));
 	}
 	err = read_all(fd, path, &buf, &len);
 	close(fd);

@@ -79,11 +79,11 @@ int pd_build_id_of_fd(int fd, struct pd_build_id *id)
 
 int pd_build_id_of(const char *path, struct pd_build_id *id)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	int fd = open_regular(path, NULL), err;
 
 	memset(id, 0, sizeof(*id));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = pd_build_id_of_fd(fd, id);
 	close(fd);
 	return err;
@@ -92,12 +92,12 @@ int pd_build_id_of(const char *path, struct pd_build_id *id)
 int pd_build_id_of_notes(const char *path, struct pd_build_id *id)
 {
 	unsigned char buf[4096];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path, NULL);
 	ssize_t n;
 
 	memset(id, 0, sizeof(*id));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (n < 0)

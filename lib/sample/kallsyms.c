@@ -705,7 +705,7 @@ void ksyms_load(struct ksyms *k, const char *path, bool use_cache)
 		pr_debug("kernel symbols: not from the cache '%s': %s\n", cache,
 			 err == -ESTALE ? "another kernel's or boot's" :
 			 err == -HWP_ERR_FORMAT ?
-			 "cut short, damaged, or not this user's" : strerror(-err));
+			 "cut short, damaged, or not this user's" : errno_text(err));
 	}
 	parse_file(k, path);
 	/* a module or BPF program that came or went while kallsyms was read
@@ -719,7 +719,7 @@ void ksyms_load(struct ksyms *k, const char *path, bool use_cache)
 		err = ksyms_cache_write(k, cache, key);
 		if (err)
 			pr_debug("kernel symbols: cache '%s' not written: %s\n", cache,
-				 strerror(-err));
+				 errno_text(err));
 	}
 }
 

@@ -77,7 +77,7 @@ static int src_read(struct pd_file *f, size_t need)
 			continue;
 		if (r < 0)
 			return fail(-errno, "cannot read '%s': %s", f->path,
-				    strerrordesc_np(errno));
+				    errno_text(errno));
 		if (!r) {
 			if (!f->stream)	/* the file shrank under us */
 				return pd_bad(f, "it ends at %llu, inside its data section (to %llu): the file was truncated while it was read",

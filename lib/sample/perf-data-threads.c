@@ -290,7 +290,7 @@ int pd_foreach_threads(struct pd_file *f, unsigned int threads, pd_record_fn fn,
 	err = start_reader(pl, &tid);
 	if (err) {
 		pr_debug("'%s': its records are read on one thread: no second thread (%s)",
-			 f->path, strerrordesc_np(err));
+			 f->path, errno_text(err));
 		f->pl = NULL;
 		pipeline_free(pl);
 		return pd_foreach(f, fn, ctx);

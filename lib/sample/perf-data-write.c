@@ -45,7 +45,7 @@ static int write_error(void)
 {
 	int err = errno ? -errno : -EIO;
 
-	return fail(err, "writing the perf.data file failed: %s", strerrordesc_np(-err));
+	return fail(err, "writing the perf.data file failed: %s", errno_text(-err));
 }
 
 static int put(FILE *f, const void *p, size_t n)
@@ -272,7 +272,12 @@ int64_t pd_writer_data_size(const struct pd_writer *w)
 {
 	off_t pos = ftello(w->f);
 
-	return pos < 0 ? -errno : (int64_t)(pos - (off_t)w->data_offset);
+	if (pos < 0)
+		return -errno;
+	/* a device that takes writes and keeps no position (/dev/null) */
+	if (pos < (off_t)w->data_offset)
+		return -ESPIPE;
+	return (int64_t)(pos - (off_t)w->data_offset);
 }
 
 /* ---- feature sections ---- */

@@ -578,10 +578,10 @@ static int open_stream(struct pd_file *f, int fd)
 	f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (f->fd < 0)
 		return fail(-errno, "cannot read '%s': %s", f->path,
-			    strerrordesc_np(errno));
+			    errno_text(errno));
 	err = read_fd(f->fd, &start, sizeof(start), &got);
 	if (err)
-		return fail(err, "cannot read '%s': %s", f->path, strerrordesc_np(-err));
+		return fail(err, "cannot read '%s': %s", f->path, errno_text(-err));
 	if (!got)
 		return pd_bad(f, "the stream is empty");
 	if (got < sizeof(start))
@@ -617,11 +617,11 @@ static int map_file(struct pd_file *f, const char *path, int fd)
 		own = fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return fail(-errno, "cannot open '%s': %s", path,
-				    strerrordesc_np(errno));
+				    errno_text(errno));
 	}
 	if (fstat(fd, &st)) {
 		err = fail(-errno, "cannot read '%s': %s", f->path,
-			   strerrordesc_np(errno));
+			   errno_text(errno));
 	} else if (S_ISDIR(st.st_mode)) {
 		err = fail(-HWP_ERR_FORMAT,
 			   "'%s' is a directory: name the perf.data file in it", f->path);
@@ -635,12 +635,12 @@ static int map_file(struct pd_file *f, const char *path, int fd)
 		if (f->map == MAP_FAILED) {
 			f->map = NULL;
 			err = fail(-errno, "cannot map '%s': %s", f->path,
-				   strerrordesc_np(errno));
+				   errno_text(errno));
 		}
 		/* The records are read with pread() (perf-data-records.c). */
 		if (!err && (f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
 			err = fail(-errno, "cannot read '%s': %s", f->path,
-				   strerrordesc_np(errno));
+				   errno_text(errno));
 		if (!err)
 			posix_fadvise(f->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}

@@ -12,6 +12,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -32,6 +33,7 @@ struct hwp_record {
 	struct ring *rings;	/* one a CPU */
 	int epfd;
 	struct hwp_ofile *of;	/* the file on disk, or */
+	bool streamed;		/* in perf's pipe format: it cannot be read back */
 	int memfd;		/* the file in memory */
 	FILE *f;
 	struct pd_writer *w;
@@ -322,7 +324,7 @@ static int open_fd(struct hwp_record *r, size_t c, size_t t, size_t e)
 	r->fds[s] = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[s]) < 0)
 		return fail(-errno, "PERF_EVENT_IOC_ID failed: %s",
-			    strerrordesc_np(errno));
+			    errno_text(errno));
 	return 0;
 }
 
@@ -362,10 +364,10 @@ static int map_ring(struct hwp_record *r, size_t c)
 				ee.data.u64 = c;
 				if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &ee))
 					return fail(-errno, "epoll_ctl: %s",
-						    strerrordesc_np(errno));
+						    errno_text(errno));
 			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) < 0) {
 				return fail(-errno, "PERF_EVENT_IOC_SET_OUTPUT: %s",
-						strerrordesc_np(errno));
+						errno_text(errno));
 			}
 		}
 	return 0;
@@ -406,7 +408,7 @@ static int open_all(struct hwp_record *r)
 				(int)r->o.pid);
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
-		return fail(-errno, "epoll_create1: %s%s", strerrordesc_np(errno),
+		return fail(-errno, "epoll_create1: %s%s", errno_text(errno),
 				resource_advice(-errno));
 	for (size_t c = 0; c < r->t.nr_cpus; c++) {
 		err = map_ring(r, c);
@@ -450,7 +452,7 @@ static int open_output(struct hwp_record *r)
 	int fd;
 
 	if (r->output) {
-		int err = hwp_ofile_open(r->output, &r->of);
+		int err = ofile_open_recording(r->output, &r->of);
 
 		if (err)
 			return err;
@@ -459,7 +461,7 @@ static int open_output(struct hwp_record *r)
 	}
 	r->memfd = memfd_create("hwprof-record", MFD_CLOEXEC);
 	if (r->memfd < 0)
-		return fail(-errno, "memfd_create: %s%s", strerrordesc_np(errno),
+		return fail(-errno, "memfd_create: %s%s", errno_text(errno),
 				resource_advice(-errno));
 	fd = fcntl(r->memfd, F_DUPFD_CLOEXEC, 0);
 	r->f = fd < 0 ? NULL : fdopen(fd, "w");
@@ -467,7 +469,7 @@ static int open_output(struct hwp_record *r)
 		if (fd >= 0)
 			close(fd);
 		return fail(-errno, "cannot buffer the recording: %s",
-			    strerrordesc_np(errno));
+			    errno_text(errno));
 	}
 	return 0;
 }
@@ -477,9 +479,9 @@ static int write_error(const struct hwp_record *r, int err)
 {
 	if (r->output)
 		return fail(err, "writing '%s' failed: %s; %s", r->output,
-				strerrordesc_np(-err), write_advice(err));
+				errno_text(-err), write_advice(err));
 	return fail(err, "keeping the recording in memory failed: %s; record to a file instead",
-			strerrordesc_np(-err));
+			errno_text(-err));
 }
 
 /* Remember @err and the message that explains it: the recording has
@@ -551,6 +553,13 @@ static void mark_complete(struct hwp_record *r)
 	}
 }
 
+static bool is_regular(FILE *f)
+{
+	struct stat st;
+
+	return !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
+}
+
 static int begin_file(struct hwp_record *r)
 {
 	size_t nr = r->evl->nr_events, per = r->t.nr_cpus * r->t.nr_tids;
@@ -573,8 +582,11 @@ static int begin_file(struct hwp_record *r)
 		wev[e] = (struct pd_write_event){ &r->attrs[e],
 						  evlist_get(r->evl, e)->name, mine, n };
 	}
-	/* To standard output, perf's pipe format: perf record -o - writes it. */
-	if (r->output && !strcmp(r->output, "-"))
+	/* To standard output, perf's pipe format: perf record -o - writes it;
+	 * and to whatever cannot be sought back to its start for the header
+	 * (a FIFO, a socket, /dev/null), which a reader reads as a stream. */
+	r->streamed = r->output && (!strcmp(r->output, "-") || !is_regular(r->f));
+	if (r->streamed)
 		err = pd_writer_begin_pipe(r->f, wev, nr, r->argv, &r->w);
 	else
 		err = pd_writer_begin(r->f, wev, nr, &r->w);
@@ -651,7 +663,7 @@ static int ioctl_all(struct hwp_record *r, unsigned long req, const char *what)
 		return fail(-EBADF, "%s: the recording is not open", what);
 	for (size_t i = 0; i < n; i++)
 		if (r->fds[i] >= 0 && ioctl(r->fds[i], req, 0) < 0)
-			return fail(-errno, "%s: %s", what, strerrordesc_np(errno));
+			return fail(-errno, "%s: %s", what, errno_text(errno));
 	return 0;
 }
 
@@ -908,6 +920,10 @@ int record_file(const struct hwp_record *r, const char **path, int *fd)
 			    r->failure.msg);
 	if (!r || !r->finished)
 		return fail(-EINVAL, "the recording is not finished: call hwp_record_finish() first");
+	if (r->streamed)
+		return fail(-EOPNOTSUPP,
+			    "the recording went to '%s' as a stream, which cannot be read back: record to a regular file, or read the stream where it went",
+			    r->output);
 	*path = r->output;
 	*fd = r->memfd;
 	return 0;

@@ -295,7 +295,7 @@ int synth_all_processes(size_t id_size, synth_fn fn, void *ctx)
 	DIR *d = opendir("/proc");
 
 	if (!d)
-		return fail(-errno, "cannot read /proc: %s", strerrordesc_np(errno));
+		return fail(-errno, "cannot read /proc: %s", errno_text(errno));
 	while (!err && (de = readdir(d))) {
 		long pid;
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Number and field formatting shared by the report writers. */
 #include "format.h"
+#include "util/strbuf.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -63,17 +65,32 @@ void fmt_num(double v, bool big, bool sign, char *buf, size_t size)
 	snprintf(buf, size, "%s%s", sign && v >= 0 ? "+" : "", digits);
 }
 
+/* Whether @s may hold a control character: C0, DEL, or the lead byte of
+ * C1 in UTF-8. */
+static bool may_have_controls(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == 0xc2)
+			return true;
+	return false;
+}
+
 void csv_field(FILE *f, const char *s, const char *sep)
 {
-	if (!strstr(s, sep) && !strpbrk(s, "\"\r\n")) {
+	struct strbuf sb = STRBUF_INIT;
+
+	if (may_have_controls(s) && strbuf_add_escaped(&sb, s, false))
+		s = strbuf_str(&sb);
+	if (!strstr(s, sep) && !strchr(s, '"')) {
 		fputs(s, f);
-		return;
+	} else {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	strbuf_release(&sb);
 }

@@ -13,7 +13,10 @@ void fmt_grouped(double v, bool big, char *buf, size_t size);
  * from 1e15 up and below 1e-3; with @sign a "+" before what is not
  * negative; "-" for NAN. */
 void fmt_num(double v, bool big, bool sign, char *buf, size_t size);
-/* One CSV field, quoted when it holds @sep, a quote, a newline or a carriage return. */
+/* One CSV field, the one way every CSV writer writes a name: its control
+ * characters escaped as text shows them (\x1b, \x0a, \u009b: an ESC from
+ * a thread name or a JIT's symbol would drive the terminal, a newline
+ * would split the row), then quoted when it holds @sep or a quote. */
 void csv_field(FILE *f, const char *s, const char *sep);
 
 #endif

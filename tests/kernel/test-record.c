@@ -353,6 +353,8 @@ static void check_write_error(void)
 	hwp_profile_free(p);
 	hwp_record_free(r);
 	CHECK(unlink(path) == 0, "the file is there");
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), ".old");
+	CHECK(unlink(path) == 0, "the file it replaced is kept as %s", path);
 	CHECK(rmdir(dir) == 0, "nothing else left in %s: %s", dir, strerror(errno));
 }
 

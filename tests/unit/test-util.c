@@ -388,6 +388,60 @@ static void check_errors(void)
 	CHECK(!strcmp(hwp_version(), HWPROF_VERSION), "version %s", hwp_version());
 }
 
+/* Messages print errno_text() of whatever code a call left: never "(null)". */
+static void check_errno_text(void)
+{
+	CHECK(!strcmp(errno_text(-ENOENT), "No such file or directory") &&
+	      !strcmp(errno_text(ENOENT), "No such file or directory"), "either sign");
+	CHECK(strcmp(errno_text(0), "Success") && strstr(errno_text(0), "no error code"),
+	      "0: %s", errno_text(0));
+	CHECK(!strcmp(errno_text(-2600), "Unknown error"), "unknown: %s",
+	      errno_text(-2600));
+	CHECK(!strcmp(errno_text(-HWP_ERR_FORMAT), "Bad input format"), "hwprof's own");
+}
+
+/* hwp_doctor_new() is a global function: thread-safe (the hardware-PMU
+ * fact it caches is read by every thread; make test-tsan checks the race). */
+#define DOCTOR_THREADS 16
+
+static void *doctor_thread(void *arg)
+{
+	struct hwp_doctor *d = NULL;
+	char *pmu = arg;
+
+	if (hwp_doctor_new(&d))
+		return (void *)1;
+	for (size_t i = 0; i < hwp_doctor_nr_items(d); i++) {
+		struct hwp_doctor_item it = { .sz = sizeof(it) };
+
+		if (!hwp_doctor_item(d, i, &it) && !strcmp(it.name, "hardware-pmu"))
+			snprintf(pmu, 64, "%s", it.value);
+	}
+	hwp_doctor_free(d);
+	return NULL;
+}
+
+static void check_doctor_threads(void)
+{
+	static char pmu[DOCTOR_THREADS][64];
+	pthread_t t[DOCTOR_THREADS];
+	int bad = 0;
+
+	for (size_t i = 0; i < DOCTOR_THREADS; i++)
+		CHECK(!pthread_create(&t[i], NULL, doctor_thread, pmu[i]), "thread %zu",
+		      i);
+	for (size_t i = 0; i < DOCTOR_THREADS; i++) {
+		void *ret;
+
+		pthread_join(t[i], &ret);
+		bad += ret != NULL;
+	}
+	CHECK(bad == 0, "%d of %d threads failed", bad, DOCTOR_THREADS);
+	for (size_t i = 0; i < DOCTOR_THREADS; i++)
+		CHECK(pmu[i][0] && !strcmp(pmu[i], pmu[0]),
+		      "thread %zu: hardware-pmu '%s', '%s'", i, pmu[i], pmu[0]);
+}
+
 /* fail_prefix() adds context in front of a callee's message; the callee's
  * part (the reason, the fix) survives however long the context is. */
 static void check_error_prefix(void)
@@ -619,6 +673,8 @@ int main(void)
 	t_run(check_strbuf);
 	t_run(check_demangle);
 	t_run(check_errors);
+	t_run(check_errno_text);
+	t_run(check_doctor_threads);
 	t_run(check_error_prefix);
 	t_run(check_opts_abi);
 	t_run(check_opts_padding);
