@@ -652,7 +652,8 @@ size_t metric_builtins_parsed(void)
 }
 
 /* The names of a formula's text, as parse_primary() reads them: a number
- * (1e9) is skipped whole, so that its exponent is not a name. */
+ * (1e9) is skipped whole, so that its exponent is not a name (a built-in's
+ * numbers are digits, '.' and an exponent; no strtod() needed). */
 int metric_builtin_foreach_input(size_t idx, int (*fn)(const char *name, void *ctx),
 				 void *ctx)
 {
@@ -663,10 +664,8 @@ int metric_builtin_foreach_input(size_t idx, int (*fn)(const char *name, void *c
 		int ret;
 
 		if (isdigit((unsigned char)s[i]) || s[i] == '.') {
-			char *end;
-
-			strtod(s + i, &end);
-			i = end > s + i ? (size_t)(end - s) : i + 1;
+			while (isalnum((unsigned char)s[i]) || s[i] == '.')
+				i++;
 			continue;
 		}
 		if (!isalpha((unsigned char)s[i]) && s[i] != '_') {
