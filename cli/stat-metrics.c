@@ -93,16 +93,20 @@ int stat_event_spec(const struct stat_config *c, const char *dflt, char **spec)
 	struct cli_list more = { 0 };
 	struct hwp_evlist *evl = NULL;
 	const char *base = c->events.buf;
-	bool names_only = c->nr_metrics > 0;
+	bool names_only = c->nr_metrics > 0, names = false;
 	int ret = 0;
 
 	*spec = NULL;
-	for (size_t i = 0; i < c->nr_metrics; i++)
+	for (size_t i = 0; i < c->nr_metrics; i++) {
 		names_only &= metric_arg_is_name(c->metrics[i]);
+		names |= metric_arg_is_name(c->metrics[i]);
+	}
 	/* As perf: -M alone counts the metrics' events, not the default list. */
 	if (!base && !names_only)
 		base = dflt;
-	if (base && hwp_evlist_parse(base, NULL, &evl))
+	/* Parsed only to see which inputs of -M NAME it lacks: a plain stat's
+	 * start does not parse its list twice. */
+	if (names && base && hwp_evlist_parse(base, NULL, &evl))
 		evl = NULL;	/* its own parse says why, after this */
 	for (size_t i = 0; !ret && i < c->nr_metrics; i++) {
 		const struct hwp_metric *m;

@@ -139,8 +139,8 @@ static size_t nr_bins_for(const double *v, size_t n, bool *whole)
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(v[i]))
 			continue;
-		lo = fmin(lo, v[i]);
-		hi = fmax(hi, v[i]);
+		lo = lo < v[i] ? lo : v[i];	/* fmin() without libm: no NAN here */
+		hi = hi > v[i] ? hi : v[i];
 		*whole &= v[i] == floor(v[i]);
 		k++;
 	}
@@ -149,15 +149,28 @@ static size_t nr_bins_for(const double *v, size_t n, bool *whole)
 	if (*whole && hi - lo < MAX_BINS)
 		return (size_t)(hi - lo) + 1;
 	*whole = false;
-	bins = (size_t)ceil(log2((double)k)) + 1;
+	for (bins = 1; k > 1; k = (k + 1) / 2)	/* ceil(log2 k) + 1, in integers */
+		bins++;
 	return bins > MAX_BINS ? MAX_BINS : bins;
+}
+
+/* floor(log10(@v)) of a positive @v, as printf's exponent (the CLI links
+ * no libm: its start would pay for it); a @v within 5e-15 below a power of
+ * ten counts as that power. */
+static int decimal_exponent(double v)
+{
+	char s[32], *e;
+
+	snprintf(s, sizeof(s), "%.14e", v);
+	e = strchr(s, 'e');
+	return e ? atoi(e + 1) : 0;	/* "inf" */
 }
 
 static void draw(FILE *f, const size_t *bins, size_t nr, double lo, double width,
 		 bool whole, const char *unit)
 {
 	size_t most = 1;
-	int decimals = width > 0 ? 2 - (int)floor(log10(width)) : 0;
+	int decimals = width > 0 ? 2 - decimal_exponent(width) : 0;
 
 	decimals = decimals < 0 ? 0 : decimals > 6 ? 6 : decimals;
 	for (size_t b = 0; b < nr; b++)

@@ -135,5 +135,13 @@ bool metric_operand_note(const struct hwp_metric *m, const struct hwp_evlist *ev
 /* Calls @fn for every event name a metric reads ("seconds" excluded). */
 int metric_foreach_input(const struct hwp_metric *m,
 			     int (*fn)(const char *name, void *ctx), void *ctx);
+/* How many built-in metrics there are (hwp_metric_builtin() parses each
+ * at its first use); metric_foreach_input() of the built-in @idx, read from
+ * its formula's text without parsing it, so that only those whose inputs
+ * count are parsed; and how many have been parsed (for the tests). */
+size_t metric_nr_builtins(void);
+int metric_builtin_foreach_input(size_t idx, int (*fn)(const char *name, void *ctx),
+				 void *ctx);
+size_t metric_builtins_parsed(void);
 
 #endif

@@ -604,25 +604,85 @@ static const struct {
 	  "Time the packages spent in C6 (with -a)", NULL },
 };
 
+/* Each parsed at its first use, not all at the first (a 'stat -- true' on a
+ * machine without PMU reads four of them): published with release order,
+ * so that a thread that sees the pointer sees the parse. */
 static struct hwp_metric *builtins[ARRAY_SIZE(builtin_defs)];
-static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t builtins_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void builtins_init(void)
+static struct hwp_metric *builtin_parse(size_t idx)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(builtin_defs); i++) {
-		if (metric_parse(builtin_defs[i].def, &builtins[i]))
-			continue;	/* cannot happen for these; a test parses them */
-		builtins[i]->builtin = true;
-		builtins[i]->unit = builtin_defs[i].unit;
-		builtins[i]->desc = builtin_defs[i].desc;
-		builtins[i]->beside = builtin_defs[i].beside;
+	struct hwp_metric *m;
+
+	pthread_mutex_lock(&builtins_lock);
+	m = builtins[idx];
+	if (!m && !metric_parse(builtin_defs[idx].def, &m)) {
+		m->builtin = true;
+		m->unit = builtin_defs[idx].unit;
+		m->desc = builtin_defs[idx].desc;
+		m->beside = builtin_defs[idx].beside;
+		__atomic_store_n(&builtins[idx], m, __ATOMIC_RELEASE);
 	}
+	pthread_mutex_unlock(&builtins_lock);
+	return m;	/* NULL: out of memory; their parse cannot fail otherwise */
 }
 
 HWP_API const struct hwp_metric *hwp_metric_builtin(size_t idx)
 {
-	pthread_once(&builtins_once, builtins_init);
-	return idx < ARRAY_SIZE(builtins) ? builtins[idx] : NULL;
+	struct hwp_metric *m;
+
+	if (idx >= ARRAY_SIZE(builtins))
+		return NULL;
+	m = __atomic_load_n(&builtins[idx], __ATOMIC_ACQUIRE);
+	return m ? m : builtin_parse(idx);
+}
+
+size_t metric_nr_builtins(void)
+{
+	return ARRAY_SIZE(builtin_defs);
+}
+
+size_t metric_builtins_parsed(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
+		n += __atomic_load_n(&builtins[i], __ATOMIC_ACQUIRE) != NULL;
+	return n;
+}
+
+/* The names of a formula's text, as parse_primary() reads them: a number
+ * (1e9) is skipped whole, so that its exponent is not a name (a built-in's
+ * numbers are digits, '.' and an exponent; no strtod() needed). */
+int metric_builtin_foreach_input(size_t idx, int (*fn)(const char *name, void *ctx),
+				 void *ctx)
+{
+	const char *s = strchr(builtin_defs[idx].def, '=') + 1;
+	char name[64];
+
+	for (size_t i = 0, start; s[i];) {
+		int ret;
+
+		if (isdigit((unsigned char)s[i]) || s[i] == '.') {
+			while (isalnum((unsigned char)s[i]) || s[i] == '.')
+				i++;
+			continue;
+		}
+		if (!isalpha((unsigned char)s[i]) && s[i] != '_') {
+			i++;
+			continue;
+		}
+		for (start = i; name_char(s, i); i++)
+			;
+		if (i - start >= sizeof(name))
+			return -ENAMETOOLONG;	/* none is; the tests read them all */
+		memcpy(name, s + start, i - start);
+		name[i - start] = '\0';
+		ret = strcmp(name, "seconds") ? fn(name, ctx) : 0;
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 bool metric_is_builtin(const struct hwp_metric *m)

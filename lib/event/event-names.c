@@ -318,21 +318,10 @@ struct name_key {
 	char norm[256];
 	bool pmu_form;		/* msr@aperf@, as perf's metrics write msr/aperf/ */
 	char slashed[256];
+	/* Whether norm is some generic event's alias: if not, no event's
+	 * generic entry need be looked up to compare its alias. */
+	bool alias_form;
 };
-
-static void name_key_init(struct name_key *k, const char *name)
-{
-	k->name = name;
-	k->pmu_form = strchr(name, '@') != NULL;
-	if (k->pmu_form) {
-		snprintf(k->slashed, sizeof(k->slashed), "%s", name);
-		for (char *p = k->slashed; *p; p++)
-			if (*p == '@')
-				*p = '/';
-	}
-	k->g = generic_find(name);
-	normalize(name, k->norm, sizeof(k->norm));
-}
 
 /* Whether normalize(@s) is @norm, in one pass that most pairs leave at
  * their first letter. */
@@ -350,6 +339,24 @@ static bool normalizes_to(const char *s, const char *norm)
 	return !norm[n];
 }
 
+static void name_key_init(struct name_key *k, const char *name)
+{
+	k->name = name;
+	k->pmu_form = strchr(name, '@') != NULL;
+	if (k->pmu_form) {
+		snprintf(k->slashed, sizeof(k->slashed), "%s", name);
+		for (char *p = k->slashed; *p; p++)
+			if (*p == '@')
+				*p = '/';
+	}
+	k->g = generic_find(name);
+	normalize(name, k->norm, sizeof(k->norm));
+	k->alias_form = false;
+	for (size_t i = 0; i < ARRAY_SIZE(fixed_events) && !k->alias_form; i++)
+		k->alias_form = fixed_events[i].alias &&
+				normalizes_to(fixed_events[i].alias, k->norm);
+}
+
 static bool key_matches(const struct event *ev, const struct name_key *k)
 {
 	const struct generic_event *g;
@@ -362,6 +369,8 @@ static bool key_matches(const struct event *ev, const struct name_key *k)
 		return true;
 	if (normalizes_to(ev->canonical, k->norm) || normalizes_to(ev->name, k->norm))
 		return true;
+	if (!k->alias_form)
+		return false;	/* cache events have no alias */
 	g = generic_find(ev->canonical);
 	return g && g->alias && normalizes_to(g->alias, k->norm);
 }

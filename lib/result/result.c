@@ -234,14 +234,20 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		sr->supported = true;
 		sr->builtin = metric_is_builtin(r->user[i]);
 	}
-	for (size_t i = 0; hwp_metric_builtin(i); i++) {
-		const struct hwp_metric *m = hwp_metric_builtin(i);
+	for (size_t i = 0; i < metric_nr_builtins(); i++) {
+		const struct hwp_metric *m;
 		struct series *sr;
 		bool taken = false;
 
+		/* Parsed only when its inputs count (most do not). */
+		if (metric_builtin_foreach_input(i, input_counted, &cc))
+			continue;
+		m = hwp_metric_builtin(i);
+		if (!m)
+			return -ENOMEM;
 		for (size_t j = 0; j < r->nr_user; j++)
 			taken |= !strcmp(hwp_metric_name(r->user[j]), hwp_metric_name(m));
-		if (taken || metric_foreach_input(m, input_counted, &cc))
+		if (taken)
 			continue;
 		sr = add_series(rows, nr);
 		if (!sr)

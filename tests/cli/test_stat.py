@@ -234,6 +234,29 @@ def optional_libraries():
           f"and is counted: {p.stderr[-2000:]}")
 
 
+def no_libm_at_start():
+    """hwprof and libhwprof need no libm to start (its mapping, relocation and
+    constructors are ~9 page faults of a 'stat -- true'): the library loads it
+    at the first statistic that needs one of its functions, as -r does."""
+    if WRAPPER:
+        skip("the dynamic loader's log of a wrapped hwprof is the wrapper's")
+    env = dict(os.environ, LD_DEBUG="files")
+    libm = re.compile(r"file=(libm\.so\S*) \[\d+\];\s+(needed|dynamically loaded) by (\S+)")
+    p = hwprof("stat", "--", "true", env=env)
+    check(p.returncode == 0 and "page-faults" in p.stderr, f"stat -- true: {p.stderr[-2000:]}")
+    loads = libm.findall(p.stderr)
+    ours = [l for l in loads if os.path.basename(l[2]).startswith(("hwprof", "libhwprof"))]
+    check(ours == [], f"stat -- true: neither hwprof nor libhwprof needs libm: {ours}")
+    if loads and not ours:
+        skip(f"{loads[0][2]} needs libm (a sanitizer's runtime?): when -r loads it cannot show")
+    p = hwprof("stat", "-r", "3", "-e", "page-faults", "--", "true", env=env)
+    loads = libm.findall(p.stderr)
+    check(p.returncode == 0 and re.search(r"page-faults\s.*\+- +\d", p.stderr),
+          f"stat -r 3 prints a variation: {p.stderr[-2000:]}")
+    check(len(loads) == 1 and loads[0][1] == "dynamically loaded",
+          f"-r loads libm once, when a statistic needs it: {loads}")
+
+
 def help_text():
     """Both ways print the same."""
     a, b = hwprof("stat", "--help"), hwprof("help", "stat")
@@ -242,6 +265,6 @@ def help_text():
 
 for fn in (json_output, user_metrics, csv_output, csv_separator_and_runs, repeated_runs,
            text_output, exit_statuses, no_fd_leaks_into_the_command, inheritance, orphans,
-           intervals, pin, all_user, optional_libraries, help_text):
+           intervals, pin, all_user, optional_libraries, no_libm_at_start, help_text):
     case(fn)
 done()

@@ -325,9 +325,83 @@ static void check_inputs(void)
 	hwp_metric_free(m);
 }
 
+/* Built-ins are parsed at their first use, one at a time: a stat whose
+ * events feed four of them parses four, not every one. Runs first. */
+static void check_builtins_lazy(void)
+{
+	const struct hwp_metric *m;
+
+	CHECK(metric_builtins_parsed() == 0, "%zu built-ins parsed before any use",
+	      metric_builtins_parsed());
+	m = hwp_metric_builtin(3);
+	CHECK(m && metric_builtins_parsed() == 1, "%zu parsed after one was asked for",
+	      metric_builtins_parsed());
+	CHECK(hwp_metric_builtin(3) == m && metric_builtins_parsed() == 1, "parsed once");
+	CHECK(!hwp_metric_builtin(metric_nr_builtins()), "none past the last");
+}
+
+/* Every built-in from four threads at once, each parsed once. */
+static void *builtins_in_a_thread(void *arg)
+{
+	const struct hwp_metric **got = arg;
+
+	for (size_t i = 0; i < metric_nr_builtins(); i++)
+		got[i] = hwp_metric_builtin(i);
+	return NULL;
+}
+
+static void check_builtins_threads(void)
+{
+	const struct hwp_metric *got[4][64] = { { NULL } };
+	pthread_t t[4];
+	size_t n = 0, nr = metric_nr_builtins();
+
+	CHECK(nr > 9 && nr <= 64, "%zu built-ins", nr);
+	while (n < ARRAY_SIZE(t) &&
+	       !pthread_create(&t[n], NULL, builtins_in_a_thread, (void *)got[n]))
+		n++;
+	CHECK(n == ARRAY_SIZE(t), "%zu threads started", n);
+	for (size_t k = 0; k < n; k++)
+		pthread_join(t[k], NULL);
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < nr; i++)
+			CHECK(got[k][i] && got[k][i] == got[0][i],
+			      "thread %zu, built-in %zu: %p, not %p", k, i,
+			      (void *)got[k][i], (void *)got[0][i]);
+	CHECK(metric_builtins_parsed() == nr, "%zu of %zu parsed",
+	      metric_builtins_parsed(), nr);
+}
+
+static int append_input(const char *name, void *arg)
+{
+	char *list = arg;
+	size_t len = strlen(list);
+
+	snprintf(list + len, 256 - len, "%s;", name);
+	return 0;
+}
+
+/* A built-in's inputs read from its text, without a parse (to decide
+ * whether it is a row before parsing it), are those of its parse. */
+static void check_builtin_inputs(void)
+{
+	for (size_t i = 0; i < metric_nr_builtins(); i++) {
+		const struct hwp_metric *m = hwp_metric_builtin(i);
+		char text[256] = "", parsed[256] = "";
+
+		CHECK_ERR(metric_builtin_foreach_input(i, append_input, text), 0);
+		CHECK_ERR(metric_foreach_input(m, append_input, parsed), 0);
+		CHECK(*text && !strcmp(text, parsed), "built-in %s: '%s', parsed '%s'",
+		      hwp_metric_name(m), text, parsed);
+	}
+}
+
 int main(void)
 {
 	t_init();
+	t_run(check_builtins_lazy);
+	t_run(check_builtins_threads);
+	t_run(check_builtin_inputs);
 	/* Each row a case, named after its line and its definition. */
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
 		if (t_case("line %d: '%s'", rows[i].line, rows[i].def))
