@@ -11,6 +11,7 @@
  * anonymous page (no huge pages) is one fault. */
 #include "core/core.h"
 #include "harness.h"
+#include "work.h"
 
 #include <linux/perf_event.h>
 #include <sched.h>
@@ -19,15 +20,6 @@
 #include <sys/wait.h>
 
 #define SLACK 100	/* a thread's own faults besides its pages: its stack */
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-}
 
 /* Whether the ring @page maps holds a PERF_RECORD_READ. */
 static bool ring_has_read(const struct perf_event_mmap_page *page,
@@ -75,7 +67,7 @@ static int kernel_writes_exit_reads(void)
 	cpu_set_t was;
 	pid_t pid;
 
-	if (sched_getaffinity(0, sizeof(was), &was) || pin(0))
+	if (sched_getaffinity(0, sizeof(was), &was) || work_pin(0))
 		return -errno;
 	fd = (int)syscall(SYS_perf_event_open, &a, 0, 1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd >= 0)
@@ -87,7 +79,7 @@ static int kernel_writes_exit_reads(void)
 	}
 	pid = fork();
 	if (pid == 0)
-		_exit(pin(1) ? 2 : 0);
+		_exit(work_pin(1) ? 2 : 0);
 	while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0)
 		;
 	ret = pid < 0 ? -EAGAIN : ring_has_read(ring, (size_t)page);
