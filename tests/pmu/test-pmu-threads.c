@@ -14,6 +14,7 @@
  * thread's own reads before and after. */
 #include "count/count.h"
 #include "pmu.h"
+#include "work.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -29,15 +30,6 @@ struct reader {
 	uint64_t rdpmc_reads;	/* user-space reads during the second thread's */
 	int errors, cpu;
 };
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-}
 
 /* A counter instruction that this CPU's PMU does not let user space run:
  * say so, rather than die of it unexplained. */
@@ -58,7 +50,7 @@ static void *read_from_elsewhere(void *arg)
 	struct reader *rd = arg;
 	uint64_t before;
 
-	if (pin(1))
+	if (work_pin(1))
 		rd->errors++;
 	rd->cpu = sched_getcpu();
 	while (!atomic_load(&rd->spinning))
@@ -94,7 +86,7 @@ static void test_read_from_another_thread(void)
 	pthread_t t;
 	bool ordered = true;
 
-	CHECK_ERR(pin(0), 0);
+	CHECK_ERR(work_pin(0), 0);
 	signal(SIGILL, on_sigill);
 	CHECK_ERR(hwp_evlist_parse("{instructions:u,cycles:u}", NULL, &evl), 0);
 	CHECK_ERR(hwp_session_new(evl, &o, &rd.s), 0);
