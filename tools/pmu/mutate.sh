@@ -13,7 +13,7 @@ build=${1:-build-arm64}
 
 # name | file | the line as it is | the line broken
 mutations=(
-	"counting: :u counts the kernel too|lib/count/counter.c|	attr.size = sizeof(attr);|	attr.size = sizeof(attr); attr.exclude_kernel = 0;"
+	"counting: :u counts the kernel too|lib/count/counter.c|		a->size = sizeof(*a);|		a->size = sizeof(*a); a->exclude_kernel = 0;"
 	"multiplexing: counts not scaled|lib/count/counter.c|	return (double)c->value * ((double)c->time_enabled / (double)c->time_running);|	return (double)c->value;"
 	"sampling: the period 1% long|lib/sample/record.c|		a->sample_period = r->o.period;|		a->sample_period = r->o.period + r->o.period / 100;"
 	"user-space read: no sign extension|lib/count/rdpmc.h|	count += (int64_t)pmc >> (64 - width);|	count += (int64_t)(pmc >> (64 - width));"
