@@ -7,6 +7,8 @@
  *   threads T N    T threads, each touching N fresh pages
  *   tpages N1,N2.. a thread for each Ni, named tpI (I from 1), touching Ni
  *                  fresh pages; one after the other
+ *   tmoved N0 N1   a thread named tmoved touching N0 fresh pages on CPU 0,
+ *                  then N1 on CPU 1 (exit status 1 if it cannot be moved)
  *   fork C N       C children, each touching N fresh pages; waits for them
  *   forkwait C N   the same, one child at a time: the parent's copy-on-write
  *                  faults no longer depend on which of the two runs first
@@ -71,6 +73,21 @@ static void *named_toucher(void *arg)
 
 	pthread_setname_np(pthread_self(), t->name);
 	work_touch_pages(t->pages);
+	return NULL;
+}
+
+/* tmoved: N0 pages on CPU 0, then N1 on CPU 1. */
+static void *moved_toucher(void *arg)
+{
+	const long *n = arg;
+
+	pthread_setname_np(pthread_self(), "tmoved");
+	if (work_pin(0))
+		return arg;
+	work_touch_pages(n[0]);
+	if (work_pin(1))
+		return arg;
+	work_touch_pages(n[1]);
 	return NULL;
 }
 
@@ -247,6 +264,19 @@ static int run(int argc, char **argv)
 				if (pthread_create(&t, NULL, named_toucher, &nt))
 					return 1;
 				pthread_join(t, NULL);
+			}
+		} else if (!strcmp(s, "tmoved")) {
+			long n[2] = { arg(argv, i + 1, argc), arg(argv, i + 2, argc) };
+			pthread_t t;
+			void *failed = NULL;
+
+			i += 2;
+			if (pthread_create(&t, NULL, moved_toucher, n))
+				return 1;
+			pthread_join(t, &failed);
+			if (failed) {
+				perror("sched_setaffinity");
+				return 1;
 			}
 		} else if (!strcmp(s, "fork") || !strcmp(s, "forkwait")) {
 			/* forkwait waits for each child before the next. */

@@ -911,6 +911,11 @@ HWP_API int hwp_record_info(const struct hwp_record *r, struct hwp_record_info *
 	return info_fill(st, &s, sizeof(s));
 }
 
+uint64_t record_lost_records(const struct hwp_record *r)
+{
+	return r->lost;
+}
+
 /* For hwp_profile_from_record(): the finished recording's file. */
 int record_file(const struct hwp_record *r, const char **path, int *fd)
 {

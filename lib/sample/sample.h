@@ -384,6 +384,9 @@ void pd_writer_abort(struct pd_writer *w);
 
 /* The finished recording's file: its path, or the memory file's fd (-1). */
 int record_file(const struct hwp_record *r, const char **path, int *fd);
+/* The sum of the LOST records the rings gave (for the tests: the
+ * recording reports it or the kernel's count, the larger). */
+uint64_t record_lost_records(const struct hwp_record *r);
 
 /* ---- synthesize.c: records for what existed before recording began ---- */
 

@@ -51,24 +51,26 @@ static uint64_t reads_so_far(void)
 	return read_value(syscalls, 0);
 }
 
-/* What @n iterations add between two reads. Not inlined: both
- * measurements must run the very same instructions but for the loop's. */
-__attribute__((noinline)) static uint64_t between_reads(struct hwp_session *s, uint64_t n)
+/* What @n iterations add to count @idx between two reads. Not inlined:
+ * both measurements must run the very same instructions but for the
+ * loop's. */
+__attribute__((noinline)) static uint64_t between_reads(struct hwp_session *s, size_t idx,
+							 uint64_t n)
 {
-	uint64_t before = read_value(s, 0);
+	uint64_t before = read_value(s, idx);
 
 	spin(n);
-	return read_value(s, 0) - before;
+	return read_value(s, idx) - before;
 }
 
 /* What the loop adds between two reads, for N and 2N iterations: the
  * reads' own instructions cancel out, the loop's remain. */
-static void check_exact_increments(struct hwp_session *s, const char *path)
+static void check_exact_increments_of(struct hwp_session *s, size_t idx, const char *path)
 {
 	uint64_t d[2];
 
 	for (int k = 0; k < 2; k++)
-		d[k] = between_reads(s, N << k);
+		d[k] = between_reads(s, idx, N << k);
 	CHECK(d[1] - d[0] == INSNS_PER_ITER * N,
 	      "%s: the loop adds %llu, then %llu for twice the iterations: %llu apart, want %llu",
 	      path, (unsigned long long)d[0], (unsigned long long)d[1],
@@ -76,6 +78,11 @@ static void check_exact_increments(struct hwp_session *s, const char *path)
 	CHECK(d[0] >= INSNS_PER_ITER * N && d[0] < INSNS_PER_ITER * N + 2000,
 	      "%s: %llu between two reads around %llu instructions", path,
 	      (unsigned long long)d[0], INSNS_PER_ITER * N);
+}
+
+static void check_exact_increments(struct hwp_session *s, const char *path)
+{
+	check_exact_increments_of(s, 0, path);
 }
 
 static uint64_t syscalls_of_reads(struct hwp_session *s)
@@ -187,6 +194,95 @@ static void test_user_read_counters(void)
 	}
 }
 
+/* Each member of a group has its own count, whoever leads and whichever
+ * path reads it: the user member follows the loop to the instruction, the
+ * kernel member does not see the loop at all. (A group of equal counts,
+ * instructions and cycles under -icount, could not tell a member given
+ * its leader's value.) */
+static void test_group_members(void)
+{
+	static const struct {
+		const char *spec;
+		size_t user, kernel;
+	} groups[] = {
+		{ "{instructions:k,instructions:u}", 1, 0 },
+		{ "{instructions:u,instructions:k}", 0, 1 },
+	};
+
+	for (size_t i = 0; i < 2 * ARRAY_SIZE(groups); i++) {
+		bool user_read = i % 2;
+		const char *spec = groups[i / 2].spec;
+		struct hwp_session *s = open_self(spec, user_read);
+		size_t k = groups[i / 2].kernel;
+		char path[96];
+		uint64_t d[2];
+
+		if (!s)
+			continue;
+		snprintf(path, sizeof(path), "%s, its user member, %s", spec,
+			 user_read ? "user space" : "read()");
+		CHECK(hwp_session_rdpmc(s) == user_read, "%s: user-space reads %d", spec,
+		      hwp_session_rdpmc(s));
+		check_exact_increments_of(s, groups[i / 2].user, path);
+		/* The kernel's part between two reads: the read() calls and a
+		 * timer tick or two, thousands of instructions, not the loop's
+		 * millions. */
+		for (int n = 0; n < 2; n++)
+			d[n] = between_reads(s, k, N << n);
+		CHECK(d[0] < N / 10 && d[1] < N / 10,
+		      "%s, its kernel member, %s: %llu and %llu around loops of %llu and %llu instructions",
+		      spec, user_read ? "user space" : "read()", (unsigned long long)d[0],
+		      (unsigned long long)d[1], INSNS_PER_ITER * N,
+		      2 * INSNS_PER_ITER * N);
+		hwp_session_free(s);
+	}
+}
+
+/* The share of its enabled time that an event was on a counter, exactly
+ * time_running / time_enabled: as the count gives it, as a result keeps
+ * it, and as the text report prints it (to two decimals, not rounded to
+ * a whole percent). */
+static void check_percent_running(struct hwp_session *s, const struct hwp_count *c,
+				  size_t nr)
+{
+	struct hwp_result *r = NULL;
+	struct hwp_series_info info;
+	bool fraction = false;
+	char *text = NULL, want[64];
+	size_t len = 0;
+	FILE *f;
+
+	CHECK_ERR(hwp_result_new(&r), 0);
+	CHECK_ERR(hwp_result_add_run(r, s, c, 1.0), 0);
+	f = open_memstream(&text, &len);
+	CHECK_ERR(hwp_result_write(r, f, NULL), 0);
+	fclose(f);
+	for (size_t i = 0; i < nr; i++) {
+		double pct = 100.0 * (double)c[i].time_running /
+			     (double)c[i].time_enabled;
+
+		fraction |= pct != floor(pct);
+		CHECK(fabs(hwp_count_percent_running(&c[i]) - pct) < 1e-9,
+		      "event %zu: %.6f%% running, the times say %llu/%llu ns: %.6f%%", i,
+		      hwp_count_percent_running(&c[i]),
+		      (unsigned long long)c[i].time_running,
+		      (unsigned long long)c[i].time_enabled, pct);
+		info.sz = sizeof(info);
+		CHECK(hwp_result_series(r, i, &info) == 0 &&
+			      fabs(info.percent_running[0] - pct) < 1e-9,
+		      "event %zu: the result keeps %.6f%%, want %.6f%%", i,
+		      info.percent_running ? info.percent_running[0] : NAN, pct);
+		snprintf(want, sizeof(want), " (%.2f%% counted, scaled)\n", pct);
+		CHECK(text && strstr(text, want), "event %zu: no '%s' in the report: %s",
+		      i, want, text ? text : "");
+	}
+	/* Otherwise a share cut to a whole percent would pass the above. */
+	CHECK(fraction, "each of %zu events ran a whole percent of its time: the checks cannot tell a share cut to a whole percent",
+	      nr);
+	free(text);
+	hwp_result_free(r);
+}
+
 /* Multiplexed counts must be scaled, and only the kernel's times can: a
  * multiplexed group is read with read(), and scaled right. */
 static void test_user_read_multiplexed(void)
@@ -214,6 +310,7 @@ static void test_user_read_multiplexed(void)
 	CHECK(session_rdpmc_reads(s) == reads_before,
 	      "multiplexed groups are not read in user space: %llu",
 	      (unsigned long long)(session_rdpmc_reads(s) - reads_before));
+	check_percent_running(s, c, 10);
 out:
 	hwp_session_free(s);
 	free(spec);
@@ -267,6 +364,7 @@ int main(void)
 	t_run(test_group_read);
 	t_run(test_user_read);
 	t_run(test_user_read_counters);
+	t_run(test_group_members);
 	t_run(test_user_read_multiplexed);
 	t_run(test_user_access_off);
 	hwp_session_free(syscalls);

@@ -69,6 +69,33 @@ static void test_repeat(void)
 	hwp_result_free(r);
 }
 
+/* Each member of a group has its own count, led or leading: the user
+ * instructions are the loop's, exactly; the kernel's cycles, of the exec
+ * and the exit, are not (a member given its leader's value would be). */
+static void test_group_members(void)
+{
+	static const char *const specs[] = {
+		"{cycles:k,instructions:u}",
+		"{instructions:u,cycles:k}",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(specs); i++) {
+		struct hwp_result *r = stat_work(specs[i], 1, "loop", 4 * N1, 0);
+		double insns = value(r, "instructions:u", 0);
+		double kernel = value(r, "cycles:k", 0);
+
+		CHECK(insns == truth(4 * N1), "%s: instructions:u %.0f, want %.0f",
+		      specs[i], insns, truth(4 * N1));
+		CHECK(kernel > 0 && kernel < truth(4 * N1) / 2,
+		      "%s: cycles:k %.0f, the kernel's part of a run of %.0f user instructions",
+		      specs[i], kernel, truth(4 * N1));
+		if (i == 0)
+			t_note("%s: %.0f kernel cycles beside %.0f user instructions",
+			       specs[i], kernel, insns);
+		hwp_result_free(r);
+	}
+}
+
 /* Events the emulated PMU does not count, beside events it does: the
  * rest counts exactly, the others say why, and none reads as 0. */
 static void test_unsupported(void)
@@ -343,6 +370,7 @@ int main(void)
 	pmu_require_exact();
 	t_run(test_exact);
 	t_run(test_repeat);
+	t_run(test_group_members);
 	t_run(test_unsupported);
 	t_run(test_names);
 	t_run(test_metrics);

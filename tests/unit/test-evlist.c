@@ -4,7 +4,9 @@
  * (LIBPFM_FORCE_PMU: Ice Lake on x86, Cortex-A57 on arm64, whose libpfm4
  * knows no x86 PMU), so the PMU rows hold on any host. Forcing one PMU
  * hides the others, so the rows marked UNFORCED run in a second process
- * without it. */
+ * without it, and those marked WIDE in a third, forced to a PMU whose event
+ * codes do not fit a byte (the Cortex-A57's all do): an encoding cut to
+ * its event byte would pass every other row there. */
 #include "core/core.h"
 #include "event/event.h"
 #include "harness.h"
@@ -22,13 +24,17 @@ struct row {
 	int excl_user, excl_kernel;	/* ANY to skip */
 	int precise;
 	const char *canonical;	/* of the first event, or NULL */
-	bool unforced;		/* run without LIBPFM_FORCE_PMU */
+	int process;		/* FORCED, UNFORCED (no LIBPFM_FORCE_PMU) or WIDE */
 };
 
+enum { FORCED, UNFORCED, WIDE };
+
 #define OK(spec, ne, ng, type, config, eu, ek, canon) \
-	{ __LINE__, spec, 0, NULL, ne, ng, type, config, eu, ek, ANY, canon, false }
+	{ __LINE__, spec, 0, NULL, ne, ng, type, config, eu, ek, ANY, canon, FORCED }
 #define BAD(spec, err, msg) \
-	{ __LINE__, spec, err, msg, 0, 0, ANY, 0, ANY, ANY, ANY, NULL, false }
+	{ __LINE__, spec, err, msg, 0, 0, ANY, 0, ANY, ANY, ANY, NULL, FORCED }
+#define OK_WIDE(spec, config) \
+	{ __LINE__, spec, 0, NULL, 1, 1, RAW, config, 0, 0, ANY, spec, WIDE }
 
 #define HW PERF_TYPE_HARDWARE
 #define SW PERF_TYPE_SOFTWARE
@@ -40,10 +46,12 @@ struct row {
 #define FORCED_PMU "arm_ac57"
 #define OTHER_PMU "arm_n1"	/* Neoverse N1 */
 #define OTHER_EVENT "INST_RETIRED"
+#define WIDE_PMU "arm_n1"	/* Neoverse N1: its SPE events are 0x4000... */
 #else
 #define FORCED_PMU "icl"
 #define OTHER_PMU "knl"		/* Knights Landing */
 #define OTHER_EVENT "UOPS_RETIRED:ALL"
+#define WIDE_PMU "skl"		/* Skylake: umasks, as Ice Lake's */
 #endif
 
 static const struct row rows[] = {
@@ -119,10 +127,19 @@ static const struct row rows[] = {
 	BAD("MEM_LOAD_RETIRED", -HWP_ERR_SYNTAX, "L3_MISS"),
 #endif
 	{ __LINE__, "perf::PERF_COUNT_SW_PAGE_FAULTS", 0, NULL, 1, 1, SW,
-	  PERF_COUNT_SW_PAGE_FAULTS, 0, 0, ANY, "perf::PERF_COUNT_SW_PAGE_FAULTS", true },
+	  PERF_COUNT_SW_PAGE_FAULTS, 0, 0, ANY, "perf::PERF_COUNT_SW_PAGE_FAULTS",
+	  UNFORCED },
 	/* a PMU libpfm4 knows, but not on this machine */
 	{ __LINE__, OTHER_PMU "::" OTHER_EVENT, -HWP_ERR_NO_PMU,
-	  "LIBPFM_FORCE_PMU=" OTHER_PMU, 0, 0, ANY, 0, ANY, ANY, ANY, NULL, true },
+	  "LIBPFM_FORCE_PMU=" OTHER_PMU, 0, 0, ANY, 0, ANY, ANY, ANY, NULL, UNFORCED },
+	/* event codes wider than a byte, whole */
+#if defined(__aarch64__)
+	OK_WIDE("arm_n1::SAMPLE_POP", 0x4000),
+	OK_WIDE("arm_n1::SAMPLE_COLLISION", 0x4003),
+#else
+	OK_WIDE("skl::MEM_LOAD_RETIRED:L1_MISS", 0x08d1),
+	OK_WIDE("skl::MEM_LOAD_RETIRED:L3_MISS", 0x20d1),
+#endif
 	/* errors, with the message a person needs */
 	BAD("", -HWP_ERR_SYNTAX, "empty"),
 	BAD("   ", -HWP_ERR_SYNTAX, "empty"),
@@ -194,10 +211,10 @@ static void check_row(const struct row *r)
 }
 
 /* Each row a case, named after its line and its spec. */
-static void check_rows(bool unforced)
+static void check_rows(int process)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
-		if (rows[i].unforced == unforced &&
+		if (rows[i].process == process &&
 		    t_case("line %d: '%s'", rows[i].line, rows[i].spec))
 			check_row(&rows[i]);
 	t_case_end();
@@ -362,27 +379,39 @@ static void check_probe(void)
 	}
 }
 
-int main(int argc, char **argv)
+/* The rows of @process (UNFORCED, WIDE) in a process of their own: the
+ * forcing of libpfm4 is read once, at its initialization. */
+static void check_rows_elsewhere(const char *argv0, const char *process)
 {
-	bool unforced = argc > 1 && !strcmp(argv[1], "unforced");
-
-	t_init();
-	if (unforced) {
-		unsetenv("LIBPFM_FORCE_PMU");
-		check_rows(true);
-		return t_done();
-	}
-	setenv("LIBPFM_FORCE_PMU", FORCED_PMU, 1);
-	check_rows(false);
-	if (t_case("rows without a forced PMU, in a second process")) {
+	if (t_case("rows %s, in a process of their own", process)) {
 		char cmd[4200];
 		int rc;
 
-		snprintf(cmd, sizeof(cmd), "'%s' unforced", argv[0]);
-		unsetenv("LIBPFM_FORCE_PMU");
+		snprintf(cmd, sizeof(cmd), "'%s' %s", argv0, process);
 		rc = system(cmd);
-		CHECK(rc == 0, "the rows without a forced PMU: status %d", rc);
+		CHECK(rc == 0, "the rows %s: status %d", process, rc);
 	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *process = argc > 1 ? argv[1] : "";
+
+	t_init();
+	if (!strcmp(process, "unforced")) {
+		unsetenv("LIBPFM_FORCE_PMU");
+		check_rows(UNFORCED);
+		return t_done();
+	}
+	if (!strcmp(process, "wide")) {
+		setenv("LIBPFM_FORCE_PMU", WIDE_PMU, 1);
+		check_rows(WIDE);
+		return t_done();
+	}
+	setenv("LIBPFM_FORCE_PMU", FORCED_PMU, 1);
+	check_rows(FORCED);
+	check_rows_elsewhere(argv[0], "unforced");
+	check_rows_elsewhere(argv[0], "wide");
 	t_run(check_groups);
 	t_run(check_opts);
 	t_run(check_limits);

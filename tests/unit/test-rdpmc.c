@@ -130,10 +130,20 @@ static void test_times(void)
 	page.time_mult = 1U << 28;	/* 62.5 MHz: 16 ns a tick, 2^28 >> 24 */
 	page.time_shift = 24;
 	page.time_offset = 100;
-	fake_clock = 0x10005;		/* wrapped past time_mask: 0x15 ticks later */
-	CHECK_ERR(read_page(&c), 0);
 	want = expected_delta(100, 0xfff0 + 0x15, 1U << 28, 24);
-	CHECK(c.time_enabled == 5000 + want, "short clock: enabled %llu, want %llu",
+	/* The clock wrapped since the kernel wrote the page: 0x15 ticks later
+	 * it reads 0x0005, below time_cycles. Only the mask brings it back. */
+	fake_clock = 0x0005;
+	CHECK_ERR(read_page(&c), 0);
+	CHECK(c.time_enabled == 5000 + want && c.time_running == 5000 + want,
+	      "short clock, wrapped: enabled %llu running %llu, want %llu",
+	      (unsigned long long)c.time_enabled, (unsigned long long)c.time_running,
+	      (unsigned long long)(5000 + want));
+	/* Bits above time_mask are not the clock's: the same 0x15 ticks. */
+	fake_clock = 0xabc0000000010005ULL;
+	CHECK_ERR(read_page(&c), 0);
+	CHECK(c.time_enabled == 5000 + want,
+	      "short clock, high bits: enabled %llu, want %llu",
 	      (unsigned long long)c.time_enabled, (unsigned long long)(5000 + want));
 }
 
