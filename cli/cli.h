@@ -42,7 +42,7 @@ extern const struct cli_cmd cli_cmd_report;
 extern const struct cli_cmd cli_cmd_diff;
 extern const struct cli_cmd cli_cmd_doctor;
 
-/* Exit statuses (see README). */
+/* Exit statuses (see hwprof(1), EXIT STATUS). */
 enum {
 	CLI_EXIT_FAILURE = 1,
 	CLI_EXIT_USAGE = 2,

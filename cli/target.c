@@ -75,7 +75,7 @@ static int open_pidfd(struct cli_watch *w)
 int cli_watch_prepare(struct cli_watch *w, const struct cli_target *t, char **argv,
 		      const char *cmd)
 {
-	/* hwprof killed outright takes the command with it (README: signals). */
+	/* hwprof killed outright takes the command with it (hwprof-stat(1)). */
 	HWP_OPTS(hwp_workload_opts, wo, .cpus = t->pin, .die_with_parent = true,
 		 .capture = t->capture, .spawn_at_start = t->spawn_at_start);
 	int err;

@@ -5,8 +5,8 @@
  *   Throughput 12.345 MB/sec (5000 round trips of 1024 bytes)
  * The second argument is extra work on every message, a stand-in for the
  * regression a patch brings: the same messages, the same context
- * switches, fewer MB a second. README.md's regression hunt uses it with
- * hwprof stat --score.
+ * switches, fewer MB a second. hwprof(1)'s regression hunt (and
+ * README.md's tour) uses it with hwprof stat --score.
  * Usage: pingpong [ROUND_TRIPS] [EXTRA_WORK] */
 #include <pthread.h>
 #include <stdio.h>

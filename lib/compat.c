@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The API of 0.1 where 0.2 renamed or reshaped it (README, "Changes"),
+/* The API of 0.1 where 0.2 renamed or reshaped it (NEWS.md),
  * kept in the library so that programs built against 0.1 run unchanged
  * until 1.0, whose soname (libhwprof.so.1) drops them. No header declares
  * them any more: lib/libhwprof.sym keeps their names in node HWPROF_0.1,

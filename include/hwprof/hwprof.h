@@ -1069,13 +1069,13 @@ HWP_API const char *hwp_order_name(enum hwp_order order);
 enum hwp_format {
 	HWP_FORMAT_TEXT = 0,	/* perf stat's layout */
 	HWP_FORMAT_CSV,		/* perf stat -x's field order */
-	HWP_FORMAT_JSON,	/* the documented schema (README) */
+	HWP_FORMAT_JSON,	/* the documented schema (hwprof-formats(5)) */
 	/* Profiles only: collapsed stacks "main;mid;leaf N", N the samples
 	 * or, in an off-CPU profile (hwp_profile_info's off_cpu), the
 	 * nanoseconds off the CPU (since 0.2) */
 	HWP_FORMAT_FOLDED,
 	/* Results and regions: the OpenMetrics text exposition (Prometheus),
-	 * families hwprof_event, hwprof_metric, hwprof_region_... (README),
+	 * families hwprof_event, hwprof_metric, hwprof_region_... (hwprof-stat(1)),
 	 * ending in "# EOF". Since: 0.2 */
 	HWP_FORMAT_OPENMETRICS,
 	/* Results and regions: the same families in the Prometheus text format
@@ -1094,7 +1094,7 @@ enum hwp_format {
 	 * functions with their source file and line. Since: 0.2 */
 	HWP_FORMAT_PPROF,
 	/* Profiles: one self-contained HTML page, a flame graph of the call
-	 * chains of each event of the file (README), with zoom, search and
+	 * chains of each event of the file (hwprof-report(1)), with zoom, search and
 	 * tooltips; frames under 0.1% of an event's period are left out and
 	 * counted. Since: 0.2 */
 	HWP_FORMAT_HTML,
@@ -1557,7 +1557,7 @@ HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
  * is tried and the 5 with the least CV across runs are shown. The output
  * says how many candidates were tried and that a correlation over a few
  * runs is weak evidence. HWP_FORMAT_TEXT, or HWP_FORMAT_JSON (schema
- * hwprof-explain/1, README). Errors: -ENOENT for no such score,
+ * hwprof-explain/1, hwprof-stat(1)). Errors: -ENOENT for no such score,
  * -HWP_ERR_UNDEFINED for fewer than 3 runs, -EOPNOTSUPP for other formats,
  * -EINVAL, -ENOMEM, or the write's errno. Since: 0.2
  */
@@ -1621,7 +1621,7 @@ HWP_API const struct hwp_result *hwp_sweep_result(const struct hwp_sweep *sw, si
  *
  * HWP_FORMAT_TEXT: one row per event and metric, one column per value
  * (with the relative standard error of the mean under each when there were
- * repeated runs). HWP_FORMAT_JSON: schema hwprof-sweep/1 (README), each
+ * repeated runs). HWP_FORMAT_JSON: schema hwprof-sweep/1 (hwprof-stat(1)), each
  * value's result a complete hwprof-stat/1 object. Errors: -EOPNOTSUPP for
  * CSV or folded stacks, -EINVAL, or the write's errno. Since: 0.1
  */
@@ -1827,9 +1827,9 @@ HWP_API const char *hwp_compare_rule(const struct hwp_compare *c, size_t idx,
  *
  * HWP_FORMAT_TEXT: a table of rows (or of ratios with a verdict per sweep
  * column), the test and correction used, the noise ranking and the
- * warnings. HWP_FORMAT_JSON: schema hwprof-compare/1 (README).
+ * warnings. HWP_FORMAT_JSON: schema hwprof-compare/1 (hwprof-formats(5)).
  * HWP_FORMAT_CSV (since 0.2): a header line, then a line a cell with the
- * fields of struct hwp_compare_info (README), separated by
+ * fields of struct hwp_compare_info (hwprof-compare(1)), separated by
  * opts->separator. Errors: -EOPNOTSUPP for folded stacks and the other
  * formats, -EINVAL, or the write's errno. Since: 0.1
  */
@@ -1879,7 +1879,7 @@ HWP_API int hwp_doctor_item(const struct hwp_doctor *d, size_t idx,
 /*
  * hwp_doctor_write - HWP_FORMAT_TEXT: a line an item ("ok" or "noisy",
  * name, value), why and the fix under each noisy one, and how many are;
- * HWP_FORMAT_JSON: schema hwprof-doctor/1 (README). Errors: -EOPNOTSUPP
+ * HWP_FORMAT_JSON: schema hwprof-doctor/1 (hwprof-formats(5)). Errors: -EOPNOTSUPP
  * for other formats, -EINVAL, or the write's errno. Since: 0.2
  */
 HWP_API int hwp_doctor_write(const struct hwp_doctor *d, FILE *f,
@@ -1897,7 +1897,7 @@ HWP_API int hwp_doctor_write(const struct hwp_doctor *d, FILE *f,
  * difference, per region name and per thread, with the number of calls.
  * Regions nest (counts are inclusive) up to 64 deep. With no set-up at
  * all, the events come from $HWPROF_EVENTS and the results go, as JSON
- * (schema "hwprof-regions/1", in README.md), to $HWPROF_OUTPUT at exit:
+ * (schema "hwprof-regions/1", in libhwprof(3)), to $HWPROF_OUTPUT at exit:
  * so a program with regions and no code to pick events can be measured
  * from outside, as 'hwprof stat --regions' does.
  *
@@ -2047,7 +2047,7 @@ HWP_API int hwp_region_settings(struct hwp_regionset_info *info);
  * region its calls, ops and time inside, its rows (each event's count,
  * scaled, with the percent of the time it was running, and the metrics
  * on them, as hwprof-stat/1 rows of one run) and each thread's part. A
- * regionset is the hwprof-regions/1 document of README.md, read from the
+ * regionset is the hwprof-regions/1 document of libhwprof(3), read from the
  * file a program wrote (hwp_regionset_read()), kept by a result of
  * 'hwprof stat --regions' (hwp_result_regionset()), or taken from this
  * process's own regions (hwp_regionset_snapshot()). It does not change
@@ -2824,10 +2824,10 @@ HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
  *	  (TEXT, CSV, JSON, FOLDED or, since 0.2, SPEEDSCOPE, PPROF and HTML),
  *	  sort, top, separator and annotate
  *
- * The formats and the JSON schema are in README.md. Errors: those of
- * hwp_profile_foreach_entry() and hwp_profile_annotate(), and the write's
- * errno (-ENOSPC), found by flushing @f. Since: 0.1; 0.2 takes struct
- * hwp_write_opts, as every writer does (0.1 took struct hwp_report_opts)
+ * The formats are in hwprof-report(1), the JSON schema in hwprof-formats(5).
+ * Errors: those of hwp_profile_foreach_entry() and hwp_profile_annotate(), and
+ * the write's errno (-ENOSPC), found by flushing @f. Since: 0.1; 0.2 takes
+ * struct hwp_write_opts, as every writer does (0.1 took struct hwp_report_opts)
  */
 HWP_API int hwp_profile_write(struct hwp_profile *p, FILE *f,
 			      const struct hwp_write_opts *opts);
@@ -3014,7 +3014,7 @@ HWP_API int hwp_profile_diff_row(const struct hwp_profile_diff *d, size_t idx,
  *
  * TEXT: a header with the files, their samples, the test and the
  * correction, then a table of rows. CSV: a header line, then a line a
- * row. JSON: schema hwprof-diff/1 (README). Errors: -EOPNOTSUPP for folded
+ * row. JSON: schema hwprof-diff/1 (hwprof-formats(5)). Errors: -EOPNOTSUPP for folded
  * stacks, -EINVAL, or the write's errno (-ENOSPC), found by flushing @f.
  * Since: 0.2
  */

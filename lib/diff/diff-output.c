@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Writing profile differences: a text table, CSV with a header row, and
- * hwprof-diff/1 JSON (README.md). */
+ * hwprof-diff/1 JSON (hwprof-formats(5)). */
 #include "diff/diff.h"
 #include "profile/report.h"
 #include "util/format.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* CSV: a header row naming the columns, then one row an entry. The columns
- * depend on the sort key (README.md lists them). */
+ * depend on the sort key (hwprof-formats(5) lists them). */
 #include "export/export.h"
 #include "util/format.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* JSON, schema "hwprof-report/1" (README.md): the totals, the entries of the
+/* JSON, schema "hwprof-report/1" (hwprof-formats(5)): the totals, the entries of the
  * report with the fields of their sort key, and the modules that lacked
  * symbols or debug information. Addresses are strings ("0x1139"): a
  * kernel address does not fit a JSON number exactly. */

@@ -318,7 +318,8 @@ static void functions(struct pprof *pp)
 
 /* A module's addresses are its own (objdump's, as 'report --sort rip'
  * shows them), whatever process mapped it where: its mapping starts at 0.
- * The profile names each module by its path; it keeps no build-id. */
+ * The profile names each module by its path, and by its build-id where the
+ * recording has one. */
 static void mapping(struct pprof *pp, const struct pprof_mapping *m)
 {
 	pb_reset(&pp->msg);

@@ -4,7 +4,7 @@
  * "sampled" profile whose samples are the distinct call chains, outermost
  * frame first, weighted by their summed periods (the Overhead of 'hwprof
  * report', in nanoseconds for the clocks). A profile aggregates every
- * process and thread of the file: hwprof's profiles keep no pid. */
+ * process and thread of the file (the filters of a report keep one apart). */
 #include "export/export.h"
 #include "util/hash.h"
 #include "util/json-writer.h"
