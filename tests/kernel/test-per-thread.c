@@ -116,6 +116,28 @@ static void units_of(struct hwp_session *s, pid_t pid, struct unit_faults *f)
 	}
 }
 
+/* Runs @argv to its end, its page faults counted per thread into *s;
+ * non-zero when that could not be opened (a failed check says why). */
+static int run_per_thread(char **argv, struct hwp_workload **w, struct hwp_evlist **evl,
+			  struct hwp_session **s, int *status)
+{
+	CHECK_ERR(hwp_workload_new(argv, NULL, w), 0);
+	CHECK_ERR(hwp_evlist_parse("page-faults", NULL, evl), 0);
+	if (*w && *evl) {
+		HWP_OPTS(hwp_session_opts, o, .pid = hwp_workload_pid(*w),
+			 .enable_on_exec = true, .aggr = HWP_AGGR_THREAD);
+
+		CHECK_ERR(hwp_session_new(*evl, &o, s), 0);
+	}
+	if (!*s || hwp_session_open(*s)) {
+		CHECK(0, "open page-faults per thread: %s", hwp_errmsg());
+		return -1;
+	}
+	CHECK_ERR(hwp_workload_start(*w), 0);
+	CHECK_ERR(hwp_workload_wait(*w, status), 0);
+	return 0;
+}
+
 static void test_exit_on_two_cpus(void)
 {
 	char *argv[] = { getenv("WORKLOAD"), "tmoved", "200", "500", "migrate", "1",
@@ -138,20 +160,8 @@ static void test_exit_on_two_cpus(void)
 		t_case_skip("this kernel writes no PERF_RECORD_READ at a thread's exit, so a command's threads cannot be counted apart (test_threads_apart_or_refused checks that hwprof says so)");
 		return;
 	}
-	CHECK_ERR(hwp_workload_new(argv, NULL, &w), 0);
-	CHECK_ERR(hwp_evlist_parse("page-faults", NULL, &evl), 0);
-	if (w && evl) {
-		HWP_OPTS(hwp_session_opts, o, .pid = hwp_workload_pid(w),
-			 .enable_on_exec = true, .aggr = HWP_AGGR_THREAD);
-
-		CHECK_ERR(hwp_session_new(evl, &o, &s), 0);
-	}
-	if (!s || hwp_session_open(s)) {
-		CHECK(0, "open page-faults per thread: %s", hwp_errmsg());
+	if (run_per_thread(argv, &w, &evl, &s, &status))
 		goto out;
-	}
-	CHECK_ERR(hwp_workload_start(w), 0);
-	CHECK_ERR(hwp_workload_wait(w, &status), 0);
 	CHECK(hwp_workload_exit_code(status) == 0,
 	      "workload tmoved...: exit %d (1: a thread could not be pinned to CPU 0 or 1)",
 	      hwp_workload_exit_code(status));
@@ -212,20 +222,8 @@ static void test_threads_apart_or_refused(void)
 		t_case_skip("$WORKLOAD is not set (meson's test environment sets it)");
 		return;
 	}
-	CHECK_ERR(hwp_workload_new(argv, NULL, &w), 0);
-	CHECK_ERR(hwp_evlist_parse("page-faults", NULL, &evl), 0);
-	if (w && evl) {
-		HWP_OPTS(hwp_session_opts, o, .pid = hwp_workload_pid(w),
-			 .enable_on_exec = true, .aggr = HWP_AGGR_THREAD);
-
-		CHECK_ERR(hwp_session_new(evl, &o, &s), 0);
-	}
-	if (!s || hwp_session_open(s)) {
-		CHECK(0, "open page-faults per thread: %s", hwp_errmsg());
+	if (run_per_thread(argv, &w, &evl, &s, &status))
 		goto out;
-	}
-	CHECK_ERR(hwp_workload_start(w), 0);
-	CHECK_ERR(hwp_workload_wait(w, &status), 0);
 	err = hwp_session_read_units(s, counts, ARRAY_SIZE(counts));
 	if (!err)
 		check_thread_rows(s, counts);
