@@ -111,12 +111,26 @@ struct cli_scope cli_watch_scope(const struct cli_watch *w)
 	};
 }
 
+/* The CPU time process @pid has had, in seconds; 0 where it cannot be read. */
+static double process_cpu_seconds(pid_t pid)
+{
+	struct timespec ts;
+	clockid_t clock;
+
+	if (clock_getcpuclockid(pid, &clock) || clock_gettime(clock, &ts))
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int cli_watch_start(struct cli_watch *w)
 {
 	int status = 0, err;
 
 	if (!w->wl)
 		return 0;
+	/* wait4() will count the child's time before its exec too, which no
+	 * counter sees (enable_on_exec): long under valgrind, say. */
+	w->cpu_before_exec = process_cpu_seconds(hwp_workload_pid(w->wl));
 	err = hwp_workload_start(w->wl);
 	if (!err)
 		return 0;
@@ -289,7 +303,7 @@ bool cli_watch_detached(const struct cli_watch *w, struct hwp_count *counts,
 			sum += (double)counts[u * nr_events + e].time_enabled;
 		enabled = sum > enabled ? sum : enabled;
 	}
-	cpu = (user + system) * 1e9;
+	cpu = (user + system - w->cpu_before_exec) * 1e9;
 	if (!enabled || cpu - enabled < 1e6 || enabled * 10 > cpu)
 		return false;
 	cli_warn(w->cmd, "the counters stopped at the command's exec: it changed its credentials (a setuid, setgid or file-capability program run by another user), and the kernel stops counting such a process; they counted %.3f ms of its %.3f ms of CPU time. Run hwprof as the user the program runs as (root for a setuid-root one), or count the whole system (-a: root, CAP_PERFMON or kernel.perf_event_paranoid <= 0)",

@@ -43,6 +43,7 @@ struct cli_watch {
 	struct hwp_workload *wl;	/* the command, or NULL */
 	int pidfd;			/* -p alone; -1: none, or no pidfds */
 	int status;			/* the command's wait status, once reaped */
+	double cpu_before_exec;		/* its CPU seconds while held before the exec */
 };
 
 /* Where counters or samples open: the fields of hwp_session_opts and
