@@ -28,6 +28,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
@@ -410,3 +411,56 @@ def command_options(cmd):
         if m.group(2):
             args.add("-" + m.group(1))
     return opts, args
+
+
+SETPRIV = shutil.which("setpriv")
+NOBODY = [SETPRIV or "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+          "--inh-caps=-all"]
+
+
+def stage_for_nobody(others=()):
+    """A build tree under a directory of mode 0700 (mktemp -d, as a fresh
+    clone in /tmp has it) is out of nobody's reach: hwprof, its library and
+    the programs @others (None stays None) are copied where nobody can run
+    them, removed at exit. Returns hwprof's path and the others', copied or
+    not as nobody needs."""
+    if run([*NOBODY, "test", "-x", HWPROF]).returncode == 0:
+        return HWPROF, list(others)
+    d = tempfile.mkdtemp(prefix="hwprof-nobody.")
+    atexit.register(shutil.rmtree, d, True)
+    os.chmod(d, 0o755)
+    for sub in ("cli", "lib"):
+        os.mkdir(os.path.join(d, sub))
+    lib = os.path.join(os.path.dirname(os.path.dirname(HWPROF)), "lib")
+    for name in os.listdir(lib):
+        if name.startswith("libhwprof.so") and not name.endswith(".p"):
+            shutil.copy(os.path.join(lib, name), os.path.join(d, "lib", name))
+    hwprof = shutil.copy(HWPROF, os.path.join(d, "cli"))   # $ORIGIN/../lib
+    return hwprof, [o and shutil.copy(o, d) for o in others]
+
+
+def run_as_nobody(hwprof, *args, **kw):
+    """@hwprof as nobody. Under valgrind, whose log goes to the build tree
+    that nobody may not write, the log goes to a directory nobody may write,
+    and comes back where `make test-valgrind` looks for it."""
+    logs = [a for a in WRAPPER if a.startswith("--log-file=")]
+    if not logs:
+        return run([*NOBODY, *WRAPPER, hwprof, *args], **kw)
+    dest = os.path.dirname(logs[0].split("=", 1)[1])
+    with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o777)
+        # Its suppressions, in the build's source tree, may be out of reach too.
+        wrapper = [f"--log-file={d}/{os.path.basename(logs[0])}" if a in logs else
+                   "--suppressions=" + shutil.copy(a.split("=", 1)[1], d)
+                   if a.startswith("--suppressions=") else a for a in WRAPPER]
+        p = run([*NOBODY, *wrapper, hwprof, *args], **kw)
+        for name in os.listdir(d):
+            if name.endswith(".log"):
+                shutil.copy(os.path.join(d, name), dest)
+                # A failure with nothing on standard error (status 1, once
+                # in CI) would be valgrind's own, said in its log: the
+                # check's message shows it.
+                if p.returncode != 0:
+                    with open(os.path.join(d, name), errors="replace") as f:
+                        p.stderr += f"\n[{name}: {f.read()[-1500:]}]"
+    return p

@@ -9,60 +9,20 @@ import os
 import shutil
 import tempfile
 
-from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, run, skip
+from common import (HWPROF, SETPRIV, WORKLOAD, case, check, done, run_as_nobody, skip,
+                    stage_for_nobody)
 
-SETPRIV = shutil.which("setpriv")
-NOBODY = [SETPRIV, "--reuid=65534", "--regid=65534", "--clear-groups"]
 SHIM = os.environ.get("PERF_SHIM")
 
 
-def stage_for_nobody():
-    """A build tree under a directory of mode 0700 (mktemp -d, as a fresh
-    clone in /tmp has it) is out of nobody's reach: hwprof, its library, the
-    workload and the shim are copied where nobody can run them, and the
-    tests run those. The copy is removed at exit."""
+def stage():
+    """hwprof, the workload and the shim where nobody can run them."""
     global HWPROF, WORKLOAD, SHIM
-    if run([*NOBODY, "test", "-x", HWPROF]).returncode == 0:
-        return
-    d = tempfile.mkdtemp(prefix="hwprof-nobody.")
-    atexit.register(shutil.rmtree, d, True)
-    os.chmod(d, 0o755)
-    for sub in ("cli", "lib"):
-        os.mkdir(os.path.join(d, sub))
-    lib = os.path.join(os.path.dirname(os.path.dirname(HWPROF)), "lib")
-    for name in os.listdir(lib):
-        if name.startswith("libhwprof.so") and not name.endswith(".p"):
-            shutil.copy(os.path.join(lib, name), os.path.join(d, "lib", name))
-    HWPROF = shutil.copy(HWPROF, os.path.join(d, "cli"))   # $ORIGIN/../lib
-    WORKLOAD = shutil.copy(WORKLOAD, d)
-    SHIM = SHIM and shutil.copy(SHIM, d)
+    HWPROF, (WORKLOAD, SHIM) = stage_for_nobody([WORKLOAD, SHIM])
 
 
 def as_nobody(*args, **kw):
-    """hwprof as nobody. Under valgrind, whose log goes to the build tree that
-    nobody may not write, the log goes to a directory nobody may write, and
-    comes back where `make test-valgrind` looks for it."""
-    logs = [a for a in WRAPPER if a.startswith("--log-file=")]
-    if not logs:
-        return run([*NOBODY, *WRAPPER, HWPROF, *args], **kw)
-    dest = os.path.dirname(logs[0].split("=", 1)[1])
-    with tempfile.TemporaryDirectory() as d:
-        os.chmod(d, 0o777)
-        # Its suppressions, in the build's source tree, may be out of reach too.
-        wrapper = [f"--log-file={d}/{os.path.basename(logs[0])}" if a in logs else
-                   "--suppressions=" + shutil.copy(a.split("=", 1)[1], d)
-                   if a.startswith("--suppressions=") else a for a in WRAPPER]
-        p = run([*NOBODY, *wrapper, HWPROF, *args], **kw)
-        for name in os.listdir(d):
-            if name.endswith(".log"):
-                shutil.copy(os.path.join(d, name), dest)
-                # A failure with nothing on standard error (status 1, once
-                # in CI) would be valgrind's own, said in its log: the
-                # check's message shows it.
-                if p.returncode != 0:
-                    with open(os.path.join(d, name), errors="replace") as f:
-                        p.stderr += f"\n[{name}: {f.read()[-1500:]}]"
-    return p
+    return run_as_nobody(HWPROF, *args, **kw)
 
 
 def paranoid():
@@ -168,7 +128,7 @@ def setuid_command_not_counted():
 if not SETPRIV or os.geteuid() != 0:
     case(skip, "becoming another user needs root and setpriv(1)", name="unprivileged")
 else:
-    stage_for_nobody()
+    stage()
     for fn in (record_falls_back, off_cpu_refused, another_users_process,
                kernel_only_event, setuid_command_not_counted):
         case(fn)
