@@ -147,7 +147,8 @@ static int drain_ring(struct exit_reader *rd, size_t i, bool final)
 static int drain_locked(struct exit_reader *r, bool final)
 {
 	for (size_t i = 0; i < r->nr_rings; i++) {
-		int err = drain_ring(r, i, final);
+		/* A CPU whose counters did not open has no ring. */
+		int err = r->rings[i].base ? drain_ring(r, i, final) : 0;
 
 		if (err)
 			return err;

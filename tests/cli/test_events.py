@@ -88,6 +88,13 @@ def nothing_countable():
     check(p.returncode == 1 and "none of the events could be counted" in p.stderr,
           f"--strict: status 1: {p.stderr}")
     check("ran" not in p.stdout, "--strict: the command did not run")
+    # Counts per thread of a command read the threads' exit records from a
+    # ring of each CPU's counter: none opened, none mapped, none read.
+    p = hwprof("stat", "--per-thread", "-e", "cycles,instructions", "--", "sh", "-c",
+               "echo ran; exit 3", env=env)
+    check(p.returncode == 3 and "ran" in p.stdout and
+          "none of the events can be counted here" in p.stderr,
+          f"--per-thread: status {p.returncode}: {p.stderr}")
 
 
 def tracepoints():
