@@ -117,7 +117,7 @@ static double process_cpu_seconds(pid_t pid)
 	struct timespec ts;
 	clockid_t clock;
 
-	if (clock_getcpuclockid(pid, &clock) || clock_gettime(clock, &ts))
+	if (pid <= 0 || clock_getcpuclockid(pid, &clock) || clock_gettime(clock, &ts))
 		return 0;
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
@@ -128,12 +128,16 @@ int cli_watch_start(struct cli_watch *w)
 
 	if (!w->wl)
 		return 0;
-	/* wait4() will count the child's time before its exec too, which no
-	 * counter sees (enable_on_exec): long under valgrind, say. */
-	w->cpu_before_exec = process_cpu_seconds(hwp_workload_pid(w->wl));
 	err = hwp_workload_start(w->wl);
-	if (!err)
+	/* The child has exec'd (hwp_workload_start() waits for that): wait4()
+	 * will count its time before the exec too, which no counter sees
+	 * (enable_on_exec), long under valgrind, say. Read late, the command's
+	 * first moments are taken off too: a detached count may go unsaid,
+	 * never a counted one called detached. */
+	if (!err) {
+		w->cpu_before_exec = process_cpu_seconds(hwp_workload_pid(w->wl));
 		return 0;
+	}
 	cli_lib_error(w->cmd, err);
 	hwp_workload_wait(w->wl, &status);
 	return hwp_workload_exit_code(status) ?: CLI_EXIT_FAILURE;
