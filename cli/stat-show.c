@@ -128,6 +128,13 @@ int histogram_check(const struct stat_ctx *sc)
 	return CLI_EXIT_USAGE;
 }
 
+/* Whether @v, not a NAN, is a whole number: floor() without libm, which
+ * the CLI does not link (an unoptimized build would call it). */
+static bool is_whole(double v)
+{
+	return !(v < 0x1p52 && v > -0x1p52) || v == (double)(long long)v;
+}
+
 /* Whole numbers over a short range get a bin each; the rest, Sturges'
  * ceil(log2 n) + 1 bins. */
 static size_t nr_bins_for(const double *v, size_t n, bool *whole)
@@ -141,7 +148,7 @@ static size_t nr_bins_for(const double *v, size_t n, bool *whole)
 			continue;
 		lo = lo < v[i] ? lo : v[i];	/* fmin() without libm: no NAN here */
 		hi = hi > v[i] ? hi : v[i];
-		*whole &= v[i] == floor(v[i]);
+		*whole &= is_whole(v[i]);
 		k++;
 	}
 	if (!k)

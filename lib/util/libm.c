@@ -5,14 +5,14 @@
  * only statistics over runs and comparisons call. These definitions (hidden,
  * as everything of the library) take the calls: the exact ones here, the
  * rest forwarded to glibc's own libm, loaded at the first call, so that
- * every result keeps glibc's last bits. sqrt() needs neither: the library
- * is built with -fno-math-errno, so the compiler's square root instruction
- * (correctly rounded, as libm's) is the whole call. */
+ * every result keeps glibc's last bits. Optimized, sqrt() needs neither: the
+ * library is built with -fno-math-errno, so the compiler's square root
+ * instruction (correctly rounded, as libm's) is the whole call. */
 #include "util/dynlib.h"
 
 #include <math.h>
 
-#define LIBM_FUNCS(X) X(erfc) X(exp) X(lgamma_r) X(log) X(log10) X(log1p)
+#define LIBM_FUNCS(X) X(erfc) X(exp) X(floor) X(lgamma_r) X(log) X(log10) X(log1p) X(sqrt)
 
 /* libm is glibc's, of the same package as libc: it cannot be missing where
  * the library runs. Should dlopen() fail anyway, each call returns NAN, a
@@ -27,6 +27,19 @@ double erfc(double x)
 double exp(double x)
 {
 	return dl_load() ? NAN : dl.exp(x);
+}
+
+/* floor() and sqrt() are instructions at -O2 (SSE4.1's roundsd aside, which
+ * the build does not assume: then floor is a short inline sequence); an
+ * unoptimized build (-O0, the sanitizers' debug builds) calls them. */
+double floor(double x)
+{
+	return dl_load() ? NAN : dl.floor(x);
+}
+
+double sqrt(double x)
+{
+	return dl_load() ? NAN : dl.sqrt(x);
 }
 
 double lgamma_r(double x, int *sign)
