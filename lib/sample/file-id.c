@@ -91,7 +91,7 @@ int pd_foreach_file_stat(const struct pd_file *f, pd_file_stat_fn fn, void *ctx)
  * another layer, btrfs a subvolume's device); from this process's maps. */
 static bool mapped_id(const char *path, uint32_t *maj, uint32_t *min, uint64_t *ino)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path, NULL);
 	char *line = NULL;
 	size_t cap = 0;
 	bool found = false;
@@ -135,7 +135,7 @@ static bool other_generation(const char *path, uint64_t gen)
 
 	if (!gen)
 		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path, NULL);
 	if (fd < 0)
 		return false;
 	err = ioctl(fd, FS_IOC_GETVERSION, &now);

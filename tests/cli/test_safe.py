@@ -150,7 +150,12 @@ def hostile_fifo_mapping(d):
     bad = os.path.join(d, "bad.data")
     with open(bad, "wb") as f:
         f.write(buf.replace(old + b"\0", new.ljust(len(old), b"\0") + b"\0"))
-    for args in (("report", "-i", bad), ("diff", good, bad)):
+    # The mapping alone renamed: the file has no build-id then, and its
+    # inode is checked against the recording's (the FIFO's is another).
+    only = os.path.join(d, "only-mapping.data")
+    with open(only, "wb") as f:
+        f.write(buf.replace(old + b"\0", new.ljust(len(old), b"\0") + b"\0", 1))
+    for args in (("report", "-i", bad), ("diff", good, bad), ("report", "-i", only)):
         try:
             p = hwprof(*args, timeout=60)
         except subprocess.TimeoutExpired:
