@@ -255,11 +255,8 @@ static int keep_old(const char *path)
 		return 0;
 	if (asprintf(&old, "%s.old", path) < 0)
 		return fail(-ENOMEM, "out of memory");
-	if (rename(path, old)) {
+	if (rename(path, old))
 		err = -errno;
-		fail(err, "cannot keep the older '%s' as '%s': %s; move or remove '%s'",
-		     path, old, errno_text(err), old);
-	}
 	free(old);
 	return err;
 }
@@ -286,7 +283,10 @@ HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
 		of->f = NULL;
 	}
 	if (!err && of->tmp && of->recording && (err = keep_old(of->path))) {
-		unlink(of->tmp);	/* named by name_it() or mkostemp() */
+		/* Neither recording is lost: the new one keeps its temporary
+		 * name (given by name_it() or mkostemp()). */
+		fail(err, "cannot keep the older '%s' as '%s.old': %s; the new recording is in '%s': move '%s.old' away, then rename it to '%s'",
+		     of->path, of->path, errno_text(err), of->tmp, of->path, of->path);
 		ofile_free(of);
 		return err;
 	}

@@ -8,6 +8,7 @@ pipe format where nothing can be sought; a perf.data whose mapping names
 a FIFO ends report and diff with a message, never a hang; CSV shows no
 control character from a thread name or a JIT's symbol."""
 import os
+import re
 import stat
 import subprocess
 import tempfile
@@ -84,6 +85,19 @@ def old_kept(d):
     p = record(empty)
     check(p.returncode == 0 and not os.path.exists(empty + ".old") and
           os.path.getsize(empty) > 0, "an empty file is not kept")
+    # NAME.old cannot be replaced (a directory): neither recording is lost.
+    blocked = os.path.join(d, "blocked.data")
+    with open(blocked, "w") as f:
+        f.write("older")
+    os.mkdir(blocked + ".old")
+    p = record(blocked)
+    m = re.search(r"the new recording is in '([^']+)'", p.stderr)
+    check(p.returncode == 1 and m and os.path.getsize(m.group(1)) > 0, p.stderr)
+    with open(blocked) as f:
+        check(f.read() == "older", "the older file is where it was")
+    if m:
+        r = hwprof("report", "-i", m.group(1))
+        check(r.returncode == 0 and "samples" in r.stdout, f"the new one reads: {r.stderr}")
 
 
 def dev_null(d):
