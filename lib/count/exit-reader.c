@@ -323,12 +323,13 @@ size_t exit_ring_pages(bool *unread)
 	if (!env || !*env)
 		return EXIT_RING_PAGES;
 	pages = strtoul(env, &end, 10);
-	*unread = !strcmp(end, ",unread");
-	if (end == env || !pages || (pages & (pages - 1)) || pages > 1024) {
+	if (end == env || !pages || (pages & (pages - 1)) || pages > 1024 ||
+	    (*end && strcmp(end, ",unread"))) {
 		pr_warn("HWPROF_EXIT_RING=%s: not PAGES[,unread] with PAGES a power of two up to 1024; %d pages",
 			env, EXIT_RING_PAGES);
 		return EXIT_RING_PAGES;
 	}
+	*unread = *end != '\0';
 	return pages;
 }
 
