@@ -25,6 +25,7 @@
 struct exit_reader {
 	pthread_mutex_t lock;	/* the rings' tails, the queue, stop, err */
 	pthread_t thread;
+	pid_t owner;		/* the process of the thread (not a fork's child) */
 	bool started;
 	bool stop;
 	int wake_fd;		/* an eventfd: new rings, or stop */
@@ -242,6 +243,7 @@ int exit_reader_new(bool threaded, struct exit_reader **out)
 				    errno_text(-err));
 		}
 		r->started = true;
+		r->owner = getpid();
 	}
 	*out = r;
 	return 0;
@@ -298,6 +300,16 @@ void exit_reader_free(struct exit_reader *r)
 {
 	if (!r)
 		return;
+	/* A fork's child has a copy of the reader but not its thread, and
+	 * maybe a lock the thread held: it only frees the memory. */
+	if (r->started && r->owner != getpid()) {
+		if (r->wake_fd >= 0)
+			close(r->wake_fd);
+		free(r->last);
+		free(r->queue);
+		free(r);
+		return;
+	}
 	if (r->started) {
 		pthread_mutex_lock(&r->lock);
 		r->stop = true;
