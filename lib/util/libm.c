@@ -19,47 +19,25 @@
  * value no output shows as a number, rather than a plausible wrong one. */
 DYNLIB(LIBM_FUNCS, "libm.so.6", "libm", "libc6")
 
-double erfc(double x)
-{
-	return dl_load() ? NAN : dl.erfc(x);
-}
-
-double exp(double x)
-{
-	return dl_load() ? NAN : dl.exp(x);
-}
-
-/* floor() and sqrt() are instructions at -O2 (SSE4.1's roundsd aside, which
- * the build does not assume: then floor is a short inline sequence); an
+/* Each function of one double, forwarded. floor() and sqrt() are
+ * instructions at -O2 (floor a short inline sequence without SSE4.1); an
  * unoptimized build (-O0, the sanitizers' debug builds) calls them. */
-double floor(double x)
-{
-	return dl_load() ? NAN : dl.floor(x);
-}
-
-double sqrt(double x)
-{
-	return dl_load() ? NAN : dl.sqrt(x);
-}
+#define FORWARD(fn)                                      \
+	double fn(double x)                              \
+	{                                                \
+		return dl_load() ? NAN : dl.fn(x);       \
+	}
+FORWARD(erfc)
+FORWARD(exp)
+FORWARD(floor)
+FORWARD(log)
+FORWARD(log10)
+FORWARD(log1p)
+FORWARD(sqrt)
 
 double lgamma_r(double x, int *sign)
 {
 	return dl_load() ? NAN : dl.lgamma_r(x, sign);
-}
-
-double log(double x)
-{
-	return dl_load() ? NAN : dl.log(x);
-}
-
-double log10(double x)
-{
-	return dl_load() ? NAN : dl.log10(x);
-}
-
-double log1p(double x)
-{
-	return dl_load() ? NAN : dl.log1p(x);
 }
 
 /* As glibc's x86-64 fmin and fmax (minsd, maxsd after a NAN check), to the
