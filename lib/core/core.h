@@ -26,9 +26,12 @@
  * of node @node. Linking against the library, or the tests against its
  * objects, @name is @impl. */
 #define HWP_SYMVER_DEFAULT(impl, name, node) __asm__(".symver " #impl "," #name "@@" node)
-/* Thread-local variables on the hot path: initial-exec avoids a call to
- * __tls_get_addr on each access from the shared library. */
-#define HWP_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+/* Thread-local variables on the hot path. Not initial-exec: that would put
+ * the library's whole TLS block (4 KiB of error message) in the static TLS
+ * that a dlopen() after start-up cannot get (Python's ctypes loads it so);
+ * TLS descriptors (-mtls-dialect=gnu2, lib/meson.build) keep an access from
+ * a library loaded at start-up to one indirect call, no __tls_get_addr. */
+#define HWP_TLS _Thread_local
 /* For a rarely taken path with kilobytes of buffers on its stack: inlined,
  * they would push every call below its caller that much deeper, onto
  * stack pages touched for the first time (a page fault each, tens of
