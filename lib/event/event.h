@@ -60,8 +60,6 @@ int event_resolve(const char *name, struct event *ev);
 int event_set_str(char **dst, const char *src);
 /* Whether @name is one of perf's generic names or a raw code rNNNN. */
 bool event_is_own_name(const char *name);
-/* Whether the machine has a hardware PMU (a PMU of PERF_TYPE_RAW in sysfs). */
-bool have_hw_pmu(void);
 /* Why an event could not be opened, for people. */
 void explain_unsupported(struct strbuf *sb, const struct event *ev, int err);
 /* Up to three names close to @name, comma-separated, into @sb. */
@@ -102,7 +100,23 @@ int libpfm_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
 /* Calls @fn for every libpfm4 event name of the active PMUs. */
 int libpfm_names(int (*fn)(const char *name, void *ctx), void *ctx);
 
-/* pmu.c: the kernel's PMUs of sysfs, as perf names their events */
+/* pmu.c: the kernel's PMUs of sysfs, as perf names their events; the one
+ * reader of their folders, under sysfs_root() (HWPROF_SYSFS_ROOT). */
+/* The folder of PMU @pmu (NULL: of all PMUs) into @buf. */
+void pmu_path(char *buf, size_t size, const char *pmu);
+/* The first line of @pmu's file @rel (NULL @pmu: the PMUs' folder's). */
+int pmu_read(const char *pmu, const char *rel, char *buf, size_t size);
+/* @pmu's type: 0, -errno, or -EINVAL when the file holds no type. */
+int pmu_type(const char *pmu, uint32_t *type);
+/* @pmu's format field @name ("config1:1"): the config word it sets (0 for
+ * config, 1, 2) and its bits there: 0, -errno, or -EINVAL if malformed. */
+int pmu_format(const char *pmu, const char *name, int *word, uint64_t *mask);
+/* Calls @fn for each PMU's name, in directory order, until it returns
+ * non-zero, which it returns; 0 when there is no PMU folder. */
+int pmu_foreach_pmu(int (*fn)(const char *pmu, void *ctx), void *ctx);
+/* Whether the machine has a hardware PMU (a PMU of PERF_TYPE_RAW, or a
+ * hybrid or Arm core PMU), read once. */
+bool have_hw_pmu(void);
 /* Whether @name looks like pmu/.../ (no modifiers). */
 bool pmu_syntax(const char *name);
 /* Resolve "msr/tsc/" or "cpu/event=0x3c,umask=1/" into @ev. Errors, with
