@@ -442,7 +442,7 @@ bool pmu_syntax(const char *name)
 	return slash && slash > name && strrchr(name, '/') > slash;
 }
 
-int pmu_resolve(const char *spec, struct event *ev)
+int pmu_resolve(const char *spec, struct event *ev, struct event_names *n)
 {
 	struct pmu_ctx pc = { .spec = spec };
 	const char *slash = strchr(spec, '/'), *last = strrchr(spec, '/');
@@ -451,9 +451,7 @@ int pmu_resolve(const char *spec, struct event *ev)
 	int err;
 
 	if (!pmu_syntax(spec))
-		return fail(-HWP_ERR_SYNTAX,
-			    "event '%s': write a PMU's event as pmu/event/ or pmu/term=value,.../",
-			    spec);
+		return -ENOENT;
 	if (last[1])
 		return fail(-HWP_ERR_SYNTAX,
 			    "event '%s': '%s' after the last '/' is not a modifier (letters of u k h H G I p P D, p at most 3 times)",
@@ -508,9 +506,9 @@ int pmu_resolve(const char *spec, struct event *ev)
 	/* Counts stay unscaled: a unit that needs the scale would label a
 	 * raw count wrong. */
 	ev->unit = ev->unit_own && ev->scale == 1.0 ? ev->unit_own : "";
-	snprintf(buf, sizeof(buf), "Event of the kernel's PMU '%.32s'", pc.pmu);
-	if (event_set_str(&ev->canonical, spec) || event_set_str(&ev->desc, buf))
-		return fail(-ENOMEM, "out of memory");
+	snprintf(n->buf, sizeof(n->buf), "Event of the kernel's PMU '%.32s'", pc.pmu);
+	n->canonical = spec;
+	n->desc = n->buf;
 	return 0;
 }
 
