@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* Facts about the running system, and the one place perf_event_open is called. */
 #include "core/core.h"
-#include "event/event.h"
 #include "util/cpulist.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,57 +35,38 @@ const char *sysfs_root(const char *root)
 	return env && *env ? env : "/sys";
 }
 
-/* The first line of @dir/@rel, without its newline: 0 or -errno. */
+/* The first line of @dir/@rel, without its newline: 0 or -errno. One
+ * read() and no FILE: have_hw_pmu() reads a file per PMU on each stat of
+ * a machine without one. */
 int read_first_line(const char *dir, const char *rel, char *buf, size_t size)
 {
 	char path[4352];
-	FILE *f;
-	char *ok;
+	ssize_t n;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	ok = fgets(buf, (int)size, f);
-	fclose(f);
-	if (!ok)
-		return -EIO;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* The first line, as fgets() would give it, with one read() and no FILE:
- * have_hw_pmu() reads one per PMU on each stat of a machine without one. */
-static int read_int_file(const char *path, long *out)
-{
-	char buf[64], *nl, *end;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = size > 1 ? read(fd, buf, size - 1) : 0;
 	close(fd);
 	if (n <= 0)
 		return -EIO;
 	buf[n] = '\0';
-	nl = strchr(buf, '\n');
-	if (nl)
-		nl[1] = '\0';
-	errno = 0;
-	*out = strtol(buf, &end, 0);
-	if (errno || end == buf)
-		return -EINVAL;
+	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
 
 int read_paranoid(void)
 {
+	char buf[64], *end;
 	long v;
 
-	if (read_int_file("/proc/sys/kernel/perf_event_paranoid", &v))
+	if (read_first_line("/proc/sys/kernel", "perf_event_paranoid", buf, sizeof(buf)))
 		return 2;	/* the kernel's default when the file is unreadable */
-	return (int)v;
+	errno = 0;
+	v = strtol(buf, &end, 0);
+	return errno || end == buf ? 2 : (int)v;
 }
 
 /* Whether process @pid belongs to another user than ours (a root caller
@@ -138,67 +117,6 @@ void explain_permission(struct strbuf *sb, const char *what, int err, bool cpu_w
 		strbuf_adds(sb, "kernel.perf_event_paranoid=0 (system-wide counting needs 0 or lower; -1 allows everything)");
 	else
 		strbuf_adds(sb, "kernel.perf_event_paranoid=1 (kernel and user space; 2 allows user space only)");
-}
-
-/* The PMUs of the kernel itself, whose types are fixed or dynamic (from
- * PERF_TYPE_MAX up) and never PERF_TYPE_RAW: no need to read them. */
-static bool kernel_pmu(const char *name)
-{
-	static const char *const names[] = {
-		"software", "tracepoint", "breakpoint", "kprobe", "uprobe",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(name, names[i]))
-			return true;
-	return false;
-}
-
-/* Whether the PMU @name, under /sys/bus/event_source/devices, is a CPU's. */
-static bool core_pmu(const char *name)
-{
-	char path[300];
-	long type;
-
-	/* Hybrid core PMUs (cpu_core, cpu_atom) take dynamic types but keep
-	 * their names; Arm's are armv8_pmuv3_0 and the like. */
-	if (!strncmp(name, "cpu_", 4) || !strncmp(name, "armv", 4))
-		return true;
-	if (name[0] == '.' || kernel_pmu(name))
-		return false;
-	/* Core PMUs register as PERF_TYPE_RAW. */
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", name);
-	return !read_int_file(path, &type) && type == PERF_TYPE_RAW;
-}
-
-/* Read with getdents64() into a buffer on the stack: opendir() would
- * allocate 32 KiB, and its first touch costs a page fault. */
-bool have_hw_pmu(void)
-{
-	/* Any thread may ask first (hwp_doctor_new() is thread-safe): two
-	 * that race both read /sys and store the same answer. */
-	static _Atomic int cached = -1;
-	_Alignas(8) char buf[2048];
-	int dfd, found = 0;
-	ssize_t n;
-
-	found = atomic_load_explicit(&cached, memory_order_relaxed);
-	if (found >= 0)
-		return found;
-	found = 0;
-	dfd = open("/sys/bus/event_source/devices", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return false;
-	while (!found && (n = getdents64(dfd, buf, sizeof(buf))) > 0)
-		for (ssize_t off = 0; off < n && !found;) {
-			const struct dirent64 *de = (const struct dirent64 *)(buf + off);
-
-			found = core_pmu(de->d_name);
-			off += de->d_reclen;
-		}
-	close(dfd);
-	atomic_store_explicit(&cached, found, memory_order_relaxed);
-	return found;
 }
 
 int list_threads(pid_t pid, pid_t **tids, size_t *nr)

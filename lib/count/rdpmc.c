@@ -6,8 +6,8 @@
 #include "core/core.h"
 #include "count/count.h"
 #include "count/rdpmc.h"
+#include "event/event.h"
 
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,9 +34,9 @@ static inline uint64_t arch_read_clock(void)
 	return lo | (uint64_t)hi << 32;
 }
 
-/* 0: never; 1: for tasks with a perf mmap (the default); 2: always. */
-#define USER_READ_KNOB "/sys/bus/event_source/devices/cpu/rdpmc"
-#define USER_READ_FIX "echo 1 > " USER_READ_KNOB
+/* The core PMU's file rdpmc. 0: never; 1: for tasks with a perf mmap
+ * (the default); 2: always. */
+#define USER_READ_PMU "cpu"
 
 #elif defined(__aarch64__)
 
@@ -76,8 +76,7 @@ static inline uint64_t arch_read_clock(void)
 }
 
 /* 0 (the default): never; 1: for events opened with the PMU's rdpmc bit. */
-#define USER_READ_KNOB "/proc/sys/kernel/perf_user_access"
-#define USER_READ_FIX "sysctl -w kernel.perf_user_access=1"
+#define USER_READ_SYSCTL "kernel.perf_user_access"
 
 #endif
 
@@ -111,7 +110,6 @@ int rdpmc_read(const void *page, struct hwp_count *c)
 
 /* ---- whether the kernel lets this process read counters, and how to ask ---- */
 
-#define PMU_DIR "/sys/bus/event_source/devices"
 #define MAX_RDPMC_PMUS 16
 
 /* PMUs whose events must ask for user-space reads (arm64's format field
@@ -124,70 +122,26 @@ static struct {
 } ask;
 static pthread_once_t ask_once = PTHREAD_ONCE_INIT;
 
-static bool read_line(const char *path, char *buf, size_t size)
+static int note_rdpmc_format(const char *pmu, void *ctx)
 {
-	FILE *f = fopen(path, "re");
-	bool ok;
+	uint32_t type;
+	uint64_t mask;
+	int config;
 
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	return ok;
-}
-
-/* "config1:1" or "config1:3-4": which config word and which bits. */
-static bool parse_format(const char *s, int *config, uint64_t *mask)
-{
-	unsigned int lo, hi;
-	int word = 0, n = 0;
-
-	if (sscanf(s, "config:%u%n", &lo, &n) == 1)
-		word = 0;
-	else if (sscanf(s, "config%d:%u%n", &word, &lo, &n) == 2 &&
-		 word >= 1 && word <= 2)
-		;
-	else
-		return false;
-	hi = lo;
-	sscanf(s + n, "-%u", &hi);
-	if (lo > 63 || hi > 63 || hi < lo)
-		return false;
-	*config = word;
-	*mask = (hi == 63 ? ~0ULL : ((1ULL << (hi + 1)) - 1)) & ~((1ULL << lo) - 1);
-	return true;
+	(void)ctx;
+	if (pmu_format(pmu, "rdpmc", &config, &mask) || pmu_type(pmu, &type))
+		return 0;
+	if (ask.nr && (config != ask.config || mask != ask.mask))
+		return 0;	/* PMUs that disagree: ask only the first kind */
+	ask.config = config;
+	ask.mask = mask;
+	ask.types[ask.nr++] = type;
+	return ask.nr == MAX_RDPMC_PMUS;
 }
 
 static void find_rdpmc_formats(void)
 {
-	DIR *d = opendir(PMU_DIR);
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d)) && ask.nr < MAX_RDPMC_PMUS) {
-		char path[512], line[64];
-		unsigned int type;
-		int config;
-		uint64_t mask;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), PMU_DIR "/%s/format/rdpmc", de->d_name);
-		if (!read_line(path, line, sizeof(line)) ||
-		    !parse_format(line, &config, &mask))
-			continue;
-		snprintf(path, sizeof(path), PMU_DIR "/%s/type", de->d_name);
-		if (!read_line(path, line, sizeof(line)) ||
-		    sscanf(line, "%u", &type) != 1)
-			continue;
-		if (ask.nr && (config != ask.config || mask != ask.mask))
-			continue;	/* PMUs that disagree: ask only the first kind */
-		ask.config = config;
-		ask.mask = mask;
-		ask.types[ask.nr++] = type;
-	}
-	closedir(d);
+	pmu_foreach_pmu(note_rdpmc_format, NULL);
 }
 
 void rdpmc_request(struct perf_event_attr *attr)
@@ -209,14 +163,36 @@ void rdpmc_request(struct perf_event_attr *attr)
 		attr->config2 |= ask.mask;
 }
 
+#ifdef HAVE_USER_READ
+/* The knob that lets user space read counters: its path, for messages, and
+ * its value; -ENOENT when the kernel has none. */
+static int read_user_read_knob(char *path, size_t size, int *knob)
+{
+	char dir[4096], line[32];
+	const char *rel;
+
+#if defined(__aarch64__)
+	snprintf(dir, sizeof(dir), "/proc/sys/kernel");
+	rel = "perf_user_access";
+#else
+	pmu_path(dir, sizeof(dir), USER_READ_PMU);
+	rel = "rdpmc";
+#endif
+	snprintf(path, size, "%s/%s", dir, rel);
+	if (read_first_line(dir, rel, line, sizeof(line)) ||
+	    sscanf(line, "%d", knob) != 1)
+		return -ENOENT;
+	return 0;
+}
+#endif
+
 bool rdpmc_allowed(struct strbuf *why)
 {
 #ifdef HAVE_USER_READ
-	char line[32];
+	char path[4200];
 	int knob;
 
-	if (!read_line(USER_READ_KNOB, line, sizeof(line)) ||
-	    sscanf(line, "%d", &knob) != 1) {
+	if (read_user_read_knob(path, sizeof(path), &knob)) {
 #if defined(__aarch64__)
 		if (why)
 			strbuf_adds(why, "this kernel cannot let user space read the PMU's counters (arm64 needs Linux 5.17 or later): counters are read with read()");
@@ -226,9 +202,15 @@ bool rdpmc_allowed(struct strbuf *why)
 #endif
 	}
 	if (knob == 0) {
+#if defined(__aarch64__)
 		if (why)
-			strbuf_addf(why, "%s is 0: counters are read with read(), a system call each; '%s' lets hwprof read them in user space",
-				    USER_READ_KNOB, USER_READ_FIX);
+			strbuf_addf(why, "%s is 0: counters are read with read(), a system call each; 'sysctl -w %s=1' lets hwprof read them in user space",
+				    path, USER_READ_SYSCTL);
+#else
+		if (why)
+			strbuf_addf(why, "%s is 0: counters are read with read(), a system call each; 'echo 1 > %s' lets hwprof read them in user space",
+				    path, path);
+#endif
 		return false;
 	}
 	return true;

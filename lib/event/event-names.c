@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Event names: perf's generic table, resolution through every source,
- * suggestions for misspellings, listing and probing. */
-#include "event/event-open.h"
+/* Event names: perf's generic table, the one resolver that asks each kind
+ * of name in turn, suggestions for misspellings, names in formulas. */
+#include "event/event.h"
 #include "util/text.h"
 
 #include <ctype.h>
@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #define HW(n, a, c, d) { n, a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, d, "" }
 #define SW(n, a, c, d, u) { n, a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, d, u }
@@ -156,76 +155,69 @@ bool event_is_own_name(const char *name)
 	return generic_find(name) || is_raw_name(name);
 }
 
-int event_set_str(char **dst, const char *src)
+int generic_resolve(const char *name, struct event *ev, struct event_names *n)
+{
+	const struct generic_event *g = generic_find(name);
+
+	if (!g)
+		return -ENOENT;
+	ev->source = HWP_SOURCE_GENERIC;
+	ev->attr.type = g->type;
+	ev->attr.config = g->config;
+	ev->unit = g->unit;
+	ev->is_hardware = g->type != PERF_TYPE_SOFTWARE;
+	n->canonical = g->name;
+	n->desc = g->desc;
+	return 0;
+}
+
+int raw_resolve(const char *name, struct event *ev, struct event_names *n)
+{
+	if (!is_raw_name(name))
+		return -ENOENT;
+	ev->source = HWP_SOURCE_RAW;
+	ev->attr.type = PERF_TYPE_RAW;
+	ev->attr.config = strtoull(name + 1, NULL, 16);
+	ev->is_hardware = true;
+	n->canonical = name;
+	n->desc = "Raw PMU event code";
+	return 0;
+}
+
+/* Replace *@dst with a copy of @src: 0 or -ENOMEM. */
+static int set_str(char **dst, const char *src)
 {
 	free(*dst);
 	*dst = strdup(src);
 	return *dst ? 0 : -ENOMEM;
 }
 
+/* The kinds of name, in the order they are asked: a PMU's syntax is its
+ * own; perf's generic names come before libpfm4's, which knows some of
+ * them too; libpfm4 takes most raw codes as its perf_raw::rNNN, and ours
+ * the rest; a tracepoint is what is left. */
+static const event_kind_fn kinds[] = {
+	pmu_resolve, generic_resolve, libpfm_resolve, raw_resolve, tracepoint_resolve,
+};
+
 int event_resolve(const char *name, struct event *ev)
 {
-	const struct generic_event *g;
-	char *canonical = NULL, *desc = NULL;
-	int err;
+	struct event_names n;
+	int err = -ENOENT;
 
 	memset(&ev->attr, 0, sizeof(ev->attr));
 	ev->attr.size = sizeof(ev->attr);
 	ev->unit = "";
 	ev->scale = 1.0;
-	if (pmu_syntax(name))
-		return pmu_resolve(name, ev);
-
-	g = generic_find(name);
-	if (g) {
-		ev->source = HWP_SOURCE_GENERIC;
-		ev->attr.type = g->type;
-		ev->attr.config = g->config;
-		ev->unit = g->unit;
-		ev->is_hardware = g->type != PERF_TYPE_SOFTWARE;
-		if (event_set_str(&ev->canonical, g->name) ||
-		    event_set_str(&ev->desc, g->desc))
-			return fail(-ENOMEM, "out of memory");
-		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(kinds) && err == -ENOENT; i++) {
+		n.canonical = n.desc = NULL;
+		err = kinds[i](name, ev, &n);
 	}
-
-	err = libpfm_encode(name, &ev->attr, &canonical, &desc);
-	if (!err) {
-		ev->source = HWP_SOURCE_PFM;
-		ev->is_hardware = ev->attr.type != PERF_TYPE_SOFTWARE &&
-				  ev->attr.type != PERF_TYPE_TRACEPOINT;
-		free(ev->canonical);
-		free(ev->desc);
-		ev->canonical = canonical;
-		ev->desc = desc;
-		return 0;
-	}
-	if (err != -ENOENT)
+	if (err)
 		return err;
-
-	if (is_raw_name(name)) {
-		ev->source = HWP_SOURCE_RAW;
-		ev->attr.type = PERF_TYPE_RAW;
-		ev->attr.config = strtoull(name + 1, NULL, 16);
-		ev->is_hardware = true;
-		if (event_set_str(&ev->canonical, name) ||
-		    event_set_str(&ev->desc, "Raw PMU event code"))
-			return fail(-ENOMEM, "out of memory");
-		return 0;
-	}
-
-	if (tracepoint_syntax(name)) {
-		err = tracepoint_resolve(name, &ev->attr);
-		if (err)
-			return err;
-		ev->source = HWP_SOURCE_TRACEPOINT;
-		ev->is_hardware = false;
-		if (event_set_str(&ev->canonical, name) ||
-		    event_set_str(&ev->desc, "Tracepoint"))
-			return fail(-ENOMEM, "out of memory");
-		return 0;
-	}
-	return -ENOENT;
+	if (set_str(&ev->canonical, n.canonical) || set_str(&ev->desc, n.desc))
+		return fail(-ENOMEM, "out of memory");
+	return 0;
 }
 
 /* ---- suggestions ---- */
@@ -448,99 +440,4 @@ void explain_unsupported(struct strbuf *sb, const struct event *ev, int err)
 	default:
 		strbuf_addf(sb, "perf_event_open failed: %s", errno_text(-err));
 	}
-}
-
-/* ---- listing and probing ---- */
-
-static int generic_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
-{
-	for (size_t i = 0; i < generic_nr(); i++) {
-		const struct generic_event *g = generic_get(i);
-		struct hwp_event_desc d = {
-			.name = g->name,
-			.desc = g->desc,
-			.pmu = g->type == PERF_TYPE_SOFTWARE ? "software" :
-			       g->type == PERF_TYPE_HW_CACHE ? "cache" : "hardware",
-			.source = HWP_SOURCE_GENERIC,
-		};
-		char desc[256];
-		int ret;
-
-		if (pattern && !pattern_match(pattern, g->name) &&
-		    !(g->alias && pattern_match(pattern, g->alias)))
-			continue;
-		if (g->alias) {
-			snprintf(desc, sizeof(desc), "%s (alias: %s)", g->desc, g->alias);
-			d.desc = desc;
-		}
-		ret = fn(&d, ctx);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-HWP_API int hwp_events_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
-{
-	int ret;
-
-	clear_error();
-	if (!fn)
-		return fail(-EINVAL, "hwp_events_foreach: no callback");
-	ret = generic_foreach(pattern, fn, ctx);
-	if (ret)
-		return ret;
-	ret = libpfm_foreach(pattern, fn, ctx);
-	if (ret)
-		return ret;
-	ret = pmu_foreach(pattern, fn, ctx);
-	if (ret)
-		return ret;
-	return tracepoint_foreach(pattern, fn, ctx);
-}
-
-HWP_API int hwp_event_probe(const char *name)
-{
-	struct hwp_evlist *evl = NULL;
-	struct perf_event_attr attr;
-	struct strbuf reason = STRBUF_INIT;
-	struct open_req req = {
-		.cpu = -1,
-		.group_fd = -1,
-		.scope = HWP_SCOPE_THREAD,
-		.fds_needed = 1,
-	};
-	int fd, err;
-
-	clear_error();
-	err = hwp_evlist_parse(name, NULL, &evl);
-	if (err)
-		return err;
-	if (evl->nr_events != 1) {
-		hwp_evlist_free(evl);
-		return fail(-EINVAL, "hwp_event_probe: '%s' is not one event", name);
-	}
-	/* Opened as a session opens it, with the same fallbacks. */
-	req.ev = &evl->events[0];
-	attr = req.ev->attr;
-	attr.disabled = 1;
-	req.attr = &attr;
-	switch (event_open(&req, &fd, &err, &reason)) {
-	case OPEN_DONE:
-	case OPEN_USER_ONLY:
-		close(fd);
-		err = 0;
-		break;
-	case OPEN_NOT_SUPPORTED:
-		if (req.ev->is_hardware && !have_hw_pmu())
-			err = -HWP_ERR_NO_PMU;
-		fail(err, "%s: not supported: %s", name, strbuf_str(&reason));
-		break;
-	case OPEN_THREAD_GONE:
-	case OPEN_FAILED:
-		break;	/* the message is set */
-	}
-	strbuf_release(&reason);
-	hwp_evlist_free(evl);
-	return err;
 }

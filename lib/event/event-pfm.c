@@ -183,10 +183,9 @@ static int translate(int ret, const char *name)
 	}
 }
 
-int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonical,
-		   char **desc)
+int libpfm_resolve(const char *name, struct event *ev, struct event_names *n)
 {
-	struct perf_event_attr a;
+	struct perf_event_attr a, *attr = &ev->attr;
 	pfm_perf_encode_arg_t arg;
 	pfm_event_info_t einfo;
 	pfm_pmu_info_t pinfo;
@@ -194,8 +193,6 @@ int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonic
 	char *fstr = NULL;
 	int ret;
 
-	*canonical = NULL;
-	*desc = NULL;
 	ret = libpfm_init();
 	if (ret)
 		return ret;
@@ -232,16 +229,15 @@ int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonic
 		return fail(-EIO, "event '%s': libpfm4 encoded it but cannot describe it",
 			    name);
 	plain = strstr(name, "::") ? strstr(name, "::") + 2 : name;
-	if (asprintf(canonical, "%s::%s", pinfo.name, plain) < 0) {
-		*canonical = NULL;
-		return fail(-ENOMEM, "out of memory");
-	}
-	*desc = strdup(einfo.desc ? einfo.desc : "");
-	if (!*desc) {
-		free(*canonical);
-		*canonical = NULL;
-		return fail(-ENOMEM, "out of memory");
-	}
+	ret = snprintf(n->buf, sizeof(n->buf), "%s::%s", pinfo.name, plain);
+	if (ret < 0 || (size_t)ret >= sizeof(n->buf))
+		return fail(-EINVAL, "event '%s': a name of more than %zu characters",
+			    name, sizeof(n->buf) - 1);
+	ev->source = HWP_SOURCE_PFM;
+	ev->is_hardware = attr->type != PERF_TYPE_SOFTWARE &&
+			  attr->type != PERF_TYPE_TRACEPOINT;
+	n->canonical = n->buf;
+	n->desc = einfo.desc ? einfo.desc : "";
 	return 0;
 }
 

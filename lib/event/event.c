@@ -13,11 +13,6 @@
 #define NAME_MAX_LEN 1024
 #define EVENTS_MAX 4096
 
-struct modifiers {
-	bool u, k, h, H, G, I, D, P;
-	int p;
-};
-
 struct parser {
 	const char *spec;
 	size_t pos;
@@ -45,88 +40,6 @@ static int syntax_error(const struct parser *ps, size_t pos, const char *fmt, ..
 	fail(-HWP_ERR_SYNTAX, "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
 	return -HWP_ERR_SYNTAX;
-}
-
-static bool parse_modifiers(const char *s, struct modifiers *m)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		switch (*s) {
-		case 'u': m->u = true; break;
-		case 'k': m->k = true; break;
-		case 'h': m->h = true; break;
-		case 'H': m->H = true; break;
-		case 'G': m->G = true; break;
-		case 'I': m->I = true; break;
-		case 'D': m->D = true; break;
-		case 'P': m->P = true; break;
-		case 'p':
-			if (++m->p > 3)
-				return false;
-			break;
-		default:
-			return false;
-		}
-	}
-	return true;
-}
-
-static void apply_modifiers(struct event *ev, const struct modifiers *m)
-{
-	struct perf_event_attr *a = &ev->attr;
-
-	/* "{faults:u,cs}:k": the levels of the event and its group add up. */
-	ev->plm_bits |= (m->u ? 1 : 0) | (m->k ? 2 : 0) | (m->h ? 4 : 0);
-	if (ev->plm_bits) {
-		a->exclude_user = !(ev->plm_bits & 1);
-		a->exclude_kernel = !(ev->plm_bits & 2);
-		a->exclude_hv = !(ev->plm_bits & 4);
-		ev->mod_explicit_plm = true;
-	}
-	if (m->H)
-		a->exclude_guest = 1;
-	if (m->G)
-		a->exclude_host = 1;
-	if (m->I)
-		a->exclude_idle = 1;
-	if (m->D)
-		a->pinned = 1;
-	if (m->p)
-		a->precise_ip = (unsigned)m->p;
-	if (m->P)
-		a->precise_ip = 3;	/* lowered at the open until the PMU takes it */
-}
-
-/* The offset of a trailing ":MODIFIERS" in @tok, or its length if none. */
-static size_t modifier_split(const char *tok, size_t len)
-{
-	struct modifiers m = { 0 };
-	char buf[16];
-	size_t colon = len;
-
-	while (colon > 0 && tok[colon - 1] != ':' && tok[colon - 1] != '/')
-		colon--;
-	/* perf writes a PMU event's modifiers after its last slash, with or
-	 * without a colon: cpu/cycles/u, msr/tsc/:u. */
-	if (colon > 0 && tok[colon - 1] == '/' && colon < len &&
-	    len - colon < sizeof(buf)) {
-		memcpy(buf, tok + colon, len - colon);
-		buf[len - colon] = '\0';
-		return parse_modifiers(buf, &m) ? colon : len;
-	}
-	if (colon == 0 || tok[colon - 1] != ':' || len - colon >= sizeof(buf))
-		return len;
-	memcpy(buf, tok + colon, len - colon);
-	buf[len - colon] = '\0';
-	return parse_modifiers(buf, &m) ? colon - 1 : len;
-}
-
-bool event_name_has_modifiers(const char *name)
-{
-	size_t len = strlen(name);
-
-	return modifier_split(name, len) < len;
 }
 
 static void event_release(struct event *ev)
@@ -216,11 +129,11 @@ static int add_event(struct parser *ps, const char *tok, size_t len, size_t pos,
 	}
 	if (base_len < len)
 		parse_modifiers(ev->name + base_len + (tok[base_len] == ':'), &m);
-	if (pmu_syntax(base)) {
-		err = pmu_resolve(base, ev);
-		goto resolved;
-	}
 	err = event_resolve(base, ev);
+	/* A PMU's event is that PMU's or none: no second try, and its
+	 * message stands. */
+	if (pmu_syntax(base))
+		goto resolved;
 	if (err == -ENOENT && base_len < len) {
 		/* libpfm4 has attributes that look like ours (":u", ":k"):
 		 * let it try the whole name before giving up. */

@@ -54,21 +54,34 @@ struct hwp_evlist {
 
 int evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out);
 const struct event *evlist_get(const struct hwp_evlist *evl, size_t idx);
-/* Resolve one name (no modifiers) into @ev's attr, canonical, desc, unit. */
+/* Resolve one name (no modifiers) into @ev's attr, canonical, desc, unit:
+ * the one resolver, which asks each kind of name in turn (a sysfs PMU's,
+ * perf's generic names, libpfm4's, a raw code, a tracepoint); -ENOENT when
+ * none knows it. */
 int event_resolve(const char *name, struct event *ev);
-/* Replace *@dst with a copy of @src: 0 or -ENOMEM. */
-int event_set_str(char **dst, const char *src);
+
+/* What a kind of name calls the event it resolved, which the resolver
+ * copies into it: static or borrowed strings, or text in @buf. */
+struct event_names {
+	const char *canonical;
+	const char *desc;
+	char buf[1280];
+};
+/* Each kind of name resolves @name into @ev (attr, source, is_hardware,
+ * and unit and scale where it has them) and @n: 0, -ENOENT when @name is
+ * not of its kind, or the error of a name of its kind, message set. None
+ * calls the resolver back. */
+typedef int (*event_kind_fn)(const char *name, struct event *ev, struct event_names *n);
+/* event-names.c: perf's generic names ("cycles", "L1-dcache-load-misses"),
+ * and raw codes ("r1a8"). */
+int generic_resolve(const char *name, struct event *ev, struct event_names *n);
+int raw_resolve(const char *name, struct event *ev, struct event_names *n);
 /* Whether @name is one of perf's generic names or a raw code rNNNN. */
 bool event_is_own_name(const char *name);
-/* Whether the machine has a hardware PMU (a PMU of PERF_TYPE_RAW in sysfs). */
-bool have_hw_pmu(void);
 /* Why an event could not be opened, for people. */
 void explain_unsupported(struct strbuf *sb, const struct event *ev, int err);
 /* Up to three names close to @name, comma-separated, into @sb. */
 void event_suggest(const char *name, struct strbuf *sb);
-/* Whether @name, an event as written, ends in modifiers: cycles:u,
- * cpu/cycles/k (not icl::INST_RETIRED:ANY_P, nor sched:sched_switch). */
-bool event_name_has_modifiers(const char *name);
 /* The event a metric formula's @name reads: the one of that name, else,
  * of those it matches, the first without modifiers, else the first; -1 if
  * none. *@nr_matches (may be NULL) gets how many it matches. */
@@ -92,28 +105,62 @@ struct generic_event {
 size_t generic_nr(void);
 const struct generic_event *generic_get(size_t idx);
 
+/* modifiers.c: perf's letters after an event's name */
+struct modifiers {
+	bool u, k, h, H, G, I, D, P;
+	int p;
+};
+/* The letters of @s (u k h H G I D P, p up to 3 times) into @m: false if
+ * @s is empty or holds another. */
+bool parse_modifiers(const char *s, struct modifiers *m);
+/* Set @ev's attr as @m says; the levels of an event and of its group add
+ * up. */
+void apply_modifiers(struct event *ev, const struct modifiers *m);
+/* The offset of a trailing ":MODIFIERS" (or, after a PMU event's last
+ * slash, "MODIFIERS") in @tok of @len bytes, or @len if none. */
+size_t modifier_split(const char *tok, size_t len);
+/* Whether @name, an event as written, ends in modifiers: cycles:u,
+ * cpu/cycles/k (not icl::INST_RETIRED:ANY_P, nor sched:sched_switch). */
+bool event_name_has_modifiers(const char *name);
+
 /* event-pfm.c: libpfm4 at the boundary; PFM_ERR_* never leave it. */
 int libpfm_init(void);
-/* Encode @name into @attr: 0, -ENOENT (unknown to libpfm4), or a
- * translated error with the message set. */
-int libpfm_encode(const char *name, struct perf_event_attr *attr, char **canonical,
-		   char **desc);
+/* The kind of name of libpfm4's events: its errors translated. */
+int libpfm_resolve(const char *name, struct event *ev, struct event_names *n);
 int libpfm_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
 /* Calls @fn for every libpfm4 event name of the active PMUs. */
 int libpfm_names(int (*fn)(const char *name, void *ctx), void *ctx);
 
-/* pmu.c: the kernel's PMUs of sysfs, as perf names their events */
+/* pmu.c: the kernel's PMUs of sysfs, as perf names their events; the one
+ * reader of their folders, under sysfs_root() (HWPROF_SYSFS_ROOT). */
+/* The folder of PMU @pmu (NULL: of all PMUs) into @buf. */
+void pmu_path(char *buf, size_t size, const char *pmu);
+/* The first line of @pmu's file @rel (NULL @pmu: the PMUs' folder's). */
+int pmu_read(const char *pmu, const char *rel, char *buf, size_t size);
+/* @pmu's type: 0, -errno, or -EINVAL when the file holds no type. */
+int pmu_type(const char *pmu, uint32_t *type);
+/* @pmu's format field @name ("config1:1"): the config word it sets (0 for
+ * config, 1, 2) and its bits there: 0, -errno, or -EINVAL if malformed. */
+int pmu_format(const char *pmu, const char *name, int *word, uint64_t *mask);
+/* Calls @fn for each PMU's name, in directory order, until it returns
+ * non-zero, which it returns; 0 when there is no PMU folder. */
+int pmu_foreach_pmu(int (*fn)(const char *pmu, void *ctx), void *ctx);
+/* Whether the machine has a hardware PMU (a PMU of PERF_TYPE_RAW, or a
+ * hybrid or Arm core PMU), read once. */
+bool have_hw_pmu(void);
 /* Whether @name looks like pmu/.../ (no modifiers). */
 bool pmu_syntax(const char *name);
-/* Resolve "msr/tsc/" or "cpu/event=0x3c,umask=1/" into @ev. Errors, with
- * the message set: -HWP_ERR_UNKNOWN_EVENT (no such PMU, event or term),
- * -HWP_ERR_SYNTAX (a bad value or one out of its field's range),
- * -HWP_ERR_FORMAT (sysfs files not as the kernel writes them), -ENOMEM. */
-int pmu_resolve(const char *name, struct event *ev);
+/* The kind of name "msr/tsc/" or "cpu/event=0x3c,umask=1/" (-ENOENT for
+ * another). Errors, with the message set: -HWP_ERR_UNKNOWN_EVENT (no such
+ * PMU, event or term), -HWP_ERR_SYNTAX (a bad value or one out of its
+ * field's range), -HWP_ERR_FORMAT (sysfs files not as the kernel writes
+ * them), -ENOMEM. */
+int pmu_resolve(const char *name, struct event *ev, struct event_names *n);
 int pmu_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
 
 /* tracepoint.c */
-int tracepoint_resolve(const char *name, struct perf_event_attr *attr);
+/* The kind of name "subsystem:name", from tracefs. */
+int tracepoint_resolve(const char *name, struct event *ev, struct event_names *n);
 int tracepoint_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
 bool tracepoint_syntax(const char *name);
 bool tracefs_mounted(void);

@@ -3,16 +3,21 @@
  * "cpu/event=0x3c,umask=0x01/", "cstate_core/c6-residency/". The PMU's
  * type, its format fields (format/umask: "config:8-15") and its event
  * aliases (events/tsc: "event=0x00", with tsc.scale and tsc.unit) come
- * from sysfs, under sysfs_root() so that a test can fabricate a PMU. */
+ * from sysfs, under sysfs_root() so that a test can fabricate a PMU. This
+ * file is the one reader of the PMUs' sysfs folders: the rdpmc knob and
+ * format of count/rdpmc.c and have_hw_pmu() read them through it. */
 #include "event/event.h"
 #include "util/text.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PMU_DIR "bus/event_source/devices"
 #define TERMS_MAX 64
@@ -57,36 +62,34 @@ static void list_names(const char *dir, const char *sub, struct strbuf *sb)
 		free(de);
 }
 
-static int parse_field(const struct pmu_ctx *pc, const char *name, const char *text,
-		       struct field *f)
+/* "config1:0-15" or "config:0-3,32-35" into @f: 0, or -EINVAL. */
+static int field_parse(const char *text, struct field *f)
 {
 	const char *s = text;
 
 	memset(f, 0, sizeof(*f));
-	if (!strncmp(s, "config", 6)) {
-		s += 6;
-		if (*s == '1' || *s == '2')
-			f->r[0].cfg = (unsigned char)(*s++ - '0');
-		if (*s++ != ':')
-			goto bad;
-	} else {
-		goto bad;
-	}
+	if (strncmp(s, "config", 6))
+		return -EINVAL;
+	s += 6;
+	if (*s == '1' || *s == '2')
+		f->r[0].cfg = (unsigned char)(*s++ - '0');
+	if (*s++ != ':')
+		return -EINVAL;
 	for (;;) {
 		char *end;
 		unsigned long lo = strtoul(s, &end, 10), hi = lo;
 
 		if (end == s)
-			goto bad;
+			return -EINVAL;
 		s = end;
 		if (*s == '-') {
 			hi = strtoul(++s, &end, 10);
 			if (end == s)
-				goto bad;
+				return -EINVAL;
 			s = end;
 		}
 		if (lo > hi || hi > 63 || f->nr == RANGES_MAX)
-			goto bad;
+			return -EINVAL;
 		f->r[f->nr].cfg = f->r[0].cfg;
 		f->r[f->nr].lo = (unsigned char)lo;
 		f->r[f->nr].hi = (unsigned char)hi;
@@ -94,13 +97,140 @@ static int parse_field(const struct pmu_ctx *pc, const char *name, const char *t
 		if (!*s)
 			return 0;
 		if (*s++ != ',')
-			goto bad;
+			return -EINVAL;
 	}
-bad:
-	return fail(-HWP_ERR_FORMAT,
-		    "event '%s': the format of term '%s' in %s/format/%s is '%s', not configN:LO-HI[,LO-HI]; the kernel's sysfs is not what hwprof expects",
-		    pc->spec, name, pc->dir, name, text);
 }
+
+/* ---- the reader of the PMUs' folders ---- */
+
+void pmu_path(char *buf, size_t size, const char *pmu)
+{
+	snprintf(buf, size, "%s/" PMU_DIR "%s%s", sysfs_root(NULL), pmu ? "/" : "",
+		 pmu ? pmu : "");
+}
+
+int pmu_read(const char *pmu, const char *rel, char *buf, size_t size)
+{
+	char dir[4096];
+
+	pmu_path(dir, sizeof(dir), pmu);
+	return read_first_line(dir, rel, buf, size);
+}
+
+/* A type file's text: a number from 0 to UINT32_MAX, or -EINVAL. */
+static int type_parse(const char *text, uint32_t *type)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (end == text || *end || errno || v < 0 || v > UINT32_MAX)
+		return -EINVAL;
+	*type = (uint32_t)v;
+	return 0;
+}
+
+int pmu_type(const char *pmu, uint32_t *type)
+{
+	char buf[64];
+	int err = pmu_read(pmu, "type", buf, sizeof(buf));
+
+	return err ? err : type_parse(buf, type);
+}
+
+int pmu_format(const char *pmu, const char *name, int *word, uint64_t *mask)
+{
+	char rel[512], buf[256];
+	struct field f;
+	int err;
+
+	if (strlen(name) > 256)
+		return -ENOENT;
+	snprintf(rel, sizeof(rel), "format/%s", name);
+	err = pmu_read(pmu, rel, buf, sizeof(buf));
+	if (!err)
+		err = field_parse(buf, &f);
+	if (err)
+		return err;
+	*word = f.r[0].cfg;
+	*mask = 0;
+	for (unsigned i = 0; i < f.nr; i++)
+		*mask |= (f.r[i].hi == 63 ? ~0ull : (1ull << (f.r[i].hi + 1)) - 1) &
+			 ~((1ull << f.r[i].lo) - 1);
+	return 0;
+}
+
+/* Read with getdents64() into a buffer on the stack: opendir() would
+ * allocate 32 KiB, and its first touch costs a page fault. */
+int pmu_foreach_pmu(int (*fn)(const char *pmu, void *ctx), void *ctx)
+{
+	_Alignas(8) char buf[2048];
+	char path[4096];
+	int dfd, ret = 0;
+	ssize_t n;
+
+	pmu_path(path, sizeof(path), NULL);
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return 0;
+	while (!ret && (n = getdents64(dfd, buf, sizeof(buf))) > 0)
+		for (ssize_t off = 0; off < n && !ret;) {
+			const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+
+			if (de->d_name[0] != '.')
+				ret = fn(de->d_name, ctx);
+			off += de->d_reclen;
+		}
+	close(dfd);
+	return ret;
+}
+
+/* The PMUs of the kernel itself, whose types are fixed or dynamic (from
+ * PERF_TYPE_MAX up) and never PERF_TYPE_RAW: no need to read them. */
+static bool kernel_pmu(const char *name)
+{
+	static const char *const names[] = {
+		"software", "tracepoint", "breakpoint", "kprobe", "uprobe",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/* Whether the PMU @name is a CPU's: 1 stops the walk. */
+static int core_pmu(const char *name, void *ctx)
+{
+	uint32_t type;
+
+	(void)ctx;
+	/* Hybrid core PMUs (cpu_core, cpu_atom) take dynamic types but keep
+	 * their names; Arm's are armv8_pmuv3_0 and the like. */
+	if (!strncmp(name, "cpu_", 4) || !strncmp(name, "armv", 4))
+		return 1;
+	if (kernel_pmu(name))
+		return 0;
+	/* Core PMUs register as PERF_TYPE_RAW. */
+	return !pmu_type(name, &type) && type == PERF_TYPE_RAW;
+}
+
+bool have_hw_pmu(void)
+{
+	/* Any thread may ask first (hwp_doctor_new() is thread-safe): two
+	 * that race both read sysfs and store the same answer. */
+	static _Atomic int cached = -1;
+	int found = atomic_load_explicit(&cached, memory_order_relaxed);
+
+	if (found >= 0)
+		return found;
+	found = pmu_foreach_pmu(core_pmu, NULL) > 0;
+	atomic_store_explicit(&cached, found, memory_order_relaxed);
+	return found;
+}
+
+/* ---- pmu/event/ and pmu/term=value/ into an attr ---- */
 
 static unsigned field_width(const struct field *f)
 {
@@ -243,9 +373,10 @@ static int apply_term(struct pmu_ctx *pc, char *term, bool from_alias, struct ev
 	if (strlen(key) < 200) {
 		snprintf(rel, sizeof(rel), "format/%s", key);
 		if (!read_first_line(pc->dir, rel, buf, sizeof(buf))) {
-			err = parse_field(pc, key, buf, &f);
-			if (err)
-				return err;
+			if (field_parse(buf, &f))
+				return fail(-HWP_ERR_FORMAT,
+					    "event '%s': the format of term '%s' in %s/format/%s is '%s', not configN:LO-HI[,LO-HI]; the kernel's sysfs is not what hwprof expects",
+					    pc->spec, key, pc->dir, key, buf);
 			width = field_width(&f);
 			if (width < 64 && v >> width)
 				return fail(-HWP_ERR_SYNTAX,
@@ -295,7 +426,7 @@ static int unknown_pmu(const struct pmu_ctx *pc)
 	struct strbuf sb = STRBUF_INIT;
 	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/" PMU_DIR, sysfs_root(NULL));
+	pmu_path(path, sizeof(path), NULL);
 	list_names(path, ".", &sb);
 	fail(-HWP_ERR_UNKNOWN_EVENT,
 	     "event '%s': this machine has no PMU '%s'; the kernel's PMUs (%s): %s",
@@ -311,18 +442,16 @@ bool pmu_syntax(const char *name)
 	return slash && slash > name && strrchr(name, '/') > slash;
 }
 
-int pmu_resolve(const char *spec, struct event *ev)
+int pmu_resolve(const char *spec, struct event *ev, struct event_names *n)
 {
 	struct pmu_ctx pc = { .spec = spec };
 	const char *slash = strchr(spec, '/'), *last = strrchr(spec, '/');
-	char buf[64], *terms = NULL, *end;
-	long type;
+	char buf[64], *terms = NULL;
+	uint32_t type;
 	int err;
 
 	if (!pmu_syntax(spec))
-		return fail(-HWP_ERR_SYNTAX,
-			    "event '%s': write a PMU's event as pmu/event/ or pmu/term=value,.../",
-			    spec);
+		return -ENOENT;
 	if (last[1])
 		return fail(-HWP_ERR_SYNTAX,
 			    "event '%s': '%s' after the last '/' is not a modifier (letters of u k h H G I p P D, p at most 3 times)",
@@ -333,23 +462,21 @@ int pmu_resolve(const char *spec, struct event *ev)
 			    "event '%s': '%.*s' is not a PMU's name",
 			    spec, (int)(slash - spec), spec);
 	memcpy(pc.pmu, spec, (size_t)(slash - spec));
-	snprintf(pc.dir, sizeof(pc.dir), "%s/" PMU_DIR "/%s", sysfs_root(NULL), pc.pmu);
+	pmu_path(pc.dir, sizeof(pc.dir), pc.pmu);
 	err = read_first_line(pc.dir, "type", buf, sizeof(buf));
 	if (err == -ENOENT || err == -ENOTDIR)
 		return unknown_pmu(&pc);
 	if (err)
 		return fail(err, "event '%s': cannot read %s/type: %s", spec, pc.dir,
 			    errno_text(-err));
-	errno = 0;
-	type = strtol(buf, &end, 10);
-	if (end == buf || *end || errno || type < 0 || type > UINT32_MAX)
+	if (type_parse(buf, &type))
 		return fail(-HWP_ERR_FORMAT,
 			    "event '%s': %s/type is '%s', not a PMU type",
 			    spec, pc.dir, buf);
 
 	memset(&ev->attr, 0, sizeof(ev->attr));
 	ev->attr.size = sizeof(ev->attr);
-	ev->attr.type = (uint32_t)type;
+	ev->attr.type = type;
 	ev->scale = 1.0;
 	pc.cfg[0] = (uint64_t *)&ev->attr.config;
 	pc.cfg[1] = (uint64_t *)&ev->attr.config1;
@@ -379,9 +506,9 @@ int pmu_resolve(const char *spec, struct event *ev)
 	/* Counts stay unscaled: a unit that needs the scale would label a
 	 * raw count wrong. */
 	ev->unit = ev->unit_own && ev->scale == 1.0 ? ev->unit_own : "";
-	snprintf(buf, sizeof(buf), "Event of the kernel's PMU '%.32s'", pc.pmu);
-	if (event_set_str(&ev->canonical, spec) || event_set_str(&ev->desc, buf))
-		return fail(-ENOMEM, "out of memory");
+	snprintf(n->buf, sizeof(n->buf), "Event of the kernel's PMU '%.32s'", pc.pmu);
+	n->canonical = spec;
+	n->desc = n->buf;
 	return 0;
 }
 
@@ -391,7 +518,7 @@ int pmu_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 	struct dirent **pmus;
 	int n, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/" PMU_DIR, sysfs_root(NULL));
+	pmu_path(path, sizeof(path), NULL);
 	n = scandir(path, &pmus, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
 		char dir[4352];

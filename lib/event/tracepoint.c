@@ -48,15 +48,18 @@ bool tracepoint_syntax(const char *name)
 	return true;
 }
 
-int tracepoint_resolve(const char *name, struct perf_event_attr *attr)
+int tracepoint_resolve(const char *name, struct event *ev, struct event_names *names)
 {
-	const char *root = tracefs_root();
-	const char *colon = strchr(name, ':');
+	const char *root, *colon = strchr(name, ':');
+	struct perf_event_attr *attr = &ev->attr;
 	char path[1024];
 	unsigned long long id;
 	FILE *f;
 	int n;
 
+	if (!tracepoint_syntax(name))
+		return -ENOENT;
+	root = tracefs_root();
 	if (!root)
 		return -ENOENT;	/* the unknown-event message says to mount it */
 	snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", root, (int)(colon - name),
@@ -77,6 +80,10 @@ int tracepoint_resolve(const char *name, struct perf_event_attr *attr)
 	attr->size = sizeof(*attr);
 	attr->type = PERF_TYPE_TRACEPOINT;
 	attr->config = id;
+	ev->source = HWP_SOURCE_TRACEPOINT;
+	ev->is_hardware = false;
+	names->canonical = name;
+	names->desc = "Tracepoint";
 	return 0;
 }
 

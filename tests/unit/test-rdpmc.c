@@ -4,10 +4,19 @@
  * the kernel's offset, the time extrapolation (short clocks too), the
  * retry when the seqlock moves, and every reason to fall back to read().
  * The instructions themselves run in the kernel tests on a PMU: the
- * emulated ARMv8 machine of make test-pmu, or x86 hardware. */
+ * emulated ARMv8 machine of make test-pmu, or x86 hardware. Then what
+ * rdpmc.c reads of sysfs, on a fabricated tree (HWPROF_SYSFS_ROOT): the
+ * PMUs whose format asks for user-space reads, and x86's rdpmc knob. */
 #include "core/core.h"
+#include "count/count.h"
 #include "count/rdpmc.h"
+#include "event/event.h"
 #include "harness.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static struct perf_event_mmap_page page;
 static uint64_t fake_pmc, fake_clock;
@@ -194,12 +203,154 @@ static void test_fallbacks(void)
 	CHECK_ERR(read_page(&c), -EAGAIN);
 }
 
+static char root[] = "/tmp/hwprof-rdpmc-XXXXXX";
+
+#define DEV "bus/event_source/devices/"
+
+/* Two PMUs whose events ask for user-space reads with config1's bit 1, as
+ * arm64's do, one that does not ask, one whose format is broken, and x86's
+ * knob, set to "never". */
+static void fabricate(void)
+{
+	t_put_file(root, DEV "armv8_pmuv3_0/type", "8\n");
+	t_put_file(root, DEV "armv8_pmuv3_0/format/rdpmc", "config1:1\n");
+	t_put_file(root, DEV "armv8_pmuv3_0/format/event", "config:0-15\n");
+	t_put_file(root, DEV "armv8_pmuv3_1/type", "10\n");
+	t_put_file(root, DEV "armv8_pmuv3_1/format/rdpmc", "config1:1\n");
+	t_put_file(root, DEV "msr/type", "9\n");
+	t_put_file(root, DEV "msr/format/split", "config:0-3,32-35\n");
+	t_put_file(root, DEV "bad/type", "11\n");
+	t_put_file(root, DEV "bad/format/rdpmc", "period:1\n");
+	t_put_file(root, DEV "cpu/type", "4\n");
+	t_put_file(root, DEV "cpu/rdpmc", "0\n");
+}
+
+/* The reader rdpmc.c and have_hw_pmu() go through. */
+static void test_pmu_reader(void)
+{
+	uint64_t mask = 0;
+	uint32_t type = 0;
+	int word = -1;
+
+	CHECK_ERR(pmu_type("armv8_pmuv3_0", &type), 0);
+	CHECK(type == 8, "armv8_pmuv3_0's type: %u", type);
+	CHECK_ERR(pmu_type("cpu", &type), 0);
+	CHECK(type == 4, "cpu's type: %u", type);
+	CHECK_ERR(pmu_type("nope", &type), -ENOENT);
+	CHECK_ERR(pmu_format("armv8_pmuv3_0", "rdpmc", &word, &mask), 0);
+	CHECK(word == 1 && mask == 2, "rdpmc: config%d mask %#llx", word,
+	      (unsigned long long)mask);
+	CHECK_ERR(pmu_format("armv8_pmuv3_0", "event", &word, &mask), 0);
+	CHECK(word == 0 && mask == 0xffff, "event: config%d mask %#llx", word,
+	      (unsigned long long)mask);
+	CHECK_ERR(pmu_format("msr", "split", &word, &mask), 0);
+	CHECK(word == 0 && mask == 0xf0000000full, "split: config%d mask %#llx", word,
+	      (unsigned long long)mask);
+	CHECK_ERR(pmu_format("bad", "rdpmc", &word, &mask), -EINVAL);
+	CHECK_ERR(pmu_format("msr", "rdpmc", &word, &mask), -ENOENT);
+}
+
+/* Events of the PMUs that ask, and core events, ask; the others do not. */
+static void test_request(void)
+{
+	static const struct {
+		int line;
+		uint32_t type;
+		uint64_t config1;
+	} rows[] = {
+		{ __LINE__, 8, 2 },
+		{ __LINE__, 10, 2 },
+		{ __LINE__, PERF_TYPE_HARDWARE, 2 },
+		{ __LINE__, PERF_TYPE_HW_CACHE, 2 },
+		{ __LINE__, PERF_TYPE_RAW, 2 },
+		{ __LINE__, 9, 0 },
+		{ __LINE__, 11, 0 },
+		{ __LINE__, PERF_TYPE_SOFTWARE, 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct perf_event_attr a = { .type = rows[i].type, .config = 0x11 };
+
+		rdpmc_request(&a);
+		CHECK(a.config1 == rows[i].config1 && a.config == 0x11 && !a.config2,
+		      "line %d: type %u: config %#llx config1 %#llx config2 %#llx",
+		      rows[i].line, rows[i].type, (unsigned long long)a.config,
+		      (unsigned long long)a.config1, (unsigned long long)a.config2);
+	}
+}
+
+/* x86's knob is the core PMU's rdpmc file, read at each call. */
+static void test_knob(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	struct strbuf why = STRBUF_INIT;
+	char want[512];
+
+	snprintf(want, sizeof(want), "%s/" DEV "cpu/rdpmc is 0", root);
+	CHECK(!rdpmc_allowed(&why), "a knob of 0 forbids rdpmc");
+	CHECK(strstr(strbuf_str(&why), want), "'%s' lacks '%s'", strbuf_str(&why), want);
+	strbuf_release(&why);
+	t_put_file(root, DEV "cpu/rdpmc", "2\n");
+	CHECK(rdpmc_allowed(NULL), "a knob of 2 allows rdpmc");
+	t_put_file(root, DEV "cpu/rdpmc", "0\n");
+	CHECK(!rdpmc_allowed(NULL), "0 again");
+#else
+	t_case_skip("the rdpmc knob of sysfs is x86's");
+#endif
+}
+
+/* Whether a child that reads @tree finds a hardware PMU: 1, 0, or -1. */
+static int child_has_hw_pmu(const char *tree)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setenv("HWPROF_SYSFS_ROOT", tree, 1);
+		_exit(have_hw_pmu() ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* A core PMU (cpu, of PERF_TYPE_RAW) makes a hardware PMU; msr does not. */
+static void test_have_hw_pmu(void)
+{
+	char other[sizeof(root) + 8];
+
+	CHECK(child_has_hw_pmu(root) == 1, "the tree with a core PMU has one");
+	snprintf(other, sizeof(other), "%s/none", root);
+	mkdir(other, 0755);
+	t_put_file(other, DEV "msr/type", "9\n");
+	t_put_file(other, DEV "software/type", "1\n");
+	CHECK(child_has_hw_pmu(other) == 0, "msr and software are not a core PMU");
+	t_put_file(other, DEV "cpu_atom/type", "12\n");
+	CHECK(child_has_hw_pmu(other) == 1, "a hybrid core PMU is one");
+}
+
 int main(void)
 {
+	char cmd[128];
+	int status;
+
 	t_init();
 	t_run(test_sign_extension);
 	t_run(test_times);
 	t_run(test_retry);
 	t_run(test_fallbacks);
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	fabricate();
+	setenv("HWPROF_SYSFS_ROOT", root, 1);
+	t_run(test_pmu_reader);
+	t_run(test_request);
+	t_run(test_knob);
+	t_run(test_have_hw_pmu);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	status = system(cmd);
+	(void)status;
 	return t_done();
 }
