@@ -57,13 +57,14 @@ int main(int argc, char **argv)
 	t_case_begin("each thread has its own message in the loaded copy");
 	err = a.evlist_parse("no-such-event-xyz", NULL, &list);
 	CHECK(err < 0, "an unknown event parsed (%d)", err);
-	CHECK(strstr(a.errmsg(), "no-such-event-xyz") != NULL, "message: '%s'", a.errmsg());
+	CHECK(strstr(a.errmsg(), "no-such-event-xyz") != NULL, "message: '%s'",
+	      a.errmsg());
 	CHECK(pthread_create(&t, NULL, other_thread, &a) == 0, "pthread_create failed");
 	CHECK(pthread_join(t, &got) == 0, "pthread_join failed");
 	CHECK(got && strcmp(got, "empty") == 0, "the other thread saw '%s'",
 	      got ? (char *)got : "(nothing)");
-	CHECK(strstr(a.errmsg(), "no-such-event-xyz") != NULL, "message now: '%s'",
-	      a.errmsg());
+	CHECK(strstr(a.errmsg(), "no-such-event-xyz") != NULL,
+	      "message now: '%s'", a.errmsg());
 	CHECK(dlclose(h) == 0, "dlclose: %s", dlerror());
 	return t_done();
 }
