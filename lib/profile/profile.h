@@ -293,8 +293,26 @@ int cpu_add(struct hwp_profile *p, uint32_t cpu, uint64_t samples, uint64_t peri
 void cpu_release(struct hwp_profile *p);
 /* HWP_SORT_CPU: the entries by CPU, as hwp_profile_foreach_entry(). */
 int cpu_foreach_entry(struct hwp_profile *p, size_t n, hwp_entry_fn fn, void *ctx);
+/* ---- report-sites.c ---- */
+
 /* Resolve site @i (with @lines, its source line too) once. */
 void site_resolve(struct hwp_profile *p, size_t i, bool lines);
+/* Look up the functions inlined at site @site, once: 0 or -ENOMEM. */
+int site_inlines(struct hwp_profile *p, uint32_t site);
+/* The innermost function inlined at @s (site_inlines() done), or NULL. */
+const char *site_inlined(const struct hwp_profile *p, const struct site *s);
+/* Site @site's frames, the innermost first, in *@out (@own where it has
+ * only its own): with @inlines, the functions inlined there first. Returns
+ * how many, valid until the next site is resolved, or -ENOMEM. */
+long site_frames(struct hwp_profile *p, uint32_t site, bool inlines,
+		 struct profile_frame *own, const struct profile_frame **out);
+/* The source file and line of the first instruction of @s's function (NULL
+ * and 0 when unknown). */
+void function_source(struct hwp_profile *p, const struct site *s, const char **file,
+		     unsigned int *line);
+
+/* ---- report.c ---- */
+
 /* Decode one instruction of @dso at @vaddr into @text and @bytes: its length. */
 int profile_disasm(struct hwp_profile *p, uint32_t dso, uint64_t vaddr, uint8_t *bytes,
 		   size_t nbytes, char *text, size_t size);
