@@ -74,7 +74,6 @@ LONG_FILES_ALLOWED = {
     'cli/cmd-stat.c': 'cli',
     'lib/compare/compare.c': 'long',
     'lib/profile/dwarf.c': 'long',
-    'lib/profile/profile.c': 'long',
     'lib/region/region.c': 'long',
 }
 # Functions over MAX_FUNCTION_LINES, likewise: (file, function): owner.
@@ -82,8 +81,6 @@ LONG_FUNCTIONS_ALLOWED = {
     ('lib/count/counter.c', 'hwp_session_new'): 'fdlayer',
     ('cli/cmd-stat.c', 'parse_options'): 'cli',
     ('lib/count/topology.c', 'units_of_cpus'): 'long',
-    ('lib/profile/profile.c', 'add_sample'): 'long',
-    ('lib/profile/profile.c', 'profile_load'): 'long',
     ('lib/profile/report.c', 'thread_foreach_entry'): 'long',
     ('lib/result/result-output.c', 'per_run_text'): 'long',
     ('lib/sample/decode.c', 'pd_decode_sample'): 'long',

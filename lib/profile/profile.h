@@ -260,7 +260,26 @@ struct hwp_profile {
 	int dis_machine;	/* the ELF machine @dis decodes; -1 when it cannot */
 };
 
+/* ---- profile-chains.c ---- */
+
+/* The site of @loc, added with no samples on first sight; -1 when out of memory. */
 long profile_site(struct hwp_profile *p, const struct location *loc);
+/* The site of @ip in process @pid, in @cpumode (cached); -1 when out of memory. */
+long profile_site_of(struct hwp_profile *p, uint32_t pid, uint64_t ip, uint16_t cpumode);
+/* The stack of sites @frames (@nr), its index in *@idx, added if new, with
+ * @period added to @event's values: 0 or -ENOMEM. */
+int profile_add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
+		      uint64_t period, int event, long *idx);
+/* Sample @s's call chain as sites, from @leaf, the sampled site (@dwarf:
+ * its user part unwound), added as profile_add_stack() does: 0 or -ENOMEM. */
+int profile_add_callchain(struct hwp_profile *p, const struct pd_sample *s,
+			  uint32_t leaf, int event, bool dwarf, long *stack);
+/* At the first DWARF sample of event @ev: an unwinder, where this build
+ * has one. 0 or -ENOMEM (with the message). */
+int profile_dwarf_begin(struct hwp_profile *p, const struct pd_event *ev);
+
+/* ---- profile.c ---- */
+
 /* Add @period to what a sample of @event at @site, @stack (-1: none) and
  * @cpu weighed: the late weight of off-CPU samples. */
 void profile_add_period(struct hwp_profile *p, int event, long site, long stack,
