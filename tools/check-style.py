@@ -81,7 +81,6 @@ LONG_FUNCTIONS_ALLOWED = {
     ('lib/count/counter.c', 'hwp_session_new'): 'fdlayer',
     ('cli/cmd-stat.c', 'parse_options'): 'cli',
     ('lib/count/topology.c', 'units_of_cpus'): 'long',
-    ('lib/profile/report.c', 'thread_foreach_entry'): 'long',
     ('lib/result/result-output.c', 'per_run_text'): 'long',
     ('lib/sample/decode.c', 'pd_decode_sample'): 'long',
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* A profile's sites resolved, each once: their symbol and source line, the
  * functions DWARF says were inlined there, and what a site is for the
- * formats (profile_site_get()). */
+ * formats (profile_site_get()); the modules they are in, by samples. */
 #include "profile/profile.h"
 #include "profile/report.h"
 
@@ -185,4 +185,58 @@ int profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *
 	};
 	function_source(p, s, &out->function_file, &out->function_line);
 	return 0;
+}
+
+/* ---- modules ---- */
+
+struct module_row {
+	uint32_t dso;
+	uint64_t samples;
+};
+
+static int cmp_modules(const void *pa, const void *pb)
+{
+	const struct module_row *a = pa, *b = pb;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return a->dso < b->dso ? -1 : a->dso > b->dso;
+}
+
+HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx)
+{
+	size_t nd;
+	struct module_row *rows;
+	int err = 0;
+
+	clear_error();
+	if (!p || !fn)
+		return fail(-EINVAL, "hwp_profile_foreach_module: NULL argument");
+	nd = machine_nr_dsos(p->m);
+	rows = calloc(nd + 1, sizeof(*rows));
+	if (!rows)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < nd; i++)
+		rows[i].dso = (uint32_t)i;
+	for (size_t i = 0; i < p->nr_sites; i++)
+		rows[p->sites[i].loc.dso].samples += p->sites[i].samples;
+	qsort(rows, nd, sizeof(*rows), cmp_modules);
+	for (size_t i = 0; i < nd && rows[i].samples && !err; i++) {
+		struct dso *d = machine_dso(p->m, rows[i].dso);
+		struct hwp_module_info mi = { .sz = sizeof(mi) };
+
+		symbolize_check(p->sym, rows[i].dso, p->lines_used);
+		mi.path = d->path;
+		mi.samples = rows[i].samples;
+		mi.has_symbols = d->has_symbols;
+		mi.has_debuginfo = d->has_debuginfo;
+		mi.no_symbols = d->has_symbols ? NULL : d->sym_problem;
+		mi.no_debuginfo = d->has_debuginfo ? NULL : d->dbg_problem;
+		mi.no_code = symbolize_code_problem(p->sym, rows[i].dso);
+		mi.read_from = d->build_copy;
+		mi.from_debuginfod = d->from_debuginfod;
+		err = fn(&mi, ctx);
+	}
+	free(rows);
+	return err;
 }

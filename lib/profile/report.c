@@ -575,58 +575,49 @@ static int cmp_thread_rows(const void *pa, const void *pb, void *arg)
 	return cmp_key(a, b, arg);
 }
 
-static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys,
-				size_t nr_keys, size_t n, hwp_entry_fn fn, void *ctx)
+/* Which of comm and pid @keys sort by, in @ts, and the report of their
+ * other key (sym or dso; *@r stays NULL without one). */
+static int thread_sort_keys(struct hwp_profile *p, const enum hwp_sort *keys,
+			    size_t nr_keys, struct thread_sort *ts, struct report **r)
 {
-	struct thread_sort ts = { false, false };
-	struct report *r = NULL;
-	struct thread_row *rows;
-	struct entry_buf b;
-	size_t nr = 0;
-	int err = 0;
+	int err;
 
 	for (size_t i = 0; i < nr_keys; i++) {
 		if (keys[i] == HWP_SORT_COMM)
-			ts.by_comm = true;
+			ts->by_comm = true;
 		else if (keys[i] == HWP_SORT_PID)
-			ts.by_pid = true;
-		else if (r || (keys[i] != HWP_SORT_SYM && keys[i] != HWP_SORT_DSO))
+			ts->by_pid = true;
+		else if (*r || (keys[i] != HWP_SORT_SYM && keys[i] != HWP_SORT_DSO))
 			return fail(-EINVAL, "sort keys: '%s' does not combine with comm or pid here: comm and pid combine with one of sym or dso",
 				    hwp_sort_name(keys[i]));
-		else if ((err = get_report(p, keys[i], &r)))
+		else if ((err = get_report(p, keys[i], r)))
 			return err;
 	}
 	if (p->off_cpu)
 		return fail(-EOPNOTSUPP, "'%s': the periods of '%s' are time off the CPU, weighed after the sample: they are not kept by thread, and cannot be sorted by comm or pid",
 			    p->input, p->event_names[p->event]);
-	rows = malloc((p->nr_threads ? p->nr_threads : 1) * sizeof(*rows));
-	if (!rows)
-		return fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < p->nr_threads; i++) {
-		const struct thread_count *t = &p->threads[i];
+	return 0;
+}
 
-		rows[i] = (struct thread_row){
-			.tid = ts.by_pid ? t->tid : 0,
-			.comm = ts.by_comm ? t->comm : NULL,
-			.group = r ? r->site_group[t->site] : 0,
-			.samples = t->samples, .period = t->period, .last = i,
-		};
-	}
-	if (p->nr_threads)
-		qsort_r(rows, p->nr_threads, sizeof(*rows), cmp_thread_key, &ts);
-	/* pid: named by the thread's last name, whichever comm the row's is
-	 * (perf's "24246:yes" of the samples before the exec, as sh) */
-	for (size_t i = 0, j; ts.by_pid && i < p->nr_threads; i = j) {
+/* @rows, one a thread sorted by key, merged into one a key: how many. A
+ * pid's row is named by the thread's last name, whichever comm the row's
+ * is (perf's "24246:yes" of the samples before the exec, as sh). */
+static size_t merge_thread_rows(struct thread_row *rows, size_t nr_threads,
+				struct thread_sort *ts)
+{
+	size_t nr = 0;
+
+	for (size_t i = 0, j; ts->by_pid && i < nr_threads; i = j) {
 		size_t last = rows[i].last;
 
-		for (j = i; j < p->nr_threads && rows[j].tid == rows[i].tid; j++)
+		for (j = i; j < nr_threads && rows[j].tid == rows[i].tid; j++)
 			if (rows[j].last > last)
 				last = rows[j].last;
 		while (i < j)
 			rows[i++].last = last;
 	}
-	for (size_t i = 0; i < p->nr_threads; i++) {
-		if (nr && !cmp_key(&rows[nr - 1], &rows[i], &ts)) {
+	for (size_t i = 0; i < nr_threads; i++) {
+		if (nr && !cmp_key(&rows[nr - 1], &rows[i], ts)) {
 			rows[nr - 1].samples += rows[i].samples;
 			rows[nr - 1].period += rows[i].period;
 			if (rows[i].last > rows[nr - 1].last)
@@ -635,40 +626,94 @@ static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys
 			rows[nr++] = rows[i];
 		}
 	}
-	if (nr)
-		qsort_r(rows, nr, sizeof(*rows), cmp_thread_rows, &ts);
-	if (!n || n > nr)
-		n = nr;
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct thread_row *t = &rows[i];
-		const char *last = p->threads[t->last].comm;
-		/* comm: the row's name; pid alone: the thread's last */
-		const char *comm = ts.by_comm ? t->comm : last;
-		struct hwp_entry e;
+	return nr;
+}
 
-		if (r) {
-			fill_entry(p, r, r->rank[t->group], &e, &b);
-			/* callers are the group's, of every thread */
-			e.callers = NULL;
-			e.nr_callers = 0;
-		} else {
-			memset(&e, 0, sizeof(e));
-			e.sz = sizeof(e);
-			e.dso = "";
-			e.name = b.name;
-			if (ts.by_pid)
-				snprintf(b.name, sizeof(b.name), "%u:%s", t->tid,
-					 comm ? comm : "?");
-			else
-				snprintf(b.name, sizeof(b.name), "%s", comm ? comm : "?");
-		}
-		e.rank = i;
-		e.samples = t->samples;
-		e.period = t->period;
-		e.percent = p->period ? 100.0 * (double)t->period / (double)p->period : 0;
-		e.comm = comm ? comm : "?";
-		e.thread_comm = ts.by_pid ? (last ? last : "?") : NULL;
-		e.tid = ts.by_pid ? (int64_t)t->tid : -1;
+/* The rows by @ts's keys (and @r's groups), hottest first, in *@out: how
+ * many, or -ENOMEM. */
+static long thread_rows(struct hwp_profile *p, struct thread_sort *ts,
+			const struct report *r, struct thread_row **out)
+{
+	struct thread_row *rows;
+	size_t nr;
+
+	rows = malloc((p->nr_threads ? p->nr_threads : 1) * sizeof(*rows));
+	if (!rows)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < p->nr_threads; i++) {
+		const struct thread_count *t = &p->threads[i];
+
+		rows[i] = (struct thread_row){
+			.tid = ts->by_pid ? t->tid : 0,
+			.comm = ts->by_comm ? t->comm : NULL,
+			.group = r ? r->site_group[t->site] : 0,
+			.samples = t->samples, .period = t->period, .last = i,
+		};
+	}
+	if (p->nr_threads)
+		qsort_r(rows, p->nr_threads, sizeof(*rows), cmp_thread_key, ts);
+	nr = merge_thread_rows(rows, p->nr_threads, ts);
+	if (nr)
+		qsort_r(rows, nr, sizeof(*rows), cmp_thread_rows, ts);
+	*out = rows;
+	return (long)nr;
+}
+
+/* The entry of row @t, ranked @rank, in @e (its strings in @b). */
+static void thread_entry(struct hwp_profile *p, const struct report *r,
+			 const struct thread_sort *ts, const struct thread_row *t,
+			 size_t rank, struct hwp_entry *e, struct entry_buf *b)
+{
+	const char *last = p->threads[t->last].comm;
+	/* comm: the row's name; pid alone: the thread's last */
+	const char *comm = ts->by_comm ? t->comm : last;
+
+	if (r) {
+		fill_entry(p, r, r->rank[t->group], e, b);
+		/* callers are the group's, of every thread */
+		e->callers = NULL;
+		e->nr_callers = 0;
+	} else {
+		memset(e, 0, sizeof(*e));
+		e->sz = sizeof(*e);
+		e->dso = "";
+		e->name = b->name;
+		if (ts->by_pid)
+			snprintf(b->name, sizeof(b->name), "%u:%s", t->tid,
+				 comm ? comm : "?");
+		else
+			snprintf(b->name, sizeof(b->name), "%s", comm ? comm : "?");
+	}
+	e->rank = rank;
+	e->samples = t->samples;
+	e->period = t->period;
+	e->percent = p->period ? 100.0 * (double)t->period / (double)p->period : 0;
+	e->comm = comm ? comm : "?";
+	e->thread_comm = ts->by_pid ? (last ? last : "?") : NULL;
+	e->tid = ts->by_pid ? (int64_t)t->tid : -1;
+}
+
+static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys,
+				size_t nr_keys, size_t n, hwp_entry_fn fn, void *ctx)
+{
+	struct thread_sort ts = { false, false };
+	struct report *r = NULL;
+	struct thread_row *rows = NULL;
+	struct entry_buf b;
+	struct hwp_entry e;
+	long nr;
+	int err;
+
+	err = thread_sort_keys(p, keys, nr_keys, &ts, &r);
+	if (err)
+		return err;
+	nr = thread_rows(p, &ts, r, &rows);
+	if (nr < 0)
+		return (int)nr;
+	if (!n || n > (size_t)nr)
+		n = (size_t)nr;
+	for (size_t i = 0; i < n && !err; i++) {
+		thread_entry(p, r, &ts, &rows[i], i, &e, &b);
 		err = fn(&e, ctx);
 	}
 	free(rows);
@@ -718,58 +763,4 @@ HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort,
 			    hwp_entry_fn fn, void *ctx)
 {
 	return hwp_profile_foreach_entry_by(p, &sort, 1, n, fn, ctx);
-}
-
-/* ---- modules ---- */
-
-struct module_row {
-	uint32_t dso;
-	uint64_t samples;
-};
-
-static int cmp_modules(const void *pa, const void *pb)
-{
-	const struct module_row *a = pa, *b = pb;
-
-	if (a->samples != b->samples)
-		return a->samples > b->samples ? -1 : 1;
-	return a->dso < b->dso ? -1 : a->dso > b->dso;
-}
-
-HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx)
-{
-	size_t nd;
-	struct module_row *rows;
-	int err = 0;
-
-	clear_error();
-	if (!p || !fn)
-		return fail(-EINVAL, "hwp_profile_foreach_module: NULL argument");
-	nd = machine_nr_dsos(p->m);
-	rows = calloc(nd + 1, sizeof(*rows));
-	if (!rows)
-		return fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < nd; i++)
-		rows[i].dso = (uint32_t)i;
-	for (size_t i = 0; i < p->nr_sites; i++)
-		rows[p->sites[i].loc.dso].samples += p->sites[i].samples;
-	qsort(rows, nd, sizeof(*rows), cmp_modules);
-	for (size_t i = 0; i < nd && rows[i].samples && !err; i++) {
-		struct dso *d = machine_dso(p->m, rows[i].dso);
-		struct hwp_module_info mi = { .sz = sizeof(mi) };
-
-		symbolize_check(p->sym, rows[i].dso, p->lines_used);
-		mi.path = d->path;
-		mi.samples = rows[i].samples;
-		mi.has_symbols = d->has_symbols;
-		mi.has_debuginfo = d->has_debuginfo;
-		mi.no_symbols = d->has_symbols ? NULL : d->sym_problem;
-		mi.no_debuginfo = d->has_debuginfo ? NULL : d->dbg_problem;
-		mi.no_code = symbolize_code_problem(p->sym, rows[i].dso);
-		mi.read_from = d->build_copy;
-		mi.from_debuginfod = d->from_debuginfod;
-		err = fn(&mi, ctx);
-	}
-	free(rows);
-	return err;
 }
