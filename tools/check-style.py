@@ -73,7 +73,6 @@ LONG_FILES_ALLOWED = {
     'lib/sample/record.c': 'fdlayer',
     'cli/cmd-stat.c': 'cli',
     'lib/compare/compare.c': 'long',
-    'lib/profile/dwarf.c': 'long',
     'lib/region/region.c': 'long',
 }
 # Functions over MAX_FUNCTION_LINES, likewise: (file, function): owner.
