@@ -72,7 +72,6 @@ LONG_FILES_ALLOWED = {
     'lib/count/counter.c': 'fdlayer',
     'lib/sample/record.c': 'fdlayer',
     'cli/cmd-stat.c': 'cli',
-    'lib/region/region.c': 'long',
 }
 # Functions over MAX_FUNCTION_LINES, likewise: (file, function): owner.
 LONG_FUNCTIONS_ALLOWED = {
