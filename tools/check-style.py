@@ -77,7 +77,6 @@ LONG_FILES_ALLOWED = {
 LONG_FUNCTIONS_ALLOWED = {
     ('lib/count/counter.c', 'hwp_session_new'): 'fdlayer',
     ('cli/cmd-stat.c', 'parse_options'): 'cli',
-    ('lib/sample/decode.c', 'pd_decode_sample'): 'long',
 }
 
 
