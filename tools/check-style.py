@@ -20,6 +20,15 @@ C and C++ (.c .h .cc):
 - indentation is tabs, then fewer than 8 spaces to align a continuation:
   no line starts with a space, none has a space before a tab or 8 spaces
   in its indentation. The text inside a block comment is left alone.
+C (.c .h) in lib/ and cli/ (paths relative to the folder walked, or for a
+file named alone, to the current folder):
+- no file over 800 lines;
+- no function over 80 lines, counted from the first line of its definition
+  to its closing brace (kernel style: the body's braces alone at the start
+  of a line);
+- but for the files and functions of LONG_FILES_ALLOWED and
+  LONG_FUNCTIONS_ALLOWED, each still being split by another change; an
+  entry that is within the limits is reported, so that it is deleted.
 Every file checked, C or not (also .py, .sh, meson.build,
 meson_options.txt, Makefile, and executable scripts with a #! line):
 - an SPDX-License-Identifier in its first 3 lines;
@@ -50,6 +59,25 @@ GOOD_INDENT = re.compile(r'(\t+ {0,7})?(\S|$)')
 STRING_GAP = re.compile(r'\s*(\w+\s*)?')
 # What may follow a string that runs past the limit: what closes the line.
 LINE_CLOSING = re.compile(r'([\s)\]},;:?{\\]|&&|\|\|)*')
+# Size limits, for C in these folders of the tree.
+MAX_FILE_LINES = 800
+MAX_FUNCTION_LINES = 80
+LIMITED_DIRS = ('lib/', 'cli/')
+LIMITED_EXTS = ('.c', '.h')
+# The name a function definition's first lines declare.
+FUNCTION_NAME = re.compile(r'(\w+)\s*\(')
+# Files over MAX_FILE_LINES that another change of issue 26 is splitting,
+# with the helper that owns each: delete an entry when its file fits.
+LONG_FILES_ALLOWED = {
+    'lib/count/counter.c': 'fdlayer',
+    'lib/sample/record.c': 'fdlayer',
+    'cli/cmd-stat.c': 'cli',
+}
+# Functions over MAX_FUNCTION_LINES, likewise: (file, function): owner.
+LONG_FUNCTIONS_ALLOWED = {
+    ('lib/count/counter.c', 'hwp_session_new'): 'fdlayer',
+    ('cli/cmd-stat.c', 'parse_options'): 'cli',
+}
 
 
 def kind_of(path):
@@ -177,8 +205,71 @@ def check_c_line(where, line, in_comment, problems):
     return in_comment
 
 
-def check_file(path, shown):
-    """The problems of one file, as 'path:line: ...' lines."""
+def functions(lines):
+    """The function definitions of C lines in kernel style, as (name, first
+    line, last line), numbered from 1: a body opens with '{' alone on a
+    line and closes with the first '}' at the start of a line after it; the
+    definition starts at the last line before the '{' that starts at
+    column 0 with neither a comment nor a preprocessor line, no blank
+    line between."""
+    found, start, body = [], None, None
+    for no, line in enumerate(lines, 1):
+        if body is not None:
+            if line.startswith('}'):
+                head = ' '.join(lines[start - 1:body - 1])
+                name = FUNCTION_NAME.search(head)
+                found.append((name.group(1) if name else '?', start, no))
+                start = body = None
+        elif line.rstrip() == '{' and start is not None:
+            body = no
+        elif not line.strip() or line[0] in '#{}':
+            start = None
+        elif not line[0].isspace() and not line.startswith(('/*', '//', '*')):
+            start = no
+    return found
+
+
+def size_limited(rel):
+    """Whether the size limits apply to the file at rel (from the top)."""
+    rel = rel.replace(os.sep, '/')
+    return rel.startswith(LIMITED_DIRS) and rel.endswith(LIMITED_EXTS)
+
+
+def check_sizes(rel, shown, lines, problems):
+    """The size limits, for one C file of lib/ or cli/; the allowlist's
+    entries for it that are no longer needed."""
+    rel = rel.replace(os.sep, '/')
+    if rel in LONG_FILES_ALLOWED:
+        if len(lines) <= MAX_FILE_LINES:
+            problems.append('%s:1: allowlisted in LONG_FILES_ALLOWED (%s) but %d lines '
+                            'now, within %d (delete its entry in tools/check-style.py)'
+                            % (shown, LONG_FILES_ALLOWED[rel], len(lines),
+                               MAX_FILE_LINES))
+    elif len(lines) > MAX_FILE_LINES:
+        problems.append('%s:%d: %d lines, more than %d (split it: move whole functions '
+                        'that belong together into a new file of the same folder)'
+                        % (shown, MAX_FILE_LINES + 1, len(lines), MAX_FILE_LINES))
+    long_ones = set()
+    for name, first, last in functions(lines):
+        nr = last - first + 1
+        if nr <= MAX_FUNCTION_LINES:
+            continue
+        long_ones.add(name)
+        if (rel, name) not in LONG_FUNCTIONS_ALLOWED:
+            problems.append('%s:%d: function %s has %d lines, more than %d (split it '
+                            'into helpers named for what each does)'
+                            % (shown, first, name, nr, MAX_FUNCTION_LINES))
+    for (path, name), owner in sorted(LONG_FUNCTIONS_ALLOWED.items()):
+        if path == rel and name not in long_ones:
+            problems.append('%s:1: function %s allowlisted in LONG_FUNCTIONS_ALLOWED '
+                            '(%s) but within %d lines now, or gone (delete its entry '
+                            'in tools/check-style.py)'
+                            % (shown, name, owner, MAX_FUNCTION_LINES))
+
+
+def check_file(path, shown, rel):
+    """The problems of one file, as 'path:line: ...' lines; rel: its path
+    from the top of the tree, for the limits that depend on the folder."""
     try:
         with open(path, 'rb') as f:
             data = f.read()
@@ -203,6 +294,8 @@ def check_file(path, shown):
             problems.append('%s trailing whitespace (delete it)' % where)
         if is_c:
             in_comment = check_c_line(where, line, in_comment, problems)
+    if size_limited(rel):
+        check_sizes(rel, shown, lines, problems)
     if text and not text.endswith('\n'):
         problems.append('%s:%d: no newline at the end of the file (add one)'
                         % (shown, len(lines)))
@@ -219,23 +312,24 @@ def main(argv):
         return 2
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     targets = argv or [here]
-    files = []      # (path to open, path to print)
+    files = []      # (path to open, path to print, path from the top)
     for t in targets:
         if os.path.isdir(t):
             for path in walk(t):
-                files.append((path, os.path.relpath(path, t) if not argv else path))
+                rel = os.path.relpath(path, t)
+                files.append((path, rel if not argv else path, rel))
         elif os.path.isfile(t):
             if not kind_of(t):
                 print('check-style.py: %s: not a file this checks (C, C++, '
                       'Python, shell, meson, Makefile, #! script)' % t, file=sys.stderr)
                 return 2
-            files.append((t, t))
+            files.append((t, t, os.path.relpath(t)))
         else:
             print('check-style.py: %s: no such file or folder' % t, file=sys.stderr)
             return 2
     problems = []
-    for path, shown in files:
-        problems += check_file(path, shown)
+    for path, shown, rel in files:
+        problems += check_file(path, shown, rel)
     for p in problems:
         print(p)
     if problems:

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Comparing two results, or two sweeps column by column: for every event
- * and metric both have, whether B differs from A beyond the noise.
+ * and metric both have, whether B differs from A beyond the noise. The
+ * checks of the two inputs against each other are compare-inputs.c's, the
+ * verdicts over all tests compare-decide.c's, --fail-on compare-rules.c's.
  */
 #include "core/core.h"
 #include "compare/compare.h"
@@ -62,9 +64,7 @@ HWP_API void hwp_compare_free(struct hwp_compare *c)
 	free(c);
 }
 
-static int warn(struct hwp_compare *c, const char *fmt, ...) HWP_PRINTF(2, 3);
-
-static int warn(struct hwp_compare *c, const char *fmt, ...)
+int cmp_warn(struct hwp_compare *c, const char *fmt, ...)
 {
 	char **w = realloc(c->warnings, (c->nr_warnings + 1) * sizeof(*w));
 	struct strbuf sb = STRBUF_INIT;
@@ -431,8 +431,8 @@ static int compare_units(struct hwp_compare *c, size_t col, const struct hwp_res
 
 		describe_units(ra, &x);
 		describe_units(rb, &y);
-		err = warn(c, "%s is counted %s, %s %s: the totals are compared, not unit by unit",
-			   c->a_name, strbuf_str(&x), c->b_name, strbuf_str(&y));
+		err = cmp_warn(c, "%s is counted %s, %s %s: the totals are compared, not unit by unit",
+			       c->a_name, strbuf_str(&x), c->b_name, strbuf_str(&y));
 		strbuf_release(&x);
 		strbuf_release(&y);
 		return err;
@@ -495,7 +495,7 @@ static int compare_column(struct hwp_compare *c, size_t col, const struct hwp_re
 		  cmp_pairs_warning(ra, rb, c->a_name, c->b_name, &unpaired) : 0;
 
 	if (!err && unpaired)
-		err = warn(c, "%s", unpaired);
+		err = cmp_warn(c, "%s", unpaired);
 	free(unpaired);
 	return err ?: compare_rows(c, col, ra, rb, NULL) ?:
 	       compare_units(c, col, ra, rb) ?: compare_regions(c, col, ra, rb);
@@ -591,9 +591,11 @@ static int warn_one_sided(struct hwp_compare *c, const struct hwp_sweep *a,
 	only_in(a, c->a_name, b, c->b_name, &sa);
 	only_in(b, c->b_name, a, c->a_name, &sb);
 	if (sa.len)
-		err = warn(c, "only in %s, not compared: %s", c->a_name, strbuf_str(&sa));
+		err = cmp_warn(c, "only in %s, not compared: %s", c->a_name,
+			       strbuf_str(&sa));
 	if (!err && sb.len)
-		err = warn(c, "only in %s, not compared: %s", c->b_name, strbuf_str(&sb));
+		err = cmp_warn(c, "only in %s, not compared: %s", c->b_name,
+			       strbuf_str(&sb));
 	strbuf_release(&sa);
 	strbuf_release(&sb);
 	return err;
@@ -619,528 +621,13 @@ static int drop_untested_rows(struct hwp_compare *c)
 		for (size_t k = 0; k < c->nr_columns && !why; k++)
 			why = row->cells[k].reason;
 		if (!err)
-			err = warn(c, "no test for %s: %s", row->label,
-				   why ? why : "no values");
+			err = cmp_warn(c, "no test for %s: %s", row->label,
+				       why ? why : "no values");
 		why = NULL;
 		row_release(row, c->nr_columns);
 	}
 	c->nr_rows = kept;
 	return err;
-}
-
-/*
- * The interval of B - A at the level the verdict was decided at: Holm's
- * test rejects where p_raw < alpha p_raw / p_value, so Welch's interval at
- * 1 - alpha p_raw / p_value excludes 0 exactly when the verdict is a
- * change (the 95% one need not: a row called unchanged beside an interval
- * without 0 confuses). The level lies between 1 - alpha and 1 - alpha / m:
- * p_value is at most m p_raw.
- */
-static void decision_interval(const struct hwp_compare *c, struct cmp_cell *cell)
-{
-	struct hwp_compare_info *i = &cell->info;
-	double gamma, se, df = cell->welch_df;
-
-	i->ci_adj_low = i->ci_adj_high = i->ci_adj_level = NAN;
-	if (isnan(i->p_value) || isnan(i->ci_low) || isnan(i->ci_high))
-		return;
-	gamma = i->p_value > 0 ? c->opts.alpha * i->p_raw / i->p_value :
-		c->opts.alpha / (double)(c->corrected ? c->nr_tests : 1);
-	if (!(gamma <= c->opts.alpha))
-		gamma = c->opts.alpha;
-	i->ci_adj_level = 1 - gamma;
-	/* No spread (df NAN): the interval is the difference itself. */
-	if (isnan(df) || i->ci_high == i->ci_low) {
-		i->ci_adj_low = i->ci_low;
-		i->ci_adj_high = i->ci_high;
-		return;
-	}
-	se = (i->ci_high - i->ci_low) / 2 / t_quantile(0.975, df);
-	i->ci_adj_low = i->diff - t_quantile(1 - gamma / 2, df) * se;
-	i->ci_adj_high = i->diff + t_quantile(1 - gamma / 2, df) * se;
-}
-
-/* Paired: the interval of B/A, the paired t's of B - A over A's mean. */
-static void ratio_interval(struct hwp_compare_info *i)
-{
-	double lo = 1 + i->ci_adj_low / i->a_mean, hi = 1 + i->ci_adj_high / i->a_mean;
-
-	if (!i->pairs || isnan(i->ratio) || !isfinite(lo) || !isfinite(hi))
-		return;
-	i->ratio_ci_adj_low = fmin(lo, hi);
-	i->ratio_ci_adj_high = fmax(lo, hi);
-}
-
-static int correct_and_decide(struct hwp_compare *c)
-{
-	double *p = malloc((c->nr_rows * c->nr_columns + 1) * sizeof(*p));
-	size_t n = 0;
-
-	if (!p)
-		return -ENOMEM;
-	c->corrected = c->nr_tests > 1 && !c->opts.no_correction;
-	for (size_t i = 0; i < c->nr_rows; i++)
-		for (size_t k = 0; k < c->nr_columns; k++) {
-			const struct cmp_cell *cell = &c->rows[i].cells[k];
-
-			p[n++] = cell->tested && !cell->constant ? cell->info.p_raw : NAN;
-		}
-	if (c->corrected && hwp_stats_holm(p, n, p)) {
-		free(p);
-		return -ENOMEM;
-	}
-	n = 0;
-	for (size_t i = 0; i < c->nr_rows; i++)
-		for (size_t k = 0; k < c->nr_columns; k++) {
-			struct cmp_cell *cell = &c->rows[i].cells[k];
-			struct hwp_compare_info *info = &cell->info;
-			double up;
-
-			info->p_value = cell->constant ? info->p_raw : p[n];
-			n++;
-			if (!cell->tested)
-				continue;
-			/* The rank tests' direction is their statistic's
-			 * against its middle, not the difference of means. */
-			up = cell->direction;
-			/* Values so large their mean overflows give no p-value:
-			 * no verdict either, rather than "unchanged". */
-			if (isnan(info->p_value))
-				info->verdict = HWP_VERDICT_NONE;
-			else if (!(info->p_value < c->opts.alpha))
-				info->verdict = HWP_VERDICT_UNCHANGED;
-			else if (up > 0)
-				info->verdict = HWP_VERDICT_INCREASE;
-			else
-				info->verdict = HWP_VERDICT_DECREASE;
-			decision_interval(c, cell);
-			ratio_interval(info);
-		}
-	free(p);
-	return 0;
-}
-
-static int cmp_noise(const void *x, const void *y)
-{
-	const struct cmp_row *a = *(const struct cmp_row *const *)x;
-	const struct cmp_row *b = *(const struct cmp_row *const *)y;
-
-	/* No CV (a mean of 0) ranks last; equal ones keep the table's order. */
-	if (isnan(a->noise) || isnan(b->noise)) {
-		if (isnan(a->noise) != isnan(b->noise))
-			return isnan(a->noise) - isnan(b->noise);
-	} else if (a->noise != b->noise) {
-		return (a->noise > b->noise) - (a->noise < b->noise);
-	}
-	return (a > b) - (a < b);
-}
-
-static int rank_noise(struct hwp_compare *c)
-{
-	struct cmp_row **order = malloc((c->nr_rows + 1) * sizeof(*order));
-
-	if (!order)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->nr_rows; i++) {
-		struct cmp_row *row = &c->rows[i];
-
-		row->noise = NAN;
-		for (size_t k = 0; k < c->nr_columns; k++) {
-			const struct hwp_compare_info *info = &row->cells[k].info;
-			double cv = fmax(info->a_cv, info->b_cv);
-
-			/* fmax() takes the number over a NAN. */
-			if (row->cells[k].tested)
-				row->noise = fmax(row->noise, cv);
-		}
-		order[i] = row;
-	}
-	/* qsort is not stable: ties keep the table's order through the index. */
-	qsort(order, c->nr_rows, sizeof(*order), cmp_noise);
-	for (size_t r = 0; r < c->nr_rows; r++)
-		order[r]->noise_rank = r + 1;
-	free(order);
-	for (size_t i = 0; i < c->nr_rows; i++)
-		for (size_t k = 0; k < c->nr_columns; k++) {
-			struct hwp_compare_info *info = &c->rows[i].cells[k].info;
-
-			info->noise_rank = c->rows[i].noise_rank;
-			info->name = c->rows[i].name;
-			info->aggr_unit = c->rows[i].aggr_unit;
-			info->unit = c->rows[i].unit;
-			info->kind = c->rows[i].kind;
-			info->column = c->columns[k];
-			info->reason = c->rows[i].cells[k].reason;
-		}
-	return 0;
-}
-
-static bool same_strings(char *const *x, char *const *y)
-{
-	size_t i = 0;
-
-	if (!x || !y)
-		return x == y;
-	for (; x[i] && y[i]; i++)
-		if (strcmp(x[i], y[i]))
-			return false;
-	return !x[i] && !y[i];
-}
-
-/*
- * hwprof doctor's facts where A and B were measured, when they differ: a
- * governor, ASLR or SMT changed between two measurements moves the numbers
- * as a patch would. The load moves all the time: only its verdict counts.
- */
-static int warn_facts(struct hwp_compare *c, const struct environment *ea,
-		      const struct environment *eb)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int err = 0;
-
-	for (size_t i = 0; i < ea->nr_facts; i++) {
-		const struct env_fact *fa = &ea->facts[i], *fb = NULL;
-
-		for (size_t k = 0; k < eb->nr_facts && !fb; k++)
-			if (!strcmp(eb->facts[k].name, fa->name))
-				fb = &eb->facts[k];
-		if (!fb || (!strcmp(fa->name, "load") ? fa->noisy == fb->noisy :
-							!strcmp(fa->value, fb->value)))
-			continue;
-		strbuf_addf(&sb, "%s%s '%s' in %s, '%s' in %s", sb.len ? "; " : "",
-			    fa->name, fa->value, c->a_name, fb->value, c->b_name);
-	}
-	if (strbuf_failed(&sb))
-		err = -ENOMEM;
-	else if (sb.len)
-		err = warn(c, "measured in different conditions (hwprof doctor): %s",
-			   strbuf_str(&sb));
-	strbuf_release(&sb);
-	return err;
-}
-
-/* What makes two measurements less comparable than they look. */
-static int warn_context(struct hwp_compare *c, const struct hwp_sweep *a,
-			const struct hwp_sweep *b)
-{
-	const struct hwp_result *ra = a->results[0], *rb = b->results[0];
-	char *const *ca = a->param ? a->argv : ra->argv;
-	char *const *cb = b->param ? b->argv : rb->argv;
-	const struct environment *ea = &ra->env, *eb = &rb->env;
-	int err = 0;
-
-	if (!same_strings(ca, cb)) {
-		struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-
-		command_line(ca, &x);
-		command_line(cb, &y);
-		err = warn(c, "the commands differ: %s ran '%s', %s ran '%s'", c->a_name,
-			   strbuf_str(&x), c->b_name, strbuf_str(&y));
-		strbuf_release(&x);
-		strbuf_release(&y);
-	}
-	if (!err && ea->host && eb->host &&
-	    (strcmp(ea->host, eb->host) || strcmp(ea->cpu, eb->cpu) ||
-	     strcmp(ea->kernel, eb->kernel)))
-		err = warn(c, "measured on different machines or kernels: %s on %s (%s, %s), %s on %s (%s, %s)",
-			   c->a_name, ea->host, ea->cpu, ea->kernel, c->b_name, eb->host,
-			   eb->cpu, eb->kernel);
-	if (!err)
-		err = warn_facts(c, ea, eb);
-	if (!err && a->param && b->param && strcmp(a->param, b->param))
-		err = warn(c, "the sweeps are over different parameters: %s and %s; columns are matched by value",
-			   a->param, b->param);
-	return err;
-}
-
-static const char *side_name(const struct hwp_sweep *sw, const char *dflt)
-{
-	return sw->nr && sw->results[0]->source ? sw->results[0]->source : dflt;
-}
-
-/* Pair the columns by value; warn about the values on one side only. */
-static int pair_columns(struct hwp_compare *c, const struct hwp_sweep *a,
-			const struct hwp_sweep *b, size_t *pair_a, size_t *pair_b)
-{
-	struct strbuf only_a = STRBUF_INIT, only_b = STRBUF_INIT;
-	int err = 0;
-
-	for (size_t p = 0; p < a->nr; p++) {
-		size_t q = 0;
-
-		while (q < b->nr && !(a->values[p] == b->values[q] ||
-				      (a->values[p] && b->values[q] &&
-				       !strcmp(a->values[p], b->values[q]))))
-			q++;
-		if (q == b->nr) {
-			strbuf_addf(&only_a, "%s%s", only_a.len ? ", " : "",
-				    a->values[p]);
-			continue;
-		}
-		c->columns[c->nr_columns] = a->values[p] ? strdup(a->values[p]) : NULL;
-		if (a->values[p] && !c->columns[c->nr_columns])
-			err = -ENOMEM;
-		c->a_runs[c->nr_columns] = a->results[p]->nr_runs;
-		c->b_runs[c->nr_columns] = b->results[q]->nr_runs;
-		pair_a[c->nr_columns] = p;
-		pair_b[c->nr_columns++] = q;
-	}
-	for (size_t q = 0; q < b->nr; q++) {
-		bool found = false;
-
-		for (size_t p = 0; p < a->nr && !found; p++)
-			found = a->values[p] && !strcmp(a->values[p], b->values[q]);
-		if (!found && b->values[q])
-			strbuf_addf(&only_b, "%s%s", only_b.len ? ", " : "",
-				    b->values[q]);
-	}
-	if (!err && only_a.len)
-		err = warn(c, "%s=%s measured in %s only, not compared", a->param,
-			   strbuf_str(&only_a), c->a_name);
-	if (!err && only_b.len)
-		err = warn(c, "%s=%s measured in %s only, not compared", b->param,
-			   strbuf_str(&only_b), c->b_name);
-	strbuf_release(&only_a);
-	strbuf_release(&only_b);
-	return err;
-}
-
-/* Each side needs a column of 2 runs or more to say anything. */
-static int check_runs(const struct hwp_compare *c)
-{
-	size_t most_a = 0, most_b = 0;
-
-	for (size_t k = 0; k < c->nr_columns; k++) {
-		most_a = c->a_runs[k] > most_a ? c->a_runs[k] : most_a;
-		most_b = c->b_runs[k] > most_b ? c->b_runs[k] : most_b;
-	}
-	if (most_a < 2 || most_b < 2)
-		return fail(-HWP_ERR_MISMATCH,
-				"%s has %s: a comparison needs at least 2 runs on each side to tell a change from noise; measure with hwprof stat -r 5 (or more)",
-				most_a < 2 ? c->a_name : c->b_name,
-				c->param ? "one run per value" : "one run");
-	return 0;
-}
-
-static int mismatch_no_rows(const struct hwp_compare *c, const struct hwp_sweep *a,
-			    const struct hwp_sweep *b, bool any_common)
-{
-	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-	int err;
-
-	for (size_t i = 0; i < a->results[0]->nr_series; i++)
-		strbuf_addf(&x, "%s%s", i ? ", " : "", a->results[0]->series[i].name);
-	for (size_t i = 0; i < b->results[0]->nr_series; i++)
-		strbuf_addf(&y, "%s%s", i ? ", " : "", b->results[0]->series[i].name);
-	if (any_common)
-		err = fail(-HWP_ERR_MISMATCH,
-			       "%s and %s have no event or metric with values on both sides to compare (%s)",
-			       c->a_name, c->b_name, c->warnings[c->nr_warnings - 1]);
-	else
-		err = fail(-HWP_ERR_MISMATCH,
-			       "%s and %s have no event or metric in common: %s counted %s; %s counted %s; count the same events (-e) in both",
-			       c->a_name, c->b_name, c->a_name, strbuf_str(&x), c->b_name,
-			       strbuf_str(&y));
-	strbuf_release(&x);
-	strbuf_release(&y);
-	return err;
-}
-
-/* ---- --fail-on rules ---- */
-
-#define RULE_FORM "ROW:increase or ROW:decrease, optionally with a threshold in percent (page-faults:increase>5)"
-
-/* "ROW:increase[>PCT[%]]": ROW may hold colons ("cycles:u:increase"). */
-static int rule_parse(const char *spec, struct cmp_rule *r)
-{
-	const char *colon = spec ? strrchr(spec, ':') : NULL, *cond;
-	size_t len;
-	char *end;
-
-	if (!spec)
-		return fail(-EINVAL, "hwp_compare_opts.fail_on: a NULL rule");
-	r->spec = strdup(spec);
-	if (!r->spec)
-		return fail(-ENOMEM, "out of memory");
-	if (!colon || colon == spec)
-		return fail(-EINVAL, "fail-on rule '%s': no %s; expected " RULE_FORM,
-			    spec,
-			    colon ? "row before the ':'" : "':'");
-	cond = colon + 1;
-	len = strcspn(cond, ">");
-	if (len == 8 && !strncmp(cond, "increase", 8))
-		r->change = HWP_VERDICT_INCREASE;
-	else if (len == 8 && !strncmp(cond, "decrease", 8))
-		r->change = HWP_VERDICT_DECREASE;
-	else
-		return fail(-EINVAL,
-			    "fail-on rule '%s': '%.*s' is not increase or decrease; expected "
-			    RULE_FORM,
-			    spec, (int)len, cond);
-	if (cond[len] == '>') {
-		errno = 0;
-		r->pct = strtod(cond + len + 1, &end);
-		if (*end == '%')
-			end++;
-		if (end == cond + len + 1 || *end || errno || !(r->pct >= 0) ||
-		    !isfinite(r->pct))
-			return fail(-EINVAL,
-				    "fail-on rule '%s': '%s' is not a threshold in percent, such as >5 or >2.5%%; expected "
-				    RULE_FORM,
-				    spec, cond + len + 1);
-	}
-	r->row = strndup(spec, (size_t)(colon - spec));
-	return r->row ? 0 : fail(-ENOMEM, "out of memory");
-}
-
-static int rules_parse(struct hwp_compare *c, const char *const *rules, size_t n)
-{
-	if (n && !rules)
-		return fail(-EINVAL, "hwp_compare_opts: fail_on is NULL, nr_fail_on %zu",
-			    n);
-	c->rules = calloc(n + 1, sizeof(*c->rules));
-	if (!c->rules)
-		return fail(-ENOMEM, "out of memory");
-	for (; c->nr_rules < n; c->nr_rules++) {
-		int err = rule_parse(rules[c->nr_rules], &c->rules[c->nr_rules]);
-
-		if (err) {
-			c->nr_rules++;	/* freed with the rest */
-			return err;
-		}
-	}
-	return 0;
-}
-
-/* "increase (B/A 1.099, +9.94%), p <0.001 after Holm's correction". */
-static void describe_change(const struct hwp_compare *c, const struct hwp_compare_info *i,
-			    struct strbuf *sb)
-{
-	if (i->verdict == HWP_VERDICT_NONE) {
-		strbuf_addf(sb, "no test (%s)", i->reason ? i->reason : "no values");
-		return;
-	}
-	strbuf_adds(sb, hwp_verdict_name(i->verdict));
-	if (!isnan(i->ratio))
-		strbuf_addf(sb, " (B/A %.4g, %+.3g%%)", i->ratio, 100 * (i->ratio - 1));
-	if (i->p_value < 0.001)
-		strbuf_adds(sb, ", p <0.001");
-	else
-		strbuf_addf(sb, ", p %.3f", i->p_value);
-	if (c->corrected)
-		strbuf_adds(sb, " after Holm's correction");
-}
-
-/* Whether cell @i breaks rule @r: the change, past the threshold (a
- * change without a ratio, from a mean of 0, is past any). */
-static bool breaks(const struct cmp_rule *r, const struct hwp_compare_info *i)
-{
-	double pct;
-
-	if (i->verdict != r->change)
-		return false;
-	if (isnan(i->ratio))
-		return true;
-	pct = 100 * (i->ratio - 1) * (r->change == HWP_VERDICT_INCREASE ? 1 : -1);
-	return pct > r->pct;
-}
-
-/* Whether @name names @row: its label ("page-faults", "CPU0 page-faults"),
- * or a clock's as the table prints it ("task-clock (msec)"). */
-static bool rule_names_row(const char *name, const struct cmp_row *row)
-{
-	size_t len = strlen(row->label);
-
-	if (!strcmp(row->label, name))
-		return true;
-	return row->kind == HWP_SERIES_EVENT && !strcmp(row->unit, "ns") &&
-	       !strncmp(name, row->label, len) && !strcmp(name + len, " (msec)");
-}
-
-static bool rule_row_exists(const struct hwp_compare *c, const char *name)
-{
-	for (size_t i = 0; i < c->nr_rows; i++)
-		if (rule_names_row(name, &c->rows[i]))
-			return true;
-	return false;
-}
-
-static int rule_unknown_row(const struct hwp_compare *c, const struct cmp_rule *r)
-{
-	struct strbuf rows = STRBUF_INIT;
-	const char *untested = NULL;
-	size_t len = strlen(r->row);
-	int err;
-
-	for (size_t i = 0; i < c->nr_rows; i++)
-		strbuf_addf(&rows, "%s%s", i ? ", " : "", c->rows[i].label);
-	for (size_t i = 0; i < c->nr_warnings && !untested; i++)
-		if (!strncmp(c->warnings[i], "no test for ", 12) &&
-		    !strncmp(c->warnings[i] + 12, r->row, len) &&
-		    c->warnings[i][12 + len] == ':')
-			untested = c->warnings[i];
-	if (untested)
-		err = fail(-EINVAL, "fail-on rule '%s': %s; the rule cannot be checked",
-			   r->spec, untested);
-	else
-		err = fail(-EINVAL, "fail-on rule '%s': the comparison has no row '%s'; its rows: %s",
-			   r->spec, r->row, strbuf_str(&rows));
-	strbuf_release(&rows);
-	return err;
-}
-
-static int rules_check(struct hwp_compare *c)
-{
-	for (size_t k = 0; k < c->nr_rules; k++) {
-		struct cmp_rule *r = &c->rules[k];
-		struct strbuf sb = STRBUF_INIT;
-		size_t told = 0;
-
-		if (!rule_row_exists(c, r->row))
-			return rule_unknown_row(c, r);
-		for (size_t i = 0; i < c->nr_rows; i++) {
-			if (!rule_names_row(r->row, &c->rows[i]))
-				continue;
-			for (size_t col = 0; col < c->nr_columns; col++) {
-				const struct hwp_compare_info *in =
-					&c->rows[i].cells[col].info;
-				bool b = breaks(r, in);
-
-				r->broken |= b;
-				strbuf_addf(&sb, "%s%s", told++ ? "; " : "", r->row);
-				if (c->param)
-					strbuf_addf(&sb, " at %s=%s", c->param,
-						    c->columns[col]);
-				strbuf_adds(&sb, ": ");
-				describe_change(c, in, &sb);
-				if (r->pct > 0 && in->verdict == r->change)
-					strbuf_addf(&sb, ", %s %g%%",
-						    b ? "past" : "not past", r->pct);
-			}
-		}
-		c->nr_broken += r->broken;
-		r->finding = strbuf_detach(&sb);
-		if (!r->finding)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-HWP_API size_t hwp_compare_failed(const struct hwp_compare *c)
-{
-	return c ? c->nr_broken : 0;
-}
-
-HWP_API const char *hwp_compare_rule(const struct hwp_compare *c, size_t idx,
-				     bool *broken, const char **finding)
-{
-	if (!c || idx >= c->nr_rules)
-		return NULL;
-	if (broken)
-		*broken = c->rules[idx].broken;
-	if (finding)
-		*finding = c->rules[idx].finding;
-	return c->rules[idx].spec;
 }
 
 static int build(struct hwp_compare *c, const struct hwp_sweep *a,
@@ -1156,13 +643,13 @@ static int build(struct hwp_compare *c, const struct hwp_sweep *a,
 	c->b_runs = calloc(a->nr + 1, sizeof(*c->b_runs));
 	err = pair_a && pair_b && c->columns && c->a_runs && c->b_runs ? 0 : -ENOMEM;
 	if (!err)
-		err = pair_columns(c, a, b, pair_a, pair_b);
+		err = cmp_pair_columns(c, a, b, pair_a, pair_b);
 	if (!err && !c->nr_columns)
 		err = fail(-HWP_ERR_MISMATCH,
 			   "the sweeps %s and %s have no %s value in common",
 			   c->a_name, c->b_name, a->param);
 	if (!err)
-		err = check_runs(c);
+		err = cmp_check_runs(c);
 	for (size_t k = 0; !err && k < c->nr_columns; k++)
 		err = compare_column(c, k, a->results[pair_a[k]], b->results[pair_b[k]]);
 	if (!err)
@@ -1173,10 +660,10 @@ static int build(struct hwp_compare *c, const struct hwp_sweep *a,
 	if (!err)
 		err = warn_one_sided(c, a, b) ?: drop_untested_rows(c);
 	if (!err && !c->nr_rows)
-		return mismatch_no_rows(c, a, b, any_common);
+		return cmp_mismatch_no_rows(c, a, b, any_common);
 	if (!err)
-		err = correct_and_decide(c) ?: rank_noise(c) ?: warn_context(c, a, b) ?:
-		      rules_check(c);
+		err = cmp_correct_and_decide(c) ?: cmp_rank_noise(c) ?:
+		      cmp_warn_context(c, a, b) ?: cmp_rules_check(c);
 	if (err == -ENOMEM)
 		return fail(err, "out of memory");
 	return err;
@@ -1221,10 +708,10 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 		goto err;
 	}
 	/* The caller's strings are copied, never kept. */
-	c->a_name = strdup(c->opts.a_name ? c->opts.a_name : side_name(a, "A"));
-	c->b_name = strdup(c->opts.b_name ? c->opts.b_name : side_name(b, "B"));
+	c->a_name = strdup(c->opts.a_name ? c->opts.a_name : cmp_side_name(a, "A"));
+	c->b_name = strdup(c->opts.b_name ? c->opts.b_name : cmp_side_name(b, "B"));
 	c->order = c->opts.order ? strdup(c->opts.order) : NULL;
-	err = rules_parse(c, c->opts.fail_on, c->opts.nr_fail_on);
+	err = cmp_rules_parse(c, c->opts.fail_on, c->opts.nr_fail_on);
 	if (err)
 		goto err;
 	c->opts.a_name = c->opts.b_name = c->opts.order = NULL;

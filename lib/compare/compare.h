@@ -87,4 +87,33 @@ const char *cmp_test_key(const struct hwp_compare *c);
 int cmp_pairs_warning(const struct hwp_result *ra, const struct hwp_result *rb,
 		      const char *a_name, const char *b_name, char **out);
 
+/* compare.c: add a warning, as printf() formats: 0 or -ENOMEM. */
+int cmp_warn(struct hwp_compare *c, const char *fmt, ...) HWP_PRINTF(2, 3);
+
+/* compare-inputs.c: the inputs checked against each other. */
+struct hwp_sweep;
+/* Pair the columns of @a and @b by value (@pair_a, @pair_b: their indexes
+ * in each); warn about the values on one side only. */
+int cmp_pair_columns(struct hwp_compare *c, const struct hwp_sweep *a,
+		     const struct hwp_sweep *b, size_t *pair_a, size_t *pair_b);
+/* Each side needs a column of 2 runs or more to say anything. */
+int cmp_check_runs(const struct hwp_compare *c);
+/* The error of two inputs without a row to compare, saying why. */
+int cmp_mismatch_no_rows(const struct hwp_compare *c, const struct hwp_sweep *a,
+			 const struct hwp_sweep *b, bool any_common);
+/* Warn of what makes two measurements less comparable than they look. */
+int cmp_warn_context(struct hwp_compare *c, const struct hwp_sweep *a,
+		     const struct hwp_sweep *b);
+/* The name of a side: its file, else @dflt. */
+const char *cmp_side_name(const struct hwp_sweep *sw, const char *dflt);
+
+/* compare-decide.c: Holm's correction and the verdicts; the rows by noise. */
+int cmp_correct_and_decide(struct hwp_compare *c);
+int cmp_rank_noise(struct hwp_compare *c);
+
+/* compare-rules.c: the --fail-on rules, parsed into @c, then checked
+ * against its verdicts. */
+int cmp_rules_parse(struct hwp_compare *c, const char *const *rules, size_t n);
+int cmp_rules_check(struct hwp_compare *c);
+
 #endif

@@ -341,6 +341,65 @@ void unit_info(const struct unit *u, enum hwp_aggr aggr, struct hwp_unit_info *i
 	};
 }
 
+/* A unit for CPU @c, inserted into @u (of *@n, @rep their first CPUs) in
+ * key order, moving later units, and the CPUs before @i already mapped to
+ * them (@unit_of), up by one: its index, or -ENOMEM. */
+static long insert_unit(enum hwp_aggr aggr, const struct cpu_topo *c, struct unit *u,
+			const struct cpu_topo **rep, size_t *n, size_t *unit_of, size_t i)
+{
+	long key = unit_key(aggr, c);
+	size_t at = *n;
+	char name[64];
+
+	while (at > 0 && unit_key(aggr, rep[at - 1]) > key)
+		at--;
+	memmove(&u[at + 1], &u[at], (*n - at) * sizeof(*u));
+	memmove(&rep[at + 1], &rep[at], (*n - at) * sizeof(*rep));
+	for (size_t j = 0; j < i; j++)
+		if (unit_of[j] >= at)
+			unit_of[j]++;
+	unit_name(aggr, c, name, sizeof(name));
+	u[at] = (struct unit){ .name = strdup(name), .tid = -1 };
+	rep[at] = c;
+	(*n)++;
+	if (!u[at].name)
+		return fail(-ENOMEM, "out of memory");
+	return (long)at;
+}
+
+/* Each unit's CPUs, from @unit_of: 0 or -ENOMEM. */
+static int add_unit_cpus(struct unit *u, const size_t *unit_of, const int *cpus,
+			 size_t nr_cpus)
+{
+	for (size_t i = 0; i < nr_cpus; i++) {
+		struct unit *x = &u[unit_of[i]];
+		int *grown = realloc(x->cpus, (x->nr_cpus + 1) * sizeof(*grown));
+
+		if (!grown)
+			return fail(-ENOMEM, "out of memory");
+		x->cpus = grown;
+		x->cpus[x->nr_cpus++] = cpus[i];
+	}
+	return 0;
+}
+
+/* The id, package and die of each of the @n units, from its first CPU. */
+static void set_unit_ids(enum hwp_aggr aggr, struct unit *u, const struct cpu_topo **rep,
+			 size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		switch (aggr) {
+		case HWP_AGGR_CPU: u[k].id = rep[k]->cpu; break;
+		case HWP_AGGR_CORE: u[k].id = rep[k]->core; break;
+		case HWP_AGGR_DIE: u[k].id = rep[k]->die; break;
+		case HWP_AGGR_NODE: u[k].id = rep[k]->node; break;
+		default: u[k].id = rep[k]->package; break;
+		}
+		u[k].package = rep[k]->package;
+		u[k].die = rep[k]->die;
+	}
+}
+
 int units_of_cpus(const struct hwp_topology *t, enum hwp_aggr aggr, const int *cpus,
 		  size_t nr_cpus, struct unit **units, size_t *nr_units, size_t *unit_of)
 {
@@ -357,64 +416,27 @@ int units_of_cpus(const struct hwp_topology *t, enum hwp_aggr aggr, const int *c
 	}
 	for (size_t i = 0; i < nr_cpus; i++) {
 		const struct cpu_topo *c = find_cpu(t, cpus[i]);
-		size_t k;
+		long k;
 
 		if (!c) {
 			err = fail(-ENODEV, "CPU %d is not in the topology read from sysfs: it went offline, or HWPROF_SYSFS_ROOT names another machine's tree",
 				   cpus[i]);
 			goto out;
 		}
-		for (k = 0; k < n; k++)
+		for (k = 0; k < (long)n; k++)
 			if (same_unit(aggr, rep[k], c))
 				break;
-		if (k == n) {
-			/* Insert in key order, moving later units (and the
-			 * CPUs already mapped to them) up by one. */
-			long key = unit_key(aggr, c);
-			size_t at = n;
-			char name[64];
-
-			while (at > 0 && unit_key(aggr, rep[at - 1]) > key)
-				at--;
-			memmove(&u[at + 1], &u[at], (n - at) * sizeof(*u));
-			memmove(&rep[at + 1], &rep[at], (n - at) * sizeof(*rep));
-			for (size_t j = 0; j < i; j++)
-				if (unit_of[j] >= at)
-					unit_of[j]++;
-			unit_name(aggr, c, name, sizeof(name));
-			u[at] = (struct unit){ .name = strdup(name), .tid = -1 };
-			rep[at] = c;
-			n++;
-			k = at;
-			if (!u[at].name) {
-				err = fail(-ENOMEM, "out of memory");
-				goto out;
-			}
-		}
-		unit_of[i] = k;
-	}
-	for (size_t i = 0; i < nr_cpus; i++) {
-		struct unit *x = &u[unit_of[i]];
-		int *grown = realloc(x->cpus, (x->nr_cpus + 1) * sizeof(*grown));
-
-		if (!grown) {
-			err = fail(-ENOMEM, "out of memory");
+		if (k == (long)n)
+			k = insert_unit(aggr, c, u, rep, &n, unit_of, i);
+		if (k < 0) {
+			err = (int)k;
 			goto out;
 		}
-		x->cpus = grown;
-		x->cpus[x->nr_cpus++] = cpus[i];
+		unit_of[i] = (size_t)k;
 	}
-	for (size_t k = 0; k < n; k++) {
-		switch (aggr) {
-		case HWP_AGGR_CPU: u[k].id = rep[k]->cpu; break;
-		case HWP_AGGR_CORE: u[k].id = rep[k]->core; break;
-		case HWP_AGGR_DIE: u[k].id = rep[k]->die; break;
-		case HWP_AGGR_NODE: u[k].id = rep[k]->node; break;
-		default: u[k].id = rep[k]->package; break;
-		}
-		u[k].package = rep[k]->package;
-		u[k].die = rep[k]->die;
-	}
+	err = add_unit_cpus(u, unit_of, cpus, nr_cpus);
+	if (!err)
+		set_unit_ids(aggr, u, rep, n);
 out:
 	free(rep);
 	if (err) {

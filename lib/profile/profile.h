@@ -260,7 +260,26 @@ struct hwp_profile {
 	int dis_machine;	/* the ELF machine @dis decodes; -1 when it cannot */
 };
 
+/* ---- profile-chains.c ---- */
+
+/* The site of @loc, added with no samples on first sight; -1 when out of memory. */
 long profile_site(struct hwp_profile *p, const struct location *loc);
+/* The site of @ip in process @pid, in @cpumode (cached); -1 when out of memory. */
+long profile_site_of(struct hwp_profile *p, uint32_t pid, uint64_t ip, uint16_t cpumode);
+/* The stack of sites @frames (@nr), its index in *@idx, added if new, with
+ * @period added to @event's values: 0 or -ENOMEM. */
+int profile_add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr,
+		      uint64_t period, int event, long *idx);
+/* Sample @s's call chain as sites, from @leaf, the sampled site (@dwarf:
+ * its user part unwound), added as profile_add_stack() does: 0 or -ENOMEM. */
+int profile_add_callchain(struct hwp_profile *p, const struct pd_sample *s,
+			  uint32_t leaf, int event, bool dwarf, long *stack);
+/* At the first DWARF sample of event @ev: an unwinder, where this build
+ * has one. 0 or -ENOMEM (with the message). */
+int profile_dwarf_begin(struct hwp_profile *p, const struct pd_event *ev);
+
+/* ---- profile.c ---- */
+
 /* Add @period to what a sample of @event at @site, @stack (-1: none) and
  * @cpu weighed: the late weight of off-CPU samples. */
 void profile_add_period(struct hwp_profile *p, int event, long site, long stack,
@@ -293,8 +312,26 @@ int cpu_add(struct hwp_profile *p, uint32_t cpu, uint64_t samples, uint64_t peri
 void cpu_release(struct hwp_profile *p);
 /* HWP_SORT_CPU: the entries by CPU, as hwp_profile_foreach_entry(). */
 int cpu_foreach_entry(struct hwp_profile *p, size_t n, hwp_entry_fn fn, void *ctx);
+/* ---- report-sites.c ---- */
+
 /* Resolve site @i (with @lines, its source line too) once. */
 void site_resolve(struct hwp_profile *p, size_t i, bool lines);
+/* Look up the functions inlined at site @site, once: 0 or -ENOMEM. */
+int site_inlines(struct hwp_profile *p, uint32_t site);
+/* The innermost function inlined at @s (site_inlines() done), or NULL. */
+const char *site_inlined(const struct hwp_profile *p, const struct site *s);
+/* Site @site's frames, the innermost first, in *@out (@own where it has
+ * only its own): with @inlines, the functions inlined there first. Returns
+ * how many, valid until the next site is resolved, or -ENOMEM. */
+long site_frames(struct hwp_profile *p, uint32_t site, bool inlines,
+		 struct profile_frame *own, const struct profile_frame **out);
+/* The source file and line of the first instruction of @s's function (NULL
+ * and 0 when unknown). */
+void function_source(struct hwp_profile *p, const struct site *s, const char **file,
+		     unsigned int *line);
+
+/* ---- report.c ---- */
+
 /* Decode one instruction of @dso at @vaddr into @text and @bytes: its length. */
 int profile_disasm(struct hwp_profile *p, uint32_t dso, uint64_t vaddr, uint8_t *bytes,
 		   size_t nbytes, char *text, size_t size);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The queries over a profile: its sites resolved (each once), grouped by
+/* The queries over a profile: its sites (report-sites.c) grouped by
  * instruction, function, source line or module, sorted, with the callers of
- * the top entries from the call chains; the modules that lacked symbols;
- * the call chains by function for flame graphs. The reports built once a
+ * the top entries from the call chains; the modules that lacked symbols.
+ * The call chains are report-stacks.c's. The reports built once a
  * sort key are kept in the profile's cache. The formats (export-*.c) are
  * written with these queries alone. */
 #include "profile/profile.h"
@@ -35,122 +35,6 @@ struct report {
 	uint32_t *site_group;	/* site → group, NO_GROUP when not sampled */
 	bool callers_done;
 };
-
-void site_resolve(struct hwp_profile *p, size_t i, bool lines)
-{
-	struct site *s = &p->sites[i];
-	uint8_t want;
-	char buf[512];
-	struct dso *d;
-	uint64_t at;
-
-	lines = lines || p->inline_frames;	/* the inlined functions are DWARF's */
-	want = lines ? 2 : 1;
-	if (s->resolved >= want)
-		return;
-	symbolize(p->sym, &s->loc, lines, &s->si);
-	s->resolved = want;
-	if (s->si.symbol) {
-		s->name = s->si.symbol;
-		return;
-	}
-	if (machine_dso(p->m, s->loc.dso)->kind == DSO_UNKNOWN) {
-		/* "[unknown]": one name for all */
-		s->name = machine_dso(p->m, s->loc.dso)->path;
-		return;
-	}
-	d = machine_dso(p->m, s->loc.dso);
-	at = s->si.vaddr >= d->kmod_start ? s->si.vaddr - d->kmod_start : s->si.vaddr;
-	snprintf(buf, sizeof(buf), "%s+0x%llx", d->name, (unsigned long long)at);
-	s->name = symbolize_intern(p->sym, buf);
-}
-
-/* The frames of the functions DWARF says were inlined at @s, then its own,
- * added to p->site_frames; none where nothing was inlined there. */
-static int add_site_frames(struct hwp_profile *p, struct site *s,
-			   const struct inline_frame *in, size_t n)
-{
-	const char *file = s->si.file;
-	unsigned int line = s->si.line;
-	struct profile_frame *f;
-	char buf[512];
-
-	if (p->nr_site_frames + n + 1 > UINT32_MAX ||
-	    vec_reserve(&p->site_frames, &p->cap_site_frames, p->nr_site_frames + n + 1,
-			sizeof(*p->site_frames)))
-		return -ENOMEM;
-	f = p->site_frames + p->nr_site_frames;
-	for (size_t i = 0; i < n; i++) {
-		/* perf report --inline's marking */
-		snprintf(buf, sizeof(buf), "%s (inlined)", in[i].name);
-		f[i] = (struct profile_frame){ symbolize_intern(p->sym, buf), in[i].name,
-					       file, line };
-		if (!f[i].name)
-			return -ENOMEM;
-		file = in[i].call_file;
-		line = in[i].call_line;
-	}
-	f[n] = (struct profile_frame){ s->name, s->name, file, line };
-	s->frames = (uint32_t)p->nr_site_frames;
-	s->nr_frames = (uint32_t)n + 1;
-	p->nr_site_frames += n + 1;
-	return 0;
-}
-
-/* Look up the functions inlined at site @site, once: 0 or -ENOMEM. */
-static int site_inlines(struct hwp_profile *p, uint32_t site)
-{
-	struct site *s = &p->sites[site];
-	struct inline_frame *in;
-	size_t n;
-	int err;
-
-	site_resolve(p, site, true);
-	if (s->inlines_done)
-		return 0;
-	s->nr_frames = 0;
-	/* without a line, an address DWARF does not cover, or not the
-	 * module's (outside its segments): nothing inlined there */
-	if (!s->si.file) {
-		s->inlines_done = true;
-		return 0;
-	}
-	err = symbolize_inlines(p->sym, s->loc.dso, s->si.vaddr, &in, &n);
-	if (!err && n)
-		err = add_site_frames(p, s, in, n);
-	free(in);
-	s->inlines_done = !err;
-	return err;
-}
-
-/* The innermost function inlined at site @site (site_inlines() done), or NULL. */
-static const char *site_inlined(const struct hwp_profile *p, const struct site *s)
-{
-	return s->inlines_done && s->nr_frames > 1 ? p->site_frames[s->frames].function :
-						     NULL;
-}
-
-/* Site @site's frames, the innermost first, in *@out: with @inlines, the
- * functions DWARF says were inlined there, then always its own (in @own
- * where it is the only one). Returns how many, valid until the next site is
- * resolved, or -ENOMEM. The one place chains are expanded. */
-static long site_frames(struct hwp_profile *p, uint32_t site, bool inlines,
-			struct profile_frame *own, const struct profile_frame **out)
-{
-	const struct site *s = &p->sites[site];
-	int err;
-
-	site_resolve(p, site, false);
-	if (inlines && (err = site_inlines(p, site)))
-		return err;
-	if (inlines && s->nr_frames) {
-		*out = p->site_frames + s->frames;
-		return s->nr_frames;
-	}
-	*own = (struct profile_frame){ s->name, s->name, s->si.file, s->si.line };
-	*out = own;
-	return 1;
-}
 
 /* ---- grouping ---- */
 
@@ -691,58 +575,49 @@ static int cmp_thread_rows(const void *pa, const void *pb, void *arg)
 	return cmp_key(a, b, arg);
 }
 
-static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys,
-				size_t nr_keys, size_t n, hwp_entry_fn fn, void *ctx)
+/* Which of comm and pid @keys sort by, in @ts, and the report of their
+ * other key (sym or dso; *@r stays NULL without one). */
+static int thread_sort_keys(struct hwp_profile *p, const enum hwp_sort *keys,
+			    size_t nr_keys, struct thread_sort *ts, struct report **r)
 {
-	struct thread_sort ts = { false, false };
-	struct report *r = NULL;
-	struct thread_row *rows;
-	struct entry_buf b;
-	size_t nr = 0;
-	int err = 0;
+	int err;
 
 	for (size_t i = 0; i < nr_keys; i++) {
 		if (keys[i] == HWP_SORT_COMM)
-			ts.by_comm = true;
+			ts->by_comm = true;
 		else if (keys[i] == HWP_SORT_PID)
-			ts.by_pid = true;
-		else if (r || (keys[i] != HWP_SORT_SYM && keys[i] != HWP_SORT_DSO))
+			ts->by_pid = true;
+		else if (*r || (keys[i] != HWP_SORT_SYM && keys[i] != HWP_SORT_DSO))
 			return fail(-EINVAL, "sort keys: '%s' does not combine with comm or pid here: comm and pid combine with one of sym or dso",
 				    hwp_sort_name(keys[i]));
-		else if ((err = get_report(p, keys[i], &r)))
+		else if ((err = get_report(p, keys[i], r)))
 			return err;
 	}
 	if (p->off_cpu)
 		return fail(-EOPNOTSUPP, "'%s': the periods of '%s' are time off the CPU, weighed after the sample: they are not kept by thread, and cannot be sorted by comm or pid",
 			    p->input, p->event_names[p->event]);
-	rows = malloc((p->nr_threads ? p->nr_threads : 1) * sizeof(*rows));
-	if (!rows)
-		return fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < p->nr_threads; i++) {
-		const struct thread_count *t = &p->threads[i];
+	return 0;
+}
 
-		rows[i] = (struct thread_row){
-			.tid = ts.by_pid ? t->tid : 0,
-			.comm = ts.by_comm ? t->comm : NULL,
-			.group = r ? r->site_group[t->site] : 0,
-			.samples = t->samples, .period = t->period, .last = i,
-		};
-	}
-	if (p->nr_threads)
-		qsort_r(rows, p->nr_threads, sizeof(*rows), cmp_thread_key, &ts);
-	/* pid: named by the thread's last name, whichever comm the row's is
-	 * (perf's "24246:yes" of the samples before the exec, as sh) */
-	for (size_t i = 0, j; ts.by_pid && i < p->nr_threads; i = j) {
+/* @rows, one a thread sorted by key, merged into one a key: how many. A
+ * pid's row is named by the thread's last name, whichever comm the row's
+ * is (perf's "24246:yes" of the samples before the exec, as sh). */
+static size_t merge_thread_rows(struct thread_row *rows, size_t nr_threads,
+				struct thread_sort *ts)
+{
+	size_t nr = 0;
+
+	for (size_t i = 0, j; ts->by_pid && i < nr_threads; i = j) {
 		size_t last = rows[i].last;
 
-		for (j = i; j < p->nr_threads && rows[j].tid == rows[i].tid; j++)
+		for (j = i; j < nr_threads && rows[j].tid == rows[i].tid; j++)
 			if (rows[j].last > last)
 				last = rows[j].last;
 		while (i < j)
 			rows[i++].last = last;
 	}
-	for (size_t i = 0; i < p->nr_threads; i++) {
-		if (nr && !cmp_key(&rows[nr - 1], &rows[i], &ts)) {
+	for (size_t i = 0; i < nr_threads; i++) {
+		if (nr && !cmp_key(&rows[nr - 1], &rows[i], ts)) {
 			rows[nr - 1].samples += rows[i].samples;
 			rows[nr - 1].period += rows[i].period;
 			if (rows[i].last > rows[nr - 1].last)
@@ -751,40 +626,94 @@ static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys
 			rows[nr++] = rows[i];
 		}
 	}
-	if (nr)
-		qsort_r(rows, nr, sizeof(*rows), cmp_thread_rows, &ts);
-	if (!n || n > nr)
-		n = nr;
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct thread_row *t = &rows[i];
-		const char *last = p->threads[t->last].comm;
-		/* comm: the row's name; pid alone: the thread's last */
-		const char *comm = ts.by_comm ? t->comm : last;
-		struct hwp_entry e;
+	return nr;
+}
 
-		if (r) {
-			fill_entry(p, r, r->rank[t->group], &e, &b);
-			/* callers are the group's, of every thread */
-			e.callers = NULL;
-			e.nr_callers = 0;
-		} else {
-			memset(&e, 0, sizeof(e));
-			e.sz = sizeof(e);
-			e.dso = "";
-			e.name = b.name;
-			if (ts.by_pid)
-				snprintf(b.name, sizeof(b.name), "%u:%s", t->tid,
-					 comm ? comm : "?");
-			else
-				snprintf(b.name, sizeof(b.name), "%s", comm ? comm : "?");
-		}
-		e.rank = i;
-		e.samples = t->samples;
-		e.period = t->period;
-		e.percent = p->period ? 100.0 * (double)t->period / (double)p->period : 0;
-		e.comm = comm ? comm : "?";
-		e.thread_comm = ts.by_pid ? (last ? last : "?") : NULL;
-		e.tid = ts.by_pid ? (int64_t)t->tid : -1;
+/* The rows by @ts's keys (and @r's groups), hottest first, in *@out: how
+ * many, or -ENOMEM. */
+static long thread_rows(struct hwp_profile *p, struct thread_sort *ts,
+			const struct report *r, struct thread_row **out)
+{
+	struct thread_row *rows;
+	size_t nr;
+
+	rows = malloc((p->nr_threads ? p->nr_threads : 1) * sizeof(*rows));
+	if (!rows)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < p->nr_threads; i++) {
+		const struct thread_count *t = &p->threads[i];
+
+		rows[i] = (struct thread_row){
+			.tid = ts->by_pid ? t->tid : 0,
+			.comm = ts->by_comm ? t->comm : NULL,
+			.group = r ? r->site_group[t->site] : 0,
+			.samples = t->samples, .period = t->period, .last = i,
+		};
+	}
+	if (p->nr_threads)
+		qsort_r(rows, p->nr_threads, sizeof(*rows), cmp_thread_key, ts);
+	nr = merge_thread_rows(rows, p->nr_threads, ts);
+	if (nr)
+		qsort_r(rows, nr, sizeof(*rows), cmp_thread_rows, ts);
+	*out = rows;
+	return (long)nr;
+}
+
+/* The entry of row @t, ranked @rank, in @e (its strings in @b). */
+static void thread_entry(struct hwp_profile *p, const struct report *r,
+			 const struct thread_sort *ts, const struct thread_row *t,
+			 size_t rank, struct hwp_entry *e, struct entry_buf *b)
+{
+	const char *last = p->threads[t->last].comm;
+	/* comm: the row's name; pid alone: the thread's last */
+	const char *comm = ts->by_comm ? t->comm : last;
+
+	if (r) {
+		fill_entry(p, r, r->rank[t->group], e, b);
+		/* callers are the group's, of every thread */
+		e->callers = NULL;
+		e->nr_callers = 0;
+	} else {
+		memset(e, 0, sizeof(*e));
+		e->sz = sizeof(*e);
+		e->dso = "";
+		e->name = b->name;
+		if (ts->by_pid)
+			snprintf(b->name, sizeof(b->name), "%u:%s", t->tid,
+				 comm ? comm : "?");
+		else
+			snprintf(b->name, sizeof(b->name), "%s", comm ? comm : "?");
+	}
+	e->rank = rank;
+	e->samples = t->samples;
+	e->period = t->period;
+	e->percent = p->period ? 100.0 * (double)t->period / (double)p->period : 0;
+	e->comm = comm ? comm : "?";
+	e->thread_comm = ts->by_pid ? (last ? last : "?") : NULL;
+	e->tid = ts->by_pid ? (int64_t)t->tid : -1;
+}
+
+static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys,
+				size_t nr_keys, size_t n, hwp_entry_fn fn, void *ctx)
+{
+	struct thread_sort ts = { false, false };
+	struct report *r = NULL;
+	struct thread_row *rows = NULL;
+	struct entry_buf b;
+	struct hwp_entry e;
+	long nr;
+	int err;
+
+	err = thread_sort_keys(p, keys, nr_keys, &ts, &r);
+	if (err)
+		return err;
+	nr = thread_rows(p, &ts, r, &rows);
+	if (nr < 0)
+		return (int)nr;
+	if (!n || n > (size_t)nr)
+		n = (size_t)nr;
+	for (size_t i = 0; i < n && !err; i++) {
+		thread_entry(p, r, &ts, &rows[i], i, &e, &b);
 		err = fn(&e, ctx);
 	}
 	free(rows);
@@ -834,554 +763,4 @@ HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort,
 			    hwp_entry_fn fn, void *ctx)
 {
 	return hwp_profile_foreach_entry_by(p, &sort, 1, n, fn, ctx);
-}
-
-/* ---- modules ---- */
-
-struct module_row {
-	uint32_t dso;
-	uint64_t samples;
-};
-
-static int cmp_modules(const void *pa, const void *pb)
-{
-	const struct module_row *a = pa, *b = pb;
-
-	if (a->samples != b->samples)
-		return a->samples > b->samples ? -1 : 1;
-	return a->dso < b->dso ? -1 : a->dso > b->dso;
-}
-
-HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx)
-{
-	size_t nd;
-	struct module_row *rows;
-	int err = 0;
-
-	clear_error();
-	if (!p || !fn)
-		return fail(-EINVAL, "hwp_profile_foreach_module: NULL argument");
-	nd = machine_nr_dsos(p->m);
-	rows = calloc(nd + 1, sizeof(*rows));
-	if (!rows)
-		return fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < nd; i++)
-		rows[i].dso = (uint32_t)i;
-	for (size_t i = 0; i < p->nr_sites; i++)
-		rows[p->sites[i].loc.dso].samples += p->sites[i].samples;
-	qsort(rows, nd, sizeof(*rows), cmp_modules);
-	for (size_t i = 0; i < nd && rows[i].samples && !err; i++) {
-		struct dso *d = machine_dso(p->m, rows[i].dso);
-		struct hwp_module_info mi = { .sz = sizeof(mi) };
-
-		symbolize_check(p->sym, rows[i].dso, p->lines_used);
-		mi.path = d->path;
-		mi.samples = rows[i].samples;
-		mi.has_symbols = d->has_symbols;
-		mi.has_debuginfo = d->has_debuginfo;
-		mi.no_symbols = d->has_symbols ? NULL : d->sym_problem;
-		mi.no_debuginfo = d->has_debuginfo ? NULL : d->dbg_problem;
-		mi.no_code = symbolize_code_problem(p->sym, rows[i].dso);
-		mi.read_from = d->build_copy;
-		mi.from_debuginfod = d->from_debuginfod;
-		err = fn(&mi, ctx);
-	}
-	free(rows);
-	return err;
-}
-
-/* ---- call chains by function ---- */
-
-struct folded {
-	const char *key;	/* "main;mid;leaf", interned */
-	uint32_t rep;		/* a stack (or site, without call chains) that has it */
-	uint64_t samples, period;
-};
-
-struct folded_set {
-	struct folded *v;
-	size_t nr, cap;
-	struct hidx idx;
-};
-
-static bool folded_eq(size_t idx, const void *key, const void *ctx)
-{
-	return ((const struct folded_set *)ctx)->v[idx].key == key;
-}
-
-static int fold(struct folded_set *fs, const char *key, uint32_t rep, uint64_t samples,
-		uint64_t period)
-{
-	uint64_t h = hash_u64((uint64_t)(uintptr_t)key);
-	long i = hidx_find(&fs->idx, h, folded_eq, key, fs);
-
-	if (i < 0) {
-		if (vec_reserve(&fs->v, &fs->cap, fs->nr + 1, sizeof(*fs->v)) ||
-		    hidx_add(&fs->idx, h, fs->nr))
-			return -ENOMEM;
-		fs->v[fs->nr] = (struct folded){ key, rep, 0, 0 };
-		i = (long)fs->nr++;
-	}
-	fs->v[i].samples += samples;
-	fs->v[i].period += period;
-	return 0;
-}
-
-static int cmp_folded(const void *pa, const void *pb)
-{
-	const struct folded *a = pa, *b = pb;
-
-	if (a->samples != b->samples)
-		return a->samples > b->samples ? -1 : 1;
-	return strcmp(a->key, b->key);
-}
-
-/* A chain's frame names, the outermost first. */
-struct names {
-	const char **v;
-	size_t nr, cap;
-};
-
-/* The names of the frames of @nr sites, @sites the innermost first (as a
- * stack keeps them), into @nb: 0 or -ENOMEM. */
-static int chain_names(struct hwp_profile *p, const uint32_t *sites, uint32_t nr,
-		       struct names *nb)
-{
-	nb->nr = 0;
-	for (uint32_t j = nr; j-- > 0;) {
-		const struct profile_frame *f;
-		struct profile_frame own;
-		long k = site_frames(p, sites[j], p->inline_frames, &own, &f);
-
-		if (k < 0 ||
-		    vec_reserve(&nb->v, &nb->cap, nb->nr + (size_t)k, sizeof(*nb->v)))
-			return -ENOMEM;
-		while (k)
-			nb->v[nb->nr++] = f[--k].name;
-	}
-	return 0;
-}
-
-/* The names of folded chain @f's frames (the sites of its stack, or its
- * site without call chains) into @nb: 0 or -ENOMEM. */
-static int folded_names(struct hwp_profile *p, const struct folded *f, struct names *nb)
-{
-	const struct stack *st;
-
-	if (!p->callchains)
-		return chain_names(p, &f->rep, 1, nb);
-	st = &p->stacks[f->rep];
-	return chain_names(p, p->frames + st->first, st->nr, nb);
-}
-
-/* Whether folded chain @f stopped early (a DWARF chain's "[truncated]"). */
-static bool folded_truncated(const struct hwp_profile *p, const struct folded *f)
-{
-	const struct stack *st;
-
-	if (!p->callchains || !p->dwarf)
-		return false;
-	st = &p->stacks[f->rep];
-	return st->nr && p->truncated_site == p->frames[st->first + st->nr - 1];
-}
-
-static int fold_all(struct hwp_profile *p, struct folded_set *fs, struct names *nb)
-{
-	size_t n = p->callchains ? p->nr_stacks : p->nr_sites;
-	struct strbuf sb = STRBUF_INIT;
-	int err = 0;
-
-	for (size_t i = 0; i < n && !err; i++) {
-		struct folded f = { .rep = (uint32_t)i };
-
-		if (p->callchains) {
-			f.samples = p->stacks[i].samples;
-			f.period = p->stacks[i].period;
-		} else {
-			f.samples = p->sites[i].samples;
-			f.period = p->sites[i].period;
-		}
-		if (!f.samples)
-			continue;	/* another event's, or a caller's */
-		err = folded_names(p, &f, nb);
-		strbuf_reset(&sb);
-		for (size_t j = 0; j < nb->nr && !err; j++)
-			strbuf_addf(&sb, "%s%s", j ? ";" : "", nb->v[j]);
-		f.key = err || strbuf_failed(&sb) ? NULL :
-			symbolize_intern(p->sym, strbuf_str(&sb));
-		err = f.key ? fold(fs, f.key, f.rep, f.samples, f.period) : -ENOMEM;
-	}
-	strbuf_release(&sb);
-	return err;
-}
-
-HWP_API int hwp_profile_foreach_stack(struct hwp_profile *p, hwp_stack_fn fn, void *ctx)
-{
-	struct folded_set fs = { 0 };
-	struct names nb = { 0 };
-	int err;
-
-	clear_error();
-	if (!p || !fn)
-		return fail(-EINVAL, "hwp_profile_foreach_stack: NULL argument");
-	err = fold_all(p, &fs, &nb);
-	if (!err && fs.nr > 1)
-		qsort(fs.v, fs.nr, sizeof(*fs.v), cmp_folded);
-	for (size_t i = 0; i < fs.nr && !err; i++) {
-		struct hwp_stack st = { .sz = sizeof(st),
-					.samples = fs.v[i].samples,
-					.period = fs.v[i].period,
-					.truncated = folded_truncated(p, &fs.v[i]) };
-
-		err = folded_names(p, &fs.v[i], &nb);
-		if (err)
-			break;
-		st.frames = nb.v;
-		st.nr_frames = nb.nr;
-		err = fn(&st, ctx);
-		if (err)
-			goto out;	/* the caller's, unchanged */
-	}
-	if (err)
-		err = fail(-ENOMEM, "out of memory");
-out:
-	free(fs.v);
-	hidx_release(&fs.idx);
-	free(nb.v);
-	return err;
-}
-
-/* ---- call chains by function, with their sources ---- */
-
-struct chain_funcs {
-	struct profile_function *v;
-	size_t nr, cap;
-	struct hidx idx;
-	uint32_t *of_site;	/* by site: its function + 1, 0 before it is known */
-};
-
-static bool func_eq(size_t idx, const void *key, const void *ctx)
-{
-	const struct chain_funcs *cf = ctx;
-	const struct profile_function *k = key, *f = &cf->v[idx];
-
-	return f->name == k->name && f->file == k->file;
-}
-
-/* The source file and line of the first instruction of @s's function (NULL
- * and 0 when unknown). */
-static void function_source(struct hwp_profile *p, const struct site *s,
-			    const char **file, unsigned int *line)
-{
-	struct symbol_info entry;
-
-	if (s->si.symbol &&
-	    !symbolize_vaddr(p->sym, s->loc.dso, s->si.sym_start, true, &entry) &&
-	    entry.file) {
-		*file = entry.file;
-		*line = entry.line;
-	}
-}
-
-/* Function @k's index in @cf, added if new. Names and files are interned,
- * so pointers tell them apart. */
-static long chain_function(struct chain_funcs *cf, const struct profile_function *k)
-{
-	uint64_t h = hash_mix(hash_u64((uint64_t)(uintptr_t)k->name),
-			      (uint64_t)(uintptr_t)k->file);
-	long i = hidx_find(&cf->idx, h, func_eq, k, cf);
-	if (i < 0) {
-		if (vec_reserve(&cf->v, &cf->cap, cf->nr + 1, sizeof(*cf->v)) ||
-		    hidx_add(&cf->idx, h, cf->nr))
-			return -ENOMEM;
-		cf->v[cf->nr] = *k;
-		i = (long)cf->nr++;
-	}
-	return i;
-}
-
-/* Site @site's function: its name, and the source of its entry. */
-static long site_function(struct hwp_profile *p, struct chain_funcs *cf, uint32_t site)
-{
-	const struct site *s = &p->sites[site];
-	struct profile_function k = { 0 };
-	long i;
-
-	if (cf->of_site[site])
-		return (long)cf->of_site[site] - 1;
-	site_resolve(p, site, false);
-	k.name = s->name;
-	function_source(p, s, &k.file, &k.line);
-	i = chain_function(cf, &k);
-	if (i < 0)
-		return i;
-	cf->of_site[site] = (uint32_t)i + 1;
-	return i;
-}
-/* A chain's functions, the outermost first (profile_foreach_chain). */
-struct funcs {
-	uint32_t *v;
-	size_t nr, cap;
-};
-
-/* Add site @site's functions to @fs: its own, then, outward in, those DWARF
- * says were inlined there, each a frame of its own (without a source). */
-static int add_site_functions(struct hwp_profile *p, struct chain_funcs *cf,
-			      uint32_t site, struct funcs *fs)
-{
-	const struct profile_frame *f;
-	struct profile_frame own;
-	long k = site_function(p, cf, site);
-	long n = k < 0 ? k : site_frames(p, site, p->inline_frames, &own, &f);
-
-	if (n < 0 || vec_reserve(&fs->v, &fs->cap, fs->nr + (size_t)n, sizeof(*fs->v)))
-		return -ENOMEM;
-	fs->v[fs->nr++] = (uint32_t)k;
-	for (long i = n - 2; i >= 0; i--) {
-		k = chain_function(cf, &(struct profile_function){ .name = f[i].name });
-		if (k < 0)
-			return -ENOMEM;
-		fs->v[fs->nr++] = (uint32_t)k;
-	}
-	return 0;
-}
-
-static int walk_chains(struct hwp_profile *p, struct chain_funcs *cf, struct funcs *fs,
-		       profile_chain_fn fn, void *ctx)
-{
-	size_t n = p->callchains ? p->nr_stacks : p->nr_sites;
-	int err = 0;
-
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct stack *st = p->callchains ? &p->stacks[i] : NULL;
-		uint32_t site = (uint32_t)i;
-		uint64_t samples = st ? st->samples : p->sites[i].samples;
-		uint64_t period = st ? st->period : p->sites[i].period;
-
-		if (!samples)
-			continue;	/* another event's, or a caller's */
-		fs->nr = 0;
-		for (uint32_t j = st ? st->nr : 1; j-- > 0 && !err;) {
-			if (st)
-				site = p->frames[st->first + j];
-			err = add_site_functions(p, cf, site, fs);
-		}
-		if (err)
-			return err;
-		err = fn(fs->v, fs->nr, samples, period, ctx);
-	}
-	return err;
-}
-
-int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
-			  struct profile_function **funcs, size_t *nr_funcs)
-{
-	struct chain_funcs cf = { 0 };
-	struct funcs fs = { 0 };
-	int err;
-
-	cf.of_site = calloc(p->nr_sites + 1, sizeof(*cf.of_site));
-	p->lines_used = true;
-	err = cf.of_site ? walk_chains(p, &cf, &fs, fn, ctx) : -ENOMEM;
-	if (err == -ENOMEM)
-		err = fail(-ENOMEM, "out of memory");
-	*funcs = cf.v;
-	*nr_funcs = cf.nr;
-	hidx_release(&cf.idx);
-	free(cf.of_site);
-	free(fs.v);
-	return err;
-}
-
-/* ---- call chains by address ---- */
-
-/* A stack's or site's values: with one event, its period. */
-static const uint64_t *values(const uint64_t *table, size_t row, size_t nr_events,
-			      const uint64_t *period)
-{
-	return nr_events > 1 ? table + row * nr_events : period;
-}
-
-static bool any_value(const uint64_t *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i])
-			return true;
-	return false;
-}
-
-int profile_foreach_site_chain(struct hwp_profile *p, profile_site_chain_fn fn, void *ctx)
-{
-	int err = 0;
-
-	for (size_t i = 0; p->callchains && i < p->nr_stacks && !err; i++) {
-		const struct stack *st = &p->stacks[i];
-		const uint64_t *v = values(p->stack_values, i, p->nr_events, &st->period);
-
-		if (any_value(v, p->nr_events))
-			err = fn(p->frames + st->first, st->nr, v, ctx);
-	}
-	for (size_t i = 0; !p->callchains && i < p->nr_sites && !err; i++) {
-		const uint64_t *v = values(p->site_values, i, p->nr_events,
-					   &p->sites[i].period);
-		uint32_t site = (uint32_t)i;
-
-		if (p->sites[i].samples ||
-		    (p->nr_events > 1 && any_value(v, p->nr_events)))
-			err = fn(&site, 1, v, ctx);
-	}
-	return err;
-}
-
-void profile_recording(const struct hwp_profile *p, struct profile_recording *out)
-{
-	*out = (struct profile_recording){
-		.cmdline = p->cmdline,
-		.hostname = p->hostname,
-		.osrelease = p->osrelease,
-		.duration_ns = p->time_last - p->time_first,
-		.sample_period = p->sample_period,
-		.event = (size_t)p->event,
-	};
-}
-
-size_t profile_nr_sites(const struct hwp_profile *p)
-{
-	return p->nr_sites;
-}
-
-size_t profile_nr_modules(const struct hwp_profile *p)
-{
-	return machine_nr_dsos(p->m);
-}
-
-int profile_site_get(struct hwp_profile *p, uint32_t site, struct profile_site *out)
-{
-	const struct site *s = &p->sites[site];
-	const struct dso *d = machine_dso(p->m, s->loc.dso);
-	const struct profile_frame *f;
-	long n;
-
-	site_resolve(p, site, true);
-	p->lines_used = true;
-	n = site_frames(p, site, true, &p->own_frame, &f);
-	if (n < 0)
-		return fail(-ENOMEM, "out of memory");
-	*out = (struct profile_site){
-		.module = s->loc.dso,
-		.module_path = d->path,
-		.build_id = &d->build_id,
-		.address = s->si.vaddr,
-		.function = s->name,
-		.has_symbol = s->si.symbol != NULL,
-		.file = s->si.file,
-		.line = s->si.line,
-		.frames = f,
-		.nr_frames = (size_t)n,
-	};
-	function_source(p, s, &out->function_file, &out->function_line);
-	return 0;
-}
-
-/* ---- for the formats ---- */
-
-bool event_in_ns(const struct hwp_profile *p, const char *event)
-{
-	if (!strcmp(event, "cpu-clock") || !strcmp(event, "task-clock"))
-		return true;
-	for (size_t i = 0; i < p->nr_events; i++)
-		if (!strcmp(p->event_names[i], event))
-			return p->oc.events && p->oc.events[i];
-	return false;
-}
-
-/* The one table of sort keys' names, by enum hwp_sort. */
-static const char *const sort_names[] = {
-	"sym", "rip", "line", "dso", "cpu", "comm", "pid",
-};
-
-HWP_API const char *hwp_sort_name(enum hwp_sort sort)
-{
-	return (unsigned int)sort < ARRAY_SIZE(sort_names) ? sort_names[sort] : "?";
-}
-
-HWP_API int hwp_sort_parse(const char *list, enum hwp_sort *keys, size_t max, size_t *nr)
-{
-	const char *s = list;
-
-	clear_error();
-	if (!list || !keys || !nr)
-		return fail(-EINVAL, "hwp_sort_parse: NULL argument");
-	*nr = 0;
-	for (;;) {
-		size_t len = strcspn(s, ","), k;
-
-		for (k = 0; k < ARRAY_SIZE(sort_names); k++)
-			if (strlen(sort_names[k]) == len &&
-			    !strncmp(sort_names[k], s, len))
-				break;
-		if (k == ARRAY_SIZE(sort_names))
-			return fail(-EINVAL, "'%.*s' is not a sort key: sym, rip, line, dso, cpu, comm or pid (comm and pid combine with sym or dso: comm,sym)",
-				    (int)len, s);
-		for (size_t i = 0; i < *nr; i++)
-			if (keys[i] == (enum hwp_sort)k)
-				return fail(-EINVAL, "'%s': '%s' is given twice", list,
-					    sort_names[k]);
-		if (*nr == max)
-			return fail(-E2BIG, "'%s': more than %zu sort keys", list, max);
-		keys[(*nr)++] = (enum hwp_sort)k;
-		if (!s[len])
-			return 0;
-		s += len + 1;
-	}
-}
-
-int sort_keys_of(const struct hwp_write_opts *o, struct sort_keys *k)
-{
-	memset(k, 0, sizeof(*k));
-	k->keys = o->nr_sort_keys ? o->sort_keys : &o->sort;
-	k->nr = o->nr_sort_keys ? o->nr_sort_keys : 1;
-	if (!k->keys)
-		return fail(-EINVAL, "hwp_write_opts: nr_sort_keys without sort_keys");
-	k->site = k->keys[0];
-	for (size_t i = 0; i < k->nr; i++) {
-		if ((unsigned int)k->keys[i] > HWP_SORT_PID)
-			return fail(-EINVAL, "unknown sort key %d", (int)k->keys[i]);
-		k->comm |= k->keys[i] == HWP_SORT_COMM;
-		k->pid |= k->keys[i] == HWP_SORT_PID;
-		if (k->keys[i] != HWP_SORT_COMM && k->keys[i] != HWP_SORT_PID)
-			k->site = k->keys[i];
-		else if (k->site == HWP_SORT_COMM || k->site == HWP_SORT_PID)
-			k->site = k->keys[i];
-		snprintf(k->name + strlen(k->name), sizeof(k->name) - strlen(k->name),
-			 "%s%s", i ? "," : "", hwp_sort_name(k->keys[i]));
-	}
-	return 0;
-}
-
-int sort_keys_foreach(struct hwp_profile *p, const struct sort_keys *k, size_t n,
-		      hwp_entry_fn fn, void *ctx)
-{
-	return hwp_profile_foreach_entry_by(p, k->keys, k->nr, n, fn, ctx);
-}
-
-void format_bytes(const uint8_t *b, size_t n, char *buf, size_t size)
-{
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && at + 4 <= size; i++)
-		at += (size_t)snprintf(buf + at, size - at, "%s%02x", i ? " " : "", b[i]);
-}
-
-void format_source(const char *file, unsigned int line, char *buf, size_t size)
-{
-	const char *base;
-
-	if (!file) {
-		buf[0] = '\0';
-		return;
-	}
-	base = strrchr(file, '/');
-	snprintf(buf, size, "%s:%u", base ? base + 1 : file, line);
 }

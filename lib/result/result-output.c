@@ -219,6 +219,71 @@ static void per_run_value(const struct series *sr, double v, bool big, char *buf
 		snprintf(buf, size, "%.10g", v);
 }
 
+/* The heading row of the per-run table into @t, its cells in @cells and
+ * @buf; each shown row's outliers in @outliers; the rows without a value
+ * in any run named in @left_out. */
+static void per_run_headings(const struct hwp_result *r, struct table *t,
+			     const char **cells, char (*buf)[80], bool **outliers,
+			     struct strbuf *left_out)
+{
+	for (size_t i = 0; i < r->nr_series; i++)
+		t->nr_cols += per_run_column(&r->series[i]) &&
+			      has_values(&r->series[i], r->nr_runs);
+	cells[0] = "run";
+	cells[1] = "seconds";
+	for (size_t i = 0, col = 2; i < r->nr_series; i++) {
+		const struct series *sr = &r->series[i];
+		size_t nr;
+
+		if (!per_run_column(sr))
+			continue;
+		if (!has_values(sr, r->nr_runs)) {
+			strbuf_addf(left_out, "%s%s", left_out->len ? ", " : "",
+				    sr->name);
+			continue;
+		}
+		per_run_heading(sr, buf[col], sizeof(buf[0]));
+		cells[col] = buf[col];
+		col++;
+		outliers[i] = series_outliers(sr, r->nr_runs, &nr);
+	}
+	table_add(t, cells);
+}
+
+/* Run @run's row of the per-run table into @t: whether a value of it is
+ * starred as an outlier of its column. */
+static bool per_run_row(const struct hwp_result *r, const struct hwp_write_opts *o,
+			size_t run, const char **cells, char (*buf)[80],
+			bool *const *outliers, struct table *t)
+{
+	bool starred = false;
+	size_t col = 2;
+
+	snprintf(buf[0], sizeof(buf[0]), "%zu", run + 1);
+	snprintf(buf[1], sizeof(buf[0]), "%.6f", r->seconds[run]);
+	cells[0] = buf[0];
+	cells[1] = buf[1];
+	for (size_t i = 0; i < r->nr_series; i++) {
+		const struct series *sr = &r->series[i];
+		size_t len;
+
+		if (!per_run_column(sr) || !has_values(sr, r->nr_runs))
+			continue;
+		per_run_value(sr, sr->values[run], !o->no_big_num, buf[col],
+			      sizeof(buf[0]) - 1);
+		len = strlen(buf[col]);
+		if (outliers[i] && outliers[i][run]) {
+			buf[col][len] = '*';
+			buf[col][len + 1] = '\0';
+			starred = true;
+		}
+		cells[col] = buf[col];
+		col++;
+	}
+	table_add(t, cells);
+	return starred;
+}
+
 static int per_run_text(const struct hwp_result *r, const struct hwp_write_opts *o,
 			FILE *f)
 {
@@ -234,54 +299,9 @@ static int per_run_text(const struct hwp_result *r, const struct hwp_write_opts 
 		err = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < r->nr_series; i++)
-		t.nr_cols += per_run_column(&r->series[i]) &&
-			     has_values(&r->series[i], r->nr_runs);
-	cells[0] = "run";
-	cells[1] = "seconds";
-	for (size_t i = 0, col = 2; i < r->nr_series; i++) {
-		const struct series *sr = &r->series[i];
-		size_t nr;
-
-		if (!per_run_column(sr))
-			continue;
-		if (!has_values(sr, r->nr_runs)) {
-			strbuf_addf(&left_out, "%s%s", left_out.len ? ", " : "",
-				    sr->name);
-			continue;
-		}
-		per_run_heading(sr, buf[col], sizeof(buf[0]));
-		cells[col] = buf[col];
-		col++;
-		outliers[i] = series_outliers(sr, r->nr_runs, &nr);
-	}
-	table_add(&t, cells);
-	for (size_t run = 0; run < r->nr_runs; run++) {
-		size_t col = 2;
-
-		snprintf(buf[0], sizeof(buf[0]), "%zu", run + 1);
-		snprintf(buf[1], sizeof(buf[0]), "%.6f", r->seconds[run]);
-		cells[0] = buf[0];
-		cells[1] = buf[1];
-		for (size_t i = 0; i < r->nr_series; i++) {
-			const struct series *sr = &r->series[i];
-			size_t len;
-
-			if (!per_run_column(sr) || !has_values(sr, r->nr_runs))
-				continue;
-			per_run_value(sr, sr->values[run], !o->no_big_num, buf[col],
-				      sizeof(buf[0]) - 1);
-			len = strlen(buf[col]);
-			if (outliers[i] && outliers[i][run]) {
-				buf[col][len] = '*';
-				buf[col][len + 1] = '\0';
-				starred = true;
-			}
-			cells[col] = buf[col];
-			col++;
-		}
-		table_add(&t, cells);
-	}
+	per_run_headings(r, &t, cells, buf, outliers, &left_out);
+	for (size_t run = 0; run < r->nr_runs; run++)
+		starred |= per_run_row(r, o, run, cells, buf, outliers, &t);
 	if (t.failed || strbuf_failed(&left_out)) {
 		err = -ENOMEM;
 		goto out;

@@ -63,6 +63,61 @@ static int short_record(const struct perf_event_header *h, const char *field)
 			h->type, h->size, field);
 }
 
+/* The fields after CALLCHAIN up to the user registers and stack, which
+ * DWARF chains are unwound from: RAW and BRANCH_STACK skipped. */
+static int decode_user_state(const struct perf_event_attr *attr,
+			     const struct perf_event_header *h, struct cursor *c,
+			     struct pd_sample *s)
+{
+	uint64_t t = attr->sample_type;
+
+	if (t & PERF_SAMPLE_RAW) {
+		uint32_t size;
+
+		if (c->end - c->p < 4)
+			return short_record(h, "RAW");
+		memcpy(&size, c->p, 4);
+		if (size > (uint64_t)(c->end - c->p) - 4)
+			return short_record(h, "RAW");
+		c->p += 4 + size;	/* u32 size and its data keep u64 alignment */
+	}
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		uint64_t nr;
+
+		if (!take_u64(c, &nr) ||
+		    ((attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) &&
+		     !take_u64(c, NULL)) ||
+		    nr > (uint64_t)(c->end - c->p) / 24 || !skip_u64s(c, nr * 3))
+			return short_record(h, "BRANCH_STACK");
+	}
+	if (t & PERF_SAMPLE_REGS_USER) {
+		if (!take_u64(c, &s->regs_abi))
+			return short_record(h, "REGS_USER");
+		if (s->regs_abi) {
+			s->regs_mask = attr->sample_regs_user;
+			s->nr_regs = (uint64_t)__builtin_popcountll(s->regs_mask);
+			s->regs = (const uint64_t *)c->p;
+			if (!skip_u64s(c, s->nr_regs))
+				return short_record(h, "REGS_USER");
+		}
+	}
+	if (t & PERF_SAMPLE_STACK_USER) {
+		if (!take_u64(c, &s->stack_size) ||
+		    s->stack_size > (uint64_t)(c->end - c->p))
+			return short_record(h, "STACK_USER");
+		s->stack = c->p;
+		c->p += s->stack_size;
+		/* dyn_size follows the bytes, only when there are some */
+		if (s->stack_size) {
+			if (!take_u64(c, &s->stack_dyn_size))
+				return short_record(h, "STACK_USER");
+			if (s->stack_dyn_size > s->stack_size)
+				s->stack_dyn_size = s->stack_size;
+		}
+	}
+	return 0;
+}
+
 int pd_decode_sample(const struct perf_event_attr *attr,
 		     const struct perf_event_header *h, struct pd_sample *s)
 {
@@ -104,51 +159,7 @@ int pd_decode_sample(const struct perf_event_attr *attr,
 	}
 	if (!(t & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
 		return 0;	/* the fields after them are not needed */
-	if (t & PERF_SAMPLE_RAW) {
-		uint32_t size;
-
-		if (c.end - c.p < 4)
-			return short_record(h, "RAW");
-		memcpy(&size, c.p, 4);
-		if (size > (uint64_t)(c.end - c.p) - 4)
-			return short_record(h, "RAW");
-		c.p += 4 + size;	/* u32 size and its data keep u64 alignment */
-	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		uint64_t nr;
-
-		if (!take_u64(&c, &nr) ||
-		    ((attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) &&
-		     !take_u64(&c, NULL)) ||
-		    nr > (uint64_t)(c.end - c.p) / 24 || !skip_u64s(&c, nr * 3))
-			return short_record(h, "BRANCH_STACK");
-	}
-	if (t & PERF_SAMPLE_REGS_USER) {
-		if (!take_u64(&c, &s->regs_abi))
-			return short_record(h, "REGS_USER");
-		if (s->regs_abi) {
-			s->regs_mask = attr->sample_regs_user;
-			s->nr_regs = (uint64_t)__builtin_popcountll(s->regs_mask);
-			s->regs = (const uint64_t *)c.p;
-			if (!skip_u64s(&c, s->nr_regs))
-				return short_record(h, "REGS_USER");
-		}
-	}
-	if (t & PERF_SAMPLE_STACK_USER) {
-		if (!take_u64(&c, &s->stack_size) ||
-		    s->stack_size > (uint64_t)(c.end - c.p))
-			return short_record(h, "STACK_USER");
-		s->stack = c.p;
-		c.p += s->stack_size;
-		/* dyn_size follows the bytes, only when there are some */
-		if (s->stack_size) {
-			if (!take_u64(&c, &s->stack_dyn_size))
-				return short_record(h, "STACK_USER");
-			if (s->stack_dyn_size > s->stack_size)
-				s->stack_dyn_size = s->stack_size;
-		}
-	}
-	return 0;
+	return decode_user_state(attr, h, &c, s);
 }
 
 size_t pd_sample_id_size(const struct perf_event_attr *attr)

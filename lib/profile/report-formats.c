@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/* What the formats (export-*.c) ask of a profile besides its entries: the
+ * sort keys by name, whether an event counts nanoseconds, bytes and source
+ * lines as text. */
+#include "profile/profile.h"
+#include "profile/report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool event_in_ns(const struct hwp_profile *p, const char *event)
+{
+	if (!strcmp(event, "cpu-clock") || !strcmp(event, "task-clock"))
+		return true;
+	for (size_t i = 0; i < p->nr_events; i++)
+		if (!strcmp(p->event_names[i], event))
+			return p->oc.events && p->oc.events[i];
+	return false;
+}
+
+/* The one table of sort keys' names, by enum hwp_sort. */
+static const char *const sort_names[] = {
+	"sym", "rip", "line", "dso", "cpu", "comm", "pid",
+};
+
+HWP_API const char *hwp_sort_name(enum hwp_sort sort)
+{
+	return (unsigned int)sort < ARRAY_SIZE(sort_names) ? sort_names[sort] : "?";
+}
+
+HWP_API int hwp_sort_parse(const char *list, enum hwp_sort *keys, size_t max, size_t *nr)
+{
+	const char *s = list;
+
+	clear_error();
+	if (!list || !keys || !nr)
+		return fail(-EINVAL, "hwp_sort_parse: NULL argument");
+	*nr = 0;
+	for (;;) {
+		size_t len = strcspn(s, ","), k;
+
+		for (k = 0; k < ARRAY_SIZE(sort_names); k++)
+			if (strlen(sort_names[k]) == len &&
+			    !strncmp(sort_names[k], s, len))
+				break;
+		if (k == ARRAY_SIZE(sort_names))
+			return fail(-EINVAL, "'%.*s' is not a sort key: sym, rip, line, dso, cpu, comm or pid (comm and pid combine with sym or dso: comm,sym)",
+				    (int)len, s);
+		for (size_t i = 0; i < *nr; i++)
+			if (keys[i] == (enum hwp_sort)k)
+				return fail(-EINVAL, "'%s': '%s' is given twice", list,
+					    sort_names[k]);
+		if (*nr == max)
+			return fail(-E2BIG, "'%s': more than %zu sort keys", list, max);
+		keys[(*nr)++] = (enum hwp_sort)k;
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
+int sort_keys_of(const struct hwp_write_opts *o, struct sort_keys *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->keys = o->nr_sort_keys ? o->sort_keys : &o->sort;
+	k->nr = o->nr_sort_keys ? o->nr_sort_keys : 1;
+	if (!k->keys)
+		return fail(-EINVAL, "hwp_write_opts: nr_sort_keys without sort_keys");
+	k->site = k->keys[0];
+	for (size_t i = 0; i < k->nr; i++) {
+		if ((unsigned int)k->keys[i] > HWP_SORT_PID)
+			return fail(-EINVAL, "unknown sort key %d", (int)k->keys[i]);
+		k->comm |= k->keys[i] == HWP_SORT_COMM;
+		k->pid |= k->keys[i] == HWP_SORT_PID;
+		if (k->keys[i] != HWP_SORT_COMM && k->keys[i] != HWP_SORT_PID)
+			k->site = k->keys[i];
+		else if (k->site == HWP_SORT_COMM || k->site == HWP_SORT_PID)
+			k->site = k->keys[i];
+		snprintf(k->name + strlen(k->name), sizeof(k->name) - strlen(k->name),
+			 "%s%s", i ? "," : "", hwp_sort_name(k->keys[i]));
+	}
+	return 0;
+}
+
+int sort_keys_foreach(struct hwp_profile *p, const struct sort_keys *k, size_t n,
+		      hwp_entry_fn fn, void *ctx)
+{
+	return hwp_profile_foreach_entry_by(p, k->keys, k->nr, n, fn, ctx);
+}
+
+void format_bytes(const uint8_t *b, size_t n, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && at + 4 <= size; i++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%02x", i ? " " : "", b[i]);
+}
+
+void format_source(const char *file, unsigned int line, char *buf, size_t size)
+{
+	const char *base;
+
+	if (!file) {
+		buf[0] = '\0';
+		return;
+	}
+	base = strrchr(file, '/');
+	snprintf(buf, size, "%s:%u", base ? base + 1 : file, line);
+}
