@@ -29,7 +29,7 @@ endif
 HWPROF = $(BUILD)/cli/hwprof
 
 .PHONY: all deps build demo test test-asan test-tsan test-valgrind test-pmu fuzz bench install clean help \
-	abi-baseline
+	abi-baseline golden-update
 
 all: build
 
@@ -46,6 +46,8 @@ help:
 	@echo "make install    meson install (PREFIX via MESON_OPTS=--prefix=...)"
 	@echo "make abi-baseline  record the library's ABI in tests/abi/libhwprof.abi, which"
 	@echo "                the abi-layout test diffs against: commit it with an ABI change"
+	@echo "make golden-update  rewrite tests/golden/expected/ from what hwprof prints now, for"
+	@echo "                an intended change of output: review the diff and commit it"
 
 # The package installer (Debian's apt-get; elsewhere it says what to
 # install and goes on). NO_DEPS=1 skips it, for machines set up another way.
@@ -164,6 +166,12 @@ abi-baseline: build
 	$(DEPS) abigail-tools
 	tests/abi/layout.sh $(BUILD)/lib/libhwprof.so.0 include/hwprof \
 		tests/abi/libhwprof.abi --update
+
+# The golden-output test (tests/cli/test_golden.py) writes the expected
+# files instead of comparing with them; git diff shows what changed.
+golden-update: build
+	HWPROF_GOLDEN_UPDATE=1 meson test -C $(BUILD) --print-errorlogs cli-golden
+	@git diff --stat -- tests/golden/expected; git status --short -- tests/golden/expected
 
 install: build
 	meson install -C $(BUILD)
