@@ -92,12 +92,16 @@ COMPARE = [
     ("compare.csv", ["compare", "--csv", "a.json", "b.json"], 0),
     ("compare-semicolon.csv", ["compare", "-x", ";", "a.json", "b.json"], 0),
     ("compare.json", ["compare", "--json", "a.json", "b.json"], 0),
+    ("compare-sweep.txt", ["compare", "sweep-a.json", "sweep-b.json"], 0),
+    ("compare-sweep.csv", ["compare", "--csv", "sweep-a.json", "sweep-b.json"], 0),
 ]
 STAT = [(f"stat-{style}.{ext}", ["render-result", style, "a.json"], 0)
         for style, ext in (("text", "txt"), ("text-no-big-num", "txt"),
                            ("text-per-run", "txt"), ("csv", "csv"),
                            ("csv-semicolon", "csv"), ("csv-per-run", "csv"),
                            ("json", "json"), ("openmetrics", "txt"), ("prometheus", "txt"))]
+STAT += [("stat-sweep.txt", ["render-result", "sweep-text", "sweep-a.json"], 0),
+         ("stat-sweep.json", ["render-result", "sweep-json", "sweep-a.json"], 0)]
 CASES = REPORT + DIFF + COMPARE + STAT
 
 

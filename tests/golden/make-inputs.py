@@ -3,7 +3,8 @@
 """Writes the committed inputs of the golden-output tests (test_golden.py)
 into tests/golden/input/: two perf.data files made from fixed record lists,
 the kernel symbols that name their samples, and two results of hwprof stat
--r 5 --json written from fixed values. Nothing here depends on the machine:
+-r 5 --json and two sweeps of two points (--sweep T=1,2) written from fixed
+values. Nothing here depends on the machine:
 the samples are in the kernel, named by the kallsyms file (report
 --kallsyms), and in programs at paths that exist nowhere (their addresses
 stay unnamed, which prints the same everywhere); the files name no host,
@@ -148,6 +149,25 @@ def result(side):
     }
 
 
+def scaled(doc, by):
+    """DOC's counts and times BY times larger, its per-fault and CPUs
+    metrics as they were: a result of another thread count."""
+    events = {e["event"]: [v * by for v in e["values"]] for e in doc["events"] if e["counted"]}
+    out = json.loads(json.dumps(doc))
+    for i, e in enumerate(out["events"]):
+        if e["counted"]:
+            out["events"][i] = event_row(e["event"], events[e["event"]])
+    out["command"] = ["workload", "pages", str(1000 * by)]
+    return out
+
+
+def sweep(side):
+    """hwprof stat -r 5 --sweep T=1,2 --json -- workload pages {T}000."""
+    return {"schema": "hwprof-sweep/1", "parameter": "T",
+            "command": ["workload", "pages", "{T}000"],
+            "points": [{"value": str(t), "result": scaled(result(side), t)} for t in (1, 2)]}
+
+
 def main():
     """Into tests/golden/input/, or the directory named."""
     out = sys.argv[1] if len(sys.argv) > 1 else INPUT
@@ -155,9 +175,10 @@ def main():
     kallsyms(out)
     for side in ("a", "b"):
         perf_data(os.path.join(out, f"{side}.data"), "ab".index(side))
-        with open(os.path.join(out, f"{side}.json"), "w") as f:
-            json.dump(result(side), f, indent=2)
-            f.write("\n")
+        for name, doc in ((f"{side}.json", result(side)), (f"sweep-{side}.json", sweep(side))):
+            with open(os.path.join(out, name), "w") as f:
+                json.dump(doc, f, indent=2)
+                f.write("\n")
 
 
 if __name__ == "__main__":
