@@ -10,6 +10,7 @@ TSAN_BUILD ?= build-tsan
 # page faults it counts to the page, and TSan's runtime faults its own.
 TSAN_TESTS ?= util perf-data record regions
 FUZZ_BUILD ?= build-fuzz
+LIB_ONLY_BUILD ?= build-lib-only
 PMU_BUILD ?= build-arm64
 # What make test-pmu runs in the emulated ARMv8 machine: every suite whose
 # tests are programs (the CLI's are Python scripts of the host).
@@ -29,7 +30,7 @@ endif
 HWPROF = $(BUILD)/cli/hwprof
 
 .PHONY: all deps build demo test test-asan test-tsan test-valgrind test-pmu fuzz bench install clean help \
-	abi-baseline
+	abi-baseline golden-update check-lib-only
 
 all: build
 
@@ -46,6 +47,10 @@ help:
 	@echo "make install    meson install (PREFIX via MESON_OPTS=--prefix=...)"
 	@echo "make abi-baseline  record the library's ABI in tests/abi/libhwprof.abi, which"
 	@echo "                the abi-layout test diffs against: commit it with an ABI change"
+	@echo "make check-lib-only  build and install the library alone (-Dcli=false"
+	@echo "                -Dtests=false -Dbench=false), and build a program against it"
+	@echo "make golden-update  rewrite tests/golden/expected/ from what hwprof prints now, for"
+	@echo "                an intended change of output: review the diff and commit it"
 
 # The package installer (Debian's apt-get; elsewhere it says what to
 # install and goes on). NO_DEPS=1 skips it, for machines set up another way.
@@ -156,6 +161,16 @@ fuzz: deps
 	meson compile -C $(FUZZ_BUILD) >/dev/null
 	tools/fuzz.sh $(FUZZ_BUILD) $(FUZZ_TIME)
 
+# The library alone, as a packager of libhwprof builds it: configured,
+# built, installed into a temporary root and used through pkg-config.
+check-lib-only: deps
+	@[ -f $(LIB_ONLY_BUILD)/build.ninja ] || meson setup $(LIB_ONLY_BUILD) \
+		-Dcli=false -Dtests=false -Dbench=false $(MESON_OPTS)
+	@if [ -n "$(strip $(MESON_OPTS))" ]; then meson configure $(LIB_ONLY_BUILD) $(MESON_OPTS); fi
+	meson compile -C $(LIB_ONLY_BUILD)
+	tests/install.sh $(LIB_ONLY_BUILD) . --lib-only \
+		$$(find $(LIB_ONLY_BUILD)/docs/man -name '*.[0-9]' 2>/dev/null)
+
 bench: build
 	meson compile -C $(BUILD) bench-all 2>/dev/null || true
 	bench/run.sh $(BUILD)
@@ -165,8 +180,14 @@ abi-baseline: build
 	tests/abi/layout.sh $(BUILD)/lib/libhwprof.so.0 include/hwprof \
 		tests/abi/libhwprof.abi --update
 
+# The golden-output test (tests/cli/test_golden.py) writes the expected
+# files instead of comparing with them; git diff shows what changed.
+golden-update: build
+	HWPROF_GOLDEN_UPDATE=1 meson test -C $(BUILD) --print-errorlogs cli-golden
+	@git diff --stat -- tests/golden/expected; git status --short -- tests/golden/expected
+
 install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(PMU_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(PMU_BUILD) $(LIB_ONLY_BUILD)

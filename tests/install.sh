@@ -3,10 +3,17 @@
 # meson install into a temporary root; then build examples/out-of-tree
 # against it with pkg-config, as a user would, and run it. The arguments
 # after the two directories are the man pages the build made (hwprof-stat.1):
-# each must be installed under share/man/manN.
+# each must be installed under share/man/manN. --lib-only before them: a
+# build of -Dcli=false -Dtests=false -Dbench=false (make check-lib-only),
+# which installs no program, no bash completion and no page of section 1.
 set -eu
 build=$1 src=$2
 shift 2
+lib_only=false
+if [ "${1:-}" = --lib-only ]; then
+	lib_only=true
+	shift
+fi
 cc=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,9 +29,14 @@ pc=$(find "$tmp" -name hwprof.pc | head -n 1)
 for f in hwprof/hwprof.h hwprof/version.h; do
 	[ -n "$(find "$tmp" -path "*/include/$f")" ] || { echo "$f was not installed"; exit 1; }
 done
-# bash completion, where bash-completion looks (its completionsdir)
-[ -n "$(find "$tmp" -path '*/bash-completion/completions/hwprof')" ] ||
-	{ echo "the bash completion was not installed"; exit 1; }
+if $lib_only; then
+	extra=$(find "$tmp" -path '*/bin/*' -o -path '*/bash-completion/*' -o -name '*.1')
+	[ -z "$extra" ] || { echo "installed without the CLI: $extra"; exit 1; }
+else
+	# bash completion, where bash-completion looks (its completionsdir)
+	[ -n "$(find "$tmp" -path '*/bash-completion/completions/hwprof')" ] ||
+		{ echo "the bash completion was not installed"; exit 1; }
+fi
 PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$tmp
 export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 cflags=$(pkg-config --cflags hwprof)
@@ -42,5 +54,6 @@ case $out in
 *"page-faults"*) ;;
 *) echo "the program built against the installed library did not count"; exit 1 ;;
 esac
+$lib_only && exit 0
 ver=$(LD_LIBRARY_PATH=$libdir "$(find "$tmp" -path '*/bin/hwprof')" --version)
 echo "installed CLI: $ver"

@@ -79,6 +79,13 @@ def stat(d, name, *args, env=None):
     return out if ok(p, f"stat {' '.join(args)}") else None
 
 
+def golden_inputs():
+    """The results and sweeps the golden-output tests read (written by hand,
+    by tests/golden/make-inputs.py) are what hwprof stat writes."""
+    d = os.path.join(SRC, "tests", "golden", "input")
+    validate(*sorted(os.path.join(d, n) for n in os.listdir(d) if n.endswith(".json")))
+
+
 def every_writer_has_a_schema():
     """Each "hwprof-NAME/1" the library writes has its docs/schema file."""
     names = set()
@@ -366,6 +373,7 @@ def doctor(d):
 
 with tempfile.TemporaryDirectory(prefix="hwprof-schemas-") as tmp:
     case(every_writer_has_a_schema)
+    case(golden_inputs)
     case(strict, tmp)
     case(stat_outputs, tmp)
     case(stat_interval, tmp)
