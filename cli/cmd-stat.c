@@ -14,36 +14,77 @@
 #define DEFAULT_EVENTS_TAIL "page-faults,cycles,instructions,branches,branch-misses"
 #define DEFAULT_EVENTS DEFAULT_EVENTS_HEAD "," DEFAULT_EVENTS_TAIL
 
-static const char stat_help[] =
+static const char stat_usage[] =
 	"usage: hwprof stat [OPTIONS] [--] COMMAND [ARGS]\n"
 	"       hwprof stat [OPTIONS] -p PID | -a | -C CPUS [-- COMMAND]\n"
 	"       hwprof stat [OPTIONS] -r N -- A [ARGS] ::: B [ARGS] [::: C ...]\n"
 	"\n"
 	"Count events while COMMAND runs, as perf stat does, and derive metrics from\n"
 	"them. With -p, -a or -C, count until COMMAND ends, the process exits, or Ctrl-C.\n"
-	"\n"
-	"  -e, --event LIST         events to count (repeatable), e.g.\n"
-	"                           cycles,{instructions,LLC-load-misses},cpu-migrations:u\n"
-	"                           Default: " DEFAULT_EVENTS_HEAD ",\n"
-	"                           " DEFAULT_EVENTS_TAIL "\n"
-	"  -M, --metric NAME=EXPR   derive a metric (repeatable), e.g.\n"
-	"                           'mpm=cache-misses / cpu-migrations'\n"
-	"  -M, --metric NAME[,NAME] built-in metrics, as perf's -M: IPC, CPUs-utilized...\n"
-	"  -r, --repeat N           run COMMAND N times: means and perf's +- x%\n"
-	"      --warmup W           run COMMAND W more times first, and discard those runs\n"
-	"  -p, --pid PID            count an existing process and all its threads\n"
-	"  -a, --all-cpus           count every task on every CPU\n"
-	"  -C, --cpu LIST           count every task on these CPUs, e.g. 0-3,6\n"
-	"  -A, --no-aggr            per CPU (with -a or -C); --per-core, --per-die,\n"
-	"                           --per-socket, --per-node, --per-thread likewise\n"
-	"  -I, --interval-print MS  print the counts of every MS milliseconds\n"
-	"      --score NAME=REGEX   the benchmark's own number, read from its output\n"
-	"      --sweep NAME=V1,V2,...  run COMMAND once per value of {NAME}\n"
-	"  -x, --field-separator S  CSV, in perf stat's layout\n"
-	"      --json               JSON, schema hwprof-stat/1\n"
-	"      --format FMT         text, csv, json, openmetrics or prometheus\n"
-	"  -o, --output FILE        write the report to FILE instead of standard error\n"
-	"  -h, --help               this text\n"
+	"\n";
+
+static const struct cli_option stat_options[] = {
+	CLI_OPT('e', "event", "LIST",
+		"events to count (repeatable), e.g.\n"
+		"cycles,{instructions,LLC-load-misses},cpu-migrations:u\n"
+		"Default: " DEFAULT_EVENTS_HEAD ",\n"
+		DEFAULT_EVENTS_TAIL),
+	CLI_OPT('M', "metric", "NAME=EXPR",
+		"derive a metric (repeatable), e.g.\n"
+		"'mpm=cache-misses / cpu-migrations'"),
+	CLI_OPT_FORM('M', "metric", "NAME[,NAME]",
+		"built-in metrics, as perf's -M: IPC, CPUs-utilized..."),
+	CLI_OPT('r', "repeat", "N", "run COMMAND N times: means and perf's +- x%"),
+	CLI_OPT(OPT_WARMUP, "warmup", "W",
+		"run COMMAND W more times first, and discard those runs"),
+	CLI_OPT('p', "pid", "PID", "count an existing process and all its threads"),
+	CLI_OPT('a', "all-cpus", NULL, "count every task on every CPU"),
+	CLI_OPT('C', "cpu", "LIST", "count every task on these CPUs, e.g. 0-3,6"),
+	CLI_OPT('A', "no-aggr", NULL,
+		"per CPU (with -a or -C); --per-core, --per-die,\n"
+		"--per-socket, --per-node, --per-thread likewise"),
+	CLI_OPT('I', "interval-print", "MS", "print the counts of every MS milliseconds"),
+	CLI_OPT(OPT_SCORE, "score", "NAME=REGEX",
+		"the benchmark's own number, read from its output"),
+	CLI_OPT(OPT_SWEEP, "sweep", "NAME=V1,V2,...",
+		"run COMMAND once per value of {NAME}"),
+	CLI_OPT('x', "field-separator", "S", "CSV, in perf stat's layout"),
+	CLI_OPT(OPT_JSON, "json", NULL, "JSON, schema hwprof-stat/1"),
+	CLI_OPT(OPT_FORMAT, "format", "FMT",
+		"text, csv, json, openmetrics or prometheus"),
+	CLI_OPT('o', "output", "FILE",
+		"write the report to FILE instead of standard error"),
+	CLI_OPT('h', "help", NULL, "this text"),
+	/* In the "Also:" of stat_tail */
+	CLI_OPT_ALSO(OPT_ALL_USER, "all-user", NULL),
+	CLI_OPT_ALSO(OPT_ALL_KERNEL, "all-kernel", NULL),
+	CLI_OPT_ALSO('i', "no-inherit", NULL),
+	CLI_OPT_ALSO(OPT_STRICT, "strict", NULL),
+	CLI_OPT_ALSO(OPT_PIN, "pin", "CPUS"),
+	CLI_OPT_ALSO('G', "cgroup", "NAME"),
+	CLI_OPT_ALSO(OPT_KEEP_GOING, "keep-going", NULL),
+	CLI_OPT_ALSO(OPT_HISTOGRAM, "histogram", "ROW"),
+	CLI_OPT_ALSO(OPT_PER_RUN, "per-run", NULL),
+	CLI_OPT_ALSO(OPT_EXPLAIN, "explain", NULL),
+	CLI_OPT_ALSO(OPT_QUIET, "quiet", NULL),
+	CLI_OPT_ALSO(OPT_SCORE_FROM, "score-from", "WHERE"),
+	CLI_OPT_ALSO(OPT_REGIONS, "regions", NULL),
+	CLI_OPT_ALSO(OPT_SKIP_FIRST, "skip-first", "SECONDS"),
+	CLI_OPT_ALSO(OPT_VARIANT, "variant", "NAME=V1,V2,..."),
+	CLI_OPT_ALSO(OPT_ORDER, "order", "ORDER"),
+	CLI_OPT_ALSO(OPT_SEED, "seed", "N"),
+	CLI_OPT_ALSO(OPT_SAVE, "save", "DIR"),
+	CLI_OPT_ALSO(OPT_ALPHA, "alpha", "X"),
+	CLI_OPT_ALSO(OPT_NO_BIG_NUM, "no-big-num", NULL),
+	CLI_OPT_ALSO(OPT_PER + HWP_AGGR_CORE, "per-core", NULL),
+	CLI_OPT_ALSO(OPT_PER + HWP_AGGR_DIE, "per-die", NULL),
+	CLI_OPT_ALSO(OPT_PER + HWP_AGGR_SOCKET, "per-socket", NULL),
+	CLI_OPT_ALSO(OPT_PER + HWP_AGGR_NODE, "per-node", NULL),
+	CLI_OPT_ALSO(OPT_PER + HWP_AGGR_THREAD, "per-thread", NULL),
+	CLI_OPT_END,
+};
+
+static const char stat_tail[] =
 	"\n"
 	"Also: --all-user, --all-kernel, --no-inherit, --strict, --pin, --cgroup,\n"
 	"--keep-going, --histogram, --per-run, --explain, --quiet, --score-from,\n"
@@ -54,383 +95,6 @@ static const char stat_help[] =
 	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n"
 	"\n"
 	"Every option, and what each number means: man hwprof-stat\n";
-
-
-/* Long options without a letter: past 256 + the aggregation modes. */
-enum { OPT_SCORE = 512, OPT_SCORE_FROM, OPT_PER_RUN };
-
-static const struct option stat_options[] = {
-	{ "event", required_argument, NULL, 'e' },
-	{ "metric", required_argument, NULL, 'M' },
-	{ "all-user", no_argument, NULL, 'U' },
-	{ "all-kernel", no_argument, NULL, 'K' },
-	{ "no-inherit", no_argument, NULL, 'i' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "pin", required_argument, NULL, 'P' },
-	{ "repeat", required_argument, NULL, 'r' },
-	{ "interval-print", required_argument, NULL, 'I' },
-	{ "field-separator", required_argument, NULL, 'x' },
-	{ "json", no_argument, NULL, 'J' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "no-big-num", no_argument, NULL, 'B' },
-	{ "warmup", required_argument, NULL, 'W' },
-	{ "sweep", required_argument, NULL, 'S' },
-	{ "histogram", required_argument, NULL, 'H' },
-	{ "regions", no_argument, NULL, 'R' },
-	{ "no-aggr", no_argument, NULL, 'A' },
-	{ "per-core", no_argument, NULL, 256 + HWP_AGGR_CORE },
-	{ "per-die", no_argument, NULL, 256 + HWP_AGGR_DIE },
-	{ "per-socket", no_argument, NULL, 256 + HWP_AGGR_SOCKET },
-	{ "per-node", no_argument, NULL, 256 + HWP_AGGR_NODE },
-	{ "per-thread", no_argument, NULL, 256 + HWP_AGGR_THREAD },
-	{ "cgroup", required_argument, NULL, 'G' },
-	{ "skip-first", required_argument, NULL, 'F' },
-	{ "strict", no_argument, NULL, 'T' },
-	{ "keep-going", no_argument, NULL, 'k' },
-	{ "score", required_argument, NULL, OPT_SCORE },
-	{ "score-from", required_argument, NULL, OPT_SCORE_FROM },
-	{ "quiet", no_argument, NULL, 'Q' },
-	{ "explain", no_argument, NULL, 'X' },
-	{ "per-run", no_argument, NULL, OPT_PER_RUN },
-	{ "variant", required_argument, NULL, 'V' },
-	{ "order", required_argument, NULL, 'O' },
-	{ "seed", required_argument, NULL, 'D' },
-	{ "save", required_argument, NULL, 'E' },
-	{ "alpha", required_argument, NULL, 'L' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* A format Prometheus reads, whose counters are totals. */
-static bool exposition(enum hwp_format format)
-{
-	return format == HWP_FORMAT_OPENMETRICS || format == HWP_FORMAT_PROMETHEUS;
-}
-
-/* Aggregation and cgroups against the targets, as perf has them. */
-static int check_aggr(const struct stat_config *c)
-{
-	const struct cli_target *t = &c->target;
-	bool cpus = t->all_cpus || t->cpus;
-
-	if (c->aggr != HWP_AGGR_GLOBAL && c->aggr != HWP_AGGR_THREAD && !cpus) {
-		cli_error("stat", "%s counts CPUs: add -a or -C (a command's or process's counters follow its threads from CPU to CPU)",
-			  c->aggr == HWP_AGGR_CPU ? "-A" : c->aggr == HWP_AGGR_CORE ?
-			  "--per-core" : c->aggr == HWP_AGGR_DIE ? "--per-die" :
-			  c->aggr == HWP_AGGR_SOCKET ? "--per-socket" : "--per-node");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->aggr == HWP_AGGR_THREAD && cpus) {
-		cli_error("stat", "--per-thread counts the threads of -p's process or of a command, not -a or -C");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->aggr == HWP_AGGR_THREAD && !t->pid && c->repeat > 1) {
-		cli_error("stat", "--per-thread of a command with -r: its threads are new in every run, there is nothing to average");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->aggr == HWP_AGGR_THREAD && c->no_inherit && !t->pid) {
-		cli_error("stat", "--per-thread of a command follows the threads it creates: not with --no-inherit");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->aggr != HWP_AGGR_GLOBAL && exposition(c->format)) {
-		cli_error("stat", "--format openmetrics and prometheus write the totals: not per unit");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->aggr != HWP_AGGR_GLOBAL && c->sweep) {
-		cli_error("stat", "--sweep compares totals: not per unit");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->cgroup && !cpus) {
-		cli_error("stat", "-G %s: a cgroup is counted on CPUs, as with perf: add -a or -C",
-			  c->cgroup);
-		return CLI_EXIT_USAGE;
-	}
-	if (c->cgroup && strchr(c->cgroup, ',')) {
-		cli_error("stat", "-G %s: one cgroup for every event (perf's list of one cgroup an event is not supported)",
-			  c->cgroup);
-		return CLI_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* The newer options, against the rest. */
-static int check_combinations(const struct stat_config *c)
-{
-	bool openmetrics = exposition(c->format);
-
-	if (c->interval_ms && c->warmup) {
-		cli_error("stat",
-			  "--warmup discards whole runs; with -I, use --skip-first");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->histogram &&
-	    (c->format != HWP_FORMAT_TEXT || c->interval_ms || c->sweep)) {
-		cli_error("stat",
-			  "--histogram draws the runs of one measurement in the text report: not with %s",
-			  c->json ? "--json" : c->sep ? "-x" :
-			  c->format != HWP_FORMAT_TEXT ? "--format" :
-			  c->interval_ms ? "-I" : "--sweep");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->per_run && (c->interval_ms || c->sweep || openmetrics ||
-			   (c->variants && c->format != HWP_FORMAT_TEXT))) {
-		cli_error("stat", "--per-run writes a line a run of one measurement (or of each variant, in the text report): not with %s",
-			  c->interval_ms ? "-I" : c->sweep ? "--sweep" :
-			  openmetrics ? "--format openmetrics or prometheus" :
-			  "--json with variants (--save DIR keeps each run's values)");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->interval_ms && c->format == HWP_FORMAT_PROMETHEUS) {
-		cli_error("stat", "-I writes an exposition an interval, which only openmetrics ends (# EOF): use --format openmetrics");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->sweep && (c->interval_ms || c->format == HWP_FORMAT_CSV || openmetrics)) {
-		cli_error("stat", "--sweep writes a table or JSON: not with %s",
-			  c->interval_ms ? "-I" : c->sep ? "-x" :
-			  "--format csv, openmetrics or prometheus");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->aggr != HWP_AGGR_GLOBAL &&
-	    (c->nr_scores || c->variants || c->variant)) {
-		cli_error("stat", "%s: not with -A or --per-* (not yet)",
-			  c->nr_scores ? "--score is the whole run's" :
-			  "variants (:::, --variant) compare whole runs");
-		return CLI_EXIT_USAGE;
-	}
-	return score_check(c) ?: ab_check(c) ?: check_aggr(c) ?:
-	       (c->sweep ? sweep_check(c) : 0);
-}
-
-static bool parse_format(struct stat_config *c, const char *name)
-{
-	static const struct {
-		const char *name;
-		enum hwp_format format;
-	} formats[] = {
-		{ "text", HWP_FORMAT_TEXT },
-		{ "csv", HWP_FORMAT_CSV },
-		{ "json", HWP_FORMAT_JSON },
-		{ "openmetrics", HWP_FORMAT_OPENMETRICS },
-		{ "prometheus", HWP_FORMAT_PROMETHEUS },
-	};
-
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(formats[i].name, name)) {
-			c->format = formats[i].format;
-			c->format_given = true;
-			return true;
-		}
-	cli_error("stat",
-		  "--format: '%s' is not text, csv, json, openmetrics or prometheus",
-		  name);
-	return false;
-}
-
-/* --json and -x are --format json and csv, and agree with a --format. */
-static int resolve_format(struct stat_config *c)
-{
-	enum hwp_format implied = c->json ? HWP_FORMAT_JSON :
-				  c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT;
-
-	if (c->format_given && (c->json || c->sep) && c->format != implied) {
-		cli_error("stat", "--format %s and %s cannot be combined",
-			  c->format == HWP_FORMAT_TEXT ? "text" :
-			  c->format == HWP_FORMAT_CSV ? "csv" :
-			  c->format == HWP_FORMAT_JSON ? "json" :
-			  c->format == HWP_FORMAT_OPENMETRICS ? "openmetrics" :
-								"prometheus",
-			  c->json ? "--json" : "-x");
-		return CLI_EXIT_USAGE;
-	}
-	if (!c->format_given)
-		c->format = implied;
-	c->json = c->format == HWP_FORMAT_JSON;
-	return 0;
-}
-
-/* A repeated option's argument, kept: 0, or 1 after saying why not. */
-static int push_arg(const char ***list, size_t *n, const char *arg)
-{
-	const char **l = realloc(*list, (*n + 1) * sizeof(*l));
-
-	if (!l) {
-		cli_error("stat", "out of memory");
-		return CLI_EXIT_FAILURE;
-	}
-	*list = l;
-	l[(*n)++] = arg;
-	return 0;
-}
-
-static int parse_options(struct stat_config *c, int argc, char **argv)
-{
-	struct cli_target *t = &c->target;
-	int opt, ret;
-
-	c->repeat = 1;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+e:M:ip:aC:r:I:x:o:hAG:", stat_options,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'e':
-			if (cli_list_add(&c->events, optarg)) {
-				cli_error("stat", "out of memory");
-				return CLI_EXIT_FAILURE;
-			}
-			break;
-		case 'M':
-			if (metric_args_add(c, optarg))
-				return CLI_EXIT_FAILURE;
-			break;
-		case OPT_SCORE:
-			if (push_arg(&c->scores, &c->nr_scores, optarg))
-				return CLI_EXIT_FAILURE;
-			break;
-		case OPT_SCORE_FROM: c->score_from = optarg; break;
-		case 'Q': c->quiet = true; break;
-		case 'X': c->explain = true; break;
-		case OPT_PER_RUN: c->per_run = true; break;
-		case 'V':
-			if (spec_once(&c->variant, "--variant", optarg))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'O': c->order = optarg; break;
-		case 'D': c->seed = optarg; break;
-		case 'E': c->save = optarg; break;
-		case 'L':
-			if (!cli_parse_alpha(optarg, &c->alpha)) {
-				cli_error("stat", "--alpha: '%s' is not a level between 0 and 1, such as 0.05",
-					  optarg);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'U': c->all_user = true; break;
-		case 'K': c->all_kernel = true; break;
-		case 'i': c->no_inherit = true; break;
-		case 'T': c->strict = true; break;
-		case 'k': c->keep_going = true; break;
-		case 'p':
-			ret = cli_target_set_pid(t, "stat", optarg);
-			if (ret)
-				return ret;
-			break;
-		case 'a': t->all_cpus = true; break;
-		case 'C': t->cpus = optarg; break;
-		case 'P': t->pin = optarg; break;
-		case 'r':
-			if (!cli_parse_long(optarg, 1, 1000000, &c->repeat)) {
-				cli_error("stat", "-r: '%s' is not a number of runs from 1 to 1000000",
-					  optarg);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'I':
-			if (!cli_parse_long(optarg, 10, 3600000, &c->interval_ms)) {
-				cli_error("stat", "-I: '%s' is not an interval in milliseconds from 10 to 3600000",
-					  optarg);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'x': c->sep = optarg; break;
-		case 'J': c->json = true; break;
-		case 'f':
-			if (!parse_format(c, optarg))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'o': c->output = optarg; break;
-		case 'B': c->no_big_num = true; break;
-		case 'W':
-			if (!cli_parse_long(optarg, 0, 1000000, &c->warmup)) {
-				cli_error("stat", "--warmup: '%s' is not a number of runs from 0 to 1000000",
-					  optarg);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'S':
-			if (spec_once(&c->sweep, "--sweep", optarg))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'H': c->histogram = optarg; break;
-		case 'R': c->regions = true; break;
-		case 'A': c->aggr = HWP_AGGR_CPU; break;
-		case 256 + HWP_AGGR_CORE:
-		case 256 + HWP_AGGR_DIE:
-		case 256 + HWP_AGGR_SOCKET:
-		case 256 + HWP_AGGR_NODE:
-		case 256 + HWP_AGGR_THREAD:
-			c->aggr = (enum hwp_aggr)(opt - 256);
-			break;
-		case 'G': c->cgroup = optarg; break;
-		case 'F': {
-			char *end;
-
-			errno = 0;
-			c->skip_first = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(c->skip_first > 0) ||
-			    c->skip_first > 86400) {
-				cli_error("stat", "--skip-first: '%s' is not a number of seconds (more than 0)",
-					  optarg);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		}
-		case 'h':
-			c->help = true;
-			return 0;
-		default:
-			cli_error("stat",
-				  "unknown option '%s'; 'hwprof stat --help' lists them",
-				  argv[optind - 1]);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		t->argv = argv + optind;
-	ret = ab_parse(c);
-	if (ret)
-		return ret;
-	ret = cli_target_check(t, "stat",
-			       "no command to measure: hwprof stat [OPTIONS] -- COMMAND [ARGS]",
-			       "-p counts one process; -a and -C count CPUs: choose one");
-	if (ret)
-		return ret;
-	if (c->interval_ms && c->repeat > 1) {
-		cli_error("stat", "-I and -r cannot be combined");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->json && c->sep) {
-		cli_error("stat", "--json and -x cannot be combined");
-		return CLI_EXIT_USAGE;
-	}
-	if (resolve_format(c))
-		return CLI_EXIT_USAGE;
-	if (c->sep && !*c->sep) {
-		cli_error("stat", "-x: the separator is empty");
-		return CLI_EXIT_USAGE;
-	}
-	if (t->pin && !t->argv) {
-		cli_error("stat", "--pin needs a command to pin");
-		return CLI_EXIT_USAGE;
-	}
-	if (c->regions && (!t->argv || c->interval_ms)) {
-		cli_error("stat", "--regions needs a command%s",
-			  t->argv ? ", and no -I" : "");
-		return CLI_EXIT_USAGE;
-	}
-	if ((c->repeat > 1 || c->warmup) && !t->argv) {
-		cli_error("stat", "%s repeats a command; give one after --",
-			  c->warmup ? "--warmup" : "-r");
-		return CLI_EXIT_USAGE;
-	}
-	/* The cheapest start (issue 12 item 11): counters on us that the
-	 * command inherits; a unit per thread needs them on the command. */
-	t->spawn_at_start = !c->no_inherit && c->aggr != HWP_AGGR_THREAD;
-	return check_combinations(c);
-}
 
 /* Everything one run holds; released by run_release(). */
 struct run {
@@ -1102,7 +766,7 @@ static int stat_run(int argc, char **argv)
 	struct stat_ctx sc = { .cfg = &cfg };
 	int ret, code = 0;
 
-	ret = parse_options(&cfg, argc, argv);
+	ret = stat_parse_options(&cfg, argc, argv);
 	if (!ret && cfg.help)
 		ret = cli_show_help(&cli_cmd_stat);
 	else if (!ret)
@@ -1128,6 +792,10 @@ static int stat_run(int argc, char **argv)
 const struct cli_cmd cli_cmd_stat = {
 	.name = "stat",
 	.summary = "Count events while a command runs (perf stat), with metrics",
-	.help = stat_help,
+	.usage = stat_usage,
+	.options = stat_options,
+	.tail = stat_tail,
+	.help_width = 27,
+	.flags = CLI_STOP_AT_COMMAND,
 	.run = stat_run,
 };

@@ -10,6 +10,18 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+/* The keys of stat's options without a letter (cmd-stat.c's table). */
+enum {
+	/* --per-core, --per-die...: OPT_PER + their HWP_AGGR_* */
+	OPT_PER = CLI_OPT_LONG,
+	OPT_NR_PER = 16,
+	OPT_ALL_USER = OPT_PER + OPT_NR_PER, OPT_ALL_KERNEL, OPT_PIN, OPT_JSON,
+	OPT_FORMAT, OPT_NO_BIG_NUM, OPT_WARMUP, OPT_SWEEP, OPT_HISTOGRAM, OPT_REGIONS,
+	OPT_SKIP_FIRST, OPT_STRICT, OPT_KEEP_GOING, OPT_SCORE, OPT_SCORE_FROM,
+	OPT_QUIET, OPT_EXPLAIN, OPT_PER_RUN, OPT_VARIANT, OPT_ORDER, OPT_SEED,
+	OPT_SAVE, OPT_ALPHA,
+};
+
 struct stat_config {
 	struct cli_list events;
 	const char **metrics;
@@ -105,6 +117,17 @@ struct stat_ctx {
 	struct stat score_file;	/* --score-from FILE before the run, to tell */
 	bool score_file_existed;	/* a file the run did not write */
 };
+
+/* A format Prometheus reads, whose counters are totals. */
+static inline bool exposition(enum hwp_format format)
+{
+	return format == HWP_FORMAT_OPENMETRICS || format == HWP_FORMAT_PROMETHEUS;
+}
+
+/* stat-options.c */
+/* @argv's options into @c, checked against each other: 0, or the exit
+ * status after the message. */
+int stat_parse_options(struct stat_config *c, int argc, char **argv);
 
 /* cmd-stat.c */
 /* A result for @argv with the -M metrics, the command and the target. */
