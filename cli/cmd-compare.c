@@ -160,32 +160,33 @@ static int rules_status(const struct hwp_compare *cmp)
 	return hwp_compare_failed(cmp) ? COMPARE_EXIT_FAIL_ON : 0;
 }
 
+struct compare_out {
+	const struct hwp_compare *cmp;
+	struct hwp_write_opts wo;
+};
+
+static int write_compare(void *ctx, FILE *f)
+{
+	const struct compare_out *out = ctx;
+
+	return hwp_compare_write(out->cmp, f, &out->wo);
+}
+
 static int write_out(const struct compare_config *c, const struct hwp_compare *cmp)
 {
-	HWP_OPTS(hwp_write_opts, wo, .no_big_num = c->no_big_num,
-		 .format = c->json ? HWP_FORMAT_JSON :
-			   c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
-		 .separator = c->sep);
-	struct hwp_ofile *of;
-	int err;
+	struct compare_out out = {
+		.cmp = cmp,
+		.wo = {
+			.sz = sizeof(out.wo),
+			.no_big_num = c->no_big_num,
+			.format = c->json ? HWP_FORMAT_JSON :
+				  c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
+			.separator = c->sep,
+		},
+	};
+	int err = cli_write_file(c->output ? c->output : "-", write_compare, &out);
 
-	err = hwp_ofile_open(c->output ? c->output : "-", &of);
-	if (err) {
-		cli_lib_error("compare", err);
-		return CLI_EXIT_FAILURE;
-	}
-	err = hwp_compare_write(cmp, hwp_ofile_stream(of), &wo);
-	if (err) {
-		cli_lib_error("compare", err);
-		hwp_ofile_abort(of);
-		return CLI_EXIT_FAILURE;
-	}
-	err = hwp_ofile_commit(of);
-	if (err) {
-		cli_lib_error("compare", err);
-		return CLI_EXIT_FAILURE;
-	}
-	return 0;
+	return err ? cli_lib_error("compare", err) : 0;
 }
 
 static int compare_run(int argc, char **argv)

@@ -191,11 +191,22 @@ static int open_side(const struct diff_config *c, const char *path,
 	return err;
 }
 
+struct diff_out {
+	const struct hwp_profile_diff *d;
+	const struct hwp_write_opts *o;
+};
+
+static int write_diff(void *ctx, FILE *f)
+{
+	const struct diff_out *out = ctx;
+
+	return hwp_profile_diff_write(out->d, f, out->o);
+}
+
 static int diff(const struct diff_config *c)
 {
 	struct hwp_profile *a = NULL, *b = NULL;
 	struct hwp_profile_diff *d = NULL;
-	struct hwp_ofile *of = NULL;
 	int err;
 
 	err = open_side(c, c->a, &a) ?: open_side(c, c->b, &b);
@@ -203,17 +214,13 @@ static int diff(const struct diff_config *c)
 		err = hwp_profile_diff_new(a, b, &c->opts, &d);
 	if (!err)
 		warn_unmatched(d);
-	if (!err)
-		err = hwp_ofile_open(c->output, &of);
-	if (!err)
-		err = hwp_profile_diff_write(d, hwp_ofile_stream(of), &c->o);
 	if (!err) {
-		err = hwp_ofile_commit(of);
-		of = NULL;
+		struct diff_out out = { d, &c->o };
+
+		err = cli_write_file(c->output, write_diff, &out);
 	}
 	if (err)
 		cli_lib_error("diff", err);
-	hwp_ofile_abort(of);
 	hwp_profile_diff_free(d);
 	hwp_profile_free(a);
 	hwp_profile_free(b);

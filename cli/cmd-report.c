@@ -167,6 +167,18 @@ static void warn_other_host(const struct hwp_profile *p)
 		cli_warn("report", "%s", in.host_warning);
 }
 
+struct report_out {
+	struct hwp_profile *p;
+	const struct hwp_write_opts *o;
+};
+
+static int write_report(void *ctx, FILE *f)
+{
+	const struct report_out *out = ctx;
+
+	return hwp_profile_write(out->p, f, out->o);
+}
+
 static int report(struct report_config *c)
 {
 	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
@@ -177,23 +189,18 @@ static int report(struct report_config *c)
 		 .no_debug_cache = c->no_debug_cache,
 		 .threads = (unsigned int)c->threads);
 	struct hwp_profile *p = NULL;
-	struct hwp_ofile *of = NULL;
 	int err;
 
 	err = hwp_profile_open(c->input, &po, &p);
 	if (!err)
 		warn_other_host(p);
-	if (!err)
-		err = hwp_ofile_open(c->output, &of);
-	if (!err)
-		err = hwp_profile_write(p, hwp_ofile_stream(of), &c->o);
 	if (!err) {
-		err = hwp_ofile_commit(of);
-		of = NULL;
+		struct report_out out = { p, &c->o };
+
+		err = cli_write_file(c->output, write_report, &out);
 	}
 	if (err)
 		cli_lib_error("report", err);
-	hwp_ofile_abort(of);
 	hwp_profile_free(p);
 	return err ? cli_exit_for(err) : 0;
 }

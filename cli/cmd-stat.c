@@ -687,10 +687,9 @@ static int prepare(struct stat_ctx *sc)
 	/* One write for the whole report, not one a line: stderr is unbuffered. */
 	setvbuf(stderr, NULL, _IOFBF, 1 << 16);
 	if (c->output) {
-		err = hwp_ofile_open(c->output, &sc->out);
+		err = cli_ofile_open(c->output, &sc->out, &sc->stream);
 		if (err)
 			return cli_lib_error("stat", err);
-		sc->stream = hwp_ofile_stream(sc->out);
 	}
 	return 0;
 }
@@ -724,12 +723,9 @@ static int measure_and_write(struct stat_ctx *sc, int *code)
 static int finish_output(struct stat_ctx *sc, int ret)
 {
 	if (sc->out) {
-		int err = 0;
+		bool keep = (sc->wrote || !ret) && !sc->write_failed;
+		int err = cli_ofile_end(sc->out, keep);
 
-		if ((sc->wrote || !ret) && !sc->write_failed)
-			err = hwp_ofile_commit(sc->out);
-		else
-			hwp_ofile_abort(sc->out);
 		sc->out = NULL;
 		if (err) {
 			cli_lib_error("stat", err);
@@ -771,7 +767,7 @@ static int stat_run(int argc, char **argv)
 		ret = cli_show_help(&cli_cmd_stat);
 	else if (!ret)
 		ret = count_and_report(&sc, &code);
-	hwp_ofile_abort(sc.out);
+	cli_ofile_end(sc.out, false);
 	regions_cleanup(&sc);
 	score_cleanup(&sc);
 	for (size_t i = 0; sc.metrics && i < cfg.nr_metrics; i++)
