@@ -124,3 +124,9 @@ void cli_help(const struct cli_cmd *cmd, FILE *f)
 			help_option(o, cmd->help_width, f);
 	fputs(cmd->tail, f);
 }
+
+int cli_show_help(const struct cli_cmd *cmd)
+{
+	cli_help(cmd, stdout);
+	return cli_flush_stdout(cmd->name);
+}

@@ -4,8 +4,8 @@
 #include "stat.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -91,12 +91,6 @@ int cli_exit_for(int err)
 	}
 }
 
-int cli_show_help(const struct cli_cmd *cmd)
-{
-	cli_help(cmd, stdout);
-	return cli_flush_stdout(cmd->name);
-}
-
 int cli_flush_stdout(const char *cmd)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
