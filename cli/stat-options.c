@@ -119,7 +119,7 @@ static bool parse_format(struct stat_config *c, const char *name)
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
 		if (!strcmp(formats[i].name, name)) {
 			c->format = formats[i].format;
-			c->format_given = true;
+			c->format_given = formats[i].name;
 			return true;
 		}
 	cli_error("stat",
@@ -136,12 +136,7 @@ static int resolve_format(struct stat_config *c)
 
 	if (c->format_given && (c->json || c->sep) && c->format != implied) {
 		cli_error("stat", "--format %s and %s cannot be combined",
-			  c->format == HWP_FORMAT_TEXT ? "text" :
-			  c->format == HWP_FORMAT_CSV ? "csv" :
-			  c->format == HWP_FORMAT_JSON ? "json" :
-			  c->format == HWP_FORMAT_OPENMETRICS ? "openmetrics" :
-								"prometheus",
-			  c->json ? "--json" : "-x");
+			  c->format_given, c->json ? "--json" : "-x");
 		return CLI_EXIT_USAGE;
 	}
 	if (!c->format_given)

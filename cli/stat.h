@@ -38,7 +38,7 @@ struct stat_config {
 	const char *sep;
 	bool json;		/* --json, or --format json */
 	enum hwp_format format;	/* --format, or what --json or -x imply */
-	bool format_given;
+	const char *format_given;	/* --format's name, or NULL */
 	const char *output;
 	struct cli_target target;	/* -p, -a, -C, --pin and the command */
 	bool no_big_num;
