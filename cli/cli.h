@@ -48,13 +48,14 @@ struct cli_option {
 #define CLI_OPT_FORM(key, name, arg, help) { key, name, arg, help, true }
 #define CLI_OPT_END { 0, NULL, NULL, NULL, false }
 
-/* The options of a command, the run function's. Parsing stops at the
- * first argument that is not an option with CLI_STOP_AT_COMMAND (a
- * command to run follows), and at -h or --help, which set *@help. @fn is
- * called for each other option with its key and its value (in argv, as
- * getopt's optarg: NULL for an option without one), and returns 0 or
- * an exit status, which ends the parsing; an unknown option is a usage
- * error, said here. The arguments left start at optind. */
+/* Parse @argv's options by @cmd's table, for its run function. Parsing
+ * stops at the first argument that is not an option with
+ * CLI_STOP_AT_COMMAND (a command to run follows), and at the key 'h' (-h,
+ * --help), which sets *@help. @fn is called for each other option with
+ * its key and its value (in argv, as getopt's optarg: NULL for an option
+ * without one), and returns 0 or an exit status, which ends the parsing;
+ * an unknown option is a usage error, said here. The arguments left
+ * start at optind. */
 struct cli_cmd;
 typedef int (*cli_option_fn)(void *ctx, int key, char *arg);
 int cli_parse_options(const struct cli_cmd *cmd, int argc, char **argv,
