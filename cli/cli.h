@@ -27,11 +27,55 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* One option of a command. A table of these, ended by an entry whose key
+ * is 0, gives getopt_long() its string and its long options, and --help
+ * its option lines (perf's parse-options): an option is written once. */
+struct cli_option {
+	int key;		/* -KEY's letter, or from CLI_OPT_LONG: --NAME alone */
+	const char *name;	/* --NAME, or NULL: -KEY alone */
+	const char *arg;	/* the value's name in --help; NULL: takes none */
+	/* Its text in --help, lines split by '\n' (an empty first line: the
+	 * text starts under the option); NULL: no line of its own. */
+	const char *help;
+	bool form;		/* the option above again, for a line of --help */
+};
+#define CLI_OPT_LONG 256
+/* An option with its line in --help; one without (an "Also:" of the
+ * text after the lines, or one alias of another); another form of the
+ * option above, for a line of --help; the end of the table. */
+#define CLI_OPT(key, name, arg, help) { key, name, arg, help, false }
+#define CLI_OPT_ALSO(key, name, arg) { key, name, arg, NULL, false }
+#define CLI_OPT_FORM(key, name, arg, help) { key, name, arg, help, true }
+#define CLI_OPT_END { 0, NULL, NULL, NULL, false }
+
+/* Parse @argv's options by @cmd's table, for its run function. Parsing
+ * stops at the first argument that is not an option with
+ * CLI_STOP_AT_COMMAND (a command to run follows), and at the key 'h' (-h,
+ * --help), which sets *@help. @fn is called for each other option with
+ * its key and its value (in argv, as getopt's optarg: NULL for an option
+ * without one), and returns 0 or an exit status, which ends the parsing;
+ * an unknown option is a usage error, said here. The arguments left
+ * start at optind. */
+struct cli_cmd;
+typedef int (*cli_option_fn)(void *ctx, int key, char *arg);
+int cli_parse_options(const struct cli_cmd *cmd, int argc, char **argv,
+		      cli_option_fn fn, void *ctx, bool *help);
+
 struct cli_cmd {
 	const char *name;
 	const char *summary;	/* one line, for 'hwprof --help' */
-	const char *help;	/* the whole text of 'hwprof CMD --help' */
+	/* 'hwprof CMD --help': @usage, the lines of @options, then @tail. */
+	const char *usage;
+	const struct cli_option *options;
+	const char *tail;
+	int help_width;		/* the column of the options' text */
+	unsigned int flags;	/* CLI_STOP_AT_COMMAND, CLI_SAY_MISSING_VALUE */
 	int (*run)(int argc, char **argv);
+};
+enum {
+	CLI_STOP_AT_COMMAND = 1 << 0,
+	/* "unknown option or missing value": the message of report and diff */
+	CLI_SAY_MISSING_VALUE = 1 << 1,
 };
 
 extern const struct cli_cmd cli_cmd_stat;
@@ -88,8 +132,27 @@ bool cli_parse_long(const char *s, long min, long max, long *out);
 bool cli_output_option(const char *cmd, int opt, const char *arg,
 		       struct hwp_write_opts *o, size_t nr_formats, int *ret);
 #define CLI_ALL_FORMATS SIZE_MAX
-/* A significance level, strictly between 0 and 1; false if @s is not one. */
-bool cli_parse_alpha(const char *s, double *out);
+/* --alpha: a significance level, strictly between 0 and 1. 0, or
+ * CLI_EXIT_USAGE after saying that @s is not one. */
+int cli_alpha_option(const char *cmd, const char *s, double *out);
+
+/* Output files (output.c), through hwp_ofile: whole under their name, or
+ * not there at all. */
+/* Start writing @path ("-": standard output): *@of, and *@f to write to
+ * (borrowed). 0 or a negative errno, the message in hwp_errmsg(); then
+ * *@f is left as it was. */
+int cli_ofile_open(const char *path, struct hwp_ofile **of, FILE **f);
+/* Commit @of when @keep, else drop it; NULL: nothing to do. 0, or the
+ * negative errno of the commit (hwp_errmsg() names the file). */
+int cli_ofile_end(struct hwp_ofile *of, bool keep);
+/* Write @of with @write(@ctx, stream), which returns 0 or a negative
+ * errno, then commit it if that is 0, else drop it; @of is freed. 0, or
+ * the negative errno of @write or of the commit. */
+typedef int (*cli_write_fn)(void *ctx, FILE *f);
+int cli_ofile_write(struct hwp_ofile *of, cli_write_fn write, void *ctx);
+/* Likewise, into @path ("-": standard output), opened here; or the
+ * negative errno of the open. */
+int cli_write_file(const char *path, cli_write_fn write, void *ctx);
 
 /* A comma-separated list grown by repeated options (-e a -e b: "a,b"). */
 struct cli_list {

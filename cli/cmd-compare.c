@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char compare_help[] =
+static const char compare_usage[] =
 	"usage: hwprof compare [OPTIONS] A.json B.json\n"
 	"\n"
 	"Compare two results of hwprof stat -r N --json (or two sweeps of hwprof stat\n"
@@ -15,21 +15,33 @@ static const char compare_help[] =
 	"B/A, the interval of B - A, the p-value and a verdict: increase, decrease or\n"
 	"unchanged, corrected for multiple comparisons (Holm). Rows are then ranked by\n"
 	"their noise: the least noisy metric is the one to decide on.\n"
-	"\n"
-	"  -a, --alpha X            the significance level (default 0.05)\n"
-	"  -t, --test TEST          welch (default) or mann-whitney; runs measured in turn\n"
-	"                           are paired (paired t-test, Wilcoxon signed-rank)\n"
-	"      --no-correction      no Holm correction across rows\n"
-	"      --fail-on ROW:increase[>PCT], --fail-on ROW:decrease[>PCT]\n"
-	"                           (repeatable) for CI: exit with status 3 when ROW's\n"
-	"                           verdict is that change (page-faults:increase>5);\n"
-	"                           ROW as the table names it ('task-clock (msec)')\n"
-	"      --json               JSON, schema hwprof-compare/1\n"
-	"  -x, --field-separator SEP  CSV with this separator\n"
-	"      --csv                CSV with commas, as -x ,\n"
-	"  -o, --output FILE        write to FILE instead of standard output\n"
-	"      --no-big-num         no thousands separators\n"
-	"  -h, --help               this text\n"
+	"\n";
+
+enum { OPT_NO_CORRECTION = CLI_OPT_LONG, OPT_JSON, OPT_FAIL_ON, OPT_CSV, OPT_NO_BIG_NUM };
+
+static const struct cli_option compare_options[] = {
+	CLI_OPT('a', "alpha", "X", "the significance level (default 0.05)"),
+	CLI_OPT('t', "test", "TEST",
+		"welch (default) or mann-whitney; runs measured in turn\n"
+		"are paired (paired t-test, Wilcoxon signed-rank)"),
+	CLI_OPT(OPT_NO_CORRECTION, "no-correction", NULL,
+		"no Holm correction across rows"),
+	CLI_OPT(OPT_FAIL_ON, "fail-on",
+		"ROW:increase[>PCT], --fail-on ROW:decrease[>PCT]",
+		"\n"
+		"(repeatable) for CI: exit with status 3 when ROW's\n"
+		"verdict is that change (page-faults:increase>5);\n"
+		"ROW as the table names it ('task-clock (msec)')"),
+	CLI_OPT(OPT_JSON, "json", NULL, "JSON, schema hwprof-compare/1"),
+	CLI_OPT('x', "field-separator", "SEP", "CSV with this separator"),
+	CLI_OPT(OPT_CSV, "csv", NULL, "CSV with commas, as -x ,"),
+	CLI_OPT('o', "output", "FILE", "write to FILE instead of standard output"),
+	CLI_OPT(OPT_NO_BIG_NUM, "no-big-num", NULL, "no thousands separators"),
+	CLI_OPT('h', "help", NULL, "this text"),
+	CLI_OPT_END,
+};
+
+static const char compare_tail[] =
 	"\n"
 	"Each side needs at least 2 runs (5 or more are better).\n"
 	"\n"
@@ -55,75 +67,56 @@ struct compare_config {
 	bool help;		/* --help: print it, and nothing else */
 };
 
-static const struct option compare_options[] = {
-	{ "alpha", required_argument, NULL, 'a' },
-	{ "test", required_argument, NULL, 't' },
-	{ "no-correction", no_argument, NULL, 'N' },
-	{ "json", no_argument, NULL, 'J' },
-	{ "fail-on", required_argument, NULL, 'F' },
-	{ "field-separator", required_argument, NULL, 'x' },
-	{ "csv", no_argument, NULL, 'C' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "no-big-num", no_argument, NULL, 'B' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+static int push_fail_on(struct compare_config *c, const char *rule)
+{
+	const char **f = realloc(c->fail_on, (c->nr_fail_on + 1) * sizeof(*f));
+
+	if (!f) {
+		cli_error("compare", "out of memory");
+		return CLI_EXIT_FAILURE;
+	}
+	c->fail_on = f;
+	f[c->nr_fail_on++] = rule;
+	return 0;
+}
+
+static int parse_option(void *ctx, int key, char *arg)
+{
+	struct compare_config *c = ctx;
+
+	switch (key) {
+	case 'a':
+		return cli_alpha_option("compare", arg, &c->opts.alpha);
+	case 't':
+		if (!strcmp(arg, "welch")) {
+			c->opts.test = HWP_TEST_WELCH;
+		} else if (!strcmp(arg, "mann-whitney") || !strcmp(arg, "mw")) {
+			c->opts.test = HWP_TEST_MANN_WHITNEY;
+		} else {
+			cli_error("compare",
+				  "--test: '%s' is not a test: welch or mann-whitney",
+				  arg);
+			return CLI_EXIT_USAGE;
+		}
+		return 0;
+	case OPT_NO_CORRECTION: c->opts.no_correction = true; return 0;
+	case OPT_JSON: c->json = true; return 0;
+	case 'x': c->sep = arg; return 0;
+	case OPT_CSV: c->sep = ","; return 0;
+	case OPT_FAIL_ON: return push_fail_on(c, arg);
+	case 'o': c->output = arg; return 0;
+	case OPT_NO_BIG_NUM: c->no_big_num = true; return 0;
+	}
+	return 0;
+}
 
 static int parse_options(struct compare_config *c, int argc, char **argv)
 {
-	int opt;
+	int ret = cli_parse_options(&cli_cmd_compare, argc, argv, parse_option, c,
+				    &c->help);
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "a:t:o:x:h", compare_options,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'a':
-			if (!cli_parse_alpha(optarg, &c->opts.alpha)) {
-				cli_error("compare", "--alpha: '%s' is not a level between 0 and 1, such as 0.05",
-					  optarg);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 't':
-			if (!strcmp(optarg, "welch")) {
-				c->opts.test = HWP_TEST_WELCH;
-			} else if (!strcmp(optarg, "mann-whitney") ||
-				   !strcmp(optarg, "mw")) {
-				c->opts.test = HWP_TEST_MANN_WHITNEY;
-			} else {
-				cli_error("compare", "--test: '%s' is not a test: welch or mann-whitney",
-					  optarg);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'N': c->opts.no_correction = true; break;
-		case 'J': c->json = true; break;
-		case 'x': c->sep = optarg; break;
-		case 'C': c->sep = ","; break;
-		case 'F': {
-			const char **f = realloc(c->fail_on,
-						 (c->nr_fail_on + 1) * sizeof(*f));
-
-			if (!f) {
-				cli_error("compare", "out of memory");
-				return CLI_EXIT_FAILURE;
-			}
-			c->fail_on = f;
-			f[c->nr_fail_on++] = optarg;
-			break;
-		}
-		case 'o': c->output = optarg; break;
-		case 'B': c->no_big_num = true; break;
-		case 'h':
-			c->help = true;
-			return 0;
-		default:
-			cli_error("compare", "unknown option '%s'; 'hwprof compare --help' lists them",
-				  argv[optind - 1]);
-			return CLI_EXIT_USAGE;
-		}
-	}
+	if (ret || c->help)
+		return ret;
 	if (c->json && c->sep) {
 		cli_error("compare", "--json and -x (or --csv) cannot be combined");
 		return CLI_EXIT_USAGE;
@@ -167,32 +160,33 @@ static int rules_status(const struct hwp_compare *cmp)
 	return hwp_compare_failed(cmp) ? COMPARE_EXIT_FAIL_ON : 0;
 }
 
+struct compare_out {
+	const struct hwp_compare *cmp;
+	struct hwp_write_opts wo;
+};
+
+static int write_compare(void *ctx, FILE *f)
+{
+	const struct compare_out *out = ctx;
+
+	return hwp_compare_write(out->cmp, f, &out->wo);
+}
+
 static int write_out(const struct compare_config *c, const struct hwp_compare *cmp)
 {
-	HWP_OPTS(hwp_write_opts, wo, .no_big_num = c->no_big_num,
-		 .format = c->json ? HWP_FORMAT_JSON :
-			   c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
-		 .separator = c->sep);
-	struct hwp_ofile *of;
-	int err;
+	struct compare_out out = {
+		.cmp = cmp,
+		.wo = {
+			.sz = sizeof(out.wo),
+			.no_big_num = c->no_big_num,
+			.format = c->json ? HWP_FORMAT_JSON :
+				  c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
+			.separator = c->sep,
+		},
+	};
+	int err = cli_write_file(c->output ? c->output : "-", write_compare, &out);
 
-	err = hwp_ofile_open(c->output ? c->output : "-", &of);
-	if (err) {
-		cli_lib_error("compare", err);
-		return CLI_EXIT_FAILURE;
-	}
-	err = hwp_compare_write(cmp, hwp_ofile_stream(of), &wo);
-	if (err) {
-		cli_lib_error("compare", err);
-		hwp_ofile_abort(of);
-		return CLI_EXIT_FAILURE;
-	}
-	err = hwp_ofile_commit(of);
-	if (err) {
-		cli_lib_error("compare", err);
-		return CLI_EXIT_FAILURE;
-	}
-	return 0;
+	return err ? cli_lib_error("compare", err) : 0;
 }
 
 static int compare_run(int argc, char **argv)
@@ -230,6 +224,9 @@ static int compare_run(int argc, char **argv)
 const struct cli_cmd cli_cmd_compare = {
 	.name = "compare",
 	.summary = "Compare two results (or sweeps) of hwprof stat, with significance",
-	.help = compare_help,
+	.usage = compare_usage,
+	.options = compare_options,
+	.tail = compare_tail,
+	.help_width = 27,
 	.run = compare_run,
 };

@@ -9,7 +9,7 @@
 #define DEFAULT_TOP 20
 #define MAX_MAPS 16
 
-static const char diff_help[] =
+static const char diff_usage[] =
 	"usage: hwprof diff [--sort sym|rip|line|dso] [--mode share|count|rate] [--top N]\n"
 	"                   [--format text|csv|json] [-e EVENT] [--alpha X] [--no-correction]\n"
 	"                   [--map-module OLD=NEW] A.data B.data\n"
@@ -18,20 +18,39 @@ static const char diff_help[] =
 	"each function's share of the samples in A and in B, the difference with its 95%\n"
 	"interval, the ratio B/A, and whether the change is beyond sampling noise\n"
 	"(Fisher's exact test, Holm's correction over the rows).\n"
-	"\n"
-	"  -s, --sort KEY           sym: by function (default), rip: by instruction,\n"
-	"                           line: by source line, dso: by module\n"
-	"  -m, --mode MODE          share (default), as perf diff's; count: its events\n"
-	"                           per recording, the cost of one run; rate: a second\n"
-	"  -n, --top N              the first N rows (default 20; 0: all)\n"
-	"  -f, --format FMT         text (default), csv, or json\n"
-	"  -x, --field-separator S  csv with this separator\n"
-	"  -e, --event NAME         the event to compare, in files of several\n"
-	"  -a, --alpha X            the significance level (default 0.05)\n"
-	"      --no-correction      no Holm correction across rows\n"
-	"      --map-module OLD=NEW A's module OLD is B's NEW (repeatable)\n"
-	"  -o, --output FILE        write to FILE instead of standard output\n"
-	"  -h, --help               this text\n"
+	"\n";
+
+enum {
+	OPT_NO_CORRECTION = CLI_OPT_LONG, OPT_MAP_MODULE, OPT_KALLSYMS,
+	OPT_NO_KALLSYMS_CACHE, OPT_NO_DEBUG_CACHE, OPT_NO_BIG_NUM,
+};
+
+static const struct cli_option diff_options[] = {
+	CLI_OPT('s', "sort", "KEY",
+		"sym: by function (default), rip: by instruction,\n"
+		"line: by source line, dso: by module"),
+	CLI_OPT('m', "mode", "MODE",
+		"share (default), as perf diff's; count: its events\n"
+		"per recording, the cost of one run; rate: a second"),
+	CLI_OPT('n', "top", "N", "the first N rows (default 20; 0: all)"),
+	CLI_OPT('f', "format", "FMT", "text (default), csv, or json"),
+	CLI_OPT('x', "field-separator", "S", "csv with this separator"),
+	CLI_OPT('e', "event", "NAME", "the event to compare, in files of several"),
+	CLI_OPT('a', "alpha", "X", "the significance level (default 0.05)"),
+	CLI_OPT(OPT_NO_CORRECTION, "no-correction", NULL,
+		"no Holm correction across rows"),
+	CLI_OPT(OPT_MAP_MODULE, "map-module", "OLD=NEW",
+		"A's module OLD is B's NEW (repeatable)"),
+	CLI_OPT('o', "output", "FILE", "write to FILE instead of standard output"),
+	CLI_OPT('h', "help", NULL, "this text"),
+	CLI_OPT_ALSO(OPT_KALLSYMS, "kallsyms", "FILE"),
+	CLI_OPT_ALSO(OPT_NO_KALLSYMS_CACHE, "no-kallsyms-cache", NULL),
+	CLI_OPT_ALSO(OPT_NO_DEBUG_CACHE, "no-debug-cache", NULL),
+	CLI_OPT_ALSO(OPT_NO_BIG_NUM, "no-big-num", NULL),
+	CLI_OPT_END,
+};
+
+static const char diff_tail[] =
 	"\n"
 	"Also: --kallsyms, --no-kallsyms-cache, --no-debug-cache (as for report),\n"
 	"--no-big-num.\n"
@@ -54,25 +73,6 @@ struct diff_config {
 	struct hwp_profile_diff_opts opts;
 	struct hwp_write_opts o;
 	bool help;		/* --help: print it, and nothing else */
-};
-
-static const struct option diff_options[] = {
-	{ "sort", required_argument, NULL, 's' },
-	{ "top", required_argument, NULL, 'n' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "field-separator", required_argument, NULL, 'x' },
-	{ "event", required_argument, NULL, 'e' },
-	{ "alpha", required_argument, NULL, 'a' },
-	{ "no-correction", no_argument, NULL, 'N' },
-	{ "mode", required_argument, NULL, 'm' },
-	{ "map-module", required_argument, NULL, 'M' },
-	{ "kallsyms", required_argument, NULL, 'K' },
-	{ "no-kallsyms-cache", no_argument, NULL, 'k' },
-	{ "no-debug-cache", no_argument, NULL, 'G' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "no-big-num", no_argument, NULL, 'B' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
 };
 
 static int parse_mode(struct diff_config *c, const char *mode)
@@ -102,55 +102,39 @@ static int parse_map(struct diff_config *c, const char *map)
 	return 0;
 }
 
-static int parse_option(struct diff_config *c, int opt)
+static int parse_option(void *ctx, int key, char *arg)
 {
+	struct diff_config *c = ctx;
 	int ret;
 
-	if (cli_output_option("diff", opt, optarg, &c->o, 3, &ret))
+	if (cli_output_option("diff", key, arg, &c->o, 3, &ret))
 		return ret;
-	switch (opt) {
-	case 'o': c->output = optarg; return 0;
-	case 'e': c->event = optarg; return 0;
-	case 'K': c->kallsyms = optarg; return 0;
-	case 'k': c->no_kallsyms_cache = true; return 0;
-	case 'G': c->no_debug_cache = true; return 0;
-	case 'N': c->opts.no_correction = true; return 0;
-	case 'B': c->o.no_big_num = true; return 0;
-	case 'h': c->help = true; return 0;
-	case 'm': return parse_mode(c, optarg);
-	case 'M': return parse_map(c, optarg);
+	switch (key) {
+	case 'o': c->output = arg; return 0;
+	case 'e': c->event = arg; return 0;
+	case OPT_KALLSYMS: c->kallsyms = arg; return 0;
+	case OPT_NO_KALLSYMS_CACHE: c->no_kallsyms_cache = true; return 0;
+	case OPT_NO_DEBUG_CACHE: c->no_debug_cache = true; return 0;
+	case OPT_NO_CORRECTION: c->opts.no_correction = true; return 0;
+	case OPT_NO_BIG_NUM: c->o.no_big_num = true; return 0;
+	case 'm': return parse_mode(c, arg);
+	case OPT_MAP_MODULE: return parse_map(c, arg);
 	case 'a':
-		if (!cli_parse_alpha(optarg, &c->opts.alpha)) {
-			cli_error("diff", "--alpha: '%s' is not a level between 0 and 1, such as 0.05",
-				  optarg);
-			return CLI_EXIT_USAGE;
-		}
-		return 0;
-	default:
-		return CLI_EXIT_USAGE;
+		return cli_alpha_option("diff", arg, &c->opts.alpha);
 	}
+	return 0;
 }
 
 static int parse_options(struct diff_config *c, int argc, char **argv)
 {
-	int opt, ret;
+	int ret;
 
 	c->output = "-";
 	c->opts = (struct hwp_profile_diff_opts){ .sz = sizeof(c->opts) };
 	c->o = (struct hwp_write_opts){ .sz = sizeof(c->o), .top = DEFAULT_TOP };
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "s:n:f:x:e:a:m:o:h", diff_options,
-				  NULL)) != -1) {
-		if (opt == '?') {
-			cli_error("diff", "unknown option or missing value '%s'; 'hwprof diff --help' lists them",
-				  argv[optind - 1]);
-			return CLI_EXIT_USAGE;
-		}
-		ret = parse_option(c, opt);
-		if (ret || c->help)
-			return ret;
-	}
+	ret = cli_parse_options(&cli_cmd_diff, argc, argv, parse_option, c, &c->help);
+	if (ret || c->help)
+		return ret;
 	if (argc - optind != 2) {
 		cli_error("diff", "%s: hwprof diff [OPTIONS] A.data B.data",
 			  argc - optind < 2 ? "two perf.data files are needed" :
@@ -207,11 +191,22 @@ static int open_side(const struct diff_config *c, const char *path,
 	return err;
 }
 
+struct diff_out {
+	const struct hwp_profile_diff *d;
+	const struct hwp_write_opts *o;
+};
+
+static int write_diff(void *ctx, FILE *f)
+{
+	const struct diff_out *out = ctx;
+
+	return hwp_profile_diff_write(out->d, f, out->o);
+}
+
 static int diff(const struct diff_config *c)
 {
 	struct hwp_profile *a = NULL, *b = NULL;
 	struct hwp_profile_diff *d = NULL;
-	struct hwp_ofile *of = NULL;
 	int err;
 
 	err = open_side(c, c->a, &a) ?: open_side(c, c->b, &b);
@@ -219,17 +214,13 @@ static int diff(const struct diff_config *c)
 		err = hwp_profile_diff_new(a, b, &c->opts, &d);
 	if (!err)
 		warn_unmatched(d);
-	if (!err)
-		err = hwp_ofile_open(c->output, &of);
-	if (!err)
-		err = hwp_profile_diff_write(d, hwp_ofile_stream(of), &c->o);
 	if (!err) {
-		err = hwp_ofile_commit(of);
-		of = NULL;
+		struct diff_out out = { d, &c->o };
+
+		err = cli_write_file(c->output, write_diff, &out);
 	}
 	if (err)
 		cli_lib_error("diff", err);
-	hwp_ofile_abort(of);
 	hwp_profile_diff_free(d);
 	hwp_profile_free(a);
 	hwp_profile_free(b);
@@ -250,6 +241,10 @@ const struct cli_cmd cli_cmd_diff = {
 	.name = "diff",
 	.summary =
 		"Which functions changed their share of two perf.data, with significance",
-	.help = diff_help,
+	.usage = diff_usage,
+	.options = diff_options,
+	.tail = diff_tail,
+	.help_width = 27,
+	.flags = CLI_SAY_MISSING_VALUE,
 	.run = diff_run,
 };

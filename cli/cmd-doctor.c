@@ -5,7 +5,7 @@
 #include <getopt.h>
 #include <string.h>
 
-static const char doctor_help[] =
+static const char doctor_usage[] =
 	"usage: hwprof doctor [--json]\n"
 	"\n"
 	"What on this machine adds noise to measurements, each with its current value,\n"
@@ -14,37 +14,42 @@ static const char doctor_help[] =
 	"kptr_restrict, transparent huge pages, ASLR, irqbalance, a virtual machine or\n"
 	"no hardware PMU, and the load of other processes. Read from /proc and /sys\n"
 	"now; nothing is changed.\n"
-	"\n"
-	"      --json   JSON, schema hwprof-doctor/1\n"
-	"  -h, --help   this text\n"
+	"\n";
+
+enum { OPT_JSON = CLI_OPT_LONG };
+
+static const struct cli_option doctor_options[] = {
+	CLI_OPT(OPT_JSON, "json", NULL, "JSON, schema hwprof-doctor/1"),
+	CLI_OPT('h', "help", NULL, "this text"),
+	CLI_OPT_END,
+};
+
+static const char doctor_tail[] =
 	"\n"
 	"Exit status: 0 (whatever it found), 2 for a usage error, 1 for other failures.\n"
 	"\n"
 	"The full manual: man hwprof-doctor\n";
 
+static int doctor_option(void *ctx, int key, char *arg)
+{
+	struct hwp_write_opts *o = ctx;
+
+	(void)arg;
+	if (key == OPT_JSON)
+		o->format = HWP_FORMAT_JSON;
+	return 0;
+}
+
 static int doctor_run(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	HWP_OPTS(hwp_write_opts, o, .format = HWP_FORMAT_TEXT);
 	struct hwp_doctor *d = NULL;
-	int opt, err;
+	bool help;
+	int err;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'J': o.format = HWP_FORMAT_JSON; break;
-		case 'h': return cli_show_help(&cli_cmd_doctor);
-		default:
-			cli_error("doctor", "unknown option '%s'; 'hwprof doctor --help' lists them",
-				  argv[optind - 1]);
-			return CLI_EXIT_USAGE;
-		}
-	}
+	err = cli_parse_options(&cli_cmd_doctor, argc, argv, doctor_option, &o, &help);
+	if (err || help)
+		return err ?: cli_show_help(&cli_cmd_doctor);
 	if (optind < argc) {
 		cli_error("doctor", "'%s': doctor takes no arguments", argv[optind]);
 		return CLI_EXIT_USAGE;
@@ -61,6 +66,10 @@ static int doctor_run(int argc, char **argv)
 const struct cli_cmd cli_cmd_doctor = {
 	.name = "doctor",
 	.summary = "What on this machine adds noise to measurements, and the fix",
-	.help = doctor_help,
+	.usage = doctor_usage,
+	.options = doctor_options,
+	.tail = doctor_tail,
+	.help_width = 15,
+	.flags = CLI_STOP_AT_COMMAND,
 	.run = doctor_run,
 };

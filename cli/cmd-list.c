@@ -6,7 +6,7 @@
 #include <getopt.h>
 #include <string.h>
 
-static const char list_help[] =
+static const char list_usage[] =
 	"usage: hwprof list [OPTIONS] [PATTERN]\n"
 	"       hwprof list --topology\n"
 	"\n"
@@ -16,12 +16,22 @@ static const char list_help[] =
 	"otherwise a short reason is given ('hwprof stat -e NAME' says it in full).\n"
 	"\n"
 	"PATTERN is a case-insensitive substring, or a glob with * and ?.\n"
-	"\n"
-	"  --topology   the online CPUs instead: each one's core, die, socket and NUMA\n"
-	"               node, from sysfs, as stat --per-core... groups them\n"
-	"  --no-probe   do not try to open the events\n"
-	"  --names      print the names alone, one a line (for scripts)\n"
-	"  -h, --help   this text\n"
+	"\n";
+
+enum { OPT_TOPOLOGY = CLI_OPT_LONG, OPT_NO_PROBE, OPT_NAMES };
+
+static const struct cli_option list_options[] = {
+	CLI_OPT(OPT_TOPOLOGY, "topology", NULL,
+		"the online CPUs instead: each one's core, die, socket and NUMA\n"
+		"node, from sysfs, as stat --per-core... groups them"),
+	CLI_OPT(OPT_NO_PROBE, "no-probe", NULL, "do not try to open the events"),
+	CLI_OPT(OPT_NAMES, "names", NULL,
+		"print the names alone, one a line (for scripts)"),
+	CLI_OPT('h', "help", NULL, "this text"),
+	CLI_OPT_END,
+};
+
+static const char list_tail[] =
 	"\n"
 	"Exit status: 0; 1 when PATTERN matches no event, or for other failures; 2 for a\n"
 	"usage error.\n"
@@ -31,6 +41,7 @@ static const char list_help[] =
 struct list_ctx {
 	bool probe;
 	bool names_only;
+	bool topology;		/* --topology: the CPUs, not the events */
 	/* One tracepoint answers for the others (they differ in nothing the
 	 * kernel checks at the open), as each open costs the kernel ~25 ms to
 	 * tear down: 1 when tried, with its result. */
@@ -142,41 +153,34 @@ static int list_topology(void)
 	return cli_flush_stdout("list") ? CLI_EXIT_FAILURE : 0;
 }
 
+static int list_option(void *ctx, int key, char *arg)
+{
+	struct list_ctx *lc = ctx;
+
+	(void)arg;
+	switch (key) {
+	case OPT_NO_PROBE: lc->probe = false; break;
+	case OPT_NAMES: lc->names_only = true; lc->probe = false; break;
+	case OPT_TOPOLOGY: lc->topology = true; break;
+	}
+	return 0;
+}
+
 static int list_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "no-probe", no_argument, NULL, 'n' },
-		{ "names", no_argument, NULL, 'N' },
-		{ "topology", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct list_ctx lc = { .probe = true };
 	const char *pattern = NULL;
-	bool topology = false;
-	int opt, err;
+	bool help;
+	int err;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'n': lc.probe = false; break;
-		case 'N': lc.names_only = true; lc.probe = false; break;
-		case 'T': topology = true; break;
-		case 'h':
-			return cli_show_help(&cli_cmd_list);
-		default:
-			cli_error("list",
-				  "unknown option '%s'; 'hwprof list --help' lists them",
-				  argv[optind - 1]);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (topology && optind < argc) {
+	err = cli_parse_options(&cli_cmd_list, argc, argv, list_option, &lc, &help);
+	if (err || help)
+		return err ?: cli_show_help(&cli_cmd_list);
+	if (lc.topology && optind < argc) {
 		cli_error("list", "--topology lists CPUs: no pattern");
 		return CLI_EXIT_USAGE;
 	}
-	if (topology)
+	if (lc.topology)
 		return list_topology();
 	if (optind < argc)
 		pattern = argv[optind++];
@@ -202,6 +206,9 @@ static int list_run(int argc, char **argv)
 const struct cli_cmd cli_cmd_list = {
 	.name = "list",
 	.summary = "List the events this machine knows, and whether each opens",
-	.help = list_help,
+	.usage = list_usage,
+	.options = list_options,
+	.tail = list_tail,
+	.help_width = 19,
 	.run = list_run,
 };

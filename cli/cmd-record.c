@@ -11,30 +11,44 @@
 /* How often the rings are read even when none is half full. */
 #define READ_INTERVAL_MS 250
 
-static const char record_help[] =
+static const char record_usage[] =
 	"usage: hwprof record [OPTIONS] [--] COMMAND [ARGS]\n"
 	"       hwprof record [OPTIONS] -p PID | -a | -C CPUS [-- COMMAND]\n"
 	"\n"
 	"Sample where COMMAND spends its time (or its cache misses...) into a file in\n"
 	"perf's perf.data format, for 'hwprof report' or 'perf report'. With -p, -a or -C,\n"
 	"sample until COMMAND ends, the process exits, or Ctrl-C.\n"
-	"\n"
-	"  -e, --event LIST         events to sample (repeatable). Default: cycles, or\n"
-	"                           cpu-clock on a machine without a hardware PMU\n"
-	"  -F, --freq HZ            samples a second, of each event on each CPU (default 4000)\n"
-	"  -c, --count PERIOD       one sample every PERIOD events instead\n"
-	"  -g                       record call chains (frame pointers)\n"
-	"      --call-graph MODE    fp (as -g), or dwarf[,SIZE]: callers of code built\n"
-	"                           without frame pointers, from SIZE bytes of stack\n"
-	"  -m, --mmap-pages N       ring buffer pages a CPU, a power of two (default 128)\n"
-	"  -i, --no-inherit         do not sample the threads and children COMMAND creates\n"
-	"      --off-cpu            where threads wait, and how long\n"
-	"  -p, --pid PID            sample an existing process and all its threads\n"
-	"  -a, --all-cpus           sample every task on every CPU\n"
-	"  -C, --cpu LIST           sample every task on these CPUs, e.g. 0-3,6\n"
-	"  -o, --output FILE        the perf.data file (default perf.data); '-': standard\n"
-	"                           output, in perf's pipe format\n"
-	"  -h, --help               this text\n"
+	"\n";
+
+enum { OPT_CALL_GRAPH = CLI_OPT_LONG, OPT_OFF_CPU };
+
+static const struct cli_option record_options[] = {
+	CLI_OPT('e', "event", "LIST",
+		"events to sample (repeatable). Default: cycles, or\n"
+		"cpu-clock on a machine without a hardware PMU"),
+	CLI_OPT('F', "freq", "HZ",
+		"samples a second, of each event on each CPU (default 4000)"),
+	CLI_OPT('c', "count", "PERIOD", "one sample every PERIOD events instead"),
+	CLI_OPT('g', NULL, NULL, "record call chains (frame pointers)"),
+	CLI_OPT(OPT_CALL_GRAPH, "call-graph", "MODE",
+		"fp (as -g), or dwarf[,SIZE]: callers of code built\n"
+		"without frame pointers, from SIZE bytes of stack"),
+	CLI_OPT('m', "mmap-pages", "N",
+		"ring buffer pages a CPU, a power of two (default 128)"),
+	CLI_OPT('i', "no-inherit", NULL,
+		"do not sample the threads and children COMMAND creates"),
+	CLI_OPT(OPT_OFF_CPU, "off-cpu", NULL, "where threads wait, and how long"),
+	CLI_OPT('p', "pid", "PID", "sample an existing process and all its threads"),
+	CLI_OPT('a', "all-cpus", NULL, "sample every task on every CPU"),
+	CLI_OPT('C', "cpu", "LIST", "sample every task on these CPUs, e.g. 0-3,6"),
+	CLI_OPT('o', "output", "FILE",
+		"the perf.data file (default perf.data); '-': standard\n"
+		"output, in perf's pipe format"),
+	CLI_OPT('h', "help", NULL, "this text"),
+	CLI_OPT_END,
+};
+
+static const char record_tail[] =
 	"\n"
 	"Exit status: COMMAND's (128+N when a signal N killed it), 127 when COMMAND is\n"
 	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n"
@@ -54,22 +68,6 @@ struct record_config {
 	bool help;		/* --help: print it, and nothing else */
 };
 
-static const struct option record_options[] = {
-	{ "event", required_argument, NULL, 'e' },
-	{ "freq", required_argument, NULL, 'F' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "call-graph", required_argument, NULL, 'G' },
-	{ "mmap-pages", required_argument, NULL, 'm' },
-	{ "no-inherit", no_argument, NULL, 'i' },
-	{ "off-cpu", no_argument, NULL, 'O' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int usage_error(const char *fmt, const char *arg)
 {
 	char msg[256];
@@ -79,84 +77,72 @@ static int usage_error(const char *fmt, const char *arg)
 	return CLI_EXIT_USAGE;
 }
 
-static int parse_option(struct record_config *c, int opt)
+static int parse_option(void *ctx, int key, char *arg)
 {
-	switch (opt) {
+	struct record_config *c = ctx;
+
+	switch (key) {
 	case 'e':
-		if (cli_list_add(&c->events, optarg)) {
+		if (cli_list_add(&c->events, arg)) {
 			cli_error("record", "out of memory");
 			return CLI_EXIT_FAILURE;
 		}
 		return 0;
 	case 'F':
-		if (!cli_parse_long(optarg, 1, 10000000, &c->freq))
+		if (!cli_parse_long(arg, 1, 10000000, &c->freq))
 			return usage_error("-F: '%s' is not a frequency in Hz (1 or more)",
-					   optarg);
+					   arg);
 		return 0;
 	case 'c':
-		if (!cli_parse_long(optarg, 1, 0x7fffffffffffffffL, &c->period))
+		if (!cli_parse_long(arg, 1, 0x7fffffffffffffffL, &c->period))
 			return usage_error("-c: '%s' is not a period (1 or more)",
-					   optarg);
+					   arg);
 		return 0;
 	case 'g':
 		c->callchain = HWP_CALLCHAIN_FP;
 		c->stack_size = 0;
 		return 0;
-	case 'G':
+	case OPT_CALL_GRAPH:
 		c->stack_size = 0;
-		if (!strcmp(optarg, "fp"))
+		if (!strcmp(arg, "fp"))
 			c->callchain = HWP_CALLCHAIN_FP;
-		else if (!strcmp(optarg, "dwarf"))
+		else if (!strcmp(arg, "dwarf"))
 			c->callchain = HWP_CALLCHAIN_DWARF;
-		else if (!strncmp(optarg, "dwarf,", 6)) {
+		else if (!strncmp(arg, "dwarf,", 6)) {
 			c->callchain = HWP_CALLCHAIN_DWARF;
-			if (!cli_parse_long(optarg + 6, 8, 65528, &c->stack_size) ||
+			if (!cli_parse_long(arg + 6, 8, 65528, &c->stack_size) ||
 			    c->stack_size % 8)
 				return usage_error("--call-graph: '%s' is not dwarf,SIZE with SIZE a multiple of 8 bytes up to 65528",
-						   optarg);
+						   arg);
 		} else
 			return usage_error("--call-graph: '%s' is not fp or dwarf",
-					   optarg);
+					   arg);
 		return 0;
 	case 'm':
-		if (!cli_parse_long(optarg, 1, 1L << 20, &c->mmap_pages) ||
+		if (!cli_parse_long(arg, 1, 1L << 20, &c->mmap_pages) ||
 		    (c->mmap_pages & (c->mmap_pages - 1)))
 			return usage_error("-m: '%s' is not a power of two pages (1, 2, 4 ... 1048576)",
-					   optarg);
+					   arg);
 		return 0;
 	case 'i': c->no_inherit = true; return 0;
-	case 'O': c->off_cpu = true; return 0;
-	case 'p': return cli_target_set_pid(&c->target, "record", optarg);
+	case OPT_OFF_CPU: c->off_cpu = true; return 0;
+	case 'p': return cli_target_set_pid(&c->target, "record", arg);
 	case 'a': c->target.all_cpus = true; return 0;
-	case 'C': c->target.cpus = optarg; return 0;
-	case 'o': c->output = optarg; return 0;
-	case 'h':
-		c->help = true;
-		return 0;
-	default:
-		return CLI_EXIT_USAGE;
+	case 'C': c->target.cpus = arg; return 0;
+	case 'o': c->output = arg; return 0;
 	}
+	return 0;
 }
 
 static int parse_options(struct record_config *c, int argc, char **argv)
 {
-	int opt, ret;
+	int ret;
 
 	c->output = "perf.data";
 	c->cmdline = argv;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+e:F:c:gm:ip:aC:o:h", record_options,
-				  NULL)) != -1) {
-		if (opt == '?') {
-			cli_error("record", "unknown option '%s'; 'hwprof record --help' lists them",
-				  argv[optind - 1]);
-			return CLI_EXIT_USAGE;
-		}
-		ret = parse_option(c, opt);
-		if (ret || c->help)
-			return ret;
-	}
+	ret = cli_parse_options(&cli_cmd_record, argc, argv, parse_option, c, &c->help);
+	if (ret || c->help)
+		return ret;
 	if (optind < argc)
 		c->target.argv = argv + optind;
 	ret = cli_target_check(&c->target, "record",
@@ -357,6 +343,10 @@ static int record_run(int argc, char **argv)
 const struct cli_cmd cli_cmd_record = {
 	.name = "record",
 	.summary = "Sample a command into perf.data (perf record), for hwprof report",
-	.help = record_help,
+	.usage = record_usage,
+	.options = record_options,
+	.tail = record_tail,
+	.help_width = 27,
+	.flags = CLI_STOP_AT_COMMAND,
 	.run = record_run,
 };

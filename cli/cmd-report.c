@@ -10,29 +10,62 @@
 
 #define DEFAULT_TOP 20
 
-static const char report_help[] =
+static const char report_usage[] =
 	"usage: hwprof report [-i FILE] [--sort KEY[,KEY]] [--top N] [--format FMT]\n"
 	"                     [--annotate SYMBOL] [OPTIONS]\n"
 	"\n"
 	"Report where the samples of a perf.data file (from hwprof record or perf record)\n"
 	"landed: the hottest instructions, functions, source lines or modules, with the\n"
 	"callers of each when the samples have call chains (record -g).\n"
-	"\n"
-	"  -i, --input FILE         the perf.data file (default perf.data); '-': standard input\n"
-	"  -s, --sort KEY           sym: by function (default), rip: by instruction, with its\n"
-	"                           source line, bytes and disassembly, line: by source line,\n"
-	"                           dso: by module, cpu, comm or pid; comm,sym combine\n"
-	"  -n, --top N              the N hottest rows (default 20; 0: all)\n"
-	"  -f, --format FMT         text (default), csv, json, folded, speedscope, pprof, html\n"
-	"  -x, --field-separator S  csv with this separator\n"
-	"      --annotate SYMBOL    the instructions of function SYMBOL, with its source lines\n"
-	"  -e, --event NAME         the event to report, in a file of several\n"
-	"  -C, --cpu LIST           only the samples taken on these CPUs, e.g. 0-3,6\n"
-	"      --comm NAME[,NAME]   only the samples of threads of these names; also --pid,\n"
-	"                           --tid, --dso\n"
-	"      --inline             functions inlined at a frame as frames of their own\n"
-	"  -o, --output FILE        write to FILE instead of standard output\n"
-	"  -h, --help               this text\n"
+	"\n";
+
+enum {
+	OPT_ANNOTATE = CLI_OPT_LONG, OPT_KALLSYMS, OPT_VMLINUX, OPT_NO_KALLSYMS_CACHE,
+	OPT_NO_DEBUG_CACHE, OPT_NO_DEMANGLE, OPT_INLINE, OPT_NO_INLINE, OPT_COMMS,
+	OPT_PIDS, OPT_TIDS, OPT_DSOS, OPT_THREADS,
+};
+
+static const struct cli_option report_options[] = {
+	CLI_OPT('i', "input", "FILE",
+		"the perf.data file (default perf.data); '-': standard input"),
+	CLI_OPT('s', "sort", "KEY",
+		"sym: by function (default), rip: by instruction, with its\n"
+		"source line, bytes and disassembly, line: by source line,\n"
+		"dso: by module, cpu, comm or pid; comm,sym combine"),
+	CLI_OPT('n', "top", "N", "the N hottest rows (default 20; 0: all)"),
+	CLI_OPT('f', "format", "FMT",
+		"text (default), csv, json, folded, speedscope, pprof, html"),
+	CLI_OPT('x', "field-separator", "S", "csv with this separator"),
+	CLI_OPT(OPT_ANNOTATE, "annotate", "SYMBOL",
+		"the instructions of function SYMBOL, with its source lines"),
+	CLI_OPT('e', "event", "NAME", "the event to report, in a file of several"),
+	CLI_OPT('C', "cpu", "LIST", "only the samples taken on these CPUs, e.g. 0-3,6"),
+	/* perf report's names, and the singular that its prefix match takes */
+	CLI_OPT(OPT_COMMS, "comm", "NAME[,NAME]",
+		"only the samples of threads of these names; also --pid,\n"
+		"--tid, --dso"),
+	CLI_OPT(OPT_INLINE, "inline", NULL,
+		"functions inlined at a frame as frames of their own"),
+	CLI_OPT('o', "output", "FILE", "write to FILE instead of standard output"),
+	CLI_OPT('h', "help", NULL, "this text"),
+	CLI_OPT_ALSO(OPT_COMMS, "comms", "NAME[,NAME]"),
+	CLI_OPT_ALSO(OPT_PIDS, "pid", "PID[,PID]"),
+	CLI_OPT_ALSO(OPT_PIDS, "pids", "PID[,PID]"),
+	CLI_OPT_ALSO(OPT_TIDS, "tid", "TID[,TID]"),
+	CLI_OPT_ALSO(OPT_TIDS, "tids", "TID[,TID]"),
+	CLI_OPT_ALSO(OPT_DSOS, "dso", "DSO[,DSO]"),
+	CLI_OPT_ALSO(OPT_DSOS, "dsos", "DSO[,DSO]"),
+	CLI_OPT_ALSO(OPT_KALLSYMS, "kallsyms", "FILE"),
+	CLI_OPT_ALSO(OPT_VMLINUX, "vmlinux", "FILE"),
+	CLI_OPT_ALSO(OPT_NO_KALLSYMS_CACHE, "no-kallsyms-cache", NULL),
+	CLI_OPT_ALSO(OPT_NO_DEBUG_CACHE, "no-debug-cache", NULL),
+	CLI_OPT_ALSO(OPT_NO_DEMANGLE, "no-demangle", NULL),
+	CLI_OPT_ALSO(OPT_NO_INLINE, "no-inline", NULL),
+	CLI_OPT_ALSO(OPT_THREADS, "threads", "N"),
+	CLI_OPT_END,
+};
+
+static const char report_tail[] =
 	"\n"
 	"Also: --kallsyms, --vmlinux, --no-demangle, --no-inline, --threads, perf's\n"
 	"--comms, --pids, --tids, --dsos, and --no-kallsyms-cache, --no-debug-cache (not\n"
@@ -63,94 +96,50 @@ struct report_config {
 	bool help;		/* --help: print it, and nothing else */
 };
 
-static const struct option report_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "top", required_argument, NULL, 'n' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "field-separator", required_argument, NULL, 'x' },
-	{ "annotate", required_argument, NULL, 'A' },
-	{ "event", required_argument, NULL, 'e' },
-	{ "kallsyms", required_argument, NULL, 'K' },
-	{ "vmlinux", required_argument, NULL, 'V' },
-	{ "no-kallsyms-cache", no_argument, NULL, 'k' },
-	{ "no-debug-cache", no_argument, NULL, 'G' },
-	{ "no-demangle", no_argument, NULL, 'D' },
-	{ "inline", no_argument, NULL, 'I' },
-	{ "no-inline", no_argument, NULL, 'N' },
-	/* perf report's names, and the singular that its prefix match takes */
-	{ "comms", required_argument, NULL, 'c' },
-	{ "comm", required_argument, NULL, 'c' },
-	{ "pid", required_argument, NULL, 'P' },
-	{ "pids", required_argument, NULL, 'P' },
-	{ "tid", required_argument, NULL, 'T' },
-	{ "tids", required_argument, NULL, 'T' },
-	{ "dsos", required_argument, NULL, 'd' },
-	{ "dso", required_argument, NULL, 'd' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "threads", required_argument, NULL, 'j' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int parse_option(struct report_config *c, int opt)
+static int parse_option(void *ctx, int key, char *arg)
 {
+	struct report_config *c = ctx;
 	int ret;
 
-	if (cli_output_option("report", opt, optarg, &c->o, CLI_ALL_FORMATS, &ret))
+	if (cli_output_option("report", key, arg, &c->o, CLI_ALL_FORMATS, &ret))
 		return ret;
-	switch (opt) {
-	case 'i': c->input = optarg; return 0;
-	case 'o': c->output = optarg; return 0;
-	case 'e': c->event = optarg; return 0;
-	case 'A': c->annotate = optarg; return 0;
-	case 'K': c->kallsyms = optarg; return 0;
-	case 'V': c->vmlinux = optarg; return 0;
-	case 'k': c->no_kallsyms_cache = true; return 0;
-	case 'G': c->no_debug_cache = true; return 0;
-	case 'D': c->no_demangle = true; return 0;
-	case 'I': c->inline_frames = true; return 0;
-	case 'N': c->inline_frames = false; return 0;
-	case 'c': c->comms = optarg; return 0;
-	case 'P': c->pids = optarg; return 0;
-	case 'T': c->tids = optarg; return 0;
-	case 'd': c->dsos = optarg; return 0;
-	case 'C': c->cpus = optarg; return 0;
-	case 'j':
-		if (cli_parse_long(optarg, 0, 1024, &c->threads))
+	switch (key) {
+	case 'i': c->input = arg; return 0;
+	case 'o': c->output = arg; return 0;
+	case 'e': c->event = arg; return 0;
+	case OPT_ANNOTATE: c->annotate = arg; return 0;
+	case OPT_KALLSYMS: c->kallsyms = arg; return 0;
+	case OPT_VMLINUX: c->vmlinux = arg; return 0;
+	case OPT_NO_KALLSYMS_CACHE: c->no_kallsyms_cache = true; return 0;
+	case OPT_NO_DEBUG_CACHE: c->no_debug_cache = true; return 0;
+	case OPT_NO_DEMANGLE: c->no_demangle = true; return 0;
+	case OPT_INLINE: c->inline_frames = true; return 0;
+	case OPT_NO_INLINE: c->inline_frames = false; return 0;
+	case OPT_COMMS: c->comms = arg; return 0;
+	case OPT_PIDS: c->pids = arg; return 0;
+	case OPT_TIDS: c->tids = arg; return 0;
+	case OPT_DSOS: c->dsos = arg; return 0;
+	case 'C': c->cpus = arg; return 0;
+	case OPT_THREADS:
+		if (cli_parse_long(arg, 0, 1024, &c->threads))
 			return 0;
 		cli_error("report", "--threads wants a number of threads from 0 to 1024 (0: as many as help), not '%s'",
-			  optarg);
-		return CLI_EXIT_USAGE;
-	case 'h':
-		c->help = true;
-		return 0;
-	default:
+			  arg);
 		return CLI_EXIT_USAGE;
 	}
+	return 0;
 }
 
 static int parse_options(struct report_config *c, int argc, char **argv)
 {
-	int opt, ret;
+	int ret;
 
 	c->input = "perf.data";
 	c->output = "-";
 	c->o = (struct hwp_write_opts){ .sz = sizeof(c->o), .top = DEFAULT_TOP };
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "i:s:n:f:x:e:o:C:h", report_options,
-				  NULL)) != -1) {
-		if (opt == '?') {
-			cli_error("report", "unknown option or missing value '%s'; 'hwprof report --help' lists them",
-				  argv[optind - 1]);
-			return CLI_EXIT_USAGE;
-		}
-		ret = parse_option(c, opt);
-		if (ret || c->help)
-			return ret;
-	}
+	ret = cli_parse_options(&cli_cmd_report, argc, argv, parse_option, c, &c->help);
+	if (ret || c->help)
+		return ret;
 	if (optind < argc) {
 		cli_error("report", "unexpected argument '%s' (the file goes after -i)",
 			  argv[optind]);
@@ -178,6 +167,18 @@ static void warn_other_host(const struct hwp_profile *p)
 		cli_warn("report", "%s", in.host_warning);
 }
 
+struct report_out {
+	struct hwp_profile *p;
+	const struct hwp_write_opts *o;
+};
+
+static int write_report(void *ctx, FILE *f)
+{
+	const struct report_out *out = ctx;
+
+	return hwp_profile_write(out->p, f, out->o);
+}
+
 static int report(struct report_config *c)
 {
 	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
@@ -188,23 +189,18 @@ static int report(struct report_config *c)
 		 .no_debug_cache = c->no_debug_cache,
 		 .threads = (unsigned int)c->threads);
 	struct hwp_profile *p = NULL;
-	struct hwp_ofile *of = NULL;
 	int err;
 
 	err = hwp_profile_open(c->input, &po, &p);
 	if (!err)
 		warn_other_host(p);
-	if (!err)
-		err = hwp_ofile_open(c->output, &of);
-	if (!err)
-		err = hwp_profile_write(p, hwp_ofile_stream(of), &c->o);
 	if (!err) {
-		err = hwp_ofile_commit(of);
-		of = NULL;
+		struct report_out out = { p, &c->o };
+
+		err = cli_write_file(c->output, write_report, &out);
 	}
 	if (err)
 		cli_lib_error("report", err);
-	hwp_ofile_abort(of);
 	hwp_profile_free(p);
 	return err ? cli_exit_for(err) : 0;
 }
@@ -222,6 +218,10 @@ static int report_run(int argc, char **argv)
 const struct cli_cmd cli_cmd_report = {
 	.name = "report",
 	.summary = "Report the hottest instructions, functions, lines of perf.data",
-	.help = report_help,
+	.usage = report_usage,
+	.options = report_options,
+	.tail = report_tail,
+	.help_width = 27,
+	.flags = CLI_SAY_MISSING_VALUE,
 	.run = report_run,
 };

@@ -316,6 +316,21 @@ static void save_path(const struct stat_ctx *sc, size_t v, char *path, size_t si
 		snprintf(path, size, "%s/%zu.json", dir, v + 1);
 }
 
+struct saved {
+	const struct hwp_result *r;
+	const struct hwp_write_opts *o;
+	bool write_failed;	/* not the open or the commit */
+};
+
+static int write_saved(void *ctx, FILE *f)
+{
+	struct saved *out = ctx;
+	int err = hwp_result_write(out->r, f, out->o);
+
+	out->write_failed = err != 0;
+	return err;
+}
+
 /* --save DIR: each variant's result, hwprof-stat/1, as save_path() names it. */
 static int save_results(struct stat_ctx *sc, struct hwp_result **results)
 {
@@ -329,21 +344,16 @@ static int save_results(struct stat_ctx *sc, struct hwp_result **results)
 		return CLI_EXIT_FAILURE;
 	}
 	for (size_t v = 0; !err && v < sc->cfg->nr_variants; v++) {
-		struct hwp_ofile *of = NULL;
+		struct saved out = { .r = results[v], .o = &o };
 		char path[4096];
 
 		save_path(sc, v, path, sizeof(path));
-		err = hwp_ofile_open(path, &of);
-		if (err)
-			break;
-		err = hwp_result_write(results[v], hwp_ofile_stream(of), &o);
-		if (err) {
+		err = cli_write_file(path, write_saved, &out);
+		if (err && out.write_failed) {
 			/* The writer knows a stream, not its file: name it. */
 			cli_error("stat", "--save: '%s': %s", path, hwp_errmsg());
-			hwp_ofile_abort(of);
 			return CLI_EXIT_FAILURE;
 		}
-		err = hwp_ofile_commit(of);
 	}
 	return err ? cli_lib_error("stat", err) : 0;
 }

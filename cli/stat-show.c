@@ -26,9 +26,23 @@ static bool replaced_each_interval(const struct stat_ctx *sc)
 	return stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
 }
 
+struct interval_out {
+	const struct hwp_result *res;
+	const struct hwp_write_opts *o;
+};
+
+static int write_interval(void *ctx, FILE *f)
+{
+	const struct interval_out *out = ctx;
+
+	return hwp_result_write(out->res, f, out->o);
+}
+
 int interval_write(struct stat_ctx *sc, const struct hwp_result *res,
 		   struct hwp_write_opts *o)
 {
+	struct interval_out out;
+	FILE *f;
 	int err;
 
 	if (!replaced_each_interval(sc)) {
@@ -37,17 +51,15 @@ int interval_write(struct stat_ctx *sc, const struct hwp_result *res,
 		sc->write_failed |= err != 0;
 		return err;
 	}
+	/* The first interval's file is open already: see prepare(). */
 	if (!sc->out) {
-		err = hwp_ofile_open(sc->cfg->output, &sc->out);
+		err = cli_ofile_open(sc->cfg->output, &sc->out, &f);
 		if (err)
 			return err;
 	}
 	o->no_header = false;
-	err = hwp_result_write(res, hwp_ofile_stream(sc->out), o);
-	if (err)
-		hwp_ofile_abort(sc->out);
-	else
-		err = hwp_ofile_commit(sc->out);
+	out = (struct interval_out){ res, o };
+	err = cli_ofile_write(sc->out, write_interval, &out);
 	/* Each file is whole: what finish_output() flushes is stderr. */
 	sc->out = NULL;
 	sc->stream = stderr;

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* What the files of hwprof stat share: cmd-stat.c (options, runs),
- * stat-sweep.c (--sweep) and stat-show.c (progress line, histogram). */
+/* What the files of hwprof stat share. Their calls go one way, down the
+ * order of the sections below: cmd-stat.c (the command: its option table,
+ * the report) calls stat-options.c (the options), stat-ab.c (variants) and
+ * stat-sweep.c (--sweep); they call stat-run.c (the runs), which calls
+ * stat-failed.c (failed runs); under them all, the files of one part each:
+ * stat-spec.c (NAME=V1,V2...), stat-score.c, stat-regions.c,
+ * stat-metrics.c and stat-show.c (progress line, histogram, intervals). */
 #ifndef HWPROF_CLI_STAT_H
 #define HWPROF_CLI_STAT_H
 
@@ -9,6 +14,18 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+
+/* The keys of stat's options without a letter (cmd-stat.c's table). */
+enum {
+	/* --per-core, --per-die...: OPT_PER + their HWP_AGGR_* */
+	OPT_PER = CLI_OPT_LONG,
+	OPT_NR_PER = 16,
+	OPT_ALL_USER = OPT_PER + OPT_NR_PER, OPT_ALL_KERNEL, OPT_PIN, OPT_JSON,
+	OPT_FORMAT, OPT_NO_BIG_NUM, OPT_WARMUP, OPT_SWEEP, OPT_HISTOGRAM, OPT_REGIONS,
+	OPT_SKIP_FIRST, OPT_STRICT, OPT_KEEP_GOING, OPT_SCORE, OPT_SCORE_FROM,
+	OPT_QUIET, OPT_EXPLAIN, OPT_PER_RUN, OPT_VARIANT, OPT_ORDER, OPT_SEED,
+	OPT_SAVE, OPT_ALPHA,
+};
 
 struct stat_config {
 	struct cli_list events;
@@ -21,7 +38,7 @@ struct stat_config {
 	const char *sep;
 	bool json;		/* --json, or --format json */
 	enum hwp_format format;	/* --format, or what --json or -x imply */
-	bool format_given;
+	const char *format_given;	/* --format's name, or NULL */
 	const char *output;
 	struct cli_target target;	/* -p, -a, -C, --pin and the command */
 	bool no_big_num;
@@ -106,6 +123,17 @@ struct stat_ctx {
 	bool score_file_existed;	/* a file the run did not write */
 };
 
+/* A format Prometheus reads, whose counters are totals. */
+static inline bool exposition(enum hwp_format format)
+{
+	return format == HWP_FORMAT_OPENMETRICS || format == HWP_FORMAT_PROMETHEUS;
+}
+
+/* stat-options.c */
+/* @argv's options into @c, checked against each other: 0, or the exit
+ * status after the message. */
+int stat_parse_options(struct stat_config *c, int argc, char **argv);
+
 /* cmd-stat.c */
 /* A result for @argv with the -M metrics, the command and the target. */
 int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out);
@@ -122,22 +150,6 @@ bool stat_runs_failed(struct stat_ctx *sc, const struct run_check *k, int *code)
 /* Whether Ctrl-C or SIGTERM asked to stop. */
 bool stat_stopped(void);
 
-/* stat-score.c */
-/* Check --score, --score-from and --quiet against the rest: a usage error
- * is printed, and returned as CLI_EXIT_USAGE. */
-int score_check(const struct stat_config *c);
-/* Compile the scores, and say which output the command's runs capture. */
-int score_prepare(struct stat_ctx *sc);
-/* Before a run: forget the last run's output, and note a file's state. */
-int score_begin_run(struct stat_ctx *sc);
-/* What the command printed, when @fd polls readable: shown (unless
- * --quiet) and scanned. 0 or a negative errno. */
-int score_drain(struct stat_ctx *sc, int fd);
-/* After a run: its scores into @values (sc->nr_scores of them), or the
- * exit status after saying which run and score failed. */
-int score_end_run(struct stat_ctx *sc, double *values);
-void score_cleanup(struct stat_ctx *sc);
-
 /* stat-ab.c */
 /* Variants from the command line (-- A ::: B, --variant): usage errors
  * printed and returned as CLI_EXIT_USAGE. */
@@ -148,6 +160,35 @@ int ab_run(struct stat_ctx *sc, int *code);
 void ab_release(struct stat_config *c);
 
 /* stat-sweep.c */
+/* Check --sweep against the command: a usage error is printed, and
+ * returned as CLI_EXIT_USAGE. */
+int sweep_check(const struct stat_config *c);
+/* Measure every value and write the sweep; the exit status. */
+int sweep_run(struct stat_ctx *sc, int *code);
+
+/* stat-run.c */
+/* A result for @argv with the -M metrics, the command and the target. */
+int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out);
+/* The warm-up runs, then the counted ones into sc->result. Returns 0 or,
+ * after printing why, the exit status of a fatal error. *code gets the
+ * command's last exit status. @label names the sweep value, or is NULL. */
+int stat_measure(struct stat_ctx *sc, const char *label, int *code);
+/* One run of sc->run_argv, into sc->result when @keep (a warm-up run is
+ * not kept); sc->run_name names it in messages. 0 or an exit status. */
+int stat_one_run(struct stat_ctx *sc, bool keep, int *code);
+/* Whether Ctrl-C or SIGTERM asked to stop. */
+bool stat_stopped(void);
+
+/* stat-failed.c */
+/* Whether the run sc->run_name, which ended with wait status @status,
+ * failed; said, and counted in sc->check, if so. @keep: the run goes into
+ * the result. */
+bool stat_run_failed(struct stat_ctx *sc, int status, bool keep);
+/* After the runs of @k's command: the summary of those that failed (with
+ * --keep-going), and *@code set to say so. Whether a run failed. */
+bool stat_runs_failed(struct stat_ctx *sc, const struct run_check *k, int *code);
+
+/* stat-spec.c */
 /* NAME=V1,V2,...: --sweep's, and --variant's. */
 struct sweep_spec {
 	char *buf;		/* the spec, cut into the name and the values */
@@ -164,12 +205,25 @@ int spec_check(const char *spec, const char *option, char **argv);
 /* A copy of @argv with {NAME} replaced by @value; NULL when out of memory. */
 char **substitute(char **argv, const struct sweep_spec *s, const char *value);
 void argv_free(char **argv);
-/* Check --sweep against the command: a usage error is printed, and
- * returned as CLI_EXIT_USAGE. */
+/* Keep @spec of @option in *@slot, unless one is there already: then a
+ * usage error, printed and returned as CLI_EXIT_USAGE. */
 int spec_once(const char **slot, const char *option, const char *spec);
-int sweep_check(const struct stat_config *c);
-/* Measure every value and write the sweep; the exit status. */
-int sweep_run(struct stat_ctx *sc, int *code);
+
+/* stat-score.c */
+/* Check --score, --score-from and --quiet against the rest: a usage error
+ * is printed, and returned as CLI_EXIT_USAGE. */
+int score_check(const struct stat_config *c);
+/* Compile the scores, and say which output the command's runs capture. */
+int score_prepare(struct stat_ctx *sc);
+/* Before a run: forget the last run's output, and note a file's state. */
+int score_begin_run(struct stat_ctx *sc);
+/* What the command printed, when @fd polls readable: shown (unless
+ * --quiet) and scanned. 0 or a negative errno. */
+int score_drain(struct stat_ctx *sc, int fd);
+/* After a run: its scores into @values (sc->nr_scores of them), or the
+ * exit status after saying which run and score failed. */
+int score_end_run(struct stat_ctx *sc, double *values);
+void score_cleanup(struct stat_ctx *sc);
 
 /* stat-regions.c */
 int regions_prepare(struct stat_ctx *sc);

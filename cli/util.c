@@ -91,17 +91,6 @@ int cli_exit_for(int err)
 	}
 }
 
-void cli_help(const struct cli_cmd *cmd, FILE *f)
-{
-	fputs(cmd->help, f);
-}
-
-int cli_show_help(const struct cli_cmd *cmd)
-{
-	cli_help(cmd, stdout);
-	return cli_flush_stdout(cmd->name);
-}
-
 int cli_flush_stdout(const char *cmd)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
@@ -221,15 +210,17 @@ bool cli_output_option(const char *cmd, int opt, const char *arg,
 	}
 }
 
-bool cli_parse_alpha(const char *s, double *out)
+int cli_alpha_option(const char *cmd, const char *s, double *out)
 {
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0 && v < 1))
-		return false;
-	*out = v;
-	return true;
+	if (!errno && end != s && !*end && v > 0 && v < 1) {
+		*out = v;
+		return 0;
+	}
+	cli_error(cmd, "--alpha: '%s' is not a level between 0 and 1, such as 0.05", s);
+	return CLI_EXIT_USAGE;
 }

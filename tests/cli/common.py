@@ -392,24 +392,36 @@ def jsonschema_python():
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def command_options(cmd):
-    """(every option, the options that take an argument) of cli/cmd-CMD.c:
-    the long ones of its struct option table, the short ones of its
-    getopt_long() string."""
+def option_entries(cmd):
+    """The options of cli/cmd-CMD.c's one option table (struct cli_option:
+    CLI_OPT, CLI_OPT_ALSO; a CLI_OPT_FORM is a line of --help, not an
+    option): for each, (its names, whether it takes a value), with --NAME
+    for its name and -K for a key that is a letter."""
     with open(os.path.join(SRC, "cli", f"cmd-{cmd}.c")) as f:
         text = f.read()
-    table = text[text.index("static const struct option"):]
-    table = table[:table.index("{ NULL, 0, NULL, 0 }")]
+    table = re.search(r"static const struct cli_option \w+\[\] = \{(.*?)\n\};", text, re.S)
+    if not table:
+        raise ValueError(f"cli/cmd-{cmd}.c has no struct cli_option table")
+    entries = re.findall(r'\bCLI_OPT(|_ALSO|_FORM)\(\s*([^,]+?),\s*(NULL|"[^"]*"),'
+                         r'\s*(NULL|"[^"]*")', table.group(1))
+    out = []
+    for kind, key, name, arg in entries:
+        if kind == "_FORM":
+            continue
+        names = ["--" + name.strip('"')] if name != "NULL" else []
+        if re.fullmatch(r"'[A-Za-z0-9]'", key):
+            names.append("-" + key[1])
+        out.append((names, arg != "NULL"))
+    return out
+
+
+def command_options(cmd):
+    """(every option, the options that take a value) of cli/cmd-CMD.c."""
     opts, args = set(), set()
-    for name, has_arg in re.findall(r'\{ "([^"]+)", ([a-z_]+),', table):
-        opts.add("--" + name)
-        if has_arg != "no_argument":
-            args.add("--" + name)
-    short = re.search(r'getopt_long\(argc, argv, "([^"]*)"', text).group(1).lstrip("+")
-    for m in re.finditer(r"([A-Za-z])(:?)", short):
-        opts.add("-" + m.group(1))
-        if m.group(2):
-            args.add("-" + m.group(1))
+    for names, takes_value in option_entries(cmd):
+        opts.update(names)
+        if takes_value:
+            args.update(names)
     return opts, args
 
 

@@ -80,6 +80,23 @@ ROWS = [
     (S + ["-I", "1", "--", "true"], 2, "milliseconds"),
     (S, 2, "no command to measure"),
     (S + ["--json", "-x", ";", "--", "true"], 2, "cannot be combined"),
+    (S + ["--format", "openmetrics", "--json", "--", "true"], 2,
+     "--format openmetrics and --json cannot be combined"),
+    (S + ["--format", "text", "-x", ",", "--", "true"], 2,
+     "--format text and -x cannot be combined"),
+    (S + ["--format", "yaml", "--", "true"], 2,
+     "--format: 'yaml' is not text, csv, json, openmetrics or prometheus"),
+    # Each command's options, by its one table: a value that is missing,
+    # and an option of another command.
+    (S + ["-e"], 2, "unknown option '-e'"),
+    (["record", "--json"], 2, "unknown option '--json'; 'hwprof record --help'"),
+    (["report", "-s"], 2, "unknown option or missing value '-s'; 'hwprof report --help'"),
+    (["diff", "--mode"], 2, "unknown option or missing value '--mode'"),
+    (["compare", "--test"], 2, "unknown option '--test'; 'hwprof compare --help'"),
+    (["list", "--probe"], 2, "unknown option '--probe'; 'hwprof list --help'"),
+    (["doctor", "-x"], 2, "unknown option '-x'; 'hwprof doctor --help'"),
+    # -h ends the parsing: the help, not the error of what follows
+    (S + ["-e", "cs", "-h", "--bogus"], 0, ""),
     (["list", "a", "b"], 2, "one pattern at most"),
     (["frobnicate"], 2, "no command 'frobnicate'"),
     # output

@@ -3,6 +3,10 @@
 options each one's cmd-*.c accepts, and the options its man page names."""
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from common import command_options  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAN = os.path.join(SRC, "docs", "man")
@@ -18,15 +22,9 @@ def commands():
 
 
 def accepted(cmd):
-    """The options cmd-CMD.c's getopt_long accepts: '--long' of its struct
-    option table and '-x' of its short-option string."""
-    with open(os.path.join(CLI, f"cmd-{cmd}.c")) as f:
-        text = f.read()
-    table = re.search(r"struct option \w+\[\] = \{(.*?)\};", text, re.S).group(1)
-    longs = {"--" + n for n in re.findall(r'\{\s*"([\w-]+)"', table)}
-    short = re.search(r'getopt_long\(\s*argc,\s*argv,\s*"([^"]*)"', text).group(1)
-    shorts = {"-" + c for c in short if c.isalnum()}
-    return longs | shorts
+    """The options cmd-CMD.c's option table gives getopt_long: '--long' and
+    '-x' (tests/cli/common.py reads the table)."""
+    return command_options(cmd)[0]
 
 
 def page_source(cmd):

@@ -8,7 +8,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from common import case, check, done, hwprof  # noqa: E402
+from common import case, check, done, hwprof, option_entries  # noqa: E402
 from manpages import CLI, accepted, commands, documented, page_source  # noqa: E402
 
 HELP_LINES = 40
@@ -47,6 +47,17 @@ def short_help(cmd):
         check(len(line) <= 90, f"hwprof {cmd} --help: a line over 90 columns: {line!r}")
 
 
+def help_names_options(cmd):
+    """--help, made from the option table, names each of its options by one
+    of its names at least: on a line of its own, or in the text around the
+    lines ("Also: ...")."""
+    p = hwprof(cmd, "--help")
+    missing = [names for names, _ in option_entries(cmd)
+               if not any(re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", p.stdout)
+                          for n in names)]
+    check(not missing, f"hwprof {cmd} --help does not name {missing}")
+
+
 def stat_default_events():
     """The default event list the page gives is the one stat counts."""
     with open(os.path.join(CLI, "cmd-stat.c")) as f:
@@ -65,4 +76,5 @@ case(stat_default_events)
 for c in commands():
     case(options_in_page, c, name=f"{c} options in its page")
     case(short_help, c, name=f"{c} help short")
+    case(help_names_options, c, name=f"{c} help names its options")
 done()
