@@ -2,7 +2,7 @@
 /* Counting sessions: groups opened on threads or CPUs, read with one read()
  * per group, failures sorted per event as perf does. */
 #include "count/count.h"
-#include "event/event-open.h"
+#include "event/fds.h"
 #include "event/ring.h"
 
 #include <errno.h>
@@ -54,9 +54,8 @@ struct hwp_session {
 	struct perf_event_attr *attrs;	/* per event, as last opened (after fallbacks) */
 	/* nr_groups + 1: the events of group g are [start[g], start[g+1]). */
 	size_t *group_start;
-	int *fds;		/* nr_inst * nr_events, -1 when not open */
-	uint64_t *ids;		/* same shape */
-	/* Same shape: what the kernel still reports after the last reset (the
+	struct fds fds;		/* [inst][event], in the groups of the list */
+	/* Per slot of fds: what the kernel still reports after the last reset (the
 	 * counts exited children passed up), taken off each read; NULL: none */
 	uint64_t *base;
 	enum hwp_event_status *status;
@@ -97,11 +96,6 @@ struct tid_comm {
 	char comm[16];		/* "" until a COMM record names it */
 	uint32_t reads;		/* its exit's READ records */
 };
-
-static inline size_t slot(const struct hwp_session *s, size_t inst, size_t ev)
-{
-	return inst * s->evl->nr_events + ev;
-}
 
 /* A cgroup is named as a path under the cgroup v2 mount, as perf's -G
  * takes it: never above it ('..', which the kernel refused with EBADF),
@@ -242,17 +236,6 @@ static int set_reason(struct hwp_session *s, size_t ev, enum hwp_event_status st
 	return s->reason[ev] ? 0 : fail(-ENOMEM, "out of memory");
 }
 
-static void close_event(struct hwp_session *s, size_t ev)
-{
-	for (size_t i = 0; i < s->nr_inst; i++) {
-		int *fd = &s->fds[slot(s, i, ev)];
-
-		if (*fd >= 0)
-			close(*fd);
-		*fd = -1;
-	}
-}
-
 /* Each event's attr as the first open tries it; fallbacks change it there,
  * so that the event's other instances start from what worked. */
 static void prepare_attrs(struct hwp_session *s)
@@ -284,42 +267,27 @@ static void prepare_attrs(struct hwp_session *s)
 	}
 }
 
-/* The members of @e's group open on instance @inst before it. */
-static size_t opened_before(const struct hwp_session *s, size_t inst, size_t e)
-{
-	size_t n = 0;
-
-	for (size_t k = s->group_start[s->evl->events[e].group]; k < e; k++)
-		n += s->fds[slot(s, inst, k)] >= 0;
-	return n;
-}
-
 /* Open event @e on instance @inst; 0 with the fd stored, 1 when the event
  * was marked not supported or its thread is gone, or a fatal negative
  * error. */
-static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
+static int open_one(struct hwp_session *s, size_t inst, size_t e)
 {
 	const struct event *ev = &s->evl->events[e];
-	size_t g = ev->group;
+	bool leader = fds_leader(&s->fds, inst, ev->group) < 0;
 	struct open_req req = {
 		.ev = ev,
 		.attr = &s->attrs[e],
-		.tid = s->cgroup_fd >= 0 ? s->cgroup_fd : s->t.tids[inst % s->t.nr_tids],
-		.cpu = s->t.cpus[inst / s->t.nr_tids],
-		.group_fd = leader_fd,
+		.tid = s->cgroup_fd,
 		.flags = s->cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0,
-		.group_size = s->group_start[g + 1] - s->group_start[g],
-		.group_opened = opened_before(s, inst, e),
 		.scope = s->opts.scope,
 		.pid = s->opts.pid,
-		.fds_needed = s->evl->nr_events * s->nr_inst,
 	};
 	struct strbuf reason = STRBUF_INIT;
-	int fd, err;
+	int err;
 
-	req.attr->disabled = leader_fd < 0;
-	req.attr->enable_on_exec = leader_fd < 0 && s->opts.enable_on_exec;
-	switch (event_open(&req, &fd, &err, &reason)) {
+	req.attr->disabled = leader;
+	req.attr->enable_on_exec = leader && s->opts.enable_on_exec;
+	switch (fds_open(&s->fds, inst, e, &req, &err, &reason)) {
 	case OPEN_DONE:
 		strbuf_release(&reason);
 		break;
@@ -331,7 +299,7 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 	case OPEN_NOT_SUPPORTED:
 		if (set_reason(s, e, HWP_EVENT_NOT_SUPPORTED, &reason))
 			return -ENOMEM;
-		close_event(s, e);
+		fds_close_event(&s->fds, e);
 		pr_debug("%s: %s", ev->name, s->reason[e]);
 		return 1;
 	case OPEN_THREAD_GONE:
@@ -341,10 +309,6 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e, int leader_fd)
 		strbuf_release(&reason);
 		return err;
 	}
-	s->fds[slot(s, inst, e)] = fd;
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &s->ids[slot(s, inst, e)]) < 0)
-		return fail(-errno, "%s: PERF_EVENT_IOC_ID failed: %s", ev->name,
-				errno_text(errno));
 	if (s->status[e] == HWP_EVENT_NOT_OPENED)
 		s->status[e] = HWP_EVENT_COUNTING;
 	return 0;
@@ -358,37 +322,20 @@ static int open_all(struct hwp_session *s)
 	for (size_t inst = 0; inst < s->nr_inst; inst++) {
 		bool thread_gone = false;
 
-		for (size_t g = 0; g < evl->nr_groups && !thread_gone; g++) {
-			int leader_fd = -1;
+		for (size_t e = 0; e < evl->nr_events && !thread_gone; e++) {
+			int ret;
 
-			for (size_t e = s->group_start[g]; e < s->group_start[g + 1];
-			     e++) {
-				int ret;
-
-				if (s->status[e] == HWP_EVENT_NOT_SUPPORTED)
-					continue;
-				ret = open_one(s, inst, e, leader_fd);
-				if (ret < 0)
-					return ret;
-				if (ret == 1 && s->status[e] != HWP_EVENT_NOT_SUPPORTED) {
-					thread_gone = true;
-					break;
-				}
-				if (ret == 0 && leader_fd < 0)
-					leader_fd = s->fds[slot(s, inst, e)];
-			}
+			if (s->status[e] == HWP_EVENT_NOT_SUPPORTED)
+				continue;
+			ret = open_one(s, inst, e);
+			if (ret < 0)
+				return ret;
+			thread_gone = ret == 1 && s->status[e] != HWP_EVENT_NOT_SUPPORTED;
 		}
-		if (thread_gone) {
-			for (size_t e = 0; e < evl->nr_events; e++) {
-				int *fd = &s->fds[slot(s, inst, e)];
-
-				if (*fd >= 0)
-					close(*fd);
-				*fd = -1;
-			}
-		} else {
+		if (thread_gone)
+			fds_close_inst(&s->fds, inst);
+		else
 			live_threads++;
-		}
 	}
 	if (!live_threads)
 		return fail(-ESRCH,
@@ -410,8 +357,6 @@ static int nothing_counted(struct hwp_session *s)
 	return -HWP_ERR_NOTHING_COUNTED;
 }
 
-static inline int group_leader_fd(const struct hwp_session *s, size_t inst, size_t g);
-
 /* What a raw read of instance 0 does per group, worked out once. */
 static int raw_prepare(struct hwp_session *s)
 {
@@ -426,9 +371,9 @@ static int raw_prepare(struct hwp_session *s)
 	for (size_t g = 0; g < groups; g++) {
 		size_t members = 0;
 
-		s->raw_fd[g] = group_leader_fd(s, 0, g);
+		s->raw_fd[g] = fds_leader(&s->fds, 0, g);
 		for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++)
-			members += s->fds[e] >= 0;
+			members += fds_get(&s->fds, 0, e) >= 0;
 		s->raw_words[g] = group_read_words(members, s->member_words);
 	}
 	return 0;
@@ -490,8 +435,8 @@ static int map_rdpmc(struct hwp_session *s)
 	if (!s->pages)
 		return fail(-ENOMEM, "out of memory");
 	for (size_t e = 0; e < s->evl->nr_events; e++)
-		if (s->fds[e] >= 0 && s->evl->events[e].is_hardware) {
-			s->pages[e] = rdpmc_map(s->fds[e]);
+		if (fds_get(&s->fds, 0, e) >= 0 && s->evl->events[e].is_hardware) {
+			s->pages[e] = rdpmc_map(fds_get(&s->fds, 0, e));
 			any |= s->pages[e] != NULL;
 		}
 	if (!any) {
@@ -698,7 +643,7 @@ static int exit_rings_map(struct hwp_session *s)
 		int first = -1;
 
 		for (size_t g = 0; g < s->evl->nr_groups; g++) {
-			int fd = group_leader_fd(s, i, g);
+			int fd = fds_leader(&s->fds, i, g);
 
 			if (fd < 0)
 				continue;
@@ -741,7 +686,6 @@ COLD_FRAME static int close_keeping_error(struct hwp_session *s, int err)
 
 HWP_API int hwp_session_open(struct hwp_session *s)
 {
-	size_t nr_slots;
 	int err;
 
 	clear_error();
@@ -758,15 +702,10 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	if (err)
 		return err;
 	s->nr_inst = s->t.nr_cpus * s->t.nr_tids;
-	nr_slots = s->nr_inst * s->evl->nr_events;
-	free(s->fds);
-	free(s->ids);
-	s->fds = malloc(nr_slots * sizeof(*s->fds));
-	s->ids = calloc(nr_slots, sizeof(*s->ids));
-	if (!s->fds || !s->ids)
-		return fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < nr_slots; i++)
-		s->fds[i] = -1;
+	fds_release(&s->fds);
+	err = fds_init(&s->fds, s->evl, &s->t, true);
+	if (err)
+		return err;
 	for (size_t e = 0; e < s->evl->nr_events; e++) {
 		free(s->reason[e]);
 		s->reason[e] = NULL;
@@ -809,13 +748,7 @@ HWP_API void hwp_session_close(struct hwp_session *s)
 	unmap_rdpmc(s);
 	exit_reader_free(s->reader);
 	s->reader = NULL;
-	/* Members before leaders: a leader closed first would promote its
-	 * members to groups of their own for a moment. */
-	for (size_t i = s->nr_inst * s->evl->nr_events; i-- > 0;)
-		if (s->fds[i] >= 0) {
-			close(s->fds[i]);
-			s->fds[i] = -1;
-		}
+	fds_close(&s->fds);
 	exit_rings_unmap(s);
 	if (s->cgroup_fd >= 0)
 		close(s->cgroup_fd);
@@ -848,8 +781,7 @@ HWP_API void hwp_session_free(struct hwp_session *s)
 	free(s->reason);
 	free(s->status);
 	free(s->group_start);
-	free(s->fds);
-	free(s->ids);
+	fds_release(&s->fds);
 	free(s->buf);
 	free(s->raw_fd);
 	free(s->raw_words);
@@ -861,31 +793,14 @@ HWP_API void hwp_session_free(struct hwp_session *s)
 	free(s);
 }
 
-/* The fd of group @g's leader on instance @inst, or -1. */
-static inline int group_leader_fd(const struct hwp_session *s, size_t inst, size_t g)
-{
-	for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++) {
-		int fd = s->fds[slot(s, inst, e)];
-
-		if (fd >= 0)
-			return fd;
-	}
-	return -1;
-}
-
 static int group_ioctl(struct hwp_session *s, unsigned long req, const char *what)
 {
+	int err;
+
 	if (!s || !s->open)
 		return fail(-EBADF, "%s: the session is not open", what);
-	for (size_t inst = 0; inst < s->nr_inst; inst++)
-		for (size_t g = 0; g < s->evl->nr_groups; g++) {
-			int fd = group_leader_fd(s, inst, g);
-
-			if (fd >= 0 && ioctl(fd, req, PERF_IOC_FLAG_GROUP) < 0)
-				return fail(-errno, "%s: ioctl failed: %s", what,
-						errno_text(errno));
-		}
-	return 0;
+	err = fds_group_ioctl(&s->fds, FDS_ALL_GROUPS, req);
+	return err ? fail(err, "%s: ioctl failed: %s", what, errno_text(-err)) : 0;
 }
 
 HWP_API int hwp_session_enable(struct hwp_session *s)
@@ -986,29 +901,30 @@ static void add_group_read(struct hwp_session *s, size_t inst, size_t g,
 	for (uint64_t j = 0; j < b->nr && group_read_words(j + 1, stride) <= s->buf_words;
 	     j++) {
 		uint64_t value = b->member[j * stride], id = b->member[j * stride + 1];
+		uint64_t *base;
 		size_t k;
 
 		if (stride > 2)
 			s->read_lost += b->member[j * stride + 2];
 
-		while (e < end && s->fds[slot(s, inst, e)] < 0)
+		while (e < end && fds_get(&s->fds, inst, e) < 0)
 			e++;
 		k = e;
-		if (k >= end || s->ids[slot(s, inst, k)] != id)
+		if (k >= end || fds_id(&s->fds, inst, k) != id)
 			for (k = s->group_start[g]; k < end; k++)
-				if (s->fds[slot(s, inst, k)] >= 0 &&
-				    s->ids[slot(s, inst, k)] == id)
+				if (fds_get(&s->fds, inst, k) >= 0 &&
+				    fds_id(&s->fds, inst, k) == id)
 					break;
 		if (k >= end)
 			continue;
+		base = s->base ? &s->base[fds_slot(&s->fds, inst, k)] : NULL;
 		if (take_base) {
-			s->base[slot(s, inst, k)] = value;
+			*base = value;
 			e = k + 1;
 			continue;
 		}
-		if (s->base)
-			value -= s->base[slot(s, inst, k)] < value ?
-				 s->base[slot(s, inst, k)] : value;
+		if (base)
+			value -= *base < value ? *base : value;
 		counts[k].value += value;
 		add_times(s, &counts[k], b->time_enabled, b->time_running);
 		e = k + 1;
@@ -1025,15 +941,15 @@ static bool read_group_rdpmc(const struct hwp_session *s, size_t g,
 	if (current_tid() != s->owner_tid)
 		return false;
 	for (size_t e = start; e < end; e++)
-		if (s->fds[e] >= 0 && !s->pages[e])
+		if (fds_get(&s->fds, 0, e) >= 0 && !s->pages[e])
 			return false;
 	for (size_t e = start; e < end; e++) {
-		if (s->fds[e] >= 0 && rdpmc_read(s->pages[e], &counts[e])) {
+		if (fds_get(&s->fds, 0, e) >= 0 && rdpmc_read(s->pages[e], &counts[e])) {
 			for (size_t k = start; k <= e; k++)
 				counts[k] = (struct hwp_count){ 0 };
 			return false;
 		}
-		if (s->fds[e] >= 0 && s->base)
+		if (fds_get(&s->fds, 0, e) >= 0 && s->base)
 			counts[e].value -= s->base[e] < counts[e].value ? s->base[e] :
 					   counts[e].value;
 	}
@@ -1057,7 +973,7 @@ size_t session_raw_layout(const struct hwp_session *s, struct raw_item *items,
 		size_t j = 0;
 
 		for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++) {
-			if (s->fds[e] < 0)
+			if (fds_get(&s->fds, 0, e) < 0)
 				continue;
 			if (items)
 				items[n] = (struct raw_item){
@@ -1087,7 +1003,7 @@ static bool read_group_raw_rdpmc(const struct hwp_session *s, size_t g, uint64_t
 	if (current_tid() != s->owner_tid)
 		return false;
 	for (size_t e = s->group_start[g]; e < s->group_start[g + 1]; e++) {
-		if (s->fds[e] < 0)
+		if (fds_get(&s->fds, 0, e) < 0)
 			continue;
 		if (!s->pages[e] || rdpmc_read(s->pages[e], &c))
 			return false;
@@ -1136,7 +1052,7 @@ static int read_instances(struct hwp_session *s, struct hwp_count *counts, bool 
 		for (size_t g = 0; g < s->evl->nr_groups; g++) {
 			struct hwp_count *row = per_unit ?
 				counts + s->unit_of[inst] * s->evl->nr_events : counts;
-			int fd = group_leader_fd(s, inst, g);
+			int fd = fds_leader(&s->fds, inst, g);
 			ssize_t n;
 
 			if (fd < 0 ||
@@ -1311,15 +1227,16 @@ static int on_exit_read(struct hwp_session *s, const struct exit_read *r)
 			return err;
 	}
 	/* One record a CPU's counter of the thread: their sum is its count. */
-	for (uint64_t j = 0; j < r->nr; j++)
-		for (size_t k = 0; k < s->nr_inst * nr_ev; k++)
-			if (s->fds[k] >= 0 && s->ids[k] == r->member[j * stride + 1]) {
-				struct hwp_count *c = &s->exited[u * nr_ev + k % nr_ev];
+	for (uint64_t j = 0; j < r->nr; j++) {
+		long k = fds_find_id(&s->fds, r->member[j * stride + 1]);
+		struct hwp_count *c;
 
-				c->value += r->member[j * stride];
-				add_times(s, c, r->time_enabled, r->time_running);
-				break;
-			}
+		if (k < 0)
+			continue;
+		c = &s->exited[u * nr_ev + (size_t)k % nr_ev];
+		c->value += r->member[j * stride];
+		add_times(s, c, r->time_enabled, r->time_running);
+	}
 	return 0;
 }
 
@@ -1375,7 +1292,7 @@ static int exits_complete(struct hwp_session *s)
 		return 0;
 	for (size_t i = 0; i < s->nr_inst; i++)
 		for (size_t g = 0; g < s->evl->nr_groups; g++)
-			want += group_leader_fd(s, i, g) >= 0;
+			want += fds_leader(&s->fds, i, g) >= 0;
 	for (size_t i = 0; i < s->nr_comms; i++) {
 		const struct tid_comm *c = &s->comms[i];
 

@@ -3,7 +3,7 @@
  * tasks (as perf record does: inherited events can only be mapped per CPU),
  * one ring buffer a CPU that the CPU's other events write into too, drained
  * into a perf.data file: on disk, or in memory for hwp_profile_from_record(). */
-#include "event/event-open.h"
+#include "event/fds.h"
 #include "sample/sample.h"
 
 #include <fcntl.h>
@@ -28,8 +28,7 @@ struct hwp_record {
 	struct hwp_evlist *evl;
 	struct perf_event_attr *attrs;	/* per event, as opened */
 	struct targets t;	/* every online CPU (one ring each), or those of -C */
-	int *fds;		/* [cpu][tid][event], -1 when not open */
-	uint64_t *ids;
+	struct fds fds;		/* [cpu][tid][event], each event alone */
 	struct ring *rings;	/* one a CPU */
 	int epfd;
 	struct hwp_ofile *of;	/* the file on disk, or */
@@ -61,11 +60,6 @@ struct hwp_record {
 	bool open, finished;
 	bool tried;		/* hwp_record_open() was called: it is not called twice */
 };
-
-static inline size_t slot(const struct hwp_record *r, size_t cpu, size_t tid, size_t ev)
-{
-	return (cpu * r->t.nr_tids + tid) * r->evl->nr_events + ev;
-}
 
 static char *dup_or_null(const char *s, int *err)
 {
@@ -286,25 +280,20 @@ static int cannot_sample(struct hwp_record *r, size_t e, int err,
 	return fail(err, "cannot sample %s: %s", ev->name, strbuf_str(reason));
 }
 
-/* Open event @e on CPU @c for thread @t: 0, 1 when the thread is gone, or
- * a negative error. */
-static int open_fd(struct hwp_record *r, size_t c, size_t t, size_t e)
+/* Open event @e on instance @inst: 0, 1 when the thread is gone, or a
+ * negative error. */
+static int open_fd(struct hwp_record *r, size_t inst, size_t e)
 {
 	struct open_req req = {
 		.ev = evlist_get(r->evl, e),
 		.attr = &r->attrs[e],
-		.tid = r->t.tids[t],
-		.cpu = r->t.cpus[c],
-		.group_fd = -1,
 		.scope = r->o.scope,
 		.pid = r->o.pid,
-		.fds_needed = r->evl->nr_events * r->t.nr_cpus * r->t.nr_tids,
 	};
 	struct strbuf reason = STRBUF_INIT;
-	size_t s = slot(r, c, t, e);
-	int fd, err;
+	int err;
 
-	switch (event_open(&req, &fd, &err, &reason)) {
+	switch (fds_open(&r->fds, inst, e, &req, &err, &reason)) {
 	case OPEN_USER_ONLY:	/* once an event: its attr excludes the kernel now */
 		add_fallback(r, "%s: %s", req.ev->name, strbuf_str(&reason));
 		break;
@@ -321,24 +310,14 @@ static int open_fd(struct hwp_record *r, size_t c, size_t t, size_t e)
 		return err;
 	}
 	strbuf_release(&reason);
-	r->fds[s] = fd;
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[s]) < 0)
-		return fail(-errno, "PERF_EVENT_IOC_ID failed: %s",
-			    errno_text(errno));
 	return 0;
 }
 
 static void close_fds(struct hwp_record *r)
 {
-	size_t n = r->t.nr_cpus * r->t.nr_tids * (r->evl ? r->evl->nr_events : 0);
-
 	for (size_t c = 0; r->rings && c < r->t.nr_cpus; c++)
 		ring_unmap(&r->rings[c]);
-	for (size_t i = 0; r->fds && i < n; i++)
-		if (r->fds[i] >= 0) {
-			close(r->fds[i]);
-			r->fds[i] = -1;
-		}
+	fds_close(&r->fds);
 	if (r->epfd >= 0)
 		close(r->epfd);
 	r->epfd = -1;
@@ -353,7 +332,7 @@ static int map_ring(struct hwp_record *r, size_t c)
 
 	for (size_t t = 0; t < r->t.nr_tids; t++)
 		for (size_t e = 0; e < r->evl->nr_events; e++) {
-			int fd = r->fds[slot(r, c, t, e)];
+			int fd = fds_get(&r->fds, fds_inst(&r->fds, c, t), e);
 
 			if (fd < 0)
 				continue;
@@ -375,18 +354,15 @@ static int map_ring(struct hwp_record *r, size_t c)
 
 static int open_all(struct hwp_record *r)
 {
-	size_t n = r->t.nr_cpus * r->t.nr_tids * r->evl->nr_events;
 	size_t live = 0;
-	int err;
+	int err = fds_init(&r->fds, r->evl, &r->t, false);
 
-	r->fds = malloc(n * sizeof(*r->fds));
-	r->ids = calloc(n, sizeof(*r->ids));
+	if (err)
+		return err;
 	r->rings = calloc(r->t.nr_cpus, sizeof(*r->rings));
 	r->attrs = calloc(r->evl->nr_events, sizeof(*r->attrs));
-	if (!r->fds || !r->ids || !r->rings || !r->attrs)
+	if (!r->rings || !r->attrs)
 		return fail(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		r->fds[i] = -1;
 	for (size_t c = 0; c < r->t.nr_cpus; c++)
 		r->rings[c].fd = -1;
 	for (size_t e = 0; e < r->evl->nr_events; e++)
@@ -396,7 +372,7 @@ static int open_all(struct hwp_record *r)
 
 		for (size_t c = 0; c < r->t.nr_cpus && !gone; c++)
 			for (size_t e = 0; e < r->evl->nr_events && !gone; e++) {
-				err = open_fd(r, c, t, e);
+				err = open_fd(r, fds_inst(&r->fds, c, t), e);
 				if (err < 0)
 					return err;
 				gone = err == 1;
@@ -431,12 +407,9 @@ static int open_default(struct hwp_record *r)
 	add_fallback(r, "cycles cannot be sampled here (%s): sampling %s instead",
 		     have_hw_pmu() ? hwp_errmsg() : "no hardware PMU", FALLBACK_EVENT);
 	close_fds(r);
-	free(r->fds);
-	free(r->ids);
+	fds_release(&r->fds);
 	free(r->rings);
 	free(r->attrs);
-	r->fds = NULL;
-	r->ids = NULL;
 	r->rings = NULL;
 	r->attrs = NULL;
 	hwp_evlist_free(r->evl);
@@ -575,10 +548,9 @@ static int begin_file(struct hwp_record *r)
 		uint64_t *mine = ids + e * per;
 		size_t n = 0;
 
-		for (size_t c = 0; c < r->t.nr_cpus; c++)
-			for (size_t t = 0; t < r->t.nr_tids; t++)
-				if (r->fds[slot(r, c, t, e)] >= 0)
-					mine[n++] = r->ids[slot(r, c, t, e)];
+		for (size_t i = 0; i < r->fds.nr_inst; i++)
+			if (fds_get(&r->fds, i, e) >= 0)
+				mine[n++] = fds_id(&r->fds, i, e);
 		wev[e] = (struct pd_write_event){ &r->attrs[e],
 						  evlist_get(r->evl, e)->name, mine, n };
 	}
@@ -657,14 +629,12 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 
 static int ioctl_all(struct hwp_record *r, unsigned long req, const char *what)
 {
-	size_t n = r->t.nr_cpus * r->t.nr_tids * r->evl->nr_events;
+	int err;
 
 	if (!r->open)
 		return fail(-EBADF, "%s: the recording is not open", what);
-	for (size_t i = 0; i < n; i++)
-		if (r->fds[i] >= 0 && ioctl(r->fds[i], req, 0) < 0)
-			return fail(-errno, "%s: %s", what, errno_text(errno));
-	return 0;
+	err = fds_ioctl(&r->fds, req);
+	return err ? fail(err, "%s: %s", what, errno_text(-err)) : 0;
 }
 
 HWP_API int hwp_record_enable(struct hwp_record *r)
@@ -760,10 +730,9 @@ static int write_lost_samples(struct hwp_record *r, size_t e, uint64_t lost)
 
 	memcpy(rec, &h, sizeof(h));
 	rec[1] = lost;
-	for (size_t c = 0; c < r->t.nr_cpus; c++)
-		for (size_t t = 0; t < r->t.nr_tids; t++)
-			if (r->fds[slot(r, c, t, e)] >= 0)
-				rec[1 + r->id_size / 8] = r->ids[slot(r, c, t, e)];
+	for (size_t i = 0; i < r->fds.nr_inst; i++)
+		if (fds_get(&r->fds, i, e) >= 0)
+			rec[1 + r->id_size / 8] = fds_id(&r->fds, i, e);
 	return write_record((const struct perf_event_header *)rec, r);
 }
 
@@ -778,15 +747,12 @@ static int read_lost(struct hwp_record *r)
 		if (!(r->attrs[e].read_format & PERF_FORMAT_LOST))
 			continue;	/* a kernel before 6.0 */
 
-		for (size_t c = 0; c < r->t.nr_cpus; c++)
-			for (size_t t = 0; t < r->t.nr_tids; t++) {
-				int fd = r->fds[slot(r, c, t, e)];
-				uint64_t v[2];
+		for (size_t i = 0; i < r->fds.nr_inst; i++) {
+			uint64_t v[2];
 
-				if (fd >= 0 &&
-				    read(fd, v, sizeof(v)) == (ssize_t)sizeof(v))
-					lost += v[1];
-			}
+			if (fds_read(&r->fds, i, e, v, sizeof(v)) == (ssize_t)sizeof(v))
+				lost += v[1];
+		}
 		r->lost_read += lost;
 		if (lost)
 			err = write_lost_samples(r, e, lost);
@@ -951,8 +917,7 @@ HWP_API void hwp_record_free(struct hwp_record *r)
 	free(r->cpulist);
 	free(r->output);
 	free(r->attrs);
-	free(r->fds);
-	free(r->ids);
+	fds_release(&r->fds);
 	free(r->rings);
 	targets_release(&r->t);
 	strbuf_release(&r->fallbacks);
