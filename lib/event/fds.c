@@ -9,10 +9,27 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+int fds_group_starts(const struct hwp_evlist *evl, bool grouped, size_t **out)
+{
+	size_t nr = grouped ? evl->nr_groups : evl->nr_events;
+	size_t *start = calloc(nr + 1, sizeof(*start));
+
+	*out = start;
+	if (!start)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t e = 0, g = 0; e < evl->nr_events; e++) {
+		if (e == 0 || !grouped ||
+		    evl->events[e].group != evl->events[e - 1].group)
+			start[g++] = e;
+		start[g] = e + 1;
+	}
+	return 0;
+}
+
 int fds_init(struct fds *f, const struct hwp_evlist *evl, const struct targets *t,
 	     bool grouped)
 {
-	size_t n, g = 0;
+	size_t n;
 
 	*f = (struct fds){ .t = t, .nr_events = evl->nr_events,
 			   .nr_inst = t->nr_cpus * t->nr_tids };
@@ -20,19 +37,12 @@ int fds_init(struct fds *f, const struct hwp_evlist *evl, const struct targets *
 	f->nr_groups = grouped ? evl->nr_groups : evl->nr_events;
 	/* + 1: an empty matrix is no allocation failure */
 	f->fd = malloc((n + 1) * sizeof(*f->fd));
+	for (size_t i = 0; f->fd && i < n; i++)
+		f->fd[i] = -1;
 	f->id = calloc(n + 1, sizeof(*f->id));
-	f->group_start = calloc(f->nr_groups + 1, sizeof(*f->group_start));
-	if (!f->fd || !f->id || !f->group_start) {
+	if (!f->fd || !f->id || fds_group_starts(evl, grouped, &f->group_start)) {
 		fds_release(f);
 		return fail(-ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < n; i++)
-		f->fd[i] = -1;
-	for (size_t e = 0; e < f->nr_events; e++) {
-		if (e == 0 || !grouped ||
-		    evl->events[e].group != evl->events[e - 1].group)
-			f->group_start[g++] = e;
-		f->group_start[g] = e + 1;
 	}
 	return 0;
 }

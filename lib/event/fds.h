@@ -36,6 +36,10 @@ struct fds {
  */
 int fds_init(struct fds *f, const struct hwp_evlist *evl, const struct targets *t,
 	     bool grouped);
+/* Where each group of @evl starts, into *@out (nr_groups + 1 entries, the
+ * last the number of events; without @grouped, one group an event):
+ * 0, or -ENOMEM with the message set. */
+int fds_group_starts(const struct hwp_evlist *evl, bool grouped, size_t **out);
 /* Close every fd and free the matrix; a zeroed @f is left alone. */
 void fds_release(struct fds *f);
 
