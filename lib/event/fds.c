@@ -182,16 +182,6 @@ int fds_group_ioctl(const struct fds *f, size_t g, unsigned long req)
 	return 0;
 }
 
-ssize_t fds_read_fd(int fd, void *buf, size_t size)
-{
-	ssize_t n;
-
-	do
-		n = read(fd, buf, size);
-	while (n < 0 && errno == EINTR);
-	return n < 0 ? -errno : n;
-}
-
 ssize_t fds_read(const struct fds *f, size_t inst, size_t e, void *buf, size_t size)
 {
 	int fd = fds_get(f, inst, e);

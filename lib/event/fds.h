@@ -14,6 +14,9 @@
 
 #include "event/event-open.h"
 
+#include <errno.h>
+#include <unistd.h>
+
 struct fds {
 	int *fd;		/* [inst][event]: -1 where not open */
 	uint64_t *id;		/* same shape: PERF_EVENT_IOC_ID of each open fd */
@@ -102,8 +105,18 @@ int fds_ioctl(const struct fds *f, unsigned long req);
 int fds_group_ioctl(const struct fds *f, size_t g, unsigned long req);
 
 /* One read() of @fd into @buf, again when a signal interrupts it: the
- * bytes read, or a negative errno (no message set). */
-ssize_t fds_read_fd(int fd, void *buf, size_t size);
+ * bytes read, or a negative errno (no message set). Inline: it is the
+ * self-measurement read path of regions. */
+static inline ssize_t fds_read_fd(int fd, void *buf, size_t size)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, size);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
 /* fds_read_fd() of event @e's fd on instance @inst; -EBADF where it is not
  * open. */
 ssize_t fds_read(const struct fds *f, size_t inst, size_t e, void *buf, size_t size);

@@ -2,7 +2,7 @@
 /* The fd matrix (event/fds.h) on software events with known counts: each
  * thread's slots hold that thread's counts, a group is enabled, disabled and
  * reset alone, a member opens in its leader's group, ids find their slots,
- * and closing leaves no descriptor open. */
+ * and closing leaves no descriptor open, nor does freeing a hold. */
 #include "event/fds.h"
 #include "harness.h"
 
@@ -387,6 +387,25 @@ static void test_close_leaves_none(void)
 	fds_release(&s.f);	/* twice: a released matrix is zeroed */
 }
 
+/* A hold keeps one disabled fd for each software event that turns a
+ * kernel switch on (not the clocks; page-faults:u is page-faults), and
+ * closes them all when freed. */
+static void test_hold(void)
+{
+	int before = t_count_fds();
+	struct hwp_evlist *evl = NULL;
+	struct hwp_hold *h = NULL;
+
+	CHECK_ERR(hwp_evlist_parse("page-faults,page-faults:u,task-clock,context-switches,cpu-clock",
+				   NULL, &evl), 0);
+	CHECK_ERR(hwp_hold_new(evl, &h), 0);
+	CHECK(hwp_hold_nr_events(h) == 2, "%zu events held", hwp_hold_nr_events(h));
+	CHECK(t_count_fds() == before + 2, "%d fds, %d before", t_count_fds(), before);
+	hwp_hold_free(h);
+	CHECK(t_count_fds() == before, "%d fds left, %d before", t_count_fds(), before);
+	hwp_evlist_free(evl);
+}
+
 int main(void)
 {
 	t_init();
@@ -395,5 +414,6 @@ int main(void)
 	t_run(test_group_read);
 	t_run(test_ungrouped_ids);
 	t_run(test_close_leaves_none);
+	t_run(test_hold);
 	return t_done();
 }
