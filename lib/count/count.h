@@ -22,7 +22,7 @@ void rdpmc_unmap(void *page);
 /* 0 with @c filled, or -EAGAIN: read() instead. */
 int rdpmc_read(const void *page, struct hwp_count *c);
 
-/* counter.c: how many group reads went through rdpmc (for the tests). */
+/* session-rdpmc.c: how many group reads went through rdpmc (for the tests). */
 uint64_t session_rdpmc_reads(const struct hwp_session *s);
 
 /* Raw reads for regions, of a session with one instance (a thread): each

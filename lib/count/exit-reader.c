@@ -9,7 +9,7 @@
  * the session's reads take. The thread touches nothing but the rings and
  * the queue: records become counts on the session's own thread. What the
  * kernel drops all the same, the reads' PERF_FORMAT_LOST counts, and
- * counter.c's exits_complete() finds where the kernel did not count it. */
+ * session-exits.c's exits_complete() finds where the kernel did not count it. */
 #include "count/count.h"
 #include "event/ring.h"
 

@@ -15,16 +15,16 @@
  * and a session's counts are what they were without it.
  */
 #include "count/count.h"
-#include "event/event-open.h"
 #include "event/event.h"
+#include "event/fds.h"
 
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 struct hwp_hold {
-	int *fds;
-	size_t nr;
+	int cpu;		/* -1: wherever the thread runs */
+	pid_t tid;		/* 0: the calling thread */
+	struct targets t;	/* the one instance: the two above */
+	struct fds fds;		/* [0][event]: open for the events held */
 };
 
 /* Whether opening @a turns a switch of the kernel's on: a software event
@@ -53,31 +53,25 @@ static bool held_before(const struct hwp_evlist *evl, size_t e)
 	return false;
 }
 
-static void hold_one(struct hwp_hold *h, const struct event *ev)
+static void hold_one(struct hwp_hold *h, const struct event *ev, size_t e)
 {
 	struct perf_event_attr attr = ev->attr;
 	struct open_req req = {
 		.ev = ev,
 		.attr = &attr,
-		.tid = 0,
-		.cpu = -1,
-		.group_fd = -1,
-		.group_size = 1,
 		.scope = HWP_SCOPE_THREAD,
-		.fds_needed = 1,
 	};
 	struct strbuf reason = STRBUF_INIT;
-	int fd, err;
+	int err;
 
 	attr.size = sizeof(attr);
 	attr.disabled = 1;
 	attr.inherit = 0;
 	attr.enable_on_exec = 0;
 	attr.read_format = 0;
-	switch (event_open(&req, &fd, &err, &reason)) {
+	switch (fds_open(&h->fds, 0, e, &req, &err, &reason)) {
 	case OPEN_DONE:
 	case OPEN_USER_ONLY:
-		h->fds[h->nr++] = fd;
 		pr_debug("%s: held open between sessions (disabled)", ev->name);
 		break;
 	default:
@@ -92,6 +86,7 @@ static void hold_one(struct hwp_hold *h, const struct event *ev)
 HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out)
 {
 	struct hwp_hold *h;
+	int err;
 
 	clear_error();
 	if (out)
@@ -99,14 +94,18 @@ HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out)
 	if (!out || !evl)
 		return fail(-EINVAL, "hwp_hold_new: NULL argument");
 	h = calloc(1, sizeof(*h));
-	/* + 1: an empty list is no allocation failure */
-	if (!h || !(h->fds = calloc(evl->nr_events + 1, sizeof(*h->fds)))) {
-		free(h);
+	if (!h)
 		return fail(-ENOMEM, "out of memory");
+	h->cpu = -1;
+	h->t = (struct targets){ &h->cpu, 1, &h->tid, 1 };
+	err = fds_init(&h->fds, evl, &h->t, false);
+	if (err) {
+		free(h);
+		return err;
 	}
 	for (size_t e = 0; e < evl->nr_events; e++) {
 		if (switches_on(&evl->events[e].attr) && !held_before(evl, e))
-			hold_one(h, &evl->events[e]);
+			hold_one(h, &evl->events[e], e);
 	}
 	clear_error();
 	*out = h;
@@ -115,15 +114,13 @@ HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out)
 
 HWP_API size_t hwp_hold_nr_events(const struct hwp_hold *h)
 {
-	return h ? h->nr : 0;
+	return h ? fds_nr_open(&h->fds) : 0;
 }
 
 HWP_API void hwp_hold_free(struct hwp_hold *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->nr; i++)
-		close(h->fds[i]);
-	free(h->fds);
+	fds_release(&h->fds);
 	free(h);
 }

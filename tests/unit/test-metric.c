@@ -199,7 +199,7 @@ static void check_check(void)
 }
 
 /* Synthetic counts of an event list, looked up as a session's reading is:
- * by event_find_operand(), the choice counter.c makes. */
+ * by event_find_operand(), the choice session-read.c makes. */
 struct synthetic {
 	const struct hwp_evlist *evl;
 	const double *counts;

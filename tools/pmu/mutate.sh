@@ -14,17 +14,17 @@ build=${1:-build-arm64}
 # name | file | the line as it is | the line broken
 mutations=(
 	"counting: :u counts the kernel too|lib/count/counter.c|		a->size = sizeof(*a);|		a->size = sizeof(*a); a->exclude_kernel = 0;"
-	"multiplexing: counts not scaled|lib/count/counter.c|	return (double)c->value * ((double)c->time_enabled / (double)c->time_running);|	return (double)c->value;"
+	"multiplexing: counts not scaled|lib/count/session-read.c|	return (double)c->value * ((double)c->time_enabled / (double)c->time_running);|	return (double)c->value;"
 	"sampling: the period 1% long|lib/sample/record.c|		a->sample_period = r->o.period;|		a->sample_period = r->o.period + r->o.period / 100;"
 	"user-space read: no sign extension|lib/count/rdpmc.h|	count += (int64_t)pmc >> (64 - width);|	count += (int64_t)(pmc >> (64 - width));"
 	"user-space read: the cycle counter read as counter 0|lib/count/rdpmc.c|		__asm__ volatile(\"mrs %0, pmccntr_el0\" : \"=r\"(v));|		__asm__ volatile(\"mrs %0, pmevcntr0_el0\" : \"=r\"(v));"
 	"user-space read: no clock|lib/count/rdpmc.c|mrs %0, cntvct_el0|mov %0, xzr"
 	"user-space read: a short clock's wrap ignored|lib/count/rdpmc.h|		cyc = time_cycles + ((cyc - time_cycles) & time_mask);|		cyc = time_cycles + (cyc - time_cycles);"
-	"user-space read: from any thread|lib/count/counter.c|	if (current_tid() != s->owner_tid)|	if (0)"
-	"groups: every member the leader's value|lib/count/counter.c|		uint64_t value = b->member[j].value, id = b->member[j].id;|		uint64_t value = b->member[0].value, id = b->member[j].id;"
-	"multiplexing: the percent counted a whole number|lib/count/counter.c|	return 100.0 * (double)c->time_running / (double)c->time_enabled;|	return trunc(100.0 * (double)c->time_running / (double)c->time_enabled);"
+	"user-space read: from any thread|lib/count/session-rdpmc.c|	if (current_tid() != s->owner_tid)|	if (0)"
+	"groups: every member the leader's value|lib/count/session-read.c|		uint64_t value = b->member[j * stride], id = b->member[j * stride + 1];|		uint64_t value = b->member[0], id = b->member[j * stride + 1];"
+	"multiplexing: the percent counted a whole number|lib/count/session-read.c|	return 100.0 * (double)c->time_running / (double)c->time_enabled;|	return trunc(100.0 * (double)c->time_running / (double)c->time_enabled);"
 	"libpfm4: the encoding cut to its event byte|lib/event/event-pfm.c|	attr->config = a.config;|	attr->config = a.config & 0xff;"
-	"sampling: a LOST record's id read as its count|lib/sample/record.c|			memcpy(&lost, (const char *)(h + 1) + 8, 8);|			memcpy(&lost, (const char *)(h + 1), 8);"
+	"sampling: a LOST record's id read as its count|lib/sample/record-file.c|			memcpy(&lost, (const char *)(h + 1) + 8, 8);|			memcpy(&lost, (const char *)(h + 1), 8);"
 )
 # Not here: an exited thread's count in place of the sum of its CPUs'
 # records (on_exit_read). The guest's kernel (Debian's 6.1) writes no exit

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/* A session's cgroup (perf's -G): its name checked, its directory in the
+ * cgroup v2 hierarchy opened for PERF_FLAG_PID_CGROUP. */
+#include "count/session.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A cgroup is named as a path under the cgroup v2 mount, as perf's -G
+ * takes it: never above it ('..', which the kernel refused with EBADF),
+ * nor the root ('', '/'), which holds every task. */
+int cgroup_check_name(const char *name)
+{
+	bool below_root = false;
+
+	for (const char *p = name; *p; p += strcspn(p, "/")) {
+		size_t n;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if (n == 2 && !strncmp(p, "..", 2))
+			return fail(-EINVAL, "cgroup '%s': a '..' may lead out of the cgroup v2 hierarchy, where the kernel refuses it (EBADF): name a cgroup by its path under the mount (e.g. system.slice/NAME.service), as perf's -G takes it",
+				    name);
+		below_root |= n && !(n == 1 && *p == '.');
+	}
+	if (!below_root)
+		return fail(-EINVAL, "cgroup '%s' is the root cgroup, which holds every task: count them all with -a alone, or name a cgroup under the mount",
+			    name);
+	return 0;
+}
+
+/* Where the cgroup v2 hierarchy is mounted, from /proc/self/mountinfo
+ * (a hybrid layout has it at /sys/fs/cgroup/unified). */
+static int cgroup2_mount(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f)) {
+		char mnt[4096], *dash = strstr(line, " - ");
+		char fstype[64];
+
+		/* id parent major:minor root mount-point ... - fstype source */
+		if (!dash || sscanf(dash, " - %63s", fstype) != 1 ||
+		    strcmp(fstype, "cgroup2") ||
+		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+			continue;
+		snprintf(buf, size, "%s", mnt);
+		err = 0;
+	}
+	fclose(f);
+	return err;
+}
+
+COLD_FRAME int session_cgroup_open(struct hwp_session *s)
+{
+	char mnt[4096], path[8192];
+	int err;
+
+	if (!s->cgroup)
+		return 0;
+	err = cgroup2_mount(mnt, sizeof(mnt));
+	if (err)
+		return fail(err, "cgroup '%s': no cgroup v2 hierarchy is mounted (mount -t cgroup2 none /sys/fs/cgroup); perf's -G counts cgroup v2 paths under it",
+			    s->cgroup);
+	snprintf(path, sizeof(path), "%s/%s", mnt, s->cgroup);
+	s->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->cgroup_fd < 0)
+		return fail(-errno, "cgroup '%s': cannot open %s: %s (a path under the cgroup v2 mount %s, as perf's -G takes it)",
+			    s->cgroup, path, errno_text(errno), mnt);
+	return 0;
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+/* Counts per thread of a command: the exit records of its threads
+ * (inherit_stat), from one ring a CPU, into a unit a thread. */
+#include "count/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+/* A command per thread: the exit records of its threads, in a ring a CPU
+ * that the group leaders of that CPU write to, read while it runs. */
+int session_exit_rings_map(struct hwp_session *s)
+{
+	int err;
+
+	if (!s->per_exit)
+		return 0;
+	s->rings = calloc(s->nr_inst, sizeof(*s->rings));
+	if (!s->rings)
+		return fail(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < s->nr_inst; i++)
+		s->rings[i].fd = -1;
+	for (size_t i = 0; i < s->nr_inst; i++) {
+		int first = -1;
+
+		for (size_t g = 0; g < s->evl->nr_groups; g++) {
+			int fd = fds_leader(&s->fds, i, g);
+
+			if (fd < 0)
+				continue;
+			if (first < 0) {
+				err = exit_ring_map(&s->rings[i], fd, &s->ring_pages);
+				if (err == -EPERM || err == -ENOMEM)
+					return fail(err, "counts per thread of a command: the threads' exit records need a ring of %zu KiB on each of the %zu CPUs, which the kernel refused (%s): raise kernel.perf_event_mlock_kb or RLIMIT_MEMLOCK, or count as root",
+						    exit_ring_kib(s->ring_pages),
+						    s->nr_inst,
+						    errno_text(-err));
+				if (err)
+					return err;
+				first = fd;
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) < 0) {
+				return fail(-errno, "counts per thread: cannot share the ring of the threads' exits: %s",
+					    errno_text(errno));
+			}
+		}
+	}
+	return exit_reader_watch(s->reader, s->rings, s->nr_inst);
+}
+
+void session_exit_rings_unmap(struct hwp_session *s)
+{
+	for (size_t i = 0; s->rings && i < s->nr_inst; i++)
+		ring_unmap(&s->rings[i]);
+	free(s->rings);
+	s->rings = NULL;
+}
+
+/* ---- a command per thread: the records of its threads' exits ---- */
+
+static struct tid_comm *tid_entry(struct hwp_session *s, pid_t tid, bool add)
+{
+	struct tid_comm *c;
+
+	for (size_t i = 0; i < s->nr_comms; i++)
+		if (s->comms[i].tid == tid)
+			return &s->comms[i];
+	if (!add)
+		return NULL;
+	if (s->nr_comms == s->cap_comms) {
+		size_t cap = s->cap_comms ? 2 * s->cap_comms : 16;
+		struct tid_comm *n = realloc(s->comms, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		s->comms = n;
+		s->cap_comms = cap;
+	}
+	c = &s->comms[s->nr_comms++];
+	*c = (struct tid_comm){ .tid = tid };
+	return c;
+}
+
+/* A thread's name: its COMM's, else its creator's (a new thread has the
+ * name of the one that created it), up the FORKs; NULL if none known. The
+ * records come from one ring a CPU: they are matched once all are read. */
+static const char *comm_of(struct hwp_session *s, pid_t tid)
+{
+	for (int depth = 0; depth < 64 && tid > 0; depth++) {
+		const struct tid_comm *c = tid_entry(s, tid, false);
+
+		if (!c)
+			return NULL;
+		if (*c->comm)
+			return c->comm;
+		tid = c->ptid;
+	}
+	return NULL;
+}
+
+static bool has_exited(const struct hwp_session *s, pid_t tid)
+{
+	for (size_t u = 1; u < s->nr_units; u++)
+		if (s->units[u].tid == tid)
+			return true;
+	return false;
+}
+
+/* Whose the first unit is: the rest, the total less the exit records.
+ * The kernel swaps the counters of two tasks that inherit from one another
+ * when it switches between them on a CPU (inherit_stat moves the counts
+ * with them, so each task's follow it): the task that holds the counters
+ * we opened writes no record at its exit, whichever it is, and its counts
+ * are the rest. That is the first thread, until it writes a record; then
+ * the one task seen (by its FORK) without one, once only one is left; and
+ * while several are, "running" (tid -1). */
+static int resolve_rest(struct hwp_session *s)
+{
+	struct unit *u0 = &s->units[0];
+	pid_t owner = s->first_tid;
+	const char *comm;
+	size_t n = 0;
+
+	if (has_exited(s, owner)) {
+		for (size_t i = 0; i < s->nr_comms; i++)
+			if (s->comms[i].ptid && !has_exited(s, s->comms[i].tid)) {
+				owner = s->comms[i].tid;
+				n++;
+			}
+		if (n != 1)
+			owner = -1;
+	}
+	if (u0->tid == owner)
+		return 0;
+	comm = owner > 0 ? comm_of(s, owner) : NULL;
+	if (!comm)
+		comm = comm_of(s, s->first_tid) ?: u0->comm;
+	return session_rename_unit(u0, comm, owner);
+}
+
+/* Name each thread's unit from what the records said. */
+static int name_units(struct hwp_session *s)
+{
+	for (size_t u = 0; u < s->nr_units; u++) {
+		struct unit *x = &s->units[u];
+		const char *comm = comm_of(s, x->tid);
+
+		if (!comm && u)
+			comm = s->units[0].comm;
+		if (comm && strcmp(comm, x->comm) && session_rename_unit(x, comm, x->tid))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct exit_read {
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	uint64_t nr, time_enabled, time_running;
+	uint64_t member[];	/* value, id[, lost]: s->member_words a member */
+};
+
+/* A thread's exit: its group's counts into its unit, by id. */
+static int on_exit_read(struct hwp_session *s, const struct exit_read *r)
+{
+	size_t u, nr_ev = s->evl->nr_events, stride = s->member_words;
+	struct tid_comm *tc;
+	int err;
+
+	if (r->h.size < sizeof(*r) ||
+	    r->nr > (r->h.size - sizeof(*r)) / (stride * sizeof(r->member[0])))
+		return 0;
+	tc = tid_entry(s, (pid_t)r->tid, true);
+	if (!tc)
+		return fail(-ENOMEM, "out of memory");
+	tc->reads++;
+	for (u = 1; u < s->nr_units; u++)
+		if (s->units[u].tid == (pid_t)r->tid)
+			break;
+	if (u == s->nr_units) {
+		err = session_thread_unit(s, (pid_t)r->tid, "?");
+		if (err)
+			return err;
+	}
+	/* One record a CPU's counter of the thread: their sum is its count. */
+	for (uint64_t j = 0; j < r->nr; j++) {
+		long k = fds_find_id(&s->fds, r->member[j * stride + 1]);
+		struct hwp_count *c;
+
+		if (k < 0)
+			continue;
+		c = &s->exited[u * nr_ev + (size_t)k % nr_ev];
+		c->value += r->member[j * stride];
+		session_add_times(s, c, r->time_enabled, r->time_running);
+	}
+	return 0;
+}
+
+static int on_exit_record(const struct perf_event_header *h, void *arg)
+{
+	struct hwp_session *s = arg;
+	const uint32_t *w = (const uint32_t *)(h + 1);
+	struct tid_comm *c;
+
+	switch (h->type) {
+	case PERF_RECORD_READ:
+		return on_exit_read(s, (const struct exit_read *)h);
+	case PERF_RECORD_COMM:	/* pid, tid, comm */
+		if (h->size <= sizeof(*h) + 8)
+			return 0;
+		c = tid_entry(s, (pid_t)w[1], true);
+		if (!c)
+			return fail(-ENOMEM, "out of memory");
+		snprintf(c->comm, sizeof(c->comm), "%.*s",
+			 (int)(h->size - sizeof(*h) - 8), (const char *)(w + 2));
+		return 0;
+	case PERF_RECORD_FORK:	/* pid, ppid, tid, ptid */
+		if (h->size < sizeof(*h) + 16)
+			return 0;
+		c = tid_entry(s, (pid_t)w[2], true);
+		if (!c)
+			return fail(-ENOMEM, "out of memory");
+		c->ptid = (pid_t)w[3];
+		return 0;
+	case PERF_RECORD_LOST:	/* id, lost */
+		if (h->size >= sizeof(*h) + 16)
+			s->lost += ((const uint64_t *)(h + 1))[1];
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * Once the command is gone, every thread it started has written its exit
+ * records: a READ record for each group on each CPU, but the one task left
+ * with the counters we opened (resolve_rest()). The kernel's ring of a CPU
+ * takes the records of threads ending on every CPU, and is made for one
+ * writer: records of threads that end at once on two CPUs can be lost
+ * without a word from the kernel (PERF_RECORD_LOST and PERF_FORMAT_LOST
+ * count full rings only). Their counts would land in the wrong row.
+ */
+static int exits_complete(struct hwp_session *s)
+{
+	const struct tid_comm *first = tid_entry(s, s->first_tid, false);
+	size_t want = 0, partial = 0, none = 0, some = 0;
+
+	if (!exit_rings_hup(s->rings, s->nr_inst))
+		return 0;
+	for (size_t i = 0; i < s->nr_inst; i++)
+		for (size_t g = 0; g < s->evl->nr_groups; g++)
+			want += fds_leader(&s->fds, i, g) >= 0;
+	for (size_t i = 0; i < s->nr_comms; i++) {
+		const struct tid_comm *c = &s->comms[i];
+
+		partial += c->reads && c->reads != want;
+		none += !c->reads && c->ptid;
+		some += c->reads != 0;
+	}
+	/* The task that kept our counters has none: the first, or one other. */
+	if (first && first->reads && none)
+		none--;
+	if (!partial && !none)
+		return 0;
+	/* Not one record while threads came and went: the kernel writes none
+	 * (seen on Debian's 6.1 in the emulated arm64 machine), not a race. */
+	if (!some && none > 1)
+		return fail(-EOPNOTSUPP, "counts per thread: this kernel wrote no exit record of the command's %zu threads (PERF_RECORD_READ with inherit_stat), so their counts cannot be split by thread and would all show in the first thread's row. Count the threads together (without counts per thread), or count each thread of a running process with -p PID --per-thread",
+			    none);
+	return fail(-EOVERFLOW, "counts per thread: the kernel lost the exit records of %zu of the command's threads without saying so (%zu others lack some): a CPU's ring takes the records of threads ending on every CPU, and drops some when threads end on several CPUs at once; their counts would show in the wrong row. Count the threads together (without counts per thread)",
+		    none, partial);
+}
+
+int session_take_exits(struct hwp_session *s)
+{
+	return exit_reader_take(s->reader, on_exit_record, s);
+}
+
+HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *counts,
+				   size_t nr)
+{
+	size_t nr_ev;
+	int err;
+
+	clear_error();
+	if (!s || !s->open)
+		return fail(-EBADF, "hwp_session_read_units: the session is not open");
+	nr_ev = s->evl->nr_events;
+	if (s->per_exit && (err = session_take_exits(s)))
+		return err;
+	if (s->per_exit && ((err = resolve_rest(s)) || (err = name_units(s))))
+		return err;
+	if (!counts || nr < s->nr_units * nr_ev)
+		return fail(counts ? -ENOSPC : -EINVAL,
+			    "hwp_session_read_units: room for %zu counts, %zu units of %zu events",
+			    nr, s->nr_units, nr_ev);
+	memset(counts, 0, s->nr_units * nr_ev * sizeof(*counts));
+	s->read_lost = 0;
+	err = session_read_instances(s, counts, true, false);
+	if (err || !s->per_exit)
+		return err;
+	/* The first thread's unit: the total less the threads that exited. */
+	for (size_t u = 1; u < s->nr_units; u++)
+		for (size_t e = 0; e < nr_ev; e++) {
+			const struct hwp_count *x = &s->exited[u * nr_ev + e];
+			struct hwp_count *c = &counts[e];
+
+			counts[u * nr_ev + e] = *x;
+			c->value -= x->value < c->value ? x->value : c->value;
+			c->time_enabled -= x->time_enabled < c->time_enabled ?
+					   x->time_enabled : c->time_enabled;
+			c->time_running -= x->time_running < c->time_running ?
+					   x->time_running : c->time_running;
+		}
+	return exit_lost_error(s->lost > s->read_lost ? s->lost : s->read_lost,
+			       s->ring_pages) ?: exits_complete(s);
+}
