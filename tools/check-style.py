@@ -25,10 +25,7 @@ file named alone, to the current folder):
 - no file over 800 lines;
 - no function over 80 lines, counted from the first line of its definition
   to its closing brace (kernel style: the body's braces alone at the start
-  of a line);
-- but for the files and functions of LONG_FILES_ALLOWED and
-  LONG_FUNCTIONS_ALLOWED, each still being split by another change; an
-  entry that is within the limits is reported, so that it is deleted.
+  of a line).
 Every file checked, C or not (also .py, .sh, meson.build,
 meson_options.txt, Makefile, and executable scripts with a #! line):
 - an SPDX-License-Identifier in its first 3 lines;
@@ -66,18 +63,6 @@ LIMITED_DIRS = ('lib/', 'cli/')
 LIMITED_EXTS = ('.c', '.h')
 # The name a function definition's first lines declare.
 FUNCTION_NAME = re.compile(r'(\w+)\s*\(')
-# Files over MAX_FILE_LINES that another change of issue 26 is splitting,
-# with the helper that owns each: delete an entry when its file fits.
-LONG_FILES_ALLOWED = {
-    'lib/count/counter.c': 'fdlayer',
-    'lib/sample/record.c': 'fdlayer',
-    'cli/cmd-stat.c': 'cli',
-}
-# Functions over MAX_FUNCTION_LINES, likewise: (file, function): owner.
-LONG_FUNCTIONS_ALLOWED = {
-    ('lib/count/counter.c', 'hwp_session_new'): 'fdlayer',
-    ('cli/cmd-stat.c', 'parse_options'): 'cli',
-}
 
 
 def kind_of(path):
@@ -236,35 +221,17 @@ def size_limited(rel):
 
 
 def check_sizes(rel, shown, lines, problems):
-    """The size limits, for one C file of lib/ or cli/; the allowlist's
-    entries for it that are no longer needed."""
-    rel = rel.replace(os.sep, '/')
-    if rel in LONG_FILES_ALLOWED:
-        if len(lines) <= MAX_FILE_LINES:
-            problems.append('%s:1: allowlisted in LONG_FILES_ALLOWED (%s) but %d lines '
-                            'now, within %d (delete its entry in tools/check-style.py)'
-                            % (shown, LONG_FILES_ALLOWED[rel], len(lines),
-                               MAX_FILE_LINES))
-    elif len(lines) > MAX_FILE_LINES:
+    """The size limits, for one C file of lib/ or cli/."""
+    if len(lines) > MAX_FILE_LINES:
         problems.append('%s:%d: %d lines, more than %d (split it: move whole functions '
                         'that belong together into a new file of the same folder)'
                         % (shown, MAX_FILE_LINES + 1, len(lines), MAX_FILE_LINES))
-    long_ones = set()
     for name, first, last in functions(lines):
         nr = last - first + 1
-        if nr <= MAX_FUNCTION_LINES:
-            continue
-        long_ones.add(name)
-        if (rel, name) not in LONG_FUNCTIONS_ALLOWED:
+        if nr > MAX_FUNCTION_LINES:
             problems.append('%s:%d: function %s has %d lines, more than %d (split it '
                             'into helpers named for what each does)'
                             % (shown, first, name, nr, MAX_FUNCTION_LINES))
-    for (path, name), owner in sorted(LONG_FUNCTIONS_ALLOWED.items()):
-        if path == rel and name not in long_ones:
-            problems.append('%s:1: function %s allowlisted in LONG_FUNCTIONS_ALLOWED '
-                            '(%s) but within %d lines now, or gone (delete its entry '
-                            'in tools/check-style.py)'
-                            % (shown, name, owner, MAX_FUNCTION_LINES))
 
 
 def check_file(path, shown, rel):

@@ -2,16 +2,14 @@
 # SPDX-License-Identifier: MIT
 """The shape of cli/: its files call each other one way (a file that calls
 another is never called back by it, directly or around a circle), so that
-each can be read knowing only those it calls; no file is over 800 lines and
-no function over 80."""
+each can be read knowing only those it calls. (Their sizes: the style
+test, tools/check-style.py.)"""
 import os
 import re
 
 from common import SRC, case, check, done
 
 CLI = os.path.join(SRC, "cli")
-MAX_FILE_LINES = 800
-MAX_FUNCTION_LINES = 80
 
 
 def sources():
@@ -70,17 +68,5 @@ def calls_one_way():
           f"{circles}; move what both need into a file that both call")
 
 
-def sizes():
-    for name, text in sources().items():
-        nr = text.count("\n")
-        check(nr <= MAX_FILE_LINES,
-              f"cli/{name}: {nr} lines, more than {MAX_FILE_LINES}: split it by topic")
-        for fn, first, last in definitions(text):
-            check(last - first + 1 <= MAX_FUNCTION_LINES,
-                  f"cli/{name}:{first}: {fn}() has {last - first + 1} lines, more than "
-                  f"{MAX_FUNCTION_LINES}")
-
-
 case(calls_one_way)
-case(sizes)
 done()

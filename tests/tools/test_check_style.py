@@ -3,9 +3,7 @@
 """tools/check-style.py's limits on size, checked on fabricated trees: in
 lib/ and cli/, a C function of 80 lines passes and one of 81 fails (counted
 from its first line to its closing brace), a file of 800 lines passes and
-one of 801 fails; elsewhere neither limit applies; an allowlisted file or
-function passes, and an entry that is no longer needed is reported."""
-import importlib.util
+one of 801 fails; elsewhere neither limit applies."""
 import os
 import subprocess
 import sys
@@ -13,17 +11,10 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "cli"))
-from common import case, check, done, skip  # noqa: E402
+from common import case, check, done  # noqa: E402
 
 SCRIPT = os.path.join(HERE, "..", "..", "tools", "check-style.py")
 SPDX = "/* SPDX-License-Identifier: MIT */\n"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("check_style", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def function(name, nr_lines):
@@ -82,44 +73,10 @@ def every_function_counted():
           f"the second function is not the one reported: {out}")
 
 
-def allowlisted(mod, path, long_file=True, long_functions=True):
-    """A file at path that needs every allowlist entry of its path, but for
-    the file's own entry without long_file and its functions' entries
-    without long_functions."""
-    text = SPDX + "".join(function(name, 120 if long_functions else 20)
-                          for p, name in sorted(mod.LONG_FUNCTIONS_ALLOWED) if p == path)
-    nr = text.count("\n")
-    if long_file and nr <= 900:
-        text += "\n" * (900 - nr)
-    elif not long_file and path in mod.LONG_FILES_ALLOWED and nr > 800:
-        skip(f"the allowlisted functions of {path} do not fit in 800 lines")
-    return text
-
-
-def allowlist(mod):
-    files = sorted(mod.LONG_FILES_ALLOWED)
-    functions = sorted(mod.LONG_FUNCTIONS_ALLOWED)
-    if not files and not functions:
-        skip("the allowlist is empty: nothing is waiting for another change")
-    for path in files[:1]:
-        rc, out = checked({path: allowlisted(mod, path)})
-        check(rc == 0, f"the allowlisted {path} of 900 lines fails: {out}")
-        rc, out = checked({path: allowlisted(mod, path, long_file=False)})
-        check(rc == 1 and f"{path}:1: allowlisted" in out,
-              f"an allowlisted {path} within the limit is not reported: {out}")
-    for path, name in functions[:1]:
-        rc, out = checked({path: allowlisted(mod, path)})
-        check(rc == 0, f"the allowlisted {name} of {path} fails: {out}")
-        rc, out = checked({path: allowlisted(mod, path, long_functions=False)})
-        check(rc == 1 and f"function {name} allowlisted" in out,
-              f"an allowlisted {name} within the limit is not reported: {out}")
-
-
 case(function_limit, "lib")
 case(function_limit, "cli", name="function limit in cli")
 case(function_limit_c_only)
 case(file_limit)
 case(limits_only_in_lib_and_cli)
 case(every_function_counted)
-case(allowlist, load_script())
 done()
