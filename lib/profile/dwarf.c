@@ -8,7 +8,8 @@
  * libdw is loaded on first use, as libpfm4 is (event-pfm.c): linked in, it
  * and capstone (disasm.c) tripled the start of every hwprof command, stat
  * included, for libraries that only reports need. */
-#include "sample/sample.h"
+#include "profile/dwarf.h"
+#include "profile/symbolize.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>
