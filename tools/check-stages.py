@@ -3,13 +3,15 @@
 """The library's stages (lib/<stage>/) depend downward only, in the order
 lib/STAGES declares (bottom first): no file of a stage includes a header of
 a later stage, and no function of a stage calls, or reads a variable of, a
-later stage. Files of lib/ itself (compat.c) sit on top of every stage.
+later stage; and a stage's headers declare only functions that the stage
+defines. Files of lib/ itself (compat.c) sit on top of every stage.
 
 Reads every '#include "stage/..."' line of LIB's folders against the order,
 and, given the library's internal static archive (whose members meson names
-<stage>_<file>.c.o), the symbols of each object. Fails naming the file and
-line, or the call, and the rule; on success prints the stages in order with
-what each uses.
+<stage>_<file>.c.o), the symbols of each object, and where each function
+that lib/<stage>/*.h declares is defined. Fails naming the file and line, or
+the call, and the rule; on success prints the stages in order with what
+each uses.
 
     check-stages.py --lib LIB [ARCHIVE]
 """
@@ -19,14 +21,19 @@ import re
 import subprocess
 import sys
 
-# Upward includes allowed for a while, each with whoever removes it and why.
+# Exceptions for a while, each with whoever removes it and why: (file, the
+# later stage's header it includes) or (header, a function of another stage
+# that it declares).
 ALLOWED = {
     # 'pmu' (issue 26 item 6) moves have_hw_pmu() to event/pmu.c; the lead
-    # removes this line when merging that branch.
+    # removes these lines when merging that branch.
     ('core/sys.c', 'event/event.h'),
+    ('event/event.h', 'have_hw_pmu'),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"')
+# A function's declaration at a line's start: "int name(", "const char *name(".
+DECL = re.compile(r'^(?!static|typedef|extern)[A-Za-z_][\w *]*?[\s*](\w+)\(')
 
 
 def read_stages(lib):
@@ -90,7 +97,9 @@ def stage_of(member, stages):
     return first if first in stages else None
 
 
-def read_calls(archive, stages):
+def read_symbols(archive):
+    """What each member of @archive defines and uses: ({symbol: member},
+    {member: {symbol}})."""
     out = subprocess.run(['nm', '-A', '--format=posix', archive],
                          capture_output=True, text=True)
     if out.returncode:
@@ -107,6 +116,10 @@ def read_calls(archive, stages):
             defined[f[0]] = member
         elif len(f) >= 2 and f[1] == 'U':
             used[member].add(f[0])
+    return defined, used
+
+
+def read_calls(defined, used, archive, stages):
     if len({stage_of(m, stages) for m in defined.values()}) < min(3, len(stages)):
         sys.exit('too few stages in %s: is it the library archive?' % archive)
     calls = collections.defaultdict(set)    # (from, to) -> "file -> file: symbol"
@@ -131,6 +144,29 @@ def check_calls(calls, stages):
     return bad
 
 
+def check_headers(lib, stages, defined):
+    bad = []
+    for stage in stages:
+        top = os.path.join(lib, stage)
+        for name in sorted(os.listdir(top)):
+            if not name.endswith('.h'):
+                continue
+            rel = '%s/%s' % (stage, name)
+            with open(os.path.join(top, name), errors='replace') as f:
+                for nr, line in enumerate(f, 1):
+                    m = DECL.match(line)
+                    member = m and defined.get(m.group(1))
+                    if not member or (rel, m.group(1)) in ALLOWED:
+                        continue
+                    if stage_of(member, stages) != stage:
+                        bad.append('lib/%s:%d: declares %s, which %s defines: a stage\'s'
+                                   ' header declares only what the stage defines; move'
+                                   ' the declaration to a header of %s'
+                                   % (rel, nr, m.group(1), member[:-2],
+                                      stage_of(member, stages) or 'lib/'))
+    return bad
+
+
 def main():
     args = sys.argv[1:]
     if len(args) not in (2, 3) or args[0] != '--lib':
@@ -138,8 +174,11 @@ def main():
     lib = args[1]
     stages = read_stages(lib)
     bad = check_folders(lib, stages) + check_includes(lib, stages)
-    calls = read_calls(args[2], stages) if len(args) == 3 else {}
-    bad += check_calls(calls, stages)
+    calls = {}
+    if len(args) == 3:
+        defined, used = read_symbols(args[2])
+        calls = read_calls(defined, used, args[2], stages)
+        bad += check_calls(calls, stages) + check_headers(lib, stages, defined)
     for b in bad:
         print(b)
     if bad:

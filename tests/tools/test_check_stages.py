@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 """tools/check-stages.py on fabricated trees: it passes a tree whose
 includes and calls go down lib/STAGES, and fails, naming the file, the line
-and the rule, on an include or a call of a later stage, on a folder that
-lib/STAGES does not list, and on a stage without its folder."""
+and the rule, on an include or a call of a later stage, on a header that
+declares another stage's function, on a folder that lib/STAGES does not
+list, and on a stage without its folder."""
 import os
 import shutil
 import subprocess
@@ -144,6 +145,24 @@ def downward_call_passes():
     shutil.rmtree(top)
 
 
+def header_of_another_stage_fails():
+    if not shutil.which("cc") or not shutil.which("ar") or not shutil.which("nm"):
+        skip("no cc, ar or nm to build an archive with")
+    files = dict(GOOD)
+    files["core/core.h"] += "/* the event stage's */\nint ev_parse(const char *s);\n"
+    top, lib = tree(files)
+    a = archive(lib, {
+        "util_strbuf.c.o": "int sb(void) { return 0; }\n",
+        "core_error.c.o": "int sb(void);\nint core_thing(void) { return sb(); }\n",
+        "event_event.c.o": "int ev_parse(const char *s) { return !s; }\n",
+    })
+    rc, out = run("--lib", lib, a)
+    check(rc == 1, f"a header declaring a later stage's function passes (rc {rc}): {out}")
+    check("core/core.h:4: declares ev_parse, which event_event.c defines" in out,
+          f"the header, line, function and its file are not named: {out}")
+    shutil.rmtree(top)
+
+
 case(downward_includes_pass)
 case(upward_include_fails)
 case(upward_include_in_header_fails)
@@ -151,4 +170,5 @@ case(unlisted_folder_fails)
 case(missing_folder_fails)
 case(upward_call_fails)
 case(downward_call_passes)
+case(header_of_another_stage_fails)
 done()
