@@ -363,8 +363,7 @@ int result_add_total(struct hwp_result *r, const struct hwp_session *s,
 		     const struct hwp_count *counts, double seconds,
 		     const struct score_lookup *sl);
 
-/* result-units.c: aggregation units */
-void result_units_release(struct hwp_result *r);
+/* result-units.c: aggregation units; result.c frees them */
 /* "aggregation" and "units" (each with its rows) of a JSON object, when
  * @r has units; @all_runs as rows_json(). */
 void units_json(struct json_writer *w, const struct hwp_result *r, bool all_runs);
