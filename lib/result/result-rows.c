@@ -378,7 +378,7 @@ int environment_read(struct environment *env, bool doctor)
 	if (hwp_topology_read(NULL, &env->topology))
 		clear_error();
 	if (!env->host || !env->kernel || !env->cpu || !env->date || !env->version ||
-	    (doctor && doctor_facts(env))) {
+	    (doctor && doctor_facts(&env->facts, &env->nr_facts))) {
 		environment_release(env);
 		return -ENOMEM;
 	}

@@ -10,14 +10,8 @@
 
 #include "core/core.h"
 #include "count/count.h"
+#include "doctor/doctor.h"
 #include "util/json-reader.h"
-
-/* One of hwprof doctor's facts, as a measurement keeps it. */
-struct env_fact {
-	char *name;
-	char *value;
-	bool noisy;
-};
 
 struct environment {
 	char *host;
@@ -393,9 +387,6 @@ void regionset_openmetrics_families(struct hwp_regionset *const *sets, size_t nr
 /* A label value in double quotes, with backslash, quote and newline escaped. */
 void om_label_value(FILE *f, const char *s);
 
-/* doctor.c: hwprof doctor's facts into @env (the one place they are
- * found, for hwprof doctor and the results' environment). */
-int doctor_facts(struct environment *env);
 
 /* result-read.c: build a result from a parsed hwprof-stat/1 object; the
  * messages name @source and @where (the path of the object in its file). */
