@@ -3,8 +3,8 @@
 """tools/check-stages.py on fabricated trees: it passes a tree whose
 includes and calls go down lib/STAGES, and fails, naming the file, the line
 and the rule, on an include or a call of a later stage, on a header that
-declares another stage's function, on a folder that lib/STAGES does not
-list, and on a stage without its folder."""
+declares another stage's function, on two files that call each other, on a
+folder that lib/STAGES does not list, and on a stage without its folder."""
 import os
 import shutil
 import subprocess
@@ -163,6 +163,25 @@ def header_of_another_stage_fails():
     shutil.rmtree(top)
 
 
+def files_calling_each_other_fail():
+    if not shutil.which("cc") or not shutil.which("ar") or not shutil.which("nm"):
+        skip("no cc, ar or nm to build an archive with")
+    top, lib = tree(GOOD)
+    a = archive(lib, {
+        "util_strbuf.c.o": "int sb(void) { return 0; }\n",
+        "core_error.c.o": "int sb(void);\nint core_thing(void) { return sb(); }\n",
+        "event_event.c.o": "int units_release(void);\n"
+                           "int result_new(void) { return units_release(); }\n",
+        "event_event-units.c.o": "int result_new(void);\nint units_release(void) { return 0; }\n"
+                                 "int units_add(void) { return result_new(); }\n",
+    })
+    rc, out = run("--lib", lib, a)
+    check(rc == 1, f"two files that call each other pass (rc {rc}): {out}")
+    check("event/event-units.c and event/event.c call each other (result_new; "
+          "units_release)" in out, f"the files and calls are not named: {out}")
+    shutil.rmtree(top)
+
+
 case(downward_includes_pass)
 case(upward_include_fails)
 case(upward_include_in_header_fails)
@@ -171,4 +190,5 @@ case(missing_folder_fails)
 case(upward_call_fails)
 case(downward_call_passes)
 case(header_of_another_stage_fails)
+case(files_calling_each_other_fail)
 done()
