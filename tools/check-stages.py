@@ -45,8 +45,6 @@ CIRCLES = {
     ('export/export-json.c', 'export/export.c'),
     ('export/export-text.c', 'export/export.c'),
     ('profile/offcpu.c', 'profile/profile.c'),
-    ('result/result-metrics.c', 'result/result-rows.c'),
-    ('result/result-openmetrics.c', 'result/result-output.c'),
     ('sample/perf-data-records.c', 'sample/perf-data-threads.c'),
     ('sample/perf-data-records.c', 'sample/perf-data.c'),
 }

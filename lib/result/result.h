@@ -206,11 +206,8 @@ void fmt_metric(double v, bool big, char *buf, size_t size);
 /* Which runs of a row are outliers (hwp_stats_outliers_mad()); NULL when none
  * or out of memory, which only costs the annotation. */
 bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr);
-/* The "events" and "metrics" members of a JSON object, as hwprof-stat/1
- * has them: with @all_runs, each row's summary and values too; @seconds,
- * each run's (NULL: none), for the metrics' values over the runs. */
-void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
-	       size_t nr_runs, const double *seconds, bool all_runs);
+/* The command line, its arguments separated by spaces. */
+void command_line(char *const *argv, struct strbuf *sb);
 /* A summary's members (mean, median... ci95), and an array of values. */
 void summary_json(struct json_writer *w, const struct hwp_stats_summary *s);
 void values_json(struct json_writer *w, const double *v, size_t n);
@@ -220,6 +217,13 @@ int environment_read(struct environment *env, bool doctor);
 void environment_release(struct environment *env);
 /* An "environment" member: @saved's, or this machine's now when NULL. */
 void json_environment(struct json_writer *w, const struct environment *saved);
+
+/* rows-json.c: the "events" and "metrics" members of a JSON object, as
+ * hwprof-stat/1 has them: with @all_runs, each row's summary and values
+ * too; @seconds, each run's (NULL: none), for the metrics' values over the
+ * runs. */
+void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
+	       size_t nr_runs, const double *seconds, bool all_runs);
 
 /* result-fields.c: reading the stage's JSON. Each field is checked before
  * it is used; messages name @source, the line and where the field is. */
@@ -371,8 +375,6 @@ void result_json(const struct hwp_result *r, struct json_writer *w);
 void result_json_more(const struct hwp_result *r,
 		      void (*more)(const struct hwp_result *, struct json_writer *),
 		      struct json_writer *w);
-/* The command line, its arguments separated by spaces. */
-void command_line(char *const *argv, struct strbuf *sb);
 /* "command": [argv...] */
 void json_command(struct json_writer *w, char *const *argv);
 
