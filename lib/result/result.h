@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The inside of results, sweeps and regionsets (the regions of a program's
- * run), shared by their files. The dependencies go one way: rows and
- * fields (result-rows.c, result-fields.c) <- the regionset model
- * (regionset.c) <- its reader and writer <- results (result.c, -read.c,
- * -output.c) <- sweeps; the live regions (region.c) take their regionset
- * with a result's rows and write it with the regionset's writer. */
+/* The inside of results and regionsets (the regions of a program's run),
+ * shared by their files. The dependencies go one way: rows and fields
+ * (result-rows.c, result-fields.c) <- the regionset model (regionset.c)
+ * <- its reader and writer <- results (result.c, -read.c, -output.c) <-
+ * sweeps (sweep/); the live regions (region.c) take their regionset with a
+ * result's rows and write it with the regionset's writer. */
 #ifndef HWPROF_RESULT_H
 #define HWPROF_RESULT_H
 
@@ -128,18 +128,6 @@ struct hwp_result {
 	size_t nr_units;
 	struct run_order order;
 };
-
-struct hwp_sweep {
-	char *param;		/* NULL: a plain result read as a sweep of one */
-	char **argv;		/* the command with {PARAM}, or NULL */
-	char **values;		/* nr of them; values[0] NULL for a plain result */
-	struct hwp_result **results;
-	size_t nr;
-};
-
-/* sweep.c: a sweep without parameter, to hold one plain result. */
-int sweep_alloc(const char *param, struct hwp_sweep **out);
-int sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
 
 /* What one row shows, worked out once for every format. */
 struct row {
@@ -394,10 +382,8 @@ void om_label_value(FILE *f, const char *s);
  * messages name @source and @where (the path of the object in its file). */
 int result_from_json(const struct json_value *obj, const char *source,
 			 const char *where, struct hwp_result **out);
-/* A sweep (or a plain result as a sweep of one) from @len bytes of JSON,
- * as hwp_sweep_read() reads a file; @source names it in messages. */
-int sweep_parse(const char *buf, size_t len, const char *source,
-		    struct hwp_sweep **out);
+/* Whether a parsed document says it is a sweep (hwprof-sweep/1). */
+bool doc_is_sweep(const struct json_value *doc);
 
 /* result.c: replace *@dst with a copy of @argv; @fn names the caller in
  * messages. */
