@@ -4,7 +4,7 @@
 over (its guard), so that a file includes the small headers it uses (core/
 has one a topic) and nothing else.
 
-    test_private_headers.py LIB CC [-IDIR...]
+    test_private_headers.py LIB [-IDIR...] -- CC [ARGS...]
 """
 import os
 import subprocess
@@ -14,14 +14,16 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
 from common import case, check, done  # noqa: E402
 
-LIB, CC, INCS = sys.argv[1], sys.argv[2], sys.argv[3:]
+# The compiler as meson runs it (it may be "ccache cc"), after "--".
+SEP = sys.argv.index("--")
+LIB, INCS, CC = sys.argv[1], sys.argv[2:SEP], sys.argv[SEP + 1:]
 
 
 def compiles_alone(rel):
     with tempfile.NamedTemporaryFile("w", suffix=".c") as f:
         f.write('#include "%s"\n#include "%s"\n' % (rel, rel))
         f.flush()
-        p = subprocess.run([CC, "-std=gnu11", "-fsyntax-only", "-Wall", "-Wextra",
+        p = subprocess.run(CC + ["-std=gnu11", "-fsyntax-only", "-Wall", "-Wextra",
                             "-Werror", "-I" + LIB] + INCS + [f.name],
                            capture_output=True, text=True)
     check(p.returncode == 0, f"lib/{rel} does not compile alone: add the includes it "
