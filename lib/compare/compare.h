@@ -4,6 +4,7 @@
 #define HWPROF_COMPARE_H
 
 #include "core/core.h"
+#include "sweep/sweep.h"
 
 struct series;
 

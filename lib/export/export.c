@@ -3,13 +3,6 @@
  * table. */
 #include "export/export.h"
 
-double export_lost_percent(const struct hwp_profile_info *in)
-{
-	uint64_t all = in->samples + in->other_samples + in->lost;
-
-	return all ? 100.0 * (double)in->lost / (double)all : 0;
-}
-
 /* Writing a profile queries it, which fills its caches: the table's
  * functions take it as const, as every writer's do, and cast that away. */
 static int write_text(const void *obj, FILE *f, const void *opts)

@@ -10,7 +10,12 @@
 /* The lost samples' share, in percent: of all events' samples, as the
  * losses are (a ring drops any of its events' samples, and its LOST record
  * cannot say whose), never of one event's samples against all losses. */
-double export_lost_percent(const struct hwp_profile_info *in);
+static inline double export_lost_percent(const struct hwp_profile_info *in)
+{
+	uint64_t all = in->samples + in->other_samples + in->lost;
+
+	return all ? 100.0 * (double)in->lost / (double)all : 0;
+}
 
 int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o);
 int export_annotate(struct hwp_profile *p, FILE *f, const char *symbol);

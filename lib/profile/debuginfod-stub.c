@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Built without elfutils' debuginfod client: debuginfod is not asked. */
-#include "sample/sample.h"
+#include "profile/symbolize.h"
 
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
  * client keeps its own cache ($DEBUGINFOD_CACHE_PATH, else
  * ~/.cache/debuginfod_client). A server is trusted with nothing: what it
  * sends is used only when its build-id is the one asked for. */
-#include "sample/sample.h"
+#include "profile/symbolize.h"
 #include "util/dynlib.h"
 
 #include <elfutils/debuginfod.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Built without capstone: instructions show their bytes but no text. */
-#include "sample/sample.h"
+#include "core/core.h"
+#include "profile/disasm.h"
 
 int disasm_open(int e_machine, struct disasm **out)
 {

@@ -3,7 +3,8 @@
  * objdump show it. One instruction buffer is reused for every decode.
  * capstone is loaded on first use (util/dynlib.h says why): its 77,000
  * relocations would cost every start of hwprof, stat included. */
-#include "sample/sample.h"
+#include "core/core.h"
+#include "profile/disasm.h"
 #include "util/dynlib.h"
 
 #include <capstone/capstone.h>

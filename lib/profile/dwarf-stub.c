@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Built without libdw: modules cannot be read, and every address shows as
  * module+offset (the report says why). */
+#include "profile/dwarf.h"
 #include "sample/sample.h"
 
 #include <unistd.h>

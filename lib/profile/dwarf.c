@@ -9,7 +9,8 @@
  * and capstone (disasm.c) tripled the start of every hwprof command, stat
  * included, for libraries that only reports need. */
 #include "profile/dwarf-libs.h"
-#include "sample/sample.h"
+#include "profile/dwarf.h"
+#include "profile/symbolize.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>

@@ -5,7 +5,7 @@
  * (--perf-basic-prof), the JVM's perf-map-agent, LuaJIT and Python 3.12
  * (-X perf) write it. A JIT may put new code where old code was: of the
  * entries that cover an address, the last written wins. */
-#include "sample/sample.h"
+#include "profile/symbolize.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * vmlinux (an ELF linked at the kernel's unrelocated addresses). Both are
  * read through their PT_LOAD segments, with pread: kcore's size is that
  * of the address space, nothing to map. */
-#include "sample/sample.h"
+#include "profile/symbolize.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -5,7 +5,10 @@
 #ifndef HWPROF_PROFILE_H
 #define HWPROF_PROFILE_H
 
+#include "profile/disasm.h"
+#include "profile/dwarf.h"
 #include "profile/report.h"
+#include "profile/symbolize.h"
 #include "sample/sample.h"
 
 /* One distinct (module, address): an instruction that was sampled, or a

@@ -4,7 +4,8 @@
  * through /proc/kallsyms, the vDSO through a copy of our own. A module is
  * opened on its first address and stays open; the caller caches results
  * per address, so each distinct address is resolved once. */
-#include "sample/sample.h"
+#include "profile/dwarf.h"
+#include "profile/symbolize.h"
 #include "util/demangle.h"
 #include "util/strbuf.h"
 

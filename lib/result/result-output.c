@@ -13,14 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void command_line(char *const *argv, struct strbuf *sb)
-{
-	for (size_t i = 0; argv && argv[i]; i++)
-		strbuf_addf(sb, "%s%s", i ? " " : "", argv[i]);
-	if (!argv || !argv[0])
-		strbuf_adds(sb, "(no command)");
-}
-
 /* ---- text ---- */
 
 /* The unit's columns before a row, as perf stat prints them: "CPU3 ",

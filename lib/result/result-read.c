@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Reading results back: hwprof-stat/1 documents into struct hwp_result,
- * and sweeps (hwprof-sweep/1) of them. The file may come from anywhere:
+ * Reading results back: hwprof-stat/1 documents into struct hwp_result
+ * (and for sweep/sweep-read.c, the points of a sweep). The file may come from anywhere:
  * every field is read through result-fields.c, which checks its type (and
  * an array of runs its length) before anything is copied, and names the
  * file, the field and what was expected.
@@ -151,7 +151,7 @@ HWP_API int hwp_result_add_regions(struct hwp_result *r, const char *path)
 	return err;
 }
 
-static bool is_sweep(const struct json_value *doc)
+bool doc_is_sweep(const struct json_value *doc)
 {
 	const struct json_value *schema = json_get(doc, "schema");
 
@@ -171,7 +171,7 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out)
 	err = json_read_file(path, &doc);
 	if (err)
 		return err;
-	if (is_sweep(doc))
+	if (doc_is_sweep(doc))
 		err = fail(-HWP_ERR_FORMAT,
 			       "'%s' is a sweep (hwprof stat --sweep): read it with hwp_sweep_read()",
 			       path);
@@ -179,145 +179,4 @@ HWP_API int hwp_result_read(const char *path, struct hwp_result **out)
 		err = result_from_json(doc, path, "", out);
 	json_free(doc);
 	return err;
-}
-
-static int read_points(const struct json_value *doc, const char *path,
-		       struct hwp_sweep *sw)
-{
-	struct field_ctx c = { .source = path };
-	const struct json_value *points;
-	int err = field_get(&c, doc, "points", JSON_ARRAY, false, &points);
-
-	if (err)
-		return err;
-	if (!json_array_len(points))
-		return fail(-HWP_ERR_FORMAT, "'%s', line %u: the sweep has no points; "
-				FIELD_FIX, path, points->line);
-	for (size_t i = 0; i < json_array_len(points); i++) {
-		struct json_value tmp;
-		const struct json_value *pt = json_item(points, i, &tmp), *res;
-		struct hwp_result *r;
-		char *value;
-
-		snprintf(c.where, sizeof(c.where), "points[%zu]", i);
-		if (pt->type != JSON_OBJECT)
-			return fail(-HWP_ERR_FORMAT,
-				    "'%s', line %u: points[%zu] should be an object, not %s; "
-				    FIELD_FIX, path, pt->line, i,
-				    json_type_name(pt->type));
-		err = field_string(&c, pt, "value", false, &value);
-		if (err)
-			return err;
-		if (!*value) {
-			free(value);
-			return fail(-HWP_ERR_FORMAT,
-				    "'%s', line %u: points[%zu] has an empty value; "
-				    FIELD_FIX, path, pt->line, i);
-		}
-		err = field_get(&c, pt, "result", JSON_OBJECT, false, &res);
-		if (err) {
-			free(value);
-			return err;
-		}
-		strcat(c.where, ".result");
-		err = result_from_json(res, path, c.where, &r);
-		if (!err) {
-			err = hwp_sweep_add(sw, value, r);
-			if (err)
-				hwp_result_free(r);
-			if (err == -EEXIST)
-				err = fail(-HWP_ERR_FORMAT,
-					   "'%s', line %u: %s=%s appears twice; "
-					   FIELD_FIX, path, pt->line, sw->param, value);
-		}
-		free(value);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int sweep_from_json(const struct json_value *doc, const char *path,
-			   struct hwp_sweep **out)
-{
-	struct field_ctx c = { .source = path };
-	const struct json_value *param;
-	struct hwp_sweep *sw = NULL;
-	char **argv = NULL;
-	int err;
-
-	err = field_get(&c, doc, "parameter", JSON_STRING, false, &param) ?:
-	      field_command(&c, doc, &argv);
-	if (err)
-		return err;
-	err = hwp_sweep_new(param->u.string, &sw);
-	if (err) {
-		strv_free(argv);
-		return fail_prefix(-HWP_ERR_FORMAT, "'%s', line %u", path, param->line);
-	}
-	sw->argv = argv;
-	err = read_points(doc, path, sw);
-	if (err) {
-		hwp_sweep_free(sw);
-		return err;
-	}
-	*out = sw;
-	return 0;
-}
-
-/* A plain result as a sweep of one point; @r is the sweep's or freed. */
-static int sweep_of_one(struct hwp_result *r, struct hwp_sweep **out)
-{
-	int err = sweep_alloc(NULL, out);
-
-	if (!err && (err = sweep_push(*out, NULL, r))) {
-		hwp_sweep_free(*out);
-		*out = NULL;
-	}
-	if (err)
-		hwp_result_free(r);
-	return err;
-}
-
-/* A sweep, or a plain result as a sweep of one; frees @doc. */
-static int sweep_from_doc(struct json_value *doc, const char *path,
-			  struct hwp_sweep **out)
-{
-	struct hwp_result *r;
-	int err;
-
-	if (is_sweep(doc)) {
-		err = sweep_from_json(doc, path, out);
-	} else {
-		err = result_from_json(doc, path, "", &r);
-		if (!err)
-			err = sweep_of_one(r, out);
-	}
-	json_free(doc);
-	return err;
-}
-
-int sweep_parse(const char *buf, size_t len, const char *source,
-		    struct hwp_sweep **out)
-{
-	struct json_value *doc;
-	int err;
-
-	clear_error();
-	*out = NULL;
-	err = json_doc_parse(buf, len, source, &doc);
-	return err ? err : sweep_from_doc(doc, source, out);
-}
-
-HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out)
-{
-	struct json_value *doc;
-	int err;
-
-	clear_error();
-	if (!path || !out)
-		return fail(-EINVAL, "hwp_sweep_read: NULL argument");
-	*out = NULL;
-	err = json_read_file(path, &doc);
-	return err ? err : sweep_from_doc(doc, path, out);
 }

@@ -14,23 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void result_unit_release(struct result_unit *u)
-{
-	for (size_t i = 0; i < u->nr_series; i++)
-		series_release(&u->series[i]);
-	free(u->series);
-	unit_release(&u->u);
-}
-
-void result_units_release(struct hwp_result *r)
-{
-	for (size_t i = 0; i < r->nr_units; i++)
-		result_unit_release(&r->units[i]);
-	free(r->units);
-	r->units = NULL;
-	r->nr_units = 0;
-}
-
 static struct result_unit *find_unit(const struct hwp_result *r, const char *name)
 {
 	for (size_t i = 0; i < r->nr_units; i++)

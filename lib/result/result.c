@@ -39,6 +39,21 @@ HWP_API int hwp_result_read_environment(struct hwp_result *r)
 	return environment_read(&r->env, true) ? fail(-ENOMEM, "out of memory") : 0;
 }
 
+/* The units' memory is the result's (result-units.c fills them), so that
+ * calls go one way: result-units.c on result.c. */
+static void free_units(struct hwp_result *r)
+{
+	for (size_t i = 0; i < r->nr_units; i++) {
+		struct result_unit *u = &r->units[i];
+
+		for (size_t j = 0; j < u->nr_series; j++)
+			series_release(&u->series[j]);
+		free(u->series);
+		unit_release(&u->u);
+	}
+	free(r->units);
+}
+
 HWP_API void hwp_result_free(struct hwp_result *r)
 {
 	if (!r)
@@ -59,7 +74,7 @@ HWP_API void hwp_result_free(struct hwp_result *r)
 	for (size_t i = 0; i < r->nr_regionsets; i++)
 		hwp_regionset_free(r->regionsets[i]);
 	free(r->regionsets);
-	result_units_release(r);
+	free_units(r);
 	run_order_release(&r->order);
 	free(r);
 }

@@ -1,23 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* The inside of results, sweeps and regionsets (the regions of a program's
- * run), shared by their files. The dependencies go one way: rows and
- * fields (result-rows.c, result-fields.c) <- the regionset model
- * (regionset.c) <- its reader and writer <- results (result.c, -read.c,
- * -output.c) <- sweeps; the live regions (region.c) take their regionset
- * with a result's rows and write it with the regionset's writer. */
+/* The inside of results and regionsets (the regions of a program's run),
+ * shared by their files. The dependencies go one way: rows and fields
+ * (result-rows.c, result-fields.c) <- the regionset model (regionset.c)
+ * <- its reader and writer <- results (result.c, -read.c, -output.c) <-
+ * sweeps (sweep/); the live regions (region.c) take their regionset with a
+ * result's rows and write it with the regionset's writer. */
 #ifndef HWPROF_RESULT_H
 #define HWPROF_RESULT_H
 
 #include "core/core.h"
 #include "count/count.h"
+#include "doctor/doctor.h"
 #include "util/json-reader.h"
-
-/* One of hwprof doctor's facts, as a measurement keeps it. */
-struct env_fact {
-	char *name;
-	char *value;
-	bool noisy;
-};
 
 struct environment {
 	char *host;
@@ -135,18 +129,6 @@ struct hwp_result {
 	struct run_order order;
 };
 
-struct hwp_sweep {
-	char *param;		/* NULL: a plain result read as a sweep of one */
-	char **argv;		/* the command with {PARAM}, or NULL */
-	char **values;		/* nr of them; values[0] NULL for a plain result */
-	struct hwp_result **results;
-	size_t nr;
-};
-
-/* sweep.c: a sweep without parameter, to hold one plain result. */
-int sweep_alloc(const char *param, struct hwp_sweep **out);
-int sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
-
 /* What one row shows, worked out once for every format. */
 struct row {
 	const struct series *sr;
@@ -212,11 +194,8 @@ void fmt_metric(double v, bool big, char *buf, size_t size);
 /* Which runs of a row are outliers (hwp_stats_outliers_mad()); NULL when none
  * or out of memory, which only costs the annotation. */
 bool *series_outliers(const struct series *sr, size_t nr_runs, size_t *nr);
-/* The "events" and "metrics" members of a JSON object, as hwprof-stat/1
- * has them: with @all_runs, each row's summary and values too; @seconds,
- * each run's (NULL: none), for the metrics' values over the runs. */
-void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
-	       size_t nr_runs, const double *seconds, bool all_runs);
+/* The command line, its arguments separated by spaces. */
+void command_line(char *const *argv, struct strbuf *sb);
 /* A summary's members (mean, median... ci95), and an array of values. */
 void summary_json(struct json_writer *w, const struct hwp_stats_summary *s);
 void values_json(struct json_writer *w, const double *v, size_t n);
@@ -226,6 +205,13 @@ int environment_read(struct environment *env, bool doctor);
 void environment_release(struct environment *env);
 /* An "environment" member: @saved's, or this machine's now when NULL. */
 void json_environment(struct json_writer *w, const struct environment *saved);
+
+/* rows-json.c: the "events" and "metrics" members of a JSON object, as
+ * hwprof-stat/1 has them: with @all_runs, each row's summary and values
+ * too; @seconds, each run's (NULL: none), for the metrics' values over the
+ * runs. */
+void rows_json(struct json_writer *w, const struct series *rows, size_t nr_rows,
+	       size_t nr_runs, const double *seconds, bool all_runs);
 
 /* result-fields.c: reading the stage's JSON. Each field is checked before
  * it is used; messages name @source, the line and where the field is. */
@@ -363,8 +349,7 @@ int result_add_total(struct hwp_result *r, const struct hwp_session *s,
 		     const struct hwp_count *counts, double seconds,
 		     const struct score_lookup *sl);
 
-/* result-units.c: aggregation units */
-void result_units_release(struct hwp_result *r);
+/* result-units.c: aggregation units; result.c frees them */
 /* "aggregation" and "units" (each with its rows) of a JSON object, when
  * @r has units; @all_runs as rows_json(). */
 void units_json(struct json_writer *w, const struct hwp_result *r, bool all_runs);
@@ -378,8 +363,6 @@ void result_json(const struct hwp_result *r, struct json_writer *w);
 void result_json_more(const struct hwp_result *r,
 		      void (*more)(const struct hwp_result *, struct json_writer *),
 		      struct json_writer *w);
-/* The command line, its arguments separated by spaces. */
-void command_line(char *const *argv, struct strbuf *sb);
 /* "command": [argv...] */
 void json_command(struct json_writer *w, char *const *argv);
 
@@ -394,18 +377,13 @@ void regionset_openmetrics_families(struct hwp_regionset *const *sets, size_t nr
 /* A label value in double quotes, with backslash, quote and newline escaped. */
 void om_label_value(FILE *f, const char *s);
 
-/* doctor.c: hwprof doctor's facts into @env (the one place they are
- * found, for hwprof doctor and the results' environment). */
-int doctor_facts(struct environment *env);
 
 /* result-read.c: build a result from a parsed hwprof-stat/1 object; the
  * messages name @source and @where (the path of the object in its file). */
 int result_from_json(const struct json_value *obj, const char *source,
 			 const char *where, struct hwp_result **out);
-/* A sweep (or a plain result as a sweep of one) from @len bytes of JSON,
- * as hwp_sweep_read() reads a file; @source names it in messages. */
-int sweep_parse(const char *buf, size_t len, const char *source,
-		    struct hwp_sweep **out);
+/* Whether a parsed document says it is a sweep (hwprof-sweep/1). */
+bool doc_is_sweep(const struct json_value *doc);
 
 /* result.c: replace *@dst with a copy of @argv; @fn names the caller in
  * messages. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Private to the sampling pipeline: ring buffers, the perf.data format,
- * record decoding, address spaces, symbols and disassembly. See the
- * diagram in CONVENTIONS.md: ring → records → perf.data → symbolize →
- * aggregate → exports. */
+ * record decoding, address spaces, the kernel's symbols and modules. See
+ * the diagram in CONVENTIONS.md: ring → records → perf.data → symbolize →
+ * aggregate → exports; symbols, lines and code are the profile stage's
+ * (profile/symbolize.h, profile/dwarf.h, profile/disasm.h). */
 #ifndef HWPROF_SAMPLE_H
 #define HWPROF_SAMPLE_H
 
@@ -306,26 +307,6 @@ bool pd_build_id_eq(const struct pd_build_id *a, const struct pd_build_id *b);
 /* @id in hex, as perf and the debug directories spell it. */
 char *pd_build_id_hex(const struct pd_build_id *id, char *buf, size_t size);
 
-/* ---- debuginfod.c (libdebuginfod) or debuginfod-stub.c ---- */
-
-/* DEBUGINFOD_URLS names a server to ask (whether this build can ask it). */
-static inline bool debuginfod_wanted(void)
-{
-	const char *urls = getenv("DEBUGINFOD_URLS");
-
-	return urls && urls[strspn(urls, " \t")];
-}
-
-/* The file of build-id @id that debuginfod's servers keep, the module
- * itself (@debuginfo false) or its debug file, fetched through elfutils'
- * client into its cache ($DEBUGINFOD_CACHE_PATH): an fd open on it (the
- * caller's), its path in @path; or a negative error, with in @why what
- * failed: -ENOSYS no server named, -ENOENT none has it (HTTP 404),
- * -HWP_ERR_FORMAT a file that is not that build, -ELIBACC or -EOPNOTSUPP
- * no client (and what to install), another -errno the servers' failure. */
-int debuginfod_fetch(const struct pd_build_id *id, bool debuginfo, char *path,
-		     size_t size, char *why, size_t whylen);
-
 /* ---- zstd.c (libzstd) or zstd-stub.c: perf record -z ---- */
 
 struct pd_zstd;
@@ -520,181 +501,6 @@ bool machine_maps_modules(const struct machine *m);
  * the comparisons of mappings this thread's lookups made so far. */
 size_t machine_nr_maps(const struct machine *m);
 unsigned long machine_map_compares(void);
-
-/* ---- kcode.c: the kernel's code, from /proc/kcore or a vmlinux ---- */
-
-struct kcode;
-
-/* The ELF file at @path (its PT_LOAD segments): -errno, -HWP_ERR_FORMAT. */
-int kcode_open(const char *path, struct kcode **out);
-void kcode_close(struct kcode *k);
-int kcode_machine(const struct kcode *k);
-/* Up to @len bytes at @vaddr, within one segment: the count, or -ENOENT
- * where no segment has it, -EIO. */
-ssize_t kcode_read(struct kcode *k, uint64_t vaddr, void *buf, size_t len);
-/* The value of symbol @name in the file's symbol table: 0, -ENOENT. */
-int kcode_symbol(struct kcode *k, const char *name, uint64_t *addr);
-
-/* ---- symbolize.c ---- */
-
-/* What an address is, as far as the symbols and debug info tell. */
-struct symbol_info {
-	const char *symbol;	/* interned; NULL when unknown */
-	uint64_t sym_start;	/* the symbol's address in the module */
-	uint64_t sym_size;
-	uint64_t vaddr;		/* the address as objdump shows it (the module's own) */
-	const char *file;	/* source file, interned; NULL when unknown */
-	unsigned int line;
-};
-
-/* A function inlined at an address (symbolize_inlines). */
-struct inline_frame {
-	const char *name;	/* interned, demangled as symbols are */
-	/* where the function it was inlined into called it: the file
-	 * (interned) and line, or NULL and 0 where DWARF does not say */
-	const char *call_file;
-	unsigned int call_line;
-};
-
-struct symbolizer;
-
-/* @kallsyms: where the kernel's symbols are (see hwp_profile_opts). */
-int symbolizer_new(struct machine *m, const char *kallsyms, struct symbolizer **out);
-/* Whether ELF symbols' names are demangled (C++, Rust): the default; the
- * kernel's are shown as kallsyms spells them. Set before the first lookup. */
-void symbolizer_set_demangle(struct symbolizer *s, bool demangle);
-/* Whether this machine's kernel symbols may come from the cache of them
- * (ksyms_load()); the default. Set before the first lookup. */
-void symbolizer_set_kallsyms_cache(struct symbolizer *s, bool use);
-/* Whether modules' debug files may be read from, and kept in, the cache of
- * their decompressed copies (dwarf.c); the default. Set before the first
- * lookup. */
-void symbolizer_set_debug_cache(struct symbolizer *s, bool use);
-/* Start reading the kernel's symbols on a thread of their own, while the
- * caller reads the samples: on a machine of two CPUs, /proc/kallsyms alone
- * (the kernel formats 5 MB of it) costs as much as 100,000 samples. */
-void symbolizer_prefetch_kernel(struct symbolizer *s);
-/* Before the records: whether the kernel symbols @s reads are the
- * recording's kernel's, by the build-id the file names of it (@recorded,
- * or NULL) and its release (@osrelease, or NULL); when they are not, no
- * kernel address is named, and symbolizer_kernel_refused() says why. */
-int symbolizer_choose_kernel(struct symbolizer *s, const struct pd_build_id *recorded,
-			     const char *osrelease);
-const char *symbolizer_kernel_refused(const struct symbolizer *s);
-/* The kernel's code from the vmlinux at @path rather than /proc/kcore. */
-int symbolizer_set_vmlinux(struct symbolizer *s, const char *path);
-/* Why the code of kernel module @dso cannot be read, or NULL. */
-const char *symbolize_code_problem(struct symbolizer *s, uint32_t dso);
-void symbolizer_free(struct symbolizer *s);
-/* The symbol of @loc (and with @lines its source line and inline). */
-int symbolize(struct symbolizer *s, const struct location *loc, bool lines,
-	      struct symbol_info *out);
-/* The same for a module address (symbol_info.vaddr) rather than a location. */
-int symbolize_vaddr(struct symbolizer *s, uint32_t dso, uint64_t vaddr, bool lines,
-		    struct symbol_info *out);
-/* The functions inlined at module address @vaddr of @dso, the innermost
- * first, as DWARF says (none without it): 0 and *@nr of them in *@out
- * (free() it), or -ENOMEM. */
-int symbolize_inlines(struct symbolizer *s, uint32_t dso, uint64_t vaddr,
-		      struct inline_frame **out, size_t *nr);
-/* Fill @dso's has_symbols and, with @lines, has_debuginfo, and the reasons
- * why not. Debug information is only looked for when asked: loading it
- * (often compressed) costs more than a report by symbol. */
-void symbolize_check(struct symbolizer *s, uint32_t dso, bool lines);
-/* Up to @len bytes of code at module address @vaddr of @dso: the count read. */
-ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, void *buf,
-			    size_t len);
-/* The ELF machine (EM_X86_64...) of @dso, or 0 when unknown. */
-int symbolize_elf_machine(struct symbolizer *s, uint32_t dso);
-/* @dso's module (opened on first use, as for symbols), or NULL when it
- * cannot be read (symbolize_check() says why). Borrowed. */
-struct dw_module *symbolize_module(struct symbolizer *s, uint32_t dso);
-/* Interned copies of strings, shared by symbols, files and report keys. */
-const char *symbolize_intern(struct symbolizer *s, const char *str);
-
-/* ---- jitmap.c: the symbols a JIT writes for perf, /tmp/perf-PID.map ---- */
-
-struct jit_map;
-
-/* Read the map at @path: 0, or a negative error with, in *@problem, why
- * (static) - also when it has no entry (then 0 and an empty map). */
-int jit_map_open(const char *path, struct jit_map **out, const char **problem);
-void jit_map_close(struct jit_map *j);
-/* The function at @addr: its name (borrowed from @j), start and size. */
-int jit_map_symbol(const struct jit_map *j, uint64_t addr, const char **name,
-		   uint64_t *start, uint64_t *size);
-
-/* ---- dwarf.c (libdw) or dwarf-stub.c: one ELF module ---- */
-
-struct dw_module;
-
-/* @debug_cache: whether its separate debug file may be read from, and kept
- * in, the cache of decompressed copies (hwp_profile_opts.no_debug_cache).
- * -ENOENT (no such file), -ENODEV (not a regular file: a FIFO, a device),
- * -HWP_ERR_FORMAT (not ELF), -EOPNOTSUPP (no libdw). */
-int dw_module_open(const char *path, int fd, bool debug_cache, struct dw_module **out);
-void dw_module_close(struct dw_module *m);
-/* The module address of file offset @off, through the loadable segments. */
-bool dw_module_vaddr(struct dw_module *m, uint64_t off, uint64_t *vaddr);
-bool dw_module_has_symbols(struct dw_module *m);
-bool dw_module_has_debuginfo(struct dw_module *m);
-int dw_module_elf_machine(struct dw_module *m);
-/* Symbol at @vaddr: its name (borrowed from libdw), start and size. */
-int dw_module_symbol(struct dw_module *m, uint64_t vaddr, const char **name,
-		     uint64_t *start, uint64_t *size);
-/* Source line at @vaddr; the file is borrowed from libdw. */
-int dw_module_srcline(struct dw_module *m, uint64_t vaddr, const char **file,
-		      unsigned int *line);
-/* One function inlined at an address (dw_module_inlines): its name (NULL
- * where DWARF gives none), and where the function it was inlined into
- * called it (DW_AT_call_file, DW_AT_call_line; NULL and 0 where DWARF does
- * not say). The strings live until the next call into the module. */
-typedef int (*dw_inline_fn)(const char *name, const char *call_file,
-			    unsigned int call_line, void *ctx);
-/* @fn gets each function inlined at @vaddr, the innermost first, as
- * DWARF's nested scopes say; none without debug information. 0, -ENOMEM,
- * or @fn's non-zero return. */
-int dw_module_inlines(struct dw_module *m, uint64_t vaddr, dw_inline_fn fn, void *ctx);
-ssize_t dw_module_read(struct dw_module *m, uint64_t vaddr, void *buf, size_t len);
-/* The module's .eh_frame_hdr (PT_GNU_EH_FRAME): its address and size;
- * false when it has none. */
-bool dw_module_eh_frame_hdr(struct dw_module *m, uint64_t *vaddr, uint64_t *size);
-/* The module's .debug_frame (or its debug file's), borrowed, and its
- * addresses' size: false where neither has one. */
-bool dw_module_debug_frame(struct dw_module *m, const void **data, size_t *size,
-			   unsigned int *addr_size);
-/* The module addresses its loadable segments' file bytes cover. */
-bool dw_module_span(struct dw_module *m, uint64_t *lo, uint64_t *hi);
-/* @len bytes at module address @vaddr, from the segments' file bytes
- * (not .bss): 0, or -ENOENT when the file does not hold them all. */
-int dw_module_read_image(struct dw_module *m, uint64_t vaddr, void *buf, size_t len);
-/* Where the CFI (.eh_frame, else .debug_frame) of the function at @vaddr
- * keeps the return address there: still in the register it came in, whose
- * DWARF number is set in @ra_reg (arm64's link register before the
- * prologue saves it, and after the epilogue restores it); saved elsewhere;
- * or undefined (the outermost frame). -ENOENT where no CFI covers @vaddr,
- * -EOPNOTSUPP without libdw. */
-enum { DW_RA_IN_REGISTER = 1, DW_RA_ELSEWHERE, DW_RA_UNDEFINED };
-int dw_module_ra_rule(struct dw_module *m, uint64_t vaddr, int *ra_reg);
-/* Where the return address is saved at @vaddr by the CFI, when it is at an
- * offset of a CFA that is a register plus an offset (x86-64's rule in every
- * function, saved by the call): that register's DWARF number in @base,
- * and the address's offset from its value in @offset. 0; -ENOENT for any
- * other rule, or without CFI at @vaddr; -EOPNOTSUPP without libdw. */
-int dw_module_ra_slot(struct dw_module *m, uint64_t vaddr, int *base, int64_t *offset);
-
-/* ---- disasm.c (capstone) or disasm-stub.c ---- */
-
-struct disasm;
-
-/* A disassembler for ELF machine @e_machine: -EOPNOTSUPP without capstone
- * or for a machine it does not know. */
-int disasm_open(int e_machine, struct disasm **out);
-void disasm_close(struct disasm *d);
-/* Decode the instruction at @code (module address @addr) into @text: its
- * length in bytes, or a negative error when the bytes are no instruction. */
-int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
-	       char *text, size_t size);
 
 /* ---- regs.c: the user registers of DWARF (and arm64 -g) samples ---- */
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* Text: globs, substrings, edit distance; control characters escaped. */
-#include "core/core.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 

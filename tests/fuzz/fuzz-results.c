@@ -6,6 +6,7 @@
  * gets a message. */
 #include "core/core.h"
 #include "result/result.h"
+#include "sweep/sweep.h"
 #include "fuzz.h"
 
 #include <math.h>

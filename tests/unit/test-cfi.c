@@ -6,6 +6,7 @@
  * whose return address stays in its register, one that saves it and
  * restores it, one that marks it undefined, one without CFI), read back
  * from this program's own file. */
+#include "profile/dwarf.h"
 #include "sample/sample.h"
 #include "harness.h"
 

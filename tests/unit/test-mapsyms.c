@@ -5,7 +5,8 @@
  * function (its label sizeless, as _start's) are named "$x". On arm64 the
  * assembler writes them itself; elsewhere they are written here by name.
  * The symbols are read back from this program's own file. */
-#include "sample/sample.h"
+#include "profile/dwarf.h"
+#include "profile/symbolize.h"
 #include "harness.h"
 
 #include <link.h>

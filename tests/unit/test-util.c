@@ -532,7 +532,7 @@ static void check_opts_padding(void)
 	CHECK(sizeof(struct TYPE) ==                                                   \
 		      ROUND_UP(offsetofend(struct TYPE, TYPE##__last_field),           \
 			       _Alignof(struct TYPE)),                                 \
-	      #TYPE ": the last field is not " #TYPE "__last_field (lib/core/core.h)")
+	      #TYPE ": the last field is not " #TYPE "__last_field (lib/core/opts.h)")
 
 static void check_opts_last_field(void)
 {

@@ -4,7 +4,7 @@
  * fact is read from /proc and /sys now; one that cannot be read says so. */
 #include "core/core.h"
 #include "event/event.h"
-#include "result/result.h"
+#include "doctor/doctor.h"
 #include "util/json-writer.h"
 
 #include <ctype.h>
@@ -311,16 +311,16 @@ HWP_API int hwp_doctor_new(struct hwp_doctor **out)
 	return 0;
 }
 
-int doctor_facts(struct environment *env)
+int doctor_facts(struct env_fact **facts, size_t *nr)
 {
 	struct hwp_doctor *d;
 	int err = hwp_doctor_new(&d);
 
 	if (err)
 		return err;
-	env->facts = calloc(d->nr + 1, sizeof(*env->facts));
-	for (size_t i = 0; env->facts && i < d->nr; i++) {
-		struct env_fact *f = &env->facts[env->nr_facts++];
+	*facts = calloc(d->nr + 1, sizeof(**facts));
+	for (size_t i = 0; *facts && i < d->nr; i++) {
+		struct env_fact *f = &(*facts)[(*nr)++];
 
 		f->name = strdup(d->items[i].name);
 		f->value = strdup(d->items[i].value);
@@ -329,7 +329,7 @@ int doctor_facts(struct environment *env)
 			err = -ENOMEM;
 	}
 	hwp_doctor_free(d);
-	return env->facts ? err : -ENOMEM;
+	return *facts ? err : -ENOMEM;
 }
 
 HWP_API void hwp_doctor_free(struct hwp_doctor *d)

@@ -2,6 +2,7 @@
 /* Sweeps: one result per value of a parameter, written as one column each. */
 #include "core/core.h"
 #include "result/result.h"
+#include "sweep/sweep.h"
 #include "util/json-writer.h"
 
 #include <ctype.h>
