@@ -22,6 +22,9 @@
 #define HWPROF_CLI_H
 
 #include <hwprof/hwprof.h>
+/* The CLI's plumbing, not API: output files, escaping, result builders
+ * (lib/private/hwprof-private.h, docs/api.md). */
+#include <hwprof-private.h>
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -173,21 +173,21 @@ static int write_out(const struct compare_config *c, const struct hwp_compare *c
 		 .format = c->json ? HWP_FORMAT_JSON :
 			   c->sep ? HWP_FORMAT_CSV : HWP_FORMAT_TEXT,
 		 .separator = c->sep);
-	struct hwp_ofile *of;
+	struct hwpriv_ofile *of;
 	int err;
 
-	err = hwp_ofile_open(c->output ? c->output : "-", &of);
+	err = hwpriv_ofile_open(c->output ? c->output : "-", &of);
 	if (err) {
 		cli_lib_error("compare", err);
 		return CLI_EXIT_FAILURE;
 	}
-	err = hwp_compare_write(cmp, hwp_ofile_stream(of), &wo);
+	err = hwp_compare_write(cmp, hwpriv_ofile_stream(of), &wo);
 	if (err) {
 		cli_lib_error("compare", err);
-		hwp_ofile_abort(of);
+		hwpriv_ofile_abort(of);
 		return CLI_EXIT_FAILURE;
 	}
-	err = hwp_ofile_commit(of);
+	err = hwpriv_ofile_commit(of);
 	if (err) {
 		cli_lib_error("compare", err);
 		return CLI_EXIT_FAILURE;

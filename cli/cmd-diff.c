@@ -211,7 +211,7 @@ static int diff(const struct diff_config *c)
 {
 	struct hwp_profile *a = NULL, *b = NULL;
 	struct hwp_profile_diff *d = NULL;
-	struct hwp_ofile *of = NULL;
+	struct hwpriv_ofile *of = NULL;
 	int err;
 
 	err = open_side(c, c->a, &a) ?: open_side(c, c->b, &b);
@@ -220,16 +220,16 @@ static int diff(const struct diff_config *c)
 	if (!err)
 		warn_unmatched(d);
 	if (!err)
-		err = hwp_ofile_open(c->output, &of);
+		err = hwpriv_ofile_open(c->output, &of);
 	if (!err)
-		err = hwp_profile_diff_write(d, hwp_ofile_stream(of), &c->o);
+		err = hwp_profile_diff_write(d, hwpriv_ofile_stream(of), &c->o);
 	if (!err) {
-		err = hwp_ofile_commit(of);
+		err = hwpriv_ofile_commit(of);
 		of = NULL;
 	}
 	if (err)
 		cli_lib_error("diff", err);
-	hwp_ofile_abort(of);
+	hwpriv_ofile_abort(of);
 	hwp_profile_diff_free(d);
 	hwp_profile_free(a);
 	hwp_profile_free(b);

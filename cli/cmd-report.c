@@ -188,23 +188,23 @@ static int report(struct report_config *c)
 		 .no_debug_cache = c->no_debug_cache,
 		 .threads = (unsigned int)c->threads);
 	struct hwp_profile *p = NULL;
-	struct hwp_ofile *of = NULL;
+	struct hwpriv_ofile *of = NULL;
 	int err;
 
 	err = hwp_profile_open(c->input, &po, &p);
 	if (!err)
 		warn_other_host(p);
 	if (!err)
-		err = hwp_ofile_open(c->output, &of);
+		err = hwpriv_ofile_open(c->output, &of);
 	if (!err)
-		err = hwp_profile_write(p, hwp_ofile_stream(of), &c->o);
+		err = hwp_profile_write(p, hwpriv_ofile_stream(of), &c->o);
 	if (!err) {
-		err = hwp_ofile_commit(of);
+		err = hwpriv_ofile_commit(of);
 		of = NULL;
 	}
 	if (err)
 		cli_lib_error("report", err);
-	hwp_ofile_abort(of);
+	hwpriv_ofile_abort(of);
 	hwp_profile_free(p);
 	return err ? cli_exit_for(err) : 0;
 }

@@ -470,7 +470,7 @@ static int result_label(struct stat_ctx *sc, char **argv, struct hwp_result *r)
 	int err = 0;
 
 	if (argv)
-		err = hwp_result_set_command(r, argv);
+		err = hwpriv_result_set_command(r, argv);
 	if (err || cli_target_command_only(t))
 		return err;
 	if (t->pid)
@@ -479,7 +479,7 @@ static int result_label(struct stat_ctx *sc, char **argv, struct hwp_result *r)
 		snprintf(target, sizeof(target), "CPUs %s", t->cpus);
 	else
 		snprintf(target, sizeof(target), "system wide");
-	return hwp_result_set_target(r, target);
+	return hwpriv_result_set_target(r, target);
 }
 
 /* Room for @nr units in counts and prev; the new ones start from 0. */
@@ -544,8 +544,8 @@ static int add_run(struct hwp_result *res, const struct run *r,
 		   const struct hwp_count *delta, size_t nr_units, double seconds)
 {
 	if (r->uncounted)
-		return hwp_result_add_run(res, r->s, delta, seconds);
-	return hwp_result_add_run_units(res, r->s, delta, nr_units, seconds);
+		return hwpriv_result_add_run(res, r->s, delta, seconds);
+	return hwpriv_result_add_run_units(res, r->s, delta, nr_units, seconds);
 }
 
 static int print_interval(struct stat_ctx *sc, struct run *r, double t, double dt)
@@ -569,9 +569,9 @@ static int print_interval(struct stat_ctx *sc, struct run *r, double t, double d
 		memcpy(delta, r->total, n * sizeof(*delta));
 		dt = t;
 	}
-	err = hwp_result_new(&res);
+	err = hwpriv_result_new(&res);
 	for (size_t i = 0; !err && i < sc->cfg->nr_metrics; i++)
-		err = hwp_result_add_metric(res, sc->metrics[i]);
+		err = hwpriv_result_add_metric(res, sc->metrics[i]);
 	if (!err)
 		err = result_label(sc, sc->run_argv, res);
 	if (!err)
@@ -708,7 +708,7 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 	/* The rates divide by the time counted, without the skipped seconds;
 	 * scores are the whole run's (-A, --per-* are refused with them). */
 	if (!err && !ret && keep && sc->nr_scores)
-		err = hwp_result_add_scored_run(sc->result, r->s, delta,
+		err = hwpriv_result_add_scored_run(sc->result, r->s, delta,
 						seconds - sc->cfg->skip_first, scores,
 						sc->nr_scores);
 	else if (!err && !ret && keep)
@@ -865,7 +865,7 @@ int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 	/* The command's CPU time, when the run was kept: rows compare tests. */
 	if (!ret && keep && sc->result && hwp_result_nr_runs(sc->result) > runs &&
 	    !cli_watch_cpu_times(&r.watch, &user, &system) &&
-	    (err = hwp_result_set_run_times(sc->result, user, system)))
+	    (err = hwpriv_result_set_run_times(sc->result, user, system)))
 		ret = cli_lib_error("stat", err);
 	regions_collect(sc, keep && !ret);
 	if (!ret)
@@ -906,17 +906,17 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 {
 	struct stat_config *c = sc->cfg;
 	struct hwp_result *r;
-	int err = hwp_result_new(&r);
+	int err = hwpriv_result_new(&r);
 
 	*out = NULL;
 	for (size_t i = 0; !err && i < c->nr_metrics; i++)
-		err = hwp_result_add_metric(r, sc->metrics[i]);
+		err = hwpriv_result_add_metric(r, sc->metrics[i]);
 	for (size_t i = 0; !err && i < sc->nr_scores; i++)
-		err = hwp_result_add_score(r, hwp_score_name(sc->scores[i]));
+		err = hwpriv_result_add_score(r, hwpriv_score_name(sc->scores[i]));
 	/* What the JSON keeps of the machine, hwprof doctor's facts with it,
 	 * read before the runs; text has no place for it, and does not pay. */
 	if (!err && (c->format == HWP_FORMAT_JSON || c->save))
-		err = hwp_result_read_environment(r);
+		err = hwpriv_result_read_environment(r);
 	if (!err)
 		err = result_label(sc, argv, r);
 	if (err) {
@@ -980,7 +980,7 @@ static int prepare(struct stat_ctx *sc)
 		return CLI_EXIT_FAILURE;
 	}
 	for (size_t i = 0; i < sc->nr_scores; i++)
-		names[i] = hwp_score_name(sc->scores[i]);
+		names[i] = hwpriv_score_name(sc->scores[i]);
 	for (size_t i = 0; i < c->nr_metrics; i++) {
 		/* A built-in is borrowed: hwp_metric_free() leaves it be. */
 		if (metric_arg_is_name(c->metrics[i]))
@@ -1023,10 +1023,10 @@ static int prepare(struct stat_ctx *sc)
 	/* One write for the whole report, not one a line: stderr is unbuffered. */
 	setvbuf(stderr, NULL, _IOFBF, 1 << 16);
 	if (c->output) {
-		err = hwp_ofile_open(c->output, &sc->out);
+		err = hwpriv_ofile_open(c->output, &sc->out);
 		if (err)
 			return cli_lib_error("stat", err);
-		sc->stream = hwp_ofile_stream(sc->out);
+		sc->stream = hwpriv_ofile_stream(sc->out);
 	}
 	return 0;
 }
@@ -1039,12 +1039,12 @@ static int measure_and_write(struct stat_ctx *sc, int *code)
 	/* What was measured is written, even after a failed later run. */
 	if (sc->cfg->interval_ms || !hwp_result_nr_runs(sc->result))
 		return ret;
-	hwp_result_set_exit_status(sc->result, ret ? -1 : *code);
+	hwpriv_result_set_exit_status(sc->result, ret ? -1 : *code);
 	err = hwp_result_write(sc->result, sc->stream, &sc->wopts);
 	if (!err && sc->cfg->histogram)
 		err = histogram_print(sc->result, sc->cfg->histogram, sc->stream);
 	if (!err && sc->cfg->explain)
-		err = hwp_result_explain(sc->result, hwp_score_name(sc->scores[0]),
+		err = hwp_result_explain(sc->result, hwpriv_score_name(sc->scores[0]),
 					 sc->stream, &sc->wopts);
 	if (err) {
 		cli_lib_error("stat", err);
@@ -1063,9 +1063,9 @@ static int finish_output(struct stat_ctx *sc, int ret)
 		int err = 0;
 
 		if ((sc->wrote || !ret) && !sc->write_failed)
-			err = hwp_ofile_commit(sc->out);
+			err = hwpriv_ofile_commit(sc->out);
 		else
-			hwp_ofile_abort(sc->out);
+			hwpriv_ofile_abort(sc->out);
 		sc->out = NULL;
 		if (err) {
 			cli_lib_error("stat", err);
@@ -1088,7 +1088,7 @@ static int count_and_report(struct stat_ctx *sc, int *code)
 	/* Runs after the first would each switch the kernel's software
 	 * events and tracepoints on and off again (0.1-50 ms a run). */
 	if ((c->repeat + c->warmup > 1 || c->variants || c->sweep) &&
-	    (err = hwp_hold_new(sc->evl, &sc->hold)))
+	    (err = hwpriv_hold_new(sc->evl, &sc->hold)))
 		return cli_lib_error("stat", err);
 	cli_install_stop_signals();
 	ret = c->sweep ? sweep_run(sc, code) :
@@ -1107,14 +1107,14 @@ static int stat_run(int argc, char **argv)
 		ret = cli_show_help(&cli_cmd_stat);
 	else if (!ret)
 		ret = count_and_report(&sc, &code);
-	hwp_ofile_abort(sc.out);
+	hwpriv_ofile_abort(sc.out);
 	regions_cleanup(&sc);
 	score_cleanup(&sc);
 	for (size_t i = 0; sc.metrics && i < cfg.nr_metrics; i++)
 		hwp_metric_free(sc.metrics[i]);
 	free(sc.metrics);
 	hwp_result_free(sc.result);
-	hwp_hold_free(sc.hold);
+	hwpriv_hold_free(sc.hold);
 	hwp_evlist_free(sc.evl);
 	free(cfg.events.buf);
 	free(cfg.metrics);

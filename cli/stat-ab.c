@@ -250,12 +250,12 @@ static int run_variant(struct stat_ctx *sc, struct hwp_result **results,
 		runs = 0;
 	results[v] = sc->result;
 	if (!ret && keep)
-		hwp_result_set_exit_status(results[v], *code);
+		hwpriv_result_set_exit_status(results[v], *code);
 	/* Blocks of one run each pair up in the comparison; two sequences of
 	 * runs (sequential) have no pairs to speak of. */
 	if (!ret && keep && p->order != HWP_ORDER_SEQUENTIAL &&
 	    hwp_result_nr_runs(results[v]) > runs &&
-	    (ret = hwp_result_set_run_order(results[v], p->experiment, (size_t)i,
+	    (ret = hwpriv_result_set_run_order(results[v], p->experiment, (size_t)i,
 					    (size_t)i / sc->cfg->nr_variants)))
 		ret = cli_lib_error("stat", ret);
 	return ret;
@@ -329,21 +329,21 @@ static int save_results(struct stat_ctx *sc, struct hwp_result **results)
 		return CLI_EXIT_FAILURE;
 	}
 	for (size_t v = 0; !err && v < sc->cfg->nr_variants; v++) {
-		struct hwp_ofile *of = NULL;
+		struct hwpriv_ofile *of = NULL;
 		char path[4096];
 
 		save_path(sc, v, path, sizeof(path));
-		err = hwp_ofile_open(path, &of);
+		err = hwpriv_ofile_open(path, &of);
 		if (err)
 			break;
-		err = hwp_result_write(results[v], hwp_ofile_stream(of), &o);
+		err = hwp_result_write(results[v], hwpriv_ofile_stream(of), &o);
 		if (err) {
 			/* The writer knows a stream, not its file: name it. */
 			cli_error("stat", "--save: '%s': %s", path, hwp_errmsg());
-			hwp_ofile_abort(of);
+			hwpriv_ofile_abort(of);
 			return CLI_EXIT_FAILURE;
 		}
-		err = hwp_ofile_commit(of);
+		err = hwpriv_ofile_commit(of);
 	}
 	return err ? cli_lib_error("stat", err) : 0;
 }

@@ -38,16 +38,16 @@ int interval_write(struct stat_ctx *sc, const struct hwp_result *res,
 		return err;
 	}
 	if (!sc->out) {
-		err = hwp_ofile_open(sc->cfg->output, &sc->out);
+		err = hwpriv_ofile_open(sc->cfg->output, &sc->out);
 		if (err)
 			return err;
 	}
 	o->no_header = false;
-	err = hwp_result_write(res, hwp_ofile_stream(sc->out), o);
+	err = hwp_result_write(res, hwpriv_ofile_stream(sc->out), o);
 	if (err)
-		hwp_ofile_abort(sc->out);
+		hwpriv_ofile_abort(sc->out);
 	else
-		err = hwp_ofile_commit(sc->out);
+		err = hwpriv_ofile_commit(sc->out);
 	/* Each file is whole: what finish_output() flushes is stderr. */
 	sc->out = NULL;
 	sc->stream = stderr;
@@ -120,7 +120,7 @@ int histogram_check(const struct stat_ctx *sc)
 		if (same_name(name, hwp_metric_name(hwp_metric_builtin(i))))
 			return 0;
 	for (size_t i = 0; i < sc->nr_scores; i++)
-		if (same_name(name, hwp_score_name(sc->scores[i])))
+		if (same_name(name, hwpriv_score_name(sc->scores[i])))
 			return 0;
 	cli_error("stat",
 		  "--histogram: '%s' is neither an event of the list (%s) nor a metric nor a score",

@@ -37,7 +37,7 @@ static void message(const char *cmd, const char *kind, const char *fmt, va_list 
 	if (vasprintf(&text, fmt, ap) < 0)
 		text = NULL;
 	/* It quotes what the user typed and what files hold: escaped. */
-	hwp_fputs_escaped(text ? text : "(out of memory for the message)", stderr);
+	hwpriv_fputs_escaped(text ? text : "(out of memory for the message)", stderr);
 	free(text);
 	fputc('\n', stderr);
 	fflush(stderr);

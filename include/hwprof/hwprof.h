@@ -117,20 +117,6 @@ HWP_API const char *hwp_strerror(int err);
 HWP_API const char *hwp_errmsg(void);
 
 /*
- * hwp_fputs_escaped - write a string for a terminal, control characters escaped
- * @s: a message, a name from argv, a file or a profile
- * @f: the stream
- *
- * An ESC or another control character in what a message quotes would drive
- * the terminal that shows it: they are written as \xNN (C0 and DEL) and
- * \u00NN (C1, U+0080 to U+009F); newlines and tabs as they are. The text
- * format of every hwp_*_write() does the same. For hwp_errmsg(), which
- * quotes what it was given; a call that succeeds leaves that message as
- * it is. Returns 0, or -EINVAL or -EIO (the stream has an error). Since: 0.2
- */
-HWP_API int hwp_fputs_escaped(const char *s, FILE *f);
-
-/*
  * hwp_version - the library's version string, "MAJOR.MINOR.PATCH"
  * Since: 0.1
  */
@@ -437,36 +423,6 @@ HWP_API int hwp_session_enable(struct hwp_session *s);
 HWP_API int hwp_session_disable(struct hwp_session *s);
 HWP_API int hwp_session_reset(struct hwp_session *s);
 
-struct hwp_hold;
-
-/*
- * hwp_hold_new - keep the kernel's switches for @evl's events on between
- * sessions
- * @evl: the events of the sessions to come
- * @out: the hold; free it with hwp_hold_free() after the last session
- *
- * Sessions of the same events opened and closed one after another (repeated
- * runs) pay, each, for what the kernel does at the first open and the last
- * close of an event: a software event other than cpu-clock and task-clock
- * turns a static key on and off (the kernel's text patched, with an
- * interrupt to every CPU), a tracepoint registers its probe and
- * unregisters it, waiting for an RCU grace period. A hold opens one
- * disabled instance of each such event on the calling thread, not
- * inherited and never enabled, so that those switches stay on until
- * hwp_hold_free(): it counts nothing, takes no hardware counter, and the
- * sessions' counts are what they would be without it. Hardware events are
- * not held. An event that cannot be held is left to the sessions (a debug
- * message says why): a hold never fails for an event. Errors: -EINVAL,
- * -ENOMEM. Since: 0.2
- */
-HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out);
-
-/* hwp_hold_nr_events - how many events @h holds open. Since: 0.2 */
-HWP_API size_t hwp_hold_nr_events(const struct hwp_hold *h);
-
-/* hwp_hold_free - close what @h holds (NULL: nothing). Since: 0.2 */
-HWP_API void hwp_hold_free(struct hwp_hold *h);
-
 /* hwp_session_nr_events - the number of events, as in the event list. Since: 0.1 */
 HWP_API size_t hwp_session_nr_events(const struct hwp_session *s);
 
@@ -678,7 +634,7 @@ struct hwp_workload_opts {
 	bool die_with_parent;
 	/* Connect the command's standard output or error (HWP_CAPTURE_*) to a
 	 * pipe whose read end hwp_workload_output_fd() gives, to scan what it
-	 * prints (hwp_score_feed()). Since: 0.2 */
+	 * prints ('hwprof stat --score'). Since: 0.2 */
 	enum hwp_capture capture;
 	/* Start no process until hwp_workload_start(), which then starts the
 	 * command as posix_spawn() does (a vfork-style clone: the caller's
@@ -815,10 +771,9 @@ HWP_API int hwp_metric_parse(const char *def, struct hwp_metric **out);
 /* hwp_metric_free - free a metric (never a built-in one). Since: 0.1 */
 HWP_API void hwp_metric_free(struct hwp_metric *m);
 
-/* hwp_metric_name, hwp_metric_expr, hwp_metric_unit, hwp_metric_desc. Since: 0.1 */
+/* hwp_metric_name, hwp_metric_expr, hwp_metric_desc. Since: 0.1 */
 HWP_API const char *hwp_metric_name(const struct hwp_metric *m);
 HWP_API const char *hwp_metric_expr(const struct hwp_metric *m);
-HWP_API const char *hwp_metric_unit(const struct hwp_metric *m);
 HWP_API const char *hwp_metric_desc(const struct hwp_metric *m);
 
 /*
@@ -850,7 +805,7 @@ HWP_API int hwp_metric_check(const struct hwp_metric *m, const struct hwp_evlist
 
 /*
  * hwp_metric_check_names - hwp_metric_check(), with @names (the scores of a
- * result, hwp_result_add_score()) known too, as a formula may read them
+ * result, 'hwprof stat --score') known too, as a formula may read them
  * (matched as hwp_result_find() matches a metric's name). Since: 0.2
  */
 HWP_API int hwp_metric_check_names(const struct hwp_metric *m,
@@ -1112,7 +1067,7 @@ enum hwp_sort {
 	HWP_SORT_CPU,
 	/* By the thread's name when it was sampled (its comm), as perf's
 	 * --sort comm. Combines with HWP_SORT_SYM or HWP_SORT_DSO
-	 * (hwp_profile_foreach_entry_by()): a row for each name and function.
+	 * (hwp_write_opts.sort_keys): a row for each name and function.
 	 * Not with off-CPU profiles. Since: 0.2 */
 	HWP_SORT_COMM,
 	/* By thread (its id, the "pid" of perf's --sort pid, named with its
@@ -1160,7 +1115,7 @@ struct hwp_write_opts {
 	 * values...]]}). The totals only, not each aggregation unit's.
 	 * Since: 0.2 */
 	bool per_run;
-	/* Profiles: several sort keys (hwp_profile_foreach_entry_by()),
+	/* Profiles: several sort keys,
 	 * @nr_sort_keys of them, instead of @sort; the array is read during
 	 * the write only. TEXT, CSV and JSON show a column (member) for comm
 	 * and for pid before the rest; other formats refuse them (-EINVAL).
@@ -1171,79 +1126,17 @@ struct hwp_write_opts {
 };
 
 /* ------------------------------------------------------------------------
- * Scores: the benchmark's own number (throughput, transactions a second),
- * taken from what it prints on each run, as a row of the result
- */
-
-/* The longest line a score scans whole; see hwp_score_feed(). */
-#define HWP_SCORE_LINE_MAX 4096
-
-struct hwp_score;
-
-/*
- * hwp_score_new - a score, from "NAME=REGEX"
- * @def: NAME, a word a metric formula can name (a letter or '_', then
- *	 letters, digits, '_', '.', ':' and '-' between two of them; not
- *	 "seconds"), '=', and a POSIX extended regular expression (regcomp()
- *	 with REG_EXTENDED) with at least one capture group, e.g.
- *	 "tput=Throughput ([0-9.]+) MB/sec". The text the first group captures
- *	 is the score: a decimal number with an optional sign, fraction and
- *	 exponent ("1.5e3"); anything else is an error, never a guess.
- * @out: free it with hwp_score_free()
- *
- * Errors: -HWP_ERR_SYNTAX for a bad name, a regular expression regcomp()
- * rejects (its message) or one without a group; -EINVAL for NULL; -ENOMEM.
- * Since: 0.2
- */
-HWP_API int hwp_score_new(const char *def, struct hwp_score **out);
-
-/* hwp_score_free. Since: 0.2 */
-HWP_API void hwp_score_free(struct hwp_score *sc);
-
-/* hwp_score_name, hwp_score_regex: borrowed from @sc. Since: 0.2 */
-HWP_API const char *hwp_score_name(const struct hwp_score *sc);
-HWP_API const char *hwp_score_regex(const struct hwp_score *sc);
-
-/* hwp_score_reset - forget what was fed, before the next run. Since: 0.2 */
-HWP_API void hwp_score_reset(struct hwp_score *sc);
-
-/*
- * hwp_score_feed - scan @len bytes of the command's output, as it comes
- *
- * The output is cut into lines at '\n', and each line is matched on its
- * own: the score is the first group of the first match in the LAST line
- * that matches (a benchmark that prints progress and then its result, or
- * appends a line a run to a file, is scored by its latest line). Memory is
- * bounded: one line of at most HWP_SCORE_LINE_MAX bytes is kept; of a
- * longer line only the first HWP_SCORE_LINE_MAX bytes are matched (the
- * rest is skipped, and hwp_score_value() says so when nothing matched).
- * A NUL byte ends what is matched of its line. Errors: -EINVAL. Since: 0.2
- */
-HWP_API int hwp_score_feed(struct hwp_score *sc, const void *buf, size_t len);
-
-/*
- * hwp_score_value - the score of what was fed since the last reset
- *
- * The last line, when it has no '\n', is matched too. Errors: -ENOENT
- * when no line matched (the message names the score and its regular
- * expression, how many lines were scanned and how many were cut),
- * -HWP_ERR_UNDEFINED when the group captured no number (the message shows
- * the text and its line), -EINVAL. Since: 0.2
- */
-HWP_API int hwp_score_value(struct hwp_score *sc, double *value);
-
-/* ------------------------------------------------------------------------
  * Results: what `hwprof stat` measures, run after run
  */
 
 enum hwp_series_kind {
 	HWP_SERIES_EVENT = 0,
 	HWP_SERIES_METRIC,
-	/* The benchmark's own number, one a run (hwp_result_add_score()).
+	/* The benchmark's own number, one a run ('hwprof stat --score').
 	 * Since: 0.2 */
 	HWP_SERIES_SCORE,
 	/* Seconds of a run: "elapsed", and the CPU time "user" and "system"
-	 * (hwp_result_set_run_times()). Since: 0.2 */
+	 * ('hwprof stat' measures them). Since: 0.2 */
 	HWP_SERIES_TIME,
 };
 
@@ -1266,137 +1159,8 @@ struct hwp_series_info {
 
 struct hwp_result;
 
-/* hwp_result_new - an empty result. Since: 0.1 */
-HWP_API int hwp_result_new(struct hwp_result **out);
-
 /* hwp_result_free. Since: 0.1 */
 HWP_API void hwp_result_free(struct hwp_result *r);
-
-/*
- * hwp_result_set_command - the command that was measured (copied), for the
- * report's title and the JSON. Since: 0.1
- */
-HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[]);
-
-/*
- * hwp_result_set_target - what was counted, when it was not the command:
- * "process id 1234", "system wide", "CPUs 0-3" (copied; NULL: the command).
- * The text report's title and the JSON's "target" show it. Since: 0.1
- */
-HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target);
-
-/*
- * hwp_result_add_metric - a user metric to evaluate on every run (copied)
- *
- * Add metrics before the first run. Built-in metrics are added by the
- * result itself, and shown when their inputs were counted; one given here
- * (hwp_metric_builtin(), as hwprof stat -M NAME) is shown even when they
- * were not (undefined, with the reason), and is kept as itself, not
- * copied (since 0.2). Over several runs, a metric's value is its formula
- * on the mean counts (hwp_result_write()); hwp_result_series() gives each
- * run's. Errors: -EBUSY after the first run or for a result read from a
- * file, -EEXIST for a name already used. Since: 0.1
- */
-HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m);
-
-/*
- * hwp_result_add_run - record one run
- * @s: the session that counted it; every run must use the same event list
- * @counts: the run's reading
- * @seconds: its wall time
- *
- * Errors: -HWP_ERR_MISMATCH when @s's events differ from the first run's,
- * -EBUSY for a result read from a file. Since: 0.1
- */
-HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
-			       const struct hwp_count *counts, double seconds);
-
-/*
- * hwp_result_add_score - a score row: the benchmark's own number, one a run
- * @name: as hwp_score_new() takes it (copied); metrics may read it
- *	  (hwp_metric_check_names())
- *
- * Add scores before the first run; their rows come after the metrics, in
- * the order added, and every run then gives their values with
- * hwp_result_add_scored_run(). Errors: -EBUSY after the first run or for a
- * result read from a file; -EEXIST for a name that is a score, a metric or
- * a built-in metric already; -HWP_ERR_SYNTAX for a bad name; -EINVAL;
- * -ENOMEM. Since: 0.2
- */
-HWP_API int hwp_result_add_score(struct hwp_result *r, const char *name);
-
-/*
- * hwp_result_set_run_times - the time rows of the last run added
- * @user, @system: the CPU seconds the command took (hwp_workload_cpu_times())
- *
- * The first call adds three rows of kind HWP_SERIES_TIME, unit "seconds",
- * after every other row: "elapsed" (the run's seconds, as added), "user"
- * and "system"; runs before it, and runs not given times, have NAN there.
- * 'hwprof compare' tests them like any other row. Errors: -EINVAL for a
- * NULL @r or a result without runs; -EBUSY for a result read from a file;
- * -ENOMEM. Since: 0.2
- */
-HWP_API int hwp_result_set_run_times(struct hwp_result *r, double user, double system);
-
-/*
- * hwp_result_set_run_order - where the last run added ran among the runs
- * of variants measured in turn (hwp_stats_order())
- * @experiment: names the measurement the variants' results share (copied):
- *		every call on one result gives the same one
- * @position: the run's place in the whole sequence, from 0
- * @block: the block of runs, one of each variant, that it ran in
- *	   (position / nr_variants in hwp_stats_order()'s orders)
- *
- * hwp_compare_results() pairs the runs of two results of one experiment
- * that share a block, and tests the differences of the pairs; the JSON
- * keeps the order ("run_order"), so that the results pair again when read
- * back. A run not given an order is in no pair. Errors: -EINVAL for a
- * NULL argument or a result without runs; -HWP_ERR_MISMATCH for an
- * experiment other than the result's; -EBUSY for a result read from a
- * file; -ENOMEM. Since: 0.2
- */
-HWP_API int hwp_result_set_run_order(struct hwp_result *r, const char *experiment,
-				     size_t position, size_t block);
-
-/*
- * hwp_result_add_scored_run - hwp_result_add_run(), with the run's scores
- * @scores: @nr_scores values, one per hwp_result_add_score(), in that order;
- *	    NAN for a score the run did not give (a row shows it as
- *	    undefined, never as 0)
- *
- * Metrics that read a score get this run's value. A result with scores
- * takes its runs here only: hwp_result_add_run() fails on it with -EINVAL.
- * Errors: as hwp_result_add_run(), and -EINVAL when @nr_scores is not the
- * number of scores. Since: 0.2
- */
-HWP_API int hwp_result_add_scored_run(struct hwp_result *r, const struct hwp_session *s,
-				      const struct hwp_count *counts, double seconds,
-				      const double *scores, size_t nr_scores);
-
-/*
- * hwp_result_add_run_units - record one run, unit by unit
- * @s: the session that counted it, open: its units (hwp_session_unit())
- *     name the rows
- * @counts: @nr_units * nr_events counts from hwp_session_read_units()
- * @nr_units: the units the read gave (at most hwp_session_nr_units())
- * @seconds: the run's wall time
- *
- * The result's rows get the sum of the units, as hwp_result_add_run()
- * would; each unit gets the same rows (events and metrics, computed on
- * the unit's counts) in hwp_result_unit_series(). Units are matched by
- * name from run to run: a unit that a run does not have (a thread of
- * another run) has NAN there. Every writer then shows each unit: text and
- * CSV prefix each row with the unit's name (and, per core, die, socket or
- * node, its number of CPUs), as perf stat does; JSON has "aggregation"
- * and "units", each with its own "events" and "metrics". With
- * HWP_AGGR_GLOBAL this is hwp_result_add_run(). Errors: as
- * hwp_result_add_run(); -HWP_ERR_MISMATCH when the aggregation differs
- * from the first run's; -EINVAL for more units than @s has, or for a result
- * with scores (hwp_result_add_score(): a score is the whole run's). Since: 0.2
- */
-HWP_API int hwp_result_add_run_units(struct hwp_result *r, const struct hwp_session *s,
-				     const struct hwp_count *counts, size_t nr_units,
-				     double seconds);
 
 /* hwp_result_aggr - how @r's units split it (HWP_AGGR_GLOBAL: no units).
  * Since: 0.2 */
@@ -1417,46 +1181,11 @@ HWP_API int hwp_result_unit(const struct hwp_result *r, size_t idx,
 HWP_API int hwp_result_unit_series(const struct hwp_result *r, size_t unit, size_t idx,
 				   struct hwp_series_info *info);
 
-/*
- * hwp_result_read_environment - record where @r is measured, now: host,
- * kernel, CPU, topology, date, and what hwprof doctor finds
- * (hwp_doctor_new(): governor, SMT, C-states, ASLR, load...), which the JSON
- * keeps under "environment" ("doctor") and hwp_compare_results() compares
- * (a warning when A's and B's differ). Call it before the runs, so that the
- * load is the machine's and not the benchmark's own; it costs a scan of
- * /proc (milliseconds). Without it the JSON records the environment when it
- * is written, without the doctor's facts.
- *
- * Errors: -EINVAL for NULL or a result read from a file (it keeps its
- * own), -ENOMEM. Since: 0.2
- */
-HWP_API int hwp_result_read_environment(struct hwp_result *r);
-
-/* hwp_result_set_exit_status - the command's shell exit code, for the JSON. Since: 0.1 */
-HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
-
-/*
- * hwp_result_add_regions - attach the regions the measured program wrote
- * @path: a hwprof-regions/1 file, as a program linked with libhwprof
- *	  writes to $HWPROF_OUTPUT at exit (see hwp_region_begin())
- *
- * One file a run, read as hwp_regionset_read() reads it. The text report
- * then shows the regions region by region after the whole program's
- * counts: with one run, that run's; with several (since 0.2), each row's
- * mean over the runs that entered the region, with perf's "+- x%"; the
- * JSON keeps every run's under "regions";
- * hwp_result_regionset() gives each. This is 'hwprof stat --regions'.
- * Errors: the open's errno (-ENOENT: the program wrote none),
- * -HWP_ERR_FORMAT for a file that is not the regions of a program or has
- * a field of the wrong type. Since: 0.1
- */
-HWP_API int hwp_result_add_regions(struct hwp_result *r, const char *path);
-
 struct hwp_regionset;
 
 /*
  * hwp_result_nr_regionsets - how many regionsets @r has: one a run of
- * 'hwprof stat --regions' (hwp_result_add_regions()), kept by
+ * 'hwprof stat --regions', kept by
  * hwp_result_read() and hwp_sweep_read(); 0 for NULL. Since: 0.2
  */
 HWP_API size_t hwp_result_nr_regionsets(const struct hwp_result *r);
@@ -1549,7 +1278,7 @@ HWP_API int hwp_result_write(const struct hwp_result *r, FILE *f,
  * hwp_result_explain - which number to trust: every row of @r ranked by how
  * closely it follows score @score across the runs, and the ratios of two
  * events that vary least
- * @score: the name of a score row (hwp_result_add_score())
+ * @score: the name of a score row ('hwprof stat --score')
  *
  * Each event, metric and other score gets Spearman's rank correlation with
  * the score (hwp_stats_spearman()), its p-value and its coefficient of
@@ -1571,32 +1300,8 @@ HWP_API int hwp_result_explain(const struct hwp_result *r, const char *score, FI
 
 struct hwp_sweep;
 
-/*
- * hwp_sweep_new - an empty sweep over parameter @param
- * @param: a name of letters, digits, '_' and '-' (copied)
- *
- * Errors: -EINVAL for a NULL or malformed name, -ENOMEM. Since: 0.1
- */
-HWP_API int hwp_sweep_new(const char *param, struct hwp_sweep **out);
-
 /* hwp_sweep_free - free the sweep and its results. Since: 0.1 */
 HWP_API void hwp_sweep_free(struct hwp_sweep *sw);
-
-/*
- * hwp_sweep_set_command - the command as given, with {PARAM} where each
- * value goes (copied), for the report's title and the JSON. Since: 0.1
- */
-HWP_API int hwp_sweep_set_command(struct hwp_sweep *sw, char *const argv[]);
-
-/*
- * hwp_sweep_add - add the result measured for @value (copied)
- * @r: taken by the sweep on success (it frees it); left to the caller on
- *     failure
- *
- * Errors: -EINVAL for a NULL argument or an empty value, -EEXIST for a
- * value already in the sweep, -ENOMEM. Since: 0.1
- */
-HWP_API int hwp_sweep_add(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
 
 /*
  * hwp_sweep_param - the parameter's name; NULL for a plain result read by
@@ -1724,7 +1429,7 @@ struct hwp_compare_info {
 	 * Since: 0.2 */
 	double ci_adj_low, ci_adj_high, ci_adj_level;
 	/* The pairs of runs tested, when A's and B's runs were measured in
-	 * turn (hwp_result_set_run_order()): runs of one block, both defined;
+	 * turn ('hwprof stat' with variants): runs of one block, both defined;
 	 * 0 when the runs were not paired. A paired cell's numbers (a_n, b_n,
 	 * the means, CVs, ratio, diff and intervals) are of its pairs alone;
 	 * its test is the paired t-test (Welch's asked for) or Wilcoxon's
@@ -2008,7 +1713,7 @@ HWP_API int hwp_region_write(FILE *f, const struct hwp_write_opts *opts);
 
 /*
  * hwp_region_save - write the results so far as JSON to @path, through
- * hwp_ofile_open(), so the file is never half-written
+ * a temporary name renamed into place, so the file is never half-written
  * @path: NULL for the configured output ($HWPROF_OUTPUT, or the output of
  *	  hwp_region_init()): then 0 and nothing written when none is
  *
@@ -2171,43 +1876,6 @@ HWP_API int hwp_regionset_series(const struct hwp_regionset *rs, size_t region,
 				 size_t idx, struct hwp_series_info *info);
 
 /* ------------------------------------------------------------------------
- * Output files that never end up half-written
- */
-
-struct hwp_ofile;
-
-/*
- * hwp_ofile_open - start writing @path
- * @path: a file path, or "-" for stdout
- *
- * A regular file is written under a new temporary name in the same
- * directory (created with O_EXCL, mode 0666 less the umask) and renamed
- * into place by hwp_ofile_commit(), so an interrupted writer never leaves
- * a half-written file under the real name. A path that exists and is not
- * a regular file (a pipe, /dev/null, /dev/full) is written directly; a
- * FIFO that no one reads yet is -ENXIO, not a wait (since 0.2).
- * Errors: the errno of creating the file, with the path and the fix in
- * hwp_errmsg(). Since: 0.1
- */
-HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out);
-
-/* hwp_ofile_stream - the stream to write to. Borrowed. Since: 0.1 */
-HWP_API FILE *hwp_ofile_stream(struct hwp_ofile *of);
-
-/*
- * hwp_ofile_commit - flush, check and rename into place; frees @of
- *
- * Errors: the errno of the first failed write, flush, fsync or rename
- * (-ENOSPC for a full disk); the temporary file is removed and the real
- * name is left as it was. Since: 0.1
- */
-HWP_API int hwp_ofile_commit(struct hwp_ofile *of);
-
-/* hwp_ofile_abort - drop what was written; frees @of. Since: 0.1 */
-HWP_API void hwp_ofile_abort(struct hwp_ofile *of);
-
-
-/* ------------------------------------------------------------------------
  * Sampling: hwprof record
  *
  * A recording samples events on every CPU for its target, as perf record
@@ -2340,7 +2008,8 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
  * open-file limit. Errors: -EACCES or -EPERM with the
  * perf_event_paranoid explanation, -ESRCH (no such process), the event's
  * error when it cannot be sampled (hwp_errmsg() says why), the output
- * file's error (see hwp_ofile_open()), -EINVAL on a second call: a
+ * file's error (it is written under a temporary name, renamed into place at
+ * the finish), -EINVAL on a second call: a
  * recording is opened once, whether that worked or not; -EACCES for
  * off_cpu where only user space may be sampled (since 0.2). Since: 0.1
  */
@@ -2631,10 +2300,6 @@ struct hwp_profile_info {
 /* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */
 HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_info *info);
 
-/* hwp_profile_event_name - the name of event @idx of the file, or NULL past
- * the last. Since: 0.1 */
-HWP_API const char *hwp_profile_event_name(const struct hwp_profile *p, size_t idx);
-
 /* One caller of an entry, from the call chains. */
 struct hwp_caller {
 	const char *name;	/* its symbol, or module+0xoffset */
@@ -2698,21 +2363,6 @@ typedef int (*hwp_entry_fn)(const struct hwp_entry *e, void *ctx);
 HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort, size_t n,
 			    hwp_entry_fn fn, void *ctx);
 
-/*
- * hwp_profile_foreach_entry_by - hwp_profile_foreach_entry() by several keys
- * @keys, @nr_keys: one key, or HWP_SORT_COMM and/or HWP_SORT_PID with at
- *		    most one of HWP_SORT_SYM and HWP_SORT_DSO, in any order
- *
- * A row for each distinct value of all the keys, hottest first, its
- * share of the profile's period as perf report --sort comm,sym shows it.
- * Rows with a thread key carry no callers. Returns as
- * hwp_profile_foreach_entry(); -EINVAL for keys that do not combine,
- * -EOPNOTSUPP for thread keys of an off-CPU profile. Since: 0.2
- */
-HWP_API int hwp_profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_sort *keys,
-					 size_t nr_keys, size_t n, hwp_entry_fn fn,
-					 void *ctx);
-
 /* A module that samples landed in, and what hwprof could read of it. */
 struct hwp_module_info {
 	size_t sz;
@@ -2745,11 +2395,6 @@ struct hwp_module_info {
 };
 
 typedef int (*hwp_module_fn)(const struct hwp_module_info *m, void *ctx);
-
-/* hwp_profile_foreach_module - walk the modules with samples, most samples
- * first. Since: 0.1 (as hwp_profile_modules) */
-HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn,
-				       void *ctx);
 
 /* A call chain, with its samples. */
 struct hwp_stack {
@@ -2803,29 +2448,14 @@ struct hwp_annotate_line {
 typedef int (*hwp_annotate_fn)(const struct hwp_annotate_line *l, void *ctx);
 
 /*
- * hwp_profile_annotate - walk the instructions of function @symbol, with
- * their samples and source lines
- *
- * @symbol is a function's name, or "NAME@0xADDRESS" with the function's
- * address in its module (as --sort sym reports it). Static functions of
- * one name may be several: a name alone picks the one with the most
- * samples, and each line names the others (nr_namesakes, namesakes).
- * Errors: -ENOENT when no sample landed in a function of that name (the
- * message names the hottest ones) or none of them starts at ADDRESS (the
- * message lists those that do), -EOPNOTSUPP without capstone or for the
- * kernel, whose code hwprof does not read. Since: 0.1
- */
-HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
-				 hwp_annotate_fn fn, void *ctx);
-
-/*
  * hwp_profile_write - write a report of @p to @f
  * @opts: NULL for text, sorted by symbol, every entry; else its format
  *	  (TEXT, CSV, JSON, FOLDED or, since 0.2, SPEEDSCOPE, PPROF and HTML),
  *	  sort, top, separator and annotate
  *
  * The formats are in hwprof-report(1), the JSON schema in hwprof-formats(5).
- * Errors: those of hwp_profile_foreach_entry() and hwp_profile_annotate(), and
+ * Errors: those of hwp_profile_foreach_entry() and of reading the binary
+ * to annotate, and
  * the write's errno (-ENOSPC), found by flushing @f. Since: 0.1; 0.2 takes
  * struct hwp_write_opts, as every writer does (0.1 took struct hwp_report_opts)
  */
@@ -2994,18 +2624,6 @@ HWP_API void hwp_profile_diff_free(struct hwp_profile_diff *d);
  * Errors: -EINVAL for a NULL argument or a too small info->sz. Since: 0.2 */
 HWP_API int hwp_profile_diff_info(const struct hwp_profile_diff *d,
 				  struct hwp_profile_diff_info *info);
-
-/* hwp_profile_diff_nr_rows. Since: 0.2 */
-HWP_API size_t hwp_profile_diff_nr_rows(const struct hwp_profile_diff *d);
-
-/*
- * hwp_profile_diff_row - describe row @idx, in the order above
- * @info: filled up to info->sz; its strings are borrowed from @d
- *
- * Errors: -EINVAL for @idx out of range or a too small info->sz. Since: 0.2
- */
-HWP_API int hwp_profile_diff_row(const struct hwp_profile_diff *d, size_t idx,
-				 struct hwp_profile_diff_row_info *info);
 
 /*
  * hwp_profile_diff_write - write the difference to @f

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-struct hwp_hold {
+struct hwpriv_hold {
 	int *fds;
 	size_t nr;
 };
@@ -53,7 +53,7 @@ static bool held_before(const struct hwp_evlist *evl, size_t e)
 	return false;
 }
 
-static void hold_one(struct hwp_hold *h, const struct event *ev)
+static void hold_one(struct hwpriv_hold *h, const struct event *ev)
 {
 	struct perf_event_attr attr = ev->attr;
 	struct open_req req = {
@@ -89,15 +89,15 @@ static void hold_one(struct hwp_hold *h, const struct event *ev)
 	strbuf_release(&reason);
 }
 
-HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out)
+HWP_API int hwpriv_hold_new(const struct hwp_evlist *evl, struct hwpriv_hold **out)
 {
-	struct hwp_hold *h;
+	struct hwpriv_hold *h;
 
 	clear_error();
 	if (out)
 		*out = NULL;
 	if (!out || !evl)
-		return fail(-EINVAL, "hwp_hold_new: NULL argument");
+		return fail(-EINVAL, "hwpriv_hold_new: NULL argument");
 	h = calloc(1, sizeof(*h));
 	/* + 1: an empty list is no allocation failure */
 	if (!h || !(h->fds = calloc(evl->nr_events + 1, sizeof(*h->fds)))) {
@@ -113,12 +113,12 @@ HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out)
 	return 0;
 }
 
-HWP_API size_t hwp_hold_nr_events(const struct hwp_hold *h)
+HWP_API size_t hwpriv_hold_nr_events(const struct hwpriv_hold *h)
 {
 	return h ? h->nr : 0;
 }
 
-HWP_API void hwp_hold_free(struct hwp_hold *h)
+HWP_API void hwpriv_hold_free(struct hwpriv_hold *h)
 {
 	if (!h)
 		return;

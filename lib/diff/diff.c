@@ -302,16 +302,16 @@ HWP_API int hwp_profile_diff_info(const struct hwp_profile_diff *d,
 	return info_fill(info, &d->info, sizeof(d->info));
 }
 
-HWP_API size_t hwp_profile_diff_nr_rows(const struct hwp_profile_diff *d)
+size_t profile_diff_nr_rows(const struct hwp_profile_diff *d)
 {
 	return d ? d->nr_rows : 0;
 }
 
-HWP_API int hwp_profile_diff_row(const struct hwp_profile_diff *d, size_t idx,
+int profile_diff_row(const struct hwp_profile_diff *d, size_t idx,
 				 struct hwp_profile_diff_row_info *info)
 {
 	clear_error();
 	if (!d || idx >= d->nr_rows)
-		return fail(-EINVAL, "hwp_profile_diff_row: no row %zu", idx);
+		return fail(-EINVAL, "profile_diff_row: no row %zu", idx);
 	return info_fill(info, &d->rows[idx].info, sizeof(d->rows[idx].info));
 }

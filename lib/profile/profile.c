@@ -979,7 +979,7 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 	return info_fill(info, &i, sizeof(i));
 }
 
-HWP_API const char *hwp_profile_event_name(const struct hwp_profile *p, size_t idx)
+const char *profile_event_name(const struct hwp_profile *p, size_t idx)
 {
 	return p && idx < p->nr_events ? p->event_names[idx] : NULL;
 }

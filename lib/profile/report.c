@@ -791,7 +791,7 @@ static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys
 	return err;
 }
 
-HWP_API int hwp_profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_sort *keys,
+int profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_sort *keys,
 					 size_t nr_keys, size_t n, hwp_entry_fn fn,
 					 void *ctx)
 {
@@ -802,7 +802,7 @@ HWP_API int hwp_profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_s
 	clear_error();
 	if (!p || !fn || !keys || !nr_keys)
 		return fail(-EINVAL,
-			    "hwp_profile_foreach_entry_by: NULL argument or no key");
+			    "profile_foreach_entry_by: NULL argument or no key");
 	for (size_t i = 0; i < nr_keys; i++) {
 		if ((unsigned int)keys[i] > HWP_SORT_PID)
 			return fail(-EINVAL, "unknown sort key %d", (int)keys[i]);
@@ -833,7 +833,7 @@ HWP_API int hwp_profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_s
 HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort, size_t n,
 			    hwp_entry_fn fn, void *ctx)
 {
-	return hwp_profile_foreach_entry_by(p, &sort, 1, n, fn, ctx);
+	return profile_foreach_entry_by(p, &sort, 1, n, fn, ctx);
 }
 
 /* ---- modules ---- */
@@ -852,7 +852,7 @@ static int cmp_modules(const void *pa, const void *pb)
 	return a->dso < b->dso ? -1 : a->dso > b->dso;
 }
 
-HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx)
+int profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx)
 {
 	size_t nd;
 	struct module_row *rows;
@@ -860,7 +860,7 @@ HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, 
 
 	clear_error();
 	if (!p || !fn)
-		return fail(-EINVAL, "hwp_profile_foreach_module: NULL argument");
+		return fail(-EINVAL, "profile_foreach_module: NULL argument");
 	nd = machine_nr_dsos(p->m);
 	rows = calloc(nd + 1, sizeof(*rows));
 	if (!rows)
@@ -1362,7 +1362,7 @@ int sort_keys_of(const struct hwp_write_opts *o, struct sort_keys *k)
 int sort_keys_foreach(struct hwp_profile *p, const struct sort_keys *k, size_t n,
 		      hwp_entry_fn fn, void *ctx)
 {
-	return hwp_profile_foreach_entry_by(p, k->keys, k->nr, n, fn, ctx);
+	return profile_foreach_entry_by(p, k->keys, k->nr, n, fn, ctx);
 }
 
 void format_bytes(const uint8_t *b, size_t n, char *buf, size_t size)

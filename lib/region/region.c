@@ -1040,19 +1040,19 @@ HWP_API int hwp_region_write(FILE *f, const struct hwp_write_opts *opts)
 static int save_to(const char *path)
 {
 	HWP_OPTS(hwp_write_opts, o, .format = HWP_FORMAT_JSON);
-	struct hwp_ofile *of;
+	struct hwpriv_ofile *of;
 	int err;
 
 	clear_error();
-	err = hwp_ofile_open(path, &of);
+	err = hwpriv_ofile_open(path, &of);
 	if (err)
 		return err;
-	err = hwp_region_write(hwp_ofile_stream(of), &o);
+	err = hwp_region_write(hwpriv_ofile_stream(of), &o);
 	if (err) {
-		hwp_ofile_abort(of);
+		hwpriv_ofile_abort(of);
 		return fail_prefix(err, "saving the regions to '%s'", path);
 	}
-	return hwp_ofile_commit(of);
+	return hwpriv_ofile_commit(of);
 }
 
 HWP_API int hwp_region_save(const char *path)

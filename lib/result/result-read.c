@@ -94,7 +94,7 @@ int result_from_json(const struct json_value *doc, const char *source,
 
 	*out = NULL;
 	snprintf(c.where, sizeof(c.where), "%s", where);
-	err = check_schema(doc, source, where, STAT_SCHEMA) ?: hwp_result_new(&r);
+	err = check_schema(doc, source, where, STAT_SCHEMA) ?: hwpriv_result_new(&r);
 	if (err)
 		return err;
 	r->loaded = true;
@@ -137,14 +137,14 @@ err:
 	return err;
 }
 
-HWP_API int hwp_result_add_regions(struct hwp_result *r, const char *path)
+HWP_API int hwpriv_result_add_regions(struct hwp_result *r, const char *path)
 {
 	struct hwp_regionset *rs;
 	int err;
 
 	clear_error();
 	if (!r || !path)
-		return fail(-EINVAL, "hwp_result_add_regions: NULL argument");
+		return fail(-EINVAL, "hwpriv_result_add_regions: NULL argument");
 	err = hwp_regionset_read(path, &rs);
 	if (!err && (err = result_add_regionset(r, rs)))
 		hwp_regionset_free(rs);
@@ -222,7 +222,7 @@ static int read_points(const struct json_value *doc, const char *path,
 		strcat(c.where, ".result");
 		err = result_from_json(res, path, c.where, &r);
 		if (!err) {
-			err = hwp_sweep_add(sw, value, r);
+			err = hwpriv_sweep_add(sw, value, r);
 			if (err)
 				hwp_result_free(r);
 			if (err == -EEXIST)
@@ -250,7 +250,7 @@ static int sweep_from_json(const struct json_value *doc, const char *path,
 	      field_command(&c, doc, &argv);
 	if (err)
 		return err;
-	err = hwp_sweep_new(param->u.string, &sw);
+	err = hwpriv_sweep_new(param->u.string, &sw);
 	if (err) {
 		strv_free(argv);
 		return fail_prefix(-HWP_ERR_FORMAT, "'%s', line %u", path, param->line);

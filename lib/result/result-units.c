@@ -78,7 +78,7 @@ static enum hwp_aggr session_aggr(const struct hwp_session *s)
 	return hwp_session_unit(s, 0, &i) ? HWP_AGGR_GLOBAL : i.aggr;
 }
 
-HWP_API int hwp_result_add_run_units(struct hwp_result *r, const struct hwp_session *s,
+HWP_API int hwpriv_result_add_run_units(struct hwp_result *r, const struct hwp_session *s,
 				     const struct hwp_count *counts, size_t nr_units,
 				     double seconds)
 {
@@ -90,14 +90,14 @@ HWP_API int hwp_result_add_run_units(struct hwp_result *r, const struct hwp_sess
 
 	clear_error();
 	if (!r || !s || !counts)
-		return fail(-EINVAL, "hwp_result_add_run_units: NULL argument");
+		return fail(-EINVAL, "hwpriv_result_add_run_units: NULL argument");
 	if (nr_units > hwp_session_nr_units(s))
-		return fail(-EINVAL, "hwp_result_add_run_units: %zu units, but the session has %zu",
+		return fail(-EINVAL, "hwpriv_result_add_run_units: %zu units, but the session has %zu",
 			    nr_units, hwp_session_nr_units(s));
 	/* Scores are the whole run's: units of one have no meaning yet. */
 	if (r->nr_scores)
 		return fail(-EINVAL,
-			    "hwp_result_add_run_units: the result has scores, which are not split by unit");
+			    "hwpriv_result_add_run_units: the result has scores, which are not split by unit");
 	err = result_check_run(r, s);
 	if (err)
 		return err;

@@ -32,7 +32,7 @@ struct hwp_record {
 	uint64_t *ids;
 	struct ring *rings;	/* one a CPU */
 	int epfd;
-	struct hwp_ofile *of;	/* the file on disk, or */
+	struct hwpriv_ofile *of;	/* the file on disk, or */
 	bool streamed;		/* in perf's pipe format: it cannot be read back */
 	int memfd;		/* the file in memory */
 	FILE *f;
@@ -456,7 +456,7 @@ static int open_output(struct hwp_record *r)
 
 		if (err)
 			return err;
-		r->f = hwp_ofile_stream(r->of);
+		r->f = hwpriv_ofile_stream(r->of);
 		return 0;
 	}
 	r->memfd = memfd_create("hwprof-record", MFD_CLOEXEC);
@@ -799,9 +799,9 @@ static int commit_output(struct hwp_record *r, int err)
 {
 	if (r->of) {
 		if (err) {
-			hwp_ofile_abort(r->of);
+			hwpriv_ofile_abort(r->of);
 		} else {
-			err = hwp_ofile_commit(r->of);
+			err = hwpriv_ofile_commit(r->of);
 		}
 		r->of = NULL;
 		r->f = NULL;
@@ -941,7 +941,7 @@ HWP_API void hwp_record_free(struct hwp_record *r)
 	close_fds(r);
 	pd_writer_abort(r->w);
 	if (r->of)
-		hwp_ofile_abort(r->of);
+		hwpriv_ofile_abort(r->of);
 	else if (r->f)
 		fclose(r->f);
 	if (r->memfd >= 0)

@@ -243,19 +243,19 @@ static void check_set_order(void)
 {
 	struct hwp_result *r = NULL;
 
-	CHECK_ERR(hwp_result_new(&r), 0);
-	CHECK_ERR(hwp_result_set_run_order(r, "e", 0, 0), -EINVAL);
-	CHECK_ERR(hwp_result_set_run_order(NULL, "e", 0, 0), -EINVAL);
-	/* Runs as hwp_result_add_run() leaves them, without a session: the
+	CHECK_ERR(hwpriv_result_new(&r), 0);
+	CHECK_ERR(hwpriv_result_set_run_order(r, "e", 0, 0), -EINVAL);
+	CHECK_ERR(hwpriv_result_set_run_order(NULL, "e", 0, 0), -EINVAL);
+	/* Runs as hwpriv_result_add_run() leaves them, without a session: the
 	 * order of the last one; a run not given one has none. */
 	r->nr_runs = 2;
-	CHECK_ERR(hwp_result_set_run_order(r, "e1", 3, 1), 0);
-	CHECK_ERR(hwp_result_set_run_order(r, "e2", 3, 1), -HWP_ERR_MISMATCH);
+	CHECK_ERR(hwpriv_result_set_run_order(r, "e1", 3, 1), 0);
+	CHECK_ERR(hwpriv_result_set_run_order(r, "e2", 3, 1), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "'e1', not 'e2'"), "%s", hwp_errmsg());
 	CHECK(r->order.nr == 2 && r->order.block[0] == -1 && r->order.position[0] == -1 &&
 	      r->order.block[1] == 1 && r->order.position[1] == 3, "order of run 2");
 	r->nr_runs = 3;
-	CHECK_ERR(hwp_result_set_run_order(r, "e1", 4, 2), 0);
+	CHECK_ERR(hwpriv_result_set_run_order(r, "e1", 4, 2), 0);
 	CHECK(r->order.nr == 3 && r->order.block[2] == 2, "order of run 3");
 	r->nr_runs = 0;
 	hwp_result_free(r);
@@ -265,7 +265,7 @@ static void check_set_order(void)
 
 		r = fixture("loaded.json", &fa);
 	}
-	CHECK_ERR(hwp_result_set_run_order(r, "e1", 0, 0), -EBUSY);
+	CHECK_ERR(hwpriv_result_set_run_order(r, "e1", 0, 0), -EBUSY);
 	hwp_result_free(r);
 }
 

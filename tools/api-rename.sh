@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Apply docs/api-renames.txt ("old new" a line) to the files given, or to
+# every tracked source of the tree when none is: word-boundary sed, so
+# hwp_score does not touch hwp_score_new, and idempotent (no new name is
+# an old one), so it can run again over a branch made before or after it.
+# The 0.1 compatibility names (lib/compat.c, tests/compat-0.1.c), the
+# version script, the ABI baseline, NEWS.md and the list itself keep the
+# old names on purpose and are skipped.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+list=$root/docs/api-renames.txt
+script=$(mktemp)
+trap 'rm -f "$script"' EXIT
+awk '!/^#/ && NF == 2 { printf "s/\\<%s\\>/%s/g\n", $1, $2 }' "$list" >"$script"
+# No chains: a new name that is also an old one would make a second run
+# rename again.
+awk '!/^#/ && NF == 2 { old[$1] = 1; new[$2] = 1 }
+	END { for (n in new) if (n in old) { print "api-rename: " n " is old and new"; exit 1 } }' "$list"
+if [ $# -eq 0 ]; then
+	cd "$root"
+	set -- $(git ls-files | grep -E '\.(c|h|cc|in|py|sh|md|txt|scd|build|sym|bash|map)$|/Makefile$|^Makefile$')
+fi
+for f; do
+	case $f in
+	*lib/compat.c | *tests/compat-0.1.c | *lib/libhwprof.sym | *tests/abi/libhwprof.abi | \
+	*NEWS.md | *docs/api-renames.txt | *tools/api-rename.sh)
+		continue ;;
+	esac
+	[ -f "$f" ] || continue
+	grep -q 'hwp_' "$f" || continue
+	sed -i -f "$script" "$f"
+done
