@@ -942,7 +942,7 @@ static void pin_note(const char *pin)
 	struct hwp_topology *t;
 	enum hwp_aggr level;
 
-	if (!strpbrk(pin, ",-") || hwp_topology_read(NULL, &t))
+	if (!strpbrk(pin, ",-") || hwp_topology_load(NULL, &t))
 		return;
 	if (!hwp_topology_shared(t, pin, &level) && level != HWP_AGGR_CPU &&
 	    level <= HWP_AGGR_SOCKET)

@@ -361,7 +361,7 @@ static int write_comparisons(struct stat_ctx *sc, struct hwp_result **results,
 			 .order = p->order_line);
 		struct hwp_compare *cmp = NULL;
 
-		err = hwp_compare_results(results[0], results[v], &co, &cmp);
+		err = hwp_compare_from_results(results[0], results[v], &co, &cmp);
 		if (!err)
 			err = hwp_compare_write(cmp, sc->stream, &sc->wopts);
 		hwp_compare_free(cmp);

@@ -202,6 +202,38 @@ COMPAT(int, hwp_sweep_add, (struct hwp_sweep *sw, const char *value,
 	return hwpriv_sweep_add(sw, value, r);
 }
 
+/* ---- renamed in 0.2: one verb a meaning (docs/api.md) ---- */
+
+COMPAT(int, hwp_profile_open, (const char *path, const struct hwp_profile_opts *opts,
+			       struct hwp_profile **out))
+{
+	return hwp_profile_load(path, opts, out);
+}
+
+COMPAT(int, hwp_result_read, (const char *path, struct hwp_result **out))
+{
+	return hwp_result_load(path, out);
+}
+
+COMPAT(int, hwp_sweep_read, (const char *path, struct hwp_sweep **out))
+{
+	return hwp_sweep_load(path, out);
+}
+
+COMPAT(int, hwp_compare_results, (const struct hwp_result *a, const struct hwp_result *b,
+				  const struct hwp_compare_opts *opts,
+				  struct hwp_compare **out))
+{
+	return hwp_compare_from_results(a, b, opts, out);
+}
+
+COMPAT(int, hwp_compare_sweeps, (const struct hwp_sweep *a, const struct hwp_sweep *b,
+				 const struct hwp_compare_opts *opts,
+				 struct hwp_compare **out))
+{
+	return hwp_compare_from_sweeps(a, b, opts, out);
+}
+
 /* ---- the two whose arguments changed: the same name, version 0.1 ---- */
 
 /* 0.1's own options of hwp_profile_write(). */

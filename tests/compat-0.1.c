@@ -8,6 +8,7 @@
 
 #include "harness.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -59,6 +60,16 @@ int hwp_result_add_regions(struct hwp_result *r, const char *path);
 int hwp_sweep_new(const char *param, struct hwp_sweep **out);
 int hwp_sweep_set_command(struct hwp_sweep *sw, char *const argv[]);
 int hwp_sweep_add(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
+
+/* 0.1's names that 0.2 renamed (docs/api-renames.txt). */
+int hwp_profile_open(const char *path, const struct hwp_profile_opts *opts,
+		     struct hwp_profile **out);
+int hwp_result_read(const char *path, struct hwp_result **out);
+int hwp_sweep_read(const char *path, struct hwp_sweep **out);
+int hwp_compare_results(const struct hwp_result *a, const struct hwp_result *b,
+			const struct hwp_compare_opts *opts, struct hwp_compare **out);
+int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
+		       const struct hwp_compare_opts *opts, struct hwp_compare **out);
 
 /* 0.1's hwp_profile_write() took these options. */
 struct report_opts_0_1 {
@@ -164,6 +175,63 @@ static int region_calls(const struct hwp_region_info *info, void *ctx)
 	return 0;
 }
 
+/* Write @obj as JSON to @path with @write. */
+static int json_to(const char *path, const void *obj,
+		   int (*write)(const void *obj, FILE *f, const struct hwp_write_opts *o))
+{
+	HWP_OPTS(hwp_write_opts, json, .format = HWP_FORMAT_JSON);
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f)
+		return -errno;
+	err = write(obj, f, &json);
+	return fclose(f) || err ? -EIO : 0;
+}
+
+static int write_result(const void *r, FILE *f, const struct hwp_write_opts *o)
+{
+	return hwp_result_write(r, f, o);
+}
+
+static int write_sweep(const void *sw, FILE *f, const struct hwp_write_opts *o)
+{
+	return hwp_sweep_write(sw, f, o);
+}
+
+/* The files of a sweep and its result, read back and compared with 0.1's
+ * names. */
+static void read_back_0_1(const struct hwp_sweep *sw, const char *dir)
+{
+	struct hwp_profile *prof = (struct hwp_profile *)&prof;
+	struct hwp_result *r = NULL;
+	struct hwp_sweep *sw2 = NULL;
+	struct hwp_compare *c = NULL;
+	char rpath[64], spath[64];
+
+	snprintf(rpath, sizeof(rpath), "%s/result.json", dir);
+	snprintf(spath, sizeof(spath), "%s/sweep.json", dir);
+	CHECK_ERR(json_to(rpath, hwp_sweep_result(sw, 0), write_result), 0);
+	CHECK_ERR(json_to(spath, sw, write_sweep), 0);
+	CHECK_ERR(hwp_result_read(rpath, &r), 0);
+	CHECK(r && hwp_result_nr_runs(r) == 2, "the result read back has its runs");
+	CHECK_ERR(hwp_compare_results(hwp_sweep_result(sw, 0), r, NULL, &c), 0);
+	CHECK(c && hwp_compare_nr_rows(c) > 0, "a comparison of the result with itself");
+	hwp_compare_free(c);
+	c = NULL;
+	CHECK_ERR(hwp_sweep_read(spath, &sw2), 0);
+	CHECK(sw2 && hwp_sweep_nr_points(sw2) == 1, "the sweep read back has its point");
+	CHECK_ERR(hwp_compare_sweeps(sw, sw2, NULL, &c), 0);
+	CHECK(c && hwp_compare_nr_rows(c) > 0, "a comparison of the sweep with itself");
+	hwp_compare_free(c);
+	hwp_sweep_free(sw2);
+	hwp_result_free(r);
+	CHECK_ERR(hwp_profile_open(rpath, NULL, &prof), -HWP_ERR_FORMAT);
+	CHECK(prof == NULL, "no profile of a JSON file");
+	unlink(rpath);
+	unlink(spath);
+}
+
 /* The regions of 0.1, in a thread of their own: its counters close when
  * it exits. */
 static void *regions_0_1(void *path)
@@ -216,21 +284,29 @@ static void test_regions_result_0_1(void)
 	CHECK_ERR(hwp_evlist_parse("task-clock", NULL, &evl), 0);
 	CHECK_ERR(hwp_session_new(evl, NULL, &s), 0);
 	CHECK_ERR(hwp_session_open(s), 0);
+	CHECK_ERR(hwp_session_enable(s), 0);
+	for (volatile int i = 0; i < 1000000; i++)
+		;
+	CHECK_ERR(hwp_session_disable(s), 0);
 	CHECK_ERR(hwp_session_read(s, &count, 1), 0);
+	CHECK(count.value > 0, "task-clock counted %llu ns",
+	      (unsigned long long)count.value);
 	CHECK_ERR(hwp_result_new(&r), 0);
 	CHECK_ERR(hwp_result_set_command(r, argv), 0);
 	CHECK_ERR(hwp_result_set_target(r, "compat"), 0);
 	CHECK_ERR(hwp_result_add_metric(r, m), 0);
 	CHECK_ERR(hwp_result_add_run(r, s, &count, 0.5), 0);
+	CHECK_ERR(hwp_result_add_run(r, s, &count, 0.5), 0);
 	hwp_result_set_exit_status(r, 3);
 	CHECK_ERR(hwp_result_add_regions(r, path), 0);
-	CHECK(hwp_result_nr_runs(r) == 1 && hwp_result_nr_regionsets(r) == 1,
+	CHECK(hwp_result_nr_runs(r) == 2 && hwp_result_nr_regionsets(r) == 1,
 	      "%zu runs, %zu regionsets", hwp_result_nr_runs(r),
 	      hwp_result_nr_regionsets(r));
 	CHECK_ERR(hwp_sweep_new("n", &sw), 0);
 	CHECK_ERR(hwp_sweep_set_command(sw, argv), 0);
 	CHECK_ERR(hwp_sweep_add(sw, "1", r), 0);
 	CHECK(hwp_sweep_nr_points(sw) == 1 && hwp_sweep_result(sw, 0) == r, "one point");
+	read_back_0_1(sw, dir);
 	hwp_sweep_free(sw);
 	hwp_session_free(s);
 	hwp_evlist_free(evl);

@@ -120,7 +120,7 @@ struct hwp_compare_info {
 struct hwp_compare;
 
 /*
- * hwp_compare_results - compare every event and metric that @a and @b have
+ * hwp_compare_from_results - compare every event and metric that @a and @b have
  * in common (by name, or an event by its canonical name)
  * @a: the baseline; @b: the candidate. Neither is kept.
  * @out: free it with hwp_compare_free()
@@ -136,25 +136,27 @@ struct hwp_compare;
  * Errors: -HWP_ERR_MISMATCH when a side has fewer than 2 runs or no row is
  * common to both (the message says which and what to do); -EINVAL for a
  * NULL argument, alpha outside (0, 1) or an unknown test; -ENOMEM.
- * Since: 0.1
+ * Since: 0.1 (as hwp_compare_results)
  */
-HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_result *b,
-				const struct hwp_compare_opts *opts,
-				struct hwp_compare **out);
+HWP_API int hwp_compare_from_results(const struct hwp_result *a,
+				     const struct hwp_result *b,
+				     const struct hwp_compare_opts *opts,
+				     struct hwp_compare **out);
 
 /*
- * hwp_compare_sweeps - compare two sweeps column by column
+ * hwp_compare_from_sweeps - compare two sweeps column by column
  *
  * Columns are the values both sweeps measured (a warning names the others);
- * each cell is compared as hwp_compare_results() does, and Holm's
+ * each cell is compared as hwp_compare_from_results() does, and Holm's
  * correction runs over every cell. Two sweeps of one point without
- * parameter (plain results read by hwp_sweep_read()) compare as results.
- * Errors: as hwp_compare_results(), and -HWP_ERR_MISMATCH for a sweep
+ * parameter (plain results read by hwp_sweep_load()) compare as results.
+ * Errors: as hwp_compare_from_results(), and -HWP_ERR_MISMATCH for a sweep
  * against a plain result or sweeps without a value in common. Since: 0.1
+ * (as hwp_compare_sweeps)
  */
-HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
-			       const struct hwp_compare_opts *opts,
-			       struct hwp_compare **out);
+HWP_API int hwp_compare_from_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
+				    const struct hwp_compare_opts *opts,
+				    struct hwp_compare **out);
 
 /* hwp_compare_free. Since: 0.1 */
 HWP_API void hwp_compare_free(struct hwp_compare *c);
@@ -184,7 +186,7 @@ HWP_API const char *hwp_compare_warning(const struct hwp_compare *c, size_t idx)
  * hwp_compare_failed - how many of hwp_compare_opts.fail_on's rules the
  * comparison breaks (0 without rules). A rule that names a row the
  * comparison does not have, or that is malformed, is refused by
- * hwp_compare_results() (-EINVAL, with the rows it has) rather than passed
+ * hwp_compare_from_results() (-EINVAL, with the rows it has) rather than passed
  * in silence. Since: 0.2
  */
 HWP_API size_t hwp_compare_failed(const struct hwp_compare *c);

@@ -271,7 +271,7 @@ struct hwp_cpu_info {
 struct hwp_topology;
 
 /*
- * hwp_topology_read - read the topology of the online CPUs from sysfs
+ * hwp_topology_load - read the topology of the online CPUs from sysfs
  * @root: the sysfs mount to read (NULL: $HWPROF_SYSFS_ROOT if set, else
  *	  "/sys"); a directory laid out as sysfs is, for tests and for
  *	  reading another machine's saved tree
@@ -282,7 +282,7 @@ struct hwp_topology;
  * Errors: the errno of a file that cannot be read, -HWP_ERR_FORMAT for
  * one that holds no number, -ENOMEM. Thread-safe. Since: 0.2
  */
-HWP_API int hwp_topology_read(const char *root, struct hwp_topology **out);
+HWP_API int hwp_topology_load(const char *root, struct hwp_topology **out);
 
 /* hwp_topology_free - NULL is a no-op. Since: 0.2 */
 HWP_API void hwp_topology_free(struct hwp_topology *t);

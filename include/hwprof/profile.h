@@ -74,7 +74,7 @@ struct hwp_profile_opts {
 	/* Only the samples taken on these CPUs (a CPU list, "0-3,6"); NULL:
 	 * all. The file's samples must carry their CPU (PERF_SAMPLE_CPU:
 	 * hwprof record always asks for it, perf record with -a, -C or
-	 * --sample-cpu), else hwp_profile_open() fails with -EINVAL. The
+	 * --sample-cpu), else hwp_profile_load() fails with -EINVAL. The
 	 * others are counted in hwp_profile_info's other_cpus. Since: 0.2 */
 	const char *cpus;
 	/* Inlined frames in call chains, as perf report --inline shows them:
@@ -135,14 +135,14 @@ struct hwp_profile_opts {
 	 * on a quiet writer could not be stopped when the profile fails.
 	 * So is a file where the thread cannot be started (no error: the
 	 * debug log, HWPROF_LOG_LEVEL=debug, says why). The thread is
-	 * joined before hwp_profile_open() returns, whatever it returns; it
+	 * joined before hwp_profile_load() returns, whatever it returns; it
 	 * blocks every signal. Since: 0.2 */
 	unsigned int threads;
 	size_t :0;
 };
 
 /*
- * hwp_profile_open - read and aggregate a perf.data file
+ * hwp_profile_load - read and aggregate a perf.data file
  * @path: the file; "-" reads standard input (since 0.2)
  * @out: free it with hwp_profile_free()
  *
@@ -156,14 +156,14 @@ struct hwp_profile_opts {
  * AUX area data that follows AUXTRACE records, are skipped and counted
  * (hwp_profile_info.skipped). Errors also: the open's errno, -ENOENT for
  * an event the file does not have (the message lists them), -ENOMEM.
- * Since: 0.1
+ * Since: 0.1 (as hwp_profile_open)
  */
-HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *opts,
+HWP_API int hwp_profile_load(const char *path, const struct hwp_profile_opts *opts,
 			     struct hwp_profile **out);
 
 /*
  * hwp_profile_from_record - aggregate a finished recording (in memory or
- * on disk). Errors as hwp_profile_open(), and -EINVAL when @r is not
+ * on disk). Errors as hwp_profile_load(), and -EINVAL when @r is not
  * finished or its hwp_record_finish() failed. @r may be freed afterwards.
  * Since: 0.1
  */

@@ -132,7 +132,7 @@ HWP_API int hwp_region_foreach(hwp_region_fn fn, void *ctx);
  * hwp_region_write - write the results so far as text (a block per region,
  * as 'hwprof stat --regions' shows them; hwp_regionset_write() says what it
  * holds) or JSON ("hwprof-regions/1"): hwp_regionset_write() of
- * hwp_regionset_snapshot(). Errors: -EOPNOTSUPP for CSV or folded stacks,
+ * hwp_regionset_from_regions(). Errors: -EOPNOTSUPP for CSV or folded stacks,
  * -EINVAL for a NULL stream or a value that is no format, the write's
  * errno, -ENOMEM. Thread-safe. Since: 0.1 (as hwp_regions_write)
  */
@@ -166,7 +166,7 @@ struct hwp_regionset_info;
  *	  once when the first thread opened its counters; NAN before), and the
  *	  regions met so far
  *
- * The cheap part of hwp_regionset_snapshot(), without the counts.
+ * The cheap part of hwp_regionset_from_regions(), without the counts.
  * Thread-safe. Since: 0.2 (0.1 had hwp_regions_read_cost(),
  * hwp_regions_events() and hwp_regions_sample_every())
  */
@@ -180,9 +180,9 @@ HWP_API int hwp_region_settings(struct hwp_regionset_info *info);
  * scaled, with the percent of the time it was running, and the metrics
  * on them, as hwprof-stat/1 rows of one run) and each thread's part. A
  * regionset is the hwprof-regions/1 document of libhwprof(3), read from the
- * file a program wrote (hwp_regionset_read()), kept by a result of
+ * file a program wrote (hwp_regionset_load()), kept by a result of
  * 'hwprof stat --regions' (hwp_result_regionset()), or taken from this
- * process's own regions (hwp_regionset_snapshot()). It does not change
+ * process's own regions (hwp_regionset_from_regions()). It does not change
  * once made: any thread may read it, one at a time frees it.
  */
 
@@ -199,11 +199,11 @@ struct hwp_regionset_info {
 };
 
 /*
- * hwp_regionset_read - load the regions a program wrote (schema
+ * hwp_regionset_load - load the regions a program wrote (schema
  * hwprof-regions/1, as hwp_region_save() and $HWPROF_OUTPUT write them)
  * @out: free it with hwp_regionset_free()
  *
- * The file is treated as untrusted, as by hwp_result_read(): every field
+ * The file is treated as untrusted, as by hwp_result_load(): every field
  * is checked. A region with a bad field is left out with a warning that
  * names it and why, and counted (hwp_regionset_info's nr_unreadable); the
  * others are read. Errors: the errno of opening or reading it (-ENOENT: the
@@ -212,10 +212,10 @@ struct hwp_regionset_info {
  * regions of a program or has a field of the wrong type outside the
  * regions, -EINVAL, -ENOMEM. Thread-safe. Since: 0.2
  */
-HWP_API int hwp_regionset_read(const char *path, struct hwp_regionset **out);
+HWP_API int hwp_regionset_load(const char *path, struct hwp_regionset **out);
 
 /*
- * hwp_regionset_snapshot - this process's regions so far, as a regionset
+ * hwp_regionset_from_regions - this process's regions so far, as a regionset
  * @out: free it with hwp_regionset_free()
  *
  * What hwp_region_foreach() walks, taken at once under the regions' lock:
@@ -228,7 +228,7 @@ HWP_API int hwp_regionset_read(const char *path, struct hwp_regionset **out);
  * configured). Errors: -EINVAL, -ENOMEM. Thread-safe, also while other
  * threads measure. Since: 0.2
  */
-HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out);
+HWP_API int hwp_regionset_from_regions(struct hwp_regionset **out);
 
 /* hwp_regionset_free - free a regionset read or snapshot; NULL is a no-op. Since: 0.2 */
 HWP_API void hwp_regionset_free(struct hwp_regionset *rs);
@@ -240,7 +240,7 @@ HWP_API void hwp_regionset_free(struct hwp_regionset *rs);
  * them: its threads, calls, time and ops, then each event's count, per
  * call and per op (and, when it was multiplexed, the percent it counted),
  * then its metrics. HWP_FORMAT_JSON: schema hwprof-regions/1, which
- * hwp_regionset_read() reads back. HWP_FORMAT_OPENMETRICS (since 0.2):
+ * hwp_regionset_load() reads back. HWP_FORMAT_OPENMETRICS (since 0.2):
  * the families hwprof_region_calls, _seconds, _ops, _event, _event_seconds
  * and _metric, labelled by region (and event or metric), then "# EOF".
  * HWP_FORMAT_PROMETHEUS: the same in Prometheus' text format. Errors:

@@ -76,7 +76,7 @@ struct hwp_regionset;
 /*
  * hwp_result_nr_regionsets - how many regionsets @r has: one a run of
  * 'hwprof stat --regions', kept by
- * hwp_result_read() and hwp_sweep_read(); 0 for NULL. Since: 0.2
+ * hwp_result_load() and hwp_sweep_load(); 0 for NULL. Since: 0.2
  */
 HWP_API size_t hwp_result_nr_regionsets(const struct hwp_result *r);
 
@@ -119,7 +119,7 @@ HWP_API const double *hwp_result_seconds(const struct hwp_result *r);
 HWP_API int hwp_result_find(const struct hwp_result *r, const char *name, size_t *idx);
 
 /*
- * hwp_result_read - load what hwprof stat --json wrote (schema hwprof-stat/1)
+ * hwp_result_load - load what hwprof stat --json wrote (schema hwprof-stat/1)
  * @path: the file
  * @out: the result with every run's values, the command, the
  *	 environment it was measured in and, from 'hwprof stat --regions', the
@@ -132,11 +132,11 @@ HWP_API int hwp_result_find(const struct hwp_result *r, const char *name, size_t
  * -EFBIG past 64 MiB; -HWP_ERR_FORMAT, with a message naming the file,
  * the line and the field, for a file that is empty, not JSON, truncated,
  * JSON but not hwprof's, of another schema (a sweep: see
- * hwp_sweep_read()), or with a field of the wrong type (its regions
+ * hwp_sweep_load()), or with a field of the wrong type (its regions
  * included) or an array of values whose length is not "runs"; -ENOMEM.
- * Thread-safe. Since: 0.1
+ * Thread-safe. Since: 0.1 (as hwp_result_read)
  */
-HWP_API int hwp_result_read(const char *path, struct hwp_result **out);
+HWP_API int hwp_result_load(const char *path, struct hwp_result **out);
 
 /*
  * hwp_result_write - write @r to @f
@@ -195,7 +195,7 @@ HWP_API void hwp_sweep_free(struct hwp_sweep *sw);
 
 /*
  * hwp_sweep_param - the parameter's name; NULL for a plain result read by
- * hwp_sweep_read(). Since: 0.1
+ * hwp_sweep_load(). Since: 0.1
  */
 HWP_API const char *hwp_sweep_param(const struct hwp_sweep *sw);
 
@@ -224,13 +224,13 @@ HWP_API int hwp_sweep_write(const struct hwp_sweep *sw, FILE *f,
 			    const struct hwp_write_opts *opts);
 
 /*
- * hwp_sweep_read - load a sweep (hwprof-sweep/1), or a plain result
+ * hwp_sweep_load - load a sweep (hwprof-sweep/1), or a plain result
  * (hwprof-stat/1) as a sweep of one point without parameter or value
  *
- * As hwp_result_read(), with the same checks and errors. Thread-safe.
- * Since: 0.1
+ * As hwp_result_load(), with the same checks and errors. Thread-safe.
+ * Since: 0.1 (as hwp_sweep_read)
  */
-HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out);
+HWP_API int hwp_sweep_load(const char *path, struct hwp_sweep **out);
 
 #ifdef __cplusplus
 }

@@ -1189,7 +1189,7 @@ static const char *opts_order(const struct hwp_compare_opts *o)
 	       o->order : NULL;
 }
 
-HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
+HWP_API int hwp_compare_from_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
 			       const struct hwp_compare_opts *opts,
 			       struct hwp_compare **out)
 {
@@ -1198,10 +1198,10 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 
 	clear_error();
 	if (!out)
-		return fail(-EINVAL, "hwp_compare_sweeps: out is NULL");
+		return fail(-EINVAL, "hwp_compare_from_sweeps: out is NULL");
 	*out = NULL;
 	if (!a || !b || !a->nr || !b->nr)
-		return fail(-EINVAL, "hwp_compare_sweeps: NULL or empty sweep");
+		return fail(-EINVAL, "hwp_compare_from_sweeps: NULL or empty sweep");
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return fail(-ENOMEM, "out of memory");
@@ -1216,7 +1216,7 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 		goto err;
 	}
 	if (c->opts.test != HWP_TEST_WELCH && c->opts.test != HWP_TEST_MANN_WHITNEY) {
-		err = fail(-EINVAL, "hwp_compare_sweeps: unknown test %d",
+		err = fail(-EINVAL, "hwp_compare_from_sweeps: unknown test %d",
 			   (int)c->opts.test);
 		goto err;
 	}
@@ -1253,9 +1253,10 @@ err:
 	return err;
 }
 
-HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_result *b,
-				const struct hwp_compare_opts *opts,
-				struct hwp_compare **out)
+HWP_API int hwp_compare_from_results(const struct hwp_result *a,
+				     const struct hwp_result *b,
+				     const struct hwp_compare_opts *opts,
+				     struct hwp_compare **out)
 {
 	/* Each result as a sweep of one point, borrowed for the call. */
 	char *none = NULL;
@@ -1267,9 +1268,9 @@ HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_res
 		clear_error();
 		if (out)
 			*out = NULL;
-		return fail(-EINVAL, "hwp_compare_results: NULL argument");
+		return fail(-EINVAL, "hwp_compare_from_results: NULL argument");
 	}
-	return hwp_compare_sweeps(&sa, &sb, opts, out);
+	return hwp_compare_from_sweeps(&sa, &sb, opts, out);
 }
 
 HWP_API size_t hwp_compare_nr_rows(const struct hwp_compare *c)

@@ -83,7 +83,7 @@ static int read_nodes(struct hwp_topology *t, const char *root)
 	return 0;
 }
 
-HWP_API int hwp_topology_read(const char *root, struct hwp_topology **out)
+HWP_API int hwp_topology_load(const char *root, struct hwp_topology **out)
 {
 	struct hwp_topology *t;
 	char buf[4096];
@@ -93,7 +93,7 @@ HWP_API int hwp_topology_read(const char *root, struct hwp_topology **out)
 
 	clear_error();
 	if (!out)
-		return fail(-EINVAL, "hwp_topology_read: out is NULL");
+		return fail(-EINVAL, "hwp_topology_load: out is NULL");
 	*out = NULL;
 	root = sysfs_root(root);
 	err = read_first_line(root, "devices/system/cpu/online", buf, sizeof(buf));

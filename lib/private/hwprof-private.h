@@ -251,7 +251,7 @@ HWP_API int hwpriv_result_set_run_times(struct hwp_result *r, double user, doubl
  * @block: the block of runs, one of each variant, that it ran in
  *	   (position / nr_variants in hwp_stats_order()'s orders)
  *
- * hwp_compare_results() pairs the runs of two results of one experiment
+ * hwp_compare_from_results() pairs the runs of two results of one experiment
  * that share a block, and tests the differences of the pairs; the JSON
  * keeps the order ("run_order"), so that the results pair again when read
  * back. A run not given an order is in no pair. Errors: -EINVAL for a
@@ -307,7 +307,7 @@ HWP_API int hwpriv_result_add_run_units(struct hwp_result *r, const struct hwp_s
  * hwpriv_result_read_environment - record where @r is measured, now: host,
  * kernel, CPU, topology, date, and what hwprof doctor finds
  * (hwp_doctor_new(): governor, SMT, C-states, ASLR, load...), which the JSON
- * keeps under "environment" ("doctor") and hwp_compare_results() compares
+ * keeps under "environment" ("doctor") and hwp_compare_from_results() compares
  * (a warning when A's and B's differ). Call it before the runs, so that the
  * load is the machine's and not the benchmark's own; it costs a scan of
  * /proc (milliseconds). Without it the JSON records the environment when it
@@ -327,7 +327,7 @@ HWP_API void hwpriv_result_set_exit_status(struct hwp_result *r, int code);
  * @path: a hwprof-regions/1 file, as a program linked with libhwprof
  *	  writes to $HWPROF_OUTPUT at exit (see hwp_region_begin())
  *
- * One file a run, read as hwp_regionset_read() reads it. The text report
+ * One file a run, read as hwp_regionset_load() reads it. The text report
  * then shows the regions region by region after the whole program's
  * counts: with one run, that run's; with several (since 0.2), each row's
  * mean over the runs that entered the region, with perf's "+- x%"; the

@@ -853,12 +853,12 @@ err:
 	return err;
 }
 
-HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *opts,
+HWP_API int hwp_profile_load(const char *path, const struct hwp_profile_opts *opts,
 			     struct hwp_profile **out)
 {
 	clear_error();
 	if (!out || !path)
-		return fail(-EINVAL, "hwp_profile_open: NULL argument");
+		return fail(-EINVAL, "hwp_profile_load: NULL argument");
 	return profile_load(path, -1, opts, out);
 }
 

@@ -98,7 +98,7 @@ bool event_in_ns(const struct hwp_profile *p, const char *event);
 
 /* profile.c: the profile of event @idx of @p's file, read again from the
  * file with @p's options (formats that show every event: html). Errors:
- * those of hwp_profile_open(), -EOPNOTSUPP for a profile of a recording
+ * those of hwp_profile_load(), -EOPNOTSUPP for a profile of a recording
  * in memory, which is read once. */
 int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profile **out);
 

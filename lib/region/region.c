@@ -996,7 +996,7 @@ static int snapshot_one(const struct hwp_region_info *info,
 	return err;
 }
 
-HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
+HWP_API int hwp_regionset_from_regions(struct hwp_regionset **out)
 {
 	struct hwp_regionset *rs;
 	const char *spec;
@@ -1004,7 +1004,7 @@ HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
 
 	clear_error();
 	if (!out)
-		return fail(-EINVAL, "hwp_regionset_snapshot: NULL argument");
+		return fail(-EINVAL, "hwp_regionset_from_regions: NULL argument");
 	err = regionset_new(out);
 	if (err)
 		return err;
@@ -1030,7 +1030,7 @@ HWP_API int hwp_region_write(FILE *f, const struct hwp_write_opts *opts)
 	clear_error();
 	if (!f)
 		return fail(-EINVAL, "hwp_region_write: NULL argument");
-	err = hwp_regionset_snapshot(&rs);
+	err = hwp_regionset_from_regions(&rs);
 	if (!err)
 		err = hwp_regionset_write(rs, f, opts);
 	hwp_regionset_free(rs);

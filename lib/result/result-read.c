@@ -145,7 +145,7 @@ HWP_API int hwpriv_result_add_regions(struct hwp_result *r, const char *path)
 	clear_error();
 	if (!r || !path)
 		return fail(-EINVAL, "hwpriv_result_add_regions: NULL argument");
-	err = hwp_regionset_read(path, &rs);
+	err = hwp_regionset_load(path, &rs);
 	if (!err && (err = result_add_regionset(r, rs)))
 		hwp_regionset_free(rs);
 	return err;
@@ -159,21 +159,21 @@ static bool is_sweep(const struct json_value *doc)
 	       !strcmp(schema->u.string, SWEEP_SCHEMA);
 }
 
-HWP_API int hwp_result_read(const char *path, struct hwp_result **out)
+HWP_API int hwp_result_load(const char *path, struct hwp_result **out)
 {
 	struct json_value *doc;
 	int err;
 
 	clear_error();
 	if (!path || !out)
-		return fail(-EINVAL, "hwp_result_read: NULL argument");
+		return fail(-EINVAL, "hwp_result_load: NULL argument");
 	*out = NULL;
 	err = json_read_file(path, &doc);
 	if (err)
 		return err;
 	if (is_sweep(doc))
 		err = fail(-HWP_ERR_FORMAT,
-			       "'%s' is a sweep (hwprof stat --sweep): read it with hwp_sweep_read()",
+			       "'%s' is a sweep (hwprof stat --sweep): read it with hwp_sweep_load()",
 			       path);
 	else
 		err = result_from_json(doc, path, "", out);
@@ -309,14 +309,14 @@ int sweep_parse(const char *buf, size_t len, const char *source,
 	return err ? err : sweep_from_doc(doc, source, out);
 }
 
-HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out)
+HWP_API int hwp_sweep_load(const char *path, struct hwp_sweep **out)
 {
 	struct json_value *doc;
 	int err;
 
 	clear_error();
 	if (!path || !out)
-		return fail(-EINVAL, "hwp_sweep_read: NULL argument");
+		return fail(-EINVAL, "hwp_sweep_load: NULL argument");
 	*out = NULL;
 	err = json_read_file(path, &doc);
 	return err ? err : sweep_from_doc(doc, path, out);

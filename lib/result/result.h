@@ -403,7 +403,7 @@ int doctor_facts(struct environment *env);
 int result_from_json(const struct json_value *obj, const char *source,
 			 const char *where, struct hwp_result **out);
 /* A sweep (or a plain result as a sweep of one) from @len bytes of JSON,
- * as hwp_sweep_read() reads a file; @source names it in messages. */
+ * as hwp_sweep_load() reads a file; @source names it in messages. */
 int sweep_parse(const char *buf, size_t len, const char *source,
 		    struct hwp_sweep **out);
 

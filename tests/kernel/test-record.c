@@ -299,7 +299,7 @@ static void check_lost(void)
 	CHECK(st.samples + st.lost >= 1500 && st.samples + st.lost <= 3100,
 	      "kept and lost add up to 0.3 s at 10 kHz: %llu",
 	      (unsigned long long)(st.samples + st.lost));
-	CHECK_ERR(hwp_profile_open(path, NULL, &p), 0);
+	CHECK_ERR(hwp_profile_load(path, NULL, &p), 0);
 	if (p) {
 		hwp_profile_info(p, &in);
 		CHECK(in.lost == st.lost && in.samples == st.samples,

@@ -227,7 +227,7 @@ static void test_result_rows(void)
 
 		CHECK_ERR(hwp_result_write(r, f, &o), 0);
 		fclose(f);
-		CHECK_ERR(hwp_result_read(path, &back), 0);
+		CHECK_ERR(hwp_result_load(path, &back), 0);
 		unlink(path);
 	}
 	if (back) {

@@ -101,7 +101,7 @@ static struct hwp_result *fixture(const char *name, const struct fixture *x)
 	}
 	fprintf(f, "}");
 	fclose(f);
-	CHECK(hwp_result_read(path, &r) == 0, "fixture %s: %s", name, hwp_errmsg());
+	CHECK(hwp_result_load(path, &r) == 0, "fixture %s: %s", name, hwp_errmsg());
 	return r;
 }
 
@@ -113,7 +113,7 @@ static struct hwp_compare_info compare(const struct hwp_result *a,
 	struct hwp_compare_info i = { .sz = sizeof(i) };
 
 	*out = NULL;
-	CHECK_ERR(hwp_compare_results(a, b, &o, out), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, &o, out), 0);
 	if (*out)
 		CHECK_ERR(hwp_compare_cell(*out, 0, 0, &i), 0);
 	return i;
@@ -289,7 +289,7 @@ static void check_bad_files(void)
 			   "\"run_order\": {\"experiment\": "
 			   "\"e\", \"position\": [0, 2], %s}}", bad[k]);
 		fclose(f);
-		CHECK_ERR(hwp_result_read(path, &r), -HWP_ERR_FORMAT);
+		CHECK_ERR(hwp_result_load(path, &r), -HWP_ERR_FORMAT);
 		CHECK(r == NULL && strstr(hwp_errmsg(), "block"), "%s: %s", bad[k],
 		      hwp_errmsg());
 	}
