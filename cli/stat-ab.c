@@ -174,16 +174,17 @@ static int plan_order(struct stat_ctx *sc, struct plan *p)
 	int len, err;
 
 	p->order = HWP_ORDER_ABBA;
-	for (int o = HWP_ORDER_ABBA; c->order && hwp_order_name(o); o++)
-		if (!strcmp(hwp_order_name(o), c->order))
+	for (int o = HWP_ORDER_ABBA; c->order && hwp_enum_name(HWP_ENUM_ORDER, o); o++)
+		if (!strcmp(hwp_enum_name(HWP_ENUM_ORDER, o), c->order))
 			p->order = o;
-	if (c->order && strcmp(hwp_order_name(p->order), c->order)) {
+	if (c->order && strcmp(hwp_enum_name(HWP_ENUM_ORDER, p->order), c->order)) {
 		cli_error("stat", "--order: '%s' is not abba, random or sequential",
 			  c->order);
 		return CLI_EXIT_USAGE;
 	}
 	snprintf(p->experiment, sizeof(p->experiment), "%s-%lld-%d",
-		 hwp_order_name(p->order), (long long)time(NULL), (int)getpid());
+		 hwp_enum_name(HWP_ENUM_ORDER, p->order), (long long)time(NULL),
+		 (int)getpid());
 	if (c->seed) {
 		char *end;
 
@@ -212,7 +213,7 @@ static int plan_order(struct stat_ctx *sc, struct plan *p)
 	if (err)
 		return cli_lib_error("stat", err);
 	len = snprintf(p->order_line, sizeof(p->order_line), "%s",
-		       hwp_order_name(p->order));
+		       hwp_enum_name(HWP_ENUM_ORDER, p->order));
 	if (p->order == HWP_ORDER_RANDOM)
 		len += snprintf(p->order_line + len, sizeof(p->order_line) - (size_t)len,
 				" (--seed %llu)", (unsigned long long)p->seed);

@@ -234,6 +234,13 @@ COMPAT(int, hwp_compare_sweeps, (const struct hwp_sweep *a, const struct hwp_swe
 	return hwp_compare_from_sweeps(a, b, opts, out);
 }
 
+COMPAT(const char *, hwp_verdict_name, (enum hwp_verdict v))
+{
+	const char *name = hwp_enum_name(HWP_ENUM_VERDICT, (int)v);
+
+	return name ? name : "n/a";
+}
+
 /* ---- the two whose arguments changed: the same name, version 0.1 ---- */
 
 /* 0.1's own options of hwp_profile_write(). */

@@ -65,6 +65,7 @@ int hwp_sweep_add(struct hwp_sweep *sw, const char *value, struct hwp_result *r)
 int hwp_profile_open(const char *path, const struct hwp_profile_opts *opts,
 		     struct hwp_profile **out);
 int hwp_result_read(const char *path, struct hwp_result **out);
+const char *hwp_verdict_name(enum hwp_verdict v);
 int hwp_sweep_read(const char *path, struct hwp_sweep **out);
 int hwp_compare_results(const struct hwp_result *a, const struct hwp_result *b,
 			const struct hwp_compare_opts *opts, struct hwp_compare **out);
@@ -130,6 +131,9 @@ static void test_stats_0_1(void)
 	CHECK(t.na == 4 && t.nb == 4 && t.diff == 0, "na %zu nb %zu diff %g", t.na, t.nb,
 	      t.diff);
 	/* Online CPUs only: CPU 0 always is. */
+	CHECK(!strcmp(hwp_verdict_name(HWP_VERDICT_INCREASE), "increase") &&
+	      !strcmp(hwp_verdict_name(HWP_VERDICT_NONE), "n/a") &&
+	      !strcmp(hwp_verdict_name((enum hwp_verdict)99), "n/a"), "verdict names");
 	CHECK_ERR(hwp_cpulist_parse("0", &cpus, &n), 0);
 	CHECK(n == 1 && cpus && cpus[0] == 0, "%zu CPUs", n);
 	free(cpus);

@@ -12,7 +12,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 list=$root/docs/api-renames.txt
 script=$(mktemp)
 trap 'rm -f "$script"' EXIT
-awk '!/^#/ && NF == 2 { printf "s/\\<%s\\>/%s/g\n", $1, $2 }' "$list" >"$script"
+# "old new" renames a word; "old( new(ARGS," rewrites a call.
+awk '!/^#/ && NF == 2 && $1 ~ /\($/ { printf "s/\\<%s/%s /g\n", $1, $2; next }
+	!/^#/ && NF == 2 { printf "s/\\<%s\\>/%s/g\n", $1, $2 }' "$list" >"$script"
 # No chains: a new name that is also an old one would make a second run
 # rename again.
 awk '!/^#/ && NF == 2 { old[$1] = 1; new[$2] = 1 }

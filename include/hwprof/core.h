@@ -217,14 +217,9 @@ enum hwp_sort {
 };
 
 /*
- * hwp_sort_name - a sort key's name: "sym", "rip", "line", "dso", "cpu",
- * "comm", "pid"; "?" for a value that is none. Static. Since: 0.2
- */
-HWP_API const char *hwp_sort_name(enum hwp_sort sort);
-
-/*
  * hwp_sort_parse - the sort keys of a list of names ("comm,sym")
- * @list: names of hwp_sort_name(), separated by commas
+ * @list: sort keys' names (hwp_enum_name() of HWP_ENUM_SORT), separated by
+ *	  commas
  * @keys: filled with at most @max keys, in the list's order
  * @nr: set to how many
  *
@@ -265,6 +260,46 @@ struct hwp_write_opts {
 	size_t nr_sort_keys;
 	size_t :0;
 };
+
+/* ------------------------------------------------------------------------
+ * Names of the enums: one pair for every public enum
+ */
+
+/* Which enum hwp_enum_name() and hwp_enum_parse() name. Since: 0.2 */
+enum hwp_enum {
+	HWP_ENUM_LOG_LEVEL = 0,	/* enum hwp_log_level: error, warn, info, debug */
+	HWP_ENUM_EVENT_SOURCE,	/* enum hwp_event_source: generic, pfm, raw... */
+	HWP_ENUM_SCOPE,		/* enum hwp_scope: thread, process, cpus */
+	HWP_ENUM_AGGR,		/* enum hwp_aggr: global, cpu, core, die... */
+	HWP_ENUM_EVENT_STATUS,	/* enum hwp_event_status: counting, not-supported... */
+	HWP_ENUM_CAPTURE,	/* enum hwp_capture: none, stdout, stderr */
+	HWP_ENUM_STATS_TEST,	/* enum hwp_stats_test: welch, mann-whitney */
+	HWP_ENUM_ORDER,		/* enum hwp_order: abba, random, sequential */
+	HWP_ENUM_FORMAT,	/* enum hwp_format: text, csv, json, folded... */
+	HWP_ENUM_SORT,		/* enum hwp_sort: sym, rip, line, dso, cpu... */
+	HWP_ENUM_SERIES_KIND,	/* enum hwp_series_kind: event, metric, score, time */
+	HWP_ENUM_VERDICT,	/* enum hwp_verdict: unchanged, increase... n/a */
+	HWP_ENUM_CALLCHAIN,	/* enum hwp_callchain: none, fp, dwarf */
+};
+
+/*
+ * hwp_enum_name - the name of @value of enum @e, as the CLI's options take
+ * it and the outputs write it ("csv", "socket", "mann-whitney")
+ *
+ * Returns a static string, or NULL when @value is not one of @e's (or @e
+ * is no enum). Thread-safe. Since: 0.2 (it replaces 0.1's hwp_verdict_name
+ * and 0.2's hwp_sort_name, hwp_aggr_name and hwp_order_name)
+ */
+HWP_API const char *hwp_enum_name(enum hwp_enum e, int value);
+
+/*
+ * hwp_enum_parse - the value of enum @e that hwp_enum_name() names @name
+ * @value: set on success
+ *
+ * Errors: -EINVAL for a name that is none of @e's (the message lists
+ * them), a NULL argument or an unknown @e. Thread-safe. Since: 0.2
+ */
+HWP_API int hwp_enum_parse(enum hwp_enum e, const char *name, int *value);
 
 #ifdef __cplusplus
 }

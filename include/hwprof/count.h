@@ -314,10 +314,6 @@ HWP_API int hwp_topology_find(const struct hwp_topology *t, int cpu,
 HWP_API int hwp_topology_shared(const struct hwp_topology *t, const char *cpulist,
 				enum hwp_aggr *level);
 
-/* hwp_aggr_name - "global", "cpu", "core", "die", "socket", "node",
- * "thread"; NULL for another value. Since: 0.2 */
-HWP_API const char *hwp_aggr_name(enum hwp_aggr aggr);
-
 /*
  * hwp_count_scaled - the count scaled for multiplexing
  *

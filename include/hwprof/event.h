@@ -121,7 +121,8 @@ HWP_API const char *hwp_evlist_spec(const struct hwp_evlist *evl);
 HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
 			     struct hwp_event_info *info);
 
-/* One event a source knows, for listing. */
+/* One event a source knows, for listing. Frozen at 0.2: it has no sz, and
+ * a later version that needs more adds a type, not a field (docs/api.md). */
 struct hwp_event_desc {
 	const char *name;	/* the name to write in an event list */
 	const char *desc;	/* one line, possibly empty */

@@ -156,7 +156,7 @@ struct hwp_profile_opts {
  * AUX area data that follows AUXTRACE records, are skipped and counted
  * (hwp_profile_info.skipped). Errors also: the open's errno, -ENOENT for
  * an event the file does not have (the message lists them), -ENOMEM.
- * Since: 0.1 (as hwp_profile_open)
+ * Since: 0.1 (as hwp_profile_load)
  */
 HWP_API int hwp_profile_load(const char *path, const struct hwp_profile_opts *opts,
 			     struct hwp_profile **out);
@@ -253,7 +253,9 @@ struct hwp_profile_info {
 /* hwp_profile_info - fill @info; its strings are borrowed from @p. Since: 0.1 */
 HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_info *info);
 
-/* One caller of an entry, from the call chains. */
+/* One caller of an entry, from the call chains: an element of an array.
+ * Frozen at 0.2: it has no sz, and a later version that needs more adds a
+ * type, not a field (docs/api.md). */
 struct hwp_caller {
 	const char *name;	/* its symbol, or module+0xoffset */
 	const char *dso;

@@ -182,9 +182,6 @@ enum hwp_order {
 HWP_API int hwp_stats_order(enum hwp_order order, size_t nr_variants, size_t runs,
 			    uint64_t seed, size_t *out);
 
-/* hwp_order_name - "abba", "random", "sequential"; NULL for no order. Since: 0.2 */
-HWP_API const char *hwp_order_name(enum hwp_order order);
-
 #ifdef __cplusplus
 }
 #endif

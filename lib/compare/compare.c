@@ -13,16 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-HWP_API const char *hwp_verdict_name(enum hwp_verdict v)
-{
-	switch (v) {
-	case HWP_VERDICT_UNCHANGED: return "unchanged";
-	case HWP_VERDICT_INCREASE: return "increase";
-	case HWP_VERDICT_DECREASE: return "decrease";
-	default: return "n/a";
-	}
-}
-
 static void row_release(struct cmp_row *row, size_t nr_columns)
 {
 	for (size_t k = 0; row->cells && k < nr_columns; k++)
@@ -407,7 +397,7 @@ static void describe_units(const struct hwp_result *r, struct strbuf *sb)
 		strbuf_adds(sb, "as a whole");
 		return;
 	}
-	strbuf_addf(sb, "per %s (", hwp_aggr_name(r->aggr));
+	strbuf_addf(sb, "per %s (", hwp_enum_name(HWP_ENUM_AGGR, r->aggr));
 	for (size_t i = 0; i < r->nr_units; i++)
 		strbuf_addf(sb, "%s%s", i ? ", " : "", r->units[i].u.name);
 	strbuf_addch(sb, ')');
@@ -1020,7 +1010,7 @@ static void describe_change(const struct hwp_compare *c, const struct hwp_compar
 		strbuf_addf(sb, "no test (%s)", i->reason ? i->reason : "no values");
 		return;
 	}
-	strbuf_adds(sb, hwp_verdict_name(i->verdict));
+	strbuf_adds(sb, hwp_enum_name(HWP_ENUM_VERDICT, i->verdict));
 	if (!isnan(i->ratio))
 		strbuf_addf(sb, " (B/A %.4g, %+.3g%%)", i->ratio, 100 * (i->ratio - 1));
 	if (i->p_value < 0.001)

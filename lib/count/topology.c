@@ -235,22 +235,6 @@ HWP_API int hwp_topology_shared(const struct hwp_topology *t, const char *cpulis
 
 /* ---- aggregation units ---- */
 
-static const char *const aggr_names[] = {
-	[HWP_AGGR_GLOBAL] = "global",
-	[HWP_AGGR_CPU] = "cpu",
-	[HWP_AGGR_CORE] = "core",
-	[HWP_AGGR_DIE] = "die",
-	[HWP_AGGR_SOCKET] = "socket",
-	[HWP_AGGR_NODE] = "node",
-	[HWP_AGGR_THREAD] = "thread",
-};
-
-HWP_API const char *hwp_aggr_name(enum hwp_aggr aggr)
-{
-	return (unsigned)aggr < sizeof(aggr_names) / sizeof(aggr_names[0]) ?
-	       aggr_names[aggr] : NULL;
-}
-
 /* The unit of @c as perf stat names it: CPU3, S0-D0-C1, S0-D0, S1, N0. */
 static void unit_name(enum hwp_aggr aggr, const struct cpu_topo *c, char *buf,
 		      size_t size)

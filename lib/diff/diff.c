@@ -154,7 +154,8 @@ static int check_opts(struct hwp_profile_diff *d,
 	if (o->sort == HWP_SORT_CPU || o->sort == HWP_SORT_COMM ||
 	    o->sort == HWP_SORT_PID)
 		return fail(-EINVAL, "a diff by %s is not supported: diff by sym, rip, line or dso, and compare 'hwprof report --sort %s' of each file",
-			    hwp_sort_name(o->sort), hwp_sort_name(o->sort));
+			    hwp_enum_name(HWP_ENUM_SORT, o->sort),
+			    hwp_enum_name(HWP_ENUM_SORT, o->sort));
 	if ((unsigned int)o->sort > HWP_SORT_DSO)
 		return fail(-EINVAL, "hwp_profile_diff_new: unknown sort %d",
 			    (int)o->sort);

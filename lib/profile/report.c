@@ -485,7 +485,7 @@ static int get_report(struct hwp_profile *p, enum hwp_sort sort, struct report *
 
 	if ((unsigned int)sort > HWP_SORT_DSO)
 		return fail(-EINVAL, "'%s' is not a sort key of sites",
-			    hwp_sort_name(sort));
+			    hwp_enum_name(HWP_ENUM_SORT, sort) ?: "?");
 	if (!p->reports[sort]) {
 		err = build_report(p, sort, &p->reports[sort]);
 		if (err)
@@ -708,7 +708,7 @@ static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys
 			ts.by_pid = true;
 		else if (r || (keys[i] != HWP_SORT_SYM && keys[i] != HWP_SORT_DSO))
 			return fail(-EINVAL, "sort keys: '%s' does not combine with comm or pid here: comm and pid combine with one of sym or dso",
-				    hwp_sort_name(keys[i]));
+				    hwp_enum_name(HWP_ENUM_SORT, keys[i]));
 		else if ((err = get_report(p, keys[i], &r)))
 			return err;
 	}
@@ -811,7 +811,8 @@ int profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_sort *keys,
 	}
 	if (nr_keys > 1)
 		return fail(-EINVAL, "sort keys: '%s,%s': only comm and pid combine with another key",
-			    hwp_sort_name(keys[0]), hwp_sort_name(keys[1]));
+			    hwp_enum_name(HWP_ENUM_SORT, keys[0]),
+			    hwp_enum_name(HWP_ENUM_SORT, keys[1]));
 	if (keys[0] == HWP_SORT_CPU)
 		return cpu_foreach_entry(p, n, fn, ctx);
 	err = get_report(p, keys[0], &r);
@@ -1295,14 +1296,17 @@ bool event_in_ns(const struct hwp_profile *p, const char *event)
 	return false;
 }
 
-/* The one table of sort keys' names, by enum hwp_sort. */
-static const char *const sort_names[] = {
-	"sym", "rip", "line", "dso", "cpu", "comm", "pid",
-};
-
-HWP_API const char *hwp_sort_name(enum hwp_sort sort)
+/* Whether @s (@len bytes) names a sort key (lib/core/names.c), and which. */
+static bool sort_key_named(const char *s, size_t len, size_t *key)
 {
-	return (unsigned int)sort < ARRAY_SIZE(sort_names) ? sort_names[sort] : "?";
+	const char *name;
+
+	for (size_t k = 0; (name = hwp_enum_name(HWP_ENUM_SORT, (int)k)); k++)
+		if (strlen(name) == len && !strncmp(name, s, len)) {
+			*key = k;
+			return true;
+		}
+	return false;
 }
 
 HWP_API int hwp_sort_parse(const char *list, enum hwp_sort *keys, size_t max, size_t *nr)
@@ -1316,17 +1320,13 @@ HWP_API int hwp_sort_parse(const char *list, enum hwp_sort *keys, size_t max, si
 	for (;;) {
 		size_t len = strcspn(s, ","), k;
 
-		for (k = 0; k < ARRAY_SIZE(sort_names); k++)
-			if (strlen(sort_names[k]) == len &&
-			    !strncmp(sort_names[k], s, len))
-				break;
-		if (k == ARRAY_SIZE(sort_names))
+		if (!sort_key_named(s, len, &k))
 			return fail(-EINVAL, "'%.*s' is not a sort key: sym, rip, line, dso, cpu, comm or pid (comm and pid combine with sym or dso: comm,sym)",
 				    (int)len, s);
 		for (size_t i = 0; i < *nr; i++)
 			if (keys[i] == (enum hwp_sort)k)
 				return fail(-EINVAL, "'%s': '%s' is given twice", list,
-					    sort_names[k]);
+					    hwp_enum_name(HWP_ENUM_SORT, (int)k));
 		if (*nr == max)
 			return fail(-E2BIG, "'%s': more than %zu sort keys", list, max);
 		keys[(*nr)++] = (enum hwp_sort)k;
@@ -1354,7 +1354,7 @@ int sort_keys_of(const struct hwp_write_opts *o, struct sort_keys *k)
 		else if (k->site == HWP_SORT_COMM || k->site == HWP_SORT_PID)
 			k->site = k->keys[i];
 		snprintf(k->name + strlen(k->name), sizeof(k->name) - strlen(k->name),
-			 "%s%s", i ? "," : "", hwp_sort_name(k->keys[i]));
+			 "%s%s", i ? "," : "", hwp_enum_name(HWP_ENUM_SORT, k->keys[i]));
 	}
 	return 0;
 }

@@ -106,8 +106,8 @@ HWP_API int hwpriv_result_add_run_units(struct hwp_result *r, const struct hwp_s
 	if (r->nr_runs && r->aggr != aggr)
 		return fail(-HWP_ERR_MISMATCH,
 			    "run %zu counted per %s, but the first run per %s",
-			    r->nr_runs + 1, hwp_aggr_name(aggr),
-			    hwp_aggr_name(r->aggr));
+			    r->nr_runs + 1, hwp_enum_name(HWP_ENUM_AGGR, aggr),
+			    hwp_enum_name(HWP_ENUM_AGGR, r->aggr));
 	total = calloc(nr_ev, sizeof(*total));
 	seen = calloc(r->nr_units + nr_units + 1, sizeof(*seen));
 	if (!total || !seen) {
@@ -199,7 +199,7 @@ void units_json(struct json_writer *w, const struct hwp_result *r, bool all_runs
 	if (r->aggr == HWP_AGGR_GLOBAL)
 		return;
 	jw_key(w, "aggregation");
-	jw_string(w, hwp_aggr_name(r->aggr));
+	jw_string(w, hwp_enum_name(HWP_ENUM_AGGR, r->aggr));
 	jw_key(w, "units");
 	jw_array_begin(w, false);
 	for (size_t i = 0; i < r->nr_units; i++) {
@@ -241,7 +241,7 @@ static int parse_aggr(struct field_ctx *c, const struct json_value *doc,
 	if (err)
 		return err;
 	for (int a = HWP_AGGR_CPU; a <= HWP_AGGR_THREAD; a++)
-		if (!strcmp(name, hwp_aggr_name((enum hwp_aggr)a))) {
+		if (!strcmp(name, hwp_enum_name(HWP_ENUM_AGGR, (enum hwp_aggr)a))) {
 			*out = (enum hwp_aggr)a;
 			free(name);
 			return 0;

@@ -147,7 +147,7 @@ static void check_drift(void)
 	CHECK(i.pairs == BLOCKS && i.a_n == BLOCKS && i.b_n == BLOCKS, "pairs %zu",
 	      i.pairs);
 	CHECK(i.verdict == HWP_VERDICT_INCREASE, "verdict %s p %g",
-	      hwp_verdict_name(i.verdict), i.p_value);
+	      hwp_enum_name(HWP_ENUM_VERDICT, i.verdict), i.p_value);
 	CHECK_NEAR(i.diff, 60, 1e-9);
 	CHECK_NEAR(i.df, BLOCKS - 1, 0);
 	CHECK_NEAR(i.statistic, 60 / (sd / sqrt(BLOCKS)), 1e-9);
@@ -170,7 +170,7 @@ static void check_drift(void)
 	/* Wilcoxon: every difference positive, W+ = 1 + ... + 20; |d| tie. */
 	i = compare(a, b, HWP_TEST_MANN_WHITNEY, &c);
 	CHECK(i.verdict == HWP_VERDICT_INCREASE && !i.exact, "%s exact %d",
-	      hwp_verdict_name(i.verdict), i.exact);
+	      hwp_enum_name(HWP_ENUM_VERDICT, i.verdict), i.exact);
 	CHECK_NEAR(i.statistic, 210, 0);
 	json = c ? written(c, HWP_FORMAT_JSON) : NULL;
 	CHECK(json && strstr(json, "\"test\": \"wilcoxon-signed-rank\""), "%s", json);
@@ -184,7 +184,7 @@ static void check_drift(void)
 	i = compare(a, b, HWP_TEST_WELCH, &c);
 	CHECK(i.pairs == BLOCKS && i.verdict == HWP_VERDICT_UNCHANGED &&
 	      fabs(i.diff) < 1e-9,
-	      "%zu %s %g", i.pairs, hwp_verdict_name(i.verdict), i.diff);
+	      "%zu %s %g", i.pairs, hwp_enum_name(HWP_ENUM_VERDICT, i.verdict), i.diff);
 	hwp_compare_free(c);
 	hwp_result_free(a);
 	hwp_result_free(b);
@@ -204,7 +204,8 @@ static void check_unpaired(void)
 
 	CHECK(i.pairs == 0 && i.verdict == HWP_VERDICT_UNCHANGED &&
 	      isnan(i.ratio_ci_adj_low),
-	      "old files: %zu pairs, %s", i.pairs, hwp_verdict_name(i.verdict));
+	      "old files: %zu pairs, %s", i.pairs,
+	      hwp_enum_name(HWP_ENUM_VERDICT, i.verdict));
 	CHECK(i.df > BLOCKS, "Welch's df %g", i.df);
 	hwp_compare_free(c);
 	i = compare(d1, c2, HWP_TEST_WELCH, &c);
@@ -229,7 +230,8 @@ static void check_partners(void)
 	const char *w = c ? hwp_compare_warning(c, 0) : NULL;
 
 	CHECK(i.pairs == BLOCKS - 2 && i.a_n == BLOCKS - 2, "pairs %zu", i.pairs);
-	CHECK(i.verdict == HWP_VERDICT_INCREASE, "%s", hwp_verdict_name(i.verdict));
+	CHECK(i.verdict == HWP_VERDICT_INCREASE, "%s",
+	      hwp_enum_name(HWP_ENUM_VERDICT, i.verdict));
 	CHECK_NEAR(i.diff, 60, 1e-9);
 	CHECK(w && strstr(w, "1 of 19 runs of ") && strstr(w, "2 of 20 of ") &&
 	      strstr(w, "no partner in their block"), "warning: %s", w ? w : "none");

@@ -578,7 +578,7 @@ static void check_corrected_interval(void)
 	/* Events first, then metrics: page-faults, flat, shift. */
 	i = cell(c, 2, 0);
 	CHECK(!strcmp(i.name, "shift") && i.verdict == HWP_VERDICT_UNCHANGED, "%s: %s",
-	      i.name, hwp_verdict_name(i.verdict));
+	      i.name, hwp_enum_name(HWP_ENUM_VERDICT, i.verdict));
 	CHECK_NEAR(i.p_raw, 0.0398, 5e-4);
 	CHECK_NEAR(i.p_value, 2 * i.p_raw, 1e-12);
 	/* Its own 95% interval excludes 0... */

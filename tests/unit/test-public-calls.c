@@ -2,7 +2,8 @@
 /*
  * Public functions that neither the other tests nor the examples call,
  * each with what it promises (tests/abi/exports.py wants every export
- * called): the sort keys' names, a metric checked with score names, the
+ * called): the names of every public enum, the sort keys' list, a metric
+ * checked with names, the
  * doctor's writer, and a workload watched, killed and reaped.
  */
 #include "core/core.h"
@@ -13,6 +14,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Each public enum: how many names, and one of them, as the CLI's options
+ * take them and the outputs write them. */
+static const struct {
+	enum hwp_enum e;
+	int nr;
+	int value;
+	const char *name;
+} enums[] = {
+	{ HWP_ENUM_LOG_LEVEL, 4, HWP_LOG_DEBUG, "debug" },
+	{ HWP_ENUM_EVENT_SOURCE, 5, HWP_SOURCE_TRACEPOINT, "tracepoint" },
+	{ HWP_ENUM_SCOPE, 3, HWP_SCOPE_CPUS, "cpus" },
+	{ HWP_ENUM_AGGR, 7, HWP_AGGR_SOCKET, "socket" },
+	{ HWP_ENUM_EVENT_STATUS, 4, HWP_EVENT_NOT_SUPPORTED, "not-supported" },
+	{ HWP_ENUM_CAPTURE, 3, HWP_CAPTURE_STDERR, "stderr" },
+	{ HWP_ENUM_STATS_TEST, 2, HWP_TEST_MANN_WHITNEY, "mann-whitney" },
+	{ HWP_ENUM_ORDER, 3, HWP_ORDER_ABBA, "abba" },
+	{ HWP_ENUM_FORMAT, 9, HWP_FORMAT_OPENMETRICS, "openmetrics" },
+	{ HWP_ENUM_SORT, 7, HWP_SORT_COMM, "comm" },
+	{ HWP_ENUM_SERIES_KIND, 4, HWP_SERIES_SCORE, "score" },
+	{ HWP_ENUM_VERDICT, 4, HWP_VERDICT_NONE, "n/a" },
+	{ HWP_ENUM_CALLCHAIN, 3, HWP_CALLCHAIN_DWARF, "dwarf" },
+};
+
+static void test_enum_names(void)
+{
+	size_t nr = sizeof(enums) / sizeof(enums[0]);
+	int v = -1;
+
+	CHECK(nr == HWP_ENUM_CALLCHAIN + 1, "%zu enums in the table", nr);
+	for (size_t i = 0; i < nr; i++) {
+		const char *name;
+		int n;
+
+		for (n = 0; (name = hwp_enum_name(enums[i].e, n)); n++) {
+			CHECK_ERR(hwp_enum_parse(enums[i].e, name, &v), 0);
+			CHECK(v == n, "enum %d: '%s' parses back to %d, not %d",
+			      (int)enums[i].e, name, v, n);
+		}
+		CHECK(n == enums[i].nr, "enum %d: %d names, want %d", (int)enums[i].e, n,
+		      enums[i].nr);
+		name = hwp_enum_name(enums[i].e, enums[i].value);
+		CHECK(name && !strcmp(name, enums[i].name), "enum %d value %d: '%s'",
+		      (int)enums[i].e, enums[i].value, name ? name : "(null)");
+	}
+	CHECK(!hwp_enum_name(HWP_ENUM_FORMAT, -1) && !hwp_enum_name((enum hwp_enum)99, 0),
+	      "no name for what is no value");
+	CHECK_ERR(hwp_enum_parse(HWP_ENUM_FORMAT, "yaml", &v), -EINVAL);
+	CHECK(strstr(hwp_errmsg(), "'yaml' is not a format") &&
+	      strstr(hwp_errmsg(), "csv") && strstr(hwp_errmsg(), " or html"),
+	      "the message lists the formats: %s", hwp_errmsg());
+	CHECK_ERR(hwp_enum_parse((enum hwp_enum)99, "csv", &v), -EINVAL);
+}
+
 static void test_sort_names(void)
 {
 	enum hwp_sort keys[4];
@@ -21,13 +75,11 @@ static void test_sort_names(void)
 	CHECK_ERR(hwp_sort_parse("comm,sym", keys, 4, &nr), 0);
 	CHECK(nr == 2 && keys[0] == HWP_SORT_COMM && keys[1] == HWP_SORT_SYM, "%zu keys",
 	      nr);
-	CHECK(!strcmp(hwp_sort_name(HWP_SORT_COMM), "comm") &&
-	      !strcmp(hwp_sort_name(HWP_SORT_SYM), "sym"), "comm, sym");
 	CHECK_ERR(hwp_sort_parse("sym,bogus", keys, 4, &nr), -EINVAL);
 	CHECK(strstr(hwp_errmsg(), "bogus"), "the message names it: %s", hwp_errmsg());
 	CHECK_ERR(hwp_sort_parse("sym,dso", keys, 1, &nr), -E2BIG);
 	for (int k = 0; k <= HWP_SORT_PID; k++) {
-		const char *name = hwp_sort_name((enum hwp_sort)k);
+		const char *name = hwp_enum_name(HWP_ENUM_SORT, (enum hwp_sort)k);
 		enum hwp_sort back = (enum hwp_sort)-1;
 
 		CHECK_ERR(hwp_sort_parse(name, &back, 1, &nr), 0);
@@ -125,6 +177,7 @@ static void test_workload_kill(void)
 int main(void)
 {
 	t_init();
+	t_run(test_enum_names);
 	t_run(test_sort_names);
 	t_run(test_metric_check_names);
 	t_run(test_doctor_write);

@@ -194,9 +194,9 @@ static void test_bad_trees(void)
 	CHECK_ERR(hwp_topology_load("/nonexistent-sysfs", &t), -ENOENT);
 	CHECK(strstr(hwp_errmsg(), "/nonexistent-sysfs/devices/system/cpu/online"), "%s",
 	      hwp_errmsg());
-	CHECK(hwp_aggr_name(HWP_AGGR_SOCKET) && !strcmp(hwp_aggr_name(HWP_AGGR_SOCKET),
-							 "socket"), "names");
-	CHECK(!hwp_aggr_name((enum hwp_aggr)99), "no name past the last");
+	CHECK(hwp_enum_name(HWP_ENUM_AGGR, HWP_AGGR_SOCKET) &&
+	      !strcmp(hwp_enum_name(HWP_ENUM_AGGR, HWP_AGGR_SOCKET), "socket"), "names");
+	CHECK(!hwp_enum_name(HWP_ENUM_AGGR, (enum hwp_aggr)99), "no name past the last");
 }
 
 int main(void)
