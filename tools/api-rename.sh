@@ -13,8 +13,12 @@ list=$root/docs/api-renames.txt
 script=$(mktemp)
 trap 'rm -f "$script"' EXIT
 # "old new" renames a word; "old( new(ARGS," rewrites a call.
-awk '!/^#/ && NF == 2 && $1 ~ /\($/ { printf "s/\\<%s/%s /g\n", $1, $2; next }
-	!/^#/ && NF == 2 { printf "s/\\<%s\\>/%s/g\n", $1, $2 }' "$list" >"$script"
+# scdoc's man pages write hwp\_result\_load: each rule has that form too.
+awk 'function esc(s) { gsub(/_/, "\\\\\\_", s); return s }
+	!/^#/ && NF == 2 && $1 ~ /\($/ { printf "s/\\<%s/%s /g\n", $1, $2
+		printf "s/\\<%s/%s /g\n", esc($1), esc($2); next }
+	!/^#/ && NF == 2 { printf "s/\\<%s\\>/%s/g\n", $1, $2
+		printf "s/\\<%s\\>\\([^\\\\]\\|$\\)/%s\\1/g\n", esc($1), esc($2) }' "$list" >"$script"
 # No chains: a new name that is also an old one would make a second run
 # rename again.
 awk '!/^#/ && NF == 2 { old[$1] = 1; new[$2] = 1 }
@@ -30,6 +34,6 @@ for f; do
 		continue ;;
 	esac
 	[ -f "$f" ] || continue
-	grep -q 'hwp_' "$f" || continue
+	grep -q 'hwp' "$f" || continue
 	sed -i -f "$script" "$f"
 done
