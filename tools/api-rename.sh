@@ -5,8 +5,8 @@
 # hwp_score does not touch hwp_score_new, and idempotent (no new name is
 # an old one), so it can run again over a branch made before or after it.
 # The 0.1 compatibility names (lib/compat.c, tests/compat-0.1.c), the
-# version script, the ABI baseline, NEWS.md and the list itself keep the
-# old names on purpose and are skipped.
+# version script, the ABI baseline, NEWS.md, docs/api.md and the list
+# itself keep the old names on purpose and are skipped.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 list=$root/docs/api-renames.txt
@@ -14,11 +14,15 @@ script=$(mktemp)
 trap 'rm -f "$script"' EXIT
 # "old new" renames a word; "old( new(ARGS," rewrites a call.
 # scdoc's man pages write hwp\_result\_load: each rule has that form too.
-awk 'function esc(s) { gsub(/_/, "\\\\\\_", s); return s }
-	!/^#/ && NF == 2 && $1 ~ /\($/ { printf "s/\\<%s/%s /g\n", $1, $2
-		printf "s/\\<%s/%s /g\n", esc($1), esc($2); next }
-	!/^#/ && NF == 2 { printf "s/\\<%s\\>/%s/g\n", $1, $2
-		printf "s/\\<%s\\>\\([^\\\\]\\|$\\)/%s\\1/g\n", esc($1), esc($2) }' "$list" >"$script"
+# A line that gives a function's history ("Since: 0.1 (as hwp_regions_init)",
+# "0.1's hwp_verdict_name") keeps its old names.
+keep="/(as hwp\\|[0-9]'s hwp/!"
+awk -v k="$keep" 'function esc(s) { gsub(/_/, "\\\\\\_", s); return s }
+	!/^#/ && NF == 2 && $1 ~ /\($/ { printf "%ss/\\<%s/%s /g\n", k, $1, $2
+		printf "%ss/\\<%s/%s /g\n", k, esc($1), esc($2); next }
+	!/^#/ && NF == 2 { printf "%ss/\\<%s\\>/%s/g\n", k, $1, $2
+		printf "%ss/\\<%s\\>\\([^\\\\]\\|$\\)/%s\\1/g\n", k, esc($1), esc($2) }' \
+	"$list" >"$script"
 # No chains: a new name that is also an old one would make a second run
 # rename again.
 awk '!/^#/ && NF == 2 { old[$1] = 1; new[$2] = 1 }
@@ -30,7 +34,7 @@ fi
 for f; do
 	case $f in
 	*lib/compat.c | *tests/compat-0.1.c | *lib/libhwprof.sym | *tests/abi/libhwprof.abi | \
-	*NEWS.md | *docs/api-renames.txt | *tools/api-rename.sh)
+	*NEWS.md | *docs/api.md | *docs/api-renames.txt | *tools/api-rename.sh)
 		continue ;;
 	esac
 	[ -f "$f" ] || continue

@@ -133,7 +133,7 @@ struct hwp_compare;
  * Errors: -HWP_ERR_MISMATCH when a side has fewer than 2 runs or no row is
  * common to both (the message says which and what to do); -EINVAL for a
  * NULL argument, alpha outside (0, 1) or an unknown test; -ENOMEM.
- * Since: 0.1 (as hwp_compare_from_results)
+ * Since: 0.1 (as hwp_compare_results)
  */
 HWP_API int hwp_compare_from_results(const struct hwp_result *a,
 				     const struct hwp_result *b,
@@ -149,7 +149,7 @@ HWP_API int hwp_compare_from_results(const struct hwp_result *a,
  * parameter (plain results read by hwp_sweep_load()) compare as results.
  * Errors: as hwp_compare_from_results(), and -HWP_ERR_MISMATCH for a sweep
  * against a plain result or sweeps without a value in common. Since: 0.1
- * (as hwp_compare_from_sweeps)
+ * (as hwp_compare_sweeps)
  */
 HWP_API int hwp_compare_from_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
 				    const struct hwp_compare_opts *opts,

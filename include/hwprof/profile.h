@@ -156,7 +156,7 @@ struct hwp_profile_opts {
  * AUX area data that follows AUXTRACE records, are skipped and counted
  * (hwp_profile_info.skipped). Errors also: the open's errno, -ENOENT for
  * an event the file does not have (the message lists them), -ENOMEM.
- * Since: 0.1 (as hwp_profile_load)
+ * Since: 0.1 (as hwp_profile_open)
  */
 HWP_API int hwp_profile_load(const char *path, const struct hwp_profile_opts *opts,
 			     struct hwp_profile **out);

@@ -134,7 +134,7 @@ HWP_API int hwp_result_find(const struct hwp_result *r, const char *name, size_t
  * JSON but not hwprof's, of another schema (a sweep: see
  * hwp_sweep_load()), or with a field of the wrong type (its regions
  * included) or an array of values whose length is not "runs"; -ENOMEM.
- * Thread-safe. Since: 0.1 (as hwp_result_load)
+ * Thread-safe. Since: 0.1 (as hwp_result_read)
  */
 HWP_API int hwp_result_load(const char *path, struct hwp_result **out);
 
@@ -228,7 +228,7 @@ HWP_API int hwp_sweep_write(const struct hwp_sweep *sw, FILE *f,
  * (hwprof-stat/1) as a sweep of one point without parameter or value
  *
  * As hwp_result_load(), with the same checks and errors. Thread-safe.
- * Since: 0.1 (as hwp_sweep_load)
+ * Since: 0.1 (as hwp_sweep_read)
  */
 HWP_API int hwp_sweep_load(const char *path, struct hwp_sweep **out);
 
