@@ -22,6 +22,9 @@
 #define HWPROF_CLI_H
 
 #include <hwprof/hwprof.h>
+/* The CLI's plumbing, not API: output files, escaping, result builders
+ * (lib/private/hwprof-private.h, docs/api.md). */
+#include <hwprof-private.h>
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -136,20 +139,20 @@ bool cli_output_option(const char *cmd, int opt, const char *arg,
  * CLI_EXIT_USAGE after saying that @s is not one. */
 int cli_alpha_option(const char *cmd, const char *s, double *out);
 
-/* Output files (output.c), through hwp_ofile: whole under their name, or
+/* Output files (output.c), through hwpriv_ofile: whole under their name, or
  * not there at all. */
 /* Start writing @path ("-": standard output): *@of, and *@f to write to
  * (borrowed). 0 or a negative errno, the message in hwp_errmsg(); then
  * *@f is left as it was. */
-int cli_ofile_open(const char *path, struct hwp_ofile **of, FILE **f);
+int cli_ofile_open(const char *path, struct hwpriv_ofile **of, FILE **f);
 /* Commit @of when @keep, else drop it; NULL: nothing to do. 0, or the
  * negative errno of the commit (hwp_errmsg() names the file). */
-int cli_ofile_end(struct hwp_ofile *of, bool keep);
+int cli_ofile_end(struct hwpriv_ofile *of, bool keep);
 /* Write @of with @write(@ctx, stream), which returns 0 or a negative
  * errno, then commit it if that is 0, else drop it; @of is freed. 0, or
  * the negative errno of @write or of the commit. */
 typedef int (*cli_write_fn)(void *ctx, FILE *f);
-int cli_ofile_write(struct hwp_ofile *of, cli_write_fn write, void *ctx);
+int cli_ofile_write(struct hwpriv_ofile *of, cli_write_fn write, void *ctx);
 /* Likewise, into @path ("-": standard output), opened here; or the
  * negative errno of the open. */
 int cli_write_file(const char *path, cli_write_fn write, void *ctx);

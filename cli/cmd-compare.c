@@ -201,11 +201,11 @@ static int compare_run(int argc, char **argv)
 		free(cfg.fail_on);
 		return ret ? ret : cli_show_help(&cli_cmd_compare);
 	}
-	err = hwp_sweep_read(cfg.a, &a);
+	err = hwp_sweep_load(cfg.a, &a);
 	if (!err)
-		err = hwp_sweep_read(cfg.b, &b);
+		err = hwp_sweep_load(cfg.b, &b);
 	if (!err)
-		err = hwp_compare_sweeps(a, b, &cfg.opts, &cmp);
+		err = hwp_compare_from_sweeps(a, b, &cfg.opts, &cmp);
 	if (err) {
 		cli_lib_error("compare", err);
 		ret = exit_for(err);

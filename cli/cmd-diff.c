@@ -184,7 +184,7 @@ static int open_side(const struct diff_config *c, const char *path,
 	HWP_OPTS(hwp_profile_opts, po, .event = c->event, .kallsyms = c->kallsyms,
 		 .no_kallsyms_cache = c->no_kallsyms_cache,
 		 .no_debug_cache = c->no_debug_cache);
-	int err = hwp_profile_open(path, &po, p);
+	int err = hwp_profile_load(path, &po, p);
 
 	if (!err)
 		warn_other_host(*p);

@@ -136,7 +136,7 @@ static int list_one(const struct hwp_event_desc *ev, void *arg)
 static int list_topology(void)
 {
 	struct hwp_topology *t;
-	int err = hwp_topology_read(NULL, &t);
+	int err = hwp_topology_load(NULL, &t);
 
 	if (err) {
 		cli_lib_error("list", err);

@@ -233,13 +233,13 @@ static void print_summary(const struct record_config *c, struct session *s)
 	all = st.samples + st.lost;
 	fprintf(stderr, "[ hwprof record: %llu samples of ",
 		(unsigned long long)st.samples);
-	hwp_fputs_escaped(st.event, stderr);
+	hwpriv_fputs_escaped(st.event, stderr);
 	fputs(" written to ", stderr);
 	if (!strcmp(c->output, "-")) {
 		fputs("standard output (perf's pipe format) ]\n", stderr);
 		goto told;
 	}
-	hwp_fputs_escaped(c->output, stderr);
+	hwpriv_fputs_escaped(c->output, stderr);
 	/* not a regular file (a FIFO, /dev/null): the library wrote a stream */
 	if (!stat(c->output, &sb) && S_ISREG(sb.st_mode))
 		fprintf(stderr, " (%.3f MB)", (double)sb.st_size / 1e6);
@@ -275,7 +275,7 @@ static int start(struct record_config *c, struct session *s)
 	hwp_record_info(s->rec, &st);
 	if (st.fallback) {
 		fputs("hwprof record: ", stderr);
-		hwp_fputs_escaped(st.fallback, stderr);
+		hwpriv_fputs_escaped(st.fallback, stderr);
 		fputc('\n', stderr);
 	}
 	/* A command sampled from its exec enables itself; the rest we enable. */

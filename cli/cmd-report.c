@@ -191,7 +191,7 @@ static int report(struct report_config *c)
 	struct hwp_profile *p = NULL;
 	int err;
 
-	err = hwp_profile_open(c->input, &po, &p);
+	err = hwp_profile_load(c->input, &po, &p);
 	if (!err)
 		warn_other_host(p);
 	if (!err) {

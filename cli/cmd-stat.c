@@ -109,7 +109,7 @@ static void pin_note(const char *pin)
 	struct hwp_topology *t;
 	enum hwp_aggr level;
 
-	if (!strpbrk(pin, ",-") || hwp_topology_read(NULL, &t))
+	if (!strpbrk(pin, ",-") || hwp_topology_load(NULL, &t))
 		return;
 	if (!hwp_topology_shared(t, pin, &level) && level != HWP_AGGR_CPU &&
 	    level <= HWP_AGGR_SOCKET)
@@ -147,7 +147,7 @@ static int prepare(struct stat_ctx *sc)
 		return CLI_EXIT_FAILURE;
 	}
 	for (size_t i = 0; i < sc->nr_scores; i++)
-		names[i] = hwp_score_name(sc->scores[i]);
+		names[i] = hwpriv_score_name(sc->scores[i]);
 	for (size_t i = 0; i < c->nr_metrics; i++) {
 		/* A built-in is borrowed: hwp_metric_free() leaves it be. */
 		if (metric_arg_is_name(c->metrics[i]))
@@ -205,12 +205,12 @@ static int measure_and_write(struct stat_ctx *sc, int *code)
 	/* What was measured is written, even after a failed later run. */
 	if (sc->cfg->interval_ms || !hwp_result_nr_runs(sc->result))
 		return ret;
-	hwp_result_set_exit_status(sc->result, ret ? -1 : *code);
+	hwpriv_result_set_exit_status(sc->result, ret ? -1 : *code);
 	err = hwp_result_write(sc->result, sc->stream, &sc->wopts);
 	if (!err && sc->cfg->histogram)
 		err = histogram_print(sc->result, sc->cfg->histogram, sc->stream);
 	if (!err && sc->cfg->explain)
-		err = hwp_result_explain(sc->result, hwp_score_name(sc->scores[0]),
+		err = hwp_result_explain(sc->result, hwpriv_score_name(sc->scores[0]),
 					 sc->stream, &sc->wopts);
 	if (err) {
 		cli_lib_error("stat", err);
@@ -251,7 +251,7 @@ static int count_and_report(struct stat_ctx *sc, int *code)
 	/* Runs after the first would each switch the kernel's software
 	 * events and tracepoints on and off again (0.1-50 ms a run). */
 	if ((c->repeat + c->warmup > 1 || c->variants || c->sweep) &&
-	    (err = hwp_hold_new(sc->evl, &sc->hold)))
+	    (err = hwpriv_hold_new(sc->evl, &sc->hold)))
 		return cli_lib_error("stat", err);
 	cli_install_stop_signals();
 	ret = c->sweep ? sweep_run(sc, code) :
@@ -277,7 +277,7 @@ static int stat_run(int argc, char **argv)
 		hwp_metric_free(sc.metrics[i]);
 	free(sc.metrics);
 	hwp_result_free(sc.result);
-	hwp_hold_free(sc.hold);
+	hwpriv_hold_free(sc.hold);
 	hwp_evlist_free(sc.evl);
 	free(cfg.events.buf);
 	free(cfg.metrics);

@@ -174,16 +174,17 @@ static int plan_order(struct stat_ctx *sc, struct plan *p)
 	int len, err;
 
 	p->order = HWP_ORDER_ABBA;
-	for (int o = HWP_ORDER_ABBA; c->order && hwp_order_name(o); o++)
-		if (!strcmp(hwp_order_name(o), c->order))
+	for (int o = HWP_ORDER_ABBA; c->order && hwp_enum_name(HWP_ENUM_ORDER, o); o++)
+		if (!strcmp(hwp_enum_name(HWP_ENUM_ORDER, o), c->order))
 			p->order = o;
-	if (c->order && strcmp(hwp_order_name(p->order), c->order)) {
+	if (c->order && strcmp(hwp_enum_name(HWP_ENUM_ORDER, p->order), c->order)) {
 		cli_error("stat", "--order: '%s' is not abba, random or sequential",
 			  c->order);
 		return CLI_EXIT_USAGE;
 	}
 	snprintf(p->experiment, sizeof(p->experiment), "%s-%lld-%d",
-		 hwp_order_name(p->order), (long long)time(NULL), (int)getpid());
+		 hwp_enum_name(HWP_ENUM_ORDER, p->order), (long long)time(NULL),
+		 (int)getpid());
 	if (c->seed) {
 		char *end;
 
@@ -212,7 +213,7 @@ static int plan_order(struct stat_ctx *sc, struct plan *p)
 	if (err)
 		return cli_lib_error("stat", err);
 	len = snprintf(p->order_line, sizeof(p->order_line), "%s",
-		       hwp_order_name(p->order));
+		       hwp_enum_name(HWP_ENUM_ORDER, p->order));
 	if (p->order == HWP_ORDER_RANDOM)
 		len += snprintf(p->order_line + len, sizeof(p->order_line) - (size_t)len,
 				" (--seed %llu)", (unsigned long long)p->seed);
@@ -250,12 +251,12 @@ static int run_variant(struct stat_ctx *sc, struct hwp_result **results,
 		runs = 0;
 	results[v] = sc->result;
 	if (!ret && keep)
-		hwp_result_set_exit_status(results[v], *code);
+		hwpriv_result_set_exit_status(results[v], *code);
 	/* Blocks of one run each pair up in the comparison; two sequences of
 	 * runs (sequential) have no pairs to speak of. */
 	if (!ret && keep && p->order != HWP_ORDER_SEQUENTIAL &&
 	    hwp_result_nr_runs(results[v]) > runs &&
-	    (ret = hwp_result_set_run_order(results[v], p->experiment, (size_t)i,
+	    (ret = hwpriv_result_set_run_order(results[v], p->experiment, (size_t)i,
 					    (size_t)i / sc->cfg->nr_variants)))
 		ret = cli_lib_error("stat", ret);
 	return ret;
@@ -371,7 +372,7 @@ static int write_comparisons(struct stat_ctx *sc, struct hwp_result **results,
 			 .order = p->order_line);
 		struct hwp_compare *cmp = NULL;
 
-		err = hwp_compare_results(results[0], results[v], &co, &cmp);
+		err = hwp_compare_from_results(results[0], results[v], &co, &cmp);
 		if (!err)
 			err = hwp_compare_write(cmp, sc->stream, &sc->wopts);
 		hwp_compare_free(cmp);

@@ -105,23 +105,20 @@ static int check_combinations(const struct stat_config *c)
 
 static bool parse_format(struct stat_config *c, const char *name)
 {
-	static const struct {
-		const char *name;
-		enum hwp_format format;
-	} formats[] = {
-		{ "text", HWP_FORMAT_TEXT },
-		{ "csv", HWP_FORMAT_CSV },
-		{ "json", HWP_FORMAT_JSON },
-		{ "openmetrics", HWP_FORMAT_OPENMETRICS },
-		{ "prometheus", HWP_FORMAT_PROMETHEUS },
+	/* stat's formats; their names are the library's (hwp_enum_name()). */
+	static const enum hwp_format formats[] = {
+		HWP_FORMAT_TEXT, HWP_FORMAT_CSV, HWP_FORMAT_JSON, HWP_FORMAT_OPENMETRICS,
+		HWP_FORMAT_PROMETHEUS,
 	};
+	int v;
 
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(formats[i].name, name)) {
-			c->format = formats[i].format;
-			c->format_given = formats[i].name;
-			return true;
-		}
+	if (!hwp_enum_parse(HWP_ENUM_FORMAT, name, &v))
+		for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+			if (formats[i] == (enum hwp_format)v) {
+				c->format = formats[i];
+				c->format_given = hwp_enum_name(HWP_ENUM_FORMAT, v);
+				return true;
+			}
 	cli_error("stat",
 		  "--format: '%s' is not text, csv, json, openmetrics or prometheus",
 		  name);

@@ -60,7 +60,7 @@ void regions_collect(struct stat_ctx *sc, bool keep)
 	if (!sc->regions_file)
 		return;
 	if (keep) {
-		err = hwp_result_add_regions(sc->result, sc->regions_file);
+		err = hwpriv_result_add_regions(sc->result, sc->regions_file);
 		/* Nothing measured is lost (a run without a region has none to
 		 * show): a warning, unlike regions written but unreadable. */
 		if (err == -ENOENT && !sc->regions_warned) {

@@ -46,7 +46,7 @@ static int result_label(struct stat_ctx *sc, char **argv, struct hwp_result *r)
 	int err = 0;
 
 	if (argv)
-		err = hwp_result_set_command(r, argv);
+		err = hwpriv_result_set_command(r, argv);
 	if (err || cli_target_command_only(t))
 		return err;
 	if (t->pid)
@@ -55,7 +55,7 @@ static int result_label(struct stat_ctx *sc, char **argv, struct hwp_result *r)
 		snprintf(target, sizeof(target), "CPUs %s", t->cpus);
 	else
 		snprintf(target, sizeof(target), "system wide");
-	return hwp_result_set_target(r, target);
+	return hwpriv_result_set_target(r, target);
 }
 
 /* Room for @nr units in counts and prev; the new ones start from 0. */
@@ -120,8 +120,8 @@ static int add_run(struct hwp_result *res, const struct run *r,
 		   const struct hwp_count *delta, size_t nr_units, double seconds)
 {
 	if (r->uncounted)
-		return hwp_result_add_run(res, r->s, delta, seconds);
-	return hwp_result_add_run_units(res, r->s, delta, nr_units, seconds);
+		return hwpriv_result_add_run(res, r->s, delta, seconds);
+	return hwpriv_result_add_run_units(res, r->s, delta, nr_units, seconds);
 }
 
 static int print_interval(struct stat_ctx *sc, struct run *r, double t, double dt)
@@ -145,9 +145,9 @@ static int print_interval(struct stat_ctx *sc, struct run *r, double t, double d
 		memcpy(delta, r->total, n * sizeof(*delta));
 		dt = t;
 	}
-	err = hwp_result_new(&res);
+	err = hwpriv_result_new(&res);
 	for (size_t i = 0; !err && i < sc->cfg->nr_metrics; i++)
-		err = hwp_result_add_metric(res, sc->metrics[i]);
+		err = hwpriv_result_add_metric(res, sc->metrics[i]);
 	if (!err)
 		err = result_label(sc, sc->run_argv, res);
 	if (!err)
@@ -284,7 +284,7 @@ static int finish_run(struct stat_ctx *sc, struct run *r, double seconds, bool k
 	/* The rates divide by the time counted, without the skipped seconds;
 	 * scores are the whole run's (-A, --per-* are refused with them). */
 	if (!err && !ret && keep && sc->nr_scores)
-		err = hwp_result_add_scored_run(sc->result, r->s, delta,
+		err = hwpriv_result_add_scored_run(sc->result, r->s, delta,
 						seconds - sc->cfg->skip_first, scores,
 						sc->nr_scores);
 	else if (!err && !ret && keep)
@@ -354,7 +354,7 @@ int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 	/* The command's CPU time, when the run was kept: rows compare tests. */
 	if (!ret && keep && sc->result && hwp_result_nr_runs(sc->result) > runs &&
 	    !cli_watch_cpu_times(&r.watch, &user, &system) &&
-	    (err = hwp_result_set_run_times(sc->result, user, system)))
+	    (err = hwpriv_result_set_run_times(sc->result, user, system)))
 		ret = cli_lib_error("stat", err);
 	regions_collect(sc, keep && !ret);
 	if (!ret)
@@ -395,17 +395,17 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 {
 	struct stat_config *c = sc->cfg;
 	struct hwp_result *r;
-	int err = hwp_result_new(&r);
+	int err = hwpriv_result_new(&r);
 
 	*out = NULL;
 	for (size_t i = 0; !err && i < c->nr_metrics; i++)
-		err = hwp_result_add_metric(r, sc->metrics[i]);
+		err = hwpriv_result_add_metric(r, sc->metrics[i]);
 	for (size_t i = 0; !err && i < sc->nr_scores; i++)
-		err = hwp_result_add_score(r, hwp_score_name(sc->scores[i]));
+		err = hwpriv_result_add_score(r, hwpriv_score_name(sc->scores[i]));
 	/* What the JSON keeps of the machine, hwprof doctor's facts with it,
 	 * read before the runs; text has no place for it, and does not pay. */
 	if (!err && (c->format == HWP_FORMAT_JSON || c->save))
-		err = hwp_result_read_environment(r);
+		err = hwpriv_result_read_environment(r);
 	if (!err)
 		err = result_label(sc, argv, r);
 	if (err) {

@@ -70,17 +70,17 @@ int score_prepare(struct stat_ctx *sc)
 	if (!sc->scores)
 		return cli_lib_error("stat", -ENOMEM);
 	for (size_t i = 0; i < c->nr_scores; i++) {
-		err = hwp_score_new(c->scores[i], &sc->scores[i]);
+		err = hwpriv_score_new(c->scores[i], &sc->scores[i]);
 		if (err) {
 			cli_lib_error("stat", err);
 			return cli_exit_for(err);
 		}
 		sc->nr_scores++;
 		for (size_t k = 0; k < i; k++)
-			if (!strcmp(hwp_score_name(sc->scores[k]),
-				    hwp_score_name(sc->scores[i]))) {
+			if (!strcmp(hwpriv_score_name(sc->scores[k]),
+				    hwpriv_score_name(sc->scores[i]))) {
 				cli_error("stat", "--score %s is given twice",
-					  hwp_score_name(sc->scores[i]));
+					  hwpriv_score_name(sc->scores[i]));
 				return CLI_EXIT_USAGE;
 			}
 	}
@@ -93,7 +93,7 @@ int score_prepare(struct stat_ctx *sc)
 int score_begin_run(struct stat_ctx *sc)
 {
 	for (size_t i = 0; i < sc->nr_scores; i++)
-		hwp_score_reset(sc->scores[i]);
+		hwpriv_score_reset(sc->scores[i]);
 	if (!from_file(sc->cfg))
 		return 0;
 	sc->score_file_existed = !stat(sc->cfg->score_from, &sc->score_file);
@@ -103,7 +103,7 @@ int score_begin_run(struct stat_ctx *sc)
 static void feed(struct stat_ctx *sc, const char *buf, size_t n)
 {
 	for (size_t i = 0; i < sc->nr_scores; i++)
-		hwp_score_feed(sc->scores[i], buf, n);
+		hwpriv_score_feed(sc->scores[i], buf, n);
 }
 
 /* Show @n bytes where the command would have written them. A reader that
@@ -229,7 +229,7 @@ int score_end_run(struct stat_ctx *sc, double *values)
 	int ret = from_file(sc->cfg) ? read_file(sc) : 0;
 
 	for (size_t i = 0; !ret && i < sc->nr_scores; i++) {
-		int err = hwp_score_value(sc->scores[i], &values[i]);
+		int err = hwpriv_score_value(sc->scores[i], &values[i]);
 
 		if (err) {
 			/* Never a made-up value: the run is not kept. */
@@ -244,7 +244,7 @@ int score_end_run(struct stat_ctx *sc, double *values)
 void score_cleanup(struct stat_ctx *sc)
 {
 	for (size_t i = 0; i < sc->nr_scores; i++)
-		hwp_score_free(sc->scores[i]);
+		hwpriv_score_free(sc->scores[i]);
 	free(sc->scores);
 	sc->scores = NULL;
 	sc->nr_scores = 0;

@@ -132,7 +132,7 @@ int histogram_check(const struct stat_ctx *sc)
 		if (same_name(name, hwp_metric_name(hwp_metric_builtin(i))))
 			return 0;
 	for (size_t i = 0; i < sc->nr_scores; i++)
-		if (same_name(name, hwp_score_name(sc->scores[i])))
+		if (same_name(name, hwpriv_score_name(sc->scores[i])))
 			return 0;
 	cli_error("stat",
 		  "--histogram: '%s' is neither an event of the list (%s) nor a metric nor a score",

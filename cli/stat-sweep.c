@@ -33,8 +33,8 @@ static int measure_value(struct stat_ctx *sc, struct hwp_sweep *sw,
 	}
 	/* What was measured is kept, even when a later run failed. */
 	if (sc->result && hwp_result_nr_runs(sc->result)) {
-		hwp_result_set_exit_status(sc->result, ret ? -1 : *code);
-		err = hwp_sweep_add(sw, s->values[i], sc->result);
+		hwpriv_result_set_exit_status(sc->result, ret ? -1 : *code);
+		err = hwpriv_sweep_add(sw, s->values[i], sc->result);
 		if (err) {
 			cli_lib_error("stat", err);
 			ret = ret ? ret : CLI_EXIT_FAILURE;
@@ -57,8 +57,8 @@ int sweep_run(struct stat_ctx *sc, int *code)
 	/* prepare() made a result to check the metrics; each value gets its own. */
 	hwp_result_free(sc->result);
 	sc->result = NULL;
-	if (!ret && ((err = hwp_sweep_new(s.name, &sw)) ||
-		     (err = hwp_sweep_set_command(sw, sc->cfg->target.argv)))) {
+	if (!ret && ((err = hwpriv_sweep_new(s.name, &sw)) ||
+		     (err = hwpriv_sweep_set_command(sw, sc->cfg->target.argv)))) {
 		cli_lib_error("stat", err);
 		ret = CLI_EXIT_FAILURE;
 	}

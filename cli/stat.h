@@ -96,11 +96,12 @@ struct run_check {
 struct stat_ctx {
 	struct stat_config *cfg;
 	struct hwp_evlist *evl;
-	struct hwp_hold *hold;	/* with more than one run: see hwp_hold_new() */
+	/* with more than one run: see hwpriv_hold_new() */
+	struct hwpriv_hold *hold;
 	struct hwp_metric **metrics;
 	struct hwp_result *result;	/* the measurement runs are added to */
 	char **run_argv;	/* the command as run now: --sweep substitutes a value */
-	struct hwp_ofile *out;
+	struct hwpriv_ofile *out;
 	struct hwp_write_opts wopts;
 	FILE *stream;		/* where the report goes: -o's file, or stderr */
 	bool interval_header_done;
@@ -112,7 +113,7 @@ struct stat_ctx {
 	char *regions_file;	/* file the program writes its regions to */
 	bool regions_warned;	/* "the command wrote no regions" was said */
 	bool regions_lost;	/* a run's regions could not be read */
-	struct hwp_score **scores;	/* --score, compiled */
+	struct hwpriv_score **scores;	/* --score, compiled */
 	size_t nr_scores;
 	const char *run_name;	/* "run 3 of 10", for messages about a run */
 	struct run_check *check;	/* the command's failed runs so far */

@@ -37,7 +37,7 @@ static void message(const char *cmd, const char *kind, const char *fmt, va_list 
 	if (vasprintf(&text, fmt, ap) < 0)
 		text = NULL;
 	/* It quotes what the user typed and what files hold: escaped. */
-	hwp_fputs_escaped(text ? text : "(out of memory for the message)", stderr);
+	hwpriv_fputs_escaped(text ? text : "(out of memory for the message)", stderr);
 	free(text);
 	fputc('\n', stderr);
 	fflush(stderr);
@@ -138,11 +138,18 @@ int cli_list_add(struct cli_list *l, const char *item)
 	return 0;
 }
 
-static bool lookup(const char *const *names, size_t n, const char *s, int *out)
+/* Whether @s names one of the @n formats @offered (the library's names,
+ * hwp_enum_name()), and which. */
+static bool format_offered(const enum hwp_format *offered, size_t n, const char *s,
+			   enum hwp_format *out)
 {
+	int v;
+
+	if (hwp_enum_parse(HWP_ENUM_FORMAT, s, &v))
+		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(names[i], s)) {
-			*out = (int)i;
+		if (offered[i] == (enum hwp_format)v) {
+			*out = offered[i];
 			return true;
 		}
 	return false;
@@ -154,16 +161,12 @@ bool cli_output_option(const char *cmd, int opt, const char *arg,
 	static enum hwp_sort keys[8];	/* o->sort_keys: the options' life */
 	size_t nr_keys;
 	/* The first @nr_formats of these. */
-	static const char *const formats[] = {
-		"text", "csv", "json", "folded", "speedscope", "pprof", "html",
-	};
 	static const enum hwp_format format_of[] = {
 		HWP_FORMAT_TEXT, HWP_FORMAT_CSV, HWP_FORMAT_JSON, HWP_FORMAT_FOLDED,
 		HWP_FORMAT_SPEEDSCOPE, HWP_FORMAT_PPROF, HWP_FORMAT_HTML,
 	};
 	char names[128] = "";
-	size_t nr_known = sizeof(formats) / sizeof(formats[0]);
-	int v;
+	size_t nr_known = sizeof(format_of) / sizeof(format_of[0]);
 	long n;
 
 	*ret = 0;
@@ -184,16 +187,14 @@ bool cli_output_option(const char *cmd, int opt, const char *arg,
 		o->nr_sort_keys = nr_keys > 1 ? nr_keys : 0;
 		return true;
 	case 'f':
-		if (lookup(formats, nr_formats, arg, &v)) {
-			o->format = format_of[v];
+		if (format_offered(format_of, nr_formats, arg, &o->format))
 			return true;
-		}
 		*ret = CLI_EXIT_USAGE;
 		for (size_t i = 0; i < nr_formats; i++)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names),
 				 "%s%s",
 				 i == 0 ? "" : i + 1 == nr_formats ? " or " : ", ",
-				 formats[i]);
+				 hwp_enum_name(HWP_ENUM_FORMAT, format_of[i]));
 		cli_error(cmd, "--format: '%s' is not %s", arg, names);
 		return true;
 	case 'n':

@@ -6,6 +6,8 @@
  * and the two whose arguments changed keep their 0.1 version there through
  * .symver, beside the 0.2 function of the same name. */
 #include "core/core.h"
+#include "count/count.h"
+#include "profile/report.h"
 
 #include <math.h>
 
@@ -97,7 +99,7 @@ COMPAT(int, hwp_profile_top, (struct hwp_profile *p, enum hwp_sort sort, size_t 
 
 COMPAT(int, hwp_profile_modules, (struct hwp_profile *p, hwp_module_fn fn, void *ctx))
 {
-	return hwp_profile_foreach_module(p, fn, ctx);
+	return profile_foreach_module(p, fn, ctx);
 }
 
 COMPAT(int, hwp_profile_stacks, (struct hwp_profile *p, hwp_stack_fn fn, void *ctx))
@@ -108,6 +110,135 @@ COMPAT(int, hwp_profile_stacks, (struct hwp_profile *p, hwp_stack_fn fn, void *c
 COMPAT(int, hwp_cpulist_parse, (const char *list, int **cpus, size_t *nr))
 {
 	return cpus_parse(list, cpus, nr);
+}
+
+/* ---- out of the API in 0.2: internal, or the CLI's (hwprof-private.h) ---- */
+
+COMPAT(const char *, hwp_metric_unit, (const struct hwp_metric *m))
+{
+	return metric_unit(m);
+}
+
+COMPAT(const char *, hwp_profile_event_name, (const struct hwp_profile *p, size_t idx))
+{
+	return profile_event_name(p, idx);
+}
+
+COMPAT(int, hwp_profile_annotate, (struct hwp_profile *p, const char *symbol,
+				   hwp_annotate_fn fn, void *ctx))
+{
+	return profile_annotate(p, symbol, fn, ctx);
+}
+
+COMPAT(int, hwp_ofile_open, (const char *path, struct hwpriv_ofile **out))
+{
+	return hwpriv_ofile_open(path, out);
+}
+
+COMPAT(FILE *, hwp_ofile_stream, (struct hwpriv_ofile *of))
+{
+	return hwpriv_ofile_stream(of);
+}
+
+COMPAT(int, hwp_ofile_commit, (struct hwpriv_ofile *of))
+{
+	return hwpriv_ofile_commit(of);
+}
+
+COMPAT(void, hwp_ofile_abort, (struct hwpriv_ofile *of))
+{
+	hwpriv_ofile_abort(of);
+}
+
+COMPAT(int, hwp_result_new, (struct hwp_result **out))
+{
+	return hwpriv_result_new(out);
+}
+
+COMPAT(int, hwp_result_set_command, (struct hwp_result *r, char *const argv[]))
+{
+	return hwpriv_result_set_command(r, argv);
+}
+
+COMPAT(int, hwp_result_set_target, (struct hwp_result *r, const char *target))
+{
+	return hwpriv_result_set_target(r, target);
+}
+
+COMPAT(void, hwp_result_set_exit_status, (struct hwp_result *r, int code))
+{
+	hwpriv_result_set_exit_status(r, code);
+}
+
+COMPAT(int, hwp_result_add_metric, (struct hwp_result *r, const struct hwp_metric *m))
+{
+	return hwpriv_result_add_metric(r, m);
+}
+
+COMPAT(int, hwp_result_add_run, (struct hwp_result *r, const struct hwp_session *s,
+				 const struct hwp_count *counts, double seconds))
+{
+	return hwpriv_result_add_run(r, s, counts, seconds);
+}
+
+COMPAT(int, hwp_result_add_regions, (struct hwp_result *r, const char *path))
+{
+	return hwpriv_result_add_regions(r, path);
+}
+
+COMPAT(int, hwp_sweep_new, (const char *param, struct hwp_sweep **out))
+{
+	return hwpriv_sweep_new(param, out);
+}
+
+COMPAT(int, hwp_sweep_set_command, (struct hwp_sweep *sw, char *const argv[]))
+{
+	return hwpriv_sweep_set_command(sw, argv);
+}
+
+COMPAT(int, hwp_sweep_add, (struct hwp_sweep *sw, const char *value,
+			    struct hwp_result *r))
+{
+	return hwpriv_sweep_add(sw, value, r);
+}
+
+/* ---- renamed in 0.2: one verb a meaning (docs/api.md) ---- */
+
+COMPAT(int, hwp_profile_open, (const char *path, const struct hwp_profile_opts *opts,
+			       struct hwp_profile **out))
+{
+	return hwp_profile_load(path, opts, out);
+}
+
+COMPAT(int, hwp_result_read, (const char *path, struct hwp_result **out))
+{
+	return hwp_result_load(path, out);
+}
+
+COMPAT(int, hwp_sweep_read, (const char *path, struct hwp_sweep **out))
+{
+	return hwp_sweep_load(path, out);
+}
+
+COMPAT(int, hwp_compare_results, (const struct hwp_result *a, const struct hwp_result *b,
+				  const struct hwp_compare_opts *opts,
+				  struct hwp_compare **out))
+{
+	return hwp_compare_from_results(a, b, opts, out);
+}
+
+COMPAT(int, hwp_compare_sweeps, (const struct hwp_sweep *a, const struct hwp_sweep *b,
+				 const struct hwp_compare_opts *opts,
+				 struct hwp_compare **out))
+{
+	return hwp_compare_from_sweeps(a, b, opts, out);
+}
+
+COMPAT(const char *, hwp_verdict_name, (enum hwp_verdict v))
+{
+	const char *name = hwp_enum_name(HWP_ENUM_VERDICT, (int)v);
+
+	return name ? name : "n/a";
 }
 
 /* ---- the two whose arguments changed: the same name, version 0.1 ---- */

@@ -26,7 +26,9 @@ done
 [ $# -gt 0 ] && echo "man pages installed: $#"
 pc=$(find "$tmp" -name hwprof.pc | head -n 1)
 [ -n "$pc" ] || { echo "hwprof.pc was not installed"; exit 1; }
-for f in hwprof/hwprof.h hwprof/version.h; do
+for f in hwprof/hwprof.h hwprof/version.h hwprof/core.h hwprof/event.h hwprof/count.h \
+	hwprof/workload.h hwprof/stats.h hwprof/result.h hwprof/region.h hwprof/compare.h \
+	hwprof/doctor.h hwprof/record.h hwprof/profile.h hwprof/diff.h; do
 	[ -n "$(find "$tmp" -path "*/include/$f")" ] || { echo "$f was not installed"; exit 1; }
 done
 if $lib_only; then

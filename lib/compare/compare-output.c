@@ -114,7 +114,7 @@ static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 		const struct cmp_row *row = &c->rows[i];
 		const struct hwp_compare_info *in = &row->cells[0].info;
 		char name[300], ma[64], mb[64], ratio[32], lo[64], hi[64], ci[140], p[32];
-		const char *verdict = hwp_verdict_name(in->verdict);
+		const char *verdict = hwp_enum_name(HWP_ENUM_VERDICT, in->verdict);
 		const char *cells[] = { name, ma, mb, ratio, ci, p, verdict };
 
 		row_label(row, name, sizeof(name));
@@ -371,7 +371,7 @@ static void json_cell(struct json_writer *w, const struct cmp_cell *cell)
 	json_num(w, "p_value", in->p_value);
 	json_num(w, "p_raw", in->p_raw);
 	jw_key(w, "verdict");
-	jw_string(w, hwp_verdict_name(in->verdict));
+	jw_string(w, hwp_enum_name(HWP_ENUM_VERDICT, in->verdict));
 	jw_key(w, "reason");
 	jw_string(w, in->reason);
 	json_num(w, "statistic", in->statistic);
@@ -518,7 +518,8 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 			csv_num(f, in->ci_adj_level, sep);
 			csv_num(f, in->p_raw, sep);
 			csv_num(f, in->p_value, sep);
-			fprintf(f, "%s%s%zu%s%zu%s", hwp_verdict_name(in->verdict), sep,
+			fprintf(f, "%s%s%zu%s%zu%s",
+				hwp_enum_name(HWP_ENUM_VERDICT, in->verdict), sep,
 				in->a_n, sep, in->b_n, sep);
 			csv_num(f, in->a_cv, sep);
 			csv_num(f, in->b_cv, sep);

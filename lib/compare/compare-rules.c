@@ -85,7 +85,7 @@ static void describe_change(const struct hwp_compare *c, const struct hwp_compar
 		strbuf_addf(sb, "no test (%s)", i->reason ? i->reason : "no values");
 		return;
 	}
-	strbuf_adds(sb, hwp_verdict_name(i->verdict));
+	strbuf_adds(sb, hwp_enum_name(HWP_ENUM_VERDICT, i->verdict));
 	if (!isnan(i->ratio))
 		strbuf_addf(sb, " (B/A %.4g, %+.3g%%)", i->ratio, 100 * (i->ratio - 1));
 	if (i->p_value < 0.001)

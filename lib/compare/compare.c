@@ -15,16 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-HWP_API const char *hwp_verdict_name(enum hwp_verdict v)
-{
-	switch (v) {
-	case HWP_VERDICT_UNCHANGED: return "unchanged";
-	case HWP_VERDICT_INCREASE: return "increase";
-	case HWP_VERDICT_DECREASE: return "decrease";
-	default: return "n/a";
-	}
-}
-
 static void row_release(struct cmp_row *row, size_t nr_columns)
 {
 	for (size_t k = 0; row->cells && k < nr_columns; k++)
@@ -407,7 +397,7 @@ static void describe_units(const struct hwp_result *r, struct strbuf *sb)
 		strbuf_adds(sb, "as a whole");
 		return;
 	}
-	strbuf_addf(sb, "per %s (", hwp_aggr_name(r->aggr));
+	strbuf_addf(sb, "per %s (", hwp_enum_name(HWP_ENUM_AGGR, r->aggr));
 	for (size_t i = 0; i < r->nr_units; i++)
 		strbuf_addf(sb, "%s%s", i ? ", " : "", r->units[i].u.name);
 	strbuf_addch(sb, ')');
@@ -676,7 +666,7 @@ static const char *opts_order(const struct hwp_compare_opts *o)
 	       o->order : NULL;
 }
 
-HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
+HWP_API int hwp_compare_from_sweeps(const struct hwp_sweep *a, const struct hwp_sweep *b,
 			       const struct hwp_compare_opts *opts,
 			       struct hwp_compare **out)
 {
@@ -685,10 +675,10 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 
 	clear_error();
 	if (!out)
-		return fail(-EINVAL, "hwp_compare_sweeps: out is NULL");
+		return fail(-EINVAL, "hwp_compare_from_sweeps: out is NULL");
 	*out = NULL;
 	if (!a || !b || !a->nr || !b->nr)
-		return fail(-EINVAL, "hwp_compare_sweeps: NULL or empty sweep");
+		return fail(-EINVAL, "hwp_compare_from_sweeps: NULL or empty sweep");
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return fail(-ENOMEM, "out of memory");
@@ -703,7 +693,7 @@ HWP_API int hwp_compare_sweeps(const struct hwp_sweep *a, const struct hwp_sweep
 		goto err;
 	}
 	if (c->opts.test != HWP_TEST_WELCH && c->opts.test != HWP_TEST_MANN_WHITNEY) {
-		err = fail(-EINVAL, "hwp_compare_sweeps: unknown test %d",
+		err = fail(-EINVAL, "hwp_compare_from_sweeps: unknown test %d",
 			   (int)c->opts.test);
 		goto err;
 	}
@@ -740,9 +730,10 @@ err:
 	return err;
 }
 
-HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_result *b,
-				const struct hwp_compare_opts *opts,
-				struct hwp_compare **out)
+HWP_API int hwp_compare_from_results(const struct hwp_result *a,
+				     const struct hwp_result *b,
+				     const struct hwp_compare_opts *opts,
+				     struct hwp_compare **out)
 {
 	/* Each result as a sweep of one point, borrowed for the call. */
 	char *none = NULL;
@@ -754,9 +745,9 @@ HWP_API int hwp_compare_results(const struct hwp_result *a, const struct hwp_res
 		clear_error();
 		if (out)
 			*out = NULL;
-		return fail(-EINVAL, "hwp_compare_results: NULL argument");
+		return fail(-EINVAL, "hwp_compare_from_results: NULL argument");
 	}
-	return hwp_compare_sweeps(&sa, &sb, opts, out);
+	return hwp_compare_from_sweeps(&sa, &sb, opts, out);
 }
 
 HWP_API size_t hwp_compare_nr_rows(const struct hwp_compare *c)

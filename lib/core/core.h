@@ -11,6 +11,7 @@
 #define HWPROF_CORE_H
 
 #include <hwprof/hwprof.h>
+#include "private/hwprof-private.h"
 
 #include <errno.h>
 #include <stdarg.h>

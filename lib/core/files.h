@@ -6,6 +6,7 @@
 #define HWPROF_CORE_FILES_H
 
 #include <hwprof/hwprof.h>
+#include "private/hwprof-private.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,12 +14,12 @@
 
 /* Whether a file can be created at @path (its directory exists
  * and takes new files), without creating one: 0, or the error and message
- * hwp_ofile_open() would give. Devices and pipes pass: only writing tells. */
+ * hwpriv_ofile_open() would give. Devices and pipes pass: only writing tells. */
 int ofile_check(const char *path);
-/* hwp_ofile_open() for a recording, which holds the program's memory: the
+/* hwpriv_ofile_open() for a recording, which holds the program's memory: the
  * file is 0600 whatever the umask, and the commit keeps the non-empty file
  * it replaces as PATH.old, as perf record does. */
-int ofile_open_recording(const char *path, struct hwp_ofile **out);
+int ofile_open_recording(const char *path, struct hwpriv_ofile **out);
 /* Flush @f and check it for errors (a full disk): 0 or -errno, with a
  * message that says what to do. */
 int stream_check(FILE *f, const char *what);

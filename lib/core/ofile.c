@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct hwp_ofile {
+struct hwpriv_ofile {
 	FILE *f;
 	char *path;
 	char *tmp;	/* NULL when writing directly (stdout, devices, pipes) */
@@ -23,7 +23,7 @@ struct hwp_ofile {
 	bool recording;	/* 0600, and the file it replaces kept as PATH.old */
 };
 
-static void ofile_free(struct hwp_ofile *of)
+static void ofile_free(struct hwpriv_ofile *of)
 {
 	if (!of)
 		return;
@@ -73,7 +73,7 @@ static int cannot_create(const char *path, int err)
 
 /* Give the unnamed file a temporary name beside @path's, one that is free
  * (linkat() takes it atomically or fails): then a rename puts it in place. */
-static int name_it(struct hwp_ofile *of)
+static int name_it(struct hwpriv_ofile *of)
 {
 	char proc[64];
 
@@ -127,7 +127,7 @@ int ofile_check(const char *path)
 /* A device or a FIFO, written directly. A FIFO that no one reads yet
  * would block the open for ever (and a signal's handler with it): it is
  * refused, and said so, rather than waited on. */
-static int open_direct(struct hwp_ofile *of)
+static int open_direct(struct hwpriv_ofile *of)
 {
 	int fd = open(of->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), fl, err;
 
@@ -150,7 +150,7 @@ static int open_direct(struct hwp_ofile *of)
  * temporary name. A recording (the program's memory: its stack, its
  * registers) is its owner's alone, 0600 as perf writes it, whatever the
  * umask; other outputs are 0666 less the umask, as fopen() makes them. */
-static int open_temp(struct hwp_ofile *of)
+static int open_temp(struct hwpriv_ofile *of)
 {
 	mode_t mask;
 	int fd, err;
@@ -191,15 +191,15 @@ static int open_temp(struct hwp_ofile *of)
 	return 0;
 }
 
-static int ofile_open(const char *path, bool recording, struct hwp_ofile **out)
+static int ofile_open(const char *path, bool recording, struct hwpriv_ofile **out)
 {
-	struct hwp_ofile *of;
+	struct hwpriv_ofile *of;
 	struct stat st;
 	int err;
 
 	clear_error();
 	if (!out || !path)
-		return fail(-EINVAL, "hwp_ofile_open: NULL argument");
+		return fail(-EINVAL, "hwpriv_ofile_open: NULL argument");
 	*out = NULL;
 	of = calloc(1, sizeof(*of));
 	if (!of || !(of->path = strdup(path))) {
@@ -227,17 +227,17 @@ static int ofile_open(const char *path, bool recording, struct hwp_ofile **out)
 	return 0;
 }
 
-HWP_API int hwp_ofile_open(const char *path, struct hwp_ofile **out)
+HWP_API int hwpriv_ofile_open(const char *path, struct hwpriv_ofile **out)
 {
 	return ofile_open(path, false, out);
 }
 
-int ofile_open_recording(const char *path, struct hwp_ofile **out)
+int ofile_open_recording(const char *path, struct hwpriv_ofile **out)
 {
 	return ofile_open(path, true, out);
 }
 
-HWP_API FILE *hwp_ofile_stream(struct hwp_ofile *of)
+HWP_API FILE *hwpriv_ofile_stream(struct hwpriv_ofile *of)
 {
 	return of ? of->f : NULL;
 }
@@ -261,13 +261,13 @@ static int keep_old(const char *path)
 	return err;
 }
 
-HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
+HWP_API int hwpriv_ofile_commit(struct hwpriv_ofile *of)
 {
 	int err = 0;
 
 	clear_error();
 	if (!of)
-		return fail(-EINVAL, "hwp_ofile_commit: NULL");
+		return fail(-EINVAL, "hwpriv_ofile_commit: NULL");
 	errno = 0;
 	if (fflush(of->f) || ferror(of->f))
 		err = errno ? -errno : -EIO;
@@ -304,7 +304,7 @@ HWP_API int hwp_ofile_commit(struct hwp_ofile *of)
 	return err;
 }
 
-HWP_API void hwp_ofile_abort(struct hwp_ofile *of)
+HWP_API void hwpriv_ofile_abort(struct hwpriv_ofile *of)
 {
 	if (!of)
 		return;

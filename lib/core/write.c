@@ -116,14 +116,16 @@ int write_dispatch(const struct writer *w, const void *obj, FILE *f, const void 
 	return err ? err : stream_check(f, w->what);
 }
 
-HWP_API int hwp_fputs_escaped(const char *s, FILE *f)
+HWP_API int hwpriv_fputs_escaped(const char *s, FILE *f)
 {
 	struct escaper e = { 0 };
 
 	/* No clear_error() first: @s is hwp_errmsg() more often than not. */
 	if (!s || !f)
-		return fail(-EINVAL, "hwp_fputs_escaped: NULL argument");
+		return fail(-EINVAL, "hwpriv_fputs_escaped: NULL argument");
 	escape_put(&e, f, s, strlen(s));
 	escape_end(&e, f);
-	return ferror(f) ? fail(-EIO, "hwp_fputs_escaped: the stream has an error") : 0;
+	if (ferror(f))
+		return fail(-EIO, "hwpriv_fputs_escaped: the stream has an error");
+	return 0;
 }

@@ -144,4 +144,7 @@ int metric_builtin_foreach_input(size_t idx, int (*fn)(const char *name, void *c
 				 void *ctx);
 size_t metric_builtins_parsed(void);
 
+/* The unit of @m's value ("" for a ratio), for the result's rows. */
+const char *metric_unit(const struct hwp_metric *m);
+
 #endif

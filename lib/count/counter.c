@@ -16,7 +16,7 @@ static int check_aggr(const struct hwp_session_opts *o)
 	if (o->aggr != HWP_AGGR_GLOBAL && o->aggr != HWP_AGGR_THREAD &&
 	    o->scope != HWP_SCOPE_CPUS)
 		return fail(-EINVAL, "counts per %s need CPUs to count (HWP_SCOPE_CPUS: -a or -C): a thread's counters follow it from CPU to CPU",
-			    hwp_aggr_name(o->aggr));
+			    hwp_enum_name(HWP_ENUM_AGGR, o->aggr));
 	if (o->aggr == HWP_AGGR_THREAD && o->scope == HWP_SCOPE_CPUS)
 		return fail(-EINVAL, "counts per thread need threads to count (a command or a process), not CPUs");
 	if (o->aggr == HWP_AGGR_THREAD && o->scope == HWP_SCOPE_THREAD && o->no_inherit)

@@ -20,7 +20,7 @@
 
 #include <stdlib.h>
 
-struct hwp_hold {
+struct hwpriv_hold {
 	int cpu;		/* -1: wherever the thread runs */
 	pid_t tid;		/* 0: the calling thread */
 	struct targets t;	/* the one instance: the two above */
@@ -53,7 +53,7 @@ static bool held_before(const struct hwp_evlist *evl, size_t e)
 	return false;
 }
 
-static void hold_one(struct hwp_hold *h, const struct event *ev, size_t e)
+static void hold_one(struct hwpriv_hold *h, const struct event *ev, size_t e)
 {
 	struct perf_event_attr attr = ev->attr;
 	struct open_req req = {
@@ -83,16 +83,16 @@ static void hold_one(struct hwp_hold *h, const struct event *ev, size_t e)
 	strbuf_release(&reason);
 }
 
-HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out)
+HWP_API int hwpriv_hold_new(const struct hwp_evlist *evl, struct hwpriv_hold **out)
 {
-	struct hwp_hold *h;
+	struct hwpriv_hold *h;
 	int err;
 
 	clear_error();
 	if (out)
 		*out = NULL;
 	if (!out || !evl)
-		return fail(-EINVAL, "hwp_hold_new: NULL argument");
+		return fail(-EINVAL, "hwpriv_hold_new: NULL argument");
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return fail(-ENOMEM, "out of memory");
@@ -112,12 +112,12 @@ HWP_API int hwp_hold_new(const struct hwp_evlist *evl, struct hwp_hold **out)
 	return 0;
 }
 
-HWP_API size_t hwp_hold_nr_events(const struct hwp_hold *h)
+HWP_API size_t hwpriv_hold_nr_events(const struct hwpriv_hold *h)
 {
 	return h ? fds_nr_open(&h->fds) : 0;
 }
 
-HWP_API void hwp_hold_free(struct hwp_hold *h)
+HWP_API void hwpriv_hold_free(struct hwpriv_hold *h)
 {
 	if (!h)
 		return;

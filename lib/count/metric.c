@@ -336,7 +336,7 @@ HWP_API const char *hwp_metric_expr(const struct hwp_metric *m)
 	return m ? m->expr : "";
 }
 
-HWP_API const char *hwp_metric_unit(const struct hwp_metric *m)
+const char *metric_unit(const struct hwp_metric *m)
 {
 	return m ? m->unit : "";
 }

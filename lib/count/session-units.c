@@ -115,7 +115,7 @@ int session_units_build(struct hwp_session *s)
 	unit_of_cpu = calloc(s->t.nr_cpus, sizeof(*unit_of_cpu));
 	if (!unit_of_cpu)
 		return fail(-ENOMEM, "out of memory");
-	err = hwp_topology_read(NULL, &topo);
+	err = hwp_topology_load(NULL, &topo);
 	if (!err)
 		err = units_of_cpus(topo, s->opts.aggr, s->t.cpus, s->t.nr_cpus,
 				    &s->units, &s->nr_units, unit_of_cpu);

@@ -83,7 +83,7 @@ static int read_nodes(struct hwp_topology *t, const char *root)
 	return 0;
 }
 
-HWP_API int hwp_topology_read(const char *root, struct hwp_topology **out)
+HWP_API int hwp_topology_load(const char *root, struct hwp_topology **out)
 {
 	struct hwp_topology *t;
 	char buf[4096];
@@ -93,7 +93,7 @@ HWP_API int hwp_topology_read(const char *root, struct hwp_topology **out)
 
 	clear_error();
 	if (!out)
-		return fail(-EINVAL, "hwp_topology_read: out is NULL");
+		return fail(-EINVAL, "hwp_topology_load: out is NULL");
 	*out = NULL;
 	root = sysfs_root(root);
 	err = read_first_line(root, "devices/system/cpu/online", buf, sizeof(buf));
@@ -234,22 +234,6 @@ HWP_API int hwp_topology_shared(const struct hwp_topology *t, const char *cpulis
 }
 
 /* ---- aggregation units ---- */
-
-static const char *const aggr_names[] = {
-	[HWP_AGGR_GLOBAL] = "global",
-	[HWP_AGGR_CPU] = "cpu",
-	[HWP_AGGR_CORE] = "core",
-	[HWP_AGGR_DIE] = "die",
-	[HWP_AGGR_SOCKET] = "socket",
-	[HWP_AGGR_NODE] = "node",
-	[HWP_AGGR_THREAD] = "thread",
-};
-
-HWP_API const char *hwp_aggr_name(enum hwp_aggr aggr)
-{
-	return (unsigned)aggr < sizeof(aggr_names) / sizeof(aggr_names[0]) ?
-	       aggr_names[aggr] : NULL;
-}
 
 /* The unit of @c as perf stat names it: CPU3, S0-D0-C1, S0-D0, S1, N0. */
 static void unit_name(enum hwp_aggr aggr, const struct cpu_topo *c, char *buf,

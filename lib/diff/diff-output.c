@@ -49,7 +49,7 @@ static const char *verdict_text(const struct hwp_profile_diff_info *in,
 				enum hwp_verdict v)
 {
 	if (in->absolute || v == HWP_VERDICT_UNCHANGED)
-		return hwp_verdict_name(v);
+		return hwp_enum_name(HWP_ENUM_VERDICT, v);
 	return v == HWP_VERDICT_INCREASE ? "share up" : "share down";
 }
 
@@ -304,7 +304,7 @@ static int write_csv(const void *obj, FILE *f, const void *opts)
 		if (!isnan(in->ratio))
 			fprintf(f, "%.4f", in->ratio);
 		fprintf(f, "%s%.4g%s%.4g%s%s%s", sep, in->p_value, sep, in->p_raw, sep,
-			hwp_verdict_name(in->verdict), sep);
+			hwp_enum_name(HWP_ENUM_VERDICT, in->verdict), sep);
 		if (in->file)
 			csv_field(f, in->file, sep);
 		fprintf(f, "%s%.10g%s%.10g%s", sep, in->a_value, sep, in->b_value, sep);
@@ -376,7 +376,7 @@ static void json_row(struct json_writer *w, const struct hwp_profile_diff_row_in
 	json_num(w, "p_value", in->p_value);
 	json_num(w, "p_raw", in->p_raw);
 	jw_key(w, "verdict");
-	jw_string(w, hwp_verdict_name(in->verdict));
+	jw_string(w, hwp_enum_name(HWP_ENUM_VERDICT, in->verdict));
 	jw_kv_string(w, "file", in->file);
 	json_num(w, "a_value", in->a_value);
 	json_num(w, "b_value", in->b_value);
@@ -403,7 +403,7 @@ static int write_json(const void *obj, FILE *f, const void *opts)
 	jw_key(&w, "event");
 	jw_string(&w, in->event);
 	jw_key(&w, "sort");
-	jw_string(&w, hwp_sort_name(in->sort));
+	jw_string(&w, hwp_enum_name(HWP_ENUM_SORT, in->sort));
 	jw_key(&w, "mode");
 	jw_string(&w, mode_name(in));
 	jw_key(&w, "test");

@@ -154,7 +154,8 @@ static int check_opts(struct hwp_profile_diff *d,
 	if (o->sort == HWP_SORT_CPU || o->sort == HWP_SORT_COMM ||
 	    o->sort == HWP_SORT_PID)
 		return fail(-EINVAL, "a diff by %s is not supported: diff by sym, rip, line or dso, and compare 'hwprof report --sort %s' of each file",
-			    hwp_sort_name(o->sort), hwp_sort_name(o->sort));
+			    hwp_enum_name(HWP_ENUM_SORT, o->sort),
+			    hwp_enum_name(HWP_ENUM_SORT, o->sort));
 	if ((unsigned int)o->sort > HWP_SORT_DSO)
 		return fail(-EINVAL, "hwp_profile_diff_new: unknown sort %d",
 			    (int)o->sort);
@@ -302,16 +303,16 @@ HWP_API int hwp_profile_diff_info(const struct hwp_profile_diff *d,
 	return info_fill(info, &d->info, sizeof(d->info));
 }
 
-HWP_API size_t hwp_profile_diff_nr_rows(const struct hwp_profile_diff *d)
+size_t profile_diff_nr_rows(const struct hwp_profile_diff *d)
 {
 	return d ? d->nr_rows : 0;
 }
 
-HWP_API int hwp_profile_diff_row(const struct hwp_profile_diff *d, size_t idx,
+int profile_diff_row(const struct hwp_profile_diff *d, size_t idx,
 				 struct hwp_profile_diff_row_info *info)
 {
 	clear_error();
 	if (!d || idx >= d->nr_rows)
-		return fail(-EINVAL, "hwp_profile_diff_row: no row %zu", idx);
+		return fail(-EINVAL, "profile_diff_row: no row %zu", idx);
 	return info_fill(info, &d->rows[idx].info, sizeof(d->rows[idx].info));
 }

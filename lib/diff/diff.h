@@ -61,4 +61,16 @@ int diff_row_cmp(const struct diff_row *a, const struct diff_row *b);
 int diff_decide(struct diff_row *rows, size_t n, double alpha, bool no_correction,
 		struct hwp_profile_diff_info *totals);
 
+/* profile_diff_nr_rows. Since: 0.2 */
+size_t profile_diff_nr_rows(const struct hwp_profile_diff *d);
+
+/*
+ * profile_diff_row - describe row @idx, in the order above
+ * @info: filled up to info->sz; its strings are borrowed from @d
+ *
+ * Errors: -EINVAL for @idx out of range or a too small info->sz. Since: 0.2
+ */
+int profile_diff_row(const struct hwp_profile_diff *d, size_t idx,
+			 struct hwp_profile_diff_row_info *info);
+
 #endif

@@ -297,12 +297,12 @@ out:
 
 static bool seen_before(const struct hwp_profile *p, size_t idx, const char *first)
 {
-	const char *name = hwp_profile_event_name(p, idx);
+	const char *name = profile_event_name(p, idx);
 
 	if (!strcmp(name, first))
 		return true;
 	for (size_t i = 0; i < idx; i++)
-		if (!strcmp(hwp_profile_event_name(p, i), name))
+		if (!strcmp(profile_event_name(p, i), name))
 			return true;
 	return false;
 }

@@ -222,7 +222,7 @@ int export_json(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 		jm.list = (enum json_module_list)list;
 		jw_key(&w, keys[list]);
 		jw_array_begin(&w, false);
-		err = hwp_profile_foreach_module(p, json_module, &jm);
+		err = profile_foreach_module(p, json_module, &jm);
 		jw_array_end(&w);
 	}
 	jw_object_end(&w);

@@ -392,7 +392,7 @@ static void header(struct pprof *pp, const struct hwp_profile_info *info)
 	pp->event = rec.event;
 	str_id(pp, "");		/* string 0, as profile.proto requires */
 	for (size_t i = 0; i < info->nr_events; i++) {
-		const char *name = hwp_profile_event_name(pp->p, i);
+		const char *name = profile_event_name(pp->p, i);
 
 		value_type(pp, PROFILE_SAMPLE_TYPE, name, unit(pp->p, name));
 	}

@@ -295,10 +295,10 @@ static void text_header(struct hwp_profile *p, FILE *f, const char *sort,
 			(unsigned long long)in.other_cpus);
 	if (in.nr_events > 1) {
 		fprintf(f, "# other events in the file (hwprof report -e NAME):");
-		for (size_t i = 0; hwp_profile_event_name(p, i); i++)
-			if (strcmp(hwp_profile_event_name(p, i), in.event))
+		for (size_t i = 0; profile_event_name(p, i); i++)
+			if (strcmp(profile_event_name(p, i), in.event))
 				fprintf(f, " %s",
-					printable(pr, hwp_profile_event_name(p, i)));
+					printable(pr, profile_event_name(p, i)));
 		fprintf(f, "\n");
 	}
 	fprintf(f, "#\n");
@@ -392,7 +392,7 @@ int export_text(struct hwp_profile *p, FILE *f, const struct hwp_write_opts *o)
 	}
 	for (ml.pass = 0; !err && ml.pass < 4; ml.pass++) {
 		ml.titled = false;
-		err = hwp_profile_foreach_module(p, text_module, &ml);
+		err = profile_foreach_module(p, text_module, &ml);
 	}
 	printable_release(&t.pr);
 	return err;
@@ -469,7 +469,7 @@ static int annotate_line(const struct hwp_annotate_line *l, void *arg)
 int export_annotate(struct hwp_profile *p, FILE *f, const char *symbol)
 {
 	struct annotate_ctx a = { .p = p, .f = f, .symbol = symbol };
-	int err = hwp_profile_annotate(p, symbol, annotate_line, &a);
+	int err = profile_annotate(p, symbol, annotate_line, &a);
 
 	printable_release(&a.pr);
 	return err;

@@ -2,6 +2,7 @@
 /* One function's instructions with their samples, interleaved with the
  * source lines they came from, as perf annotate shows them. */
 #include "profile/profile.h"
+#include "profile/report.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -396,7 +397,7 @@ static int prepare_walk(struct walk *w, const char *symbol)
 	return collect_hits(w, w->start + w->len);
 }
 
-HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
+int profile_annotate(struct hwp_profile *p, const char *symbol,
 				 hwp_annotate_fn fn, void *ctx)
 {
 	struct walk w = { .p = p };
@@ -404,7 +405,7 @@ HWP_API int hwp_profile_annotate(struct hwp_profile *p, const char *symbol,
 
 	clear_error();
 	if (!p || !symbol || !fn)
-		return fail(-EINVAL, "hwp_profile_annotate: NULL argument");
+		return fail(-EINVAL, "profile_annotate: NULL argument");
 	err = prepare_walk(&w, symbol);
 	if (!err)
 		err = walk_instructions(&w, fn, ctx);

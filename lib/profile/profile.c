@@ -591,12 +591,12 @@ err:
 	return err;
 }
 
-HWP_API int hwp_profile_open(const char *path, const struct hwp_profile_opts *opts,
+HWP_API int hwp_profile_load(const char *path, const struct hwp_profile_opts *opts,
 			     struct hwp_profile **out)
 {
 	clear_error();
 	if (!out || !path)
-		return fail(-EINVAL, "hwp_profile_open: NULL argument");
+		return fail(-EINVAL, "hwp_profile_load: NULL argument");
 	return profile_load(path, -1, opts, out);
 }
 
@@ -717,7 +717,7 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 	return info_fill(info, &i, sizeof(i));
 }
 
-HWP_API const char *hwp_profile_event_name(const struct hwp_profile *p, size_t idx)
+const char *profile_event_name(const struct hwp_profile *p, size_t idx)
 {
 	return p && idx < p->nr_events ? p->event_names[idx] : NULL;
 }

@@ -18,14 +18,17 @@ bool event_in_ns(const struct hwp_profile *p, const char *event)
 	return false;
 }
 
-/* The one table of sort keys' names, by enum hwp_sort. */
-static const char *const sort_names[] = {
-	"sym", "rip", "line", "dso", "cpu", "comm", "pid",
-};
-
-HWP_API const char *hwp_sort_name(enum hwp_sort sort)
+/* Whether @s (@len bytes) names a sort key (lib/core/names.c), and which. */
+static bool sort_key_named(const char *s, size_t len, size_t *key)
 {
-	return (unsigned int)sort < ARRAY_SIZE(sort_names) ? sort_names[sort] : "?";
+	const char *name;
+
+	for (size_t k = 0; (name = hwp_enum_name(HWP_ENUM_SORT, (int)k)); k++)
+		if (strlen(name) == len && !strncmp(name, s, len)) {
+			*key = k;
+			return true;
+		}
+	return false;
 }
 
 HWP_API int hwp_sort_parse(const char *list, enum hwp_sort *keys, size_t max, size_t *nr)
@@ -39,17 +42,13 @@ HWP_API int hwp_sort_parse(const char *list, enum hwp_sort *keys, size_t max, si
 	for (;;) {
 		size_t len = strcspn(s, ","), k;
 
-		for (k = 0; k < ARRAY_SIZE(sort_names); k++)
-			if (strlen(sort_names[k]) == len &&
-			    !strncmp(sort_names[k], s, len))
-				break;
-		if (k == ARRAY_SIZE(sort_names))
+		if (!sort_key_named(s, len, &k))
 			return fail(-EINVAL, "'%.*s' is not a sort key: sym, rip, line, dso, cpu, comm or pid (comm and pid combine with sym or dso: comm,sym)",
 				    (int)len, s);
 		for (size_t i = 0; i < *nr; i++)
 			if (keys[i] == (enum hwp_sort)k)
 				return fail(-EINVAL, "'%s': '%s' is given twice", list,
-					    sort_names[k]);
+					    hwp_enum_name(HWP_ENUM_SORT, (int)k));
 		if (*nr == max)
 			return fail(-E2BIG, "'%s': more than %zu sort keys", list, max);
 		keys[(*nr)++] = (enum hwp_sort)k;
@@ -77,7 +76,7 @@ int sort_keys_of(const struct hwp_write_opts *o, struct sort_keys *k)
 		else if (k->site == HWP_SORT_COMM || k->site == HWP_SORT_PID)
 			k->site = k->keys[i];
 		snprintf(k->name + strlen(k->name), sizeof(k->name) - strlen(k->name),
-			 "%s%s", i ? "," : "", hwp_sort_name(k->keys[i]));
+			 "%s%s", i ? "," : "", hwp_enum_name(HWP_ENUM_SORT, k->keys[i]));
 	}
 	return 0;
 }
@@ -85,7 +84,7 @@ int sort_keys_of(const struct hwp_write_opts *o, struct sort_keys *k)
 int sort_keys_foreach(struct hwp_profile *p, const struct sort_keys *k, size_t n,
 		      hwp_entry_fn fn, void *ctx)
 {
-	return hwp_profile_foreach_entry_by(p, k->keys, k->nr, n, fn, ctx);
+	return profile_foreach_entry_by(p, k->keys, k->nr, n, fn, ctx);
 }
 
 void format_bytes(const uint8_t *b, size_t n, char *buf, size_t size)

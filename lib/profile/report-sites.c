@@ -203,7 +203,7 @@ static int cmp_modules(const void *pa, const void *pb)
 	return a->dso < b->dso ? -1 : a->dso > b->dso;
 }
 
-HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx)
+int profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, void *ctx)
 {
 	size_t nd;
 	struct module_row *rows;
@@ -211,7 +211,7 @@ HWP_API int hwp_profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn, 
 
 	clear_error();
 	if (!p || !fn)
-		return fail(-EINVAL, "hwp_profile_foreach_module: NULL argument");
+		return fail(-EINVAL, "profile_foreach_module: NULL argument");
 	nd = machine_nr_dsos(p->m);
 	rows = calloc(nd + 1, sizeof(*rows));
 	if (!rows)

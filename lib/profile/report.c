@@ -369,7 +369,7 @@ static int get_report(struct hwp_profile *p, enum hwp_sort sort, struct report *
 
 	if ((unsigned int)sort > HWP_SORT_DSO)
 		return fail(-EINVAL, "'%s' is not a sort key of sites",
-			    hwp_sort_name(sort));
+			    hwp_enum_name(HWP_ENUM_SORT, sort) ?: "?");
 	if (!p->reports[sort]) {
 		err = build_report(p, sort, &p->reports[sort]);
 		if (err)
@@ -589,7 +589,7 @@ static int thread_sort_keys(struct hwp_profile *p, const enum hwp_sort *keys,
 			ts->by_pid = true;
 		else if (*r || (keys[i] != HWP_SORT_SYM && keys[i] != HWP_SORT_DSO))
 			return fail(-EINVAL, "sort keys: '%s' does not combine with comm or pid here: comm and pid combine with one of sym or dso",
-				    hwp_sort_name(keys[i]));
+				    hwp_enum_name(HWP_ENUM_SORT, keys[i]));
 		else if ((err = get_report(p, keys[i], r)))
 			return err;
 	}
@@ -720,7 +720,7 @@ static int thread_foreach_entry(struct hwp_profile *p, const enum hwp_sort *keys
 	return err;
 }
 
-HWP_API int hwp_profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_sort *keys,
+int profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_sort *keys,
 					 size_t nr_keys, size_t n, hwp_entry_fn fn,
 					 void *ctx)
 {
@@ -731,7 +731,7 @@ HWP_API int hwp_profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_s
 	clear_error();
 	if (!p || !fn || !keys || !nr_keys)
 		return fail(-EINVAL,
-			    "hwp_profile_foreach_entry_by: NULL argument or no key");
+			    "profile_foreach_entry_by: NULL argument or no key");
 	for (size_t i = 0; i < nr_keys; i++) {
 		if ((unsigned int)keys[i] > HWP_SORT_PID)
 			return fail(-EINVAL, "unknown sort key %d", (int)keys[i]);
@@ -740,7 +740,8 @@ HWP_API int hwp_profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_s
 	}
 	if (nr_keys > 1)
 		return fail(-EINVAL, "sort keys: '%s,%s': only comm and pid combine with another key",
-			    hwp_sort_name(keys[0]), hwp_sort_name(keys[1]));
+			    hwp_enum_name(HWP_ENUM_SORT, keys[0]),
+			    hwp_enum_name(HWP_ENUM_SORT, keys[1]));
 	if (keys[0] == HWP_SORT_CPU)
 		return cpu_foreach_entry(p, n, fn, ctx);
 	err = get_report(p, keys[0], &r);
@@ -762,5 +763,5 @@ HWP_API int hwp_profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_s
 HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort, size_t n,
 			    hwp_entry_fn fn, void *ctx)
 {
-	return hwp_profile_foreach_entry_by(p, &sort, 1, n, fn, ctx);
+	return profile_foreach_entry_by(p, &sort, 1, n, fn, ctx);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The profile queries, as the formats of export-*.c see them: the public
  * walks (hwp_profile_foreach_entry, hwp_profile_foreach_stack,
- * hwp_profile_foreach_module, hwp_profile_annotate, hwp_profile_info) and
+ * profile_foreach_module, profile_annotate, hwp_profile_info) and
  * the few names and layouts below, which the queries use too. Nothing of a
  * profile's inside. */
 #ifndef HWPROF_REPORT_H
@@ -98,7 +98,7 @@ bool event_in_ns(const struct hwp_profile *p, const char *event);
 
 /* profile.c: the profile of event @idx of @p's file, read again from the
  * file with @p's options (formats that show every event: html). Errors:
- * those of hwp_profile_open(), -EOPNOTSUPP for a profile of a recording
+ * those of hwp_profile_load(), -EOPNOTSUPP for a profile of a recording
  * in memory, which is read once. */
 int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profile **out);
 
@@ -115,12 +115,52 @@ struct sort_keys {
 };
 
 int sort_keys_of(const struct hwp_write_opts *o, struct sort_keys *k);
-/* Walk @p's entries sorted by @k, as hwp_profile_foreach_entry_by(). */
+/* Walk @p's entries sorted by @k, as profile_foreach_entry_by(). */
 int sort_keys_foreach(struct hwp_profile *p, const struct sort_keys *k, size_t n,
 		      hwp_entry_fn fn, void *ctx);
 /* "a0 b1 c2" */
 void format_bytes(const uint8_t *b, size_t n, char *buf, size_t size);
 /* "file.c:12" (the last path component), or "" */
 void format_source(const char *file, unsigned int line, char *buf, size_t size);
+
+/* profile_event_name - the name of event @idx of the file, or NULL past
+ * the last. Since: 0.1 */
+const char *profile_event_name(const struct hwp_profile *p, size_t idx);
+
+/*
+ * profile_foreach_entry_by - hwp_profile_foreach_entry() by several keys
+ * @keys, @nr_keys: one key, or HWP_SORT_COMM and/or HWP_SORT_PID with at
+ *		    most one of HWP_SORT_SYM and HWP_SORT_DSO, in any order
+ *
+ * A row for each distinct value of all the keys, hottest first, its
+ * share of the profile's period as perf report --sort comm,sym shows it.
+ * Rows with a thread key carry no callers. Returns as
+ * hwp_profile_foreach_entry(); -EINVAL for keys that do not combine,
+ * -EOPNOTSUPP for thread keys of an off-CPU profile. Since: 0.2
+ */
+int profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_sort *keys,
+				 size_t nr_keys, size_t n, hwp_entry_fn fn,
+				 void *ctx);
+
+/* profile_foreach_module - walk the modules with samples, most samples
+ * first. Since: 0.1 (as hwp_profile_modules) */
+int profile_foreach_module(struct hwp_profile *p, hwp_module_fn fn,
+			       void *ctx);
+
+/*
+ * profile_annotate - walk the instructions of function @symbol, with
+ * their samples and source lines
+ *
+ * @symbol is a function's name, or "NAME@0xADDRESS" with the function's
+ * address in its module (as --sort sym reports it). Static functions of
+ * one name may be several: a name alone picks the one with the most
+ * samples, and each line names the others (nr_namesakes, namesakes).
+ * Errors: -ENOENT when no sample landed in a function of that name (the
+ * message names the hottest ones) or none of them starts at ADDRESS (the
+ * message lists those that do), -EOPNOTSUPP without capstone or for the
+ * kernel, whose code hwprof does not read. Since: 0.1
+ */
+int profile_annotate(struct hwp_profile *p, const char *symbol,
+			 hwp_annotate_fn fn, void *ctx);
 
 #endif

@@ -362,7 +362,7 @@ static int snapshot_one(const struct hwp_region_info *info,
 	return err;
 }
 
-HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
+HWP_API int hwp_regionset_from_regions(struct hwp_regionset **out)
 {
 	struct hwp_regionset *rs;
 	const char *spec;
@@ -370,7 +370,7 @@ HWP_API int hwp_regionset_snapshot(struct hwp_regionset **out)
 
 	clear_error();
 	if (!out)
-		return fail(-EINVAL, "hwp_regionset_snapshot: NULL argument");
+		return fail(-EINVAL, "hwp_regionset_from_regions: NULL argument");
 	err = regionset_new(out);
 	if (err)
 		return err;
@@ -396,7 +396,7 @@ HWP_API int hwp_region_write(FILE *f, const struct hwp_write_opts *opts)
 	clear_error();
 	if (!f)
 		return fail(-EINVAL, "hwp_region_write: NULL argument");
-	err = hwp_regionset_snapshot(&rs);
+	err = hwp_regionset_from_regions(&rs);
 	if (!err)
 		err = hwp_regionset_write(rs, f, opts);
 	hwp_regionset_free(rs);
@@ -406,19 +406,19 @@ HWP_API int hwp_region_write(FILE *f, const struct hwp_write_opts *opts)
 int region_save_to(const char *path)
 {
 	HWP_OPTS(hwp_write_opts, o, .format = HWP_FORMAT_JSON);
-	struct hwp_ofile *of;
+	struct hwpriv_ofile *of;
 	int err;
 
 	clear_error();
-	err = hwp_ofile_open(path, &of);
+	err = hwpriv_ofile_open(path, &of);
 	if (err)
 		return err;
-	err = hwp_region_write(hwp_ofile_stream(of), &o);
+	err = hwp_region_write(hwpriv_ofile_stream(of), &o);
 	if (err) {
-		hwp_ofile_abort(of);
+		hwpriv_ofile_abort(of);
 		return fail_prefix(err, "saving the regions to '%s'", path);
 	}
-	return hwp_ofile_commit(of);
+	return hwpriv_ofile_commit(of);
 }
 
 HWP_API int hwp_region_save(const char *path)

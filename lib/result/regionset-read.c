@@ -185,14 +185,14 @@ int regionset_from_json(const struct json_value *doc, const char *source,
 	return 0;
 }
 
-HWP_API int hwp_regionset_read(const char *path, struct hwp_regionset **out)
+HWP_API int hwp_regionset_load(const char *path, struct hwp_regionset **out)
 {
 	struct json_value *doc;
 	int err;
 
 	clear_error();
 	if (!path || !out)
-		return fail(-EINVAL, "hwp_regionset_read: NULL argument");
+		return fail(-EINVAL, "hwp_regionset_load: NULL argument");
 	*out = NULL;
 	err = json_read_file(path, &doc);
 	if (err)

@@ -430,7 +430,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 		struct strbuf hdr = STRBUF_INIT;
 		struct result_unit head = {
 			.u.name = (char *)(r->aggr == HWP_AGGR_CPU ? "CPU" :
-					   hwp_aggr_name(r->aggr)),
+					   hwp_enum_name(HWP_ENUM_AGGR, r->aggr)),
 		};
 
 		unit_prefix(r, r->nr_units ? &head : NULL, &hdr);

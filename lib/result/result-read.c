@@ -94,7 +94,7 @@ int result_from_json(const struct json_value *doc, const char *source,
 
 	*out = NULL;
 	snprintf(c.where, sizeof(c.where), "%s", where);
-	err = check_schema(doc, source, where, STAT_SCHEMA) ?: hwp_result_new(&r);
+	err = check_schema(doc, source, where, STAT_SCHEMA) ?: hwpriv_result_new(&r);
 	if (err)
 		return err;
 	r->loaded = true;
@@ -137,15 +137,15 @@ err:
 	return err;
 }
 
-HWP_API int hwp_result_add_regions(struct hwp_result *r, const char *path)
+HWP_API int hwpriv_result_add_regions(struct hwp_result *r, const char *path)
 {
 	struct hwp_regionset *rs;
 	int err;
 
 	clear_error();
 	if (!r || !path)
-		return fail(-EINVAL, "hwp_result_add_regions: NULL argument");
-	err = hwp_regionset_read(path, &rs);
+		return fail(-EINVAL, "hwpriv_result_add_regions: NULL argument");
+	err = hwp_regionset_load(path, &rs);
 	if (!err && (err = result_add_regionset(r, rs)))
 		hwp_regionset_free(rs);
 	return err;
@@ -159,21 +159,21 @@ bool doc_is_sweep(const struct json_value *doc)
 	       !strcmp(schema->u.string, SWEEP_SCHEMA);
 }
 
-HWP_API int hwp_result_read(const char *path, struct hwp_result **out)
+HWP_API int hwp_result_load(const char *path, struct hwp_result **out)
 {
 	struct json_value *doc;
 	int err;
 
 	clear_error();
 	if (!path || !out)
-		return fail(-EINVAL, "hwp_result_read: NULL argument");
+		return fail(-EINVAL, "hwp_result_load: NULL argument");
 	*out = NULL;
 	err = json_read_file(path, &doc);
 	if (err)
 		return err;
 	if (doc_is_sweep(doc))
 		err = fail(-HWP_ERR_FORMAT,
-			       "'%s' is a sweep (hwprof stat --sweep): read it with hwp_sweep_read()",
+			       "'%s' is a sweep (hwprof stat --sweep): read it with hwp_sweep_load()",
 			       path);
 	else
 		err = result_from_json(doc, path, "", out);

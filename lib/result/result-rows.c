@@ -275,7 +275,7 @@ int environment_read(struct environment *env, bool doctor)
 	env->version = strdup(HWPROF_VERSION);
 	env->nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	/* Without sysfs the environment goes without it: not a failure. */
-	if (hwp_topology_read(NULL, &env->topology))
+	if (hwp_topology_load(NULL, &env->topology))
 		clear_error();
 	if (!env->host || !env->kernel || !env->cpu || !env->date || !env->version ||
 	    (doctor && doctor_facts(&env->facts, &env->nr_facts))) {

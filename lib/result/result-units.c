@@ -61,7 +61,7 @@ static enum hwp_aggr session_aggr(const struct hwp_session *s)
 	return hwp_session_unit(s, 0, &i) ? HWP_AGGR_GLOBAL : i.aggr;
 }
 
-HWP_API int hwp_result_add_run_units(struct hwp_result *r, const struct hwp_session *s,
+HWP_API int hwpriv_result_add_run_units(struct hwp_result *r, const struct hwp_session *s,
 				     const struct hwp_count *counts, size_t nr_units,
 				     double seconds)
 {
@@ -73,14 +73,14 @@ HWP_API int hwp_result_add_run_units(struct hwp_result *r, const struct hwp_sess
 
 	clear_error();
 	if (!r || !s || !counts)
-		return fail(-EINVAL, "hwp_result_add_run_units: NULL argument");
+		return fail(-EINVAL, "hwpriv_result_add_run_units: NULL argument");
 	if (nr_units > hwp_session_nr_units(s))
-		return fail(-EINVAL, "hwp_result_add_run_units: %zu units, but the session has %zu",
+		return fail(-EINVAL, "hwpriv_result_add_run_units: %zu units, but the session has %zu",
 			    nr_units, hwp_session_nr_units(s));
 	/* Scores are the whole run's: units of one have no meaning yet. */
 	if (r->nr_scores)
 		return fail(-EINVAL,
-			    "hwp_result_add_run_units: the result has scores, which are not split by unit");
+			    "hwpriv_result_add_run_units: the result has scores, which are not split by unit");
 	err = result_check_run(r, s);
 	if (err)
 		return err;
@@ -89,8 +89,8 @@ HWP_API int hwp_result_add_run_units(struct hwp_result *r, const struct hwp_sess
 	if (r->nr_runs && r->aggr != aggr)
 		return fail(-HWP_ERR_MISMATCH,
 			    "run %zu counted per %s, but the first run per %s",
-			    r->nr_runs + 1, hwp_aggr_name(aggr),
-			    hwp_aggr_name(r->aggr));
+			    r->nr_runs + 1, hwp_enum_name(HWP_ENUM_AGGR, aggr),
+			    hwp_enum_name(HWP_ENUM_AGGR, r->aggr));
 	total = calloc(nr_ev, sizeof(*total));
 	seen = calloc(r->nr_units + nr_units + 1, sizeof(*seen));
 	if (!total || !seen) {
@@ -182,7 +182,7 @@ void units_json(struct json_writer *w, const struct hwp_result *r, bool all_runs
 	if (r->aggr == HWP_AGGR_GLOBAL)
 		return;
 	jw_key(w, "aggregation");
-	jw_string(w, hwp_aggr_name(r->aggr));
+	jw_string(w, hwp_enum_name(HWP_ENUM_AGGR, r->aggr));
 	jw_key(w, "units");
 	jw_array_begin(w, false);
 	for (size_t i = 0; i < r->nr_units; i++) {
@@ -224,7 +224,7 @@ static int parse_aggr(struct field_ctx *c, const struct json_value *doc,
 	if (err)
 		return err;
 	for (int a = HWP_AGGR_CPU; a <= HWP_AGGR_THREAD; a++)
-		if (!strcmp(name, hwp_aggr_name((enum hwp_aggr)a))) {
+		if (!strcmp(name, hwp_enum_name(HWP_ENUM_AGGR, (enum hwp_aggr)a))) {
 			*out = (enum hwp_aggr)a;
 			free(name);
 			return 0;

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-HWP_API int hwp_result_new(struct hwp_result **out)
+HWP_API int hwpriv_result_new(struct hwp_result **out)
 {
 	struct hwp_result *r;
 
 	clear_error();
 	if (!out)
-		return fail(-EINVAL, "hwp_result_new: out is NULL");
+		return fail(-EINVAL, "hwpriv_result_new: out is NULL");
 	*out = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -27,13 +27,13 @@ HWP_API int hwp_result_new(struct hwp_result **out)
 	return 0;
 }
 
-HWP_API int hwp_result_read_environment(struct hwp_result *r)
+HWP_API int hwpriv_result_read_environment(struct hwp_result *r)
 {
 	clear_error();
 	if (!r)
-		return fail(-EINVAL, "hwp_result_read_environment: r is NULL");
+		return fail(-EINVAL, "hwpriv_result_read_environment: r is NULL");
 	if (r->loaded)
-		return fail(-EINVAL, "hwp_result_read_environment: the result was read from %s, and keeps the environment it was measured in",
+		return fail(-EINVAL, "hwpriv_result_read_environment: the result was read from %s, and keeps the environment it was measured in",
 			    r->source ? r->source : "a file");
 	environment_release(&r->env);
 	return environment_read(&r->env, true) ? fail(-ENOMEM, "out of memory") : 0;
@@ -94,18 +94,18 @@ int argv_set(char ***dst, char *const *argv, const char *fn)
 	return 0;
 }
 
-HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[])
+HWP_API int hwpriv_result_set_command(struct hwp_result *r, char *const argv[])
 {
-	return argv_set(r ? &r->argv : NULL, argv, "hwp_result_set_command");
+	return argv_set(r ? &r->argv : NULL, argv, "hwpriv_result_set_command");
 }
 
-HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target)
+HWP_API int hwpriv_result_set_target(struct hwp_result *r, const char *target)
 {
 	char *copy = NULL;
 
 	clear_error();
 	if (!r)
-		return fail(-EINVAL, "hwp_result_set_target: NULL result");
+		return fail(-EINVAL, "hwpriv_result_set_target: NULL result");
 	if (target && !(copy = strdup(target)))
 		return fail(-ENOMEM, "out of memory");
 	free(r->target);
@@ -113,7 +113,7 @@ HWP_API int hwp_result_set_target(struct hwp_result *r, const char *target)
 	return 0;
 }
 
-HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m)
+HWP_API int hwpriv_result_add_metric(struct hwp_result *r, const struct hwp_metric *m)
 {
 	struct hwp_metric *copy, **n;
 	char *def;
@@ -121,7 +121,7 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 
 	clear_error();
 	if (!r || !m)
-		return fail(-EINVAL, "hwp_result_add_metric: NULL argument");
+		return fail(-EINVAL, "hwpriv_result_add_metric: NULL argument");
 	if (r->nr_runs || r->loaded)
 		return fail(-EBUSY, "metric '%s': add metrics before the first run",
 				hwp_metric_name(m));
@@ -202,7 +202,7 @@ static int metric_row_fill(struct series *sr, const struct hwp_evlist *evl)
 	bool noted;
 
 	sr->name = strdup(hwp_metric_name(sr->metric));
-	sr->unit = strdup(hwp_metric_unit(sr->metric));
+	sr->unit = strdup(metric_unit(sr->metric));
 	sr->expr = strdup(hwp_metric_expr(sr->metric));
 	noted = metric_operand_note(sr->metric, evl, &note);
 	if (noted && !strbuf_failed(&note))
@@ -305,14 +305,14 @@ static const char *name_taken(const struct hwp_result *r, const char *name)
 	return NULL;
 }
 
-HWP_API int hwp_result_add_score(struct hwp_result *r, const char *name)
+HWP_API int hwpriv_result_add_score(struct hwp_result *r, const char *name)
 {
 	const char *taken;
 	char **n;
 
 	clear_error();
 	if (!r || !name)
-		return fail(-EINVAL, "hwp_result_add_score: NULL argument");
+		return fail(-EINVAL, "hwpriv_result_add_score: NULL argument");
 	if (r->nr_runs || r->loaded)
 		return fail(-EBUSY, "score '%s': add scores before the first run", name);
 	if (!metric_is_name(name))
@@ -376,7 +376,7 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 
 		if (grow(&sr->values, n))
 			return -ENOMEM;
-		/* hwp_result_set_run_times() gives them, after the run. */
+		/* hwpriv_result_set_run_times() gives them, after the run. */
 		if (sr->kind == HWP_SERIES_TIME) {
 			sr->values[n - 1] = NAN;
 			continue;
@@ -449,18 +449,19 @@ int result_add_total(struct hwp_result *r, const struct hwp_session *s,
 	return 0;
 }
 
-HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
+HWP_API int hwpriv_result_add_run(struct hwp_result *r, const struct hwp_session *s,
 			       const struct hwp_count *counts, double seconds)
 {
 	clear_error();
 	if (r && r->nr_scores)
 		return fail(-EINVAL,
-			    "the result has %zu score%s: give each run's with hwp_result_add_scored_run()",
+			    "the result has %zu score%s: give each run's with hwpriv_result_add_scored_run()",
 			    r->nr_scores, r->nr_scores == 1 ? "" : "s");
-	return hwp_result_add_scored_run(r, s, counts, seconds, NULL, 0);
+	return hwpriv_result_add_scored_run(r, s, counts, seconds, NULL, 0);
 }
 
-HWP_API int hwp_result_add_scored_run(struct hwp_result *r, const struct hwp_session *s,
+HWP_API int hwpriv_result_add_scored_run(struct hwp_result *r,
+					 const struct hwp_session *s,
 				      const struct hwp_count *counts, double seconds,
 				      const double *scores, size_t nr_scores)
 {
@@ -469,10 +470,10 @@ HWP_API int hwp_result_add_scored_run(struct hwp_result *r, const struct hwp_ses
 
 	clear_error();
 	if (!r || !s || !counts || (!scores && nr_scores))
-		return fail(-EINVAL, "hwp_result_add_run: NULL argument");
+		return fail(-EINVAL, "hwpriv_result_add_run: NULL argument");
 	if (nr_scores != r->nr_scores)
 		return fail(-EINVAL,
-			    "hwp_result_add_scored_run: %zu score%s given, but the result has %zu",
+			    "hwpriv_result_add_scored_run: %zu score%s given, but the result has %zu",
 			    nr_scores, nr_scores == 1 ? "" : "s", r->nr_scores);
 	err = result_check_run(r, s) ?:
 	      result_add_total(r, s, counts, seconds, &sl);
@@ -506,13 +507,13 @@ static int add_time_rows(struct hwp_result *r)
 	return 0;
 }
 
-HWP_API int hwp_result_set_run_times(struct hwp_result *r, double user, double system)
+HWP_API int hwpriv_result_set_run_times(struct hwp_result *r, double user, double system)
 {
 	long at;
 
 	clear_error();
 	if (!r || !r->nr_runs)
-		return fail(-EINVAL, "hwp_result_set_run_times: %s",
+		return fail(-EINVAL, "hwpriv_result_set_run_times: %s",
 			    r ? "the result has no run yet" : "NULL result");
 	if (r->loaded)
 		return fail(-EBUSY, "a result read from %s takes no more runs",
@@ -534,7 +535,7 @@ int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *
 			   size_t *nr_events)
 {
 	struct hwp_result *r;
-	int err = hwp_result_new(&r) ?: hwp_result_add_run(r, s, counts, seconds);
+	int err = hwpriv_result_new(&r) ?: hwpriv_result_add_run(r, s, counts, seconds);
 
 	if (!err) {
 		*rows = r->series;
@@ -547,7 +548,7 @@ int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *
 	return err;
 }
 
-HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code)
+HWP_API void hwpriv_result_set_exit_status(struct hwp_result *r, int code)
 {
 	if (r)
 		r->exit_code = code;

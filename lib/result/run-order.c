@@ -42,26 +42,26 @@ static int run_order_grow(struct run_order *o, size_t n)
 	return 0;
 }
 
-HWP_API int hwp_result_set_run_order(struct hwp_result *r, const char *experiment,
+HWP_API int hwpriv_result_set_run_order(struct hwp_result *r, const char *experiment,
 				     size_t position, size_t block)
 {
 	struct run_order *o;
 
 	clear_error();
 	if (!r || !experiment || !r->nr_runs)
-		return fail(-EINVAL, "hwp_result_set_run_order: %s",
+		return fail(-EINVAL, "hwpriv_result_set_run_order: %s",
 			    r && experiment ? "the result has no run yet" :
 					      "NULL argument");
 	if (r->loaded)
 		return fail(-EBUSY, "a result read from %s takes no more runs",
 			    r->source);
 	if (position > LONG_MAX || block > LONG_MAX)
-		return fail(-EINVAL, "hwp_result_set_run_order: position %zu, block %zu: too large",
+		return fail(-EINVAL, "hwpriv_result_set_run_order: position %zu, block %zu: too large",
 			    position, block);
 	o = &r->order;
 	if (o->experiment && strcmp(o->experiment, experiment))
 		return fail(-HWP_ERR_MISMATCH,
-			    "hwp_result_set_run_order: the result's runs are of experiment '%s', not '%s': one result, one experiment",
+			    "hwpriv_result_set_run_order: the result's runs are of experiment '%s', not '%s': one result, one experiment",
 			    o->experiment, experiment);
 	if (!o->experiment && !(o->experiment = strdup(experiment)))
 		return fail(-ENOMEM, "out of memory");

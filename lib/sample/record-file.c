@@ -22,7 +22,7 @@ static int open_output(struct hwp_record *r)
 
 		if (err)
 			return err;
-		r->f = hwp_ofile_stream(r->of);
+		r->f = hwpriv_ofile_stream(r->of);
 		return 0;
 	}
 	r->memfd = memfd_create("hwprof-record", MFD_CLOEXEC);
@@ -303,9 +303,9 @@ static int commit_output(struct hwp_record *r, int err)
 {
 	if (r->of) {
 		if (err) {
-			hwp_ofile_abort(r->of);
+			hwpriv_ofile_abort(r->of);
 		} else {
-			err = hwp_ofile_commit(r->of);
+			err = hwpriv_ofile_commit(r->of);
 		}
 		r->of = NULL;
 		r->f = NULL;

@@ -482,7 +482,7 @@ HWP_API void hwp_record_free(struct hwp_record *r)
 	record_close_fds(r);
 	pd_writer_abort(r->w);
 	if (r->of)
-		hwp_ofile_abort(r->of);
+		hwpriv_ofile_abort(r->of);
 	else if (r->f)
 		fclose(r->f);
 	if (r->memfd >= 0)

@@ -25,7 +25,7 @@ struct hwp_record {
 	struct fds fds;		/* [cpu][tid][event], each event alone */
 	struct ring *rings;	/* one a CPU */
 	int epfd;
-	struct hwp_ofile *of;	/* the file on disk, or */
+	struct hwpriv_ofile *of;	/* the file on disk, or */
 	bool streamed;		/* in perf's pipe format: it cannot be read back */
 	int memfd;		/* the file in memory */
 	FILE *f;

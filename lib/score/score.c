@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct hwp_score {
+struct hwpriv_score {
 	char *name;
 	char *regex;
 	regex_t re;
@@ -27,7 +27,7 @@ struct hwp_score {
 	char text[64];
 };
 
-HWP_API void hwp_score_free(struct hwp_score *sc)
+HWP_API void hwpriv_score_free(struct hwpriv_score *sc)
 {
 	if (!sc)
 		return;
@@ -38,16 +38,16 @@ HWP_API void hwp_score_free(struct hwp_score *sc)
 	free(sc);
 }
 
-HWP_API int hwp_score_new(const char *def, struct hwp_score **out)
+HWP_API int hwpriv_score_new(const char *def, struct hwpriv_score **out)
 {
-	struct hwp_score *sc;
+	struct hwpriv_score *sc;
 	const char *eq;
 	char msg[256];
 	int rc;
 
 	clear_error();
 	if (!def || !out)
-		return fail(-EINVAL, "hwp_score_new: NULL argument");
+		return fail(-EINVAL, "hwpriv_score_new: NULL argument");
 	*out = NULL;
 	eq = strchr(def, '=');
 	if (!eq || !eq[1])
@@ -57,14 +57,14 @@ HWP_API int hwp_score_new(const char *def, struct hwp_score **out)
 	sc = calloc(1, sizeof(*sc));
 	if (!sc || !(sc->name = strndup(def, (size_t)(eq - def))) ||
 	    !(sc->regex = strdup(eq + 1))) {
-		hwp_score_free(sc);
+		hwpriv_score_free(sc);
 		return fail(-ENOMEM, "out of memory");
 	}
 	if (!metric_is_name(sc->name) || strlen(sc->name) > 64) {
 		fail(-HWP_ERR_SYNTAX,
 		     "score '%s': the name '%s' is not one a metric formula can use: a letter or '_', then letters, digits, '_', '.', ':' or '-', at most 64, and not 'seconds'",
 		     def, sc->name);
-		hwp_score_free(sc);
+		hwpriv_score_free(sc);
 		return -HWP_ERR_SYNTAX;
 	}
 	rc = regcomp(&sc->re, sc->regex, REG_EXTENDED);
@@ -73,7 +73,7 @@ HWP_API int hwp_score_new(const char *def, struct hwp_score **out)
 		fail(-HWP_ERR_SYNTAX,
 		     "score '%s': the regular expression '%s' is not valid: %s",
 		     sc->name, sc->regex, msg);
-		hwp_score_free(sc);
+		hwpriv_score_free(sc);
 		return -HWP_ERR_SYNTAX;
 	}
 	sc->compiled = true;
@@ -81,24 +81,24 @@ HWP_API int hwp_score_new(const char *def, struct hwp_score **out)
 		fail(-HWP_ERR_SYNTAX,
 		     "score '%s': the regular expression '%s' has no group: put the number in ( ), e.g. 'Throughput ([0-9.]+) MB/sec'",
 		     sc->name, sc->regex);
-		hwp_score_free(sc);
+		hwpriv_score_free(sc);
 		return -HWP_ERR_SYNTAX;
 	}
 	*out = sc;
 	return 0;
 }
 
-HWP_API const char *hwp_score_name(const struct hwp_score *sc)
+HWP_API const char *hwpriv_score_name(const struct hwpriv_score *sc)
 {
 	return sc ? sc->name : NULL;
 }
 
-HWP_API const char *hwp_score_regex(const struct hwp_score *sc)
+HWP_API const char *hwpriv_score_regex(const struct hwpriv_score *sc)
 {
 	return sc ? sc->regex : NULL;
 }
 
-HWP_API void hwp_score_reset(struct hwp_score *sc)
+HWP_API void hwpriv_score_reset(struct hwpriv_score *sc)
 {
 	if (!sc)
 		return;
@@ -147,7 +147,7 @@ static bool parse_number(const char *s, size_t n, double *out)
 }
 
 /* Match the line kept, and start the next. */
-static void end_line(struct hwp_score *sc)
+static void end_line(struct hwpriv_score *sc)
 {
 	regmatch_t m[2];
 
@@ -174,12 +174,12 @@ static void end_line(struct hwp_score *sc)
 	sc->cut = false;
 }
 
-HWP_API int hwp_score_feed(struct hwp_score *sc, const void *buf, size_t len)
+HWP_API int hwpriv_score_feed(struct hwpriv_score *sc, const void *buf, size_t len)
 {
 	const char *p = buf, *end = p + len;
 
 	if (!sc || (!buf && len))
-		return fail(-EINVAL, "hwp_score_feed: NULL argument");
+		return fail(-EINVAL, "hwpriv_score_feed: NULL argument");
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
@@ -199,10 +199,10 @@ HWP_API int hwp_score_feed(struct hwp_score *sc, const void *buf, size_t len)
 	return 0;
 }
 
-HWP_API int hwp_score_value(struct hwp_score *sc, double *value)
+HWP_API int hwpriv_score_value(struct hwpriv_score *sc, double *value)
 {
 	if (!sc || !value)
-		return fail(-EINVAL, "hwp_score_value: NULL argument");
+		return fail(-EINVAL, "hwpriv_score_value: NULL argument");
 	*value = NAN;
 	if (sc->len || sc->cut)
 		end_line(sc);

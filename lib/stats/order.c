@@ -35,7 +35,7 @@ HWP_API int hwp_stats_order(enum hwp_order order, size_t nr_variants, size_t run
 	if (!out || !nr_variants || !runs)
 		return fail(-EINVAL, "hwp_stats_order: %s", out ? "no variant or no run" :
 			    "out is NULL");
-	if (!hwp_order_name(order))
+	if (!hwp_enum_name(HWP_ENUM_ORDER, order))
 		return fail(-EINVAL, "hwp_stats_order: unknown order %d", (int)order);
 	for (size_t b = 0; b < runs; b++) {
 		size_t *block = out + b * nr_variants;
@@ -56,14 +56,4 @@ HWP_API int hwp_stats_order(enum hwp_order order, size_t nr_variants, size_t run
 		for (size_t i = 0; i < nr_variants * runs; i++)
 			out[i] = i / runs;
 	return 0;
-}
-
-HWP_API const char *hwp_order_name(enum hwp_order order)
-{
-	switch (order) {
-	case HWP_ORDER_ABBA: return "abba";
-	case HWP_ORDER_RANDOM: return "random";
-	case HWP_ORDER_SEQUENTIAL: return "sequential";
-	}
-	return NULL;
 }

@@ -55,7 +55,7 @@ static int read_points(const struct json_value *doc, const char *path,
 		strcat(c.where, ".result");
 		err = result_from_json(res, path, c.where, &r);
 		if (!err) {
-			err = hwp_sweep_add(sw, value, r);
+			err = hwpriv_sweep_add(sw, value, r);
 			if (err)
 				hwp_result_free(r);
 			if (err == -EEXIST)
@@ -83,7 +83,7 @@ static int sweep_from_json(const struct json_value *doc, const char *path,
 	      field_command(&c, doc, &argv);
 	if (err)
 		return err;
-	err = hwp_sweep_new(param->u.string, &sw);
+	err = hwpriv_sweep_new(param->u.string, &sw);
 	if (err) {
 		strv_free(argv);
 		return fail_prefix(-HWP_ERR_FORMAT, "'%s', line %u", path, param->line);
@@ -142,14 +142,14 @@ int sweep_parse(const char *buf, size_t len, const char *source,
 	return err ? err : sweep_from_doc(doc, source, out);
 }
 
-HWP_API int hwp_sweep_read(const char *path, struct hwp_sweep **out)
+HWP_API int hwp_sweep_load(const char *path, struct hwp_sweep **out)
 {
 	struct json_value *doc;
 	int err;
 
 	clear_error();
 	if (!path || !out)
-		return fail(-EINVAL, "hwp_sweep_read: NULL argument");
+		return fail(-EINVAL, "hwp_sweep_load: NULL argument");
 	*out = NULL;
 	err = json_read_file(path, &doc);
 	return err ? err : sweep_from_doc(doc, path, out);

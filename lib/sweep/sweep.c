@@ -34,11 +34,11 @@ int sweep_alloc(const char *param, struct hwp_sweep **out)
 	return 0;
 }
 
-HWP_API int hwp_sweep_new(const char *param, struct hwp_sweep **out)
+HWP_API int hwpriv_sweep_new(const char *param, struct hwp_sweep **out)
 {
 	clear_error();
 	if (!out)
-		return fail(-EINVAL, "hwp_sweep_new: out is NULL");
+		return fail(-EINVAL, "hwpriv_sweep_new: out is NULL");
 	*out = NULL;
 	if (!valid_param(param))
 		return fail(-EINVAL,
@@ -62,9 +62,9 @@ HWP_API void hwp_sweep_free(struct hwp_sweep *sw)
 	free(sw);
 }
 
-HWP_API int hwp_sweep_set_command(struct hwp_sweep *sw, char *const argv[])
+HWP_API int hwpriv_sweep_set_command(struct hwp_sweep *sw, char *const argv[])
 {
-	return argv_set(sw ? &sw->argv : NULL, argv, "hwp_sweep_set_command");
+	return argv_set(sw ? &sw->argv : NULL, argv, "hwpriv_sweep_set_command");
 }
 
 int sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r)
@@ -88,11 +88,12 @@ int sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r)
 	return 0;
 }
 
-HWP_API int hwp_sweep_add(struct hwp_sweep *sw, const char *value, struct hwp_result *r)
+HWP_API int hwpriv_sweep_add(struct hwp_sweep *sw, const char *value,
+			     struct hwp_result *r)
 {
 	clear_error();
 	if (!sw || !value || !r || !*value)
-		return fail(-EINVAL, "hwp_sweep_add: NULL argument or empty value");
+		return fail(-EINVAL, "hwpriv_sweep_add: NULL argument or empty value");
 	for (size_t i = 0; i < sw->nr; i++)
 		if (sw->values[i] && !strcmp(sw->values[i], value))
 			return fail(-EEXIST, "%s=%s is in the sweep already", sw->param,

@@ -21,7 +21,7 @@ int sweep_alloc(const char *param, struct hwp_sweep **out);
 int sweep_push(struct hwp_sweep *sw, const char *value, struct hwp_result *r);
 
 /* A sweep (or a plain result as a sweep of one) from @len bytes of JSON,
- * as hwp_sweep_read() reads a file; @source names it in messages. */
+ * as hwp_sweep_load() reads a file; @source names it in messages. */
 int sweep_parse(const char *buf, size_t len, const char *source,
 		    struct hwp_sweep **out);
 

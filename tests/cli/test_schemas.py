@@ -189,8 +189,8 @@ lib.hwp_result_explain.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_vo
                                    ctypes.POINTER(WriteOpts)]
 lib.hwp_result_free.argtypes = [ctypes.c_void_p]
 r = ctypes.c_void_p()
-if lib.hwp_result_read(sys.argv[2].encode(), ctypes.byref(r)):
-    sys.exit("hwp_result_read failed")
+if lib.hwp_result_load(sys.argv[2].encode(), ctypes.byref(r)):
+    sys.exit("hwp_result_load failed")
 f = libc.fopen(sys.argv[3].encode(), b"w")
 opts = WriteOpts(sz=ctypes.sizeof(WriteOpts), format=2)  # HWP_FORMAT_JSON
 err = lib.hwp_result_explain(r, b"x", f, ctypes.byref(opts))

@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && write(fd, data, size) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (!hwp_profile_open(path, &po, &p)) {
+	if (!hwp_profile_load(path, &po, &p)) {
 		static const enum hwp_sort sorts[] = { HWP_SORT_RIP, HWP_SORT_SYM,
 						       HWP_SORT_LINE, HWP_SORT_DSO };
 		FILE *out = fopen("/dev/null", "we");

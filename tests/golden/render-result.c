@@ -55,14 +55,14 @@ static int render(const struct style *s, const char *path)
 	int err;
 
 	if (s->sweep) {
-		err = hwp_sweep_read(path, &sw);
+		err = hwp_sweep_load(path, &sw);
 		if (err)
 			return err;
 		err = hwp_sweep_write(sw, stdout, &o);
 		hwp_sweep_free(sw);
 		return err;
 	}
-	err = hwp_result_read(path, &r);
+	err = hwp_result_load(path, &r);
 	if (err)
 		return err;
 	err = hwp_result_write(r, stdout, &o);

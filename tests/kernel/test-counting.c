@@ -461,18 +461,18 @@ static void test_hold(void)
 {
 	char *argv[] = { getenv("WORKLOAD"), "pages", "3000", NULL };
 	struct hwp_evlist *evl = NULL, *none = NULL, *tp = NULL;
-	struct hwp_hold *h = NULL;
+	struct hwpriv_hold *h = NULL;
 	int fds = t_count_fds();
 
-	CHECK_ERR(hwp_hold_new(NULL, &h), -EINVAL);
-	CHECK(!h && hwp_hold_nr_events(NULL) == 0, "nothing held");
-	hwp_hold_free(NULL);
+	CHECK_ERR(hwpriv_hold_new(NULL, &h), -EINVAL);
+	CHECK(!h && hwpriv_hold_nr_events(NULL) == 0, "nothing held");
+	hwpriv_hold_free(NULL);
 	CHECK_ERR(hwp_evlist_parse("page-faults,task-clock,cs,{cpu-migrations,cycles},"
 				   "page-faults:u", NULL, &evl), 0);
-	CHECK_ERR(hwp_hold_new(evl, &h), 0);
+	CHECK_ERR(hwpriv_hold_new(evl, &h), 0);
 	/* page-faults (once, whatever its modifiers), cs, cpu-migrations; not
 	 * task-clock, which switches nothing, nor cycles. */
-	CHECK(hwp_hold_nr_events(h) == 3, "held %zu", hwp_hold_nr_events(h));
+	CHECK(hwpriv_hold_nr_events(h) == 3, "held %zu", hwpriv_hold_nr_events(h));
 	CHECK(t_count_fds() == fds + 3, "fds %d, were %d", t_count_fds(), fds);
 	for (int run = 0; run < 2 && argv[0]; run++) {
 		HWP_OPTS(hwp_workload_opts, wo, .spawn_at_start = true);
@@ -492,21 +492,21 @@ static void test_hold(void)
 		}
 		hwp_workload_free(w);
 	}
-	hwp_hold_free(h);
+	hwpriv_hold_free(h);
 	CHECK(t_count_fds() == fds, "fds %d after the free, were %d", t_count_fds(), fds);
 	CHECK_ERR(hwp_evlist_parse("task-clock,cpu-clock", NULL, &none), 0);
 	h = NULL;
-	CHECK_ERR(hwp_hold_new(none, &h), 0);
-	CHECK(h && hwp_hold_nr_events(h) == 0, "held %zu of the clocks",
-	      hwp_hold_nr_events(h));
-	hwp_hold_free(h);
+	CHECK_ERR(hwpriv_hold_new(none, &h), 0);
+	CHECK(h && hwpriv_hold_nr_events(h) == 0, "held %zu of the clocks",
+	      hwpriv_hold_nr_events(h));
+	hwpriv_hold_free(h);
 	/* A tracepoint, where tracefs has one. */
 	if (!hwp_evlist_parse("sched:sched_process_exec", NULL, &tp)) {
 		h = NULL;
-		CHECK_ERR(hwp_hold_new(tp, &h), 0);
-		CHECK(hwp_hold_nr_events(h) == 1, "held %zu tracepoints",
-		      hwp_hold_nr_events(h));
-		hwp_hold_free(h);
+		CHECK_ERR(hwpriv_hold_new(tp, &h), 0);
+		CHECK(hwpriv_hold_nr_events(h) == 1, "held %zu tracepoints",
+		      hwpriv_hold_nr_events(h));
+		hwpriv_hold_free(h);
 	}
 	hwp_evlist_free(tp);
 	hwp_evlist_free(none);

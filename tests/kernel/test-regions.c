@@ -511,7 +511,7 @@ static void test_snapshot(void)
 	size_t outer = SIZE_MAX;
 	int fd;
 
-	CHECK_ERR(hwp_regionset_snapshot(&rs), 0);
+	CHECK_ERR(hwp_regionset_from_regions(&rs), 0);
 	if (!rs)
 		return;
 	CHECK_ERR(hwp_regionset_info(rs, &in), 0);
@@ -544,7 +544,7 @@ static void test_snapshot(void)
 
 		CHECK_ERR(hwp_regionset_write(rs, out, &json), 0);
 		fclose(out);
-		CHECK_ERR(hwp_regionset_read(path, &back), 0);
+		CHECK_ERR(hwp_regionset_load(path, &back), 0);
 		unlink(path);
 	}
 	CHECK(back &&

@@ -13,37 +13,40 @@
 
 #define TPUT "tput=Throughput ([-+0-9.eE]+) MB/sec"
 
-static struct hwp_score *score_of(const char *def)
+static struct hwpriv_score *score_of(const char *def)
 {
-	struct hwp_score *sc = NULL;
+	struct hwpriv_score *sc = NULL;
 
-	CHECK_ERR(hwp_score_new(def, &sc), 0);
+	CHECK_ERR(hwpriv_score_new(def, &sc), 0);
 	return sc;
 }
 
 /* Feed @text in pieces of @step bytes, as a pipe may cut it. */
-static int value_of(struct hwp_score *sc, const char *text, size_t step, double *v)
+static int value_of(struct hwpriv_score *sc, const char *text, size_t step, double *v)
 {
 	size_t n = strlen(text);
 
-	hwp_score_reset(sc);
-	for (size_t i = 0; i < n; i += step)
-		CHECK_ERR(hwp_score_feed(sc, text + i, i + step > n ? n - i : step), 0);
-	return hwp_score_value(sc, v);
+	hwpriv_score_reset(sc);
+	for (size_t i = 0; i < n; i += step) {
+		size_t len = i + step > n ? n - i : step;
+
+		CHECK_ERR(hwpriv_score_feed(sc, text + i, len), 0);
+	}
+	return hwpriv_score_value(sc, v);
 }
 
 static void test_last_line_wins(void)
 {
-	struct hwp_score *sc = score_of(TPUT);
+	struct hwpriv_score *sc = score_of(TPUT);
 	const char *out = "warm-up\nThroughput 10 MB/sec\nnoise\n"
 			  "Throughput 12.5 MB/sec and Throughput 99 MB/sec\ntail";
 	double v;
 
 	if (!sc)
 		return;
-	CHECK(!strcmp(hwp_score_name(sc), "tput"), "%s", hwp_score_name(sc));
-	CHECK(!strcmp(hwp_score_regex(sc), "Throughput ([-+0-9.eE]+) MB/sec"), "%s",
-	      hwp_score_regex(sc));
+	CHECK(!strcmp(hwpriv_score_name(sc), "tput"), "%s", hwpriv_score_name(sc));
+	CHECK(!strcmp(hwpriv_score_regex(sc), "Throughput ([-+0-9.eE]+) MB/sec"), "%s",
+	      hwpriv_score_regex(sc));
 	/* Whole, a byte at a time, and in pieces that cut lines anywhere. */
 	for (size_t step = 1; step <= 64; step = step * 3 + 1) {
 		CHECK_ERR(value_of(sc, out, step, &v), 0);
@@ -58,7 +61,7 @@ static void test_last_line_wins(void)
 	CHECK(strstr(hwp_errmsg(), "tput") &&
 	      strstr(hwp_errmsg(), "Throughput ([-+0-9.eE]+) MB/sec") &&
 	      strstr(hwp_errmsg(), "1 line scanned"), "%s", hwp_errmsg());
-	hwp_score_free(sc);
+	hwpriv_score_free(sc);
 }
 
 static void test_numbers(void)
@@ -85,7 +88,7 @@ static void test_numbers(void)
 		{ __LINE__, "1e999", NAN },
 		{ __LINE__, "", NAN },
 	};
-	struct hwp_score *sc = score_of("x=value=(.*)$");
+	struct hwpriv_score *sc = score_of("x=value=(.*)$");
 	char buf[128];
 	double v;
 
@@ -107,12 +110,12 @@ static void test_numbers(void)
 			      rows[i].text, err, v, hwp_errmsg());
 		}
 	}
-	hwp_score_free(sc);
+	hwpriv_score_free(sc);
 }
 
 static void test_long_lines(void)
 {
-	struct hwp_score *sc = score_of(TPUT);
+	struct hwpriv_score *sc = score_of(TPUT);
 	size_t n = 3 * HWP_SCORE_LINE_MAX;
 	char *out = malloc(n + 64);
 	double v;
@@ -139,7 +142,7 @@ static void test_long_lines(void)
 	CHECK(v == 5, "%g", v);
 out:
 	free(out);
-	hwp_score_free(sc);
+	hwpriv_score_free(sc);
 }
 
 static void test_bad_definitions(void)
@@ -148,13 +151,13 @@ static void test_bad_definitions(void)
 		"tput", "=x(1)", "tput=", "tput=abc", "tput=a(", "1x=(1)", "seconds=(1)",
 		"a b=(1)",
 	};
-	struct hwp_score *sc = (struct hwp_score *)1;
+	struct hwpriv_score *sc = (struct hwpriv_score *)1;
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		CHECK_ERR(hwp_score_new(bad[i], &sc), -HWP_ERR_SYNTAX);
+		CHECK_ERR(hwpriv_score_new(bad[i], &sc), -HWP_ERR_SYNTAX);
 		CHECK(sc == NULL, "'%s': out is NULL on failure", bad[i]);
 	}
-	CHECK_ERR(hwp_score_new(NULL, &sc), -EINVAL);
+	CHECK_ERR(hwpriv_score_new(NULL, &sc), -EINVAL);
 }
 
 static struct hwp_session *self_session(void)
@@ -188,21 +191,21 @@ static void test_result_rows(void)
 
 	if (!s)
 		return;
-	CHECK_ERR(hwp_result_new(&r), 0);
+	CHECK_ERR(hwpriv_result_new(&r), 0);
 	CHECK_ERR(hwp_metric_parse("f/MB=page-faults / tput", &m), 0);
-	CHECK_ERR(hwp_result_add_metric(r, m), 0);
-	CHECK_ERR(hwp_result_add_score(r, "tput"), 0);
-	CHECK_ERR(hwp_result_add_score(r, "tput"), -EEXIST);
-	CHECK_ERR(hwp_result_add_score(r, "f/MB"), -HWP_ERR_SYNTAX);
-	CHECK_ERR(hwp_result_add_score(r, "IPC"), -EEXIST);
+	CHECK_ERR(hwpriv_result_add_metric(r, m), 0);
+	CHECK_ERR(hwpriv_result_add_score(r, "tput"), 0);
+	CHECK_ERR(hwpriv_result_add_score(r, "tput"), -EEXIST);
+	CHECK_ERR(hwpriv_result_add_score(r, "f/MB"), -HWP_ERR_SYNTAX);
+	CHECK_ERR(hwpriv_result_add_score(r, "IPC"), -EEXIST);
 	for (size_t i = 0; i < 3; i++) {
 		struct hwp_count c = { (uint64_t)faults[i], 1000, 1000 };
 
-		CHECK_ERR(hwp_result_add_run(r, s, &c, 1.0), -EINVAL);
-		CHECK_ERR(hwp_result_add_scored_run(r, s, &c, 1.0, tput, 0), -EINVAL);
-		CHECK_ERR(hwp_result_add_scored_run(r, s, &c, 1.0, &tput[i], 1), 0);
+		CHECK_ERR(hwpriv_result_add_run(r, s, &c, 1.0), -EINVAL);
+		CHECK_ERR(hwpriv_result_add_scored_run(r, s, &c, 1.0, tput, 0), -EINVAL);
+		CHECK_ERR(hwpriv_result_add_scored_run(r, s, &c, 1.0, &tput[i], 1), 0);
 	}
-	CHECK_ERR(hwp_result_add_score(r, "late"), -EBUSY);
+	CHECK_ERR(hwpriv_result_add_score(r, "late"), -EBUSY);
 	CHECK_ERR(hwp_result_find(r, "tput", &idx), 0);
 	CHECK_ERR(hwp_result_series(r, idx, &si), 0);
 	CHECK(si.kind == HWP_SERIES_SCORE && idx + 1 == hwp_result_nr_series(r),
@@ -224,7 +227,7 @@ static void test_result_rows(void)
 
 		CHECK_ERR(hwp_result_write(r, f, &o), 0);
 		fclose(f);
-		CHECK_ERR(hwp_result_read(path, &back), 0);
+		CHECK_ERR(hwp_result_load(path, &back), 0);
 		unlink(path);
 	}
 	if (back) {

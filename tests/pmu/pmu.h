@@ -103,7 +103,7 @@ static inline const char *digits(uint64_t n, char buf[static 24])
 
 /*
  * hwprof stat --json -e @events [-r @runs] -- pmu-work @mode A [B], read
- * back with hwp_result_read(); NULL after a failed check.
+ * back with hwp_result_load(); NULL after a failed check.
  */
 static inline struct hwp_result *stat_work(const char *events, unsigned int runs,
 					   const char *mode, uint64_t a, uint64_t b)
@@ -124,7 +124,7 @@ static inline struct hwp_result *stat_work(const char *events, unsigned int runs
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "hwprof stat -e %s: status %d: %s", events, status, out ? out : "");
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		int err = hwp_result_read(json, &r);
+		int err = hwp_result_load(json, &r);
 
 		CHECK(err == 0, "reading hwprof stat's JSON: %s", hwp_errmsg());
 	}

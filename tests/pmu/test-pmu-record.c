@@ -49,7 +49,7 @@ static bool record(struct recording *rec, const char *const *opts)
 	      rec->out ? rec->out : "");
 	if (status)
 		return false;
-	CHECK(hwp_profile_open(rec->path, NULL, &rec->p) == 0, "reading %s: %s",
+	CHECK(hwp_profile_load(rec->path, NULL, &rec->p) == 0, "reading %s: %s",
 	      rec->path, hwp_errmsg());
 	rec->info.sz = sizeof(rec->info);
 	if (rec->p)

@@ -176,7 +176,7 @@ static void test_metrics(void)
 			 env_or_die("PMU_WORK"), "loop", "0001000000", NULL);
 	CHECK(status == 0, "hwprof stat with metrics: %s", out);
 	free(out);
-	if (status || hwp_result_read(path, &r)) {
+	if (status || hwp_result_load(path, &r)) {
 		unlink(path);
 		return;
 	}

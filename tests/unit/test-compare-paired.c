@@ -101,7 +101,7 @@ static struct hwp_result *fixture(const char *name, const struct fixture *x)
 	}
 	fprintf(f, "}");
 	fclose(f);
-	CHECK(hwp_result_read(path, &r) == 0, "fixture %s: %s", name, hwp_errmsg());
+	CHECK(hwp_result_load(path, &r) == 0, "fixture %s: %s", name, hwp_errmsg());
 	return r;
 }
 
@@ -113,7 +113,7 @@ static struct hwp_compare_info compare(const struct hwp_result *a,
 	struct hwp_compare_info i = { .sz = sizeof(i) };
 
 	*out = NULL;
-	CHECK_ERR(hwp_compare_results(a, b, &o, out), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, &o, out), 0);
 	if (*out)
 		CHECK_ERR(hwp_compare_cell(*out, 0, 0, &i), 0);
 	return i;
@@ -147,7 +147,7 @@ static void check_drift(void)
 	CHECK(i.pairs == BLOCKS && i.a_n == BLOCKS && i.b_n == BLOCKS, "pairs %zu",
 	      i.pairs);
 	CHECK(i.verdict == HWP_VERDICT_INCREASE, "verdict %s p %g",
-	      hwp_verdict_name(i.verdict), i.p_value);
+	      hwp_enum_name(HWP_ENUM_VERDICT, i.verdict), i.p_value);
 	CHECK_NEAR(i.diff, 60, 1e-9);
 	CHECK_NEAR(i.df, BLOCKS - 1, 0);
 	CHECK_NEAR(i.statistic, 60 / (sd / sqrt(BLOCKS)), 1e-9);
@@ -170,7 +170,7 @@ static void check_drift(void)
 	/* Wilcoxon: every difference positive, W+ = 1 + ... + 20; |d| tie. */
 	i = compare(a, b, HWP_TEST_MANN_WHITNEY, &c);
 	CHECK(i.verdict == HWP_VERDICT_INCREASE && !i.exact, "%s exact %d",
-	      hwp_verdict_name(i.verdict), i.exact);
+	      hwp_enum_name(HWP_ENUM_VERDICT, i.verdict), i.exact);
 	CHECK_NEAR(i.statistic, 210, 0);
 	json = c ? written(c, HWP_FORMAT_JSON) : NULL;
 	CHECK(json && strstr(json, "\"test\": \"wilcoxon-signed-rank\""), "%s", json);
@@ -184,7 +184,7 @@ static void check_drift(void)
 	i = compare(a, b, HWP_TEST_WELCH, &c);
 	CHECK(i.pairs == BLOCKS && i.verdict == HWP_VERDICT_UNCHANGED &&
 	      fabs(i.diff) < 1e-9,
-	      "%zu %s %g", i.pairs, hwp_verdict_name(i.verdict), i.diff);
+	      "%zu %s %g", i.pairs, hwp_enum_name(HWP_ENUM_VERDICT, i.verdict), i.diff);
 	hwp_compare_free(c);
 	hwp_result_free(a);
 	hwp_result_free(b);
@@ -204,7 +204,8 @@ static void check_unpaired(void)
 
 	CHECK(i.pairs == 0 && i.verdict == HWP_VERDICT_UNCHANGED &&
 	      isnan(i.ratio_ci_adj_low),
-	      "old files: %zu pairs, %s", i.pairs, hwp_verdict_name(i.verdict));
+	      "old files: %zu pairs, %s", i.pairs,
+	      hwp_enum_name(HWP_ENUM_VERDICT, i.verdict));
 	CHECK(i.df > BLOCKS, "Welch's df %g", i.df);
 	hwp_compare_free(c);
 	i = compare(d1, c2, HWP_TEST_WELCH, &c);
@@ -229,7 +230,8 @@ static void check_partners(void)
 	const char *w = c ? hwp_compare_warning(c, 0) : NULL;
 
 	CHECK(i.pairs == BLOCKS - 2 && i.a_n == BLOCKS - 2, "pairs %zu", i.pairs);
-	CHECK(i.verdict == HWP_VERDICT_INCREASE, "%s", hwp_verdict_name(i.verdict));
+	CHECK(i.verdict == HWP_VERDICT_INCREASE, "%s",
+	      hwp_enum_name(HWP_ENUM_VERDICT, i.verdict));
 	CHECK_NEAR(i.diff, 60, 1e-9);
 	CHECK(w && strstr(w, "1 of 19 runs of ") && strstr(w, "2 of 20 of ") &&
 	      strstr(w, "no partner in their block"), "warning: %s", w ? w : "none");
@@ -243,19 +245,19 @@ static void check_set_order(void)
 {
 	struct hwp_result *r = NULL;
 
-	CHECK_ERR(hwp_result_new(&r), 0);
-	CHECK_ERR(hwp_result_set_run_order(r, "e", 0, 0), -EINVAL);
-	CHECK_ERR(hwp_result_set_run_order(NULL, "e", 0, 0), -EINVAL);
-	/* Runs as hwp_result_add_run() leaves them, without a session: the
+	CHECK_ERR(hwpriv_result_new(&r), 0);
+	CHECK_ERR(hwpriv_result_set_run_order(r, "e", 0, 0), -EINVAL);
+	CHECK_ERR(hwpriv_result_set_run_order(NULL, "e", 0, 0), -EINVAL);
+	/* Runs as hwpriv_result_add_run() leaves them, without a session: the
 	 * order of the last one; a run not given one has none. */
 	r->nr_runs = 2;
-	CHECK_ERR(hwp_result_set_run_order(r, "e1", 3, 1), 0);
-	CHECK_ERR(hwp_result_set_run_order(r, "e2", 3, 1), -HWP_ERR_MISMATCH);
+	CHECK_ERR(hwpriv_result_set_run_order(r, "e1", 3, 1), 0);
+	CHECK_ERR(hwpriv_result_set_run_order(r, "e2", 3, 1), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "'e1', not 'e2'"), "%s", hwp_errmsg());
 	CHECK(r->order.nr == 2 && r->order.block[0] == -1 && r->order.position[0] == -1 &&
 	      r->order.block[1] == 1 && r->order.position[1] == 3, "order of run 2");
 	r->nr_runs = 3;
-	CHECK_ERR(hwp_result_set_run_order(r, "e1", 4, 2), 0);
+	CHECK_ERR(hwpriv_result_set_run_order(r, "e1", 4, 2), 0);
 	CHECK(r->order.nr == 3 && r->order.block[2] == 2, "order of run 3");
 	r->nr_runs = 0;
 	hwp_result_free(r);
@@ -265,7 +267,7 @@ static void check_set_order(void)
 
 		r = fixture("loaded.json", &fa);
 	}
-	CHECK_ERR(hwp_result_set_run_order(r, "e1", 0, 0), -EBUSY);
+	CHECK_ERR(hwpriv_result_set_run_order(r, "e1", 0, 0), -EBUSY);
 	hwp_result_free(r);
 }
 
@@ -289,7 +291,7 @@ static void check_bad_files(void)
 			   "\"run_order\": {\"experiment\": "
 			   "\"e\", \"position\": [0, 2], %s}}", bad[k]);
 		fclose(f);
-		CHECK_ERR(hwp_result_read(path, &r), -HWP_ERR_FORMAT);
+		CHECK_ERR(hwp_result_load(path, &r), -HWP_ERR_FORMAT);
 		CHECK(r == NULL && strstr(hwp_errmsg(), "block"), "%s: %s", bad[k],
 		      hwp_errmsg());
 	}

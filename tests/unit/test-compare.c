@@ -121,7 +121,7 @@ static struct hwp_result *result(const char *name, const char *cmd, size_t runs,
 		t_skip("cannot write %s", path);
 	write_result(f, cmd, runs, rows, nr);
 	fclose(f);
-	CHECK(hwp_result_read(path, &r) == 0, "fixture %s: %s", name, hwp_errmsg());
+	CHECK(hwp_result_load(path, &r) == 0, "fixture %s: %s", name, hwp_errmsg());
 	return r;
 }
 
@@ -146,7 +146,7 @@ static struct hwp_sweep *sweep(const char *name, const char *param,
 	}
 	fprintf(f, "]}");
 	fclose(f);
-	CHECK(hwp_sweep_read(path, &sw) == 0, "fixture %s: %s", name, hwp_errmsg());
+	CHECK(hwp_sweep_load(path, &sw) == 0, "fixture %s: %s", name, hwp_errmsg());
 	return sw;
 }
 
@@ -192,7 +192,7 @@ static void no_ratio(const struct hwp_result *a, const struct hwp_result *b,
 	struct hwp_compare_info i;
 	char *text, *json;
 
-	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, NULL, &c), 0);
 	if (!c)
 		return;
 	i = cell(c, 0, 0);
@@ -226,7 +226,7 @@ static void check_extremes(void)
 	char *text;
 
 	/* Welch's variance overflows: no test, and the reason says what to do. */
-	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, NULL, &c), 0);
 	if (c) {
 		i = cell(c, 0, 0);
 		CHECK(i.verdict == HWP_VERDICT_NONE && i.reason &&
@@ -245,7 +245,7 @@ static void check_extremes(void)
 	{
 		HWP_OPTS(hwp_compare_opts, mw, .test = HWP_TEST_MANN_WHITNEY);
 
-		CHECK_ERR(hwp_compare_results(a, b, &mw, &c), 0);
+		CHECK_ERR(hwp_compare_from_results(a, b, &mw, &c), 0);
 		i = cell(c, 0, 0);
 		CHECK(i.verdict == HWP_VERDICT_DECREASE && i.reason &&
 		      !strstr(i.reason, "no test") &&
@@ -258,7 +258,7 @@ static void check_extremes(void)
 	no_ratio(t, o, "no ratio B/A: 1 / 4.941e-324 (the mean in ");
 	no_ratio(z, o, "zero.json is 0");
 	/* The other way round, both are numbers. */
-	CHECK_ERR(hwp_compare_results(o, t, NULL, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(o, t, NULL, &c), 0);
 	if (c) {
 		i = cell(c, 0, 0);
 		CHECK(i.ratio >= 0 && i.ratio < 1e-300 && !i.reason, "ratio %g", i.ratio);
@@ -289,7 +289,7 @@ static void check_results(void)
 	struct hwp_compare_info i;
 	bool w_only = false, w_cmd = false, w_cycles = false;
 
-	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, NULL, &c), 0);
 	if (!c)
 		return;
 	/* cycles has no values: no row; only-a and only-b: no row either. */
@@ -337,12 +337,12 @@ static void check_results(void)
 	CHECK(w_only && w_cmd && w_cycles, "warnings: %d %d %d", w_only, w_cmd, w_cycles);
 	hwp_compare_free(c);
 
-	CHECK_ERR(hwp_compare_results(a, b, &raw, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, &raw, &c), 0);
 	i = cell(c, 2, 0);
 	CHECK(i.p_value == i.p_raw, "no correction");
 	hwp_compare_free(c);
 
-	CHECK_ERR(hwp_compare_results(a, b, &mw, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, &mw, &c), 0);
 	i = cell(c, 2, 0);
 	CHECK(!i.exact && isnan(i.df), "Mann-Whitney on tied data: approximate");
 	CHECK_NEAR(i.p_raw, 0.06933, 5e-6);
@@ -351,7 +351,7 @@ static void check_results(void)
 	hwp_compare_free(c);
 
 	mw.alpha = 2;
-	CHECK_ERR(hwp_compare_results(a, b, &mw, &c), -EINVAL);
+	CHECK_ERR(hwp_compare_from_results(a, b, &mw, &c), -EINVAL);
 	CHECK(!c, "nothing on failure");
 	hwp_result_free(a);
 	hwp_result_free(b);
@@ -368,20 +368,20 @@ static void check_refusals(void)
 	struct hwp_result *none = result("none.json", "x", 10, rc, 1);
 	struct hwp_compare *c = NULL;
 
-	CHECK_ERR(hwp_compare_results(a, one, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK_ERR(hwp_compare_from_results(a, one, NULL, &c), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(),
 		     "one.json has one run: a comparison needs at least 2 runs") &&
 	      strstr(hwp_errmsg(), "-r 5"), "%s", hwp_errmsg());
-	CHECK_ERR(hwp_compare_results(one, a, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK_ERR(hwp_compare_from_results(one, a, NULL, &c), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "one.json has one run"), "%s", hwp_errmsg());
-	CHECK_ERR(hwp_compare_results(a, other, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK_ERR(hwp_compare_from_results(a, other, NULL, &c), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "no event or metric in common") &&
 	      strstr(hwp_errmsg(), "a.json counted page-faults") &&
 	      strstr(hwp_errmsg(), "other.json counted cycles"), "%s", hwp_errmsg());
-	CHECK_ERR(hwp_compare_results(a, none, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK_ERR(hwp_compare_from_results(a, none, NULL, &c), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "no event or metric with values on both sides") &&
 	      strstr(hwp_errmsg(), "not supported in "), "%s", hwp_errmsg());
-	CHECK_ERR(hwp_compare_results(a, NULL, NULL, &c), -EINVAL);
+	CHECK_ERR(hwp_compare_from_results(a, NULL, NULL, &c), -EINVAL);
 	CHECK(!c, "nothing on failure");
 	hwp_result_free(a);
 	hwp_result_free(one);
@@ -412,7 +412,7 @@ static void check_sweeps(void)
 	struct hwp_compare_info i;
 	bool w1 = false, w8 = false;
 
-	CHECK_ERR(hwp_compare_sweeps(a, b, NULL, &c), 0);
+	CHECK_ERR(hwp_compare_from_sweeps(a, b, NULL, &c), 0);
 	if (!c)
 		return;
 	CHECK(hwp_compare_nr_columns(c) == 2 && hwp_compare_nr_rows(c) == 2, "2 x 2");
@@ -444,7 +444,7 @@ static void check_sweeps(void)
 		};
 		struct hwp_sweep *m = sweep("sm.json", "T", vb, 3, pm);
 
-		CHECK_ERR(hwp_compare_sweeps(m, b, NULL, &c), 0);
+		CHECK_ERR(hwp_compare_from_sweeps(m, b, NULL, &c), 0);
 		CHECK(c && hwp_compare_nr_columns(c) == 3 && hwp_compare_nr_rows(c) == 2,
 		      "3 x 2");
 		i = c ? cell(c, 1, 1) : (struct hwp_compare_info){ 0 };
@@ -464,10 +464,10 @@ static void check_sweeps(void)
 		hwp_sweep_free(m);
 	}
 
-	CHECK_ERR(hwp_compare_sweeps(a, disjoint, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK_ERR(hwp_compare_from_sweeps(a, disjoint, NULL, &c), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "no T value in common"), "%s", hwp_errmsg());
-	CHECK_ERR(hwp_sweep_read(path_of("a.json"), &plain), 0);
-	CHECK_ERR(hwp_compare_sweeps(a, plain, NULL, &c), -HWP_ERR_MISMATCH);
+	CHECK_ERR(hwp_sweep_load(path_of("a.json"), &plain), 0);
+	CHECK_ERR(hwp_compare_from_sweeps(a, plain, NULL, &c), -HWP_ERR_MISMATCH);
 	CHECK(strstr(hwp_errmsg(), "is a sweep over T and ") &&
 	      strstr(hwp_errmsg(), "a single result"), "%s", hwp_errmsg());
 	hwp_sweep_free(plain);
@@ -491,7 +491,7 @@ static void check_output(void)
 	struct json_error jerr;
 	char *text, *json;
 
-	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, NULL, &c), 0);
 	if (!c)
 		return;
 	text = written(c, HWP_FORMAT_TEXT);
@@ -572,13 +572,13 @@ static void check_corrected_interval(void)
 	char line[400], *text;
 	double lo, hi;
 
-	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, NULL, &c), 0);
 	if (!c)
 		return;
 	/* Events first, then metrics: page-faults, flat, shift. */
 	i = cell(c, 2, 0);
 	CHECK(!strcmp(i.name, "shift") && i.verdict == HWP_VERDICT_UNCHANGED, "%s: %s",
-	      i.name, hwp_verdict_name(i.verdict));
+	      i.name, hwp_enum_name(HWP_ENUM_VERDICT, i.verdict));
 	CHECK_NEAR(i.p_raw, 0.0398, 5e-4);
 	CHECK_NEAR(i.p_value, 2 * i.p_raw, 1e-12);
 	/* Its own 95% interval excludes 0... */
@@ -595,7 +595,7 @@ static void check_corrected_interval(void)
 	hwp_compare_free(c);
 
 	/* Without the correction, alpha's own interval: it excludes 0. */
-	CHECK_ERR(hwp_compare_results(a, b, &raw, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, &raw, &c), 0);
 	text = c ? written(c, HWP_FORMAT_TEXT) : NULL;
 	CHECK(text && text_line(text, "shift", line, sizeof(line)) &&
 	      interval_of(line, &lo, &hi) && lo > 0 && strstr(line, "increase") &&
@@ -650,7 +650,7 @@ static void check_fail_on(void)
 	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
 		HWP_OPTS(hwp_compare_opts, o, .fail_on = &cases[k].rule, .nr_fail_on = 1);
 
-		CHECK_ERR(hwp_compare_results(a, b, &o, &c), 0);
+		CHECK_ERR(hwp_compare_from_results(a, b, &o, &c), 0);
 		if (!c)
 			continue;
 		CHECK(hwp_compare_failed(c) == cases[k].broken &&
@@ -664,7 +664,7 @@ static void check_fail_on(void)
 		HWP_OPTS(hwp_compare_opts, o, .fail_on = &refused[k].rule,
 			 .nr_fail_on = 1);
 
-		CHECK_ERR(hwp_compare_results(a, b, &o, &c), -EINVAL);
+		CHECK_ERR(hwp_compare_from_results(a, b, &o, &c), -EINVAL);
 		CHECK(!c && strstr(hwp_errmsg(), refused[k].says), "%s: %s",
 		      refused[k].rule, hwp_errmsg());
 	}
@@ -673,7 +673,7 @@ static void check_fail_on(void)
 		HWP_OPTS(hwp_compare_opts, o, .fail_on = both, .nr_fail_on = 2);
 		char *text, *json;
 
-		CHECK_ERR(hwp_compare_results(a, b, &o, &c), 0);
+		CHECK_ERR(hwp_compare_from_results(a, b, &o, &c), 0);
 		if (c) {
 			CHECK(hwp_compare_failed(c) == 1, "one of two broken");
 			hwp_compare_rule(c, 1, &broken, &finding);
@@ -708,7 +708,7 @@ static void check_csv(void)
 	char *csv, *line;
 	size_t lines = 0;
 
-	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, NULL, &c), 0);
 	if (!c)
 		return;
 	csv = written(c, HWP_FORMAT_CSV);
@@ -755,7 +755,7 @@ static void check_facts(void)
 	doctor_facts_json = ASLR_2 LOAD("0.30");
 	b2 = result("eb2.json", "x", 10, rows, 1);
 	doctor_facts_json = NULL;
-	CHECK_ERR(hwp_compare_results(a, b, NULL, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b, NULL, &c), 0);
 	for (size_t k = 0; c && hwp_compare_warning(c, k); k++) {
 		const char *w = hwp_compare_warning(c, k);
 
@@ -767,7 +767,7 @@ static void check_facts(void)
 	}
 	CHECK(warned, "the facts differ: a warning");
 	hwp_compare_free(c);
-	CHECK_ERR(hwp_compare_results(a, b2, NULL, &c), 0);
+	CHECK_ERR(hwp_compare_from_results(a, b2, NULL, &c), 0);
 	for (size_t k = 0; c && hwp_compare_warning(c, k); k++)
 		CHECK(!strstr(hwp_compare_warning(c, k), "hwprof doctor"), "%s",
 		      hwp_compare_warning(c, k));

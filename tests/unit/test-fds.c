@@ -394,14 +394,14 @@ static void test_hold(void)
 {
 	int before = t_count_fds();
 	struct hwp_evlist *evl = NULL;
-	struct hwp_hold *h = NULL;
+	struct hwpriv_hold *h = NULL;
 
 	CHECK_ERR(hwp_evlist_parse("page-faults,page-faults:u,task-clock,context-switches,cpu-clock",
 				   NULL, &evl), 0);
-	CHECK_ERR(hwp_hold_new(evl, &h), 0);
-	CHECK(hwp_hold_nr_events(h) == 2, "%zu events held", hwp_hold_nr_events(h));
+	CHECK_ERR(hwpriv_hold_new(evl, &h), 0);
+	CHECK(hwpriv_hold_nr_events(h) == 2, "%zu events held", hwpriv_hold_nr_events(h));
 	CHECK(t_count_fds() == before + 2, "%d fds, %d before", t_count_fds(), before);
-	hwp_hold_free(h);
+	hwpriv_hold_free(h);
 	CHECK(t_count_fds() == before, "%d fds left, %d before", t_count_fds(), before);
 	hwp_evlist_free(evl);
 }

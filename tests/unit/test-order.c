@@ -28,8 +28,8 @@ static void test_abba(void)
 	CHECK_ERR(hwp_stats_order(HWP_ORDER_SEQUENTIAL, 3, 4, 0, o), 0);
 	for (size_t i = 0; i < 12; i++)
 		CHECK(o[i] == i / 4, "sequential: run %zu is variant %zu", i, o[i]);
-	CHECK(!strcmp(hwp_order_name(HWP_ORDER_RANDOM), "random"), "name");
-	CHECK(hwp_order_name((enum hwp_order)7) == NULL, "no such order");
+	CHECK(!strcmp(hwp_enum_name(HWP_ENUM_ORDER, HWP_ORDER_RANDOM), "random"), "name");
+	CHECK(hwp_enum_name(HWP_ENUM_ORDER, (enum hwp_order)7) == NULL, "no such order");
 	CHECK_ERR(hwp_stats_order((enum hwp_order)7, 2, 2, 0, o), -EINVAL);
 	CHECK_ERR(hwp_stats_order(HWP_ORDER_ABBA, 0, 2, 0, o), -EINVAL);
 	CHECK_ERR(hwp_stats_order(HWP_ORDER_ABBA, 2, 0, 0, o), -EINVAL);

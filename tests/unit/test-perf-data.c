@@ -877,7 +877,7 @@ static void check_profile(const char *path, const char *exe)
 	struct top t = { 0 };
 	HWP_OPTS(hwp_profile_opts, o, .event = "task-clock");
 
-	CHECK_ERR(hwp_profile_open(path, NULL, &p), 0);
+	CHECK_ERR(hwp_profile_load(path, NULL, &p), 0);
 	if (!p)
 		return;
 	CHECK_ERR(hwp_profile_info(p, &in), 0);
@@ -905,7 +905,7 @@ static void check_profile(const char *path, const char *exe)
 	      t.dso[0]);
 #endif
 	hwp_profile_free(p);
-	CHECK_ERR(hwp_profile_open(path, &o, &p), 0);
+	CHECK_ERR(hwp_profile_load(path, &o, &p), 0);
 	if (p) {
 		hwp_profile_info(p, &in);
 		CHECK(in.samples == 1 && !strcmp(in.event, "task-clock"),
@@ -915,7 +915,7 @@ static void check_profile(const char *path, const char *exe)
 		hwp_profile_free(p);
 	}
 	o.event = "cycles";
-	CHECK_ERR(hwp_profile_open(path, &o, &p), -ENOENT);
+	CHECK_ERR(hwp_profile_load(path, &o, &p), -ENOENT);
 	CHECK(strstr(hwp_errmsg(), "it has: cpu-clock, task-clock"), "%s", hwp_errmsg());
 }
 
@@ -995,7 +995,7 @@ static void check_hostile(const unsigned char *good, size_t len)
 		ftruncate(fd, 0);
 		pwrite(fd, good, n, 0);
 		runs++;
-		if (hwp_profile_open(path, NULL, &p) == 0)
+		if (hwp_profile_load(path, NULL, &p) == 0)
 			opened++;
 		else
 			failed += p == NULL;
@@ -1012,7 +1012,7 @@ static void check_hostile(const unsigned char *good, size_t len)
 			bad[pos] = values[v];
 			ftruncate(fd, 0);
 			pwrite(fd, bad, len, 0);
-			if (!hwp_profile_open(path, NULL, &p)) {
+			if (!hwp_profile_load(path, NULL, &p)) {
 				opened++;
 				if ((pos + v) % 8 == 0)
 					hwp_profile_foreach_entry(p, HWP_SORT_RIP, 0,

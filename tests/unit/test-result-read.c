@@ -101,7 +101,7 @@ static void check_read(void)
 	const char *path = write_str("a.json", stat_doc);
 	size_t idx;
 
-	CHECK_ERR(hwp_result_read(path, &r), 0);
+	CHECK_ERR(hwp_result_load(path, &r), 0);
 	if (!r)
 		return;
 	CHECK(hwp_result_nr_runs(r) == 3 && hwp_result_nr_series(r) == 3,
@@ -129,7 +129,7 @@ static void check_read(void)
 	CHECK(strstr(hwp_errmsg(), "its rows are: faults, cycles, faults/s"), "%s",
 	      hwp_errmsg());
 	/* What was read is a record: no more runs, no more metrics. */
-	CHECK_ERR(hwp_result_add_run(r, (const struct hwp_session *)r,
+	CHECK_ERR(hwpriv_result_add_run(r, (const struct hwp_session *)r,
 				     (const struct hwp_count *)r, 1),
 		  -EBUSY);
 	hwp_result_free(r);
@@ -154,7 +154,7 @@ static void check_times(void)
 	const char *at = strstr(stat_doc, "  \"environment\"");
 
 	snprintf(doc, sizeof(doc), "%.*s%s%s", (int)(at - stat_doc), stat_doc, times, at);
-	CHECK_ERR(hwp_result_read(write_str("times.json", doc), &r), 0);
+	CHECK_ERR(hwp_result_load(write_str("times.json", doc), &r), 0);
 	if (!r)
 		return;
 	CHECK(hwp_result_nr_series(r) == 5, "3 rows and 2 times: %zu",
@@ -164,21 +164,21 @@ static void check_times(void)
 	CHECK(si.kind == HWP_SERIES_TIME && !strcmp(si.unit, "seconds") &&
 	      si.values[0] == 0.04 && isnan(si.values[1]) && si.values[2] == 0.06,
 	      "the user row");
-	CHECK_ERR(hwp_result_set_run_times(r, 1, 1), -EBUSY);
+	CHECK_ERR(hwpriv_result_set_run_times(r, 1, 1), -EBUSY);
 	f = open_memstream(&buf, &len);
 	CHECK_ERR(hwp_result_write(r, f, &json), 0);
 	fclose(f);
 	CHECK(buf && strstr(buf, "\"times\": [") && strstr(buf, "\"time\": \"elapsed\""),
 	      "written back: %s", buf ? buf : "");
-	CHECK_ERR(hwp_result_read(write_file("times2.json", buf, len), &back), 0);
+	CHECK_ERR(hwp_result_load(write_file("times2.json", buf, len), &back), 0);
 	CHECK(back && hwp_result_nr_series(back) == 5, "and read again");
 	free(buf);
 	hwp_result_free(back);
 	hwp_result_free(r);
 	/* A result without runs has no run to give times to. */
-	CHECK_ERR(hwp_result_new(&r), 0);
-	CHECK_ERR(hwp_result_set_run_times(r, 1, 1), -EINVAL);
-	CHECK_ERR(hwp_result_set_run_times(NULL, 1, 1), -EINVAL);
+	CHECK_ERR(hwpriv_result_new(&r), 0);
+	CHECK_ERR(hwpriv_result_set_run_times(r, 1, 1), -EINVAL);
+	CHECK_ERR(hwpriv_result_set_run_times(NULL, 1, 1), -EINVAL);
 	hwp_result_free(r);
 }
 
@@ -191,14 +191,14 @@ static void check_round_trip(void)
 	size_t len = 0;
 	FILE *f;
 
-	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &a), 0);
+	CHECK_ERR(hwp_result_load(write_str("a.json", stat_doc), &a), 0);
 	f = open_memstream(&buf, &len);
 	CHECK_ERR(hwp_result_write(a, f, &json), 0);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s", write_file("b.json", buf, len));
 	CHECK(strstr(buf, "\"host\": \"box\"") && strstr(buf, "\"date\": \"2024-01-01T00:00:00Z\""),
 	      "the environment it was measured in, not this machine's");
-	CHECK_ERR(hwp_result_read(path, &b), 0);
+	CHECK_ERR(hwp_result_load(path, &b), 0);
 	for (size_t i = 0; a && b && i < hwp_result_nr_series(a); i++) {
 		struct hwp_series_info x = { .sz = sizeof(x) }, y = { .sz = sizeof(y) };
 
@@ -297,7 +297,7 @@ static void check_refused(void)
 		struct hwp_result *r = (struct hwp_result *)&r;
 		const char *path = write_str("bad.json", table[i].doc);
 
-		CHECK_ERR(hwp_result_read(path, &r), table[i].err);
+		CHECK_ERR(hwp_result_load(path, &r), table[i].err);
 		CHECK(!r, "row %zu: no result on failure", i);
 		CHECK(strstr(hwp_errmsg(), table[i].msg) &&
 		      strstr(hwp_errmsg(), "bad.json"),
@@ -311,9 +311,9 @@ static void check_refused(void)
 		char path[300];
 
 		snprintf(path, sizeof(path), "%s/missing.json", tmpdir);
-		CHECK_ERR(hwp_result_read(path, &r), -ENOENT);
+		CHECK_ERR(hwp_result_load(path, &r), -ENOENT);
 		CHECK(strstr(hwp_errmsg(), "missing.json"), "%s", hwp_errmsg());
-		CHECK_ERR(hwp_result_read(tmpdir, &r), -EISDIR);
+		CHECK_ERR(hwp_result_load(tmpdir, &r), -EISDIR);
 	}
 }
 
@@ -325,7 +325,7 @@ static void check_truncated(void)
 	for (size_t len = 0; len <= last; len++) {
 		struct hwp_result *r = NULL;
 		const char *path = write_file("cut.json", stat_doc, len);
-		int err = hwp_result_read(path, &r);
+		int err = hwp_result_load(path, &r);
 
 		if (err != -HWP_ERR_FORMAT ||
 		    (!strstr(hwp_errmsg(), "ends early") &&
@@ -350,14 +350,14 @@ static void check_sweeps(void)
 	size_t len = 0;
 	FILE *f;
 
-	CHECK_ERR(hwp_sweep_new("bad name", &sw), -EINVAL);
-	CHECK_ERR(hwp_sweep_new("T", &sw), 0);
-	CHECK_ERR(hwp_sweep_set_command(sw, argv), 0);
-	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &r1), 0);
-	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &r2), 0);
-	CHECK_ERR(hwp_sweep_add(sw, "1", r1), 0);
-	CHECK_ERR(hwp_sweep_add(sw, "1", r2), -EEXIST);
-	CHECK_ERR(hwp_sweep_add(sw, "2", r2), 0);
+	CHECK_ERR(hwpriv_sweep_new("bad name", &sw), -EINVAL);
+	CHECK_ERR(hwpriv_sweep_new("T", &sw), 0);
+	CHECK_ERR(hwpriv_sweep_set_command(sw, argv), 0);
+	CHECK_ERR(hwp_result_load(write_str("a.json", stat_doc), &r1), 0);
+	CHECK_ERR(hwp_result_load(write_str("a.json", stat_doc), &r2), 0);
+	CHECK_ERR(hwpriv_sweep_add(sw, "1", r1), 0);
+	CHECK_ERR(hwpriv_sweep_add(sw, "1", r2), -EEXIST);
+	CHECK_ERR(hwpriv_sweep_add(sw, "2", r2), 0);
 	CHECK(hwp_sweep_nr_points(sw) == 2 && !strcmp(hwp_sweep_value(sw, 1), "2") &&
 	      hwp_sweep_result(sw, 0) == r1 && !hwp_sweep_value(sw, 2), "points");
 	CHECK(!strcmp(hwp_sweep_param(sw), "T"), "param");
@@ -380,7 +380,7 @@ static void check_sweeps(void)
 	CHECK_ERR(hwp_sweep_write(sw, f, &json), 0);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s", write_file("sweep.json", buf, len));
-	CHECK_ERR(hwp_sweep_read(path, &back), 0);
+	CHECK_ERR(hwp_sweep_load(path, &back), 0);
 	CHECK(back && hwp_sweep_nr_points(back) == 2 &&
 	      !strcmp(hwp_sweep_param(back), "T") &&
 	      !strcmp(hwp_sweep_value(back, 0), "1") &&
@@ -388,8 +388,8 @@ static void check_sweeps(void)
 	{
 		struct hwp_result *r;
 
-		CHECK_ERR(hwp_result_read(path, &r), -HWP_ERR_FORMAT);
-		CHECK(strstr(hwp_errmsg(), "hwp_sweep_read"), "%s", hwp_errmsg());
+		CHECK_ERR(hwp_result_load(path, &r), -HWP_ERR_FORMAT);
+		CHECK(strstr(hwp_errmsg(), "hwp_sweep_load"), "%s", hwp_errmsg());
 	}
 	hwp_sweep_free(back);
 	/* A duplicate value in a file, and a bad point. */
@@ -398,30 +398,30 @@ static void check_sweeps(void)
 
 		if (second)
 			second[10] = '1';
-		CHECK_ERR(hwp_sweep_read(write_str("dup.json", dup), &back),
+		CHECK_ERR(hwp_sweep_load(write_str("dup.json", dup), &back),
 			  -HWP_ERR_FORMAT);
 		CHECK(strstr(hwp_errmsg(), "T=1 appears twice"), "%s", hwp_errmsg());
 		free(dup);
 	}
-	CHECK_ERR(hwp_sweep_read(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
+	CHECK_ERR(hwp_sweep_load(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
 					   "\"parameter\": \"T\", \"command\": [], \"points\": [{\"value\": \"1\", "
 					   "\"result\": {\"schema\": \"hwprof-stat/1\"}}]}"),
 				 &back),
 		  -HWP_ERR_FORMAT);
 	CHECK(strstr(hwp_errmsg(), "points[0].result has no \"runs\""), "%s",
 	      hwp_errmsg());
-	CHECK_ERR(hwp_sweep_read(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
+	CHECK_ERR(hwp_sweep_load(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
 					   "\"parameter\": \"T\", \"command\": [], \"points\": []}"),
 				 &back),
 		  -HWP_ERR_FORMAT);
 	CHECK(strstr(hwp_errmsg(), "has no points"), "%s", hwp_errmsg());
-	CHECK_ERR(hwp_sweep_read(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
+	CHECK_ERR(hwp_sweep_load(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
 					   "\"parameter\": \"T\", \"command\": [], \"points\": [1]}"),
 				 &back),
 		  -HWP_ERR_FORMAT);
 	CHECK(strstr(hwp_errmsg(), "points[0] should be an object, not a number"), "%s",
 	      hwp_errmsg());
-	CHECK_ERR(hwp_sweep_read(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
+	CHECK_ERR(hwp_sweep_load(write_str("p.json", "{\"schema\": \"hwprof-sweep/1\", "
 					   "\"command\": [], \"points\": []}"),
 				 &back),
 		  -HWP_ERR_FORMAT);
@@ -432,7 +432,7 @@ static void check_sweeps(void)
 	hwp_sweep_free(sw);
 
 	/* A plain result is a sweep of one point without parameter. */
-	CHECK_ERR(hwp_sweep_read(write_str("a.json", stat_doc), &sw), 0);
+	CHECK_ERR(hwp_sweep_load(write_str("a.json", stat_doc), &sw), 0);
 	CHECK(sw && hwp_sweep_nr_points(sw) == 1 && !hwp_sweep_param(sw) &&
 	      !hwp_sweep_value(sw, 0) && hwp_result_nr_runs(hwp_sweep_result(sw, 0)) == 3,
 	      "plain result as a sweep");
@@ -500,7 +500,7 @@ static void check_regionset(const struct hwp_regionset *rs)
 	      si.values[0] == 15000, "the metric");
 }
 
-/* The regions a program wrote: kept by hwp_result_read(), reachable, and
+/* The regions a program wrote: kept by hwp_result_load(), reachable, and
  * written by the one renderer of regions with their real percent running. */
 static void check_regions(void)
 {
@@ -509,7 +509,7 @@ static void check_regions(void)
 	struct hwp_regionset *rs = NULL;
 	char path[300];
 
-	CHECK_ERR(hwp_result_read(write_str("regions.json", doc), &r), 0);
+	CHECK_ERR(hwp_result_load(write_str("regions.json", doc), &r), 0);
 	free(doc);
 	if (!r)
 		return;
@@ -517,7 +517,7 @@ static void check_regions(void)
 	      !hwp_result_regionset(r, 1), "the regions are kept, one regionset a run");
 	check_regionset(hwp_result_regionset(r, 0));
 
-	CHECK_ERR(hwp_regionset_read(write_str("alone.json", regions_doc), &rs), 0);
+	CHECK_ERR(hwp_regionset_load(write_str("alone.json", regions_doc), &rs), 0);
 	if (rs)
 		check_regionset(rs);
 	text = written(NULL, r, HWP_FORMAT_TEXT);
@@ -539,7 +539,7 @@ static void check_regions(void)
 	/* Written back, read again: the same regions. */
 	json = written(NULL, r, HWP_FORMAT_JSON);
 	snprintf(path, sizeof(path), "%s", write_str("back.json", json));
-	CHECK_ERR(hwp_result_read(path, &back), 0);
+	CHECK_ERR(hwp_result_load(path, &back), 0);
 	CHECK(hwp_result_nr_regionsets(back) == 1, "kept through a round trip");
 	if (back)
 		check_regionset(hwp_result_regionset(back, 0));
@@ -547,7 +547,7 @@ static void check_regions(void)
 	json = written(rs, NULL, HWP_FORMAT_JSON);
 	hwp_regionset_free(rs);
 	rs = NULL;
-	CHECK_ERR(hwp_regionset_read(write_str("alone.json", json), &rs), 0);
+	CHECK_ERR(hwp_regionset_load(write_str("alone.json", json), &rs), 0);
 	if (rs)
 		check_regionset(rs);
 	free(json);
@@ -598,7 +598,7 @@ static bool left_out(const char *path, const char *msg)
 
 	warned[0] = '\0';
 	hwp_log_set(keep_warning, NULL);
-	err = hwp_regionset_read(path, &rs);
+	err = hwp_regionset_load(path, &rs);
 	hwp_log_set(NULL, NULL);
 	err = err ?: hwp_regionset_info(rs, &info);
 	hwp_regionset_free(rs);
@@ -616,7 +616,7 @@ static void check_region_counts(void)
 	struct hwp_region_info ri = { .sz = sizeof(ri) };
 	struct hwp_regionset *rs = NULL;
 
-	CHECK_ERR(hwp_regionset_read(write_str("big.json", big), &rs), 0);
+	CHECK_ERR(hwp_regionset_load(write_str("big.json", big), &rs), 0);
 	CHECK(rs && !hwp_regionset_region(rs, 0, &ri) && ri.ops == 9007199254740994ULL,
 	      "ops past 2^53: %llu", (unsigned long long)ri.ops);
 	hwp_regionset_free(rs);
@@ -665,7 +665,7 @@ static void check_regions_refused(void)
 			/* Inside a result: read, the run's region left out. */
 			doc = with_regions(bad);
 			hwp_log_set(keep_warning, NULL);
-			CHECK_ERR(hwp_result_read(write_str("bad.json", doc), &r), 0);
+			CHECK_ERR(hwp_result_load(write_str("bad.json", doc), &r), 0);
 			hwp_log_set(NULL, NULL);
 			CHECK(strstr(warned, "regions[0].regions[0]"),
 			      "row %zu in a result: '%s'", i, warned);
@@ -674,14 +674,14 @@ static void check_regions_refused(void)
 			free(bad);
 			continue;
 		}
-		CHECK_ERR(hwp_regionset_read(write_str("bad.json", bad), &rs),
+		CHECK_ERR(hwp_regionset_load(write_str("bad.json", bad), &rs),
 			  -HWP_ERR_FORMAT);
 		CHECK(!rs && strstr(hwp_errmsg(), table[i].msg) &&
 		      strstr(hwp_errmsg(), "bad.json"),
 		      "row %zu: '%s', want '%s'", i, hwp_errmsg(), table[i].msg);
 		/* Inside a result, the message says which run's regions. */
 		doc = with_regions(bad);
-		CHECK_ERR(hwp_result_read(write_str("bad.json", doc), &r),
+		CHECK_ERR(hwp_result_load(write_str("bad.json", doc), &r),
 			  -HWP_ERR_FORMAT);
 		CHECK(!r && strstr(hwp_errmsg(), "regions[0]"),
 		      "row %zu in a result: '%s'", i, hwp_errmsg());
@@ -746,7 +746,7 @@ static void check_units(void)
 	FILE *f;
 
 	free(doc);
-	CHECK_ERR(hwp_result_read(path, &r), 0);
+	CHECK_ERR(hwp_result_load(path, &r), 0);
 	if (!r)
 		return;
 	CHECK(hwp_result_aggr(r) == HWP_AGGR_CPU && hwp_result_nr_units(r) == 2, "units");
@@ -762,7 +762,7 @@ static void check_units(void)
 	CHECK_ERR(f ? hwp_result_write(r, f, &wo) : -errno, 0);
 	if (f)
 		fclose(f);
-	CHECK_ERR(hwp_result_read(again, &back), 0);
+	CHECK_ERR(hwp_result_load(again, &back), 0);
 	CHECK(back && hwp_result_nr_units(back) == 2 &&
 	      !hwp_result_unit_series(back, 1, 0, &si) && si.values[0] == 60,
 	      "written and read back");
@@ -791,7 +791,7 @@ static void check_units_refused(void)
 		struct hwp_result *r = NULL;
 
 		CHECK(strstr(doc, table[i].to), "the fixture has '%s'", table[i].from);
-		CHECK_ERR(hwp_result_read(write_str("bad-units.json", doc), &r),
+		CHECK_ERR(hwp_result_load(write_str("bad-units.json", doc), &r),
 			  -HWP_ERR_FORMAT);
 		CHECK(!r && strstr(hwp_errmsg(), table[i].msg), "%s: %s", table[i].to,
 		      hwp_errmsg());
@@ -831,11 +831,11 @@ static void check_writers(void)
 	struct hwp_compare *c = NULL;
 	FILE *null = fopen("/dev/null", "w"), *full = fopen("/dev/full", "w");
 
-	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &r), 0);
-	CHECK_ERR(hwp_result_read(write_str("a.json", stat_doc), &r2), 0);
-	CHECK_ERR(hwp_sweep_new("T", &sw), 0);
-	CHECK_ERR(hwp_sweep_add(sw, "1", r2), 0);
-	CHECK_ERR(hwp_compare_results(r, r, NULL, &c), 0);
+	CHECK_ERR(hwp_result_load(write_str("a.json", stat_doc), &r), 0);
+	CHECK_ERR(hwp_result_load(write_str("a.json", stat_doc), &r2), 0);
+	CHECK_ERR(hwpriv_sweep_new("T", &sw), 0);
+	CHECK_ERR(hwpriv_sweep_add(sw, "1", r2), 0);
+	CHECK_ERR(hwp_compare_from_results(r, r, NULL, &c), 0);
 	if (!r || !sw || !c || !null || !full)
 		t_skip("no result, sweep, comparison or device to write to");
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {

@@ -78,7 +78,7 @@ static void test_read_sixteen(void)
 	struct hwp_topology *t;
 	struct hwp_cpu_info c = { .sz = sizeof(c) };
 
-	CHECK_ERR(hwp_topology_read(root, &t), 0);
+	CHECK_ERR(hwp_topology_load(root, &t), 0);
 	if (!t)
 		return;
 	CHECK(hwp_topology_nr_cpus(t) == 16, "%zu CPUs", hwp_topology_nr_cpus(t));
@@ -102,7 +102,7 @@ static void test_group_sixteen(void)
 	struct hwp_topology *t;
 	char got[1024];
 
-	CHECK_ERR(hwp_topology_read(root, &t), 0);
+	CHECK_ERR(hwp_topology_load(root, &t), 0);
 	if (!t)
 		return;
 	grouped(t, HWP_AGGR_SOCKET, got, sizeof(got));
@@ -129,7 +129,7 @@ static void test_shared(void)
 	struct hwp_topology *t;
 	enum hwp_aggr l = HWP_AGGR_NODE;
 
-	CHECK_ERR(hwp_topology_read(root, &t), 0);
+	CHECK_ERR(hwp_topology_load(root, &t), 0);
 	if (!t)
 		return;
 	CHECK_ERR(hwp_topology_shared(t, "0", &l), 0);
@@ -140,12 +140,12 @@ static void test_shared(void)
 	hwp_topology_free(t);
 	/* CPUs 0 and 1 as SMT siblings, then on two packages */
 	put_cpu(1, 0, 0, 0);
-	CHECK_ERR(hwp_topology_read(root, &t), 0);
+	CHECK_ERR(hwp_topology_load(root, &t), 0);
 	CHECK_ERR(t ? hwp_topology_shared(t, "0-1", &l) : -1, 0);
 	CHECK(l == HWP_AGGR_CORE, "siblings: %d", (int)l);
 	hwp_topology_free(t);
 	put_cpu(1, 0, 0, 1);
-	CHECK_ERR(hwp_topology_read(root, &t), 0);
+	CHECK_ERR(hwp_topology_load(root, &t), 0);
 	CHECK_ERR(t ? hwp_topology_shared(t, "0,1", &l) : -1, 0);
 	CHECK(l == HWP_AGGR_GLOBAL, "two packages: %d", (int)l);
 	hwp_topology_free(t);
@@ -163,7 +163,7 @@ static void test_dies(void)
 		put_cpu(c, c % 4, c / 8, 0);
 	snprintf(cmd, sizeof(cmd), "rm -r %s/devices/system/node", root);
 	CHECK_ERR(system(cmd), 0);
-	CHECK_ERR(hwp_topology_read(root, &t), 0);
+	CHECK_ERR(hwp_topology_load(root, &t), 0);
 	if (!t)
 		return;
 	grouped(t, HWP_AGGR_DIE, got, sizeof(got));
@@ -181,22 +181,22 @@ static void test_bad_trees(void)
 	struct hwp_topology *t = NULL;
 
 	put("devices/system/cpu/cpu3/topology/core_id", "three\n");
-	CHECK_ERR(hwp_topology_read(root, &t), -HWP_ERR_FORMAT);
+	CHECK_ERR(hwp_topology_load(root, &t), -HWP_ERR_FORMAT);
 	CHECK(!t && strstr(hwp_errmsg(), "cpu3/topology"), "%s", hwp_errmsg());
 	put("devices/system/cpu/cpu3/topology/core_id", "3\n");
 	put("devices/system/cpu/online", "0-16\n");
-	CHECK_ERR(hwp_topology_read(root, &t), -ENOENT);
+	CHECK_ERR(hwp_topology_load(root, &t), -ENOENT);
 	CHECK(strstr(hwp_errmsg(), "cpu16/topology") && strstr(hwp_errmsg(), "CPU 16"),
 	      "%s", hwp_errmsg());
 	put("devices/system/cpu/online", "zero\n");
-	CHECK_ERR(hwp_topology_read(root, &t), -HWP_ERR_FORMAT);
+	CHECK_ERR(hwp_topology_load(root, &t), -HWP_ERR_FORMAT);
 	CHECK(strstr(hwp_errmsg(), "not a CPU list"), "%s", hwp_errmsg());
-	CHECK_ERR(hwp_topology_read("/nonexistent-sysfs", &t), -ENOENT);
+	CHECK_ERR(hwp_topology_load("/nonexistent-sysfs", &t), -ENOENT);
 	CHECK(strstr(hwp_errmsg(), "/nonexistent-sysfs/devices/system/cpu/online"), "%s",
 	      hwp_errmsg());
-	CHECK(hwp_aggr_name(HWP_AGGR_SOCKET) && !strcmp(hwp_aggr_name(HWP_AGGR_SOCKET),
-							 "socket"), "names");
-	CHECK(!hwp_aggr_name((enum hwp_aggr)99), "no name past the last");
+	CHECK(hwp_enum_name(HWP_ENUM_AGGR, HWP_AGGR_SOCKET) &&
+	      !strcmp(hwp_enum_name(HWP_ENUM_AGGR, HWP_AGGR_SOCKET), "socket"), "names");
+	CHECK(!hwp_enum_name(HWP_ENUM_AGGR, (enum hwp_aggr)99), "no name past the last");
 }
 
 int main(void)

@@ -169,19 +169,19 @@ static void check_escape(void)
 	strbuf_release(&sb);
 	/* The public one, for embedders printing hwp_errmsg(). */
 	f = open_memstream(&out, &size);
-	CHECK(f && hwp_fputs_escaped("event '\x1b]0;x\x07'", f) == 0,
-	      "hwp_fputs_escaped");
+	CHECK(f && hwpriv_fputs_escaped("event '\x1b]0;x\x07'", f) == 0,
+	      "hwpriv_fputs_escaped");
 	if (f)
 		fclose(f);
 	CHECK(out && !strcmp(out, "event '\\x1b]0;x\\x07'"), "%s", out ? out : "NULL");
 	free(out);
-	CHECK(hwp_fputs_escaped(NULL, stderr) == -EINVAL, "NULL string");
+	CHECK(hwpriv_fputs_escaped(NULL, stderr) == -EINVAL, "NULL string");
 	/* Its use: the last failure's message, which it must not clear first. */
 	CHECK(hwp_evlist_parse("\x1b[2Jno-such-event", NULL, &evl) < 0 && !evl,
 	      "an event list that quotes an escape in its message");
 	out = NULL;
 	f = open_memstream(&out, &size);
-	CHECK(f && hwp_fputs_escaped(hwp_errmsg(), f) == 0, "hwp_errmsg() escaped");
+	CHECK(f && hwpriv_fputs_escaped(hwp_errmsg(), f) == 0, "hwp_errmsg() escaped");
 	if (f)
 		fclose(f);
 	CHECK(out && strstr(out, "\\x1b[2J") && !strchr(out, 0x1b), "%s",
