@@ -99,6 +99,41 @@ static void test_counts_and_nesting(void)
 	      settings().read_cost_ns);
 }
 
+/* One buffer for several names, as a caller that formats each region's
+ * name into a stack buffer does: each name is its own region, whatever
+ * pointer it comes in. */
+static void test_names_in_one_buffer(void)
+{
+	char buf[32];
+	struct found f;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(buf, sizeof(buf), "buffer-alpha");
+		CHECK_ERR(hwp_region_begin(buf), 0);
+		work_touch_pages(PAGES);
+		CHECK_ERR(hwp_region_end(buf), 0);
+		snprintf(buf, sizeof(buf), "buffer-beta");
+		CHECK_ERR(hwp_region_begin(buf), 0);
+		CHECK_ERR(hwp_region_end(buf), 0);
+	}
+	f = find("buffer-alpha", 0);
+	CHECK(f.calls == 2, "buffer-alpha: %llu calls, expected 2",
+	      (unsigned long long)f.calls);
+	CHECK(f.faults >= 2 * PAGES, "buffer-alpha: %.0f faults", f.faults);
+	f = find("buffer-beta", 0);
+	CHECK(f.calls == 2, "buffer-beta: %llu calls, expected 2",
+	      (unsigned long long)f.calls);
+	CHECK(f.faults < PAGES, "buffer-beta touched nothing: %.0f faults", f.faults);
+	/* the buffer rewritten while its region is open: another name */
+	snprintf(buf, sizeof(buf), "buffer-alpha");
+	CHECK_ERR(hwp_region_begin(buf), 0);
+	snprintf(buf, sizeof(buf), "buffer-beta");
+	CHECK_ERR(hwp_region_end(buf), -EINVAL);
+	CHECK(strstr(hwp_errmsg(), "innermost open region is 'buffer-alpha'") != NULL,
+	      "message: %s", hwp_errmsg());
+	CHECK_ERR(hwp_region_end("buffer-alpha"), 0);
+}
+
 /* Calls of an empty region, one of which waits (as a thread descheduled
  * on a busy machine does): the others still last less than 20 reads, and
  * too_short says so. The wait makes the mean call longer than 20 reads,
@@ -628,6 +663,7 @@ int main(int argc, char **argv)
 	} else {
 		t_run(test_read_cost);
 		t_run(test_counts_and_nesting);
+		t_run(test_names_in_one_buffer);
 		t_run(test_too_short_one_long_call);
 		t_run(test_errors);
 		t_run(test_threads);
