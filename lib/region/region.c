@@ -411,7 +411,9 @@ static struct slot *find_slot(struct thread_rec *t, const char *name)
 	for (size_t i = 0; i < nr; i++) {
 		struct slot *s = &c->slots[i % SLOTS_PER_CHUNK];
 
-		if (s->key == name)
+		/* the pointer first, then the text: a caller may format
+		 * several names into one buffer */
+		if (s->key == name && !strcmp(s->name, name))
 			return s;
 		if (i % SLOTS_PER_CHUNK == SLOTS_PER_CHUNK - 1)
 			c = c->next;
@@ -541,7 +543,7 @@ HWP_API int hwp_region_end_ops(const char *name, uint64_t ops)
 				name ? name : "(null)");
 	f = &t->frames[t->depth - 1];
 	s = f->slot;
-	if (!name || (s->key != name && strcmp(s->name, name)))
+	if (!name || strcmp(s->name, name))
 		return fail(-EINVAL,
 			    "hwp_region_end('%s'): the innermost open region is '%s'",
 			    name ? name : "(null)", s->name);
