@@ -33,8 +33,6 @@ ALLOWED = set()
 # harmless: remove it with the change that unties it.
 CIRCLES = {
     # made by the splits of issue 26 (item 8); being untied
-    ('compare/compare-inputs.c', 'compare/compare.c'),
-    ('compare/compare-rules.c', 'compare/compare.c'),
     ('profile/dwarf-debug-copy.c', 'profile/dwarf.c'),
     ('profile/report-formats.c', 'profile/report.c'),
     ('region/region-report.c', 'region/region.c'),

@@ -2,7 +2,8 @@
 /*
  * What a comparison decides from its tests: Holm's correction over every
  * tested cell, each verdict with the interval at the level it was decided
- * at, and the rows ranked by their noise.
+ * at, and the rows ranked by their noise; and each verdict's name, which
+ * the rules and the writers read.
  */
 #include "core/core.h"
 #include "compare/compare.h"
@@ -11,6 +12,16 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+
+HWP_API const char *hwp_verdict_name(enum hwp_verdict v)
+{
+	switch (v) {
+	case HWP_VERDICT_UNCHANGED: return "unchanged";
+	case HWP_VERDICT_INCREASE: return "increase";
+	case HWP_VERDICT_DECREASE: return "decrease";
+	default: return "n/a";
+	}
+}
 
 /*
  * The interval of B - A at the level the verdict was decided at: Holm's

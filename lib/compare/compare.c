@@ -15,16 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-HWP_API const char *hwp_verdict_name(enum hwp_verdict v)
-{
-	switch (v) {
-	case HWP_VERDICT_UNCHANGED: return "unchanged";
-	case HWP_VERDICT_INCREASE: return "increase";
-	case HWP_VERDICT_DECREASE: return "decrease";
-	default: return "n/a";
-	}
-}
-
 static void row_release(struct cmp_row *row, size_t nr_columns)
 {
 	for (size_t k = 0; row->cells && k < nr_columns; k++)
@@ -62,25 +52,6 @@ HWP_API void hwp_compare_free(struct hwp_compare *c)
 	free(c->b_name);
 	free(c->order);
 	free(c);
-}
-
-int cmp_warn(struct hwp_compare *c, const char *fmt, ...)
-{
-	char **w = realloc(c->warnings, (c->nr_warnings + 1) * sizeof(*w));
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	if (!w)
-		return -ENOMEM;
-	c->warnings = w;
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	w[c->nr_warnings] = strbuf_detach(&sb);
-	if (!w[c->nr_warnings])
-		return -ENOMEM;
-	c->nr_warnings++;
-	return 0;
 }
 
 /* Which of the rows of @rows that count what rows[@idx] counts it is. */
