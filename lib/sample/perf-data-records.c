@@ -692,13 +692,6 @@ int pd_read_pipe_header(struct pd_file *f)
 	return err;
 }
 
-void pd_free_queued(struct queued *q, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (q[i].owned)
-			free((void *)q[i].h);
-}
-
 int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx)
 {
 	int err = 0;
