@@ -91,8 +91,15 @@ struct pd_file {
 	size_t nr_q, cap_q, cap_q_tmp;
 	bool q_unsorted;	/* a record came before the one queued ahead of it */
 	uint64_t max_time, flush_limit;
-	/* pd_foreach_threads()'s, while the records are read on its thread */
+	/* pd_foreach_threads()'s, while the records are read on its thread
+	 * (perf-data-threads.c), else NULL. Before the file's events change
+	 * (a stream's HEADER_ATTR or EVENT_UPDATE after its start),
+	 * pd_foreach() calls drain(pl), which waits until the callback has
+	 * had every record handed out before: 1 when it stopped. The
+	 * pipeline sits above pd_foreach() and is reached as its callback
+	 * is, through a function it is given. */
 	struct pd_pipeline *pl;
+	int (*drain)(struct pd_pipeline *pl);
 };
 
 /* A feature section's bytes, read in turn. */
@@ -123,10 +130,5 @@ void pd_read_file_stats(struct pd_file *f, struct feat_cursor *c);
 
 /* perf-data-records.c */
 int pd_read_pipe_header(struct pd_file *f);
-
-/* perf-data-threads.c: before the file's events change (a stream's
- * HEADER_ATTR or EVENT_UPDATE after its start), wait until the callback
- * has had every record handed out before; 1 when it stopped. */
-int pd_pipeline_drain(struct pd_file *f);
 
 #endif
