@@ -3,7 +3,7 @@
  * leaves the CPU, with its call chain; the switch records of the same file
  * (PERF_RECORD_SWITCH, or _CPU_WIDE for CPUs) say when it runs again. The
  * sample weighs the time between, added once the thread is back. Records
- * arrive in time order (perf-data.c sorts each round), so one wait a
+ * arrive in time order (perf-data-records.c sorts each round), so one wait a
  * thread is open at a time. */
 #include "profile/profile.h"
 
