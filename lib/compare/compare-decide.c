@@ -2,7 +2,7 @@
 /*
  * What a comparison decides from its tests: Holm's correction over every
  * tested cell, each verdict with the interval at the level it was decided
- * at, and the rows ranked by their noise.
+ * at, and the rows ranked by their noise (each verdict's name: core/names.c).
  */
 #include "core/core.h"
 #include "compare/compare.h"

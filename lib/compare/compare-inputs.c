@@ -2,7 +2,8 @@
 /*
  * What a comparison checks of its two inputs against each other: the
  * columns two sweeps share, the runs of each side, the conditions they
- * were measured in, and why two results have no row in common.
+ * were measured in, and why two results have no row in common; and the
+ * list of warnings that these checks, and compare.c's, add to.
  */
 #include "core/core.h"
 #include "compare/compare.h"
@@ -11,6 +12,25 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+int cmp_warn(struct hwp_compare *c, const char *fmt, ...)
+{
+	char **w = realloc(c->warnings, (c->nr_warnings + 1) * sizeof(*w));
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!w)
+		return -ENOMEM;
+	c->warnings = w;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	w[c->nr_warnings] = strbuf_detach(&sb);
+	if (!w[c->nr_warnings])
+		return -ENOMEM;
+	c->nr_warnings++;
+	return 0;
+}
 
 static bool same_strings(char *const *x, char *const *y)
 {

@@ -54,25 +54,6 @@ HWP_API void hwp_compare_free(struct hwp_compare *c)
 	free(c);
 }
 
-int cmp_warn(struct hwp_compare *c, const char *fmt, ...)
-{
-	char **w = realloc(c->warnings, (c->nr_warnings + 1) * sizeof(*w));
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	if (!w)
-		return -ENOMEM;
-	c->warnings = w;
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	w[c->nr_warnings] = strbuf_detach(&sb);
-	if (!w[c->nr_warnings])
-		return -ENOMEM;
-	c->nr_warnings++;
-	return 0;
-}
-
 /* Which of the rows of @rows that count what rows[@idx] counts it is. */
 static size_t canonical_occurrence(const struct series *rows, size_t idx)
 {

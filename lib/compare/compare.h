@@ -88,11 +88,10 @@ const char *cmp_test_key(const struct hwp_compare *c);
 int cmp_pairs_warning(const struct hwp_result *ra, const struct hwp_result *rb,
 		      const char *a_name, const char *b_name, char **out);
 
-/* compare.c: add a warning, as printf() formats: 0 or -ENOMEM. */
-int cmp_warn(struct hwp_compare *c, const char *fmt, ...) HWP_PRINTF(2, 3);
-
 /* compare-inputs.c: the inputs checked against each other. */
 struct hwp_sweep;
+/* Add a warning, as printf() formats: 0 or -ENOMEM. */
+int cmp_warn(struct hwp_compare *c, const char *fmt, ...) HWP_PRINTF(2, 3);
 /* Pair the columns of @a and @b by value (@pair_a, @pair_b: their indexes
  * in each); warn about the values on one side only. */
 int cmp_pair_columns(struct hwp_compare *c, const struct hwp_sweep *a,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* libdw and libelf as the files built with libdw call them (dwarf.c loads
- * them on first use; a build without libdw has dwarf-stub.c and no use
- * of this header). */
+/* libdw and libelf as the files built with libdw call them (dwarf-libs.c
+ * loads them on first use; a build without libdw has dwarf-stub.c and no
+ * use of this header). */
 #ifndef HWPROF_DWARF_LIBS_H
 #define HWPROF_DWARF_LIBS_H
 
@@ -37,6 +37,9 @@ struct dw_funcs {
 #undef X
 };
 extern struct dw_funcs dw;
+/* Load them into dw: 0, or -ELIBACC when libdw cannot be loaded (the reason
+ * is logged once). Thread-safe. */
+int dw_load(void);
 
 /* ---- dwarf-debug-copy.c ---- */
 

@@ -5,14 +5,11 @@
  * way libdwfl's standard callback does. Each module gets a Dwfl of its own
  * at bias 0, so module addresses are the ELF file's own (objdump's).
  *
- * libdw is loaded on first use, as libpfm4 is (event-pfm.c): linked in, it
- * and capstone (disasm.c) tripled the start of every hwprof command, stat
- * included, for libraries that only reports need. */
+ * libdw is loaded on first use (dwarf-libs.c). */
 #include "profile/dwarf-libs.h"
 #include "profile/dwarf.h"
 #include "profile/symbolize.h"
 
-#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
@@ -26,26 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define LIBDW "libdw.so.1"
-#define LIBELF "libelf.so.1"
-
-struct dw_funcs dw;
-
-static pthread_once_t dw_once = PTHREAD_ONCE_INIT;
-static char dw_error[512];
+static pthread_once_t callbacks_once = PTHREAD_ONCE_INIT;
 static char *debuginfo_path;	/* NULL: libdwfl's default, ":.debug:/usr/lib/debug" */
 static Dwfl_Callbacks callbacks;
-
-static void *resolve(void *h, const char *lib, const char *sym)
-{
-	void *p = dlsym(h, sym);
-
-	if (!p && !dw_error[0])
-		snprintf(dw_error, sizeof(dw_error), "%s lacks %s: elfutils is too old",
-			 lib, sym);
-	return p;
-}
-
 
 struct load {
 	uint64_t offset, filesz, vaddr;
@@ -110,42 +90,23 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	return n;
 }
 
-static void dw_load_once(void)
+/* libdwfl's callbacks, once libdw is loaded. */
+static void callbacks_init(void)
 {
-	void *h = dlopen(LIBDW, RTLD_NOW | RTLD_LOCAL);
-	void *e = dlopen(LIBELF, RTLD_NOW | RTLD_LOCAL);
-
-	if (!h || !e) {
-		snprintf(dw_error, sizeof(dw_error),
-			 "elfutils (%s) cannot be loaded: %s; install it with: sudo apt-get install libdw1",
-			 LIBDW, dlerror());
-		return;
-	}
-#define X(fn) *(void **)&dw.fn = resolve(h, LIBDW, #fn);
-	DW_FUNCS(X)
-#undef X
-#define X(fn) *(void **)&dw.fn = resolve(e, LIBELF, #fn);
-	ELF_FUNCS(X)
-#undef X
 	callbacks.find_elf = dw.dwfl_build_id_find_elf;
 	callbacks.find_debuginfo = find_debuginfo;
 	callbacks.section_address = dw.dwfl_offline_section_address;
 	callbacks.debuginfo_path = &debuginfo_path;
-	/* The handles stay open for the life of the process. */
 }
 
-/* 0, or -ELIBACC when libdw cannot be loaded (the reason is logged once). */
-static int dw_load(void)
+/* libdw loaded and its callbacks set: 0, or dw_load()'s error. */
+static int load(void)
 {
-	static bool said;
+	int err = dw_load();
 
-	pthread_once(&dw_once, dw_load_once);
-	if (!dw_error[0])
-		return 0;
-	if (!said)
-		pr_warn("%s", dw_error);
-	said = true;
-	return -ELIBACC;
+	if (!err)
+		pthread_once(&callbacks_once, callbacks_init);
+	return err;
 }
 
 static int read_loads(struct dw_module *m)
@@ -185,7 +146,7 @@ int dw_module_open(const char *path, int fd, bool debug_cache, struct dw_module 
 	int err;
 
 	*out = NULL;
-	err = dw_load();
+	err = load();
 	if (err) {
 		if (fd >= 0)
 			close(fd);

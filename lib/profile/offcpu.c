@@ -3,7 +3,7 @@
  * leaves the CPU, with its call chain; the switch records of the same file
  * (PERF_RECORD_SWITCH, or _CPU_WIDE for CPUs) say when it runs again. The
  * sample weighs the time between, added once the thread is back. Records
- * arrive in time order (perf-data.c sorts each round), so one wait a
+ * arrive in time order (perf-data-records.c sorts each round), so one wait a
  * thread is open at a time. */
 #include "profile/profile.h"
 
@@ -84,6 +84,27 @@ int offcpu_sample(struct hwp_profile *p, const struct pd_sample *s, int event, l
 	return 0;
 }
 
+/* Add @period to what a sample of @event at @site, @stack (-1: none) and
+ * @cpu weighed: the late weight of off-CPU samples. */
+static void add_period(struct hwp_profile *p, int event, long site, long stack,
+		       uint32_t cpu, uint64_t period)
+{
+	size_t e = (size_t)event;
+
+	if (p->nr_events > 1) {
+		p->site_values[(size_t)site * p->nr_events + e] += period;
+		if (stack >= 0)
+			p->stack_values[(size_t)stack * p->nr_events + e] += period;
+	}
+	if (event != p->event)
+		return;
+	p->sites[site].period += period;
+	if (stack >= 0)
+		p->stacks[stack].period += period;
+	p->period += period;
+	cpu_add(p, cpu, 0, period);	/* the CPU's row exists: the sample made it */
+}
+
 int offcpu_switch(struct hwp_profile *p, const struct pd_record *rec)
 {
 	const struct pd_event *ev;
@@ -112,7 +133,7 @@ int offcpu_switch(struct hwp_profile *p, const struct pd_record *rec)
 		unmatched(p, w);	/* out of order: no honest weight */
 		return 0;
 	}
-	profile_add_period(p, w->event, w->site, w->stack, w->cpu, sid.time - w->since);
+	add_period(p, w->event, w->site, w->stack, w->cpu, sid.time - w->since);
 	return 0;
 }
 

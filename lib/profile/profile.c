@@ -192,25 +192,6 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 	return off_cpu ? offcpu_sample(p, &s, rec->event, site, stack) : 0;
 }
 
-void profile_add_period(struct hwp_profile *p, int event, long site, long stack,
-			uint32_t cpu, uint64_t period)
-{
-	size_t e = (size_t)event;
-
-	if (p->nr_events > 1) {
-		p->site_values[(size_t)site * p->nr_events + e] += period;
-		if (stack >= 0)
-			p->stack_values[(size_t)stack * p->nr_events + e] += period;
-	}
-	if (event != p->event)
-		return;
-	p->sites[site].period += period;
-	if (stack >= 0)
-		p->stacks[stack].period += period;
-	p->period += period;
-	cpu_add(p, cpu, 0, period);	/* the CPU's row exists: the sample made it */
-}
-
 static uint64_t u64_at(const struct perf_event_header *h, size_t off)
 {
 	uint64_t v = 0;

@@ -281,13 +281,6 @@ int profile_add_callchain(struct hwp_profile *p, const struct pd_sample *s,
  * has one. 0 or -ENOMEM (with the message). */
 int profile_dwarf_begin(struct hwp_profile *p, const struct pd_event *ev);
 
-/* ---- profile.c ---- */
-
-/* Add @period to what a sample of @event at @site, @stack (-1: none) and
- * @cpu weighed: the late weight of off-CPU samples. */
-void profile_add_period(struct hwp_profile *p, int event, long site, long stack,
-			uint32_t cpu, uint64_t period);
-
 /* ---- offcpu.c ---- */
 
 /* Whether samples of @ev weigh their time off the CPU. */

@@ -81,12 +81,6 @@ int sort_keys_of(const struct hwp_write_opts *o, struct sort_keys *k)
 	return 0;
 }
 
-int sort_keys_foreach(struct hwp_profile *p, const struct sort_keys *k, size_t n,
-		      hwp_entry_fn fn, void *ctx)
-{
-	return profile_foreach_entry_by(p, k->keys, k->nr, n, fn, ctx);
-}
-
 void format_bytes(const uint8_t *b, size_t n, char *buf, size_t size)
 {
 	size_t at = 0;

@@ -765,3 +765,9 @@ HWP_API int hwp_profile_foreach_entry(struct hwp_profile *p, enum hwp_sort sort,
 {
 	return profile_foreach_entry_by(p, &sort, 1, n, fn, ctx);
 }
+
+int sort_keys_foreach(struct hwp_profile *p, const struct sort_keys *k, size_t n,
+		      hwp_entry_fn fn, void *ctx)
+{
+	return profile_foreach_entry_by(p, k->keys, k->nr, n, fn, ctx);
+}

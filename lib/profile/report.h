@@ -92,7 +92,7 @@ struct profile_recording {
 };
 void profile_recording(const struct hwp_profile *p, struct profile_recording *out);
 
-/* report.c: whether the periods of @event, one of @p's file, are
+/* report-formats.c: whether the periods of @event, one of @p's file, are
  * nanoseconds: cpu-clock, task-clock, and an off-CPU event (offcpu.c). */
 bool event_in_ns(const struct hwp_profile *p, const char *event);
 
@@ -102,10 +102,11 @@ bool event_in_ns(const struct hwp_profile *p, const char *event);
  * in memory, which is read once. */
 int profile_open_event(const struct hwp_profile *p, size_t idx, struct hwp_profile **out);
 
-/* A writer's sort keys (hwp_write_opts' sort_keys, else its sort): @site
- * the key of sites or CPUs (sym, rip, line, dso, cpu), or the last thread
- * key (comm, pid) when there is none; whether comm and pid are keys; @name
- * the keys as given ("comm,sym"). 0, or -EINVAL (with the message). */
+/* report-formats.c: a writer's sort keys (hwp_write_opts' sort_keys, else
+ * its sort): @site the key of sites or CPUs (sym, rip, line, dso, cpu), or
+ * the last thread key (comm, pid) when there is none; whether comm and pid
+ * are keys; @name the keys as given ("comm,sym"). 0, or -EINVAL (with the
+ * message). */
 struct sort_keys {
 	const enum hwp_sort *keys;
 	size_t nr;
@@ -115,10 +116,10 @@ struct sort_keys {
 };
 
 int sort_keys_of(const struct hwp_write_opts *o, struct sort_keys *k);
-/* Walk @p's entries sorted by @k, as profile_foreach_entry_by(). */
+/* report.c: walk @p's entries sorted by @k, as profile_foreach_entry_by(). */
 int sort_keys_foreach(struct hwp_profile *p, const struct sort_keys *k, size_t n,
 		      hwp_entry_fn fn, void *ctx);
-/* "a0 b1 c2" */
+/* report-formats.c: "a0 b1 c2" */
 void format_bytes(const uint8_t *b, size_t n, char *buf, size_t size);
 /* "file.c:12" (the last path component), or "" */
 void format_source(const char *file, unsigned int line, char *buf, size_t size);

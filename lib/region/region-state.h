@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* The state of the regions: each thread's record of its regions, written
- * by the hot path (region.c) and read by the reports (region-report.c). */
+/* The state of the regions (region-state.c): each thread's record of its
+ * regions, written by the hot path (region.c) and read by the reports
+ * (region-report.c). */
 #ifndef HWPROF_REGION_STATE_H
 #define HWPROF_REGION_STATE_H
 
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define FRAMES_MAX 64
 #define SLOTS_PER_CHUNK 32
@@ -101,7 +103,25 @@ static inline struct slot *slot_at(struct thread_rec *t, size_t idx)
 	return &c->slots[idx];
 }
 
-/* ---- region.c ---- */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Clock @id's time in ns, or 0 where it cannot be read. */
+static inline uint64_t cpu_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- region-state.c ---- */
 
 /* The wall and CPU time of thread @t since its first region, with
  * regions.lock held. */

@@ -28,18 +28,7 @@
 #define DEFAULT_EVENTS \
 	"{task-clock,page-faults,context-switches,cpu-migrations},{cycles,instructions}"
 
-struct regions_state regions = { .lock = PTHREAD_MUTEX_INITIALIZER,
-				 .read_cost_ns = NAN, .tail = &regions.threads };
-
 static HWP_TLS struct thread_rec *self;
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* The owner's add: no read-modify-write instruction is needed, as only
  * the owner writes. */
@@ -258,32 +247,6 @@ static void calibrate(struct thread_rec *t)
 			best = (double)(now_ns() - t0) / 200.0;
 	}
 	regions.read_cost_ns = best;
-}
-
-static uint64_t cpu_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	if (clock_gettime(id, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* The wall and CPU time of thread @t since its first region. Called with
- * regions.lock held: a thread that has not ended is alive (its exit waits
- * for the lock), so its CPU clock can be read. */
-void region_thread_window(const struct thread_rec *t, double *wall, double *cpu)
-{
-	clockid_t id;
-
-	if (t->ended) {
-		*wall = (double)(t->wall_end - t->wall0);
-		*cpu = (double)(t->cpu_end - t->cpu0);
-		return;
-	}
-	*wall = (double)(now_ns() - t->wall0);
-	*cpu = pthread_getcpuclockid(t->thread, &id) ? INFINITY :
-	       (double)(cpu_ns(id) - t->cpu0);
 }
 
 /* The raw buffers of a thread whose counters opened: one for the end and

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The perf.data reader's state, shared by its two halves: perf-data.c
- * opens a file (its header, attributes, features and events' names) and
- * perf-data-records.c reads its records, in time order, from a source of
- * its own: a file's data section through a window filled with pread(), a
- * pipe's stream through a buffer filled with read(). Nothing else
- * includes this header: the stage's interface is sample.h. */
+/* The perf.data reader's state, shared by its parts: perf-data-open.c
+ * opens a file, perf-data.c reads its header, attributes, features and
+ * events' names, and perf-data-records.c reads its records, in time
+ * order, from a source of its own: a file's data section through a window
+ * filled with pread(), a pipe's stream through a buffer filled with
+ * read(). Nothing else includes this header: the stage's interface is
+ * sample.h. */
 #ifndef HWPROF_SAMPLE_PERF_DATA_READ_H
 #define HWPROF_SAMPLE_PERF_DATA_READ_H
 
@@ -90,8 +91,15 @@ struct pd_file {
 	size_t nr_q, cap_q, cap_q_tmp;
 	bool q_unsorted;	/* a record came before the one queued ahead of it */
 	uint64_t max_time, flush_limit;
-	/* pd_foreach_threads()'s, while the records are read on its thread */
+	/* pd_foreach_threads()'s, while the records are read on its thread
+	 * (perf-data-threads.c), else NULL. Before the file's events change
+	 * (a stream's HEADER_ATTR or EVENT_UPDATE after its start),
+	 * pd_foreach() calls drain(pl), which waits until the callback has
+	 * had every record handed out before: 1 when it stopped. The
+	 * pipeline sits above pd_foreach() and is reached as its callback
+	 * is, through a function it is given. */
 	struct pd_pipeline *pl;
+	int (*drain)(struct pd_pipeline *pl);
 };
 
 /* A feature section's bytes, read in turn. */
@@ -101,6 +109,11 @@ struct feat_cursor {
 
 /* perf-data.c */
 int pd_bad(const struct pd_file *f, const char *fmt, ...) HWP_PRINTF(2, 3);
+/* A file's header (or a pipe's, at f->map), its attributes, its features:
+ * 0, or the error with its message. */
+int pd_read_header(struct pd_file *f);
+int pd_read_attrs(struct pd_file *f);
+int pd_read_features(struct pd_file *f);
 int pd_add_id(struct pd_file *f, uint64_t id, size_t ev);
 int pd_choose_id_mode(struct pd_file *f);
 int pd_event_of_id(const struct pd_file *f, uint64_t id);
@@ -110,17 +123,12 @@ void pd_classify(const struct pd_file *f, const struct perf_event_header *h,
 void pd_read_feature(struct pd_file *f, int bit, struct feat_cursor *c);
 size_t pd_read_build_id(struct pd_file *f, const unsigned char *p, size_t len);
 int pd_check_event_names(struct pd_file *f, size_t from);
+void pd_free_queued(struct queued *q, size_t nr);
 
 /* file-id.c */
 void pd_read_file_stats(struct pd_file *f, struct feat_cursor *c);
 
 /* perf-data-records.c */
 int pd_read_pipe_header(struct pd_file *f);
-void pd_free_queued(struct queued *q, size_t nr);
-
-/* perf-data-threads.c: before the file's events change (a stream's
- * HEADER_ATTR or EVENT_UPDATE after its start), wait until the callback
- * has had every record handed out before; 1 when it stopped. */
-int pd_pipeline_drain(struct pd_file *f);
 
 #endif

@@ -594,7 +594,7 @@ static int handle_record(struct pd_file *f, const struct perf_event_header *h,
 		f->flush_limit = f->max_time;
 		return err;
 	case PD_RECORD_HEADER_ATTR:
-		err = pd_pipeline_drain(f);
+		err = f->pl ? f->drain(f->pl) : 0;
 		if (!err)
 			err = add_event(f, h, off);
 		if (!err)
@@ -604,7 +604,7 @@ static int handle_record(struct pd_file *f, const struct perf_event_header *h,
 		header_feature(f, h);
 		return 0;
 	case PD_RECORD_EVENT_UPDATE:
-		err = pd_pipeline_drain(f);
+		err = f->pl ? f->drain(f->pl) : 0;
 		if (!err)
 			update_event(f, h);
 		return err;
@@ -690,13 +690,6 @@ int pd_read_pipe_header(struct pd_file *f)
 			break;
 	}
 	return err;
-}
-
-void pd_free_queued(struct queued *q, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (q[i].owned)
-			free((void *)q[i].h);
 }
 
 int pd_foreach(struct pd_file *f, pd_record_fn fn, void *ctx)

@@ -97,13 +97,12 @@ static int to_batch(const struct pd_record *rec, void *ctx)
 	return 0;
 }
 
-int pd_pipeline_drain(struct pd_file *f)
+/* pd_file's drain: wait until the caller's side has had every batch
+ * handed over; 1 when it stopped. Reader's side. */
+static int drain(struct pd_pipeline *pl)
 {
-	struct pd_pipeline *pl = f->pl;
 	bool stop;
 
-	if (!pl)
-		return 0;
 	if (pl->b[pl->produced % NR_BATCHES].nr && hand_over(pl))
 		return 1;
 	pthread_mutex_lock(&pl->lock);
@@ -287,17 +286,20 @@ int pd_foreach_threads(struct pd_file *f, unsigned int threads, pd_record_fn fn,
 		return pd_foreach(f, fn, ctx);
 	}
 	f->pl = pl;
+	f->drain = drain;
 	err = start_reader(pl, &tid);
 	if (err) {
 		pr_debug("'%s': its records are read on one thread: no second thread (%s)",
 			 f->path, errno_text(err));
 		f->pl = NULL;
+		f->drain = NULL;
 		pipeline_free(pl);
 		return pd_foreach(f, fn, ctx);
 	}
 	err = consume(pl, fn, ctx);
 	pthread_join(tid, NULL);
 	f->pl = NULL;
+	f->drain = NULL;
 	/* pd_foreach() ends at a callback's positive value without an error;
 	 * whatever the reader met after the record the callback stopped at,
 	 * one thread would not have read */

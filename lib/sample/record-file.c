@@ -347,9 +347,7 @@ static int keep_what_was_written(struct hwp_record *r, int err)
 	return 0;
 }
 
-/* The last records (the lost samples' counts), on disk: a failure to
- * write the rest keeps them. */
-static int end_data(struct hwp_record *r)
+int record_end_data(struct hwp_record *r)
 {
 	int err = read_lost(r);
 
@@ -361,17 +359,8 @@ static int end_data(struct hwp_record *r)
 	return 0;
 }
 
-HWP_API int hwp_record_finish(struct hwp_record *r)
+int record_end_output(struct hwp_record *r, int err)
 {
-	int err;
-
-	clear_error();
-	if (!r || !r->open)
-		return fail(-EBADF, "hwp_record_finish: the recording is not open");
-	hwp_record_disable(r);
-	err = hwp_record_read(r) ?: end_data(r);
-	record_close_fds(r);
-	r->open = false;
 	if (err && r->failure.err && r->w)
 		return keep_what_was_written(r, add_build_ids(r));
 	if (!err) {

@@ -426,6 +426,20 @@ HWP_API int hwp_record_disable(struct hwp_record *r)
 	return r ? ioctl_all(r, PERF_EVENT_IOC_DISABLE, "hwp_record_disable") : -EINVAL;
 }
 
+HWP_API int hwp_record_finish(struct hwp_record *r)
+{
+	int err;
+
+	clear_error();
+	if (!r || !r->open)
+		return fail(-EBADF, "hwp_record_finish: the recording is not open");
+	hwp_record_disable(r);
+	err = hwp_record_read(r) ?: record_end_data(r);
+	record_close_fds(r);
+	r->open = false;
+	return record_end_output(r, err);
+}
+
 HWP_API int hwp_record_fd(const struct hwp_record *r)
 {
 	return r && r->open ? r->epfd : -1;

@@ -62,5 +62,13 @@ void record_close_fds(struct hwp_record *r);
  * the header and what existed before sampling began: 0, or the error with
  * its message. */
 int record_begin_output(struct hwp_record *r);
+/* record-file.c: the last records (the lost samples' counts), on disk,
+ * after the last read of the rings and before the events close: 0, or the
+ * error, which a failure to write keeps. */
+int record_end_data(struct hwp_record *r);
+/* record-file.c: the events closed, the file finished with the build-ids of
+ * the files mapped, or, where writing failed (@err, of the last read or of
+ * record_end_data()), ended at the last complete round; committed. */
+int record_end_output(struct hwp_record *r, int err);
 
 #endif

@@ -194,7 +194,7 @@ void kmod_list_free(struct kmod_list *l);
  * kernel itself, its other maps, and anything else. */
 bool kmod_name(const char *path, char *buf, size_t size);
 
-/* ---- perf-data.c: reading files ---- */
+/* ---- perf-data-open.c, perf-data.c, perf-data-records.c: reading files ---- */
 
 struct pd_event {
 	struct perf_event_attr attr;
