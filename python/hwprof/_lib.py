@@ -1,0 +1,357 @@
+# SPDX-License-Identifier: MIT
+"""The C library, through ctypes: every prototype the package calls.
+
+This is the one module that names C functions and lays out C structs, so
+that a rename of the C API is replayed here alone. The library is found
+through $HWPROF_LIBRARY (a path to libhwprof.so.0), else, in the build
+tree's copy of the package, the library built beside it (_buildtree.py,
+which meson writes there only), else by its soname, as the dynamic linker
+finds an installed one.
+"""
+
+import ctypes
+import errno as _errno
+import os
+
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char_p, c_double, c_int,
+                    c_int64, c_size_t, c_uint, c_uint64, c_void_p)
+
+SONAME = "libhwprof.so.0"
+
+
+def _library_path():
+    path = os.environ.get("HWPROF_LIBRARY")
+    if path:
+        return path
+    try:
+        from ._buildtree import LIBRARY
+        return LIBRARY
+    except ImportError:
+        return SONAME
+
+
+def _load():
+    path = _library_path()
+    try:
+        return ctypes.CDLL(path)
+    except OSError as e:
+        raise ImportError(
+            f"hwprof: cannot load the C library {path!r}: {e}; install libhwprof "
+            f"(meson install) or set HWPROF_LIBRARY to the path of {SONAME}") from None
+
+
+lib = _load()
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+class HwprofError(OSError):
+    """A call into libhwprof failed.
+
+    ``errno`` is the positive error code (an errno value, or 4000 and up
+    for the library's own: ``hwprof.ERR_UNKNOWN_EVENT``...), ``message``
+    the library's message (``hwp_errmsg()``): what failed, why and what
+    to do.
+    """
+
+    def __init__(self, err, message):
+        super().__init__(err, message)
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+
+def error(err, what=None):
+    """A HwprofError for the negative return @err, with the thread's message."""
+    err = -err if err < 0 else err
+    msg = lib.hwp_errmsg().decode("utf-8", "replace")
+    if not msg:
+        msg = lib.hwp_strerror(-err).decode("utf-8", "replace")
+        if what:
+            msg = f"{what}: {msg}"
+    return HwprofError(err, msg)
+
+
+def check(ret, what=None):
+    """Raise HwprofError for a negative return; else return it."""
+    if ret < 0:
+        raise error(ret, what)
+    return ret
+
+
+def text(p):
+    return None if p is None else p.decode("utf-8", "replace")
+
+
+# --- errors, version, logging
+ERR_BASE = 4000
+(ERR_UNKNOWN_EVENT, ERR_SYNTAX, ERR_NO_PMU, ERR_NOTHING_COUNTED, ERR_UNDEFINED,
+ ERR_UNKNOWN_NAME, ERR_EXEC, ERR_FORMAT, ERR_MISMATCH, ERR_NO_DEBUGINFO) = range(4000, 4010)
+
+lib.hwp_strerror.argtypes = [c_int]
+lib.hwp_strerror.restype = c_char_p
+lib.hwp_errmsg.argtypes = []
+lib.hwp_errmsg.restype = c_char_p
+lib.hwp_version.argtypes = []
+lib.hwp_version.restype = c_char_p
+
+# --- event lists
+lib.hwp_evlist_parse.argtypes = [c_char_p, c_void_p, POINTER(c_void_p)]
+lib.hwp_evlist_parse.restype = c_int
+lib.hwp_evlist_free.argtypes = [c_void_p]
+lib.hwp_evlist_free.restype = None
+lib.hwp_evlist_nr_events.argtypes = [c_void_p]
+lib.hwp_evlist_nr_events.restype = c_size_t
+
+
+class EventInfo(Structure):
+    # The leading fields of struct hwp_event_info; sz says how many.
+    _fields_ = [("sz", c_size_t), ("name", c_char_p), ("canonical", c_char_p),
+                ("desc", c_char_p), ("unit", c_char_p), ("source", c_int),
+                ("group", c_size_t), ("is_leader", c_bool), ("is_hardware", c_bool)]
+
+
+lib.hwp_evlist_event.argtypes = [c_void_p, c_size_t, POINTER(EventInfo)]
+lib.hwp_evlist_event.restype = c_int
+
+# --- counting sessions
+SCOPE_THREAD = 0
+EVENT_COUNTING, EVENT_NOT_SUPPORTED, EVENT_USER_ONLY, EVENT_NOT_OPENED = range(4)
+
+
+class SessionOpts(Structure):
+    _fields_ = [("sz", c_size_t), ("scope", c_int), ("pid", c_int), ("cpus", c_char_p),
+                ("no_inherit", c_bool), ("enable_on_exec", c_bool), ("no_rdpmc", c_bool),
+                ("aggr", c_int), ("cgroup", c_char_p)]
+
+
+class Count(Structure):
+    _fields_ = [("value", c_uint64), ("time_enabled", c_uint64), ("time_running", c_uint64)]
+
+
+lib.hwp_session_new.argtypes = [c_void_p, POINTER(SessionOpts), POINTER(c_void_p)]
+lib.hwp_session_new.restype = c_int
+for _f in ("open", "enable", "disable", "reset"):
+    getattr(lib, "hwp_session_" + _f).argtypes = [c_void_p]
+    getattr(lib, "hwp_session_" + _f).restype = c_int
+lib.hwp_session_close.argtypes = [c_void_p]
+lib.hwp_session_close.restype = None
+lib.hwp_session_free.argtypes = [c_void_p]
+lib.hwp_session_free.restype = None
+lib.hwp_session_nr_events.argtypes = [c_void_p]
+lib.hwp_session_nr_events.restype = c_size_t
+lib.hwp_session_evlist.argtypes = [c_void_p]
+lib.hwp_session_evlist.restype = c_void_p
+lib.hwp_session_read.argtypes = [c_void_p, POINTER(Count), c_size_t]
+lib.hwp_session_read.restype = c_int
+lib.hwp_session_rdpmc.argtypes = [c_void_p]
+lib.hwp_session_rdpmc.restype = c_bool
+lib.hwp_session_event_status.argtypes = [c_void_p, c_size_t, POINTER(c_char_p)]
+lib.hwp_session_event_status.restype = c_int
+lib.hwp_count_scaled.argtypes = [POINTER(Count)]
+lib.hwp_count_scaled.restype = c_double
+
+# --- workloads
+lib.hwp_workload_new.argtypes = [POINTER(c_char_p), c_void_p, POINTER(c_void_p)]
+lib.hwp_workload_new.restype = c_int
+lib.hwp_workload_pid.argtypes = [c_void_p]
+lib.hwp_workload_pid.restype = c_int
+lib.hwp_workload_start.argtypes = [c_void_p]
+lib.hwp_workload_start.restype = c_int
+lib.hwp_workload_wait.argtypes = [c_void_p, POINTER(c_int)]
+lib.hwp_workload_wait.restype = c_int
+lib.hwp_workload_elapsed.argtypes = [c_void_p]
+lib.hwp_workload_elapsed.restype = c_double
+lib.hwp_workload_exit_code.argtypes = [c_int]
+lib.hwp_workload_exit_code.restype = c_int
+lib.hwp_workload_free.argtypes = [c_void_p]
+lib.hwp_workload_free.restype = None
+
+# --- regions
+class RegionOpts(Structure):
+    _fields_ = [("sz", c_size_t), ("events", c_char_p), ("output", c_char_p),
+                ("sample_every", c_uint), ("no_rdpmc", c_bool)]
+
+
+class RegionInfo(Structure):
+    _fields_ = [("sz", c_size_t), ("name", c_char_p), ("tid", c_int),
+                ("nr_threads", c_size_t), ("calls", c_uint64), ("measured_calls", c_uint64),
+                ("ops", c_uint64), ("seconds", c_double), ("too_short", c_bool),
+                ("nr_events", c_size_t), ("values", POINTER(c_double)),
+                ("evlist", c_void_p)]
+
+
+class RegionsetInfo(Structure):
+    _fields_ = [("sz", c_size_t), ("event_spec", c_char_p), ("sample_every", c_uint),
+                ("read_cost_ns", c_double), ("nr_regions", c_size_t),
+                ("nr_unreadable", c_size_t)]
+
+
+lib.hwp_region_init.argtypes = [POINTER(RegionOpts)]
+lib.hwp_region_init.restype = c_int
+lib.hwp_region_begin.argtypes = [c_char_p]
+lib.hwp_region_begin.restype = c_int
+lib.hwp_region_end.argtypes = [c_char_p]
+lib.hwp_region_end.restype = c_int
+lib.hwp_region_end_ops.argtypes = [c_char_p, c_uint64]
+lib.hwp_region_end_ops.restype = c_int
+lib.hwp_region_save.argtypes = [c_char_p]
+lib.hwp_region_save.restype = c_int
+lib.hwp_region_settings.argtypes = [POINTER(RegionsetInfo)]
+lib.hwp_region_settings.restype = c_int
+lib.hwp_regionset_snapshot.argtypes = [POINTER(c_void_p)]
+lib.hwp_regionset_snapshot.restype = c_int
+lib.hwp_regionset_read.argtypes = [c_char_p, POINTER(c_void_p)]
+lib.hwp_regionset_read.restype = c_int
+lib.hwp_regionset_free.argtypes = [c_void_p]
+lib.hwp_regionset_free.restype = None
+lib.hwp_regionset_info.argtypes = [c_void_p, POINTER(RegionsetInfo)]
+lib.hwp_regionset_info.restype = c_int
+lib.hwp_regionset_region.argtypes = [c_void_p, c_size_t, POINTER(RegionInfo)]
+lib.hwp_regionset_region.restype = c_int
+lib.hwp_regionset_nr_series.argtypes = [c_void_p, c_size_t]
+lib.hwp_regionset_nr_series.restype = c_size_t
+
+
+class SeriesInfo(Structure):
+    _fields_ = [("sz", c_size_t), ("name", c_char_p), ("unit", c_char_p), ("kind", c_int),
+                ("supported", c_bool), ("reason", c_char_p), ("nr_runs", c_size_t),
+                ("values", POINTER(c_double)), ("percent_running", POINTER(c_double))]
+
+
+lib.hwp_regionset_series.argtypes = [c_void_p, c_size_t, c_size_t, POINTER(SeriesInfo)]
+lib.hwp_regionset_series.restype = c_int
+
+# --- results and comparisons
+FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_FOLDED, FORMAT_OPENMETRICS, \
+    FORMAT_PROMETHEUS, FORMAT_SPEEDSCOPE, FORMAT_PPROF, FORMAT_HTML = range(9)
+SERIES_EVENT, SERIES_METRIC, SERIES_SCORE, SERIES_TIME = range(4)
+
+
+class WriteOpts(Structure):
+    _fields_ = [("sz", c_size_t), ("format", c_int), ("separator", c_char_p),
+                ("no_big_num", c_bool), ("interval", c_double), ("no_header", c_bool),
+                ("sort", c_int), ("top", c_size_t), ("annotate", c_char_p),
+                ("per_run", c_bool)]
+
+
+lib.hwp_result_read.argtypes = [c_char_p, POINTER(c_void_p)]
+lib.hwp_result_read.restype = c_int
+lib.hwp_result_free.argtypes = [c_void_p]
+lib.hwp_result_free.restype = None
+lib.hwp_result_nr_runs.argtypes = [c_void_p]
+lib.hwp_result_nr_runs.restype = c_size_t
+lib.hwp_result_nr_series.argtypes = [c_void_p]
+lib.hwp_result_nr_series.restype = c_size_t
+lib.hwp_result_series.argtypes = [c_void_p, c_size_t, POINTER(SeriesInfo)]
+lib.hwp_result_series.restype = c_int
+lib.hwp_result_seconds.argtypes = [c_void_p]
+lib.hwp_result_seconds.restype = POINTER(c_double)
+lib.hwp_result_write.argtypes = [c_void_p, c_void_p, POINTER(WriteOpts)]
+lib.hwp_result_write.restype = c_int
+
+VERDICTS = {0: "unchanged", 1: "increase", 2: "decrease", 3: "n/a"}
+
+
+class CompareOpts(Structure):
+    _fields_ = [("sz", c_size_t), ("alpha", c_double), ("test", c_int),
+                ("no_correction", c_bool), ("a_name", c_char_p), ("b_name", c_char_p)]
+
+
+class CompareInfo(Structure):
+    _fields_ = [("sz", c_size_t), ("name", c_char_p), ("unit", c_char_p), ("kind", c_int),
+                ("column", c_char_p), ("a_n", c_size_t), ("b_n", c_size_t),
+                ("a_mean", c_double), ("b_mean", c_double), ("a_cv", c_double),
+                ("b_cv", c_double), ("ratio", c_double), ("diff", c_double),
+                ("ci_low", c_double), ("ci_high", c_double), ("statistic", c_double),
+                ("df", c_double), ("p_value", c_double), ("p_raw", c_double),
+                ("exact", c_bool), ("verdict", c_int), ("reason", c_char_p),
+                ("a_outliers", c_size_t), ("b_outliers", c_size_t),
+                ("noise_rank", c_size_t), ("aggr_unit", c_char_p)]
+
+
+lib.hwp_compare_results.argtypes = [c_void_p, c_void_p, POINTER(CompareOpts),
+                                    POINTER(c_void_p)]
+lib.hwp_compare_results.restype = c_int
+lib.hwp_compare_free.argtypes = [c_void_p]
+lib.hwp_compare_free.restype = None
+lib.hwp_compare_nr_rows.argtypes = [c_void_p]
+lib.hwp_compare_nr_rows.restype = c_size_t
+lib.hwp_compare_cell.argtypes = [c_void_p, c_size_t, c_size_t, POINTER(CompareInfo)]
+lib.hwp_compare_cell.restype = c_int
+lib.hwp_compare_warning.argtypes = [c_void_p, c_size_t]
+lib.hwp_compare_warning.restype = c_char_p
+lib.hwp_compare_write.argtypes = [c_void_p, c_void_p, POINTER(WriteOpts)]
+lib.hwp_compare_write.restype = c_int
+
+# --- profiles
+SORTS = {"sym": 0, "rip": 1, "line": 2, "dso": 3, "module": 3}
+
+
+class ProfileInfo(Structure):
+    _fields_ = [("sz", c_size_t), ("input", c_char_p), ("event", c_char_p),
+                ("samples", c_uint64), ("period", c_uint64)]
+
+
+class Caller(Structure):
+    _fields_ = [("name", c_char_p), ("dso", c_char_p), ("samples", c_uint64),
+                ("percent", c_double)]
+
+
+class Entry(Structure):
+    _fields_ = [("sz", c_size_t), ("rank", c_size_t), ("name", c_char_p),
+                ("symbol", c_char_p), ("dso", c_char_p), ("samples", c_uint64),
+                ("period", c_uint64), ("percent", c_double), ("address", c_uint64),
+                ("offset", c_uint64), ("file", c_char_p), ("line", c_uint),
+                ("inlined", c_char_p), ("bytes", c_void_p), ("nr_bytes", c_size_t),
+                ("disasm", c_char_p), ("callers", POINTER(Caller)),
+                ("nr_callers", c_size_t)]
+
+
+class Stack(Structure):
+    _fields_ = [("sz", c_size_t), ("frames", POINTER(c_char_p)), ("nr_frames", c_size_t),
+                ("samples", c_uint64), ("period", c_uint64), ("truncated", c_bool)]
+
+
+ENTRY_FN = CFUNCTYPE(c_int, POINTER(Entry), c_void_p)
+STACK_FN = CFUNCTYPE(c_int, POINTER(Stack), c_void_p)
+
+lib.hwp_profile_open.argtypes = [c_char_p, c_void_p, POINTER(c_void_p)]
+lib.hwp_profile_open.restype = c_int
+lib.hwp_profile_free.argtypes = [c_void_p]
+lib.hwp_profile_free.restype = None
+lib.hwp_profile_info.argtypes = [c_void_p, POINTER(ProfileInfo)]
+lib.hwp_profile_info.restype = c_int
+lib.hwp_profile_foreach_entry.argtypes = [c_void_p, c_int, c_size_t, ENTRY_FN, c_void_p]
+lib.hwp_profile_foreach_entry.restype = c_int
+lib.hwp_profile_foreach_stack.argtypes = [c_void_p, STACK_FN, c_void_p]
+lib.hwp_profile_foreach_stack.restype = c_int
+lib.hwp_profile_write.argtypes = [c_void_p, c_void_p, POINTER(WriteOpts)]
+lib.hwp_profile_write.restype = c_int
+
+# --- C streams, for the hwp_*_write() functions
+libc.fopen.argtypes = [c_char_p, c_char_p]
+libc.fopen.restype = c_void_p
+libc.fclose.argtypes = [c_void_p]
+libc.fclose.restype = c_int
+
+
+def write_file(fn, obj, path, opts):
+    """Call hwp_*_write(obj, FILE *, opts) on a file opened at @path."""
+    f = libc.fopen(os.fsencode(path), b"w")
+    if not f:
+        e = ctypes.get_errno()
+        raise HwprofError(e, f"cannot open {path}: {os.strerror(e)}")
+    ret = fn(obj, f, ctypes.byref(opts))
+    err = error(ret) if ret < 0 else None
+    if libc.fclose(f) != 0 and err is None:
+        e = ctypes.get_errno() or _errno.EIO
+        err = HwprofError(e, f"cannot write {path}: {os.strerror(e)}")
+    if err:
+        raise err
+
+
+def opts(cls, **kw):
+    o = cls(**kw)
+    o.sz = ctypes.sizeof(cls)
+    return o
