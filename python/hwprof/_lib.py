@@ -131,9 +131,14 @@ class Count(Structure):
 
 lib.hwp_session_new.argtypes = [c_void_p, POINTER(SessionOpts), POINTER(c_void_p)]
 lib.hwp_session_new.restype = c_int
-for _f in ("open", "enable", "disable", "reset"):
-    getattr(lib, "hwp_session_" + _f).argtypes = [c_void_p]
-    getattr(lib, "hwp_session_" + _f).restype = c_int
+lib.hwp_session_open.argtypes = [c_void_p]
+lib.hwp_session_open.restype = c_int
+lib.hwp_session_enable.argtypes = [c_void_p]
+lib.hwp_session_enable.restype = c_int
+lib.hwp_session_disable.argtypes = [c_void_p]
+lib.hwp_session_disable.restype = c_int
+lib.hwp_session_reset.argtypes = [c_void_p]
+lib.hwp_session_reset.restype = c_int
 lib.hwp_session_close.argtypes = [c_void_p]
 lib.hwp_session_close.restype = None
 lib.hwp_session_free.argtypes = [c_void_p]
@@ -288,6 +293,10 @@ lib.hwp_compare_write.restype = c_int
 SORTS = {"sym": 0, "rip": 1, "line": 2, "dso": 3, "module": 3}
 
 
+class ProfileOpts(Structure):
+    _fields_ = [("sz", c_size_t), ("event", c_char_p), ("kallsyms", c_char_p)]
+
+
 class ProfileInfo(Structure):
     _fields_ = [("sz", c_size_t), ("input", c_char_p), ("event", c_char_p),
                 ("samples", c_uint64), ("period", c_uint64)]
@@ -355,3 +364,26 @@ def opts(cls, **kw):
     o = cls(**kw)
     o.sz = ctypes.sizeof(cls)
     return o
+
+
+# --- statistics and metrics
+class StatsSummary(Structure):
+    _fields_ = [("sz", c_size_t), ("n", c_size_t), ("mean", c_double), ("median", c_double),
+                ("stddev", c_double), ("cv", c_double), ("min", c_double), ("max", c_double),
+                ("rel_stderr", c_double), ("ci_low", c_double), ("ci_high", c_double)]
+
+
+lib.hwp_stats_summarize.argtypes = [POINTER(c_double), c_size_t, POINTER(StatsSummary)]
+lib.hwp_stats_summarize.restype = c_int
+
+VALUE_FN = CFUNCTYPE(c_int, c_char_p, POINTER(c_double), c_void_p)
+lib.hwp_metric_parse.argtypes = [c_char_p, POINTER(c_void_p)]
+lib.hwp_metric_parse.restype = c_int
+lib.hwp_metric_free.argtypes = [c_void_p]
+lib.hwp_metric_free.restype = None
+lib.hwp_metric_name.argtypes = [c_void_p]
+lib.hwp_metric_name.restype = c_char_p
+lib.hwp_metric_check.argtypes = [c_void_p, c_void_p]
+lib.hwp_metric_check.restype = c_int
+lib.hwp_metric_eval.argtypes = [c_void_p, VALUE_FN, c_void_p, POINTER(c_double)]
+lib.hwp_metric_eval.restype = c_int

@@ -7,6 +7,8 @@ import os
 import pytest
 
 WORKLOAD = os.environ.get("WORKLOAD", "build/tests/workload")
+HWPROF = os.environ.get("HWPROF", "build/cli/hwprof")
+HOTSPOTS = os.environ.get("HOTSPOTS", "build/tests/hotspots")
 PAGE = mmap.PAGESIZE
 
 
@@ -24,6 +26,15 @@ def open_fds():
 
 @pytest.fixture
 def workload():
-    if not os.access(WORKLOAD, os.X_OK):
-        pytest.skip(f"the workload {WORKLOAD} is not built (meson test builds it)")
-    return WORKLOAD
+    return _built(WORKLOAD)
+
+
+def _built(path):
+    if not os.access(path, os.X_OK):
+        pytest.skip(f"{path} is not built (meson test builds it)")
+    return path
+
+
+@pytest.fixture
+def hwprof_cli():
+    return _built(HWPROF)
