@@ -4,8 +4,7 @@
 import ctypes
 import math
 import threading
-from dataclasses import dataclass
-from typing import Dict, Optional
+from typing import Dict, NamedTuple, Optional
 
 from . import _lib
 from ._lib import lib, check, HwprofError
@@ -14,8 +13,7 @@ _STATUS = {_lib.EVENT_COUNTING: "counting", _lib.EVENT_NOT_SUPPORTED: "not suppo
            _lib.EVENT_USER_ONLY: "user only", _lib.EVENT_NOT_OPENED: "not opened"}
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """One event's count over the measured block.
 
     value: the count scaled for multiplexing (raw * enabled / running), a
@@ -90,7 +88,9 @@ class count:
         self._kept_open = False
         self._owner = None
         self._lock = threading.Lock()
-        self.counts: Dict[str, Reading] = {}
+        self._snap = None
+        self._counts: Dict[str, Reading] = {}
+        self._status = []
         # Bound once: the calls of enter and exit are then attribute-free.
         self._enable = lib.hwp_session_enable
         self._disable = lib.hwp_session_disable
@@ -103,10 +103,29 @@ class count:
 
     def open(self) -> "count":
         """Open the counters (disabled) and keep them open across blocks."""
-        check(lib.hwp_session_open(self._handle()))
-        self._is_open = True
+        self._open()
         self._kept_open = True
         return self
+
+    def _open(self):
+        sess = self._handle()
+        check(lib.hwp_session_open(sess))
+        self._is_open = True
+        # What became of each event is settled at the open: asked once.
+        self._status = []
+        reason = ctypes.c_char_p()
+        for i in range(self._nr):
+            st = lib.hwp_session_event_status(sess, i, ctypes.byref(reason))
+            self._status.append((st in (_lib.EVENT_COUNTING, _lib.EVENT_USER_ONLY),
+                                 _lib.text(reason.value), _STATUS.get(st, str(st))))
+
+    @property
+    def counts(self) -> Dict[str, Reading]:
+        """Each event's Reading over the last block, by name as written."""
+        if self._snap is not None:
+            self._counts = self._readings(self._snap)
+            self._snap = None
+        return self._counts
 
     def close(self) -> None:
         """Close the counters and free the session; the object is then unusable."""
@@ -146,8 +165,7 @@ class count:
             self._owner = threading.get_ident()
         try:
             if not self._is_open:
-                check(lib.hwp_session_open(sess))
-                self._is_open = True
+                self._open()
             else:
                 check(lib.hwp_session_reset(sess))
         except BaseException:
@@ -163,7 +181,8 @@ class count:
                                   "than the one that entered it")
         try:
             check(lib.hwp_session_read(self._sess, self._buf, self._nr))
-            self.counts = self._readings()
+            # The readings are made when asked for: leaving stays cheap.
+            self._snap = (_lib.Count * self._nr).from_buffer_copy(self._buf)
         finally:
             if not self._kept_open:
                 lib.hwp_session_close(self._sess)
@@ -171,15 +190,12 @@ class count:
             self._owner = None
         return False
 
-    def _readings(self):
+    def _readings(self, snap):
         out = {}
-        reason = ctypes.c_char_p()
         for i, name in enumerate(self._names):
-            c = self._buf[i]
-            st = lib.hwp_session_event_status(self._sess, i, ctypes.byref(reason))
-            supported = st in (_lib.EVENT_COUNTING, _lib.EVENT_USER_ONLY)
+            c = snap[i]
+            supported, reason, status = self._status[i]
             value = c.value * c.time_enabled / c.time_running if c.time_running else math.nan
             out[name] = Reading(name, value, c.value, c.time_enabled, c.time_running,
-                                supported, _lib.text(reason.value),
-                                _STATUS.get(st, str(st)))
+                                supported, reason, status)
         return out
