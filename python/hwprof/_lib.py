@@ -44,6 +44,13 @@ lib = _load()
 libc = ctypes.CDLL(None, use_errno=True)
 
 
+def _fn(name, restype, *argtypes):
+    """Declare the C prototype of lib.NAME: what it returns, what it takes."""
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+
+
 class HwprofError(OSError):
     """A call into libhwprof failed.
 
@@ -88,20 +95,14 @@ ERR_BASE = 4000
 (ERR_UNKNOWN_EVENT, ERR_SYNTAX, ERR_NO_PMU, ERR_NOTHING_COUNTED, ERR_UNDEFINED,
  ERR_UNKNOWN_NAME, ERR_EXEC, ERR_FORMAT, ERR_MISMATCH, ERR_NO_DEBUGINFO) = range(4000, 4010)
 
-lib.hwp_strerror.argtypes = [c_int]
-lib.hwp_strerror.restype = c_char_p
-lib.hwp_errmsg.argtypes = []
-lib.hwp_errmsg.restype = c_char_p
-lib.hwp_version.argtypes = []
-lib.hwp_version.restype = c_char_p
+_fn("hwp_strerror", c_char_p, c_int)
+_fn("hwp_errmsg", c_char_p)
+_fn("hwp_version", c_char_p)
 
 # --- event lists
-lib.hwp_evlist_parse.argtypes = [c_char_p, c_void_p, POINTER(c_void_p)]
-lib.hwp_evlist_parse.restype = c_int
-lib.hwp_evlist_free.argtypes = [c_void_p]
-lib.hwp_evlist_free.restype = None
-lib.hwp_evlist_nr_events.argtypes = [c_void_p]
-lib.hwp_evlist_nr_events.restype = c_size_t
+_fn("hwp_evlist_parse", c_int, c_char_p, c_void_p, POINTER(c_void_p))
+_fn("hwp_evlist_free", None, c_void_p)
+_fn("hwp_evlist_nr_events", c_size_t, c_void_p)
 
 
 class EventInfo(Structure):
@@ -111,8 +112,7 @@ class EventInfo(Structure):
                 ("group", c_size_t), ("is_leader", c_bool), ("is_hardware", c_bool)]
 
 
-lib.hwp_evlist_event.argtypes = [c_void_p, c_size_t, POINTER(EventInfo)]
-lib.hwp_evlist_event.restype = c_int
+_fn("hwp_evlist_event", c_int, c_void_p, c_size_t, POINTER(EventInfo))
 
 # --- counting sessions
 SCOPE_THREAD = 0
@@ -129,48 +129,28 @@ class Count(Structure):
     _fields_ = [("value", c_uint64), ("time_enabled", c_uint64), ("time_running", c_uint64)]
 
 
-lib.hwp_session_new.argtypes = [c_void_p, POINTER(SessionOpts), POINTER(c_void_p)]
-lib.hwp_session_new.restype = c_int
-lib.hwp_session_open.argtypes = [c_void_p]
-lib.hwp_session_open.restype = c_int
-lib.hwp_session_enable.argtypes = [c_void_p]
-lib.hwp_session_enable.restype = c_int
-lib.hwp_session_disable.argtypes = [c_void_p]
-lib.hwp_session_disable.restype = c_int
-lib.hwp_session_reset.argtypes = [c_void_p]
-lib.hwp_session_reset.restype = c_int
-lib.hwp_session_close.argtypes = [c_void_p]
-lib.hwp_session_close.restype = None
-lib.hwp_session_free.argtypes = [c_void_p]
-lib.hwp_session_free.restype = None
-lib.hwp_session_nr_events.argtypes = [c_void_p]
-lib.hwp_session_nr_events.restype = c_size_t
-lib.hwp_session_evlist.argtypes = [c_void_p]
-lib.hwp_session_evlist.restype = c_void_p
-lib.hwp_session_read.argtypes = [c_void_p, POINTER(Count), c_size_t]
-lib.hwp_session_read.restype = c_int
-lib.hwp_session_rdpmc.argtypes = [c_void_p]
-lib.hwp_session_rdpmc.restype = c_bool
-lib.hwp_session_event_status.argtypes = [c_void_p, c_size_t, POINTER(c_char_p)]
-lib.hwp_session_event_status.restype = c_int
-lib.hwp_count_scaled.argtypes = [POINTER(Count)]
-lib.hwp_count_scaled.restype = c_double
+_fn("hwp_session_new", c_int, c_void_p, POINTER(SessionOpts), POINTER(c_void_p))
+_fn("hwp_session_open", c_int, c_void_p)
+_fn("hwp_session_enable", c_int, c_void_p)
+_fn("hwp_session_disable", c_int, c_void_p)
+_fn("hwp_session_reset", c_int, c_void_p)
+_fn("hwp_session_close", None, c_void_p)
+_fn("hwp_session_free", None, c_void_p)
+_fn("hwp_session_nr_events", c_size_t, c_void_p)
+_fn("hwp_session_evlist", c_void_p, c_void_p)
+_fn("hwp_session_read", c_int, c_void_p, POINTER(Count), c_size_t)
+_fn("hwp_session_rdpmc", c_bool, c_void_p)
+_fn("hwp_session_event_status", c_int, c_void_p, c_size_t, POINTER(c_char_p))
+_fn("hwp_count_scaled", c_double, POINTER(Count))
 
 # --- workloads
-lib.hwp_workload_new.argtypes = [POINTER(c_char_p), c_void_p, POINTER(c_void_p)]
-lib.hwp_workload_new.restype = c_int
-lib.hwp_workload_pid.argtypes = [c_void_p]
-lib.hwp_workload_pid.restype = c_int
-lib.hwp_workload_start.argtypes = [c_void_p]
-lib.hwp_workload_start.restype = c_int
-lib.hwp_workload_wait.argtypes = [c_void_p, POINTER(c_int)]
-lib.hwp_workload_wait.restype = c_int
-lib.hwp_workload_elapsed.argtypes = [c_void_p]
-lib.hwp_workload_elapsed.restype = c_double
-lib.hwp_workload_exit_code.argtypes = [c_int]
-lib.hwp_workload_exit_code.restype = c_int
-lib.hwp_workload_free.argtypes = [c_void_p]
-lib.hwp_workload_free.restype = None
+_fn("hwp_workload_new", c_int, POINTER(c_char_p), c_void_p, POINTER(c_void_p))
+_fn("hwp_workload_pid", c_int, c_void_p)
+_fn("hwp_workload_start", c_int, c_void_p)
+_fn("hwp_workload_wait", c_int, c_void_p, POINTER(c_int))
+_fn("hwp_workload_elapsed", c_double, c_void_p)
+_fn("hwp_workload_exit_code", c_int, c_int)
+_fn("hwp_workload_free", None, c_void_p)
 
 # --- regions
 class RegionOpts(Structure):
@@ -192,30 +172,18 @@ class RegionsetInfo(Structure):
                 ("nr_unreadable", c_size_t)]
 
 
-lib.hwp_region_init.argtypes = [POINTER(RegionOpts)]
-lib.hwp_region_init.restype = c_int
-lib.hwp_region_begin.argtypes = [c_char_p]
-lib.hwp_region_begin.restype = c_int
-lib.hwp_region_end.argtypes = [c_char_p]
-lib.hwp_region_end.restype = c_int
-lib.hwp_region_end_ops.argtypes = [c_char_p, c_uint64]
-lib.hwp_region_end_ops.restype = c_int
-lib.hwp_region_save.argtypes = [c_char_p]
-lib.hwp_region_save.restype = c_int
-lib.hwp_region_settings.argtypes = [POINTER(RegionsetInfo)]
-lib.hwp_region_settings.restype = c_int
-lib.hwp_regionset_snapshot.argtypes = [POINTER(c_void_p)]
-lib.hwp_regionset_snapshot.restype = c_int
-lib.hwp_regionset_read.argtypes = [c_char_p, POINTER(c_void_p)]
-lib.hwp_regionset_read.restype = c_int
-lib.hwp_regionset_free.argtypes = [c_void_p]
-lib.hwp_regionset_free.restype = None
-lib.hwp_regionset_info.argtypes = [c_void_p, POINTER(RegionsetInfo)]
-lib.hwp_regionset_info.restype = c_int
-lib.hwp_regionset_region.argtypes = [c_void_p, c_size_t, POINTER(RegionInfo)]
-lib.hwp_regionset_region.restype = c_int
-lib.hwp_regionset_nr_series.argtypes = [c_void_p, c_size_t]
-lib.hwp_regionset_nr_series.restype = c_size_t
+_fn("hwp_region_init", c_int, POINTER(RegionOpts))
+_fn("hwp_region_begin", c_int, c_char_p)
+_fn("hwp_region_end", c_int, c_char_p)
+_fn("hwp_region_end_ops", c_int, c_char_p, c_uint64)
+_fn("hwp_region_save", c_int, c_char_p)
+_fn("hwp_region_settings", c_int, POINTER(RegionsetInfo))
+_fn("hwp_regionset_snapshot", c_int, POINTER(c_void_p))
+_fn("hwp_regionset_read", c_int, c_char_p, POINTER(c_void_p))
+_fn("hwp_regionset_free", None, c_void_p)
+_fn("hwp_regionset_info", c_int, c_void_p, POINTER(RegionsetInfo))
+_fn("hwp_regionset_region", c_int, c_void_p, c_size_t, POINTER(RegionInfo))
+_fn("hwp_regionset_nr_series", c_size_t, c_void_p, c_size_t)
 
 
 class SeriesInfo(Structure):
@@ -224,8 +192,7 @@ class SeriesInfo(Structure):
                 ("values", POINTER(c_double)), ("percent_running", POINTER(c_double))]
 
 
-lib.hwp_regionset_series.argtypes = [c_void_p, c_size_t, c_size_t, POINTER(SeriesInfo)]
-lib.hwp_regionset_series.restype = c_int
+_fn("hwp_regionset_series", c_int, c_void_p, c_size_t, c_size_t, POINTER(SeriesInfo))
 
 # --- results and comparisons
 FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_FOLDED, FORMAT_OPENMETRICS, \
@@ -240,20 +207,13 @@ class WriteOpts(Structure):
                 ("per_run", c_bool)]
 
 
-lib.hwp_result_read.argtypes = [c_char_p, POINTER(c_void_p)]
-lib.hwp_result_read.restype = c_int
-lib.hwp_result_free.argtypes = [c_void_p]
-lib.hwp_result_free.restype = None
-lib.hwp_result_nr_runs.argtypes = [c_void_p]
-lib.hwp_result_nr_runs.restype = c_size_t
-lib.hwp_result_nr_series.argtypes = [c_void_p]
-lib.hwp_result_nr_series.restype = c_size_t
-lib.hwp_result_series.argtypes = [c_void_p, c_size_t, POINTER(SeriesInfo)]
-lib.hwp_result_series.restype = c_int
-lib.hwp_result_seconds.argtypes = [c_void_p]
-lib.hwp_result_seconds.restype = POINTER(c_double)
-lib.hwp_result_write.argtypes = [c_void_p, c_void_p, POINTER(WriteOpts)]
-lib.hwp_result_write.restype = c_int
+_fn("hwp_result_read", c_int, c_char_p, POINTER(c_void_p))
+_fn("hwp_result_free", None, c_void_p)
+_fn("hwp_result_nr_runs", c_size_t, c_void_p)
+_fn("hwp_result_nr_series", c_size_t, c_void_p)
+_fn("hwp_result_series", c_int, c_void_p, c_size_t, POINTER(SeriesInfo))
+_fn("hwp_result_seconds", POINTER(c_double), c_void_p)
+_fn("hwp_result_write", c_int, c_void_p, c_void_p, POINTER(WriteOpts))
 
 VERDICTS = {0: "unchanged", 1: "increase", 2: "decrease", 3: "n/a"}
 
@@ -275,19 +235,13 @@ class CompareInfo(Structure):
                 ("noise_rank", c_size_t), ("aggr_unit", c_char_p)]
 
 
-lib.hwp_compare_results.argtypes = [c_void_p, c_void_p, POINTER(CompareOpts),
-                                    POINTER(c_void_p)]
-lib.hwp_compare_results.restype = c_int
-lib.hwp_compare_free.argtypes = [c_void_p]
-lib.hwp_compare_free.restype = None
-lib.hwp_compare_nr_rows.argtypes = [c_void_p]
-lib.hwp_compare_nr_rows.restype = c_size_t
-lib.hwp_compare_cell.argtypes = [c_void_p, c_size_t, c_size_t, POINTER(CompareInfo)]
-lib.hwp_compare_cell.restype = c_int
-lib.hwp_compare_warning.argtypes = [c_void_p, c_size_t]
-lib.hwp_compare_warning.restype = c_char_p
-lib.hwp_compare_write.argtypes = [c_void_p, c_void_p, POINTER(WriteOpts)]
-lib.hwp_compare_write.restype = c_int
+_fn("hwp_compare_results", c_int, c_void_p, c_void_p, POINTER(CompareOpts),
+    POINTER(c_void_p))
+_fn("hwp_compare_free", None, c_void_p)
+_fn("hwp_compare_nr_rows", c_size_t, c_void_p)
+_fn("hwp_compare_cell", c_int, c_void_p, c_size_t, c_size_t, POINTER(CompareInfo))
+_fn("hwp_compare_warning", c_char_p, c_void_p, c_size_t)
+_fn("hwp_compare_write", c_int, c_void_p, c_void_p, POINTER(WriteOpts))
 
 # --- profiles
 SORTS = {"sym": 0, "rip": 1, "line": 2, "dso": 3, "module": 3}
@@ -325,18 +279,12 @@ class Stack(Structure):
 ENTRY_FN = CFUNCTYPE(c_int, POINTER(Entry), c_void_p)
 STACK_FN = CFUNCTYPE(c_int, POINTER(Stack), c_void_p)
 
-lib.hwp_profile_open.argtypes = [c_char_p, c_void_p, POINTER(c_void_p)]
-lib.hwp_profile_open.restype = c_int
-lib.hwp_profile_free.argtypes = [c_void_p]
-lib.hwp_profile_free.restype = None
-lib.hwp_profile_info.argtypes = [c_void_p, POINTER(ProfileInfo)]
-lib.hwp_profile_info.restype = c_int
-lib.hwp_profile_foreach_entry.argtypes = [c_void_p, c_int, c_size_t, ENTRY_FN, c_void_p]
-lib.hwp_profile_foreach_entry.restype = c_int
-lib.hwp_profile_foreach_stack.argtypes = [c_void_p, STACK_FN, c_void_p]
-lib.hwp_profile_foreach_stack.restype = c_int
-lib.hwp_profile_write.argtypes = [c_void_p, c_void_p, POINTER(WriteOpts)]
-lib.hwp_profile_write.restype = c_int
+_fn("hwp_profile_open", c_int, c_char_p, c_void_p, POINTER(c_void_p))
+_fn("hwp_profile_free", None, c_void_p)
+_fn("hwp_profile_info", c_int, c_void_p, POINTER(ProfileInfo))
+_fn("hwp_profile_foreach_entry", c_int, c_void_p, c_int, c_size_t, ENTRY_FN, c_void_p)
+_fn("hwp_profile_foreach_stack", c_int, c_void_p, STACK_FN, c_void_p)
+_fn("hwp_profile_write", c_int, c_void_p, c_void_p, POINTER(WriteOpts))
 
 # --- C streams, for the hwp_*_write() functions
 libc.fopen.argtypes = [c_char_p, c_char_p]
@@ -373,17 +321,11 @@ class StatsSummary(Structure):
                 ("rel_stderr", c_double), ("ci_low", c_double), ("ci_high", c_double)]
 
 
-lib.hwp_stats_summarize.argtypes = [POINTER(c_double), c_size_t, POINTER(StatsSummary)]
-lib.hwp_stats_summarize.restype = c_int
+_fn("hwp_stats_summarize", c_int, POINTER(c_double), c_size_t, POINTER(StatsSummary))
 
 VALUE_FN = CFUNCTYPE(c_int, c_char_p, POINTER(c_double), c_void_p)
-lib.hwp_metric_parse.argtypes = [c_char_p, POINTER(c_void_p)]
-lib.hwp_metric_parse.restype = c_int
-lib.hwp_metric_free.argtypes = [c_void_p]
-lib.hwp_metric_free.restype = None
-lib.hwp_metric_name.argtypes = [c_void_p]
-lib.hwp_metric_name.restype = c_char_p
-lib.hwp_metric_check.argtypes = [c_void_p, c_void_p]
-lib.hwp_metric_check.restype = c_int
-lib.hwp_metric_eval.argtypes = [c_void_p, VALUE_FN, c_void_p, POINTER(c_double)]
-lib.hwp_metric_eval.restype = c_int
+_fn("hwp_metric_parse", c_int, c_char_p, POINTER(c_void_p))
+_fn("hwp_metric_free", None, c_void_p)
+_fn("hwp_metric_name", c_char_p, c_void_p)
+_fn("hwp_metric_check", c_int, c_void_p, c_void_p)
+_fn("hwp_metric_eval", c_int, c_void_p, VALUE_FN, c_void_p, POINTER(c_double))

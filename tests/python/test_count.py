@@ -88,6 +88,15 @@ def test_groups_and_modifiers():
     c.close()
 
 
+def test_rdpmc_only_with_hardware_events():
+    # User-space reads need a hardware event's page: never for software ones.
+    c = hwprof.count("task-clock,page-faults")
+    assert c.rdpmc is False  # not open yet
+    c.open()
+    assert c.rdpmc is False
+    c.close()
+
+
 def test_open_keeps_the_counters_across_blocks():
     c = hwprof.count("page-faults").open()
     fds = open_fds()

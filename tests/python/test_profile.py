@@ -29,6 +29,9 @@ def test_top_by_symbol(recording):
         assert [e.percent for e in top] == sorted((e.percent for e in top), reverse=True)
         assert sum(e.samples for e in p.top(0)) == p.samples
         assert all(0 < e.percent <= 100 for e in top)
+        # Recorded with -g: the hottest functions have callers.
+        callers = [c for e in top for c in e.callers]
+        assert callers and all(c.samples > 0 and c.name for c in callers)
 
 
 def test_top_by_line_rip_module(recording):
