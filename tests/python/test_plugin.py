@@ -31,8 +31,9 @@ def test_extra_info_holds_the_counts(tmp_path):
     rounds = b["stats"]["rounds"]
     assert hw["calls"] == rounds * b["stats"]["iterations"]
     assert len(hw["rounds"]["page-faults"]) == rounds
-    # 64 fresh pages a call: 64 faults, and a few of Python's own at most.
-    assert all(64 <= v <= 64 + 8 for v in hw["rounds"]["page-faults"])
+    # 64 fresh pages a call: 64 faults, and a few of Python's own (a round
+    # of one call may meet a new arena's pages).
+    assert all(64 <= v <= 64 + 32 for v in hw["rounds"]["page-faults"])
     assert 64 <= hw["per_call"]["page-faults"] <= 72
     assert hw["total"]["page-faults"] >= 64 * hw["calls"]
     assert hw["per_call"]["task-clock"] > 0 and hw["not_supported"] == {}
@@ -45,7 +46,7 @@ def test_pedantic_and_the_marker(tmp_path):
     hw = b["extra_info"]["hwprof"]
     assert hw["events"] == "page-faults,task-clock"
     assert hw["calls"] == 15 and len(hw["rounds"]["page-faults"]) == 5
-    assert all(64 <= v <= 72 for v in hw["rounds"]["page-faults"])
+    assert all(64 <= v <= 64 + 32 for v in hw["rounds"]["page-faults"])
 
 
 def test_option_counts_every_benchmark(tmp_path):
