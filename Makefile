@@ -84,10 +84,11 @@ demo: build
 # pprof (golang-go) the pprof files, and headless chromium the HTML flame
 # graphs; python3-scipy checks the paired tests against scipy's ttest_rel
 # and wilcoxon; man-db's man renders the man pages (suite docs); the bash
-# completion is tested with bash-completion's helpers.
+# completion is tested with bash-completion's helpers; python3-pytest runs
+# the Python package's tests, python3-pytest-benchmark its plugin's.
 test: build
 	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema golang-go chromium g++ \
-		python3-scipy man-db bash-completion
+		python3-scipy man-db bash-completion python3-pytest python3-pytest-benchmark
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \

@@ -53,6 +53,9 @@ if command -v valgrind >/dev/null 2>&1; then
 			if (!seen[a[2]]++) printf "%-12s %6.0f\n", a[2], $1 / 20000 }'
 	rm -f "$out"
 fi
+echo
+echo "== bench-python: enter+exit of hwprof.count() and hwprof.region() vs the C API's"
+python3 bench/bench-python.py "$b" 21 10000
 
 # ---- hwprof record and report (issue 3) ----
 if ! command -v perf >/dev/null 2>&1; then

@@ -56,6 +56,16 @@ case $out in
 *"page-faults"*) ;;
 *) echo "the program built against the installed library did not count"; exit 1 ;;
 esac
+# The Python package, where meson found a Python to install it for: it
+# loads the installed library by its soname.
+pkg=$(find "$tmp" -path '*/hwprof/__init__.py' | head -n 1)
+if [ -n "$pkg" ] && ! readelf -d "$libdir/libhwprof.so.0" | grep -q libasan; then
+	pyver=$(LD_LIBRARY_PATH=$libdir PYTHONPATH=$(dirname "$(dirname "$pkg")") \
+		python3 -c 'import hwprof; print(hwprof.__version__)')
+	echo "installed Python package: hwprof $pyver"
+	[ "$pyver" = "$(pkg-config --modversion hwprof)" ] ||
+		{ echo "the installed Python package says $pyver, hwprof.pc another version"; exit 1; }
+fi
 $lib_only && exit 0
 ver=$(LD_LIBRARY_PATH=$libdir "$(find "$tmp" -path '*/bin/hwprof')" --version)
 echo "installed CLI: $ver"
