@@ -205,7 +205,7 @@ static int measure_and_write(struct stat_ctx *sc, int *code)
 	/* What was measured is written, even after a failed later run. */
 	if (sc->cfg->interval_ms || !hwp_result_nr_runs(sc->result))
 		return ret;
-	hwpriv_result_set_exit_status(sc->result, ret ? -1 : *code);
+	hwp_result_set_exit_status(sc->result, ret ? -1 : *code);
 	err = hwp_result_write(sc->result, sc->stream, &sc->wopts);
 	if (!err && sc->cfg->histogram)
 		err = histogram_print(sc->result, sc->cfg->histogram, sc->stream);

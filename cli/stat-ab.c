@@ -251,7 +251,7 @@ static int run_variant(struct stat_ctx *sc, struct hwp_result **results,
 		runs = 0;
 	results[v] = sc->result;
 	if (!ret && keep)
-		hwpriv_result_set_exit_status(results[v], *code);
+		hwp_result_set_exit_status(results[v], *code);
 	/* Blocks of one run each pair up in the comparison; two sequences of
 	 * runs (sequential) have no pairs to speak of. */
 	if (!ret && keep && p->order != HWP_ORDER_SEQUENTIAL &&

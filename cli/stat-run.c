@@ -46,7 +46,7 @@ static int result_label(struct stat_ctx *sc, char **argv, struct hwp_result *r)
 	int err = 0;
 
 	if (argv)
-		err = hwpriv_result_set_command(r, argv);
+		err = hwp_result_set_command(r, argv);
 	if (err || cli_target_command_only(t))
 		return err;
 	if (t->pid)
@@ -120,7 +120,7 @@ static int add_run(struct hwp_result *res, const struct run *r,
 		   const struct hwp_count *delta, size_t nr_units, double seconds)
 {
 	if (r->uncounted)
-		return hwpriv_result_add_run(res, r->s, delta, seconds);
+		return hwp_result_add_run(res, r->s, delta, seconds);
 	return hwpriv_result_add_run_units(res, r->s, delta, nr_units, seconds);
 }
 
@@ -145,9 +145,9 @@ static int print_interval(struct stat_ctx *sc, struct run *r, double t, double d
 		memcpy(delta, r->total, n * sizeof(*delta));
 		dt = t;
 	}
-	err = hwpriv_result_new(&res);
+	err = hwp_result_new(&res);
 	for (size_t i = 0; !err && i < sc->cfg->nr_metrics; i++)
-		err = hwpriv_result_add_metric(res, sc->metrics[i]);
+		err = hwp_result_add_metric(res, sc->metrics[i]);
 	if (!err)
 		err = result_label(sc, sc->run_argv, res);
 	if (!err)
@@ -354,7 +354,7 @@ int stat_one_run(struct stat_ctx *sc, bool keep, int *code)
 	/* The command's CPU time, when the run was kept: rows compare tests. */
 	if (!ret && keep && sc->result && hwp_result_nr_runs(sc->result) > runs &&
 	    !cli_watch_cpu_times(&r.watch, &user, &system) &&
-	    (err = hwpriv_result_set_run_times(sc->result, user, system)))
+	    (err = hwp_result_set_run_times(sc->result, user, system)))
 		ret = cli_lib_error("stat", err);
 	regions_collect(sc, keep && !ret);
 	if (!ret)
@@ -395,11 +395,11 @@ int stat_new_result(struct stat_ctx *sc, char **argv, struct hwp_result **out)
 {
 	struct stat_config *c = sc->cfg;
 	struct hwp_result *r;
-	int err = hwpriv_result_new(&r);
+	int err = hwp_result_new(&r);
 
 	*out = NULL;
 	for (size_t i = 0; !err && i < c->nr_metrics; i++)
-		err = hwpriv_result_add_metric(r, sc->metrics[i]);
+		err = hwp_result_add_metric(r, sc->metrics[i]);
 	for (size_t i = 0; !err && i < sc->nr_scores; i++)
 		err = hwpriv_result_add_score(r, hwpriv_score_name(sc->scores[i]));
 	/* What the JSON keeps of the machine, hwprof doctor's facts with it,

@@ -33,7 +33,7 @@ static int measure_value(struct stat_ctx *sc, struct hwp_sweep *sw,
 	}
 	/* What was measured is kept, even when a later run failed. */
 	if (sc->result && hwp_result_nr_runs(sc->result)) {
-		hwpriv_result_set_exit_status(sc->result, ret ? -1 : *code);
+		hwp_result_set_exit_status(sc->result, ret ? -1 : *code);
 		err = hwpriv_sweep_add(sw, s->values[i], sc->result);
 		if (err) {
 			cli_lib_error("stat", err);

@@ -150,35 +150,9 @@ COMPAT(void, hwp_ofile_abort, (struct hwpriv_ofile *of))
 	hwpriv_ofile_abort(of);
 }
 
-COMPAT(int, hwp_result_new, (struct hwp_result **out))
-{
-	return hwpriv_result_new(out);
-}
-
-COMPAT(int, hwp_result_set_command, (struct hwp_result *r, char *const argv[]))
-{
-	return hwpriv_result_set_command(r, argv);
-}
-
 COMPAT(int, hwp_result_set_target, (struct hwp_result *r, const char *target))
 {
 	return hwpriv_result_set_target(r, target);
-}
-
-COMPAT(void, hwp_result_set_exit_status, (struct hwp_result *r, int code))
-{
-	hwpriv_result_set_exit_status(r, code);
-}
-
-COMPAT(int, hwp_result_add_metric, (struct hwp_result *r, const struct hwp_metric *m))
-{
-	return hwpriv_result_add_metric(r, m);
-}
-
-COMPAT(int, hwp_result_add_run, (struct hwp_result *r, const struct hwp_session *s,
-				 const struct hwp_count *counts, double seconds))
-{
-	return hwpriv_result_add_run(r, s, counts, seconds);
 }
 
 COMPAT(int, hwp_result_add_regions, (struct hwp_result *r, const char *path))

@@ -49,13 +49,7 @@ const char *hwp_metric_unit(const struct hwp_metric *m);
 const char *hwp_profile_event_name(const struct hwp_profile *p, size_t idx);
 int hwp_profile_annotate(struct hwp_profile *p, const char *symbol, hwp_annotate_fn fn,
 			 void *ctx);
-int hwp_result_new(struct hwp_result **out);
-int hwp_result_set_command(struct hwp_result *r, char *const argv[]);
 int hwp_result_set_target(struct hwp_result *r, const char *target);
-void hwp_result_set_exit_status(struct hwp_result *r, int code);
-int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m);
-int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
-		       const struct hwp_count *counts, double seconds);
 int hwp_result_add_regions(struct hwp_result *r, const char *path);
 int hwp_sweep_new(const char *param, struct hwp_sweep **out);
 int hwp_sweep_set_command(struct hwp_sweep *sw, char *const argv[]);

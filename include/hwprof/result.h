@@ -52,6 +52,86 @@ struct hwp_result;
 /* hwp_result_free. Since: 0.1 */
 HWP_API void hwp_result_free(struct hwp_result *r);
 
+/*
+ * Building a result: what an embedder counted, run after run, kept as
+ * 'hwprof stat' keeps it, so that hwp_result_write() saves the same file
+ * ('hwprof stat --json -o', 'hwprof compare' reads it) and
+ * hwp_compare_from_results() compares it. Add the metrics, then, for each
+ * run: count it with a session, hwp_result_add_run() what it read, and
+ * hwp_result_set_run_times() its CPU time; at the end
+ * hwp_result_set_exit_status(). A result read from a file
+ * (hwp_result_load()) takes none of these (-EBUSY).
+ */
+
+/*
+ * hwp_result_new - an empty result
+ * @out: set to it; free it with hwp_result_free(). NULL on failure.
+ *
+ * Errors: -EINVAL for NULL @out, -ENOMEM. Since: 0.1
+ */
+HWP_API int hwp_result_new(struct hwp_result **out);
+
+/*
+ * hwp_result_set_command - the command that was measured (copied), for the
+ * text report's title and the JSON's "command"
+ * @argv: NULL-terminated, as hwp_workload_new() takes it
+ *
+ * Errors: -EINVAL for a NULL argument, -ENOMEM. Since: 0.1
+ */
+HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[]);
+
+/*
+ * hwp_result_add_metric - a user metric to evaluate on every run (copied)
+ *
+ * Add metrics before the first run. Built-in metrics are added by the
+ * result itself, and shown when their inputs were counted; one given here
+ * (hwp_metric_builtin(), as hwprof stat -M NAME) is shown even when they
+ * were not (undefined, with the reason), and is kept as itself, not
+ * copied (since 0.2). Over several runs, a metric's value is its formula
+ * on the mean counts (hwp_result_write()); hwp_result_series() gives each
+ * run's. Errors: -EINVAL for a NULL argument; -EBUSY after the first run
+ * or for a result read from a file, -EEXIST for a name already used;
+ * -ENOMEM. Since: 0.1
+ */
+HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m);
+
+/*
+ * hwp_result_add_run - record one run
+ * @s: the session that counted it (its events, their status and why one
+ *     did not count); every run must use the same event list. Only read:
+ *     it may be freed after the call.
+ * @counts: the run's reading, hwp_session_read()'s, unscaled: the result
+ *	    scales each count for multiplexing as 'hwprof stat' does
+ * @seconds: its wall time (hwp_workload_elapsed())
+ *
+ * Errors: -EINVAL for a NULL argument; -HWP_ERR_MISMATCH when @s's events
+ * differ from the first run's; -EBUSY for a result read from a file;
+ * -ENOMEM. Since: 0.1
+ */
+HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
+			       const struct hwp_count *counts, double seconds);
+
+/*
+ * hwp_result_set_run_times - the time rows of the last run added
+ * @user, @system: the CPU seconds the command took (hwp_workload_cpu_times())
+ *
+ * The first call adds three rows of kind HWP_SERIES_TIME, unit "seconds",
+ * after every other row: "elapsed" (the run's seconds, as added), "user"
+ * and "system"; runs before it, and runs not given times, have NAN there.
+ * 'hwprof compare' tests them like any other row. Errors: -EINVAL for a
+ * NULL @r or a result without runs; -EBUSY for a result read from a file;
+ * -ENOMEM. Since: 0.2
+ */
+HWP_API int hwp_result_set_run_times(struct hwp_result *r, double user, double system);
+
+/*
+ * hwp_result_set_exit_status - the command's shell exit code
+ * (hwp_workload_exit_code()) for the JSON's "exit_status"; a negative
+ * @code, as a new result has, writes null (unknown). NULL @r: nothing.
+ * Since: 0.1
+ */
+HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code);
+
 /* hwp_result_aggr - how @r's units split it (HWP_AGGR_GLOBAL: no units).
  * Since: 0.2 */
 HWP_API enum hwp_aggr hwp_result_aggr(const struct hwp_result *r);

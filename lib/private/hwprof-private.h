@@ -170,17 +170,9 @@ HWP_API size_t hwpriv_hold_nr_events(const struct hwpriv_hold *h);
 HWP_API void hwpriv_hold_free(struct hwpriv_hold *h);
 
 /* ------------------------------------------------------------------------
- * Building a result, and a sweep of results, from the runs of 'hwprof stat'
+ * What only 'hwprof stat' adds to a result (<hwprof/result.h> builds one), and
+ * sweeps of results
  */
-
-/* hwpriv_result_new - an empty result. Since: 0.1 */
-HWP_API int hwpriv_result_new(struct hwp_result **out);
-
-/*
- * hwpriv_result_set_command - the command that was measured (copied), for the
- * report's title and the JSON. Since: 0.1
- */
-HWP_API int hwpriv_result_set_command(struct hwp_result *r, char *const argv[]);
 
 /*
  * hwpriv_result_set_target - what was counted, when it was not the command:
@@ -188,32 +180,6 @@ HWP_API int hwpriv_result_set_command(struct hwp_result *r, char *const argv[]);
  * The text report's title and the JSON's "target" show it. Since: 0.1
  */
 HWP_API int hwpriv_result_set_target(struct hwp_result *r, const char *target);
-
-/*
- * hwpriv_result_add_metric - a user metric to evaluate on every run (copied)
- *
- * Add metrics before the first run. Built-in metrics are added by the
- * result itself, and shown when their inputs were counted; one given here
- * (hwp_metric_builtin(), as hwprof stat -M NAME) is shown even when they
- * were not (undefined, with the reason), and is kept as itself, not
- * copied (since 0.2). Over several runs, a metric's value is its formula
- * on the mean counts (hwp_result_write()); hwp_result_series() gives each
- * run's. Errors: -EBUSY after the first run or for a result read from a
- * file, -EEXIST for a name already used. Since: 0.1
- */
-HWP_API int hwpriv_result_add_metric(struct hwp_result *r, const struct hwp_metric *m);
-
-/*
- * hwpriv_result_add_run - record one run
- * @s: the session that counted it; every run must use the same event list
- * @counts: the run's reading
- * @seconds: its wall time
- *
- * Errors: -HWP_ERR_MISMATCH when @s's events differ from the first run's,
- * -EBUSY for a result read from a file. Since: 0.1
- */
-HWP_API int hwpriv_result_add_run(struct hwp_result *r, const struct hwp_session *s,
-			       const struct hwp_count *counts, double seconds);
 
 /*
  * hwpriv_result_add_score - a score row: the benchmark's own number, one a run
@@ -228,19 +194,6 @@ HWP_API int hwpriv_result_add_run(struct hwp_result *r, const struct hwp_session
  * -ENOMEM. Since: 0.2
  */
 HWP_API int hwpriv_result_add_score(struct hwp_result *r, const char *name);
-
-/*
- * hwpriv_result_set_run_times - the time rows of the last run added
- * @user, @system: the CPU seconds the command took (hwp_workload_cpu_times())
- *
- * The first call adds three rows of kind HWP_SERIES_TIME, unit "seconds",
- * after every other row: "elapsed" (the run's seconds, as added), "user"
- * and "system"; runs before it, and runs not given times, have NAN there.
- * 'hwprof compare' tests them like any other row. Errors: -EINVAL for a
- * NULL @r or a result without runs; -EBUSY for a result read from a file;
- * -ENOMEM. Since: 0.2
- */
-HWP_API int hwpriv_result_set_run_times(struct hwp_result *r, double user, double system);
 
 /*
  * hwpriv_result_set_run_order - where the last run added ran among the runs
@@ -263,14 +216,14 @@ HWP_API int hwpriv_result_set_run_order(struct hwp_result *r, const char *experi
 				     size_t position, size_t block);
 
 /*
- * hwpriv_result_add_scored_run - hwpriv_result_add_run(), with the run's scores
+ * hwpriv_result_add_scored_run - hwp_result_add_run(), with the run's scores
  * @scores: @nr_scores values, one per hwpriv_result_add_score(), in that order;
  *	    NAN for a score the run did not give (a row shows it as
  *	    undefined, never as 0)
  *
  * Metrics that read a score get this run's value. A result with scores
- * takes its runs here only: hwpriv_result_add_run() fails on it with -EINVAL.
- * Errors: as hwpriv_result_add_run(), and -EINVAL when @nr_scores is not the
+ * takes its runs here only: hwp_result_add_run() fails on it with -EINVAL.
+ * Errors: as hwp_result_add_run(), and -EINVAL when @nr_scores is not the
  * number of scores. Since: 0.2
  */
 HWP_API int hwpriv_result_add_scored_run(struct hwp_result *r,
@@ -286,7 +239,7 @@ HWP_API int hwpriv_result_add_scored_run(struct hwp_result *r,
  * @nr_units: the units the read gave (at most hwp_session_nr_units())
  * @seconds: the run's wall time
  *
- * The result's rows get the sum of the units, as hwpriv_result_add_run()
+ * The result's rows get the sum of the units, as hwp_result_add_run()
  * would; each unit gets the same rows (events and metrics, computed on
  * the unit's counts) in hwp_result_unit_series(). Units are matched by
  * name from run to run: a unit that a run does not have (a thread of
@@ -294,8 +247,8 @@ HWP_API int hwpriv_result_add_scored_run(struct hwp_result *r,
  * CSV prefix each row with the unit's name (and, per core, die, socket or
  * node, its number of CPUs), as perf stat does; JSON has "aggregation"
  * and "units", each with its own "events" and "metrics". With
- * HWP_AGGR_GLOBAL this is hwpriv_result_add_run(). Errors: as
- * hwpriv_result_add_run(); -HWP_ERR_MISMATCH when the aggregation differs
+ * HWP_AGGR_GLOBAL this is hwp_result_add_run(). Errors: as
+ * hwp_result_add_run(); -HWP_ERR_MISMATCH when the aggregation differs
  * from the first run's; -EINVAL for more units than @s has, or for a result
  * with scores (hwpriv_result_add_score(): a score is the whole run's). Since: 0.2
  */
@@ -317,10 +270,6 @@ HWP_API int hwpriv_result_add_run_units(struct hwp_result *r, const struct hwp_s
  * own), -ENOMEM. Since: 0.2
  */
 HWP_API int hwpriv_result_read_environment(struct hwp_result *r);
-
-/* hwpriv_result_set_exit_status - the command's shell exit code, for the
- * JSON. Since: 0.1 */
-HWP_API void hwpriv_result_set_exit_status(struct hwp_result *r, int code);
 
 /*
  * hwpriv_result_add_regions - attach the regions the measured program wrote

@@ -94,7 +94,7 @@ int result_from_json(const struct json_value *doc, const char *source,
 
 	*out = NULL;
 	snprintf(c.where, sizeof(c.where), "%s", where);
-	err = check_schema(doc, source, where, STAT_SCHEMA) ?: hwpriv_result_new(&r);
+	err = check_schema(doc, source, where, STAT_SCHEMA) ?: hwp_result_new(&r);
 	if (err)
 		return err;
 	r->loaded = true;

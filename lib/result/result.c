@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-HWP_API int hwpriv_result_new(struct hwp_result **out)
+HWP_API int hwp_result_new(struct hwp_result **out)
 {
 	struct hwp_result *r;
 
 	clear_error();
 	if (!out)
-		return fail(-EINVAL, "hwpriv_result_new: out is NULL");
+		return fail(-EINVAL, "hwp_result_new: out is NULL");
 	*out = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -94,9 +94,9 @@ int argv_set(char ***dst, char *const *argv, const char *fn)
 	return 0;
 }
 
-HWP_API int hwpriv_result_set_command(struct hwp_result *r, char *const argv[])
+HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[])
 {
-	return argv_set(r ? &r->argv : NULL, argv, "hwpriv_result_set_command");
+	return argv_set(r ? &r->argv : NULL, argv, "hwp_result_set_command");
 }
 
 HWP_API int hwpriv_result_set_target(struct hwp_result *r, const char *target)
@@ -113,7 +113,7 @@ HWP_API int hwpriv_result_set_target(struct hwp_result *r, const char *target)
 	return 0;
 }
 
-HWP_API int hwpriv_result_add_metric(struct hwp_result *r, const struct hwp_metric *m)
+HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m)
 {
 	struct hwp_metric *copy, **n;
 	char *def;
@@ -121,7 +121,7 @@ HWP_API int hwpriv_result_add_metric(struct hwp_result *r, const struct hwp_metr
 
 	clear_error();
 	if (!r || !m)
-		return fail(-EINVAL, "hwpriv_result_add_metric: NULL argument");
+		return fail(-EINVAL, "hwp_result_add_metric: NULL argument");
 	if (r->nr_runs || r->loaded)
 		return fail(-EBUSY, "metric '%s': add metrics before the first run",
 				hwp_metric_name(m));
@@ -376,7 +376,7 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 
 		if (grow(&sr->values, n))
 			return -ENOMEM;
-		/* hwpriv_result_set_run_times() gives them, after the run. */
+		/* hwp_result_set_run_times() gives them, after the run. */
 		if (sr->kind == HWP_SERIES_TIME) {
 			sr->values[n - 1] = NAN;
 			continue;
@@ -449,7 +449,7 @@ int result_add_total(struct hwp_result *r, const struct hwp_session *s,
 	return 0;
 }
 
-HWP_API int hwpriv_result_add_run(struct hwp_result *r, const struct hwp_session *s,
+HWP_API int hwp_result_add_run(struct hwp_result *r, const struct hwp_session *s,
 			       const struct hwp_count *counts, double seconds)
 {
 	clear_error();
@@ -470,7 +470,7 @@ HWP_API int hwpriv_result_add_scored_run(struct hwp_result *r,
 
 	clear_error();
 	if (!r || !s || !counts || (!scores && nr_scores))
-		return fail(-EINVAL, "hwpriv_result_add_run: NULL argument");
+		return fail(-EINVAL, "hwp_result_add_run: NULL argument");
 	if (nr_scores != r->nr_scores)
 		return fail(-EINVAL,
 			    "hwpriv_result_add_scored_run: %zu score%s given, but the result has %zu",
@@ -507,13 +507,13 @@ static int add_time_rows(struct hwp_result *r)
 	return 0;
 }
 
-HWP_API int hwpriv_result_set_run_times(struct hwp_result *r, double user, double system)
+HWP_API int hwp_result_set_run_times(struct hwp_result *r, double user, double system)
 {
 	long at;
 
 	clear_error();
 	if (!r || !r->nr_runs)
-		return fail(-EINVAL, "hwpriv_result_set_run_times: %s",
+		return fail(-EINVAL, "hwp_result_set_run_times: %s",
 			    r ? "the result has no run yet" : "NULL result");
 	if (r->loaded)
 		return fail(-EBUSY, "a result read from %s takes no more runs",
@@ -535,7 +535,7 @@ int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *
 			   size_t *nr_events)
 {
 	struct hwp_result *r;
-	int err = hwpriv_result_new(&r) ?: hwpriv_result_add_run(r, s, counts, seconds);
+	int err = hwp_result_new(&r) ?: hwp_result_add_run(r, s, counts, seconds);
 
 	if (!err) {
 		*rows = r->series;
@@ -548,7 +548,7 @@ int result_rows_of_reading(const struct hwp_session *s, const struct hwp_count *
 	return err;
 }
 
-HWP_API void hwpriv_result_set_exit_status(struct hwp_result *r, int code)
+HWP_API void hwp_result_set_exit_status(struct hwp_result *r, int code)
 {
 	if (r)
 		r->exit_code = code;

@@ -191,9 +191,9 @@ static void test_result_rows(void)
 
 	if (!s)
 		return;
-	CHECK_ERR(hwpriv_result_new(&r), 0);
+	CHECK_ERR(hwp_result_new(&r), 0);
 	CHECK_ERR(hwp_metric_parse("f/MB=page-faults / tput", &m), 0);
-	CHECK_ERR(hwpriv_result_add_metric(r, m), 0);
+	CHECK_ERR(hwp_result_add_metric(r, m), 0);
 	CHECK_ERR(hwpriv_result_add_score(r, "tput"), 0);
 	CHECK_ERR(hwpriv_result_add_score(r, "tput"), -EEXIST);
 	CHECK_ERR(hwpriv_result_add_score(r, "f/MB"), -HWP_ERR_SYNTAX);
@@ -201,7 +201,7 @@ static void test_result_rows(void)
 	for (size_t i = 0; i < 3; i++) {
 		struct hwp_count c = { (uint64_t)faults[i], 1000, 1000 };
 
-		CHECK_ERR(hwpriv_result_add_run(r, s, &c, 1.0), -EINVAL);
+		CHECK_ERR(hwp_result_add_run(r, s, &c, 1.0), -EINVAL);
 		CHECK_ERR(hwpriv_result_add_scored_run(r, s, &c, 1.0, tput, 0), -EINVAL);
 		CHECK_ERR(hwpriv_result_add_scored_run(r, s, &c, 1.0, &tput[i], 1), 0);
 	}

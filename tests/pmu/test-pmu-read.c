@@ -252,8 +252,8 @@ static void check_percent_running(struct hwp_session *s, const struct hwp_count 
 	size_t len = 0;
 	FILE *f;
 
-	CHECK_ERR(hwpriv_result_new(&r), 0);
-	CHECK_ERR(hwpriv_result_add_run(r, s, c, 1.0), 0);
+	CHECK_ERR(hwp_result_new(&r), 0);
+	CHECK_ERR(hwp_result_add_run(r, s, c, 1.0), 0);
 	f = open_memstream(&text, &len);
 	CHECK_ERR(hwp_result_write(r, f, NULL), 0);
 	fclose(f);

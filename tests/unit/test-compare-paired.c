@@ -245,10 +245,10 @@ static void check_set_order(void)
 {
 	struct hwp_result *r = NULL;
 
-	CHECK_ERR(hwpriv_result_new(&r), 0);
+	CHECK_ERR(hwp_result_new(&r), 0);
 	CHECK_ERR(hwpriv_result_set_run_order(r, "e", 0, 0), -EINVAL);
 	CHECK_ERR(hwpriv_result_set_run_order(NULL, "e", 0, 0), -EINVAL);
-	/* Runs as hwpriv_result_add_run() leaves them, without a session: the
+	/* Runs as hwp_result_add_run() leaves them, without a session: the
 	 * order of the last one; a run not given one has none. */
 	r->nr_runs = 2;
 	CHECK_ERR(hwpriv_result_set_run_order(r, "e1", 3, 1), 0);

@@ -129,7 +129,7 @@ static void check_read(void)
 	CHECK(strstr(hwp_errmsg(), "its rows are: faults, cycles, faults/s"), "%s",
 	      hwp_errmsg());
 	/* What was read is a record: no more runs, no more metrics. */
-	CHECK_ERR(hwpriv_result_add_run(r, (const struct hwp_session *)r,
+	CHECK_ERR(hwp_result_add_run(r, (const struct hwp_session *)r,
 				     (const struct hwp_count *)r, 1),
 		  -EBUSY);
 	hwp_result_free(r);
@@ -164,7 +164,7 @@ static void check_times(void)
 	CHECK(si.kind == HWP_SERIES_TIME && !strcmp(si.unit, "seconds") &&
 	      si.values[0] == 0.04 && isnan(si.values[1]) && si.values[2] == 0.06,
 	      "the user row");
-	CHECK_ERR(hwpriv_result_set_run_times(r, 1, 1), -EBUSY);
+	CHECK_ERR(hwp_result_set_run_times(r, 1, 1), -EBUSY);
 	f = open_memstream(&buf, &len);
 	CHECK_ERR(hwp_result_write(r, f, &json), 0);
 	fclose(f);
@@ -176,9 +176,9 @@ static void check_times(void)
 	hwp_result_free(back);
 	hwp_result_free(r);
 	/* A result without runs has no run to give times to. */
-	CHECK_ERR(hwpriv_result_new(&r), 0);
-	CHECK_ERR(hwpriv_result_set_run_times(r, 1, 1), -EINVAL);
-	CHECK_ERR(hwpriv_result_set_run_times(NULL, 1, 1), -EINVAL);
+	CHECK_ERR(hwp_result_new(&r), 0);
+	CHECK_ERR(hwp_result_set_run_times(r, 1, 1), -EINVAL);
+	CHECK_ERR(hwp_result_set_run_times(NULL, 1, 1), -EINVAL);
 	hwp_result_free(r);
 }
 
