@@ -150,6 +150,7 @@ _fn("hwp_workload_start", c_int, c_void_p)
 _fn("hwp_workload_wait", c_int, c_void_p, POINTER(c_int))
 _fn("hwp_workload_elapsed", c_double, c_void_p)
 _fn("hwp_workload_exit_code", c_int, c_int)
+_fn("hwp_workload_cpu_times", c_int, c_void_p, POINTER(c_double), POINTER(c_double))
 _fn("hwp_workload_free", None, c_void_p)
 
 # --- regions
@@ -214,6 +215,12 @@ _fn("hwp_result_nr_series", c_size_t, c_void_p)
 _fn("hwp_result_series", c_int, c_void_p, c_size_t, POINTER(SeriesInfo))
 _fn("hwp_result_seconds", POINTER(c_double), c_void_p)
 _fn("hwp_result_write", c_int, c_void_p, c_void_p, POINTER(WriteOpts))
+_fn("hwp_result_new", c_int, POINTER(c_void_p))
+_fn("hwp_result_set_command", c_int, c_void_p, POINTER(c_char_p))
+_fn("hwp_result_add_metric", c_int, c_void_p, c_void_p)
+_fn("hwp_result_add_run", c_int, c_void_p, c_void_p, POINTER(Count), c_double)
+_fn("hwp_result_set_run_times", c_int, c_void_p, c_double, c_double)
+_fn("hwp_result_set_exit_status", None, c_void_p, c_int)
 
 VERDICTS = {0: "unchanged", 1: "increase", 2: "decrease", 3: "n/a"}
 

@@ -65,8 +65,9 @@ class Result:
 
     rows: by name, events in list order then metrics; seconds: each run's
     wall time; failed_runs: (run index, exit status) of the runs whose
-    command failed, left out of the rows. A result read from a file
-    (Result.read) can also be written (write) and compared (compare).
+    command failed, left out of the rows. A result of hwprof.stat() or
+    Result.read is a libhwprof result: write() saves it as 'hwprof stat
+    --json' does, and compare() compares it.
     """
     command: List[str]
     rows: Dict[str, Row] = field(default_factory=dict)
@@ -87,10 +88,15 @@ class Result:
         h = ctypes.c_void_p()
         check(lib.hwp_result_load(os.fsencode(path), ctypes.byref(h)))
         r = cls(command=[])
-        r._handle = _Handle(h, lib.hwp_result_free)
+        r._load(_Handle(h, lib.hwp_result_free))
+        return r
+
+    def _load(self, handle):
+        """The runs and rows of C result @handle, which this result keeps."""
+        self._handle, h = handle, handle.ptr
         nr_runs = lib.hwp_result_nr_runs(h)
         secs = lib.hwp_result_seconds(h)
-        r.seconds = [secs[i] for i in range(nr_runs)] if secs else []
+        self.seconds = [secs[i] for i in range(nr_runs)] if secs else []
         si = _lib.opts(_lib.SeriesInfo)
         for i in range(lib.hwp_result_nr_series(h)):
             check(lib.hwp_result_series(h, i, ctypes.byref(si)))
@@ -99,18 +105,13 @@ class Result:
                       _lib.text(si.unit) or "", bool(si.supported), _lib.text(si.reason), vals)
             row.summary = summarize(vals) if vals else None
             row.value = row.summary.mean if row.summary else math.nan
-            r.rows[row.name] = row
-        return r
+            self.rows[row.name] = row
 
     def write(self, path: Union[str, os.PathLike], format: str = "json") -> None:
-        """Write as hwprof stat does ("json", "csv", "text"): only a result
-        read from a file; a result measured by hwprof.stat() cannot be, as
-        the C API keeps the builders of its results private."""
-        if self._handle is None:
-            raise HwprofError(95, "hwprof: a result measured by hwprof.stat() cannot be "
-                                  "written in hwprof's formats (libhwprof keeps the "
-                                  "builders of results private): run 'hwprof stat --json' "
-                                  "to get a file")
+        """Write as hwprof stat does ("json", "csv", "text"): JSON is the
+        file 'hwprof stat --json -o' saves, which Result.read, compare()
+        and 'hwprof compare' read."""
+        _check_handle(self, "Result.write")
         o = _lib.opts(_lib.WriteOpts, format=_format(format))
         _lib.write_file(lib.hwp_result_write, self._handle.ptr, path, o)
 
@@ -127,6 +128,12 @@ class _Handle:
             self.ptr = None
 
 
+def _check_handle(r, who):
+    if r._handle is None:
+        raise HwprofError(22, f"hwprof: {who}: this Result was made in Python, not "
+                              "measured by hwprof.stat() nor read by Result.read")
+
+
 def _format(name):
     try:
         return _FORMATS[name]
@@ -134,9 +141,11 @@ def _format(name):
         raise ValueError(f"hwprof: no format {name!r}: one of {', '.join(_FORMATS)}") from None
 
 
-def _run_once(argv, evl, nr, buf):
+def _run_once(argv, evl, nr, buf, res):
+    """Run @argv once, counting @evl; a run that exits 0 goes into C result
+    @res, as hwprof stat keeps it. Returns its exit code."""
     w = ctypes.c_void_p()
-    cargv = (ctypes.c_char_p * (len(argv) + 1))(*[os.fsencode(a) for a in argv], None)
+    cargv = _argv(argv)
     check(lib.hwp_workload_new(cargv, None, ctypes.byref(w)))
     sess = ctypes.c_void_p()
     try:
@@ -147,18 +156,20 @@ def _run_once(argv, evl, nr, buf):
         status = ctypes.c_int()
         check(lib.hwp_workload_wait(w, ctypes.byref(status)))
         check(lib.hwp_session_read(sess, buf, nr))
-        reasons = []
-        for i in range(nr):
-            why = ctypes.c_char_p()
-            st = lib.hwp_session_event_status(sess, i, ctypes.byref(why))
-            reasons.append((st in (_lib.EVENT_COUNTING, _lib.EVENT_USER_ONLY),
-                            _lib.text(why.value)))
-        return (lib.hwp_workload_exit_code(status.value), lib.hwp_workload_elapsed(w),
-                [buf[i].value * buf[i].time_enabled / buf[i].time_running
-                 if buf[i].time_running else math.nan for i in range(nr)], reasons)
+        code = lib.hwp_workload_exit_code(status.value)
+        if code == 0:
+            user, system = ctypes.c_double(), ctypes.c_double()
+            check(lib.hwp_result_add_run(res, sess, buf, lib.hwp_workload_elapsed(w)))
+            if lib.hwp_workload_cpu_times(w, ctypes.byref(user), ctypes.byref(system)) == 0:
+                check(lib.hwp_result_set_run_times(res, user, system))
+        return code
     finally:
         lib.hwp_session_free(sess)
         lib.hwp_workload_free(w)
+
+
+def _argv(argv):
+    return (ctypes.c_char_p * (len(argv) + 1))(*[os.fsencode(a) for a in argv], None)
 
 
 def _metric(defn, evl):
@@ -215,7 +226,13 @@ def stat(cmd: Sequence[str], events: str = "task-clock,page-faults,context-switc
         raise ValueError("hwprof.stat: runs must be 1 or more")
     evl = _parse(events)
     try:
+        h = ctypes.c_void_p()
+        check(lib.hwp_result_new(ctypes.byref(h)))
+        handle = _Handle(h, lib.hwp_result_free)
+        check(lib.hwp_result_set_command(h, _argv(cmd)))
         mets = [_metric(d, evl) for d in metrics]
+        for m in mets:
+            check(lib.hwp_result_add_metric(h, m.ptr))
         nr = lib.hwp_evlist_nr_events(evl)
         names, info = [], _lib.opts(_lib.EventInfo)
         for i in range(nr):
@@ -224,31 +241,22 @@ def stat(cmd: Sequence[str], events: str = "task-clock,page-faults,context-switc
                           _lib.text(info.canonical)))
         buf = (_lib.Count * nr)()
         res = Result(command=list(cmd))
-        per_run, status = [], None
         for run in range(runs):
-            code, secs, vals, status = _run_once(cmd, evl, nr, buf)
+            code = _run_once(cmd, evl, nr, buf, h)
             if code != 0:
                 res.failed_runs.append((run, code))
-                continue
-            res.seconds.append(secs)
-            per_run.append(vals)
     finally:
         lib.hwp_evlist_free(evl)
-    for i, (name, unit, _) in enumerate(names):
-        vals = [v[i] for v in per_run]
-        sup, why = status[i] if status else (False, None)
-        row = Row(name, "event", unit, sup, why, vals)
-        row.summary = summarize(vals) if vals else None
-        row.value = row.summary.mean if row.summary else math.nan
-        res.rows[name] = row
-    means = [res.rows[n].value for n, _, _ in names]
+    # The command's last exit status, as hwprof stat saves it.
+    lib.hwp_result_set_exit_status(h, code)
+    res._load(handle)
+    # A metric over runs is its formula on the mean counts, as hwprof stat
+    # shows it; its rows' values are each run's, from the library.
+    means = [res.rows[n].value if n in res.rows else math.nan for n, _, _ in names]
     mean_secs = sum(res.seconds) / len(res.seconds) if res.seconds else math.nan
     for m in mets:
-        mname = _lib.text(lib.hwp_metric_name(m.ptr))
-        vals = [_eval(m, names, v, s) for v, s in zip(per_run, res.seconds)]
-        row = Row(mname, "metric", "", True, None, vals,
-                  _eval(m, names, means, mean_secs), summarize(vals) if vals else None)
-        res.rows[mname] = row
+        res.rows[_lib.text(lib.hwp_metric_name(m.ptr))].value = \
+            _eval(m, names, means, mean_secs)
     return res
 
 
@@ -316,17 +324,14 @@ def compare(a: Union[Result, str, os.PathLike], b: Union[Result, str, os.PathLik
             alpha: float = 0.05) -> Comparison:
     """Compare results @a (the baseline) and @b, as hwprof compare does.
 
-    Each is a Result read from a file, or the path of one (hwprof stat
-    --json). Raises HwprofError (ERR_MISMATCH) when a side has fewer than 2
+    Each is a Result (of hwprof.stat() or Result.read), or the path of a
+    file 'hwprof stat --json' saved. Raises HwprofError (ERR_MISMATCH) when a side has fewer than 2
     runs or no row is common.
     """
     ra = a if isinstance(a, Result) else Result.read(a)
     rb = b if isinstance(b, Result) else Result.read(b)
     for r in (ra, rb):
-        if r._handle is None:
-            raise HwprofError(95, "hwprof.compare: compares results read from files "
-                                  "(hwprof.Result.read, 'hwprof stat --json'); a result of "
-                                  "hwprof.stat() has no file")
+        _check_handle(r, "hwprof.compare")
     o = _lib.opts(_lib.CompareOpts, alpha=alpha)
     c = ctypes.c_void_p()
     check(lib.hwp_compare_from_results(ra._handle.ptr, rb._handle.ptr, ctypes.byref(o),

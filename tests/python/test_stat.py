@@ -72,9 +72,33 @@ def test_result_write_and_read_back(workload, hwprof_cli, tmp_path):
     assert "page-faults" in (tmp_path / "b.csv").read_text()
     with pytest.raises(ValueError):
         r.write(tmp_path / "x", format="yaml")
-    with pytest.raises(hwprof.HwprofError) as e:
-        hwprof.stat([workload, "pages", "1"], events="page-faults").write(tmp_path / "c.json")
-    assert e.value.errno == 95
+
+
+def test_stat_result_writes_what_the_cli_saves(workload, hwprof_cli, tmp_path):
+    # A result measured from Python is a C result (the public builders): it
+    # is written as 'hwprof stat --json' writes, and reads back the same.
+    argv = [workload, "pages", "300"]
+    r = hwprof.stat(argv, events="page-faults,task-clock", runs=3,
+                    metrics=["pages=page-faults / 1"])
+    r.write(tmp_path / "py.json")
+    doc = json.loads((tmp_path / "py.json").read_text())
+    assert doc["schema"] == "hwprof-stat/1" and doc["command"] == argv
+    assert doc["runs"] == 3 and doc["exit_status"] == 0
+    cli = json.loads(cli_stat(hwprof_cli, tmp_path / "c.json", workload, 300).read_text())
+    assert sorted(doc) == sorted(cli)
+    for key, name in (("events", "event"), ("times", "time")):
+        assert [e[name] for e in doc[key]] == [e[name] for e in cli[key]], key
+    back = hwprof.Result.read(tmp_path / "py.json")
+    assert back.seconds == r.seconds and back.runs == 3
+    for name in ("page-faults", "task-clock", "pages", "elapsed", "user", "system"):
+        assert back[name].kind == r[name].kind and back[name].values == r[name].values
+    assert r["elapsed"].values == r.seconds and r["user"].kind == "time"
+    assert all(v >= 300 for v in r["page-faults"].values)
+    assert back["page-faults"].value == r["page-faults"].value
+    r.write(tmp_path / "py.csv", format="csv")
+    assert "page-faults" in (tmp_path / "py.csv").read_text()
+    r.write(tmp_path / "py.txt", format="text")
+    assert argv[0] in (tmp_path / "py.txt").read_text()
 
 
 def test_result_read_bad_files(tmp_path):
@@ -108,9 +132,24 @@ def test_compare_errors(workload, hwprof_cli, tmp_path):
     with pytest.raises(hwprof.HwprofError) as e:
         hwprof.compare(one, one)
     assert e.value.errno == hwprof.ERR_MISMATCH and e.value.message
-    py = hwprof.stat([workload, "pages", "1"], events="page-faults", runs=2)
-    with pytest.raises(hwprof.HwprofError):
+    py = hwprof.stat([workload, "pages", "1"], events="page-faults", runs=1)
+    with pytest.raises(hwprof.HwprofError) as e:
         hwprof.compare(py, py)
+    assert e.value.errno == hwprof.ERR_MISMATCH
+
+
+def test_compare_of_two_stat_results(workload, hwprof_cli, tmp_path):
+    # 1000 and 3000 touched pages: the faults go up about 3 times, and
+    # nothing else the runs count says so.
+    a = hwprof.stat([workload, "pages", "1000"], events="page-faults", runs=4)
+    b = hwprof.stat([workload, "pages", "3000"], events="page-faults", runs=4)
+    pf = hwprof.compare(a, b)["page-faults"]
+    assert pf.verdict == "increase" and pf.a_n == 4 and pf.b_n == 4
+    assert 2.0 < pf.ratio < 3.5 and pf.ci[0] > 0
+    assert hwprof.compare(b, a)["page-faults"].verdict == "decrease"
+    # A file the CLI saved against a result measured here.
+    c = cli_stat(hwprof_cli, tmp_path / "c.json", workload, 1000, runs=4)
+    assert hwprof.compare(c, b)["page-faults"].verdict == "increase"
 
 
 def test_summarize():
