@@ -10,6 +10,7 @@ import json
 import os
 import re
 import resource
+import subprocess
 import tempfile
 
 from common import WORKLOAD, case, check, done, hwprof, note, under_valgrind
@@ -450,6 +451,32 @@ def fail_on_table_names(d):
           f"another suffix is no row: {p.returncode} {p.stderr}")
 
 
+def saved_by_the_api(d):
+    """Results a program built and saved itself (examples/save_result.c:
+    hwp_result_new, _add_run...) are files hwprof compare reads: 1000 and
+    3000 touched pages, one fault each, are an increase of 3 times."""
+    paths = []
+    for pages in (1000, 3000):
+        path = os.path.join(d, f"api-{pages}.json")
+        p = subprocess.run([os.environ["SAVE_RESULT"], str(pages), "4", path],
+                           capture_output=True, text=True, timeout=60)
+        check(p.returncode == 0 and "page-faults" in p.stdout, f"save_result: {p.stderr}")
+        paths.append(path)
+    with open(paths[0]) as f:
+        doc = json.load(f)
+    check(doc["schema"] == "hwprof-stat/1" and doc["runs"] == 4 and doc["exit_status"] == 0,
+          f"what hwprof stat --json saves: {sorted(doc)}")
+    check([t["time"] for t in doc["times"]] == ["elapsed", "user", "system"],
+          f"time rows: {doc['times']}")
+    p, cmp = compare_json(*paths)
+    check(p.returncode == 0, f"status {p.returncode}: {p.stderr}")
+    pf = row(cmp, "page-faults") if cmp else None
+    if check(pf is not None, "a page-faults row"):
+        # One fault a page; a code page first run in the window may add one.
+        check(1000 <= pf["a_mean"] < 1016 and 3000 <= pf["b_mean"] < 3016, f"means: {pf}")
+        check(pf["verdict"] == "increase" and pf["a_n"] == pf["b_n"] == 4, f"{pf}")
+
+
 def help_text():
     """Both ways print the same; the command table lists compare."""
     h1, h2 = hwprof("compare", "--help"), hwprof("help", "compare")
@@ -465,5 +492,6 @@ with tempfile.TemporaryDirectory() as tmp:
                    large_sweep, extreme_values, field_messages, event_twice, constant_rows, null_values):
             case(fn, tmp, A, B)
     case(fail_on_table_names, tmp)
+    case(saved_by_the_api, tmp)
 case(help_text)
 done()
