@@ -252,8 +252,14 @@ def stat(cmd: Sequence[str], events: str = "task-clock,page-faults,context-switc
     res._load(handle)
     # A metric over runs is its formula on the mean counts, as hwprof stat
     # shows it; its rows' values are each run's, from the library.
-    means = [res.rows[n].value if n in res.rows else math.nan for n, _, _ in names]
-    mean_secs = sum(res.seconds) / len(res.seconds) if res.seconds else math.nan
+    if not res.runs:
+        return res
+    # The first rows are the events, in list order (hwp_result_series()).
+    means, si = [], _lib.opts(_lib.SeriesInfo)
+    for i in range(nr):
+        check(lib.hwp_result_series(h, i, ctypes.byref(si)))
+        means.append(summarize([si.values[j] for j in range(si.nr_runs)]).mean)
+    mean_secs = sum(res.seconds) / len(res.seconds)
     for m in mets:
         res.rows[_lib.text(lib.hwp_metric_name(m.ptr))].value = \
             _eval(m, names, means, mean_secs)

@@ -41,8 +41,9 @@ def test_stat_metrics_and_unsupported_events(workload):
 
 
 def test_stat_failed_runs(workload):
-    r = hwprof.stat([workload, "pages", "10", "exit", "3"], events="page-faults", runs=2)
-    assert r.failed_runs == [(0, 3), (1, 3)] and r.runs == 0
+    r = hwprof.stat([workload, "pages", "10", "exit", "3"], events="page-faults", runs=2,
+                    metrics=["pages=page-faults / 1"])
+    assert r.failed_runs == [(0, 3), (1, 3)] and r.runs == 0 and r.rows == {}
 
 
 def test_stat_bad_input():
