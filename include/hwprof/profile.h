@@ -40,7 +40,7 @@ struct hwp_profile_opts {
 	 * the recording's kernel is this one (its build-id in the file, as
 	 * perf decides; since 0.2), else the copy perf's build-id cache keeps
 	 * of that kernel's (~/.debug/[kernel.kallsyms]/ID/kallsyms), else
-	 * none, and hwp_module_info.no_symbols says why; the path of a copy
+	 * none, and the writers' list of modules says why; the path of a copy
 	 * saved where the file was recorded ('cat /proc/kallsyms > FILE' as
 	 * root there), always used; "" for none (kernel samples stay
 	 * [kernel.kallsyms]+0x...). Either is placed at the recording's

@@ -731,7 +731,7 @@ int profile_foreach_entry_by(struct hwp_profile *p, const enum hwp_sort *keys,
 	clear_error();
 	if (!p || !fn || !keys || !nr_keys)
 		return fail(-EINVAL,
-			    "profile_foreach_entry_by: NULL argument or no key");
+			    "hwp_profile_foreach_entry: NULL argument or no key");
 	for (size_t i = 0; i < nr_keys; i++) {
 		if ((unsigned int)keys[i] > HWP_SORT_PID)
 			return fail(-EINVAL, "unknown sort key %d", (int)keys[i]);

@@ -168,10 +168,16 @@ class count:
                 self._open()
             else:
                 check(lib.hwp_session_reset(sess))
+            # the last step: nothing of the binding's is counted before it
+            check(self._enable(sess))
         except BaseException:
+            # a failed enable leaves the object usable, its counters closed
+            # unless open() keeps them
+            if self._is_open and not self._kept_open:
+                lib.hwp_session_close(self._sess)
+                self._is_open = False
             self._owner = None
             raise
-        check(self._enable(sess))
         return self
 
     def __exit__(self, *exc):

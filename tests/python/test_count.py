@@ -149,6 +149,23 @@ def test_one_block_at_a_time():
     assert c.counts["task-clock"].raw > 0
 
 
+def test_a_failed_enable_leaves_the_object_usable():
+    """The enable fails (as the kernel may refuse it): the with block
+    raises, and the next one counts, without "already counting"."""
+    c = hwprof.count("page-faults")
+    real = c._enable
+    c._enable = lambda sess: -errno.EBADF
+    with pytest.raises(hwprof.HwprofError) as e:
+        with c:
+            pass
+    assert e.value.errno == errno.EBADF
+    c._enable = real
+    with c:
+        touch_pages(64)
+    assert c.counts["page-faults"].raw >= 64
+    c.close()
+
+
 def test_threads_each_count_their_own():
     results = {}
 
