@@ -50,8 +50,8 @@ static const struct count_row counts[] = {
 	{ "amd64_fam19h_zen4", "DISPATCH_STALLS_1:BE_STALLS", 9000 },
 	{ "amd64_fam19h_zen4", "DISPATCH_STALLS_1:SMT_CONTENTION", 1500 },
 	{ "amd64_fam19h_zen4", "RETIRED_OPS", 12000 },
-	{ "amd64_fam19h_zen4", "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER",
-	  13500 },
+	{ "amd64_fam19h_zen4",
+	  "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", 13500 },
 	ARM("CPU_CYCLES", 1000),
 	ARM("OP_RETIRED", 800),
 	ARM("OP_SPEC", 1000),
@@ -161,8 +161,8 @@ static void test_every_formula_on_synthetic_counts(void)
 		CHECK(find_expected(&mi, &want), "%s %s: no value worked out by hand",
 		      mi.model, mi.name);
 		CHECK_ERR(hwp_metric_eval(m, lookup, (void *)mi.model, &v), 0);
-		CHECK(fabs(v - want) < 1e-9 * fmax(1, fabs(want)), "%s %s = %.12g, want %g",
-		      mi.model, mi.name, v, want);
+		CHECK(fabs(v - want) < 1e-9 * fmax(1, fabs(want)),
+		      "%s %s = %.12g, want %g", mi.model, mi.name, v, want);
 		CHECK(mi.builtin && mi.unit[0] && mi.desc[0] && strlen(mi.source) > 20,
 		      "%s %s: unit '%s', description '%s', source '%s'", mi.model,
 		      mi.name, mi.unit, mi.desc, mi.source);
@@ -258,7 +258,8 @@ static void check_resolves(const char *model)
 int main(void)
 {
 	static const char *const models[] = {
-		"icl", "spr", "amd64_fam19h_zen3", "amd64_fam19h_zen4", "arm_n1", "arm_v1",
+		"icl", "spr", "amd64_fam19h_zen3", "amd64_fam19h_zen4",
+		"arm_n1", "arm_v1",
 	};
 
 	t_init();
