@@ -8,6 +8,7 @@
 #include "harness.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <sys/wait.h>
 
 struct count_row {
@@ -255,6 +256,43 @@ static void check_resolves(const char *model)
 	      model, status);
 }
 
+static void *model_in_a_thread(void *arg)
+{
+	const struct hwp_metric **got = arg;
+
+	for (size_t i = 0; i < 64; i++)
+		got[i] = hwp_metric_model(i);
+	return NULL;
+}
+
+/* Last: libpfm4 reads LIBPFM_FORCE_PMU once a process, and the children of
+ * check_resolves() each force their own. */
+static void test_model_from_threads(void)
+{
+	const struct hwp_metric *got[4][64] = { { NULL } };
+	struct hwp_metric_info mi = { .sz = sizeof(mi) };
+	pthread_t t[4];
+	size_t n = 0, nr = 0;
+
+	setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen4", 1);
+	while (n < ARRAY_SIZE(t) &&
+	       !pthread_create(&t[n], NULL, model_in_a_thread, (void *)got[n]))
+		n++;
+	CHECK(n == ARRAY_SIZE(t), "%zu threads started", n);
+	for (size_t k = 0; k < n; k++)
+		pthread_join(t[k], NULL);
+	while (nr < 64 && got[0][nr])
+		nr++;
+	/* zen4: five TopdownL1, CPI, Branch_Miss_Rate, L1_MPKI, L2_MPKI */
+	CHECK(nr == 9, "%zu metrics of amd64_fam19h_zen4", nr);
+	CHECK(nr && !hwp_metric_info(got[0][0], &mi) &&
+	      !strcmp(mi.model, "amd64_fam19h_zen4"), "model '%s'", mi.model);
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < 64; i++)
+			CHECK(got[k][i] == got[0][i], "thread %zu, metric %zu: %p, not %p",
+			      k, i, (void *)got[k][i], (void *)got[0][i]);
+}
+
 int main(void)
 {
 	static const char *const models[] = {
@@ -267,5 +305,6 @@ int main(void)
 	t_run(test_groups_and_names);
 	for (size_t i = 0; i < ARRAY_SIZE(models); i++)
 		check_resolves(models[i]);
+	t_run(test_model_from_threads);
 	return t_done();
 }
