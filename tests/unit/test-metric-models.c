@@ -289,8 +289,9 @@ static void test_model_from_threads(void)
 	      !strcmp(mi.model, "amd64_fam19h_zen4"), "model '%s'", mi.model);
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < 64; i++)
-			CHECK(got[k][i] == got[0][i], "thread %zu, metric %zu: %p, not %p",
-			      k, i, (void *)got[k][i], (void *)got[0][i]);
+			CHECK(got[k][i] == got[0][i],
+			      "thread %zu, metric %zu: %p, not %p", k, i,
+			      (void *)got[k][i], (void *)got[0][i]);
 }
 
 int main(void)
