@@ -12,7 +12,7 @@ from common import case, check, done, event, hwprof, metric, stat_csv, stat_json
 
 TOPDOWN = ["Frontend_Bound", "Backend_Bound", "Retiring", "Bad_Speculation"]
 ICL_TOPDOWN_EVENTS = ["TOPDOWN:SLOTS_P", "IDQ_UOPS_NOT_DELIVERED:CORE",
-                      "INT_MISC:UOP_DROPPING", "TOPDOWN:BACKEND_BOUND_SLOTS",
+                      "INT_MISC:UOP_DROPPING", "r02a4",
                       "INT_MISC:CLEARS_COUNT", "UOPS_RETIRED:SLOTS"]
 MODELS = {"icl": TOPDOWN, "spr": TOPDOWN, "amd64_fam19h_zen4": TOPDOWN + ["SMT_Contention"],
           "amd64_fam19h_zen3": [], "arm_n1": TOPDOWN, "arm_v1": TOPDOWN}

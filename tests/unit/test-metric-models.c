@@ -25,10 +25,10 @@ static const struct count_row counts[] = {
 	INTEL("TOPDOWN:SLOTS_P", 10000),
 	INTEL("IDQ_UOPS_NOT_DELIVERED:CORE", 2200),
 	INTEL("INT_MISC:UOP_DROPPING", 200),
-	INTEL("TOPDOWN:BACKEND_BOUND_SLOTS", 2500),
+	INTEL("r02a4", 2500),
 	INTEL("INT_MISC:CLEARS_COUNT", 100),
 	INTEL("UOPS_RETIRED:SLOTS", 4000),
-	INTEL("TOPDOWN:BAD_SPEC_SLOTS", 1500),
+	INTEL("r04a4", 1500),
 	INTEL("CPU_CLK_UNHALTED:THREAD_P", 3000),
 	INTEL("INST_RETIRED:ANY_P", 6000),
 	INTEL("BR_MISP_RETIRED:ALL_BRANCHES", 30),
@@ -197,14 +197,30 @@ struct resolve_ctx {
 	int failures;
 };
 
+/* An x86 core event selects an event (bits 0-7 of its config, and 32-35
+ * on AMD): libpfm4 4.13 leaves it 0 for Intel's TOPDOWN.*_SLOTS but
+ * SLOTS_P, which would count something else. */
+static bool selects_nothing(const char *model, const struct hwp_event_info *ei)
+{
+	return strncmp(model, "arm_", 4) && ei->source == HWP_SOURCE_PFM &&
+	       (ei->attr.config & 0xf000000ffULL) == 0;
+}
+
 static int resolve_one(const char *name, void *arg)
 {
 	struct resolve_ctx *rc = arg;
+	struct hwp_event_info ei = { .sz = sizeof(ei) };
 	struct hwp_evlist *evl = NULL;
 	int err = hwp_evlist_parse(name, NULL, &evl);
 
+	if (!err)
+		err = hwp_evlist_event(evl, 0, &ei);
 	if (err) {
 		fprintf(stderr, "# %s: '%s': %s\n", rc->model, name, hwp_errmsg());
+		rc->failures++;
+	} else if (selects_nothing(rc->model, &ei)) {
+		fprintf(stderr, "# %s: '%s' encodes as config %#llx: event code 0\n",
+			rc->model, name, (unsigned long long)ei.attr.config);
 		rc->failures++;
 	}
 	hwp_evlist_free(evl);
