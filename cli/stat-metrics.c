@@ -13,6 +13,17 @@ bool metric_arg_is_name(const char *arg)
 	return !strchr(arg, '=');
 }
 
+static const struct hwp_metric *find_in(const struct hwp_metric *(*at)(size_t),
+				       const char *name, bool nocase)
+{
+	const struct hwp_metric *m;
+
+	for (size_t i = 0; (m = at(i)); i++)
+		if (!(nocase ? strcasecmp : strcmp)(hwp_metric_name(m), name))
+			return m;
+	return NULL;
+}
+
 static int push_name(struct stat_config *c, const char *name)
 {
 	const char **l = realloc(c->metrics, (c->nr_metrics + 1) * sizeof(*l));
@@ -62,7 +73,8 @@ int metric_args_add(struct stat_config *c, char *arg)
 			*next++ = '\0';
 		if (!*name)
 			continue;
-		if (names && push_group(c, name, &group))
+		if (names && !find_in(hwp_metric_builtin, name, true) &&
+		    push_group(c, name, &group))
 			return CLI_EXIT_FAILURE;
 		if (!group && push_name(c, name))
 			return CLI_EXIT_FAILURE;
@@ -70,17 +82,15 @@ int metric_args_add(struct stat_config *c, char *arg)
 	return 0;
 }
 
-static const struct hwp_metric *find_named(const char *name, bool nocase)
+/* A built-in first, so that their -M does not load libpfm4 (the model's
+ * metrics do, to know the model): each exactly, then ignoring case. */
+static const struct hwp_metric *find_named(const char *name)
 {
-	const struct hwp_metric *m;
+	const struct hwp_metric *m = find_in(hwp_metric_builtin, name, false);
 
-	for (size_t i = 0; (m = hwp_metric_builtin(i)); i++)
-		if (!(nocase ? strcasecmp : strcmp)(hwp_metric_name(m), name))
-			return m;
-	for (size_t i = 0; (m = hwp_metric_model(i)); i++)
-		if (!(nocase ? strcasecmp : strcmp)(hwp_metric_name(m), name))
-			return m;
-	return NULL;
+	m = m ? m : find_in(hwp_metric_builtin, name, true);
+	m = m ? m : find_in(hwp_metric_model, name, false);
+	return m ? m : find_in(hwp_metric_model, name, true);
 }
 
 /* ", " and the names of @at's metrics, into @buf of @size. */
@@ -97,13 +107,11 @@ static void metric_names(const struct hwp_metric *(*at)(size_t), char *buf, size
 
 const struct hwp_metric *metric_named(const char *name)
 {
-	const struct hwp_metric *m = find_named(name, false);
+	const struct hwp_metric *m = find_named(name);
 	struct hwp_metric_info mi = { .sz = sizeof(mi) };
 	const char *cpu = "none of those with named metrics";
 	char names[1024], model[1024];
 
-	if (!m)
-		m = find_named(name, true);
 	if (m)
 		return m;
 	metric_names(hwp_metric_builtin, names, sizeof(names));
@@ -172,7 +180,7 @@ static int add_model_inputs(const struct stat_config *c, size_t i,
 	for (*last = i; !err && group[0] && *last + 1 < c->nr_metrics; ++*last) {
 		const char *next = c->metrics[*last + 1];
 		const struct hwp_metric *n = metric_arg_is_name(next) ?
-					     find_named(next, true) : NULL;
+					     find_named(next) : NULL;
 
 		if (!n || strcmp(metric_group(n), group))
 			break;
