@@ -44,6 +44,16 @@ static const char *metric_group(const struct hwp_metric *m)
 	return hwp_metric_info(m, &mi) ? "" : mi.group;
 }
 
+/* A name once, as perf takes -M TopdownL1,Retiring or --topdown -M
+ * TopdownL1: a formula given twice is an error (its name may differ). */
+static int push_named(struct stat_config *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_metrics; i++)
+		if (metric_arg_is_name(c->metrics[i]) && !strcasecmp(c->metrics[i], name))
+			return 0;
+	return push_name(c, name);
+}
+
 /* -M TopdownL1: a group of this CPU model's metrics becomes its members. */
 static int push_group(struct stat_config *c, const char *name, bool *found)
 {
@@ -54,7 +64,7 @@ static int push_group(struct stat_config *c, const char *name, bool *found)
 		if (strcasecmp(metric_group(m), name))
 			continue;
 		*found = true;
-		if (push_name(c, hwp_metric_name(m)))
+		if (push_named(c, hwp_metric_name(m)))
 			return CLI_EXIT_FAILURE;
 	}
 	return 0;
@@ -76,7 +86,7 @@ int metric_args_add(struct stat_config *c, char *arg)
 		if (names && !find_in(hwp_metric_builtin, name, true) &&
 		    push_group(c, name, &group))
 			return CLI_EXIT_FAILURE;
-		if (!group && push_name(c, name))
+		if (!group && (names ? push_named(c, name) : push_name(c, name)))
 			return CLI_EXIT_FAILURE;
 	}
 	return 0;

@@ -113,6 +113,28 @@ def list_metrics(model):
           p.stdout)
 
 
+def every_metric(model):
+    """Every metric of MODEL counts through stat: its events parse, the
+    metrics are rows, and each group's events form one group."""
+    if not have_model(model):
+        check(model.startswith("arm_"), f"x86 libpfm4 lacks {model}")
+        return
+    names = hwprof("list", "--metrics", "--names", env=forced(model)).stdout.split()
+    mine = names[:names.index("LLC-misses/migration")]
+    check(len(mine) >= 4, f"{model}: {names}")
+    members = [n for n in mine if n != "TopdownL1"]
+    p, doc = stat_json("-M", ",".join(mine), "--", "true", env=forced(model))
+    if not check(p.returncode == 0 and doc, f"{model}: {p.returncode} {p.stderr}"):
+        return
+    got = [m["metric"] for m in doc["metrics"]]
+    # TopdownL1 and its members: each metric once, as perf takes them
+    check(sorted(got) == sorted(members), f"{model}: the metrics {got}, of {mine}")
+    check(all(e["supported"] or e["reason"] for e in doc["events"]),
+          f"{model}: each event counted or says why")
+    if MODELS[model]:
+        check(doc["event_spec"].startswith("{"), f"{model}: {doc['event_spec']}")
+
+
 case(topdown_json, "-M", "TopdownL1", name="-M TopdownL1, json")
 case(topdown_json, "--topdown", name="--topdown, json")
 case(topdown_csv, name="-M TopdownL1, csv")
@@ -122,4 +144,5 @@ case(names_and_builtins, name="-M IPC,LLC_MPKI")
 case(no_such_group_here, name="-M TopdownL1 on Zen 3")
 for m in MODELS:
     case(list_metrics, m, name=f"list --metrics, {m}")
+    case(every_metric, m, name=f"stat -M every metric, {m}")
 done()
