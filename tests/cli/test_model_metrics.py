@@ -8,7 +8,8 @@ events are <not supported> with the reason and the metrics say which event
 is missing; the exit status is the command's."""
 import os
 
-from common import case, check, done, event, hwprof, metric, stat_csv, stat_json
+from common import (case, check, done, event, hwprof, metric, stat_csv, stat_json,
+                    under_valgrind)
 
 TOPDOWN = ["Frontend_Bound", "Backend_Bound", "Retiring", "Bad_Speculation"]
 ICL_TOPDOWN_EVENTS = ["TOPDOWN:SLOTS_P", "IDQ_UOPS_NOT_DELIVERED:CORE",
@@ -135,6 +136,18 @@ def every_metric(model):
         check(doc["event_spec"].startswith("{"), f"{model}: {doc['event_spec']}")
 
 
+def builtins_without_libpfm():
+    """-M IPC loads no libpfm4 (~41,000 relocations a start): the model's
+    names are looked up after the built-ins; -M TopdownL1 loads it."""
+    under_valgrind("glibc's LD_DEBUG reports the loader under valgrind's")
+    env = dict(forced("icl"), LD_DEBUG="files")
+    p = hwprof("stat", "-M", "IPC,ipc", "--", "true", env=env)
+    check(p.returncode == 0 and "libpfm.so" not in p.stderr,
+          f"-M IPC: {p.returncode} {[ln for ln in p.stderr.splitlines() if 'pfm' in ln]}")
+    p = hwprof("stat", "-M", "TopdownL1", "--", "true", env=env)
+    check(p.returncode == 0 and "libpfm.so" in p.stderr, "-M TopdownL1 loads libpfm4")
+
+
 case(topdown_json, "-M", "TopdownL1", name="-M TopdownL1, json")
 case(topdown_json, "--topdown", name="--topdown, json")
 case(topdown_csv, name="-M TopdownL1, csv")
@@ -142,6 +155,7 @@ case(topdown_text, name="--topdown, text")
 case(status_passes_through)
 case(names_and_builtins, name="-M IPC,LLC_MPKI")
 case(no_such_group_here, name="-M TopdownL1 on Zen 3")
+case(builtins_without_libpfm, name="-M IPC loads no libpfm4")
 for m in MODELS:
     case(list_metrics, m, name=f"list --metrics, {m}")
     case(every_metric, m, name=f"stat -M every metric, {m}")
