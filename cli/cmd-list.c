@@ -9,6 +9,7 @@
 static const char list_usage[] =
 	"usage: hwprof list [OPTIONS] [PATTERN]\n"
 	"       hwprof list --topology\n"
+	"       hwprof list --metrics\n"
 	"\n"
 	"List the events hwprof can name: perf's generic names, the libpfm4 events of\n"
 	"this CPU's PMUs (LIBPFM_FORCE_PMU=NAME adds another PMU's), and tracepoints when\n"
@@ -18,12 +19,15 @@ static const char list_usage[] =
 	"PATTERN is a case-insensitive substring, or a glob with * and ?.\n"
 	"\n";
 
-enum { OPT_TOPOLOGY = CLI_OPT_LONG, OPT_NO_PROBE, OPT_NAMES };
+enum { OPT_TOPOLOGY = CLI_OPT_LONG, OPT_NO_PROBE, OPT_NAMES, OPT_METRICS };
 
 static const struct cli_option list_options[] = {
 	CLI_OPT(OPT_TOPOLOGY, "topology", NULL,
 		"the online CPUs instead: each one's core, die, socket and NUMA\n"
 		"node, from sysfs, as stat --per-core... groups them"),
+	CLI_OPT(OPT_METRICS, "metrics", NULL,
+		"the named metrics instead, of this CPU's model (or\n"
+		"LIBPFM_FORCE_PMU's), for stat -M: unit, formula, source"),
 	CLI_OPT(OPT_NO_PROBE, "no-probe", NULL, "do not try to open the events"),
 	CLI_OPT(OPT_NAMES, "names", NULL,
 		"print the names alone, one a line (for scripts)"),
@@ -42,6 +46,7 @@ struct list_ctx {
 	bool probe;
 	bool names_only;
 	bool topology;		/* --topology: the CPUs, not the events */
+	bool metrics;		/* --metrics: the named metrics, not the events */
 	/* One tracepoint answers for the others (they differ in nothing the
 	 * kernel checks at the open), as each open costs the kernel ~25 ms to
 	 * tear down: 1 when tried, with its result. */
@@ -69,7 +74,7 @@ static const char *section_title(const struct hwp_event_desc *ev, char *buf, siz
 
 /* Why an event does not open, in words that fit the status column; the
  * library's whole sentence is what 'hwprof stat -e NAME' prints. */
-static void short_reason(int err, char *buf, size_t size)
+void list_short_reason(int err, char *buf, size_t size)
 {
 	const char *why;
 
@@ -124,7 +129,7 @@ static int list_one(const struct hwp_event_desc *ev, void *arg)
 			snprintf(status, sizeof(status), "yes");
 			lc->opens++;
 		} else {
-			short_reason(err, status, sizeof(status));
+			list_short_reason(err, status, sizeof(status));
 		}
 	}
 	printf("  %-40s %-26s %s\n", ev->name, status, ev->desc);
@@ -162,6 +167,7 @@ static int list_option(void *ctx, int key, char *arg)
 	case OPT_NO_PROBE: lc->probe = false; break;
 	case OPT_NAMES: lc->names_only = true; lc->probe = false; break;
 	case OPT_TOPOLOGY: lc->topology = true; break;
+	case OPT_METRICS: lc->metrics = true; break;
 	}
 	return 0;
 }
@@ -182,6 +188,12 @@ static int list_run(int argc, char **argv)
 	}
 	if (lc.topology)
 		return list_topology();
+	if (lc.metrics && optind < argc) {
+		cli_error("list", "--metrics lists them all: no pattern");
+		return CLI_EXIT_USAGE;
+	}
+	if (lc.metrics)
+		return list_metrics(lc.names_only, lc.probe);
 	if (optind < argc)
 		pattern = argv[optind++];
 	if (optind < argc) {

@@ -32,7 +32,7 @@ static const struct cli_option stat_options[] = {
 		"derive a metric (repeatable), e.g.\n"
 		"'mpm=cache-misses / cpu-migrations'"),
 	CLI_OPT_FORM('M', "metric", "NAME[,NAME]",
-		"built-in metrics, as perf's -M: IPC, CPUs-utilized..."),
+		"named metrics, as perf's -M: IPC, TopdownL1 (list --metrics)"),
 	CLI_OPT('r', "repeat", "N", "run COMMAND N times: means and perf's +- x%"),
 	CLI_OPT(OPT_WARMUP, "warmup", "W",
 		"run COMMAND W more times first, and discard those runs"),
@@ -56,6 +56,7 @@ static const struct cli_option stat_options[] = {
 	CLI_OPT('h', "help", NULL, "this text"),
 	/* In the "Also:" of stat_tail */
 	CLI_OPT_ALSO(OPT_ALL_USER, "all-user", NULL),
+	CLI_OPT_ALSO(OPT_TOPDOWN, "topdown", NULL),
 	CLI_OPT_ALSO(OPT_ALL_KERNEL, "all-kernel", NULL),
 	CLI_OPT_ALSO('i', "no-inherit", NULL),
 	CLI_OPT_ALSO(OPT_STRICT, "strict", NULL),
@@ -88,7 +89,7 @@ static const char stat_tail[] =
 	"Also: --all-user, --all-kernel, --no-inherit, --strict, --pin, --cgroup,\n"
 	"--keep-going, --histogram, --per-run, --explain, --quiet, --score-from,\n"
 	"--regions, --skip-first, --variant, --order, --seed, --save, --alpha,\n"
-	"--no-big-num.\n"
+	"--no-big-num, --topdown.\n"
 	"\n"
 	"Exit status: COMMAND's (128+N when a signal N killed it), 127 when COMMAND is\n"
 	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n"

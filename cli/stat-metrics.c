@@ -13,45 +13,123 @@ bool metric_arg_is_name(const char *arg)
 	return !strchr(arg, '=');
 }
 
+static const struct hwp_metric *find_in(const struct hwp_metric *(*at)(size_t),
+				       const char *name, bool nocase)
+{
+	const struct hwp_metric *m;
+
+	for (size_t i = 0; (m = at(i)); i++)
+		if (!(nocase ? strcasecmp : strcmp)(hwp_metric_name(m), name))
+			return m;
+	return NULL;
+}
+
+static int push_name(struct stat_config *c, const char *name)
+{
+	const char **l = realloc(c->metrics, (c->nr_metrics + 1) * sizeof(*l));
+
+	if (!l) {
+		cli_error("stat", "out of memory");
+		return CLI_EXIT_FAILURE;
+	}
+	c->metrics = l;
+	c->metrics[c->nr_metrics++] = name;
+	return 0;
+}
+
+static const char *metric_group(const struct hwp_metric *m)
+{
+	struct hwp_metric_info mi = { .sz = sizeof(mi) };
+
+	return hwp_metric_info(m, &mi) ? "" : mi.group;
+}
+
+/* A name once, as perf takes -M TopdownL1,Retiring or --topdown -M
+ * TopdownL1: a formula given twice is an error (its name may differ). */
+static int push_named(struct stat_config *c, const char *name)
+{
+	for (size_t i = 0; i < c->nr_metrics; i++)
+		if (metric_arg_is_name(c->metrics[i]) && !strcasecmp(c->metrics[i], name))
+			return 0;
+	return push_name(c, name);
+}
+
+/* -M TopdownL1: a group of this CPU model's metrics becomes its members. */
+static int push_group(struct stat_config *c, const char *name, bool *found)
+{
+	const struct hwp_metric *m;
+
+	*found = false;
+	for (size_t i = 0; (m = hwp_metric_model(i)); i++) {
+		if (strcasecmp(metric_group(m), name))
+			continue;
+		*found = true;
+		if (push_named(c, hwp_metric_name(m)))
+			return CLI_EXIT_FAILURE;
+	}
+	return 0;
+}
+
 int metric_args_add(struct stat_config *c, char *arg)
 {
 	bool names = metric_arg_is_name(arg);
 
 	for (char *name = arg, *next; name; name = next) {
-		const char **l = realloc(c->metrics, (c->nr_metrics + 1) * sizeof(*l));
+		bool group = false;
 
-		if (!l) {
-			cli_error("stat", "out of memory");
-			return CLI_EXIT_FAILURE;
-		}
-		c->metrics = l;
 		/* NAME,NAME: an entry each; a formula is one */
 		next = names ? strchr(name, ',') : NULL;
 		if (next)
 			*next++ = '\0';
-		if (*name)
-			c->metrics[c->nr_metrics++] = name;
+		if (!*name)
+			continue;
+		if (names && !find_in(hwp_metric_builtin, name, true) &&
+		    push_group(c, name, &group))
+			return CLI_EXIT_FAILURE;
+		if (!group && (names ? push_named(c, name) : push_name(c, name)))
+			return CLI_EXIT_FAILURE;
 	}
 	return 0;
 }
 
-const struct hwp_metric *metric_named(const char *name)
+/* A built-in first, so that their -M does not load libpfm4 (the model's
+ * metrics do, to know the model): each exactly, then ignoring case. */
+static const struct hwp_metric *find_named(const char *name)
+{
+	const struct hwp_metric *m = find_in(hwp_metric_builtin, name, false);
+
+	m = m ? m : find_in(hwp_metric_builtin, name, true);
+	m = m ? m : find_in(hwp_metric_model, name, false);
+	return m ? m : find_in(hwp_metric_model, name, true);
+}
+
+/* ", " and the names of @at's metrics, into @buf of @size. */
+static void metric_names(const struct hwp_metric *(*at)(size_t), char *buf, size_t size)
 {
 	const struct hwp_metric *m;
-	char names[1024] = "";
 	size_t len = 0;
 
-	for (size_t i = 0; (m = hwp_metric_builtin(i)); i++)
-		if (!strcmp(hwp_metric_name(m), name))
-			return m;
-	for (size_t i = 0; (m = hwp_metric_builtin(i)); i++)
-		if (!strcasecmp(hwp_metric_name(m), name))
-			return m;
-	for (size_t i = 0; (m = hwp_metric_builtin(i)) && len < sizeof(names); i++)
-		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-					i ? ", " : "", hwp_metric_name(m));
-	cli_error("stat", "-M %s: no built-in metric of that name; they are: %s (or define one: -M 'NAME=EXPR', e.g. -M 'mpm=cache-misses / cpu-migrations')",
-		  name, names);
+	buf[0] = '\0';
+	for (size_t i = 0; (m = at(i)) && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+					hwp_metric_name(m));
+}
+
+const struct hwp_metric *metric_named(const char *name)
+{
+	const struct hwp_metric *m = find_named(name);
+	struct hwp_metric_info mi = { .sz = sizeof(mi) };
+	const char *cpu = "none of those with named metrics";
+	char names[1024], model[1024];
+
+	if (m)
+		return m;
+	metric_names(hwp_metric_builtin, names, sizeof(names));
+	metric_names(hwp_metric_model, model, sizeof(model));
+	if (hwp_metric_model(0) && !hwp_metric_info(hwp_metric_model(0), &mi))
+		cpu = mi.model;
+	cli_error("stat", "-M %s: no built-in metric of that name; they are: %s; nor a metric or group of this CPU model's (%s, as libpfm4 detects it%s%s; LIBPFM_FORCE_PMU=NAME chooses another: 'hwprof list --metrics') (or define one: -M 'NAME=EXPR', e.g. -M 'mpm=cache-misses / cpu-migrations')",
+		  name, names, cpu, model[0] ? "): " : "", model);
 	return NULL;
 }
 
@@ -68,24 +146,71 @@ static bool counts_name(const struct hwp_evlist *evl, const char *name)
 	return ok;
 }
 
-/* Add to @more each event @m reads that @evl (NULL: none) does not count
- * and @more does not have yet. */
+/* Whether the list @spec (NULL: empty) counts @name. */
+static bool spec_counts(const char *spec, const char *name)
+{
+	struct hwp_evlist *evl = NULL;
+	bool have = spec && !hwp_evlist_parse(spec, NULL, &evl) && counts_name(evl, name);
+
+	hwp_evlist_free(evl);
+	return have;
+}
+
+/* Add to @to each event @m reads that @evl (NULL: none), @more and @to do
+ * not count yet. */
 static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *evl,
-		      struct cli_list *more)
+		      const struct cli_list *more, struct cli_list *to)
 {
 	const char *in;
 
 	for (size_t k = 0; (in = hwp_metric_input(m, k)); k++) {
-		struct hwp_evlist *added = NULL;
-		bool have = evl && counts_name(evl, in);
-
-		if (!have && more->buf && !hwp_evlist_parse(more->buf, NULL, &added))
-			have = counts_name(added, in);
-		hwp_evlist_free(added);
-		if (!have && cli_list_add(more, in))
+		if ((evl && counts_name(evl, in)) || spec_counts(more->buf, in) ||
+		    spec_counts(to->buf, in))
+			continue;
+		if (cli_list_add(to, in))
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* The events of a CPU model's metrics, in one group ({...}) for the -M
+ * entries from @i on of one group of the model (TopdownL1) or for the one
+ * metric @i, as their formulas divide counts taken at the same time. The
+ * index of the last entry taken into *@last. */
+static int add_model_inputs(const struct stat_config *c, size_t i,
+			    const struct hwp_evlist *evl, struct cli_list *more,
+			    size_t *last)
+{
+	const struct hwp_metric *m = metric_named(c->metrics[i]);
+	const char *group = metric_group(m);
+	struct cli_list grp = { 0 };
+	char *braced = NULL;
+	int err = add_inputs(m, evl, more, &grp);
+
+	for (*last = i; !err && group[0] && *last + 1 < c->nr_metrics; ++*last) {
+		const char *next = c->metrics[*last + 1];
+		const struct hwp_metric *n = metric_arg_is_name(next) ?
+					     find_named(next) : NULL;
+
+		if (!n || strcmp(metric_group(n), group))
+			break;
+		err = add_inputs(n, evl, more, &grp);
+	}
+	if (!err && grp.buf && strchr(grp.buf, ','))
+		err = asprintf(&braced, "{%s}", grp.buf) < 0 ? -ENOMEM :
+		      cli_list_add(more, braced);
+	else if (!err && grp.buf)
+		err = cli_list_add(more, grp.buf);
+	free(braced);
+	free(grp.buf);
+	return err;
+}
+
+static bool is_model_metric(const struct hwp_metric *m)
+{
+	struct hwp_metric_info mi = { .sz = sizeof(mi) };
+
+	return !hwp_metric_info(m, &mi) && mi.model[0];
 }
 
 int stat_event_spec(const struct stat_config *c, const char *dflt, char **spec)
@@ -110,13 +235,20 @@ int stat_event_spec(const struct stat_config *c, const char *dflt, char **spec)
 		evl = NULL;	/* its own parse says why, after this */
 	for (size_t i = 0; !ret && i < c->nr_metrics; i++) {
 		const struct hwp_metric *m;
+		int err;
 
 		if (!metric_arg_is_name(c->metrics[i]))
 			continue;
 		m = metric_named(c->metrics[i]);
-		if (!m)
+		if (!m) {
 			ret = CLI_EXIT_USAGE;
-		else if (add_inputs(m, evl, &more))
+			break;
+		}
+		if (is_model_metric(m))
+			err = add_model_inputs(c, i, evl, &more, &i);
+		else
+			err = add_inputs(m, evl, &more, &more);
+		if (err)
 			ret = cli_lib_error("stat", -ENOMEM);
 	}
 	hwp_evlist_free(evl);

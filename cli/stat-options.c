@@ -238,6 +238,8 @@ static bool set_field(struct stat_config *c, const struct field *fields, size_t 
 
 static int parse_option(void *ctx, int key, char *arg)
 {
+	/* A -M argument is cut in place at its commas: this one has none. */
+	static char topdown[] = "TopdownL1";
 	struct stat_config *c = ctx;
 
 	if (set_field(c, flags, sizeof(flags) / sizeof(flags[0]), key, NULL) ||
@@ -255,6 +257,8 @@ static int parse_option(void *ctx, int key, char *arg)
 		return CLI_EXIT_FAILURE;
 	case 'M':
 		return metric_args_add(c, arg) ? CLI_EXIT_FAILURE : 0;
+	case OPT_TOPDOWN:
+		return metric_args_add(c, topdown) ? CLI_EXIT_FAILURE : 0;
 	case OPT_SCORE:
 		return push_arg(&c->scores, &c->nr_scores, arg);
 	case OPT_VARIANT:

@@ -404,6 +404,44 @@ HWP_API int hwp_metric_check_names(const struct hwp_metric *m,
 HWP_API const struct hwp_metric *hwp_metric_builtin(size_t idx);
 
 /*
+ * hwp_metric_model - named metric @idx of this machine's CPU model, or NULL
+ * past the last
+ *
+ * The vendors' published formulas (Intel's TMA, AMD's PPR, Arm's Neoverse
+ * telemetry specifications) over libpfm4's event names, for the core PMU
+ * libpfm4 detects (LIBPFM_FORCE_PMU=icl chooses one): Intel Ice Lake (icl)
+ * and Sapphire Rapids (spr), AMD Zen 3 (amd64_fam19h_zen3) and Zen 4
+ * (amd64_fam19h_zen4), Arm Neoverse N1 (arm_n1) and V1 (arm_v1). Each is
+ * a percentage or a ratio; hwp_metric_info() gives its group (TopdownL1),
+ * unit and source. NULL at 0 on other CPUs, or when libpfm4 is missing.
+ * Borrowed, static, parsed at the first call. Thread-safe. Since: 0.2
+ */
+HWP_API const struct hwp_metric *hwp_metric_model(size_t idx);
+
+/* What hwp_metric_info() says of a metric; strings borrowed from it, "" for
+ * none. */
+struct hwp_metric_info {
+	size_t sz;
+	const char *name;
+	const char *expr;
+	const char *unit;	/* "%", "insn/cycle"... */
+	const char *desc;
+	const char *group;	/* "TopdownL1": what -M GROUP selects */
+	const char *model;	/* libpfm4's PMU: "icl" (hwp_metric_model()) */
+	const char *source;	/* the published document of the formula */
+	bool builtin;		/* hwp_metric_builtin() or hwp_metric_model() */
+	size_t :0;
+};
+
+/*
+ * hwp_metric_info - describe @m into @info (set info->sz first)
+ *
+ * Errors: -EINVAL for a NULL argument. Thread-safe for a built-in @m.
+ * Since: 0.2
+ */
+HWP_API int hwp_metric_info(const struct hwp_metric *m, struct hwp_metric_info *info);
+
+/*
  * hwp_metric_input - the @idx-th event name @m's formula reads
  * @idx: from 0; each name once, in the order the formula first has it
  *

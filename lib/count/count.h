@@ -147,4 +147,18 @@ size_t metric_builtins_parsed(void);
 /* The unit of @m's value ("" for a ratio), for the result's rows. */
 const char *metric_unit(const struct hwp_metric *m);
 
+/* A named metric of a CPU model's table (metric-model.c): the strings are
+ * static; "" where there is none. */
+struct metric_def {
+	const char *model, *group, *name, *expr, *unit, *desc, *source;
+};
+/* Parse @d into a metric that lives as long as the process (NULL: out of
+ * memory, or a formula of the tables that does not parse). */
+struct hwp_metric *metric_new_static(const struct metric_def *d);
+
+/* metric-model.c: the named metrics of the CPU models, parsed at first use.
+ * How many the tables hold, and the @idx-th of all models'. */
+size_t metric_model_nr_all(void);
+const struct hwp_metric *metric_model_all(size_t idx);
+
 #endif

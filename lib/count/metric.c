@@ -29,6 +29,7 @@ struct hwp_metric {
 	char *expr;
 	const char *unit;
 	const char *desc;
+	const char *group, *model, *source;	/* of a CPU model's table */
 	const struct metric_beside *beside;	/* built-ins perf prints by an event */
 	struct node *nodes;
 	size_t nr_nodes, cap_nodes;
@@ -278,6 +279,7 @@ static int metric_parse(const char *def, struct hwp_metric **out)
 		return fail(-ENOMEM, "out of memory");
 	m->unit = "";
 	m->desc = "";
+	m->group = m->model = m->source = "";
 	p.m = m;
 	p.s = eq ? eq + 1 : def;
 	p.off = (size_t)(p.s - def);
@@ -344,6 +346,45 @@ const char *metric_unit(const struct hwp_metric *m)
 HWP_API const char *hwp_metric_desc(const struct hwp_metric *m)
 {
 	return m ? m->desc : "";
+}
+
+HWP_API int hwp_metric_info(const struct hwp_metric *m, struct hwp_metric_info *info)
+{
+	struct hwp_metric_info i = { .sz = sizeof(i) };
+
+	clear_error();
+	if (!m || !info)
+		return fail(-EINVAL, "hwp_metric_info: NULL argument");
+	i.name = m->name;
+	i.expr = m->expr;
+	i.unit = m->unit;
+	i.desc = m->desc;
+	i.group = m->group;
+	i.model = m->model;
+	i.source = m->source;
+	i.builtin = m->builtin;
+	return info_fill(info, &i, sizeof(i));
+}
+
+struct hwp_metric *metric_new_static(const struct metric_def *d)
+{
+	struct hwp_metric *m;
+	char *def;
+
+	if (asprintf(&def, "%s=%s", d->name, d->expr) < 0)
+		return NULL;
+	if (metric_parse(def, &m))
+		m = NULL;
+	free(def);
+	if (!m)
+		return NULL;
+	m->builtin = true;
+	m->unit = d->unit;
+	m->desc = d->desc;
+	m->group = d->group;
+	m->model = d->model;
+	m->source = d->source;
+	return m;
 }
 
 struct eval {

@@ -90,6 +90,21 @@ static bool pmu_info(pfm_pmu_t pmu, pfm_pmu_info_t *info)
 	return pfm.get_pmu_info(pmu, info) == PFM_SUCCESS;
 }
 
+/* Whether libpfm4 counts @name (a PMU of its tables: "icl") as this
+ * machine's, detected or forced with LIBPFM_FORCE_PMU. */
+bool libpfm_pmu_present(const char *name)
+{
+	pfm_pmu_info_t info;
+	pfm_pmu_t pmu;
+
+	if (libpfm_init())
+		return false;
+	pfm_for_all_pmus(pmu)
+		if (pmu_info(pmu, &info) && info.name && !strcmp(info.name, name))
+			return info.is_present;
+	return false;
+}
+
 /* For "icl::X" on a machine whose CPU is not an Ice Lake: say so. */
 static int inactive_pmu_error(const char *name)
 {

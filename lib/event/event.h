@@ -130,6 +130,7 @@ int libpfm_resolve(const char *name, struct event *ev, struct event_names *n);
 int libpfm_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
 /* Calls @fn for every libpfm4 event name of the active PMUs. */
 int libpfm_names(int (*fn)(const char *name, void *ctx), void *ctx);
+bool libpfm_pmu_present(const char *name);
 
 /* pmu.c: the kernel's PMUs of sysfs, as perf names their events; the one
  * reader of their folders, under sysfs_root() (HWPROF_SYSFS_ROOT). */

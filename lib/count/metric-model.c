@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/* The named metrics of each CPU model: the vendors' formulas, as data in
+ * metrics/<vendor>.def, for the core PMU libpfm4 detects. */
+#include "core/core.h"
+#include "event/event.h"
+#include "count/count.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static const struct metric_def model_defs[] = {
+#define MODEL_METRIC(model, group, name, expr, unit, desc, source) \
+	{ model, group, name, expr, unit, desc, source },
+#include "metrics/intel.def"
+#include "metrics/amd.def"
+#include "metrics/arm.def"
+#undef MODEL_METRIC
+};
+
+/* Each parsed at its first use, published with release order (as the
+ * built-ins of metric.c). */
+static struct hwp_metric *models[ARRAY_SIZE(model_defs)];
+static pthread_mutex_t models_lock = PTHREAD_MUTEX_INITIALIZER;
+
+size_t metric_model_nr_all(void)
+{
+	return ARRAY_SIZE(model_defs);
+}
+
+const struct hwp_metric *metric_model_all(size_t idx)
+{
+	struct hwp_metric *m;
+
+	if (idx >= ARRAY_SIZE(model_defs))
+		return NULL;
+	m = __atomic_load_n(&models[idx], __ATOMIC_ACQUIRE);
+	if (m)
+		return m;
+	pthread_mutex_lock(&models_lock);
+	m = models[idx];
+	if (!m) {
+		m = metric_new_static(&model_defs[idx]);
+		__atomic_store_n(&models[idx], m, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&models_lock);
+	return m;
+}
+
+static pthread_once_t model_once = PTHREAD_ONCE_INIT;
+static const char *model_pmu;	/* NULL: none of the tables' models */
+
+/* The first model of the tables that libpfm4 says this machine is. */
+static void detect_model(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(model_defs); i++) {
+		if (i && !strcmp(model_defs[i].model, model_defs[i - 1].model))
+			continue;
+		if (libpfm_pmu_present(model_defs[i].model)) {
+			model_pmu = model_defs[i].model;
+			return;
+		}
+	}
+}
+
+HWP_API const struct hwp_metric *hwp_metric_model(size_t idx)
+{
+	pthread_once(&model_once, detect_model);
+	if (!model_pmu)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(model_defs); i++)
+		if (!strcmp(model_defs[i].model, model_pmu) && idx-- == 0)
+			return metric_model_all(i);
+	return NULL;
+}

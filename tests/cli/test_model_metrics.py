@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The named metrics of the CPU models (issue 30): -M TopdownL1 expands the
+group of the model libpfm4 detects (LIBPFM_FORCE_PMU chooses one), --topdown
+is its shorthand, the events of one -M go in one group, and list --metrics
+shows each model's metrics with unit, formula and source. Without a PMU the
+events are <not supported> with the reason and the metrics say which event
+is missing; the exit status is the command's."""
+import os
+
+from common import (case, check, done, event, hwprof, metric, stat_csv, stat_json,
+                    under_valgrind)
+
+TOPDOWN = ["Frontend_Bound", "Backend_Bound", "Retiring", "Bad_Speculation"]
+ICL_TOPDOWN_EVENTS = ["TOPDOWN:SLOTS_P", "IDQ_UOPS_NOT_DELIVERED:CORE",
+                      "INT_MISC:UOP_DROPPING", "r02a4",
+                      "INT_MISC:CLEARS_COUNT", "UOPS_RETIRED:SLOTS"]
+MODELS = {"icl": TOPDOWN, "spr": TOPDOWN, "amd64_fam19h_zen4": TOPDOWN + ["SMT_Contention"],
+          "amd64_fam19h_zen3": [], "arm_n1": TOPDOWN, "arm_v1": TOPDOWN}
+
+
+def forced(model):
+    return dict(os.environ, LIBPFM_FORCE_PMU=model)
+
+
+def have_model(model):
+    """Whether this libpfm4 has MODEL's tables (they are per architecture)."""
+    p = hwprof("list", "--metrics", env=forced(model))
+    return p.returncode == 0 and f"'{model}'" in p.stdout
+
+
+def topdown_json(*args):
+    p, doc = stat_json(*args, "--", "true", env=forced("icl"))
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    names = [m["metric"] for m in doc["metrics"]]
+    check(names == TOPDOWN, f"TopdownL1 expands to Intel's four level-1 nodes: {names}")
+    for name in ICL_TOPDOWN_EVENTS:
+        e = event(doc, name)
+        check(e is not None, f"{name} counted for TopdownL1: {doc['event_spec']}")
+        if e and not e["supported"]:
+            check(e["reason"], f"{name} not supported, with the reason")
+    spec = doc["event_spec"]
+    check(spec[0] == "{" and spec[-1] == "}" and
+          sorted(spec[1:-1].split(",")) == sorted(ICL_TOPDOWN_EVENTS),
+          f"one group, each event once: {spec}")
+    for name in TOPDOWN:
+        m = metric(doc, name)
+        check(m["unit"] == "%" and "TOPDOWN:SLOTS_P" in m["expr"], f"{m}")
+        if not doc["events"][0]["supported"]:
+            check(m["value"] is None and "was not counted" in m["reason"],
+                  f"undefined, naming the missing event: {m}")
+
+
+def topdown_csv():
+    p, rows = stat_csv("-M", "TopdownL1", "--", "true", env=forced("icl"))
+    check(p.returncode == 0, p.stderr)
+    names = [r[6] for r in rows if len(r) > 6 and r[6]]
+    check(names == TOPDOWN, f"the metrics' rows in CSV: {rows}")
+    unsupported = [r[2] for r in rows if r and r[0] == "<not supported>"]
+    if unsupported:
+        check(sorted(unsupported) == sorted(ICL_TOPDOWN_EVENTS), f"{rows}")
+
+
+def topdown_text():
+    p = hwprof("stat", "--topdown", "--", "true", env=forced("icl"))
+    check(p.returncode == 0, p.stderr)
+    for name in TOPDOWN:
+        check(f" {name} " in p.stderr, f"{name} in the text: {p.stderr}")
+    if "<not supported>" in p.stderr:
+        check("TOPDOWN:SLOTS_P" in p.stderr and "# this machine has no hardware PMU"
+              in p.stderr, p.stderr)
+
+
+def status_passes_through():
+    p = hwprof("stat", "-M", "TopdownL1", "--", "sh", "-c", "exit 3", env=forced("icl"))
+    check(p.returncode == 3, f"the command's status, as for any event: {p.returncode}")
+
+
+def names_and_builtins():
+    p, doc = stat_json("-M", "IPC,LLC_MPKI", "--", "true", env=forced("icl"))
+    if not check(p.returncode == 0 and doc, p.stderr):
+        return
+    check([m["metric"] for m in doc["metrics"]] == ["IPC", "LLC_MPKI"], f"{doc['metrics']}")
+    check(metric(doc, "IPC")["expr"] == "instructions / cycles", "IPC is the built-in")
+    check(metric(doc, "LLC_MPKI")["expr"] ==
+          "1000 * MEM_LOAD_RETIRED:L3_MISS / INST_RETIRED:ANY_P", "LLC_MPKI is Ice Lake's")
+    check("{MEM_LOAD_RETIRED:L3_MISS,INST_RETIRED:ANY_P}" in doc["event_spec"],
+          f"a model metric's events in one group: {doc['event_spec']}")
+
+
+def no_such_group_here():
+    p = hwprof("stat", "-M", "TopdownL1", "--", "true",
+               env=forced("amd64_fam19h_zen3"))
+    check(p.returncode == 2 and "-M TopdownL1:" in p.stderr and
+          "amd64_fam19h_zen3" in p.stderr and "CPI" in p.stderr,
+          f"a group the model lacks says so, and what it has: {p.returncode} {p.stderr}")
+
+
+def list_metrics(model):
+    if not have_model(model):
+        check(model.startswith("arm_"), f"x86 libpfm4 lacks {model}")
+        return
+    p = hwprof("list", "--metrics", env=forced(model))
+    check(p.returncode == 0, p.stderr)
+    for name in MODELS[model] + ["CPI", "Branch_Miss_Rate", "L1_MPKI", "L2_MPKI", "IPC"]:
+        check(f"  {name} " in p.stdout, f"{model}: {name} listed:\n{p.stdout}")
+    check("formula:" in p.stdout and "source:" in p.stdout and "unit:" in p.stdout,
+          p.stdout)
+    if MODELS[model]:
+        check("TopdownL1" in p.stdout, p.stdout)
+    p = hwprof("list", "--metrics", "--names", env=forced(model))
+    check("TopdownL1" in p.stdout.split() if MODELS[model] else "Retiring" not in p.stdout,
+          p.stdout)
+
+
+def every_metric(model):
+    """Every metric of MODEL counts through stat: its events parse, the
+    metrics are rows, and each group's events form one group."""
+    if not have_model(model):
+        check(model.startswith("arm_"), f"x86 libpfm4 lacks {model}")
+        return
+    names = hwprof("list", "--metrics", "--names", env=forced(model)).stdout.split()
+    mine = names[:names.index("LLC-misses/migration")]
+    check(len(mine) >= 4, f"{model}: {names}")
+    members = [n for n in mine if n != "TopdownL1"]
+    p, doc = stat_json("-M", ",".join(mine), "--", "true", env=forced(model))
+    if not check(p.returncode == 0 and doc, f"{model}: {p.returncode} {p.stderr}"):
+        return
+    got = [m["metric"] for m in doc["metrics"]]
+    # TopdownL1 and its members: each metric once, as perf takes them
+    check(sorted(got) == sorted(members), f"{model}: the metrics {got}, of {mine}")
+    check(all(e["supported"] or e["reason"] for e in doc["events"]),
+          f"{model}: each event counted or says why")
+    if MODELS[model]:
+        check(doc["event_spec"].startswith("{"), f"{model}: {doc['event_spec']}")
+
+
+def builtins_without_libpfm():
+    """-M IPC loads no libpfm4 (~41,000 relocations a start): the model's
+    names are looked up after the built-ins; -M TopdownL1 loads it."""
+    under_valgrind("glibc's LD_DEBUG reports the loader under valgrind's")
+    env = dict(forced("icl"), LD_DEBUG="files")
+    p = hwprof("stat", "-M", "IPC,ipc", "--", "true", env=env)
+    check(p.returncode == 0 and "libpfm.so" not in p.stderr,
+          f"-M IPC: {p.returncode} {[ln for ln in p.stderr.splitlines() if 'pfm' in ln]}")
+    p = hwprof("stat", "-M", "TopdownL1", "--", "true", env=env)
+    check(p.returncode == 0 and "libpfm.so" in p.stderr, "-M TopdownL1 loads libpfm4")
+
+
+case(topdown_json, "-M", "TopdownL1", name="-M TopdownL1, json")
+case(topdown_json, "--topdown", name="--topdown, json")
+case(topdown_csv, name="-M TopdownL1, csv")
+case(topdown_text, name="--topdown, text")
+case(status_passes_through)
+case(names_and_builtins, name="-M IPC,LLC_MPKI")
+case(no_such_group_here, name="-M TopdownL1 on Zen 3")
+case(builtins_without_libpfm, name="-M IPC loads no libpfm4")
+for m in MODELS:
+    case(list_metrics, m, name=f"list --metrics, {m}")
+    case(every_metric, m, name=f"stat -M every metric, {m}")
+done()

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+/* The named metrics of the CPU models (lib/count/metrics/<vendor>.def): every
+ * formula on synthetic counts against values worked out by hand, and every
+ * event they read encoded by libpfm4 with the model forced. */
+#include "core/core.h"
+#include "event/event.h"
+#include "count/count.h"
+#include "harness.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <sys/wait.h>
+
+struct count_row {
+	const char *model;	/* NULL: the rows of every model */
+	const char *event;
+	double value;
+};
+
+#define INTEL(ev, v) { "icl", ev, v }, { "spr", ev, v }
+#define ZEN(ev, v) { "amd64_fam19h_zen3", ev, v }, { "amd64_fam19h_zen4", ev, v }
+#define ARM(ev, v) { "arm_n1", ev, v }, { "arm_v1", ev, v }
+
+static const struct count_row counts[] = {
+	INTEL("TOPDOWN:SLOTS_P", 10000),
+	INTEL("IDQ_UOPS_NOT_DELIVERED:CORE", 2200),
+	INTEL("INT_MISC:UOP_DROPPING", 200),
+	INTEL("r02a4", 2500),
+	INTEL("INT_MISC:CLEARS_COUNT", 100),
+	INTEL("UOPS_RETIRED:SLOTS", 4000),
+	INTEL("r04a4", 1500),
+	INTEL("CPU_CLK_UNHALTED:THREAD_P", 3000),
+	INTEL("INST_RETIRED:ANY_P", 6000),
+	INTEL("BR_MISP_RETIRED:ALL_BRANCHES", 30),
+	INTEL("BR_INST_RETIRED:ALL_BRANCHES", 1200),
+	INTEL("MEM_LOAD_RETIRED:L1_MISS", 120),
+	INTEL("MEM_LOAD_RETIRED:L2_MISS", 60),
+	INTEL("MEM_LOAD_RETIRED:L3_MISS", 9),
+	ZEN("CYCLES_NOT_IN_HALT", 5000),
+	ZEN("RETIRED_INSTRUCTIONS", 4000),
+	ZEN("RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", 40),
+	ZEN("RETIRED_BRANCH_INSTRUCTIONS", 800),
+	{ "amd64_fam19h_zen3",
+	  "ANY_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:INT_CACHE:EXT_CACHE_LCL:MEM_IO_LCL:EXT_CACHE_RMT:MEM_IO_RMT",
+	  100 },
+	{ "amd64_fam19h_zen4",
+	  "ANY_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:LOCAL_CCX:NEAR_CACHE_NEAR_FAR:DRAM_IO_NEAR:FAR_CACHE_NEAR_FAR:DRAM_IO_FAR:ALT_MEM_NEAR_FAR",
+	  100 },
+	ZEN("CORE_TO_L2_CACHEABLE_REQUEST_ACCESS_STATUS:LS_RD_BLK_C:IC_FILL_MISS", 20),
+	{ "amd64_fam19h_zen4", "DISPATCH_STALLS_1:FE_NO_OPS", 6000 },
+	{ "amd64_fam19h_zen4", "DISPATCH_STALLS_1:BE_STALLS", 9000 },
+	{ "amd64_fam19h_zen4", "DISPATCH_STALLS_1:SMT_CONTENTION", 1500 },
+	{ "amd64_fam19h_zen4", "RETIRED_OPS", 12000 },
+	{ "amd64_fam19h_zen4",
+	  "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", 13500 },
+	ARM("CPU_CYCLES", 1000),
+	ARM("OP_RETIRED", 800),
+	ARM("OP_SPEC", 1000),
+	ARM("INST_RETIRED", 2000),
+	ARM("BR_MIS_PRED_RETIRED", 10),
+	ARM("BR_RETIRED", 400),
+	ARM("L1D_CACHE_REFILL", 40),
+	ARM("L2D_CACHE_REFILL", 10),
+	ARM("LL_CACHE_MISS_RD", 3),
+	{ "arm_n1", "STALL_FRONTEND", 200 },
+	{ "arm_n1", "STALL_BACKEND", 300 },
+	{ "arm_v1", "STALL_SLOT_FRONTEND", 2000 },
+	{ "arm_v1", "STALL_SLOT_BACKEND", 2640 },
+	{ "arm_v1", "STALL_SLOT", 4640 },
+	{ "arm_v1", "BR_MIS_PRED", 10 },
+};
+
+static const struct {
+	const char *model, *name;
+	double want;
+} expected[] = {
+	/* (2200 - 200) / 10000; (2500 + 5 * 100) / 10000; 4000 / 10000 */
+	{ "icl", "Frontend_Bound", 20 },
+	{ "icl", "Backend_Bound", 30 },
+	{ "icl", "Retiring", 40 },
+	{ "icl", "Bad_Speculation", 10 },	/* 100 - 20 - 30 - 40 */
+	{ "spr", "Frontend_Bound", 20 },
+	{ "spr", "Backend_Bound", 25 },		/* 2500 / 10000 */
+	{ "spr", "Retiring", 40 },
+	{ "spr", "Bad_Speculation", 15 },	/* 1500 / 10000 */
+	/* 3000 / 6000; 30 / 1200; 120, 60, 9 per 6 kinsn */
+	{ "icl", "CPI", 0.5 }, { "spr", "CPI", 0.5 },
+	{ "icl", "Branch_Miss_Rate", 2.5 }, { "spr", "Branch_Miss_Rate", 2.5 },
+	{ "icl", "L1_MPKI", 20 }, { "spr", "L1_MPKI", 20 },
+	{ "icl", "L2_MPKI", 10 }, { "spr", "L2_MPKI", 10 },
+	{ "icl", "LLC_MPKI", 1.5 }, { "spr", "LLC_MPKI", 1.5 },
+	/* 5000 / 4000; 40 / 800; 100 and 20 per 4 kinsn */
+	{ "amd64_fam19h_zen3", "CPI", 1.25 }, { "amd64_fam19h_zen4", "CPI", 1.25 },
+	{ "amd64_fam19h_zen3", "Branch_Miss_Rate", 5 },
+	{ "amd64_fam19h_zen4", "Branch_Miss_Rate", 5 },
+	{ "amd64_fam19h_zen3", "L1_MPKI", 25 }, { "amd64_fam19h_zen4", "L1_MPKI", 25 },
+	{ "amd64_fam19h_zen3", "L2_MPKI", 5 }, { "amd64_fam19h_zen4", "L2_MPKI", 5 },
+	/* of 6 * 5000 = 30000 slots: 6000, 9000, 12000, 13500 - 12000, 1500 */
+	{ "amd64_fam19h_zen4", "Frontend_Bound", 20 },
+	{ "amd64_fam19h_zen4", "Backend_Bound", 30 },
+	{ "amd64_fam19h_zen4", "Retiring", 40 },
+	{ "amd64_fam19h_zen4", "Bad_Speculation", 5 },
+	{ "amd64_fam19h_zen4", "SMT_Contention", 5 },
+	/* N1: 200 / 1000, 300 / 1000; busy 1 - 500 / 1000 = 0.5 of which
+	 * 800 / 1000 retired */
+	{ "arm_n1", "Frontend_Bound", 20 },
+	{ "arm_n1", "Backend_Bound", 30 },
+	{ "arm_n1", "Retiring", 40 },
+	{ "arm_n1", "Bad_Speculation", 10 },
+	/* V1, 8000 slots: 2000 / 8000 - 10 / 1000; 2640 / 8000 - 30 / 1000;
+	 * busy 1 - 4640 / 8000 = 0.42: 0.8 * 0.42; 0.2 * 0.42 + 40 / 1000 */
+	{ "arm_v1", "Frontend_Bound", 24 },
+	{ "arm_v1", "Backend_Bound", 30 },
+	{ "arm_v1", "Retiring", 33.6 },
+	{ "arm_v1", "Bad_Speculation", 12.4 },
+	/* 1000 / 2000; 10 / 400; 40, 10, 3 per 2 kinsn */
+	{ "arm_n1", "CPI", 0.5 }, { "arm_v1", "CPI", 0.5 },
+	{ "arm_n1", "Branch_Miss_Rate", 2.5 }, { "arm_v1", "Branch_Miss_Rate", 2.5 },
+	{ "arm_n1", "L1_MPKI", 20 }, { "arm_v1", "L1_MPKI", 20 },
+	{ "arm_n1", "L2_MPKI", 5 }, { "arm_v1", "L2_MPKI", 5 },
+	{ "arm_n1", "LLC_MPKI", 1.5 }, { "arm_v1", "LLC_MPKI", 1.5 },
+};
+
+static int lookup(const char *name, double *value, void *ctx)
+{
+	const char *model = ctx;
+
+	for (size_t i = 0; i < ARRAY_SIZE(counts); i++)
+		if (!strcmp(counts[i].model, model) && !strcmp(counts[i].event, name)) {
+			*value = counts[i].value;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static bool find_expected(const struct hwp_metric_info *mi, double *want)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(expected); i++)
+		if (!strcmp(expected[i].model, mi->model) &&
+		    !strcmp(expected[i].name, mi->name)) {
+			*want = expected[i].want;
+			return true;
+		}
+	return false;
+}
+
+static void test_every_formula_on_synthetic_counts(void)
+{
+	size_t n = metric_model_nr_all();
+
+	CHECK(n == ARRAY_SIZE(expected), "%zu metrics in the tables, %zu expected values",
+	      n, ARRAY_SIZE(expected));
+	for (size_t i = 0; i < n; i++) {
+		const struct hwp_metric *m = metric_model_all(i);
+		struct hwp_metric_info mi = { .sz = sizeof(mi) };
+		double v = NAN, want = NAN;
+
+		CHECK(m, "metric %zu of the tables does not parse", i);
+		if (!m)
+			continue;
+		CHECK_ERR(hwp_metric_info(m, &mi), 0);
+		CHECK(find_expected(&mi, &want), "%s %s: no value worked out by hand",
+		      mi.model, mi.name);
+		CHECK_ERR(hwp_metric_eval(m, lookup, (void *)mi.model, &v), 0);
+		CHECK(fabs(v - want) < 1e-9 * fmax(1, fabs(want)),
+		      "%s %s = %.12g, want %g", mi.model, mi.name, v, want);
+		CHECK(mi.builtin && mi.unit[0] && mi.desc[0] && strlen(mi.source) > 20,
+		      "%s %s: unit '%s', description '%s', source '%s'", mi.model,
+		      mi.name, mi.unit, mi.desc, mi.source);
+	}
+}
+
+/* Every TopdownL1 has Intel's four; names are unique within a model. */
+static void test_groups_and_names(void)
+{
+	size_t n = metric_model_nr_all(), topdown = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct hwp_metric_info a = { .sz = sizeof(a) };
+
+		hwp_metric_info(metric_model_all(i), &a);
+		topdown += !strcmp(a.group, "TopdownL1");
+		for (size_t j = 0; j < i; j++) {
+			struct hwp_metric_info b = { .sz = sizeof(b) };
+
+			hwp_metric_info(metric_model_all(j), &b);
+			CHECK(strcmp(a.model, b.model) || strcmp(a.name, b.name),
+			      "%s %s twice", a.model, a.name);
+		}
+	}
+	/* icl, spr, zen4, n1, v1 four each, and zen4's SMT_Contention */
+	CHECK(topdown == 5 * 4 + 1, "%zu metrics in TopdownL1", topdown);
+}
+
+struct resolve_ctx {
+	const char *model;
+	int failures;
+};
+
+/* An x86 core event selects an event (bits 0-7 of its config, and 32-35
+ * on AMD): libpfm4 4.13 leaves it 0 for Intel's TOPDOWN.*_SLOTS but
+ * SLOTS_P, which would count something else. */
+static bool selects_nothing(const char *model, const struct hwp_event_info *ei)
+{
+	return strncmp(model, "arm_", 4) && ei->source == HWP_SOURCE_PFM &&
+	       (ei->attr.config & 0xf000000ffULL) == 0;
+}
+
+static int resolve_one(const char *name, void *arg)
+{
+	struct resolve_ctx *rc = arg;
+	struct hwp_event_info ei = { .sz = sizeof(ei) };
+	struct hwp_evlist *evl = NULL;
+	int err = hwp_evlist_parse(name, NULL, &evl);
+
+	if (!err)
+		err = hwp_evlist_event(evl, 0, &ei);
+	if (err) {
+		fprintf(stderr, "# %s: '%s': %s\n", rc->model, name, hwp_errmsg());
+		rc->failures++;
+	} else if (selects_nothing(rc->model, &ei)) {
+		fprintf(stderr, "# %s: '%s' encodes as config %#llx: event code 0\n",
+			rc->model, name, (unsigned long long)ei.attr.config);
+		rc->failures++;
+	}
+	hwp_evlist_free(evl);
+	return 0;
+}
+
+/* In a child, as libpfm4 reads LIBPFM_FORCE_PMU once a process: 0 when
+ * every event of @model's metrics encodes, 77 when this libpfm4 has no
+ * @model (its tables are per architecture), 1 otherwise. */
+static int resolve_model(const char *model)
+{
+	struct resolve_ctx rc = { model, 0 };
+	struct hwp_metric_info mi = { .sz = sizeof(mi) };
+	const struct hwp_metric *m;
+
+	setenv("LIBPFM_FORCE_PMU", model, 1);
+	if (!libpfm_pmu_present(model))
+		return 77;
+	m = hwp_metric_model(0);
+	if (!m || hwp_metric_info(m, &mi) || strcmp(mi.model, model)) {
+		fprintf(stderr, "# forced %s, hwp_metric_model(0) is of '%s'\n", model,
+			m ? mi.model : "(none)");
+		return 1;
+	}
+	for (size_t i = 0; (m = hwp_metric_model(i)); i++)
+		metric_foreach_input(m, resolve_one, &rc);
+	return rc.failures ? 1 : 0;
+}
+
+static void check_resolves(const char *model)
+{
+	int status = 0;
+	pid_t pid;
+
+	if (!t_case("events of %s resolve", model))
+		return;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		_exit(resolve_model(model));
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "fork: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		t_case_skip("this libpfm4 has no PMU '%s' (its tables are per architecture)",
+			    model);
+		return;
+	}
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "%s: an event does not resolve, or the model is not detected (status %#x)",
+	      model, status);
+}
+
+static void *model_in_a_thread(void *arg)
+{
+	const struct hwp_metric **got = arg;
+
+	for (size_t i = 0; i < 64; i++)
+		got[i] = hwp_metric_model(i);
+	return NULL;
+}
+
+/* Last: libpfm4 reads LIBPFM_FORCE_PMU once a process, and the children of
+ * check_resolves() each force their own. */
+static void test_model_from_threads(void)
+{
+	const struct hwp_metric *got[4][64] = { { NULL } };
+	struct hwp_metric_info mi = { .sz = sizeof(mi) };
+	pthread_t t[4];
+	size_t n = 0, nr = 0;
+
+	setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen4", 1);
+	while (n < ARRAY_SIZE(t) &&
+	       !pthread_create(&t[n], NULL, model_in_a_thread, (void *)got[n]))
+		n++;
+	CHECK(n == ARRAY_SIZE(t), "%zu threads started", n);
+	for (size_t k = 0; k < n; k++)
+		pthread_join(t[k], NULL);
+	while (nr < 64 && got[0][nr])
+		nr++;
+	/* zen4: five TopdownL1, CPI, Branch_Miss_Rate, L1_MPKI, L2_MPKI */
+	CHECK(nr == 9, "%zu metrics of amd64_fam19h_zen4", nr);
+	CHECK(nr && !hwp_metric_info(got[0][0], &mi) &&
+	      !strcmp(mi.model, "amd64_fam19h_zen4"), "model '%s'", mi.model);
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < 64; i++)
+			CHECK(got[k][i] == got[0][i],
+			      "thread %zu, metric %zu: %p, not %p", k, i,
+			      (void *)got[k][i], (void *)got[0][i]);
+}
+
+int main(void)
+{
+	static const char *const models[] = {
+		"icl", "spr", "amd64_fam19h_zen3", "amd64_fam19h_zen4",
+		"arm_n1", "arm_v1",
+	};
+
+	t_init();
+	t_run(test_every_formula_on_synthetic_counts);
+	t_run(test_groups_and_names);
+	for (size_t i = 0; i < ARRAY_SIZE(models); i++)
+		check_resolves(models[i]);
+	t_run(test_model_from_threads);
+	return t_done();
+}
