@@ -119,6 +119,16 @@ COMPAT(const char *, hwp_metric_unit, (const struct hwp_metric *m))
 	return metric_unit(m);
 }
 
+COMPAT(const char *, hwp_metric_expr, (const struct hwp_metric *m))
+{
+	return metric_expr(m);
+}
+
+COMPAT(const char *, hwp_metric_desc, (const struct hwp_metric *m))
+{
+	return metric_desc(m);
+}
+
 COMPAT(const char *, hwp_profile_event_name, (const struct hwp_profile *p, size_t idx))
 {
 	return profile_event_name(p, idx);

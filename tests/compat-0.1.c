@@ -46,6 +46,8 @@ FILE *hwp_ofile_stream(struct hwp_ofile *of);
 int hwp_ofile_commit(struct hwp_ofile *of);
 void hwp_ofile_abort(struct hwp_ofile *of);
 const char *hwp_metric_unit(const struct hwp_metric *m);
+const char *hwp_metric_expr(const struct hwp_metric *m);
+const char *hwp_metric_desc(const struct hwp_metric *m);
 const char *hwp_profile_event_name(const struct hwp_profile *p, size_t idx);
 int hwp_profile_annotate(struct hwp_profile *p, const char *symbol, hwp_annotate_fn fn,
 			 void *ctx);
@@ -279,6 +281,8 @@ static void test_regions_result_0_1(void)
 		if (!strcmp(hwp_metric_name(m), "IPC"))
 			break;
 	CHECK(m && !strcmp(hwp_metric_unit(m), "insn/cycle"), "IPC's unit");
+	CHECK(m && strstr(hwp_metric_expr(m), "instructions") && *hwp_metric_desc(m),
+	      "IPC's formula and description");
 	CHECK_ERR(hwp_evlist_parse("task-clock", NULL, &evl), 0);
 	CHECK_ERR(hwp_session_new(evl, NULL, &s), 0);
 	CHECK_ERR(hwp_session_open(s), 0);

@@ -352,10 +352,9 @@ HWP_API int hwp_metric_parse(const char *def, struct hwp_metric **out);
 /* hwp_metric_free - free a metric (never a built-in one). Since: 0.1 */
 HWP_API void hwp_metric_free(struct hwp_metric *m);
 
-/* hwp_metric_name, hwp_metric_expr, hwp_metric_desc. Since: 0.1 */
+/* hwp_metric_name - the metric's name. Since: 0.1 (0.1's hwp_metric_expr
+ * and hwp_metric_desc: hwp_metric_info() gives them since 0.2) */
 HWP_API const char *hwp_metric_name(const struct hwp_metric *m);
-HWP_API const char *hwp_metric_expr(const struct hwp_metric *m);
-HWP_API const char *hwp_metric_desc(const struct hwp_metric *m);
 
 /*
  * A value lookup for hwp_metric_eval(): set *value and return 0; return

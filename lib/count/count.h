@@ -146,6 +146,10 @@ size_t metric_builtins_parsed(void);
 
 /* The unit of @m's value ("" for a ratio), for the result's rows. */
 const char *metric_unit(const struct hwp_metric *m);
+/* 0.1's hwp_metric_expr() and hwp_metric_desc(), internal since 0.2
+ * (hwp_metric_info() gives both): the formula's text, the description. */
+const char *metric_expr(const struct hwp_metric *m);
+const char *metric_desc(const struct hwp_metric *m);
 
 /* A named metric of a CPU model's table (metric-model.c): the strings are
  * static; "" where there is none. */

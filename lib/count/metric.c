@@ -333,7 +333,7 @@ HWP_API const char *hwp_metric_name(const struct hwp_metric *m)
 	return m ? m->name : "";
 }
 
-HWP_API const char *hwp_metric_expr(const struct hwp_metric *m)
+const char *metric_expr(const struct hwp_metric *m)
 {
 	return m ? m->expr : "";
 }
@@ -343,7 +343,7 @@ const char *metric_unit(const struct hwp_metric *m)
 	return m ? m->unit : "";
 }
 
-HWP_API const char *hwp_metric_desc(const struct hwp_metric *m)
+const char *metric_desc(const struct hwp_metric *m)
 {
 	return m ? m->desc : "";
 }

@@ -138,7 +138,7 @@ HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric 
 	if (metric_is_builtin(m)) {
 		copy = (struct hwp_metric *)m;
 	} else {
-		if (asprintf(&def, "%s=%s", hwp_metric_name(m), hwp_metric_expr(m)) < 0)
+		if (asprintf(&def, "%s=%s", hwp_metric_name(m), metric_expr(m)) < 0)
 			return fail(-ENOMEM, "out of memory");
 		err = hwp_metric_parse(def, &copy);
 		free(def);
@@ -203,7 +203,7 @@ static int metric_row_fill(struct series *sr, const struct hwp_evlist *evl)
 
 	sr->name = strdup(hwp_metric_name(sr->metric));
 	sr->unit = strdup(metric_unit(sr->metric));
-	sr->expr = strdup(hwp_metric_expr(sr->metric));
+	sr->expr = strdup(metric_expr(sr->metric));
 	noted = metric_operand_note(sr->metric, evl, &note);
 	if (noted && !strbuf_failed(&note))
 		sr->note = strbuf_detach(&note);

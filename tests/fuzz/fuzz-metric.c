@@ -37,12 +37,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	double v = 0;
 
 	if (!hwp_metric_parse(def, &m)) {
+		struct hwp_metric_info info = { .sz = sizeof(info) };
 		int err = hwp_metric_eval(m, lookup, NULL, &v);
 
 		FUZZ_ASSERT(err ? isnan(v) : isfinite(v));
 		FUZZ_ASSERT(!err || err == -HWP_ERR_UNDEFINED ||
 			    err == -HWP_ERR_UNKNOWN_NAME);
-		FUZZ_ASSERT(hwp_metric_name(m) && hwp_metric_expr(m));
+		FUZZ_ASSERT(!hwp_metric_info(m, &info) && hwp_metric_name(m) &&
+			    info.expr);
 		hwp_metric_free(m);
 	} else {
 		FUZZ_ASSERT(!m);

@@ -163,12 +163,16 @@ static void check_builtins(void)
 				   NULL, &evl), 0);
 	for (; hwp_metric_builtin(n); n++) {
 		const struct hwp_metric *m = hwp_metric_builtin(n);
+		struct hwp_metric_info info = { .sz = sizeof(info) };
 
-		CHECK(*hwp_metric_desc(m), "built-in %s has a description",
+		CHECK_ERR(hwp_metric_info(m, &info), 0);
+		CHECK(info.desc && *info.desc, "built-in %s has a description",
 		      hwp_metric_name(m));
+		CHECK(info.builtin && !strcmp(info.name, hwp_metric_name(m)), "%s",
+		      info.name);
 		/* Those of the kernel's PMUs (msr@tsc@): test-pmu.c, on a
 		 * fabricated sysfs that has them. */
-		if (!strchr(hwp_metric_expr(m), '@'))
+		if (!strchr(info.expr, '@'))
 			CHECK_ERR(hwp_metric_check(m, evl), 0);
 		/* a no-op for built-ins */
 		hwp_metric_free((struct hwp_metric *)m);

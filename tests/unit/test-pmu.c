@@ -336,9 +336,10 @@ static void test_builtin_metrics(void)
 		return;
 	for (size_t n = 0; hwp_metric_builtin(n); n++) {
 		const struct hwp_metric *m = hwp_metric_builtin(n);
+		struct hwp_metric_info info = { .sz = sizeof(info) };
 		double v = NAN;
 
-		if (!strchr(hwp_metric_expr(m), '@'))
+		if (hwp_metric_info(m, &info) || !strchr(info.expr, '@'))
 			continue;
 		CHECK_ERR(hwp_metric_check(m, evl), 0);
 		CHECK_ERR(hwp_metric_eval(m, lookup, NULL, &v), 0);
