@@ -83,7 +83,8 @@ enum {
 
 extern const struct cli_cmd cli_cmd_stat;
 extern const struct cli_cmd cli_cmd_list;
-/* cmd-list.c: why an event does not open, short ("no: permission"). */
+/* util.c: why an event does not open, short ("no: permission"), for hwprof
+ * list and list --metrics. */
 void list_short_reason(int err, char *buf, size_t size);
 /* list-metrics.c: hwprof list --metrics [--names] [--no-probe]. */
 int list_metrics(bool names_only, bool probe);

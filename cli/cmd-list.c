@@ -72,26 +72,6 @@ static const char *section_title(const struct hwp_event_desc *ev, char *buf, siz
 	return buf;
 }
 
-/* Why an event does not open, in words that fit the status column; the
- * library's whole sentence is what 'hwprof stat -e NAME' prints. */
-void list_short_reason(int err, char *buf, size_t size)
-{
-	const char *why;
-
-	switch (-err) {
-	case HWP_ERR_NO_PMU: why = "no hardware PMU"; break;
-	case EACCES:
-	case EPERM: why = "permission"; break;
-	case ENOENT: why = "unknown to this CPU"; break;
-	case EOPNOTSUPP: why = "not supported"; break;
-	case EINVAL: why = "rejected (EINVAL)"; break;
-	case ENODEV: why = "no such PMU"; break;
-	case EBUSY: why = "counter busy"; break;
-	default: why = hwp_strerror(err);
-	}
-	snprintf(buf, size, "no: %.22s", why);
-}
-
 /* Whether @ev opens: tried for every event but tracepoints, of which one
  * is tried for all; ftrace's own events (ftrace:function...) have rules of
  * their own and are each tried. */

@@ -225,3 +225,23 @@ int cli_alpha_option(const char *cmd, const char *s, double *out)
 	cli_error(cmd, "--alpha: '%s' is not a level between 0 and 1, such as 0.05", s);
 	return CLI_EXIT_USAGE;
 }
+
+/* Why an event does not open, in words that fit the status column; the
+ * library's whole sentence is what 'hwprof stat -e NAME' prints. */
+void list_short_reason(int err, char *buf, size_t size)
+{
+	const char *why;
+
+	switch (-err) {
+	case HWP_ERR_NO_PMU: why = "no hardware PMU"; break;
+	case EACCES:
+	case EPERM: why = "permission"; break;
+	case ENOENT: why = "unknown to this CPU"; break;
+	case EOPNOTSUPP: why = "not supported"; break;
+	case EINVAL: why = "rejected (EINVAL)"; break;
+	case ENODEV: why = "no such PMU"; break;
+	case EBUSY: why = "counter busy"; break;
+	default: why = hwp_strerror(err);
+	}
+	snprintf(buf, size, "no: %.22s", why);
+}

@@ -6,7 +6,7 @@
 # test_completion.py compares them, so that a new option shows up here.
 
 # Each command's options; those that take an argument, in _hwprof_args_*.
-_hwprof_opts_stat='-e --event -M --metric --all-user --all-kernel -i --no-inherit
+_hwprof_opts_stat='-e --event -M --metric --topdown --all-user --all-kernel -i --no-inherit
 	-p --pid -a --all-cpus -C --cpu --pin -r --repeat -I --interval-print
 	-x --field-separator --json --format -o --output --no-big-num --warmup --sweep
 	--histogram --regions -A --no-aggr --per-core --per-die --per-socket --per-node
@@ -35,7 +35,7 @@ _hwprof_opts_diff='-s --sort -n --top -f --format -x --field-separator -e --even
 	--no-debug-cache -o --output --no-big-num -h --help'
 _hwprof_args_diff='-s --sort -n --top -f --format -x --field-separator -e --event
 	-a --alpha -m --mode --map-module --kallsyms -o --output'
-_hwprof_opts_list='--no-probe --names --topology -h --help'
+_hwprof_opts_list='--no-probe --names --topology --metrics -h --help'
 _hwprof_args_list=''
 _hwprof_opts_doctor='--json -h --help'
 _hwprof_args_doctor=''

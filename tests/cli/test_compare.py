@@ -472,8 +472,11 @@ def saved_by_the_api(d):
     check(p.returncode == 0, f"status {p.returncode}: {p.stderr}")
     pf = row(cmp, "page-faults") if cmp else None
     if check(pf is not None, "a page-faults row"):
-        # One fault a page; a code page first run in the window may add one.
-        check(1000 <= pf["a_mean"] < 1016 and 3000 <= pf["b_mean"] < 3016, f"means: {pf}")
+        # One fault a page at least; a code page first run in the window may
+        # add one, and a sanitizer's shadow memory up to a few percent
+        # (AddressSanitizer: 1031 and 3094).
+        check(1000 <= pf["a_mean"] < 1000 * 1.05 + 16 and
+              3000 <= pf["b_mean"] < 3000 * 1.05 + 16, f"means: {pf}")
         check(pf["verdict"] == "increase" and pf["a_n"] == pf["b_n"] == 4, f"{pf}")
 
 
