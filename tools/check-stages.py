@@ -217,7 +217,7 @@ def main():
     print('%d stages (lib/STAGES), each including%s only those before it:'
           % (len(stages), ' and calling' if calls else ''))
     for s in stages:
-        print('  %-8s calls %s' % (s, ', '.join(b for b in stages if (s, b) in calls) or '-'))
+        print('  %-9s calls %s' % (s, ', '.join(b for b in stages if (s, b) in calls) or '-'))
 
 
 if __name__ == '__main__':
