@@ -5,7 +5,9 @@ lib/STAGES declares (bottom first): no file of a stage includes a header of
 a later stage, and no function of a stage calls, or reads a variable of, a
 later stage; and a stage's headers declare only functions that the stage
 defines; and no two files call each other (data that goes back and forth
-between two files is one idea cut in the wrong place). Files of lib/ itself
+between two files is one idea cut in the wrong place); and a file named
+after a stage (<stage>.c, <stage>-*.h) is in that stage's folder (a folder
+holds one idea: a second one, once a stage of its own, moves there). Files of lib/ itself
 (compat.c) sit on top of every stage.
 
 Reads every '#include "stage/..."' line of LIB's folders against the order,
@@ -66,6 +68,18 @@ def check_folders(lib, stages):
         if s not in folders:
             bad.append('lib/STAGES lists %s, which has no folder lib/%s/: remove the line'
                        % (s, s))
+    return bad
+
+
+def check_names(lib, stages):
+    bad = []
+    for stage in stages:
+        for name in sorted(os.listdir(os.path.join(lib, stage))):
+            other = name.rpartition('.')[0].split('-', 1)[0]
+            if name.endswith(('.c', '.h')) and other in stages and other != stage:
+                bad.append('lib/%s/%s is named after the stage %s: move it to lib/%s/'
+                           ' (git mv), or rename it after what it does in %s'
+                           % (stage, name, other, other, stage))
     return bad
 
 
@@ -203,7 +217,9 @@ def main():
         sys.exit(__doc__)
     lib = args[1]
     stages = read_stages(lib)
-    bad = check_folders(lib, stages) + check_includes(lib, stages)
+    bad = check_folders(lib, stages)
+    bad += check_names(lib, [s for s in stages if os.path.isdir(os.path.join(lib, s))])
+    bad += check_includes(lib, stages)
     calls = {}
     if len(args) == 3:
         defined, used = read_symbols(args[2])
@@ -217,7 +233,7 @@ def main():
     print('%d stages (lib/STAGES), each including%s only those before it:'
           % (len(stages), ' and calling' if calls else ''))
     for s in stages:
-        print('  %-8s calls %s' % (s, ', '.join(b for b in stages if (s, b) in calls) or '-'))
+        print('  %-9s calls %s' % (s, ', '.join(b for b in stages if (s, b) in calls) or '-'))
 
 
 if __name__ == '__main__':

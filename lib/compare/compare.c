@@ -422,6 +422,23 @@ static int compare_units(struct hwp_compare *c, size_t col, const struct hwp_res
 	return err;
 }
 
+/* A view of region @rr as a result of its own, for compare_rows():
+ * borrowed from @r and @rr. */
+static void region_view(const struct hwp_result *r, const struct region_runs *rr,
+			struct hwp_result *view)
+{
+	*view = *r;
+	view->series = rr->rows;
+	view->nr_series = rr->nr_rows;
+	view->nr_runs = rr->nr_runs;
+	view->nr_units = 0;
+	view->units = NULL;
+	/* A run without regions leaves a gap: the region's runs pair only
+	 * when every run has them. */
+	if (rr->nr_runs != r->nr_runs)
+		memset(&view->order, 0, sizeof(view->order));
+}
+
 /* The regions both sides entered (stat --regions -r N), region by region,
  * each row a row of its own: its unit is "region:NAME". */
 static int compare_regions(struct hwp_compare *c, size_t col, const struct hwp_result *ra,
@@ -433,7 +450,8 @@ static int compare_regions(struct hwp_compare *c, size_t col, const struct hwp_r
 
 	if (!ra->nr_regionsets || !rb->nr_regionsets)
 		return 0;
-	err = region_runs_build(ra, &xa, &na) ?: region_runs_build(rb, &xb, &nb);
+	err = region_runs_build(ra->regionsets, ra->nr_regionsets, &xa, &na) ?:
+	      region_runs_build(rb->regionsets, rb->nr_regionsets, &xb, &nb);
 	for (size_t i = 0; !err && i < na; i++) {
 		struct hwp_result va, vb;
 		char *label = NULL;
@@ -441,8 +459,8 @@ static int compare_regions(struct hwp_compare *c, size_t col, const struct hwp_r
 		for (size_t j = 0; j < nb; j++) {
 			if (strcmp(xa[i].name, xb[j].name))
 				continue;
-			region_runs_view(ra, &xa[i], &va);
-			region_runs_view(rb, &xb[j], &vb);
+			region_view(ra, &xa[i], &va);
+			region_view(rb, &xb[j], &vb);
 			if (asprintf(&label, "region:%s", xa[i].name) < 0)
 				return region_runs_free(xa, na), region_runs_free(xb, nb),
 				       -ENOMEM;

@@ -1,150 +1,18 @@
 // SPDX-License-Identifier: MIT
-/* Results and regions in the OpenMetrics text exposition format, which
- * Prometheus scrapes: each metric family once, its samples together, then
- * "# EOF"; and in the Prometheus text format (0.0.4) that node_exporter's
- * textfile collector and promtool read, which differs in three points:
- * a counter's family is named with its _total, there are no units and no
- * "# EOF". Counts are counters (clocks in seconds, the base unit),
- * metrics gauges. A value that
+/* Results in the OpenMetrics text exposition format, which Prometheus
+ * scrapes, and in the Prometheus text format (util/openmetrics.h), their
+ * regions' families after their own (regionset-openmetrics.c). Counts are
+ * counters (clocks in seconds, the base unit), metrics gauges. A value that
  * was not counted has no sample: the format has no comments to say why, so
  * hwprof_event_supported says which events could be opened. */
 #include "core/core.h"
 #include "result/result.h"
-#include "util/utf8.h"
+#include "util/openmetrics.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct om_family {
-	const char *name;	/* without _total */
-	const char *type;	/* "counter" or "gauge" */
-	const char *unit;	/* NULL: none; else the name ends in _<unit> */
-	const char *help;
-};
-
-#define MAX_LABELS 5
-struct om_labels {
-	const char *key[MAX_LABELS];
-	const char *value[MAX_LABELS];
-	size_t n;
-};
-
-static void label_add(struct om_labels *l, const char *key, const char *value)
-{
-	if (l->n < MAX_LABELS && value) {
-		l->key[l->n] = key;
-		l->value[l->n++] = value;
-	}
-}
-
-/* Text in the exposition is UTF-8 (both formats say so, and a scraper
- * refuses the whole of it otherwise): an invalid sequence in a command line
- * or a name is written as U+FFFD. Backslash and line feed are escaped, and
- * with @quote the double quote too (label values; the spec's ABNF). */
-static void om_text(FILE *f, const char *s, bool quote)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t left = strlen(s);
-
-	while (left) {
-		int n = utf8_char(p, left);
-
-		if (n < 0) {
-			fputs("\xef\xbf\xbd", f);
-			n = -n;
-		} else if (*p == '\\') {
-			fputs("\\\\", f);
-		} else if (*p == '"' && quote) {
-			fputs("\\\"", f);
-		} else if (*p == '\n') {
-			fputs("\\n", f);
-		} else {
-			fwrite(p, 1, (size_t)n, f);
-		}
-		p += n;
-		left -= (size_t)n;
-	}
-}
-
-void om_label_value(FILE *f, const char *s)
-{
-	fputc('"', f);
-	om_text(f, s, true);
-	fputc('"', f);
-}
-
-/* A HELP text escapes backslash and line feed. */
-static void help_text(FILE *f, const char *s)
-{
-	om_text(f, s, false);
-}
-
-static bool is_counter(const struct om_family *fam)
-{
-	return !strcmp(fam->type, "counter");
-}
-
-static void family_begin(FILE *f, const struct om_family *fam, bool prom)
-{
-	const char *total = prom && is_counter(fam) ? "_total" : "";
-
-	fprintf(f, "# TYPE %s%s %s\n", fam->name, total, fam->type);
-	if (fam->unit && !prom)
-		fprintf(f, "# UNIT %s %s\n", fam->name, fam->unit);
-	fprintf(f, "# HELP %s%s ", fam->name, total);
-	help_text(f, fam->help);
-	fputc('\n', f);
-}
-
-/* The fewest digits that read back as @v. */
-static const char *shortest(double v, char *buf, size_t size)
-{
-	for (int digits = 15; digits < 17; digits++) {
-		snprintf(buf, size, "%.*g", digits, v);
-		if (strtod(buf, NULL) == v)
-			return buf;
-	}
-	snprintf(buf, size, "%.17g", v);
-	return buf;
-}
-
-/* Integers as integers; else enough digits to tell doubles apart. */
-static void om_number(FILE *f, double v)
-{
-	char buf[32];
-
-	if (isnan(v))
-		fputs("NaN", f);
-	else if (isinf(v))
-		fputs(v > 0 ? "+Inf" : "-Inf", f);
-	else if (v == floor(v) && fabs(v) < 1e15)
-		fprintf(f, "%.0f", v);
-	else
-		fprintf(f, "%s", shortest(v, buf, sizeof(buf)));
-}
-
-static void sample(FILE *f, const struct om_family *fam, const struct om_labels *l,
-		   double v)
-{
-	fputs(fam->name, f);
-	if (is_counter(fam))
-		fputs("_total", f);
-	if (l->n) {
-		fputc('{', f);
-		for (size_t i = 0; i < l->n; i++) {
-			fprintf(f, "%s%s=", i ? "," : "", l->key[i]);
-			om_label_value(f, l->value[i]);
-		}
-		fputc('}', f);
-	}
-	fputc(' ', f);
-	om_number(f, v);
-	fputc('\n', f);
-}
-
-/* ---- results ---- */
 
 static const struct om_family ev_count = {
 	"hwprof_event", "counter", NULL,
@@ -187,10 +55,10 @@ struct om_ctx {
 
 static void base_labels(struct om_ctx *c, size_t run, struct om_labels *l)
 {
-	label_add(l, "command", c->command);
+	om_label_add(l, "command", c->command);
 	if (c->per_run) {
 		snprintf(c->run, sizeof(c->run), "%zu", run + 1);
-		label_add(l, "run", c->run);
+		om_label_add(l, "run", c->run);
 	}
 }
 
@@ -225,14 +93,14 @@ static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam
 			if (fam == &ev_seconds && !is_clock(sr))
 				continue;
 			if (!begun)
-				family_begin(f, fam, c->prom);
+				om_family_begin(f, fam, c->prom);
 			begun = true;
-			label_add(&l, "event", sr->name);
+			om_label_add(&l, "event", sr->name);
 			if (nth)
-				label_add(&l, "occurrence", occurrence);
+				om_label_add(&l, "occurrence", occurrence);
 			if (fam == &ev_supported) {
-				label_add(&l, "command", c->command);
-				sample(f, fam, &l, sr->supported);
+				om_label_add(&l, "command", c->command);
+				om_sample(f, fam, &l, sr->supported);
 				continue;
 			}
 			base_labels(c, k, &l);
@@ -241,7 +109,7 @@ static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam
 			else if (fam == &ev_seconds)
 				v /= 1e9;
 			if (!isnan(v))
-				sample(f, fam, &l, v);
+				om_sample(f, fam, &l, v);
 		}
 	}
 }
@@ -264,13 +132,13 @@ static void value_samples(FILE *f, struct om_ctx *c, enum hwp_series_kind kind,
 			if (isnan(sr->values[k]))
 				continue;
 			if (!begun)
-				family_begin(f, fam, c->prom);
+				om_family_begin(f, fam, c->prom);
 			begun = true;
-			label_add(&l, kind_name(kind), sr->name);
+			om_label_add(&l, kind_name(kind), sr->name);
 			if (sr->unit && *sr->unit)
-				label_add(&l, "unit", sr->unit);
+				om_label_add(&l, "unit", sr->unit);
 			base_labels(c, k, &l);
-			sample(f, fam, &l, sr->values[k]);
+			om_sample(f, fam, &l, sr->values[k]);
 		}
 	}
 }
@@ -281,16 +149,16 @@ static void elapsed_samples(FILE *f, struct om_ctx *c, double interval)
 
 	if (!c->r->nr_runs)
 		return;
-	family_begin(f, &elapsed, c->prom);
+	om_family_begin(f, &elapsed, c->prom);
 	if (interval > 0) {
 		base_labels(c, 0, &l);
-		sample(f, &elapsed, &l, interval);
+		om_sample(f, &elapsed, &l, interval);
 		return;
 	}
 	for (size_t k = 0; k < c->r->nr_runs; k++) {
 		l.n = 0;
 		base_labels(c, k, &l);
-		sample(f, &elapsed, &l, c->r->seconds[k]);
+		om_sample(f, &elapsed, &l, c->r->seconds[k]);
 	}
 }
 
@@ -324,118 +192,5 @@ int result_openmetrics(const void *obj, FILE *f, const void *opts)
 	if (!c.prom)
 		fputs("# EOF\n", f);
 	strbuf_release(&cmd);
-	return 0;
-}
-
-/* ---- regions ---- */
-
-enum region_family {
-	RF_CALLS,
-	RF_SECONDS,
-	RF_OPS,
-	RF_EVENT,
-	RF_EVENT_SECONDS,
-	RF_METRIC,
-};
-
-static const struct om_family region_families[] = {
-	[RF_CALLS] = { "hwprof_region_calls", "counter", NULL,
-		       "Calls of each region (hwp_region_begin/end), all threads" },
-	[RF_SECONDS] = { "hwprof_region_seconds", "counter", "seconds",
-			 "Time spent inside each region, all threads, all calls" },
-	[RF_OPS] = { "hwprof_region_ops", "counter", NULL,
-		     "Operations each region declared (hwp_region_end's ops)" },
-	[RF_EVENT] = { "hwprof_region_event", "counter", NULL,
-		       "Events counted inside each region, scaled by its sampling of calls" },
-	[RF_EVENT_SECONDS] = { "hwprof_region_event_seconds", "counter", "seconds",
-			       "Clock events counted inside each region, in seconds" },
-	[RF_METRIC] = { "hwprof_region_metric", "gauge", NULL,
-			"Metrics of each region's counts" },
-};
-
-struct region_ctx {
-	const char *command;
-	char run[24];
-	bool per_run;
-	bool prom;		/* the Prometheus text format */
-};
-
-static void region_family(FILE *f, enum region_family which,
-			  struct hwp_regionset *const *sets, size_t nr_sets,
-			  struct region_ctx *c)
-{
-	const struct om_family *fam = &region_families[which];
-	bool begun = false;
-
-	for (size_t s = 0; s < nr_sets; s++) {
-		for (size_t i = 0; i < sets[s]->nr_regions; i++) {
-			const struct regionset_region *rg = &sets[s]->regions[i];
-			size_t first = 0, end = 1;
-
-			if (which == RF_EVENT || which == RF_EVENT_SECONDS)
-				end = rg->nr_events;
-			else if (which == RF_METRIC)
-				first = rg->nr_events, end = rg->nr_rows;
-			for (size_t k = first; k < end; k++) {
-				struct om_labels l = { .n = 0 };
-				const struct series *sr =
-					which >= RF_EVENT ? &rg->rows[k] : NULL;
-				double v;
-
-				switch (which) {
-				case RF_CALLS: v = (double)rg->calls; break;
-				case RF_SECONDS: v = rg->seconds; break;
-				case RF_OPS: v = (double)rg->ops; break;
-				case RF_EVENT:
-					v = is_clock(sr) || !sr->supported ?
-						    NAN : sr->values[0];
-					break;
-				case RF_EVENT_SECONDS:
-					v = is_clock(sr) && sr->supported ?
-						    sr->values[0] / 1e9 : NAN;
-					break;
-				default: v = sr->values[0]; break;
-				}
-				if (isnan(v))
-					continue;
-				if (!begun)
-					family_begin(f, fam, c->prom);
-				begun = true;
-				label_add(&l, "region", rg->name);
-				if (which == RF_METRIC)
-					label_add(&l, "metric", sr->name);
-				else if (sr)
-					label_add(&l, "event", sr->name);
-				label_add(&l, "command", c->command);
-				if (c->per_run) {
-					snprintf(c->run, sizeof(c->run), "%zu", s + 1);
-					label_add(&l, "run", c->run);
-				}
-				sample(f, fam, &l, v);
-			}
-		}
-	}
-}
-
-void regionset_openmetrics_families(struct hwp_regionset *const *sets, size_t nr_sets,
-				    const char *command, bool prom, FILE *f)
-{
-	struct region_ctx c = {
-		.command = command, .per_run = nr_sets > 1, .prom = prom,
-	};
-
-	for (int which = RF_CALLS; which <= RF_METRIC; which++)
-		region_family(f, (enum region_family)which, sets, nr_sets, &c);
-}
-
-int regionset_openmetrics(const void *obj, FILE *f, const void *opts)
-{
-	struct hwp_regionset *rs = (struct hwp_regionset *)obj;
-	const struct hwp_write_opts *o = opts;
-	bool prom = o->format == HWP_FORMAT_PROMETHEUS;
-
-	regionset_openmetrics_families(&rs, 1, NULL, prom, f);
-	if (!prom)
-		fputs("# EOF\n", f);
 	return 0;
 }

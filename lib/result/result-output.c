@@ -474,7 +474,7 @@ static int write_text(const void *obj, FILE *f, const void *opts)
 			return err;
 	}
 	if (r->nr_regionsets)
-		regionset_runs_text(r, f, !o->no_big_num);
+		regionset_runs_text(r->regionsets, r->nr_regionsets, f, !o->no_big_num);
 	return 0;
 }
 

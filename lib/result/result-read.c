@@ -2,7 +2,7 @@
 /*
  * Reading results back: hwprof-stat/1 documents into struct hwp_result
  * (and for sweep/sweep-read.c, the points of a sweep). The file may come from anywhere:
- * every field is read through result-fields.c, which checks its type (and
+ * every field is read through rows/rows-fields.c, which checks its type (and
  * an array of runs its length) before anything is copied, and names the
  * file, the field and what was expected.
  */

@@ -102,7 +102,16 @@ STAT = [(f"stat-{style}.{ext}", ["render-result", style, "a.json"], 0)
                            ("json", "json"), ("openmetrics", "txt"), ("prometheus", "txt"))]
 STAT += [("stat-sweep.txt", ["render-result", "sweep-text", "sweep-a.json"], 0),
          ("stat-sweep.json", ["render-result", "sweep-json", "sweep-a.json"], 0)]
-CASES = REPORT + DIFF + COMPARE + STAT
+# stat --regions -r 5: each run's regions, their means over the runs, and
+# compare's rows of the regions both sides entered.
+REGIONS = [(f"stat-regions{suffix}", ["render-result", style, "regions-a.json"], 0)
+           for style, suffix in (("text", ".txt"), ("json", ".json"),
+                                 ("openmetrics", "-openmetrics.txt"),
+                                 ("prometheus", "-prometheus.txt"))]
+REGIONS += [("compare-regions.txt", ["compare", "regions-a.json", "regions-b.json"], 0),
+            ("compare-regions.json", ["compare", "--json", "regions-a.json",
+                                      "regions-b.json"], 0)]
+CASES = REPORT + DIFF + COMPARE + STAT + REGIONS
 
 
 def version():

@@ -3,8 +3,8 @@
 """Writes the committed inputs of the golden-output tests (test_golden.py)
 into tests/golden/input/: two perf.data files made from fixed record lists,
 the kernel symbols that name their samples, and two results of hwprof stat
--r 5 --json and two sweeps of two points (--sweep T=1,2) written from fixed
-values. Nothing here depends on the machine:
+-r 5 --json, two sweeps of two points (--sweep T=1,2) and two results of
+stat --regions -r 5 --json written from fixed values. Nothing here depends on the machine:
 the samples are in the kernel, named by the kallsyms file (report
 --kallsyms), and in programs at paths that exist nowhere (their addresses
 stay unnamed, which prints the same everywhere); the files name no host,
@@ -168,6 +168,55 @@ def sweep(side):
             "points": [{"value": str(t), "result": scaled(result(side), t)} for t in (1, 2)]}
 
 
+# stat --regions -r 5: the regions of each run, (calls, ops, seconds,
+# task-clock ms, page-faults) by region, side and run; None: not entered.
+REGIONS = {
+    "parse": {"a": [(1000, 5000, 0.0210, 20.8, 300), (1000, 5000, 0.0214, 21.1, 305),
+                    (1000, 5000, 0.0208, 20.5, 298), (1000, 5000, 0.0212, 21.0, 301),
+                    (1000, 5000, 0.0211, 20.9, 302)],
+              "b": [(1000, 5000, 0.0240, 23.7, 340), (1000, 5000, 0.0243, 24.0, 346),
+                    (1000, 5000, 0.0238, 23.5, 338), (1000, 5000, 0.0241, 23.8, 342),
+                    (1000, 5000, 0.0242, 23.9, 343)]},
+    "emit": {"a": [(40, 0, 0.0051, 5.0, 12), (41, 0, 0.0052, 5.1, 12), None,
+                   (40, 0, 0.0050, 4.9, 11), (42, 0, 0.0053, 5.2, 13)],
+             "b": [(40, 0, 0.0050, 4.9, 12), (40, 0, 0.0051, 5.0, 12),
+                   (41, 0, 0.0052, 5.1, 13), (40, 0, 0.0050, 4.9, 12),
+                   (40, 0, 0.0051, 5.0, 12)]},
+}
+
+
+def region(name, calls, ops, secs, ms, faults):
+    counts = {"task-clock": ms * 1e6, "page-faults": faults}
+    # null where the region declared no ops, as hwprof writes it
+    per = {key: {n: v / d if d else None for n, v in counts.items()}
+           for key, d in (("per_call", calls), ("per_op", ops))}
+    # two threads, the second with a quarter of the calls and counts
+    threads = [{"tid": 1000 + i, "calls": calls * w // 4, "measured_calls": calls * w // 4,
+                "seconds": secs * w / 4, "ops": ops * w // 4, "too_short": False,
+                "exceeds_time": False, "counts": {n: v * w / 4 for n, v in counts.items()}}
+               for i, w in enumerate((3, 1))]
+    return {"region": name, "threads": 2, "calls": calls, "measured_calls": calls,
+            "seconds": secs, "ops": ops, "too_short": False, "exceeds_time": False,
+            "events": [{"event": n, "canonical": n, "count": c, "unit": UNITS[n],
+                        "supported": True, "counted": True, "user_only": False,
+                        "percent_running": 100, "reason": None} for n, c in counts.items()],
+            "metrics": [{"metric": "CPUs-utilized", "value": ms / 1e3 / secs, "unit": "CPUs",
+                         "expr": "task-clock / (seconds * 1e9)", "builtin": True,
+                         "reason": None}],
+            **per, "per_thread": threads}
+
+
+def regions(side):
+    """hwprof stat --regions -r 5 --json -- workload pages 1000."""
+    doc = result(side)
+    doc["regions"] = [{"schema": "hwprof-regions/1", "event_spec": "task-clock,page-faults",
+                       "sample_every": 1, "read_cost_ns": 48.5,
+                       "regions": [region(name, *runs[side][k])
+                                   for name, runs in REGIONS.items() if runs[side][k]],
+                       "environment": doc["environment"]} for k in range(RUNS)]
+    return doc
+
+
 def main():
     """Into tests/golden/input/, or the directory named."""
     out = sys.argv[1] if len(sys.argv) > 1 else INPUT
@@ -175,7 +224,8 @@ def main():
     kallsyms(out)
     for side in ("a", "b"):
         perf_data(os.path.join(out, f"{side}.data"), "ab".index(side))
-        for name, doc in ((f"{side}.json", result(side)), (f"sweep-{side}.json", sweep(side))):
+        for name, doc in ((f"{side}.json", result(side)), (f"sweep-{side}.json", sweep(side)),
+                          (f"regions-{side}.json", regions(side))):
             with open(os.path.join(out, name), "w") as f:
                 json.dump(doc, f, indent=2)
                 f.write("\n")

@@ -4,7 +4,8 @@
 includes and calls go down lib/STAGES, and fails, naming the file, the line
 and the rule, on an include or a call of a later stage, on a header that
 declares another stage's function, on two files that call each other, on a
-folder that lib/STAGES does not list, and on a stage without its folder."""
+folder that lib/STAGES does not list, on a stage without its folder, and on
+a file named after another stage that is not in that stage's folder."""
 import os
 import shutil
 import subprocess
@@ -142,6 +143,16 @@ def files_calling_each_other_fail():
             }, what="two files that call each other")
 
 
+def file_of_another_stage_fails():
+    checker(dict(GOOD, **{"event/core.c": "/* x */\n", "event/core-attrs.h": "/* x */\n"}),
+            "lib/event/core.c", "lib/event/core-attrs.h", "lib/core/",
+            what="files named after another stage, outside its folder")
+    # a stage's name inside a longer word names no stage
+    checker(dict(GOOD, **{"event/cored.c": "/* x */\n", "event/event-core.c": "/* x */\n",
+                          "core/core-event.h": "/* x */\n"}),
+            "3 stages", fails=False, what="names that only contain a stage's name")
+
+
 case(downward_includes_pass)
 case(upward_include_fails)
 case(upward_include_in_header_fails)
@@ -151,4 +162,5 @@ case(upward_call_fails)
 case(downward_call_passes)
 case(header_of_another_stage_fails)
 case(files_calling_each_other_fail)
+case(file_of_another_stage_fails)
 done()

@@ -4,7 +4,7 @@
  * the statistics and 'compare' treat it as they treat the whole program's
  * rows. Run k's value is NAN where run k did not enter the region. */
 #include "core/core.h"
-#include "result/result.h"
+#include "regionset/regionset.h"
 #include "util/hash.h"
 
 #include <math.h>
@@ -53,10 +53,9 @@ static int fill_row(struct series *dst, const struct series *first, size_t runs)
 }
 
 /* One row of @rr for each of the first region's rows; then each run's. */
-static int region_fill(struct region_runs *rr, const struct hwp_result *r,
-		       const struct regionset_region *first)
+static int region_fill(struct region_runs *rr, struct hwp_regionset *const *sets,
+		       size_t runs, const struct regionset_region *first)
 {
-	size_t runs = r->nr_regionsets;
 
 	rr->nr_runs = runs;
 	rr->nr_events = first->nr_events;
@@ -71,7 +70,7 @@ static int region_fill(struct region_runs *rr, const struct hwp_result *r,
 			return -ENOMEM;
 	for (size_t k = 0; k < runs; k++) {
 		const struct regionset_region *rg =
-			region_named(r->regionsets[k], rr->name);
+			region_named(sets[k], rr->name);
 
 		rr->calls[k] = rg ? (double)rg->calls : NAN;
 		rr->seconds[k] = rg ? rg->seconds : NAN;
@@ -98,7 +97,8 @@ static int region_fill(struct region_runs *rr, const struct hwp_result *r,
 	return 0;
 }
 
-int region_runs_build(const struct hwp_result *r, struct region_runs **out, size_t *nr)
+int region_runs_build(struct hwp_regionset *const *sets, size_t nr_sets,
+		      struct region_runs **out, size_t *nr)
 {
 	struct region_runs *rr = NULL;
 	size_t n = 0, cap = 0;
@@ -106,8 +106,8 @@ int region_runs_build(const struct hwp_result *r, struct region_runs **out, size
 	*out = NULL;
 	*nr = 0;
 	/* Every region any run entered, in the order the runs first show them. */
-	for (size_t k = 0; k < r->nr_regionsets; k++) {
-		const struct hwp_regionset *rs = r->regionsets[k];
+	for (size_t k = 0; k < nr_sets; k++) {
+		const struct hwp_regionset *rs = sets[k];
 
 		for (size_t i = 0; i < rs->nr_regions; i++) {
 			const struct regionset_region *rg = &rs->regions[i];
@@ -122,7 +122,7 @@ int region_runs_build(const struct hwp_result *r, struct region_runs **out, size
 			memset(&rr[n], 0, sizeof(rr[n]));
 			rr[n].name = rg->name;
 			n++;
-			if (region_fill(&rr[n - 1], r, rg))
+			if (region_fill(&rr[n - 1], sets, nr_sets, rg))
 				goto nomem;
 		}
 	}
@@ -132,21 +132,4 @@ int region_runs_build(const struct hwp_result *r, struct region_runs **out, size
 nomem:
 	region_runs_free(rr, n);
 	return fail(-ENOMEM, "out of memory");
-}
-
-/* A view of region @rr as a result of its own, for what reads results'
- * rows (compare): borrowed from @r and @rr. */
-void region_runs_view(const struct hwp_result *r, const struct region_runs *rr,
-		      struct hwp_result *view)
-{
-	*view = *r;
-	view->series = rr->rows;
-	view->nr_series = rr->nr_rows;
-	view->nr_runs = rr->nr_runs;
-	view->nr_units = 0;
-	view->units = NULL;
-	/* A run without regions leaves a gap: the region's runs pair only
-	 * when every run has them. */
-	if (rr->nr_runs != r->nr_runs)
-		memset(&view->order, 0, sizeof(view->order));
 }

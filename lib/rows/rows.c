@@ -3,7 +3,7 @@
  * a row (an event or a metric, a value a run) in memory, what it shows,
  * its JSON, and the environment a measurement was made in. */
 #include "core/core.h"
-#include "result/result.h"
+#include "rows/rows.h"
 #include "util/format.h"
 #include "util/json-writer.h"
 

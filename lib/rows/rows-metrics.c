@@ -6,7 +6,7 @@
 #include "core/core.h"
 #include "event/event.h"
 #include "count/count.h"
-#include "result/result.h"
+#include "rows/rows.h"
 
 #include <errno.h>
 #include <math.h>

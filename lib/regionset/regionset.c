@@ -5,7 +5,7 @@
  * and each thread's part. Built from the live regions (region.c) or read
  * from the JSON (regionset-read.c); written by regionset-write.c. */
 #include "core/core.h"
-#include "result/result.h"
+#include "regionset/regionset.h"
 #include "util/hash.h"
 
 #include <math.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Rows in JSON, as hwprof-stat/1 has them: above the rows (result-rows.c)
- * and the metrics' values over runs (result-metrics.c), both of which it
+/* Rows in JSON, as hwprof-stat/1 has them: above the rows (rows.c)
+ * and the metrics' values over runs (rows-metrics.c), both of which it
  * reads. */
-#include "result/result.h"
+#include "rows/rows.h"
 #include "util/json-writer.h"
 
 #include <math.h>

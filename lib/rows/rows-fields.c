@@ -7,7 +7,7 @@
  * of every document of the stage use these, and nothing above them.
  */
 #include "core/core.h"
-#include "result/result.h"
+#include "rows/rows.h"
 #include "util/json-reader.h"
 
 #include <errno.h>

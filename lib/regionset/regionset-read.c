@@ -2,10 +2,10 @@
 /* Reading regionsets: a hwprof-regions/1 document, as a program linked
  * with libhwprof writes to $HWPROF_OUTPUT, or as each run's regions inside
  * a hwprof-stat/1 result, into the typed model. The file comes from
- * another program: every field is checked (result-fields.c) before it is
+ * another program: every field is checked (rows/rows-fields.c) before it is
  * used, and the messages name the file, the line and the field. */
 #include "core/core.h"
-#include "result/result.h"
+#include "regionset/regionset.h"
 #include "util/json-reader.h"
 
 #include <math.h>

@@ -5,7 +5,7 @@
  * regions: a block per region, its calls, time and ops, each event's count
  * per call and per op, its metrics. */
 #include "core/core.h"
-#include "result/result.h"
+#include "regionset/regionset.h"
 #include "util/format.h"
 #include "util/json-writer.h"
 
@@ -294,19 +294,20 @@ static void runs_region(FILE *f, const struct region_runs *rr, bool big)
 		runs_metrics(f, rr, big);
 }
 
-void regionset_runs_text(const struct hwp_result *r, FILE *f, bool big)
+void regionset_runs_text(struct hwp_regionset *const *sets, size_t nr_sets, FILE *f,
+			 bool big)
 {
-	const struct hwp_regionset *rs = r->regionsets[r->nr_regionsets - 1];
+	const struct hwp_regionset *rs = sets[nr_sets - 1];
 	struct region_runs *rr;
 	size_t nr;
 
-	if (r->nr_regionsets < 2 || region_runs_build(r, &rr, &nr)) {
+	if (nr_sets < 2 || region_runs_build(sets, nr_sets, &rr, &nr)) {
 		/* Out of memory for the statistics: the last run's, as they are. */
-		regionset_text(rs, f, big, r->nr_regionsets);
+		regionset_text(rs, f, big, nr_sets);
 		return;
 	}
 	fprintf(f, " Regions over %zu runs (mean, +- its standard error), events %s, a read costs %.0f ns:\n",
-		r->nr_regionsets, rs->spec ? rs->spec : "?", rs->read_cost_ns);
+		nr_sets, rs->spec ? rs->spec : "?", rs->read_cost_ns);
 	if (!nr)
 		fprintf(f, "\n (none: the program entered no region)\n");
 	for (size_t i = 0; i < nr; i++)
