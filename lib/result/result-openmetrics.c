@@ -9,6 +9,7 @@
  * was not counted has no sample: the format has no comments to say why, so
  * hwprof_event_supported says which events could be opened. */
 #include "core/core.h"
+#include "result/openmetrics.h"
 #include "result/result.h"
 #include "util/utf8.h"
 
@@ -17,23 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct om_family {
-	const char *name;	/* without _total */
-	const char *type;	/* "counter" or "gauge" */
-	const char *unit;	/* NULL: none; else the name ends in _<unit> */
-	const char *help;
-};
-
-#define MAX_LABELS 5
-struct om_labels {
-	const char *key[MAX_LABELS];
-	const char *value[MAX_LABELS];
-	size_t n;
-};
-
-static void label_add(struct om_labels *l, const char *key, const char *value)
+void om_label_add(struct om_labels *l, const char *key, const char *value)
 {
-	if (l->n < MAX_LABELS && value) {
+	if (l->n < OM_MAX_LABELS && value) {
 		l->key[l->n] = key;
 		l->value[l->n++] = value;
 	}
@@ -86,7 +73,7 @@ static bool is_counter(const struct om_family *fam)
 	return !strcmp(fam->type, "counter");
 }
 
-static void family_begin(FILE *f, const struct om_family *fam, bool prom)
+void om_family_begin(FILE *f, const struct om_family *fam, bool prom)
 {
 	const char *total = prom && is_counter(fam) ? "_total" : "";
 
@@ -125,8 +112,8 @@ static void om_number(FILE *f, double v)
 		fprintf(f, "%s", shortest(v, buf, sizeof(buf)));
 }
 
-static void sample(FILE *f, const struct om_family *fam, const struct om_labels *l,
-		   double v)
+void om_sample(FILE *f, const struct om_family *fam, const struct om_labels *l,
+	       double v)
 {
 	fputs(fam->name, f);
 	if (is_counter(fam))
@@ -154,11 +141,11 @@ static const struct om_family ev_seconds = {
 	"hwprof_event_seconds", "counter", "seconds",
 	"Clock events (task-clock, cpu-clock) counted (hwprof stat), in seconds",
 };
-static const struct om_family ev_ratio = {
+const struct om_family om_event_ratio = {
 	"hwprof_event_running_ratio", "gauge", "ratio",
 	"The share of its enabled time each event was counted (below 1: multiplexed, scaled)",
 };
-static const struct om_family ev_supported = {
+const struct om_family om_event_supported = {
 	"hwprof_event_supported", "gauge", NULL,
 	"1 for an event this machine can count, 0 for one it cannot",
 };
@@ -187,10 +174,10 @@ struct om_ctx {
 
 static void base_labels(struct om_ctx *c, size_t run, struct om_labels *l)
 {
-	label_add(l, "command", c->command);
+	om_label_add(l, "command", c->command);
 	if (c->per_run) {
 		snprintf(c->run, sizeof(c->run), "%zu", run + 1);
-		label_add(l, "run", c->run);
+		om_label_add(l, "run", c->run);
 	}
 }
 
@@ -217,31 +204,32 @@ static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam
 		for (size_t k = 0; k < r->nr_runs; k++) {
 			struct om_labels l = { .n = 0 };
 			double v = sr->values[k];
+			bool supported_family = fam == &om_event_supported;
 
-			if (fam == &ev_supported ? k > 0 : (!sr->supported || isnan(v)))
+			if (supported_family ? k > 0 : (!sr->supported || isnan(v)))
 				continue;
 			if (fam == &ev_count && is_clock(sr))
 				continue;
 			if (fam == &ev_seconds && !is_clock(sr))
 				continue;
 			if (!begun)
-				family_begin(f, fam, c->prom);
+				om_family_begin(f, fam, c->prom);
 			begun = true;
-			label_add(&l, "event", sr->name);
+			om_label_add(&l, "event", sr->name);
 			if (nth)
-				label_add(&l, "occurrence", occurrence);
-			if (fam == &ev_supported) {
-				label_add(&l, "command", c->command);
-				sample(f, fam, &l, sr->supported);
+				om_label_add(&l, "occurrence", occurrence);
+			if (fam == &om_event_supported) {
+				om_label_add(&l, "command", c->command);
+				om_sample(f, fam, &l, sr->supported);
 				continue;
 			}
 			base_labels(c, k, &l);
-			if (fam == &ev_ratio)
+			if (fam == &om_event_ratio)
 				v = sr->pct ? sr->pct[k] / 100.0 : NAN;
 			else if (fam == &ev_seconds)
 				v /= 1e9;
 			if (!isnan(v))
-				sample(f, fam, &l, v);
+				om_sample(f, fam, &l, v);
 		}
 	}
 }
@@ -264,13 +252,13 @@ static void value_samples(FILE *f, struct om_ctx *c, enum hwp_series_kind kind,
 			if (isnan(sr->values[k]))
 				continue;
 			if (!begun)
-				family_begin(f, fam, c->prom);
+				om_family_begin(f, fam, c->prom);
 			begun = true;
-			label_add(&l, kind_name(kind), sr->name);
+			om_label_add(&l, kind_name(kind), sr->name);
 			if (sr->unit && *sr->unit)
-				label_add(&l, "unit", sr->unit);
+				om_label_add(&l, "unit", sr->unit);
 			base_labels(c, k, &l);
-			sample(f, fam, &l, sr->values[k]);
+			om_sample(f, fam, &l, sr->values[k]);
 		}
 	}
 }
@@ -281,16 +269,16 @@ static void elapsed_samples(FILE *f, struct om_ctx *c, double interval)
 
 	if (!c->r->nr_runs)
 		return;
-	family_begin(f, &elapsed, c->prom);
+	om_family_begin(f, &elapsed, c->prom);
 	if (interval > 0) {
 		base_labels(c, 0, &l);
-		sample(f, &elapsed, &l, interval);
+		om_sample(f, &elapsed, &l, interval);
 		return;
 	}
 	for (size_t k = 0; k < c->r->nr_runs; k++) {
 		l.n = 0;
 		base_labels(c, k, &l);
-		sample(f, &elapsed, &l, c->r->seconds[k]);
+		om_sample(f, &elapsed, &l, c->r->seconds[k]);
 	}
 }
 
@@ -313,8 +301,8 @@ int result_openmetrics(const void *obj, FILE *f, const void *opts)
 	}
 	event_samples(f, &c, &ev_count);
 	event_samples(f, &c, &ev_seconds);
-	event_samples(f, &c, &ev_ratio);
-	event_samples(f, &c, &ev_supported);
+	event_samples(f, &c, &om_event_ratio);
+	event_samples(f, &c, &om_event_supported);
 	value_samples(f, &c, HWP_SERIES_METRIC, &metric_family);
 	value_samples(f, &c, HWP_SERIES_SCORE, &score_family);
 	elapsed_samples(f, &c, o->interval);
@@ -399,19 +387,19 @@ static void region_family(FILE *f, enum region_family which,
 				if (isnan(v))
 					continue;
 				if (!begun)
-					family_begin(f, fam, c->prom);
+					om_family_begin(f, fam, c->prom);
 				begun = true;
-				label_add(&l, "region", rg->name);
+				om_label_add(&l, "region", rg->name);
 				if (which == RF_METRIC)
-					label_add(&l, "metric", sr->name);
+					om_label_add(&l, "metric", sr->name);
 				else if (sr)
-					label_add(&l, "event", sr->name);
-				label_add(&l, "command", c->command);
+					om_label_add(&l, "event", sr->name);
+				om_label_add(&l, "command", c->command);
 				if (c->per_run) {
 					snprintf(c->run, sizeof(c->run), "%zu", s + 1);
-					label_add(&l, "run", c->run);
+					om_label_add(&l, "run", c->run);
 				}
-				sample(f, fam, &l, v);
+				om_sample(f, fam, &l, v);
 			}
 		}
 	}
