@@ -39,7 +39,9 @@ _hwprof_opts_list='--no-probe --names --topology -h --help'
 _hwprof_args_list=''
 _hwprof_opts_doctor='--json -h --help'
 _hwprof_args_doctor=''
-_hwprof_commands='stat compare record report diff list doctor help'
+_hwprof_opts_serve='-e --event --listen -C --cpu -G --cgroup --cgroup-root -h --help'
+_hwprof_args_serve='-e --event --listen -C --cpu -G --cgroup --cgroup-root'
+_hwprof_commands='stat compare record report diff list doctor serve help'
 
 # The words a value of OPT of CMD is completed from; "files" and "events"
 # are completed as such; nothing: any word (a number, a name).
