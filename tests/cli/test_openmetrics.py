@@ -5,9 +5,13 @@ Prometheus text format, which node_exporter's textfile collector reads)
 and, for OpenMetrics, which promtool does not check, by a strict parser of
 the OpenMetrics 1.0 text format written here from the spec."""
 import os
+import re
+import shutil
+import socket
 import subprocess
 import tempfile
 import time
+import urllib.request
 
 from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, hwprof, run, skip
 from omparse import Invalid, parse_openmetrics, promtool_check, samples, valid
@@ -136,14 +140,24 @@ def intervals():
     check(p.returncode == 2 and "openmetrics" in p.stderr, p.stderr)
 
 
-def interval_file():
+def whole(text, fmt):
+    """TEXT is one whole exposition: OpenMetrics ends with its # EOF; the
+    Prometheus text format has no end mark, but hwprof writes the elapsed
+    time last, so a cut file would lack its sample."""
+    if fmt == "openmetrics":
+        return text.count("# EOF\n") == 1 and text.endswith("# EOF\n")
+    return (text.count("# TYPE hwprof_elapsed_seconds gauge\n") == 1
+            and re.search(r"\nhwprof_elapsed_seconds\{[^\n]*\} [0-9.e+-]+\n\Z", text))
+
+
+def interval_file(fmt):
     """-I -o FILE: a textfile collector reads the latest exposition, so the
     file is written whole each interval and renamed into place: whenever
     it is read, one exposition, never a half-written one, and at the end
     the totals of the whole run."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "hwprof.prom")
-        proc = subprocess.Popen([*WRAPPER, HWPROF, "stat", "--format", "openmetrics", "-o", out,
+        proc = subprocess.Popen([*WRAPPER, HWPROF, "stat", "--format", fmt, "-o", out,
                                  "-I", "50", "-e", "task-clock", "--", WORKLOAD, "cpuspin",
                                  "0.4"], stderr=subprocess.PIPE, text=True)
         reads = []
@@ -160,13 +174,68 @@ def interval_file():
             return
         with open(out) as f:
             reads.append(f.read())
-        bad = [r for r in reads if r.count("# EOF\n") != 1 or not r.endswith("# EOF\n")]
+        bad = [r for r in reads if not whole(r, fmt)]
         check(not bad, f"{len(bad)} of {len(reads)} reads not one whole exposition: {bad[:1]}")
-        fams = valid(reads[-1])
-        if fams:
-            tc = samples(fams, "hwprof_event_seconds", event="task-clock")[0][1]
-            check(tc > 0.3, f"the last is the whole run's total: {tc}")
+        if fmt == "prometheus":
+            promtool_check(reads[-1])
+            m = re.search(r'hwprof_event_seconds_total\{event="task-clock"[^}]*\} (\S+)',
+                          reads[-1])
+            tc = float(m.group(1)) if m else 0
+        else:
+            fams = valid(reads[-1])
+            tc = samples(fams, "hwprof_event_seconds", event="task-clock")[0][1] if fams else 0
+        check(tc > 0.3, f"the last is the whole run's total: {tc}")
         check(os.listdir(d) == ["hwprof.prom"], f"no temporary file left: {os.listdir(d)}")
+
+
+def node_exporter():
+    """Debian's prometheus-node-exporter reads stat -I --format prometheus
+    -o DIR/hwprof.prom with its textfile collector: every scrape while
+    stat runs finds the file whole (node_textfile_scrape_error 0) and, at
+    the end, the whole run's task-clock."""
+    exe = shutil.which("prometheus-node-exporter")
+    if not exe:
+        skip("prometheus-node-exporter is not installed (Debian's; make test installs it)")
+    with tempfile.TemporaryDirectory() as d, socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        ne = subprocess.Popen([exe, "--collector.disable-defaults", "--collector.textfile",
+                               f"--collector.textfile.directory={d}",
+                               f"--web.listen-address=127.0.0.1:{port}"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            def scrape():
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics",
+                                                timeout=30) as r:
+                        return r.read().decode()
+                except OSError:
+                    return None
+
+            deadline = time.monotonic() + 60
+            while scrape() is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+            stat = subprocess.Popen([*WRAPPER, HWPROF, "stat", "--format", "prometheus", "-o",
+                                     os.path.join(d, "hwprof.prom"), "-I", "50", "-e",
+                                     "task-clock", "--", WORKLOAD, "cpuspin", "0.4"],
+                                    stderr=subprocess.PIPE, text=True)
+            errors = []
+            while stat.poll() is None:
+                text = scrape() or ""
+                errors += re.findall(r"^node_textfile_scrape_error [^0].*$", text, re.M)
+            err = stat.stderr.read()
+            stat.stderr.close()
+            check(stat.returncode == 0, err)
+            text = scrape() or ""
+            check(not errors and "node_textfile_scrape_error 0" in text,
+                  f"node_exporter's scrape errors: {errors[:3]}")
+            m = re.search(r'^hwprof_event_seconds_total\{[^}]*event="task-clock"[^}]*\} (\S+)',
+                          text, re.M)
+            check(m and float(m.group(1)) > 0.3, f"the whole run's task-clock: {m and m.group(1)}")
+        finally:
+            ne.terminate()
+            ne.wait(60)
 
 
 def regions():
@@ -236,7 +305,10 @@ case(not_supported_is_no_sample)
 case(escaped_labels)
 case(twice_and_not_utf8)
 case(intervals, name="-I: successive expositions")
-case(interval_file, name="-I -o FILE: the latest exposition, whole")
+case(interval_file, "openmetrics", name="-I -o FILE: the latest exposition, whole")
+case(interval_file, "prometheus",
+     name="-I --format prometheus -o FILE: node_exporter's textfile, whole")
+case(node_exporter, name="node_exporter's textfile collector reads stat -I -o FILE")
 case(regions, name="stat --regions --format openmetrics and prometheus")
 case(usage_errors)
 done()
