@@ -80,8 +80,6 @@ static int add_named_cgroups(struct serve *sv, const char *list)
 
 static int say_open_error(int err)
 {
-	if (err == -ENOMEM)
-		return cli_lib_error("serve", err);
 	cli_lib_error("serve", err);
 	return cli_exit_for(err);
 }
@@ -99,10 +97,8 @@ int serve_new(const struct serve_config *cfg, struct serve **out)
 	if (gethostname(sv->host, sizeof(sv->host) - 1))
 		strcpy(sv->host, "localhost");
 	err = hwp_evlist_parse(cfg->events, NULL, &sv->evl);
-	if (err) {
-		cli_lib_error("serve", err);
-		return cli_exit_for(err);
-	}
+	if (err)
+		return say_open_error(err);
 	if (cfg->cgroups.buf)
 		err = add_named_cgroups(sv, cfg->cgroups.buf);
 	else if (cfg->cgroup_root)
