@@ -62,6 +62,8 @@ class Server:
         return len(os.listdir(f"/proc/{self.proc.pid}/fd"))
 
     def stop(self):
+        if self.proc.stderr.closed:
+            return self.proc.wait(timeout=60), ""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         err = self.proc.stderr.read()
@@ -75,7 +77,8 @@ class Server:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-        self.proc.stderr.close()
+        if not self.proc.stderr.closed:
+            self.proc.stderr.close()
 
 
 def total(fams, event, **labels):
@@ -272,7 +275,8 @@ def sigterm_mid_scrape():
         threads = [threading.Thread(target=scraper) for _ in range(4)]
         for t in threads:
             t.start()
-        while len(answers) < 20:
+        deadline = time.monotonic() + 120
+        while len(answers) < 20 and time.monotonic() < deadline:
             time.sleep(0.01)
         code, err = sv.stop()
         stop.set()
@@ -334,15 +338,22 @@ def no_growth():
     if WRAPPER:
         skip("2000 scrapes under valgrind take too long")
     with Server("-e", "page-faults,cpu-clock,context-switches,cpu-migrations") as sv:
+        def settled_fds():
+            """The server's fds once it has closed every connection (the
+            client's close reaches it a moment later): one socket left."""
+            deadline = time.monotonic() + 60
+            while sockets(sv.proc.pid) != 1 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            return sv.fds()
+
         for _ in range(200):
             sv.get()
-        fds, rss = sv.fds(), rss_kib(sv.proc.pid)
+        fds, rss = settled_fds(), rss_kib(sv.proc.pid)
         for _ in range(2000):
             sv.get()
-        deadline = time.monotonic() + 60
-        while sv.fds() != fds and time.monotonic() < deadline:
-            time.sleep(0.05)
-        check(sv.fds() == fds, f"{sv.fds()} fds after 2000 scrapes, {fds} before")
+        after = settled_fds()
+        check(after == fds and sockets(sv.proc.pid) == 1,
+              f"{after} fds after 2000 scrapes, {fds} before")
         grew = rss_kib(sv.proc.pid) - rss
         check(grew < 1024, f"resident memory grew by {grew} KiB over 2000 scrapes")
         code, err = sv.stop()
@@ -398,12 +409,18 @@ def prometheus():
     """A real Prometheus scrapes hwprof serve every second while a workload
     touches 30000 pages in its cgroup: the increase it stores is the
     workload's (and its exec's) page faults; a restart of hwprof serve is
-    a counter reset, which Prometheus counts and bridges."""
+    a counter reset, which Prometheus counts and bridges. Increases, not
+    rates over a few seconds: under the suite's load those vary with the
+    workload's pace, and its count is what it knows."""
     pages = 30000
     with TestCgroup() as cg, tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         sv = Server("-G", cg.name, "-e", "page-faults", listen=f"127.0.0.1:{port}")
-        prom = Prometheus(f"127.0.0.1:{port}", tmp)
+        try:
+            prom = Prometheus(f"127.0.0.1:{port}", tmp)
+        except BaseException:
+            sv.stop()
+            raise
         series = f'hwprof_event_total{{event="page-faults",cgroup="{cg.name}"}}'
         try:
             prom.wait(lambda: prom.query(f"count_over_time({series}[5m])"), "scraping")
@@ -416,8 +433,6 @@ def prometheus():
             grew = prom.query(f"sum(max_over_time({series}[5m]))") - first
             check(pages <= grew <= pages * 1.05 + 1000,
                   f"Prometheus stored {grew} page faults for {pages} pages")
-            rate = prom.query(f"sum(rate({series}[5s]))")
-            check(rate is not None and rate >= 0, f"rate() {rate}")
             code, err = sv.stop()
             check(code == 0, err)
             sv = Server("-G", cg.name, "-e", "page-faults", listen=f"127.0.0.1:{port}")
