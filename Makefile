@@ -79,7 +79,8 @@ demo: build
 		-M "faults/migration=page-faults / cpu-migrations" -- $(BUILD)/examples/churn
 
 # The CLI tests compare with perf; the ABI test diffs with abigail-tools;
-# promtool (prometheus) checks the Prometheus output, python3-jsonschema
+# promtool (prometheus) checks the Prometheus output and scrapes hwprof
+# serve, prometheus-node-exporter reads stat -I's textfile, python3-jsonschema
 # the speedscope files and every JSON output against docs/schema/, go tool
 # pprof (golang-go) the pprof files, and headless chromium the HTML flame
 # graphs; python3-scipy checks the paired tests against scipy's ttest_rel
@@ -88,7 +89,8 @@ demo: build
 # the Python package's tests, python3-pytest-benchmark its plugin's.
 test: build
 	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema golang-go chromium g++ \
-		python3-scipy man-db bash-completion python3-pytest python3-pytest-benchmark
+		python3-scipy man-db bash-completion python3-pytest python3-pytest-benchmark \
+		prometheus-node-exporter
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \

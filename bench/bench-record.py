@@ -4,7 +4,8 @@
 itself (selftimed), alone, under hwprof record and under perf record at the
 same frequency, alternating run after run; medians and slowdowns. perf's own
 wall time is padded to whole seconds by its side-band thread, so the
-program's own time is what compares.
+program's own time is what compares. hwprof record --rotate 0.1 shows
+what moving on to a new file ten times a second costs.
 Usage: bench-record.py BUILD_DIR RUNS FREQ ITERATIONS"""
 import os
 import shutil
@@ -21,7 +22,12 @@ with tempfile.TemporaryDirectory() as d:
     variants = {
         "alone": [],
         f"hwprof record -F {freq}": [hwprof, "record", "-F", freq, "-o", f"{d}/h.data", "--"],
+        # A new file every 0.1 s, the two newest kept: the cost of rotating.
+        f"hwprof record -F {freq} --rotate 0.1": [
+            hwprof, "record", "-F", freq, "--rotate", "0.1", "--keep", "2", "--output-dir",
+            f"{d}/rot", "--"],
     }
+    os.mkdir(f"{d}/rot")
     if perf:
         variants[f"perf record -F {freq}"] = [perf, "record", "-q", "-F", freq, "-o",
                                               f"{d}/p.data", "--"]

@@ -93,6 +93,7 @@ extern const struct cli_cmd cli_cmd_record;
 extern const struct cli_cmd cli_cmd_report;
 extern const struct cli_cmd cli_cmd_diff;
 extern const struct cli_cmd cli_cmd_doctor;
+extern const struct cli_cmd cli_cmd_serve;
 
 /* Exit statuses (see hwprof(1), EXIT STATUS). */
 enum {

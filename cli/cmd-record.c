@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* hwprof record: sample a command, a process or CPUs into perf.data. */
+#include "record-rotate.h"
 #include "target.h"
 
 #include <getopt.h>
@@ -20,7 +21,7 @@ static const char record_usage[] =
 	"sample until COMMAND ends, the process exits, or Ctrl-C.\n"
 	"\n";
 
-enum { OPT_CALL_GRAPH = CLI_OPT_LONG, OPT_OFF_CPU };
+enum { OPT_CALL_GRAPH = CLI_OPT_LONG, OPT_OFF_CPU, OPT_ROTATE, OPT_OUTPUT_DIR, OPT_KEEP };
 
 static const struct cli_option record_options[] = {
 	CLI_OPT('e', "event", "LIST",
@@ -44,6 +45,11 @@ static const struct cli_option record_options[] = {
 	CLI_OPT('o', "output", "FILE",
 		"the perf.data file (default perf.data); '-': standard\n"
 		"output, in perf's pipe format"),
+	CLI_OPT(OPT_ROTATE, "rotate", "SECONDS",
+		"a new file every SECONDS, in --output-dir (no sample\n"
+		"lost between two)"),
+	CLI_OPT(OPT_OUTPUT_DIR, "output-dir", "DIR", "where --rotate writes its files"),
+	CLI_OPT(OPT_KEEP, "keep", "N", "with --rotate: keep the N newest finished files"),
 	CLI_OPT('h', "help", NULL, "this text"),
 	CLI_OPT_END,
 };
@@ -61,9 +67,11 @@ struct record_config {
 	enum hwp_callchain callchain;
 	long stack_size;	/* --call-graph dwarf,SIZE */
 	const char *output;
+	struct rotate rotate;	/* --rotate, --output-dir, --keep */
 	struct cli_target target;	/* -p, -a, -C and the command */
 	bool no_inherit;
 	bool off_cpu;
+	bool output_set;	/* -o given */
 	char **cmdline;		/* everything after 'hwprof', for the file */
 	bool help;		/* --help: print it, and nothing else */
 };
@@ -129,7 +137,10 @@ static int parse_option(void *ctx, int key, char *arg)
 	case 'p': return cli_target_set_pid(&c->target, "record", arg);
 	case 'a': c->target.all_cpus = true; return 0;
 	case 'C': c->target.cpus = arg; return 0;
-	case 'o': c->output = arg; return 0;
+	case 'o': c->output = arg; c->output_set = true; return 0;
+	case OPT_OUTPUT_DIR: c->rotate.dir = arg; return 0;
+	case OPT_ROTATE: return rotate_parse_every(&c->rotate, arg);
+	case OPT_KEEP: return rotate_parse_keep(&c->rotate, arg);
 	}
 	return 0;
 }
@@ -155,13 +166,14 @@ static int parse_options(struct record_config *c, int argc, char **argv)
 			  "-F and -c exclude each other: give a frequency or a period");
 		return CLI_EXIT_USAGE;
 	}
-	return 0;
+	return rotate_check(&c->rotate, c->output_set);
 }
 
 /* What one recording holds; released by session_release(). */
 struct session {
 	struct cli_watch watch;	/* the command, or the process of -p */
 	struct hwp_record *rec;
+	struct rotate *rotate;	/* --rotate's files */
 	bool read_failed;	/* writing the file failed: sampling stopped */
 };
 
@@ -188,14 +200,17 @@ static int new_record(struct record_config *c, struct session *s)
 /* The rings are read every READ_INTERVAL_MS at least, half full or not. */
 static double next_read(void *arg)
 {
-	(void)arg;
-	return cli_now() + READ_INTERVAL_MS / 1000.0;
+	const struct session *s = arg;
+	double read = cli_now() + READ_INTERVAL_MS / 1000.0;
+	double rotate = rotate_next(s->rotate);
+
+	return rotate < read ? rotate : read;
 }
 
 static int read_rings(void *arg)
 {
 	struct session *s = arg;
-	int err = hwp_record_read(s->rec);
+	int err = hwp_record_read(s->rec) ?: rotate_maybe(s->rotate, s->rec);
 
 	if (!err)
 		return 0;
@@ -290,7 +305,10 @@ static int record(struct record_config *c, int *code)
 	struct session s = { .watch = { .pidfd = -1 } };
 	int ret, err;
 
+	s.rotate = &c->rotate;
 	ret = cli_watch_prepare(&s.watch, &c->target, c->target.argv, "record");
+	if (!ret && c->rotate.every > 0 && !(ret = rotate_begin(&c->rotate)))
+		c->output = c->rotate.path;
 	if (ret)
 		goto out;
 	cli_install_stop_signals();
@@ -318,7 +336,10 @@ static int record(struct record_config *c, int *code)
 		ret = cli_lib_error("record", err);
 		goto out;
 	}
+	if (c->rotate.every > 0)
+		c->output = c->rotate.path;
 	print_summary(c, &s);
+	rotate_end(&c->rotate);
 	if (ret || stopped_early(&s))
 		ret = CLI_EXIT_FAILURE;
 out:
@@ -337,6 +358,7 @@ static int record_run(int argc, char **argv)
 	else if (!ret)
 		ret = record(&cfg, &code);
 	free(cfg.events.buf);
+	rotate_release(&cfg.rotate);
 	return ret ?: code;
 }
 

@@ -12,6 +12,7 @@ static const struct cli_cmd *const commands[] = {
 	&cli_cmd_diff,
 	&cli_cmd_list,
 	&cli_cmd_doctor,
+	&cli_cmd_serve,
 };
 
 static void usage(FILE *f)

@@ -82,8 +82,9 @@ static int check_combinations(const struct stat_config *c)
 			  "--json with variants (--save DIR keeps each run's values)");
 		return CLI_EXIT_USAGE;
 	}
-	if (c->interval_ms && c->format == HWP_FORMAT_PROMETHEUS) {
-		cli_error("stat", "-I writes an exposition an interval, which only openmetrics ends (# EOF): use --format openmetrics");
+	if (c->interval_ms && c->format == HWP_FORMAT_PROMETHEUS &&
+	    !stat_replaced_each_interval(c)) {
+		cli_error("stat", "-I writes an exposition an interval, which only openmetrics ends (# EOF): use --format openmetrics, or -o FILE, replaced each interval");
 		return CLI_EXIT_USAGE;
 	}
 	if (c->sweep && (c->interval_ms || c->format == HWP_FORMAT_CSV || openmetrics)) {

@@ -12,16 +12,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* -I --format openmetrics -o FILE: a textfile collector (node_exporter's)
- * reads the latest exposition, so FILE holds one, replaced whole each
- * interval (written aside and renamed into place). Standard output, a
- * pipe or a device gets one after the other. */
-static bool replaced_each_interval(const struct stat_ctx *sc)
+/* -I --format openmetrics or prometheus -o FILE: a textfile collector
+ * (node_exporter's) reads the latest exposition, so FILE holds one,
+ * replaced whole each interval (written aside and renamed into place).
+ * Standard output, a pipe or a device gets one after the other. */
+bool stat_replaced_each_interval(const struct stat_config *c)
 {
-	const char *path = sc->cfg->output;
+	const char *path = c->output;
 	struct stat st;
 
-	if (sc->cfg->format != HWP_FORMAT_OPENMETRICS || !path || !strcmp(path, "-"))
+	if ((c->format != HWP_FORMAT_OPENMETRICS && c->format != HWP_FORMAT_PROMETHEUS) ||
+	    !path || !strcmp(path, "-"))
 		return false;
 	return stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
 }
@@ -45,7 +46,7 @@ int interval_write(struct stat_ctx *sc, const struct hwp_result *res,
 	FILE *f;
 	int err;
 
-	if (!replaced_each_interval(sc)) {
+	if (!stat_replaced_each_interval(sc->cfg)) {
 		err = hwp_result_write(res, sc->stream, o);
 		/* Said by the caller, once: the output is dropped, not committed. */
 		sc->write_failed |= err != 0;

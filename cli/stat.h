@@ -254,8 +254,11 @@ void progress_show(struct progress *p, const char *label, bool warmup, long i, l
 int histogram_check(const struct stat_ctx *sc);
 /* Draw the runs of --histogram's row of @r on @f. */
 int histogram_print(const struct hwp_result *r, const char *name, FILE *f);
-/* Write interval @res of -I: after the others, or (OpenMetrics to a file)
- * in place of the last one. */
+/* Whether -I's -o FILE holds the latest exposition alone, replaced whole
+ * each interval (openmetrics or prometheus to a regular file). */
+bool stat_replaced_each_interval(const struct stat_config *c);
+/* Write interval @res of -I: after the others, or (an exposition to a
+ * file) in place of the last one. */
 int interval_write(struct stat_ctx *sc, const struct hwp_result *res,
 		   struct hwp_write_opts *o);
 

@@ -8,10 +8,10 @@
 set -u
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "hwprof: not a Debian system: nothing installed. hwprof needs meson, ninja, pkg-config," \
-		"a C11 compiler, python3, libpfm4, elfutils' libdw and libelf, capstone, zlib, libunwind, libzstd, libiberty, libdebuginfod and scdoc (man pages)${*:+, and: $*}"
+		"a C11 compiler, python3, libpfm4, elfutils' libdw and libelf, capstone, zlib, libunwind, libzstd, libiberty, libdebuginfod, libmicrohttpd (hwprof serve) and scdoc (man pages)${*:+, and: $*}"
 	exit 0
 fi
-pkgs="meson ninja-build pkg-config gcc libc6-dev python3 libpfm4-dev libdw-dev libelf-dev libcapstone-dev zlib1g-dev libunwind-dev libzstd-dev libiberty-dev libdebuginfod-dev scdoc"
+pkgs="meson ninja-build pkg-config gcc libc6-dev python3 libpfm4-dev libdw-dev libelf-dev libcapstone-dev zlib1g-dev libunwind-dev libzstd-dev libiberty-dev libdebuginfod-dev libmicrohttpd-dev scdoc"
 [ $# -gt 0 ] && pkgs="$pkgs $*"
 missing=""
 for p in $pkgs; do

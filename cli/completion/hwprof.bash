@@ -20,9 +20,10 @@ _hwprof_opts_compare='-a --alpha -t --test --no-correction --json --fail-on
 	-x --field-separator --csv -o --output --no-big-num -h --help'
 _hwprof_args_compare='-a --alpha -t --test --fail-on -x --field-separator -o --output'
 _hwprof_opts_record='-e --event -F --freq -c --count -g --call-graph -m --mmap-pages
-	-i --no-inherit --off-cpu -p --pid -a --all-cpus -C --cpu -o --output -h --help'
+	-i --no-inherit --off-cpu -p --pid -a --all-cpus -C --cpu -o --output --rotate
+	--output-dir --keep -h --help'
 _hwprof_args_record='-e --event -F --freq -c --count --call-graph -m --mmap-pages
-	-p --pid -C --cpu -o --output'
+	-p --pid -C --cpu -o --output --rotate --output-dir --keep'
 _hwprof_opts_report='-i --input -s --sort -n --top -f --format -x --field-separator
 	--annotate -e --event --kallsyms --vmlinux --no-kallsyms-cache --no-debug-cache
 	--no-demangle --inline --no-inline --comms --comm --pid --pids --tid --tids --dsos
@@ -39,7 +40,9 @@ _hwprof_opts_list='--no-probe --names --topology --metrics -h --help'
 _hwprof_args_list=''
 _hwprof_opts_doctor='--json -h --help'
 _hwprof_args_doctor=''
-_hwprof_commands='stat compare record report diff list doctor help'
+_hwprof_opts_serve='-e --event --listen -C --cpu -G --cgroup --cgroup-root -h --help'
+_hwprof_args_serve='-e --event --listen -C --cpu -G --cgroup --cgroup-root'
+_hwprof_commands='stat compare record report diff list doctor serve help'
 
 # The words a value of OPT of CMD is completed from; "files" and "events"
 # are completed as such; nothing: any word (a number, a name).

@@ -196,6 +196,24 @@ HWP_API int hwp_record_read(struct hwp_record *r);
  */
 HWP_API int hwp_record_finish(struct hwp_record *r);
 
+/*
+ * hwp_record_rotate - end the file and go on in @path, losing no sample
+ * @path: the next perf.data file, as opts.output (copied)
+ *
+ * Drains the rings into the current file and completes it as
+ * hwp_record_finish() would (lost samples, build-ids, header; renamed into
+ * place), while the events go on counting: what the kernel writes after
+ * the drain is in @path's file, which begins with its own attributes and
+ * the processes that exist then, so that each file reads on its own (perf
+ * record --switch-output). hwp_record_info() then counts the new file's
+ * samples. Errors: -EBADF when not open, -EINVAL for a recording kept in
+ * memory or to a stream, the errors of hwp_record_read() and
+ * hwp_record_finish() for the old file and of hwp_record_open() for the
+ * new one; after any of them the recording fails as a failed read does.
+ * Since: 0.2
+ */
+HWP_API int hwp_record_rotate(struct hwp_record *r, const char *path);
+
 /* hwp_record_info - what was recorded so far; strings borrowed from @r.
  * Since: 0.1 (as hwp_record_stats) */
 HWP_API int hwp_record_info(const struct hwp_record *r, struct hwp_record_info *st);

@@ -3,6 +3,7 @@
  * cgroup v2 hierarchy opened for PERF_FLAG_PID_CGROUP. */
 #include "count/session.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,4 +75,52 @@ COLD_FRAME int session_cgroup_open(struct hwp_session *s)
 		return fail(-errno, "cgroup '%s': cannot open %s: %s (a path under the cgroup v2 mount %s, as perf's -G takes it)",
 			    s->cgroup, path, errno_text(errno), mnt);
 	return 0;
+}
+
+/* The children of @parent, "PARENT/CHILD" each: what hwprof serve
+ * --cgroup-root counts, read again at each scrape as containers come and go. */
+static int cgroup_walk(DIR *d, const char *parent, hwpriv_cgroup_fn fn, void *ctx)
+{
+	struct dirent *e;
+	char name[8192];
+
+	while ((e = readdir(d))) {
+		int ret;
+
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		snprintf(name, sizeof(name), "%s%s%s", parent, *parent ? "/" : "",
+			 e->d_name);
+		ret = fn(name, ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+HWP_API int hwpriv_cgroup_foreach_child(const char *parent, hwpriv_cgroup_fn fn,
+					void *ctx)
+{
+	char mnt[4096], path[8192];
+	DIR *d;
+	int ret;
+
+	if (!parent || !fn)
+		return fail(-EINVAL,
+			    "hwpriv_cgroup_foreach_child: no parent or no callback");
+	parent += strspn(parent, "/");
+	if (*parent && cgroup_check_name(parent))
+		return -EINVAL;
+	ret = cgroup2_mount(mnt, sizeof(mnt));
+	if (ret)
+		return fail(ret, "cgroup '%s': no cgroup v2 hierarchy is mounted (mount -t cgroup2 none /sys/fs/cgroup)",
+			    parent);
+	snprintf(path, sizeof(path), "%s/%s", mnt, parent);
+	d = opendir(path);
+	if (!d)
+		return fail(-errno, "cgroup '%s': cannot list %s: %s (a path under the cgroup v2 mount %s)",
+			    parent, path, errno_text(errno), mnt);
+	ret = cgroup_walk(d, parent, fn, ctx);
+	closedir(d);
+	return ret;
 }

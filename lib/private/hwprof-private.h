@@ -313,6 +313,52 @@ HWP_API int hwpriv_sweep_set_command(struct hwp_sweep *sw, char *const argv[]);
 HWP_API int hwpriv_sweep_add(struct hwp_sweep *sw, const char *value,
 			     struct hwp_result *r);
 
+/* ------------------------------------------------------------------------
+ * hwprof serve: live counts for Prometheus, and the cgroups it discovers
+ */
+
+/* One reading hwpriv_openmetrics_counts() writes: an event's count on a
+ * CPU, of the tasks of a cgroup. Since: 0.2 */
+struct hwpriv_om_count {
+	const char *event;	/* its name, as in the event list */
+	bool clock;		/* a clock (unit "ns"): written in seconds */
+	bool supported;		/* false: only hwprof_event_supported 0 is written */
+	int cpu;		/* the CPU; -1: not split by CPU */
+	const char *cgroup;	/* the cgroup (perf's -G path); NULL: every task */
+	struct hwp_count count;
+};
+
+/*
+ * hwpriv_openmetrics_counts - live counts as a scrape's answer
+ * @format: HWP_FORMAT_OPENMETRICS or HWP_FORMAT_PROMETHEUS (text 0.0.4)
+ * @host: the label host of every sample, or NULL for none
+ *
+ * Writes hwprof_event_total (hwprof_event_seconds_total for clocks),
+ * scaled for multiplexing as perf stat scales, with the labels event,
+ * cpu, cgroup and host; hwprof_event_running_ratio beside it; and
+ * hwprof_event_supported once an event and cgroup. A count enabled but
+ * never running has no sample. Errors: -EINVAL, -EOPNOTSUPP for another
+ * format, -EIO when @f has an error. Since: 0.2
+ */
+HWP_API int hwpriv_openmetrics_counts(FILE *f, const struct hwpriv_om_count *counts,
+				      size_t nr, const char *host,
+				      enum hwp_format format);
+
+/*
+ * hwpriv_cgroup_foreach_child - the cgroups directly under @parent
+ * @parent: a path under the cgroup v2 mount ("system.slice"); "" or "/"
+ *	    for the mount's root
+ * @fn: called with "PARENT/CHILD" (without a leading '/'), in no set
+ *	order; a non-zero return stops the walk and is returned
+ *
+ * Errors: -ENOENT when no cgroup v2 hierarchy is mounted, the errno of
+ * opening @parent's directory (the message names it), -EINVAL for a path
+ * with "..". Since: 0.2
+ */
+typedef int (*hwpriv_cgroup_fn)(const char *cgroup, void *ctx);
+HWP_API int hwpriv_cgroup_foreach_child(const char *parent, hwpriv_cgroup_fn fn,
+					void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

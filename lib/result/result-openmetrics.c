@@ -6,6 +6,7 @@
  * was not counted has no sample: the format has no comments to say why, so
  * hwprof_event_supported says which events could be opened. */
 #include "core/core.h"
+#include "result/openmetrics.h"
 #include "result/result.h"
 #include "util/openmetrics.h"
 
@@ -22,11 +23,11 @@ static const struct om_family ev_seconds = {
 	"hwprof_event_seconds", "counter", "seconds",
 	"Clock events (task-clock, cpu-clock) counted (hwprof stat), in seconds",
 };
-static const struct om_family ev_ratio = {
+const struct om_family om_event_ratio = {
 	"hwprof_event_running_ratio", "gauge", "ratio",
 	"The share of its enabled time each event was counted (below 1: multiplexed, scaled)",
 };
-static const struct om_family ev_supported = {
+const struct om_family om_event_supported = {
 	"hwprof_event_supported", "gauge", NULL,
 	"1 for an event this machine can count, 0 for one it cannot",
 };
@@ -86,7 +87,7 @@ static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam
 			struct om_labels l = { .n = 0 };
 			double v = sr->values[k];
 
-			if (fam == &ev_supported ? k > 0 : (!sr->supported || isnan(v)))
+			if (fam == &om_event_supported ? k > 0 : (!sr->supported || isnan(v)))
 				continue;
 			if (fam == &ev_count && is_clock(sr))
 				continue;
@@ -98,13 +99,13 @@ static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam
 			om_label_add(&l, "event", sr->name);
 			if (nth)
 				om_label_add(&l, "occurrence", occurrence);
-			if (fam == &ev_supported) {
+			if (fam == &om_event_supported) {
 				om_label_add(&l, "command", c->command);
 				om_sample(f, fam, &l, sr->supported);
 				continue;
 			}
 			base_labels(c, k, &l);
-			if (fam == &ev_ratio)
+			if (fam == &om_event_ratio)
 				v = sr->pct ? sr->pct[k] / 100.0 : NAN;
 			else if (fam == &ev_seconds)
 				v /= 1e9;
@@ -181,8 +182,8 @@ int result_openmetrics(const void *obj, FILE *f, const void *opts)
 	}
 	event_samples(f, &c, &ev_count);
 	event_samples(f, &c, &ev_seconds);
-	event_samples(f, &c, &ev_ratio);
-	event_samples(f, &c, &ev_supported);
+	event_samples(f, &c, &om_event_ratio);
+	event_samples(f, &c, &om_event_supported);
 	value_samples(f, &c, HWP_SERIES_METRIC, &metric_family);
 	value_samples(f, &c, HWP_SERIES_SCORE, &score_family);
 	elapsed_samples(f, &c, o->interval);

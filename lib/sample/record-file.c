@@ -168,7 +168,7 @@ static int synthesize(struct hwp_record *r)
 
 	if (!err)
 		err = synth_kernel_modules(r->id_size, write_record, r);
-	if (err || r->o.enable_on_exec)
+	if (err || (r->o.enable_on_exec && !r->rotated))
 		return err;	/* a command about to exec maps everything anew */
 	if (r->o.scope == HWP_SCOPE_CPUS)
 		return synth_all_processes(r->id_size, write_record, r);
@@ -291,6 +291,12 @@ static int read_lost(struct hwp_record *r)
 			if (fds_read(&r->fds, i, e, v, sizeof(v)) == (ssize_t)sizeof(v))
 				lost += v[1];
 		}
+		if (r->lost_before) {
+			uint64_t before = r->lost_before[e];
+
+			r->lost_before[e] = lost;
+			lost -= before;
+		}
 		r->lost_read += lost;
 		if (lost)
 			err = write_lost_samples(r, e, lost);
@@ -380,5 +386,39 @@ int record_end_output(struct hwp_record *r, int err)
 	/* A file that could not be completed is never read, nor an older
 	 * one under its name. */
 	r->finished = !err;
+	return err ? keep_failure(r, err) : 0;
+}
+
+/* The file ends here and @path (taken) begins: the rings are drained
+ * into the old file first and keep what comes after for the new one, so
+ * that no sample falls between the two. Each file is whole on its own:
+ * its own attributes, the processes that exist, its lost samples and
+ * build-ids. */
+int record_rotate_output(struct hwp_record *r, char *path)
+{
+	int err;
+
+	if (!r->lost_before &&
+	    !(r->lost_before = calloc(r->evl->nr_events, sizeof(*r->lost_before)))) {
+		free(path);
+		return fail(-ENOMEM, "out of memory");
+	}
+	err = record_end_data(r);
+	if (!err)
+		err = record_end_output(r, 0);
+	if (err) {
+		free(path);
+		return err;
+	}
+	free(r->output);
+	r->output = path;
+	r->o.output = path;
+	r->samples = r->lost = r->throttled = r->lost_read = 0;
+	r->good_data = 0;
+	r->good_samples = 0;
+	strtab_release(&r->mapped);
+	r->finished = false;
+	r->rotated = true;
+	err = record_begin_output(r);
 	return err ? keep_failure(r, err) : 0;
 }

@@ -440,6 +440,26 @@ HWP_API int hwp_record_finish(struct hwp_record *r)
 	return record_end_output(r, err);
 }
 
+HWP_API int hwp_record_rotate(struct hwp_record *r, const char *path)
+{
+	char *copy;
+	int err;
+
+	clear_error();
+	if (!r || !r->open)
+		return fail(-EBADF, "hwp_record_rotate: the recording is not open");
+	if (!path || !r->output || r->streamed)
+		return fail(-EINVAL,
+			    "hwp_record_rotate: only a recording to a regular file moves on to another file, and it needs the path of the next");
+	err = hwp_record_read(r);
+	if (err)
+		return err;
+	copy = strdup(path);
+	if (!copy)
+		return fail(-ENOMEM, "out of memory");
+	return record_rotate_output(r, copy);
+}
+
 HWP_API int hwp_record_fd(const struct hwp_record *r)
 {
 	return r && r->open ? r->epfd : -1;
@@ -512,6 +532,7 @@ HWP_API void hwp_record_free(struct hwp_record *r)
 	strbuf_release(&r->fallbacks);
 	strtab_release(&r->mapped);
 	free(r->stopped);
+	free(r->lost_before);
 	hwp_evlist_free(r->evl);
 	free(r);
 }

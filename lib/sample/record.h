@@ -45,6 +45,10 @@ struct hwp_record {
 	struct strtab mapped;
 	/* what the events' read_format LOST counters said at the end */
 	uint64_t lost_read;
+	/* hwp_record_rotate(): each event's LOST counter at the last file's
+	 * end, which the next file's count starts from; NULL before */
+	uint64_t *lost_before;
+	bool rotated;		/* the target runs: a new file synthesizes it */
 	/* The recording failed for good (failure.err != 0): every later call
 	 * returns this error with this message. */
 	struct kept_error failure;
@@ -70,5 +74,6 @@ int record_end_data(struct hwp_record *r);
  * the files mapped, or, where writing failed (@err, of the last read or of
  * record_end_data()), ended at the last complete round; committed. */
 int record_end_output(struct hwp_record *r, int err);
+int record_rotate_output(struct hwp_record *r, char *path);
 
 #endif

@@ -4,177 +4,21 @@
 Prometheus text format, which node_exporter's textfile collector reads)
 and, for OpenMetrics, which promtool does not check, by a strict parser of
 the OpenMetrics 1.0 text format written here from the spec."""
-import math
 import os
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
+import urllib.request
 
 from common import HWPROF, WORKLOAD, WRAPPER, case, check, done, hwprof, run, skip
+from omparse import Invalid, parse_openmetrics, promtool_check, samples, valid
 
 MSGBENCH = os.environ.get("MSGBENCH")
 # Regions are written where HWPROF_OUTPUT says: not inherited from the caller.
 CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("HWPROF_") or k == "HWPROF"}
-
-NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
-LABEL = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
-TYPES = {"counter", "gauge", "stateset", "info", "histogram", "gaugehistogram", "summary",
-         "unknown"}
-# The names of a family's samples, by type (the spec's suffixes).
-SUFFIXES = {"counter": ("_total", "_created"), "gauge": ("",), "unknown": ("",),
-            "info": ("_info",), "stateset": ("",)}
-NUMBER = re.compile(r"[+-]?(Inf|inf|NaN|nan|[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?"
-                    r"|\.[0-9]+([eE][+-]?[0-9]+)?)$")
-
-
-class Invalid(Exception):
-    pass
-
-
-def unescape_value(s, i):
-    """The label value that starts after the quote at S[i-1]; (value, end)."""
-    out = []
-    while i < len(s):
-        c = s[i]
-        if c == '"':
-            return "".join(out), i + 1
-        if c == "\n":
-            raise Invalid("a raw line feed in a label value")
-        if c == "\\":
-            nxt = s[i + 1:i + 2]
-            if nxt not in ("\\", '"', "n"):
-                raise Invalid(f"escape \\{nxt} in a label value")
-            out.append("\n" if nxt == "n" else nxt)
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    raise Invalid("an unterminated label value")
-
-
-def parse_sample(line):
-    """(name, {label: value}, value) of a sample line, without timestamp."""
-    m = NAME.match(line)
-    if not m:
-        raise Invalid(f"no metric name: {line!r}")
-    name, i, labels = m.group(0), m.end(), {}
-    if line[i:i + 1] == "{":
-        i += 1
-        while line[i:i + 1] != "}":
-            lm = LABEL.match(line, i)
-            if not lm or line[lm.end():lm.end() + 2] != '="':
-                raise Invalid(f"a bad label at {i}: {line!r}")
-            key = lm.group(0)
-            if key in labels:
-                raise Invalid(f"label {key} twice: {line!r}")
-            labels[key], i = unescape_value(line, lm.end() + 2)
-            if line[i:i + 1] == ",":
-                i += 1
-                if line[i:i + 1] == "}":
-                    raise Invalid(f"a comma before the closing brace: {line!r}")
-            elif line[i:i + 1] != "}":
-                raise Invalid(f"no comma between labels: {line!r}")
-        i += 1
-    if line[i:i + 1] != " ":
-        raise Invalid(f"no single space before the value: {line!r}")
-    rest = line[i + 1:].split(" ")
-    if len(rest) != 1 or not NUMBER.match(rest[0]):
-        raise Invalid(f"not a value (or a timestamp, which hwprof never writes): {line!r}")
-    return name, labels, float(rest[0])
-
-
-def parse_openmetrics(text):
-    """Families {name: {"type", "unit", "help", "samples": [(name, labels,
-    value)]}}, or raise Invalid for what the spec forbids."""
-    if not text.endswith("# EOF\n"):
-        raise Invalid("does not end with '# EOF' and a line feed")
-    lines = text[:-len("# EOF\n")].split("\n")
-    if lines[-1] != "":
-        raise Invalid("no line feed before # EOF")
-    families, current, done_names = {}, None, set()
-    for line in lines[:-1]:
-        if line.startswith("#"):
-            parts = line.split(" ", 3)
-            if len(parts) < 3 or parts[0] != "#" or parts[1] not in ("TYPE", "UNIT", "HELP"):
-                raise Invalid(f"a comment OpenMetrics does not have: {line!r}")
-            kind, name = parts[1], parts[2]
-            text_ = parts[3] if len(parts) > 3 else ""
-            if not NAME.fullmatch(name):
-                raise Invalid(f"a bad family name: {line!r}")
-            if current is None or current != name:
-                if name in families:
-                    raise Invalid(f"family {name} is not contiguous")
-                families[name] = {"type": "unknown", "unit": "", "help": None, "samples": [],
-                                  "meta": set()}
-                if current:
-                    done_names.add(current)
-                current = name
-            fam = families[name]
-            if kind in fam["meta"]:
-                raise Invalid(f"{kind} twice for {name}")
-            if fam["samples"]:
-                raise Invalid(f"{kind} of {name} after its samples")
-            fam["meta"].add(kind)
-            if kind == "TYPE":
-                if text_ not in TYPES:
-                    raise Invalid(f"type {text_!r}")
-                fam["type"] = text_
-            elif kind == "UNIT":
-                if not name.endswith("_" + text_):
-                    raise Invalid(f"{name} does not end in its unit {text_}")
-                fam["unit"] = text_
-            else:
-                if re.search(r"\\[^\\n]", text_.replace("\\\\", "")):
-                    raise Invalid(f"a bad escape in HELP: {line!r}")
-                fam["help"] = text_
-            continue
-        if not line:
-            raise Invalid("an empty line")
-        name, labels, value = parse_sample(line)
-        if current is None:
-            raise Invalid(f"a sample outside any family: {line!r}")
-        fam = families[current]
-        suffixes = SUFFIXES.get(fam["type"], ("",))
-        if not any(name == current + s for s in suffixes):
-            raise Invalid(f"sample {name} in family {current} of type {fam['type']}")
-        if fam["type"] == "counter" and (math.isnan(value) or value < 0):
-            raise Invalid(f"a counter's total must be a number >= 0: {line!r}")
-        key = (name, tuple(sorted(labels.items())))
-        if any((n, tuple(sorted(lb.items()))) == key for n, lb, _ in fam["samples"]):
-            raise Invalid(f"a sample twice: {line!r}")
-        fam["samples"].append((name, labels, value))
-    for name, fam in families.items():
-        if fam["type"] == "counter" and name.endswith("_total"):
-            raise Invalid(f"counter family {name} named with its _total")
-    return families
-
-
-def valid(text):
-    """The families of TEXT, after checking it; None after saying why not."""
-    try:
-        return parse_openmetrics(text)
-    except Invalid as e:
-        check(False, f"not OpenMetrics: {e}\n{text}")
-        return None
-
-
-def samples(fams, family, **labels):
-    return [(lb, v) for _, lb, v in fams.get(family, {}).get("samples", [])
-            if all(lb.get(k) == w for k, w in labels.items())]
-
-
-def promtool_check(text):
-    """promtool check metrics: no error and no lint problem."""
-    promtool = shutil.which("promtool")
-    if not promtool:
-        skip("promtool is not installed (Debian's prometheus package; make test installs it)")
-    p = subprocess.run([promtool, "check", "metrics"], input=text, capture_output=True,
-                       text=True, timeout=60)
-    check(p.returncode == 0 and not p.stdout.strip() and not p.stderr.strip(),
-          f"promtool check metrics: status {p.returncode}: {p.stdout}{p.stderr}\n{text}")
-
 
 EVENTS = "task-clock,page-faults,cpu-migrations,context-switches"
 
@@ -296,14 +140,24 @@ def intervals():
     check(p.returncode == 2 and "openmetrics" in p.stderr, p.stderr)
 
 
-def interval_file():
+def whole(text, fmt):
+    """TEXT is one whole exposition: OpenMetrics ends with its # EOF; the
+    Prometheus text format has no end mark, but hwprof writes the elapsed
+    time last, so a cut file would lack its sample."""
+    if fmt == "openmetrics":
+        return text.count("# EOF\n") == 1 and text.endswith("# EOF\n")
+    return (text.count("# TYPE hwprof_elapsed_seconds gauge\n") == 1
+            and re.search(r"\nhwprof_elapsed_seconds\{[^\n]*\} [0-9.e+-]+\n\Z", text))
+
+
+def interval_file(fmt):
     """-I -o FILE: a textfile collector reads the latest exposition, so the
     file is written whole each interval and renamed into place: whenever
     it is read, one exposition, never a half-written one, and at the end
     the totals of the whole run."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "hwprof.prom")
-        proc = subprocess.Popen([*WRAPPER, HWPROF, "stat", "--format", "openmetrics", "-o", out,
+        proc = subprocess.Popen([*WRAPPER, HWPROF, "stat", "--format", fmt, "-o", out,
                                  "-I", "50", "-e", "task-clock", "--", WORKLOAD, "cpuspin",
                                  "0.4"], stderr=subprocess.PIPE, text=True)
         reads = []
@@ -320,13 +174,68 @@ def interval_file():
             return
         with open(out) as f:
             reads.append(f.read())
-        bad = [r for r in reads if r.count("# EOF\n") != 1 or not r.endswith("# EOF\n")]
+        bad = [r for r in reads if not whole(r, fmt)]
         check(not bad, f"{len(bad)} of {len(reads)} reads not one whole exposition: {bad[:1]}")
-        fams = valid(reads[-1])
-        if fams:
-            tc = samples(fams, "hwprof_event_seconds", event="task-clock")[0][1]
-            check(tc > 0.3, f"the last is the whole run's total: {tc}")
+        if fmt == "prometheus":
+            promtool_check(reads[-1])
+            m = re.search(r'hwprof_event_seconds_total\{event="task-clock"[^}]*\} (\S+)',
+                          reads[-1])
+            tc = float(m.group(1)) if m else 0
+        else:
+            fams = valid(reads[-1])
+            tc = samples(fams, "hwprof_event_seconds", event="task-clock")[0][1] if fams else 0
+        check(tc > 0.3, f"the last is the whole run's total: {tc}")
         check(os.listdir(d) == ["hwprof.prom"], f"no temporary file left: {os.listdir(d)}")
+
+
+def node_exporter():
+    """Debian's prometheus-node-exporter reads stat -I --format prometheus
+    -o DIR/hwprof.prom with its textfile collector: every scrape while
+    stat runs finds the file whole (node_textfile_scrape_error 0) and, at
+    the end, the whole run's task-clock."""
+    exe = shutil.which("prometheus-node-exporter")
+    if not exe:
+        skip("prometheus-node-exporter is not installed (Debian's; make test installs it)")
+    with tempfile.TemporaryDirectory() as d, socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        ne = subprocess.Popen([exe, "--collector.disable-defaults", "--collector.textfile",
+                               f"--collector.textfile.directory={d}",
+                               f"--web.listen-address=127.0.0.1:{port}"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            def scrape():
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics",
+                                                timeout=30) as r:
+                        return r.read().decode()
+                except OSError:
+                    return None
+
+            deadline = time.monotonic() + 60
+            while scrape() is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+            stat = subprocess.Popen([*WRAPPER, HWPROF, "stat", "--format", "prometheus", "-o",
+                                     os.path.join(d, "hwprof.prom"), "-I", "50", "-e",
+                                     "task-clock", "--", WORKLOAD, "cpuspin", "0.4"],
+                                    stderr=subprocess.PIPE, text=True)
+            errors = []
+            while stat.poll() is None:
+                text = scrape() or ""
+                errors += re.findall(r"^node_textfile_scrape_error [^0].*$", text, re.M)
+            err = stat.stderr.read()
+            stat.stderr.close()
+            check(stat.returncode == 0, err)
+            text = scrape() or ""
+            check(not errors and "node_textfile_scrape_error 0" in text,
+                  f"node_exporter's scrape errors: {errors[:3]}")
+            m = re.search(r'^hwprof_event_seconds_total\{[^}]*event="task-clock"[^}]*\} (\S+)',
+                          text, re.M)
+            check(m and float(m.group(1)) > 0.3, f"the whole run's task-clock: {m and m.group(1)}")
+        finally:
+            ne.terminate()
+            ne.wait(60)
 
 
 def regions():
@@ -396,7 +305,10 @@ case(not_supported_is_no_sample)
 case(escaped_labels)
 case(twice_and_not_utf8)
 case(intervals, name="-I: successive expositions")
-case(interval_file, name="-I -o FILE: the latest exposition, whole")
+case(interval_file, "openmetrics", name="-I -o FILE: the latest exposition, whole")
+case(interval_file, "prometheus",
+     name="-I --format prometheus -o FILE: node_exporter's textfile, whole")
+case(node_exporter, name="node_exporter's textfile collector reads stat -I -o FILE")
 case(regions, name="stat --regions --format openmetrics and prometheus")
 case(usage_errors)
 done()
