@@ -48,11 +48,16 @@ HWP_API int hwp_doctor_new(struct hwp_doctor **out);
 /* hwp_doctor_free. Since: 0.2 */
 HWP_API void hwp_doctor_free(struct hwp_doctor *d);
 
-/* hwp_doctor_nr_items, and item @idx (filled up to info->sz). Errors:
- * -EINVAL past the last. Since: 0.2 */
-HWP_API size_t hwp_doctor_nr_items(const struct hwp_doctor *d);
-HWP_API int hwp_doctor_item(const struct hwp_doctor *d, size_t idx,
-			    struct hwp_doctor_item *info);
+/* Called with each item in turn: 0 goes on, anything else stops and is
+ * returned. @item is valid during the call. */
+typedef int (*hwp_doctor_fn)(const struct hwp_doctor_item *item, void *ctx);
+
+/*
+ * hwp_doctor_foreach - walk the items, in the order hwp_doctor_write()
+ * writes them. Returns 0, what @fn returned to stop, or -EINVAL for a NULL
+ * argument. Since: 0.2
+ */
+HWP_API int hwp_doctor_foreach(const struct hwp_doctor *d, hwp_doctor_fn fn, void *ctx);
 
 /*
  * hwp_doctor_write - HWP_FORMAT_TEXT: a line an item ("ok" or "noisy",

@@ -337,27 +337,26 @@ HWP_API void hwp_doctor_free(struct hwp_doctor *d)
 	free(d);
 }
 
-HWP_API size_t hwp_doctor_nr_items(const struct hwp_doctor *d)
+HWP_API int hwp_doctor_foreach(const struct hwp_doctor *d, hwp_doctor_fn fn, void *ctx)
 {
-	return d ? d->nr : 0;
-}
+	clear_error();
+	if (!d || !fn)
+		return fail(-EINVAL, "hwp_doctor_foreach: NULL argument");
+	for (size_t k = 0; k < d->nr; k++) {
+		struct hwp_doctor_item i = {
+			.sz = sizeof(i),
+			.name = d->items[k].name,
+			.value = d->items[k].value,
+			.noisy = d->items[k].noisy,
+			.why = d->items[k].why,
+			.fix = d->items[k].fix,
+		};
+		int ret = fn(&i, ctx);
 
-HWP_API int hwp_doctor_item(const struct hwp_doctor *d, size_t idx,
-			    struct hwp_doctor_item *info)
-{
-	struct hwp_doctor_item i;
-
-	if (!d || idx >= d->nr)
-		return fail(-EINVAL, "hwp_doctor_item: no item %zu", idx);
-	i = (struct hwp_doctor_item){
-		.sz = sizeof(i),
-		.name = d->items[idx].name,
-		.value = d->items[idx].value,
-		.noisy = d->items[idx].noisy,
-		.why = d->items[idx].why,
-		.fix = d->items[idx].fix,
-	};
-	return info_fill(info, &i, sizeof(i));
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static int write_text(const void *obj, FILE *f, const void *opts)

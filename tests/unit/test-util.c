@@ -404,21 +404,25 @@ static void check_errno_text(void)
  * fact it caches is read by every thread; make test-tsan checks the race). */
 #define DOCTOR_THREADS 16
 
+static int doctor_pmu(const struct hwp_doctor_item *it, void *ctx)
+{
+	if (strcmp(it->name, "hardware-pmu"))
+		return 0;
+	snprintf(ctx, 64, "%s", it->value);
+	return 1;	/* found: stop */
+}
+
 static void *doctor_thread(void *arg)
 {
 	struct hwp_doctor *d = NULL;
 	char *pmu = arg;
+	int ret;
 
 	if (hwp_doctor_new(&d))
 		return (void *)1;
-	for (size_t i = 0; i < hwp_doctor_nr_items(d); i++) {
-		struct hwp_doctor_item it = { .sz = sizeof(it) };
-
-		if (!hwp_doctor_item(d, i, &it) && !strcmp(it.name, "hardware-pmu"))
-			snprintf(pmu, 64, "%s", it.value);
-	}
+	ret = hwp_doctor_foreach(d, doctor_pmu, pmu);
 	hwp_doctor_free(d);
-	return NULL;
+	return ret == 1 ? NULL : (void *)1;
 }
 
 static void check_doctor_threads(void)
