@@ -186,7 +186,9 @@ static void session_release(struct session *s)
 static int new_record(struct record_config *c, struct session *s)
 {
 	struct cli_scope t = cli_watch_scope(&s->watch);
-	HWP_OPTS(hwp_record_opts, o, .events = c->events.buf, .freq = (uint64_t)c->freq,
+	struct hwp_evlist *evl = NULL;
+	int err = c->events.buf ? hwp_evlist_parse(c->events.buf, NULL, &evl) : 0;
+	HWP_OPTS(hwp_record_opts, o, .freq = (uint64_t)c->freq,
 		 .period = (uint64_t)c->period, .callchain = c->callchain,
 		 .stack_size = (uint32_t)c->stack_size,
 		 .scope = t.scope, .pid = t.pid, .cpus = t.cpus,
@@ -194,7 +196,10 @@ static int new_record(struct record_config *c, struct session *s)
 		 .mmap_pages = (size_t)c->mmap_pages, .output = c->output,
 		 .argv = c->cmdline, .off_cpu = c->off_cpu);
 
-	return hwp_record_new(&o, &s->rec) ?: hwp_record_open(s->rec);
+	if (!err)
+		err = hwp_record_new(evl, &o, &s->rec) ?: hwp_record_open(s->rec);
+	hwp_evlist_free(evl);
+	return err;
 }
 
 /* The rings are read every READ_INTERVAL_MS at least, half full or not. */

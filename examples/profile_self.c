@@ -36,14 +36,18 @@ static int print_entry(const struct hwp_entry *e, void *ctx)
 int main(int argc, char **argv)
 {
 	/* The calling thread, in memory; cpu-clock works on every machine. */
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 2000);
+	HWP_OPTS(hwp_record_opts, o, .freq = 2000);
 	long n = argc > 1 ? atol(argv[1]) : 100000000;
 	struct hwp_profile_info info = { .sz = sizeof(info) };
+	struct hwp_evlist *evl = NULL;
 	struct hwp_record *rec = NULL;
 	struct hwp_profile *prof = NULL;
 	int err;
 
-	err = hwp_record_new(&o, &rec) ?: hwp_record_open(rec) ?: hwp_record_enable(rec);
+	err = hwp_evlist_parse("cpu-clock", NULL, &evl) ?:
+	      hwp_record_new(evl, &o, &rec) ?: hwp_record_open(rec) ?:
+	      hwp_record_enable(rec);
+	hwp_evlist_free(evl);	/* the recording has its own copy */
 	if (err)
 		return fail("recording", err);
 

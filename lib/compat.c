@@ -3,8 +3,8 @@
  * kept in the library so that programs built against 0.1 run unchanged
  * until 1.0, whose soname (libhwprof.so.1) drops them. No header declares
  * them any more: lib/libhwprof.sym keeps their names in node HWPROF_0.1,
- * and the two whose arguments changed keep their 0.1 version there through
- * .symver, beside the 0.2 function of the same name. */
+ * and the three whose arguments changed keep their 0.1 version there
+ * through .symver, beside the 0.2 function of the same name. */
 #include "core/core.h"
 #include "count/count.h"
 #include "profile/report.h"
@@ -225,7 +225,7 @@ COMPAT(const char *, hwp_verdict_name, (enum hwp_verdict v))
 	return name ? name : "n/a";
 }
 
-/* ---- the two whose arguments changed: the same name, version 0.1 ---- */
+/* ---- the three whose arguments changed: the same name, version 0.1 ---- */
 
 /* 0.1's own options of hwp_profile_write(). */
 struct report_opts_0_1 {
@@ -265,4 +265,49 @@ HWP_API int hwp_workload_wait_0_1(struct hwp_workload *w, int *status,
 				  const volatile int *stop)
 {
 	return workload_wait(w, status, stop);
+}
+
+/* 0.1's own options of hwp_record_new(): the event list as a string. */
+struct record_opts_0_1 {
+	size_t sz;
+	const char *events;
+	uint64_t freq;
+	uint64_t period;
+	enum hwp_callchain callchain;
+	enum hwp_scope scope;
+	pid_t pid;
+	const char *cpus;
+	bool no_inherit;
+	bool enable_on_exec;
+	size_t mmap_pages;
+	const char *output;
+	char *const *argv;
+};
+
+HWP_API int hwp_record_new_0_1(const struct record_opts_0_1 *opts,
+			       struct hwp_record **out);
+__asm__(".symver hwp_record_new_0_1, hwp_record_new@HWPROF_0.1");
+
+HWP_API int hwp_record_new_0_1(const struct record_opts_0_1 *opts,
+			       struct hwp_record **out)
+{
+	struct record_opts_0_1 o;
+	struct hwp_evlist *evl = NULL;
+	int err = opts_copy(&o, sizeof(o), sizeof(o), opts, "hwp_record_opts");
+
+	if (err)
+		return err;
+	if (o.events && (err = hwp_evlist_parse(o.events, NULL, &evl)))
+		return err;
+	{
+		HWP_OPTS(hwp_record_opts, r, .freq = o.freq, .period = o.period,
+			 .callchain = o.callchain, .scope = o.scope, .pid = o.pid,
+			 .cpus = o.cpus, .no_inherit = o.no_inherit,
+			 .enable_on_exec = o.enable_on_exec, .mmap_pages = o.mmap_pages,
+			 .output = o.output, .argv = o.argv);
+
+		err = hwp_record_new(evl, &r, out);
+	}
+	hwp_evlist_free(evl);
+	return err;
 }

@@ -83,6 +83,26 @@ __asm__(".symver profile_write_0_1, hwp_profile_write@HWPROF_0.1");
 int workload_wait_0_1(struct hwp_workload *w, int *status, const volatile int *stop);
 __asm__(".symver workload_wait_0_1, hwp_workload_wait@HWPROF_0.1");
 
+/* 0.1's hwp_record_new() took the event list as a string, in its options. */
+struct record_opts_0_1 {
+	size_t sz;
+	const char *events;
+	uint64_t freq;
+	uint64_t period;
+	enum hwp_callchain callchain;
+	enum hwp_scope scope;
+	pid_t pid;
+	const char *cpus;
+	bool no_inherit;
+	bool enable_on_exec;
+	size_t mmap_pages;
+	const char *output;
+	char *const *argv;
+};
+
+int record_new_0_1(const struct record_opts_0_1 *opts, struct hwp_record **out);
+__asm__(".symver record_new_0_1, hwp_record_new@HWPROF_0.1");
+
 static void test_renamed(void)
 {
 	double v[] = { 1, 2, 3 }, p[] = { 0.01, 0.04 }, adj[2];
@@ -374,11 +394,33 @@ static void profile_walks_0_1(struct hwp_profile *prof)
 	}
 }
 
+/* 0.1's hwp_record_new(): the list is parsed from its string, with the
+ * errors of a list; no string is the default event. */
+static void test_record_new_0_1(void)
+{
+	struct record_opts_0_1 o = { .sz = sizeof(o), .events = "cpu-clok" };
+	struct hwp_record_info st = { .sz = sizeof(st) };
+	struct hwp_record *r = NULL;
+
+	CHECK_ERR(record_new_0_1(&o, &r), -HWP_ERR_UNKNOWN_EVENT);
+	CHECK(!r && strstr(hwp_errmsg(), "cpu-clok"), "%s", hwp_errmsg());
+	o = (struct record_opts_0_1){ .sz = sizeof(o), .freq = 10, .period = 10 };
+	CHECK_ERR(record_new_0_1(&o, &r), -EINVAL);
+	o = (struct record_opts_0_1){ .sz = sizeof(o) };
+	CHECK_ERR(record_new_0_1(&o, &r), 0);
+	CHECK_ERR(hwp_record_info(r, &st), 0);
+	CHECK(st.event && !strcmp(st.event, "cycles"), "the default: %s", st.event);
+	hwp_record_free(r);
+	CHECK_ERR(record_new_0_1(NULL, &r), 0);
+	hwp_record_free(r);
+}
+
 /* 0.1's options, whose fields lie elsewhere than 0.2's: the sort asked for
  * shows in the JSON only if the library read them as 0.1's. */
 static void test_profile_write(void)
 {
-	HWP_OPTS(hwp_record_opts, ro, .events = "cpu-clock", .period = 100000);
+	struct record_opts_0_1 ro = { .sz = sizeof(ro), .events = "cpu-clock",
+				      .period = 100000, .mmap_pages = 64 };
 	struct report_opts_0_1 o = { .sz = sizeof(o), .format = HWP_FORMAT_JSON,
 				     .sort = HWP_SORT_DSO, .top = 1 };
 	struct hwp_record_info st = { .sz = sizeof(st) };
@@ -388,14 +430,18 @@ static void test_profile_write(void)
 	size_t len = 0;
 	FILE *mem;
 
-	CHECK_ERR(hwp_record_new(&ro, &r), 0);
+	CHECK_ERR(record_new_0_1(&ro, &r), 0);
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK_ERR(hwp_record_enable(r), 0);
 	for (volatile long i = 0; i < 50000000; i++)
 		;
 	CHECK_ERR(hwp_record_finish(r), 0);
 	CHECK_ERR(hwp_record_stats(r, &st), 0);
-	CHECK(st.samples > 0, "%llu samples", (unsigned long long)st.samples);
+	CHECK(st.samples > 0 && st.period == 100000 && st.event &&
+	      !strcmp(st.event, "cpu-clock"),
+	      "the 0.1 options were read: %llu samples of %s, period %llu",
+	      (unsigned long long)st.samples, st.event ? st.event : "(none)",
+	      (unsigned long long)st.period);
 	CHECK_ERR(hwp_profile_from_record(r, NULL, &prof), 0);
 	mem = open_memstream(&text, &len);
 	CHECK_ERR(profile_write_0_1(prof, mem, &o), 0);
@@ -413,6 +459,7 @@ int main(void)
 	t_init();
 	t_run(test_renamed);
 	t_run(test_workload_wait);
+	t_run(test_record_new_0_1);
 	t_run(test_profile_write);
 	t_run(test_stats_0_1);
 	t_run(test_ofile_0_1);

@@ -28,7 +28,8 @@ extern "C" {
  * hwp_profile_from_record().
  *
  * Typical use:
- *	hwp_record_new(&opts, &r);
+ *	hwp_evlist_parse("cpu-clock", NULL, &evl);	(or NULL: the default)
+ *	hwp_record_new(evl, &opts, &r);
  *	hwp_record_open(r);		(opts.enable_on_exec: the command enables it)
  *	hwp_record_enable(r);
  *	while (running)
@@ -54,10 +55,6 @@ enum hwp_callchain {
 
 struct hwp_record_opts {
 	size_t sz;
-	/* The events to sample (an event list, as above). NULL: cycles at
-	 * the highest precise_ip the PMU takes, or cpu-clock where the
-	 * machine has no PMU (hwp_record_info() says so). */
-	const char *events;
 	uint64_t freq;		/* samples/s of each event on each CPU; default 4000 */
 	uint64_t period;	/* instead of freq: one sample every @period events */
 	enum hwp_callchain callchain;
@@ -86,8 +83,9 @@ struct hwp_record_opts {
 	 * switches (PERF_RECORD_SWITCH, perf record --switch-events), which
 	 * time each interval until the thread runs again: a profile of the
 	 * file weighs each such sample by it (hwp_profile_info's off_cpu).
-	 * @events may name events to sample as well (cpu-clock: on-CPU time
-	 * in the same file), or be NULL for the switches alone. Needs no PMU
+	 * hwp_record_new()'s list may name events to sample as well
+	 * (cpu-clock: on-CPU time in the same file), or be NULL for the
+	 * switches alone, which follow the list's events. Needs no PMU
 	 * and no tracefs, but the kernel's samples: hwp_record_open() fails
 	 * with -EACCES where only user space may be sampled. Since: 0.2 */
 	bool off_cpu;
@@ -121,19 +119,24 @@ struct hwp_record_info {
 struct hwp_record;
 
 /*
- * hwp_record_new - a recording that will sample as @opts says
- * @opts: NULL for defaults (the calling thread, cycles or cpu-clock, in memory)
+ * hwp_record_new - a recording that will sample @evl's events as @opts says
+ * @evl: the events (hwp_evlist_parse()), each sampled alone (a group's
+ *	 members too); the recording keeps its own copy. NULL: cycles at the
+ *	 highest precise_ip the PMU takes, or cpu-clock where the machine has
+ *	 no PMU (hwp_record_info() says so); with off_cpu, the switches alone.
+ * @opts: NULL for defaults (the calling thread, in memory)
  * @out: free it with hwp_record_free()
  *
- * Opens nothing yet. Errors: -HWP_ERR_SYNTAX or -HWP_ERR_UNKNOWN_EVENT for
- * the event list, -EINVAL for options that exclude each other (freq and
- * period, a CPU list without HWP_SCOPE_CPUS, a ring that is not a power of
- * two, "-" as output, a stack_size that is not a multiple of 8 up to 65528
- * or without HWP_CALLCHAIN_DWARF), -EOPNOTSUPP for HWP_CALLCHAIN_DWARF on
- * an architecture whose registers hwprof does not know, -ENOMEM.
- * Since: 0.1
+ * Opens nothing yet. Errors: -EINVAL for options that exclude each other
+ * (freq and period, a CPU list without HWP_SCOPE_CPUS, a ring that is not
+ * a power of two, a stack_size that is not a multiple of 8 up to 65528 or
+ * without HWP_CALLCHAIN_DWARF) or a NULL @out, -EOPNOTSUPP for
+ * HWP_CALLCHAIN_DWARF on an architecture whose registers hwprof does not
+ * know, -ENOMEM. Since: 0.1; 0.2 takes @evl, where 0.1 parsed a string
+ * given in its options (programs built against 0.1 still get 0.1's).
  */
-HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record **out);
+HWP_API int hwp_record_new(const struct hwp_evlist *evl,
+			   const struct hwp_record_opts *opts, struct hwp_record **out);
 
 /*
  * hwp_record_open - open the events, map the ring buffers, start the file

@@ -315,40 +315,69 @@ HWP_API void hwp_evlist_free(struct hwp_evlist *evl)
 	free(evl);
 }
 
-int evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out)
+/* @s's copy into @e: false, with @e's strings freed, when out of memory. */
+static bool event_copy(struct event *e, const struct event *s)
+{
+	*e = *s;
+	e->name = strdup(s->name);
+	e->canonical = strdup(s->canonical);
+	e->desc = strdup(s->desc ? s->desc : "");
+	e->unit_own = s->unit_own ? strdup(s->unit_own) : NULL;
+	if (s->unit_own)
+		e->unit = e->unit_own ? e->unit_own : "";
+	if (e->name && e->canonical && e->desc && (!s->unit_own || e->unit_own))
+		return true;
+	event_release(e);
+	return false;
+}
+
+/* A copy of each event of @lists, in order, with @lists' groups: @nr lists. */
+static int evlist_concat(const struct hwp_evlist *const *lists, size_t nr,
+			 struct hwp_evlist **out)
 {
 	struct hwp_evlist *d = calloc(1, sizeof(*d));
+	struct strbuf spec = STRBUF_INIT;
 
 	*out = NULL;
 	if (!d)
 		return fail(-ENOMEM, "out of memory");
-	d->spec = strdup(evl->spec);
-	d->cap_events = evl->nr_events ? evl->nr_events : 1;
-	d->events = calloc(d->cap_events, sizeof(*d->events));
+	for (size_t l = 0; l < nr; l++) {
+		strbuf_addf(&spec, "%s%s", l ? "," : "", lists[l]->spec);
+		d->cap_events += lists[l]->nr_events;
+	}
+	d->spec = strbuf_detach(&spec);
+	d->events = calloc(d->cap_events ? d->cap_events : 1, sizeof(*d->events));
 	if (!d->spec || !d->events)
 		goto err;
-	for (size_t i = 0; i < evl->nr_events; i++) {
-		const struct event *s = &evl->events[i];
-		struct event *e = &d->events[i];
+	for (size_t l = 0; l < nr; l++) {
+		for (size_t i = 0; i < lists[l]->nr_events; i++) {
+			struct event *e = &d->events[d->nr_events];
 
-		*e = *s;
-		e->name = strdup(s->name);
-		e->canonical = strdup(s->canonical);
-		e->desc = strdup(s->desc ? s->desc : "");
-		e->unit_own = s->unit_own ? strdup(s->unit_own) : NULL;
-		if (s->unit_own)
-			e->unit = e->unit_own ? e->unit_own : "";
-		d->nr_events++;
-		if (!e->name || !e->canonical || !e->desc ||
-		    (s->unit_own && !e->unit_own))
-			goto err;
+			if (!event_copy(e, &lists[l]->events[i]))
+				goto err;
+			e->group += d->nr_groups;
+			d->nr_events++;
+		}
+		d->nr_groups += lists[l]->nr_groups;
 	}
-	d->nr_groups = evl->nr_groups;
 	*out = d;
 	return 0;
 err:
 	hwp_evlist_free(d);
 	return fail(-ENOMEM, "out of memory");
+}
+
+int evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out)
+{
+	return evlist_concat(&evl, 1, out);
+}
+
+int evlist_join(const struct hwp_evlist *a, const struct hwp_evlist *b,
+		struct hwp_evlist **out)
+{
+	const struct hwp_evlist *lists[] = { a, b };
+
+	return evlist_concat(lists, 2, out);
 }
 
 HWP_API size_t hwp_evlist_nr_events(const struct hwp_evlist *evl)

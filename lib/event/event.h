@@ -53,6 +53,10 @@ struct hwp_evlist {
 };
 
 int evlist_dup(const struct hwp_evlist *evl, struct hwp_evlist **out);
+/* @a's events, then @b's, in a new list whose spec is "@a's,@b's": @b's
+ * groups follow @a's. */
+int evlist_join(const struct hwp_evlist *a, const struct hwp_evlist *b,
+		struct hwp_evlist **out);
 const struct event *evlist_get(const struct hwp_evlist *evl, size_t idx);
 /* Resolve one name (no modifiers) into @ev's attr, canonical, desc, unit:
  * the one resolver, which asks each kind of name in turn (a sysfs PMU's,

@@ -51,26 +51,58 @@ static int check_opts(const struct hwp_record_opts *o)
 	return 0;
 }
 
-/* Off-CPU time: the switches are sampled (their call chains say where
- * threads leave the CPU) after the events asked for, if any. */
-static int add_off_cpu(struct hwp_record *r)
+/* The events to sample: a copy of @evl's, or the default event, then the
+ * switches for off-CPU time (their call chains say where threads leave
+ * the CPU). */
+static int take_events(struct hwp_record *r, const struct hwp_evlist *evl)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct hwp_evlist *off = NULL;
+	int err;
 
-	if (r->events)
-		strbuf_addf(&sb, "%s,", r->events);
-	strbuf_addf(&sb, "%s", OFFCPU_EVENT);
-	free(r->events);
-	r->events = strbuf_detach(&sb);
-	r->o.events = r->events;
-	if (!r->events)
-		return fail(-ENOMEM, "out of memory");
+	r->default_event = !evl && !r->o.off_cpu;
+	if (!r->o.off_cpu)
+		return evl ? evlist_dup(evl, &r->evl) :
+			     hwp_evlist_parse("cycles", NULL, &r->evl);
+	err = hwp_evlist_parse(OFFCPU_EVENT, NULL, &off);
+	if (!err)
+		err = evl ? evlist_join(evl, off, &r->evl) : evlist_dup(off, &r->evl);
+	hwp_evlist_free(off);
+	if (err)
+		return err;
+	r->offcpu_ev = r->evl->nr_events - 1;
 	if (r->o.callchain == HWP_CALLCHAIN_NONE)
 		r->o.callchain = HWP_CALLCHAIN_FP;
 	return 0;
 }
 
-HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record **out)
+static int copy_opts(struct hwp_record *r, const struct hwp_record_opts *opts)
+{
+	int err = OPTS_COPY(&r->o, opts, hwp_record_opts);
+
+	if (err || (err = check_opts(&r->o)))
+		return err;
+	r->cpulist = dup_or_null(r->o.cpus, &err);
+	r->output = dup_or_null(r->o.output, &err);
+	if (!err && r->o.argv && !(r->argv = strv_dup(r->o.argv)))
+		err = -ENOMEM;
+	r->o.cpus = r->cpulist;
+	r->o.output = r->output;
+	r->o.argv = NULL;	/* never keep the caller's pointers */
+	if (err)
+		return fail(-ENOMEM, "out of memory");
+	if (!r->o.mmap_pages)
+		r->o.mmap_pages = DEFAULT_PAGES;
+	return 0;
+}
+
+HWP_API int hwp_record_new_0_2(const struct hwp_evlist *evl,
+			       const struct hwp_record_opts *opts,
+			       struct hwp_record **out);
+HWP_SYMVER_DEFAULT(hwp_record_new_0_2, hwp_record_new, "HWPROF_0.2");
+
+HWP_API int hwp_record_new_0_2(const struct hwp_evlist *evl,
+			       const struct hwp_record_opts *opts,
+			       struct hwp_record **out)
 {
 	struct hwp_record *r;
 	int err;
@@ -83,40 +115,15 @@ HWP_API int hwp_record_new(const struct hwp_record_opts *opts, struct hwp_record
 	if (!r)
 		return fail(-ENOMEM, "out of memory");
 	r->epfd = r->memfd = -1;
-	err = OPTS_COPY(&r->o, opts, hwp_record_opts);
+	err = copy_opts(r, opts);
 	if (!err)
-		err = check_opts(&r->o);
-	if (err)
-		goto err;
-	r->events = dup_or_null(r->o.events, &err);
-	r->cpulist = dup_or_null(r->o.cpus, &err);
-	r->output = dup_or_null(r->o.output, &err);
-	if (!err && r->o.argv && !(r->argv = strv_dup(r->o.argv)))
-		err = -ENOMEM;
-	r->o.events = r->events;
-	r->o.cpus = r->cpulist;
-	r->o.output = r->output;
-	r->o.argv = NULL;	/* never keep the caller's pointers */
+		err = take_events(r, evl);
 	if (err) {
-		err = fail(-ENOMEM, "out of memory");
-		goto err;
+		hwp_record_free(r);
+		return err;
 	}
-	if (!r->o.mmap_pages)
-		r->o.mmap_pages = DEFAULT_PAGES;
-	if (r->o.off_cpu) {
-		err = add_off_cpu(r);
-		if (err)
-			goto err;
-	}
-	err = hwp_evlist_parse(r->events ? r->events : "cycles", NULL, &r->evl);
-	if (err)
-		goto err;
-	r->offcpu_ev = r->evl->nr_events - 1;
 	*out = r;
 	return 0;
-err:
-	hwp_record_free(r);
-	return err;
 }
 
 /* ---- opening the events ---- */
@@ -387,7 +394,7 @@ HWP_API int hwp_record_open(struct hwp_record *r)
 	}
 	err = targets_set(&r->t, r->o.scope, r->o.pid, r->cpulist, true);
 	if (!err)
-		err = r->events ? open_all(r) : open_default(r);
+		err = r->default_event ? open_default(r) : open_all(r);
 	if (!err && r->o.off_cpu && r->attrs[r->offcpu_ev].exclude_kernel)
 		err = fail(-EACCES, "off-CPU time needs samples of the kernel, where threads switch, and the kernel allows user space only (kernel.perf_event_paranoid is %d): run as root, give CAP_PERFMON, or allow it with sysctl -w kernel.perf_event_paranoid=1",
 			   read_paranoid());
@@ -522,7 +529,6 @@ HWP_API void hwp_record_free(struct hwp_record *r)
 	if (r->memfd >= 0)
 		close(r->memfd);
 	strv_free(r->argv);
-	free(r->events);
 	free(r->cpulist);
 	free(r->output);
 	free(r->attrs);

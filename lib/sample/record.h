@@ -17,9 +17,10 @@
 
 struct hwp_record {
 	struct hwp_record_opts o;	/* its strings point into the copies below */
-	char *events, *cpulist, *output;
+	char *cpulist, *output;
 	char **argv;
-	struct hwp_evlist *evl;
+	struct hwp_evlist *evl;	/* a copy of the caller's, or the default's */
+	bool default_event;	/* no list given: cycles, or FALLBACK_EVENT */
 	struct perf_event_attr *attrs;	/* per event, as opened */
 	struct targets t;	/* every online CPU (one ring each), or those of -C */
 	struct fds fds;		/* [cpu][tid][event], each event alone */

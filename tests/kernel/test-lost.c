@@ -59,16 +59,18 @@ static void test_lost_records(void)
 {
 	char path[] = "/tmp/hwprof-test-lost.XXXXXX";
 	int fd = mkstemp(path);
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .period = 100000,
-		 .mmap_pages = 1, .output = path);
+	HWP_OPTS(hwp_record_opts, o, .period = 100000, .mmap_pages = 1, .output = path);
 	struct hwp_record_info st = { .sz = sizeof(st) };
 	struct lost_in_file l = { 0 };
+	struct hwp_evlist *evl = NULL;
 	struct hwp_record *r = NULL;
 	struct pd_file *f = NULL;
 	uint64_t counted = 0;
 
 	close(fd);
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(hwp_evlist_parse("cpu-clock", NULL, &evl), 0);
+	CHECK_ERR(hwp_record_new(evl, &o, &r), 0);
+	hwp_evlist_free(evl);
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK_ERR(hwp_record_enable(r), 0);
 	for (int i = 0; i < READS; i++) {

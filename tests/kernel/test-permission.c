@@ -50,9 +50,11 @@ static void mode_eacces_kernel(void)
 /* A recording of the calling thread, in memory: its open's result. */
 static int record_open(const char *events, struct hwp_record **out)
 {
-	HWP_OPTS(hwp_record_opts, o, .events = events, .period = 1000);
-	int err = hwp_record_new(&o, out);
+	HWP_OPTS(hwp_record_opts, o, .period = 1000);
+	struct hwp_evlist *evl = NULL;
+	int err = hwp_evlist_parse(events, NULL, &evl) ?: hwp_record_new(evl, &o, out);
 
+	hwp_evlist_free(evl);
 	return err ? err : hwp_record_open(*out);
 }
 

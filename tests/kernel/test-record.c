@@ -81,6 +81,20 @@ static struct found lookup(struct hwp_profile *p, const char *sym)
 	return f;
 }
 
+/* A recording of the list @events (NULL: the default event) as @o says;
+ * the list is freed at once: the recording keeps its own copy. */
+static int record_new(const char *events, const struct hwp_record_opts *o,
+		      struct hwp_record **r)
+{
+	struct hwp_evlist *evl = NULL;
+	int err = events ? hwp_evlist_parse(events, NULL, &evl) : 0;
+
+	if (!err)
+		err = hwp_record_new(evl, o, r);
+	hwp_evlist_free(evl);
+	return err;
+}
+
 /* A profile diffed with itself: every sample on both sides, no row
  * significant, and the writer names the event. */
 static void diff_self(struct hwp_profile *p, uint64_t samples)
@@ -113,7 +127,7 @@ static void diff_self(struct hwp_profile *p, uint64_t samples)
  * cases, the samples, then the functions they land in. */
 static void check_self(void)
 {
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 1000);
+	HWP_OPTS(hwp_record_opts, o, .freq = 1000);
 	struct hwp_record_info st = { .sz = sizeof(st) };
 	struct hwp_profile_info in = { .sz = sizeof(in) };
 	struct hwp_record *r = NULL;
@@ -126,7 +140,7 @@ static void check_self(void)
 	if (!t_case("self: samples of the CPU time"))
 		return;
 
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(record_new("cpu-clock", &o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK(hwp_record_fd(r) >= 0, "a descriptor to poll");
 	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), -EINVAL);
@@ -210,7 +224,7 @@ static int find_caller(const struct hwp_entry *e, void *ctx)
 /* HWP_CALLCHAIN_DWARF through the API: the chains unwind, in memory. */
 static void check_dwarf(void)
 {
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 1000,
+	HWP_OPTS(hwp_record_opts, o, .freq = 1000,
 		 .callchain = HWP_CALLCHAIN_DWARF, .stack_size = 16384,
 		 .mmap_pages = 4096);
 	struct hwp_profile_info in = { .sz = sizeof(in) };
@@ -220,7 +234,7 @@ static void check_dwarf(void)
 	uint64_t all;
 	int fds, fds_once;
 
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(record_new("cpu-clock", &o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK_ERR(hwp_record_enable(r), 0);
 	dwarf_caller();
@@ -274,7 +288,7 @@ static void check_lost(void)
 {
 	char path[] = "/tmp/hwprof-test-lost.XXXXXX";
 	int fd = mkstemp(path);
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .period = 100000,
+	HWP_OPTS(hwp_record_opts, o, .period = 100000,
 		 .mmap_pages = 1, .output = path);
 	struct hwp_record_info st = { .sz = sizeof(st) };
 	struct hwp_profile_info in = { .sz = sizeof(in) };
@@ -285,7 +299,7 @@ static void check_lost(void)
 	FILE *mem;
 
 	close(fd);
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(record_new("cpu-clock", &o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK_ERR(hwp_record_enable(r), 0);
 	spin_here(0.3);
@@ -319,10 +333,10 @@ static void check_lost(void)
 /* A recording of nothing to @path: an older file under the name. */
 static void record_nothing(const char *path)
 {
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .output = path);
+	HWP_OPTS(hwp_record_opts, o, .output = path);
 	struct hwp_record *r = NULL;
 
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(record_new("cpu-clock", &o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK_ERR(hwp_record_finish(r), 0);
 	hwp_record_free(r);
@@ -335,7 +349,7 @@ static void record_nothing(const char *path)
 static void check_write_error(void)
 {
 	char dir[] = "/tmp/hwprof-test-full.XXXXXX", path[64];
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 4000, .output = path);
+	HWP_OPTS(hwp_record_opts, o, .freq = 4000, .output = path);
 	struct hwp_record_info st = { .sz = sizeof(st) };
 	struct rlimit old, small;
 	struct hwp_record *r = NULL;
@@ -345,7 +359,7 @@ static void check_write_error(void)
 	CHECK(mkdtemp(dir) != NULL, "a directory for the output");
 	snprintf(path, sizeof(path), "%s/out.data", dir);
 	record_nothing(path);
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(record_new("cpu-clock", &o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK_ERR(hwp_record_enable(r), 0);
 	/* What was written so far is past the limit: the next write fails. */
@@ -394,23 +408,22 @@ static void check_refused(void)
 	struct hwp_record *r = NULL;
 	HWP_OPTS(hwp_record_opts, o, .freq = 100, .period = 1000);
 
-	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
+	CHECK_ERR(hwp_record_new(NULL, &o, &r), -EINVAL);
 	CHECK(!r && strstr(hwp_errmsg(), "exclude each other"), "%s", hwp_errmsg());
 	o = (struct hwp_record_opts){ .sz = sizeof(o), .stack_size = 4096 };
-	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
+	CHECK_ERR(hwp_record_new(NULL, &o, &r), -EINVAL);
 	CHECK(strstr(hwp_errmsg(), "DWARF call chains only"), "%s", hwp_errmsg());
 	o = (struct hwp_record_opts){ .sz = sizeof(o), .callchain = HWP_CALLCHAIN_DWARF,
 				      .stack_size = 4100 };
-	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
+	CHECK_ERR(hwp_record_new(NULL, &o, &r), -EINVAL);
 	CHECK(strstr(hwp_errmsg(), "multiple of 8"), "%s", hwp_errmsg());
 	o = (struct hwp_record_opts){ .sz = sizeof(o), .mmap_pages = 3 };
-	CHECK_ERR(hwp_record_new(&o, &r), -EINVAL);
+	CHECK_ERR(hwp_record_new(NULL, &o, &r), -EINVAL);
+	CHECK_ERR(hwp_record_new(NULL, NULL, NULL), -EINVAL);
 	/* "-" is standard output, in perf's pipe format (tests/cli/test_perf_field.py) */
-	o = (struct hwp_record_opts){ .sz = sizeof(o), .events = "cpu-clok" };
-	CHECK_ERR(hwp_record_new(&o, &r), -HWP_ERR_UNKNOWN_EVENT);
 	o = (struct hwp_record_opts){ .sz = sizeof(o), .scope = HWP_SCOPE_PROCESS,
-				      .pid = 4000000, .events = "cpu-clock" };
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+				      .pid = 4000000 };
+	CHECK_ERR(record_new("cpu-clock", &o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), -ESRCH);
 	CHECK_ERR(hwp_record_open(r), -EINVAL);
 	CHECK(strstr(hwp_errmsg(), "opened once"), "%s", hwp_errmsg());
@@ -426,7 +439,7 @@ static void check_refused(void)
  * profile's own, and says why. */
 static void check_html_in_memory(void)
 {
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock,task-clock", .freq = 1000);
+	HWP_OPTS(hwp_record_opts, o, .freq = 1000);
 	HWP_OPTS(hwp_write_opts, w, .format = HWP_FORMAT_HTML);
 	struct hwp_record *r = NULL;
 	struct hwp_profile *p = NULL;
@@ -434,7 +447,7 @@ static void check_html_in_memory(void)
 	size_t len = 0;
 	FILE *f;
 
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(record_new("cpu-clock,task-clock", &o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK_ERR(hwp_record_enable(r), 0);
 	spin_here(0.05);
@@ -476,7 +489,7 @@ static int sum_sleeps(const struct hwp_stack *st, void *ctx)
  * the on-CPU event of the same recording is a profile of its own. */
 static void check_off_cpu(void)
 {
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 1000,
+	HWP_OPTS(hwp_record_opts, o, .freq = 1000,
 		 .off_cpu = true);
 	HWP_OPTS(hwp_profile_opts, po, .event = "context-switches");
 	struct hwp_profile_info in = { .sz = sizeof(in) }, on = { .sz = sizeof(on) };
@@ -486,7 +499,7 @@ static void check_off_cpu(void)
 	uint64_t slept = 0, wall, sleeps = 0;
 	int err;
 
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(record_new("cpu-clock", &o, &r), 0);
 	err = hwp_record_open(r);
 	if (err == -EACCES) {
 		t_case_skip("the kernel's samples are not allowed here: %s",
@@ -612,10 +625,10 @@ static struct hwp_record *record_fp(const char *path)
 	CHECK_ERR(hwp_workload_new(argv, NULL, &w), 0);
 	if (!w)
 		return NULL;
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .freq = 2000,
+	HWP_OPTS(hwp_record_opts, o, .freq = 2000,
 		 .callchain = HWP_CALLCHAIN_FP, .scope = HWP_SCOPE_THREAD,
 		 .pid = hwp_workload_pid(w), .enable_on_exec = true, .mmap_pages = 1024);
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(record_new("cpu-clock", &o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK_ERR(hwp_workload_start(w), 0);
 	CHECK_ERR(hwp_workload_wait(w, &status), 0);
@@ -736,6 +749,106 @@ static void check_leaf_caller(void)
 	      (unsigned long long)c.in_deep);
 }
 
+/* Samples in the kernel's own code (its symbols or not). */
+static int count_kernel(const struct hwp_entry *e, void *ctx)
+{
+	if (e->dso && !strcmp(e->dso, "[kernel.kallsyms]"))
+		*(uint64_t *)ctx += e->samples;
+	return 0;
+}
+
+/* This thread, recorded while it spends CPU time in user space and in the
+ * kernel (reading /dev/zero), for event list @evl: the samples in the
+ * kernel into *kernel, all of them into *all; true when the kernel allowed
+ * user space only (a fallback). */
+static bool record_both_modes(const struct hwp_evlist *evl, uint64_t *kernel,
+			      uint64_t *all)
+{
+	struct hwp_record_info st = { .sz = sizeof(st) };
+	HWP_OPTS(hwp_record_opts, o, .freq = 1000);
+	struct hwp_profile_info in = { .sz = sizeof(in) };
+	struct hwp_record *r = NULL;
+	struct hwp_profile *p = NULL;
+	static char buf[1 << 16];
+	int fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	double end;
+
+	*kernel = *all = 0;
+	CHECK(fd >= 0, "/dev/zero: %s", strerror(errno));
+	CHECK_ERR(hwp_record_new(evl, &o, &r), 0);
+	CHECK_ERR(hwp_record_open(r), 0);
+	CHECK_ERR(hwp_record_info(r, &st), 0);
+	CHECK_ERR(hwp_record_enable(r), 0);
+	spin_here(0.1);
+	end = cpu_seconds() + 0.1;
+	while (fd >= 0 && cpu_seconds() < end)
+		if (read(fd, buf, sizeof(buf)) < 0)
+			break;
+	CHECK_ERR(hwp_record_finish(r), 0);
+	if (fd >= 0)
+		close(fd);
+	CHECK_ERR(hwp_profile_from_record(r, NULL, &p), 0);
+	hwp_record_free(r);
+	if (p) {
+		hwp_profile_info(p, &in);
+		*all = in.samples;
+		CHECK_ERR(hwp_profile_foreach_entry(p, HWP_SORT_DSO, 0, count_kernel,
+						    kernel), 0);
+	}
+	hwp_profile_free(p);
+	return st.fallback != NULL;
+}
+
+/* hwp_record_new() samples the event list it is given, as parsed: a list
+ * parsed for user space only (hwp_evlist_opts.all_user, which no event
+ * name says) has no sample in the kernel where the same list parsed
+ * without it has; the recording keeps its own copy, and off_cpu adds the
+ * switches to that copy, not to the caller's list; without a list, the
+ * default event. */
+static void check_evlist(void)
+{
+	HWP_OPTS(hwp_evlist_opts, user, .all_user = true);
+	HWP_OPTS(hwp_record_opts, off, .off_cpu = true);
+	struct hwp_record_info st = { .sz = sizeof(st) };
+	struct hwp_evlist *evl = NULL;
+	struct hwp_record *r = NULL;
+	uint64_t kernel = 0, all = 0;
+	bool user_only;
+
+	CHECK_ERR(hwp_evlist_parse("cpu-clock", &user, &evl), 0);
+	record_both_modes(evl, &kernel, &all);
+	CHECK(all >= 50 && kernel == 0,
+	      "user space only: %llu samples, %llu in the kernel",
+	      (unsigned long long)all, (unsigned long long)kernel);
+	hwp_evlist_free(evl);
+	CHECK_ERR(hwp_evlist_parse("cpu-clock", NULL, &evl), 0);
+	user_only = record_both_modes(evl, &kernel, &all);
+	CHECK(all >= 50 && (kernel > 0 || user_only),
+	      "both: %llu samples, %llu in the kernel", (unsigned long long)all,
+	      (unsigned long long)kernel);
+	hwp_evlist_free(evl);
+
+	CHECK_ERR(hwp_evlist_parse("cpu-clock,task-clock", NULL, &evl), 0);
+	CHECK_ERR(hwp_record_new(evl, &off, &r), 0);
+	CHECK(!strcmp(hwp_evlist_spec(evl), "cpu-clock,task-clock") &&
+	      hwp_evlist_nr_events(evl) == 2, "the caller's list is its own: %s",
+	      hwp_evlist_spec(evl));
+	hwp_evlist_free(evl);
+	CHECK_ERR(hwp_record_info(r, &st), 0);
+	CHECK(st.event && !strcmp(st.event, "cpu-clock,task-clock,context-switches"),
+	      "off-CPU samples the switches after the list: %s", st.event);
+	hwp_record_free(r);
+	CHECK_ERR(hwp_record_new(NULL, &off, &r), 0);
+	CHECK_ERR(hwp_record_info(r, &st), 0);
+	CHECK(st.event && !strcmp(st.event, "context-switches"), "the switches alone: %s",
+	      st.event);
+	hwp_record_free(r);
+	CHECK_ERR(hwp_record_new(NULL, NULL, &r), 0);
+	CHECK_ERR(hwp_record_info(r, &st), 0);
+	CHECK(st.event && !strcmp(st.event, "cycles"), "the default: %s", st.event);
+	hwp_record_free(r);
+}
+
 int main(void)
 {
 	t_init();
@@ -744,6 +857,7 @@ int main(void)
 	t_run(check_lost);
 	t_run(check_write_error);
 	t_run(check_refused);
+	t_run(check_evlist);
 	t_run(check_dwarf);
 	t_run(check_html_in_memory);
 	t_run(check_off_cpu);
