@@ -46,8 +46,7 @@ static uint64_t file_samples(const char *path)
 
 static void test_rotate_loses_nothing(void)
 {
-	HWP_OPTS(hwp_record_opts, o, .events = "cpu-clock", .period = PERIOD_NS,
-		 .no_inherit = true);
+	HWP_OPTS(hwp_record_opts, o, .period = PERIOD_NS, .no_inherit = true);
 	HWP_OPTS(hwp_session_opts, so, .no_inherit = true);
 	struct hwp_record_info st = { .sz = sizeof(st) };
 	char dir[] = "/tmp/hwprof-rotate-XXXXXX", one[64], two[64];
@@ -65,7 +64,7 @@ static void test_rotate_loses_nothing(void)
 	CHECK_ERR(hwp_evlist_parse("cpu-clock", NULL, &evl), 0);
 	CHECK_ERR(hwp_session_new(evl, &so, &s), 0);
 	CHECK_ERR(hwp_session_open(s), 0);
-	CHECK_ERR(hwp_record_new(&o, &r), 0);
+	CHECK_ERR(hwp_record_new(evl, &o, &r), 0);
 	CHECK_ERR(hwp_record_open(r), 0);
 	CHECK_ERR(hwp_record_rotate(NULL, two), -EBADF);
 	hwp_session_enable(s);
