@@ -87,7 +87,8 @@ static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam
 			struct om_labels l = { .n = 0 };
 			double v = sr->values[k];
 
-			if (fam == &om_event_supported ? k > 0 : (!sr->supported || isnan(v)))
+			if (fam == &om_event_supported ? k > 0 :
+			    (!sr->supported || isnan(v)))
 				continue;
 			if (fam == &ev_count && is_clock(sr))
 				continue;

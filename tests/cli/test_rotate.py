@@ -37,8 +37,12 @@ def files(d):
 
 def every_sample():
     """1.2 s of the workload's CPU time sampled every millisecond of
-    cpu-clock: at least 1200 samples across the files, each of which
-    reads, and not many more (its start's own CPU time)."""
+    cpu-clock: about 1200 samples across the files, each of which reads,
+    and not many more (its start's own CPU time). Not exactly 1200 at
+    least: on a busy machine the kernel's cpu-clock timer steps over
+    periods it fired late (hrtimer_forward_now), one sample for several;
+    that no sample is lost between two files is kernel/test-rotate's
+    check, which counts the same clock beside the recording."""
     with tempfile.TemporaryDirectory() as d:
         p = hwprof("record", "-e", "cpu-clock", "-c", "1000000", "--rotate", "0.2",
                    "--output-dir", d, "--", WORKLOAD, "cpuspin", "1.2")
@@ -51,7 +55,8 @@ def every_sample():
             check(r.returncode == 0 and doc, f"{n}: {r.stderr}")
             total += doc["total_samples"] if doc else 0
         check(len(names) >= 2, f"{len(names)} files")
-        check(1200 <= total <= 1200 * 1.05 + 50, f"{total} samples in {len(names)} files")
+        check(1200 * 0.95 <= total <= 1200 * 1.05 + 50,
+              f"{total} samples in {len(names)} files")
         m = re.search(r"written to (\S+)", p.stderr)
         check(m and os.path.basename(m.group(1)) == names[-1], f"the last file: {p.stderr}")
 
