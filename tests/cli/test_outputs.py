@@ -11,7 +11,7 @@ import re
 import resource
 import tempfile
 
-from common import SRC, WORKLOAD, case, check, done, hwprof
+from common import SRC, WORKLOAD, case, check, done, hwprof, under_valgrind
 
 # Smaller than any report, larger than nothing: every write of one fails.
 LIMIT = 64
@@ -81,6 +81,7 @@ def written_whole(d):
 def old_kept(d):
     """A write that fails past ulimit -f: status 1, the reason said, the old
     file as it was and no temporary file left."""
+    under_valgrind("its own log passes a 64-byte ulimit -f, and SIGXFSZ ends it")
     for what, argv in commands(d, os.path.join(d, "keep", "o")):
         os.makedirs(os.path.join(d, "keep"), exist_ok=True)
         with open(os.path.join(d, "keep", "o"), "w") as f:
@@ -96,6 +97,7 @@ def old_kept(d):
 def save_kept(d):
     """stat --save DIR: each variant's file written whole; past ulimit -f,
     the one it could not write names its path, and the old one is kept."""
+    under_valgrind("its own log passes a 64-byte ulimit -f, and SIGXFSZ ends it")
     save = os.path.join(d, "save")
     argv = ["stat", "-e", "task-clock", "-r", "2", "--save", save, "--", "true", ":::",
             "true"]
