@@ -42,7 +42,7 @@ def every_sample():
     least: on a busy machine the kernel's cpu-clock timer steps over
     periods it fired late (hrtimer_forward_now), one sample for several;
     that no sample is lost between two files is kernel/test-rotate's
-    check, which counts the same clock beside the recording."""
+    check, which samples every page fault and counts them beside."""
     with tempfile.TemporaryDirectory() as d:
         p = hwprof("record", "-e", "cpu-clock", "-c", "1000000", "--rotate", "0.2",
                    "--output-dir", d, "--", WORKLOAD, "cpuspin", "1.2")

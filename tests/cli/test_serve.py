@@ -358,7 +358,10 @@ def no_growth():
         check(after == fds and sockets(sv.proc.pid) == 1,
               f"{after} fds after 2000 scrapes, {fds} before")
         grew = rss_kib(sv.proc.pid) - rss
-        check(grew < 1024, f"resident memory grew by {grew} KiB over 2000 scrapes")
+        # A sanitizer keeps freed memory aside (ASan's quarantine, 256 MB):
+        # there the leak check at exit says what this would.
+        if os.environ.get("HWPROF_SANITIZE", "none") == "none":
+            check(grew < 1024, f"resident memory grew by {grew} KiB over 2000 scrapes")
         code, err = sv.stop()
         check(code == 0, err)
 
