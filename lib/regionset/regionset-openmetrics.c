@@ -12,11 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool is_clock(const struct series *sr)
-{
-	return !strcmp(sr->unit, "ns");
-}
-
 enum region_family {
 	RF_CALLS,
 	RF_SECONDS,
@@ -75,11 +70,11 @@ static void region_family(FILE *f, enum region_family which,
 				case RF_SECONDS: v = rg->seconds; break;
 				case RF_OPS: v = (double)rg->ops; break;
 				case RF_EVENT:
-					v = is_clock(sr) || !sr->supported ?
+					v = series_is_clock(sr) || !sr->supported ?
 						    NAN : sr->values[0];
 					break;
 				case RF_EVENT_SECONDS:
-					v = is_clock(sr) && sr->supported ?
+					v = series_is_clock(sr) && sr->supported ?
 						    sr->values[0] / 1e9 : NAN;
 					break;
 				default: v = sr->values[0]; break;

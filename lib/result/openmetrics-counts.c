@@ -20,7 +20,10 @@ static const struct om_family live_seconds = {
 };
 
 /* The count scaled for multiplexing, as perf stat scales it; NaN when the
- * event was enabled but never on a counter (perf's <not counted>). */
+ * event was enabled but never on a counter (perf's <not counted>). Not
+ * hwp_count_scaled(), which says NaN for a count never enabled: a cgroup
+ * whose tasks have not run yet is enabled for no time and has counted 0,
+ * the value its series must start from. */
 static double scaled(const struct hwp_count *c)
 {
 	if (!c->time_enabled || c->time_running >= c->time_enabled)

@@ -63,11 +63,6 @@ static void base_labels(struct om_ctx *c, size_t run, struct om_labels *l)
 	}
 }
 
-static bool is_clock(const struct series *sr)
-{
-	return !strcmp(sr->unit, "ns");
-}
-
 /* The events of family @fam, one sample a run that counted it. */
 static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam)
 {
@@ -90,9 +85,9 @@ static void event_samples(FILE *f, struct om_ctx *c, const struct om_family *fam
 			if (fam == &om_event_supported ? k > 0 :
 			    (!sr->supported || isnan(v)))
 				continue;
-			if (fam == &ev_count && is_clock(sr))
+			if (fam == &ev_count && series_is_clock(sr))
 				continue;
-			if (fam == &ev_seconds && !is_clock(sr))
+			if (fam == &ev_seconds && !series_is_clock(sr))
 				continue;
 			if (!begun)
 				om_family_begin(f, fam, c->prom);

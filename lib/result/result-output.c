@@ -184,15 +184,10 @@ static bool per_run_column(const struct series *sr)
 	return sr->kind != HWP_SERIES_TIME;
 }
 
-static bool is_clock(const struct series *sr)
-{
-	return sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
-}
-
 /* The heading of a row's column: its name, and "(msec)" for clocks. */
 static void per_run_heading(const struct series *sr, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s", sr->name, is_clock(sr) ? " (msec)" : "");
+	snprintf(buf, size, "%s%s", sr->name, series_is_clock(sr) ? " (msec)" : "");
 }
 
 /* A run's value as the report shows its row's mean. */
@@ -201,7 +196,7 @@ static void per_run_value(const struct series *sr, double v, bool big, char *buf
 {
 	if (isnan(v))
 		snprintf(buf, size, "-");
-	else if (is_clock(sr))
+	else if (series_is_clock(sr))
 		snprintf(buf, size, "%.2f", v / 1e6);
 	else if (sr->kind == HWP_SERIES_EVENT)
 		fmt_grouped(v, big, buf, size);
@@ -343,7 +338,7 @@ static int per_run_csv(const struct hwp_result *r, const char *sep, FILE *f)
 				continue;
 			fputs(sep, f);
 			if (!isnan(v))
-				fprintf(f, "%.10g", is_clock(sr) ? v / 1e6 : v);
+				fprintf(f, "%.10g", series_is_clock(sr) ? v / 1e6 : v);
 		}
 		fputc('\n', f);
 	}

@@ -11,6 +11,8 @@
 #include "doctor/doctor.h"
 #include "util/json-reader.h"
 
+#include <string.h>
+
 struct environment {
 	char *host;
 	char *kernel;
@@ -101,6 +103,12 @@ long series_nth(const struct series *rows, size_t nr, enum hwp_series_kind kind,
  * (events, first, have none); and its name in JSON ("event", "score"). */
 const char *kind_heading(enum hwp_series_kind kind);
 const char *kind_name(enum hwp_series_kind kind);
+/* Whether @sr is a clock event (task-clock, cpu-clock: counted in ns),
+ * which the writers show in msec or seconds. */
+static inline bool series_is_clock(const struct series *sr)
+{
+	return sr->kind == HWP_SERIES_EVENT && !strcmp(sr->unit, "ns");
+}
 /* "<not supported>", "<not counted>", "<undefined>", or NULL for a value. */
 const char *row_placeholder(const struct row *row);
 /* The row's mean as the text report shows it (msec for clocks). */
