@@ -359,7 +359,8 @@ HWP_API const char *hwp_metric_name(const struct hwp_metric *m);
 /*
  * A value lookup for hwp_metric_eval(): set *value and return 0; return
  * -ENOENT when @name is unknown, -HWP_ERR_UNDEFINED when it is known but
- * has no value (not supported, not counted).
+ * has no value (not counted), -EOPNOTSUPP (since 0.2) when it cannot be
+ * counted on this machine: hwp_metric_eval() then says so in hwp_errmsg().
  */
 typedef int (*hwp_value_fn)(const char *name, double *value, void *ctx);
 

@@ -411,6 +411,10 @@ static int eval_node(const struct eval *ev, int id, double *out)
 				    ev->m->name, n->name,
 				    strchr(n->name, '-') ?
 				    " (write 'a - b', with spaces, to subtract)" : "");
+		if (err == -EOPNOTSUPP)
+			return fail(-HWP_ERR_UNDEFINED,
+				    "metric '%s': '%s' is not supported here (its row says why)",
+				    ev->m->name, n->name);
 		if (err)
 			return fail(-HWP_ERR_UNDEFINED,
 				    "metric '%s': '%s' was not counted",

@@ -202,6 +202,8 @@ static int session_value(const char *name, double *value, void *arg)
 	if (found < 0)
 		return -ENOENT;
 	e = (size_t)found;
+	if (sl->s->status[e] == HWP_EVENT_NOT_SUPPORTED)
+		return -EOPNOTSUPP;
 	if (sl->s->status[e] != HWP_EVENT_COUNTING &&
 	    sl->s->status[e] != HWP_EVENT_USER_ONLY)
 		return -HWP_ERR_UNDEFINED;

@@ -194,12 +194,32 @@ static int input_counted(const char *name, void *arg)
 	return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ? 0 : 1;
 }
 
+/* Whether every event @m reads can be counted here: a metric of an event
+ * that is not supported is not either (its row says <not supported>). */
+static bool metric_supported(const struct hwp_metric *m, const struct counted_ctx *cc)
+{
+	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
+	const char *name;
+
+	for (size_t i = 0; (name = hwp_metric_input(m, i)); i++) {
+		long e = event_find_operand(evl->events, evl->nr_events, name, NULL);
+
+		if (e >= 0 && hwp_session_event_status(cc->s, (size_t)e, NULL) ==
+			      HWP_EVENT_NOT_SUPPORTED)
+			return false;
+	}
+	return true;
+}
+
 /* A metric's row: its name, unit and formula, and which of several events
  * a name reads when it says so. 0 or -ENOMEM. */
-static int metric_row_fill(struct series *sr, const struct hwp_evlist *evl)
+static int metric_row_fill(struct series *sr, const struct counted_ctx *cc)
 {
+	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
 	struct strbuf note = STRBUF_INIT;
 	bool noted;
+
+	sr->supported = metric_supported(sr->metric, cc);
 
 	sr->name = strdup(hwp_metric_name(sr->metric));
 	sr->unit = strdup(metric_unit(sr->metric));
@@ -273,7 +293,7 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		sr->builtin = true;
 	}
 	for (size_t i = *nr_events; i < *nr; i++)
-		if (metric_row_fill(&(*rows)[i], evl))
+		if (metric_row_fill(&(*rows)[i], &cc))
 			return -ENOMEM;
 	for (size_t i = 0; i < r->nr_scores; i++) {
 		struct series *sr = add_series(rows, nr);

@@ -409,10 +409,13 @@ static int read_metric(struct field_ctx *c, const struct json_value *o, struct s
 		       size_t runs, bool all_runs)
 {
 	sr->kind = HWP_SERIES_METRIC;
+	/* 0.2 writes whether its events could be counted; before, true. */
 	sr->supported = true;
 	return field_string(c, o, "metric", false, &sr->name) ?:
 	       field_string(c, o, "expr", false, &sr->expr) ?:
 	       field_bool(c, o, "builtin", &sr->builtin) ?:
+	       (json_get(o, "supported") ?
+		field_bool(c, o, "supported", &sr->supported) : 0) ?:
 	       read_series_common(c, o, sr, runs, all_runs, "value");
 }
 

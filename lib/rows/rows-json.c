@@ -71,6 +71,8 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 			jw_string(w, sr->expr);
 			jw_key(w, "builtin");
 			jw_bool(w, sr->builtin);
+			jw_key(w, "supported");
+			jw_bool(w, sr->supported);
 			metric_json(w, &row, all_runs);
 		}
 		jw_key(w, "reason");

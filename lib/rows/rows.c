@@ -113,7 +113,8 @@ const char *kind_name(enum hwp_series_kind kind)
 
 const char *row_placeholder(const struct row *row)
 {
-	if (row->sr->kind == HWP_SERIES_EVENT && !row->sr->supported)
+	/* A metric is not supported when one of its events is not. */
+	if (!row->sr->supported)
 		return "<not supported>";
 	if (row->sum.n && !isnan(row->value))
 		return NULL;
