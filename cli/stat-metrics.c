@@ -173,9 +173,25 @@ static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *evl,
 	return 0;
 }
 
+/* The most events a group of a model's metrics holds: what every model of
+ * the tables counts at once (Zen 4 and the Neoverse cores have 6
+ * programmable counters). TopdownL2 reads more (19 events on Ice Lake):
+ * ungrouped, they multiplex, as perf counts a metric that does not fit. */
+#define MODEL_GROUP_MAX 6
+
+static size_t nr_events(const char *list)
+{
+	size_t n = 1;
+
+	for (; *list; list++)
+		n += *list == ',';
+	return n;
+}
+
 /* The events of a CPU model's metrics, in one group ({...}) for the -M
  * entries from @i on of one group of the model (TopdownL1) or for the one
- * metric @i, as their formulas divide counts taken at the same time. The
+ * metric @i, as their formulas divide counts taken at the same time (when
+ * they fit in MODEL_GROUP_MAX). The
  * index of the last entry taken into *@last. */
 static int add_model_inputs(const struct stat_config *c, size_t i,
 			    const struct hwp_evlist *evl, struct cli_list *more,
@@ -196,7 +212,8 @@ static int add_model_inputs(const struct stat_config *c, size_t i,
 			break;
 		err = add_inputs(n, evl, more, &grp);
 	}
-	if (!err && grp.buf && strchr(grp.buf, ','))
+	if (!err && grp.buf && strchr(grp.buf, ',') &&
+	    nr_events(grp.buf) <= MODEL_GROUP_MAX)
 		err = asprintf(&braced, "{%s}", grp.buf) < 0 ? -ENOMEM :
 		      cli_list_add(more, braced);
 	else if (!err && grp.buf)
