@@ -92,6 +92,49 @@ int metric_args_add(struct stat_config *c, char *arg)
 	return 0;
 }
 
+/* The deepest TopdownL<N> of this CPU model's metrics; 0: none. */
+static long topdown_levels(void)
+{
+	const struct hwp_metric *m;
+	long top = 0;
+
+	for (size_t i = 0; (m = hwp_metric_model(i)); i++) {
+		const char *g = metric_group(m);
+
+		if (!strncmp(g, "TopdownL", 8) && g[8] > '0' && g[8] <= '9' && !g[9])
+			top = top > g[8] - '0' ? top : g[8] - '0';
+	}
+	return top;
+}
+
+int metric_td_level(struct stat_config *c, const char *arg)
+{
+	/* metric_args_add() keeps the names: each its own string */
+	static char names[9][16];
+	long level = -1, top;
+	char deepest[16] = "none";
+
+	if (!cli_parse_long(arg, 0, 9, &level)) {
+		cli_error("stat", "--td-level %s: not a level from 0 (all) to 9", arg);
+		return CLI_EXIT_USAGE;
+	}
+	top = topdown_levels();
+	if (top)
+		snprintf(deepest, sizeof(deepest), "level %ld", top);
+	if (!top || level > top) {
+		cli_error("stat",
+			  "--td-level %s: this CPU model's topdown metrics go to %s (hwprof list --metrics)",
+			  arg, deepest);
+		return CLI_EXIT_USAGE;
+	}
+	for (int k = 1; k <= (level ? level : top) && k <= 9; k++) {
+		snprintf(names[k - 1], sizeof(names[k - 1]), "TopdownL%d", k);
+		if (metric_args_add(c, names[k - 1]))
+			return CLI_EXIT_FAILURE;
+	}
+	return 0;
+}
+
 /* A built-in first, so that their -M does not load libpfm4 (the model's
  * metrics do, to know the model): each exactly, then ignoring case. */
 static const struct hwp_metric *find_named(const char *name)

@@ -180,6 +180,25 @@ def topdown_l2(model, events):
             check(m["value"] is None and "was not counted" in m["reason"], f"{m}")
 
 
+def td_level():
+    """--td-level N, as perf's: the topdown levels up to N (0: all the
+    model has), with or without --topdown; above the model's, an error."""
+    want = {("icl", "1"): TOPDOWN, ("icl", "2"): TOPDOWN + TMA_L2,
+            ("icl", "0"): TOPDOWN + TMA_L2,
+            ("amd64_fam19h_zen4", "0"): GROUPS["amd64_fam19h_zen4"]["TopdownL1"] + ZEN4_L2}
+    for (model, level), names in want.items():
+        for extra in ([], ["--topdown"]):
+            p, doc = stat_json(*extra, "--td-level", level, "--", "true", env=forced(model))
+            got = doc and [m["metric"] for m in doc["metrics"]]
+            check(p.returncode == 0 and got == names,
+                  f"{model} {extra} --td-level {level}: {p.returncode} {got} {p.stderr}")
+    for model, level, says in (("icl", "3", "level 2"), ("amd64_fam19h_zen3", "1", "none"),
+                               ("icl", "x", "not a level"), ("icl", "-1", "not a level")):
+        p = hwprof("stat", "--td-level", level, "--", "true", env=forced(model))
+        check(p.returncode == 2 and f"--td-level {level}" in p.stderr and says in p.stderr,
+              f"{model} --td-level {level}: {p.returncode} {p.stderr}")
+
+
 def builtins_without_libpfm():
     """-M IPC loads no libpfm4 (~41,000 relocations a start): the model's
     names are looked up after the built-ins; -M TopdownL1 loads it."""
@@ -200,6 +219,7 @@ case(status_passes_through)
 case(names_and_builtins, name="-M IPC,LLC_MPKI")
 case(no_such_group_here, name="-M TopdownL1 on Zen 3")
 case(builtins_without_libpfm, name="-M IPC loads no libpfm4")
+case(td_level, name="--td-level")
 case(topdown_l2, "icl", ICL_L2_EVENTS, name="-M TopdownL2, icl")
 case(topdown_l2, "spr", None, name="-M TopdownL2, spr")
 case(topdown_l2, "amd64_fam19h_zen4", None, name="-M TopdownL2, zen4")
