@@ -216,11 +216,12 @@ static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *evl,
 	return 0;
 }
 
-/* The most events a group of a model's metrics holds: what every model of
- * the tables counts at once (Zen 4 and the Neoverse cores have 6
- * programmable counters). TopdownL2 reads more (19 events on Ice Lake):
- * ungrouped, they multiplex, as perf counts a metric that does not fit. */
-#define MODEL_GROUP_MAX 6
+/* The most events a group of a model's metrics holds: each TopdownL1 fits
+ * its cores' counters (Ice Lake's 6 events in 8 counters, Zen 4's 6 in 6,
+ * Neoverse V1's 7 in 6 and the cycle counter). TopdownL2 reads more (19
+ * events on Ice Lake, 9 on Sapphire Rapids, 11 on Zen 4): ungrouped, they
+ * multiplex, as perf counts a metric whose events do not fit together. */
+#define MODEL_GROUP_MAX 7
 
 static size_t nr_events(const char *list)
 {
