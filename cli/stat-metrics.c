@@ -235,8 +235,8 @@ static size_t nr_events(const char *list)
 /* The events of a CPU model's metrics, in one group ({...}) for the -M
  * entries from @i on of one group of the model (TopdownL1) or for the one
  * metric @i, as their formulas divide counts taken at the same time (when
- * they fit in MODEL_GROUP_MAX). The
- * index of the last entry taken into *@last. */
+ * they fit in MODEL_GROUP_MAX). The index of the last entry taken into
+ * *@last. */
 static int add_model_inputs(const struct stat_config *c, size_t i,
 			    const struct hwp_evlist *evl, struct cli_list *more,
 			    size_t *last)
