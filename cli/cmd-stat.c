@@ -57,6 +57,7 @@ static const struct cli_option stat_options[] = {
 	/* In the "Also:" of stat_tail */
 	CLI_OPT_ALSO(OPT_ALL_USER, "all-user", NULL),
 	CLI_OPT_ALSO(OPT_TOPDOWN, "topdown", NULL),
+	CLI_OPT_ALSO(OPT_TD_LEVEL, "td-level", "N"),
 	CLI_OPT_ALSO(OPT_ALL_KERNEL, "all-kernel", NULL),
 	CLI_OPT_ALSO('i', "no-inherit", NULL),
 	CLI_OPT_ALSO(OPT_STRICT, "strict", NULL),
@@ -89,7 +90,7 @@ static const char stat_tail[] =
 	"Also: --all-user, --all-kernel, --no-inherit, --strict, --pin, --cgroup,\n"
 	"--keep-going, --histogram, --per-run, --explain, --quiet, --score-from,\n"
 	"--regions, --skip-first, --variant, --order, --seed, --save, --alpha,\n"
-	"--no-big-num, --topdown.\n"
+	"--no-big-num, --topdown, --td-level.\n"
 	"\n"
 	"Exit status: COMMAND's (128+N when a signal N killed it), 127 when COMMAND is\n"
 	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n"

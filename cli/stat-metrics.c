@@ -92,6 +92,49 @@ int metric_args_add(struct stat_config *c, char *arg)
 	return 0;
 }
 
+/* The deepest TopdownL<N> of this CPU model's metrics; 0: none. */
+static long topdown_levels(void)
+{
+	const struct hwp_metric *m;
+	long top = 0;
+
+	for (size_t i = 0; (m = hwp_metric_model(i)); i++) {
+		const char *g = metric_group(m);
+
+		if (!strncmp(g, "TopdownL", 8) && g[8] > '0' && g[8] <= '9' && !g[9])
+			top = top > g[8] - '0' ? top : g[8] - '0';
+	}
+	return top;
+}
+
+int metric_td_level(struct stat_config *c, const char *arg)
+{
+	/* metric_args_add() keeps the names: each its own string */
+	static char names[9][16];
+	long level = -1, top;
+	char deepest[16] = "none";
+
+	if (!cli_parse_long(arg, 0, 9, &level)) {
+		cli_error("stat", "--td-level %s: not a level from 0 (all) to 9", arg);
+		return CLI_EXIT_USAGE;
+	}
+	top = topdown_levels();
+	if (top)
+		snprintf(deepest, sizeof(deepest), "level %ld", top);
+	if (!top || level > top) {
+		cli_error("stat",
+			  "--td-level %s: this CPU model's topdown metrics go to %s (hwprof list --metrics)",
+			  arg, deepest);
+		return CLI_EXIT_USAGE;
+	}
+	for (int k = 1; k <= (level ? level : top) && k <= 9; k++) {
+		snprintf(names[k - 1], sizeof(names[k - 1]), "TopdownL%d", k);
+		if (metric_args_add(c, names[k - 1]))
+			return CLI_EXIT_FAILURE;
+	}
+	return 0;
+}
+
 /* A built-in first, so that their -M does not load libpfm4 (the model's
  * metrics do, to know the model): each exactly, then ignoring case. */
 static const struct hwp_metric *find_named(const char *name)
@@ -173,10 +216,27 @@ static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *evl,
 	return 0;
 }
 
+/* The most events a group of a model's metrics holds: each TopdownL1 fits
+ * its cores' counters (Ice Lake's 6 events in 8 counters, Zen 4's 6 in 6,
+ * Neoverse V1's 7 in 6 and the cycle counter). TopdownL2 reads more (19
+ * events on Ice Lake, 9 on Sapphire Rapids, 11 on Zen 4): ungrouped, they
+ * multiplex, as perf counts a metric whose events do not fit together. */
+#define MODEL_GROUP_MAX 7
+
+static size_t nr_events(const char *list)
+{
+	size_t n = 1;
+
+	for (; *list; list++)
+		n += *list == ',';
+	return n;
+}
+
 /* The events of a CPU model's metrics, in one group ({...}) for the -M
  * entries from @i on of one group of the model (TopdownL1) or for the one
- * metric @i, as their formulas divide counts taken at the same time. The
- * index of the last entry taken into *@last. */
+ * metric @i, as their formulas divide counts taken at the same time (when
+ * they fit in MODEL_GROUP_MAX). The index of the last entry taken into
+ * *@last. */
 static int add_model_inputs(const struct stat_config *c, size_t i,
 			    const struct hwp_evlist *evl, struct cli_list *more,
 			    size_t *last)
@@ -196,7 +256,8 @@ static int add_model_inputs(const struct stat_config *c, size_t i,
 			break;
 		err = add_inputs(n, evl, more, &grp);
 	}
-	if (!err && grp.buf && strchr(grp.buf, ','))
+	if (!err && grp.buf && strchr(grp.buf, ',') &&
+	    nr_events(grp.buf) <= MODEL_GROUP_MAX)
 		err = asprintf(&braced, "{%s}", grp.buf) < 0 ? -ENOMEM :
 		      cli_list_add(more, braced);
 	else if (!err && grp.buf)

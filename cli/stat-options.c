@@ -260,6 +260,8 @@ static int parse_option(void *ctx, int key, char *arg)
 		return metric_args_add(c, arg) ? CLI_EXIT_FAILURE : 0;
 	case OPT_TOPDOWN:
 		return metric_args_add(c, topdown) ? CLI_EXIT_FAILURE : 0;
+	case OPT_TD_LEVEL:
+		return metric_td_level(c, arg);
 	case OPT_SCORE:
 		return push_arg(&c->scores, &c->nr_scores, arg);
 	case OPT_VARIANT:

@@ -24,7 +24,7 @@ enum {
 	OPT_FORMAT, OPT_NO_BIG_NUM, OPT_WARMUP, OPT_SWEEP, OPT_HISTOGRAM, OPT_REGIONS,
 	OPT_SKIP_FIRST, OPT_STRICT, OPT_KEEP_GOING, OPT_SCORE, OPT_SCORE_FROM,
 	OPT_QUIET, OPT_EXPLAIN, OPT_PER_RUN, OPT_VARIANT, OPT_ORDER, OPT_SEED,
-	OPT_SAVE, OPT_ALPHA, OPT_TOPDOWN,
+	OPT_SAVE, OPT_ALPHA, OPT_TOPDOWN, OPT_TD_LEVEL,
 };
 
 struct stat_config {
@@ -238,6 +238,9 @@ bool metric_arg_is_name(const char *arg);
 /* Add -M's @arg to c->metrics: a formula, or each name of NAME,NAME (cut
  * in place). 0, or CLI_EXIT_FAILURE after the message. */
 int metric_args_add(struct stat_config *c, char *arg);
+/* --td-level @arg, as perf's: -M TopdownL1 to TopdownL<N> of the model
+ * (0: every level it has). 0, or an exit status after the message. */
+int metric_td_level(struct stat_config *c, const char *arg);
 /* The built-in metric @name, or NULL after saying which there are. */
 const struct hwp_metric *metric_named(const char *name);
 /* The event list to count into *@spec (malloc'ed): -e's, else @dflt

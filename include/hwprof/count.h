@@ -330,12 +330,12 @@ HWP_API double hwp_count_percent_running(const struct hwp_count *c);
 /* ------------------------------------------------------------------------
  * Metrics: formulas over counts
  *
- * A formula has + - * / ( ), decimal numbers (1e9 too), event names and
- * `seconds` (the wall time). An event name matches an event of the list as
- * written ("cpu-migrations:u"), by its canonical name, by an alias
- * ("migrations"), or ignoring case, '-' and '_' ("cachemisses"). A '-'
- * between two letters with no space is part of a name: write "a - b" to
- * subtract.
+ * A formula has + - * / ( ), max(a, b) and min(a, b) (since 0.2), decimal
+ * numbers (1e9 too), event names and `seconds` (the wall time). An event
+ * name matches an event of the list as written ("cpu-migrations:u"), by
+ * its canonical name, by an alias ("migrations"), or ignoring case, '-' and
+ * '_' ("cachemisses"). A '-' between two letters with no space is part of a
+ * name: write "a - b" to subtract.
  */
 
 struct hwp_metric;

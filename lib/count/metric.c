@@ -15,7 +15,7 @@
 #define EXPR_MAX 4096
 #define DEPTH_MAX 64
 
-enum node_op { OP_NUM, OP_NAME, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV };
+enum node_op { OP_NUM, OP_NAME, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAX, OP_MIN };
 
 struct node {
 	enum node_op op;
@@ -107,6 +107,32 @@ bool metric_is_name(const char *s)
 
 static int parse_expr(struct mparser *p);
 
+/* max(a, b) and min(a, b), as the vendors' formulas clamp a difference at
+ * 0 (TMA's max(0, Frontend_Bound - Fetch_Latency)): after the name. */
+static int parse_call(struct mparser *p, enum node_op op, size_t start)
+{
+	static const char *const want[] = {
+		"expected ',' between the two arguments",
+		"expected ')' after the two arguments",
+	};
+	int arg[2];
+
+	if (++p->depth > DEPTH_MAX)
+		return msyntax(p, start, "nested more than 64 deep");
+	for (int k = 0; k < 2; k++) {
+		p->pos++;	/* '(', then ',' */
+		arg[k] = parse_expr(p);
+		if (arg[k] < 0)
+			return arg[k];
+		skip_ws(p);
+		if (p->s[p->pos] != (k ? ')' : ','))
+			return msyntax(p, p->pos, want[k]);
+	}
+	p->pos++;
+	p->depth--;
+	return new_node(p, op, arg[0], arg[1]);
+}
+
 static int parse_primary(struct mparser *p)
 {
 	const char *s = p->s;
@@ -149,6 +175,10 @@ static int parse_primary(struct mparser *p)
 	if (isalpha((unsigned char)s[p->pos]) || s[p->pos] == '_') {
 		while (name_char(s, p->pos))
 			p->pos++;
+		if (p->pos - start == 3 && s[p->pos] == '(' &&
+		    (!strncmp(s + start, "max", 3) || !strncmp(s + start, "min", 3)))
+			return parse_call(p, s[start + 1] == 'a' ? OP_MAX : OP_MIN,
+					  start);
 		id = new_node(p, OP_NAME, -1, -1);
 		if (id < 0)
 			return id;
@@ -445,6 +475,10 @@ static int eval_node(const struct eval *ev, int id, double *out)
 		break;
 	case OP_MUL:
 		*out = a * b;
+		break;
+	case OP_MAX:
+	case OP_MIN:
+		*out = (n->op == OP_MAX) == (a > b) ? a : b;
 		break;
 	default:
 		if (b == 0)

@@ -13,11 +13,29 @@ from common import (case, check, done, event, hwprof, metric, stat_csv, stat_jso
                     under_valgrind)
 
 TOPDOWN = ["Frontend_Bound", "Backend_Bound", "Retiring", "Bad_Speculation"]
+TMA_L2 = ["Fetch_Latency", "Fetch_Bandwidth", "Branch_Mispredicts", "Machine_Clears",
+          "Memory_Bound", "Core_Bound", "Heavy_Operations", "Light_Operations"]
+ZEN4_L2 = ["Frontend_Bound_Latency", "Frontend_Bound_Bandwidth",
+           "Bad_Speculation_Mispredicts", "Bad_Speculation_Pipeline_Restarts",
+           "Backend_Bound_Memory", "Backend_Bound_CPU", "Retiring_Fastpath",
+           "Retiring_Microcode"]
+# each model's groups, and their members in order
+GROUPS = {"icl": {"TopdownL1": TOPDOWN, "TopdownL2": TMA_L2},
+          "spr": {"TopdownL1": TOPDOWN, "TopdownL2": TMA_L2},
+          "amd64_fam19h_zen4": {"TopdownL1": TOPDOWN + ["SMT_Contention"],
+                                "TopdownL2": ZEN4_L2},
+          "amd64_fam19h_zen3": {},
+          "arm_n1": {"Cycle_Accounting": ["Frontend_Stalled_Cycles",
+                                          "Backend_Stalled_Cycles"]},
+          "arm_v1": {"TopdownL1": TOPDOWN}}
 ICL_TOPDOWN_EVENTS = ["TOPDOWN:SLOTS_P", "IDQ_UOPS_NOT_DELIVERED:CORE",
                       "INT_MISC:UOP_DROPPING", "r02a4",
                       "INT_MISC:CLEARS_COUNT", "UOPS_RETIRED:SLOTS"]
-MODELS = {"icl": TOPDOWN, "spr": TOPDOWN, "amd64_fam19h_zen4": TOPDOWN + ["SMT_Contention"],
-          "amd64_fam19h_zen3": [], "arm_n1": TOPDOWN, "arm_v1": TOPDOWN}
+ICL_L2_EVENTS = ICL_TOPDOWN_EVENTS + [
+    "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE", "BR_MISP_RETIRED:ALL_BRANCHES",
+    "MACHINE_CLEARS:COUNT", "CYCLE_ACTIVITY:STALLS_MEM_ANY", "EXE_ACTIVITY:BOUND_ON_STORES",
+    "CYCLE_ACTIVITY:STALLS_TOTAL", "EXE_ACTIVITY:1_PORTS_UTIL", "EXE_ACTIVITY:2_PORTS_UTIL",
+    "UOPS_ISSUED:ANY", "IDQ:MS_UOPS", "UOPS_DECODED:DEC0", "r1000156", "IDQ:MITE_UOPS"]
 
 
 def forced(model):
@@ -112,15 +130,21 @@ def list_metrics(model):
         return
     p = hwprof("list", "--metrics", env=forced(model))
     check(p.returncode == 0, p.stderr)
-    for name in MODELS[model] + ["CPI", "Branch_Miss_Rate", "L1_MPKI", "L2_MPKI", "IPC"]:
+    members = [n for names in GROUPS[model].values() for n in names]
+    for name in members + ["CPI", "Branch_Miss_Rate", "L1_MPKI", "L2_MPKI", "IPC"]:
         check(f"  {name} " in p.stdout, f"{model}: {name} listed:\n{p.stdout}")
     check("formula:" in p.stdout and "source:" in p.stdout and "unit:" in p.stdout,
           p.stdout)
-    if MODELS[model]:
-        check("TopdownL1" in p.stdout, p.stdout)
-    p = hwprof("list", "--metrics", "--names", env=forced(model))
-    check("TopdownL1" in p.stdout.split() if MODELS[model] else "Retiring" not in p.stdout,
-          p.stdout)
+    for group in GROUPS[model]:
+        check(f"\n{group}:\n" in p.stdout, f"{model}: {group} heads its members")
+    names = hwprof("list", "--metrics", "--names", env=forced(model)).stdout.split()
+    # each group, then its members, in order
+    for group, want in GROUPS[model].items():
+        at = names.index(group) if group in names else -1
+        check(at >= 0 and names[at + 1:at + 1 + len(want)] == want,
+              f"{model}: {group} and its members: {names}")
+    if not GROUPS[model]:
+        check("Retiring" not in names, f"{model}: {names}")
 
 
 def every_metric(model):
@@ -132,7 +156,7 @@ def every_metric(model):
     names = hwprof("list", "--metrics", "--names", env=forced(model)).stdout.split()
     mine = names[:names.index("LLC-misses/migration")]
     check(len(mine) >= 4, f"{model}: {names}")
-    members = [n for n in mine if n != "TopdownL1"]
+    members = [n for n in mine if n not in GROUPS[model]]
     p, doc = stat_json("-M", ",".join(mine), "--", "true", env=forced(model))
     if not check(p.returncode == 0 and doc, f"{model}: {p.returncode} {p.stderr}"):
         return
@@ -141,8 +165,47 @@ def every_metric(model):
     check(sorted(got) == sorted(members), f"{model}: the metrics {got}, of {mine}")
     check(all(e["supported"] or e["reason"] for e in doc["events"]),
           f"{model}: each event counted or says why")
-    if MODELS[model]:
+    if "TopdownL1" in GROUPS[model]:
         check(doc["event_spec"].startswith("{"), f"{model}: {doc['event_spec']}")
+
+
+def topdown_l2(model, events):
+    """-M TopdownL2: the level-2 nodes in the document's order, each event
+    of their formulas counted once; more events than a core counts at once
+    (Ice Lake reads 19), so not one group: they multiplex."""
+    p, doc = stat_json("-M", "TopdownL2", "--", "true", env=forced(model))
+    if not check(p.returncode == 0 and doc, f"{model}: {p.returncode} {p.stderr}"):
+        return
+    names = [m["metric"] for m in doc["metrics"]]
+    check(names == GROUPS[model]["TopdownL2"], f"{model}: TopdownL2 expands to {names}")
+    spec = doc["event_spec"].split(",")
+    check(len(spec) == len(set(spec)) and "{" not in doc["event_spec"],
+          f"{model}: each event once, ungrouped: {doc['event_spec']}")
+    if events:
+        check(sorted(spec) == sorted(events), f"{model}: {sorted(spec)}")
+    for m in doc["metrics"]:
+        check(m["unit"] == "%", f"{m}")
+        if not doc["events"][0]["supported"]:
+            check(m["value"] is None and "was not counted" in m["reason"], f"{m}")
+
+
+def td_level():
+    """--td-level N, as perf's: the topdown levels up to N (0: all the
+    model has), with or without --topdown; above the model's, an error."""
+    want = {("icl", "1"): TOPDOWN, ("icl", "2"): TOPDOWN + TMA_L2,
+            ("icl", "0"): TOPDOWN + TMA_L2,
+            ("amd64_fam19h_zen4", "0"): GROUPS["amd64_fam19h_zen4"]["TopdownL1"] + ZEN4_L2}
+    for (model, level), names in want.items():
+        for extra in ([], ["--topdown"]):
+            p, doc = stat_json(*extra, "--td-level", level, "--", "true", env=forced(model))
+            got = doc and [m["metric"] for m in doc["metrics"]]
+            check(p.returncode == 0 and got == names,
+                  f"{model} {extra} --td-level {level}: {p.returncode} {got} {p.stderr}")
+    for model, level, says in (("icl", "3", "level 2"), ("amd64_fam19h_zen3", "1", "none"),
+                               ("icl", "x", "not a level"), ("icl", "-1", "not a level")):
+        p = hwprof("stat", "--td-level", level, "--", "true", env=forced(model))
+        check(p.returncode == 2 and f"--td-level {level}" in p.stderr and says in p.stderr,
+              f"{model} --td-level {level}: {p.returncode} {p.stderr}")
 
 
 def builtins_without_libpfm():
@@ -165,7 +228,11 @@ case(status_passes_through)
 case(names_and_builtins, name="-M IPC,LLC_MPKI")
 case(no_such_group_here, name="-M TopdownL1 on Zen 3")
 case(builtins_without_libpfm, name="-M IPC loads no libpfm4")
-for m in MODELS:
+case(td_level, name="--td-level")
+case(topdown_l2, "icl", ICL_L2_EVENTS, name="-M TopdownL2, icl")
+case(topdown_l2, "spr", None, name="-M TopdownL2, spr")
+case(topdown_l2, "amd64_fam19h_zen4", None, name="-M TopdownL2, zen4")
+for m in GROUPS:
     case(list_metrics, m, name=f"list --metrics, {m}")
     case(every_metric, m, name=f"stat -M every metric, {m}")
 done()
