@@ -156,6 +156,26 @@ static bool spec_counts(const char *spec, const char *name)
 	return have;
 }
 
+char *formula_event_spec(const char *name)
+{
+	char *slashed = strdup(name);
+
+	for (char *p = slashed; p && *p; p++)
+		if (*p == '@')
+			*p = '/';
+	return slashed;
+}
+
+/* @name into @to as an event list writes it. */
+static int add_event_name(struct cli_list *to, const char *name)
+{
+	char *spec = formula_event_spec(name);
+	int err = spec ? cli_list_add(to, spec) : -ENOMEM;
+
+	free(spec);
+	return err;
+}
+
 /* Add to @to each event @m reads that @evl (NULL: none), @more and @to do
  * not count yet. */
 static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *evl,
@@ -167,7 +187,7 @@ static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *evl,
 		if ((evl && counts_name(evl, in)) || spec_counts(more->buf, in) ||
 		    spec_counts(to->buf, in))
 			continue;
-		if (cli_list_add(to, in))
+		if (add_event_name(to, in))
 			return -ENOMEM;
 	}
 	return 0;
@@ -196,7 +216,9 @@ static int add_model_inputs(const struct stat_config *c, size_t i,
 			break;
 		err = add_inputs(n, evl, more, &grp);
 	}
-	if (!err && grp.buf && strchr(grp.buf, ','))
+	/* Not a PMU's events (uncore_imc_0/.../, uncore_imc_1/.../): the
+	 * kernel groups the events of one PMU only. */
+	if (!err && grp.buf && strchr(grp.buf, ',') && !strchr(grp.buf, '/'))
 		err = asprintf(&braced, "{%s}", grp.buf) < 0 ? -ENOMEM :
 		      cli_list_add(more, braced);
 	else if (!err && grp.buf)

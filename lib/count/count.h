@@ -159,6 +159,12 @@ struct metric_def {
 /* Parse @d into a metric that lives as long as the process (NULL: out of
  * memory, or a formula of the tables that does not parse). */
 struct hwp_metric *metric_new_static(const struct metric_def *d);
+/* metric-instances.c: @expr with each PMU@EVENT@ of a PMU that the kernel
+ * registers once a device (PMU_0..N, no PMU itself) written out as the sum
+ * of the instances, each times its scale file, into *@out (freed by the
+ * caller); a machine without the PMU keeps the name. 0, or -ENOMEM or
+ * -HWP_ERR_FORMAT (a bad scale file) with the message set. */
+int metric_expand_instances(const char *expr, char **out);
 
 /* metric-model.c: the named metrics of the CPU models, parsed at first use.
  * How many the tables hold, and the @idx-th of all models'. */

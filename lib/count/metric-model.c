@@ -6,6 +6,7 @@
 #include "count/count.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct metric_def model_defs[] = {
@@ -14,6 +15,8 @@ static const struct metric_def model_defs[] = {
 #include "metrics/intel.def"
 #include "metrics/amd.def"
 #include "metrics/arm.def"
+#include "metrics/uncore.def"
+#include "metrics/persec.def"
 #undef MODEL_METRIC
 };
 
@@ -21,6 +24,24 @@ static const struct metric_def model_defs[] = {
  * built-ins of metric.c). */
 static struct hwp_metric *models[ARRAY_SIZE(model_defs)];
 static pthread_mutex_t models_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* An uncore PMU's events (uncore.def) summed over this machine's
+ * instances of the PMU. */
+static struct hwp_metric *model_metric_new(const struct metric_def *d)
+{
+	struct metric_def copy = *d;
+	struct hwp_metric *m;
+	char *expr;
+
+	if (!strchr(d->expr, '@'))
+		return metric_new_static(d);
+	if (metric_expand_instances(d->expr, &expr))
+		return NULL;
+	copy.expr = expr;
+	m = metric_new_static(&copy);
+	free(expr);
+	return m;
+}
 
 size_t metric_model_nr_all(void)
 {
@@ -39,7 +60,7 @@ const struct hwp_metric *metric_model_all(size_t idx)
 	pthread_mutex_lock(&models_lock);
 	m = models[idx];
 	if (!m) {
-		m = metric_new_static(&model_defs[idx]);
+		m = model_metric_new(&model_defs[idx]);
 		__atomic_store_n(&models[idx], m, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&models_lock);

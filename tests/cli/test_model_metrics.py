@@ -7,6 +7,7 @@ shows each model's metrics with unit, formula and source. Without a PMU the
 events are <not supported> with the reason and the metrics say which event
 is missing; the exit status is the command's."""
 import os
+import tempfile
 
 from common import (case, check, done, event, hwprof, metric, stat_csv, stat_json,
                     under_valgrind)
@@ -122,6 +123,8 @@ def every_metric(model):
         return
     names = hwprof("list", "--metrics", "--names", env=forced(model)).stdout.split()
     mine = names[:names.index("LLC-misses/migration")]
+    if not os.path.exists("/sys/bus/event_source/devices/uncore_imc_0"):
+        mine = [n for n in mine if not n.startswith("Memory_BW")]  # memory_bw_here()
     check(len(mine) >= 4, f"{model}: {names}")
     members = [n for n in mine if n != "TopdownL1"]
     p, doc = stat_json("-M", ",".join(mine), "--", "true", env=forced(model))
@@ -148,6 +151,67 @@ def builtins_without_libpfm():
     check(p.returncode == 0 and "libpfm.so" in p.stderr, "-M TopdownL1 loads libpfm4")
 
 
+def fabricated_imc(root, n):
+    """N memory controllers, as the kernel's uncore_imc_N of Ice Lake-X."""
+    for i in range(n):
+        d = f"{root}/bus/event_source/devices/uncore_imc_{i}"
+        for rel, text in [("type", f"{30 + i}"), ("cpumask", "0"),
+                          ("format/event", "config:0-7"), ("format/umask", "config:8-15"),
+                          ("events/cas_count_read", "event=0x04,umask=0x0f"),
+                          ("events/cas_count_read.scale", "6.103515625e-5"),
+                          ("events/cas_count_write", "event=0x04,umask=0x30"),
+                          ("events/cas_count_write.scale", "6.103515625e-5")]:
+            os.makedirs(os.path.dirname(f"{d}/{rel}"), exist_ok=True)
+            with open(f"{d}/{rel}", "w") as f:
+                f.write(text + "\n")
+
+
+def memory_bw_fabricated():
+    """Memory_BW_* sum every uncore_imc_N, each times its scale, and say
+    that they count system-wide only."""
+    with tempfile.TemporaryDirectory() as root:
+        fabricated_imc(root, 3)
+        env = dict(forced("icx"), HWPROF_SYSFS_ROOT=root)
+        p = hwprof("list", "--metrics", env=env)
+        inst = " + ".join(f"uncore_imc_{i}@cas_count_write@ * 6.103515625e-5"
+                          for i in range(3))
+        check(p.returncode == 0 and "  Memory_BW_Read " in p.stdout and
+              f"formula: ({inst}) * 1.048576 / seconds" in p.stdout and
+              "unit: MB/s" in p.stdout, f"{p.returncode}\n{p.stdout}")
+        p, doc = stat_json("-M", "Memory_BW_Write", "--", "true", env=env)
+        if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+            return
+        check(doc["event_spec"] == ",".join(f"uncore_imc_{i}/cas_count_write/"
+                                            for i in range(3)),
+              f"one event an instance, not grouped: {doc['event_spec']}")
+        for e in doc["events"]:
+            check(not e["supported"] and "system-wide, with -a" in e["reason"], f"{e}")
+        m = metric(doc, "Memory_BW_Write")
+        check(m["value"] is None and "was not counted" in m["reason"], f"{m}")
+
+
+def memory_bw_here():
+    """This VM has no memory controller PMU: -M Memory_BW_Read says so."""
+    if os.path.exists("/sys/bus/event_source/devices/uncore_imc_0"):
+        check(True, "this machine has uncore_imc_0")
+        return
+    p = hwprof("stat", "-a", "-M", "Memory_BW_Read", "--", "true", env=forced("spr"))
+    check(p.returncode == 2 and "no PMU 'uncore_imc'" in p.stderr and
+          "nor any instance of it (uncore_imc_0, uncore_imc_1...)" in p.stderr,
+          f"{p.returncode} {p.stderr}")
+
+
+def per_second():
+    """NAME_per_sec divides by the wall time: listed, and undefined here."""
+    p, doc = stat_json("-M", "LLC_Misses_per_sec", "--", "true", env=forced("icl"))
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    m = metric(doc, "LLC_Misses_per_sec")
+    check(m["unit"] == "/s" and m["expr"] == "MEM_LOAD_RETIRED:L3_MISS / seconds", f"{m}")
+    if not doc["events"][0]["supported"]:
+        check(m["value"] is None and "was not counted" in m["reason"], f"{m}")
+
+
 case(topdown_json, "-M", "TopdownL1", name="-M TopdownL1, json")
 case(topdown_json, "--topdown", name="--topdown, json")
 case(topdown_csv, name="-M TopdownL1, csv")
@@ -156,6 +220,9 @@ case(status_passes_through)
 case(names_and_builtins, name="-M IPC,LLC_MPKI")
 case(no_such_group_here, name="-M TopdownL1 on Zen 3")
 case(builtins_without_libpfm, name="-M IPC loads no libpfm4")
+case(memory_bw_fabricated, name="Memory_BW on 3 fabricated controllers")
+case(memory_bw_here, name="Memory_BW where there is no uncore_imc")
+case(per_second, name="-M LLC_Misses_per_sec")
 for m in MODELS:
     case(list_metrics, m, name=f"list --metrics, {m}")
     case(every_metric, m, name=f"stat -M every metric, {m}")
