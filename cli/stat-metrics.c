@@ -193,6 +193,26 @@ static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *evl,
 	return 0;
 }
 
+/* Whether the event list @list names events of two sysfs PMUs (uncore_imc_0/E/,
+ * uncore_imc_1/E/), which the kernel does not open in one group. */
+static bool several_pmus(const char *list)
+{
+	const char *first = NULL;
+	size_t len = 0;
+
+	for (const char *s = list; s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL) {
+		const char *slash = strchr(s, '/'), *comma = strchr(s, ',');
+
+		if (!slash || (comma && slash > comma))
+			continue;
+		if (first && ((size_t)(slash - s) != len || strncmp(s, first, len)))
+			return true;
+		first = s;
+		len = (size_t)(slash - s);
+	}
+	return false;
+}
+
 /* The events of a CPU model's metrics, in one group ({...}) for the -M
  * entries from @i on of one group of the model (TopdownL1) or for the one
  * metric @i, as their formulas divide counts taken at the same time. The
@@ -216,9 +236,7 @@ static int add_model_inputs(const struct stat_config *c, size_t i,
 			break;
 		err = add_inputs(n, evl, more, &grp);
 	}
-	/* Not a PMU's events (uncore_imc_0/.../, uncore_imc_1/.../): the
-	 * kernel groups the events of one PMU only. */
-	if (!err && grp.buf && strchr(grp.buf, ',') && !strchr(grp.buf, '/'))
+	if (!err && grp.buf && strchr(grp.buf, ',') && !several_pmus(grp.buf))
 		err = asprintf(&braced, "{%s}", grp.buf) < 0 ? -ENOMEM :
 		      cli_list_add(more, braced);
 	else if (!err && grp.buf)

@@ -159,6 +159,13 @@ struct metric_def {
 /* Parse @d into a metric that lives as long as the process (NULL: out of
  * memory, or a formula of the tables that does not parse). */
 struct hwp_metric *metric_new_static(const struct metric_def *d);
+/* *@slot, made by @make(@d) at the first call (NULL: out of memory, or a
+ * formula that does not parse) and published with release order, so that
+ * a thread that sees the pointer sees the parse. Thread-safe. */
+typedef struct hwp_metric *(*metric_make_fn)(const struct metric_def *d);
+const struct hwp_metric *metric_static_once(struct hwp_metric **slot,
+					    const struct metric_def *d,
+					    metric_make_fn make);
 /* metric-instances.c: @expr with each PMU@EVENT@ of a PMU that the kernel
  * registers once a device (PMU_0..N, no PMU itself) written out as the sum
  * of the instances, each times its scale file, into *@out (freed by the
@@ -170,5 +177,12 @@ int metric_expand_instances(const char *expr, char **out);
  * How many the tables hold, and the @idx-th of all models'. */
 size_t metric_model_nr_all(void);
 const struct hwp_metric *metric_model_all(size_t idx);
+/* metric-topdown.c: TopdownL1 from the kernel's slots and topdown-* events.
+ * The @idx-th of its table; whether the core PMU "cpu" has those events in
+ * sysfs; and the metric that stands for @model's @name where it has them
+ * (NULL: none, or the events are not there). */
+const struct hwp_metric *metric_topdown_all(size_t idx);
+bool metric_topdown_kernel_events(void);
+const struct hwp_metric *metric_topdown_for(const char *model, const char *name);
 
 #endif

@@ -20,10 +20,8 @@ static const struct metric_def model_defs[] = {
 #undef MODEL_METRIC
 };
 
-/* Each parsed at its first use, published with release order (as the
- * built-ins of metric.c). */
+/* Each parsed at its first use. */
 static struct hwp_metric *models[ARRAY_SIZE(model_defs)];
-static pthread_mutex_t models_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* An uncore PMU's events (uncore.def) summed over this machine's
  * instances of the PMU. */
@@ -50,21 +48,9 @@ size_t metric_model_nr_all(void)
 
 const struct hwp_metric *metric_model_all(size_t idx)
 {
-	struct hwp_metric *m;
-
 	if (idx >= ARRAY_SIZE(model_defs))
 		return NULL;
-	m = __atomic_load_n(&models[idx], __ATOMIC_ACQUIRE);
-	if (m)
-		return m;
-	pthread_mutex_lock(&models_lock);
-	m = models[idx];
-	if (!m) {
-		m = model_metric_new(&model_defs[idx]);
-		__atomic_store_n(&models[idx], m, __ATOMIC_RELEASE);
-	}
-	pthread_mutex_unlock(&models_lock);
-	return m;
+	return metric_static_once(&models[idx], &model_defs[idx], model_metric_new);
 }
 
 static pthread_once_t model_once = PTHREAD_ONCE_INIT;
@@ -88,8 +74,13 @@ HWP_API const struct hwp_metric *hwp_metric_model(size_t idx)
 	pthread_once(&model_once, detect_model);
 	if (!model_pmu)
 		return NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(model_defs); i++)
-		if (!strcmp(model_defs[i].model, model_pmu) && idx-- == 0)
-			return metric_model_all(i);
+	for (size_t i = 0; i < ARRAY_SIZE(model_defs); i++) {
+		const struct hwp_metric *kernel;
+
+		if (strcmp(model_defs[i].model, model_pmu) || idx-- != 0)
+			continue;
+		kernel = metric_topdown_for(model_pmu, model_defs[i].name);
+		return kernel ? kernel : metric_model_all(i);
+	}
 	return NULL;
 }

@@ -387,6 +387,26 @@ struct hwp_metric *metric_new_static(const struct metric_def *d)
 	return m;
 }
 
+static pthread_mutex_t statics_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const struct hwp_metric *metric_static_once(struct hwp_metric **slot,
+					    const struct metric_def *d,
+					    metric_make_fn make)
+{
+	struct hwp_metric *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (m)
+		return m;
+	pthread_mutex_lock(&statics_lock);
+	m = *slot;
+	if (!m) {
+		m = make(d);
+		__atomic_store_n(slot, m, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&statics_lock);
+	return m;
+}
+
 struct eval {
 	const struct hwp_metric *m;
 	hwp_value_fn lookup;

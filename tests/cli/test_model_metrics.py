@@ -201,6 +201,36 @@ def memory_bw_here():
           f"{p.returncode} {p.stderr}")
 
 
+KERNEL_TOPDOWN = ["slots", "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound",
+                  "topdown-be-bound"]
+
+
+def kernel_topdown():
+    """Where the cpu PMU has slots and topdown-* (Ice Lake and later),
+    --topdown counts them as perf does: one group led by slots."""
+    with tempfile.TemporaryDirectory() as root:
+        d = f"{root}/bus/event_source/devices/cpu"
+        files = {"type": "4", "format/event": "config:0-7", "format/umask": "config:8-15",
+                 "events/slots": "event=0x00,umask=0x4"}
+        for i, name in enumerate(KERNEL_TOPDOWN[1:]):
+            files[f"events/{name}"] = f"event=0x00,umask=0x8{i}"
+        for rel, text in files.items():
+            os.makedirs(os.path.dirname(f"{d}/{rel}"), exist_ok=True)
+            with open(f"{d}/{rel}", "w") as f:
+                f.write(text + "\n")
+        p, doc = stat_json("--topdown", "--", "true",
+                           env=dict(forced("icl"), HWPROF_SYSFS_ROOT=root))
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    want = "{" + ",".join(f"cpu/{e}/" for e in KERNEL_TOPDOWN) + "}"
+    check(doc["event_spec"] == want, f"perf's group: {doc['event_spec']}")
+    check([m["metric"] for m in doc["metrics"]] == TOPDOWN, f"{doc['metrics']}")
+    for name in TOPDOWN:
+        m = metric(doc, name)
+        check(m["unit"] == "%" and "cpu@topdown-" in m["expr"] and
+              "TOPDOWN:SLOTS_P" not in m["expr"], f"the kernel's form: {m}")
+
+
 def per_second():
     """NAME_per_sec divides by the wall time: listed, and undefined here."""
     p, doc = stat_json("-M", "LLC_Misses_per_sec", "--", "true", env=forced("icl"))
@@ -223,6 +253,7 @@ case(builtins_without_libpfm, name="-M IPC loads no libpfm4")
 case(memory_bw_fabricated, name="Memory_BW on 3 fabricated controllers")
 case(memory_bw_here, name="Memory_BW where there is no uncore_imc")
 case(per_second, name="-M LLC_Misses_per_sec")
+case(kernel_topdown, name="--topdown from the kernel's slots and topdown-*")
 for m in MODELS:
     case(list_metrics, m, name=f"list --metrics, {m}")
     case(every_metric, m, name=f"stat -M every metric, {m}")
