@@ -61,6 +61,11 @@ static void fabricate(void)
 	put(DEV "uncore_fake_0/cpumask", "0\n");
 	put(DEV "uncore_fake_0/format/event", "config:0-63\n");
 	put(DEV "uncore_fake_0/events/ticks", "event=0\n");
+	/* the same, counted on a CPU no machine has */
+	put(DEV "uncore_far_0/type", "1\n");
+	put(DEV "uncore_far_0/cpumask", "4000\n");
+	put(DEV "uncore_far_0/format/event", "config:0-63\n");
+	put(DEV "uncore_far_0/events/ticks", "event=0\n");
 }
 
 static void test_expanded_to_every_instance(void)
@@ -243,6 +248,21 @@ static void test_system_wide_on_its_cpumask(void)
 	hwp_session_free(s);
 }
 
+/* list --metrics asks whether an event opens: where it counts, system-wide
+ * on its cpumask's CPU, not on the calling thread. */
+static void test_probed_on_its_cpumask(void)
+{
+	int err = hwp_event_probe("uncore_fake_0/ticks/");
+
+	if (err == -EACCES || err == -EPERM) {
+		t_case_skip("system-wide counting is not allowed here");
+		return;
+	}
+	CHECK_ERR(err, 0);
+	CHECK(hwp_event_probe("uncore_far_0/ticks/") < 0,
+	      "probed on CPU 4000 of its cpumask, which is not there");
+}
+
 int main(void)
 {
 	t_init();
@@ -254,6 +274,7 @@ int main(void)
 	t_run(test_bandwidth_on_synthetic_counts);
 	t_run(test_counted_per_thread_says_a);
 	t_run(test_system_wide_on_its_cpumask);
+	t_run(test_probed_on_its_cpumask);
 	t_rm_tree(root);
 	return t_done();
 }
