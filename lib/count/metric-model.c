@@ -5,6 +5,7 @@
 #include "event/event.h"
 #include "count/count.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +25,24 @@ static const struct metric_def model_defs[] = {
 static struct hwp_metric *models[ARRAY_SIZE(model_defs)];
 
 /* An uncore PMU's events (uncore.def) summed over this machine's
- * instances of the PMU. */
+ * instances of the PMU; as written where its sysfs is broken, so that the
+ * metric is still listed and its event says why it does not count. */
 static struct hwp_metric *model_metric_new(const struct metric_def *d)
 {
 	struct metric_def copy = *d;
 	struct hwp_metric *m;
 	char *expr;
+	int err;
 
 	if (!strchr(d->expr, '@'))
 		return metric_new_static(d);
-	if (metric_expand_instances(d->expr, &expr))
+	err = metric_expand_instances(d->expr, &expr);
+	if (err == -ENOMEM)
 		return NULL;
+	if (err) {
+		pr_warn("metric '%s': %s", d->name, hwp_errmsg());
+		return metric_new_static(d);
+	}
 	copy.expr = expr;
 	m = metric_new_static(&copy);
 	free(expr);

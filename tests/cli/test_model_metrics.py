@@ -190,6 +190,23 @@ def memory_bw_fabricated():
         check(m["value"] is None and "was not counted" in m["reason"], f"{m}")
 
 
+def memory_bw_bad_scale():
+    """A broken .scale file: the metrics are still listed, with a warning
+    that names the file, and the formula as written."""
+    with tempfile.TemporaryDirectory() as root:
+        fabricated_imc(root, 2)
+        with open(f"{root}/bus/event_source/devices/uncore_imc_1/events/"
+                  "cas_count_read.scale", "w") as f:
+            f.write("-1\n")
+        p = hwprof("list", "--metrics", env=dict(forced("icx"), HWPROF_SYSFS_ROOT=root))
+    check(p.returncode == 0 and "  Memory_BW_Read " in p.stdout and
+          "formula: uncore_imc@cas_count_read@ * 1.048576 / seconds" in p.stdout and
+          "  Memory_BW_Write " in p.stdout and "  IPC " in p.stdout,
+          f"{p.returncode}\n{p.stdout}")
+    check("uncore_imc_1" in p.stderr and "cas_count_read.scale is '-1'" in p.stderr,
+          p.stderr)
+
+
 def memory_bw_here():
     """This VM has no memory controller PMU: -M Memory_BW_Read says so."""
     if os.path.exists("/sys/bus/event_source/devices/uncore_imc_0"):
@@ -252,6 +269,7 @@ case(no_such_group_here, name="-M TopdownL1 on Zen 3")
 case(builtins_without_libpfm, name="-M IPC loads no libpfm4")
 case(memory_bw_fabricated, name="Memory_BW on 3 fabricated controllers")
 case(memory_bw_here, name="Memory_BW where there is no uncore_imc")
+case(memory_bw_bad_scale, name="Memory_BW with a broken .scale file")
 case(per_second, name="-M LLC_Misses_per_sec")
 case(kernel_topdown, name="--topdown from the kernel's slots and topdown-*")
 for m in MODELS:
