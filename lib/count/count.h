@@ -178,11 +178,10 @@ int metric_expand_instances(const char *expr, char **out);
 size_t metric_model_nr_all(void);
 const struct hwp_metric *metric_model_all(size_t idx);
 /* metric-topdown.c: TopdownL1 from the kernel's slots and topdown-* events.
- * The @idx-th of its table; whether the core PMU "cpu" has those events in
- * sysfs; and the metric that stands for @model's @name where it has them
- * (NULL: none, or the events are not there). */
+ * The @idx-th of its table, and the metric that stands for @model's @name
+ * where the core PMU "cpu" has every event it reads in sysfs (NULL: none,
+ * or the events are not there). */
 const struct hwp_metric *metric_topdown_all(size_t idx);
-bool metric_topdown_kernel_events(void);
 const struct hwp_metric *metric_topdown_for(const char *model, const char *name);
 
 #endif

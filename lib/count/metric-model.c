@@ -77,6 +77,35 @@ static void detect_model(void)
 	}
 }
 
+/* Whether the tables have @model's metric @name. */
+static bool model_has(const char *model, const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(model_defs); i++)
+		if (!strcmp(model_defs[i].model, model) &&
+		    !strcmp(model_defs[i].name, name))
+			return true;
+	return false;
+}
+
+/* The @idx-th of @model's metrics from the kernel's topdown events that no
+ * line of the tables stands for (spr's TopdownL2), where the kernel has
+ * their events; NULL past the last. */
+static const struct hwp_metric *kernel_only(const char *model, size_t idx)
+{
+	const struct hwp_metric *m;
+
+	for (size_t i = 0; (m = metric_topdown_all(i)); i++) {
+		struct hwp_metric_info mi = { .sz = sizeof(mi) };
+
+		if (hwp_metric_info(m, &mi) || strcmp(mi.model, model) ||
+		    model_has(model, mi.name) || !metric_topdown_for(model, mi.name))
+			continue;
+		if (idx-- == 0)
+			return m;
+	}
+	return NULL;
+}
+
 HWP_API const struct hwp_metric *hwp_metric_model(size_t idx)
 {
 	pthread_once(&model_once, detect_model);
@@ -90,5 +119,5 @@ HWP_API const struct hwp_metric *hwp_metric_model(size_t idx)
 		kernel = metric_topdown_for(model_pmu, model_defs[i].name);
 		return kernel ? kernel : metric_model_all(i);
 	}
-	return NULL;
+	return kernel_only(model_pmu, idx);
 }

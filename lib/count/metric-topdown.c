@@ -6,6 +6,7 @@
 #include "event/event.h"
 #include "count/count.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const struct metric_def topdown_defs[] = {
@@ -24,20 +25,23 @@ const struct hwp_metric *metric_topdown_all(size_t idx)
 	return metric_static_once(&topdowns[idx], &topdown_defs[idx], metric_new_static);
 }
 
-/* Whether the core PMU "cpu" has the slots event and the four of level 1
- * (Atom cores name topdown-* events too, generic ones, without slots).
+/* Whether the core PMU "cpu" has each event @m reads (cpu@slots@...) in
+ * sysfs: Atom cores name topdown-* events too, generic ones, without slots.
  * Read at each call: a few small files, for the few -M of a start. */
-bool metric_topdown_kernel_events(void)
+static bool kernel_has_inputs(const struct hwp_metric *m)
 {
-	static const char *const events[] = {
-		"events/slots", "events/topdown-retiring", "events/topdown-bad-spec",
-		"events/topdown-fe-bound", "events/topdown-be-bound",
-	};
-	char buf[128];
+	const char *in;
+	char rel[128], buf[128];
 
-	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
-		if (pmu_read("cpu", events[i], buf, sizeof(buf)))
+	for (size_t k = 0; (in = hwp_metric_input(m, k)); k++) {
+		const char *at = strchr(in + 4, '@');
+
+		if (strncmp(in, "cpu@", 4) || !at)
 			return false;
+		snprintf(rel, sizeof(rel), "events/%.*s", (int)(at - in - 4), in + 4);
+		if (pmu_read("cpu", rel, buf, sizeof(buf)))
+			return false;
+	}
 	return true;
 }
 
@@ -45,10 +49,12 @@ const struct hwp_metric *metric_topdown_for(const char *model, const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(topdown_defs); i++) {
 		const struct metric_def *d = &topdown_defs[i];
+		const struct hwp_metric *m;
 
 		if (strcmp(d->model, model) || strcmp(d->name, name))
 			continue;
-		return metric_topdown_kernel_events() ? metric_topdown_all(i) : NULL;
+		m = metric_topdown_all(i);
+		return m && kernel_has_inputs(m) ? m : NULL;
 	}
 	return NULL;
 }

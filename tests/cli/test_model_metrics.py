@@ -222,19 +222,45 @@ KERNEL_TOPDOWN = ["slots", "topdown-retiring", "topdown-bad-spec", "topdown-fe-b
                   "topdown-be-bound"]
 
 
+KERNEL_TOPDOWN_L2 = ["topdown-heavy-ops", "topdown-br-mispredict", "topdown-fetch-lat",
+                     "topdown-mem-bound"]
+TOPDOWN_L2 = ["Heavy_Operations", "Light_Operations", "Branch_Mispredicts", "Machine_Clears",
+              "Fetch_Latency", "Fetch_Bandwidth", "Memory_Bound", "Core_Bound"]
+
+
+def kernel_cpu_pmu(root, events):
+    """A core PMU "cpu" with the kernel's slots and EVENTS (topdown-*)."""
+    d = f"{root}/bus/event_source/devices/cpu"
+    files = {"type": "4", "format/event": "config:0-7", "format/umask": "config:8-15",
+             "events/slots": "event=0x00,umask=0x4"}
+    for i, name in enumerate(events):
+        files[f"events/{name}"] = f"event=0x00,umask={0x80 + i:#x}"
+    for rel, text in files.items():
+        os.makedirs(os.path.dirname(f"{d}/{rel}"), exist_ok=True)
+        with open(f"{d}/{rel}", "w") as f:
+            f.write(text + "\n")
+
+
+def kernel_topdown_l2():
+    """Sapphire Rapids' level 2 from the kernel's four more: perf's group of
+    nine, led by slots."""
+    with tempfile.TemporaryDirectory() as root:
+        kernel_cpu_pmu(root, KERNEL_TOPDOWN[1:] + KERNEL_TOPDOWN_L2)
+        p, doc = stat_json("-M", "TopdownL2", "--", "true",
+                           env=dict(forced("spr"), HWPROF_SYSFS_ROOT=root))
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    want = "{" + ",".join(f"cpu/{e}/" for e in KERNEL_TOPDOWN + KERNEL_TOPDOWN_L2) + "}"
+    check(doc["event_spec"] == want, f"perf's level-2 group: {doc['event_spec']}")
+    check([m["metric"] for m in doc["metrics"]] == TOPDOWN_L2, f"{doc['metrics']}")
+    check("cpu@topdown-heavy-ops@" in metric(doc, "Heavy_Operations")["expr"], f"{doc}")
+
+
 def kernel_topdown():
     """Where the cpu PMU has slots and topdown-* (Ice Lake and later),
     --topdown counts them as perf does: one group led by slots."""
     with tempfile.TemporaryDirectory() as root:
-        d = f"{root}/bus/event_source/devices/cpu"
-        files = {"type": "4", "format/event": "config:0-7", "format/umask": "config:8-15",
-                 "events/slots": "event=0x00,umask=0x4"}
-        for i, name in enumerate(KERNEL_TOPDOWN[1:]):
-            files[f"events/{name}"] = f"event=0x00,umask=0x8{i}"
-        for rel, text in files.items():
-            os.makedirs(os.path.dirname(f"{d}/{rel}"), exist_ok=True)
-            with open(f"{d}/{rel}", "w") as f:
-                f.write(text + "\n")
+        kernel_cpu_pmu(root, KERNEL_TOPDOWN[1:])
         p, doc = stat_json("--topdown", "--", "true",
                            env=dict(forced("icl"), HWPROF_SYSFS_ROOT=root))
     if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
@@ -272,6 +298,7 @@ case(memory_bw_here, name="Memory_BW where there is no uncore_imc")
 case(memory_bw_bad_scale, name="Memory_BW with a broken .scale file")
 case(per_second, name="-M LLC_Misses_per_sec")
 case(kernel_topdown, name="--topdown from the kernel's slots and topdown-*")
+case(kernel_topdown_l2, name="-M TopdownL2 from the kernel's topdown-* of level 2")
 for m in MODELS:
     case(list_metrics, m, name=f"list --metrics, {m}")
     case(every_metric, m, name=f"stat -M every metric, {m}")

@@ -4,7 +4,9 @@
  * (HWPROF_SYSFS_ROOT) of an Ice Lake "cpu" PMU: the metrics of icl and spr
  * read them where the tree has them, in perf's group (slots leading, then
  * retiring, bad-spec, fe-bound, be-bound, with the kernel's encodings), and
- * give perf's shares (each over the sum of the four) on synthetic counts;
+ * give perf's shares (each over the sum of the four) on synthetic counts,
+ * as do spr's level 2 from its four more where a Sapphire Rapids tree has
+ * them;
  * without them, or with an Atom's topdown-* and no slots, the model's
  * generic-counter formulas stay. These events cannot open here: no test
  * counts them on hardware. */
@@ -18,12 +20,18 @@
 static char with[] = "/tmp/hwprof-td-XXXXXX";
 static char without[] = "/tmp/hwprof-td-none-XXXXXX";
 static char atom[] = "/tmp/hwprof-td-atom-XXXXXX";
+static char spr[] = "/tmp/hwprof-td-spr-XXXXXX";
 
 #define CPU "bus/event_source/devices/cpu/"
 
 static const char *const group[] = {
 	"cpu@slots@", "cpu@topdown-retiring@", "cpu@topdown-bad-spec@",
 	"cpu@topdown-fe-bound@", "cpu@topdown-be-bound@",
+};
+
+static const char *const spr_events[] = {
+	"retiring", "bad-spec", "fe-bound", "be-bound",
+	"heavy-ops", "br-mispredict", "fetch-lat", "mem-bound",
 };
 
 static void core_pmu(const char *root)
@@ -42,6 +50,16 @@ static void fabricate(void)
 	t_put_file(with, CPU "events/topdown-bad-spec", "event=0x00,umask=0x81\n");
 	t_put_file(with, CPU "events/topdown-fe-bound", "event=0x00,umask=0x82\n");
 	t_put_file(with, CPU "events/topdown-be-bound", "event=0x00,umask=0x83\n");
+	/* Sapphire Rapids: level 1's, and level 2's four (umask 0x84-0x87) */
+	core_pmu(spr);
+	t_put_file(spr, CPU "events/slots", "event=0x00,umask=0x4\n");
+	for (size_t i = 0; i < ARRAY_SIZE(spr_events); i++) {
+		char rel[128], text[64];
+
+		snprintf(rel, sizeof(rel), CPU "events/topdown-%s", spr_events[i]);
+		snprintf(text, sizeof(text), "event=0x00,umask=0x%zx\n", 0x80 + i);
+		t_put_file(spr, rel, text);
+	}
 	core_pmu(without);
 	/* an Atom's: generic events of those names, and no slots */
 	core_pmu(atom);
@@ -72,7 +90,9 @@ static void test_kernel_events_used(void)
 	size_t n;
 
 	setenv("HWPROF_SYSFS_ROOT", with, 1);
-	CHECK(metric_topdown_kernel_events(), "the tree has slots and topdown-*");
+	CHECK(metric_topdown_for("icl", "Retiring"), "the tree has slots and topdown-*");
+	/* level 2 needs its own four, which this tree (an Ice Lake) lacks */
+	CHECK(!metric_topdown_for("spr", "Heavy_Operations"), "no level 2 here");
 	n = topdown_of_model(td, ARRAY_SIZE(td));
 	CHECK(n == 4, "%zu TopdownL1 metrics", n);
 	for (size_t i = 0; i < n; i++) {
@@ -124,12 +144,21 @@ static void test_group_attrs(void)
  * 10000, over the four). */
 static int lookup(const char *name, double *value, void *ctx)
 {
-	static const double counts[] = { 10000, 3990, 1000, 2000, 3000 };
+	static const struct {
+		const char *name;
+		double count;
+	} counts[] = {
+		{ "cpu@slots@", 10000 }, { "cpu@topdown-retiring@", 3990 },
+		{ "cpu@topdown-bad-spec@", 1000 }, { "cpu@topdown-fe-bound@", 2000 },
+		{ "cpu@topdown-be-bound@", 3000 }, { "cpu@topdown-heavy-ops@", 1000 },
+		{ "cpu@topdown-br-mispredict@", 600 }, { "cpu@topdown-fetch-lat@", 1200 },
+		{ "cpu@topdown-mem-bound@", 1800 },
+	};
 
 	(void)ctx;
-	for (size_t k = 0; k < ARRAY_SIZE(group); k++)
-		if (!strcmp(name, group[k])) {
-			*value = counts[k];
+	for (size_t k = 0; k < ARRAY_SIZE(counts); k++)
+		if (!strcmp(name, counts[k].name)) {
+			*value = counts[k].count;
 			return 0;
 		}
 	return -ENOENT;
@@ -171,13 +200,52 @@ static void test_shares_on_synthetic_counts(void)
 	CHECK(fabs(shares[0].want - 39.93993994) < 1e-8, "%.10g", shares[0].want);
 }
 
+/* Level 2 of Sapphire Rapids: perf's group, and perf's shares (each over
+ * level 1's sum, the siblings by difference). */
+static void test_level2_on_synthetic_counts(void)
+{
+	static const struct {
+		const char *name;
+		double slots;	/* of the 9990 that level 1's four add up to */
+	} shares[] = {
+		{ "Heavy_Operations", 1000 }, { "Light_Operations", 3990 - 1000 },
+		{ "Branch_Mispredicts", 600 }, { "Machine_Clears", 1000 - 600 },
+		{ "Fetch_Latency", 1200 }, { "Fetch_Bandwidth", 2000 - 1200 },
+		{ "Memory_Bound", 1800 }, { "Core_Bound", 3000 - 1800 },
+	};
+	static const char *const l2[] = {
+		"cpu@topdown-heavy-ops@", "cpu@topdown-br-mispredict@",
+		"cpu@topdown-fetch-lat@", "cpu@topdown-mem-bound@",
+	};
+
+	setenv("HWPROF_SYSFS_ROOT", spr, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(shares); i++) {
+		const struct hwp_metric *m = metric_topdown_for("spr", shares[i].name);
+		double v = NAN, want = 100 * shares[i].slots / 9990;
+
+		CHECK(m, "spr %s", shares[i].name);
+		if (!m)
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(group) + ARRAY_SIZE(l2); k++) {
+			const char *in = hwp_metric_input(m, k);
+			const char *exp = k < ARRAY_SIZE(group) ? group[k] :
+					  l2[k - ARRAY_SIZE(group)];
+
+			CHECK(in && !strcmp(in, exp), "%s input %zu: %s, not %s",
+			      shares[i].name, k, in ? in : "(none)", exp);
+		}
+		CHECK_ERR(hwp_metric_eval(m, lookup, NULL, &v), 0);
+		CHECK(fabs(v - want) < 1e-9, "spr %s = %.12g, want %.12g",
+		      shares[i].name, v, want);
+	}
+}
+
 static void fallback_in(const char *root, const char *what)
 {
 	const struct hwp_metric *td[8];
 	size_t n;
 
 	setenv("HWPROF_SYSFS_ROOT", root, 1);
-	CHECK(!metric_topdown_kernel_events(), "%s: no kernel topdown events", what);
 	CHECK(!metric_topdown_for("icl", "Retiring"), "%s: no kernel Retiring", what);
 	n = topdown_of_model(td, ARRAY_SIZE(td));
 	CHECK(n == 4, "%s: %zu TopdownL1 metrics", what, n);
@@ -204,19 +272,23 @@ int main(void)
 	t_mkdtemp(with);
 	t_mkdtemp(without);
 	t_mkdtemp(atom);
+	t_mkdtemp(spr);
 	fabricate();
 	if (!libpfm_pmu_present("icl")) {
 		t_rm_tree(with);
 		t_rm_tree(without);
 		t_rm_tree(atom);
+		t_rm_tree(spr);
 		t_skip("this libpfm4 has no PMU 'icl' (its tables are per architecture)");
 	}
 	t_run(test_kernel_events_used);
 	t_run(test_group_attrs);
 	t_run(test_shares_on_synthetic_counts);
+	t_run(test_level2_on_synthetic_counts);
 	t_run(test_fallback_without_them);
 	t_rm_tree(with);
 	t_rm_tree(without);
 	t_rm_tree(atom);
+	t_rm_tree(spr);
 	return t_done();
 }
