@@ -86,6 +86,9 @@ extern const struct cli_cmd cli_cmd_list;
 /* util.c: why an event does not open, short ("no: permission"), for hwprof
  * list and list --metrics. */
 void list_short_reason(int err, char *buf, size_t size);
+/* A metric formula's event name as an event list writes it: msr@aperf@
+ * is msr/aperf/ (stat-metrics.c); freed by the caller, NULL: no memory. */
+char *formula_event_spec(const char *name);
 /* list-metrics.c: hwprof list --metrics [--names] [--no-probe]. */
 int list_metrics(bool names_only, bool probe);
 extern const struct cli_cmd cli_cmd_compare;

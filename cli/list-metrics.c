@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* "yes", or which event of @m does not open, and why. */
@@ -13,8 +14,10 @@ static void metric_status(const struct hwp_metric *m, char *buf, size_t size)
 	const char *in;
 
 	for (size_t k = 0; (in = hwp_metric_input(m, k)); k++) {
-		char why[64];
-		int err = hwp_event_probe(in);
+		char why[64], *spec = formula_event_spec(in);
+		int err = spec ? hwp_event_probe(spec) : -ENOMEM;
+
+		free(spec);
 
 		if (!err)
 			continue;
@@ -76,7 +79,7 @@ int list_metrics(bool names_only, bool probe)
 		printf("Metrics of this CPU's model, libpfm4's PMU '%s' (-M NAME or GROUP; LIBPFM_FORCE_PMU=NAME shows another's):\n",
 		       mi.model);
 	else
-		printf("No named metrics for this CPU: libpfm4 detects none of icl, spr, amd64_fam19h_zen3, amd64_fam19h_zen4, arm_n1, arm_v1 (LIBPFM_FORCE_PMU=NAME shows one's).\n");
+		printf("No named metrics for this CPU: libpfm4 detects none of icl, icx, skx, spr, amd64_fam19h_zen3, amd64_fam19h_zen4, arm_n1, arm_v1 (LIBPFM_FORCE_PMU=NAME shows one's).\n");
 	for (size_t i = 0; (m = hwp_metric_model(i)); i++) {
 		hwp_metric_info(m, &mi);
 		if (!group || strcmp(group, mi.group))

@@ -199,6 +199,26 @@ static bool spec_counts(const char *spec, const char *name)
 	return have;
 }
 
+char *formula_event_spec(const char *name)
+{
+	char *slashed = strdup(name);
+
+	for (char *p = slashed; p && *p; p++)
+		if (*p == '@')
+			*p = '/';
+	return slashed;
+}
+
+/* @name into @to as an event list writes it. */
+static int add_event_name(struct cli_list *to, const char *name)
+{
+	char *spec = formula_event_spec(name);
+	int err = spec ? cli_list_add(to, spec) : -ENOMEM;
+
+	free(spec);
+	return err;
+}
+
 /* Add to @to each event @m reads that @evl (NULL: none), @more and @to do
  * not count yet. */
 static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *evl,
@@ -210,7 +230,7 @@ static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *evl,
 		if ((evl && counts_name(evl, in)) || spec_counts(more->buf, in) ||
 		    spec_counts(to->buf, in))
 			continue;
-		if (cli_list_add(to, in))
+		if (add_event_name(to, in))
 			return -ENOMEM;
 	}
 	return 0;
@@ -230,6 +250,34 @@ static size_t nr_events(const char *list)
 	for (; *list; list++)
 		n += *list == ',';
 	return n;
+}
+
+/* Whether the event list @list names events of two sysfs PMUs (uncore_imc_0/E/,
+ * uncore_imc_1/E/), which the kernel does not open in one group. */
+static bool several_pmus(const char *list)
+{
+	const char *first = NULL;
+	size_t len = 0;
+
+	for (const char *s = list; s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL) {
+		const char *slash = strchr(s, '/'), *comma = strchr(s, ',');
+
+		if (!slash || (comma && slash > comma))
+			continue;
+		if (first && ((size_t)(slash - s) != len || strncmp(s, first, len)))
+			return true;
+		first = s;
+		len = (size_t)(slash - s);
+	}
+	return false;
+}
+
+/* Whether @list is the kernel's slots and topdown-* events, which it opens
+ * only in one group led by slots (9 of them for Sapphire Rapids' level 2:
+ * more than MODEL_GROUP_MAX, but counted at once, from PERF_METRICS). */
+static bool kernel_topdown(const char *list)
+{
+	return !strncmp(list, "cpu/slots/", strlen("cpu/slots/"));
 }
 
 /* The events of a CPU model's metrics, in one group ({...}) for the -M
@@ -257,7 +305,8 @@ static int add_model_inputs(const struct stat_config *c, size_t i,
 		err = add_inputs(n, evl, more, &grp);
 	}
 	if (!err && grp.buf && strchr(grp.buf, ',') &&
-	    nr_events(grp.buf) <= MODEL_GROUP_MAX)
+	    (nr_events(grp.buf) <= MODEL_GROUP_MAX || kernel_topdown(grp.buf)) &&
+	    !several_pmus(grp.buf))
 		err = asprintf(&braced, "{%s}", grp.buf) < 0 ? -ENOMEM :
 		      cli_list_add(more, braced);
 	else if (!err && grp.buf)

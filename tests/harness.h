@@ -236,6 +236,27 @@ static inline T_PRINTF(1, 2) void t_case_skip(const char *fmt, ...)
 	free(why);
 }
 
+/* Make the folder of template @tmpl ("/tmp/name-XXXXXX", rewritten) for a
+ * fabricated tree; exits on failure, which no test could go on from. */
+static inline void t_mkdtemp(char *tmpl)
+{
+	if (!mkdtemp(tmpl)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+}
+
+/* Remove the folder @dir and all it holds, at the end of a test. */
+static inline void t_rm_tree(const char *dir)
+{
+	char cmd[512];
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	status = system(cmd);
+	(void)status;
+}
+
 /* Write @text to @root/@rel, making its folders (a fabricated sysfs tree);
  * exits on failure, which no test could go on from. */
 static inline void t_put_file(const char *root, const char *rel, const char *text)

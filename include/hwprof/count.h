@@ -413,7 +413,12 @@ HWP_API const struct hwp_metric *hwp_metric_builtin(size_t idx);
  * and Sapphire Rapids (spr), AMD Zen 3 (amd64_fam19h_zen3) and Zen 4
  * (amd64_fam19h_zen4), Arm Neoverse N1 (arm_n1) and V1 (arm_v1). Each is
  * a percentage or a ratio; hwp_metric_info() gives its group (TopdownL1),
- * unit and source. NULL at 0 on other CPUs, or when libpfm4 is missing.
+ * unit and source. Also, from the kernel's sysfs events: memory bandwidth
+ * (Memory_BW_Read/_Write, MB/s, the sum of every uncore_imc_N) of Intel
+ * servers (skx, icx, spr); and, where the core PMU has the kernel's slots
+ * and topdown-* events, TopdownL1 of icl and spr from those (formulas
+ * over cpu@topdown-retiring@...), as perf. NULL at 0 on other CPUs, or
+ * when libpfm4 is missing.
  * Borrowed, static, parsed at the first call. Thread-safe. Since: 0.2
  */
 HWP_API const struct hwp_metric *hwp_metric_model(size_t idx);

@@ -151,7 +151,9 @@ HWP_API int hwp_events_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
  * hwp_event_probe - whether one event opens on this machine right now
  * @name: one event, as in a list
  *
- * Opens the event on the calling thread and closes it at once. Returns 0
+ * Opens the event on the calling thread (an event of a PMU with a cpumask,
+ * an uncore one, system-wide on the mask's first CPU, as it counts; since
+ * 0.2) and closes it at once. Returns 0
  * when it opens; else a negative error, with hwp_errmsg() saying why (for
  * example that there is no hardware PMU, or the perf_event_paranoid value
  * that forbids it). Thread-safe. Since: 0.1

@@ -159,10 +159,29 @@ struct metric_def {
 /* Parse @d into a metric that lives as long as the process (NULL: out of
  * memory, or a formula of the tables that does not parse). */
 struct hwp_metric *metric_new_static(const struct metric_def *d);
+/* *@slot, made by @make(@d) at the first call (NULL: out of memory, or a
+ * formula that does not parse) and published with release order, so that
+ * a thread that sees the pointer sees the parse. Thread-safe. */
+typedef struct hwp_metric *(*metric_make_fn)(const struct metric_def *d);
+const struct hwp_metric *metric_static_once(struct hwp_metric **slot,
+					    const struct metric_def *d,
+					    metric_make_fn make);
+/* metric-instances.c: @expr with each PMU@EVENT@ of a PMU that the kernel
+ * registers once a device (PMU_0..N, no PMU itself) written out as the sum
+ * of the instances, each times its scale file, into *@out (freed by the
+ * caller); a machine without the PMU keeps the name. 0, or -ENOMEM or
+ * -HWP_ERR_FORMAT (a bad scale file) with the message set. */
+int metric_expand_instances(const char *expr, char **out);
 
 /* metric-model.c: the named metrics of the CPU models, parsed at first use.
  * How many the tables hold, and the @idx-th of all models'. */
 size_t metric_model_nr_all(void);
 const struct hwp_metric *metric_model_all(size_t idx);
+/* metric-topdown.c: TopdownL1 from the kernel's slots and topdown-* events.
+ * The @idx-th of its table, and the metric that stands for @model's @name
+ * where the core PMU "cpu" has every event it reads in sysfs (NULL: none,
+ * or the events are not there). */
+const struct hwp_metric *metric_topdown_all(size_t idx);
+const struct hwp_metric *metric_topdown_for(const char *model, const char *name);
 
 #endif

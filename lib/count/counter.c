@@ -2,6 +2,7 @@
 /* Counting sessions: groups opened on threads or CPUs, read with one read()
  * per group, failures sorted per event as perf does. */
 #include "count/session.h"
+#include "util/cpulist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -199,18 +200,50 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e)
 	return 0;
 }
 
+/* An event with a cpumask (an uncore PMU's) counts a device that every CPU
+ * shares, on the CPUs of its mask only: not per thread, and with -C only
+ * where the list has one of them. Those it cannot count on are marked. */
+static int check_cpumasks(struct hwp_session *s)
+{
+	for (size_t e = 0; e < s->evl->nr_events; e++) {
+		const struct event *ev = &s->evl->events[e];
+		struct strbuf sb = STRBUF_INIT;
+		char mask[128];
+		bool cpus = s->opts.scope == HWP_SCOPE_CPUS, any = false;
+
+		if (!ev->nr_cpumask)
+			continue;
+		for (size_t c = 0; cpus && c < s->t.nr_cpus; c++)
+			any |= event_counts_on(ev, s->t.cpus[c]);
+		if (any)
+			continue;
+		cpulist_format(ev->cpumask, ev->nr_cpumask, mask, sizeof(mask));
+		if (!cpus)
+			strbuf_addf(&sb, "its PMU counts a device that every CPU shares (its cpumask: CPU %s), not a thread: count it system-wide, with -a",
+				    mask);
+		else
+			strbuf_addf(&sb, "its PMU counts on CPU %s only (its cpumask), which the CPU list leaves out: add one of them to -C, or count with -a",
+				    mask);
+		if (set_reason(s, e, HWP_EVENT_NOT_SUPPORTED, &sb))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int open_all(struct hwp_session *s)
 {
 	const struct hwp_evlist *evl = s->evl;
 	size_t live_threads = 0;
 
 	for (size_t inst = 0; inst < s->nr_inst; inst++) {
+		int cpu = s->t.cpus[inst / s->t.nr_tids];
 		bool thread_gone = false;
 
 		for (size_t e = 0; e < evl->nr_events && !thread_gone; e++) {
 			int ret;
 
-			if (s->status[e] == HWP_EVENT_NOT_SUPPORTED)
+			if (s->status[e] == HWP_EVENT_NOT_SUPPORTED ||
+			    !event_counts_on(&evl->events[e], cpu))
 				continue;
 			ret = open_one(s, inst, e);
 			if (ret < 0)
@@ -309,6 +342,8 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 	 * of ours, where we count ourselves. */
 	if (!err && s->per_exit)
 		err = exit_reader_new(!s->ring_unread, &s->reader);
+	if (!err)
+		err = check_cpumasks(s);
 	if (!err)
 		err = open_all(s);
 	if (!err)

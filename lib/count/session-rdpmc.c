@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -41,8 +42,13 @@ bool session_want_user_read(const struct hwp_session *s)
 	if (s->opts.no_rdpmc || s->opts.scope != HWP_SCOPE_THREAD || s->opts.pid != 0 ||
 	    !s->opts.no_inherit)
 		return false;
-	for (size_t e = 0; e < s->evl->nr_events; e++)
+	for (size_t e = 0; e < s->evl->nr_events; e++) {
 		hardware |= s->evl->events[e].is_hardware;
+		/* rdpmc of the kernel's topdown-* gives the raw PERF_METRICS
+		 * MSR, not the slots x fraction its read() computes. */
+		if (strstr(s->evl->events[e].canonical, "/topdown-"))
+			return false;
+	}
 	if (!hardware)
 		return false;
 	if (!rdpmc_allowed(&why)) {

@@ -77,8 +77,14 @@ HWP_API int hwp_event_probe(const char *name)
 		hwp_evlist_free(evl);
 		return fail(-EINVAL, "hwp_event_probe: '%s' is not one event", name);
 	}
-	/* Opened as a session opens it, with the same fallbacks. */
+	/* Opened as a session opens it, with the same fallbacks: an uncore
+	 * PMU's event system-wide on its cpumask's first CPU, as it counts. */
 	req.ev = &evl->events[0];
+	if (req.ev->nr_cpumask) {
+		req.cpu = req.ev->cpumask[0];
+		req.tid = -1;
+		req.scope = HWP_SCOPE_CPUS;
+	}
 	attr = req.ev->attr;
 	attr.disabled = 1;
 	req.attr = &attr;

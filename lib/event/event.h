@@ -27,6 +27,10 @@ struct event {
 	bool mod_explicit_plm;
 	/* Which of u, k, h were given, event and group together. */
 	unsigned char plm_bits;
+	/* A sysfs PMU's cpumask (uncore, power, cstate): the only CPUs that
+	 * count it, one a package or die; none: any CPU. */
+	unsigned nr_cpumask;
+	int cpumask[16];
 	struct perf_event_attr attr;
 };
 
@@ -162,6 +166,16 @@ bool pmu_syntax(const char *name);
  * them), -ENOMEM. */
 int pmu_resolve(const char *name, struct event *ev, struct event_names *n);
 int pmu_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
+
+/* uncore PMUs, one instance a device */
+/* The numbers N of the PMUs named @base_N, ascending, into *@nrs (freed
+ * by the caller) and *@nr (0: none): 0, or -ENOMEM with the message set. */
+int pmu_instances(const char *base, long **nrs, size_t *nr);
+/* @pmu's cpumask file into @ev's cpumask (none: nr_cpumask 0): 0, or
+ * -HWP_ERR_FORMAT or -ENOMEM with the message set. */
+int pmu_cpumask(const char *pmu, struct event *ev);
+/* Whether @ev counts on @cpu: in its cpumask, or it has none. */
+bool event_counts_on(const struct event *ev, int cpu);
 
 /* tracepoint.c */
 /* The kind of name "subsystem:name", from tracefs. */

@@ -7,6 +7,7 @@
  * file is the one reader of the PMUs' sysfs folders: the rdpmc knob and
  * format of count/rdpmc.c and have_hw_pmu() read them through it. */
 #include "event/event.h"
+#include "util/cpulist.h"
 #include "util/text.h"
 
 #include <ctype.h>
@@ -230,6 +231,117 @@ bool have_hw_pmu(void)
 	return found;
 }
 
+/* ---- uncore PMUs: their instances and the CPUs that count them ---- */
+
+/* The kernel registers an uncore PMU once a device (uncore_imc_0 ..
+ * uncore_imc_N, a memory controller each), with a cpumask file naming the
+ * one CPU of each package or die that counts for it: an event opened on
+ * another CPU is moved to that one, so that counting on every CPU would add
+ * the same count once a CPU. perf writes uncore_imc/EVENT/ for all. */
+struct inst_ctx {
+	const char *base;
+	long *nrs;
+	size_t nr, cap;
+	int err;
+};
+
+/* Whether @pmu is "@base_N", N into *@nr. */
+static bool instance_of(const char *pmu, const char *base, long *nr)
+{
+	size_t n = strlen(base);
+	char *end;
+
+	if (strncmp(pmu, base, n) || pmu[n] != '_' ||
+	    !isdigit((unsigned char)pmu[n + 1]))
+		return false;
+	errno = 0;
+	*nr = strtol(pmu + n + 1, &end, 10);
+	return !*end && !errno;
+}
+
+static int collect(const char *pmu, void *arg)
+{
+	struct inst_ctx *ic = arg;
+	long nr;
+
+	if (!instance_of(pmu, ic->base, &nr))
+		return 0;
+	if (ic->nr == ic->cap) {
+		size_t cap = ic->cap ? 2 * ic->cap : 8;
+		long *l = realloc(ic->nrs, cap * sizeof(*l));
+
+		if (!l) {
+			ic->err = -ENOMEM;
+			return 1;
+		}
+		ic->nrs = l;
+		ic->cap = cap;
+	}
+	ic->nrs[ic->nr++] = nr;
+	return 0;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+int pmu_instances(const char *base, long **nrs, size_t *nr)
+{
+	struct inst_ctx ic = { .base = base };
+
+	*nrs = NULL;
+	*nr = 0;
+	pmu_foreach_pmu(collect, &ic);
+	if (ic.err) {
+		free(ic.nrs);
+		return fail(ic.err, "out of memory");
+	}
+	if (ic.nr)
+		qsort(ic.nrs, ic.nr, sizeof(*ic.nrs), cmp_long);
+	*nrs = ic.nrs;
+	*nr = ic.nr;
+	return 0;
+}
+
+int pmu_cpumask(const char *pmu, struct event *ev)
+{
+	char buf[256];
+	int *cpus = NULL;
+	size_t nr = 0, bad;
+	int err = pmu_read(pmu, "cpumask", buf, sizeof(buf));
+
+	ev->nr_cpumask = 0;
+	if (err == -ENOENT)
+		return 0;
+	if (!err)
+		err = cpulist_parse(buf, &cpus, &nr, &bad);
+	if (err == -ENOMEM)
+		return fail(err, "out of memory");
+	if (err || nr > ARRAY_SIZE(ev->cpumask)) {
+		free(cpus);
+		return fail(-HWP_ERR_FORMAT,
+			    "PMU '%s': its cpumask file is '%s', not a list of at most %zu CPUs; the kernel's sysfs is not what hwprof expects",
+			    pmu, err ? "unreadable" : buf, ARRAY_SIZE(ev->cpumask));
+	}
+	memcpy(ev->cpumask, cpus, nr * sizeof(*cpus));
+	ev->nr_cpumask = (unsigned)nr;
+	free(cpus);
+	return 0;
+}
+
+bool event_counts_on(const struct event *ev, int cpu)
+{
+	if (!ev->nr_cpumask)
+		return true;
+	for (unsigned i = 0; i < ev->nr_cpumask; i++)
+		if (ev->cpumask[i] == cpu)
+			return true;
+	return false;
+}
+
 /* ---- pmu/event/ and pmu/term=value/ into an attr ---- */
 
 static unsigned field_width(const struct field *f)
@@ -426,11 +538,25 @@ static int unknown_pmu(const struct pmu_ctx *pc)
 	struct strbuf sb = STRBUF_INIT;
 	char path[4096];
 
+	struct strbuf inst = STRBUF_INIT;
+	long *nrs = NULL;
+	size_t nr = 0;
+
 	pmu_path(path, sizeof(path), NULL);
 	list_names(path, ".", &sb);
+	pmu_instances(pc->pmu, &nrs, &nr);
+	if (nr)
+		strbuf_addf(&inst, "; it has the instances %s_%ld to %s_%ld, one a device: name one, as %s_%ld/EVENT/",
+			    pc->pmu, nrs[0], pc->pmu, nrs[nr - 1], pc->pmu, nrs[0]);
+	else
+		strbuf_addf(&inst, ", nor any instance of it (%s_0, %s_1...)", pc->pmu,
+			    pc->pmu);
 	fail(-HWP_ERR_UNKNOWN_EVENT,
-	     "event '%s': this machine has no PMU '%s'; the kernel's PMUs (%s): %s",
-	     pc->spec, pc->pmu, path, sb.len ? strbuf_str(&sb) : "none");
+	     "event '%s': this machine has no PMU '%s'; the kernel's PMUs (%s): %s%s",
+	     pc->spec, pc->pmu, path, sb.len ? strbuf_str(&sb) : "none",
+	     strbuf_str(&inst));
+	strbuf_release(&inst);
+	free(nrs);
 	strbuf_release(&sb);
 	return -HWP_ERR_UNKNOWN_EVENT;
 }
@@ -496,6 +622,8 @@ int pmu_resolve(const char *spec, struct event *ev, struct event_names *n)
 			err = fail(-HWP_ERR_SYNTAX,
 				   "event '%s': term '%s' has no value; the PMU's event needs one: write %s/...,%s=VALUE/",
 				   spec, pc.need[i], pc.pmu, pc.need[i]);
+	if (!err)
+		err = pmu_cpumask(pc.pmu, ev);
 	if (err)
 		return err;
 	ev->source = HWP_SOURCE_PMU;

@@ -8,6 +8,7 @@ events are <not supported> with the reason and the metrics say which event
 is missing; the exit status is the command's."""
 import os
 import re
+import tempfile
 
 from common import (case, check, done, event, hwprof, metric, stat_csv, stat_json,
                     under_valgrind)
@@ -155,6 +156,8 @@ def every_metric(model):
         return
     names = hwprof("list", "--metrics", "--names", env=forced(model)).stdout.split()
     mine = names[:names.index("LLC-misses/migration")]
+    if not os.path.exists("/sys/bus/event_source/devices/uncore_imc_0"):
+        mine = [n for n in mine if not n.startswith("Memory_BW")]  # memory_bw_here()
     check(len(mine) >= 4, f"{model}: {names}")
     members = [n for n in mine if n not in GROUPS[model]]
     p, doc = stat_json("-M", ",".join(mine), "--", "true", env=forced(model))
@@ -221,6 +224,140 @@ def builtins_without_libpfm():
     check(p.returncode == 0 and "libpfm.so" in p.stderr, "-M TopdownL1 loads libpfm4")
 
 
+def fabricated_imc(root, n):
+    """N memory controllers, as the kernel's uncore_imc_N of Ice Lake-X."""
+    for i in range(n):
+        d = f"{root}/bus/event_source/devices/uncore_imc_{i}"
+        for rel, text in [("type", f"{30 + i}"), ("cpumask", "0"),
+                          ("format/event", "config:0-7"), ("format/umask", "config:8-15"),
+                          ("events/cas_count_read", "event=0x04,umask=0x0f"),
+                          ("events/cas_count_read.scale", "6.103515625e-5"),
+                          ("events/cas_count_write", "event=0x04,umask=0x30"),
+                          ("events/cas_count_write.scale", "6.103515625e-5")]:
+            os.makedirs(os.path.dirname(f"{d}/{rel}"), exist_ok=True)
+            with open(f"{d}/{rel}", "w") as f:
+                f.write(text + "\n")
+
+
+def memory_bw_fabricated():
+    """Memory_BW_* sum every uncore_imc_N, each times its scale, and say
+    that they count system-wide only."""
+    with tempfile.TemporaryDirectory() as root:
+        fabricated_imc(root, 3)
+        env = dict(forced("icx"), HWPROF_SYSFS_ROOT=root)
+        p = hwprof("list", "--metrics", env=env)
+        inst = " + ".join(f"uncore_imc_{i}@cas_count_write@ * 6.103515625e-5"
+                          for i in range(3))
+        check(p.returncode == 0 and "  Memory_BW_Read " in p.stdout and
+              f"formula: ({inst}) * 1.048576 / seconds" in p.stdout and
+              "unit: MB/s" in p.stdout, f"{p.returncode}\n{p.stdout}")
+        p, doc = stat_json("-M", "Memory_BW_Write", "--", "true", env=env)
+        if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+            return
+        check(doc["event_spec"] == ",".join(f"uncore_imc_{i}/cas_count_write/"
+                                            for i in range(3)),
+              f"one event an instance, not grouped: {doc['event_spec']}")
+        for e in doc["events"]:
+            check(not e["supported"] and "system-wide, with -a" in e["reason"], f"{e}")
+        m = metric(doc, "Memory_BW_Write")
+        check(m["value"] is None and m["supported"] is False and
+              "is not supported here" in m["reason"], f"{m}")
+
+
+def memory_bw_bad_scale():
+    """A broken .scale file: the metrics are still listed, with a warning
+    that names the file, and the formula as written."""
+    with tempfile.TemporaryDirectory() as root:
+        fabricated_imc(root, 2)
+        with open(f"{root}/bus/event_source/devices/uncore_imc_1/events/"
+                  "cas_count_read.scale", "w") as f:
+            f.write("-1\n")
+        p = hwprof("list", "--metrics", env=dict(forced("icx"), HWPROF_SYSFS_ROOT=root))
+    check(p.returncode == 0 and "  Memory_BW_Read " in p.stdout and
+          "formula: uncore_imc@cas_count_read@ * 1.048576 / seconds" in p.stdout and
+          "  Memory_BW_Write " in p.stdout and "  IPC " in p.stdout,
+          f"{p.returncode}\n{p.stdout}")
+    check("uncore_imc_1" in p.stderr and "cas_count_read.scale is '-1'" in p.stderr,
+          p.stderr)
+
+
+def memory_bw_here():
+    """This VM has no memory controller PMU: -M Memory_BW_Read says so."""
+    if os.path.exists("/sys/bus/event_source/devices/uncore_imc_0"):
+        check(True, "this machine has uncore_imc_0")
+        return
+    p = hwprof("stat", "-a", "-M", "Memory_BW_Read", "--", "true", env=forced("spr"))
+    check(p.returncode == 2 and "no PMU 'uncore_imc'" in p.stderr and
+          "nor any instance of it (uncore_imc_0, uncore_imc_1...)" in p.stderr,
+          f"{p.returncode} {p.stderr}")
+
+
+KERNEL_TOPDOWN = ["slots", "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound",
+                  "topdown-be-bound"]
+
+
+KERNEL_TOPDOWN_L2 = ["topdown-heavy-ops", "topdown-br-mispredict", "topdown-fetch-lat",
+                     "topdown-mem-bound"]
+
+
+def kernel_cpu_pmu(root, events):
+    """A core PMU "cpu" with the kernel's slots and EVENTS (topdown-*)."""
+    d = f"{root}/bus/event_source/devices/cpu"
+    files = {"type": "4", "format/event": "config:0-7", "format/umask": "config:8-15",
+             "events/slots": "event=0x00,umask=0x4"}
+    for i, name in enumerate(events):
+        files[f"events/{name}"] = f"event=0x00,umask={0x80 + i:#x}"
+    for rel, text in files.items():
+        os.makedirs(os.path.dirname(f"{d}/{rel}"), exist_ok=True)
+        with open(f"{d}/{rel}", "w") as f:
+            f.write(text + "\n")
+
+
+def kernel_topdown_l2():
+    """Sapphire Rapids' level 2 from the kernel's four more: perf's group of
+    nine, led by slots."""
+    with tempfile.TemporaryDirectory() as root:
+        kernel_cpu_pmu(root, KERNEL_TOPDOWN[1:] + KERNEL_TOPDOWN_L2)
+        p, doc = stat_json("-M", "TopdownL2", "--", "true",
+                           env=dict(forced("spr"), HWPROF_SYSFS_ROOT=root))
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    want = "{" + ",".join(f"cpu/{e}/" for e in KERNEL_TOPDOWN + KERNEL_TOPDOWN_L2) + "}"
+    check(doc["event_spec"] == want, f"perf's level-2 group: {doc['event_spec']}")
+    check([m["metric"] for m in doc["metrics"]] == TMA_L2, f"{doc['metrics']}")
+    check("cpu@topdown-heavy-ops@" in metric(doc, "Heavy_Operations")["expr"], f"{doc}")
+
+
+def kernel_topdown():
+    """Where the cpu PMU has slots and topdown-* (Ice Lake and later),
+    --topdown counts them as perf does: one group led by slots."""
+    with tempfile.TemporaryDirectory() as root:
+        kernel_cpu_pmu(root, KERNEL_TOPDOWN[1:])
+        p, doc = stat_json("--topdown", "--", "true",
+                           env=dict(forced("icl"), HWPROF_SYSFS_ROOT=root))
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    want = "{" + ",".join(f"cpu/{e}/" for e in KERNEL_TOPDOWN) + "}"
+    check(doc["event_spec"] == want, f"perf's group: {doc['event_spec']}")
+    check([m["metric"] for m in doc["metrics"]] == TOPDOWN, f"{doc['metrics']}")
+    for name in TOPDOWN:
+        m = metric(doc, name)
+        check(m["unit"] == "%" and "cpu@topdown-" in m["expr"] and
+              "TOPDOWN:SLOTS_P" not in m["expr"], f"the kernel's form: {m}")
+
+
+def per_second():
+    """NAME_per_sec divides by the wall time: listed, and undefined here."""
+    p, doc = stat_json("-M", "LLC_Misses_per_sec", "--", "true", env=forced("icl"))
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    m = metric(doc, "LLC_Misses_per_sec")
+    check(m["unit"] == "/s" and m["expr"] == "MEM_LOAD_RETIRED:L3_MISS / seconds", f"{m}")
+    if not doc["events"][0]["supported"]:
+        check(m["value"] is None and m["supported"] is False and
+              "is not supported here" in m["reason"], f"{m}")
+
+
 case(topdown_json, "-M", "TopdownL1", name="-M TopdownL1, json")
 case(topdown_json, "--topdown", name="--topdown, json")
 case(topdown_csv, name="-M TopdownL1, csv")
@@ -233,6 +370,12 @@ case(td_level, name="--td-level")
 case(topdown_l2, "icl", ICL_L2_EVENTS, name="-M TopdownL2, icl")
 case(topdown_l2, "spr", None, name="-M TopdownL2, spr")
 case(topdown_l2, "amd64_fam19h_zen4", None, name="-M TopdownL2, zen4")
+case(memory_bw_fabricated, name="Memory_BW on 3 fabricated controllers")
+case(memory_bw_here, name="Memory_BW where there is no uncore_imc")
+case(memory_bw_bad_scale, name="Memory_BW with a broken .scale file")
+case(per_second, name="-M LLC_Misses_per_sec")
+case(kernel_topdown, name="--topdown from the kernel's slots and topdown-*")
+case(kernel_topdown_l2, name="-M TopdownL2 from the kernel's topdown-* of level 2")
 for m in GROUPS:
     case(list_metrics, m, name=f"list --metrics, {m}")
     case(every_metric, m, name=f"stat -M every metric, {m}")

@@ -356,14 +356,8 @@ static void test_builtin_metrics(void)
 
 int main(void)
 {
-	char cmd[128];
-	int status;
-
 	t_init();
-	if (!mkdtemp(root)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_mkdtemp(root);
 	fabricate();
 	setenv("HWPROF_SYSFS_ROOT", root, 1);
 	t_run(test_attrs);
@@ -372,8 +366,6 @@ int main(void)
 	t_run(test_listed);
 	t_run(test_metric_names);
 	t_run(test_builtin_metrics);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	status = system(cmd);
-	(void)status;
+	t_rm_tree(root);
 	return t_done();
 }

@@ -331,26 +331,18 @@ static void test_have_hw_pmu(void)
 
 int main(void)
 {
-	char cmd[128];
-	int status;
-
 	t_init();
 	t_run(test_sign_extension);
 	t_run(test_times);
 	t_run(test_retry);
 	t_run(test_fallbacks);
-	if (!mkdtemp(root)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_mkdtemp(root);
 	fabricate();
 	setenv("HWPROF_SYSFS_ROOT", root, 1);
 	t_run(test_pmu_reader);
 	t_run(test_request);
 	t_run(test_knob);
 	t_run(test_have_hw_pmu);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	status = system(cmd);
-	(void)status;
+	t_rm_tree(root);
 	return t_done();
 }

@@ -201,22 +201,14 @@ static void test_bad_trees(void)
 
 int main(void)
 {
-	char cmd[128];
-	int status;
-
 	t_init();
-	if (!mkdtemp(root)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_mkdtemp(root);
 	sixteen();
 	t_run(test_read_sixteen);
 	t_run(test_group_sixteen);
 	t_run(test_shared);
 	t_run(test_dies);
 	t_run(test_bad_trees);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	status = system(cmd);
-	(void)status;
+	t_rm_tree(root);
 	return t_done();
 }
