@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""stat --per-thread of a command: each thread's row holds its own counts.
+
+The workload's threads (tests/workload.c, tcounts) are busy at once, then
+each touches a known number of fresh pages (a page fault each) and sleeps
+a known number of times (a voluntary context switch each), and they end
+one after the other. The kernel switches between them on a CPU: what it
+does to inherited counters there must not move counts between threads or
+between events. A context switch more than the sleeps is a preemption of
+the busy part, a few under load: the ranges leave 200 for them, and the
+threads' counts are far enough apart that no row can take another's."""
+import re
+
+from common import WORKLOAD, case, check, done, stat_csv, stat_json
+
+# name: (page faults, sleeps); tcI touch and sleep, the first thread
+# (named after the workload) does its part once they have ended.
+THREADS = {"tc1": (1000, 50), "tc2": (2000, 300), "tc3": (3000, 1000)}
+FIRST = ("workload", 500, 30)
+COMMAND = ["--", WORKLOAD, "tcounts", "0.15",
+           ",".join(f"{p}:{s}" for p, s in THREADS.values()),
+           "pages", str(FIRST[1]), "naps", str(FIRST[2])]
+# What a thread counts beyond its own: the program's start (the first
+# thread: exec, the loader, libc), thread stacks, preemptions.
+FAULTS_MORE = {"workload": 300}
+SWITCHES_MORE = 200
+
+
+def expected(name, ev):
+    """(lowest, highest) count of thread NAME (comm) for event EV."""
+    pages, naps = (FIRST[1], FIRST[2]) if name == FIRST[0] else THREADS[name]
+    if ev == "page-faults":
+        return pages, pages + FAULTS_MORE.get(name, 50)
+    return naps, naps + SWITCHES_MORE
+
+
+def split_unit(unit):
+    m = re.fullmatch(r"(.+)-(\d+)", unit)
+    return (m.group(1), int(m.group(2))) if m else (unit, None)
+
+
+def check_rows(rows, events, what):
+    """ROWS: {(unit, event): value}. Every thread once, with its own tid,
+    for each event; each count its own."""
+    units = sorted({u for u, _ in rows})
+    names = sorted(split_unit(u)[0] for u in units)
+    tids = [split_unit(u)[1] for u in units]
+    ok = check(names == sorted([FIRST[0], *THREADS]), f"{what}: one row a thread: {units}")
+    ok &= check(None not in tids and len(set(tids)) == len(tids), f"{what}: tids {units}")
+    for u in units:
+        for ev in events:
+            v = rows.get((u, ev))
+            v = v if isinstance(v, (int, float)) else None if v is None else repr(v)
+            num = isinstance(v, (int, float))
+            if ev == "task-clock":
+                ok &= check(num and 0 < v < 60e3, f"{what}: {u} {ev} = {v} msec")
+                continue
+            lo, hi = expected(split_unit(u)[0], ev)
+            ok &= check(num and lo <= v < hi,
+                        f"{what}: {u} {ev} = {v}, not in [{lo}, {hi})")
+    return ok
+
+
+def csv_rows(args):
+    p, rows = stat_csv("--per-thread", *args, *COMMAND)
+    check(p.returncode == 0, p.stderr)
+    out = {}
+    for r in rows:
+        if len(r) < 4:
+            continue
+        check((r[0], r[3]) not in out, f"{r[0]} {r[3]} twice")
+        try:
+            out[(r[0], r[3])] = float(r[1])
+        except ValueError:
+            out[(r[0], r[3])] = r[1]
+    return out
+
+
+def known_counts():
+    """Three events, each its own group, on threads that the kernel
+    switches between: task-clock's nanoseconds were read as page faults
+    and context switches (tens of millions of them)."""
+    events = ["task-clock", "page-faults", "context-switches"]
+    for i in range(2):
+        check_rows(csv_rows(["-e", ",".join(events)]), events, f"run {i + 1}")
+
+
+def known_counts_group():
+    """A group: every member's count is the thread's, not only the
+    leader's (the members had <not counted> or the leader's twice)."""
+    events = ["page-faults", "context-switches", "task-clock"]
+    check_rows(csv_rows(["-e", "{page-faults,context-switches},task-clock"]), events,
+               "a group")
+
+
+def sums_to_total():
+    """The rows sum to the whole command's count of the same run (JSON's
+    aggregate), which is what a run without --per-thread counts too."""
+    p, doc = stat_json("--per-thread", "-e", "page-faults,context-switches", *COMMAND)
+    if not check(p.returncode == 0 and doc, p.stderr):
+        return
+    rows = {}
+    for u in doc["units"]:
+        for i, e in enumerate(doc["events"]):
+            rows[(u["unit"], e["event"])] = u["events"][i]["values"][0]
+        check(u["unit"] == f"{u['comm']}-{u['tid']}", u["unit"])
+    check_rows(rows, ["page-faults", "context-switches"], "json")
+    p2, whole = stat_json("-e", "page-faults,context-switches", *COMMAND)
+    check(p2.returncode == 0 and whole, p2.stderr)
+    for i, e in enumerate(doc["events"]):
+        total = e["values"][0]
+        units = sum(u["events"][i]["values"][0] for u in doc["units"])
+        check(units == total, f"{e['event']}: the rows sum to {units}, the total is {total}")
+        if whole:
+            other = whole["events"][i]["values"][0]
+            lo = sum(expected(n, e["event"])[0] for n in [FIRST[0], *THREADS])
+            check(lo <= other and abs(other - total) < SWITCHES_MORE * 2,
+                  f"{e['event']}: {total} per thread, {other} without --per-thread")
+
+
+def intervals():
+    """-I: each thread once, with its own tid; every interval's deltas are
+    counts (never a wrapped one: 18446744073709551616); a thread's shows
+    whole in the interval it ends in, and the intervals sum to its count."""
+    events = ["page-faults", "context-switches"]
+    p, rows = stat_csv("--per-thread", "-I", "100", "-e", ",".join(events), *COMMAND)
+    check(p.returncode == 0, p.stderr)
+    series = {}
+    for r in rows:
+        if len(r) < 5 or not re.fullmatch(r"[0-9.]+", r[0]):
+            continue
+        series.setdefault((r[1], r[4]), []).append((float(r[0]), r[2]))
+    sums = {}
+    for (unit, ev), vals in series.items():
+        times = [t for t, _ in vals]
+        check(times == sorted(set(times)), f"{unit} {ev}: a row an interval: {times}")
+        nums = [float(v) for _, v in vals if re.fullmatch(r"[0-9.]+", v)]
+        check(all(0 <= v < 1e7 for v in nums), f"{unit} {ev}: deltas {vals}")
+        name = split_unit(unit)[0]
+        if name in THREADS:
+            # Its first row is the interval where it ended: all of it.
+            first = vals[0][1]
+            lo, hi = expected(name, ev)
+            check(re.fullmatch(r"[0-9.]+", first) and lo <= float(first) < hi,
+                  f"{unit} {ev}: its first row {first!r}, its count is in [{lo}, {hi})")
+        sums[(unit, ev)] = sum(nums)
+    check_rows(sums, events, "the intervals' sums")
+
+
+case(known_counts)
+case(known_counts_group)
+case(sums_to_total)
+case(intervals)
+done()
