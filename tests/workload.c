@@ -14,7 +14,11 @@
  *                  before it to end and sleeps GAP seconds (one switch
  *                  more, and maybe one in the wait): they end in order,
  *                  GAP seconds apart
+ *                  (each says its rusage as it ends, as the step below)
  *   naps N         N blocking 200 us sleeps (N voluntary context switches)
+ *   rusage         print "rusage NAME switches S faults F" on stderr: this
+ *                  thread's context switches (voluntary or not) and minor
+ *                  faults so far, by getrusage(RUSAGE_THREAD)
  *   tmoved N0 N1   a thread named tmoved touching N0 fresh pages on CPU 0,
  *                  then N1 on CPU 1 (exit status 1 if it cannot be moved)
  *   fork C N       C children, each touching N fresh pages; waits for them
@@ -57,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -128,6 +133,17 @@ static void naps(long n)
 			;
 }
 
+static void say_rusage(void)
+{
+	struct rusage ru;
+	char name[16] = "?";
+
+	pthread_getname_np(pthread_self(), name, sizeof(name));
+	if (!getrusage(RUSAGE_THREAD, &ru))
+		fprintf(stderr, "rusage %s switches %ld faults %ld\n", name,
+			ru.ru_nvcsw + ru.ru_nivcsw, ru.ru_minflt);
+}
+
 static void *tcounter(void *arg)
 {
 	struct tcount *t = arg;
@@ -145,6 +161,7 @@ static void *tcounter(void *arg)
 		pthread_join(t->before, NULL);
 	while (nanosleep(&gap, &gap))
 		;
+	say_rusage();
 	return NULL;
 }
 
@@ -169,6 +186,8 @@ static int tcounts(double gap, const char *list)
 		n++;
 		p = *end ? end + 1 : end;
 	}
+	if (!n || *p)
+		return 1;
 	pthread_barrier_init(&start, NULL, (unsigned)n);
 	for (int i = 0; i < n; i++) {
 		t[i].has_before = i > 0;
@@ -361,6 +380,8 @@ static int run(int argc, char **argv)
 			i += 2;
 		} else if (!strcmp(s, "naps")) {
 			naps(arg(argv, ++i, argc));
+		} else if (!strcmp(s, "rusage")) {
+			say_rusage();
 		} else if (!strcmp(s, "tmoved")) {
 			long n[2] = { arg(argv, i + 1, argc), arg(argv, i + 2, argc) };
 			pthread_t t;
