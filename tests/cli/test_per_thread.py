@@ -108,6 +108,27 @@ def known_counts_group():
     check_rows(rows, events, switches, "a group")
 
 
+def pingpong():
+    """Two threads on one CPU that pass a byte back and forth K times: the
+    kernel switches from one straight to the other 2K times (on main, one
+    thread had 78 million page faults, the other 43 million switches).
+    Each has K switches and more, few page faults, and the rows sum to
+    the total."""
+    k = 20000
+    p, doc = stat_json("--per-thread", "-e", "task-clock,page-faults,context-switches",
+                       "--", WORKLOAD, "pingpong", str(k))
+    if not check(p.returncode == 0 and doc and len(doc["units"]) == 2, p.stderr):
+        return
+    for i, e in enumerate(doc["events"]):
+        total = e["values"][0]
+        vals = [u["events"][i]["values"][0] for u in doc["units"]]
+        check(sum(vals) == total, f"{e['event']}: {vals} sum to {sum(vals)}, not {total}")
+        if e["event"] == "context-switches":
+            check(all(k <= v <= total - k for v in vals), f"context switches {vals}")
+        elif e["event"] == "page-faults":
+            check(all(v < 500 for v in vals), f"page faults {vals}")
+
+
 def sums_to_total():
     """The rows sum to the whole command's count of the same run (JSON's
     aggregate), which is what a run without --per-thread counts too."""
@@ -170,6 +191,7 @@ def intervals():
 
 case(known_counts)
 case(known_counts_group)
+case(pingpong)
 case(sums_to_total)
 case(intervals)
 done()
