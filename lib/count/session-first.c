@@ -19,6 +19,11 @@
  *   between events and threads (task-clock's nanoseconds as page faults).
  *   A counter that no thread inherits makes the sets no clones: the kernel
  *   never swaps them, and each thread's counters stay its own.
+ *
+ * The copies are grouped as the events are. The cost: while the first
+ * thread runs, a hardware group needs the PMU's counters twice; and the
+ * kernel schedules each thread's counters out and in at every switch
+ * between the threads, where it swapped them before.
  */
 #include "count/session.h"
 
@@ -27,8 +32,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-/* Event @e's attr as opened on the CPUs, for the first thread alone. */
-static void first_attr(const struct hwp_session *s, size_t e, struct perf_event_attr *a)
+/* Event @e's attr as opened on the CPUs, for the first thread alone; in
+ * the group of @leader (-1: it leads), as on the CPUs. */
+static void first_attr(const struct hwp_session *s, size_t e, int leader,
+		       struct perf_event_attr *a)
 {
 	*a = s->attrs[e];
 	a->inherit = 0;
@@ -39,14 +46,15 @@ static void first_attr(const struct hwp_session *s, size_t e, struct perf_event_
 	a->sample_id_all = 0;
 	a->sample_type = 0;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	a->disabled = 1;
-	a->enable_on_exec = s->opts.enable_on_exec;
+	a->disabled = leader < 0;
+	a->enable_on_exec = leader < 0 && s->opts.enable_on_exec;
 }
 
 int session_first_open(struct hwp_session *s)
 {
 	size_t n = s->evl->nr_events;
 	pid_t tid = s->first_tid;
+	int leader = -1;
 
 	s->first_fd = malloc(n * sizeof(*s->first_fd));
 	if (!s->first_fd)
@@ -57,15 +65,19 @@ int session_first_open(struct hwp_session *s)
 		struct perf_event_attr a;
 		long fd;
 
+		if (e == s->group_start[s->evl->events[e].group])
+			leader = -1;
 		if (s->status[e] != HWP_EVENT_COUNTING &&
 		    s->status[e] != HWP_EVENT_USER_ONLY)
 			continue;
-		first_attr(s, e, &a);
-		fd = sys_perf_event_open(&a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		first_attr(s, e, leader, &a);
+		fd = sys_perf_event_open(&a, tid, -1, leader, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0)
 			return fail(-errno, "counts per thread: %s opened on every CPU for the command's threads, but not for its first thread %d alone, which its row needs: %s",
 				    s->evl->events[e].name, (int)tid, errno_text(errno));
 		s->first_fd[e] = (int)fd;
+		if (leader < 0)
+			leader = (int)fd;
 	}
 	return 0;
 }
