@@ -7,6 +7,18 @@
  *   threads T N    T threads, each touching N fresh pages
  *   tpages N1,N2.. a thread for each Ni, named tpI (I from 1), touching Ni
  *                  fresh pages; one after the other
+ *   tcounts GAP P1:S1,P2:S2..  a thread for each Pi:Si, named tcI (I from 1),
+ *                  all running at once: each touches Pi fresh pages in Si
+ *                  chunks, a blocking 200 us sleep after each (one
+ *                  voluntary context switch each), then waits for the one
+ *                  before it to end and sleeps GAP seconds (one switch
+ *                  more, and maybe one in the wait): they end in order,
+ *                  GAP seconds apart
+ *                  (each says its rusage as it ends, as the step below)
+ *   naps N         N blocking 200 us sleeps (N voluntary context switches)
+ *   rusage         print "rusage NAME switches S faults F" on stderr: this
+ *                  thread's context switches (voluntary or not) and minor
+ *                  faults so far, by getrusage(RUSAGE_THREAD)
  *   tmoved N0 N1   a thread named tmoved touching N0 fresh pages on CPU 0,
  *                  then N1 on CPU 1 (exit status 1 if it cannot be moved)
  *   fork C N       C children, each touching N fresh pages; waits for them
@@ -49,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,6 +104,104 @@ static void *moved_toucher(void *arg)
 	return NULL;
 }
 
+static volatile unsigned long spin_sink;
+
+/* Some CPU work, the same for every thread of tcounts (all busy at once,
+ * the first thread too, so that the kernel switches between them). */
+static void busy(void)
+{
+	for (unsigned long i = 0; i < 100000000; i++)
+		spin_sink += i;
+}
+
+/* tcounts: a thread's known page faults and context switches. */
+struct tcount {
+	char name[16];
+	long pages, naps;
+	double gap;
+	pthread_t self, before;	/* before: the thread that ends first */
+	bool has_before;
+	pthread_barrier_t *start;
+};
+
+static void naps(long n)
+{
+	struct timespec ts = { 0, 200000 };
+
+	for (long i = 0; i < n; i++)
+		while (nanosleep(&ts, &ts))
+			;
+}
+
+static void say_rusage(void)
+{
+	struct rusage ru;
+	char name[16] = "?";
+
+	pthread_getname_np(pthread_self(), name, sizeof(name));
+	if (!getrusage(RUSAGE_THREAD, &ru))
+		fprintf(stderr, "rusage %s switches %ld faults %ld\n", name,
+			ru.ru_nvcsw + ru.ru_nivcsw, ru.ru_minflt);
+}
+
+static void *tcounter(void *arg)
+{
+	struct tcount *t = arg;
+	struct timespec gap = { (time_t)t->gap,
+				(long)((t->gap - (double)(time_t)t->gap) * 1e9) };
+
+	pthread_setname_np(pthread_self(), t->name);
+	pthread_barrier_wait(t->start);
+	busy();
+	for (long i = 0; i < t->naps; i++) {
+		work_touch_pages(t->pages / t->naps + (i < t->pages % t->naps));
+		naps(1);
+	}
+	if (t->has_before)
+		pthread_join(t->before, NULL);
+	while (nanosleep(&gap, &gap))
+		;
+	say_rusage();
+	return NULL;
+}
+
+/* tcounts GAP P1:S1,...: see the usage; 0 or 1 (bad arguments). */
+static int tcounts(double gap, const char *list)
+{
+	struct tcount t[16];
+	pthread_barrier_t start;
+	const char *p = list;
+	char *end;
+	int n = 0;
+
+	while (*p && n < 16) {
+		t[n] = (struct tcount){ .gap = gap, .start = &start };
+		t[n].pages = strtol(p, &end, 10);
+		if (*end != ':')
+			return 1;
+		t[n].naps = strtol(end + 1, &end, 10);
+		if (t[n].naps <= 0 || t[n].pages < 0 || (*end && *end != ','))
+			return 1;
+		snprintf(t[n].name, sizeof(t[n].name), "tc%d", n + 1);
+		n++;
+		p = *end ? end + 1 : end;
+	}
+	if (!n || *p)
+		return 1;
+	pthread_barrier_init(&start, NULL, (unsigned)n);
+	for (int i = 0; i < n; i++) {
+		t[i].has_before = i > 0;
+		if (i)
+			t[i].before = t[i - 1].self;
+		if (pthread_create(&t[i].self, NULL, tcounter, &t[i]))
+			return 1;
+	}
+	busy();
+	pthread_join(t[n - 1].self, NULL);
+	pthread_barrier_destroy(&start);
+	return 0;
+}
+
 static double crowd_secs;
 static atomic_bool crowd_held;	/* crowdgo: until the line on stdin */
 
@@ -111,8 +222,6 @@ static void *crowd_member(void *arg)
 }
 
 /* Where the spins' sums go, so that the loops are not optimized away. */
-static volatile unsigned long spin_sink;
-
 static void spin(double secs)
 {
 	struct timespec a, b;
@@ -265,6 +374,14 @@ static int run(int argc, char **argv)
 					return 1;
 				pthread_join(t, NULL);
 			}
+		} else if (!strcmp(s, "tcounts") && i + 2 < argc) {
+			if (tcounts(atof(argv[i + 1]), argv[i + 2]))
+				return 1;
+			i += 2;
+		} else if (!strcmp(s, "naps")) {
+			naps(arg(argv, ++i, argc));
+		} else if (!strcmp(s, "rusage")) {
+			say_rusage();
 		} else if (!strcmp(s, "tmoved")) {
 			long n[2] = { arg(argv, i + 1, argc), arg(argv, i + 2, argc) };
 			pthread_t t;

@@ -228,17 +228,19 @@ HWP_API int hwp_session_unit(const struct hwp_session *s, size_t idx,
  *	says how many there are now; read again with room for them
  *
  * As hwp_session_read(), every group read before it returns; the units
- * sum to what hwp_session_read() gives. A command per thread
+ * sum to what hwp_session_read() gives (a command per thread: once it has
+ * ended, see below). A command per thread
  * (HWP_SCOPE_THREAD, HWP_AGGR_THREAD): the events are opened on every
  * CPU with inherit_stat, and each thread or child that exits is a unit
  * with what it counted (the kernel's PERF_RECORD_READ at its exit, one a
- * CPU, read from a ring a CPU; its name from the PERF_RECORD_COMM and
- * FORK records). Unit 0 holds the rest: the total less those records.
- * The kernel swaps the counters of a task and a thread that inherits
- * them when it switches between the two on a CPU, so the one task whose
- * exit writes no record is not always the first: unit 0 is named after
- * that task once it is the only one left (after the command ends), and
- * "comm-running" (tid -1) while several run. In this mode the counts are
+ * CPU and counter, read from a ring a CPU; its name from the
+ * PERF_RECORD_COMM and FORK records). Unit 0 is the first thread, counted
+ * by counters of its own that no thread inherits (which also keep the
+ * kernel from swapping counters between the threads). A unit keeps its
+ * thread and its counts never fall from one read to the next; the counts
+ * of threads still running (but the first) are in hwp_session_read()'s
+ * total and in no unit until they end, so the units sum to the total
+ * once the command is gone. In this mode the counts are
  * not scaled for multiplexing (each CPU's counter's enabled time covers
  * other CPUs' too): keep hardware events in groups the PMU holds at once.
  * A thread of the session's own reads the rings while the command runs

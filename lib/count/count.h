@@ -64,6 +64,10 @@ bool exit_rings_hup(const struct ring *rings, size_t nr);
 #define EXIT_RING_PAGES 128	/* 512 KiB a CPU, as perf record's */
 #define EXIT_RING_MIN_PAGES 16
 #define EXIT_RING_WAKE 16384	/* bytes written between wakes of the reader */
+/* What ends each exit record (sample_id_all): its time, then the id of the
+ * counter that wrote it (a group's record may hold the other members too). */
+#define EXIT_SAMPLE_ID_ALL (PERF_SAMPLE_TIME | PERF_SAMPLE_ID)
+#define EXIT_TRAILER_WORDS 2
 size_t exit_ring_pages(bool *unread);
 /* ring_map() of *@pages, or of half as many where the kernel refuses
  * (RLIMIT_MEMLOCK, kernel.perf_event_mlock_kb), down to EXIT_RING_MIN_PAGES;

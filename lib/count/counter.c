@@ -138,18 +138,20 @@ static void prepare_attrs(struct hwp_session *s)
 		a->inherit = !s->opts.no_inherit && s->opts.scope != HWP_SCOPE_CPUS;
 		if (s->user_read && ev->is_hardware)
 			rdpmc_request(a);
-		/* Each exiting thread's group, once: a record from its leader. */
-		a->inherit_stat = s->per_exit && e == s->group_start[ev->group];
+		/* Each exiting thread's counts: a record from each counter,
+		 * members too (a leader's record lacks the members the
+		 * kernel took out of its group first). */
+		a->inherit_stat = s->per_exit;
 		/* Wake the reader every EXIT_RING_WAKE bytes, not at the
 		 * half of the ring: it may come late. */
 		a->watermark = a->inherit_stat;
 		a->wakeup_watermark = a->inherit_stat ? EXIT_RING_WAKE : 0;
 		a->comm = a->task = s->per_exit && e == 0;
 		/* Each record's time, which tells a record written from one
-		 * not yet written (exit-reader.c). */
+		 * not yet written (exit-reader.c), and its writer's id. */
 		a->sample_id_all = a->inherit_stat;
 		if (a->inherit_stat)
-			a->sample_type |= PERF_SAMPLE_TIME;
+			a->sample_type |= EXIT_SAMPLE_ID_ALL;
 	}
 }
 
@@ -348,6 +350,8 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 		err = open_all(s);
 	if (!err)
 		err = session_units_build(s);
+	if (!err && s->per_exit)
+		err = session_first_open(s);
 	if (!err)
 		err = session_exit_rings_map(s);
 	if (!err)
@@ -374,6 +378,7 @@ HWP_API void hwp_session_close(struct hwp_session *s)
 	exit_reader_free(s->reader);
 	s->reader = NULL;
 	fds_close(&s->fds);
+	session_first_close(s);
 	session_exit_rings_unmap(s);
 	if (s->cgroup_fd >= 0)
 		close(s->cgroup_fd);
@@ -424,7 +429,8 @@ static int group_ioctl(struct hwp_session *s, unsigned long req, const char *wha
 
 	if (!s || !s->open)
 		return fail(-EBADF, "%s: the session is not open", what);
-	err = fds_group_ioctl(&s->fds, FDS_ALL_GROUPS, req);
+	err = fds_group_ioctl(&s->fds, FDS_ALL_GROUPS, req) ?:
+	      session_first_ioctl(s, req);
 	return err ? fail(err, "%s: ioctl failed: %s", what, errno_text(-err)) : 0;
 }
 

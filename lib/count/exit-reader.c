@@ -84,13 +84,13 @@ static void ring_copy(const struct ring *r, uint64_t pos, void *dst, size_t len)
  * its thread was held between taking its time and writing it. */
 #define STALE_NS 20000000ULL
 
-/* The time of a record (sample_id_all with PERF_SAMPLE_TIME: its last
- * word), of @len bytes at ring position @pos. */
+/* The time of a record (sample_id_all, EXIT_SAMPLE_ID_ALL: the first
+ * word of its trailer), of @len bytes at ring position @pos. */
 static uint64_t record_time(const struct ring *r, uint64_t pos, size_t len)
 {
 	uint64_t t;
 
-	ring_copy(r, pos + len - sizeof(t), &t, sizeof(t));
+	ring_copy(r, pos + len - EXIT_TRAILER_WORDS * sizeof(t), &t, sizeof(t));
 	return t;
 }
 
@@ -122,7 +122,8 @@ static int drain_ring(struct exit_reader *rd, size_t i, bool final)
 
 		ring_copy(r, tail, &h, sizeof(h));
 		t = 0;
-		if (h.size >= sizeof(h) + sizeof(t) && !(h.size % 8) &&
+		if (h.size >= sizeof(h) + EXIT_TRAILER_WORDS * sizeof(t) &&
+		    !(h.size % 8) &&
 		    h.size <= end - tail)
 			t = record_time(r, tail, h.size);
 		/* Once nothing is written, what data_head covers is all

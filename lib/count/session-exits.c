@@ -24,8 +24,9 @@ int session_exit_rings_map(struct hwp_session *s)
 	for (size_t i = 0; i < s->nr_inst; i++) {
 		int first = -1;
 
-		for (size_t g = 0; g < s->evl->nr_groups; g++) {
-			int fd = fds_leader(&s->fds, i, g);
+		/* Every counter writes its record at a thread's exit. */
+		for (size_t e = 0; e < s->evl->nr_events; e++) {
+			int fd = fds_get(&s->fds, i, e);
 
 			if (fd < 0)
 				continue;
@@ -98,46 +99,6 @@ static const char *comm_of(struct hwp_session *s, pid_t tid)
 	return NULL;
 }
 
-static bool has_exited(const struct hwp_session *s, pid_t tid)
-{
-	for (size_t u = 1; u < s->nr_units; u++)
-		if (s->units[u].tid == tid)
-			return true;
-	return false;
-}
-
-/* Whose the first unit is: the rest, the total less the exit records.
- * The kernel swaps the counters of two tasks that inherit from one another
- * when it switches between them on a CPU (inherit_stat moves the counts
- * with them, so each task's follow it): the task that holds the counters
- * we opened writes no record at its exit, whichever it is, and its counts
- * are the rest. That is the first thread, until it writes a record; then
- * the one task seen (by its FORK) without one, once only one is left; and
- * while several are, "running" (tid -1). */
-static int resolve_rest(struct hwp_session *s)
-{
-	struct unit *u0 = &s->units[0];
-	pid_t owner = s->first_tid;
-	const char *comm;
-	size_t n = 0;
-
-	if (has_exited(s, owner)) {
-		for (size_t i = 0; i < s->nr_comms; i++)
-			if (s->comms[i].ptid && !has_exited(s, s->comms[i].tid)) {
-				owner = s->comms[i].tid;
-				n++;
-			}
-		if (n != 1)
-			owner = -1;
-	}
-	if (u0->tid == owner)
-		return 0;
-	comm = owner > 0 ? comm_of(s, owner) : NULL;
-	if (!comm)
-		comm = comm_of(s, s->first_tid) ?: u0->comm;
-	return session_rename_unit(u0, comm, owner);
-}
-
 /* Name each thread's unit from what the records said. */
 static int name_units(struct hwp_session *s)
 {
@@ -157,19 +118,30 @@ struct exit_read {
 	struct perf_event_header h;
 	uint32_t pid, tid;
 	uint64_t nr, time_enabled, time_running;
-	uint64_t member[];	/* value, id[, lost]: s->member_words a member */
+	uint64_t member[];	/* value, id[, lost]: s->member_words a member; then
+				 * the trailer: time, the writer's id */
 };
 
-/* A thread's exit: its group's counts into its unit, by id. */
+/*
+ * A thread's exit: the count of the counter that wrote the record into its
+ * unit. Each counter writes one (inherit_stat on each); a group's may list
+ * the members not yet taken out of the group as the thread's counters
+ * close, which write their own (a member's record held the leader's count
+ * too, which was then counted twice): only the writer's is taken.
+ */
 static int on_exit_read(struct hwp_session *s, const struct exit_read *r)
 {
 	size_t u, nr_ev = s->evl->nr_events, stride = s->member_words;
+	size_t trailer = EXIT_TRAILER_WORDS * sizeof(uint64_t);
+	const uint64_t *words = (const uint64_t *)r;
 	struct tid_comm *tc;
+	uint64_t writer;
 	int err;
 
-	if (r->h.size < sizeof(*r) ||
-	    r->nr > (r->h.size - sizeof(*r)) / (stride * sizeof(r->member[0])))
+	if (r->h.size < sizeof(*r) + trailer ||
+	    r->nr > (r->h.size - sizeof(*r) - trailer) / (stride * sizeof(r->member[0])))
 		return 0;
+	writer = words[r->h.size / sizeof(*words) - 1];
 	tc = tid_entry(s, (pid_t)r->tid, true);
 	if (!tc)
 		return fail(-ENOMEM, "out of memory");
@@ -184,7 +156,8 @@ static int on_exit_read(struct hwp_session *s, const struct exit_read *r)
 	}
 	/* One record a CPU's counter of the thread: their sum is its count. */
 	for (uint64_t j = 0; j < r->nr; j++) {
-		long k = fds_find_id(&s->fds, r->member[j * stride + 1]);
+		long k = r->member[j * stride + 1] == writer ?
+			 fds_find_id(&s->fds, writer) : -1;
 		struct hwp_count *c;
 
 		if (k < 0)
@@ -232,8 +205,8 @@ static int on_exit_record(const struct perf_event_header *h, void *arg)
 
 /*
  * Once the command is gone, every thread it started has written its exit
- * records: a READ record for each group on each CPU, but the one task left
- * with the counters we opened (resolve_rest()). The kernel's ring of a CPU
+ * records: a READ record for each counter on each CPU (the first thread,
+ * which holds the counters we opened, writes none). The kernel's ring of a CPU
  * takes the records of threads ending on every CPU, and is made for one
  * writer: records of threads that end at once on two CPUs can be lost
  * without a word from the kernel (PERF_RECORD_LOST and PERF_FORMAT_LOST
@@ -241,14 +214,13 @@ static int on_exit_record(const struct perf_event_header *h, void *arg)
  */
 static int exits_complete(struct hwp_session *s)
 {
-	const struct tid_comm *first = tid_entry(s, s->first_tid, false);
 	size_t want = 0, partial = 0, none = 0, some = 0;
 
 	if (!exit_rings_hup(s->rings, s->nr_inst))
 		return 0;
 	for (size_t i = 0; i < s->nr_inst; i++)
-		for (size_t g = 0; g < s->evl->nr_groups; g++)
-			want += fds_leader(&s->fds, i, g) >= 0;
+		for (size_t e = 0; e < s->evl->nr_events; e++)
+			want += fds_get(&s->fds, i, e) >= 0;
 	for (size_t i = 0; i < s->nr_comms; i++) {
 		const struct tid_comm *c = &s->comms[i];
 
@@ -256,9 +228,6 @@ static int exits_complete(struct hwp_session *s)
 		none += !c->reads && c->ptid;
 		some += c->reads != 0;
 	}
-	/* The task that kept our counters has none: the first, or one other. */
-	if (first && first->reads && none)
-		none--;
 	if (!partial && !none)
 		return 0;
 	/* Not one record while threads came and went: the kernel writes none
@@ -287,7 +256,7 @@ HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *coun
 	nr_ev = s->evl->nr_events;
 	if (s->per_exit && (err = session_take_exits(s)))
 		return err;
-	if (s->per_exit && ((err = resolve_rest(s)) || (err = name_units(s))))
+	if (s->per_exit && (err = name_units(s)))
 		return err;
 	if (!counts || nr < s->nr_units * nr_ev)
 		return fail(counts ? -ENOSPC : -EINVAL,
@@ -298,19 +267,13 @@ HWP_API int hwp_session_read_units(struct hwp_session *s, struct hwp_count *coun
 	err = session_read_instances(s, counts, true, false);
 	if (err || !s->per_exit)
 		return err;
-	/* The first thread's unit: the total less the threads that exited. */
-	for (size_t u = 1; u < s->nr_units; u++)
-		for (size_t e = 0; e < nr_ev; e++) {
-			const struct hwp_count *x = &s->exited[u * nr_ev + e];
-			struct hwp_count *c = &counts[e];
-
-			counts[u * nr_ev + e] = *x;
-			c->value -= x->value < c->value ? x->value : c->value;
-			c->time_enabled -= x->time_enabled < c->time_enabled ?
-					   x->time_enabled : c->time_enabled;
-			c->time_running -= x->time_running < c->time_running ?
-					   x->time_running : c->time_running;
-		}
+	/* The first thread's own counters; the others' at their exits. The
+	 * threads still running are in the total (hwp_session_read()) only. */
+	err = session_first_read(s, counts);
+	if (err)
+		return err;
+	memcpy(counts + nr_ev, s->exited + nr_ev,
+	       (s->nr_units - 1) * nr_ev * sizeof(*counts));
 	return exit_lost_error(s->lost > s->read_lost ? s->lost : s->read_lost,
 			       s->ring_pages) ?: exits_complete(s);
 }

@@ -2,8 +2,9 @@
 /*
  * The inside of a counting session, shared by the files that make it:
  * counter.c (new, open, enable, close), session-read.c (reads, metrics),
- * session-units.c (aggregation units), session-exits.c (counts per thread
- * of a command), session-rdpmc.c (user-space reads), session-cgroup.c.
+ * session-units.c (aggregation units), session-exits.c and session-first.c
+ * (counts per thread of a command), session-rdpmc.c (user-space reads),
+ * session-cgroup.c.
  * Its descriptors are an event/fds.h matrix of events x instances.
  */
 #ifndef HWPROF_COUNT_SESSION_H
@@ -80,6 +81,7 @@ struct hwp_session {
 	uint64_t lost;		/* records the ring had no room for */
 	uint64_t read_lost;	/* the same, as the last read of the counters says */
 	struct exit_reader *reader;	/* reads the rings while the command runs */
+	int *first_fd;		/* per event: the first thread's own counter, or -1 */
 	size_t ring_pages;	/* each ring's data pages */
 	bool ring_unread;	/* a test's: no reader, only the reads empty them */
 	size_t member_words;	/* a member's words in a group read */
@@ -132,6 +134,15 @@ int session_exit_rings_map(struct hwp_session *s);
 void session_exit_rings_unmap(struct hwp_session *s);
 /* Take the exit records read since the last take into the units. */
 int session_take_exits(struct hwp_session *s);
+
+/* session-first.c: a command per thread, its first thread's own counters
+ * (which also keep the kernel from swapping the threads' counters). */
+int session_first_open(struct hwp_session *s);
+void session_first_close(struct hwp_session *s);
+/* PERF_EVENT_IOC_* @req on each; 0 or a negative errno. */
+int session_first_ioctl(const struct hwp_session *s, unsigned long req);
+/* The first thread's counts into @row (one an event). */
+int session_first_read(const struct hwp_session *s, struct hwp_count *row);
 
 /* session-cgroup.c */
 /* 0, or -EINVAL with why: @name is no cgroup perf's -G would take. */

@@ -4,9 +4,6 @@
  * PERF_RECORD_READ a CPU, its count on that CPU; its count is their sum.
  * The workload's thread "tmoved" faults in pages on CPU 0, then on CPU 1,
  * and so does its first thread after it: each unit has both CPUs' pages.
- * (The kernel may swap the counters of the two threads when it switches
- * between them, and then the thread whose exit writes no record is not
- * the first; both move, so whichever writes the records needs their sum.)
  * Page faults are known counts on any machine: a write to a fresh
  * anonymous page (no huge pages) is one fault. */
 #include "core/core.h"
