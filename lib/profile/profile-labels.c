@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/* The samples by call chain and thread, for the formats that label each
+ * sample with its process, thread and the thread's name then (pprof's
+ * labels pid, tid and comm): one row a distinct (chain, pid, tid, comm),
+ * with the summed period of each event of the file. */
+#include "profile/profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash_row(const struct label_row *k)
+{
+	uint64_t h = hash_mix(hash_u64((uint64_t)k->stack), k->site);
+
+	h = hash_mix(h, (uint64_t)k->pid << 32 | k->tid);
+	return hash_mix(h, (uint64_t)(uintptr_t)k->comm);
+}
+
+static bool row_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct label_row *a = &((const struct hwp_profile *)ctx)->labels[idx];
+	const struct label_row *b = key;
+
+	/* comm is interned: equal names are the same pointer */
+	return a->stack == b->stack && a->site == b->site && a->pid == b->pid &&
+	       a->tid == b->tid && a->comm == b->comm;
+}
+
+static long row_index(struct hwp_profile *p, const struct label_row *k)
+{
+	uint64_t h = hash_row(k);
+	long i = hidx_find(&p->label_idx, h, row_eq, k, p);
+	size_t n = p->nr_events;
+
+	if (i >= 0)
+		return i;
+	if (vec_reserve(&p->labels, &p->cap_labels, p->nr_labels + 1,
+			sizeof(*p->labels)) ||
+	    vec_reserve(&p->label_values, &p->cap_label_values, (p->nr_labels + 1) * n,
+			sizeof(*p->label_values)) ||
+	    hidx_add(&p->label_idx, h, p->nr_labels))
+		return -1;
+	p->labels[p->nr_labels] = *k;
+	memset(p->label_values + p->nr_labels * n, 0, n * sizeof(*p->label_values));
+	return (long)p->nr_labels++;
+}
+
+int labels_add(struct hwp_profile *p, const struct pd_sample *s, const char *comm,
+	       long site, long stack, int event, long *row)
+{
+	struct label_row k = { stack, (uint32_t)site, s->pid, s->tid, comm };
+	long i = p->label_last && row_eq(p->label_last - 1, &k, p) ?
+		 (long)p->label_last - 1 : row_index(p, &k);
+
+	if (i < 0)
+		return fail(-ENOMEM, "out of memory");
+	p->label_last = (size_t)i + 1;
+	labels_add_period(p, i, event, s->period);
+	*row = i;
+	return 0;
+}
+
+void labels_add_period(struct hwp_profile *p, long row, int event, uint64_t period)
+{
+	if (row >= 0)
+		p->label_values[(size_t)row * p->nr_events + (size_t)event] += period;
+}
+
+void labels_release(struct hwp_profile *p)
+{
+	free(p->labels);
+	free(p->label_values);
+	hidx_release(&p->label_idx);
+}
+
+static bool any_value(const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i])
+			return true;
+	return false;
+}
+
+int profile_foreach_labelled_chain(struct hwp_profile *p, profile_labelled_chain_fn fn,
+				   void *ctx)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < p->nr_labels && !err; i++) {
+		const struct label_row *r = &p->labels[i];
+		const uint64_t *v = p->label_values + i * p->nr_events;
+		struct profile_labels l = { r->pid, r->tid, r->comm };
+		bool chain = p->callchains && r->stack >= 0;
+		const struct stack *st = chain ? &p->stacks[r->stack] : NULL;
+
+		if (any_value(v, p->nr_events))
+			err = chain ? fn(p->frames + st->first, st->nr, v, &l, ctx) :
+				      fn(&r->site, 1, v, &l, ctx);
+	}
+	return err;
+}
