@@ -21,7 +21,10 @@ static const char record_usage[] =
 	"sample until COMMAND ends, the process exits, or Ctrl-C.\n"
 	"\n";
 
-enum { OPT_CALL_GRAPH = CLI_OPT_LONG, OPT_OFF_CPU, OPT_ROTATE, OPT_OUTPUT_DIR, OPT_KEEP };
+enum {
+	OPT_CALL_GRAPH = CLI_OPT_LONG, OPT_OFF_CPU, OPT_ROTATE, OPT_OUTPUT_DIR, OPT_KEEP,
+	OPT_FORMAT,
+};
 
 static const struct cli_option record_options[] = {
 	CLI_OPT('e', "event", "LIST",
@@ -50,6 +53,9 @@ static const struct cli_option record_options[] = {
 		"lost between two)"),
 	CLI_OPT(OPT_OUTPUT_DIR, "output-dir", "DIR", "where --rotate writes its files"),
 	CLI_OPT(OPT_KEEP, "keep", "N", "with --rotate: keep the N newest finished files"),
+	CLI_OPT(OPT_FORMAT, "format", "FMT",
+		"with --rotate: perf.data (default), or pprof: each\n"
+		"finished file as a .pb.gz, labelled comm, pid, tid, host"),
 	CLI_OPT('h', "help", NULL, "this text"),
 	CLI_OPT_END,
 };
@@ -141,6 +147,7 @@ static int parse_option(void *ctx, int key, char *arg)
 	case OPT_OUTPUT_DIR: c->rotate.dir = arg; return 0;
 	case OPT_ROTATE: return rotate_parse_every(&c->rotate, arg);
 	case OPT_KEEP: return rotate_parse_keep(&c->rotate, arg);
+	case OPT_FORMAT: return rotate_parse_format(&c->rotate, arg);
 	}
 	return 0;
 }
@@ -341,10 +348,10 @@ static int record(struct record_config *c, int *code)
 		ret = cli_lib_error("record", err);
 		goto out;
 	}
-	if (c->rotate.every > 0)
-		c->output = c->rotate.path;
-	print_summary(c, &s);
 	rotate_end(&c->rotate);
+	if (c->rotate.every > 0)
+		c->output = rotate_last(&c->rotate) ?: "(out of memory)";
+	print_summary(c, &s);
 	if (ret || stopped_early(&s))
 		ret = CLI_EXIT_FAILURE;
 out:
