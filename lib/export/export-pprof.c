@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* pprof's profile.proto, gzipped: what go tool pprof, Parca, Pyroscope and
  * Google Cloud Profiler read. One sample a distinct call chain of a
- * thread, labelled with its comm, pid, tid and the recording's host, its
+ * thread, labelled with its comm, pid, tid, the recording's host (and its
+ * cgroup, where the recording has cgroup ids), its
  * locations the chain's module addresses, the sampled one first, valued by
  * the summed period of each event of the file (nanoseconds for the clocks,
  * a count for the others), the reported event's the default, so that
@@ -208,7 +209,8 @@ static void label(struct pprof *pp, const char *key, const char *str, int64_t nu
 }
 
 /* A sample's labels, as continuous-profiling backends group by them: the
- * thread's name, process and thread ids, and the recording's host. */
+ * thread's name, process and thread ids, the recording's host, and the
+ * cgroup's path where the recording has it. */
 static void labels(struct pprof *pp, const struct profile_labels *l)
 {
 	if (l->comm)
@@ -217,6 +219,8 @@ static void labels(struct pprof *pp, const struct profile_labels *l)
 	label(pp, "tid", NULL, l->tid);
 	if (pp->host)
 		label(pp, "host", pp->host, 0);
+	if (l->cgroup)
+		label(pp, "cgroup", l->cgroup, 0);
 }
 
 static int sample(const uint32_t *sites, size_t nr, const uint64_t *periods,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The samples by call chain and thread, for the formats that label each
  * sample with its process, thread and the thread's name then (pprof's
- * labels pid, tid and comm): one row a distinct (chain, pid, tid, comm),
- * with the summed period of each event of the file. */
+ * labels pid, tid, comm and cgroup): one row a distinct (chain, pid, tid,
+ * comm, cgroup), with the summed period of each event of the file. */
 #include "profile/profile.h"
 
 #include <stdlib.h>
@@ -13,7 +13,7 @@ static uint64_t hash_row(const struct label_row *k)
 	uint64_t h = hash_mix(hash_u64((uint64_t)k->stack), k->site);
 
 	h = hash_mix(h, (uint64_t)k->pid << 32 | k->tid);
-	return hash_mix(h, (uint64_t)(uintptr_t)k->comm);
+	return hash_mix(hash_mix(h, (uint64_t)(uintptr_t)k->comm), k->cgroup);
 }
 
 static bool row_eq(size_t idx, const void *key, const void *ctx)
@@ -23,7 +23,7 @@ static bool row_eq(size_t idx, const void *key, const void *ctx)
 
 	/* comm is interned: equal names are the same pointer */
 	return a->stack == b->stack && a->site == b->site && a->pid == b->pid &&
-	       a->tid == b->tid && a->comm == b->comm;
+	       a->tid == b->tid && a->comm == b->comm && a->cgroup == b->cgroup;
 }
 
 static long row_index(struct hwp_profile *p, const struct label_row *k)
@@ -48,7 +48,7 @@ static long row_index(struct hwp_profile *p, const struct label_row *k)
 int labels_add(struct hwp_profile *p, const struct pd_sample *s, const char *comm,
 	       long site, long stack, int event, long *row)
 {
-	struct label_row k = { stack, (uint32_t)site, s->pid, s->tid, comm };
+	struct label_row k = { stack, (uint32_t)site, s->pid, s->tid, comm, s->cgroup };
 	long i = p->label_last && row_eq(p->label_last - 1, &k, p) ?
 		 (long)p->label_last - 1 : row_index(p, &k);
 
@@ -71,6 +71,53 @@ void labels_release(struct hwp_profile *p)
 	free(p->labels);
 	free(p->label_values);
 	hidx_release(&p->label_idx);
+	for (size_t i = 0; i < p->nr_cgroups; i++)
+		free(p->cgroups[i].path);
+	free(p->cgroups);
+	hidx_release(&p->cgroup_idx);
+}
+
+static bool cgroup_eq(size_t idx, const void *key, const void *ctx)
+{
+	const struct hwp_profile *p = ctx;
+
+	return p->cgroups[idx].id == *(const uint64_t *)key;
+}
+
+static const char *cgroup_path(const struct hwp_profile *p, uint64_t id)
+{
+	long i = id ? hidx_find(&p->cgroup_idx, hash_u64(id), cgroup_eq, &id, p) : -1;
+
+	return i >= 0 ? p->cgroups[i].path : NULL;
+}
+
+int labels_cgroup(struct hwp_profile *p, const struct perf_event_header *h)
+{
+	const char *path = (const char *)(h + 1) + 8, *end = (const char *)h + h->size;
+	uint64_t id;
+	long i;
+	char *copy;
+
+	if (h->size < sizeof(*h) + 9 || !memchr(path, 0, (size_t)(end - path))) {
+		p->skipped++;	/* no id, or a path that does not end */
+		return 0;
+	}
+	memcpy(&id, h + 1, 8);
+	copy = strdup(path);
+	i = hidx_find(&p->cgroup_idx, hash_u64(id), cgroup_eq, &id, p);
+	if (copy && i >= 0) {
+		free(p->cgroups[i].path);	/* described again: the latest */
+		p->cgroups[i].path = copy;
+		return 0;
+	}
+	if (!copy || vec_reserve(&p->cgroups, &p->cap_cgroups, p->nr_cgroups + 1,
+				 sizeof(*p->cgroups)) ||
+	    hidx_add(&p->cgroup_idx, hash_u64(id), p->nr_cgroups)) {
+		free(copy);
+		return fail(-ENOMEM, "out of memory");
+	}
+	p->cgroups[p->nr_cgroups++] = (struct cgroup_name){ id, copy };
+	return 0;
 }
 
 static bool any_value(const uint64_t *v, size_t n)
@@ -89,7 +136,8 @@ int profile_foreach_labelled_chain(struct hwp_profile *p, profile_labelled_chain
 	for (size_t i = 0; i < p->nr_labels && !err; i++) {
 		const struct label_row *r = &p->labels[i];
 		const uint64_t *v = p->label_values + i * p->nr_events;
-		struct profile_labels l = { r->pid, r->tid, r->comm };
+		struct profile_labels l = { r->pid, r->tid, r->comm,
+					    cgroup_path(p, r->cgroup) };
 		bool chain = p->callchains && r->stack >= 0;
 		const struct stack *st = chain ? &p->stacks[r->stack] : NULL;
 

@@ -225,6 +225,8 @@ static int on_record(const struct pd_record *rec, void *ctx)
 		return machine_apply(p->m, rec->h);
 	case PERF_RECORD_UNTHROTTLE:
 		return 0;
+	case PERF_RECORD_CGROUP:
+		return labels_cgroup(p, rec->h);
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		return offcpu_switch(p, rec);

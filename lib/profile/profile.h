@@ -78,6 +78,13 @@ struct label_row {
 	long stack;
 	uint32_t site, pid, tid;
 	const char *comm;	/* interned by the machine, or NULL */
+	uint64_t cgroup;	/* the samples' cgroup id (PERF_SAMPLE_CGROUP), or 0 */
+};
+
+/* A cgroup a PERF_RECORD_CGROUP named: its id and path (malloc'ed). */
+struct cgroup_name {
+	uint64_t id;
+	char *path;
 };
 
 /* ---- unwind.c (libunwind) or unwind-stub.c: DWARF call chains ---- */
@@ -267,6 +274,10 @@ struct hwp_profile {
 	size_t cap_label_values;
 	struct hidx label_idx;
 	size_t label_last;
+	/* the cgroups the file names, by id */
+	struct cgroup_name *cgroups;
+	size_t nr_cgroups, cap_cgroups;
+	struct hidx cgroup_idx;
 	/* the last sample's thread's name, at the machine's generation */
 	uint32_t comm_tid;
 	uint64_t comm_gen;
@@ -303,6 +314,9 @@ int labels_add(struct hwp_profile *p, const struct pd_sample *s, const char *com
 /* Add @period to @event's value of label_row @row (-1: none). */
 void labels_add_period(struct hwp_profile *p, long row, int event, uint64_t period);
 void labels_release(struct hwp_profile *p);
+/* A PERF_RECORD_CGROUP: cgroup id's path, for the labels. 0 or -ENOMEM
+ * (with the message); a record too short is skipped, and counted. */
+int labels_cgroup(struct hwp_profile *p, const struct perf_event_header *h);
 
 /* ---- offcpu.c ---- */
 

@@ -41,6 +41,9 @@ int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
 struct profile_labels {
 	uint32_t pid, tid;
 	const char *comm;	/* the thread's name at the samples, or NULL */
+	/* the path of the samples' cgroup (a recording with cgroup ids:
+	 * record --all-cgroups), or NULL */
+	const char *cgroup;
 };
 typedef int (*profile_labelled_chain_fn)(const uint32_t *sites, size_t nr,
 					 const uint64_t *periods,

@@ -9,10 +9,12 @@ interval that go tool pprof reads, its samples labelled with the
 workload's comm, pid, tid and the host."""
 import os
 import re
+import shutil
 import socket
 import tempfile
 
-from common import WORKLOAD, case, check, done, hwprof, pprof, report_json
+from common import (WORKLOAD, TestCgroup, case, check, done, hwprof, pprof, report_json,
+                    run)
 from profileproto import read_pprof
 
 NAME = re.compile(r"perf-[^/]+-\d{8}T\d{6}Z-(\d{6})\.data")
@@ -140,8 +142,64 @@ def pprof_files():
         check(3 * pages <= total <= 3 * pages + 1000, f"{total} page faults in {len(names)} files")
 
 
+def labels_of(prof, sample):
+    """A decoded sample's labels: {key: str or num}."""
+    st = prof["string_table"]
+    return {st[lb["key"]]: st[lb["str"]] if "str" in lb else lb.get("num", 0)
+            for lb in sample["label"]}
+
+
+def pprof_cgroups():
+    """--all-cgroups with --format pprof: the workload runs in a cgroup
+    of its own (made before the recording: named by the file's start), and
+    each of its samples in every file is labelled cgroup with its path
+    under the v2 mount, as go tool pprof -tags reads it; perf report
+    --sort cgroup reads the same paths from a perf.data of hwprof's."""
+    pages = 20000
+    with TestCgroup() as cg, tempfile.TemporaryDirectory() as d, \
+            tempfile.TemporaryDirectory() as gocache:
+        path = "/" + cg.name
+        p = hwprof("record", "-e", "page-faults", "-c", "1", "-m", "1024", "--all-cgroups",
+                   "--rotate", "0.2", "--format", "pprof", "--output-dir", d, "--",
+                   *cg.enter_and_run(WORKLOAD, "pages", str(pages), "sleep", "0.3",
+                                     "pages", str(pages)))
+        if not check(p.returncode == 0, p.stderr):
+            return
+        ours = 0
+        for n in files(d, PB_NAME):
+            prof = read_pprof(os.path.join(d, n))
+            text = pprof(gocache, "-tags", os.path.join(d, n))
+            if prof is None or text is None:
+                return
+            mine = [s["value"][0] for s in prof["sample"]
+                    if labels_of(prof, s).get("comm") == "workload"]
+            wrong = [labels_of(prof, s) for s in prof["sample"]
+                     if labels_of(prof, s).get("comm") == "workload" and
+                     labels_of(prof, s).get("cgroup") != path]
+            check(not wrong, f"{n}: the workload's samples out of {path}: {wrong[:2]}")
+            ours += sum(mine)
+            # its shell's too, once it moved itself there
+            there = sum(s["value"][0] for s in prof["sample"]
+                        if labels_of(prof, s).get("cgroup") == path)
+            if mine:
+                check(tags(text).get("cgroup", {}).get(path) == there >= sum(mine),
+                      f"{n}: go tool pprof -tags: {tags(text).get('cgroup')}, "
+                      f"{there} in {path}, the workload's {sum(mine)}")
+        check(2 * pages <= ours <= 2 * pages + 1000, f"the workload's {ours} faults")
+        data = os.path.join(d, "one.data")
+        p = hwprof("record", "-e", "page-faults", "--all-cgroups", "-o", data, "--",
+                   *cg.enter_and_run(WORKLOAD, "pages", "2000"))
+        if not check(p.returncode == 0, p.stderr) or not shutil.which("perf"):
+            return
+        perf = run(["perf", "report", "-i", data, "--sort", "cgroup", "--stdio"])
+        if check(perf.returncode == 0, perf.stderr[-600:]):
+            check(re.search(r"%\s+" + re.escape(path) + r"\s*$", perf.stdout, re.M),
+                  f"perf report --sort cgroup: {perf.stdout[-600:]}")
+
+
 case(usage_errors)
 case(every_sample, name="--rotate: every sample, in files that read")
 case(keep, name="--keep: the newest files")
 case(pprof_files, name="--format pprof: labelled files that go tool pprof reads")
+case(pprof_cgroups, name="--all-cgroups: each sample's cgroup, in pprof and for perf")
 done()
