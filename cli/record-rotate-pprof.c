@@ -103,12 +103,30 @@ int pprof_worker_start(struct rotate *r)
 	return 0;
 }
 
+/* The conversion falls behind the recording (a system-wide file of a busy
+ * machine takes seconds to symbolize): past --keep files waiting, the
+ * oldest is removed unread, as --keep would remove it once converted, so
+ * that the disk stays bounded. Called with the lock held. */
+static void drop_oldest(struct rotate *r)
+{
+	struct rotate_worker *w = &r->w;
+
+	cli_warn("record", "the pprof conversion falls behind: %s removed unconverted (rotate less often, or keep more with --keep)",
+		 w->queue[0]);
+	if (unlink(w->queue[0]) && errno != ENOENT)
+		cli_warn("record", "cannot remove %s: %s", w->queue[0], strerror(errno));
+	free(w->queue[0]);
+	memmove(w->queue, w->queue + 1, --w->nr_queue * sizeof(*w->queue));
+}
+
 void pprof_worker_push(struct rotate *r, char *path)
 {
 	struct rotate_worker *w = &r->w;
 	char **q;
 
 	pthread_mutex_lock(&w->lock);
+	if (r->keep && w->nr_queue >= (size_t)r->keep)
+		drop_oldest(r);
 	q = realloc(w->queue, (w->nr_queue + 1) * sizeof(*q));
 	if (q) {
 		w->queue = q;
