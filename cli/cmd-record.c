@@ -57,7 +57,8 @@ static const struct cli_option record_options[] = {
 	CLI_OPT(OPT_KEEP, "keep", "N", "with --rotate: keep the N newest finished files"),
 	CLI_OPT(OPT_FORMAT, "format", "FMT",
 		"with --rotate: perf.data (default), or pprof: each\n"
-		"finished file as a .pb.gz, labelled comm, pid, tid, host"),
+		"finished file as a .pb.gz, labelled comm, pid, tid,\n"
+		"host (and cgroup)"),
 	CLI_OPT('h', "help", NULL, "this text"),
 	CLI_OPT_END,
 };

@@ -58,7 +58,7 @@ void rotate_keep(struct rotate *r, char *path, long keep);
 
 /* record-rotate-pprof.c: start the thread (0, or CLI_EXIT_FAILURE, said);
  * hand it a finished perf.data (taken), which it converts and passes to
- * rotate_keep() (where it cannot take it, converted here); let it finish
+ * rotate_keep() (out of memory: kept as perf.data, said); let it finish
  * what it has and stop (nothing when it does not run). */
 int pprof_worker_start(struct rotate *r);
 void pprof_worker_push(struct rotate *r, char *path);
