@@ -68,7 +68,7 @@ int profile_add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr
 			return -ENOMEM;
 		memcpy(p->frames + p->nr_frames, frames, nr * sizeof(*frames));
 		p->stacks[p->nr_stacks] =
-			(struct stack){ (uint32_t)p->nr_frames, nr, 0, 0 };
+			(struct stack){ (uint32_t)p->nr_frames, nr, 0, 0, 0 };
 		p->nr_frames += nr;
 		i = (long)p->nr_stacks++;
 	}

@@ -8,55 +8,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash_row(const struct label_row *k)
+/* Whether row @r is of thread (@k's pid, tid, comm) in @k's cgroup. */
+static bool same_thread(const struct label_row *r, const struct label_row *k)
 {
-	uint64_t h = hash_mix(hash_u64((uint64_t)k->stack), k->site);
-
-	h = hash_mix(h, (uint64_t)k->pid << 32 | k->tid);
-	return hash_mix(hash_mix(h, (uint64_t)(uintptr_t)k->comm), k->cgroup);
-}
-
-static bool row_eq(size_t idx, const void *key, const void *ctx)
-{
-	const struct label_row *a = &((const struct hwp_profile *)ctx)->labels[idx];
-	const struct label_row *b = key;
-
 	/* comm is interned: equal names are the same pointer */
-	return a->stack == b->stack && a->site == b->site && a->pid == b->pid &&
-	       a->tid == b->tid && a->comm == b->comm && a->cgroup == b->cgroup;
+	return r->pid == k->pid && r->tid == k->tid && r->comm == k->comm &&
+	       r->cgroup == k->cgroup;
 }
 
-static long row_index(struct hwp_profile *p, const struct label_row *k)
-{
-	uint64_t h = hash_row(k);
-	long i = hidx_find(&p->label_idx, h, row_eq, k, p);
-	size_t n = p->nr_events;
-
-	if (i >= 0)
-		return i;
-	if (vec_reserve(&p->labels, &p->cap_labels, p->nr_labels + 1,
-			sizeof(*p->labels)) ||
-	    vec_reserve(&p->label_values, &p->cap_label_values, (p->nr_labels + 1) * n,
-			sizeof(*p->label_values)) ||
-	    hidx_add(&p->label_idx, h, p->nr_labels))
-		return -1;
-	p->labels[p->nr_labels] = *k;
-	memset(p->label_values + p->nr_labels * n, 0, n * sizeof(*p->label_values));
-	return (long)p->nr_labels++;
-}
-
+/* A chain's rows hang from its stack (its site without chains), one a
+ * thread, most often one: a short walk, not a second hash of every sample. */
 int labels_add(struct hwp_profile *p, const struct pd_sample *s, const char *comm,
 	       long site, long stack, int event, long *row)
 {
-	struct label_row k = { stack, (uint32_t)site, s->pid, s->tid, comm, s->cgroup };
-	long i = p->label_last && row_eq(p->label_last - 1, &k, p) ?
-		 (long)p->label_last - 1 : row_index(p, &k);
+	struct label_row k = { stack, (uint32_t)site, s->pid, s->tid, comm, s->cgroup,
+				0 };
+	uint32_t *head = stack >= 0 ? &p->stacks[stack].labels :
+				      &p->sites[site].labels;
+	size_t n = p->nr_events;
+	uint32_t i;
 
-	if (i < 0)
-		return fail(-ENOMEM, "out of memory");
-	p->label_last = (size_t)i + 1;
-	labels_add_period(p, i, event, s->period);
-	*row = i;
+	for (i = *head; i && !same_thread(&p->labels[i - 1], &k);
+	     i = p->labels[i - 1].next)
+		;
+	if (!i) {
+		if (vec_reserve(&p->labels, &p->cap_labels, p->nr_labels + 1,
+				sizeof(*p->labels)) ||
+		    vec_reserve(&p->label_values, &p->cap_label_values,
+				(p->nr_labels + 1) * n, sizeof(*p->label_values)))
+			return fail(-ENOMEM, "out of memory");
+		k.next = *head;
+		p->labels[p->nr_labels] = k;
+		memset(p->label_values + p->nr_labels * n, 0,
+		       n * sizeof(*p->label_values));
+		i = *head = (uint32_t)++p->nr_labels;
+	}
+	labels_add_period(p, (long)i - 1, event, s->period);
+	*row = (long)i - 1;
 	return 0;
 }
 
@@ -70,7 +58,6 @@ void labels_release(struct hwp_profile *p)
 {
 	free(p->labels);
 	free(p->label_values);
-	hidx_release(&p->label_idx);
 	for (size_t i = 0; i < p->nr_cgroups; i++)
 		free(p->cgroups[i].path);
 	free(p->cgroups);

@@ -23,6 +23,7 @@ struct site {
 	 * @frames, those functions, the innermost first, then its own */
 	uint32_t frames, nr_frames;
 	bool inlines_done;	/* frames looked up (after resolved 2) */
+	uint32_t labels;	/* its first label_row + 1 (samples without chains) */
 	uint8_t resolved;	/* 0: not yet, 1: symbol, 2: symbol and line */
 };
 
@@ -34,6 +35,7 @@ struct stack {
 	uint32_t first;		/* into hwp_profile.frames */
 	uint32_t nr;		/* sites, the sampled one first */
 	uint64_t samples, period;
+	uint32_t labels;	/* its first label_row + 1, or 0 */
 };
 
 struct report;
@@ -79,6 +81,7 @@ struct label_row {
 	uint32_t site, pid, tid;
 	const char *comm;	/* interned by the machine, or NULL */
 	uint64_t cgroup;	/* the samples' cgroup id (PERF_SAMPLE_CGROUP), or 0 */
+	uint32_t next;		/* the chain's next row + 1, or 0 */
 };
 
 /* A cgroup a PERF_RECORD_CGROUP named: its id and path (malloc'ed). */
@@ -266,14 +269,12 @@ struct hwp_profile {
 	uint32_t thread_last[THREAD_CACHE_SLOTS];
 	/* profile-labels.c: the samples by chain and thread, each row's
 	 * summed period of each event (nr_events a row: the other events'
-	 * samples are there too, in the shape of the event's), the last row
-	 * used + 1 */
+	 * samples are there too, in the shape of the event's); a chain's
+	 * rows are a list from its stack's or site's @labels */
 	struct label_row *labels;
 	size_t nr_labels, cap_labels;
 	uint64_t *label_values;
 	size_t cap_label_values;
-	struct hidx label_idx;
-	size_t label_last;
 	/* the cgroups the file names, by id */
 	struct cgroup_name *cgroups;
 	size_t nr_cgroups, cap_cgroups;
