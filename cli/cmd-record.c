@@ -21,7 +21,10 @@ static const char record_usage[] =
 	"sample until COMMAND ends, the process exits, or Ctrl-C.\n"
 	"\n";
 
-enum { OPT_CALL_GRAPH = CLI_OPT_LONG, OPT_OFF_CPU, OPT_ROTATE, OPT_OUTPUT_DIR, OPT_KEEP };
+enum {
+	OPT_CALL_GRAPH = CLI_OPT_LONG, OPT_OFF_CPU, OPT_ROTATE, OPT_OUTPUT_DIR, OPT_KEEP,
+	OPT_FORMAT, OPT_ALL_CGROUPS,
+};
 
 static const struct cli_option record_options[] = {
 	CLI_OPT('e', "event", "LIST",
@@ -39,6 +42,8 @@ static const struct cli_option record_options[] = {
 	CLI_OPT('i', "no-inherit", NULL,
 		"do not sample the threads and children COMMAND creates"),
 	CLI_OPT(OPT_OFF_CPU, "off-cpu", NULL, "where threads wait, and how long"),
+	CLI_OPT(OPT_ALL_CGROUPS, "all-cgroups", NULL,
+		"each sample's cgroup, and the cgroups' paths (perf's)"),
 	CLI_OPT('p', "pid", "PID", "sample an existing process and all its threads"),
 	CLI_OPT('a', "all-cpus", NULL, "sample every task on every CPU"),
 	CLI_OPT('C', "cpu", "LIST", "sample every task on these CPUs, e.g. 0-3,6"),
@@ -50,6 +55,10 @@ static const struct cli_option record_options[] = {
 		"lost between two)"),
 	CLI_OPT(OPT_OUTPUT_DIR, "output-dir", "DIR", "where --rotate writes its files"),
 	CLI_OPT(OPT_KEEP, "keep", "N", "with --rotate: keep the N newest finished files"),
+	CLI_OPT(OPT_FORMAT, "format", "FMT",
+		"with --rotate: perf.data (default), or pprof: each\n"
+		"finished file as a .pb.gz, labelled comm, pid, tid,\n"
+		"host (and cgroup)"),
 	CLI_OPT('h', "help", NULL, "this text"),
 	CLI_OPT_END,
 };
@@ -71,6 +80,7 @@ struct record_config {
 	struct cli_target target;	/* -p, -a, -C and the command */
 	bool no_inherit;
 	bool off_cpu;
+	bool all_cgroups;
 	bool output_set;	/* -o given */
 	char **cmdline;		/* everything after 'hwprof', for the file */
 	bool help;		/* --help: print it, and nothing else */
@@ -134,6 +144,7 @@ static int parse_option(void *ctx, int key, char *arg)
 		return 0;
 	case 'i': c->no_inherit = true; return 0;
 	case OPT_OFF_CPU: c->off_cpu = true; return 0;
+	case OPT_ALL_CGROUPS: c->all_cgroups = true; return 0;
 	case 'p': return cli_target_set_pid(&c->target, "record", arg);
 	case 'a': c->target.all_cpus = true; return 0;
 	case 'C': c->target.cpus = arg; return 0;
@@ -141,6 +152,7 @@ static int parse_option(void *ctx, int key, char *arg)
 	case OPT_OUTPUT_DIR: c->rotate.dir = arg; return 0;
 	case OPT_ROTATE: return rotate_parse_every(&c->rotate, arg);
 	case OPT_KEEP: return rotate_parse_keep(&c->rotate, arg);
+	case OPT_FORMAT: return rotate_parse_format(&c->rotate, arg);
 	}
 	return 0;
 }
@@ -194,7 +206,8 @@ static int new_record(struct record_config *c, struct session *s)
 		 .scope = t.scope, .pid = t.pid, .cpus = t.cpus,
 		 .enable_on_exec = t.enable_on_exec, .no_inherit = c->no_inherit,
 		 .mmap_pages = (size_t)c->mmap_pages, .output = c->output,
-		 .argv = c->cmdline, .off_cpu = c->off_cpu);
+		 .argv = c->cmdline, .off_cpu = c->off_cpu,
+		 .all_cgroups = c->all_cgroups);
 
 	if (!err)
 		err = hwp_record_new(evl, &o, &s->rec) ?: hwp_record_open(s->rec);
@@ -341,10 +354,10 @@ static int record(struct record_config *c, int *code)
 		ret = cli_lib_error("record", err);
 		goto out;
 	}
-	if (c->rotate.every > 0)
-		c->output = c->rotate.path;
-	print_summary(c, &s);
 	rotate_end(&c->rotate);
+	if (c->rotate.every > 0)
+		c->output = rotate_last(&c->rotate) ?: "(out of memory)";
+	print_summary(c, &s);
 	if (ret || stopped_early(&s))
 		ret = CLI_EXIT_FAILURE;
 out:

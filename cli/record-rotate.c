@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* hwprof record --rotate: the recording moves on to a new file each
  * interval (hwp_record_rotate(), which loses no sample between two), in
- * --output-dir, and the oldest finished files are removed past --keep. */
+ * --output-dir, and the oldest finished files are removed past --keep.
+ * With --format pprof, each finished perf.data becomes a .pb.gz
+ * (record-rotate-pprof.c). */
 #include "record-rotate.h"
 
 #include <errno.h>
@@ -57,6 +59,16 @@ int rotate_parse_keep(struct rotate *r, const char *arg)
 	return 0;
 }
 
+int rotate_parse_format(struct rotate *r, const char *arg)
+{
+	r->format_set = true;
+	r->pprof = !strcmp(arg, "pprof");
+	if (r->pprof || !strcmp(arg, "perf.data"))
+		return 0;
+	cli_error("record", "--format: '%s' is not perf.data or pprof", arg);
+	return CLI_EXIT_USAGE;
+}
+
 int rotate_check(const struct rotate *r, bool output_set)
 {
 	const char *why = NULL;
@@ -65,8 +77,8 @@ int rotate_check(const struct rotate *r, bool output_set)
 		why = "--rotate writes its files in a directory: add --output-dir DIR";
 	else if (r->every > 0 && output_set)
 		why = "--rotate names its files itself, in --output-dir: not with -o";
-	else if (!(r->every > 0) && (r->dir || r->keep))
-		why = "--output-dir and --keep are --rotate's: add --rotate SECONDS";
+	else if (!(r->every > 0) && (r->dir || r->keep || r->format_set))
+		why = "--output-dir, --keep and --format are --rotate's: add --rotate SECONDS";
 	if (why) {
 		cli_error("record", "%s", why);
 		return CLI_EXIT_USAGE;
@@ -89,6 +101,8 @@ int rotate_begin(struct rotate *r)
 	}
 	if (next_path(r, &r->path))
 		return cli_lib_error("record", -ENOMEM);
+	if (r->pprof && pprof_worker_start(r))
+		return CLI_EXIT_FAILURE;
 	r->next = cli_now() + r->every;
 	return 0;
 }
@@ -98,8 +112,7 @@ double rotate_next(const struct rotate *r)
 	return r->every > 0 ? r->next : INFINITY;
 }
 
-/* Keep @path among the finished files; remove the oldest past @keep. */
-static void finished(struct rotate *r, char *path, long keep)
+void rotate_keep(struct rotate *r, char *path, long keep)
 {
 	char **p = realloc(r->done, (r->nr_done + 1) * sizeof(*p));
 
@@ -116,6 +129,15 @@ static void finished(struct rotate *r, char *path, long keep)
 		free(r->done[0]);
 		memmove(r->done, r->done + 1, --r->nr_done * sizeof(*r->done));
 	}
+}
+
+/* @path is finished: kept, or first made pprof (by the worker). */
+static void finished(struct rotate *r, char *path, long keep)
+{
+	if (r->pprof)
+		pprof_worker_push(r, path);
+	else
+		rotate_keep(r, path, keep);
 }
 
 int rotate_maybe(struct rotate *r, struct hwp_record *rec)
@@ -146,10 +168,17 @@ void rotate_end(struct rotate *r)
 		return;
 	finished(r, r->path, r->keep);
 	r->path = NULL;
+	pprof_worker_stop(r);
+}
+
+const char *rotate_last(const struct rotate *r)
+{
+	return r->nr_done ? r->done[r->nr_done - 1] : NULL;
 }
 
 void rotate_release(struct rotate *r)
 {
+	pprof_worker_stop(r);
 	for (size_t i = 0; i < r->nr_done; i++)
 		free(r->done[i]);
 	free(r->done);

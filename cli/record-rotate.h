@@ -1,26 +1,46 @@
 /* SPDX-License-Identifier: MIT */
-/* hwprof record --rotate SECONDS --output-dir DIR --keep N: a file an
- * interval, named by host, time and number, the oldest removed past N. */
+/* hwprof record --rotate SECONDS --output-dir DIR --keep N [--format pprof]:
+ * a file an interval, named by host, time and number, the oldest removed
+ * past N; with pprof, each finished perf.data becomes a labelled .pb.gz. */
 #ifndef HWPROF_CLI_RECORD_ROTATE_H
 #define HWPROF_CLI_RECORD_ROTATE_H
 
 #include "cli.h"
 
+#include <pthread.h>
+
+/* --format pprof: the finished perf.data files, converted one after the
+ * other by a thread of their own (record-rotate-pprof.c), so that the
+ * rings are read meanwhile. */
+struct rotate_worker {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	char **queue;		/* perf.data paths, oldest first */
+	size_t nr_queue;
+	bool running, closing;
+};
+
 struct rotate {
 	double every;		/* seconds; 0: one file, no rotation */
 	const char *dir;
 	long keep;		/* finished files kept; 0: all */
+	bool pprof;		/* --format pprof: finished files as pprof */
+	bool format_set;	/* --format given */
 	double next;		/* cli_now() of the next rotation */
 	unsigned int seq;
 	char *path;		/* the file being written (malloc'ed) */
 	char **done;		/* the finished files kept, oldest first */
 	size_t nr_done;
+	struct rotate_worker w;
 };
 
 /* --rotate SECONDS, --keep N: 0 or CLI_EXIT_USAGE, said. */
 int rotate_parse_every(struct rotate *r, const char *arg);
 int rotate_parse_keep(struct rotate *r, const char *arg);
-/* The three options together, and not with -o (@output_set). */
+/* --format perf.data|pprof: 0 or CLI_EXIT_USAGE, said. */
+int rotate_parse_format(struct rotate *r, const char *arg);
+/* The options together, and not with -o (@output_set). */
 int rotate_check(const struct rotate *r, bool output_set);
 /* The first file's path, in r->path: 0 or an exit status, said. */
 int rotate_begin(struct rotate *r);
@@ -30,6 +50,18 @@ double rotate_next(const struct rotate *r);
 int rotate_maybe(struct rotate *r, struct hwp_record *rec);
 /* After hwp_record_finish(): the last file counts, the oldest go. */
 void rotate_end(struct rotate *r);
+/* After rotate_end(): the last finished file's path, or NULL. Borrowed. */
+const char *rotate_last(const struct rotate *r);
 void rotate_release(struct rotate *r);
+/* Keep @path (taken) among the finished files; remove the oldest past @keep. */
+void rotate_keep(struct rotate *r, char *path, long keep);
+
+/* record-rotate-pprof.c: start the thread (0, or CLI_EXIT_FAILURE, said);
+ * hand it a finished perf.data (taken), which it converts and passes to
+ * rotate_keep() (out of memory: kept as perf.data, said); let it finish
+ * what it has and stop (nothing when it does not run). */
+int pprof_worker_start(struct rotate *r);
+void pprof_worker_push(struct rotate *r, char *path);
+void pprof_worker_stop(struct rotate *r);
 
 #endif

@@ -31,6 +31,12 @@
  *   go             wait for a line on stdin (a test says when to go on)
  *   sleep SECONDS  sleep
  *   serve N MS     touch N pages every MS milliseconds until killed
+ *   paced N MS SECS FILE  touch N fresh pages every MS milliseconds for SECS,
+ *                  on absolute deadlines (a late tick is caught up), and
+ *                  write to FILE a line a tick: the CLOCK_REALTIME
+ *                  nanoseconds after it and the pages touched so far, the
+ *                  truth to compare a rate against, however loaded the
+ *                  machine
  *   crowd T SECS   T threads, each touching a page every 10 ms, for SECS
  *                  (prints "ready" once all run)
  *   crowdgo T SECS the same, until a line on stdin, then for SECS more
@@ -313,6 +319,44 @@ int main(int argc, char **argv)
 	return run(argc, argv);
 }
 
+static long long ns_of(const struct timespec *t)
+{
+	return (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+/* paced N MS SECS FILE (see the top): 0, or 1 when FILE fails. */
+static int paced(long n, long ms, double secs, const char *path)
+{
+	long ticks = (long)(secs * 1000.0 / (double)ms), due = 0, done = 0;
+	long long t0, now;
+	struct timespec ts;
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = ns_of(&ts);
+	while (due < ticks) {
+		long long next = t0 + (due + 1) * ms * 1000000LL;
+
+		ts = (struct timespec){ (time_t)(next / 1000000000LL),
+					(long)(next % 1000000000LL) };
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+			;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = ns_of(&ts);
+		due = (long)((now - t0) / (ms * 1000000LL));
+		if (due > ticks)
+			due = ticks;
+		if (due > done)
+			work_touch_pages((due - done) * n);
+		done = due;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		fprintf(f, "%lld %ld\n", ns_of(&ts), done * n);
+	}
+	return fclose(f) ? 1 : 0;
+}
+
 /* The number in @path, which then holds the next one; -1 on failure. */
 static long tick_of(const char *path)
 {
@@ -426,6 +470,12 @@ static int run(int argc, char **argv)
 				;
 		} else if (!strcmp(s, "sleep")) {
 			sleep_s(atof(argv[++i < argc ? i : argc - 1]));
+		} else if (!strcmp(s, "paced")) {
+			long n = arg(argv, ++i, argc), ms = arg(argv, ++i, argc);
+			double secs = atof(argv[++i < argc ? i : argc - 1]);
+
+			if (++i >= argc || paced(n, ms, secs, argv[i]))
+				return 1;
 		} else if (!strcmp(s, "serve")) {
 			long n = arg(argv, ++i, argc), ms = arg(argv, ++i, argc);
 

@@ -20,10 +20,10 @@ _hwprof_opts_compare='-a --alpha -t --test --no-correction --json --fail-on
 	-x --field-separator --csv -o --output --no-big-num -h --help'
 _hwprof_args_compare='-a --alpha -t --test --fail-on -x --field-separator -o --output'
 _hwprof_opts_record='-e --event -F --freq -c --count -g --call-graph -m --mmap-pages
-	-i --no-inherit --off-cpu -p --pid -a --all-cpus -C --cpu -o --output --rotate
-	--output-dir --keep -h --help'
+	-i --no-inherit --off-cpu --all-cgroups -p --pid -a --all-cpus -C --cpu -o --output
+	--rotate --output-dir --keep --format -h --help'
 _hwprof_args_record='-e --event -F --freq -c --count --call-graph -m --mmap-pages
-	-p --pid -C --cpu -o --output --rotate --output-dir --keep'
+	-p --pid -C --cpu -o --output --rotate --output-dir --keep --format'
 _hwprof_opts_report='-i --input -s --sort -n --top -f --format -x --field-separator
 	--annotate -e --event --kallsyms --vmlinux --no-kallsyms-cache --no-debug-cache
 	--no-demangle --inline --no-inline --comms --comm --pid --pids --tid --tids --dsos

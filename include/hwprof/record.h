@@ -89,6 +89,14 @@ struct hwp_record_opts {
 	 * and no tracefs, but the kernel's samples: hwp_record_open() fails
 	 * with -EACCES where only user space may be sampled. Since: 0.2 */
 	bool off_cpu;
+	/* Each sample carries the cgroup v2 id of its task
+	 * (PERF_SAMPLE_CGROUP), and the file names every cgroup by its path
+	 * under the v2 mount (PERF_RECORD_CGROUP: those that exist when each
+	 * file begins, and those created meanwhile), as perf record
+	 * --all-cgroups writes them; hwp_profile_write()'s pprof labels each
+	 * sample with its cgroup's path. Needs Linux 5.7; older kernels
+	 * refuse it (hwp_record_open() fails with -EINVAL). Since: 0.2 */
+	bool all_cgroups;
 	size_t :0;
 };
 

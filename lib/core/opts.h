@@ -29,7 +29,7 @@ int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src,
 #define hwp_write_opts__last_field nr_sort_keys
 #define hwp_compare_opts__last_field nr_fail_on
 #define hwp_region_opts__last_field no_rdpmc
-#define hwp_record_opts__last_field off_cpu
+#define hwp_record_opts__last_field all_cgroups
 #define hwp_profile_opts__last_field threads
 #define hwp_profile_diff_opts__last_field nr_map_modules
 /* Fill an info struct of the caller's size from ours. */

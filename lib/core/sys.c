@@ -314,3 +314,28 @@ int cpus_parse(const char *list, int **cpus, size_t *nr)
 	*nr = nr_want;
 	return 0;
 }
+
+/* a hybrid layout has it at /sys/fs/cgroup/unified */
+int cgroup2_mount(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f)) {
+		char mnt[4096], *dash = strstr(line, " - ");
+		char fstype[64];
+
+		/* id parent major:minor root mount-point ... - fstype source */
+		if (!dash || sscanf(dash, " - %63s", fstype) != 1 ||
+		    strcmp(fstype, "cgroup2") ||
+		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+			continue;
+		snprintf(buf, size, "%s", mnt);
+		err = 0;
+	}
+	fclose(f);
+	return err;
+}

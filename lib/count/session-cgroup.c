@@ -32,32 +32,6 @@ int cgroup_check_name(const char *name)
 	return 0;
 }
 
-/* Where the cgroup v2 hierarchy is mounted, from /proc/self/mountinfo
- * (a hybrid layout has it at /sys/fs/cgroup/unified). */
-static int cgroup2_mount(char *buf, size_t size)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096];
-	int err = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (err && fgets(line, sizeof(line), f)) {
-		char mnt[4096], *dash = strstr(line, " - ");
-		char fstype[64];
-
-		/* id parent major:minor root mount-point ... - fstype source */
-		if (!dash || sscanf(dash, " - %63s", fstype) != 1 ||
-		    strcmp(fstype, "cgroup2") ||
-		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
-			continue;
-		snprintf(buf, size, "%s", mnt);
-		err = 0;
-	}
-	fclose(f);
-	return err;
-}
-
 COLD_FRAME int session_cgroup_open(struct hwp_session *s)
 {
 	char mnt[4096], path[8192];

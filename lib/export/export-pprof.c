@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* pprof's profile.proto, gzipped: what go tool pprof, Parca, Pyroscope and
- * Google Cloud Profiler read. One sample a distinct call chain, its
+ * Google Cloud Profiler read. One sample a distinct call chain of a
+ * thread, labelled with its comm, pid, tid, the recording's host (and its
+ * cgroup, where the recording has cgroup ids), its
  * locations the chain's module addresses, the sampled one first, valued by
  * the summed period of each event of the file (nanoseconds for the clocks,
  * a count for the others), the reported event's the default, so that
@@ -46,6 +48,11 @@ enum {
 
 	SAMPLE_LOCATION_ID = 1,		/* repeated uint64, the leaf first */
 	SAMPLE_VALUE = 2,		/* repeated int64, one per sample_type */
+	SAMPLE_LABEL = 3,		/* repeated Label */
+
+	LABEL_KEY = 1,			/* int64, into the string table */
+	LABEL_STR = 2,			/* int64, into the string table */
+	LABEL_NUM = 3,			/* int64 */
 
 	MAPPING_ID = 1,			/* uint64 */
 	MAPPING_MEMORY_START = 2,	/* uint64 */
@@ -106,6 +113,7 @@ struct pprof {
 	size_t nr_funcs, cap_funcs;
 	struct hidx func_idx;
 	size_t nr_events, event;	/* the file's, and the reported one */
+	const char *host;	/* where it was recorded, or NULL */
 	struct pprof_mapping *maps;	/* by module */
 	uint32_t nr_maps;
 	int err;
@@ -189,7 +197,34 @@ static uint32_t location_of(struct pprof *pp, uint32_t site)
 	return pp->loc_of_site[site];
 }
 
-static int sample(const uint32_t *sites, size_t nr, const uint64_t *periods, void *ctx)
+static void label(struct pprof *pp, const char *key, const char *str, int64_t num)
+{
+	pb_reset(&pp->sub);
+	pb_int(&pp->sub, LABEL_KEY, (int64_t)str_id(pp, key));
+	if (str)
+		pb_int(&pp->sub, LABEL_STR, (int64_t)str_id(pp, str));
+	else
+		pb_int(&pp->sub, LABEL_NUM, num);
+	pb_message(&pp->msg, SAMPLE_LABEL, &pp->sub);
+}
+
+/* A sample's labels, as continuous-profiling backends group by them: the
+ * thread's name, process and thread ids, the recording's host, and the
+ * cgroup's path where the recording has it. */
+static void labels(struct pprof *pp, const struct profile_labels *l)
+{
+	if (l->comm)
+		label(pp, "comm", l->comm, 0);
+	label(pp, "pid", NULL, l->pid);
+	label(pp, "tid", NULL, l->tid);
+	if (pp->host)
+		label(pp, "host", pp->host, 0);
+	if (l->cgroup)
+		label(pp, "cgroup", l->cgroup, 0);
+}
+
+static int sample(const uint32_t *sites, size_t nr, const uint64_t *periods,
+		  const struct profile_labels *l, void *ctx)
 {
 	struct pprof *pp = ctx;
 
@@ -202,6 +237,7 @@ static int sample(const uint32_t *sites, size_t nr, const uint64_t *periods, voi
 	pb_reset(&pp->msg);
 	pb_packed(&pp->msg, SAMPLE_LOCATION_ID, pp->ids, nr);
 	pb_packed(&pp->msg, SAMPLE_VALUE, periods, pp->nr_events);
+	labels(pp, l);
 	pb_message(&pp->out, PROFILE_SAMPLE, &pp->msg);
 	flush(pp, FLUSH_AT);
 	return pp->err;
@@ -390,6 +426,7 @@ static void header(struct pprof *pp, const struct hwp_profile_info *info)
 	profile_recording(pp->p, &rec);
 	pp->nr_events = info->nr_events;
 	pp->event = rec.event;
+	pp->host = rec.hostname;
 	str_id(pp, "");		/* string 0, as profile.proto requires */
 	for (size_t i = 0; i < info->nr_events; i++) {
 		const char *name = profile_event_name(pp->p, i);
@@ -430,7 +467,7 @@ static int write_profile(struct pprof *pp, const struct hwp_profile_info *info)
 	if (!pp->loc_of_site || !pp->sites || !pp->leaf_period || !pp->maps)
 		return -ENOMEM;
 	header(pp, info);
-	err = profile_foreach_site_chain(pp->p, sample, pp);
+	err = profile_foreach_labelled_chain(pp->p, sample, pp);
 	if (err)
 		return err;
 	for (size_t id = 1; id <= pp->nr_locs && !pp->err; id++)

@@ -63,7 +63,7 @@ static void unmatched(struct hwp_profile *p, const struct offcpu_wait *w)
 }
 
 int offcpu_sample(struct hwp_profile *p, const struct pd_sample *s, int event, long site,
-		  long stack)
+		  long stack, long label)
 {
 	struct offcpu_wait *w;
 
@@ -79,30 +79,25 @@ int offcpu_sample(struct hwp_profile *p, const struct pd_sample *s, int event, l
 	if (w->waiting)
 		unmatched(p, w);	/* its switch back was lost */
 	*w = (struct offcpu_wait){ .tid = s->tid, .cpu = s->cpu, .event = event,
-				   .site = site, .stack = stack, .since = s->time,
+				   .site = site, .stack = stack, .label = label,
+				   .since = s->time,
 				   .waiting = true };
 	return 0;
 }
 
-/* Add @period to what a sample of @event at @site, @stack (-1: none) and
- * @cpu weighed: the late weight of off-CPU samples. */
-static void add_period(struct hwp_profile *p, int event, long site, long stack,
-		       uint32_t cpu, uint64_t period)
+/* Add @period to what @w's sample, of its event at its site, stack and
+ * CPU, weighed: the late weight of off-CPU samples. */
+static void add_period(struct hwp_profile *p, const struct offcpu_wait *w,
+		       uint64_t period)
 {
-	size_t e = (size_t)event;
-
-	if (p->nr_events > 1) {
-		p->site_values[(size_t)site * p->nr_events + e] += period;
-		if (stack >= 0)
-			p->stack_values[(size_t)stack * p->nr_events + e] += period;
-	}
-	if (event != p->event)
+	labels_add_period(p, w->label, w->event, period);
+	if (w->event != p->event)
 		return;
-	p->sites[site].period += period;
-	if (stack >= 0)
-		p->stacks[stack].period += period;
+	p->sites[w->site].period += period;
+	if (w->stack >= 0)
+		p->stacks[w->stack].period += period;
 	p->period += period;
-	cpu_add(p, cpu, 0, period);	/* the CPU's row exists: the sample made it */
+	cpu_add(p, w->cpu, 0, period);	/* the CPU's row exists: the sample made it */
 }
 
 int offcpu_switch(struct hwp_profile *p, const struct pd_record *rec)
@@ -133,7 +128,7 @@ int offcpu_switch(struct hwp_profile *p, const struct pd_record *rec)
 		unmatched(p, w);	/* out of order: no honest weight */
 		return 0;
 	}
-	add_period(p, w->event, w->site, w->stack, w->cpu, sid.time - w->since);
+	add_period(p, w, sid.time - w->since);
 	return 0;
 }
 

@@ -8,15 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Row @row of a table of @nr_events values a row, made and zeroed. */
-static uint64_t *values_row(uint64_t **v, size_t *cap, size_t row, size_t nr_events)
-{
-	if (vec_reserve(v, cap, (row + 1) * nr_events, sizeof(**v)))
-		return NULL;
-	memset(*v + row * nr_events, 0, nr_events * sizeof(**v));
-	return *v + row * nr_events;
-}
-
 static bool site_eq(size_t idx, const void *key, const void *ctx)
 {
 	const struct hwp_profile *p = ctx;
@@ -39,8 +30,6 @@ long profile_site(struct hwp_profile *p, const struct location *loc)
 	if (i >= 0)
 		return i;
 	if (vec_reserve(&p->sites, &p->cap_sites, p->nr_sites + 1, sizeof(*p->sites)) ||
-	    (p->nr_events > 1 && !values_row(&p->site_values, &p->cap_site_values,
-					      p->nr_sites, p->nr_events)) ||
 	    hidx_add(&p->site_idx, h, p->nr_sites))
 		return -1;
 	memset(&p->sites[p->nr_sites], 0, sizeof(p->sites[0]));
@@ -75,20 +64,15 @@ int profile_add_stack(struct hwp_profile *p, const uint32_t *frames, uint32_t nr
 				sizeof(*p->stacks)) ||
 		    vec_reserve(&p->frames, &p->cap_frames, p->nr_frames + nr,
 				sizeof(*p->frames)) ||
-		    (p->nr_events > 1 &&
-		     !values_row(&p->stack_values, &p->cap_stack_values, p->nr_stacks,
-				 p->nr_events)) ||
 		    hidx_add(&p->stack_idx, h, p->nr_stacks))
 			return -ENOMEM;
 		memcpy(p->frames + p->nr_frames, frames, nr * sizeof(*frames));
 		p->stacks[p->nr_stacks] =
-			(struct stack){ (uint32_t)p->nr_frames, nr, 0, 0 };
+			(struct stack){ (uint32_t)p->nr_frames, nr, 0, 0, 0 };
 		p->nr_frames += nr;
 		i = (long)p->nr_stacks++;
 	}
 	*idx = i;
-	if (p->nr_events > 1)
-		p->stack_values[(size_t)i * p->nr_events + (size_t)event] += period;
 	if (event != p->event)
 		return 0;
 	p->nr_event_stacks += !p->stacks[i].samples;

@@ -12,8 +12,8 @@
 #include <sys/utsname.h>
 
 /* A sample of the event; with several events, of another event too, which
- * adds to the values of every event alone (stack_values, site_values), in
- * the shape of the event's: a call chain where the event has them. */
+ * adds to the values of every event alone (label_values), in the shape of
+ * the event's: a call chain where the event has them. */
 /* The user stack and registers that DWARF chains are unwound from. */
 static bool has_dwarf(const struct pd_event *ev)
 {
@@ -152,7 +152,7 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 	bool ours = rec->event == p->event;
 	bool off_cpu = offcpu_event(p, ev);
 	struct pd_sample s;
-	long site, stack = -1;
+	long site, stack = -1, label;
 	int err;
 
 	err = pd_decode_sample(&ev->attr, rec->h, &s);
@@ -179,17 +179,15 @@ static int add_sample(struct hwp_profile *p, const struct pd_record *rec)
 	site = profile_site_of(p, s.pid, s.ip, s.cpumode);
 	if (site < 0)
 		return fail(-ENOMEM, "out of memory");
-	if (p->nr_events > 1)
-		p->site_values[(size_t)site * p->nr_events + (size_t)rec->event] +=
-			s.period;
 	if (ours && (err = count_sample(p, ev, &s, site)))
 		return err;
 	if (has_dwarf(ev) && !p->dwarf && (err = profile_dwarf_begin(p, ev)))
 		return err;
-	err = add_sample_stack(p, ev, &s, site, rec->event, &stack);
+	err = add_sample_stack(p, ev, &s, site, rec->event, &stack) ?:
+	      labels_add(p, &s, comm_of(p, s.tid), site, stack, rec->event, &label);
 	if (err)
 		return err;
-	return off_cpu ? offcpu_sample(p, &s, rec->event, site, stack) : 0;
+	return off_cpu ? offcpu_sample(p, &s, rec->event, site, stack, label) : 0;
 }
 
 static uint64_t u64_at(const struct perf_event_header *h, size_t off)
@@ -227,6 +225,8 @@ static int on_record(const struct pd_record *rec, void *ctx)
 		return machine_apply(p->m, rec->h);
 	case PERF_RECORD_UNTHROTTLE:
 		return 0;
+	case PERF_RECORD_CGROUP:
+		return labels_cgroup(p, rec->h);
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		return offcpu_switch(p, rec);
@@ -641,8 +641,7 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	free(p->scratch);
 	free(p->site_cache);
 	leaf_callers_free(&p->leaf_callers);
-	free(p->stack_values);
-	free(p->site_values);
+	labels_release(p);
 	free(p->event_names);
 	free(p->input);
 	free(p->kallsyms);

@@ -23,6 +23,7 @@ struct site {
 	 * @frames, those functions, the innermost first, then its own */
 	uint32_t frames, nr_frames;
 	bool inlines_done;	/* frames looked up (after resolved 2) */
+	uint32_t labels;	/* its first label_row + 1 (samples without chains) */
 	uint8_t resolved;	/* 0: not yet, 1: symbol, 2: symbol and line */
 };
 
@@ -34,6 +35,7 @@ struct stack {
 	uint32_t first;		/* into hwp_profile.frames */
 	uint32_t nr;		/* sites, the sampled one first */
 	uint64_t samples, period;
+	uint32_t labels;	/* its first label_row + 1, or 0 */
 };
 
 struct report;
@@ -44,6 +46,7 @@ struct offcpu_wait {
 	uint32_t tid, cpu;
 	int event;
 	long site, stack;	/* stack: -1 without call chains */
+	long label;		/* its label_row, or -1 */
 	uint64_t since;		/* the sample's time, then the switch out's */
 	bool waiting, out_seen;
 };
@@ -69,6 +72,22 @@ struct thread_count {
 	const char *comm;	/* interned by the machine, or NULL */
 	uint32_t site;
 	uint64_t samples, period;
+};
+
+/* A distinct (chain, process, thread, name) of samples, for pprof's
+ * labels (profile-labels.c): @stack -1 where the samples have no chains. */
+struct label_row {
+	long stack;
+	uint32_t site, pid, tid;
+	const char *comm;	/* interned by the machine, or NULL */
+	uint64_t cgroup;	/* the samples' cgroup id (PERF_SAMPLE_CGROUP), or 0 */
+	uint32_t next;		/* the chain's next row + 1, or 0 */
+};
+
+/* A cgroup a PERF_RECORD_CGROUP named: its id and path (malloc'ed). */
+struct cgroup_name {
+	uint64_t id;
+	char *path;
 };
 
 /* ---- unwind.c (libunwind) or unwind-stub.c: DWARF call chains ---- */
@@ -210,13 +229,6 @@ struct hwp_profile {
 	struct stack *stacks;
 	size_t nr_stacks, cap_stacks;
 	struct hidx stack_idx;
-	/* With several events, the summed period of each event at each
-	 * stack and site (the leaf), nr_events a row, for the formats that
-	 * carry them all (pprof); NULL with one event. The stacks and sites
-	 * of the other events' samples are there too: theirs have no
-	 * samples of the event. nr_events is known from the start. */
-	uint64_t *stack_values, *site_values;
-	size_t cap_stack_values, cap_site_values;
 	size_t nr_event_stacks;	/* the stacks with samples of the event */
 	uint32_t *scratch;	/* one call chain being added */
 	struct site_cache *site_cache;	/* while reading: SITE_CACHE_SLOTS */
@@ -255,6 +267,18 @@ struct hwp_profile {
 	/* the thread_count of a sample's (tid, site), most likely: its index
 	 * + 1, or 0; checked against the entry */
 	uint32_t thread_last[THREAD_CACHE_SLOTS];
+	/* profile-labels.c: the samples by chain and thread, each row's
+	 * summed period of each event (nr_events a row: the other events'
+	 * samples are there too, in the shape of the event's); a chain's
+	 * rows are a list from its stack's or site's @labels */
+	struct label_row *labels;
+	size_t nr_labels, cap_labels;
+	uint64_t *label_values;
+	size_t cap_label_values;
+	/* the cgroups the file names, by id */
+	struct cgroup_name *cgroups;
+	size_t nr_cgroups, cap_cgroups;
+	struct hidx cgroup_idx;
 	/* the last sample's thread's name, at the machine's generation */
 	uint32_t comm_tid;
 	uint64_t comm_gen;
@@ -281,6 +305,20 @@ int profile_add_callchain(struct hwp_profile *p, const struct pd_sample *s,
  * has one. 0 or -ENOMEM (with the message). */
 int profile_dwarf_begin(struct hwp_profile *p, const struct pd_event *ev);
 
+/* ---- profile-labels.c ---- */
+
+/* Count sample @s of @event, of thread name @comm, at @site and @stack
+ * (-1: none) in its label_row, whose index *@row gets: 0, or -ENOMEM
+ * (with the message). */
+int labels_add(struct hwp_profile *p, const struct pd_sample *s, const char *comm,
+	       long site, long stack, int event, long *row);
+/* Add @period to @event's value of label_row @row (-1: none). */
+void labels_add_period(struct hwp_profile *p, long row, int event, uint64_t period);
+void labels_release(struct hwp_profile *p);
+/* A PERF_RECORD_CGROUP: cgroup id's path, for the labels. 0 or -ENOMEM
+ * (with the message); a record too short is skipped, and counted. */
+int labels_cgroup(struct hwp_profile *p, const struct perf_event_header *h);
+
 /* ---- offcpu.c ---- */
 
 /* Whether samples of @ev weigh their time off the CPU. */
@@ -290,7 +328,7 @@ bool offcpu_event(const struct hwp_profile *p, const struct pd_event *ev);
 int offcpu_begin(struct hwp_profile *p);
 /* A sample of an off-CPU event: its thread waits from now. */
 int offcpu_sample(struct hwp_profile *p, const struct pd_sample *s, int event, long site,
-		  long stack);
+		  long stack, long label);
 /* A PERF_RECORD_SWITCH or _CPU_WIDE: a thread leaves, or runs again. */
 int offcpu_switch(struct hwp_profile *p, const struct pd_record *rec);
 /* After the records: the threads still waiting are counted, unweighed. */

@@ -29,18 +29,27 @@ typedef int (*profile_chain_fn)(const uint32_t *funcs, size_t nr, uint64_t sampl
 int profile_foreach_chain(struct hwp_profile *p, profile_chain_fn fn, void *ctx,
 			  struct profile_function **funcs, size_t *nr_funcs);
 
-/* report.c: the call chains as sampled, for formats that keep addresses
- * apart (pprof): @fn gets each distinct chain once, as site numbers (one
- * a distinct module address, below profile_nr_sites()), the sampled one
- * first (without call chains, each sampled site alone), with the summed
- * period of each event of the file there (hwp_profile_info's nr_events of
- * them, in the file's order: the reported event's and, in a file of
- * several, the others', taken in the shape of the reported event's); a
- * non-zero return stops the walk and is returned. */
-typedef int (*profile_site_chain_fn)(const uint32_t *sites, size_t nr,
-				     const uint64_t *periods, void *ctx);
-int profile_foreach_site_chain(struct hwp_profile *p, profile_site_chain_fn fn,
-			       void *ctx);
+/* profile-labels.c: the call chains as sampled, for formats that keep
+ * addresses and threads apart (pprof): @fn gets each distinct chain of
+ * each thread once, as site numbers (one a distinct module address, below
+ * profile_nr_sites()), the sampled one first (without call chains, each
+ * sampled site alone), with the summed period of each event of the file
+ * there (hwp_profile_info's nr_events of them, in the file's order: the
+ * reported event's and, in a file of several, the others', taken in the
+ * shape of the reported event's), and the thread's labels; a non-zero
+ * return stops the walk and is returned. */
+struct profile_labels {
+	uint32_t pid, tid;
+	const char *comm;	/* the thread's name at the samples, or NULL */
+	/* the path of the samples' cgroup (a recording with cgroup ids:
+	 * record --all-cgroups), or NULL */
+	const char *cgroup;
+};
+typedef int (*profile_labelled_chain_fn)(const uint32_t *sites, size_t nr,
+					 const uint64_t *periods,
+					 const struct profile_labels *l, void *ctx);
+int profile_foreach_labelled_chain(struct hwp_profile *p, profile_labelled_chain_fn fn,
+				   void *ctx);
 size_t profile_nr_sites(const struct hwp_profile *p);
 size_t profile_nr_modules(const struct hwp_profile *p);
 

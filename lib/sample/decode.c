@@ -118,10 +118,36 @@ static int decode_user_state(const struct perf_event_attr *attr,
 	return 0;
 }
 
+/* The fields after the user stack up to CGROUP, the cgroup v2 id of the
+ * sampled task (perf record --all-cgroups): the others skipped. */
+static int decode_cgroup(const struct perf_event_attr *attr,
+			 const struct perf_event_header *h, struct cursor *c,
+			 struct pd_sample *s)
+{
+	uint64_t t = attr->sample_type, abi;
+	uint64_t n = !!(t & PERF_SAMPLE_WEIGHT_TYPE) + !!(t & PERF_SAMPLE_DATA_SRC) +
+		     !!(t & PERF_SAMPLE_TRANSACTION);
+
+	if (!skip_u64s(c, n))
+		return short_record(h, "WEIGHT");
+	if (t & PERF_SAMPLE_REGS_INTR) {
+		if (!take_u64(c, &abi) ||
+		    (abi && !skip_u64s(c, (uint64_t)__builtin_popcountll(
+					      attr->sample_regs_intr))))
+			return short_record(h, "REGS_INTR");
+	}
+	if ((t & PERF_SAMPLE_PHYS_ADDR) && !skip_u64s(c, 1))
+		return short_record(h, "PHYS_ADDR");
+	if (!take_u64(c, &s->cgroup))
+		return short_record(h, "CGROUP");
+	return 0;
+}
+
 int pd_decode_sample(const struct perf_event_attr *attr,
 		     const struct perf_event_header *h, struct pd_sample *s)
 {
 	uint64_t t = attr->sample_type, cpu_res;
+	int err;
 	struct cursor c = { (const unsigned char *)(h + 1),
 			    (const unsigned char *)h + h->size };
 
@@ -157,9 +183,12 @@ int pd_decode_sample(const struct perf_event_attr *attr,
 		s->ips = (const uint64_t *)c.p;
 		c.p += s->nr_ips * 8;
 	}
-	if (!(t & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
+	if (!(t & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_CGROUP)))
 		return 0;	/* the fields after them are not needed */
-	return decode_user_state(attr, h, &c, s);
+	err = decode_user_state(attr, h, &c, s);
+	if (err || !(t & PERF_SAMPLE_CGROUP))
+		return err;
+	return decode_cgroup(attr, h, &c, s);
 }
 
 size_t pd_sample_id_size(const struct perf_event_attr *attr)

@@ -168,6 +168,8 @@ static int synthesize(struct hwp_record *r)
 
 	if (!err)
 		err = synth_kernel_modules(r->id_size, write_record, r);
+	if (!err && r->o.all_cgroups)
+		err = synth_cgroups(r->id_size, write_record, r);
 	if (err || (r->o.enable_on_exec && !r->rotated))
 		return err;	/* a command about to exec maps everything anew */
 	if (r->o.scope == HWP_SCOPE_CPUS)

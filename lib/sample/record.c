@@ -178,6 +178,8 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	 * is only written once the ring has room again, which may be never.
 	 * Older kernels refuse it, and the open goes on without. */
 	a->read_format = PERF_FORMAT_LOST;
+	if (r->o.all_cgroups)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
 	if (r->o.off_cpu && e == r->offcpu_ev) {
 		/* Every switch, each timed: a period that is always 1 needs
 		 * no field (readers take the attr's), and a switch out is
@@ -209,6 +211,8 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	a->mmap_data = e == 0 && r->o.callchain == HWP_CALLCHAIN_DWARF;
 	/* PERF_RECORD_SWITCH: when each thread leaves and comes back */
 	a->context_switch = e == 0 && r->o.off_cpu;
+	/* PERF_RECORD_CGROUP: the path of each cgroup created meanwhile */
+	a->cgroup = e == 0 && r->o.all_cgroups;
 }
 
 static void add_fallback(struct hwp_record *r, const char *fmt, ...) HWP_PRINTF(2, 3);

@@ -47,6 +47,9 @@ struct pd_sample {
 	 * where the stack's top was nearer); in the record */
 	uint64_t stack_size, stack_dyn_size;
 	const unsigned char *stack;
+	/* PERF_SAMPLE_CGROUP: the task's cgroup v2 id (its directory's
+	 * file handle, as PERF_RECORD_CGROUP names it), or 0 */
+	uint64_t cgroup;
 };
 
 /* Where a record's sample_id trailer puts the fields of non-sample records. */
@@ -387,6 +390,10 @@ int synth_kernel_modules(size_t id_size, synth_fn fn, void *ctx);
 int synth_process(pid_t tid, size_t id_size, synth_fn fn, void *ctx);
 /* The same for every process in /proc. */
 int synth_all_processes(size_t id_size, synth_fn fn, void *ctx);
+/* A PERF_RECORD_CGROUP for each cgroup of the v2 hierarchy (none where it
+ * is not mounted): its id and its path under the mount, as perf record
+ * --all-cgroups synthesizes them. */
+int synth_cgroups(size_t id_size, synth_fn fn, void *ctx);
 
 /* ---- machine.c: address spaces rebuilt from MMAP, COMM, FORK and EXIT records ---- */
 

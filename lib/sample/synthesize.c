@@ -2,11 +2,12 @@
 /* Records for what existed before recording began, read from /proc as perf
  * does: the kernel's text and its modules, and the threads and executable
  * mappings of processes that were already running (-p, -a, profiling
- * oneself). They
+ * oneself), and the cgroups (--all-cgroups). They
  * carry a zeroed sample_id trailer, which perf reads as "synthesized". */
 #include "sample/sample.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,4 +305,69 @@ int synth_all_processes(size_t id_size, synth_fn fn, void *ctx)
 	}
 	closedir(d);
 	return err;
+}
+
+/* Cgroup @path's record (@rel its path under the mount, "/" for the
+ * root): its id is its directory's file handle, as the kernel's
+ * PERF_SAMPLE_CGROUP gives it. A cgroup removed meanwhile is not named. */
+static int cgroup_record(const char *path, const char *rel, size_t id_size, synth_fn fn,
+			 void *ctx)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char id[8];
+	} h = { .fh.handle_bytes = 8 };
+	struct synth_buf b;
+	int mount_id;
+	uint64_t id;
+	size_t at;
+
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) ||
+	    h.fh.handle_bytes < 8)
+		return 0;
+	memcpy(&id, h.fh.f_handle, 8);
+	b.h.type = PERF_RECORD_CGROUP;
+	b.h.misc = 0;
+	at = put(&b, sizeof(b.h), &id, 8);
+	at = put(&b, at, *rel ? rel : "/", *rel ? strnlen(rel, PATH_MAX - 1) : 1);
+	b.bytes[at++] = '\0';
+	return emit(&b, at, id_size, fn, ctx);
+}
+
+/* @path (@len bytes, in a PATH_MAX buffer) and the cgroups under it. */
+static int walk_cgroups(char *path, size_t len, size_t root_len, size_t id_size,
+			synth_fn fn, void *ctx)
+{
+	int err = cgroup_record(path, path + root_len, id_size, fn, ctx);
+	struct dirent *de;
+	DIR *d;
+
+	if (err || !(d = opendir(path)))
+		return err;
+	while (!err && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") ||
+		    !strcmp(de->d_name, "..") || len + 1 + n >= PATH_MAX)
+			continue;
+		path[len] = '/';
+		memcpy(path + len + 1, de->d_name, n + 1);
+		err = walk_cgroups(path, len + 1 + n, root_len, id_size, fn, ctx);
+		path[len] = '\0';
+	}
+	closedir(d);
+	return err;
+}
+
+int synth_cgroups(size_t id_size, synth_fn fn, void *ctx)
+{
+	char path[PATH_MAX];
+	size_t len;
+
+	if (cgroup2_mount(path, sizeof(path)))
+		return 0;
+	len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		path[--len] = '\0';
+	return walk_cgroups(path, len, len, id_size, fn, ctx);
 }

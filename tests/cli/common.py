@@ -451,6 +451,24 @@ def stage_for_nobody(others=()):
     return hwprof, [o and shutil.copy(o, d) for o in others]
 
 
+GO = shutil.which("go") or next((g for g in ("/usr/lib/go/bin/go",) if os.path.exists(g)),
+                                None)
+
+
+def pprof(d, *args):
+    """go tool pprof ARGS (Debian's golang-go), its caches in directory D:
+    its stdout, or None after saying why."""
+    if not GO:
+        skip("go is not installed (Debian's golang-go; make test installs it): "
+             "go tool pprof is what reads the files")
+    env = dict(os.environ, HOME=d, GOCACHE=os.path.join(d, "gocache"), GOFLAGS="",
+               PPROF_TMPDIR=d, PPROF_BINARY_PATH="/nonexistent")
+    p = run([GO, "tool", "pprof", *args], timeout=120, env=env)
+    if not check(p.returncode == 0, f"go tool pprof {' '.join(args)}: {p.stderr[-800:]}"):
+        return None
+    return p.stdout
+
+
 def run_as_nobody(hwprof, *args, **kw):
     """@hwprof as nobody. Under valgrind, whose log goes to the build tree
     that nobody may not write, the log goes to a directory nobody may write,

@@ -15,7 +15,8 @@ SCHEMA = {
                 11: ("period_type", "msg:ValueType"), 12: ("period", "uint"),
                 13: ("comment", "packed"), 14: ("default_sample_type", "uint")},
     "ValueType": {1: ("type", "uint"), 2: ("unit", "uint")},
-    "Sample": {1: ("location_id", "packed"), 2: ("value", "packed")},
+    "Sample": {1: ("location_id", "packed"), 2: ("value", "packed"), 3: ("label", "msg:Label")},
+    "Label": {1: ("key", "uint"), 2: ("str", "uint"), 3: ("num", "uint"), 4: ("num_unit", "uint")},
     "Mapping": {1: ("id", "uint"), 2: ("memory_start", "uint"), 3: ("memory_limit", "uint"),
                 4: ("file_offset", "uint"), 5: ("filename", "uint"), 6: ("build_id", "uint"),
                 7: ("has_functions", "uint"), 8: ("has_filenames", "uint"),
@@ -27,7 +28,7 @@ SCHEMA = {
                  4: ("filename", "uint"), 5: ("start_line", "uint")},
 }
 REPEATED = {"sample_type", "sample", "mapping", "location", "function", "string_table",
-            "comment", "line", "location_id", "value"}
+            "comment", "line", "location_id", "value", "label"}
 
 
 def varint(b, i):

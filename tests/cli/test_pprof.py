@@ -20,8 +20,8 @@ import subprocess
 import tempfile
 
 import perfdata
-from common import (HAVE_LIBDW, HOTSPOTS, HWPROF, WORKLOAD, WRAPPER, case, check, done,
-                    hwprof, marked_lines, note, perf_sampler, report_json, run, skip)
+from common import (GO, HAVE_LIBDW, HOTSPOTS, HWPROF, WORKLOAD, WRAPPER, case, check, done,
+                    hwprof, marked_lines, note, perf_sampler, pprof, report_json, run, skip)
 from profileproto import read_pprof
 
 
@@ -89,23 +89,6 @@ def write_pprof(data, out, *args):
 HOTSPOTS_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hotspots.c")
 
 
-GO = shutil.which("go") or next((g for g in ("/usr/lib/go/bin/go",) if os.path.exists(g)),
-                                None)
-
-
-def pprof(d, *args):
-    """go tool pprof ARGS: its stdout, or None after saying why."""
-    if not GO:
-        skip("go is not installed (Debian's golang-go; make test installs it): "
-             "go tool pprof is what reads the files")
-    env = dict(os.environ, HOME=d, GOCACHE=os.path.join(d, "gocache"), GOFLAGS="",
-               PPROF_TMPDIR=d, PPROF_BINARY_PATH="/nonexistent")
-    p = run([GO, "tool", "pprof", *args], timeout=120, env=env)
-    if not check(p.returncode == 0, f"go tool pprof {' '.join(args)}: {p.stderr[-800:]}"):
-        return None
-    return p.stdout
-
-
 ROW = re.compile(r"^\s*(\S+)\s+([\d.]+)%\s+([\d.]+)%\s+(\S+)\s+([\d.]+)%\s+(.+?)\s*$")
 
 
@@ -166,11 +149,15 @@ def same_lines(path, data, d, what):
     check(not bad, f"{what}: -lines flat% against report --sort line: {bad[:8]}")
 
 
+# a sample's label, before its frames (hwprof labels comm, pid, tid, host)
+LABEL = re.compile(r"^\s*(comm|pid|tid|host|cgroup):\s")
+
+
 def traces(text):
     """-traces -unit=ns: chain (outermost first) -> summed nanoseconds."""
     out = {}
     for block in text.split("-----------+")[1:]:
-        lines = [ln for ln in block.splitlines()[1:] if ln.strip()]
+        lines = [ln for ln in block.splitlines()[1:] if ln.strip() and not LABEL.match(ln)]
         if not lines:
             continue
         m = re.match(r"^\s*(\d+)ns\s+(.*)$", lines[0])

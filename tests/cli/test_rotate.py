@@ -4,14 +4,21 @@
 file an interval, each read on its own, together every sample of the
 command (the library's hwp_record_rotate() loses none between two, which
 tests/kernel/test-rotate.c checks to the sample); the oldest removed
-past --keep; the options' errors."""
+past --keep; the options' errors. With --format pprof, a .pb.gz an
+interval that go tool pprof reads, its samples labelled with the
+workload's comm, pid, tid and the host."""
 import os
 import re
+import shutil
+import socket
 import tempfile
 
-from common import WORKLOAD, case, check, done, hwprof, report_json
+from common import (WORKLOAD, TestCgroup, case, check, done, hwprof, pprof, report_json,
+                    run)
+from profileproto import read_pprof
 
 NAME = re.compile(r"perf-[^/]+-\d{8}T\d{6}Z-(\d{6})\.data")
+PB_NAME = re.compile(r"perf-[^/]+-\d{8}T\d{6}Z-(\d{6})\.pb\.gz")
 
 
 def usage_errors():
@@ -22,16 +29,18 @@ def usage_errors():
                            (["--keep", "2"], "--rotate"),
                            (["--rotate", "0", "--output-dir", d], "--rotate"),
                            (["--rotate", "1", "--output-dir", d, "--keep", "0"], "--keep"),
-                           (["--rotate", "1", "--output-dir", f"{d}/none"], "none")):
+                           (["--rotate", "1", "--output-dir", f"{d}/none"], "none"),
+                           (["--format", "pprof"], "--rotate"),
+                           (["--rotate", "1", "--output-dir", d, "--format", "x"], "pprof")):
             p = hwprof("record", *args, "--", "true")
             check(p.returncode in (1, 2) and what in p.stderr,
                   f"{args}: {p.returncode} {p.stderr}")
         check(os.listdir(d) == [], f"nothing written: {os.listdir(d)}")
 
 
-def files(d):
+def files(d, name=NAME):
     names = sorted(os.listdir(d))
-    check(all(NAME.fullmatch(n) for n in names), f"names {names}")
+    check(all(name.fullmatch(n) for n in names), f"names {names}")
     return names
 
 
@@ -62,19 +71,135 @@ def every_sample():
 
 
 def keep():
-    """--keep 2: the two newest files are left, the oldest removed."""
-    with tempfile.TemporaryDirectory() as d:
-        p = hwprof("record", "-e", "cpu-clock", "--rotate", "0.1", "--keep", "2",
-                   "--output-dir", d, "--", WORKLOAD, "cpuspin", "0.8")
+    """--keep 2: the two newest files are left, the oldest removed; with
+    --format pprof, the two newest .pb.gz, and no perf.data."""
+    for fmt, name in (("perf.data", NAME), ("pprof", PB_NAME)):
+        with tempfile.TemporaryDirectory() as d:
+            p = hwprof("record", "-e", "cpu-clock", "--rotate", "0.1", "--keep", "2",
+                       "--format", fmt, "--output-dir", d, "--", WORKLOAD, "cpuspin", "0.8")
+            if not check(p.returncode == 0, p.stderr):
+                return
+            names = files(d, name)
+            seqs = [int(name.fullmatch(n).group(1)) for n in names if name.fullmatch(n)]
+            check(len(names) == 2 and seqs and seqs[-1] >= 2 and
+                  seqs == [seqs[0], seqs[0] + 1], f"{fmt}: kept {names}")
+
+
+def tags(text):
+    """go tool pprof -tags: {key: {value: weight}}."""
+    out, key = {}, None
+    for line in text.splitlines():
+        m = re.match(r"\s*(\w+): Total ", line)
+        if m:
+            key = out.setdefault(m.group(1), {})
+            continue
+        m = re.match(r"\s*([\d.]+)\s+\(\s*[\d.]+%\):\s+(.+?)\s*$", line)
+        if m and key is not None:
+            key[m.group(2)] = float(m.group(1))
+    return out
+
+
+def pprof_files():
+    """--format pprof: every page fault of the workload sampled (-c 1), in
+    .pb.gz files that go tool pprof reads, one an interval and the
+    perf.data files gone; each sample labelled comm (the workload's), pid,
+    tid and host; the files' faults together those of the three 20000
+    pages touched, and the few of the workload's start, whichever file
+    they fell in (no sample lost between two files: kernel/test-rotate
+    checks that to the sample, here a file's conversion is checked to
+    keep them all)."""
+    pages = 20000
+    with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as gocache:
+        # -m 1024: a burst of 20000 samples (1.1 MB) fits a ring, however
+        # late the reader runs on a loaded machine
+        p = hwprof("record", "-e", "page-faults", "-c", "1", "-m", "1024", "--rotate", "0.2",
+                   "--format", "pprof", "--output-dir", d, "--", WORKLOAD,
+                   "pages", str(pages), "sleep", "0.3", "pages", str(pages), "sleep", "0.3",
+                   "pages", str(pages))
         if not check(p.returncode == 0, p.stderr):
             return
-        names = files(d)
-        seqs = [int(NAME.fullmatch(n).group(1)) for n in names if NAME.fullmatch(n)]
-        check(len(names) == 2 and seqs and seqs[-1] >= 2 and seqs == [seqs[0], seqs[0] + 1],
-              f"kept {names}")
+        names = files(d, PB_NAME)
+        check(len(names) >= 3, f"{len(names)} files: {names}")
+        m = re.search(r"written to (\S+)", p.stderr)
+        check(m and os.path.basename(m.group(1)) == names[-1], f"the last file: {p.stderr}")
+        total = 0
+        for n in names:
+            path = os.path.join(d, n)
+            prof = read_pprof(path)
+            text = pprof(gocache, "-tags", path)
+            if prof is None or text is None:
+                return
+            faults = sum(s["value"][0] for s in prof["sample"])
+            total += faults
+            t = tags(text)
+            if not faults:
+                check(t == {}, f"{n}: no sample, no tag: {t}")
+                continue
+            check(t.get("comm") == {"workload": faults}, f"{n}: comm {t.get('comm')}")
+            check(t.get("host") == {socket.gethostname(): faults}, f"{n}: host {t.get('host')}")
+            check(len(t.get("pid", {})) == 1 and t.get("tid") == t.get("pid") and
+                  sum(t["pid"].values()) == faults, f"{n}: pid {t.get('pid')} tid {t.get('tid')}")
+        check(3 * pages <= total <= 3 * pages + 1000, f"{total} page faults in {len(names)} files")
+
+
+def labels_of(prof, sample):
+    """A decoded sample's labels: {key: str or num}."""
+    st = prof["string_table"]
+    return {st[lb["key"]]: st[lb["str"]] if "str" in lb else lb.get("num", 0)
+            for lb in sample["label"]}
+
+
+def pprof_cgroups():
+    """--all-cgroups with --format pprof: the workload runs in a cgroup
+    of its own (made before the recording: named by the file's start), and
+    each of its samples in every file is labelled cgroup with its path
+    under the v2 mount, as go tool pprof -tags reads it; perf report
+    --sort cgroup reads the same paths from a perf.data of hwprof's."""
+    pages = 20000
+    with TestCgroup() as cg, tempfile.TemporaryDirectory() as d, \
+            tempfile.TemporaryDirectory() as gocache:
+        path = "/" + cg.name
+        p = hwprof("record", "-e", "page-faults", "-c", "1", "-m", "1024", "--all-cgroups",
+                   "--rotate", "0.2", "--format", "pprof", "--output-dir", d, "--",
+                   *cg.enter_and_run(WORKLOAD, "pages", str(pages), "sleep", "0.3",
+                                     "pages", str(pages)))
+        if not check(p.returncode == 0, p.stderr):
+            return
+        ours = 0
+        for n in files(d, PB_NAME):
+            prof = read_pprof(os.path.join(d, n))
+            text = pprof(gocache, "-tags", os.path.join(d, n))
+            if prof is None or text is None:
+                return
+            mine = [s["value"][0] for s in prof["sample"]
+                    if labels_of(prof, s).get("comm") == "workload"]
+            wrong = [labels_of(prof, s) for s in prof["sample"]
+                     if labels_of(prof, s).get("comm") == "workload" and
+                     labels_of(prof, s).get("cgroup") != path]
+            check(not wrong, f"{n}: the workload's samples out of {path}: {wrong[:2]}")
+            ours += sum(mine)
+            # its shell's too, once it moved itself there
+            there = sum(s["value"][0] for s in prof["sample"]
+                        if labels_of(prof, s).get("cgroup") == path)
+            if mine:
+                check(tags(text).get("cgroup", {}).get(path) == there >= sum(mine),
+                      f"{n}: go tool pprof -tags: {tags(text).get('cgroup')}, "
+                      f"{there} in {path}, the workload's {sum(mine)}")
+        check(2 * pages <= ours <= 2 * pages + 1000, f"the workload's {ours} faults")
+        data = os.path.join(d, "one.data")
+        p = hwprof("record", "-e", "page-faults", "--all-cgroups", "-o", data, "--",
+                   *cg.enter_and_run(WORKLOAD, "pages", "2000"))
+        if not check(p.returncode == 0, p.stderr) or not shutil.which("perf"):
+            return
+        perf = run(["perf", "report", "-i", data, "--sort", "cgroup", "--stdio"])
+        if check(perf.returncode == 0, perf.stderr[-600:]):
+            check(re.search(r"%\s+" + re.escape(path) + r"\s*$", perf.stdout, re.M),
+                  f"perf report --sort cgroup: {perf.stdout[-600:]}")
 
 
 case(usage_errors)
 case(every_sample, name="--rotate: every sample, in files that read")
 case(keep, name="--keep: the newest files")
+case(pprof_files, name="--format pprof: labelled files that go tool pprof reads")
+case(pprof_cgroups, name="--all-cgroups: each sample's cgroup, in pprof and for perf")
 done()

@@ -5,7 +5,9 @@ OpenMetrics parser), the counts of a cgroup against a workload's known
 page faults, the cgroups under --cgroup-root found as they come and go,
 the HTTP server's limits (bad requests, oversized headers, too many
 connections, SIGTERM mid-scrape), 100 concurrent scrapes, no fd or memory
-growth over many scrapes, and a real Prometheus scraping it every second."""
+growth over many scrapes, and a real Prometheus scraping it every second:
+the increase and a restart's reset, and rate() against a paced workload's
+own log."""
 import http.client
 import json
 import os
@@ -393,9 +395,15 @@ class Prometheus:
         except OSError:
             return None
 
-    def query(self, q):
-        body = self.http("/api/v1/query?" + urllib.parse.urlencode({"query": q}))
-        res = json.loads(body)["data"]["result"] if body else []
+    def result(self, q, at=None):
+        """/api/v1/query's result for Q, evaluated at time AT (Unix seconds)
+        or now: a list of series."""
+        args = {"query": q, **({"time": f"{at:.3f}"} if at is not None else {})}
+        body = self.http("/api/v1/query?" + urllib.parse.urlencode(args))
+        return json.loads(body)["data"]["result"] if body else []
+
+    def query(self, q, at=None):
+        res = self.result(q, at)
         return float(res[0]["value"][1]) if res else None
 
     def wait(self, cond, what, timeout=120):
@@ -415,9 +423,8 @@ def prometheus():
     """A real Prometheus scrapes hwprof serve every second while a workload
     touches 30000 pages in its cgroup: the increase it stores is the
     workload's (and its exec's) page faults; a restart of hwprof serve is
-    a counter reset, which Prometheus counts and bridges. Increases, not
-    rates over a few seconds: under the suite's load those vary with the
-    workload's pace, and its count is what it knows."""
+    a counter reset, which Prometheus counts and bridges. Rates are
+    prometheus_rate's, against a workload that logs its own pace."""
     pages = 30000
     with TestCgroup() as cg, tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -451,6 +458,96 @@ def prometheus():
             sv.stop()
 
 
+def extrapolated(points, start, end):
+    """The factor by which Prometheus' rate() (promql's extrapolatedRate,
+    2.x) scales a counter's increase between the first and last of POINTS
+    (seconds, value) of the window (START, END] before it divides by the
+    window: it extends the sampled interval to each edge of the window
+    where the edge is within 1.1 average intervals of a sample (and not
+    before the counter's zero), else by half an interval."""
+    (t0, v0), (t1, v1) = points[0], points[-1]
+    sampled = t1 - t0
+    avg = sampled / (len(points) - 1)
+    to_start, to_end = t0 - start, end - t1
+    if v1 > v0 and v0 >= 0:
+        to_start = min(to_start, sampled * v0 / (v1 - v0))
+    ext = sampled
+    ext += to_start if to_start < avg * 1.1 else avg / 2
+    ext += to_end if to_end < avg * 1.1 else avg / 2
+    return ext / sampled
+
+
+def paced_truth(path):
+    """The workload's log: (seconds, pages touched so far), a line a tick."""
+    with open(path) as f:
+        return [(int(t) / 1e9, int(n)) for t, n in (ln.split() for ln in f)]
+
+
+def touched_at(log, t):
+    """The pages the paced workload had touched at time T (its last tick
+    before T; one tick's pages short at most)."""
+    n = 0
+    for when, count in log:
+        if when > t:
+            break
+        n = count
+    return n
+
+
+def prometheus_rate():
+    """rate(hwprof_event_total{event="page-faults",cgroup=...}[5s]) as a
+    real Prometheus computes it from hwprof serve's counts, against the
+    truth: a workload in its cgroup, on one CPU, touches 50 pages every 10
+    ms on absolute deadlines for 12 s and logs when it had touched how
+    many. For several windows, rate() at an evaluation time T is checked
+    against the workload's pages between the first and last scrape of the
+    window (their timestamps, as Prometheus stored them:
+    /api/v1/query of series[5s] at T), scaled as rate() scales (its
+    extrapolation to the window's edges) and divided by the window: within
+    5%. Whatever the load: a late scrape or a late tick moves both."""
+    cpu = min(os.sched_getaffinity(0))
+    with TestCgroup() as cg, tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        sv = Server("-G", cg.name, "-e", "page-faults", listen=f"127.0.0.1:{port}")
+        try:
+            prom = Prometheus(f"127.0.0.1:{port}", tmp)
+        except BaseException:
+            sv.stop()
+            raise
+        series = (f'hwprof_event_total{{event="page-faults",cgroup="{cg.name}",'
+                  f'cpu="{cpu}"}}')
+        log = os.path.join(tmp, "paced.log")
+        try:
+            prom.wait(lambda: prom.query(f"count_over_time({series}[5m])"), "scraping")
+            p = subprocess.run(cg.enter_and_run(WORKLOAD, "paced", "50", "10", "12", log),
+                               preexec_fn=lambda: os.sched_setaffinity(0, {cpu}), timeout=120)
+            if not check(p.returncode == 0, "the paced workload"):
+                return
+            truth = paced_truth(log)
+            end = truth[-1][0]
+            prom.wait(lambda: (prom.query(f"timestamp({series})") or 0) > end + 1,
+                      "scraping past the workload's end")
+            checked = 0
+            at = truth[0][0] + 6
+            while at < end - 0.2:
+                rate = prom.query(f"rate({series}[5s])", at)
+                got = prom.result(f"{series}[5s]", at)
+                points = [(float(t), float(v)) for t, v in got[0]["values"]] if got else []
+                at += 1
+                if rate is None or len(points) < 2:
+                    continue	# scrapes missed: a window with no rate
+                pages = touched_at(truth, points[-1][0]) - touched_at(truth, points[0][0])
+                want = pages * extrapolated(points, at - 1 - 5, at - 1) / 5
+                checked += 1
+                check(abs(rate - want) <= 0.05 * want,
+                      f"rate() at {at - 1:.3f}: {rate:.1f}/s, the workload's {want:.1f}/s "
+                      f"({pages} pages between scrapes at {points[0][0]} and {points[-1][0]})")
+            check(checked >= 3, f"{checked} windows with a rate")
+        finally:
+            prom.stop()
+            sv.stop()
+
+
 case(usage_errors)
 case(formats, name="GET /metrics: Prometheus text and OpenMetrics, checked")
 case(cgroup_count, name="-G: a workload's page faults in its cgroup")
@@ -461,4 +558,5 @@ case(sigterm_mid_scrape, name="SIGTERM mid-scrape")
 case(concurrent_scrapes, name="100 concurrent scrapes")
 case(no_growth, name="no fd or memory growth over 2000 scrapes")
 case(prometheus, name="a real Prometheus scrapes it: increase, reset")
+case(prometheus_rate, name="a real Prometheus: rate() of a paced workload, to 5%")
 done()
