@@ -112,25 +112,6 @@ double rotate_next(const struct rotate *r)
 	return r->every > 0 ? r->next : INFINITY;
 }
 
-void rotate_keep(struct rotate *r, char *path, long keep)
-{
-	char **p = realloc(r->done, (r->nr_done + 1) * sizeof(*p));
-
-	if (!p) {
-		free(path);
-		return;
-	}
-	r->done = p;
-	r->done[r->nr_done++] = path;
-	while (keep && r->nr_done > (size_t)keep) {
-		if (unlink(r->done[0]) && errno != ENOENT)
-			cli_warn("record", "cannot remove %s: %s", r->done[0],
-				 strerror(errno));
-		free(r->done[0]);
-		memmove(r->done, r->done + 1, --r->nr_done * sizeof(*r->done));
-	}
-}
-
 /* @path is finished: kept, or first made pprof (by the worker). */
 static void finished(struct rotate *r, char *path, long keep)
 {

@@ -6,13 +6,13 @@
 # test_completion.py compares them, so that a new option shows up here.
 
 # Each command's options; those that take an argument, in _hwprof_args_*.
-_hwprof_opts_stat='-e --event -M --metric --topdown --all-user --all-kernel -i --no-inherit
+_hwprof_opts_stat='-e --event -M --metric --topdown --td-level --all-user --all-kernel -i --no-inherit
 	-p --pid -a --all-cpus -C --cpu --pin -r --repeat -I --interval-print
 	-x --field-separator --json --format -o --output --no-big-num --warmup --sweep
 	--histogram --regions -A --no-aggr --per-core --per-die --per-socket --per-node
 	--per-thread -G --cgroup --skip-first --strict --keep-going --score --score-from
 	--quiet --explain --per-run --variant --order --seed --save --alpha -h --help'
-_hwprof_args_stat='-e --event -M --metric -p --pid -C --cpu --pin -r --repeat
+_hwprof_args_stat='-e --event -M --metric --td-level -p --pid -C --cpu --pin -r --repeat
 	-I --interval-print -x --field-separator --format -o --output --warmup --sweep
 	--histogram -G --cgroup --skip-first --score --score-from --variant --order --seed
 	--save --alpha'
