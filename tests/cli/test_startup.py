@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""What one 'hwprof stat -- CMD' asks the kernel, counted exactly with strace
+(issue 25: a system call is 1-2 us on a loaded VM, where the run is 2 ms):
+no question whose answer goes unused. Counts of the hwprof process alone,
+not of the command, on inputs this script sets (PATH, the events)."""
+import os
+import re
+import shutil
+import tempfile
+
+from common import HWPROF, WRAPPER, case, check, done, run, skip
+
+STRACE = shutil.which("strace")
+
+
+def traced(*args, env=None, calls="ioctl,getsid,getpid,newfstatat,stat,access"):
+    """hwprof's own system calls of the names in @calls (strace without -f:
+    the command's are not there), as a list of lines, and the run."""
+    if WRAPPER:
+        skip("the system calls of a wrapped hwprof are the wrapper's too")
+    if not STRACE:
+        skip("no strace")
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "strace")
+        p = run([STRACE, "-o", log, "-e", "trace=" + calls, HWPROF, *args], env=env)
+        with open(log) as f:
+            lines = f.read().splitlines()
+    check(p.returncode == 0, f"hwprof {' '.join(args)}: {p.returncode}: {p.stderr[-2000:]}")
+    return lines, p
+
+
+def no_event_ids_of_lone_events():
+    """An event alone in its group reads its own count: the group read has
+    one entry, so the kernel's id of it (PERF_EVENT_IOC_ID, one ioctl an
+    event) is not asked for; a group of two asks for both (the read lists
+    them by id) and counts them."""
+    lines, q = traced("stat", "-e", "task-clock,page-faults,context-switches",
+                      "--", "true")
+    ids = [l for l in lines if "PERF_EVENT_IOC_ID" in l]
+    check(ids == [], f"no PERF_EVENT_IOC_ID for lone events: {ids}")
+    check(re.search(r"\n\s+\d+\s+page-faults", q.stderr), f"counted: {q.stderr[-2000:]}")
+    lines, q = traced("stat", "-e", "{task-clock,page-faults},context-switches",
+                      "--", "true")
+    ids = [l for l in lines if "PERF_EVENT_IOC_ID" in l]
+    check(len(ids) == 2, f"a group of two asks for its two ids: {ids}")
+    check(re.search(r"\n\s+[1-9][\d,]*\s+page-faults", q.stderr) and
+          re.search(r"\n\s+\d+\s+context-switches", q.stderr),
+          f"and counts them: {q.stderr[-2000:]}")
+
+
+for fn in (no_event_ids_of_lone_events,):
+    case(fn)
+done()
