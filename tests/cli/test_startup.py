@@ -49,6 +49,16 @@ def no_event_ids_of_lone_events():
           f"and counts them: {q.stderr[-2000:]}")
 
 
-for fn in (no_event_ids_of_lone_events,):
+def no_session_question_at_start():
+    """Whether hwprof leads its session matters only when a hangup comes
+    (its handler asks then): a run that gets none asks neither getsid()
+    nor getpid() for it."""
+    lines, q = traced("stat", "-e", "task-clock", "--", "true")
+    asked = [l for l in lines if l.startswith("getsid(")]
+    check(asked == [], f"no getsid(): {asked}")
+    check("task-clock" in q.stderr, f"counted: {q.stderr[-2000:]}")
+
+
+for fn in (no_event_ids_of_lone_events, no_session_question_at_start):
     case(fn)
 done()
