@@ -59,6 +59,22 @@ def no_session_question_at_start():
     check("task-clock" in q.stderr, f"counted: {q.stderr[-2000:]}")
 
 
-for fn in (no_event_ids_of_lone_events, no_session_question_at_start):
+def path_searched_once_a_folder():
+    """The command is looked up in each folder of PATH once, however often
+    PATH names it (rustup's and pyenv's set-ups add theirs twice)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = os.path.join(tmp, "a"), os.path.join(tmp, "b")
+        os.mkdir(a)
+        os.mkdir(b)
+        env = dict(os.environ, PATH=os.pathsep.join([a, b, a, "/usr/bin", "/bin", b]))
+        lines, q = traced("stat", "-e", "task-clock", "--", "true", env=env)
+    tried = [l for l in lines if re.match(r"(newfstatat|stat|access)\(.*\"" + re.escape(tmp),
+                                          l)]
+    check(len(tried) == 2, f"each of the two empty folders tried once: {tried}")
+    check("task-clock" in q.stderr, f"and the command found: {q.stderr[-2000:]}")
+
+
+for fn in (no_event_ids_of_lone_events, no_session_question_at_start,
+           path_searched_once_a_folder):
     case(fn)
 done()
