@@ -11,5 +11,7 @@ const char *sysfs_root(const char *root);
 /* The first line of @dir/@rel (a sysfs file), without its newline, into
  * @buf: 0 or -errno (-EIO when empty). */
 int read_first_line(const char *dir, const char *rel, char *buf, size_t size);
+/* The same of the file @path. */
+int read_line_of(const char *path, char *buf, size_t size);
 
 #endif
