@@ -59,6 +59,16 @@ def no_session_question_at_start():
     check("task-clock" in q.stderr, f"counted: {q.stderr[-2000:]}")
 
 
+def no_terminal_question_for_one_run():
+    """The progress of -r is for a terminal; one run has none to show, so
+    it does not ask whether stderr is one (isatty(): a TCGETS ioctl).
+    Here stderr is a pipe, where glibc sizes its buffer without asking."""
+    lines, q = traced("stat", "-e", "task-clock", "--", "true", calls="ioctl")
+    asked = [l for l in lines if "TCGETS" in l]
+    check(asked == [], f"no TCGETS: {asked}")
+    check("task-clock" in q.stderr, f"counted: {q.stderr[-2000:]}")
+
+
 def path_searched_once_a_folder():
     """The command is looked up in each folder of PATH once, however often
     PATH names it (rustup's and pyenv's set-ups add theirs twice)."""
@@ -75,6 +85,6 @@ def path_searched_once_a_folder():
 
 
 for fn in (no_event_ids_of_lone_events, no_session_question_at_start,
-           path_searched_once_a_folder):
+           no_terminal_question_for_one_run, path_searched_once_a_folder):
     case(fn)
 done()
