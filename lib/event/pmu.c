@@ -168,7 +168,7 @@ int pmu_format(const char *pmu, const char *name, int *word, uint64_t *mask)
 }
 
 /* Out of line: its path is not on the stack while the walk calls @fn. */
-__attribute__((noinline)) static int pmus_open(void)
+OWN_FRAME static int pmus_open(void)
 {
 	char path[4096];
 
@@ -456,8 +456,8 @@ bool pmu_syntax(const char *name)
 
 /* Out of line: its 9 KiB of paths and terms would be on the stack of every
  * name that is no pmu/.../ too, under the calls that find out. */
-__attribute__((noinline)) static int pmu_spec_resolve(const char *spec, struct event *ev,
-						   struct event_names *n)
+OWN_FRAME static int pmu_spec_resolve(const char *spec, struct event *ev,
+				      struct event_names *n)
 {
 	struct pmu_ctx pc = { .spec = spec };
 	const char *slash = strchr(spec, '/'), *last = strrchr(spec, '/');
