@@ -69,6 +69,19 @@ def no_terminal_question_for_one_run():
     check("task-clock" in q.stderr, f"counted: {q.stderr[-2000:]}")
 
 
+def stderr_buffer_given():
+    """The report goes out in one write from a buffer hwprof gives stderr:
+    glibc, left to make one, would fstat() stderr to size it (and ask a
+    terminal's TCGETS), and take it from the heap."""
+    lines, q = traced("stat", "-e", "task-clock", "--", "true",
+                      calls="fstat,newfstatat,write")
+    sized = [l for l in lines if re.match(r"(newfstatat|fstat)\(2,", l)]
+    writes = [l for l in lines if l.startswith("write(2,")]
+    check(sized == [], f"stderr not fstat()ed: {sized}")
+    check(len(writes) == 1 and "task-clock" in q.stderr,
+          f"one write of the report: {writes}: {q.stderr[-2000:]}")
+
+
 def path_searched_once_a_folder():
     """The command is looked up in each folder of PATH once, however often
     PATH names it (rustup's and pyenv's set-ups add theirs twice)."""
@@ -85,6 +98,7 @@ def path_searched_once_a_folder():
 
 
 for fn in (no_event_ids_of_lone_events, no_session_question_at_start,
-           no_terminal_question_for_one_run, path_searched_once_a_folder):
+           no_terminal_question_for_one_run, stderr_buffer_given,
+           path_searched_once_a_folder):
     case(fn)
 done()
