@@ -86,11 +86,12 @@ demo: build
 # graphs; python3-scipy checks the paired tests against scipy's ttest_rel
 # and wilcoxon; man-db's man renders the man pages (suite docs); the bash
 # completion is tested with bash-completion's helpers; python3-pytest runs
-# the Python package's tests, python3-pytest-benchmark its plugin's.
+# the Python package's tests, python3-pytest-benchmark its plugin's; strace
+# counts the system calls of a stat (cli-startup).
 test: build
 	$(DEPS) linux-perf abigail-tools prometheus python3-jsonschema golang-go chromium g++ \
 		python3-scipy man-db bash-completion python3-pytest python3-pytest-benchmark \
-		prometheus-node-exporter
+		prometheus-node-exporter strace
 	@meson test -C $(BUILD) --print-errorlogs $(TEST_OPTS) >$(BUILD)/test-output.txt 2>&1; \
 	rc=$$?; grep -vE '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' \
 		$(BUILD)/test-output.txt; \

@@ -13,13 +13,14 @@ echo
 if command -v perf >/dev/null 2>&1; then
 	ev=task-clock,page-faults,context-switches
 	echo "== bench-wrapper: hwprof stat vs perf stat on 'true', events $ev"
-	"$b/bench/bench-wrapper" 101 ::: "$b/cli/hwprof" stat -e $ev -- true \
+	# Shuffled: a command's place in a round costs (BENCHMARKS.md, issue 25).
+	BENCH_SHUFFLE=1 "$b/bench/bench-wrapper" 101 ::: "$b/cli/hwprof" stat -e $ev -- true \
 		::: perf stat -e $ev -- true ::: true
 	echo
 	echo "== bench-wrapper: the same with each tool's default events, and stat-floor (the"
 	echo "   kernel work of hwprof's default events and nothing else: a floor for the ratio)"
-	"$b/bench/bench-wrapper" 101 ::: "$b/cli/hwprof" stat -- true ::: perf stat -- true \
-		::: "$b/bench/stat-floor" true ::: true
+	BENCH_SHUFFLE=1 "$b/bench/bench-wrapper" 101 ::: "$b/cli/hwprof" stat -- true \
+		::: perf stat -- true ::: "$b/bench/stat-floor" true ::: true
 	echo
 	echo "== bench-wrapper: repeated runs (stat -r), where hwprof starts once: a run's cost,"
 	echo "   with the default events and with two tracepoints"

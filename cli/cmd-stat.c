@@ -120,6 +120,17 @@ static void pin_note(const char *pin)
 	hwp_topology_free(t);
 }
 
+/* One write for the whole report, not one a line: stderr is unbuffered.
+ * Given no buffer, glibc would take 4 KiB of heap (its fstat() and a
+ * terminal's TCGETS choose the size), whatever the size asked: a static
+ * one costs no call, and only the pages the report fills. */
+static void buffer_stderr(void)
+{
+	static char report_buf[1 << 16];
+
+	setvbuf(stderr, report_buf, _IOFBF, sizeof(report_buf));
+}
+
 static int prepare(struct stat_ctx *sc)
 {
 	struct stat_config *c = sc->cfg;
@@ -189,8 +200,7 @@ static int prepare(struct stat_ctx *sc)
 		return ret;
 	/* Open the output before running, so a bad path fails before a long run. */
 	sc->stream = stderr;
-	/* One write for the whole report, not one a line: stderr is unbuffered. */
-	setvbuf(stderr, NULL, _IOFBF, 1 << 16);
+	buffer_stderr();
 	if (c->output) {
 		err = cli_ofile_open(c->output, &sc->out, &sc->stream);
 		if (err)

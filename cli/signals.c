@@ -9,16 +9,17 @@
 static volatile sig_atomic_t stop_signal;
 volatile sig_atomic_t cli_stop_count;
 static volatile sig_atomic_t stop_from_tty;
-static bool session_leader;
 
 static void on_stop(int sig, siginfo_t *info, void *uc)
 {
 	(void)uc;
 	stop_signal = sig;
 	/* A terminal's Ctrl-C reaches its whole foreground group, the
-	 * command too; its hangup reaches the session's leader alone. */
+	 * command too; its hangup reaches the session's leader alone. Asked
+	 * here, where it matters (two system calls, both async-signal-safe
+	 * on Linux), not at each start. */
 	stop_from_tty = info && info->si_code == SI_KERNEL &&
-			!(sig == SIGHUP && session_leader);
+			!(sig == SIGHUP && getsid(0) == getpid());
 	cli_stop_count++;
 }
 
@@ -31,20 +32,21 @@ void cli_install_stop_signals(void)
 	sa.sa_sigaction = on_stop;
 	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: waits must see EINTR */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	sigemptyset(&blocked);
 	sigaddset(&blocked, SIGINT);
 	sigaddset(&blocked, SIGTERM);
-	/* A closed terminal: finish the file, as for Ctrl-C. Under nohup,
-	 * which ignores the hangup, it stays ignored. */
-	sigaction(SIGHUP, NULL, &old);
-	if (old.sa_handler != SIG_IGN) {
-		session_leader = getsid(0) == getpid();
-		sigaction(SIGHUP, &sa, NULL);
-		sigaddset(&blocked, SIGHUP);
-	}
+	sigaddset(&blocked, SIGHUP);
+	/* Blocked first: a hangup before the handler is set back below
+	 * waits, and SIG_IGN then discards it. */
 	sigprocmask(SIG_BLOCK, &blocked, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* A closed terminal: finish the file, as for Ctrl-C. Under nohup,
+	 * which ignores the hangup, it stays ignored (the one case of a
+	 * second call; blocked, an ignored signal is still never taken). */
+	sigaction(SIGHUP, &sa, &old);
+	if (old.sa_handler == SIG_IGN)
+		sigaction(SIGHUP, &old, NULL);
 }
 
 void cli_forward_stop(struct hwp_workload *wl)

@@ -73,9 +73,10 @@ int interval_write(struct stat_ctx *sc, const struct hwp_result *res,
 void progress_init(struct progress *p, const struct stat_config *c)
 {
 	memset(p, 0, sizeof(*p));
-	/* Only people watching a terminal want it; a log file does not. */
-	p->on = isatty(STDERR_FILENO) && !c->interval_ms &&
-		(c->repeat + c->warmup > 1 || c->sweep);
+	/* Only people watching a terminal want it; a log file does not.
+	 * Asked last: one run has no progress to show (an ioctl saved). */
+	p->on = !c->interval_ms && (c->repeat + c->warmup > 1 || c->sweep) &&
+		isatty(STDERR_FILENO);
 }
 
 void progress_show(struct progress *p, const char *label, bool warmup, long i, long n)

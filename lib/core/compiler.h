@@ -22,5 +22,8 @@
  * stack pages touched for the first time (a page fault each, tens of
  * microseconds in a VM). */
 #define COLD_FRAME __attribute__((noinline, cold))
+/* The same for a path that is not rare: its buffers in a frame of its own,
+ * not in its callers', under which everything they call would run. */
+#define OWN_FRAME __attribute__((noinline))
 
 #endif

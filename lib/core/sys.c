@@ -41,11 +41,16 @@ const char *sysfs_root(const char *root)
 int read_first_line(const char *dir, const char *rel, char *buf, size_t size)
 {
 	char path[4352];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return read_line_of(path, buf, size);
+}
+
+int read_line_of(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
 	if (fd < 0)
 		return -errno;
 	n = size > 1 ? read(fd, buf, size - 1) : 0;

@@ -53,6 +53,17 @@ struct hwp_workload {
 	struct rusage ru;	/* wait4()'s, once reaped */
 };
 
+/* Whether the entry of @len bytes at @entry of PATH @path came before it:
+ * a folder is tried once (set-ups like rustup's and pyenv's add theirs
+ * again), a failed stat() less for each repeat. */
+static bool path_seen(const char *path, const char *entry, size_t len)
+{
+	for (const char *p = path; p < entry; p += strcspn(p, ":") + 1)
+		if (strcspn(p, ":") == len && !memcmp(p, entry, len))
+			return true;
+	return false;
+}
+
 /* What execvp() would find, so that "not found" is told before forking;
  * the child then execs that path without searching again. */
 static int find_command(const char *cmd, char *found, size_t size)
@@ -84,7 +95,8 @@ static int find_command(const char *cmd, char *found, size_t size)
 		/* Each candidate is made in @found: a buffer of our own would
 		 * be PATH_MAX more of stack to touch. */
 		snprintf(found, size, "%.*s%s%s", (int)len, p, len ? "/" : "", cmd);
-		if (!stat(found, &st) && !S_ISDIR(st.st_mode)) {
+		if (!path_seen(path, p, len) && !stat(found, &st) &&
+		    !S_ISDIR(st.st_mode)) {
 			if (!access(found, X_OK))
 				return 0;
 			denied = 1;

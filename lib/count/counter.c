@@ -169,6 +169,8 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e)
 		.flags = s->cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0,
 		.scope = s->opts.scope,
 		.pid = s->opts.pid,
+		/* Only the exits' records are matched to a lone event by id. */
+		.no_lone_id = !s->per_exit,
 	};
 	struct strbuf reason = STRBUF_INIT;
 	int err;

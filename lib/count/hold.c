@@ -60,6 +60,7 @@ static void hold_one(struct hwpriv_hold *h, const struct event *ev, size_t e)
 		.ev = ev,
 		.attr = &attr,
 		.scope = HWP_SCOPE_THREAD,
+		.no_lone_id = true,	/* a hold is never read */
 	};
 	struct strbuf reason = STRBUF_INIT;
 	int err;

@@ -43,7 +43,10 @@ static void add_group_read(struct hwp_session *s, size_t inst, size_t g,
 		while (e < end && fds_get(&s->fds, inst, e) < 0)
 			e++;
 		k = e;
-		if (k >= end || fds_id(&s->fds, inst, k) != id)
+		/* A group of one reads its own event, whose id was not asked
+		 * for (open_req.no_lone_id). */
+		if (k >= end || (end - s->group_start[g] > 1 &&
+				 fds_id(&s->fds, inst, k) != id))
 			for (k = s->group_start[g]; k < end; k++)
 				if (fds_get(&s->fds, inst, k) >= 0 &&
 				    fds_id(&s->fds, inst, k) == id)

@@ -51,6 +51,11 @@ struct open_req {
 	pid_t tid;
 	int cpu;
 	int group_fd;			/* the group's leader, or -1 */
+	/* fds_open(): an event alone in its group is read alone, and its
+	 * group read's one entry is its own: its id (PERF_EVENT_IOC_ID, an
+	 * ioctl a counter) is not asked for, and stays 0, which the kernel
+	 * gives no event. Not for records, nor exits' reads matched by id. */
+	bool no_lone_id;
 	unsigned long flags;		/* perf_event_open's: PERF_FLAG_PID_CGROUP or 0 */
 	/* For messages: the members of the group, and how many of them are
 	 * open on this instance before this one */

@@ -122,7 +122,8 @@ enum open_outcome fds_open(struct fds *f, size_t inst, size_t e, struct open_req
 	if (o != OPEN_DONE && o != OPEN_USER_ONLY)
 		return o;
 	f->fd[s] = fd;
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &f->id[s]) < 0) {
+	if ((req->group_size > 1 || !req->no_lone_id) &&
+	    ioctl(fd, PERF_EVENT_IOC_ID, &f->id[s]) < 0) {
 		*err = fail(-errno, "%s: PERF_EVENT_IOC_ID failed: %s", req->ev->name,
 			    errno_text(errno));
 		close(fd);

@@ -110,12 +110,18 @@ void pmu_path(char *buf, size_t size, const char *pmu)
 		 pmu ? pmu : "");
 }
 
+/* The path made once, in one buffer: the walk of have_hw_pmu() calls this
+ * from under its own buffers, on every stat of a machine without a PMU;
+ * each 4 KiB deeper is a stack page touched for the first time. */
 int pmu_read(const char *pmu, const char *rel, char *buf, size_t size)
 {
-	char dir[4096];
+	char path[4352];
+	size_t len;
 
-	pmu_path(dir, sizeof(dir), pmu);
-	return read_first_line(dir, rel, buf, size);
+	pmu_path(path, sizeof(path), pmu);
+	len = strlen(path);
+	snprintf(path + len, sizeof(path) - len, "/%s", rel);
+	return read_line_of(path, buf, size);
 }
 
 /* A type file's text: a number from 0 to UINT32_MAX, or -EINVAL. */
@@ -162,17 +168,23 @@ int pmu_format(const char *pmu, const char *name, int *word, uint64_t *mask)
 	return 0;
 }
 
+/* Out of line: its path is not on the stack while the walk calls @fn. */
+OWN_FRAME static int pmus_open(void)
+{
+	char path[4096];
+
+	pmu_path(path, sizeof(path), NULL);
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
 /* Read with getdents64() into a buffer on the stack: opendir() would
  * allocate 32 KiB, and its first touch costs a page fault. */
 int pmu_foreach_pmu(int (*fn)(const char *pmu, void *ctx), void *ctx)
 {
 	_Alignas(8) char buf[2048];
-	char path[4096];
-	int dfd, ret = 0;
+	int dfd = pmus_open(), ret = 0;
 	ssize_t n;
 
-	pmu_path(path, sizeof(path), NULL);
-	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return 0;
 	while (!ret && (n = getdents64(dfd, buf, sizeof(buf))) > 0)
@@ -568,7 +580,10 @@ bool pmu_syntax(const char *name)
 	return slash && slash > name && strrchr(name, '/') > slash;
 }
 
-int pmu_resolve(const char *spec, struct event *ev, struct event_names *n)
+/* Out of line: its 9 KiB of paths and terms would be on the stack of every
+ * name that is no pmu/.../ too, under the calls that find out. */
+OWN_FRAME static int pmu_spec_resolve(const char *spec, struct event *ev,
+				      struct event_names *n)
 {
 	struct pmu_ctx pc = { .spec = spec };
 	const char *slash = strchr(spec, '/'), *last = strrchr(spec, '/');
@@ -576,8 +591,6 @@ int pmu_resolve(const char *spec, struct event *ev, struct event_names *n)
 	uint32_t type;
 	int err;
 
-	if (!pmu_syntax(spec))
-		return -ENOENT;
 	if (last[1])
 		return fail(-HWP_ERR_SYNTAX,
 			    "event '%s': '%s' after the last '/' is not a modifier (letters of u k h H G I p P D, p at most 3 times)",
@@ -638,6 +651,11 @@ int pmu_resolve(const char *spec, struct event *ev, struct event_names *n)
 	n->canonical = spec;
 	n->desc = n->buf;
 	return 0;
+}
+
+int pmu_resolve(const char *spec, struct event *ev, struct event_names *n)
+{
+	return pmu_syntax(spec) ? pmu_spec_resolve(spec, ev, n) : -ENOENT;
 }
 
 int pmu_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
