@@ -6,7 +6,8 @@ event when the attribute asks for the period field: hwprof leaves it out
 (as perf does), and readers take each sample's period from the attribute.
 The workload touches a known number of pages, so the counts are known;
 perf, run side by side on the same workload, takes the same samples and
-reads hwprof's file with the same totals."""
+reads hwprof's file with the same totals. cpu-clock (the hrtimer's path)
+and tracepoints (every hit, as perf) are as before."""
 import os
 import re
 import tempfile
@@ -87,6 +88,23 @@ def cpu_clock_fixed_period(d):
               f"{doc['total_samples']} samples of 1 ms each: {doc['total_period']}")
 
 
+def tracepoint_fixed_period(d):
+    """-c with a tracepoint: every hit, as perf (the field stays: a hit's
+    count is its period), not one in 10."""
+    path = os.path.join(d, "tp.data")
+    p = hwprof("record", "-c", str(PERIOD), "-e", "sched:sched_switch", "-o", path, "--",
+               WORKLOAD, "naps", "200", timeout=120)
+    if p.returncode and "sched:sched_switch" in p.stderr:
+        skip(f"no sched:sched_switch tracepoint here: {p.stderr.strip()}")
+    check(p.returncode == 0, f"hwprof record: {p.stderr}")
+    p, doc = report_json(path, "--top", "0")
+    if check(p.returncode == 0 and doc, f"report: {p.stderr}"):
+        # 200 naps are 200 switches out at least, each a hit of count 1
+        check(doc["total_samples"] >= 200 and doc["total_period"] == doc["total_samples"],
+              f"every switch a sample of period 1: {doc['total_samples']} samples, "
+              f"period {doc['total_period']}")
+
+
 under_valgrind("the workload's faults under valgrind are not those perf counts")
 perf = run(["which", "perf"]).stdout.strip()
 with tempfile.TemporaryDirectory() as tmp:
@@ -96,4 +114,5 @@ with tempfile.TemporaryDirectory() as tmp:
     else:
         case(skip, "perf is not installed", name="perf agrees on -c 10 -e page-faults")
     case(cpu_clock_fixed_period, tmp, name="-c with cpu-clock: each sample is one period")
+    case(tracepoint_fixed_period, tmp, name="-c with a tracepoint: every hit, as perf")
 done()
