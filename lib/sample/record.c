@@ -141,6 +141,38 @@ static unsigned int max_sample_rate(void)
 	return v;
 }
 
+/* How often @e samples: every off-CPU switch, a fixed period (-c), every
+ * tracepoint hit, else a frequency. */
+static void sampling_period(const struct hwp_record *r, size_t e,
+			    struct perf_event_attr *a)
+{
+	const struct event *ev = evlist_get(r->evl, e);
+
+	if (r->o.off_cpu && e == r->offcpu_ev) {
+		/* Every switch, each timed: a period that is always 1 needs
+		 * no field (readers take the attr's), and a switch out is
+		 * the ring's busiest writer. */
+		a->sample_period = 1;
+		a->freq = 0;
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	} else if (r->o.period) {
+		a->sample_period = r->o.period;
+		a->freq = 0;
+		/* As perf: a fixed period needs no field, and with one the
+		 * kernel samples every software event (perf_swevent_event()
+		 * takes the count as the period). Tracepoints keep it, as
+		 * perf's: each hit's count (sched_stat_*'s ns) is its period. */
+		if (ev->attr.type != PERF_TYPE_TRACEPOINT)
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	} else if (ev->attr.type == PERF_TYPE_TRACEPOINT && !r->o.freq) {
+		a->sample_period = 1;	/* every tracepoint hit, as perf */
+		a->freq = 0;
+	} else {
+		a->sample_freq = r->freq;
+		a->freq = 1;
+	}
+}
+
 static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr *a)
 {
 	const struct event *ev = evlist_get(r->evl, e);
@@ -180,23 +212,7 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	a->read_format = PERF_FORMAT_LOST;
 	if (r->o.all_cgroups)
 		a->sample_type |= PERF_SAMPLE_CGROUP;
-	if (r->o.off_cpu && e == r->offcpu_ev) {
-		/* Every switch, each timed: a period that is always 1 needs
-		 * no field (readers take the attr's), and a switch out is
-		 * the ring's busiest writer. */
-		a->sample_period = 1;
-		a->freq = 0;
-		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
-	} else if (r->o.period) {
-		a->sample_period = r->o.period;
-		a->freq = 0;
-	} else if (ev->attr.type == PERF_TYPE_TRACEPOINT && !r->o.freq) {
-		a->sample_period = 1;	/* every tracepoint hit, as perf */
-		a->freq = 0;
-	} else {
-		a->sample_freq = r->freq;
-		a->freq = 1;
-	}
+	sampling_period(r, e, a);
 	a->sample_id_all = 1;
 	a->disabled = 1;
 	a->enable_on_exec = r->o.enable_on_exec;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* A sample's cgroup id (PERF_SAMPLE_CGROUP, perf record --all-cgroups) is
  * found after every field the kernel writes before it, whichever of them
- * the attribute asks for, and a record cut short before it is refused. */
+ * the attribute asks for, and a record cut short before it is refused.
+ * A sample's period is its PERIOD field where it has one (files hwprof
+ * wrote before 0.2), else the attribute's fixed period (record -c). */
 #include "sample/sample.h"
 #include "harness.h"
 
@@ -77,10 +79,51 @@ static void check_short(void)
 	      (unsigned long long)s.cgroup);
 }
 
+/* IP and TID, then PERIOD (@field) where @attr asks for it. */
+static void make_period(struct rec *r, const struct perf_event_attr *attr,
+			uint64_t field)
+{
+	size_t n = 0;
+
+	r->body[n++] = 0x401000;
+	r->body[n++] = 42ULL << 32 | 42;
+	if (attr->sample_type & PERF_SAMPLE_PERIOD)
+		r->body[n++] = field;
+	r->h = (struct perf_event_header){ PERF_RECORD_SAMPLE, 0,
+					   (uint16_t)(sizeof(r->h) + n * 8) };
+}
+
+static void check_period(void)
+{
+	struct perf_event_attr attr = {
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
+		.sample_period = 10,
+	};
+	struct pd_sample s;
+	struct rec r;
+
+	make_period(&r, &attr, 0);
+	CHECK_ERR(pd_decode_sample(&attr, &r.h, &s), 0);
+	CHECK(s.period == 10, "fixed period, no field: %llu",
+	      (unsigned long long)s.period);
+	attr.sample_type |= PERF_SAMPLE_PERIOD;
+	make_period(&r, &attr, 1);
+	CHECK_ERR(pd_decode_sample(&attr, &r.h, &s), 0);
+	CHECK(s.period == 1 && s.tid == 42, "the field wins: %llu",
+	      (unsigned long long)s.period);
+	attr.sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	attr.freq = 1;
+	attr.sample_freq = 4000;
+	make_period(&r, &attr, 0);
+	CHECK_ERR(pd_decode_sample(&attr, &r.h, &s), 0);
+	CHECK(s.period == 1, "a frequency, no field: %llu", (unsigned long long)s.period);
+}
+
 int main(void)
 {
 	t_init();
 	t_run(check_after_fields);
 	t_run(check_short);
+	t_run(check_period);
 	return t_done();
 }
