@@ -196,6 +196,48 @@ static void test_metrics(void)
 	hwp_result_free(r);
 }
 
+/* A CPU model's named metric (issue 30) on the counters QEMU has: Neoverse
+ * N1's and V1's CPI reads CPU_CYCLES and INST_RETIRED, the architecture's
+ * common events 0x11 and 0x08, which the emulated Cortex-A57 counts too
+ * (LIBPFM_FORCE_PMU encodes them as the model does). In user space, under
+ * -icount shift=0: the loop's instructions exactly, and a CPI of exactly 1. */
+static void test_model_metric(void)
+{
+	static const char *const models[] = { "arm_n1", "arm_v1" };
+	char da[24];
+
+	for (size_t i = 0; i < ARRAY_SIZE(models); i++) {
+		char path[] = "/tmp/pmu-model.XXXXXX";
+		int fd = mkstemp(path), status;
+		struct hwp_result *r = NULL;
+		bool ok;
+		char *out;
+
+		close(fd);
+		setenv("LIBPFM_FORCE_PMU", models[i], 1);
+		out = hwprof_run(&status, "stat", "--json", "-o", path, "--all-user",
+				 "-M", "CPI", "--", env_or_die("PMU_WORK"), "loop",
+				 digits(N1, da), NULL);
+		unsetenv("LIBPFM_FORCE_PMU");
+		ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		CHECK(ok, "%s: hwprof stat -M CPI: status %d: %s", models[i], status,
+		      out);
+		free(out);
+		if (ok && hwp_result_load(path, &r))
+			CHECK(0, "%s: reading the result: %s", models[i], hwp_errmsg());
+		unlink(path);
+		if (!r)
+			continue;
+		CHECK(value(r, "INST_RETIRED", 0) == truth(N1),
+		      "%s: INST_RETIRED %.0f, want %.0f", models[i],
+		      value(r, "INST_RETIRED", 0), truth(N1));
+		CHECK(value(r, "CPI", 0) == 1.0,
+		      "%s: CPI %.17g, want 1 under -icount shift=0", models[i],
+		      value(r, "CPI", 0));
+		hwp_result_free(r);
+	}
+}
+
 /* Ten events on the six counters that can take them: each is on a
  * counter part of the time, and scaled back to within 1% of the truth. */
 static void test_multiplexing(void)
@@ -374,6 +416,7 @@ int main(void)
 	t_run(test_unsupported);
 	t_run(test_names);
 	t_run(test_metrics);
+	t_run(test_model_metric);
 	t_run(test_multiplexing);
 	t_run(test_group_too_large);
 	t_run(test_not_counted);
