@@ -22,6 +22,7 @@ ZEN4_L2 = ["Frontend_Bound_Latency", "Frontend_Bound_Bandwidth",
            "Retiring_Microcode"]
 # each model's groups, and their members in order
 GROUPS = {"icl": {"TopdownL1": TOPDOWN, "TopdownL2": TMA_L2},
+          "icx": {"TopdownL1": TOPDOWN, "TopdownL2": TMA_L2},
           "spr": {"TopdownL1": TOPDOWN, "TopdownL2": TMA_L2},
           "amd64_fam19h_zen4": {"TopdownL1": TOPDOWN + ["SMT_Contention"],
                                 "TopdownL2": ZEN4_L2},
@@ -49,8 +50,8 @@ def have_model(model):
     return p.returncode == 0 and f"'{model}'" in p.stdout
 
 
-def topdown_json(*args):
-    p, doc = stat_json(*args, "--", "true", env=forced("icl"))
+def topdown_json(model, *args):
+    p, doc = stat_json(*args, "--", "true", env=forced(model))
     if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
         return
     names = [m["metric"] for m in doc["metrics"]]
@@ -74,6 +75,20 @@ def topdown_json(*args):
                   f"not supported, naming the missing event: {m}")
         else:
             check(m["supported"] is True, f"{m}")
+
+
+def icx_model_and_source():
+    """Ice Lake server reads Ice Lake client's formulas (the same in Intel's
+    TMA), listed as icx's, citing the ICX column; its Memory_BW too."""
+    p, doc = stat_json("-M", "CPI", "--", "true", env=forced("icx"))
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    check(metric(doc, "CPI")["expr"] == "CPU_CLK_UNHALTED:THREAD_P / INST_RETIRED:ANY_P",
+          f"{doc['metrics']}")
+    p = hwprof("list", "--metrics", env=forced("icx"))
+    check(p.returncode == 0 and "'icx'" in p.stdout and "'icl'" not in p.stdout,
+          f"the model is icx: {p.stdout}")
+    check("ICX column" in p.stdout and "Memory_BW_Read" in p.stdout, p.stdout)
 
 
 def topdown_csv():
@@ -328,13 +343,13 @@ def kernel_topdown_l2():
     check("cpu@topdown-heavy-ops@" in metric(doc, "Heavy_Operations")["expr"], f"{doc}")
 
 
-def kernel_topdown():
+def kernel_topdown(model):
     """Where the cpu PMU has slots and topdown-* (Ice Lake and later),
     --topdown counts them as perf does: one group led by slots."""
     with tempfile.TemporaryDirectory() as root:
         kernel_cpu_pmu(root, KERNEL_TOPDOWN[1:])
         p, doc = stat_json("--topdown", "--", "true",
-                           env=dict(forced("icl"), HWPROF_SYSFS_ROOT=root))
+                           env=dict(forced(model), HWPROF_SYSFS_ROOT=root))
     if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
         return
     want = "{" + ",".join(f"cpu/{e}/" for e in KERNEL_TOPDOWN) + "}"
@@ -358,8 +373,10 @@ def per_second():
               "is not supported here" in m["reason"], f"{m}")
 
 
-case(topdown_json, "-M", "TopdownL1", name="-M TopdownL1, json")
-case(topdown_json, "--topdown", name="--topdown, json")
+case(topdown_json, "icl", "-M", "TopdownL1", name="-M TopdownL1, json")
+case(topdown_json, "icl", "--topdown", name="--topdown, json")
+case(topdown_json, "icx", "-M", "TopdownL1", name="-M TopdownL1, icx (Ice Lake server)")
+case(icx_model_and_source, name="icx: its own model and source")
 case(topdown_csv, name="-M TopdownL1, csv")
 case(topdown_text, name="--topdown, text")
 case(status_passes_through)
@@ -368,13 +385,15 @@ case(no_such_group_here, name="-M TopdownL1 on Zen 3")
 case(builtins_without_libpfm, name="-M IPC loads no libpfm4")
 case(td_level, name="--td-level")
 case(topdown_l2, "icl", ICL_L2_EVENTS, name="-M TopdownL2, icl")
+case(topdown_l2, "icx", ICL_L2_EVENTS, name="-M TopdownL2, icx")
 case(topdown_l2, "spr", None, name="-M TopdownL2, spr")
 case(topdown_l2, "amd64_fam19h_zen4", None, name="-M TopdownL2, zen4")
 case(memory_bw_fabricated, name="Memory_BW on 3 fabricated controllers")
 case(memory_bw_here, name="Memory_BW where there is no uncore_imc")
 case(memory_bw_bad_scale, name="Memory_BW with a broken .scale file")
 case(per_second, name="-M LLC_Misses_per_sec")
-case(kernel_topdown, name="--topdown from the kernel's slots and topdown-*")
+case(kernel_topdown, "icl", name="--topdown from the kernel's slots and topdown-*")
+case(kernel_topdown, "icx", name="--topdown from the kernel's topdown-*, icx")
 case(kernel_topdown_l2, name="-M TopdownL2 from the kernel's topdown-* of level 2")
 for m in GROUPS:
     case(list_metrics, m, name=f"list --metrics, {m}")

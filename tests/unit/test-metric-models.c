@@ -17,7 +17,9 @@ struct count_row {
 	double value;
 };
 
-#define INTEL(ev, v) { "icl", ev, v }, { "spr", ev, v }
+#define INTEL(ev, v) { "icl", ev, v }, { "icx", ev, v }, { "spr", ev, v }
+/* Ice Lake client and server: the same TMA formulas (intel.def) */
+#define ICE(ev, v) { "icl", ev, v }, { "icx", ev, v }
 #define ZEN(ev, v) { "amd64_fam19h_zen3", ev, v }, { "amd64_fam19h_zen4", ev, v }
 #define ARM(ev, v) { "arm_n1", ev, v }, { "arm_v1", ev, v }
 
@@ -36,17 +38,17 @@ static const struct count_row counts[] = {
 	INTEL("MEM_LOAD_RETIRED:L1_MISS", 120),
 	INTEL("MEM_LOAD_RETIRED:L2_MISS", 60),
 	INTEL("MEM_LOAD_RETIRED:L3_MISS", 9),
-	{ "icl", "MACHINE_CLEARS:COUNT", 20 },
-	{ "icl", "CYCLE_ACTIVITY:STALLS_MEM_ANY", 900 },
-	{ "icl", "EXE_ACTIVITY:BOUND_ON_STORES", 100 },
-	{ "icl", "CYCLE_ACTIVITY:STALLS_TOTAL", 1200 },
-	{ "icl", "EXE_ACTIVITY:1_PORTS_UTIL", 500 },
-	{ "icl", "EXE_ACTIVITY:2_PORTS_UTIL", 500 },
-	{ "icl", "UOPS_ISSUED:ANY", 5000 },
-	{ "icl", "IDQ:MS_UOPS", 500 },
-	{ "icl", "UOPS_DECODED:DEC0", 700 },
-	{ "icl", "r1000156", 400 },
-	{ "icl", "IDQ:MITE_UOPS", 1500 },
+	ICE("MACHINE_CLEARS:COUNT", 20),
+	ICE("CYCLE_ACTIVITY:STALLS_MEM_ANY", 900),
+	ICE("EXE_ACTIVITY:BOUND_ON_STORES", 100),
+	ICE("CYCLE_ACTIVITY:STALLS_TOTAL", 1200),
+	ICE("EXE_ACTIVITY:1_PORTS_UTIL", 500),
+	ICE("EXE_ACTIVITY:2_PORTS_UTIL", 500),
+	ICE("UOPS_ISSUED:ANY", 5000),
+	ICE("IDQ:MS_UOPS", 500),
+	ICE("UOPS_DECODED:DEC0", 700),
+	ICE("r1000156", 400),
+	ICE("IDQ:MITE_UOPS", 1500),
 	{ "spr", "r08a4", 1000 },
 	{ "spr", "r10a4", 1000 },
 	{ "spr", "UOPS_RETIRED:HEAVY", 1000 },
@@ -103,12 +105,13 @@ static const struct {
 	const char *model, *name;
 	double want;
 } expected[] = {
+#define ICE_WANT(name, v) { "icl", name, v }, { "icx", name, v }
 	/* of 10000 slots: (2200 - 200); 2500 + 5 * 100 on Ice Lake, 2500 on
 	 * Sapphire Rapids; 4000; what the three leave */
-	{ "icl", "Frontend_Bound", 20 },
-	{ "icl", "Backend_Bound", 30 },
-	{ "icl", "Retiring", 40 },
-	{ "icl", "Bad_Speculation", 10 },
+	ICE_WANT("Frontend_Bound", 20),
+	ICE_WANT("Backend_Bound", 30),
+	ICE_WANT("Retiring", 40),
+	ICE_WANT("Bad_Speculation", 10),
 	{ "spr", "Frontend_Bound", 20 },
 	{ "spr", "Backend_Bound", 25 },
 	{ "spr", "Retiring", 40 },
@@ -116,14 +119,14 @@ static const struct {
 	/* Ice Lake's level 2: 5 * 300 - 200; 20 - 13; 30 / (30 + 20) of 10;
 	 * (900 + 100) / (1200 + 500 + 0.4 * 500 + 100) of 30; 4000 / 5000 *
 	 * 500 + 0.4 * (700 - 400) / 1500 * 10000 */
-	{ "icl", "Fetch_Latency", 13 },
-	{ "icl", "Fetch_Bandwidth", 7 },
-	{ "icl", "Branch_Mispredicts", 6 },
-	{ "icl", "Machine_Clears", 4 },
-	{ "icl", "Memory_Bound", 15 },
-	{ "icl", "Core_Bound", 15 },
-	{ "icl", "Heavy_Operations", 12 },
-	{ "icl", "Light_Operations", 28 },
+	ICE_WANT("Fetch_Latency", 13),
+	ICE_WANT("Fetch_Bandwidth", 7),
+	ICE_WANT("Branch_Mispredicts", 6),
+	ICE_WANT("Machine_Clears", 4),
+	ICE_WANT("Memory_Bound", 15),
+	ICE_WANT("Core_Bound", 15),
+	ICE_WANT("Heavy_Operations", 12),
+	ICE_WANT("Light_Operations", 28),
 	/* Sapphire Rapids': 6 * 300 - 200; r08a4, r10a4, UOPS_RETIRED:HEAVY
 	 * 1000 each */
 	{ "spr", "Fetch_Latency", 16 },
@@ -135,11 +138,11 @@ static const struct {
 	{ "spr", "Heavy_Operations", 10 },
 	{ "spr", "Light_Operations", 30 },
 	/* 3000 / 6000; 30 / 1200; 120, 60, 9 per 6 kinsn */
-	{ "icl", "CPI", 0.5 }, { "spr", "CPI", 0.5 },
-	{ "icl", "Branch_Miss_Rate", 2.5 }, { "spr", "Branch_Miss_Rate", 2.5 },
-	{ "icl", "L1_MPKI", 20 }, { "spr", "L1_MPKI", 20 },
-	{ "icl", "L2_MPKI", 10 }, { "spr", "L2_MPKI", 10 },
-	{ "icl", "LLC_MPKI", 1.5 }, { "spr", "LLC_MPKI", 1.5 },
+	ICE_WANT("CPI", 0.5), { "spr", "CPI", 0.5 },
+	ICE_WANT("Branch_Miss_Rate", 2.5), { "spr", "Branch_Miss_Rate", 2.5 },
+	ICE_WANT("L1_MPKI", 20), { "spr", "L1_MPKI", 20 },
+	ICE_WANT("L2_MPKI", 10), { "spr", "L2_MPKI", 10 },
+	ICE_WANT("LLC_MPKI", 1.5), { "spr", "LLC_MPKI", 1.5 },
 	/* 5000 / 4000; 40 / 800; 100 and 20 per 4 kinsn */
 	{ "amd64_fam19h_zen3", "CPI", 1.25 }, { "amd64_fam19h_zen4", "CPI", 1.25 },
 	{ "amd64_fam19h_zen3", "Branch_Miss_Rate", 5 },
@@ -182,9 +185,9 @@ static const struct {
 	{ "icx", "Memory_BW_Read", 10485.76 }, { "icx", "Memory_BW_Write", 5242.88 },
 	{ "spr", "Memory_BW_Read", 10485.76 }, { "spr", "Memory_BW_Write", 5242.88 },
 	/* persec.def: 30, 60, 9; 40, 20; 10, 10, 3 in 2 s */
-	{ "icl", "Branch_Misses_per_sec", 15 }, { "spr", "Branch_Misses_per_sec", 15 },
-	{ "icl", "L2_Misses_per_sec", 30 }, { "spr", "L2_Misses_per_sec", 30 },
-	{ "icl", "LLC_Misses_per_sec", 4.5 }, { "spr", "LLC_Misses_per_sec", 4.5 },
+	ICE_WANT("Branch_Misses_per_sec", 15), { "spr", "Branch_Misses_per_sec", 15 },
+	ICE_WANT("L2_Misses_per_sec", 30), { "spr", "L2_Misses_per_sec", 30 },
+	ICE_WANT("LLC_Misses_per_sec", 4.5), { "spr", "LLC_Misses_per_sec", 4.5 },
 	{ "amd64_fam19h_zen3", "Branch_Misses_per_sec", 20 },
 	{ "amd64_fam19h_zen4", "Branch_Misses_per_sec", 20 },
 	{ "amd64_fam19h_zen3", "L2_Misses_per_sec", 10 },
@@ -193,6 +196,7 @@ static const struct {
 	{ "arm_v1", "Branch_Misses_per_sec", 5 },
 	{ "arm_n1", "L2_Misses_per_sec", 5 }, { "arm_v1", "L2_Misses_per_sec", 5 },
 	{ "arm_n1", "LLC_Misses_per_sec", 1.5 }, { "arm_v1", "LLC_Misses_per_sec", 1.5 },
+#undef ICE_WANT
 };
 
 static int lookup(const char *name, double *value, void *ctx)
@@ -268,10 +272,11 @@ static void test_groups_and_names(void)
 			      "%s %s twice", a.model, a.name);
 		}
 	}
-	/* icl, spr, zen4, v1 four each, and zen4's SMT_Contention (N1 has
-	 * none: its Cycle_Accounting's two); icl, spr and zen4 eight each */
-	CHECK(topdown == 4 * 4 + 1, "%zu metrics in TopdownL1", topdown);
-	CHECK(level2 == 3 * 8, "%zu metrics in TopdownL2", level2);
+	/* icl, icx, spr, zen4, v1 four each, and zen4's SMT_Contention (N1
+	 * has none: its Cycle_Accounting's two); icl, icx, spr and zen4 eight
+	 * each */
+	CHECK(topdown == 5 * 4 + 1, "%zu metrics in TopdownL1", topdown);
+	CHECK(level2 == 4 * 8, "%zu metrics in TopdownL2", level2);
 	CHECK(cycles == 2, "%zu metrics in Cycle_Accounting", cycles);
 }
 
@@ -287,6 +292,7 @@ static const struct {
 	{ m, "Backend_Bound", { "Memory_Bound", "Core_Bound" } }, \
 	{ m, "Retiring", { "Heavy_Operations", "Light_Operations" } }
 	TMA_SPLITS("icl"),
+	TMA_SPLITS("icx"),
 	TMA_SPLITS("spr"),
 #undef TMA_SPLITS
 	{ "amd64_fam19h_zen4", "Frontend_Bound",

@@ -176,7 +176,7 @@ static void test_shares_on_synthetic_counts(void)
 		{ "Frontend_Bound", 100.0 * 2000 / 9990 },	/* 20.020020... */
 		{ "Backend_Bound", 100.0 * 3000 / 9990 },	/* 30.030030... */
 	};
-	static const char *const models[] = { "icl", "spr" };
+	static const char *const models[] = { "icl", "icx", "spr" };
 	double sum = 0;
 
 	setenv("HWPROF_SYSFS_ROOT", with, 1);
