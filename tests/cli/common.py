@@ -175,8 +175,15 @@ def _bail_out():
         _line(f"Bail out! {os.path.basename(sys.argv[0])} ended before done()")
 
 
+# Under valgrind a command takes 10-50 times as long: the same factor as
+# the meson setups' timeout_multiplier, so that a case is not cut short.
+TIMEOUT_FACTOR = 10 if WRAPPER else 1
+
+
 def run(args, timeout=60, **kw):
     """Run a command; returns CompletedProcess with text stdout/stderr."""
+    if timeout is not None:
+        timeout *= TIMEOUT_FACTOR
     return subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
 
 
