@@ -214,6 +214,7 @@ static int on_exit_record(const struct perf_event_header *h, void *arg)
  */
 static int exits_complete(struct hwp_session *s)
 {
+	const struct tid_comm *first = tid_entry(s, s->first_tid, false);
 	size_t want = 0, partial = 0, none = 0, some = 0;
 
 	if (!exit_rings_hup(s->rings, s->nr_inst))
@@ -228,6 +229,14 @@ static int exits_complete(struct hwp_session *s)
 		none += !c->reads && c->ptid;
 		some += c->reads != 0;
 	}
+	if (!partial && !none)
+		return 0;
+	/* A thread other than the first called exec: it took the first
+	 * thread's tid (the kernel's de_thread()), its records came under
+	 * that tid and none under its own. Not a loss, but not split right
+	 * either: said, rather than rows that leave its counts out. */
+	if (first && first->reads && none == 1 && !partial)
+		return fail(-EOPNOTSUPP, "counts per thread: a thread of the command other than the first called exec, taking the first thread's tid; its counts cannot be told apart from the first thread's. Count the threads together (without counts per thread)");
 	if (!partial && !none)
 		return 0;
 	/* Not one record while threads came and went: the kernel writes none
