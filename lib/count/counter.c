@@ -221,7 +221,7 @@ static int check_cpumasks(struct hwp_session *s)
 			any |= event_counts_on(ev, s->t.cpus[c]);
 		if (any)
 			continue;
-		cpulist_format(ev->cpumask, ev->nr_cpumask, mask, sizeof(mask));
+		event_cpumask_format(ev, mask, sizeof(mask));
 		if (!cpus)
 			strbuf_addf(&sb, "its PMU counts a device that every CPU shares (its cpumask: CPU %s), not a thread: count it system-wide, with -a",
 				    mask);

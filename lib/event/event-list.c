@@ -81,7 +81,7 @@ HWP_API int hwp_event_probe(const char *name)
 	 * PMU's event system-wide on its cpumask's first CPU, as it counts. */
 	req.ev = &evl->events[0];
 	if (req.ev->nr_cpumask) {
-		req.cpu = req.ev->cpumask[0];
+		req.cpu = req.ev->cpumask_first;
 		req.tid = -1;
 		req.scope = HWP_SCOPE_CPUS;
 	}

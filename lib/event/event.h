@@ -10,6 +10,9 @@
 #include "core/core.h"
 
 /* event.c */
+/* The highest CPU a PMU's cpumask may name, plus one. */
+#define EVENT_CPUMASK_MAX 1024
+
 struct event {
 	char *name;		/* as written, modifiers included */
 	char *canonical;
@@ -28,9 +31,11 @@ struct event {
 	/* Which of u, k, h were given, event and group together. */
 	unsigned char plm_bits;
 	/* A sysfs PMU's cpumask (uncore, power, cstate): the only CPUs that
-	 * count it, one a package or die; none: any CPU. */
+	 * count it, one a package, die, core (cstate_core) or CCX (amd_l3);
+	 * nr_cpumask 0: any CPU. A bit a CPU below EVENT_CPUMASK_MAX. */
 	unsigned nr_cpumask;
-	int cpumask[16];
+	int cpumask_first;
+	uint64_t cpumask[EVENT_CPUMASK_MAX / 64];
 	struct perf_event_attr attr;
 };
 
@@ -174,6 +179,8 @@ int pmu_instances(const char *base, long **nrs, size_t *nr);
 /* @pmu's cpumask file into @ev's cpumask (none: nr_cpumask 0): 0, or
  * -HWP_ERR_FORMAT or -ENOMEM with the message set. */
 int pmu_cpumask(const char *pmu, struct event *ev);
+/* @ev's cpumask as a CPU list ("0,18", "0-31") into @buf. */
+void event_cpumask_format(const struct event *ev, char *buf, size_t size);
 /* Whether @ev counts on @cpu: in its cpumask, or it has none. */
 bool event_counts_on(const struct event *ev, int cpu);
 

@@ -332,26 +332,46 @@ int pmu_cpumask(const char *pmu, struct event *ev)
 		err = cpulist_parse(buf, &cpus, &nr, &bad);
 	if (err == -ENOMEM)
 		return fail(err, "out of memory");
-	if (err || nr > ARRAY_SIZE(ev->cpumask)) {
+	for (size_t i = 0; !err && i < nr; i++)
+		if (cpus[i] < 0 || cpus[i] >= EVENT_CPUMASK_MAX)
+			err = -ERANGE;
+	if (err) {
 		free(cpus);
 		return fail(-HWP_ERR_FORMAT,
-			    "PMU '%s': its cpumask file is '%s', not a list of at most %zu CPUs; the kernel's sysfs is not what hwprof expects",
-			    pmu, err ? "unreadable" : buf, ARRAY_SIZE(ev->cpumask));
+			    "PMU '%s': its cpumask file is '%s', not a list of CPUs below %d; the kernel's sysfs is not what hwprof expects",
+			    pmu, err == -ERANGE ? buf : "unreadable", EVENT_CPUMASK_MAX);
 	}
-	memcpy(ev->cpumask, cpus, nr * sizeof(*cpus));
+	memset(ev->cpumask, 0, sizeof(ev->cpumask));
+	for (size_t i = 0; i < nr; i++)
+		ev->cpumask[cpus[i] / 64] |= 1ULL << (cpus[i] % 64);
+	ev->cpumask_first = nr ? cpus[0] : -1;
 	ev->nr_cpumask = (unsigned)nr;
 	free(cpus);
 	return 0;
+}
+
+void event_cpumask_format(const struct event *ev, char *buf, size_t size)
+{
+	int *cpus = malloc((ev->nr_cpumask ? ev->nr_cpumask : 1) * sizeof(*cpus));
+	size_t n = 0;
+
+	if (!cpus) {
+		snprintf(buf, size, "%d and others", ev->cpumask_first);
+		return;
+	}
+	for (int c = 0; c < EVENT_CPUMASK_MAX && n < ev->nr_cpumask; c++)
+		if (event_counts_on(ev, c))
+			cpus[n++] = c;
+	cpulist_format(cpus, n, buf, size);
+	free(cpus);
 }
 
 bool event_counts_on(const struct event *ev, int cpu)
 {
 	if (!ev->nr_cpumask)
 		return true;
-	for (unsigned i = 0; i < ev->nr_cpumask; i++)
-		if (ev->cpumask[i] == cpu)
-			return true;
-	return false;
+	return cpu >= 0 && cpu < EVENT_CPUMASK_MAX &&
+	       (ev->cpumask[cpu / 64] >> (cpu % 64) & 1);
 }
 
 /* ---- pmu/event/ and pmu/term=value/ into an attr ---- */

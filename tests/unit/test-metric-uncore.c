@@ -63,7 +63,12 @@ static void fabricate(void)
 	put(DEV "uncore_fake_0/events/ticks", "event=0\n");
 	/* the same, counted on a CPU no machine has */
 	put(DEV "uncore_far_0/type", "1\n");
-	put(DEV "uncore_far_0/cpumask", "4000\n");
+	put(DEV "uncore_far_0/cpumask", "1000\n");
+	/* one CPU a core, as cstate_core's: more than a few */
+	put(DEV "uncore_wide_0/type", "1\n");
+	put(DEV "uncore_wide_0/cpumask", "0-31,64\n");
+	put(DEV "uncore_wide_0/format/event", "config:0-63\n");
+	put(DEV "uncore_wide_0/events/ticks", "event=0\n");
 	put(DEV "uncore_far_0/format/event", "config:0-63\n");
 	put(DEV "uncore_far_0/events/ticks", "event=0\n");
 }
@@ -108,7 +113,8 @@ static void test_each_instance_resolves(void)
 		      (unsigned long long)ev->attr.config);
 		CHECK(ev->scale == 6.103515625e-5 && !strcmp(event_value_unit(ev), "MiB"),
 		      "%s: scale %g, unit '%s'", spec, ev->scale, event_value_unit(ev));
-		CHECK(ev->nr_cpumask == 2 && ev->cpumask[0] == 0 && ev->cpumask[1] == 1,
+		CHECK(ev->nr_cpumask == 2 && ev->cpumask_first == 0 &&
+		      ev->cpumask[0] == 3,
 		      "%s: %u CPUs in its cpumask", spec, ev->nr_cpumask);
 		CHECK(event_counts_on(ev, 1) && !event_counts_on(ev, 2) &&
 		      !event_counts_on(ev, -1), "%s: counts on CPUs 0 and 1 only", spec);
@@ -260,7 +266,27 @@ static void test_probed_on_its_cpumask(void)
 	}
 	CHECK_ERR(err, 0);
 	CHECK(hwp_event_probe("uncore_far_0/ticks/") < 0,
-	      "probed on CPU 4000 of its cpumask, which is not there");
+	      "probed on CPU 1000 of its cpumask, which is not there");
+}
+
+/* A cpumask of a CPU a core (cstate_core) or a CCX (amd_l3) names many:
+ * all of them, not an error past a fixed few. */
+static void test_wide_cpumask(void)
+{
+	struct hwp_evlist *evl = NULL;
+	const struct event *ev;
+	char list[64];
+
+	CHECK_ERR(hwp_evlist_parse("uncore_wide_0/ticks/", NULL, &evl), 0);
+	if (!evl)
+		return;
+	ev = evlist_get(evl, 0);
+	event_cpumask_format(ev, list, sizeof(list));
+	CHECK(ev->nr_cpumask == 33 && event_counts_on(ev, 31) &&
+	      event_counts_on(ev, 64) && !event_counts_on(ev, 32) &&
+	      !strcmp(list, "0-31,64"),
+	      "%u CPUs: %s", ev->nr_cpumask, list);
+	hwp_evlist_free(evl);
 }
 
 int main(void)
@@ -275,6 +301,7 @@ int main(void)
 	t_run(test_counted_per_thread_says_a);
 	t_run(test_system_wide_on_its_cpumask);
 	t_run(test_probed_on_its_cpumask);
+	t_run(test_wide_cpumask);
 	t_rm_tree(root);
 	return t_done();
 }
