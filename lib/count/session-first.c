@@ -115,8 +115,13 @@ int session_first_read(const struct hwp_session *s, struct hwp_count *row)
 				    errno_text((int)-n));
 		if ((size_t)n < sizeof(v))
 			continue;
+		/* A counter of one task on any CPU: its enabled time is the
+		 * task's own, so that where these copies and the per-CPU ones
+		 * share too few hardware counters, the row is scaled and says
+		 * so (not session_add_times(), whose per-CPU rows cannot be). */
 		row[e].value = v[0];
-		session_add_times(s, &row[e], v[1], v[2]);
+		row[e].time_enabled = v[1];
+		row[e].time_running = v[2];
 	}
 	return 0;
 }
