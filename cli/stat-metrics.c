@@ -280,6 +280,28 @@ static bool kernel_topdown(const char *list)
 	return !strncmp(list, "cpu/slots/", strlen("cpu/slots/"));
 }
 
+/* The kernel's topdown-* events of a second level (-M TopdownL1,TopdownL2,
+ * --td-level 2) whose slots and level 1 an earlier group took: into that
+ * group, which the kernel wants led by slots, as perf's one group of nine.
+ * 0, 1 when there is no such group, or -ENOMEM. */
+static int join_topdown_group(struct cli_list *more, const char *events)
+{
+	char *start = more->buf ? strstr(more->buf, "{cpu/slots/,") : NULL;
+	char *close = start ? strchr(start, '}') : NULL, *n;
+	int len;
+
+	if (!close || strncmp(events, "cpu/topdown-", strlen("cpu/topdown-")))
+		return 1;
+	len = asprintf(&n, "%.*s,%s%s", (int)(close - more->buf), more->buf, events,
+		       close);
+	if (len < 0)
+		return -ENOMEM;
+	free(more->buf);
+	more->buf = n;
+	more->len = (size_t)len;
+	return 0;
+}
+
 /* The events of a CPU model's metrics, in one group ({...}) for the -M
  * entries from @i on of one group of the model (TopdownL1) or for the one
  * metric @i, as their formulas divide counts taken at the same time (when
@@ -304,13 +326,19 @@ static int add_model_inputs(const struct stat_config *c, size_t i,
 			break;
 		err = add_inputs(n, evl, more, &grp);
 	}
-	if (!err && grp.buf && strchr(grp.buf, ',') &&
+	if (err || !grp.buf)
+		goto out;
+	err = join_topdown_group(more, grp.buf);
+	if (err <= 0)
+		goto out;
+	if (strchr(grp.buf, ',') &&
 	    (nr_events(grp.buf) <= MODEL_GROUP_MAX || kernel_topdown(grp.buf)) &&
 	    !several_pmus(grp.buf))
 		err = asprintf(&braced, "{%s}", grp.buf) < 0 ? -ENOMEM :
 		      cli_list_add(more, braced);
-	else if (!err && grp.buf)
+	else
 		err = cli_list_add(more, grp.buf);
+out:
 	free(braced);
 	free(grp.buf);
 	return err;

@@ -341,6 +341,18 @@ def kernel_topdown_l2():
     check(doc["event_spec"] == want, f"perf's level-2 group: {doc['event_spec']}")
     check([m["metric"] for m in doc["metrics"]] == TMA_L2, f"{doc['metrics']}")
     check("cpu@topdown-heavy-ops@" in metric(doc, "Heavy_Operations")["expr"], f"{doc}")
+    # Both levels (--td-level 2, or -M of each): one group still, led by
+    # slots; a second group of the four level-2 events alone, which an
+    # earlier one left without slots, the kernel would refuse.
+    for args in (["--td-level", "2"], ["-M", "TopdownL1", "-M", "TopdownL2"]):
+        with tempfile.TemporaryDirectory() as root:
+            kernel_cpu_pmu(root, KERNEL_TOPDOWN[1:] + KERNEL_TOPDOWN_L2)
+            p, doc = stat_json(*args, "--", "true",
+                               env=dict(forced("spr"), HWPROF_SYSFS_ROOT=root))
+        if check(p.returncode == 0 and doc, f"{args}: {p.returncode} {p.stderr}"):
+            check(doc["event_spec"] == want, f"{args}: one group: {doc['event_spec']}")
+            check([m["metric"] for m in doc["metrics"]] == TOPDOWN + TMA_L2,
+                  f"{args}: {[m['metric'] for m in doc['metrics']]}")
 
 
 def kernel_topdown(model):
