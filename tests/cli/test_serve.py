@@ -419,6 +419,19 @@ class Prometheus:
         self.log.close()
 
 
+def serve_scraped(cg, tmp):
+    """hwprof serve of @cg's page faults, and a Prometheus (its files in
+    @tmp) that scrapes it every second; the server stopped if the
+    Prometheus does not start."""
+    port = free_port()
+    sv = Server("-G", cg.name, "-e", "page-faults", listen=f"127.0.0.1:{port}")
+    try:
+        return sv, Prometheus(f"127.0.0.1:{port}", tmp)
+    except BaseException:
+        sv.stop()
+        raise
+
+
 def prometheus():
     """A real Prometheus scrapes hwprof serve every second while a workload
     touches 30000 pages in its cgroup: the increase it stores is the
@@ -427,13 +440,7 @@ def prometheus():
     prometheus_rate's, against a workload that logs its own pace."""
     pages = 30000
     with TestCgroup() as cg, tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        sv = Server("-G", cg.name, "-e", "page-faults", listen=f"127.0.0.1:{port}")
-        try:
-            prom = Prometheus(f"127.0.0.1:{port}", tmp)
-        except BaseException:
-            sv.stop()
-            raise
+        sv, prom = serve_scraped(cg, tmp)
         series = f'hwprof_event_total{{event="page-faults",cgroup="{cg.name}"}}'
         try:
             prom.wait(lambda: prom.query(f"count_over_time({series}[5m])"), "scraping")
@@ -448,7 +455,7 @@ def prometheus():
                   f"Prometheus stored {grew} page faults for {pages} pages")
             code, err = sv.stop()
             check(code == 0, err)
-            sv = Server("-G", cg.name, "-e", "page-faults", listen=f"127.0.0.1:{port}")
+            sv = Server("-G", cg.name, "-e", "page-faults", listen=f"127.0.0.1:{sv.port}")
             subprocess.run(cg.enter_and_run(WORKLOAD, "pages", "1000"), timeout=60)
             prom.wait(lambda: prom.query(f"sum(resets({series}[5m]))"), "seeing the reset")
             inc = prom.query(f"sum(increase({series}[5m]))")
@@ -507,13 +514,7 @@ def prometheus_rate():
     5%. Whatever the load: a late scrape or a late tick moves both."""
     cpu = min(os.sched_getaffinity(0))
     with TestCgroup() as cg, tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        sv = Server("-G", cg.name, "-e", "page-faults", listen=f"127.0.0.1:{port}")
-        try:
-            prom = Prometheus(f"127.0.0.1:{port}", tmp)
-        except BaseException:
-            sv.stop()
-            raise
+        sv, prom = serve_scraped(cg, tmp)
         series = (f'hwprof_event_total{{event="page-faults",cgroup="{cg.name}",'
                   f'cpu="{cpu}"}}')
         log = os.path.join(tmp, "paced.log")
