@@ -172,6 +172,11 @@ bool pmu_syntax(const char *name);
 int pmu_resolve(const char *name, struct event *ev, struct event_names *n);
 int pmu_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
 
+/* pmu-known.c: the terms of @pmu's event @name where sysfs does not name
+ * it but perf does for this CPU model (amd_df's) into @terms: 0, or
+ * -ENOENT. */
+int pmu_known_event(const char *pmu, const char *name, char *terms, size_t size);
+
 /* uncore PMUs, one instance a device */
 /* The numbers N of the PMUs named @base_N, ascending, into *@nrs (freed
  * by the caller) and *@nr (0: none): 0, or -ENOMEM with the message set. */

@@ -415,7 +415,8 @@ static int parse_value(const struct pmu_ctx *pc, const char *term, const char *v
 static int apply_terms(struct pmu_ctx *pc, const char *terms, bool from_alias,
 		       struct event *ev);
 
-/* An event alias: events/NAME holds terms, NAME.scale and NAME.unit. */
+/* An event alias: events/NAME holds terms, NAME.scale and NAME.unit; else
+ * one that perf names and sysfs does not (amd_df's: pmu-known.c). */
 static int apply_alias(struct pmu_ctx *pc, const char *name, struct event *ev,
 		       bool *found)
 {
@@ -426,7 +427,8 @@ static int apply_alias(struct pmu_ctx *pc, const char *name, struct event *ev,
 	if (strlen(name) > 256)
 		return 0;
 	snprintf(rel, sizeof(rel), "events/%s", name);
-	if (read_first_line(pc->dir, rel, buf, sizeof(buf)))
+	if (read_first_line(pc->dir, rel, buf, sizeof(buf)) &&
+	    pmu_known_event(pc->pmu, name, buf, sizeof(buf)))
 		return 0;
 	*found = true;
 	err = apply_terms(pc, buf, true, ev);
