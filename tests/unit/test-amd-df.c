@@ -6,8 +6,9 @@
  * before PerfMonV2, event14v2 and umask12 with it), each DF event perf
  * names (amdzen3/data-fabric.json, amdzen4/data-fabric.json) encoded into
  * the config worked out by hand here, an event code past 8 bits split as
- * the format says; the metrics on synthetic counts (a beat is 64 bytes,
- * MB/s of the wall time); and, without amd_df, an error that names it.
+ * the format says; the events listed and named where a name is wrong;
+ * the metrics on synthetic counts (a beat is 64 bytes, MB/s of the wall
+ * time); and, without amd_df, an error that names it.
  * libpfm4 reads LIBPFM_FORCE_PMU once a process: each model in a child. */
 #include "core/core.h"
 #include "event/event.h"
@@ -96,6 +97,58 @@ static int encode_one(const char *model, size_t i)
 	return bad;
 }
 
+struct listed {
+	size_t nr, named;	/* events listed; of them, the rows of encoded[] */
+	const char *model;
+};
+
+static int count_listed(const struct hwp_event_desc *d, void *arg)
+{
+	struct listed *l = arg;
+
+	l->nr++;
+	for (size_t i = 0; i < ARRAY_SIZE(encoded); i++) {
+		char want[128];
+
+		snprintf(want, sizeof(want), "amd_df/%s/", encoded[i].event);
+		if (!strcmp(d->name, want) && !strcmp(encoded[i].model, l->model) &&
+		    encoded[i].config && !strcmp(d->pmu, "amd_df") && d->desc[0])
+			l->named++;
+	}
+	return 0;
+}
+
+/* In a child forced to @model: amd_df's events that hwprof names, in a
+ * list and where a name is wrong; the number of mismatches. */
+static int list_model(const char *model, const void *root)
+{
+	struct hwp_evlist *evl = NULL;
+	struct listed l = { .model = model };
+	size_t want = strcmp(model, ZEN3) ? 48 : 8, rows = 0;
+	const char *family = strcmp(model, ZEN3) ?
+			     "remote_processor_write_data_beats_cs0..11" :
+			     "dram_channel_data_controller_0..7";
+	int bad = 0;
+
+	setenv("HWPROF_SYSFS_ROOT", root, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(encoded); i++)
+		rows += !strcmp(encoded[i].model, model) && encoded[i].config;
+	hwp_events_foreach("amd_df/*", count_listed, &l);
+	if (l.nr != want || l.named != rows) {
+		fprintf(stderr, "# %s: %zu events listed, want %zu; %zu of %zu rows\n",
+			model, l.nr, want, l.named, rows);
+		bad++;
+	}
+	hwp_evlist_parse("amd_df/dram_read/", NULL, &evl);
+	hwp_evlist_free(evl);
+	if (!strstr(hwp_errmsg(), family)) {
+		fprintf(stderr, "# %s: '%s' does not say '%s'\n", model, hwp_errmsg(),
+			family);
+		bad++;
+	}
+	return bad;
+}
+
 /* In a child forced to @model: its events on amd_df of the sysfs tree
  * @root; the number that differ. */
 static int encode_model(const char *model, const void *root)
@@ -134,8 +187,8 @@ static void in_child(const char *what, int (*fn)(const char *, const void *),
 		return;
 	status = in_forced_child(model, fn, root);
 	if (status != 77)
-		CHECK(status == 0, "%s: %d events not as worked out by hand", what,
-		      status);
+		CHECK(status == 0, "%s: %d not as worked out by hand (each said above)",
+		      what, status);
 }
 
 /* Beats of channel (Coherent Station) N: 1000 (N + 1) on Zen 3; on Zen 4
@@ -211,6 +264,8 @@ int main(void)
 	t_run(test_bandwidth_on_synthetic_counts);
 	in_child("Zen 3's DF events encode", encode_model, ZEN3, zen3_root);
 	in_child("Zen 4's DF events encode", encode_model, ZEN4, zen4_root);
+	in_child("Zen 3's DF events listed", list_model, ZEN3, zen3_root);
+	in_child("Zen 4's DF events listed", list_model, ZEN4, zen4_root);
 	in_child("without amd_df, the error names it", missing_pmu, ZEN4, none_root);
 	t_rm_tree(zen3_root);
 	t_rm_tree(zen4_root);
