@@ -172,6 +172,17 @@ bool pmu_syntax(const char *name);
 int pmu_resolve(const char *name, struct event *ev, struct event_names *n);
 int pmu_foreach(const char *pattern, hwp_event_fn fn, void *ctx);
 
+/* pmu-known.c: the terms of @pmu's event @name where sysfs does not name
+ * it but perf does for this CPU model (amd_df's) into @terms: 0, or
+ * -ENOENT. */
+int pmu_known_event(const char *pmu, const char *name, char *terms, size_t size);
+typedef int (*pmu_known_fn)(const char *name, const char *desc, void *ctx);
+/* Calls @fn for each such event of @pmu until it returns non-zero, which
+ * it returns. */
+int pmu_known_foreach(const char *pmu, pmu_known_fn fn, void *ctx);
+/* Their names, a family a range ("cs0..11"), comma-separated into @sb. */
+void pmu_known_names(const char *pmu, struct strbuf *sb);
+
 /* uncore PMUs, one instance a device */
 /* The numbers N of the PMUs named @base_N, ascending, into *@nrs (freed
  * by the caller) and *@nr (0: none): 0, or -ENOMEM with the message set. */

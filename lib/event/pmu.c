@@ -415,7 +415,8 @@ static int parse_value(const struct pmu_ctx *pc, const char *term, const char *v
 static int apply_terms(struct pmu_ctx *pc, const char *terms, bool from_alias,
 		       struct event *ev);
 
-/* An event alias: events/NAME holds terms, NAME.scale and NAME.unit. */
+/* An event alias: events/NAME holds terms, NAME.scale and NAME.unit; else
+ * one that perf names and sysfs does not (amd_df's: pmu-known.c). */
 static int apply_alias(struct pmu_ctx *pc, const char *name, struct event *ev,
 		       bool *found)
 {
@@ -426,7 +427,8 @@ static int apply_alias(struct pmu_ctx *pc, const char *name, struct event *ev,
 	if (strlen(name) > 256)
 		return 0;
 	snprintf(rel, sizeof(rel), "events/%s", name);
-	if (read_first_line(pc->dir, rel, buf, sizeof(buf)))
+	if (read_first_line(pc->dir, rel, buf, sizeof(buf)) &&
+	    pmu_known_event(pc->pmu, name, buf, sizeof(buf)))
 		return 0;
 	*found = true;
 	err = apply_terms(pc, buf, true, ev);
@@ -458,6 +460,7 @@ static int unknown_term(const struct pmu_ctx *pc, const char *key)
 	struct strbuf ev = STRBUF_INIT, fmt = STRBUF_INIT;
 
 	list_names(pc->dir, "events", &ev);
+	pmu_known_names(pc->pmu, &ev);
 	list_names(pc->dir, "format", &fmt);
 	fail(-HWP_ERR_UNKNOWN_EVENT,
 	     "event '%s': PMU '%s' has no event nor term '%s'; its events: %s; its terms: %s%sconfig, config1, config2",
@@ -678,9 +681,32 @@ int pmu_resolve(const char *spec, struct event *ev, struct event_names *n)
 	return pmu_syntax(spec) ? pmu_spec_resolve(spec, ev, n) : -ENOENT;
 }
 
+struct pmu_walk {
+	const char *pattern, *pmu;
+	hwp_event_fn fn;
+	void *ctx;
+};
+
+/* @w's callback with the event @e of its PMU, where its pattern matches. */
+static int walk_event(const char *e, const char *desc, void *arg)
+{
+	const struct pmu_walk *w = arg;
+	char name[1024];
+	struct hwp_event_desc d = {
+		.name = name, .desc = desc, .pmu = w->pmu, .source = HWP_SOURCE_PMU,
+	};
+
+	snprintf(name, sizeof(name), "%s/%s/", w->pmu, e);
+	if (w->pattern && !pattern_match(w->pattern, name) &&
+	    !pattern_match(w->pattern, e))
+		return 0;
+	return w->fn(&d, w->ctx);
+}
+
 int pmu_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 {
-	char path[2048], name[1024];
+	struct pmu_walk w = { .pattern = pattern, .fn = fn, .ctx = ctx };
+	char path[2048];
 	struct dirent **pmus;
 	int n, ret = 0;
 
@@ -691,27 +717,21 @@ int pmu_foreach(const char *pattern, hwp_event_fn fn, void *ctx)
 		struct dirent **evs;
 		int m;
 
-		snprintf(dir, sizeof(dir), "%s/%s/events", path, pmus[i]->d_name);
-		m = pmus[i]->d_name[0] == '.' || ret ? -1 :
-		    scandir(dir, &evs, NULL, alphasort);
+		w.pmu = pmus[i]->d_name;
+		snprintf(dir, sizeof(dir), "%s/%s/events", path, w.pmu);
+		m = w.pmu[0] == '.' || ret ? -1 : scandir(dir, &evs, NULL, alphasort);
 		for (int j = 0; j < m; j++) {
 			const char *e = evs[j]->d_name;
-			struct hwp_event_desc d = {
-				.name = name, .desc = "PMU event (sysfs)",
-				.pmu = pmus[i]->d_name, .source = HWP_SOURCE_PMU,
-			};
 
-			if (!ret && e[0] != '.' && !strchr(e, '.')) {
-				snprintf(name, sizeof(name), "%s/%s/",
-					 pmus[i]->d_name, e);
-				if (!pattern || pattern_match(pattern, name) ||
-				    pattern_match(pattern, e))
-					ret = fn(&d, ctx);
-			}
+			if (!ret && e[0] != '.' && !strchr(e, '.'))
+				ret = walk_event(e, "PMU event (sysfs)", &w);
 			free(evs[j]);
 		}
 		if (m >= 0)
 			free(evs);
+		/* amd_df's, which sysfs does not name */
+		if (!ret && w.pmu[0] != '.')
+			ret = pmu_known_foreach(w.pmu, walk_event, &w);
 		free(pmus[i]);
 	}
 	if (n >= 0)

@@ -10,7 +10,7 @@ import os
 import re
 import tempfile
 
-from common import (case, check, done, event, hwprof, metric, stat_csv, stat_json,
+from common import (case, check, done, event, hwprof, metric, skip, stat_csv, stat_json,
                     under_valgrind)
 
 TOPDOWN = ["Frontend_Bound", "Backend_Bound", "Retiring", "Bad_Speculation"]
@@ -307,6 +307,64 @@ def memory_bw_here():
           f"{p.returncode} {p.stderr}")
 
 
+# The DF events each AMD model's Memory_BW metrics read, perf's names
+ZEN3_DF = [f"dram_channel_data_controller_{n}" for n in range(8)]
+ZEN4_DF = {rw: [f"{who}_processor_{rw}_data_beats_cs{n}" for who in ("local", "remote")
+                for n in range(12)] for rw in ("read", "write")}
+# the kernel's amd_df formats before PerfMonV2 (Zen 3) and with it (Zen 4)
+DF_FORMATS = {"amd64_fam19h_zen3": ("config:0-7,32-35,59-60", "config:8-15"),
+              "amd64_fam19h_zen4": ("config:0-7,32-37", "config:8-15,24-27")}
+
+
+def fabricated_df(root, model):
+    """The kernel's amd_df of MODEL: a type, a cpumask and formats, no events."""
+    d = f"{root}/bus/event_source/devices/amd_df"
+    event, umask = DF_FORMATS[model]
+    for rel, text in [("type", "40"), ("cpumask", "0"), ("format/event", event),
+                      ("format/umask", umask)]:
+        os.makedirs(os.path.dirname(f"{d}/{rel}"), exist_ok=True)
+        with open(f"{d}/{rel}", "w") as f:
+            f.write(text + "\n")
+
+
+def amd_df_fabricated(model, names):
+    """Memory_BW on AMD's data fabric: listed with its formula, each DF
+    event spelled as perf names it, counted ungrouped (more than the DF's
+    counters), system-wide only."""
+    if not have_model(model):
+        skip(f"this libpfm4 has no {model} (its tables are per architecture)")
+    with tempfile.TemporaryDirectory() as root:
+        fabricated_df(root, model)
+        env = dict(forced(model), HWPROF_SYSFS_ROOT=root)
+        p = hwprof("list", "--metrics", env=env)
+        for name, events in names.items():
+            terms = " + ".join(f"amd_df@{e}@" for e in events)
+            check(p.returncode == 0 and f"  {name} " in p.stdout and
+                  f"formula: ({terms}) * 64 / 1e6 / seconds" in p.stdout,
+                  f"{model} {name}: {p.returncode}\n{p.stdout}")
+        p, doc = stat_json("-M", "Memory_BW", "--", "true", env=env)
+        if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+            return
+        check([m["metric"] for m in doc["metrics"]] == list(names), f"{doc['metrics']}")
+        want = [f"amd_df/{e}/" for events in names.values() for e in events]
+        check(doc["event_spec"] == ",".join(want), f"ungrouped: {doc['event_spec']}")
+        for e in doc["events"]:
+            check(not e["supported"] and "system-wide, with -a" in e["reason"], f"{e}")
+        for m in doc["metrics"]:
+            check(m["unit"] == "MB/s" and m["value"] is None and m["supported"] is False,
+                  f"{m}")
+
+
+def amd_df_here():
+    """This VM has no amd_df: Zen 4's -M Memory_BW_Read says so."""
+    if os.path.exists("/sys/bus/event_source/devices/amd_df"):
+        check(True, "this machine has amd_df")
+        return
+    p = hwprof("stat", "-a", "-M", "Memory_BW_Read", "--", "true",
+               env=forced("amd64_fam19h_zen4"))
+    check(p.returncode == 2 and "no PMU 'amd_df'" in p.stderr, f"{p.returncode} {p.stderr}")
+
+
 KERNEL_TOPDOWN = ["slots", "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound",
                   "topdown-be-bound"]
 
@@ -403,6 +461,12 @@ case(topdown_l2, "amd64_fam19h_zen4", None, name="-M TopdownL2, zen4")
 case(memory_bw_fabricated, name="Memory_BW on 3 fabricated controllers")
 case(memory_bw_here, name="Memory_BW where there is no uncore_imc")
 case(memory_bw_bad_scale, name="Memory_BW with a broken .scale file")
+case(amd_df_fabricated, "amd64_fam19h_zen3", {"Memory_BW_Total": ZEN3_DF},
+     name="Memory_BW on a fabricated amd_df, zen3")
+case(amd_df_fabricated, "amd64_fam19h_zen4",
+     {"Memory_BW_Read": ZEN4_DF["read"], "Memory_BW_Write": ZEN4_DF["write"]},
+     name="Memory_BW on a fabricated amd_df, zen4")
+case(amd_df_here, name="Memory_BW where there is no amd_df")
 case(per_second, name="-M LLC_Misses_per_sec")
 case(kernel_topdown, "icl", name="--topdown from the kernel's slots and topdown-*")
 case(kernel_topdown, "icx", name="--topdown from the kernel's topdown-*, icx")

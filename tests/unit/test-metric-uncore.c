@@ -12,6 +12,7 @@
 #include "count/count.h"
 #include "count/session.h"
 #include "harness.h"
+#include "unit/models.h"
 
 #include <math.h>
 
@@ -141,19 +142,6 @@ static int lookup(const char *name, double *value, void *ctx)
 	else
 		return -ENOENT;
 	return 0;
-}
-
-static const struct hwp_metric *model_metric(const char *model, const char *name)
-{
-	for (size_t i = 0; i < metric_model_nr_all(); i++) {
-		const struct hwp_metric *m = metric_model_all(i);
-		struct hwp_metric_info mi = { .sz = sizeof(mi) };
-
-		if (m && !hwp_metric_info(m, &mi) && !strcmp(mi.model, model) &&
-		    !strcmp(mi.name, name))
-			return m;
-	}
-	return NULL;
 }
 
 static void test_bandwidth_on_synthetic_counts(void)
