@@ -24,6 +24,13 @@
  * thread runs, a hardware group needs the PMU's counters twice; and the
  * kernel schedules each thread's counters out and in at every switch
  * between the threads, where it swapped them before.
+ *
+ * The copies are never pinned, whatever the events ask (:D): a pinned
+ * counter the kernel cannot put on the PMU beside its pinned twin on the
+ * CPU goes into error state for good, and reads nothing, which made the
+ * row of a thread that ran <not counted>. Not pinned, a copy gets the
+ * counters left, and its row is scaled and says so where they are too
+ * few; the pinned events stay pinned where the command is counted.
  */
 #include "count/session.h"
 
@@ -40,6 +47,7 @@ static void first_attr(const struct hwp_session *s, size_t e, int leader,
 	*a = s->attrs[e];
 	a->inherit = 0;
 	a->inherit_stat = 0;
+	a->pinned = 0;
 	a->watermark = 0;
 	a->wakeup_watermark = 0;
 	a->comm = a->task = 0;
