@@ -214,6 +214,31 @@ def pinned():
     check_rows(out, [e.removesuffix(":D") for e in events], said(p.stderr), "pinned")
 
 
+def leader_not_supported():
+    """A group whose leader cannot be counted (the shim makes every
+    hardware counter busy, PMU or not): the group's first event that
+    opened leads the first thread's own copies, and every row is its
+    thread's counts."""
+    shim = os.environ.get("PERF_SHIM")
+    if not shim:
+        skip("$PERF_SHIM is not set (meson test sets it)")
+    env = dict(os.environ, LD_PRELOAD=shim, HWPROF_SHIM="ebusy")
+    p, rows = stat_csv("--per-thread", "-e", "{cycles,page-faults,context-switches},task-clock",
+                       *COMMAND, env=env)
+    check(p.returncode == 0, p.stderr)
+    out = {}
+    for r in rows:
+        if len(r) >= 4:
+            try:
+                out[(r[0], r[3])] = float(r[1])
+            except ValueError:
+                out[(r[0], r[3])] = r[1]
+    cycles = [v for (_, ev), v in out.items() if ev == "cycles"]
+    check(cycles and all(v == "<not supported>" for v in cycles), f"cycles: {cycles}")
+    check_rows(out, ["page-faults", "context-switches", "task-clock"], said(p.stderr),
+               "a group led by its second event")
+
+
 EXEC_FROM_A_THREAD = """
 import os, threading, time
 def spin():
@@ -251,4 +276,5 @@ case(sums_to_total)
 case(intervals)
 case(exec_from_a_thread, name="a thread that calls exec")
 case(pinned, name="pinned events")
+case(leader_not_supported, name="a group whose leader is not supported")
 done()
