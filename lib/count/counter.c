@@ -436,8 +436,7 @@ static int group_ioctl(struct hwp_session *s, unsigned long req, const char *wha
 
 	if (!s || !s->open)
 		return fail(-EBADF, "%s: the session is not open", what);
-	err = fds_group_ioctl(&s->fds, FDS_ALL_GROUPS, req) ?:
-	      session_first_ioctl(s, req);
+	err = fds_group_ioctl(&s->fds, FDS_ALL_GROUPS, req) ?: fds_ioctl(&s->first, req);
 	return err ? fail(err, "%s: ioctl failed: %s", what, errno_text(-err)) : 0;
 }
 
