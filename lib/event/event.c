@@ -419,5 +419,6 @@ HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
 	i.is_hardware = ev->is_hardware;
 	i.attr = ev->attr;
 	i.scale = event_scale(ev);
+	i.is_topdown = ev->is_topdown;
 	return info_fill(info, &i, sizeof(i));
 }
