@@ -77,6 +77,14 @@ int fds_leader(const struct fds *f, size_t inst, size_t g)
 	return -1;
 }
 
+bool fds_inst_has_open(const struct fds *f, size_t inst, size_t e)
+{
+	for (size_t k = 0; k < e; k++)
+		if (fds_get(f, inst, k) >= 0)
+			return true;
+	return false;
+}
+
 size_t fds_nr_open(const struct fds *f)
 {
 	size_t n = 0;
@@ -84,14 +92,6 @@ size_t fds_nr_open(const struct fds *f)
 	for (size_t i = 0; i < f->nr_inst * f->nr_events; i++)
 		n += f->fd[i] >= 0;
 	return n;
-}
-
-bool fds_inst_has_open(const struct fds *f, size_t inst, size_t e)
-{
-	for (size_t k = 0; k < e; k++)
-		if (fds_get(f, inst, k) >= 0)
-			return true;
-	return false;
 }
 
 long fds_find_id(const struct fds *f, uint64_t id)

@@ -72,10 +72,10 @@ size_t fds_group_of(const struct fds *f, size_t e);
 /* The fd of group @g's leader on instance @inst (its first open member),
  * or -1. */
 int fds_leader(const struct fds *f, size_t inst, size_t g);
-/* How many slots are open. */
-size_t fds_nr_open(const struct fds *f);
 /* Whether an event before @e is open on instance @inst. */
 bool fds_inst_has_open(const struct fds *f, size_t inst, size_t e);
+/* How many slots are open. */
+size_t fds_nr_open(const struct fds *f);
 /* The slot whose fd has the kernel's id @id, or -1. */
 long fds_find_id(const struct fds *f, uint64_t id);
 
