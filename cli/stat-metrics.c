@@ -272,33 +272,52 @@ static bool several_pmus(const char *list)
 	return false;
 }
 
-/* Whether @list is the kernel's slots and topdown-* events, which it opens
- * only in one group led by slots (9 of them for Sapphire Rapids' level 2:
- * more than MODEL_GROUP_MAX, but counted at once, from PERF_METRICS). */
+/* Whether every event of @list is one of the kernel's slots and topdown-*
+ * events, as the library knows them, which the kernel opens only in one
+ * group led by slots (9 of them for Sapphire Rapids' level 2: more than
+ * MODEL_GROUP_MAX, but counted at once, from PERF_METRICS). */
 static bool kernel_topdown(const char *list)
 {
-	return !strncmp(list, "cpu/slots/", strlen("cpu/slots/"));
+	struct hwp_evlist *evl = NULL;
+	bool all = !hwp_evlist_parse(list, NULL, &evl);
+	size_t n = hwp_evlist_nr_events(evl);
+
+	for (size_t i = 0; all && i < n; i++) {
+		struct hwp_event_info info = { .sz = sizeof(info) };
+
+		all = !hwp_evlist_event(evl, i, &info) && info.is_topdown;
+	}
+	hwp_evlist_free(evl);
+	return all && n;
 }
+
+/* The events the metrics add to the list; where a group of the kernel's
+ * topdown events is among them, the place of its closing brace. */
+struct model_events {
+	struct cli_list list;
+	size_t topdown_end;	/* 0: no such group */
+};
 
 /* The kernel's topdown-* events of a second level (-M TopdownL1,TopdownL2,
  * --td-level 2) whose slots and level 1 an earlier group took: into that
  * group, which the kernel wants led by slots, as perf's one group of nine.
  * 0, 1 when there is no such group, or -ENOMEM. */
-static int join_topdown_group(struct cli_list *more, const char *events)
+static int join_topdown_group(struct model_events *more, const char *events)
 {
-	char *start = more->buf ? strstr(more->buf, "{cpu/slots/,") : NULL;
-	char *close = start ? strchr(start, '}') : NULL, *n;
+	size_t end = more->topdown_end;
+	char *n;
 	int len;
 
-	if (!close || strncmp(events, "cpu/topdown-", strlen("cpu/topdown-")))
+	if (!end || !kernel_topdown(events))
 		return 1;
-	len = asprintf(&n, "%.*s,%s%s", (int)(close - more->buf), more->buf, events,
-		       close);
+	len = asprintf(&n, "%.*s,%s%s", (int)end, more->list.buf, events,
+		       more->list.buf + end);
 	if (len < 0)
 		return -ENOMEM;
-	free(more->buf);
-	more->buf = n;
-	more->len = (size_t)len;
+	free(more->list.buf);
+	more->list.buf = n;
+	more->list.len = (size_t)len;
+	more->topdown_end += strlen(events) + 1;
 	return 0;
 }
 
@@ -308,14 +327,15 @@ static int join_topdown_group(struct cli_list *more, const char *events)
  * they fit in MODEL_GROUP_MAX). The index of the last entry taken into
  * *@last. */
 static int add_model_inputs(const struct stat_config *c, size_t i,
-			    const struct hwp_evlist *evl, struct cli_list *more,
+			    const struct hwp_evlist *evl, struct model_events *more,
 			    size_t *last)
 {
 	const struct hwp_metric *m = metric_named(c->metrics[i]);
 	const char *group = metric_group(m);
 	struct cli_list grp = { 0 };
 	char *braced = NULL;
-	int err = add_inputs(m, evl, more, &grp);
+	bool topdown;
+	int err = add_inputs(m, evl, &more->list, &grp);
 
 	for (*last = i; !err && group[0] && *last + 1 < c->nr_metrics; ++*last) {
 		const char *next = c->metrics[*last + 1];
@@ -324,20 +344,24 @@ static int add_model_inputs(const struct stat_config *c, size_t i,
 
 		if (!n || strcmp(metric_group(n), group))
 			break;
-		err = add_inputs(n, evl, more, &grp);
+		err = add_inputs(n, evl, &more->list, &grp);
 	}
 	if (err || !grp.buf)
 		goto out;
 	err = join_topdown_group(more, grp.buf);
 	if (err <= 0)
 		goto out;
+	topdown = kernel_topdown(grp.buf);
 	if (strchr(grp.buf, ',') &&
-	    (nr_events(grp.buf) <= MODEL_GROUP_MAX || kernel_topdown(grp.buf)) &&
-	    !several_pmus(grp.buf))
+	    (nr_events(grp.buf) <= MODEL_GROUP_MAX || topdown) &&
+	    !several_pmus(grp.buf)) {
 		err = asprintf(&braced, "{%s}", grp.buf) < 0 ? -ENOMEM :
-		      cli_list_add(more, braced);
-	else
-		err = cli_list_add(more, grp.buf);
+		      cli_list_add(&more->list, braced);
+		if (!err && topdown)
+			more->topdown_end = more->list.len - 1;
+	} else {
+		err = cli_list_add(&more->list, grp.buf);
+	}
 out:
 	free(braced);
 	free(grp.buf);
@@ -353,7 +377,7 @@ static bool is_model_metric(const struct hwp_metric *m)
 
 int stat_event_spec(const struct stat_config *c, const char *dflt, char **spec)
 {
-	struct cli_list more = { 0 };
+	struct model_events more = { 0 };
 	struct hwp_evlist *evl = NULL;
 	const char *base = c->events.buf;
 	bool names_only = c->nr_metrics > 0, names = false;
@@ -385,16 +409,17 @@ int stat_event_spec(const struct stat_config *c, const char *dflt, char **spec)
 		if (is_model_metric(m))
 			err = add_model_inputs(c, i, evl, &more, &i);
 		else
-			err = add_inputs(m, evl, &more, &more);
+			err = add_inputs(m, evl, &more.list, &more.list);
 		if (err)
 			ret = cli_lib_error("stat", -ENOMEM);
 	}
 	hwp_evlist_free(evl);
 	if (!ret && asprintf(spec, "%s%s%s", base ? base : "",
-			     base && more.buf ? "," : "", more.buf ? more.buf : "") < 0) {
+			     base && more.list.buf ? "," : "",
+			     more.list.buf ? more.list.buf : "") < 0) {
 		*spec = NULL;
 		ret = cli_lib_error("stat", -ENOMEM);
 	}
-	free(more.buf);
+	free(more.list.buf);
 	return ret;
 }

@@ -72,6 +72,12 @@ struct hwp_event_info {
 	 * Joules); 1 for every other event. A session's counts are kept
 	 * unscaled; a result's rows apply it (hwp_series_info). */
 	double scale;
+	/* Since 0.2: one of the kernel's topdown events of Intel's core PMU
+	 * (cpu/slots/, cpu/topdown-*), known by the kernel's encodings: it
+	 * opens them only together, in one group that slots leads, however
+	 * many (9 on Sapphire Rapids), and reads topdown-* as slots times its
+	 * share in the PERF_METRICS MSR. An Atom's topdown-* are not. */
+	bool is_topdown;
 };
 
 struct hwp_evlist;

@@ -146,7 +146,6 @@ static void prepare_attrs(struct hwp_session *s)
 		 * half of the ring: it may come late. */
 		a->watermark = a->inherit_stat;
 		a->wakeup_watermark = a->inherit_stat ? EXIT_RING_WAKE : 0;
-		a->comm = a->task = s->per_exit && e == 0;
 		/* Each record's time, which tells a record written from one
 		 * not yet written (exit-reader.c), and its writer's id. */
 		a->sample_id_all = a->inherit_stat;
@@ -177,6 +176,12 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e)
 
 	req.attr->disabled = leader;
 	req.attr->enable_on_exec = leader && s->opts.enable_on_exec;
+	/* The threads' FORK, COMM and EXIT records, which name them and
+	 * tell a lost exit: from the first event open on the instance (a
+	 * CPU's ring), which is not the list's first where that one cannot
+	 * be counted or does not count on this CPU. */
+	req.attr->comm = req.attr->task =
+		s->per_exit && !fds_inst_has_open(&s->fds, inst, e);
 	switch (fds_open(&s->fds, inst, e, &req, &err, &reason)) {
 	case OPEN_DONE:
 		strbuf_release(&reason);
@@ -431,8 +436,7 @@ static int group_ioctl(struct hwp_session *s, unsigned long req, const char *wha
 
 	if (!s || !s->open)
 		return fail(-EBADF, "%s: the session is not open", what);
-	err = fds_group_ioctl(&s->fds, FDS_ALL_GROUPS, req) ?:
-	      session_first_ioctl(s, req);
+	err = fds_group_ioctl(&s->fds, FDS_ALL_GROUPS, req) ?: fds_ioctl(&s->first, req);
 	return err ? fail(err, "%s: ioctl failed: %s", what, errno_text(-err)) : 0;
 }
 

@@ -24,91 +24,90 @@
  * thread runs, a hardware group needs the PMU's counters twice; and the
  * kernel schedules each thread's counters out and in at every switch
  * between the threads, where it swapped them before.
+ *
+ * The copies are never pinned (open_req.alone), whatever the events ask
+ * (:D): a pinned counter the kernel cannot put on the PMU beside its
+ * pinned twin on the CPU goes into error state for good, and reads
+ * nothing, which made the row of a thread that ran <not counted>. Not
+ * pinned, a copy gets the counters left, and its row is scaled and says so
+ * where they are too few; the pinned events stay pinned where the command
+ * is counted.
  */
 #include "count/session.h"
 
 #include <errno.h>
-#include <stdlib.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
-/* Event @e's attr as opened on the CPUs, for the first thread alone; in
- * the group of @leader (-1: it leads), as on the CPUs. */
-static void first_attr(const struct hwp_session *s, size_t e, int leader,
-		       struct perf_event_attr *a)
+#define NOT_ALONE \
+	"counts per thread: %s opened on every CPU for the command's threads, but not for its first thread %d alone, which its row needs"
+
+/* Event @e for the first thread alone, in its group as on the CPUs: 0, or
+ * a negative error with the message set. */
+static int first_open_event(struct hwp_session *s, size_t e)
 {
-	*a = s->attrs[e];
-	a->inherit = 0;
-	a->inherit_stat = 0;
-	a->watermark = 0;
-	a->wakeup_watermark = 0;
-	a->comm = a->task = 0;
-	a->sample_id_all = 0;
-	a->sample_type = 0;
-	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	a->disabled = leader < 0;
-	a->enable_on_exec = leader < 0 && s->opts.enable_on_exec;
+	const struct event *ev = &s->evl->events[e];
+	bool leader = fds_leader(&s->first, 0, fds_group_of(&s->first, e)) < 0;
+	struct perf_event_attr a = s->attrs[e];
+	struct open_req req = {
+		.ev = ev,
+		.attr = &a,
+		.scope = s->opts.scope,
+		.pid = s->opts.pid,
+		.no_lone_id = true,
+		.alone = true,
+	};
+	struct strbuf reason = STRBUF_INIT;
+	int err = 0;
+
+	a.disabled = leader;
+	a.enable_on_exec = leader && s->opts.enable_on_exec;
+	switch (fds_open(&s->first, 0, e, &req, &err, &reason)) {
+	case OPEN_DONE:
+	case OPEN_USER_ONLY:
+		err = 0;
+		break;
+	case OPEN_FAILED:
+		err = fail_prefix(err, NOT_ALONE, ev->name, (int)s->first_tid);
+		break;
+	case OPEN_NOT_SUPPORTED:
+	case OPEN_THREAD_GONE:
+		err = fail(err ? err : -EOPNOTSUPP, NOT_ALONE ": %s", ev->name,
+			   (int)s->first_tid,
+			   reason.len ? strbuf_str(&reason) : errno_text(-err));
+		break;
+	}
+	strbuf_release(&reason);
+	return err;
 }
 
 int session_first_open(struct hwp_session *s)
 {
-	size_t n = s->evl->nr_events;
-	pid_t tid = s->first_tid;
-	int leader = -1;
+	int err = targets_set(&s->first_t, HWP_SCOPE_THREAD, s->first_tid, NULL, false);
 
-	s->first_fd = malloc(n * sizeof(*s->first_fd));
-	if (!s->first_fd)
-		return fail(-ENOMEM, "out of memory");
-	for (size_t e = 0; e < n; e++)
-		s->first_fd[e] = -1;
-	for (size_t e = 0; e < n; e++) {
-		struct perf_event_attr a;
-		long fd;
-
-		if (e == s->group_start[s->evl->events[e].group])
-			leader = -1;
-		if (s->status[e] != HWP_EVENT_COUNTING &&
-		    s->status[e] != HWP_EVENT_USER_ONLY)
-			continue;
-		first_attr(s, e, leader, &a);
-		fd = sys_perf_event_open(&a, tid, -1, leader, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0)
-			return fail(-errno, "counts per thread: %s opened on every CPU for the command's threads, but not for its first thread %d alone, which its row needs: %s",
-				    s->evl->events[e].name, (int)tid, errno_text(errno));
-		s->first_fd[e] = (int)fd;
-		if (leader < 0)
-			leader = (int)fd;
-	}
-	return 0;
+	if (!err)
+		err = fds_init(&s->first, s->evl, &s->first_t, true);
+	for (size_t e = 0; !err && e < s->evl->nr_events; e++)
+		if (s->status[e] == HWP_EVENT_COUNTING ||
+		    s->status[e] == HWP_EVENT_USER_ONLY)
+			err = first_open_event(s, e);
+	return err;
 }
 
 void session_first_close(struct hwp_session *s)
 {
-	for (size_t e = 0; s->first_fd && e < s->evl->nr_events; e++)
-		if (s->first_fd[e] >= 0)
-			close(s->first_fd[e]);
-	free(s->first_fd);
-	s->first_fd = NULL;
-}
-
-int session_first_ioctl(const struct hwp_session *s, unsigned long req)
-{
-	for (size_t e = 0; s->first_fd && e < s->evl->nr_events; e++)
-		if (s->first_fd[e] >= 0 && ioctl(s->first_fd[e], req, 0) < 0)
-			return -errno;
-	return 0;
+	fds_release(&s->first);
+	targets_release(&s->first_t);
 }
 
 int session_first_read(const struct hwp_session *s, struct hwp_count *row)
 {
-	for (size_t e = 0; s->first_fd && e < s->evl->nr_events; e++) {
+	for (size_t e = 0; s->first.fd && e < s->evl->nr_events; e++) {
 		uint64_t v[3];
 		ssize_t n;
 
 		row[e] = (struct hwp_count){ 0 };
-		if (s->first_fd[e] < 0)
+		if (fds_get(&s->first, 0, e) < 0)
 			continue;
-		n = fds_read_fd(s->first_fd[e], v, sizeof(v));
+		n = fds_read(&s->first, 0, e, v, sizeof(v));
 		if (n < 0)
 			return fail((int)n,
 				    "reading the first thread's counters failed: %s",

@@ -46,7 +46,7 @@ bool session_want_user_read(const struct hwp_session *s)
 		hardware |= s->evl->events[e].is_hardware;
 		/* rdpmc of the kernel's topdown-* gives the raw PERF_METRICS
 		 * MSR, not the slots x fraction its read() computes. */
-		if (strstr(s->evl->events[e].canonical, "/topdown-"))
+		if (s->evl->events[e].is_topdown)
 			return false;
 	}
 	if (!hardware)

@@ -5,7 +5,8 @@
  * session-units.c (aggregation units), session-exits.c and session-first.c
  * (counts per thread of a command), session-rdpmc.c (user-space reads),
  * session-cgroup.c.
- * Its descriptors are an event/fds.h matrix of events x instances.
+ * Its descriptors are event/fds.h matrices: events x instances, and for
+ * counts per thread of a command, the events on its first thread alone.
  */
 #ifndef HWPROF_COUNT_SESSION_H
 #define HWPROF_COUNT_SESSION_H
@@ -81,7 +82,8 @@ struct hwp_session {
 	uint64_t lost;		/* records the ring had no room for */
 	uint64_t read_lost;	/* the same, as the last read of the counters says */
 	struct exit_reader *reader;	/* reads the rings while the command runs */
-	int *first_fd;		/* per event: the first thread's own counter, or -1 */
+	struct fds first;	/* [0][event]: the first thread's own counters */
+	struct targets first_t;	/* the first thread, on any CPU */
 	size_t ring_pages;	/* each ring's data pages */
 	bool ring_unread;	/* a test's: no reader, only the reads empty them */
 	size_t member_words;	/* a member's words in a group read */
@@ -136,11 +138,10 @@ void session_exit_rings_unmap(struct hwp_session *s);
 int session_take_exits(struct hwp_session *s);
 
 /* session-first.c: a command per thread, its first thread's own counters
- * (which also keep the kernel from swapping the threads' counters). */
+ * (which also keep the kernel from swapping the threads' counters), in
+ * s->first: opened, closed, and read; ioctl'ed by fds_ioctl(). */
 int session_first_open(struct hwp_session *s);
 void session_first_close(struct hwp_session *s);
-/* PERF_EVENT_IOC_* @req on each; 0 or a negative errno. */
-int session_first_ioctl(const struct hwp_session *s, unsigned long req);
 /* The first thread's counts into @row (one an event). */
 int session_first_read(const struct hwp_session *s, struct hwp_count *row);
 

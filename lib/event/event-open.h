@@ -56,6 +56,14 @@ struct open_req {
 	 * ioctl a counter) is not asked for, and stays 0, which the kernel
 	 * gives no event. Not for records, nor exits' reads matched by id. */
 	bool no_lone_id;
+	/* fds_open(): a counter of its thread alone, beside counters of the
+	 * same event that the threads inherit (counts per thread of a
+	 * command: its first thread's own). Opened from a copy of @attr, but
+	 * not inherited nor pinned (a pinned twin of a pinned counter, where
+	 * the PMU cannot hold both, would go into error state and read
+	 * nothing), writing no records, and read alone: one read() gives the
+	 * value, the time enabled and the time running. */
+	bool alone;
 	unsigned long flags;		/* perf_event_open's: PERF_FLAG_PID_CGROUP or 0 */
 	/* For messages: the members of the group, and how many of them are
 	 * open on this instance before this one */

@@ -240,8 +240,14 @@ static int parse_group(struct parser *ps, size_t group)
 			return syntax_error(ps, start,
 					    "bad group modifiers '%s' (expected letters of ukhHGIpPD)",
 					    buf);
-		for (size_t i = first; i < ps->evl->nr_events; i++)
-			apply_modifiers(&ps->evl->events[i], &m);
+		for (size_t i = first; i < ps->evl->nr_events; i++) {
+			struct modifiers each = m;
+
+			/* :D pins the leader, which keeps the group on the
+			 * PMU, as perf's: the kernel refuses a pinned member. */
+			each.D = m.D && i == first;
+			apply_modifiers(&ps->evl->events[i], &each);
+		}
 	}
 	return 0;
 }
@@ -419,5 +425,6 @@ HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
 	i.is_hardware = ev->is_hardware;
 	i.attr = ev->attr;
 	i.scale = event_scale(ev);
+	i.is_topdown = ev->is_topdown;
 	return info_fill(info, &i, sizeof(i));
 }

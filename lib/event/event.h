@@ -26,6 +26,10 @@ struct event {
 	size_t group;
 	bool is_leader;
 	bool is_hardware;
+	/* One of the kernel's topdown events of Intel's core PMU (slots,
+	 * topdown-*: pmu.c), which it opens only in one group that slots
+	 * leads, and reads from the PERF_METRICS MSR. */
+	bool is_topdown;
 	/* u/k/h given: no permission fallback changes it silently. */
 	bool mod_explicit_plm;
 	/* Which of u, k, h were given, event and group together. */

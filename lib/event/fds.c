@@ -77,6 +77,14 @@ int fds_leader(const struct fds *f, size_t inst, size_t g)
 	return -1;
 }
 
+bool fds_inst_has_open(const struct fds *f, size_t inst, size_t e)
+{
+	for (size_t k = 0; k < e; k++)
+		if (fds_get(f, inst, k) >= 0)
+			return true;
+	return false;
+}
+
 size_t fds_nr_open(const struct fds *f)
 {
 	size_t n = 0;
@@ -104,12 +112,33 @@ static size_t opened_before(const struct fds *f, size_t inst, size_t g, size_t e
 	return n;
 }
 
+/* @a as a counter of one thread alone opens it (open_req.alone). */
+static void alone_attr(struct perf_event_attr *a)
+{
+	a->inherit = 0;
+	a->inherit_stat = 0;
+	a->pinned = 0;
+	a->watermark = 0;
+	a->wakeup_watermark = 0;
+	a->comm = a->task = 0;
+	a->sample_id_all = 0;
+	a->sample_type = 0;
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+}
+
 enum open_outcome fds_open(struct fds *f, size_t inst, size_t e, struct open_req *req,
 			   int *err, struct strbuf *reason)
 {
 	size_t g = fds_group_of(f, e), s = fds_slot(f, inst, e);
+	struct perf_event_attr alone, *asked = req->attr;
 	enum open_outcome o;
 	int fd;
+
+	if (req->alone) {
+		alone = *asked;
+		alone_attr(&alone);
+		req->attr = &alone;
+	}
 
 	req->cpu = f->t->cpus[inst / f->t->nr_tids];
 	if (!(req->flags & PERF_FLAG_PID_CGROUP))
@@ -119,6 +148,7 @@ enum open_outcome fds_open(struct fds *f, size_t inst, size_t e, struct open_req
 	req->group_opened = opened_before(f, inst, g, e);
 	req->fds_needed = f->nr_events * f->nr_inst;
 	o = event_open(req, &fd, err, reason);
+	req->attr = asked;
 	if (o != OPEN_DONE && o != OPEN_USER_ONLY)
 		return o;
 	f->fd[s] = fd;

@@ -72,6 +72,8 @@ size_t fds_group_of(const struct fds *f, size_t e);
 /* The fd of group @g's leader on instance @inst (its first open member),
  * or -1. */
 int fds_leader(const struct fds *f, size_t inst, size_t g);
+/* Whether an event before @e is open on instance @inst. */
+bool fds_inst_has_open(const struct fds *f, size_t inst, size_t e);
 /* How many slots are open. */
 size_t fds_nr_open(const struct fds *f);
 /* The slot whose fd has the kernel's id @id, or -1. */
@@ -86,6 +88,8 @@ long fds_find_id(const struct fds *f, uint64_t id);
  * whole matrix needs. On OPEN_DONE and OPEN_USER_ONLY the fd and its id
  * are in the slot; where the id cannot be read, the fd is closed and the
  * outcome is OPEN_FAILED with the message set. The rest as event_open().
+ * With @req->alone, it opens a copy of @req->attr changed as that says,
+ * and leaves @req->attr as it was.
  */
 enum open_outcome fds_open(struct fds *f, size_t inst, size_t e, struct open_req *req,
 			   int *err, struct strbuf *reason);

@@ -603,6 +603,23 @@ bool pmu_syntax(const char *name)
 	return slash && slash > name && strrchr(name, '/') > slash;
 }
 
+/*
+ * Whether @a on PMU @pmu is one of the kernel's topdown events, as its
+ * arch/x86/events/intel/core.c tells them (the core PMU's events/slots and
+ * events/topdown-* give these encodings): event code 0, which no real
+ * event has, with umask 0x04 (slots, a fixed counter) or 0x80 and up (the
+ * fields of PERF_METRICS). An Atom's topdown-* are generic events.
+ */
+static bool kernel_topdown(const char *pmu, const struct perf_event_attr *a)
+{
+	unsigned umask = (unsigned)(a->config >> 8) & 0xff;
+
+	if (strcmp(pmu, "cpu") && strcmp(pmu, "cpu_core"))
+		return false;
+	return a->type == PERF_TYPE_RAW && (a->config & 0xff) == 0 &&
+	       (umask == 0x04 || umask >= 0x80);
+}
+
 /* Out of line: its 9 KiB of paths and terms would be on the stack of every
  * name that is no pmu/.../ too, under the calls that find out. */
 OWN_FRAME static int pmu_spec_resolve(const char *spec, struct event *ev,
@@ -662,6 +679,7 @@ OWN_FRAME static int pmu_spec_resolve(const char *spec, struct event *ev,
 		err = pmu_cpumask(pc.pmu, ev);
 	if (err)
 		return err;
+	ev->is_topdown = kernel_topdown(pc.pmu, &ev->attr);
 	ev->source = HWP_SOURCE_PMU;
 	/* A core PMU's events (PERF_TYPE_RAW, hybrid cpu_*) need the
 	 * hardware; msr, cstate, power and uncore PMUs do not. */

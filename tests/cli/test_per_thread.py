@@ -10,11 +10,11 @@ does to inherited counters there must not move counts between threads or
 between events. A context switch more than the sleeps is a preemption, as
 many as the load makes: each thread says how many times it was switched
 out in all (getrusage, on stderr), the most its row may hold."""
+import os
 import re
-
 import sys
 
-from common import WORKLOAD, case, check, done, hwprof, stat_csv, stat_json
+from common import WORKLOAD, case, check, done, hwprof, skip, stat_csv, stat_json
 
 # name: (page faults, sleeps); tcI touch and sleep, the first thread
 # (named after the workload) does its part once they have ended.
@@ -191,6 +191,54 @@ def intervals():
     check_rows(sums, events, switches, "the intervals' sums")
 
 
+def pinned():
+    """Pinned events (:D): the first thread's row is its known work. Its
+    own copies of the events were pinned too, and a pinned counter the
+    kernel cannot put on the PMU beside its per-CPU twin (a hardware
+    group on a PMU with too few counters for both) goes into error
+    state, where every read returns nothing: the row said <not counted>
+    for a thread that ran. The shim gives such reads on any machine."""
+    shim = os.environ.get("PERF_SHIM")
+    if not shim:
+        skip("$PERF_SHIM is not set (meson test sets it)")
+    env = dict(os.environ, LD_PRELOAD=shim, HWPROF_SHIM="pinned-full")
+    events = ["page-faults:D", "context-switches:D", "task-clock:D"]
+    p, rows = stat_csv("--per-thread", "-e", ",".join(events), *COMMAND, env=env)
+    check(p.returncode == 0, p.stderr)
+    out = {(r[0], r[3].removesuffix(":D")): r[1] for r in rows if len(r) >= 4}
+    for k, v in out.items():
+        try:
+            out[k] = float(v)
+        except ValueError:
+            pass
+    check_rows(out, [e.removesuffix(":D") for e in events], said(p.stderr), "pinned")
+
+
+def leader_not_supported():
+    """A group whose leader cannot be counted (the shim makes every
+    hardware counter busy, PMU or not): the group's first event that
+    opened leads the first thread's own copies, and every row is its
+    thread's counts."""
+    shim = os.environ.get("PERF_SHIM")
+    if not shim:
+        skip("$PERF_SHIM is not set (meson test sets it)")
+    env = dict(os.environ, LD_PRELOAD=shim, HWPROF_SHIM="ebusy")
+    p, rows = stat_csv("--per-thread", "-e", "{cycles,page-faults,context-switches},task-clock",
+                       *COMMAND, env=env)
+    check(p.returncode == 0, p.stderr)
+    out = {}
+    for r in rows:
+        if len(r) >= 4:
+            try:
+                out[(r[0], r[3])] = float(r[1])
+            except ValueError:
+                out[(r[0], r[3])] = r[1]
+    cycles = [v for (_, ev), v in out.items() if ev == "cycles"]
+    check(cycles and all(v == "<not supported>" for v in cycles), f"cycles: {cycles}")
+    check_rows(out, ["page-faults", "context-switches", "task-clock"], said(p.stderr),
+               "a group led by its second event")
+
+
 EXEC_FROM_A_THREAD = """
 import os, threading, time
 def spin():
@@ -227,4 +275,6 @@ case(pingpong)
 case(sums_to_total)
 case(intervals)
 case(exec_from_a_thread, name="a thread that calls exec")
+case(pinned, name="pinned events")
+case(leader_not_supported, name="a group whose leader is not supported")
 done()

@@ -147,6 +147,20 @@ static void check_end(struct hwp_session *s, const struct seen *end)
 	}
 }
 
+/* Once the command is gone nothing counts: after a reset every unit
+ * reads 0, the first thread's own counters too (those of the others were
+ * taken from their exits). */
+static void check_reset(struct hwp_session *s, struct seen *now)
+{
+	CHECK_ERR(hwp_session_reset(s), 0);
+	CHECK_ERR(hwp_session_read_units(s, now->counts, ARRAY_SIZE(now->counts)), 0);
+	for (size_t u = 0; u < hwp_session_nr_units(s) && u < MAX_UNITS; u++)
+		for (size_t e = 0; e < NR_EV; e++)
+			CHECK(now->counts[u * NR_EV + e].value == 0,
+			      "after a reset, unit %zu event %zu counts %llu", u, e,
+			      (unsigned long long)now->counts[u * NR_EV + e].value);
+}
+
 static void test_known_counts_apart(void)
 {
 	char *argv[] = { getenv("WORKLOAD"), "tcounts", "0.05",
@@ -197,6 +211,8 @@ static void test_known_counts_apart(void)
 	t_note("%d reads while it ran", reads);
 	if (!err)
 		check_end(s, now);
+	if (!err)
+		check_reset(s, now);
 out:
 	hwp_session_free(s);
 	hwp_evlist_free(evl);

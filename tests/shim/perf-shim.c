@@ -14,6 +14,11 @@
  *                  valgrind 3.19; perf_event_open passes
  *   log=PATH       every call passes, and appends "TYPE CONFIG" to PATH: what
  *                  was opened, for tests that count opens
+ *   pinned-full    a pinned counter of one task on any CPU, not inherited,
+ *                  opens, but every read() of it returns 0 bytes: the
+ *                  kernel's answer for a pinned event it could not put on
+ *                  the PMU (error state), as when a PMU has too few counters
+ *                  for the pinned events of a thread twice
  * Anything else passes every call to the kernel. */
 #include <dlfcn.h>
 #include <errno.h>
@@ -24,8 +29,42 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 long syscall(long number, ...);
+ssize_t read(int fd, void *buf, size_t count);
+int close(int fd);
+
+/* pinned-full: the fds that read as a pinned event in error state. */
+static bool in_error[4096];
+
+static void mark_error(long fd, const struct perf_event_attr *attr, int cpu)
+{
+	if (fd >= 0 && fd < 4096)
+		in_error[fd] = attr->pinned && !attr->inherit && cpu == -1;
+}
+
+ssize_t read(int fd, void *buf, size_t count)
+{
+	static ssize_t (*real)(int, void *, size_t);
+
+	if (fd >= 0 && fd < 4096 && in_error[fd])
+		return 0;
+	if (!real)
+		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	return real(fd, buf, count);
+}
+
+int close(int fd)
+{
+	static int (*real)(int);
+
+	if (fd >= 0 && fd < 4096)
+		in_error[fd] = false;
+	if (!real)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "close");
+	return real(fd);
+}
 
 long syscall(long number, ...)
 {
@@ -97,5 +136,13 @@ long syscall(long number, ...)
 	}
 	if (!real)
 		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	if (number == SYS_perf_event_open) {
+		const char *mode = getenv("HWPROF_SHIM");
+		long fd = real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+
+		if (mode && !strcmp(mode, "pinned-full"))
+			mark_error(fd, (const struct perf_event_attr *)a[0], (int)a[2]);
+		return fd;
+	}
 	return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

@@ -260,6 +260,15 @@ static void check_groups(void)
 	hwp_evlist_event(evl, 4, &info);
 	CHECK(info.attr.exclude_user && !info.attr.exclude_kernel, "group :k on cs");
 	hwp_evlist_free(evl);
+
+	/* A group's :D pins its leader, as perf's does: the kernel refuses a
+	 * pinned member (EINVAL), and the leader keeps the group on the PMU. */
+	CHECK_ERR(hwp_evlist_parse("{task-clock,page-faults}:D", NULL, &evl), 0);
+	hwp_evlist_event(evl, 0, &info);
+	CHECK(info.attr.pinned, "group :D: the leader is not pinned");
+	hwp_evlist_event(evl, 1, &info);
+	CHECK(!info.attr.pinned, "group :D: a member is pinned");
+	hwp_evlist_free(evl);
 }
 
 static void check_opts(void)

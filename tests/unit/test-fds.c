@@ -2,7 +2,8 @@
 /* The fd matrix (event/fds.h) on software events with known counts: each
  * thread's slots hold that thread's counts, a group is enabled, disabled and
  * reset alone, a member opens in its leader's group, ids find their slots,
- * and closing leaves no descriptor open, nor does freeing a hold. */
+ * a counter alone counts its thread alone, and closing leaves no descriptor
+ * open, nor does freeing a hold. */
 #include "event/fds.h"
 #include "harness.h"
 
@@ -373,6 +374,55 @@ static void test_ungrouped_ids(void)
 	self_close(&s);
 }
 
+/* Counters alone (open_req.alone) open as their attrs say but not
+ * inherited, pinned nor writing records, each read alone: a thread
+ * started after the open is not counted, and the caller's attr is left
+ * as it was. */
+static void test_alone(void)
+{
+	struct self s;
+	struct perf_event_attr a[2];
+	struct worker w;
+	struct hwp_count faults;
+	struct fds f;
+	int err;
+
+	if (!self_open(&s, true))
+		return self_close(&s);
+	CHECK_ERR(fds_init(&f, s.evl, &s.t, true), 0);
+	for (size_t e = 0; e < 2; e++) {
+		struct open_req req = { .ev = &s.evl->events[e], .attr = &a[e],
+					.scope = HWP_SCOPE_THREAD, .alone = true };
+
+		a[e] = s.evl->events[e].attr;
+		a[e].size = sizeof(a[e]);
+		a[e].disabled = e == 0;
+		a[e].inherit = a[e].inherit_stat = a[e].comm = 1;
+		a[e].pinned = e == 0;
+		a[e].read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+		CHECK(fds_open(&f, 0, e, &req, &err, NULL) == OPEN_DONE, "open %zu: %s",
+		      e, hwp_errmsg());
+		CHECK(req.attr == &a[e] && a[e].inherit && a[e].comm &&
+		      a[e].pinned == (e == 0) &&
+		      a[e].read_format == (PERF_FORMAT_GROUP | PERF_FORMAT_ID),
+		      "event %zu: the caller's attr changed", e);
+	}
+	CHECK_ERR(fds_group_ioctl(&f, FDS_ALL_GROUPS, PERF_EVENT_IOC_ENABLE), 0);
+	start_worker(&w, 3 * PAGES_A_THREAD);
+	write_all(w.go[1], "", 1);
+	read_all(w.done[0], (char[1]){ 0 }, 1);
+	touch_pages(PAGES_A_THREAD);
+	stop_worker(&w);
+	CHECK_ERR(fds_group_ioctl(&f, FDS_ALL_GROUPS, PERF_EVENT_IOC_DISABLE), 0);
+	faults = read_count(&f, 0, 1);
+	CHECK(faults.value >= PAGES_A_THREAD &&
+	      faults.value < PAGES_A_THREAD + fault_margin() && faults.time_running,
+	      "%llu faults, this thread's %d and not its worker's %d",
+	      (unsigned long long)faults.value, PAGES_A_THREAD, 3 * PAGES_A_THREAD);
+	fds_release(&f);
+	self_close(&s);
+}
+
 /* Closing the matrix closes every descriptor it opened. */
 static void test_close_leaves_none(void)
 {
@@ -413,6 +463,7 @@ int main(void)
 	t_run(test_group_ioctl);
 	t_run(test_group_read);
 	t_run(test_ungrouped_ids);
+	t_run(test_alone);
 	t_run(test_close_leaves_none);
 	t_run(test_hold);
 	return t_done();

@@ -13,6 +13,7 @@
 #include "core/core.h"
 #include "event/event.h"
 #include "count/count.h"
+#include "count/session.h"
 #include "harness.h"
 
 #include <math.h>
@@ -138,6 +139,63 @@ static void test_group_attrs(void)
 		      (unsigned long long)ev->attr.config, ev->is_leader);
 	}
 	hwp_evlist_free(evl);
+}
+
+/* Whether the session of @list on the calling thread, not inherited,
+ * would read its counters in user space. */
+static bool user_read(const char *list)
+{
+	HWP_OPTS(hwp_session_opts, o, .scope = HWP_SCOPE_THREAD, .no_inherit = true);
+	struct hwp_evlist *evl = NULL;
+	struct hwp_session *s = NULL;
+	bool want = false;
+
+	CHECK_ERR(hwp_evlist_parse(list, NULL, &evl), 0);
+	if (evl && !hwp_session_new(evl, &o, &s))
+		want = session_want_user_read(s);
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
+	return want;
+}
+
+/* The library knows the kernel's topdown events by their encodings, once,
+ * for all who ask (hwp_event_info.is_topdown): the slots group of the
+ * CLI's metrics, and rdpmc, which reads PERF_METRICS raw for topdown-*
+ * (its read() gives slots times the share). An Atom's topdown-* are
+ * generic events; umask 0x3 (ref-cycles' fixed counter) is no topdown. */
+static void test_topdown_flag(void)
+{
+	static const struct {
+		char *root;
+		const char *event;
+		bool topdown;
+	} cases[] = {
+		{ with, "cpu/slots/", true },
+		{ with, "cpu/topdown-retiring/", true },
+		{ spr, "cpu/topdown-mem-bound/", true },
+		{ with, "cpu/event=0x00,umask=0x81/", true },
+		{ with, "cpu/event=0x00,umask=0x3/", false },
+		{ with, "cpu/event=0xc0/", false },
+		{ atom, "cpu/topdown-retiring/", false },
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		struct hwp_event_info info = { .sz = sizeof(info) };
+		struct hwp_evlist *evl = NULL;
+
+		setenv("HWPROF_SYSFS_ROOT", cases[k].root, 1);
+		CHECK_ERR(hwp_evlist_parse(cases[k].event, NULL, &evl), 0);
+		CHECK(evl && !hwp_evlist_event(evl, 0, &info) &&
+		      info.is_topdown == cases[k].topdown, "%s on %s: is_topdown %d",
+		      cases[k].event, cases[k].root, info.is_topdown);
+		hwp_evlist_free(evl);
+	}
+	setenv("HWPROF_SYSFS_ROOT", with, 1);
+#if defined(__x86_64__)
+	CHECK(user_read("cpu/event=0xc0/"), "cpu/event=0xc0/ is not read in user space");
+#endif
+	CHECK(!user_read("cpu/event=0xc0/,cpu/slots/,cpu/topdown-retiring/"),
+	      "the kernel's topdown events read in user space");
 }
 
 /* The kernel's counts: slots times each fraction, rounded (9990, not
@@ -283,6 +341,7 @@ int main(void)
 	}
 	t_run(test_kernel_events_used);
 	t_run(test_group_attrs);
+	t_run(test_topdown_flag);
 	t_run(test_shares_on_synthetic_counts);
 	t_run(test_level2_on_synthetic_counts);
 	t_run(test_fallback_without_them);
