@@ -104,11 +104,30 @@ def serve_a_series_an_instance():
     check(sorted(series) == INSTANCES, f"{series}\n{body}")
 
 
+def record_an_event_an_instance():
+    """record -a: an event an instance in the file, each named by it (a
+    sample is not a row to merge), so that report -e picks one; each opened
+    on CPU 0 of its cpumask alone."""
+    need_system_wide()
+    data = f"{ROOT.name}/u.data"
+    p = hwprof("record", "-a", "-F", "100", "-e", "uncore_sw/ticks/", "-o", data, "--",
+               WORKLOAD, "spin", "0.1", env=ENV)
+    if not check(p.returncode == 0, f"{p.returncode} {p.stderr}"):
+        return
+    p = hwprof("report", "-i", data, env=ENV)
+    check(p.returncode == 0 and "of event 'uncore_sw_0/ticks/'" in p.stdout and
+          "uncore_sw_1/ticks/" in p.stdout, f"{p.returncode} {p.stderr} {p.stdout[:400]}")
+    p = hwprof("report", "-i", data, "-e", "uncore_sw_2/ticks/", env=ENV)
+    check(p.returncode == 0 and "of event 'uncore_sw_2/ticks/'" in p.stdout,
+          f"{p.returncode} {p.stderr} {p.stdout[:400]}")
+
+
 fabricate()
 case(merged, name="-e uncore_sw/ticks/: one row of the instances")
 case(no_merge, name="--no-merge: a row an instance")
 case(per_thread_says_a, name="of a command alone: not supported, says -a")
 case(in_a_group, name="in a group: an error that names the instances")
 case(serve_a_series_an_instance, name="serve: a series an instance")
+case(record_an_event_an_instance, name="record -a: an event an instance")
 ROOT.cleanup()
 done()
