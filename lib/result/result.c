@@ -231,6 +231,33 @@ static int metric_row_fill(struct series *sr, const struct counted_ctx *cc)
 	return !sr->name || !sr->unit || !sr->expr || (noted && !sr->note) ? -ENOMEM : 0;
 }
 
+/* The row of event @e of @s, and of the instances merged into it: 0 or
+ * -ENOMEM. */
+static int event_row_fill(struct series *sr, const struct hwp_session *s, size_t e)
+{
+	const struct hwp_evlist *evl = hwp_session_evlist(s);
+	const struct event *ev = &evl->events[e];
+	size_t events = evlist_row_events(evl, e);
+	const char *reason;
+	enum hwp_event_status st = session_row_status(s, e, events, &reason);
+
+	sr->kind = HWP_SERIES_EVENT;
+	sr->name = strdup(ev->name);
+	/* The sum of instances is none of them: its name is the PMU's. */
+	sr->canonical = events > 1 ?
+			strndup(ev->name, modifier_split(ev->name, strlen(ev->name))) :
+			strdup(ev->canonical);
+	/* The row's values are counts times the scale, in its unit. */
+	sr->unit = strdup(event_value_unit(ev));
+	sr->scale = event_scale(ev);
+	sr->supported = st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY;
+	sr->user_only = st == HWP_EVENT_USER_ONLY;
+	sr->reason = reason ? strdup(reason) : NULL;
+	if (!sr->name || !sr->canonical || !sr->unit || (reason && !sr->reason))
+		return -ENOMEM;
+	return 0;
+}
+
 int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		    struct series **rows, size_t *nr, size_t *nr_events)
 {
@@ -238,24 +265,9 @@ int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 	struct counted_ctx cc = { s };
 
 	for (size_t e = 0; e < evl->nr_events; e += evlist_row_events(evl, e)) {
-		const struct event *ev = &evl->events[e];
 		struct series *sr = add_series(rows, nr);
-		const char *reason;
-		enum hwp_event_status st;
 
-		if (!sr)
-			return -ENOMEM;
-		st = session_row_status(s, e, evlist_row_events(evl, e), &reason);
-		sr->kind = HWP_SERIES_EVENT;
-		sr->name = strdup(ev->name);
-		sr->canonical = strdup(ev->canonical);
-		/* The row's values are counts times the scale, in its unit. */
-		sr->unit = strdup(event_value_unit(ev));
-		sr->scale = event_scale(ev);
-		sr->supported = st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY;
-		sr->user_only = st == HWP_EVENT_USER_ONLY;
-		sr->reason = reason ? strdup(reason) : NULL;
-		if (!sr->name || !sr->canonical || !sr->unit || (reason && !sr->reason))
+		if (!sr || event_row_fill(sr, s, e))
 			return -ENOMEM;
 		(*nr_events)++;
 	}

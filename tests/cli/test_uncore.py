@@ -44,6 +44,8 @@ def merged():
     check(names == ["uncore_sw/ticks/", "task-clock"], names)
     row = event(doc, "uncore_sw/ticks/")
     check(row and row["supported"] and row["values"][0] > 0, row)
+    # the sum is no instance's: its canonical name is the PMU's
+    check(row and row["canonical"] == "uncore_sw/ticks/", row)
     p, rows = stat_csv("-a", "-e", "uncore_sw/ticks/", "--", "true", env=ENV)
     check(p.returncode == 0 and [r[2] for r in rows if len(r) > 2] ==
           ["uncore_sw/ticks/"], f"{p.stderr} {rows}")
