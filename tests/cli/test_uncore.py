@@ -65,6 +65,22 @@ def no_merge():
         check(row and row["supported"] and row["values"][0] > 0, row)
 
 
+def per_cpu():
+    """-A: a CPU's row is the sum of the instances counted there (CPU 0,
+    their cpumask's), and the units add up to the total."""
+    need_system_wide()
+    p, doc = stat_json("-a", "-A", "-e", "uncore_sw/ticks/", "--", WORKLOAD, "spin", "0.1",
+                       env=ENV)
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    units = {u["unit"]: u["events"] for u in doc["units"]}
+    check(all([e["event"] for e in ev] == ["uncore_sw/ticks/"] for ev in units.values()),
+          units)
+    cpu0 = units.get("CPU0", [{}])[0].get("values", [0])[0]
+    check(cpu0 > 0 and cpu0 == doc["events"][0]["values"][0],
+          f"CPU0 {cpu0}, total {doc['events'][0]['values']}")
+
+
 def per_thread_says_a():
     """Of a command alone: one row, not supported, that says -a."""
     p, doc = stat_json("-e", "uncore_sw/ticks/,task-clock", "--", "true", env=ENV)
@@ -127,6 +143,7 @@ def record_an_event_an_instance():
 fabricate()
 case(merged, name="-e uncore_sw/ticks/: one row of the instances")
 case(no_merge, name="--no-merge: a row an instance")
+case(per_cpu, name="-A: a CPU's row sums the instances there")
 case(per_thread_says_a, name="of a command alone: not supported, says -a")
 case(in_a_group, name="in a group: an error that names the instances")
 case(serve_a_series_an_instance, name="serve: a series an instance")
