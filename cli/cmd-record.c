@@ -199,7 +199,10 @@ static int new_record(struct record_config *c, struct session *s)
 {
 	struct cli_scope t = cli_watch_scope(&s->watch);
 	struct hwp_evlist *evl = NULL;
-	int err = c->events.buf ? hwp_evlist_parse(c->events.buf, NULL, &evl) : 0;
+	/* An uncore PMU's instances apart, each named by it: samples are no
+	 * row to merge, and report -e picks one by its name. */
+	HWP_OPTS(hwp_evlist_opts, eo, .no_merge = true);
+	int err = c->events.buf ? hwp_evlist_parse(c->events.buf, &eo, &evl) : 0;
 	HWP_OPTS(hwp_record_opts, o, .freq = (uint64_t)c->freq,
 		 .period = (uint64_t)c->period, .callchain = c->callchain,
 		 .stack_size = (uint32_t)c->stack_size,

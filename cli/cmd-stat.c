@@ -77,6 +77,7 @@ static const struct cli_option stat_options[] = {
 	CLI_OPT_ALSO(OPT_SAVE, "save", "DIR"),
 	CLI_OPT_ALSO(OPT_ALPHA, "alpha", "X"),
 	CLI_OPT_ALSO(OPT_NO_BIG_NUM, "no-big-num", NULL),
+	CLI_OPT_ALSO(OPT_NO_MERGE, "no-merge", NULL),
 	CLI_OPT_ALSO(OPT_PER + HWP_AGGR_CORE, "per-core", NULL),
 	CLI_OPT_ALSO(OPT_PER + HWP_AGGR_DIE, "per-die", NULL),
 	CLI_OPT_ALSO(OPT_PER + HWP_AGGR_SOCKET, "per-socket", NULL),
@@ -90,7 +91,7 @@ static const char stat_tail[] =
 	"Also: --all-user, --all-kernel, --no-inherit, --strict, --pin, --cgroup,\n"
 	"--keep-going, --histogram, --per-run, --explain, --quiet, --score-from,\n"
 	"--regions, --skip-first, --variant, --order, --seed, --save, --alpha,\n"
-	"--no-big-num, --topdown, --td-level.\n"
+	"--no-big-num, --no-merge, --topdown, --td-level.\n"
 	"\n"
 	"Exit status: COMMAND's (128+N when a signal N killed it), 127 when COMMAND is\n"
 	"not found, 126 when it cannot be run, 2 for a usage error, 1 for other failures.\n"
@@ -135,7 +136,7 @@ static int prepare(struct stat_ctx *sc)
 {
 	struct stat_config *c = sc->cfg;
 	HWP_OPTS(hwp_evlist_opts, eo, .all_user = c->all_user,
-		 .all_kernel = c->all_kernel);
+		 .all_kernel = c->all_kernel, .no_merge = c->no_merge);
 	const char **names;
 	char *spec;
 	int ret, err;

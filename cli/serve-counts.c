@@ -87,6 +87,7 @@ static int say_open_error(int err)
 int serve_new(const struct serve_config *cfg, struct serve **out)
 {
 	struct serve *sv = calloc(1, sizeof(*sv));
+	HWP_OPTS(hwp_evlist_opts, no_merge, .no_merge = true);
 	int err;
 
 	*out = sv;
@@ -96,7 +97,9 @@ int serve_new(const struct serve_config *cfg, struct serve **out)
 	sv->cgroup_root = cfg->cgroup_root;
 	if (gethostname(sv->host, sizeof(sv->host) - 1))
 		strcpy(sv->host, "localhost");
-	err = hwp_evlist_parse(cfg->events, NULL, &sv->evl);
+	/* A series an instance of an uncore PMU, each named by it: merged,
+	 * they would be one event and CPU said once an instance. */
+	err = hwp_evlist_parse(cfg->events, &no_merge, &sv->evl);
 	if (err)
 		return say_open_error(err);
 	if (cfg->cgroups.buf)

@@ -211,6 +211,7 @@ static const struct field {
 	FIELD(OPT_STRICT, strict), FIELD(OPT_KEEP_GOING, keep_going),
 	FIELD('a', target.all_cpus), FIELD(OPT_JSON, json),
 	FIELD(OPT_NO_BIG_NUM, no_big_num), FIELD(OPT_REGIONS, regions),
+	FIELD(OPT_NO_MERGE, no_merge),
 }, strings[] = {
 	/* Those whose value is kept as given. */
 	FIELD(OPT_SCORE_FROM, score_from), FIELD(OPT_ORDER, order), FIELD(OPT_SEED, seed),

@@ -24,7 +24,7 @@ enum {
 	OPT_FORMAT, OPT_NO_BIG_NUM, OPT_WARMUP, OPT_SWEEP, OPT_HISTOGRAM, OPT_REGIONS,
 	OPT_SKIP_FIRST, OPT_STRICT, OPT_KEEP_GOING, OPT_SCORE, OPT_SCORE_FROM,
 	OPT_QUIET, OPT_EXPLAIN, OPT_PER_RUN, OPT_VARIANT, OPT_ORDER, OPT_SEED,
-	OPT_SAVE, OPT_ALPHA, OPT_TOPDOWN, OPT_TD_LEVEL,
+	OPT_SAVE, OPT_ALPHA, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_NO_MERGE,
 };
 
 struct stat_config {
@@ -44,6 +44,7 @@ struct stat_config {
 	bool no_big_num;
 	bool all_user;
 	bool all_kernel;
+	bool no_merge;		/* a row an instance of an uncore PMU */
 	bool no_inherit;
 	const char *histogram;	/* the event or metric to draw */
 	const char *sweep;	/* NAME=v1,v2,... as given */

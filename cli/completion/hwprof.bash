@@ -8,7 +8,7 @@
 # Each command's options; those that take an argument, in _hwprof_args_*.
 _hwprof_opts_stat='-e --event -M --metric --topdown --td-level --all-user --all-kernel -i --no-inherit
 	-p --pid -a --all-cpus -C --cpu --pin -r --repeat -I --interval-print
-	-x --field-separator --json --format -o --output --no-big-num --warmup --sweep
+	-x --field-separator --json --format -o --output --no-big-num --no-merge --warmup --sweep
 	--histogram --regions -A --no-aggr --per-core --per-die --per-socket --per-node
 	--per-thread -G --cgroup --skip-first --strict --keep-going --score --score-from
 	--quiet --explain --per-run --variant --order --seed --save --alpha -h --help'

@@ -86,6 +86,15 @@ struct hwp_evlist_opts {
 	size_t sz;
 	bool all_user;		/* count user space only, as if every event had :u */
 	bool all_kernel;	/* count the kernel only, as if every event had :k */
+	/* An event of a PMU that the machine has as numbered instances
+	 * (uncore_imc/EVENT/: uncore_imc_0 .. uncore_imc_N, a memory
+	 * controller each) is one event an instance, each a group of its
+	 * own, opened on its instance's cpumask CPUs; a result shows their
+	 * sum as one row named as written, as perf stat merges them. With
+	 * no_merge, each is an event of its own, named by its instance
+	 * (uncore_imc_0/EVENT/), as perf stat --no-merge shows them.
+	 * Since: 0.2 */
+	bool no_merge;
 	size_t :0;
 };
 
@@ -96,7 +105,8 @@ struct hwp_evlist_opts {
  * @out: the parsed list; free it with hwp_evlist_free()
  *
  * Errors: -HWP_ERR_SYNTAX for a malformed list (hwp_errmsg() points at the
- * position), -HWP_ERR_UNKNOWN_EVENT for a name no source knows
+ * position), or, since 0.2, an event of a PMU's instances (opts' no_merge)
+ * within braces, -HWP_ERR_UNKNOWN_EVENT for a name no source knows
  * (hwp_errmsg() suggests up to three close names), -ENOENT for a tracepoint
  * when tracefs is not mounted (the message says how to mount it),
  * -ENOMEM. Parsing opens no counter. Since: 0.1

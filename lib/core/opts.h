@@ -22,7 +22,7 @@ int opts_copy(void *dst, size_t dst_sz, size_t known_end, const void *src,
 #define OPTS_COPY(dst, src, TYPE) \
 	opts_copy(dst, sizeof(*(dst)), offsetofend(struct TYPE, TYPE##__last_field), \
 		  src, #TYPE)
-#define hwp_evlist_opts__last_field all_kernel
+#define hwp_evlist_opts__last_field no_merge
 #define hwp_session_opts__last_field cgroup
 #define hwp_workload_opts__last_field spawn_at_start
 #define hwp_stats_test_opts__last_field confidence

@@ -37,6 +37,15 @@ size_t session_raw_layout(const struct hwp_session *s, struct raw_item *items,
 			      size_t *words);
 int session_read_raw(struct hwp_session *s, uint64_t *buf);
 
+/* The row of @s's events [@e, @e + @n): one event, or the instances of a
+ * PMU merged into one (evlist_row_events()). Its status: counting when
+ * each instance counts, else the first that does not (user space only
+ * the least of them), *@reason (may be NULL) its reason. */
+enum hwp_event_status session_row_status(const struct hwp_session *s, size_t e, size_t n,
+					 const char **reason);
+/* Its count in @counts, one an event: their values and times added up. */
+struct hwp_count session_row_count(const struct hwp_count *counts, size_t e, size_t n);
+
 /* hwp_session_metric(), asking @extra first (a result's scores): a name
  * it answers -ENOENT for is looked up among the events. */
 int session_metric_with(const struct hwp_session *s, const struct hwp_count *counts,

@@ -209,32 +209,17 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e)
 	return 0;
 }
 
-/* An event with a cpumask (an uncore PMU's) counts a device that every CPU
- * shares, on the CPUs of its mask only: not per thread, and with -C only
- * where the list has one of them. Those it cannot count on are marked. */
+/* An event of a PMU with a cpumask that opens on none of the targets
+ * (fds_opens_nowhere()) is marked, with why. */
 static int check_cpumasks(struct hwp_session *s)
 {
 	for (size_t e = 0; e < s->evl->nr_events; e++) {
-		const struct event *ev = &s->evl->events[e];
 		struct strbuf sb = STRBUF_INIT;
-		char mask[128];
-		bool cpus = s->opts.scope == HWP_SCOPE_CPUS, any = false;
 
-		if (!ev->nr_cpumask)
-			continue;
-		for (size_t c = 0; cpus && c < s->t.nr_cpus; c++)
-			any |= event_counts_on(ev, s->t.cpus[c]);
-		if (any)
-			continue;
-		event_cpumask_format(ev, mask, sizeof(mask));
-		if (!cpus)
-			strbuf_addf(&sb, "its PMU counts a device that every CPU shares (its cpumask: CPU %s), not a thread: count it system-wide, with -a",
-				    mask);
-		else
-			strbuf_addf(&sb, "its PMU counts on CPU %s only (its cpumask), which the CPU list leaves out: add one of them to -C, or count with -a",
-				    mask);
-		if (set_reason(s, e, HWP_EVENT_NOT_SUPPORTED, &sb))
+		if (fds_opens_nowhere(&s->fds, &s->evl->events[e], &sb) &&
+		    set_reason(s, e, HWP_EVENT_NOT_SUPPORTED, &sb))
 			return -ENOMEM;
+		strbuf_release(&sb);
 	}
 	return 0;
 }
@@ -245,14 +230,13 @@ static int open_all(struct hwp_session *s)
 	size_t live_threads = 0;
 
 	for (size_t inst = 0; inst < s->nr_inst; inst++) {
-		int cpu = s->t.cpus[inst / s->t.nr_tids];
 		bool thread_gone = false;
 
 		for (size_t e = 0; e < evl->nr_events && !thread_gone; e++) {
 			int ret;
 
 			if (s->status[e] == HWP_EVENT_NOT_SUPPORTED ||
-			    !event_counts_on(&evl->events[e], cpu))
+			    !fds_opens_on(&s->fds, inst, &evl->events[e]))
 				continue;
 			ret = open_one(s, inst, e);
 			if (ret < 0)

@@ -38,16 +38,18 @@ static bool switches_on(const struct perf_event_attr *a)
 	       a->config != PERF_COUNT_SW_TASK_CLOCK;
 }
 
-/* Whether an event before @e is the same one (page-faults and
+/* Whether an event before @e is held, and the same one (page-faults and
  * page-faults:u switch the same key on). */
-static bool held_before(const struct hwp_evlist *evl, size_t e)
+static bool held_before(const struct hwpriv_hold *h, const struct hwp_evlist *evl,
+			size_t e)
 {
 	const struct perf_event_attr *a = &evl->events[e].attr;
 
 	for (size_t k = 0; k < e; k++) {
 		const struct perf_event_attr *b = &evl->events[k].attr;
 
-		if (b->type == a->type && b->config == a->config)
+		if (b->type == a->type && b->config == a->config &&
+		    fds_opens_on(&h->fds, 0, &evl->events[k]))
 			return true;
 	}
 	return false;
@@ -105,7 +107,8 @@ HWP_API int hwpriv_hold_new(const struct hwp_evlist *evl, struct hwpriv_hold **o
 		return err;
 	}
 	for (size_t e = 0; e < evl->nr_events; e++) {
-		if (switches_on(&evl->events[e].attr) && !held_before(evl, e))
+		if (switches_on(&evl->events[e].attr) && !held_before(h, evl, e) &&
+		    fds_opens_on(&h->fds, 0, &evl->events[e]))
 			hold_one(h, &evl->events[e], e);
 	}
 	clear_error();

@@ -177,6 +177,37 @@ HWP_API double hwp_count_percent_running(const struct hwp_count *c)
 	return 100.0 * (double)c->time_running / (double)c->time_enabled;
 }
 
+enum hwp_event_status session_row_status(const struct hwp_session *s, size_t e, size_t n,
+					 const char **reason)
+{
+	enum hwp_event_status st = HWP_EVENT_COUNTING;
+
+	if (reason)
+		*reason = NULL;
+	for (size_t k = e; k < e + n && k < s->evl->nr_events; k++) {
+		if (s->status[k] == HWP_EVENT_COUNTING ||
+		    (st != HWP_EVENT_COUNTING && s->status[k] == HWP_EVENT_USER_ONLY) ||
+		    (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY))
+			continue;
+		st = s->status[k];
+		if (reason)
+			*reason = s->reason[k];
+	}
+	return st;
+}
+
+struct hwp_count session_row_count(const struct hwp_count *counts, size_t e, size_t n)
+{
+	struct hwp_count sum = { 0 };
+
+	for (size_t k = e; k < e + n; k++) {
+		sum.value += counts[k].value;
+		sum.time_enabled += counts[k].time_enabled;
+		sum.time_running += counts[k].time_running;
+	}
+	return sum;
+}
+
 /* ---- metrics over a session's reading ---- */
 
 struct session_lookup {
@@ -191,7 +222,9 @@ static int session_value(const char *name, double *value, void *arg)
 {
 	const struct session_lookup *sl = arg;
 	const struct hwp_evlist *evl = sl->s->evl;
-	size_t e;
+	struct hwp_count c;
+	enum hwp_event_status st;
+	size_t e, n;
 	long found;
 	int err;
 
@@ -205,12 +238,14 @@ static int session_value(const char *name, double *value, void *arg)
 	if (found < 0)
 		return -ENOENT;
 	e = (size_t)found;
-	if (sl->s->status[e] == HWP_EVENT_NOT_SUPPORTED)
+	n = evlist_operand_events(evl, e, name);
+	st = session_row_status(sl->s, e, n, NULL);
+	if (st == HWP_EVENT_NOT_SUPPORTED)
 		return -EOPNOTSUPP;
-	if (sl->s->status[e] != HWP_EVENT_COUNTING &&
-	    sl->s->status[e] != HWP_EVENT_USER_ONLY)
+	if (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY)
 		return -HWP_ERR_UNDEFINED;
-	*value = hwp_count_scaled(&sl->counts[e]);
+	c = session_row_count(sl->counts, e, n);
+	*value = hwp_count_scaled(&c);
 	return isnan(*value) ? -HWP_ERR_UNDEFINED : 0;
 }
 

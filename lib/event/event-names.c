@@ -355,8 +355,11 @@ static bool key_matches(const struct event *ev, const struct name_key *k)
 
 	if (!strcmp(k->name, ev->name) || !strcasecmp(k->name, ev->canonical))
 		return true;
+	/* the name as written too: uncore_imc/cas_count_read/, one of
+	 * its PMU's instances (event-instances.c) */
 	if (ev->source == HWP_SOURCE_PMU && k->pmu_form)
-		return !strcasecmp(k->slashed, ev->canonical);
+		return !strcasecmp(k->slashed, ev->canonical) ||
+		       !strcasecmp(k->slashed, ev->name);
 	if (k->g && !strcmp(k->g->name, ev->canonical))
 		return true;
 	if (normalizes_to(ev->canonical, k->norm) || normalizes_to(ev->name, k->norm))

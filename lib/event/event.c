@@ -18,6 +18,7 @@ struct parser {
 	size_t pos;
 	struct hwp_evlist *evl;
 	struct hwp_evlist_opts opts;
+	bool in_group;		/* between { and } */
 };
 
 static int syntax_error(const struct parser *ps, size_t pos, const char *fmt, ...)
@@ -162,6 +163,55 @@ err:
 	return err;
 }
 
+/* A group holds events of one PMU (and software events): not all the
+ * instances of one. */
+static int instances_in_group(const struct parser *ps, size_t pos, const char *tok,
+			      size_t len, char **specs, size_t nr)
+{
+	int first = (int)strcspn(specs[0], "/"), last = (int)strcspn(specs[nr - 1], "/");
+
+	return syntax_error(ps, pos,
+			    "'%.*s' in a group: this machine has its PMU as %zu instances, %.*s to %.*s, one a device, which no group holds together: count it outside the group, or name one instance in it (%s)",
+			    (int)len, tok, nr, first, specs[0], last, specs[nr - 1],
+			    specs[0]);
+}
+
+/* The event @tok, or one event an instance of its PMU, each a group of its
+ * own from @group on, named as written and merged unless opts.no_merge. */
+static int add_events(struct parser *ps, const char *tok, size_t len, size_t pos,
+		      size_t group, bool leader)
+{
+	char **specs;
+	size_t nr;
+	int err = event_instance_specs(tok, len, &specs, &nr);
+
+	if (!err && !nr)
+		return add_event(ps, tok, len, pos, group, leader);
+	if (!err && ps->in_group)
+		err = instances_in_group(ps, pos, tok, len, specs, nr);
+	for (size_t i = 0; !err && i < nr; i++) {
+		struct event *ev;
+		char *name;
+
+		err = add_event(ps, specs[i], strlen(specs[i]), pos, group + i, true);
+		if (err || ps->opts.no_merge)
+			continue;
+		ev = &ps->evl->events[ps->evl->nr_events - 1];
+		name = strndup(tok, len);
+		if (!name) {
+			err = fail(-ENOMEM, "out of memory");
+			continue;
+		}
+		free(ev->name);
+		ev->name = name;
+		ev->merged = i > 0;
+	}
+	for (size_t i = 0; i < nr; i++)
+		free(specs[i]);
+	free(specs);
+	return err;
+}
+
 static void skip_spaces(struct parser *ps)
 {
 	while (ps->spec[ps->pos] == ' ' || ps->spec[ps->pos] == '\t')
@@ -200,7 +250,7 @@ static int parse_event(struct parser *ps, size_t group, bool leader)
 			return syntax_error(ps, i, "unexpected %s in an event name",
 					    isspace((unsigned char)s[i]) ?
 					    "space" : "character");
-	return add_event(ps, s + start, end - start, start, group, leader);
+	return add_events(ps, s + start, end - start, start, group, leader);
 }
 
 static int parse_group(struct parser *ps, size_t group)
@@ -210,6 +260,7 @@ static int parse_group(struct parser *ps, size_t group)
 	int err;
 
 	ps->pos++;	/* '{' */
+	ps->in_group = true;
 	for (;;) {
 		err = parse_event(ps, group, ps->evl->nr_events == first);
 		if (err)
@@ -226,6 +277,7 @@ static int parse_group(struct parser *ps, size_t group)
 		return syntax_error(ps, ps->pos, "groups do not nest");
 	}
 	ps->pos++;	/* '}' */
+	ps->in_group = false;
 	if (ps->spec[ps->pos] == ':') {
 		size_t start = ++ps->pos;
 		char buf[16];
@@ -291,6 +343,8 @@ HWP_API int hwp_evlist_parse(const char *spec, const struct hwp_evlist_opts *opt
 			err = parse_event(&ps, group, true);
 		if (err)
 			goto err;
+		/* An event of several instances is as many groups. */
+		group = ps.evl->events[ps.evl->nr_events - 1].group;
 		skip_spaces(&ps);
 		if (!spec[ps.pos])
 			break;

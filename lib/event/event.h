@@ -40,6 +40,11 @@ struct event {
 	unsigned nr_cpumask;
 	int cpumask_first;
 	uint64_t cpumask[EVENT_CPUMASK_MAX / 64];
+	/* One of the events an event of a PMU of several instances is
+	 * counted as (uncore_imc/EVENT/: uncore_imc_0/EVENT/..., event-
+	 * instances.c) after the first: its count adds to the first's row,
+	 * as perf stat merges them. Each instance is a group of its own. */
+	bool merged;
 	struct perf_event_attr attr;
 };
 
@@ -198,6 +203,21 @@ int pmu_cpumask(const char *pmu, struct event *ev);
 void event_cpumask_format(const struct event *ev, char *buf, size_t size);
 /* Whether @ev counts on @cpu: in its cpumask, or it has none. */
 bool event_counts_on(const struct event *ev, int cpu);
+
+/* event-instances.c: a PMU of several instances, one a device */
+/* The names of the instances of @tok's PMU, pmu_N/.../ with @tok's terms
+ * and modifiers, into *@specs (free each and it) and *@nr, when @tok of
+ * @len bytes names a PMU the machine has not by that name but as
+ * PMU_0..PMU_N (uncore_imc/cas_count_read/); else none (*@nr 0). 0, or
+ * -ENOMEM with the message set. */
+int event_instance_specs(const char *tok, size_t len, char ***specs, size_t *nr);
+/* How many events from @e on make its row: 1, or its instances merged. */
+size_t evlist_row_events(const struct hwp_evlist *evl, size_t e);
+/* How many rows the events of @evl make. */
+size_t evlist_nr_rows(const struct hwp_evlist *evl);
+/* How many events from @e on the formula's name @name reads: those of its
+ * row, unless @name is the instance's own name (uncore_imc_0@EVENT@). */
+size_t evlist_operand_events(const struct hwp_evlist *evl, size_t e, const char *name);
 
 /* tracepoint.c */
 /* The kind of name "subsystem:name", from tracefs. */

@@ -102,6 +102,31 @@ long fds_find_id(const struct fds *f, uint64_t id)
 	return -1;
 }
 
+bool fds_opens_on(const struct fds *f, size_t inst, const struct event *ev)
+{
+	if (!ev->nr_cpumask)
+		return true;
+	return f->t->tids[inst % f->t->nr_tids] == -1 &&
+	       event_counts_on(ev, f->t->cpus[inst / f->t->nr_tids]);
+}
+
+bool fds_opens_nowhere(const struct fds *f, const struct event *ev, struct strbuf *why)
+{
+	char mask[128];
+
+	for (size_t inst = 0; inst < f->nr_inst; inst++)
+		if (fds_opens_on(f, inst, ev))
+			return false;
+	event_cpumask_format(ev, mask, sizeof(mask));
+	if (f->t->tids[0] != -1)
+		strbuf_addf(why, "its PMU counts a device that every CPU shares (its cpumask: CPU %s), not a thread: count it system-wide, with -a",
+			    mask);
+	else
+		strbuf_addf(why, "its PMU counts on CPU %s only (its cpumask), which the CPU list leaves out: add one of them to -C, or count with -a",
+			    mask);
+	return true;
+}
+
 /* The members of @e's group @g open on instance @inst before it. */
 static size_t opened_before(const struct fds *f, size_t inst, size_t g, size_t e)
 {

@@ -79,6 +79,15 @@ size_t fds_nr_open(const struct fds *f);
 /* The slot whose fd has the kernel's id @id, or -1. */
 long fds_find_id(const struct fds *f, uint64_t id);
 
+/* Whether @ev opens on instance @inst: every event does, but one of a PMU
+ * with a cpumask (uncore, power, cstate), which counts a device that its
+ * CPUs share, opens system-wide on its mask's CPUs only. The one place
+ * that counting, recording and holds ask. */
+bool fds_opens_on(const struct fds *f, size_t inst, const struct event *ev);
+/* Whether @ev opens on no instance of @f; then why, for people, into @why
+ * (what to give instead: -a, or a CPU of its mask in -C). */
+bool fds_opens_nowhere(const struct fds *f, const struct event *ev, struct strbuf *why);
+
 /*
  * Open event @e on instance @inst with event_open(): @req gives the event,
  * its attr, the scope and pid for messages, and the flags; the matrix fills

@@ -231,31 +231,43 @@ static int metric_row_fill(struct series *sr, const struct counted_ctx *cc)
 	return !sr->name || !sr->unit || !sr->expr || (noted && !sr->note) ? -ENOMEM : 0;
 }
 
+/* The row of event @e of @s, and of the instances merged into it: 0 or
+ * -ENOMEM. */
+static int event_row_fill(struct series *sr, const struct hwp_session *s, size_t e)
+{
+	const struct hwp_evlist *evl = hwp_session_evlist(s);
+	const struct event *ev = &evl->events[e];
+	size_t events = evlist_row_events(evl, e);
+	const char *reason;
+	enum hwp_event_status st = session_row_status(s, e, events, &reason);
+
+	sr->kind = HWP_SERIES_EVENT;
+	sr->name = strdup(ev->name);
+	/* The sum of instances is none of them: its name is the PMU's. */
+	sr->canonical = events > 1 ?
+			strndup(ev->name, modifier_split(ev->name, strlen(ev->name))) :
+			strdup(ev->canonical);
+	/* The row's values are counts times the scale, in its unit. */
+	sr->unit = strdup(event_value_unit(ev));
+	sr->scale = event_scale(ev);
+	sr->supported = st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY;
+	sr->user_only = st == HWP_EVENT_USER_ONLY;
+	sr->reason = reason ? strdup(reason) : NULL;
+	if (!sr->name || !sr->canonical || !sr->unit || (reason && !sr->reason))
+		return -ENOMEM;
+	return 0;
+}
+
 int result_rows_new(const struct hwp_result *r, const struct hwp_session *s,
 		    struct series **rows, size_t *nr, size_t *nr_events)
 {
 	const struct hwp_evlist *evl = hwp_session_evlist(s);
 	struct counted_ctx cc = { s };
 
-	for (size_t e = 0; e < evl->nr_events; e++) {
-		const struct event *ev = &evl->events[e];
+	for (size_t e = 0; e < evl->nr_events; e += evlist_row_events(evl, e)) {
 		struct series *sr = add_series(rows, nr);
-		const char *reason;
-		enum hwp_event_status st;
 
-		if (!sr)
-			return -ENOMEM;
-		st = hwp_session_event_status(s, e, &reason);
-		sr->kind = HWP_SERIES_EVENT;
-		sr->name = strdup(ev->name);
-		sr->canonical = strdup(ev->canonical);
-		/* The row's values are counts times the scale, in its unit. */
-		sr->unit = strdup(event_value_unit(ev));
-		sr->scale = event_scale(ev);
-		sr->supported = st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY;
-		sr->user_only = st == HWP_EVENT_USER_ONLY;
-		sr->reason = reason ? strdup(reason) : NULL;
-		if (!sr->name || !sr->canonical || !sr->unit || (reason && !sr->reason))
+		if (!sr || event_row_fill(sr, s, e))
 			return -ENOMEM;
 		(*nr_events)++;
 	}
@@ -389,9 +401,12 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 		    const struct hwp_count *counts, double seconds, size_t n,
 		    const struct score_lookup *sl)
 {
-	for (size_t i = 0, k = 0; i < nr_rows; i++) {
+	const struct hwp_evlist *evl = hwp_session_evlist(s);
+
+	for (size_t i = 0, k = 0, e = 0; i < nr_rows; i++) {
 		struct series *sr = &rows[i];
-		double scale;
+		struct hwp_count c;
+		size_t events;
 		int err;
 
 		if (grow(&sr->values, n))
@@ -407,21 +422,22 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 			continue;
 		}
 		if (sr->kind == HWP_SERIES_EVENT) {
+			/* The row's events: its instances merged */
+			events = evlist_row_events(evl, e);
+			e += events;
 			if (grow(&sr->pct, n) || grow(&sr->running, n))
 				return -ENOMEM;
-			if (!counts) {	/* not in this run */
+			if (!counts || !sr->supported) {	/* not in this run */
 				sr->values[n - 1] = sr->pct[n - 1] = NAN;
 				sr->running[n - 1] = NAN;
 				continue;
 			}
+			c = session_row_count(counts, e - events, events);
 			/* In the event's unit: a PMU's NAME.scale applies. */
-			scale = event_scale(evlist_get(hwp_session_evlist(s), i));
-			sr->values[n - 1] = sr->supported ?
-					    hwp_count_scaled(&counts[i]) * scale : NAN;
-			sr->pct[n - 1] = sr->supported ?
-					 hwp_count_percent_running(&counts[i]) : NAN;
-			sr->running[n - 1] = sr->supported ?
-					     (double)counts[i].time_running : NAN;
+			sr->values[n - 1] = hwp_count_scaled(&c) *
+					    event_scale(evlist_get(evl, e - events));
+			sr->pct[n - 1] = hwp_count_percent_running(&c);
+			sr->running[n - 1] = (double)c.time_running;
 			continue;
 		}
 		if (!counts) {
@@ -446,7 +462,8 @@ int result_check_run(struct hwp_result *r, const struct hwp_session *s)
 	if (r->loaded)
 		return fail(-EBUSY, "a result read from %s takes no more runs",
 			    r->source);
-	if (r->nr_runs && (strcmp(r->spec, evl->spec) || r->nr_events != evl->nr_events))
+	if (r->nr_runs &&
+	    (strcmp(r->spec, evl->spec) || r->nr_events != evlist_nr_rows(evl)))
 		return fail(-HWP_ERR_MISMATCH,
 				"run %zu counted '%s', but the first run counted '%s'",
 				r->nr_runs + 1, evl->spec, r->spec);

@@ -291,6 +291,19 @@ static int open_fd(struct hwp_record *r, size_t inst, size_t e)
 	return 0;
 }
 
+/* An event of a PMU with a cpumask is sampled where it counts, as a
+ * session counts it: an error where that is none of the targets. */
+static int check_cpumask(struct hwp_record *r, size_t e)
+{
+	struct strbuf why = STRBUF_INIT;
+	int err = 0;
+
+	if (fds_opens_nowhere(&r->fds, evlist_get(r->evl, e), &why))
+		err = cannot_sample(r, e, -EOPNOTSUPP, &why);
+	strbuf_release(&why);
+	return err;
+}
+
 void record_close_fds(struct hwp_record *r)
 {
 	for (size_t c = 0; r->rings && c < r->t.nr_cpus; c++)
@@ -343,14 +356,22 @@ static int open_all(struct hwp_record *r)
 		return fail(-ENOMEM, "out of memory");
 	for (size_t c = 0; c < r->t.nr_cpus; c++)
 		r->rings[c].fd = -1;
-	for (size_t e = 0; e < r->evl->nr_events; e++)
+	for (size_t e = 0; e < r->evl->nr_events; e++) {
+		err = check_cpumask(r, e);
+		if (err)
+			return err;
 		sampling_attr(r, e, &r->attrs[e]);
+	}
 	for (size_t t = 0; t < r->t.nr_tids; t++) {
 		bool gone = false;
 
 		for (size_t c = 0; c < r->t.nr_cpus && !gone; c++)
 			for (size_t e = 0; e < r->evl->nr_events && !gone; e++) {
-				err = open_fd(r, fds_inst(&r->fds, c, t), e);
+				size_t inst = fds_inst(&r->fds, c, t);
+
+				if (!fds_opens_on(&r->fds, inst, evlist_get(r->evl, e)))
+					continue;
+				err = open_fd(r, inst, e);
 				if (err < 0)
 					return err;
 				gone = err == 1;

@@ -352,6 +352,13 @@ def ncpus():
     return len(os.sched_getaffinity(0))
 
 
+def need_system_wide():
+    """Skip the case where counting every task (-a) is refused."""
+    p = hwprof("stat", "-a", "-e", "cpu-clock", "--", "true")
+    if p.returncode != 0:
+        skip(f"system-wide counting is refused here: {p.stderr.strip()}")
+
+
 def cgroup2_mount():
     with open("/proc/self/mountinfo") as f:
         for line in f:

@@ -10,8 +10,8 @@ import shutil
 import subprocess
 import tempfile
 
-from common import (HWPROF, WORKLOAD, WRAPPER, TestCgroup, case, check, done, hwprof, skip,
-                    stat_csv, stat_json, wait_attached)
+from common import (HWPROF, WORKLOAD, WRAPPER, TestCgroup, case, check, done, hwprof,
+                    need_system_wide, skip, stat_csv, stat_json, wait_attached)
 
 
 def online_cpus():
@@ -21,12 +21,6 @@ def online_cpus():
             a, _, b = part.partition("-")
             out += range(int(a), int(b or a) + 1)
         return out
-
-
-def need_system_wide():
-    p = hwprof("stat", "-a", "-e", "cpu-clock", "--", "true")
-    if p.returncode != 0:
-        skip(f"system-wide counting is refused here: {p.stderr.strip()}")
 
 
 def per_cpu_csv():
