@@ -189,14 +189,50 @@ static bool counts_name(const struct hwp_evlist *evl, const char *name)
 	return ok;
 }
 
-/* Whether the list @spec (NULL: empty) counts @name. */
-static bool spec_counts(const char *spec, const char *name)
-{
-	struct hwp_evlist *evl = NULL;
-	bool have = spec && !hwp_evlist_parse(spec, NULL, &evl) && counts_name(evl, name);
+/* The event lists add_inputs() has seen: each parsed once, as parsing
+ * reads sysfs (a metric of 48 data-fabric events parsed its growing list
+ * once an input: 9,000 opens of sysfs files and 50 ms). */
+struct seen_lists {
+	struct hwp_evlist **evl;
+	size_t nr, cap;
+};
 
-	hwp_evlist_free(evl);
-	return have;
+/* @spec (NULL: nothing) parsed into @seen; a list that does not parse is
+ * left out (its own parse says why, later). 0 or -ENOMEM. */
+static int seen_add(struct seen_lists *seen, const char *spec)
+{
+	struct hwp_evlist *evl;
+
+	if (!spec || hwp_evlist_parse(spec, NULL, &evl))
+		return 0;
+	if (seen->nr == seen->cap) {
+		size_t cap = seen->cap ? 2 * seen->cap : 8;
+		void *n = realloc(seen->evl, cap * sizeof(*seen->evl));
+
+		if (!n) {
+			hwp_evlist_free(evl);
+			return -ENOMEM;
+		}
+		seen->evl = n;
+		seen->cap = cap;
+	}
+	seen->evl[seen->nr++] = evl;
+	return 0;
+}
+
+static bool seen_counts(const struct seen_lists *seen, const char *name)
+{
+	for (size_t i = 0; i < seen->nr; i++)
+		if (counts_name(seen->evl[i], name))
+			return true;
+	return false;
+}
+
+static void seen_free(struct seen_lists *seen)
+{
+	for (size_t i = 0; i < seen->nr; i++)
+		hwp_evlist_free(seen->evl[i]);
+	free(seen->evl);
 }
 
 char *formula_event_spec(const char *name)
@@ -209,31 +245,30 @@ char *formula_event_spec(const char *name)
 	return slashed;
 }
 
-/* @name into @to as an event list writes it. */
-static int add_event_name(struct cli_list *to, const char *name)
-{
-	char *spec = formula_event_spec(name);
-	int err = spec ? cli_list_add(to, spec) : -ENOMEM;
-
-	free(spec);
-	return err;
-}
-
 /* Add to @to each event @m reads that @evl (NULL: none), @more and @to do
  * not count yet. */
 static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *evl,
 		      const struct cli_list *more, struct cli_list *to)
 {
+	struct seen_lists seen = { 0 };
 	const char *in;
+	int err = seen_add(&seen, more->buf);
 
-	for (size_t k = 0; (in = hwp_metric_input(m, k)); k++) {
-		if ((evl && counts_name(evl, in)) || spec_counts(more->buf, in) ||
-		    spec_counts(to->buf, in))
+	if (!err && to != more)
+		err = seen_add(&seen, to->buf);
+	for (size_t k = 0; !err && (in = hwp_metric_input(m, k)); k++) {
+		char *spec;
+
+		if ((evl && counts_name(evl, in)) || seen_counts(&seen, in))
 			continue;
-		if (add_event_name(to, in))
-			return -ENOMEM;
+		spec = formula_event_spec(in);
+		err = spec ? cli_list_add(to, spec) : -ENOMEM;
+		if (!err)
+			err = seen_add(&seen, spec);
+		free(spec);
 	}
-	return 0;
+	seen_free(&seen);
+	return err;
 }
 
 /* The most events a group of a model's metrics holds: each TopdownL1 fits

@@ -508,3 +508,23 @@ def run_as_nobody(hwprof, *args, **kw):
                     with open(os.path.join(d, name), errors="replace") as f:
                         p.stderr += f"\n[{name}: {f.read()[-1500:]}]"
     return p
+
+
+def traced(*args, env=None, calls="ioctl,getsid,getpid,newfstatat,stat,access"):
+    """hwprof's own system calls of the names in @calls (strace without -f:
+    the command's are not there), as a list of lines, and the run. Counts,
+    not times: what a run asks the kernel is the same at any load."""
+    if WRAPPER:
+        skip("the system calls of a wrapped hwprof are the wrapper's too")
+    strace = shutil.which("strace")
+    if not strace:
+        skip("no strace")
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "strace")
+        p = run([strace, "-o", log, "-e", "trace=" + calls, HWPROF, *args], env=env)
+        if p.returncode and "ptrace" in p.stderr:
+            skip(f"strace cannot trace here: {p.stderr.strip()[-300:]}")
+        with open(log) as f:
+            lines = f.read().splitlines()
+    check(p.returncode == 0, f"hwprof {' '.join(args)}: {p.returncode}: {p.stderr[-2000:]}")
+    return lines, p

@@ -11,7 +11,7 @@ import re
 import tempfile
 
 from common import (case, check, done, event, hwprof, metric, skip, stat_csv, stat_json,
-                    under_valgrind)
+                    traced, under_valgrind)
 
 TOPDOWN = ["Frontend_Bound", "Backend_Bound", "Retiring", "Bad_Speculation"]
 TMA_L2 = ["Fetch_Latency", "Fetch_Bandwidth", "Branch_Mispredicts", "Machine_Clears",
@@ -355,6 +355,25 @@ def amd_df_fabricated(model, names):
                   f"{m}")
 
 
+def amd_df_inputs_parsed_once():
+    """Each input of -M Memory_BW (Zen 4: 48 data-fabric events) is parsed
+    a bounded number of times, not once for each input added after it: a
+    parse reads the PMU's format files, so the amd_df/format/event opens
+    count the parses (strace, exact at any load). Before, the growing list
+    was parsed again for each input: 1,224 opens for the 48 events."""
+    model = "amd64_fam19h_zen4"
+    if not have_model(model):
+        skip(f"this libpfm4 has no {model} (its tables are per architecture)")
+    with tempfile.TemporaryDirectory() as root:
+        fabricated_df(root, model)
+        lines, p = traced("stat", "-M", "Memory_BW", "--", "true", calls="openat",
+                          env=dict(forced(model), HWPROF_SYSFS_ROOT=root))
+    opens = sum("/amd_df/format/event" in line for line in lines)
+    events = sum(len(v) for v in ZEN4_DF.values())
+    check(events <= opens <= 4 * events,
+          f"{opens} opens of amd_df/format/event for {events} events")
+
+
 def amd_df_here():
     """This VM has no amd_df: Zen 4's -M Memory_BW_Read says so."""
     if os.path.exists("/sys/bus/event_source/devices/amd_df"):
@@ -467,6 +486,7 @@ case(amd_df_fabricated, "amd64_fam19h_zen4",
      {"Memory_BW_Read": ZEN4_DF["read"], "Memory_BW_Write": ZEN4_DF["write"]},
      name="Memory_BW on a fabricated amd_df, zen4")
 case(amd_df_here, name="Memory_BW where there is no amd_df")
+case(amd_df_inputs_parsed_once, name="Memory_BW: each input parsed a bounded number of times")
 case(per_second, name="-M LLC_Misses_per_sec")
 case(kernel_topdown, "icl", name="--topdown from the kernel's slots and topdown-*")
 case(kernel_topdown, "icx", name="--topdown from the kernel's topdown-*, icx")

@@ -6,31 +6,9 @@ no question whose answer goes unused. Counts of the hwprof process alone,
 not of the command, on inputs this script sets (PATH, the events)."""
 import os
 import re
-import shutil
 import tempfile
 
-from common import HWPROF, WRAPPER, case, check, done, run, skip
-
-STRACE = shutil.which("strace")
-
-
-def traced(*args, env=None, calls="ioctl,getsid,getpid,newfstatat,stat,access"):
-    """hwprof's own system calls of the names in @calls (strace without -f:
-    the command's are not there), as a list of lines, and the run."""
-    if WRAPPER:
-        skip("the system calls of a wrapped hwprof are the wrapper's too")
-    if not STRACE:
-        skip("no strace")
-    with tempfile.TemporaryDirectory() as tmp:
-        log = os.path.join(tmp, "strace")
-        p = run([STRACE, "-o", log, "-e", "trace=" + calls, HWPROF, *args], env=env)
-        if p.returncode and "ptrace" in p.stderr:
-            skip(f"strace cannot trace here: {p.stderr.strip()[-300:]}")
-        with open(log) as f:
-            lines = f.read().splitlines()
-    check(p.returncode == 0, f"hwprof {' '.join(args)}: {p.returncode}: {p.stderr[-2000:]}")
-    return lines, p
-
+from common import case, check, done, traced
 
 def no_event_ids_of_lone_events():
     """An event alone in its group reads its own count: the group read has
