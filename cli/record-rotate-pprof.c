@@ -20,6 +20,22 @@ static int write_pprof(void *ctx, FILE *f)
 	return hwp_profile_write(ctx, f, &o);
 }
 
+/* The profile's comment names its source without a path: the perf.data
+ * is removed once converted. */
+static int name_source(struct hwp_profile *p, const char *data)
+{
+	const char *base = strrchr(data, '/') ? strrchr(data, '/') + 1 : data;
+	char *what;
+	int err;
+
+	if (asprintf(&what, "%s (hwprof record --rotate's, removed once converted)",
+		     base) < 0)
+		return -ENOMEM;
+	err = hwpriv_profile_set_source(p, what);
+	free(what);
+	return err;
+}
+
 /* The finished perf.data @data as DIR/...pb.gz, written under a temporary
  * name and renamed (a backend that watches DIR sees whole files only),
  * and @data removed: the .pb.gz's path. After a failure, said, @data is
@@ -31,6 +47,8 @@ static char *to_pprof(char *data)
 	char *out = malloc(len + sizeof(".pb.gz"));
 	int err = out ? hwp_profile_load(data, NULL, &p) : -ENOMEM;
 
+	if (!err)
+		err = name_source(p, data);
 	if (!err) {
 		memcpy(out, data, len);
 		strcpy(out + len, ".pb.gz");

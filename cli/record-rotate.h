@@ -29,6 +29,7 @@ struct rotate {
 	bool format_set;	/* --format given */
 	double next;		/* cli_now() of the next rotation */
 	unsigned int seq;
+	unsigned int nr_files;	/* files begun, the one being written too */
 	char *path;		/* the file being written (malloc'ed) */
 	char **done;		/* the finished files kept, oldest first */
 	size_t nr_done;
@@ -53,6 +54,9 @@ void rotate_end(struct rotate *r);
 /* After rotate_end(): the last finished file's path, or NULL. Borrowed. */
 const char *rotate_last(const struct rotate *r);
 void rotate_release(struct rotate *r);
+/* The summary's "N files in DIR (K kept), the last ", before the last
+ * file's path; nothing without --rotate. */
+void rotate_print_files(const struct rotate *r, FILE *f);
 /* Keep @path (taken) among the finished files; remove the oldest past @keep. */
 void rotate_keep(struct rotate *r, char *path, long keep);
 

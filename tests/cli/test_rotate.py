@@ -66,8 +66,46 @@ def every_sample():
         check(len(names) >= 2, f"{len(names)} files")
         check(1200 * 0.95 <= total <= 1200 * 1.05 + 50,
               f"{total} samples in {len(names)} files")
-        m = re.search(r"written to (\S+)", p.stderr)
+        m = re.search(r"the last (\S+)", p.stderr)
         check(m and os.path.basename(m.group(1)) == names[-1], f"the last file: {p.stderr}")
+
+
+def run_totals():
+    """The summary counts the samples of every file the run wrote, not
+    the last file's alone: every page fault sampled (-c 1), its count is
+    the sum of the files' own. A pprof's comments name no file that is
+    not there (its perf.data was removed once converted)."""
+    pages = 20000
+    for fmt, name in (("perf.data", NAME), ("pprof", PB_NAME)):
+        with tempfile.TemporaryDirectory() as d:
+            p = hwprof("record", "-e", "page-faults", "-c", "1", "-m", "1024",
+                       "--rotate", "0.2", "--format", fmt, "--output-dir", d, "--", WORKLOAD,
+                       "pages", str(pages), "sleep", "0.3", "pages", str(pages), "sleep",
+                       "0.3", "pages", str(pages))
+            if not check(p.returncode == 0, p.stderr):
+                return
+            names = files(d, name)
+            total = 0
+            for n in names:
+                path = os.path.join(d, n)
+                if fmt == "pprof":
+                    prof = read_pprof(path)
+                    if prof is None:
+                        return
+                    total += sum(s["value"][0] for s in prof["sample"])
+                    said = [prof["string_table"][i] for i in prof.get("comment", [])]
+                    gone = [w for c in said for w in re.findall(r"/\S+", c)
+                            if not os.path.exists(w)]
+                    check(said and not gone, f"{n}: comments {said} name {gone}")
+                    continue
+                r, doc = report_json(path, "--top", "1")
+                check(r.returncode == 0 and doc, f"{n}: {r.stderr}")
+                total += doc["total_samples"] if doc else 0
+            m = re.search(r"hwprof record: (\d+) samples of page-faults written to "
+                          r"(\d+) files in ", p.stderr)
+            check(len(names) >= 3 and 3 * pages <= total, f"{total} samples in {names}")
+            check(m and int(m.group(1)) == total and int(m.group(2)) == len(names),
+                  f"{fmt}: {total} samples in {len(names)} files: {p.stderr}")
 
 
 def keep():
@@ -120,7 +158,7 @@ def pprof_files():
             return
         names = files(d, PB_NAME)
         check(len(names) >= 3, f"{len(names)} files: {names}")
-        m = re.search(r"written to (\S+)", p.stderr)
+        m = re.search(r"the last (\S+)", p.stderr)
         check(m and os.path.basename(m.group(1)) == names[-1], f"the last file: {p.stderr}")
         total = 0
         for n in names:
@@ -200,6 +238,7 @@ def pprof_cgroups():
 case(usage_errors)
 case(every_sample, name="--rotate: every sample, in files that read")
 case(keep, name="--keep: the newest files")
+case(run_totals, name="the summary: the samples of every file")
 case(pprof_files, name="--format pprof: labelled files that go tool pprof reads")
 case(pprof_cgroups, name="--all-cgroups: each sample's cgroup, in pprof and for perf")
 done()
