@@ -277,9 +277,10 @@ static void text_ci_note(const struct hwp_compare *c, FILE *f)
 		return;
 	if (c->paired)
 		fprintf(f, "\n Holm CI: the interval of B/A at the level Holm's correction decided each row at\n"
-			   " (1 - alpha x p / p corrected: %.2f%% to %.2f%% here): 1 + the paired t's interval\n"
-			   " of the mean of B - A over A's mean, which holds 1 exactly when the paired t-test's\n"
-			   " verdict is unchanged; each row's 95%% interval of B - A is in --json and CSV.\n",
+			   " (1 - alpha x p / p corrected: %.2f%% to %.2f%% here), Fieller's: the ratios r\n"
+			   " whose B - r x A the paired t-test does not reject, so it holds 1 exactly when the\n"
+			   " paired t-test's verdict is unchanged (not below 0 for values >= 0; none, '-', where\n"
+			   " A's mean is not told from 0); each row's 95%% interval of B - A is in --json and CSV.\n",
 			100 * lo, 100 * hi);
 	else
 		fprintf(f, "\n Holm CI: the interval of B - A at the level Holm's correction decided each row at\n"
