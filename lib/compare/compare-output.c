@@ -116,6 +116,7 @@ static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 		char name[300], ma[64], mb[64], ratio[32], lo[64], hi[64], ci[140], p[32];
 		const char *verdict = hwp_enum_name(HWP_ENUM_VERDICT, in->verdict);
 		const char *cells[] = { name, ma, mb, ratio, ci, p, verdict };
+		bool none;
 
 		row_label(row, name, sizeof(name));
 		fmt_num(shown(row, in->a_mean), big, false, ma, sizeof(ma));
@@ -128,8 +129,8 @@ static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 			fmt_num(shown(row, in->ci_adj_low), big, true, lo, sizeof(lo));
 			fmt_num(shown(row, in->ci_adj_high), big, true, hi, sizeof(hi));
 		}
-		snprintf(ci, sizeof(ci), isnan(in->ci_adj_low) ? "-" : "[%s, %s]", lo,
-			 hi);
+		none = isnan(c->paired ? in->ratio_ci_adj_low : in->ci_adj_low);
+		snprintf(ci, sizeof(ci), none ? "-" : "[%s, %s]", lo, hi);
 		fmt_p(c, in, p, sizeof(p));
 		table_add(t, cells);
 	}

@@ -255,6 +255,28 @@ static void check_fieller(const char *name, const double *a, const double *b,
 	hwp_result_free(rb);
 }
 
+/* A's mean no further from 0 than its noise: every ratio above some r
+ * passes, Fieller's set is unbounded, and there is no interval ("-"). */
+static void check_unbounded(const double *a, const double *b)
+{
+	struct fixture fa = { "e1", 0, 0, -1, -1, a };
+	struct fixture fb = { "e1", 1, 0, -1, -1, b };
+	struct hwp_result *ra = fixture("unbounded-a.json", &fa);
+	struct hwp_result *rb = fixture("unbounded-b.json", &fb);
+	struct hwp_compare *c;
+	struct hwp_compare_info i = compare(ra, rb, HWP_TEST_WELCH, &c);
+	char *text = c ? written(c, HWP_FORMAT_TEXT) : NULL;
+
+	CHECK(i.pairs == BLOCKS && !isnan(i.ratio) && isnan(i.ratio_ci_adj_low) &&
+	      isnan(i.ratio_ci_adj_high), "B/A %g in [%g, %g]", i.ratio,
+	      i.ratio_ci_adj_low, i.ratio_ci_adj_high);
+	CHECK(text && strstr(text, "  -  ") && !strstr(text, "n/a"), "%s", text);
+	free(text);
+	hwp_compare_free(c);
+	hwp_result_free(ra);
+	hwp_result_free(rb);
+}
+
 /* Rows so noisy that the paired t's interval of B - A reaches below -A's
  * mean, where 1 + it / A's mean went below 0: B/A of counts cannot. */
 static void check_noisy_ratio(void)
@@ -280,6 +302,7 @@ static void check_noisy_ratio(void)
 	check_fieller("steady", noisy_a, steady_b, HWP_VERDICT_DECREASE, false);
 	/* B's mean no further from 0 than its noise: clamped at 0 */
 	check_fieller("spiky", a, spiky_b, HWP_VERDICT_UNCHANGED, true);
+	check_unbounded(spiky_b, steady_b);
 }
 
 /* Files of results measured apart, older ones or other experiments: two
