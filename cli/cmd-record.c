@@ -266,11 +266,13 @@ static void print_summary(const struct record_config *c, struct session *s)
 	uint64_t all;
 
 	hwp_record_info(s->rec, &st);
-	all = st.samples + st.lost;
+	/* --rotate: every file's, not the last one's alone */
+	all = st.run_samples + st.run_lost;
 	fprintf(stderr, "[ hwprof record: %llu samples of ",
-		(unsigned long long)st.samples);
+		(unsigned long long)st.run_samples);
 	hwpriv_fputs_escaped(st.event, stderr);
 	fputs(" written to ", stderr);
+	rotate_print_files(&c->rotate, stderr);
 	if (!strcmp(c->output, "-")) {
 		fputs("standard output (perf's pipe format) ]\n", stderr);
 		goto told;
@@ -283,13 +285,13 @@ static void print_summary(const struct record_config *c, struct session *s)
 		fputs(" (perf's pipe format)", stderr);
 	fprintf(stderr, " ]\n");
 told:
-	if (st.lost)
+	if (st.run_lost)
 		fprintf(stderr, "hwprof record: lost %llu samples (%.2f%%): the ring buffers were full; enlarge them with -m or sample less often with -F\n",
-			(unsigned long long)st.lost,
-			all ? 100.0 * (double)st.lost / (double)all : 0);
-	if (st.throttled)
+			(unsigned long long)st.run_lost,
+			all ? 100.0 * (double)st.run_lost / (double)all : 0);
+	if (st.run_throttled)
 		fprintf(stderr, "hwprof record: sample rate throttled %llu times: the kernel caps it at %u Hz (kernel.perf_event_max_sample_rate)\n",
-			(unsigned long long)st.throttled, st.max_sample_rate);
+			(unsigned long long)st.run_throttled, st.max_sample_rate);
 	if (st.stopped) {
 		if (!s->read_failed)	/* it failed at the end: not said yet */
 			cli_error("record", "%s", st.stopped);

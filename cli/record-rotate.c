@@ -103,6 +103,7 @@ int rotate_begin(struct rotate *r)
 		return cli_lib_error("record", -ENOMEM);
 	if (r->pprof && pprof_worker_start(r))
 		return CLI_EXIT_FAILURE;
+	r->nr_files = 1;
 	r->next = cli_now() + r->every;
 	return 0;
 }
@@ -138,6 +139,7 @@ int rotate_maybe(struct rotate *r, struct hwp_record *rec)
 	}
 	finished(r, r->path, r->keep);
 	r->path = path;
+	r->nr_files++;
 	/* From now: a late wake does not make a burst of short files. */
 	r->next = cli_now() + r->every;
 	return 0;
@@ -164,4 +166,15 @@ void rotate_release(struct rotate *r)
 		free(r->done[i]);
 	free(r->done);
 	free(r->path);
+}
+
+void rotate_print_files(const struct rotate *r, FILE *f)
+{
+	if (!(r->every > 0))
+		return;
+	fprintf(f, "%u file%s in ", r->nr_files, r->nr_files == 1 ? "" : "s");
+	hwpriv_fputs_escaped(r->dir, f);
+	if (r->nr_done < r->nr_files)
+		fprintf(f, " (%zu kept)", r->nr_done);
+	fputs(", the last ", f);
 }

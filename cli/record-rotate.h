@@ -11,14 +11,18 @@
 
 /* --format pprof: the finished perf.data files, converted one after the
  * other by a thread of their own (record-rotate-pprof.c), so that the
- * rings are read meanwhile. */
+ * rings are read meanwhile. Allocated: a thread left behind by a second
+ * Ctrl-C keeps it until the process exits. */
 struct rotate_worker {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more;
 	char **queue;		/* perf.data paths, oldest first */
 	size_t nr_queue;
-	bool running, closing;
+	char *current;		/* the one being converted (the thread's), or NULL */
+	int wake[2];		/* a pipe the thread writes to as it ends */
+	bool closing;
+	bool abandoned;		/* a second stop: convert nothing more */
 };
 
 struct rotate {
@@ -29,10 +33,11 @@ struct rotate {
 	bool format_set;	/* --format given */
 	double next;		/* cli_now() of the next rotation */
 	unsigned int seq;
+	unsigned int nr_files;	/* files begun, the one being written too */
 	char *path;		/* the file being written (malloc'ed) */
 	char **done;		/* the finished files kept, oldest first */
 	size_t nr_done;
-	struct rotate_worker w;
+	struct rotate_worker *w;	/* --format pprof's thread, or NULL */
 };
 
 /* --rotate SECONDS, --keep N: 0 or CLI_EXIT_USAGE, said. */
@@ -53,13 +58,20 @@ void rotate_end(struct rotate *r);
 /* After rotate_end(): the last finished file's path, or NULL. Borrowed. */
 const char *rotate_last(const struct rotate *r);
 void rotate_release(struct rotate *r);
+/* The summary's "N files in DIR (K kept), the last ", before the last
+ * file's path; nothing without --rotate. */
+void rotate_print_files(const struct rotate *r, FILE *f);
 /* Keep @path (taken) among the finished files; remove the oldest past @keep. */
 void rotate_keep(struct rotate *r, char *path, long keep);
 
 /* record-rotate-pprof.c: start the thread (0, or CLI_EXIT_FAILURE, said);
  * hand it a finished perf.data (taken), which it converts and passes to
  * rotate_keep() (out of memory: kept as perf.data, said); let it finish
- * what it has and stop (nothing when it does not run). */
+ * what it has and stop (nothing when it does not run). At the end of a
+ * recording, pprof_worker_stop() waits for the conversions until a second
+ * stop request (Ctrl-C): then the files not converted are kept as
+ * perf.data, said and counted among the finished ones, and the thread is
+ * left to the process's exit. */
 int pprof_worker_start(struct rotate *r);
 void pprof_worker_push(struct rotate *r, char *path);
 void pprof_worker_stop(struct rotate *r);

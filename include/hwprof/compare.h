@@ -107,10 +107,14 @@ struct hwp_compare_info {
 	 * signed-rank test (Mann-Whitney's), on the differences b - a, and diff
 	 * is their mean. Since: 0.2 */
 	size_t pairs;
-	/* Paired: the interval of the ratio B/A at ci_adj_level, 1 + [ci_adj_low,
-	 * ci_adj_high] / a_mean (the paired t's interval of the mean
-	 * difference, over A's mean); NAN unpaired, or without a ratio.
-	 * Since: 0.2 */
+	/* Paired: the interval of the ratio B/A at ci_adj_level, Fieller's:
+	 * the ratios r for which the paired t-test at that level does not
+	 * reject a mean of 0 for b - r a, so it holds 1 exactly when the
+	 * verdict is unchanged; its lower bound is at least 0 where every
+	 * value is (1 + [ci_adj_low, ci_adj_high] / a_mean would leave out
+	 * A's noise, and go below 0). NAN unpaired, without a ratio,
+	 * or where A's mean is not told from 0 at that level (the set is
+	 * unbounded). Since: 0.2 */
 	double ratio_ci_adj_low, ratio_ci_adj_high;
 };
 

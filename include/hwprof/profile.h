@@ -301,6 +301,10 @@ struct hwp_entry {
 	 * @comm is the row's: "sh" before the exec, "yes" here), else NULL.
 	 * Since: 0.2 */
 	const char *thread_comm;
+	/* HWP_SORT_RIP: the instruction's module could not be read (its
+	 * segments say where its offsets load): @address is unknown, 0, and
+	 * @name's +0xOFFSET its offset in the file. Since: 0.2 */
+	bool no_address;
 };
 
 /* A walk callback: return 0 to go on, anything else to stop (it is returned). */

@@ -122,6 +122,13 @@ struct hwp_record_info {
 	 * complete round, whose samples it holds (samples counts those).
 	 * NULL when the recording is whole. Since: 0.2 */
 	const char *stopped;
+	/* The whole recording's samples, lost samples and THROTTLE records:
+	 * those of every file hwp_record_rotate() finished and the current
+	 * one's, where samples, lost and throttled count the current file's
+	 * alone; without a rotation, the same numbers. Since: 0.2 */
+	uint64_t run_samples;
+	uint64_t run_lost;
+	uint64_t run_throttled;
 };
 
 struct hwp_record;
@@ -217,11 +224,11 @@ HWP_API int hwp_record_finish(struct hwp_record *r);
  * the drain is in @path's file, which begins with its own attributes and
  * the processes that exist then, so that each file reads on its own (perf
  * record --switch-output). hwp_record_info() then counts the new file's
- * samples. Errors: -EBADF when not open, -EINVAL for a recording kept in
- * memory or to a stream, the errors of hwp_record_read() and
- * hwp_record_finish() for the old file and of hwp_record_open() for the
- * new one; after any of them the recording fails as a failed read does.
- * Since: 0.2
+ * samples, and in run_samples those of every file. Errors: -EBADF when
+ * not open, -EINVAL for a recording kept in memory or to a stream, the
+ * errors of hwp_record_read() and hwp_record_finish() for the old file and
+ * of hwp_record_open() for the new one; after any of them the recording
+ * fails as a failed read does. Since: 0.2
  */
 HWP_API int hwp_record_rotate(struct hwp_record *r, const char *path);
 

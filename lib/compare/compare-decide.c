@@ -44,15 +44,43 @@ static void decision_interval(const struct hwp_compare *c, struct cmp_cell *cell
 	i->ci_adj_high = i->diff + t_quantile(1 - gamma / 2, df) * se;
 }
 
-/* Paired: the interval of B/A, the paired t's of B - A over A's mean. */
-static void ratio_interval(struct hwp_compare_info *i)
+/*
+ * Paired: the interval of B/A at the level the verdict was decided at,
+ * Fieller's: the ratios r whose b - r a the paired t-test at that level
+ * does not reject. At r = 1 that is the test of B - A, so the interval
+ * holds 1 exactly when the verdict is unchanged; unlike 1 + the interval
+ * of B - A over A's mean, it counts A's noise too. With r = R + x, R the
+ * ratio of the means and e = b - R a, the bounds solve
+ *   x^2 (mean_a^2 - k var_a) + 2 x k cov_ae - k var_e = 0, k = q^2 / n,
+ * whose two roots have opposite signs. Where A's mean is itself not told
+ * from 0 at that level (mean_a^2 <= k var_a) the set is unbounded: no
+ * interval. Rows whose values are all >= 0 (counts, times) have a ratio
+ * >= 0, so the lower bound stops at 0: the interval still holds the true
+ * ratio as often as its level says.
+ */
+static void ratio_interval(const struct cmp_cell *cell, struct hwp_compare_info *i)
 {
-	double lo = 1 + i->ci_adj_low / i->a_mean, hi = 1 + i->ci_adj_high / i->a_mean;
+	double r = i->ratio, k, qa, qb, root;
 
-	if (!i->pairs || isnan(i->ratio) || !isfinite(lo) || !isfinite(hi))
+	if (!i->pairs || isnan(r) || isnan(i->ci_adj_level))
 		return;
-	i->ratio_ci_adj_low = fmin(lo, hi);
-	i->ratio_ci_adj_high = fmax(lo, hi);
+	/* No spread: the ratio itself, as the interval of B - A is. */
+	if (i->ci_adj_low == i->ci_adj_high) {
+		i->ratio_ci_adj_low = 1 + i->ci_adj_low / i->a_mean;
+		i->ratio_ci_adj_high = i->ratio_ci_adj_low;
+		return;
+	}
+	k = t_quantile(1 - (1 - i->ci_adj_level) / 2, cell->welch_df);
+	k = k * k / (double)i->pairs;
+	qa = i->a_mean * i->a_mean - k * cell->var_a;
+	qb = k * cell->cov_ae;
+	root = sqrt(qb * qb + qa * k * cell->var_e);
+	if (!(qa > 0) || !isfinite(root))
+		return;
+	i->ratio_ci_adj_low = r + (-qb - root) / qa;
+	i->ratio_ci_adj_high = r + (-qb + root) / qa;
+	if (cell->nonneg && i->ratio_ci_adj_low < 0)
+		i->ratio_ci_adj_low = 0;
 }
 
 int cmp_correct_and_decide(struct hwp_compare *c)
@@ -98,7 +126,7 @@ int cmp_correct_and_decide(struct hwp_compare *c)
 			else
 				info->verdict = HWP_VERDICT_DECREASE;
 			decision_interval(c, cell);
-			ratio_interval(info);
+			ratio_interval(cell, info);
 		}
 	free(p);
 	return 0;

@@ -116,6 +116,7 @@ static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 		char name[300], ma[64], mb[64], ratio[32], lo[64], hi[64], ci[140], p[32];
 		const char *verdict = hwp_enum_name(HWP_ENUM_VERDICT, in->verdict);
 		const char *cells[] = { name, ma, mb, ratio, ci, p, verdict };
+		bool none;
 
 		row_label(row, name, sizeof(name));
 		fmt_num(shown(row, in->a_mean), big, false, ma, sizeof(ma));
@@ -128,8 +129,8 @@ static void text_rows(const struct hwp_compare *c, bool big, struct table *t)
 			fmt_num(shown(row, in->ci_adj_low), big, true, lo, sizeof(lo));
 			fmt_num(shown(row, in->ci_adj_high), big, true, hi, sizeof(hi));
 		}
-		snprintf(ci, sizeof(ci), isnan(in->ci_adj_low) ? "-" : "[%s, %s]", lo,
-			 hi);
+		none = isnan(c->paired ? in->ratio_ci_adj_low : in->ci_adj_low);
+		snprintf(ci, sizeof(ci), none ? "-" : "[%s, %s]", lo, hi);
 		fmt_p(c, in, p, sizeof(p));
 		table_add(t, cells);
 	}
@@ -277,9 +278,10 @@ static void text_ci_note(const struct hwp_compare *c, FILE *f)
 		return;
 	if (c->paired)
 		fprintf(f, "\n Holm CI: the interval of B/A at the level Holm's correction decided each row at\n"
-			   " (1 - alpha x p / p corrected: %.2f%% to %.2f%% here): 1 + the paired t's interval\n"
-			   " of the mean of B - A over A's mean, which holds 1 exactly when the paired t-test's\n"
-			   " verdict is unchanged; each row's 95%% interval of B - A is in --json and CSV.\n",
+			   " (1 - alpha x p / p corrected: %.2f%% to %.2f%% here), Fieller's: the ratios r\n"
+			   " whose B - r x A the paired t-test does not reject, so it holds 1 exactly when the\n"
+			   " paired t-test's verdict is unchanged (not below 0 for values >= 0; none, '-', where\n"
+			   " A's mean is not told from 0); each row's 95%% interval of B - A is in --json and CSV.\n",
 			100 * lo, 100 * hi);
 	else
 		fprintf(f, "\n Holm CI: the interval of B - A at the level Holm's correction decided each row at\n"

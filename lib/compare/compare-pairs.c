@@ -93,6 +93,28 @@ void cmp_values_release(struct cmp_values *v)
 	v->owned = NULL;
 }
 
+void cmp_pair_moments(const struct cmp_values *v, double ratio, struct cmp_cell *cell)
+{
+	double n = (double)v->na, ma = 0, me = 0, saa = 0, sae = 0, see = 0;
+
+	cell->nonneg = true;
+	for (size_t i = 0; i < v->na; i++) {
+		ma += v->a[i] / n;
+		me += (v->b[i] - ratio * v->a[i]) / n;
+		cell->nonneg &= v->a[i] >= 0 && v->b[i] >= 0;
+	}
+	for (size_t i = 0; i < v->na; i++) {
+		double da = v->a[i] - ma, de = v->b[i] - ratio * v->a[i] - me;
+
+		saa += da * da;
+		sae += da * de;
+		see += de * de;
+	}
+	cell->var_a = saa / (n - 1);
+	cell->cov_ae = sae / (n - 1);
+	cell->var_e = see / (n - 1);
+}
+
 /* Wilcoxon's W+ against its middle: positive when B's differences lead. */
 static double signed_rank_direction(const struct cmp_values *v, double w)
 {

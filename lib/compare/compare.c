@@ -314,6 +314,8 @@ static int fill_tested(struct hwp_compare *c, struct cmp_cell *cell,
 	c->nr_tests += !isnan(t.p_value) && !cell->constant;
 	summary_of(v->a, na, &i->a_mean, &i->a_cv);
 	summary_of(v->b, nb, &i->b_mean, &i->b_cv);
+	if (v->paired)
+		cmp_pair_moments(v, i->b_mean / i->a_mean, cell);
 	i->diff = t.diff;
 	i->ci_low = t.ci_low;
 	i->ci_high = t.ci_high;

@@ -16,6 +16,11 @@ struct cmp_cell {
 	bool constant;
 	double welch_df;	/* of the interval, whichever the test */
 	double direction;	/* the test's sign of B against A */
+	/* Paired: what Fieller's interval of B/A needs (compare-decide.c),
+	 * with e = b - a x the ratio of the means: the sample variance of a,
+	 * its covariance with e, e's variance; every value >= 0. */
+	double var_a, cov_ae, var_e;
+	bool nonneg;
 };
 
 struct cmp_row {
@@ -76,6 +81,9 @@ int cmp_values_of(const struct hwp_result *ra, const struct series *sa,
 void cmp_values_release(struct cmp_values *v);
 /* How many of @n values are not NAN. */
 size_t cmp_defined(const double *v, size_t n);
+/* Paired, with @ratio the ratio of the pairs' means: @cell's moments for
+ * the interval of B/A. */
+void cmp_pair_moments(const struct cmp_values *v, double ratio, struct cmp_cell *cell);
 /* The test of @v that the comparison asked for, into @t; its df for the
  * interval, and the sign of B against A, into @cell. */
 int cmp_values_test(const struct hwp_compare *c, const struct cmp_values *v,

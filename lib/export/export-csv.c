@@ -53,7 +53,8 @@ static int csv_row(const struct hwp_entry *e, void *arg)
 		field(c, e->dso, true);
 		break;
 	case HWP_SORT_RIP:
-		snprintf(num, sizeof(num), "0x%llx", (unsigned long long)e->address);
+		snprintf(num, sizeof(num), e->no_address ? "" : "0x%llx",
+			 (unsigned long long)e->address);
 		field(c, num, false);
 		field(c, e->name, false);
 		field(c, e->dso, false);

@@ -73,7 +73,8 @@ static int json_entry(const struct hwp_entry *e, void *arg)
 	jw_key(w, "percent");
 	jw_number(w, e->percent);
 	if (c->sort == HWP_SORT_RIP) {
-		kv_hex(w, "address", e->address);
+		if (!e->no_address)
+			kv_hex(w, "address", e->address);
 		jw_kv_uint(w, "offset", e->offset);
 		format_bytes(e->bytes, e->bytes ? e->nr_bytes : 0, bytes, sizeof(bytes));
 		jw_kv_string(w, "bytes", e->bytes ? bytes : NULL);

@@ -153,9 +153,13 @@ static int text_row(const struct hwp_entry *e, void *arg)
 			dso);
 		break;
 	case HWP_SORT_RIP:
-		fprintf(t->f, "%18llx  %-*s  %-*s  %-*s  %-*s  %s\n",
-			(unsigned long long)e->address, t->w.name, name, t->w.dso, dso,
-			t->w.source, printable(&t->pr, source), t->w.bytes, bytes,
+		/* a module not read: no address as objdump shows it */
+		if (e->no_address)
+			fprintf(t->f, "%18s", "?");
+		else
+			fprintf(t->f, "%18llx", (unsigned long long)e->address);
+		fprintf(t->f, "  %-*s  %-*s  %-*s  %-*s  %s\n", t->w.name, name, t->w.dso,
+			dso, t->w.source, printable(&t->pr, source), t->w.bytes, bytes,
 			e->disasm ? e->disasm : "?");
 		break;
 	}

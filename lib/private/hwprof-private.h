@@ -359,6 +359,19 @@ typedef int (*hwpriv_cgroup_fn)(const char *cgroup, void *ctx);
 HWP_API int hwpriv_cgroup_foreach_child(const char *parent, hwpriv_cgroup_fn fn,
 					void *ctx);
 
+/* ------------------------------------------------------------------------
+ * hwprof record --rotate --format pprof
+ */
+
+/*
+ * hwpriv_profile_set_source - what hwp_profile_info()'s input, and so each
+ * writer, names as the profile's source, in place of the path it was read
+ * from (copied): for a perf.data removed once converted (record --rotate
+ * --format pprof), so that no output names a file that is not there.
+ * Errors: -EINVAL for a NULL argument, -ENOMEM. Since: 0.2
+ */
+HWP_API int hwpriv_profile_set_source(struct hwp_profile *p, const char *source);
+
 #ifdef __cplusplus
 }
 #endif

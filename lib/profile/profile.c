@@ -644,6 +644,7 @@ HWP_API void hwp_profile_free(struct hwp_profile *p)
 	labels_release(p);
 	free(p->event_names);
 	free(p->input);
+	free(p->source);
 	free(p->kallsyms);
 	free(p->vmlinux);
 	free(p->comms);
@@ -661,7 +662,7 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 	clear_error();
 	if (!p)
 		return fail(-EINVAL, "hwp_profile_info: NULL");
-	i.input = p->input;
+	i.input = p->source ? p->source : p->input;
 	i.event = p->event_names[p->event];
 	i.samples = p->samples;
 	i.period = p->period;
@@ -700,4 +701,19 @@ HWP_API int hwp_profile_info(const struct hwp_profile *p, struct hwp_profile_inf
 const char *profile_event_name(const struct hwp_profile *p, size_t idx)
 {
 	return p && idx < p->nr_events ? p->event_names[idx] : NULL;
+}
+
+HWP_API int hwpriv_profile_set_source(struct hwp_profile *p, const char *source)
+{
+	char *copy;
+
+	clear_error();
+	if (!p || !source)
+		return fail(-EINVAL, "hwpriv_profile_set_source: NULL argument");
+	copy = strdup(source);
+	if (!copy)
+		return fail(-ENOMEM, "out of memory");
+	free(p->source);
+	p->source = copy;
+	return 0;
 }

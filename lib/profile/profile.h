@@ -190,6 +190,9 @@ struct site_cache {
 
 struct hwp_profile {
 	char *input;
+	/* what the writers name as the input instead of @input, or NULL
+	 * (hwpriv_profile_set_source(): a file that no longer exists) */
+	char *source;
 	/* how it was opened, for profile_open_event(): hwp_profile_opts'
 	 * kallsyms (a copy, or NULL), and whether @input names no file */
 	char *kallsyms;

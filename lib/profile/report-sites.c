@@ -32,7 +32,12 @@ void site_resolve(struct hwp_profile *p, size_t i, bool lines)
 		return;
 	}
 	d = machine_dso(p->m, s->loc.dso);
+	/* A file's: the offset in it, the number perf report shows as
+	 * [.] 0x... and the same whether the file can be read or not (its
+	 * address as objdump shows it is another number: the Address). */
 	at = s->si.vaddr >= d->kmod_start ? s->si.vaddr - d->kmod_start : s->si.vaddr;
+	if (d->kind == DSO_FILE)
+		at = s->loc.addr;
 	snprintf(buf, sizeof(buf), "%s+0x%llx", d->name, (unsigned long long)at);
 	s->name = symbolize_intern(p->sym, buf);
 }

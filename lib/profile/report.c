@@ -451,7 +451,8 @@ static void fill_entry(struct hwp_profile *p, const struct report *r, size_t ran
 			snprintf(b->name, sizeof(b->name), "%s", s->name);
 		break;
 	case HWP_SORT_RIP:
-		e->address = s->si.vaddr;
+		e->address = s->si.no_vaddr ? 0 : s->si.vaddr;
+		e->no_address = s->si.no_vaddr;
 		e->file = s->si.file;
 		e->line = s->si.line;
 		e->inlined = site_inlined(p, s);

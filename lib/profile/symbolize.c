@@ -714,13 +714,18 @@ int symbolize(struct symbolizer *s, const struct location *loc, bool lines,
 	struct dw_module *mod = d ? module_of(s, d) : NULL;
 	uint64_t vaddr = loc->addr;
 
+	int err;
+
 	/* A file's address is an offset in it: the segments say where it loads. */
 	if (mod && !dw_module_vaddr(mod, loc->addr, &vaddr)) {
 		memset(out, 0, sizeof(*out));
 		out->vaddr = loc->addr;
+		out->no_vaddr = d->kind == DSO_FILE;
 		return 0;
 	}
-	return symbolize_vaddr(s, loc->dso, vaddr, lines, out);
+	err = symbolize_vaddr(s, loc->dso, vaddr, lines, out);
+	out->no_vaddr = d && d->kind == DSO_FILE && !mod;
+	return err;
 }
 
 ssize_t symbolize_read_code(struct symbolizer *s, uint32_t dso, uint64_t vaddr, void *buf,

@@ -35,6 +35,9 @@ struct symbol_info {
 	uint64_t sym_start;	/* the symbol's address in the module */
 	uint64_t sym_size;
 	uint64_t vaddr;		/* the address as objdump shows it (the module's own) */
+	/* a file's address whose segments could not be read: vaddr is its
+	 * offset in the file, not objdump's address */
+	bool no_vaddr;
 	const char *file;	/* source file, interned; NULL when unknown */
 	unsigned int line;
 };

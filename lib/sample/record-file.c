@@ -415,6 +415,9 @@ int record_rotate_output(struct hwp_record *r, char *path)
 	free(r->output);
 	r->output = path;
 	r->o.output = path;
+	r->done_samples += r->samples;
+	r->done_lost += r->lost > r->lost_read ? r->lost : r->lost_read;
+	r->done_throttled += r->throttled;
 	r->samples = r->lost = r->throttled = r->lost_read = 0;
 	r->good_data = 0;
 	r->good_samples = 0;

@@ -528,6 +528,9 @@ HWP_API int hwp_record_info(const struct hwp_record *r, struct hwp_record_info *
 	 * inherited children's: the larger is the better bound. */
 	s.lost = r->lost > r->lost_read ? r->lost : r->lost_read;
 	s.throttled = r->throttled;
+	s.run_samples = r->done_samples + s.samples;
+	s.run_lost = r->done_lost + s.lost;
+	s.run_throttled = r->done_throttled + s.throttled;
 	s.max_sample_rate = max_sample_rate();
 	s.freq = r->attrs && r->attrs[0].freq ? r->freq : 0;
 	s.period = r->attrs && !r->attrs[0].freq ? r->attrs[0].sample_period : 0;

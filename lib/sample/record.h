@@ -49,6 +49,8 @@ struct hwp_record {
 	/* hwp_record_rotate(): each event's LOST counter at the last file's
 	 * end, which the next file's count starts from; NULL before */
 	uint64_t *lost_before;
+	/* hwp_record_rotate(): what the finished files held, all together */
+	uint64_t done_samples, done_lost, done_throttled;
 	bool rotated;		/* the target runs: a new file synthesizes it */
 	/* The recording failed for good (failure.err != 0): every later call
 	 * returns this error with this message. */

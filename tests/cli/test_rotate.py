@@ -8,13 +8,18 @@ past --keep; the options' errors. With --format pprof, a .pb.gz an
 interval that go tool pprof reads, its samples labelled with the
 workload's comm, pid, tid and the host."""
 import os
+import queue
 import re
 import shutil
+import signal
 import socket
+import subprocess
 import tempfile
+import threading
+import time
 
-from common import (WORKLOAD, TestCgroup, case, check, done, hwprof, pprof, report_json,
-                    run)
+from common import (HWPROF, WORKLOAD, TestCgroup, case, check, done, hwprof, pprof,
+                    report_json, run, skip)
 from profileproto import read_pprof
 
 NAME = re.compile(r"perf-[^/]+-\d{8}T\d{6}Z-(\d{6})\.data")
@@ -66,8 +71,46 @@ def every_sample():
         check(len(names) >= 2, f"{len(names)} files")
         check(1200 * 0.95 <= total <= 1200 * 1.05 + 50,
               f"{total} samples in {len(names)} files")
-        m = re.search(r"written to (\S+)", p.stderr)
+        m = re.search(r"the last (\S+)", p.stderr)
         check(m and os.path.basename(m.group(1)) == names[-1], f"the last file: {p.stderr}")
+
+
+def run_totals():
+    """The summary counts the samples of every file the run wrote, not
+    the last file's alone: every page fault sampled (-c 1), its count is
+    the sum of the files' own. A pprof's comments name no file that is
+    not there (its perf.data was removed once converted)."""
+    pages = 20000
+    for fmt, name in (("perf.data", NAME), ("pprof", PB_NAME)):
+        with tempfile.TemporaryDirectory() as d:
+            p = hwprof("record", "-e", "page-faults", "-c", "1", "-m", "1024",
+                       "--rotate", "0.2", "--format", fmt, "--output-dir", d, "--", WORKLOAD,
+                       "pages", str(pages), "sleep", "0.3", "pages", str(pages), "sleep",
+                       "0.3", "pages", str(pages))
+            if not check(p.returncode == 0, p.stderr):
+                return
+            names = files(d, name)
+            total = 0
+            for n in names:
+                path = os.path.join(d, n)
+                if fmt == "pprof":
+                    prof = read_pprof(path)
+                    if prof is None:
+                        return
+                    total += sum(s["value"][0] for s in prof["sample"])
+                    said = [prof["string_table"][i] for i in prof.get("comment", [])]
+                    gone = [w for c in said for w in re.findall(r"/\S+", c)
+                            if not os.path.exists(w)]
+                    check(said and not gone, f"{n}: comments {said} name {gone}")
+                    continue
+                r, doc = report_json(path, "--top", "1")
+                check(r.returncode == 0 and doc, f"{n}: {r.stderr}")
+                total += doc["total_samples"] if doc else 0
+            m = re.search(r"hwprof record: (\d+) samples of page-faults written to "
+                          r"(\d+) files in ", p.stderr)
+            check(len(names) >= 3 and 3 * pages <= total, f"{total} samples in {names}")
+            check(m and int(m.group(1)) == total and int(m.group(2)) == len(names),
+                  f"{fmt}: {total} samples in {len(names)} files: {p.stderr}")
 
 
 def keep():
@@ -83,6 +126,104 @@ def keep():
             seqs = [int(name.fullmatch(n).group(1)) for n in names if name.fullmatch(n)]
             check(len(names) == 2 and seqs and seqs[-1] >= 2 and
                   seqs == [seqs[0], seqs[0] + 1], f"{fmt}: kept {names}")
+
+
+def lines_of(stream):
+    """The lines of a text pipe, as a reader thread puts them in a queue
+    (None at its end)."""
+    q = queue.Queue()
+
+    def read():
+        for line in stream:
+            q.put(line)
+        q.put(None)
+    threading.Thread(target=read, daemon=True).start()
+    return q
+
+
+def wait_line(q, what, said, timeout=60):
+    """The first line with WHAT from the queue Q (kept in SAID), or None at
+    the end of the pipe or after TIMEOUT seconds without it."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            line = q.get(timeout=end - time.monotonic())
+        except queue.Empty:
+            return None
+        if line is None:
+            return None
+        said.append(line)
+        if what in line:
+            return line
+    return None
+
+
+def wait_for(cond, timeout=60):
+    """Until cond() is true (polled), or TIMEOUT seconds: whether it is."""
+    end = time.monotonic() + timeout
+    while not cond() and time.monotonic() < end:
+        time.sleep(0.05)
+    return cond()
+
+
+def second_stop():
+    """--format pprof, a conversion that does not end (the LD_PRELOAD shim
+    tests/shim/hold-shim.c holds the command's first hwp_profile_load()
+    for good) while the rotations queue more files: the first Ctrl-C ends
+    the recording and says that it is converting the rest; the second
+    stops at once, listing every file not converted, each kept as a
+    perf.data that reads, counted in the summary with its samples. Without
+    the second stop's cut, the command would wait for the held conversion
+    forever."""
+    shim = os.environ.get("HOLD_SHIM")
+    if not shim:
+        skip("$HOLD_SHIM is not set (meson test sets it)")
+    with tempfile.TemporaryDirectory() as d:
+        out, log, fifo = (os.path.join(d, n) for n in ("out", "loads", "hold"))
+        os.mkdir(out)
+        os.mkfifo(fifo)
+        env = dict(os.environ, LD_PRELOAD=shim, HWPROF_HOLD_LOG=log, HWPROF_HOLD_FIFO=fifo)
+        h = subprocess.Popen([HWPROF, "record", "-e", "page-faults", "-c", "1", "--rotate",
+                              "0.1", "--format", "pprof", "--output-dir", out, "--", WORKLOAD,
+                              "pages", "2000", "sleep", "60"],
+                             stderr=subprocess.PIPE, text=True, env=env)
+        said = []
+        q = lines_of(h.stderr)
+        try:
+            data = lambda: [n for n in os.listdir(out) if n.endswith(".data")]
+            # the first file held, two queued behind it, one being written
+            check(wait_for(lambda: os.path.exists(log) and len(data()) >= 4),
+                  f"held and queued: {os.listdir(out)}")
+            h.send_signal(signal.SIGINT)
+            check(wait_line(q, "Ctrl-C again", said), f"the first stop: {said}")
+            h.send_signal(signal.SIGINT)
+            h.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            check(False, f"the second Ctrl-C left the conversions going on: {said}")
+            h.kill()
+            h.wait()
+            return
+        while (line := q.get(timeout=60)) is not None:
+            said.append(line)
+        err = "".join(said)
+        names = sorted(os.listdir(out))
+        listed = re.findall(r"^  (\S+\.data)$", err, re.M)
+        m = re.search(r"stopped: (\d+) finished files? not converted to pprof, kept as "
+                      r"perf\.data", err)
+        check(h.returncode == 130, f"the command's status (SIGINT): {h.returncode}: {err}")
+        check(m and int(m.group(1)) == len(listed) >= 4 and
+              [os.path.basename(n) for n in listed] == names and
+              all(NAME.fullmatch(n) for n in names),
+              f"every file listed, none converted: {listed}, in {out}: {names}: {err}")
+        total = 0
+        for n in names:
+            r, doc = report_json(os.path.join(out, n), "--top", "1")
+            check(r.returncode == 0 and doc, f"{n} reads: {r.stderr}")
+            total += doc["total_samples"] if doc else 0
+        s = re.search(r"hwprof record: (\d+) samples of page-faults written to (\d+) files "
+                      r"in \S+, the last (\S+)", err)
+        check(s and int(s.group(1)) == total >= 2000 and int(s.group(2)) == len(names) and
+              s.group(3) == listed[-1], f"the summary: {total} samples in {names}: {err}")
 
 
 def tags(text):
@@ -120,7 +261,7 @@ def pprof_files():
             return
         names = files(d, PB_NAME)
         check(len(names) >= 3, f"{len(names)} files: {names}")
-        m = re.search(r"written to (\S+)", p.stderr)
+        m = re.search(r"the last (\S+)", p.stderr)
         check(m and os.path.basename(m.group(1)) == names[-1], f"the last file: {p.stderr}")
         total = 0
         for n in names:
@@ -200,6 +341,8 @@ def pprof_cgroups():
 case(usage_errors)
 case(every_sample, name="--rotate: every sample, in files that read")
 case(keep, name="--keep: the newest files")
+case(run_totals, name="the summary: the samples of every file")
+case(second_stop, name="--format pprof: a second Ctrl-C stops the conversions")
 case(pprof_files, name="--format pprof: labelled files that go tool pprof reads")
 case(pprof_cgroups, name="--all-cgroups: each sample's cgroup, in pprof and for perf")
 done()

@@ -86,6 +86,10 @@ static void test_rotate_loses_nothing(void)
 	CHECK(n2 == st.samples,
 	      "the second file's %llu samples, as the recording counts %llu",
 	      (unsigned long long)n2, (unsigned long long)st.samples);
+	CHECK(st.run_samples == n1 + n2 && st.run_lost == 0,
+	      "the run's %llu samples (%llu lost), as the files' %llu + %llu",
+	      (unsigned long long)st.run_samples, (unsigned long long)st.run_lost,
+	      (unsigned long long)n1, (unsigned long long)n2);
 	/* The session was enabled first and disabled last: its count is the
 	 * samples and the few faults of the calls outside the recording's
 	 * window. */

@@ -5,6 +5,7 @@
  * run A B, B A..., B 60 (3%) above A. */
 #include "core/core.h"
 #include "result/result.h"
+#include "stats/stats.h"
 #include "harness.h"
 
 #include <math.h>
@@ -30,6 +31,7 @@ struct fixture {
 	double extra;		/* added to each value */
 	long skip_block;	/* a run that failed: not in the file; -1: none */
 	long null_block;	/* a run kept without its order; -1: none */
+	const double *values;	/* each block's value; NULL: the drift's */
 };
 
 static void write_list(FILE *f, const struct fixture *x, bool blocks)
@@ -86,7 +88,7 @@ static struct hwp_result *fixture(const char *name, const struct fixture *x)
 	for (size_t b = 0; b < BLOCKS; b++) {
 		if ((long)b == x->skip_block)
 			continue;
-		fprintf(f, "%s%.17g", first ? "" : ", ",
+		fprintf(f, "%s%.17g", first ? "" : ", ", x->values ? x->values[b] :
 			2000 + 20.0 * (double)position(b, x->variant) + x->extra);
 		first = false;
 	}
@@ -132,16 +134,30 @@ static char *written(const struct hwp_compare *c, enum hwp_format format)
 	return buf;
 }
 
+/* The paired t statistic of b - r a over the BLOCKS pairs. */
+static double t_of_ratio(const double *a, const double *b, double r)
+{
+	double m = 0, ss = 0;
+
+	for (size_t i = 0; i < BLOCKS; i++)
+		m += (b[i] - r * a[i]) / BLOCKS;
+	for (size_t i = 0; i < BLOCKS; i++)
+		ss += (b[i] - r * a[i] - m) * (b[i] - r * a[i] - m);
+	return m / sqrt(ss / (BLOCKS - 1) / BLOCKS);
+}
+
 /* The differences alternate 80 and 40 (B after A, then before it): a mean
  * of 60, a standard deviation of 20 sqrt(20/19); unpaired, the drift's
  * spread (20 x 40 runs) hides it. */
 static void check_drift(void)
 {
-	struct fixture fa = { "e1", 0, 0, -1, -1 }, fb = { "e1", 1, 60, -1, -1 };
+	struct fixture fa = { "e1", 0, 0, -1, -1, NULL };
+	struct fixture fb = { "e1", 1, 60, -1, -1, NULL };
 	struct hwp_result *a = fixture("a.json", &fa), *b = fixture("b.json", &fb);
 	struct hwp_compare *c;
 	struct hwp_compare_info i = compare(a, b, HWP_TEST_WELCH, &c);
-	double sd = 20 * sqrt(20.0 / 19);
+	double sd = 20 * sqrt(20.0 / 19), va[BLOCKS], vb[BLOCKS];
+	double q = t_quantile(0.975, BLOCKS - 1);
 	char *json = c ? written(c, HWP_FORMAT_JSON) : NULL;
 
 	CHECK(i.pairs == BLOCKS && i.a_n == BLOCKS && i.b_n == BLOCKS, "pairs %zu",
@@ -155,7 +171,13 @@ static void check_drift(void)
 	CHECK(i.ratio_ci_adj_low > 1 && i.ratio_ci_adj_low < i.ratio &&
 	      i.ratio_ci_adj_high > i.ratio, "ratio %g in [%g, %g]", i.ratio,
 	      i.ratio_ci_adj_low, i.ratio_ci_adj_high);
-	CHECK_NEAR(i.ratio_ci_adj_low, 1 + i.ci_adj_low / i.a_mean, 1e-12);
+	/* Fieller's bounds: the paired t of b - r a is the quantile there */
+	for (size_t k = 0; k < BLOCKS; k++) {
+		va[k] = 2000 + 20.0 * (double)position(k, 0);
+		vb[k] = 2000 + 20.0 * (double)position(k, 1) + 60;
+	}
+	CHECK_NEAR(t_of_ratio(va, vb, i.ratio_ci_adj_low), q, 1e-9);
+	CHECK_NEAR(t_of_ratio(va, vb, i.ratio_ci_adj_high), -q, 1e-9);
 	CHECK(json && strstr(json, "\"test\": \"paired-t\"") &&
 	      strstr(json, "\"paired\": true") && strstr(json, "\"pairs\": 20"), "%s",
 	      json);
@@ -190,12 +212,107 @@ static void check_drift(void)
 	hwp_result_free(b);
 }
 
+/* The interval of B/A of @a and @b in pairs: Fieller's, each finite bound
+ * a ratio r where the paired t of b - r a is the 95% quantile; the lower
+ * one clamped at 0 (@clamped) where the set reaches below. */
+static void check_fieller(const char *name, const double *a, const double *b,
+			  enum hwp_verdict verdict, bool clamped)
+{
+	struct fixture fa = { "e1", 0, 0, -1, -1, a };
+	struct fixture fb = { "e1", 1, 0, -1, -1, b };
+	char na[64], nb[64];
+	struct hwp_result *ra, *rb;
+	struct hwp_compare *c;
+	struct hwp_compare_info i;
+	double q = t_quantile(0.975, BLOCKS - 1);
+
+	snprintf(na, sizeof(na), "%s-a.json", name);
+	snprintf(nb, sizeof(nb), "%s-b.json", name);
+	ra = fixture(na, &fa);
+	rb = fixture(nb, &fb);
+	i = compare(ra, rb, HWP_TEST_WELCH, &c);
+	CHECK(i.pairs == BLOCKS && i.verdict == verdict &&
+	      i.ci_adj_level == 0.95, "%s: %zu pairs, %s at %g", name, i.pairs,
+	      hwp_enum_name(HWP_ENUM_VERDICT, i.verdict), i.ci_adj_level);
+	/* the noisy row: B - A's interval reaches below -A's mean */
+	CHECK(1 + i.ci_adj_low / i.a_mean < 0, "%s: B - A from %g, A's mean %g", name,
+	      i.ci_adj_low, i.a_mean);
+	/* 1 inside exactly when the verdict is unchanged, as before */
+	CHECK(i.ratio_ci_adj_low >= 0 && i.ratio_ci_adj_low < i.ratio &&
+	      i.ratio < i.ratio_ci_adj_high &&
+	      (i.ratio_ci_adj_low < 1 && 1 < i.ratio_ci_adj_high) ==
+	      (verdict == HWP_VERDICT_UNCHANGED), "%s: B/A %g in [%g, %g]", name,
+	      i.ratio, i.ratio_ci_adj_low, i.ratio_ci_adj_high);
+	if (clamped)
+		CHECK(i.ratio_ci_adj_low == 0 && fabs(t_of_ratio(a, b, 0)) < q,
+		      "%s: clamped at 0, which the test does not reject: %g", name,
+		      i.ratio_ci_adj_low);
+	else
+		CHECK_NEAR(t_of_ratio(a, b, i.ratio_ci_adj_low), q, 1e-9);
+	CHECK_NEAR(t_of_ratio(a, b, i.ratio_ci_adj_high), -q, 1e-9);
+	hwp_compare_free(c);
+	hwp_result_free(ra);
+	hwp_result_free(rb);
+}
+
+/* A's mean no further from 0 than its noise: every ratio above some r
+ * passes, Fieller's set is unbounded, and there is no interval ("-"). */
+static void check_unbounded(const double *a, const double *b)
+{
+	struct fixture fa = { "e1", 0, 0, -1, -1, a };
+	struct fixture fb = { "e1", 1, 0, -1, -1, b };
+	struct hwp_result *ra = fixture("unbounded-a.json", &fa);
+	struct hwp_result *rb = fixture("unbounded-b.json", &fb);
+	struct hwp_compare *c;
+	struct hwp_compare_info i = compare(ra, rb, HWP_TEST_WELCH, &c);
+	char *text = c ? written(c, HWP_FORMAT_TEXT) : NULL;
+
+	CHECK(i.pairs == BLOCKS && !isnan(i.ratio) && isnan(i.ratio_ci_adj_low) &&
+	      isnan(i.ratio_ci_adj_high), "B/A %g in [%g, %g]", i.ratio,
+	      i.ratio_ci_adj_low, i.ratio_ci_adj_high);
+	CHECK(text && strstr(text, "  -  ") && !strstr(text, "n/a"), "%s", text);
+	free(text);
+	hwp_compare_free(c);
+	hwp_result_free(ra);
+	hwp_result_free(rb);
+}
+
+/* Rows so noisy that the paired t's interval of B - A reaches below -A's
+ * mean, where 1 + it / A's mean went below 0: B/A of counts cannot. */
+static void check_noisy_ratio(void)
+{
+	static const double noisy_a[BLOCKS] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000,
+	};
+	static const double steady_b[BLOCKS] = {
+		100, 100, 100, 100, 100, 100, 100, 100, 100, 100,
+		100, 100, 100, 100, 100, 100, 100, 100, 100, 100,
+	};
+	static const double a[BLOCKS] = {
+		1000, 3000, 500, 2000, 800, 1500, 900, 2500, 700, 1200,
+		1000, 3000, 500, 2000, 800, 1500, 900, 2500, 700, 1200,
+	};
+	static const double spiky_b[BLOCKS] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 40000,
+	};
+
+	/* B steady, A noisy: Fieller's lower bound is B's mean over the
+	 * largest mean A may have, above 0 */
+	check_fieller("steady", noisy_a, steady_b, HWP_VERDICT_DECREASE, false);
+	/* B's mean no further from 0 than its noise: clamped at 0 */
+	check_fieller("spiky", a, spiky_b, HWP_VERDICT_UNCHANGED, true);
+	check_unbounded(spiky_b, steady_b);
+}
+
 /* Files of results measured apart, older ones or other experiments: two
  * independent samples, as before. */
 static void check_unpaired(void)
 {
-	struct fixture fa = { NULL, 0, 0, -1, -1 }, fb = { NULL, 1, 60, -1, -1 };
-	struct fixture fc = { "e2", 1, 60, -1, -1 }, fd = { "e1", 0, 0, -1, -1 };
+	struct fixture fa = { NULL, 0, 0, -1, -1, NULL };
+	struct fixture fb = { NULL, 1, 60, -1, -1, NULL };
+	struct fixture fc = { "e2", 1, 60, -1, -1, NULL };
+	struct fixture fd = { "e1", 0, 0, -1, -1, NULL };
 	struct hwp_result *a = fixture("old-a.json", &fa);
 	struct hwp_result *b = fixture("old-b.json", &fb);
 	struct hwp_result *c2 = fixture("e2.json", &fc), *d1 = fixture("e1.json", &fd);
@@ -222,7 +339,8 @@ static void check_unpaired(void)
  * kept without an order pairs with nothing. The warning says so. */
 static void check_partners(void)
 {
-	struct fixture fa = { "e1", 0, 0, 7, -1 }, fb = { "e1", 1, 60, -1, 12 };
+	struct fixture fa = { "e1", 0, 0, 7, -1, NULL };
+	struct fixture fb = { "e1", 1, 60, -1, 12, NULL };
 	struct hwp_result *a = fixture("fail-a.json", &fa);
 	struct hwp_result *b = fixture("fail-b.json", &fb);
 	struct hwp_compare *c;
@@ -263,7 +381,7 @@ static void check_set_order(void)
 	hwp_result_free(r);
 	r = NULL;
 	{
-		struct fixture fa = { "e1", 0, 0, -1, -1 };
+		struct fixture fa = { "e1", 0, 0, -1, -1, NULL };
 
 		r = fixture("loaded.json", &fa);
 	}
@@ -304,6 +422,7 @@ int main(void)
 		t_skip("no temporary directory");
 	t_run(check_drift);
 	t_run(check_unpaired);
+	t_run(check_noisy_ratio);
 	t_run(check_partners);
 	t_run(check_set_order);
 	t_run(check_bad_files);
