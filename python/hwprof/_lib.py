@@ -275,7 +275,8 @@ class Entry(Structure):
                 ("offset", c_uint64), ("file", c_char_p), ("line", c_uint),
                 ("inlined", c_char_p), ("bytes", c_void_p), ("nr_bytes", c_size_t),
                 ("disasm", c_char_p), ("callers", POINTER(Caller)),
-                ("nr_callers", c_size_t)]
+                ("nr_callers", c_size_t), ("comm", c_char_p), ("tid", c_int64),
+                ("thread_comm", c_char_p), ("no_address", c_bool)]
 
 
 class Stack(Structure):

@@ -28,8 +28,10 @@ class Entry:
 
     name: what the entry is (a function, file:line, an address, a module);
     percent: of the profile's summed periods, as perf's "Overhead";
-    address, file, line: for by="rip" and by="line"; callers: where the
-    samples were called from (with call chains).
+    address, file, line: for by="rip" and by="line" (address None where
+    the instruction's file could not be read: its name's +0xOFFSET is then
+    the offset in the file, as perf report's); callers: where the samples
+    were called from (with call chains).
     """
     rank: int
     name: str
@@ -38,7 +40,7 @@ class Entry:
     samples: int
     period: int
     percent: float
-    address: int
+    address: Optional[int]
     file: Optional[str]
     line: int
     callers: Tuple[Caller, ...]
@@ -97,7 +99,8 @@ class Profile:
                                    e.callers[i].samples, e.callers[i].percent)
                             for i in range(e.nr_callers))
             out.append(Entry(e.rank, _lib.text(e.name), _lib.text(e.symbol),
-                             _lib.text(e.dso), e.samples, e.period, e.percent, e.address,
+                             _lib.text(e.dso), e.samples, e.period, e.percent,
+                             None if e.no_address else e.address,
                              _lib.text(e.file), e.line, callers))
             return 0
 

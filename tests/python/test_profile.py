@@ -46,6 +46,28 @@ def test_top_by_line_rip_module(recording):
     p.close()
 
 
+
+def test_rip_address_none_without_the_file(tmp_path):
+    """An instruction whose file is gone has no address (None, not 0): its
+    name's +0xOFFSET is the offset in the file, as the CLI's '?' says."""
+    import shutil
+    from conftest import HWPROF, HOTSPOTS, _built
+    _built(HWPROF)
+    _built(HOTSPOTS)
+    exe = tmp_path / "hot"
+    shutil.copy(HOTSPOTS, exe)
+    data = tmp_path / "perf.data"
+    subprocess.run([HWPROF, "record", "-e", "cpu-clock", "-F", "2000", "-o", str(data),
+                    "--", str(exe)], check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    with hwprof.Profile(data) as p:
+        mine = [e for e in p.top(0, by="rip") if e.module == str(exe)]
+        assert mine and all(e.address for e in mine)
+    exe.rename(tmp_path / "gone")
+    with hwprof.Profile(data) as p:
+        mine = [e for e in p.top(0, by="rip") if e.module == str(exe)]
+        assert mine and all(e.address is None for e in mine)
+
 def test_folded_stacks(recording):
     p = hwprof.Profile(recording)
     stacks = p.stacks()
