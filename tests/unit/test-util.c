@@ -509,8 +509,8 @@ static void check_opts_padding(void)
 		struct hwp_evlist_opts o;
 		unsigned char bytes[sizeof(struct hwp_evlist_opts)];
 	} u;
-	size_t end = offsetof(struct hwp_evlist_opts, all_kernel) +
-		     sizeof(u.o.all_kernel);
+	size_t end = offsetof(struct hwp_evlist_opts, no_merge) +
+		     sizeof(u.o.no_merge);
 	struct hwp_evlist *evl = NULL;
 
 	CHECK(end < sizeof(u.o),
