@@ -64,12 +64,9 @@ static void ratio_interval(const struct cmp_cell *cell, struct hwp_compare_info 
 
 	if (!i->pairs || isnan(r) || isnan(i->ci_adj_level))
 		return;
-	/* No spread: the ratio itself, as the interval of B - A is. */
-	if (i->ci_adj_low == i->ci_adj_high) {
-		i->ratio_ci_adj_low = 1 + i->ci_adj_low / i->a_mean;
-		i->ratio_ci_adj_high = i->ratio_ci_adj_low;
-		return;
-	}
+	/* B - A without spread is not B/A without it: where A varies, b - r a
+	 * does for every r but 1. The roots below are R itself only where
+	 * both A and B are constant. */
 	k = t_quantile(1 - (1 - i->ci_adj_level) / 2, cell->welch_df);
 	k = k * k / (double)i->pairs;
 	qa = i->a_mean * i->a_mean - k * cell->var_a;

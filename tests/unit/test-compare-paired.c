@@ -277,6 +277,38 @@ static void check_unbounded(const double *a, const double *b)
 	hwp_result_free(rb);
 }
 
+/* B - A the same in every pair while A varies: the interval of B - A is a
+ * point, but B/A's is not (b - r a varies for every r but 1): Fieller's
+ * bounds, where the paired t of b - r a is the quantile. It was the point
+ * 1 + (B - A) / A's mean. */
+static void check_constant_difference(void)
+{
+	double a[BLOCKS], b[BLOCKS], q = t_quantile(0.975, BLOCKS - 1);
+	struct fixture fa = { "e1", 0, 0, -1, -1, a };
+	struct fixture fb = { "e1", 1, 0, -1, -1, b };
+	struct hwp_result *ra, *rb;
+	struct hwp_compare *c;
+	struct hwp_compare_info i;
+
+	for (size_t k = 0; k < BLOCKS; k++) {
+		a[k] = 100 + 100 * (double)(k % 5);
+		b[k] = a[k] + 10;
+	}
+	ra = fixture("constdiff-a.json", &fa);
+	rb = fixture("constdiff-b.json", &fb);
+	i = compare(ra, rb, HWP_TEST_WELCH, &c);
+	CHECK(i.pairs == BLOCKS && i.verdict == HWP_VERDICT_INCREASE &&
+	      i.ci_adj_low == i.ci_adj_high && i.ratio_ci_adj_low < i.ratio &&
+	      i.ratio < i.ratio_ci_adj_high && 1 < i.ratio_ci_adj_low,
+	      "B - A in [%g, %g], B/A %g in [%g, %g]", i.ci_adj_low, i.ci_adj_high,
+	      i.ratio, i.ratio_ci_adj_low, i.ratio_ci_adj_high);
+	CHECK_NEAR(t_of_ratio(a, b, i.ratio_ci_adj_low), q, 1e-9);
+	CHECK_NEAR(t_of_ratio(a, b, i.ratio_ci_adj_high), -q, 1e-9);
+	hwp_compare_free(c);
+	hwp_result_free(ra);
+	hwp_result_free(rb);
+}
+
 /* Rows so noisy that the paired t's interval of B - A reaches below -A's
  * mean, where 1 + it / A's mean went below 0: B/A of counts cannot. */
 static void check_noisy_ratio(void)
@@ -423,6 +455,7 @@ int main(void)
 	t_run(check_drift);
 	t_run(check_unpaired);
 	t_run(check_noisy_ratio);
+	t_run(check_constant_difference);
 	t_run(check_partners);
 	t_run(check_set_order);
 	t_run(check_bad_files);
