@@ -118,12 +118,14 @@ static char *next_file(struct rotate_worker *w)
 	return path;
 }
 
-/* @arg's struct rotate is read only while not abandoned, under the lock:
- * a thread left behind may outlive it. */
+/* @arg is the worker, not the struct rotate: its r->w is the main
+ * thread's, cleared by pprof_worker_stop() perhaps before this thread
+ * first runs (a recording that fails once started). The thread reads the
+ * struct rotate as w->r only, under the lock, until abandoned: a thread
+ * left behind by a second stop may outlive it. */
 static void *worker(void *arg)
 {
-	struct rotate *r = arg;
-	struct rotate_worker *w = r->w;
+	struct rotate_worker *w = arg;
 	char *path;
 
 	while ((path = next_file(w))) {
@@ -132,7 +134,7 @@ static void *worker(void *arg)
 			break;
 		pthread_mutex_lock(&w->lock);
 		if (!w->abandoned)
-			rotate_keep(r, path, r->keep);
+			rotate_keep(w->r, path, w->r->keep);
 		else
 			free(path);
 		pthread_mutex_unlock(&w->lock);
@@ -166,11 +168,12 @@ int pprof_worker_start(struct rotate *r)
 	}
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->more, NULL);
+	w->r = r;
 	r->w = w;
 	/* Signals are the recording's: the thread takes none. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&w->thread, NULL, worker, r);
+	err = pthread_create(&w->thread, NULL, worker, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		cli_error("record", "--format pprof: cannot start the thread that writes the files: %s",

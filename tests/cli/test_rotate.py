@@ -226,6 +226,33 @@ def second_stop():
               s.group(3) == listed[-1], f"the summary: {total} samples in {names}: {err}")
 
 
+def hold_env(d, **holds):
+    """The environment of a command under the hold shim (HOLDS: its
+    settings), its log D/log; the case skipped without the shim."""
+    shim = os.environ.get("HOLD_SHIM")
+    if not shim:
+        skip("$HOLD_SHIM is not set (meson test sets it)")
+    return dict(os.environ, LD_PRELOAD=shim, HWPROF_HOLD_LOG=os.path.join(d, "log"), **holds)
+
+
+def fails_after_start():
+    """A recording that fails once --format pprof's thread is started (an
+    unknown event) says why and exits 2, not by a signal, and writes
+    nothing; also when the thread runs only once the command waits for it
+    to end (the shim's HWPROF_HOLD_THREADS), as the failed recording's
+    state is being released."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "out")
+        os.mkdir(out)
+        for held in (False, True):
+            env = hold_env(d, HWPROF_HOLD_THREADS="1") if held else None
+            p = hwprof("record", "--rotate", "1", "--output-dir", out, "--format", "pprof",
+                       "-e", "no_such_event_xyz", "--", "true", env=env)
+            check(p.returncode == 2 and "unknown event 'no_such_event_xyz'" in p.stderr,
+                  f"held {held}: status {p.returncode}: {p.stderr}")
+        check(os.listdir(out) == [], f"nothing written: {os.listdir(out)}")
+
+
 def tags(text):
     """go tool pprof -tags: {key: {value: weight}}."""
     out, key = {}, None
@@ -343,6 +370,7 @@ case(every_sample, name="--rotate: every sample, in files that read")
 case(keep, name="--keep: the newest files")
 case(run_totals, name="the summary: the samples of every file")
 case(second_stop, name="--format pprof: a second Ctrl-C stops the conversions")
+case(fails_after_start, name="--format pprof: a recording that fails as the thread starts")
 case(pprof_files, name="--format pprof: labelled files that go tool pprof reads")
 case(pprof_cgroups, name="--all-cgroups: each sample's cgroup, in pprof and for perf")
 done()
