@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 /* LD_PRELOAD shim that holds the hwprof command's threads at the points
  * where a test of record --rotate --format pprof wants them:
- *   HWPROF_HOLD_LOG=PATH   each call of hwp_profile_load() appends
- *                          "load FILE" to PATH first
+ *   HWPROF_HOLD_LOG=PATH   each hold appends a line to PATH first ("load
+ *                          FILE", "renamed FILE")
  *   HWPROF_HOLD_FIFO=PATH  each call of hwp_profile_load() (a conversion)
  *                          waits until a byte can be read from the FIFO
  *                          PATH (a test that never writes one holds the
  *                          call for good)
+ *   HWPROF_HOLD_RENAMED=PATH  a thread that renamed a file into a name
+ *                          ending .pb.gz (a conversion put in place) waits
+ *                          as HWPROF_HOLD_FIFO says on the FIFO PATH, at its
+ *                          next pthread_mutex_unlock(), once unlocked: the
+ *                          lock under which it renamed is free meanwhile
  *   HWPROF_HOLD_THREADS=1  a thread pthread_create() starts runs its
  *                          function only once a thread calls ppoll() (the
  *                          command waits for something: for record, the
@@ -19,6 +24,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 struct hwp_profile;
@@ -66,6 +72,41 @@ int hwp_profile_load(const char *path, const struct hwp_profile_opts *opts,
 	*(void **)&real = dlsym(RTLD_NEXT, "hwp_profile_load");
 	hold(path);
 	return real ? real(path, opts, out) : -38;	/* -ENOSYS */
+}
+
+/* HWPROF_HOLD_RENAMED: the file this thread renamed into place, until its
+ * next unlock. */
+static __thread char renamed[4096];
+
+int rename(const char *from, const char *to)
+{
+	int (*real)(const char *, const char *);
+	size_t len = strlen(to);
+	int ret;
+
+	*(void **)&real = dlsym(RTLD_NEXT, "rename");
+	ret = real(from, to);
+	if (!ret && getenv("HWPROF_HOLD_RENAMED") && len > 6 &&
+	    !strcmp(to + len - 6, ".pb.gz") && len < sizeof(renamed))
+		memcpy(renamed, to, len + 1);
+	return ret;
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	static int (*real)(pthread_mutex_t *);
+	int ret;
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_mutex_unlock");
+	ret = real(m);
+
+	if (renamed[0]) {
+		say("renamed", renamed);
+		renamed[0] = 0;
+		wait_fifo(getenv("HWPROF_HOLD_RENAMED"));
+	}
+	return ret;
 }
 
 /* HWPROF_HOLD_THREADS: a pipe whose write end ppoll() closes; the threads
