@@ -58,12 +58,30 @@ static int write_unnamed(const char *data, const char *out, struct hwpriv_ofile 
 	return err;
 }
 
-/* The finished perf.data @data as DIR/...pb.gz, written under a temporary
- * name and renamed (a backend that watches DIR sees whole files only),
- * and @data removed: the .pb.gz's path. After a failure, said, @data is
- * kept as it is, and is the path returned. NULL once abandoned (@data is
- * then the main thread's to name): nothing renamed, nothing removed. */
-static char *to_pprof(struct rotate_worker *w, char *data)
+/* Called with the lock held, not abandoned: the conversion of @data to
+ * @out, which failed with @err (said: @data is kept as it is) or is in
+ * place (@data removed), counted among the finished files (both taken). */
+static void count_converted(struct rotate_worker *w, char *data, char *out, int err)
+{
+	if (err) {
+		cli_lib_error("record", err);
+		cli_warn("record", "%s is kept as perf.data", data);
+		free(out);
+		rotate_keep(w->r, data, w->r->keep);
+		return;
+	}
+	if (unlink(data))
+		cli_warn("record", "cannot remove %s: %s", data, strerror(errno));
+	free(data);
+	rotate_keep(w->r, out, w->r->keep);
+}
+
+/* The finished perf.data @data (taken) as DIR/...pb.gz, written under a
+ * temporary name and renamed (a backend that watches DIR sees whole files
+ * only), and counted: count_converted(). False once abandoned (@data is
+ * then the main thread's to name and count): nothing renamed, removed
+ * or counted. */
+static bool to_pprof(struct rotate_worker *w, char *data)
 {
 	size_t len = strlen(data) - strlen(".data");
 	struct hwpriv_ofile *of = NULL;
@@ -76,28 +94,22 @@ static char *to_pprof(struct rotate_worker *w, char *data)
 		strcpy(out + len, ".pb.gz");
 		err = write_unnamed(data, out, &of);
 	}
-	/* Renamed into place and @data removed together, or neither: the
-	 * main thread names the files not converted under this lock. */
+	/* Renamed into place, @data removed and the file counted together,
+	 * or none of them: a second stop names and counts the files not
+	 * converted under this lock (abandon()), so that every file is
+	 * counted once, the last named last. */
 	pthread_mutex_lock(&w->lock);
 	abandoned = w->abandoned;
 	err = cli_ofile_end(of, !err && !abandoned) ?: err;
-	if (!err && !abandoned && unlink(data))
-		cli_warn("record", "cannot remove %s: %s", data, strerror(errno));
+	if (!abandoned)
+		count_converted(w, data, out, err);
 	w->current = NULL;
 	pthread_mutex_unlock(&w->lock);
 	if (abandoned) {
 		free(out);
 		free(data);
-		return NULL;
 	}
-	if (err) {
-		cli_lib_error("record", err);
-		cli_warn("record", "%s is kept as perf.data", data);
-		free(out);
-		return data;
-	}
-	free(data);
-	return out;
+	return !abandoned;
 }
 
 /* The next perf.data to convert, or NULL once closing and none is left,
@@ -118,25 +130,18 @@ static char *next_file(struct rotate_worker *w)
 	return path;
 }
 
-/* @arg's struct rotate is read only while not abandoned, under the lock:
- * a thread left behind may outlive it. */
+/* @arg is the worker, not the struct rotate: its r->w is the main
+ * thread's, cleared by pprof_worker_stop() perhaps before this thread
+ * first runs (a recording that fails once started). The thread reads the
+ * struct rotate as w->r only, under the lock, until abandoned: a thread
+ * left behind by a second stop may outlive it. */
 static void *worker(void *arg)
 {
-	struct rotate *r = arg;
-	struct rotate_worker *w = r->w;
+	struct rotate_worker *w = arg;
 	char *path;
 
-	while ((path = next_file(w))) {
-		path = to_pprof(w, path);
-		if (!path)
-			break;
-		pthread_mutex_lock(&w->lock);
-		if (!w->abandoned)
-			rotate_keep(r, path, r->keep);
-		else
-			free(path);
-		pthread_mutex_unlock(&w->lock);
-	}
+	while ((path = next_file(w)) && to_pprof(w, path))
+		;
 	if (write(w->wake[1], "", 1) < 0)
 		cli_warn("record", "the pprof thread cannot say it ended: %s",
 			 strerror(errno));
@@ -166,11 +171,12 @@ int pprof_worker_start(struct rotate *r)
 	}
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->more, NULL);
+	w->r = r;
 	r->w = w;
 	/* Signals are the recording's: the thread takes none. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&w->thread, NULL, worker, r);
+	err = pthread_create(&w->thread, NULL, worker, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		cli_error("record", "--format pprof: cannot start the thread that writes the files: %s",

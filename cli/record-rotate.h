@@ -16,6 +16,7 @@
 struct rotate_worker {
 	pthread_t thread;
 	pthread_mutex_t lock;
+	struct rotate *r;	/* read under the lock, until abandoned */
 	pthread_cond_t more;
 	char **queue;		/* perf.data paths, oldest first */
 	size_t nr_queue;

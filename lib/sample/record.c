@@ -219,16 +219,21 @@ static void sampling_attr(struct hwp_record *r, size_t e, struct perf_event_attr
 	a->inherit = !r->o.no_inherit;
 	a->watermark = 1;
 	a->wakeup_watermark = (uint32_t)(ring_bytes / 2);
-	/* Only the first event says where code is mapped and what tasks do. */
-	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = e == 0;
+}
+
+/* The side-band records (where code is mapped, what tasks do), asked of
+ * one event an instance: set in @a, or cleared. */
+static void side_band(const struct hwp_record *r, struct perf_event_attr *a, bool on)
+{
+	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = on;
 	/* perf's unwinder reads .eh_frame_hdr through the mappings, and the
 	 * linker puts it in a segment that is not executable: with DWARF
 	 * chains the data mappings are recorded too, as perf does. */
-	a->mmap_data = e == 0 && r->o.callchain == HWP_CALLCHAIN_DWARF;
+	a->mmap_data = on && r->o.callchain == HWP_CALLCHAIN_DWARF;
 	/* PERF_RECORD_SWITCH: when each thread leaves and comes back */
-	a->context_switch = e == 0 && r->o.off_cpu;
+	a->context_switch = on && r->o.off_cpu;
 	/* PERF_RECORD_CGROUP: the path of each cgroup created meanwhile */
-	a->cgroup = e == 0 && r->o.all_cgroups;
+	a->cgroup = on && r->o.all_cgroups;
 }
 
 static void add_fallback(struct hwp_record *r, const char *fmt, ...) HWP_PRINTF(2, 3);
@@ -260,7 +265,7 @@ static int cannot_sample(struct hwp_record *r, size_t e, int err,
 
 /* Open event @e on instance @inst: 0, 1 when the thread is gone, or a
  * negative error. */
-static int open_fd(struct hwp_record *r, size_t inst, size_t e)
+static int open_event(struct hwp_record *r, size_t inst, size_t e)
 {
 	struct open_req req = {
 		.ev = evlist_get(r->evl, e),
@@ -289,6 +294,22 @@ static int open_fd(struct hwp_record *r, size_t inst, size_t e)
 	}
 	strbuf_release(&reason);
 	return 0;
+}
+
+/* open_event() with the side-band records asked of the first event open
+ * on the instance (a CPU's ring): not the list's first on a CPU outside
+ * its PMU's cpumask, where that one is not opened. The file's attr of an
+ * event says whether it carries them on any instance. */
+static int open_fd(struct hwp_record *r, size_t inst, size_t e)
+{
+	struct perf_event_attr *a = &r->attrs[e];
+	bool carries = !fds_inst_has_open(&r->fds, inst, e), carried = a->mmap;
+	int err;
+
+	side_band(r, a, carries);
+	err = open_event(r, inst, e);
+	side_band(r, a, carries || carried);
+	return err;
 }
 
 /* An event of a PMU with a cpumask is sampled where it counts, as a

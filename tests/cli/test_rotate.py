@@ -166,6 +166,41 @@ def wait_for(cond, timeout=60):
     return cond()
 
 
+def hold_env(d, **holds):
+    """The environment of a command under the hold shim (HOLDS: its
+    settings), its log D/log; the case skipped without the shim."""
+    shim = os.environ.get("HOLD_SHIM")
+    if not shim:
+        skip("$HOLD_SHIM is not set (meson test sets it)")
+    return dict(os.environ, LD_PRELOAD=shim, HWPROF_HOLD_LOG=os.path.join(d, "log"), **holds)
+
+
+def stopped_twice(out, env, what, ready):
+    """record --rotate 0.1 --format pprof of every page fault into OUT
+    under ENV, stopped by a Ctrl-C once ready() (WHAT it waits for), and by
+    a second once it says that it converts the rest: (its status, its
+    stderr), or None after saying why."""
+    h = subprocess.Popen([HWPROF, "record", "-e", "page-faults", "-c", "1", "--rotate",
+                          "0.1", "--format", "pprof", "--output-dir", out, "--", WORKLOAD,
+                          "pages", "2000", "sleep", "60"],
+                         stderr=subprocess.PIPE, text=True, env=env)
+    said, q = [], lines_of(h.stderr)
+    try:
+        check(wait_for(ready), f"{what}: {os.listdir(out)}")
+        h.send_signal(signal.SIGINT)
+        check(wait_line(q, "Ctrl-C again", said), f"the first stop: {said}")
+        h.send_signal(signal.SIGINT)
+        h.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        check(False, f"the second Ctrl-C did not end the command: {said}")
+        h.kill()
+        h.wait()
+        return None
+    while (line := q.get(timeout=60)) is not None:
+        said.append(line)
+    return h.returncode, "".join(said)
+
+
 def second_stop():
     """--format pprof, a conversion that does not end (the LD_PRELOAD shim
     tests/shim/hold-shim.c holds the command's first hwp_profile_load()
@@ -175,42 +210,23 @@ def second_stop():
     perf.data that reads, counted in the summary with its samples. Without
     the second stop's cut, the command would wait for the held conversion
     forever."""
-    shim = os.environ.get("HOLD_SHIM")
-    if not shim:
-        skip("$HOLD_SHIM is not set (meson test sets it)")
     with tempfile.TemporaryDirectory() as d:
-        out, log, fifo = (os.path.join(d, n) for n in ("out", "loads", "hold"))
+        out, fifo = os.path.join(d, "out"), os.path.join(d, "hold")
         os.mkdir(out)
         os.mkfifo(fifo)
-        env = dict(os.environ, LD_PRELOAD=shim, HWPROF_HOLD_LOG=log, HWPROF_HOLD_FIFO=fifo)
-        h = subprocess.Popen([HWPROF, "record", "-e", "page-faults", "-c", "1", "--rotate",
-                              "0.1", "--format", "pprof", "--output-dir", out, "--", WORKLOAD,
-                              "pages", "2000", "sleep", "60"],
-                             stderr=subprocess.PIPE, text=True, env=env)
-        said = []
-        q = lines_of(h.stderr)
-        try:
-            data = lambda: [n for n in os.listdir(out) if n.endswith(".data")]
-            # the first file held, two queued behind it, one being written
-            check(wait_for(lambda: os.path.exists(log) and len(data()) >= 4),
-                  f"held and queued: {os.listdir(out)}")
-            h.send_signal(signal.SIGINT)
-            check(wait_line(q, "Ctrl-C again", said), f"the first stop: {said}")
-            h.send_signal(signal.SIGINT)
-            h.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            check(False, f"the second Ctrl-C left the conversions going on: {said}")
-            h.kill()
-            h.wait()
+        data = lambda: [n for n in os.listdir(out) if n.endswith(".data")]
+        # the first file held, two queued behind it, one being written
+        stopped = stopped_twice(out, hold_env(d, HWPROF_HOLD_FIFO=fifo), "held and queued",
+                                lambda: os.path.exists(os.path.join(d, "log")) and
+                                len(data()) >= 4)
+        if not stopped:
             return
-        while (line := q.get(timeout=60)) is not None:
-            said.append(line)
-        err = "".join(said)
+        code, err = stopped
         names = sorted(os.listdir(out))
         listed = re.findall(r"^  (\S+\.data)$", err, re.M)
         m = re.search(r"stopped: (\d+) finished files? not converted to pprof, kept as "
                       r"perf\.data", err)
-        check(h.returncode == 130, f"the command's status (SIGINT): {h.returncode}: {err}")
+        check(code == 130, f"the command's status (SIGINT): {code}: {err}")
         check(m and int(m.group(1)) == len(listed) >= 4 and
               [os.path.basename(n) for n in listed] == names and
               all(NAME.fullmatch(n) for n in names),
@@ -224,6 +240,56 @@ def second_stop():
                       r"in \S+, the last (\S+)", err)
         check(s and int(s.group(1)) == total >= 2000 and int(s.group(2)) == len(names) and
               s.group(3) == listed[-1], f"the summary: {total} samples in {names}: {err}")
+
+
+def fails_after_start():
+    """A recording that fails once --format pprof's thread is started (an
+    unknown event) says why and exits 2, not by a signal, and writes
+    nothing; also when the thread runs only once the command waits for it
+    to end (the shim's HWPROF_HOLD_THREADS), as the failed recording's
+    state is being released."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "out")
+        os.mkdir(out)
+        for held in (False, True):
+            env = hold_env(d, HWPROF_HOLD_THREADS="1") if held else None
+            p = hwprof("record", "--rotate", "1", "--output-dir", out, "--format", "pprof",
+                       "-e", "no_such_event_xyz", "--", "true", env=env)
+            check(p.returncode == 2 and "unknown event 'no_such_event_xyz'" in p.stderr,
+                  f"held {held}: status {p.returncode}: {p.stderr}")
+        check(os.listdir(out) == [], f"nothing written: {os.listdir(out)}")
+
+
+def second_stop_after_a_conversion():
+    """A second Ctrl-C just after a conversion was put in place (the shim
+    holds the converting thread once it renamed the first .pb.gz and let
+    its lock go, HWPROF_HOLD_RENAMED, for good): that file counts among
+    the finished ones, as the files not converted, listed and kept as
+    perf.data: the summary's count is every file in the directory, none
+    removed, the last the newest."""
+    with tempfile.TemporaryDirectory() as d:
+        out, fifo = os.path.join(d, "out"), os.path.join(d, "hold")
+        os.mkdir(out)
+        os.mkfifo(fifo)
+        log = os.path.join(d, "log")
+        stopped = stopped_twice(out, hold_env(d, HWPROF_HOLD_RENAMED=fifo),
+                                "a conversion in place",
+                                lambda: os.path.exists(log) and "renamed" in open(log).read())
+        if not stopped:
+            return
+        code, err = stopped
+        names = sorted(os.listdir(out))
+        pbs = [n for n in names if PB_NAME.fullmatch(n)]
+        listed = [os.path.basename(n) for n in re.findall(r"^  (\S+\.data)$", err, re.M)]
+        with open(log) as f:
+            renamed = [os.path.basename(w)
+                       for w in re.findall(r"^renamed (\S+)$", f.read(), re.M)]
+        check(code == 130, f"the command's status (SIGINT): {code}: {err}")
+        check(pbs == renamed and len(pbs) == 1 and listed and listed == names[1:],
+              f"converted {renamed}, listed {listed}, in {out}: {names}: {err}")
+        s = re.search(r"written to (\d+) files in \S+( \(\d+ kept\))?, the last (\S+)", err)
+        check(s and int(s.group(1)) == len(names) and not s.group(2) and
+              os.path.basename(s.group(3)) == names[-1], f"the summary of {names}: {err}")
 
 
 def tags(text):
@@ -343,6 +409,9 @@ case(every_sample, name="--rotate: every sample, in files that read")
 case(keep, name="--keep: the newest files")
 case(run_totals, name="the summary: the samples of every file")
 case(second_stop, name="--format pprof: a second Ctrl-C stops the conversions")
+case(fails_after_start, name="--format pprof: a recording that fails as the thread starts")
+case(second_stop_after_a_conversion,
+     name="--format pprof: a second Ctrl-C counts a conversion just put in place")
 case(pprof_files, name="--format pprof: labelled files that go tool pprof reads")
 case(pprof_cgroups, name="--all-cgroups: each sample's cgroup, in pprof and for perf")
 done()

@@ -13,7 +13,7 @@ import tempfile
 import urllib.request
 
 from common import (HWPROF, WORKLOAD, WRAPPER, case, check, done, event, hwprof,
-                    need_system_wide, stat_csv, stat_json)
+                    need_system_wide, report_json, skip, stat_csv, stat_json)
 
 NR = 3
 ROOT = tempfile.TemporaryDirectory()
@@ -140,6 +140,32 @@ def record_an_event_an_instance():
           f"{p.returncode} {p.stderr} {p.stdout[:400]}")
 
 
+def side_band_on_every_cpu():
+    """record -a of an event of CPU 0 alone (its PMU's cpumask) and one of
+    every CPU, the command kept on CPU 1: its exec and mappings there are
+    recorded (by the first event open on each CPU's ring, not the list's
+    first), so that its samples name it and its program, by its pid."""
+    need_system_wide()
+    if 1 not in os.sched_getaffinity(0):
+        skip("CPU 1 is not one this test may run on")
+    data, pidfile = f"{ROOT.name}/sb.data", f"{ROOT.name}/sb.pid"
+    p = hwprof("record", "-a", "-F", "200", "-e", "uncore_sw_0/ticks/,cpu-clock",
+               "-o", data, "--", "sh", "-c", f'echo $$ > {pidfile}; exec "$0" cpuspin 0.5',
+               WORKLOAD, env=ENV, preexec_fn=lambda: os.sched_setaffinity(0, {1}))
+    if not check(p.returncode == 0, f"{p.returncode} {p.stderr}"):
+        return
+    with open(pidfile) as f:
+        pid = int(f.read())
+    p, doc = report_json(data, "-e", "cpu-clock", "--sort", "pid,dso", env=ENV,
+                         both_ways=False)
+    if not check(p.returncode == 0 and doc, p.stderr):
+        return
+    mine = {(e["comm"], e["dso"]): e["samples"] for e in doc["entries"] if e["pid"] == pid}
+    # 0.5 s of CPU time at 200 Hz: about 100 samples, half at the least
+    check(mine.get(("workload", os.path.realpath(WORKLOAD)), 0) >= 50,
+          f"pid {pid}'s samples by comm and module: {mine}")
+
+
 fabricate()
 case(merged, name="-e uncore_sw/ticks/: one row of the instances")
 case(no_merge, name="--no-merge: a row an instance")
@@ -148,5 +174,6 @@ case(per_thread_says_a, name="of a command alone: not supported, says -a")
 case(in_a_group, name="in a group: an error that names the instances")
 case(serve_a_series_an_instance, name="serve: a series an instance")
 case(record_an_event_an_instance, name="record -a: an event an instance")
+case(side_band_on_every_cpu, name="record -a: comm and mmap records on every CPU")
 ROOT.cleanup()
 done()
