@@ -43,8 +43,12 @@ int session_read_raw(struct hwp_session *s, uint64_t *buf);
  * the least of them), *@reason (may be NULL) its reason. */
 enum hwp_event_status session_row_status(const struct hwp_session *s, size_t e, size_t n,
 					 const char **reason);
-/* Its count in @counts, one an event: their values and times added up. */
+/* Its count in @counts, one an event: their values and times added up,
+ * for the times (the percent running); not a value to scale. */
 struct hwp_count session_row_count(const struct hwp_count *counts, size_t e, size_t n);
+/* Its value: the sum of each instance's scaled count (an instance that
+ * never ran adds 0), NAN when none ran. */
+double session_row_scaled(const struct hwp_count *counts, size_t e, size_t n);
 
 /* hwp_session_metric(), asking @extra first (a result's scores): a name
  * it answers -ENOENT for is looked up among the events. */

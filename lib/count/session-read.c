@@ -208,6 +208,22 @@ struct hwp_count session_row_count(const struct hwp_count *counts, size_t e, siz
 	return sum;
 }
 
+double session_row_scaled(const struct hwp_count *counts, size_t e, size_t n)
+{
+	double sum = 0;
+	bool ran = false;
+
+	/* Each instance scaled by its own share of time, as perf stat does:
+	 * one that never ran adds nothing rather than a guess. */
+	for (size_t k = e; k < e + n; k++) {
+		if (!counts[k].time_running)
+			continue;
+		sum += hwp_count_scaled(&counts[k]);
+		ran = true;
+	}
+	return ran ? sum : NAN;
+}
+
 /* ---- metrics over a session's reading ---- */
 
 struct session_lookup {
@@ -222,7 +238,6 @@ static int session_value(const char *name, double *value, void *arg)
 {
 	const struct session_lookup *sl = arg;
 	const struct hwp_evlist *evl = sl->s->evl;
-	struct hwp_count c;
 	enum hwp_event_status st;
 	size_t e, n;
 	long found;
@@ -244,8 +259,7 @@ static int session_value(const char *name, double *value, void *arg)
 		return -EOPNOTSUPP;
 	if (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY)
 		return -HWP_ERR_UNDEFINED;
-	c = session_row_count(sl->counts, e, n);
-	*value = hwp_count_scaled(&c);
+	*value = session_row_scaled(sl->counts, e, n);
 	return isnan(*value) ? -HWP_ERR_UNDEFINED : 0;
 }
 

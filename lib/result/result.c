@@ -432,10 +432,12 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 				sr->running[n - 1] = NAN;
 				continue;
 			}
-			c = session_row_count(counts, e - events, events);
+			e -= events;
+			c = session_row_count(counts, e, events);
 			/* In the event's unit: a PMU's NAME.scale applies. */
-			sr->values[n - 1] = hwp_count_scaled(&c) *
-					    event_scale(evlist_get(evl, e - events));
+			sr->values[n - 1] = session_row_scaled(counts, e, events) *
+					    event_scale(evlist_get(evl, e));
+			e += events;
 			sr->pct[n - 1] = hwp_count_percent_running(&c);
 			sr->running[n - 1] = (double)c.time_running;
 			continue;
