@@ -50,6 +50,13 @@ struct hwp_count session_row_count(const struct hwp_count *counts, size_t e, siz
  * never ran adds 0), NAN when none ran. */
 double session_row_scaled(const struct hwp_count *counts, size_t e, size_t n);
 
+/* The events that formula operand @name reads (an event, or the instances of
+ * its row, evlist_operand_events()): the first, or -1 when no event is named
+ * so; *@n how many, *@st the status of them together (session_row_status()).
+ * The one rule for whether a formula's input counts. */
+long session_operand(const struct hwp_session *s, const char *name, size_t *n,
+		     enum hwp_event_status *st);
+
 /* hwp_session_metric(), asking @extra first (a result's scores): a name
  * it answers -ENOENT for is looked up among the events. */
 int session_metric_with(const struct hwp_session *s, const struct hwp_count *counts,

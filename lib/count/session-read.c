@@ -224,6 +224,19 @@ double session_row_scaled(const struct hwp_count *counts, size_t e, size_t n)
 	return ran ? sum : NAN;
 }
 
+long session_operand(const struct hwp_session *s, const char *name, size_t *n,
+		     enum hwp_event_status *st)
+{
+	const struct hwp_evlist *evl = s->evl;
+	long e = event_find_operand(evl->events, evl->nr_events, name, NULL);
+
+	if (e < 0)
+		return -1;
+	*n = evlist_operand_events(evl, (size_t)e, name);
+	*st = session_row_status(s, (size_t)e, *n, NULL);
+	return e;
+}
+
 /* ---- metrics over a session's reading ---- */
 
 struct session_lookup {
@@ -237,7 +250,6 @@ struct session_lookup {
 static int session_value(const char *name, double *value, void *arg)
 {
 	const struct session_lookup *sl = arg;
-	const struct hwp_evlist *evl = sl->s->evl;
 	enum hwp_event_status st;
 	size_t e, n;
 	long found;
@@ -249,12 +261,10 @@ static int session_value(const char *name, double *value, void *arg)
 		*value = sl->seconds;
 		return sl->seconds > 0 ? 0 : -HWP_ERR_UNDEFINED;
 	}
-	found = event_find_operand(evl->events, evl->nr_events, name, NULL);
+	found = session_operand(sl->s, name, &n, &st);
 	if (found < 0)
 		return -ENOENT;
 	e = (size_t)found;
-	n = evlist_operand_events(evl, e, name);
-	st = session_row_status(sl->s, e, n, NULL);
 	if (st == HWP_EVENT_NOT_SUPPORTED)
 		return -EOPNOTSUPP;
 	if (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY)
