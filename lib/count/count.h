@@ -40,7 +40,8 @@ int session_read_raw(struct hwp_session *s, uint64_t *buf);
 /* The row of @s's events [@e, @e + @n): one event, or the instances of a
  * PMU merged into one (evlist_row_events()). Its status: counting when
  * each instance counts, else the first that does not (user space only
- * the least of them), *@reason (may be NULL) its reason. */
+ * the least of them), *@reason (may be NULL) its reason. An instance that
+ * the CPU list leaves out while another counts is no part of it. */
 enum hwp_event_status session_row_status(const struct hwp_session *s, size_t e, size_t n,
 					 const char **reason);
 /* Its count in @counts, one an event: their values and times added up,

@@ -185,7 +185,7 @@ enum hwp_event_status session_row_status(const struct hwp_session *s, size_t e, 
 	if (reason)
 		*reason = NULL;
 	for (size_t k = e; k < e + n && k < s->evl->nr_events; k++) {
-		if (s->status[k] == HWP_EVENT_COUNTING ||
+		if (s->left_out[k] || s->status[k] == HWP_EVENT_COUNTING ||
 		    (st != HWP_EVENT_COUNTING && s->status[k] == HWP_EVENT_USER_ONLY) ||
 		    (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY))
 			continue;

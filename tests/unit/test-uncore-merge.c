@@ -119,6 +119,46 @@ out:
 	hwp_evlist_free(evl);
 }
 
+/* -C 0: uncore_cm_1 (cpumask 1) is left out and uncore_cm/ticks/ is what
+ * uncore_cm_0 counts, as perf drops the instances -C misses; uncore_far's
+ * instances are all on CPU 1, so its row is <not supported>, saying why. */
+static void test_cpu_list_leaves_out(void)
+{
+	static const struct hwp_count counts[5] = {
+		{ 100, 50, 50 }, { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 }, { 1000, 50, 50 },
+	};
+	struct hwp_series_info si;
+	struct hwp_evlist *evl;
+	struct hwp_result *r = NULL;
+	const char *why = NULL;
+	int err;
+	struct hwp_session *s = open_on("uncore_cm/ticks/,uncore_far/ticks/,task-clock",
+					"0", &evl, &err);
+
+	CHECK_ERR(err, 0);
+	if (!s || err)
+		goto out;
+	CHECK(hwp_session_event_status(s, 0, NULL) == HWP_EVENT_COUNTING &&
+	      hwp_session_event_status(s, 1, &why) == HWP_EVENT_NOT_SUPPORTED &&
+	      why && strstr(why, "-C"), "uncore_cm_1: %s", why ? why : "counting");
+	r = result_of(s, counts, "m = uncore_cm@ticks@");
+	series(r, "uncore_cm/ticks/", &si);
+	CHECK(si.supported && si.nr_runs == 1 && si.values[0] == 100,
+	      "uncore_cm/ticks/: %ssupported, %g", si.supported ? "" : "not ",
+	      si.nr_runs ? si.values[0] : -1);
+	series(r, "m", &si);
+	CHECK(si.supported && si.nr_runs == 1 && si.values[0] == 100,
+	      "m: %ssupported, %g", si.supported ? "" : "not ",
+	      si.nr_runs ? si.values[0] : -1);
+	series(r, "uncore_far/ticks/", &si);
+	CHECK(!si.supported && si.reason && strstr(si.reason, "leaves out"),
+	      "uncore_far/ticks/: %s", si.reason ? si.reason : "supported");
+out:
+	hwp_result_free(r);
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
+}
+
 int main(void)
 {
 	t_init();
@@ -126,6 +166,7 @@ int main(void)
 	fabricate();
 	setenv("HWPROF_SYSFS_ROOT", root, 1);
 	t_run(test_formula_supported_as_row);
+	t_run(test_cpu_list_leaves_out);
 	t_rm_tree(root);
 	return t_done();
 }
