@@ -159,6 +159,31 @@ out:
 	hwp_evlist_free(evl);
 }
 
+/* hwp_event_info.merged marks the instances after the first of a merged
+ * row: an embedder adds each to the row of the event before it. */
+static void test_info_merged(void)
+{
+	static const bool no_merge[] = { false, true };
+
+	for (size_t k = 0; k < ARRAY_SIZE(no_merge); k++) {
+		HWP_OPTS(hwp_evlist_opts, o, .no_merge = no_merge[k]);
+		struct hwp_event_info info = { .sz = sizeof(info) };
+		struct hwp_evlist *evl = NULL;
+		bool want[] = { false, !no_merge[k], false };
+
+		CHECK_ERR(hwp_evlist_parse("uncore_cm/ticks/,task-clock", &o, &evl), 0);
+		CHECK(evl && hwp_evlist_nr_events(evl) == ARRAY_SIZE(want), "%zu events",
+		      evl ? hwp_evlist_nr_events(evl) : 0);
+		for (size_t i = 0; evl && i < ARRAY_SIZE(want); i++) {
+			CHECK_ERR(hwp_evlist_event(evl, i, &info), 0);
+			CHECK(info.merged == want[i],
+			      "no_merge %d, event %zu (%s): merged %d", no_merge[k], i,
+			      info.name, info.merged);
+		}
+		hwp_evlist_free(evl);
+	}
+}
+
 int main(void)
 {
 	t_init();
@@ -167,6 +192,7 @@ int main(void)
 	setenv("HWPROF_SYSFS_ROOT", root, 1);
 	t_run(test_formula_supported_as_row);
 	t_run(test_cpu_list_leaves_out);
+	t_run(test_info_merged);
 	t_rm_tree(root);
 	return t_done();
 }
