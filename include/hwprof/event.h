@@ -78,6 +78,16 @@ struct hwp_event_info {
 	 * many (9 on Sapphire Rapids), and reads topdown-* as slots times its
 	 * share in the PERF_METRICS MSR. An Atom's topdown-* are not. */
 	bool is_topdown;
+	/* Since 0.2: an instance after the first of an event of a PMU of
+	 * several instances (uncore_imc/X/ as uncore_imc_0 .. _N, without
+	 * hwp_evlist_opts.no_merge): add it to the row of the event before
+	 * it, as a result does. The row's value is the sum of each
+	 * instance's hwp_count_scaled() (one that never ran adds 0), its
+	 * percent running that of the summed times; an instance whose
+	 * cpumask the session's CPU list misses is left out of it (its
+	 * status says not supported, and why). Instances share the name as
+	 * written. */
+	bool merged;
 };
 
 struct hwp_evlist;

@@ -40,11 +40,23 @@ int session_read_raw(struct hwp_session *s, uint64_t *buf);
 /* The row of @s's events [@e, @e + @n): one event, or the instances of a
  * PMU merged into one (evlist_row_events()). Its status: counting when
  * each instance counts, else the first that does not (user space only
- * the least of them), *@reason (may be NULL) its reason. */
+ * the least of them), *@reason (may be NULL) its reason. An instance that
+ * the CPU list leaves out while another counts is no part of it. */
 enum hwp_event_status session_row_status(const struct hwp_session *s, size_t e, size_t n,
 					 const char **reason);
-/* Its count in @counts, one an event: their values and times added up. */
+/* Its count in @counts, one an event: their values and times added up,
+ * for the times (the percent running); not a value to scale. */
 struct hwp_count session_row_count(const struct hwp_count *counts, size_t e, size_t n);
+/* Its value: the sum of each instance's scaled count (an instance that
+ * never ran adds 0), NAN when none ran. */
+double session_row_scaled(const struct hwp_count *counts, size_t e, size_t n);
+
+/* The events that formula operand @name reads (an event, or the instances of
+ * its row, evlist_operand_events()): the first, or -1 when no event is named
+ * so; *@n how many, *@st the status of them together (session_row_status()).
+ * The one rule for whether a formula's input counts. */
+long session_operand(const struct hwp_session *s, const char *name, size_t *n,
+		     enum hwp_event_status *st);
 
 /* hwp_session_metric(), asking @extra first (a result's scores): a name
  * it answers -ENOENT for is looked up among the events. */

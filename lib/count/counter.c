@@ -73,7 +73,8 @@ static int take_events(struct hwp_session *s, const struct hwp_evlist *evl)
 	s->status = calloc(nr, sizeof(*s->status));
 	s->reason = calloc(nr, sizeof(*s->reason));
 	s->attrs = calloc(nr, sizeof(*s->attrs));
-	if (!s->status || !s->reason || !s->attrs)
+	s->left_out = calloc(nr, sizeof(*s->left_out));
+	if (!s->status || !s->reason || !s->attrs || !s->left_out)
 		return fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < nr; i++)
 		s->status[i] = HWP_EVENT_NOT_OPENED;
@@ -209,6 +210,24 @@ static int open_one(struct hwp_session *s, size_t inst, size_t e)
 	return 0;
 }
 
+/* Of a merged row, the instances that open nowhere while another opens
+ * somewhere are left out of it, as perf stat drops the instances whose
+ * cpumask misses -C; when none opens, the row says why. */
+static void leave_out_instances(struct hwp_session *s)
+{
+	const struct hwp_evlist *evl = s->evl;
+
+	for (size_t e = 0, n; e < evl->nr_events; e += n) {
+		bool any = false;
+
+		n = evlist_row_events(evl, e);
+		for (size_t k = e; k < e + n; k++)
+			any |= s->status[k] != HWP_EVENT_NOT_SUPPORTED;
+		for (size_t k = e; k < e + n && n > 1 && any; k++)
+			s->left_out[k] = s->status[k] == HWP_EVENT_NOT_SUPPORTED;
+	}
+}
+
 /* An event of a PMU with a cpumask that opens on none of the targets
  * (fds_opens_nowhere()) is marked, with why. */
 static int check_cpumasks(struct hwp_session *s)
@@ -221,6 +240,7 @@ static int check_cpumasks(struct hwp_session *s)
 			return -ENOMEM;
 		strbuf_release(&sb);
 	}
+	leave_out_instances(s);
 	return 0;
 }
 
@@ -326,6 +346,7 @@ HWP_API int hwp_session_open(struct hwp_session *s)
 		free(s->reason[e]);
 		s->reason[e] = NULL;
 		s->status[e] = HWP_EVENT_NOT_OPENED;
+		s->left_out[e] = false;
 	}
 	s->open = true;
 	s->user_read = session_want_user_read(s);
@@ -401,6 +422,7 @@ HWP_API void hwp_session_free(struct hwp_session *s)
 			free(s->reason[e]);
 	free(s->reason);
 	free(s->status);
+	free(s->left_out);
 	free(s->group_start);
 	fds_release(&s->fds);
 	free(s->buf);

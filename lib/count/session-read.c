@@ -185,7 +185,7 @@ enum hwp_event_status session_row_status(const struct hwp_session *s, size_t e, 
 	if (reason)
 		*reason = NULL;
 	for (size_t k = e; k < e + n && k < s->evl->nr_events; k++) {
-		if (s->status[k] == HWP_EVENT_COUNTING ||
+		if (s->left_out[k] || s->status[k] == HWP_EVENT_COUNTING ||
 		    (st != HWP_EVENT_COUNTING && s->status[k] == HWP_EVENT_USER_ONLY) ||
 		    (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY))
 			continue;
@@ -208,6 +208,35 @@ struct hwp_count session_row_count(const struct hwp_count *counts, size_t e, siz
 	return sum;
 }
 
+double session_row_scaled(const struct hwp_count *counts, size_t e, size_t n)
+{
+	double sum = 0;
+	bool ran = false;
+
+	/* Each instance scaled by its own share of time, as perf stat does:
+	 * one that never ran adds nothing rather than a guess. */
+	for (size_t k = e; k < e + n; k++) {
+		if (!counts[k].time_running)
+			continue;
+		sum += hwp_count_scaled(&counts[k]);
+		ran = true;
+	}
+	return ran ? sum : NAN;
+}
+
+long session_operand(const struct hwp_session *s, const char *name, size_t *n,
+		     enum hwp_event_status *st)
+{
+	const struct hwp_evlist *evl = s->evl;
+	long e = event_find_operand(evl->events, evl->nr_events, name, NULL);
+
+	if (e < 0)
+		return -1;
+	*n = evlist_operand_events(evl, (size_t)e, name);
+	*st = session_row_status(s, (size_t)e, *n, NULL);
+	return e;
+}
+
 /* ---- metrics over a session's reading ---- */
 
 struct session_lookup {
@@ -221,8 +250,6 @@ struct session_lookup {
 static int session_value(const char *name, double *value, void *arg)
 {
 	const struct session_lookup *sl = arg;
-	const struct hwp_evlist *evl = sl->s->evl;
-	struct hwp_count c;
 	enum hwp_event_status st;
 	size_t e, n;
 	long found;
@@ -234,18 +261,15 @@ static int session_value(const char *name, double *value, void *arg)
 		*value = sl->seconds;
 		return sl->seconds > 0 ? 0 : -HWP_ERR_UNDEFINED;
 	}
-	found = event_find_operand(evl->events, evl->nr_events, name, NULL);
+	found = session_operand(sl->s, name, &n, &st);
 	if (found < 0)
 		return -ENOENT;
 	e = (size_t)found;
-	n = evlist_operand_events(evl, e, name);
-	st = session_row_status(sl->s, e, n, NULL);
 	if (st == HWP_EVENT_NOT_SUPPORTED)
 		return -EOPNOTSUPP;
 	if (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY)
 		return -HWP_ERR_UNDEFINED;
-	c = session_row_count(sl->counts, e, n);
-	*value = hwp_count_scaled(&c);
+	*value = session_row_scaled(sl->counts, e, n);
 	return isnan(*value) ? -HWP_ERR_UNDEFINED : 0;
 }
 

@@ -59,6 +59,9 @@ struct hwp_session {
 	uint64_t *base;
 	enum hwp_event_status *status;
 	char **reason;
+	/* Per event: an instance of a merged row whose cpumask the CPU list
+	 * misses while another instance's it meets: not part of the row. */
+	bool *left_out;
 	uint64_t *buf;		/* one group read */
 	size_t buf_words;
 	void **pages;		/* rdpmc: the mmap'ed page of each slot, or NULL */

@@ -480,5 +480,6 @@ HWP_API int hwp_evlist_event(const struct hwp_evlist *evl, size_t idx,
 	i.attr = ev->attr;
 	i.scale = event_scale(ev);
 	i.is_topdown = ev->is_topdown;
+	i.merged = ev->merged;
 	return info_fill(info, &i, sizeof(i));
 }

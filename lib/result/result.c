@@ -183,14 +183,11 @@ struct counted_ctx {
 static int input_counted(const char *name, void *arg)
 {
 	const struct counted_ctx *cc = arg;
-	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
-
-	long e = event_find_operand(evl->events, evl->nr_events, name, NULL);
 	enum hwp_event_status st;
+	size_t n;
 
-	if (e < 0)
+	if (session_operand(cc->s, name, &n, &st) < 0)
 		return 1;
-	st = hwp_session_event_status(cc->s, (size_t)e, NULL);
 	return st == HWP_EVENT_COUNTING || st == HWP_EVENT_USER_ONLY ? 0 : 1;
 }
 
@@ -198,16 +195,14 @@ static int input_counted(const char *name, void *arg)
  * that is not supported is not either (its row says <not supported>). */
 static bool metric_supported(const struct hwp_metric *m, const struct counted_ctx *cc)
 {
-	const struct hwp_evlist *evl = hwp_session_evlist(cc->s);
+	enum hwp_event_status st;
 	const char *name;
+	size_t n;
 
-	for (size_t i = 0; (name = hwp_metric_input(m, i)); i++) {
-		long e = event_find_operand(evl->events, evl->nr_events, name, NULL);
-
-		if (e >= 0 && hwp_session_event_status(cc->s, (size_t)e, NULL) ==
-			      HWP_EVENT_NOT_SUPPORTED)
+	for (size_t i = 0; (name = hwp_metric_input(m, i)); i++)
+		if (session_operand(cc->s, name, &n, &st) >= 0 &&
+		    st == HWP_EVENT_NOT_SUPPORTED)
 			return false;
-	}
 	return true;
 }
 
@@ -432,10 +427,12 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 				sr->running[n - 1] = NAN;
 				continue;
 			}
-			c = session_row_count(counts, e - events, events);
+			e -= events;
+			c = session_row_count(counts, e, events);
 			/* In the event's unit: a PMU's NAME.scale applies. */
-			sr->values[n - 1] = hwp_count_scaled(&c) *
-					    event_scale(evlist_get(evl, e - events));
+			sr->values[n - 1] = session_row_scaled(counts, e, events) *
+					    event_scale(evlist_get(evl, e));
+			e += events;
 			sr->pct[n - 1] = hwp_count_percent_running(&c);
 			sr->running[n - 1] = (double)c.time_running;
 			continue;

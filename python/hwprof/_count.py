@@ -79,11 +79,17 @@ class count:
             raise err
         self._nr = lib.hwp_session_nr_events(self._sess)
         self._buf = (_lib.Count * self._nr)()
-        self._names = []
+        # A row an event, or the instances of one merged (uncore_imc/X/):
+        # its name and the indices of its events.
+        self._names, self._rows = [], []
         info = _lib.opts(_lib.EventInfo)
         for i in range(self._nr):
             check(lib.hwp_evlist_event(self._evl, i, ctypes.byref(info)))
+            if self._rows and _lib.event_merged(self._evl, i):
+                self._rows[-1].append(i)
+                continue
             self._names.append(_lib.text(info.name))
+            self._rows.append([i])
         self._is_open = False
         self._kept_open = False
         self._owner = None
@@ -198,10 +204,19 @@ class count:
 
     def _readings(self, snap):
         out = {}
-        for i, name in enumerate(self._names):
-            c = snap[i]
-            supported, reason, status = self._status[i]
-            value = c.value * c.time_enabled / c.time_running if c.time_running else math.nan
-            out[name] = Reading(name, value, c.value, c.time_enabled, c.time_running,
-                                supported, reason, status)
+        for name, row in zip(self._names, self._rows):
+            out[name] = self._reading(name, row, snap)
         return out
+
+    def _reading(self, name, row, snap):
+        # A merged row, as the library's: the sum of each instance's scaled
+        # count (one that never ran adds 0), NaN when none ran; the times
+        # summed; supported when each instance is, else as the first not.
+        ran = [snap[i] for i in row if snap[i].time_running]
+        value = sum(c.value * c.time_enabled / c.time_running for c in ran) \
+            if ran else math.nan
+        status = next((self._status[i] for i in row if not self._status[i][0]),
+                      self._status[row[0]])
+        return Reading(name, value, sum(snap[i].value for i in row),
+                       sum(snap[i].time_enabled for i in row),
+                       sum(snap[i].time_running for i in row), *status)

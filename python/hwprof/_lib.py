@@ -114,6 +114,25 @@ class EventInfo(Structure):
 
 _fn("hwp_evlist_event", c_int, c_void_p, c_size_t, POINTER(EventInfo))
 
+_INFO_MAX = 1024
+
+
+def event_merged(evl, idx):
+    """hwp_event_info.merged of event @idx: an instance after the first of a
+    merged row. It lies past the perf_event_attr, whose size the library
+    was built with (attr.size): the C layout is worked out from it (LP64:
+    the attr 8-aligned after the leading fields, then double scale, bool
+    is_topdown, bool merged). -errno of hwp_evlist_event() raises."""
+    buf = (ctypes.c_uint8 * _INFO_MAX)()
+    ctypes.c_size_t.from_buffer(buf).value = _INFO_MAX
+    ret = lib.hwp_evlist_event(evl, idx, ctypes.cast(buf, POINTER(EventInfo)))
+    if ret < 0:
+        raise error(ret)
+    attr = (ctypes.sizeof(EventInfo) + 7) // 8 * 8
+    attr_size = ctypes.c_uint32.from_buffer(buf, attr + 4).value
+    scale = attr + (attr_size + 7) // 8 * 8
+    return bool(buf[scale + ctypes.sizeof(c_double) + 1])
+
 # --- counting sessions
 SCOPE_THREAD = 0
 EVENT_COUNTING, EVENT_NOT_SUPPORTED, EVENT_USER_ONLY, EVENT_NOT_OPENED = range(4)

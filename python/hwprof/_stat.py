@@ -237,6 +237,9 @@ def stat(cmd: Sequence[str], events: str = "task-clock,page-faults,context-switc
         names, info = [], _lib.opts(_lib.EventInfo)
         for i in range(nr):
             check(lib.hwp_evlist_event(evl, i, ctypes.byref(info)))
+            # An instance merged into the row before it is no row of its own.
+            if i and _lib.event_merged(evl, i):
+                continue
             names.append((_lib.text(info.name), _lib.text(info.unit) or "",
                           _lib.text(info.canonical)))
         buf = (_lib.Count * nr)()
@@ -256,7 +259,7 @@ def stat(cmd: Sequence[str], events: str = "task-clock,page-faults,context-switc
         return res
     # The first rows are the events, in list order (hwp_result_series()).
     means, si = [], _lib.opts(_lib.SeriesInfo)
-    for i in range(nr):
+    for i in range(len(names)):
         check(lib.hwp_result_series(h, i, ctypes.byref(si)))
         means.append(summarize([si.values[j] for j in range(si.nr_runs)]).mean)
     mean_secs = sum(res.seconds) / len(res.seconds)

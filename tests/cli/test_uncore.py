@@ -21,16 +21,23 @@ ENV = dict(os.environ, HWPROF_SYSFS_ROOT=ROOT.name)
 INSTANCES = [f"uncore_sw_{i}/ticks/" for i in range(NR)]
 
 
+def fabricate_pmu(name, cpumask):
+    d = f"{ROOT.name}/bus/event_source/devices/{name}"
+    for rel, text in [("type", "1"), ("cpumask", cpumask),
+                      ("format/event", "config:0-63"), ("events/ticks", "event=0")]:
+        os.makedirs(os.path.dirname(f"{d}/{rel}"), exist_ok=True)
+        with open(f"{d}/{rel}", "w") as f:
+            f.write(text + "\n")
+
+
 def fabricate():
     # the machine's topology, which -A and serve read under the same root
     os.symlink("/sys/devices", f"{ROOT.name}/devices")
     for i in range(NR):
-        d = f"{ROOT.name}/bus/event_source/devices/uncore_sw_{i}"
-        for rel, text in [("type", "1"), ("cpumask", "0"),
-                          ("format/event", "config:0-63"), ("events/ticks", "event=0")]:
-            os.makedirs(os.path.dirname(f"{d}/{rel}"), exist_ok=True)
-            with open(f"{d}/{rel}", "w") as f:
-                f.write(text + "\n")
+        fabricate_pmu(f"uncore_sw_{i}", "0")
+    # a socket each: -C 0 meets uncore_cm_0's cpumask only
+    fabricate_pmu("uncore_cm_0", "0")
+    fabricate_pmu("uncore_cm_1", "1")
 
 
 def merged():
@@ -90,6 +97,24 @@ def per_thread_says_a():
           doc["events"])
     row = event(doc, "uncore_sw/ticks/")
     check(row and not row["supported"] and "system-wide, with -a" in row["reason"], row)
+
+
+def cpu_list_leaves_out():
+    """-C 0: the instance on CPU 1 is left out of the row, which counts the
+    one on CPU 0, as perf drops the instances -C misses; --no-merge shows
+    the left-out one <not supported>, saying why."""
+    need_system_wide()
+    p, doc = stat_json("-a", "-C", "0", "-e", "uncore_cm/ticks/", "--", "true", env=ENV)
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    row = event(doc, "uncore_cm/ticks/")
+    check(row and row["supported"] and row["values"][0] > 0, row)
+    p, doc = stat_json("-a", "-C", "0", "--no-merge", "-e", "uncore_cm/ticks/", "--",
+                       "true", env=ENV)
+    if not check(p.returncode == 0 and doc, f"{p.returncode} {p.stderr}"):
+        return
+    row = event(doc, "uncore_cm_1/ticks/")
+    check(row and not row["supported"] and "leaves out" in row["reason"], row)
 
 
 def in_a_group():
@@ -171,6 +196,7 @@ case(merged, name="-e uncore_sw/ticks/: one row of the instances")
 case(no_merge, name="--no-merge: a row an instance")
 case(per_cpu, name="-A: a CPU's row sums the instances there")
 case(per_thread_says_a, name="of a command alone: not supported, says -a")
+case(cpu_list_leaves_out, name="-C 0: the instances -C misses are left out")
 case(in_a_group, name="in a group: an error that names the instances")
 case(serve_a_series_an_instance, name="serve: a series an instance")
 case(record_an_event_an_instance, name="record -a: an event an instance")

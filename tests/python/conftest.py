@@ -38,3 +38,18 @@ def _built(path):
 @pytest.fixture
 def hwprof_cli():
     return _built(HWPROF)
+
+
+@pytest.fixture
+def uncore_sw(tmp_path, monkeypatch):
+    """A fabricated sysfs tree (HWPROF_SYSFS_ROOT) with a PMU of 3 instances,
+    uncore_sw_0..2, of the software type (their ticks are cpu-clock), so that
+    uncore_sw/ticks/ names an event an instance, merged into one row."""
+    for i in range(3):
+        d = tmp_path / "bus" / "event_source" / "devices" / f"uncore_sw_{i}"
+        for rel, text in [("type", "1"), ("cpumask", "0"),
+                          ("format/event", "config:0-63"), ("events/ticks", "event=0")]:
+            (d / rel).parent.mkdir(parents=True, exist_ok=True)
+            (d / rel).write_text(text + "\n")
+    monkeypatch.setenv("HWPROF_SYSFS_ROOT", str(tmp_path))
+    return tmp_path

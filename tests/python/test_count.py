@@ -223,3 +223,17 @@ def _rss_kb():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     raise AssertionError("no VmRSS in /proc/self/status")
+
+
+def test_merged_instances_are_one_reading(uncore_sw):
+    # uncore_sw/ticks/ is an event an instance (hwp_event_info.merged): one
+    # name, one reading, as stat's row; a thread cannot count it (its PMU
+    # counts a device), so it is not supported, with why.
+    c = hwprof.count("uncore_sw/ticks/,page-faults")
+    assert c.events == ["uncore_sw/ticks/", "page-faults"]
+    with c:
+        touch_pages(10)
+    assert list(c.counts) == ["uncore_sw/ticks/", "page-faults"]
+    row = c.counts["uncore_sw/ticks/"]
+    assert not row.supported and "-a" in row.reason and math.isnan(row.value)
+    assert c.counts["page-faults"].raw >= 10

@@ -40,6 +40,16 @@ def test_stat_metrics_and_unsupported_events(workload):
         assert r["cycles"].reason and all(math.isnan(v) for v in r["cycles"].values)
 
 
+def test_stat_merged_instances_are_one_row(workload, uncore_sw):
+    # uncore_sw/ticks/ is three events, one row: the rows after it are the
+    # events and metrics they name (a thread cannot count the uncore one).
+    r = hwprof.stat([workload, "pages", "200"], events="uncore_sw/ticks/,page-faults",
+                    metrics=["pages=page-faults / 1"])
+    assert not r["uncore_sw/ticks/"].supported
+    assert r["page-faults"].value >= 200
+    assert r["pages"].value == r["page-faults"].value
+
+
 def test_stat_failed_runs(workload):
     r = hwprof.stat([workload, "pages", "10", "exit", "3"], events="page-faults", runs=2,
                     metrics=["pages=page-faults / 1"])

@@ -275,6 +275,51 @@ out:
 	hwp_evlist_free(evl);
 }
 
+/* The merged row of instances that ran unequal shares of the time they
+ * were enabled is the sum of each one's scaled count, as perf's: 250 in a
+ * quarter of its second is 1000, 200 in all of it 200, and one that never
+ * ran adds nothing (not its extrapolation): 1200, where scaling the summed
+ * values and times would say 450 * 3 / 1.25 = 1080. The percent running is
+ * of the summed times: 1.25 s of 3 s. A formula reads the same sum. */
+static void test_merged_scaled_each(void)
+{
+	static const struct hwp_count counts[NR_SW + 1] = {
+		{ 250, 1000000000, 250000000 }, { 200, 1000000000, 1000000000 },
+		{ 0, 1000000000, 0 }, { 1000, 1000000000, 1000000000 },
+	};
+	struct hwp_evlist *evl = parse("uncore_sw/ticks/,task-clock", false);
+	struct hwp_series_info si = { .sz = sizeof(si) };
+	struct hwp_metric *m = NULL;
+	struct hwp_result *r = NULL;
+	size_t idx = 0;
+	int err = 0;
+	struct hwp_session *s = evl ? open_cpus(evl, &err) : NULL;
+
+	if (evl && (err == -EACCES || err == -EPERM)) {
+		t_case_skip("system-wide counting is not allowed here");
+		goto out;
+	}
+	CHECK_ERR(err, 0);
+	if (!s || err)
+		goto out;
+	CHECK_ERR(hwp_result_new(&r), 0);
+	CHECK_ERR(hwp_metric_parse("m = uncore_sw@ticks@", &m), 0);
+	CHECK_ERR(hwp_result_add_metric(r, m), 0);
+	CHECK_ERR(hwp_result_add_run(r, s, counts, 1.0), 0);
+	CHECK_ERR(hwp_result_series(r, 0, &si), 0);
+	CHECK(si.nr_runs == 1 && si.values[0] == 1200 &&
+	      fabs(si.percent_running[0] - 100.0 * 1.25 / 3) < 1e-9,
+	      "%s = %g, %g%% running", si.name, si.nr_runs ? si.values[0] : -1,
+	      si.nr_runs ? si.percent_running[0] : -1);
+	CHECK_ERR(hwp_result_find(r, "m", &idx), 0);
+	check_row(r, idx, "m", 1200);
+out:
+	hwp_metric_free(m);
+	hwp_result_free(r);
+	hwp_session_free(s);
+	hwp_evlist_free(evl);
+}
+
 int main(void)
 {
 	t_init();
@@ -287,6 +332,7 @@ int main(void)
 	t_run(test_expanded_to_each_instance);
 	t_run(test_group_names_one_instance);
 	t_run(test_merged_row);
+	t_run(test_merged_scaled_each);
 	t_rm_tree(root);
 	return t_done();
 }
