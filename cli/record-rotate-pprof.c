@@ -130,24 +130,6 @@ static char *next_file(struct rotate_worker *w)
 	return path;
 }
 
-/* @arg is the worker, not the struct rotate: its r->w is the main
- * thread's, cleared by pprof_worker_stop() perhaps before this thread
- * first runs (a recording that fails once started). The thread reads the
- * struct rotate as w->r only, under the lock, until abandoned: a thread
- * left behind by a second stop may outlive it. */
-static void *worker(void *arg)
-{
-	struct rotate_worker *w = arg;
-	char *path;
-
-	while ((path = next_file(w)) && to_pprof(w, path))
-		;
-	if (write(w->wake[1], "", 1) < 0)
-		cli_warn("record", "the pprof thread cannot say it ended: %s",
-			 strerror(errno));
-	return NULL;
-}
-
 static void worker_free(struct rotate_worker *w)
 {
 	close(w->wake[0]);
@@ -157,6 +139,34 @@ static void worker_free(struct rotate_worker *w)
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }
+
+/* @arg is the worker, not the struct rotate: its r->w is the main
+ * thread's, cleared by pprof_worker_stop() perhaps before this thread
+ * first runs (a recording that fails once started). The thread reads the
+ * struct rotate as w->r only, under the lock, until abandoned: a thread
+ * left behind by a second stop may outlive it. */
+static void *worker(void *arg)
+{
+	struct rotate_worker *w = arg;
+	bool abandoned;
+	char *path;
+
+	while ((path = next_file(w)) && to_pprof(w, path))
+		;
+	pthread_mutex_lock(&w->lock);
+	w->ended = true;
+	abandoned = w->abandoned;
+	pthread_mutex_unlock(&w->lock);
+	if (abandoned) {	/* detached: nobody else holds the worker */
+		worker_free(w);
+		return NULL;
+	}
+	if (write(w->wake[1], "", 1) < 0)
+		cli_warn("record", "the pprof thread cannot say it ended: %s",
+			 strerror(errno));
+	return NULL;
+}
+
 
 int pprof_worker_start(struct rotate *r)
 {
@@ -228,13 +238,16 @@ void pprof_worker_push(struct rotate *r, char *path)
 
 /* A second stop: what is left is kept as perf.data, said, and counted
  * among the finished files, oldest first (none removed: --keep counts
- * pprof files). */
-static void abandon(struct rotate *r, struct rotate_worker *w)
+ * pprof files). Whether the thread had ended already (then it is the
+ * caller's to join and free; else the thread frees the worker). */
+static bool abandon(struct rotate *r, struct rotate_worker *w)
 {
+	bool ended;
 	size_t n;
 
 	pthread_mutex_lock(&w->lock);
 	w->abandoned = true;
+	ended = w->ended;
 	pthread_cond_signal(&w->more);
 	n = w->nr_queue + !!w->current;
 	if (n)
@@ -253,6 +266,7 @@ static void abandon(struct rotate *r, struct rotate_worker *w)
 	}
 	w->nr_queue = 0;
 	pthread_mutex_unlock(&w->lock);
+	return ended;
 }
 
 static size_t pending(struct rotate_worker *w)
@@ -302,11 +316,15 @@ void pprof_worker_stop(struct rotate *r)
 	pthread_mutex_unlock(&w->lock);
 	r->w = NULL;
 	if (!wait_worker(w)) {
-		abandon(r, w);
-		/* It converts a file it cannot be told to leave: the process's
-		 * exit ends it, and its memory. */
-		pthread_detach(w->thread);
-		return;
+		pthread_t t = w->thread;
+
+		/* It converts a file it cannot be told to leave: the
+		 * process's exit ends it, or it frees the worker as it ends
+		 * (after abandon(), @w is the thread's). */
+		if (!abandon(r, w)) {
+			pthread_detach(t);
+			return;
+		}
 	}
 	pthread_join(w->thread, NULL);
 	worker_free(w);

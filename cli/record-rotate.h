@@ -24,6 +24,9 @@ struct rotate_worker {
 	int wake[2];		/* a pipe the thread writes to as it ends */
 	bool closing;
 	bool abandoned;		/* a second stop: convert nothing more */
+	/* The thread's last look under the lock: once abandoned before it,
+	 * the thread frees the worker; else the main thread joins and frees. */
+	bool ended;
 };
 
 struct rotate {

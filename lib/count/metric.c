@@ -461,10 +461,14 @@ static int eval_node(const struct eval *ev, int id, double *out)
 				    ev->m->name, n->name,
 				    strchr(n->name, '-') ?
 				    " (write 'a - b', with spaces, to subtract)" : "");
-		if (err == -EOPNOTSUPP)
+		if (err == -EOPNOTSUPP) {
+			char why[512];	/* the lookup's reason, before fail() */
+
+			snprintf(why, sizeof(why), "%s", hwp_errmsg());
 			return fail(-HWP_ERR_UNDEFINED,
-				    "metric '%s': '%s' is not supported here (its row says why)",
-				    ev->m->name, n->name);
+				    "metric '%s': '%s' is not supported here: %s",
+				    ev->m->name, n->name, why);
+		}
 		if (err)
 			return fail(-HWP_ERR_UNDEFINED,
 				    "metric '%s': '%s' was not counted",

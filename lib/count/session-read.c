@@ -181,9 +181,20 @@ enum hwp_event_status session_row_status(const struct hwp_session *s, size_t e, 
 					 const char **reason)
 {
 	enum hwp_event_status st = HWP_EVENT_COUNTING;
+	bool any = false;
 
 	if (reason)
 		*reason = NULL;
+	/* Left out (-C misses its cpumask) is nothing to a row of instances
+	 * that others count; a range of left-out instances alone (a formula's
+	 * one instance) is what it is: not counted, saying why. */
+	for (size_t k = e; k < e + n && k < s->evl->nr_events; k++)
+		any |= !s->left_out[k];
+	if (!any && e < s->evl->nr_events) {
+		if (reason)
+			*reason = s->reason[e];
+		return s->status[e];
+	}
 	for (size_t k = e; k < e + n && k < s->evl->nr_events; k++) {
 		if (s->left_out[k] || s->status[k] == HWP_EVENT_COUNTING ||
 		    (st != HWP_EVENT_COUNTING && s->status[k] == HWP_EVENT_USER_ONLY) ||
@@ -265,8 +276,12 @@ static int session_value(const char *name, double *value, void *arg)
 	if (found < 0)
 		return -ENOENT;
 	e = (size_t)found;
-	if (st == HWP_EVENT_NOT_SUPPORTED)
-		return -EOPNOTSUPP;
+	if (st == HWP_EVENT_NOT_SUPPORTED) {
+		const char *why;
+
+		session_row_status(sl->s, e, n, &why);
+		return fail(-EOPNOTSUPP, "%s", why ? why : "its row says why");
+	}
 	if (st != HWP_EVENT_COUNTING && st != HWP_EVENT_USER_ONLY)
 		return -HWP_ERR_UNDEFINED;
 	*value = session_row_scaled(sl->counts, e, n);

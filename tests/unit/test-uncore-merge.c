@@ -153,6 +153,14 @@ static void test_cpu_list_leaves_out(void)
 	series(r, "uncore_far/ticks/", &si);
 	CHECK(!si.supported && si.reason && strstr(si.reason, "leaves out"),
 	      "uncore_far/ticks/: %s", si.reason ? si.reason : "supported");
+	hwp_result_free(r);
+	/* A formula of the left-out instance alone: not supported, saying
+	 * why (it read as supported, with no value) */
+	r = result_of(s, counts, "m1 = uncore_cm_1@ticks@");
+	series(r, "m1", &si);
+	CHECK(!si.supported && si.reason && strstr(si.reason, "-C"),
+	      "m1: %ssupported: %s", si.supported ? "" : "not ",
+	      si.reason ? si.reason : "(no reason)");
 out:
 	hwp_result_free(r);
 	hwp_session_free(s);
