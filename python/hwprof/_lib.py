@@ -131,6 +131,13 @@ def event_merged(evl, idx):
     attr = (ctypes.sizeof(EventInfo) + 7) // 8 * 8
     attr_size = ctypes.c_uint32.from_buffer(buf, attr + 4).value
     scale = attr + (attr_size + 7) // 8 * 8
+    value = c_double.from_buffer(buf, scale).value
+    # A layout worked out wrong would read some byte silently: the scale
+    # before the flag (1 but for a PMU's NAME.scale) says it is the field.
+    if not (0 < value < float("inf")) or scale + ctypes.sizeof(c_double) + 2 > _INFO_MAX:
+        raise RuntimeError(f"hwprof: hwp_event_info of event {idx} is not laid out as "
+                           f"this package expects (scale {value!r} at byte {scale}): "
+                           "the library and the package differ; reinstall them together")
     return bool(buf[scale + ctypes.sizeof(c_double) + 1])
 
 # --- counting sessions
