@@ -460,6 +460,32 @@ HWP_API int hwp_metric_info(const struct hwp_metric *m, struct hwp_metric_info *
 HWP_API const char *hwp_metric_input(const struct hwp_metric *m, size_t idx);
 
 /*
+ * hwp_metric_event_spec - the event list that counts @base and @metrics,
+ * as hwprof stat -M NAME... builds it
+ * @base: an event list ("cycles,{a,b}"), or NULL for none
+ * @metrics: @nr metrics (hwp_metric_builtin(), hwp_metric_model(), or
+ *	     hwp_metric_parse()'s), none NULL
+ * @spec: set to @base, then ',' and each event the metrics read that
+ *	  @base does not count yet, once ("" for none of either)
+ *
+ * A formula's msr@aperf@ is written msr/aperf/. The events of a run of
+ * CPU-model metrics of one group (hwp_metric_info()'s group, TopdownL1),
+ * or of one such metric, are one group "{...}", as their formulas divide
+ * counts taken together, where the kernel can count them so: at most 7
+ * events (more multiplex), of one PMU (not uncore_imc_0 with uncore_imc_1).
+ * The kernel's slots and topdown-* events are always one group led by
+ * slots; a later level's topdown-* join it. A @base that does not parse is
+ * not looked into: hwp_evlist_parse() of *@spec says why.
+ *
+ * Returns 0, -EINVAL (a NULL argument) or -ENOMEM. *@spec is the caller's
+ * to free(). Thread-safe (model metrics: as hwp_metric_model()).
+ * Since: 0.2
+ */
+HWP_API int hwp_metric_event_spec(const char *base,
+				  const struct hwp_metric *const *metrics, size_t nr,
+				  char **spec);
+
+/*
  * hwp_session_metric - evaluate @m on a reading of @s
  * @counts: from hwp_session_read()
  * @seconds: the wall time the counts cover (for "seconds" and the rates)
