@@ -13,7 +13,7 @@ static void metric_status(const struct hwp_metric *m, char *buf, size_t size)
 {
 	const char *in;
 
-	for (size_t k = 0; (in = hwp_metric_input(m, k)); k++) {
+	for (size_t k = 0; (in = hwpriv_metric_input(m, k)); k++) {
 		char why[64], *spec = formula_event_spec(in);
 		int err = spec ? hwp_event_probe(spec) : -ENOMEM;
 

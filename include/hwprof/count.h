@@ -449,17 +449,6 @@ struct hwp_metric_info {
 HWP_API int hwp_metric_info(const struct hwp_metric *m, struct hwp_metric_info *info);
 
 /*
- * hwp_metric_input - the @idx-th event name @m's formula reads
- * @idx: from 0; each name once, in the order the formula first has it
- *
- * What to add to an event list so that @m can be computed, as hwprof stat
- * -M NAME adds the events of a built-in metric. "seconds" and numbers are
- * not inputs. Returns NULL past the last, or for a NULL @m; the name is
- * borrowed from @m. Thread-safe for a built-in @m. Since: 0.2
- */
-HWP_API const char *hwp_metric_input(const struct hwp_metric *m, size_t idx);
-
-/*
  * hwp_metric_event_spec - the event list that counts @base and @metrics,
  * as hwprof stat -M NAME... builds it
  * @base: an event list ("cycles,{a,b}"), or NULL for none

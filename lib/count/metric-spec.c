@@ -92,7 +92,7 @@ static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *base,
 
 	if (!err && to != more)
 		err = seen_add(&seen, strbuf_str(to));
-	for (size_t k = 0; !err && (in = hwp_metric_input(m, k)); k++) {
+	for (size_t k = 0; !err && (in = hwpriv_metric_input(m, k)); k++) {
 		char *spec;
 
 		if (counts_name(base, in) || seen_counts(&seen, in))

@@ -33,7 +33,7 @@ static bool kernel_has_inputs(const struct hwp_metric *m)
 	const char *in;
 	char rel[128], buf[128];
 
-	for (size_t k = 0; (in = hwp_metric_input(m, k)); k++) {
+	for (size_t k = 0; (in = hwpriv_metric_input(m, k)); k++) {
 		const char *at = strchr(in + 4, '@');
 
 		if (strncmp(in, "cpu@", 4) || !at)

@@ -709,7 +709,7 @@ const struct metric_beside *metric_beside(const struct hwp_metric *m)
 	return m ? m->beside : NULL;
 }
 
-HWP_API const char *hwp_metric_input(const struct hwp_metric *m, size_t idx)
+HWP_API const char *hwpriv_metric_input(const struct hwp_metric *m, size_t idx)
 {
 	for (size_t i = 0; m && i < m->nr_nodes; i++) {
 		const struct node *n = &m->nodes[i];

@@ -169,6 +169,18 @@ HWP_API size_t hwpriv_hold_nr_events(const struct hwpriv_hold *h);
 /* hwpriv_hold_free - close what @h holds (NULL: nothing). Since: 0.2 */
 HWP_API void hwpriv_hold_free(struct hwpriv_hold *h);
 
+/*
+ * hwpriv_metric_input - the @idx-th event name @m's formula reads, as the
+ * formula writes it (msr@aperf@), for 'hwprof list --metrics' to probe
+ * each (hwp_metric_event_spec() gives the list that counts them)
+ * @idx: from 0; each name once, in the order the formula first has it
+ *
+ * "seconds" and numbers are not inputs. Returns NULL past the last, or for
+ * a NULL @m; the name is borrowed from @m. Thread-safe for a built-in @m.
+ * Since: 0.2
+ */
+HWP_API const char *hwpriv_metric_input(const struct hwp_metric *m, size_t idx);
+
 /* ------------------------------------------------------------------------
  * What only 'hwprof stat' adds to a result (<hwprof/result.h> builds one), and
  * sweeps of results

@@ -199,7 +199,7 @@ static bool metric_supported(const struct hwp_metric *m, const struct counted_ct
 	const char *name;
 	size_t n;
 
-	for (size_t i = 0; (name = hwp_metric_input(m, i)); i++)
+	for (size_t i = 0; (name = hwpriv_metric_input(m, i)); i++)
 		if (session_operand(cc->s, name, &n, &st) >= 0 &&
 		    st == HWP_EVENT_NOT_SUPPORTED)
 			return false;

@@ -229,7 +229,7 @@ static void check_metric(const char *model, const char *name, double want, size_
 		return;
 	CHECK_ERR(hwp_metric_eval(m, lookup, NULL, &v), 0);
 	CHECK(fabs(v - want) < 1e-12, "%s %s: %.15g MB/s, want %g", model, name, v, want);
-	while (hwp_metric_input(m, n))
+	while (hwpriv_metric_input(m, n))
 		n++;
 	CHECK(n == inputs, "%s %s: %zu inputs, want %zu", model, name, n, inputs);
 	CHECK(!hwp_metric_info(m, &mi) && !strcmp(mi.unit, "MB/s") &&

@@ -105,12 +105,12 @@ static void test_kernel_events_used(void)
 		      strstr(mi.source, "PERF_METRICS"), "%s: %s", mi.name, mi.expr);
 		/* the events in perf's group order, slots leading */
 		for (size_t k = 0; k < ARRAY_SIZE(group); k++) {
-			const char *in = hwp_metric_input(td[i], k);
+			const char *in = hwpriv_metric_input(td[i], k);
 
 			CHECK(in && !strcmp(in, group[k]), "%s input %zu: %s, not %s",
 			      mi.name, k, in ? in : "(none)", group[k]);
 		}
-		CHECK(!hwp_metric_input(td[i], ARRAY_SIZE(group)), "%s: five inputs",
+		CHECK(!hwpriv_metric_input(td[i], ARRAY_SIZE(group)), "%s: five inputs",
 		      mi.name);
 	}
 	/* spr has them too */
@@ -285,7 +285,7 @@ static void test_level2_on_synthetic_counts(void)
 		if (!m)
 			continue;
 		for (size_t k = 0; k < ARRAY_SIZE(group) + ARRAY_SIZE(l2); k++) {
-			const char *in = hwp_metric_input(m, k);
+			const char *in = hwpriv_metric_input(m, k);
 			const char *exp = k < ARRAY_SIZE(group) ? group[k] :
 					  l2[k - ARRAY_SIZE(group)];
 

@@ -164,7 +164,7 @@ static void test_bandwidth_on_synthetic_counts(void)
 		/* 6 * 500 CAS: 0.192 MB in 2 s */
 		CHECK_ERR(hwp_metric_eval(wr, lookup, NULL, &v), 0);
 		CHECK(fabs(v - 0.096) < 1e-12, "%s write: %.15g MB/s", models[k], v);
-		while (hwp_metric_input(rd, n))
+		while (hwpriv_metric_input(rd, n))
 			n++;
 		CHECK(n == NR_IMC, "%s read: %zu inputs", models[k], n);
 		CHECK(!hwp_metric_info(rd, &mi) && !strcmp(mi.unit, "MB/s") &&

@@ -295,7 +295,7 @@ static void check_modified_operands(void)
 	}
 }
 
-/* hwp_metric_input() of a built-in from several threads at once, as the
+/* hwpriv_metric_input() of a built-in from several threads at once, as the
  * header says it may be called. */
 static void *inputs_in_a_thread(void *arg)
 {
@@ -303,7 +303,7 @@ static void *inputs_in_a_thread(void *arg)
 	uintptr_t bad = 0;
 
 	for (int i = 0; i < 20000; i++)
-		bad += strcmp(hwp_metric_input(ipc, (size_t)i % 2),
+		bad += strcmp(hwpriv_metric_input(ipc, (size_t)i % 2),
 			      i % 2 ? "cycles" : "instructions") != 0;
 	return (void *)bad;
 }
@@ -329,15 +329,16 @@ static void check_inputs(void)
 	const struct hwp_metric *ipc = builtin_named("IPC");
 	struct hwp_metric *m = NULL;
 
-	CHECK(ipc && !strcmp(hwp_metric_input(ipc, 0), "instructions") &&
-	      !strcmp(hwp_metric_input(ipc, 1), "cycles") && !hwp_metric_input(ipc, 2),
+	CHECK(ipc && !strcmp(hwpriv_metric_input(ipc, 0), "instructions") &&
+	      !strcmp(hwpriv_metric_input(ipc, 1), "cycles") &&
+	      !hwpriv_metric_input(ipc, 2),
 	      "IPC reads instructions, cycles");
 	CHECK_ERR(hwp_metric_parse("x=(a + b) / seconds - a * 2 / c:u", &m), 0);
-	CHECK(m && !strcmp(hwp_metric_input(m, 0), "a") &&
-	      !strcmp(hwp_metric_input(m, 1), "b") &&
-	      !strcmp(hwp_metric_input(m, 2), "c:u") && !hwp_metric_input(m, 3),
+	CHECK(m && !strcmp(hwpriv_metric_input(m, 0), "a") &&
+	      !strcmp(hwpriv_metric_input(m, 1), "b") &&
+	      !strcmp(hwpriv_metric_input(m, 2), "c:u") && !hwpriv_metric_input(m, 3),
 	      "a, b, c:u, each once");
-	CHECK(!hwp_metric_input(NULL, 0), "NULL metric");
+	CHECK(!hwpriv_metric_input(NULL, 0), "NULL metric");
 	hwp_metric_free(m);
 }
 
