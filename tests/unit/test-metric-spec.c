@@ -11,6 +11,8 @@
 #include "count/count.h"
 #include "harness.h"
 
+#include <pthread.h>
+
 static char root[] = "/tmp/hwprof-mspec-XXXXXX";
 
 #define DEV "bus/event_source/devices/"
@@ -199,6 +201,46 @@ static void test_formula(void)
 	hwp_metric_free(m);
 }
 
+/* From several threads at once, as the header says it may be called: the
+ * kernel's topdown levels (sysfs read at each parse) and a model group. */
+static const struct hwp_metric *td_both[16], *l1[8];
+static size_t nr_td_both, nr_l1;
+
+static void *specs_in_a_thread(void *arg)
+{
+	uintptr_t bad = 0;
+
+	(void)arg;
+	for (int i = 0; i < 50; i++) {
+		char *a = NULL, *b = NULL;
+
+		bad += hwp_metric_event_spec(NULL, td_both, nr_td_both, &a) ||
+		       strcmp(a, "{" TD1 "," TD2 "}");
+		bad += hwp_metric_event_spec("cycles", l1, nr_l1, &b) ||
+		       strcmp(b, "cycles,{IDQ_UOPS_NOT_DELIVERED:CORE,INT_MISC:UOP_DROPPING,TOPDOWN:SLOTS_P,r02a4,INT_MISC:CLEARS_COUNT,UOPS_RETIRED:SLOTS}");
+		free(a);
+		free(b);
+	}
+	return (void *)bad;
+}
+
+static void test_threads(void)
+{
+	pthread_t t[4];
+	size_t n = 0;
+	void *bad;
+
+	pick(metric_topdown_all, "spr", "TopdownL1", NULL, td_both, 8, &nr_td_both);
+	pick(metric_topdown_all, "spr", "TopdownL2", NULL, td_both, 16, &nr_td_both);
+	pick(metric_model_all, "icx", "TopdownL1", NULL, l1, 8, &nr_l1);
+	CHECK(nr_td_both > 4 && nr_l1 == 4, "%zu, %zu metrics", nr_td_both, nr_l1);
+	while (n < ARRAY_SIZE(t) && !pthread_create(&t[n], NULL, specs_in_a_thread, NULL))
+		n++;
+	CHECK(n == ARRAY_SIZE(t), "%zu threads started", n);
+	for (size_t k = 0; k < n; k++)
+		CHECK(!pthread_join(t[k], &bad) && !bad, "thread %zu: %p wrong", k, bad);
+}
+
 static void test_invalid(void)
 {
 	const struct hwp_metric *none[1] = { NULL };
@@ -229,6 +271,7 @@ int main(void)
 	t_run(test_kernel_topdown);
 	t_run(test_base_dedupe);
 	t_run(test_formula);
+	t_run(test_threads);
 	t_run(test_invalid);
 	t_rm_tree(root);
 	return t_done();
