@@ -98,9 +98,8 @@ static int add_inputs(const struct hwp_metric *m, const struct hwp_evlist *base,
 		if (counts_name(base, in) || seen_counts(&seen, in))
 			continue;
 		spec = strdup(in);
-		for (char *p = spec; p && *p; p++)
-			if (*p == '@')
-				*p = '/';
+		if (spec)
+			event_operand_slashed(spec);
 		err = spec ? list_add(to, spec) : -ENOMEM;
 		if (!err)
 			err = seen_add(&seen, spec);
@@ -163,16 +162,17 @@ struct spec_build {
 	size_t topdown_end;	/* 0: no such group */
 };
 
-/* The kernel's topdown-* events of a second level (-M TopdownL1,TopdownL2)
- * whose slots and level 1 an earlier group took: into that group, which
+/* The kernel's topdown-* events of a second level (-M TopdownL1,TopdownL2;
+ * @topdown: @events are the kernel's topdown events) whose slots and level
+ * 1 an earlier group took: into that group, which
  * the kernel wants led by slots, as perf's one group of nine. 0, 1 when
  * there is no such group, or -ENOMEM. */
-static int join_topdown_group(struct spec_build *b, const char *events)
+static int join_topdown_group(struct spec_build *b, const char *events, bool topdown)
 {
 	size_t end = b->topdown_end;
 	struct strbuf n = STRBUF_INIT;
 
-	if (!end || !kernel_topdown(events))
+	if (!end || !topdown)
 		return 1;
 	strbuf_add(&n, b->list.buf, end);
 	strbuf_addf(&n, ",%s%s", events, b->list.buf + end);
@@ -191,12 +191,11 @@ static int join_topdown_group(struct spec_build *b, const char *events)
  * events, of one PMU. */
 static int add_group(struct spec_build *b, const char *grp)
 {
-	int err = join_topdown_group(b, grp);
-	bool topdown;
+	bool topdown = kernel_topdown(grp);	/* a parse: sysfs read once */
+	int err = join_topdown_group(b, grp, topdown);
 
 	if (err <= 0)
 		return err;
-	topdown = kernel_topdown(grp);
 	if (!strchr(grp, ',') || (nr_events(grp) > MODEL_GROUP_MAX && !topdown) ||
 	    several_pmus(grp))
 		return list_add(&b->list, grp);

@@ -331,15 +331,20 @@ static bool normalizes_to(const char *s, const char *norm)
 	return !norm[n];
 }
 
+void event_operand_slashed(char *name)
+{
+	for (; *name; name++)
+		if (*name == '@')
+			*name = '/';
+}
+
 static void name_key_init(struct name_key *k, const char *name)
 {
 	k->name = name;
 	k->pmu_form = strchr(name, '@') != NULL;
 	if (k->pmu_form) {
 		snprintf(k->slashed, sizeof(k->slashed), "%s", name);
-		for (char *p = k->slashed; *p; p++)
-			if (*p == '@')
-				*p = '/';
+		event_operand_slashed(k->slashed);
 	}
 	k->g = generic_find(name);
 	normalize(name, k->norm, sizeof(k->norm));

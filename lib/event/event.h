@@ -113,6 +113,9 @@ long event_find_operand(const struct event *events, size_t nr, const char *name,
 bool event_name_matches(const struct event *ev, const char *name);
 /* The first of @nr events that @name matches as above, or -1. */
 long event_find_name(const struct event *events, size_t nr, const char *name);
+/* A formula's operand as an event list writes it, in place: msr@aperf@
+ * (perf's metrics' way of writing a PMU event) becomes msr/aperf/. */
+void event_operand_slashed(char *name);
 /* Equal, ignoring case, '-' and '_'. */
 bool names_match_loosely(const char *a, const char *b);
 /* The generic-name table, for listing and suggestions. */

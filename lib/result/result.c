@@ -401,7 +401,7 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 	for (size_t i = 0, k = 0, e = 0; i < nr_rows; i++) {
 		struct series *sr = &rows[i];
 		struct hwp_count c;
-		size_t events;
+		size_t first;
 		int err;
 
 		if (grow(&sr->values, n))
@@ -417,9 +417,9 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 			continue;
 		}
 		if (sr->kind == HWP_SERIES_EVENT) {
-			/* The row's events: its instances merged */
-			events = evlist_row_events(evl, e);
-			e += events;
+			/* The row's events, from @first: its instances merged */
+			first = e;
+			e += evlist_row_events(evl, e);
 			if (grow(&sr->pct, n) || grow(&sr->running, n))
 				return -ENOMEM;
 			if (!counts || !sr->supported) {	/* not in this run */
@@ -427,12 +427,10 @@ int result_rows_add(struct series *rows, size_t nr_rows, const struct hwp_sessio
 				sr->running[n - 1] = NAN;
 				continue;
 			}
-			e -= events;
-			c = session_row_count(counts, e, events);
+			c = session_row_count(counts, first, e - first);
 			/* In the event's unit: a PMU's NAME.scale applies. */
-			sr->values[n - 1] = session_row_scaled(counts, e, events) *
-					    event_scale(evlist_get(evl, e));
-			e += events;
+			sr->values[n - 1] = session_row_scaled(counts, first, e - first) *
+					    event_scale(evlist_get(evl, first));
 			sr->pct[n - 1] = hwp_count_percent_running(&c);
 			sr->running[n - 1] = (double)c.time_running;
 			continue;
