@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 	printf("# %d runs each, alternating; median wall time\n", runs);
 	for (int c = 0; c < ncmd; c++) {
 		qsort(t[c], (size_t)runs, sizeof(double), cmp);
-		printf("%8.2f ms  ", t[c][runs / 2]);
+		printf("%8.3f ms  ", t[c][runs / 2]);
 		for (char **a = cmd[c]; *a; a++)
 			printf("%s ", *a);
 		printf("\n");
