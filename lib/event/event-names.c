@@ -420,6 +420,15 @@ bool event_name_matches(const struct event *ev, const char *name)
 	return event_find_name(ev, 1, name) == 0;
 }
 
+struct event event_of_row(char *name, char *canonical)
+{
+	struct event ev = { .name = name, .canonical = canonical ? canonical : name };
+
+	if (strchr(ev.canonical, '/') || strchr(name, '/'))
+		ev.source = HWP_SOURCE_PMU;
+	return ev;
+}
+
 void explain_unsupported(struct strbuf *sb, const struct event *ev, int err)
 {
 	if (ev->is_hardware && !have_hw_pmu()) {

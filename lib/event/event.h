@@ -111,6 +111,10 @@ long event_find_operand(const struct event *events, size_t nr, const char *name,
 			size_t *nr_matches);
 /* Match a name as a metric formula may write it against an event. */
 bool event_name_matches(const struct event *ev, const char *name);
+/* The event a result's row of @name (@canonical: may be NULL) names, for
+ * event_name_matches(): a PMU's event (a '/' in the name, "fake/x/") is
+ * matched by pmu@x@ too, as the list's own event is. */
+struct event event_of_row(char *name, char *canonical);
 /* The first of @nr events that @name matches as above, or -1. */
 long event_find_name(const struct event *events, size_t nr, const char *name);
 /* A formula's operand as an event list writes it, in place: msr@aperf@

@@ -637,7 +637,7 @@ HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
 
 static bool row_matches(const struct series *sr, const char *name)
 {
-	struct event ev = { .name = sr->name, .canonical = sr->canonical };
+	struct event ev = event_of_row(sr->name, sr->canonical);
 
 	if (sr->kind == HWP_SERIES_EVENT && sr->canonical)
 		return event_name_matches(&ev, name);

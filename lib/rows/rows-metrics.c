@@ -34,10 +34,7 @@ static long operand_row(const struct series *rows, size_t nr, const char *name)
 		if (rows[i].kind == HWP_SERIES_EVENT && !strcmp(rows[i].name, name))
 			return (long)i;
 	for (size_t i = 0; i < nr; i++) {
-		struct event ev = {
-			.name = rows[i].name,
-			.canonical = rows[i].canonical ? rows[i].canonical : rows[i].name,
-		};
+		struct event ev = event_of_row(rows[i].name, rows[i].canonical);
 
 		if (rows[i].kind != HWP_SERIES_EVENT || !event_name_matches(&ev, name))
 			continue;

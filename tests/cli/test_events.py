@@ -223,7 +223,34 @@ def pmu_scale():
               row[0]["a_mean"] == mean_a, q.stdout + q.stderr)
 
 
-for fn in (msr_tsc, pmu_errors, pmu_scale, libpfm_names, perf_names, inactive_pmu, unit_masks, nothing_countable, tracepoints,
+def pmu_formula_over_runs():
+    """A formula naming a PMU's event as pmu@event@ (as --topdown's and
+    Memory_BW's do) over -r runs: the formula on the mean counts, in JSON,
+    text and CSV, as with one run (it was <undefined>, "+- 0.00%")."""
+    with tempfile.TemporaryDirectory() as root:
+        fake_scaled_pmu(root)
+        env = dict(os.environ, HWPROF_SYSFS_ROOT=root)
+        # the fake event counts page faults: the formula reads counts, 1
+        spec = ("-e", "fake/halfpages/,page-faults", "-M", "x=fake@halfpages@ / page-faults",
+                "--", WORKLOAD, "pages", "500")
+        for runs in ("1", "3"):
+            p, doc = stat_json("-r", runs, *spec, env=env)
+            m = [r for r in (doc or {}).get("metrics", []) if r["metric"] == "x"]
+            check(p.returncode == 0 and m and m[0]["value"] is not None and
+                  abs(m[0]["value"] - 1) < 1e-9, f"-r {runs}: {p.stderr} {m}")
+        p = hwprof("stat", "-r", "3", *spec, env=env)
+        line = [l.split() for l in p.stderr.splitlines() if l.rstrip().endswith(" x") or
+                " x " in l]
+        check(p.returncode == 0 and line and line[0][0] == "1.000" and
+              "<undefined>" not in p.stderr, f"text: {p.stderr}")
+        p = hwprof("stat", "-r", "3", "-x", ",", *spec, env=env)
+        rows = [l.split(",") for l in p.stderr.splitlines() if l.endswith(",x")]
+        # perf's -x fields of a metric: its value and name last
+        check(p.returncode == 0 and rows and rows[0][-2] and
+              abs(float(rows[0][-2]) - 1) < 1e-6, f"CSV: {p.stderr}")
+
+
+for fn in (msr_tsc, pmu_errors, pmu_scale, pmu_formula_over_runs, libpfm_names, perf_names, inactive_pmu, unit_masks, nothing_countable, tracepoints,
            tracefs_not_mounted, tracepoint_typo):
     case(fn)
 done()
