@@ -45,6 +45,11 @@ struct hwp_series_info {
 	size_t nr_runs;
 	const double *values;	/* nr_runs values; NAN where not counted or undefined */
 	const double *percent_running;	/* events: nr_runs values; NULL for metrics */
+	/* What 'hwprof stat' shows for the row: an event's or a score's mean
+	 * (in unit), a metric's formula on the events' mean counts over the
+	 * runs (perf stat's value, not the mean of the runs' values); NAN
+	 * where there is none. Since 0.2. */
+	double value;
 };
 
 struct hwp_result;

@@ -179,6 +179,6 @@ HWP_API int hwp_regionset_series(const struct hwp_regionset *rs, size_t region,
 	if (idx >= rg->nr_rows)
 		return fail(-EINVAL, "hwp_regionset_series: region '%s' has no row %zu",
 				rg->name, idx);
-	series_info(&rg->rows[idx], 1, &i);
+	series_info(rg->rows, rg->nr_rows, idx, 1, NULL, &i);
 	return info_fill(info, &i, sizeof(i));
 }

@@ -171,7 +171,8 @@ HWP_API int hwp_result_unit_series(const struct hwp_result *r, size_t unit, size
 	if (!r || unit >= r->nr_units || idx >= r->units[unit].nr_series)
 		return fail(-EINVAL, "hwp_result_unit_series: no row %zu of unit %zu",
 			    idx, unit);
-	series_info(&r->units[unit].series[idx], r->nr_runs, &i);
+	series_info(r->units[unit].series, r->units[unit].nr_series, idx, r->nr_runs,
+		    r->seconds, &i);
 	return info_fill(info, &i, sizeof(i));
 }
 

@@ -631,7 +631,7 @@ HWP_API int hwp_result_series(const struct hwp_result *r, size_t idx,
 
 	if (!r || idx >= r->nr_series)
 		return fail(-EINVAL, "hwp_result_series: no row %zu", idx);
-	series_info(&r->series[idx], r->nr_runs, &i);
+	series_info(r->series, r->nr_series, idx, r->nr_runs, r->seconds, &i);
 	return info_fill(info, &i, sizeof(i));
 }
 

@@ -392,11 +392,30 @@ static int read_series_common(struct field_ctx *c, const struct json_value *o,
 	       read_values(c, o, "values", one, runs, all_runs, &sr->values);
 }
 
+/* "scale", where a count is worth other than 1 in the unit (older files
+ * have none: their formulas read the values as counts). */
+static int read_scale(struct field_ctx *c, const struct json_value *o, struct series *sr)
+{
+	const struct json_value *v = json_get(o, "scale");
+	int err;
+
+	sr->scale = 0;
+	if (!v)
+		return 0;
+	err = field_number(c, o, "scale", false, &sr->scale);
+	if (!err && !(sr->scale > 0 && isfinite(sr->scale)))
+		err = fail(-HWP_ERR_FORMAT,
+			   "'%s', line %u: %s%sscale should be a number above 0; "
+			   FIELD_FIX, c->source, v->line, c->where, dot(c));
+	return err;
+}
+
 static int read_event(struct field_ctx *c, const struct json_value *o, struct series *sr,
 		      size_t runs, bool all_runs)
 {
 	sr->kind = HWP_SERIES_EVENT;
-	return field_string(c, o, "event", false, &sr->name) ?:
+	return read_scale(c, o, sr) ?:
+	       field_string(c, o, "event", false, &sr->name) ?:
 	       field_string(c, o, "canonical", false, &sr->canonical) ?:
 	       field_bool(c, o, "supported", &sr->supported) ?:
 	       field_bool(c, o, "user_only", &sr->user_only) ?:

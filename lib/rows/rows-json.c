@@ -24,6 +24,34 @@ static void metric_json(struct json_writer *w, const struct row *row, bool all_r
 	}
 }
 
+/* An event's fields before its reason. */
+static void event_fields(struct json_writer *w, const struct series *sr,
+			 const struct row *row)
+{
+	jw_key(w, "event");
+	jw_string(w, sr->name);
+	jw_key(w, "canonical");
+	jw_string(w, sr->canonical);
+	jw_key(w, "count");
+	jw_number(w, row->sum.n ? row->sum.mean : NAN);
+	jw_key(w, "unit");
+	jw_string(w, sr->unit);
+	/* what a count is worth in unit (a PMU's NAME.scale):
+	 * formulas read counts, values / scale */
+	if (sr->scale > 0 && sr->scale != 1) {
+		jw_key(w, "scale");
+		jw_number(w, sr->scale);
+	}
+	jw_key(w, "supported");
+	jw_bool(w, sr->supported);
+	jw_key(w, "counted");
+	jw_bool(w, row->sum.n > 0);
+	jw_key(w, "user_only");
+	jw_bool(w, sr->user_only);
+	jw_key(w, "percent_running");
+	jw_number(w, row->sum.n ? row->pct : NAN);
+}
+
 static void rows_of_kind(struct json_writer *w, const struct series *rows, size_t nr_rows,
 			 size_t nr_runs, const double *seconds, enum hwp_series_kind kind,
 			 bool all_runs)
@@ -42,22 +70,7 @@ static void rows_of_kind(struct json_writer *w, const struct series *rows, size_
 		row_init_in(rows, nr_rows, i, nr_runs, seconds, &row);
 		jw_object_begin(w);
 		if (kind == HWP_SERIES_EVENT) {
-			jw_key(w, "event");
-			jw_string(w, sr->name);
-			jw_key(w, "canonical");
-			jw_string(w, sr->canonical);
-			jw_key(w, "count");
-			jw_number(w, row.sum.n ? row.sum.mean : NAN);
-			jw_key(w, "unit");
-			jw_string(w, sr->unit);
-			jw_key(w, "supported");
-			jw_bool(w, sr->supported);
-			jw_key(w, "counted");
-			jw_bool(w, row.sum.n > 0);
-			jw_key(w, "user_only");
-			jw_bool(w, sr->user_only);
-			jw_key(w, "percent_running");
-			jw_number(w, row.sum.n ? row.pct : NAN);
+			event_fields(w, sr, &row);
 		} else {
 			jw_key(w, kind_name(kind));
 			jw_string(w, sr->name);

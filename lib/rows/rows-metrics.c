@@ -98,6 +98,27 @@ void row_init_in(const struct series *rows, size_t nr_rows, size_t idx, size_t n
 		row->value = metric_of_means(rows, nr_rows, sr, nr_runs, seconds);
 }
 
+void series_info(const struct series *rows, size_t nr_rows, size_t idx, size_t nr_runs,
+		 const double *seconds, struct hwp_series_info *info)
+{
+	const struct series *sr = &rows[idx];
+	struct row row;
+
+	row_init_in(rows, nr_rows, idx, nr_runs, seconds, &row);
+	*info = (struct hwp_series_info){
+		.sz = sizeof(*info),
+		.name = sr->name,
+		.unit = sr->unit,
+		.kind = sr->kind,
+		.supported = sr->supported,
+		.reason = sr->reason,
+		.nr_runs = nr_runs,
+		.values = sr->values,
+		.percent_running = sr->pct,
+		.value = row.value,
+	};
+}
+
 /* ---- what perf stat prints after '#' ---- */
 
 long beside_metric(const struct series *rows, size_t nr_rows, size_t event)

@@ -27,21 +27,6 @@ void series_release(struct series *sr)
 	free(sr->running);
 }
 
-void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info *info)
-{
-	*info = (struct hwp_series_info){
-		.sz = sizeof(*info),
-		.name = sr->name,
-		.unit = sr->unit,
-		.kind = sr->kind,
-		.supported = sr->supported,
-		.reason = sr->reason,
-		.nr_runs = nr_runs,
-		.values = sr->values,
-		.percent_running = sr->pct,
-	};
-}
-
 /* ---- what a row shows ---- */
 
 double mean_defined(const double *v, size_t n)

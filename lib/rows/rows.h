@@ -77,6 +77,10 @@ double metric_of_means(const struct series *rows, size_t nr_rows, const struct s
  * over several runs (@seconds NULL: the mean of its values). */
 void row_init_in(const struct series *rows, size_t nr_rows, size_t idx, size_t nr_runs,
 		 const double *seconds, struct row *row);
+/* Describe rows[@idx], a row of @nr_runs values, for the public API; its
+ * value as row_init_in() has it. */
+void series_info(const struct series *rows, size_t nr_rows, size_t idx, size_t nr_runs,
+		 const double *seconds, struct hwp_series_info *info);
 /* The row of the built-in metric perf prints after '#' on rows[@event]'s
  * line ("CPUs utilized", "K/sec"), or -1. */
 long beside_metric(const struct series *rows, size_t nr_rows, size_t event);
@@ -88,8 +92,6 @@ void beside_format(const struct row *row, char *value, size_t size, char *unit,
 
 /* rows.c: rows and environments */
 void series_release(struct series *sr);
-/* Describe @sr, a row of @nr_runs values, for the public API. */
-void series_info(const struct series *sr, size_t nr_runs, struct hwp_series_info *info);
 void row_init(const struct series *sr, size_t nr_runs, struct row *row);
 /* The mean of the values of @v that are not NAN; NAN when none is. */
 double mean_defined(const double *v, size_t n);

@@ -216,7 +216,8 @@ _fn("hwp_regionset_nr_series", c_size_t, c_void_p, c_size_t)
 class SeriesInfo(Structure):
     _fields_ = [("sz", c_size_t), ("name", c_char_p), ("unit", c_char_p), ("kind", c_int),
                 ("supported", c_bool), ("reason", c_char_p), ("nr_runs", c_size_t),
-                ("values", POINTER(c_double)), ("percent_running", POINTER(c_double))]
+                ("values", POINTER(c_double)), ("percent_running", POINTER(c_double)),
+                ("value", c_double)]
 
 
 _fn("hwp_regionset_series", c_int, c_void_p, c_size_t, c_size_t, POINTER(SeriesInfo))

@@ -104,7 +104,8 @@ class Result:
             row = Row(_lib.text(si.name), _KINDS.get(si.kind, str(si.kind)),
                       _lib.text(si.unit) or "", bool(si.supported), _lib.text(si.reason), vals)
             row.summary = summarize(vals) if vals else None
-            row.value = row.summary.mean if row.summary else math.nan
+            # the library's: a metric's formula on the mean counts
+            row.value = si.value
             self.rows[row.name] = row
 
     def write(self, path: Union[str, os.PathLike], format: str = "json") -> None:
@@ -183,33 +184,6 @@ def _metric(defn, evl):
     return _Handle(m, lib.hwp_metric_free)
 
 
-def _key(name):
-    return name.lower().replace("-", "").replace("_", "")
-
-
-def _eval(metric, names, values, seconds):
-    # A formula names an event as written, by its canonical name, or
-    # ignoring case, '-' and '_' (hwp_metric_check() has vetted them).
-    table = {"seconds": seconds}
-    for (name, _, canonical), v in zip(names, values):
-        for k in (name, canonical, _key(name), _key(canonical or name)):
-            table.setdefault(k, v)
-
-    def lookup(name, out, ctx):
-        name = name.decode()
-        v = table.get(name, table.get(_key(name)))
-        if v is None:
-            return -_lib.ERR_UNKNOWN_NAME
-        if math.isnan(v):
-            return -_lib.ERR_UNDEFINED
-        out[0] = v
-        return 0
-
-    value = ctypes.c_double()
-    ret = lib.hwp_metric_eval(metric.ptr, _lib.VALUE_FN(lookup), None, ctypes.byref(value))
-    return value.value if ret == 0 else math.nan
-
-
 def stat(cmd: Sequence[str], events: str = "task-clock,page-faults,context-switches,"
          "cpu-migrations", runs: int = 1, metrics: Sequence[str] = ()) -> Result:
     """Run @cmd @runs times and count @events in it, as hwprof stat does.
@@ -234,14 +208,6 @@ def stat(cmd: Sequence[str], events: str = "task-clock,page-faults,context-switc
         for m in mets:
             check(lib.hwp_result_add_metric(h, m.ptr))
         nr = lib.hwp_evlist_nr_events(evl)
-        names, info = [], _lib.opts(_lib.EventInfo)
-        for i in range(nr):
-            check(lib.hwp_evlist_event(evl, i, ctypes.byref(info)))
-            # An instance merged into the row before it is no row of its own.
-            if i and _lib.event_merged(evl, i):
-                continue
-            names.append((_lib.text(info.name), _lib.text(info.unit) or "",
-                          _lib.text(info.canonical)))
         buf = (_lib.Count * nr)()
         res = Result(command=list(cmd))
         for run in range(runs):
@@ -253,19 +219,6 @@ def stat(cmd: Sequence[str], events: str = "task-clock,page-faults,context-switc
     # The command's last exit status, as hwprof stat saves it.
     lib.hwp_result_set_exit_status(h, code)
     res._load(handle)
-    # A metric over runs is its formula on the mean counts, as hwprof stat
-    # shows it; its rows' values are each run's, from the library.
-    if not res.runs:
-        return res
-    # The first rows are the events, in list order (hwp_result_series()).
-    means, si = [], _lib.opts(_lib.SeriesInfo)
-    for i in range(len(names)):
-        check(lib.hwp_result_series(h, i, ctypes.byref(si)))
-        means.append(summarize([si.values[j] for j in range(si.nr_runs)]).mean)
-    mean_secs = sum(res.seconds) / len(res.seconds)
-    for m in mets:
-        res.rows[_lib.text(lib.hwp_metric_name(m.ptr))].value = \
-            _eval(m, names, means, mean_secs)
     return res
 
 

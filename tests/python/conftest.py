@@ -53,3 +53,17 @@ def uncore_sw(tmp_path, monkeypatch):
             (d / rel).write_text(text + "\n")
     monkeypatch.setenv("HWPROF_SYSFS_ROOT", str(tmp_path))
     return tmp_path
+
+
+@pytest.fixture
+def fake_pmu(tmp_path, monkeypatch):
+    """A fabricated sysfs tree with a PMU 'fake' whose event 'faults'
+    counts page faults (the software type, config 2) in halves
+    (faults.scale 0.5), so that fake/faults/ counts what page-faults does."""
+    d = tmp_path / "bus" / "event_source" / "devices" / "fake"
+    for rel, text in [("type", "1"), ("format/config", "config:0-63"),
+                      ("events/faults", "config=0x2"), ("events/faults.scale", "0.5")]:
+        (d / rel).parent.mkdir(parents=True, exist_ok=True)
+        (d / rel).write_text(text + "\n")
+    monkeypatch.setenv("HWPROF_SYSFS_ROOT", str(tmp_path))
+    return tmp_path

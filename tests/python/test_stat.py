@@ -40,6 +40,28 @@ def test_stat_metrics_and_unsupported_events(workload):
         assert r["cycles"].reason and all(math.isnan(v) for v in r["cycles"].values)
 
 
+def test_stat_metric_value_is_the_clis(workload, hwprof_cli, fake_pmu, tmp_path):
+    # A metric's value is its formula on the mean counts as the library
+    # (and so the CLI) reads each name: page-faults is the event without
+    # modifiers, not :k listed first; fake@faults@ is fake/faults/, whose
+    # formula reads counts (1 per fault), not its halves.
+    events = "page-faults:k,page-faults,fake/faults/"
+    metrics = ["x=page-faults / 1", "y=fake@faults@ / page-faults"]
+    r = hwprof.stat([workload, "pages", "300"], events=events, runs=3, metrics=metrics)
+    mean = sum(r["page-faults"].values) / 3
+    assert mean >= 300 and r["x"].value == pytest.approx(mean), (r["x"], r["page-faults"])
+    assert r["y"].value == pytest.approx(1), r["y"]
+    path = tmp_path / "c.json"
+    subprocess.run([hwprof_cli, "stat", "-r", "3", "--json", "-o", str(path), "-e", events,
+                    "-M", metrics[0], "-M", metrics[1], "--", workload, "pages", "300"],
+                   check=True, stderr=subprocess.DEVNULL)
+    c = hwprof.Result.read(path)
+    doc = {m["metric"]: m["value"] for m in json.loads(path.read_text())["metrics"]}
+    # a result read from the CLI's file: the value its JSON has
+    assert c["x"].value == pytest.approx(doc["x"]) and c["y"].value == pytest.approx(doc["y"])
+    assert doc["y"] == pytest.approx(1)
+
+
 def test_stat_merged_instances_are_one_row(workload, uncore_sw):
     # uncore_sw/ticks/ is three events, one row: the rows after it are the
     # events and metrics they name (a thread cannot count the uncore one).

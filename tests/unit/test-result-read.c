@@ -182,6 +182,61 @@ static void check_times(void)
 	hwp_result_free(r);
 }
 
+/* A PMU event's scale (what a count is worth in its unit) is kept, so that
+ * a formula over a result read back reads counts, and each row's value is
+ * what hwprof stat shows: a metric's formula on the mean counts. */
+static void check_scale_and_value(void)
+{
+	static const char doc[] =
+		"{ \"schema\": \"hwprof-stat/1\", \"command\": [\"x\"], \"target\": null,\n"
+		"  \"event_spec\": \"fake/x/,page-faults\", \"runs\": 3, \"exit_status\": 0,\n"
+		"  \"seconds\": { \"values\": [0.1, 0.2, 0.3] },\n"
+		"  \"events\": [ { \"event\": \"fake/x/\", \"canonical\": \"fake/x/\", \"count\": 2.5,\n"
+		"      \"unit\": \"Halves\", \"scale\": 0.5, \"supported\": true, \"user_only\": false,\n"
+		"      \"reason\": null, \"values\": [1, 2, 4.5],\n"
+		"      \"percent_running_values\": [100, 100, 100] },\n"
+		"    { \"event\": \"page-faults\", \"canonical\": \"page-faults\", \"count\": 5,\n"
+		"      \"unit\": \"\", \"supported\": true, \"user_only\": false, \"reason\": null,\n"
+		"      \"values\": [2, 4, 9], \"percent_running_values\": [100, 100, 100] } ],\n"
+		"  \"metrics\": [ { \"metric\": \"y\", \"value\": 1, \"unit\": \"\",\n"
+		"      \"expr\": \"fake@x@ / page-faults\", \"builtin\": false, \"reason\": null,\n"
+		"      \"values\": [1, 1, 1] },\n"
+		"    { \"metric\": \"r\", \"value\": 25, \"unit\": \"/s\",\n"
+		"      \"expr\": \"page-faults / seconds\", \"builtin\": false, \"reason\": null,\n"
+		"      \"values\": [20, 20, 30] } ],\n"
+		"  \"environment\": { \"host\": \"box\", \"kernel\": \"6.1.0\", \"cpu\": \"Some CPU\",\n"
+		"      \"nr_cpus\": 2, \"date\": \"2024-01-01T00:00:00Z\", \"hwprof_version\": \"0.2.0\" } }\n";
+	struct hwp_series_info si = { .sz = sizeof(si) };
+	struct hwp_result *r = NULL;
+	char bad[sizeof(doc) + 8];
+	size_t idx;
+
+	CHECK_ERR(hwp_result_load(write_str("scale.json", doc), &r), 0);
+	if (!r)
+		return;
+	CHECK_ERR(hwp_result_find(r, "y", &idx), 0);
+	CHECK_ERR(hwp_result_series(r, idx, &si), 0);
+	/* counts: 2.5 / 0.5 = 5 faults on average, over 5 */
+	CHECK(fabs(si.value - 1) < 1e-12, "y on the mean counts: %g (0.5: the halves)",
+	      si.value);
+	CHECK_ERR(hwp_result_find(r, "r", &idx), 0);
+	CHECK_ERR(hwp_result_series(r, idx, &si), 0);
+	CHECK(fabs(si.value - 25) < 1e-9, "r = 5 / 0.2, not the runs' mean 23.3: %g",
+	      si.value);
+	CHECK_ERR(hwp_result_find(r, "fake/x/", &idx), 0);
+	CHECK_ERR(hwp_result_series(r, idx, &si), 0);
+	CHECK(fabs(si.value - 2.5) < 1e-12, "an event's value is its mean: %g", si.value);
+	hwp_result_free(r);
+	r = NULL;
+	snprintf(bad, sizeof(bad), "%s", doc);
+	memcpy(strstr(bad, "0.5,"), "-1 ,", 4);
+	CHECK_ERR(hwp_result_load(write_str("scale-bad.json", bad), &r),
+		  -HWP_ERR_FORMAT);
+	CHECK(strstr(hwp_errmsg(), "scale should be a number above 0"), "%s",
+	      hwp_errmsg());
+	hwp_result_free(r);
+}
+
 /* Written back and read again: the same numbers, the same environment. */
 static void check_round_trip(void)
 {
@@ -883,6 +938,7 @@ int main(void)
 	t_run(check_read);
 	t_run(check_round_trip);
 	t_run(check_times);
+	t_run(check_scale_and_value);
 	t_run(check_refused);
 	t_run(check_truncated);
 	t_run(check_sweeps);
