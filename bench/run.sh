@@ -22,19 +22,6 @@ if command -v perf >/dev/null 2>&1; then
 	BENCH_SHUFFLE=1 "$b/bench/bench-wrapper" 101 ::: "$b/cli/hwprof" stat -- true \
 		::: perf stat -- true ::: "$b/bench/stat-floor" true ::: true
 	echo
-	echo "== the start-up budget (issue 25): 'hwprof stat -- true' against stat-floor, and"
-	echo "   what of it the design spends before main(), each as a share of the floor's time"
-	BENCH_SHUFFLE=1 "$b/bench/bench-wrapper" 201 ::: "$b/cli/hwprof" stat -- true \
-		::: "$b/bench/stat-floor" true ::: "$b/cli/hwprof" --version \
-		::: "$b/bench/empty-hwprof" ::: "$b/bench/empty-libc" ::: true |
-	awk '/^ *[0-9.]+ ms/ { t[++n] = $1 } { print }
-	     END { if (n < 6) exit
-		   f = t[2]; printf "hwprof stat over the floor: %.3f\n", t[1] / f
-		   printf "loading libhwprof (empty-hwprof - empty-libc): %.3f ms, %.1f%% of the floor\n", t[4] - t[5], 100 * (t[4] - t[5]) / f
-		   printf "the CLI before its work (--version - empty-hwprof): %.3f ms, %.1f%%\n", t[3] - t[4], 100 * (t[3] - t[4]) / f
-		   printf "start-up in all (--version - true): %.3f ms, %.1f%%\n", t[3] - t[6], 100 * (t[3] - t[6]) / f
-		   printf "the rest, stat over the floor less start-up: %.3f ms, %.1f%%\n", t[1] - f - (t[3] - t[6]), 100 * (t[1] - f - (t[3] - t[6])) / f }'
-	echo
 	echo "== bench-wrapper: repeated runs (stat -r), where hwprof starts once: a run's cost,"
 	echo "   with the default events and with two tracepoints"
 	BENCH_EACH=1 "$b/bench/bench-wrapper" 7 ::: "$b/cli/hwprof" stat -r 100 -- true \
@@ -49,6 +36,19 @@ if command -v perf >/dev/null 2>&1; then
 else
 	echo "perf is not installed: the wrapper comparison is skipped"
 fi
+echo
+echo "== the start-up budget (issue 25): 'hwprof stat -- true' against stat-floor, and"
+echo "   what of it the design spends before main(), each as a share of the floor's time"
+BENCH_SHUFFLE=1 "$b/bench/bench-wrapper" 201 ::: "$b/cli/hwprof" stat -- true \
+	::: "$b/bench/stat-floor" true ::: "$b/cli/hwprof" --version \
+	::: "$b/bench/empty-hwprof" ::: "$b/bench/empty-libc" ::: true |
+awk '/^ *[0-9.]+ ms/ { t[++n] = $1 } { print }
+     END { if (n < 6) exit
+	   f = t[2]; printf "hwprof stat over the floor: %.3f\n", t[1] / f
+	   printf "loading libhwprof (empty-hwprof - empty-libc): %.3f ms, %.1f%% of the floor\n", t[4] - t[5], 100 * (t[4] - t[5]) / f
+	   printf "the CLI before its work (--version - empty-hwprof): %.3f ms, %.1f%%\n", t[3] - t[4], 100 * (t[3] - t[4]) / f
+	   printf "start-up in all (--version - empty-libc): %.3f ms, %.1f%%\n", t[3] - t[5], 100 * (t[3] - t[5]) / f
+	   printf "the rest, stat over the floor less start-up: %.3f ms, %.1f%%\n", t[1] - f - (t[3] - t[5]), 100 * (t[1] - f - (t[3] - t[5])) / f }'
 echo
 echo "== bench-region: a region's begin+end, libhwprof vs raw syscalls vs PAPI"
 "$b/bench/bench-region" 31 10000

@@ -45,10 +45,10 @@ struct hwp_series_info {
 	size_t nr_runs;
 	const double *values;	/* nr_runs values; NAN where not counted or undefined */
 	const double *percent_running;	/* events: nr_runs values; NULL for metrics */
-	/* What 'hwprof stat' shows for the row: an event's or a score's mean
-	 * (in unit), a metric's formula on the events' mean counts over the
-	 * runs (perf stat's value, not the mean of the runs' values); NAN
-	 * where there is none. Since 0.2. */
+	/* What 'hwprof stat' shows for the row: the mean of an event's (in
+	 * unit), a score's or a time's values; a metric's formula on the
+	 * events' mean counts over the runs (perf stat's value, not the mean
+	 * of the runs' values); NAN where there is none. Since: 0.2 */
 	double value;
 };
 
@@ -93,10 +93,10 @@ HWP_API int hwp_result_set_command(struct hwp_result *r, char *const argv[]);
  * (hwp_metric_builtin(), as hwprof stat -M NAME) is shown even when they
  * were not (undefined, with the reason), and is kept as itself, not
  * copied (since 0.2). Over several runs, a metric's value is its formula
- * on the mean counts (hwp_result_write()); hwp_result_series() gives each
- * run's. Errors: -EINVAL for a NULL argument; -EBUSY after the first run
- * or for a result read from a file, -EEXIST for a name already used;
- * -ENOMEM. Since: 0.1
+ * on the mean counts (hwp_result_write(), and hwp_result_series()'s
+ * value since 0.2); hwp_result_series() gives each run's too. Errors:
+ * -EINVAL for a NULL argument; -EBUSY after the first run or for a result
+ * read from a file, -EEXIST for a name already used; -ENOMEM. Since: 0.1
  */
 HWP_API int hwp_result_add_metric(struct hwp_result *r, const struct hwp_metric *m);
 

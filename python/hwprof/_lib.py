@@ -358,9 +358,7 @@ class StatsSummary(Structure):
 
 _fn("hwp_stats_summarize", c_int, POINTER(c_double), c_size_t, POINTER(StatsSummary))
 
-VALUE_FN = CFUNCTYPE(c_int, c_char_p, POINTER(c_double), c_void_p)
 _fn("hwp_metric_parse", c_int, c_char_p, POINTER(c_void_p))
 _fn("hwp_metric_free", None, c_void_p)
 _fn("hwp_metric_name", c_char_p, c_void_p)
 _fn("hwp_metric_check", c_int, c_void_p, c_void_p)
-_fn("hwp_metric_eval", c_int, c_void_p, VALUE_FN, c_void_p, POINTER(c_double))

@@ -140,16 +140,42 @@ def stat_interval(d):
     interval(d, "it.jsonl", "-e", "page-faults", "-M", "pf/s=page-faults / seconds")
 
 
-def interval(d, name, *args):
+def interval(d, name, *args, env=None):
     out = os.path.join(d, name)
     p = hwprof("stat", "-I", "100", *args, "--json", "-o", out, "--", "sleep", "0.35",
-               timeout=60)
+               timeout=60, env=env)
     if not ok(p, name):
         return
     with open(out) as f:
         lines = f.read().splitlines()
     check(len(lines) >= 2, f"{name}: a line an interval: {lines}")
     validate(out, schema="hwprof-stat-interval-1.json")
+
+
+def scaled(d):
+    """An event whose PMU has a NAME.scale: its "scale" in each output that
+    has events (runs, threads, intervals), valid against the schemas."""
+    root = os.path.join(d, "sysfs")
+    pmu = os.path.join(root, "bus/event_source/devices/fake")
+    for rel, text in (("type", "1"), ("format/config", "config:0-63"),
+                      ("events/halfpages", "config=0x2"),
+                      ("events/halfpages.scale", "0.5")):
+        os.makedirs(os.path.dirname(os.path.join(pmu, rel)), exist_ok=True)
+        with open(os.path.join(pmu, rel), "w") as f:
+            f.write(text + "\n")
+    env = dict(os.environ, HWPROF_SYSFS_ROOT=root)
+    ev = "fake/halfpages/,page-faults"
+    paths = [stat(d, "scaled.json", "-r", "2", "-e", ev, "-M", "x=fake@halfpages@ / page-faults",
+                  "--", WORKLOAD, "pages", "100", env=env),
+             stat(d, "scaled-threads.json", "--per-thread", "-e", ev, "--", WORKLOAD,
+                  "threads", "2", "100", env=env)]
+    if None in paths:
+        return
+    validate(*paths)
+    with open(paths[0]) as f:
+        row = [e for e in json.load(f)["events"] if e["event"] == "fake/halfpages/"]
+    check(row and row[0].get("scale") == 0.5, f"the event's scale: {row}")
+    interval(d, "scaled.jsonl", "-e", ev, env=env)
 
 
 def system_wide(d):
@@ -377,6 +403,7 @@ with tempfile.TemporaryDirectory(prefix="hwprof-schemas-") as tmp:
     case(strict, tmp)
     case(stat_outputs, tmp)
     case(stat_interval, tmp)
+    case(scaled, tmp)
     case(system_wide, tmp)
     case(explain, tmp)
     case(sweep_and_compare, tmp)
