@@ -7,6 +7,7 @@
 #include "count/count.h"
 #include "util/text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct note_ctx {
@@ -53,6 +54,42 @@ struct check_ctx {
 	size_t nr_names;
 };
 
+/* @name (uncore_imc@x@) as the PMU's name of instances that the list has
+ * each as a row of its own (--no-merge): -HWP_ERR_UNKNOWN_NAME, saying
+ * so; 0 if it is not. */
+static int unmerged_instance(const struct check_ctx *cc, const char *name)
+{
+	const struct hwp_evlist *evl = cc->evl;
+	struct strbuf sb = STRBUF_INIT;
+	char slashed[256];
+	const char *first = NULL;
+
+	snprintf(slashed, sizeof(slashed), "%s", name);
+	event_operand_slashed(slashed);
+	for (size_t e = 0; e < evl->nr_events; e++) {
+		if (!event_is_instance(evl->events[e].name, slashed))
+			continue;
+		strbuf_addf(&sb, "%s%s", first ? ", " : "", evl->events[e].name);
+		if (!first)
+			first = evl->events[e].name;
+	}
+	if (first) {
+		char *at = strdup(first);
+
+		for (char *c = at; c && *c; c++)
+			if (*c == '/')
+				*c = '@';
+		fail(-HWP_ERR_UNKNOWN_NAME,
+		     "metric '%s': '%s' is %s, which this list counts as a row an instance, "
+		     "unmerged (%s): name one, as '%s', or count them merged (without --no-merge; hwp_evlist_opts.no_merge)",
+		     hwp_metric_name(cc->m), name, slashed, strbuf_str(&sb),
+		     at ? at : first);
+		free(at);
+	}
+	strbuf_release(&sb);
+	return first ? -HWP_ERR_UNKNOWN_NAME : 0;
+}
+
 static int check_one(const char *name, void *arg)
 {
 	const struct check_ctx *cc = arg;
@@ -65,6 +102,8 @@ static int check_one(const char *name, void *arg)
 			return 0;
 	if (event_find_name(evl->events, evl->nr_events, name) >= 0)
 		return 0;
+	if (strchr(name, '@') && unmerged_instance(cc, name))
+		return -HWP_ERR_UNKNOWN_NAME;
 	for (size_t e = 0; e < evl->nr_events; e++)
 		if (edit_distance(name, evl->events[e].name, 3) <= 3)
 			strbuf_addf(&sb, "%s%s", n++ ? ", " : "", evl->events[e].name);

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The PMU's name of "pmu/terms/mods" into @pmu: false if it has none. */
 static bool pmu_part(const char *tok, size_t len, char *pmu, size_t size)
@@ -63,6 +64,23 @@ int event_instance_specs(const char *tok, size_t len, char ***specs, size_t *nr)
 	*specs = out;
 	*nr = n;
 	return 0;
+}
+
+bool event_is_instance(const char *instance, const char *written)
+{
+	char pmu[256];
+	size_t n;
+	const char *p;
+
+	if (!pmu_part(written, strlen(written), pmu, sizeof(pmu)))
+		return false;
+	n = strlen(pmu);
+	if (strncasecmp(instance, pmu, n) || instance[n] != '_' ||
+	    !isdigit((unsigned char)instance[n + 1]))
+		return false;
+	for (p = instance + n + 1; isdigit((unsigned char)*p); p++)
+		;
+	return !strcasecmp(p, written + n);
 }
 
 size_t evlist_row_events(const struct hwp_evlist *evl, size_t e)

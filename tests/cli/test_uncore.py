@@ -72,6 +72,21 @@ def no_merge():
         check(row and row["supported"] and row["values"][0] > 0, row)
 
 
+def no_merge_formula_names_an_instance():
+    """--no-merge: a formula of the merged name, which is no row here, is
+    an error that names the instances' rows and how to write one."""
+    p = hwprof("stat", "-a", "--no-merge", "-e", "uncore_sw/ticks/,task-clock", "-M",
+               "r=uncore_sw@ticks@ / task-clock", "--", "true", env=ENV)
+    check(p.returncode == 2 and "uncore_sw_0/ticks/" in p.stderr and
+          "'uncore_sw_0@ticks@'" in p.stderr,
+          f"{p.returncode} {p.stderr}")
+    # merged, the same formula reads the merged row
+    p = hwprof("stat", "-a", "-e", "uncore_sw/ticks/,task-clock", "-M",
+               "r=uncore_sw@ticks@ / task-clock", "--", "true", env=ENV)
+    check(p.returncode == 0 or "system-wide" in p.stderr or "paranoid" in p.stderr,
+          f"{p.returncode} {p.stderr}")
+
+
 def per_cpu():
     """-A: a CPU's row is the sum of the instances counted there (CPU 0,
     their cpumask's), and the units add up to the total."""
@@ -194,6 +209,7 @@ def side_band_on_every_cpu():
 fabricate()
 case(merged, name="-e uncore_sw/ticks/: one row of the instances")
 case(no_merge, name="--no-merge: a row an instance")
+case(no_merge_formula_names_an_instance, name="--no-merge: a formula of the merged name")
 case(per_cpu, name="-A: a CPU's row sums the instances there")
 case(per_thread_says_a, name="of a command alone: not supported, says -a")
 case(cpu_list_leaves_out, name="-C 0: the instances -C misses are left out")
