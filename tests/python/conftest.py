@@ -40,17 +40,23 @@ def hwprof_cli():
     return _built(HWPROF)
 
 
+def _fabricate_pmu(root, name, files):
+    """A PMU @name of @files (path: text) in the sysfs tree at @root."""
+    d = root / "bus" / "event_source" / "devices" / name
+    for rel, text in files:
+        (d / rel).parent.mkdir(parents=True, exist_ok=True)
+        (d / rel).write_text(text + "\n")
+
+
 @pytest.fixture
 def uncore_sw(tmp_path, monkeypatch):
     """A fabricated sysfs tree (HWPROF_SYSFS_ROOT) with a PMU of 3 instances,
     uncore_sw_0..2, of the software type (their ticks are cpu-clock), so that
     uncore_sw/ticks/ names an event an instance, merged into one row."""
     for i in range(3):
-        d = tmp_path / "bus" / "event_source" / "devices" / f"uncore_sw_{i}"
-        for rel, text in [("type", "1"), ("cpumask", "0"),
-                          ("format/event", "config:0-63"), ("events/ticks", "event=0")]:
-            (d / rel).parent.mkdir(parents=True, exist_ok=True)
-            (d / rel).write_text(text + "\n")
+        _fabricate_pmu(tmp_path, f"uncore_sw_{i}",
+                       [("type", "1"), ("cpumask", "0"), ("format/event", "config:0-63"),
+                        ("events/ticks", "event=0")])
     monkeypatch.setenv("HWPROF_SYSFS_ROOT", str(tmp_path))
     return tmp_path
 
@@ -60,10 +66,8 @@ def fake_pmu(tmp_path, monkeypatch):
     """A fabricated sysfs tree with a PMU 'fake' whose event 'faults'
     counts page faults (the software type, config 2) in halves
     (faults.scale 0.5), so that fake/faults/ counts what page-faults does."""
-    d = tmp_path / "bus" / "event_source" / "devices" / "fake"
-    for rel, text in [("type", "1"), ("format/config", "config:0-63"),
-                      ("events/faults", "config=0x2"), ("events/faults.scale", "0.5")]:
-        (d / rel).parent.mkdir(parents=True, exist_ok=True)
-        (d / rel).write_text(text + "\n")
+    _fabricate_pmu(tmp_path, "fake",
+                   [("type", "1"), ("format/config", "config:0-63"),
+                    ("events/faults", "config=0x2"), ("events/faults.scale", "0.5")])
     monkeypatch.setenv("HWPROF_SYSFS_ROOT", str(tmp_path))
     return tmp_path
