@@ -218,10 +218,10 @@ bool event_counts_on(const struct event *ev, int cpu);
  * PMU_0..PMU_N (uncore_imc/cas_count_read/); else none (*@nr 0). 0, or
  * -ENOMEM with the message set. */
 int event_instance_specs(const char *tok, size_t len, char ***specs, size_t *nr);
-/* How many events from @e on make its row: 1, or its instances merged. */
 /* Whether @instance (uncore_imc_0/cas_count_read/) is one of the instances
  * that @written (uncore_imc/cas_count_read/) names, modifiers included. */
 bool event_is_instance(const char *instance, const char *written);
+/* How many events from @e on make its row: 1, or its instances merged. */
 size_t evlist_row_events(const struct hwp_evlist *evl, size_t e);
 /* How many rows the events of @evl make. */
 size_t evlist_nr_rows(const struct hwp_evlist *evl);
