@@ -186,12 +186,25 @@ static void test_group_names_one_instance(void)
 	hwp_evlist_free(evl);
 }
 
-static struct hwp_session *open_cpus(const struct hwp_evlist *evl, int *err)
+/* @evl opened on every CPU, or NULL: @evl NULL, system-wide counting not
+ * allowed here (the case skipped), or a failure (checked). */
+static struct hwp_session *open_cpus(const struct hwp_evlist *evl)
 {
 	HWP_OPTS(hwp_session_opts, o, .scope = HWP_SCOPE_CPUS);
 	struct hwp_session *s = NULL;
+	int err;
 
-	*err = hwp_session_new(evl, &o, &s) ?: hwp_session_open(s);
+	if (!evl)
+		return NULL;
+	err = hwp_session_new(evl, &o, &s) ?: hwp_session_open(s);
+	if (err == -EACCES || err == -EPERM)
+		t_case_skip("system-wide counting is not allowed here");
+	else
+		CHECK_ERR(err, 0);
+	if (err) {
+		hwp_session_free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -234,15 +247,9 @@ static void test_merged_row(void)
 	struct hwp_evlist *evl = parse("uncore_sw/half/,task-clock", false);
 	struct hwp_result *r = NULL;
 	size_t idx = 0;
-	int err = 0;
-	struct hwp_session *s = evl ? open_cpus(evl, &err) : NULL;
+	struct hwp_session *s = open_cpus(evl);
 
-	if (evl && (err == -EACCES || err == -EPERM)) {
-		t_case_skip("system-wide counting is not allowed here");
-		goto out;
-	}
-	CHECK_ERR(err, 0);
-	if (!s || err)
+	if (!s)
 		goto out;
 	for (size_t e = 0; e < NR_SW; e++)
 		for (size_t inst = 0; inst < s->nr_inst; inst++)
@@ -258,9 +265,8 @@ static void test_merged_row(void)
 	hwp_session_free(s);
 	hwp_evlist_free(evl);
 	evl = parse("uncore_sw/half/,task-clock", true);
-	s = evl ? open_cpus(evl, &err) : NULL;
-	CHECK_ERR(err, 0);
-	r = s && !err ? result_of(s, NULL) : NULL;
+	s = open_cpus(evl);
+	r = s ? result_of(s, NULL) : NULL;
 	for (size_t i = 0; r && i < NR_SW; i++) {
 		char name[32];
 
@@ -292,15 +298,9 @@ static void test_merged_scaled_each(void)
 	struct hwp_metric *m = NULL;
 	struct hwp_result *r = NULL;
 	size_t idx = 0;
-	int err = 0;
-	struct hwp_session *s = evl ? open_cpus(evl, &err) : NULL;
+	struct hwp_session *s = open_cpus(evl);
 
-	if (evl && (err == -EACCES || err == -EPERM)) {
-		t_case_skip("system-wide counting is not allowed here");
-		goto out;
-	}
-	CHECK_ERR(err, 0);
-	if (!s || err)
+	if (!s)
 		goto out;
 	CHECK_ERR(hwp_result_new(&r), 0);
 	CHECK_ERR(hwp_metric_parse("m = uncore_sw@ticks@", &m), 0);
